@@ -1,0 +1,143 @@
+/**
+ * Every setting, in one zod schema, read once from the environment and `.env`.
+ * Nothing else reads process.env. `.env.example` mirrors this file, a comment per variable.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { isIP } from 'node:net';
+import { z } from 'zod';
+import { ConfigError } from './core/errors.js';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], { message: 'expected true or false' })
+  .transform((v) => ['true', '1', 'yes', 'on'].includes(v));
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const num = (min: number, max: number) => z.coerce.number().min(min).max(max);
+const idList = z
+  .string()
+  .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+  .pipe(z.array(z.string().regex(/^\d{5,25}$/, 'expected comma-separated numeric Discord ids')));
+const url = z.string().url('expected a URL such as http://localhost:1234/v1');
+const optional = <T extends z.ZodTypeAny>(schema: T) =>
+  z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
+
+export const configSchema = z.object({
+  // model server
+  LLM_BASE_URL: url.default('http://localhost:1234/v1'),
+  LLM_MODEL: z.string().min(1).default('local-model'),
+  LLM_API_KEY: optional(z.string()),
+  LLM_LOCALITY: z.enum(['auto', 'local', 'hosted']).default('auto'),
+  LLM_TIMEOUT_MS: int(1000, 3_600_000).default(120_000),
+  LLM_CONNECT_TIMEOUT_MS: int(100, 600_000).default(10_000),
+  LLM_MAX_RETRIES: int(0, 10).default(2),
+  LLM_TEMPERATURE: num(0, 2).default(0.4),
+  LLM_ACCEPTS_IMAGES: bool.default(false),
+
+  // storage
+  PROJECTS_DIR: z.string().min(1).default('./projects'),
+  DATA_DIR: z.string().min(1).default('./data'),
+
+  // the turn
+  TURN_MAX_STEPS: int(1, 50).default(6),
+  TURN_MAX_TOOL_CALLS: int(0, 100).default(12),
+  TURN_DEADLINE_MS: int(1000, 3_600_000).default(180_000),
+  HISTORY_MESSAGES: int(0, 200).default(20),
+  DISTILL_EVERY: int(1, 1000).default(5),
+  ASSISTANT_NAME: z.string().min(1).max(40).default('Charlie'),
+
+  // retrieval
+  EMBEDDER: z.enum(['auto', 'transformers', 'openai', 'builtin']).default('auto'),
+  EMBEDDING_MODEL: z.string().min(1).default('Xenova/all-MiniLM-L6-v2'),
+  EMBEDDING_MODEL_DIR: optional(z.string()),
+  EMBEDDING_BASE_URL: optional(url),
+  RECALL_VECTOR_WEIGHT: num(0, 1).default(0.7),
+  RECALL_KEYWORD_WEIGHT: num(0, 1).default(0.3),
+  RECALL_USAGE_WEIGHT: num(0, 1).default(0.3),
+  RECALL_MIN_SIMILARITY: num(0, 1).default(0.35),
+  WATCH_PROJECTS: bool.default(true),
+
+  // discord
+  DISCORD_TOKEN: optional(z.string().min(20, 'a Discord bot token is longer than that — copy it from the Bot tab')),
+  DISCORD_APPLICATION_ID: optional(z.string().regex(/^\d{5,25}$/)),
+  DISCORD_DEV_GUILD_ID: optional(z.string().regex(/^\d{5,25}$/)),
+  DISCORD_API_URL: optional(url),
+  DISCORD_ALLOWED_GUILDS: idList.default([]),
+  DISCORD_ALLOWED_USERS: idList.default([]),
+
+  // voice
+  VOICE_WAKE_NAME: z.string().min(1).max(40).default('Charlie'),
+  VOICE_WAKE_RULE: z.enum(['auto', 'always', 'never']).default('auto'),
+  VOICE_SILENCE_MS: int(200, 10_000).default(1500),
+  VOICE_MIN_SPEECH_MS: int(50, 5000).default(350),
+  VOICE_BARGE_IN: bool.default(true),
+  VOICE_BARGE_IN_MS: int(50, 5000).default(250),
+  STT: z.enum(['auto', 'transformers', 'openai']).default('auto'),
+  STT_MODEL: z.string().min(1).default('Xenova/whisper-base.en'),
+  STT_MODEL_DIR: optional(z.string()),
+  STT_BASE_URL: optional(url),
+  TTS: z.enum(['edge', 'local']).default('edge'),
+  TTS_VOICE: z.string().min(1).default('en-US-AvaMultilingualNeural'),
+  TTS_TIMEOUT_MS: int(500, 60_000).default(8000),
+
+  // logging
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Config = z.infer<typeof configSchema> & {
+  /** Whether the chat model runs on the owner's machine (explicit, or from the host). */
+  llmLocal: boolean;
+  projectsDir: string;
+  dataDir: string;
+};
+
+/** Minimal `.env` reader: KEY=VALUE lines, `#` comments, optional quotes. Real env wins. */
+export function parseDotEnv(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (!line || line.startsWith('#')) continue;
+    const m = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(line);
+    if (!m) continue;
+    let value = m[2]!;
+    if (/^(['"]).*\1$/.test(value)) value = value.slice(1, -1);
+    else value = value.replace(/\s+#.*$/, '');
+    out[m[1]!] = value;
+  }
+  return out;
+}
+
+/** Loopback and private-range hosts count as local. */
+export function isLocalHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host.endsWith('.lan')) return true;
+  const v = isIP(host);
+  if (v === 4) {
+    const [a, b] = host.split('.').map(Number) as [number, number];
+    return a === 127 || a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254) || a === 0;
+  }
+  if (v === 6) return host === '::1' || host.startsWith('fc') || host.startsWith('fd') || host.startsWith('fe80');
+  return false;
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): Config {
+  const dotenvPath = resolve(cwd, '.env');
+  const fileVars = existsSync(dotenvPath) ? parseDotEnv(readFileSync(dotenvPath, 'utf8')) : {};
+  const merged: Record<string, string | undefined> = { ...fileVars };
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) merged[k] = v;
+  const parsed = configSchema.safeParse(merged);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0] ?? '?');
+      return `  ${name}: ${issue.message} (got ${JSON.stringify(redactIfSecret(name, merged[name]))}) — fix it in .env or the environment; see .env.example`;
+    });
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  const c = parsed.data;
+  const llmLocal = c.LLM_LOCALITY === 'auto' ? isLocalHost(new URL(c.LLM_BASE_URL).hostname) : c.LLM_LOCALITY === 'local';
+  return { ...c, llmLocal, projectsDir: resolve(cwd, c.PROJECTS_DIR), dataDir: resolve(cwd, c.DATA_DIR) };
+}
+
+function redactIfSecret(name: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  return /TOKEN|KEY|SECRET/.test(name) ? `<${value.length} characters>` : value;
+}

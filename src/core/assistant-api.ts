@@ -1,0 +1,65 @@
+/**
+ * What every front door (terminal, Discord text, voice, web) calls. Implemented by
+ * `Assistant` in assistant.ts; front doors receive it as a parameter.
+ */
+import type { TurnEndReason, TurnEventListener } from './events.js';
+import type { FileProblem, MemoryLayers, NoteSummary, Note, ProjectConfig, ProjectOrigin, RecallHit } from './ports.js';
+
+/** Where a conversation lives: a shared project (Markdown) or a private DM (SQLite only). */
+export type Place = { kind: 'project'; origin: ProjectOrigin } | { kind: 'private'; userId: string; userName: string };
+
+export interface IncomingMessage {
+  place: Place;
+  speaker: string;
+  /** Stable id of the speaker (Discord user id), used for nothing but attribution. */
+  speakerId?: string;
+  text: string;
+  /** Link back to the message: Discord URL, `terminal:<ms>`, `voice:<ms>`. */
+  source: string;
+  time?: Date;
+  /** Image URLs (https: or data:) sent as image parts when the model accepts images. */
+  images?: string[];
+  mode?: 'text' | 'voice';
+  /** false = archive the message but do not answer (a channel message not addressed to Charlie). */
+  reply?: boolean;
+}
+
+export interface TurnOutcome {
+  project: string;
+  reply: string;
+  reason: TurnEndReason;
+  /** Notes the turn found relevant, for "suggested notes" buttons. */
+  related: string[];
+  /** Short visible warnings (images skipped, history truncated, model down…). */
+  notices: string[];
+}
+
+export interface MemoryView {
+  project: string;
+  layers: MemoryLayers;
+  problems: FileProblem[];
+  config?: ProjectConfig;
+  style: string;
+}
+
+export interface DistillOutcome {
+  ran: boolean;
+  /** Messages distilled in this run. */
+  messages: number;
+  error?: string;
+}
+
+export interface AssistantApi {
+  handle(message: IncomingMessage, options?: { onEvent?: TurnEventListener; signal?: AbortSignal }): Promise<TurnOutcome>;
+  showMemory(place: Place): Promise<MemoryView>;
+  /** Replaces the layers (e.g. from a Discord modal); the source of edited items becomes `manual`. */
+  editMemory(place: Place, edit: { summary?: string; decisions?: string; quotes?: string; style?: string }): Promise<MemoryView>;
+  setStyle(place: Place, style: string): Promise<void>;
+  distillNow(place: Place): Promise<DistillOutcome>;
+  searchMemory(place: Place, query: string, limit?: number): Promise<RecallHit[]>;
+  listNotes(place: Place): Promise<NoteSummary[]>;
+  readNote(place: Place, path: string, reason: 'view' | 'suggestion_accepted' | 'tag'): Promise<Note | null>;
+  forgetNote(place: Place, path: string): Promise<boolean>;
+  /** Waits for background work (distillation) to settle; for shutdown and tests. */
+  idle(): Promise<void>;
+}

@@ -1,0 +1,23 @@
+/** Events the core emits during a turn; every front door renders them its own way. */
+
+export type TurnEndReason = 'done' | 'max_steps' | 'max_tool_calls' | 'deadline' | 'cancelled' | 'error';
+
+export type TurnEvent =
+  | { type: 'turn_start'; turnId: string; project: string; mode: 'text' | 'voice' }
+  | { type: 'tool_call'; turnId: string; callId: string; name: string; args: unknown }
+  | {
+      type: 'tool_result';
+      turnId: string;
+      callId: string;
+      name: string;
+      ok: boolean;
+      /** One human line, e.g. `3 hits for "jwt refresh"` or the error message. */
+      summary: string;
+      /** Pages the tool found or opened (relative to the project folder). */
+      pages?: string[];
+    }
+  | { type: 'text_delta'; turnId: string; text: string }
+  | { type: 'notice'; turnId: string; level: 'info' | 'warn'; text: string }
+  | { type: 'turn_end'; turnId: string; reason: TurnEndReason; text: string; error?: string };
+
+export type TurnEventListener = (event: TurnEvent) => void;

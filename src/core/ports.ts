@@ -1,0 +1,321 @@
+/**
+ * Ports owned by the core. Adapters (src/llm, src/memory, src/storage, src/speech, …)
+ * implement them; tests use scripted fakes of them. Nothing here imports infrastructure.
+ */
+
+// ───────────────────────────── chat model ─────────────────────────────
+
+export type Locality = 'local' | 'hosted';
+
+export interface ToolCall {
+  /** Provider-assigned id, or one we generate when the model gave none. */
+  id: string;
+  name: string;
+  /** Raw argument text exactly as the model produced it (may not be valid JSON). */
+  arguments: string;
+}
+
+export type ContentPart =
+  | { type: 'text'; text: string }
+  | { type: 'image_url'; image_url: { url: string } };
+
+export type ChatMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string | ContentPart[]; name?: string }
+  | { role: 'assistant'; content: string | null; toolCalls?: ToolCall[] }
+  | { role: 'tool'; toolCallId: string; name: string; content: string };
+
+/** JSON Schema of a tool's parameters (an object schema). */
+export type JsonSchema = Record<string, unknown>;
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: JsonSchema;
+}
+
+export interface ChatRequest {
+  messages: ChatMessage[];
+  tools?: ToolSpec[];
+  temperature?: number;
+  maxTokens?: number;
+  /** Ask for a JSON object reply (response_format json_object where supported). */
+  json?: boolean;
+  signal?: AbortSignal;
+}
+
+/**
+ * What a streaming completion yields. Tool calls are yielded whole, once their
+ * arguments are complete (the adapter assembles deltas and recovers calls written
+ * inside the text by models that do that).
+ */
+export type ChatChunk =
+  | { type: 'text'; text: string }
+  | { type: 'tool_call'; call: ToolCall }
+  | { type: 'done'; finishReason: string | null };
+
+export interface ChatModel<L extends Locality = Locality> {
+  /** e.g. "qwen2.5-7b-instruct@http://localhost:1234/v1" — never contains a key. */
+  readonly id: string;
+  readonly locality: L;
+  /** Whether the model accepts image parts in user messages. */
+  readonly acceptsImages: boolean;
+  stream(request: ChatRequest): AsyncIterable<ChatChunk>;
+}
+
+/** The memory writer (distillation, reflection) accepts only a model that runs on the owner's machine. */
+export type LocalChatModel = ChatModel<'local'>;
+
+export function asLocalModel(model: ChatModel): LocalChatModel | null {
+  return model.locality === 'local' ? (model as LocalChatModel) : null;
+}
+
+// ───────────────────────────── clock ─────────────────────────────
+
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+// ───────────────────────────── project memory ─────────────────────────────
+
+/** Identifies where a project came from; ids are strings (Discord snowflakes etc.). */
+export interface ProjectOrigin {
+  /** Human name, e.g. the Discord channel name or `--project NAME`. */
+  name: string;
+  /** A stable key that survives renames, e.g. `discord:<guildId>:<channelId>` or `terminal:general`. */
+  key: string;
+  discord?: { guildId: string; channelId: string };
+}
+
+export interface ProjectConfig {
+  slug: string;
+  name: string;
+  /** Free-text response style applied to every reply in this project. */
+  style: string;
+  distillEvery: number;
+  /** Whether every message is appended to the log/ archive. */
+  archive: boolean;
+  /** `always` answers every message; `mention` only when addressed (Discord). */
+  respond: 'always' | 'mention';
+  keys: string[];
+  discord?: { guildId: string; channelIds: string[] };
+  created: string;
+  updated: string;
+}
+
+export interface Decision {
+  /** YYYY-MM-DD */
+  date: string;
+  text: string;
+  /** Source link of the message that made the decision. */
+  source: string;
+}
+
+export interface Quote {
+  date: string;
+  speaker: string;
+  text: string;
+  source: string;
+}
+
+export interface MemoryLayers {
+  summary: string;
+  decisions: Decision[];
+  quotes: Quote[];
+}
+
+/** A problem found while reading a Markdown file: the file is left untouched. */
+export interface FileProblem {
+  path: string;
+  line?: number;
+  message: string;
+}
+
+/** One message in the conversation archive (`log/YYYY-MM-DD.md`). */
+export interface LogEntry {
+  /** ISO timestamp. */
+  time: string;
+  speaker: string;
+  /** A link or URI that points back to the message (discord URL, `terminal:…`, `voice:…`, `locomo:D1:3`). */
+  source: string;
+  text: string;
+  /** `user` for people, `assistant` for Charlie's own replies. */
+  role: 'user' | 'assistant';
+}
+
+/** Position in the archive: the log file name and a byte offset into it. */
+export interface LogCursor {
+  file: string;
+  offset: number;
+}
+
+export interface LogTail {
+  entries: LogEntry[];
+  /** Cursor just after the last entry returned. */
+  cursor: LogCursor | null;
+}
+
+/** Versions of the three layer files as read, so a write can detect hand edits made since. */
+export interface LayersSnapshot {
+  layers: MemoryLayers;
+  /** Opaque content hashes per file; passed back to `writeLayers`. */
+  versions: Record<string, string>;
+  problems: FileProblem[];
+}
+
+export type WriteOutcome =
+  | { ok: true }
+  | { ok: false; reason: 'conflict' | 'invalid'; paths: string[]; message: string };
+
+export interface NoteSummary {
+  /** Path relative to the project's notes/ folder, e.g. `People/Sarah-Chen.md`. */
+  path: string;
+  title: string;
+  tags: string[];
+  updated: string;
+}
+
+export interface Note extends NoteSummary {
+  body: string;
+  aliases: string[];
+  category?: string;
+  staleness: number;
+  confidence: number;
+  sensitivity: 'public' | 'personal' | 'sensitive';
+}
+
+export interface NoteDraft {
+  title: string;
+  body: string;
+  category?: string;
+  tags?: string[];
+  aliases?: string[];
+  source: string;
+}
+
+export interface TextHit {
+  path: string;
+  line: number;
+  text: string;
+}
+
+/** The Markdown project memory. Paths given to it are always relative and validated by the adapter. */
+export interface ProjectStore {
+  /** Find or create the project for an origin; names become safe slugs. */
+  ensureProject(origin: ProjectOrigin): Promise<ProjectConfig>;
+  getProject(slug: string): Promise<{ config: ProjectConfig; problems: FileProblem[] } | null>;
+  updateProject(slug: string, patch: Partial<Pick<ProjectConfig, 'style' | 'distillEvery' | 'archive' | 'respond'>>): Promise<ProjectConfig>;
+  readLayers(slug: string): Promise<LayersSnapshot>;
+  /** Atomic; refuses (`conflict`) when a file changed since `versions` were read. */
+  writeLayers(slug: string, layers: MemoryLayers, versions: Record<string, string>): Promise<WriteOutcome>;
+  appendLog(slug: string, entry: LogEntry): Promise<void>;
+  /** Entries after `cursor` (null = from the beginning), reading only the tail of the archive. */
+  readLogSince(slug: string, cursor: LogCursor | null): Promise<LogTail>;
+  /** The last `limit` entries of the archive (conversation context for a turn). */
+  recentLog(slug: string, limit: number): Promise<LogEntry[]>;
+  getDistillCursor(slug: string): Promise<LogCursor | null>;
+  setDistillCursor(slug: string, cursor: LogCursor): Promise<void>;
+  listNotes(slug: string): Promise<NoteSummary[]>;
+  readNote(slug: string, path: string): Promise<Note | null>;
+  /** Creates or updates (appends a dated entry to) the note for `draft.title`. Returns its path. */
+  saveNote(slug: string, draft: NoteDraft): Promise<{ path: string; created: boolean }>;
+  deleteNote(slug: string, path: string): Promise<boolean>;
+  /** Plain case-insensitive text search over notes (the hybrid engine lives in recall). */
+  grepNotes(slug: string, query: string, limit: number): Promise<TextHit[]>;
+}
+
+// ───────────────────────────── retrieval ─────────────────────────────
+
+export interface ScoreParts {
+  vector: number;
+  keyword: number;
+  usage: number;
+  recency: number;
+}
+
+export interface RecallHit {
+  /** Page path relative to the project folder, e.g. `notes/People/Sarah-Chen.md` or `log/2026-11-29.md`. */
+  page: string;
+  heading: string;
+  lineStart: number;
+  lineEnd: number;
+  text: string;
+  updated: string;
+  staleness: number;
+  score: number;
+  parts: ScoreParts;
+  /** Which signals fired, e.g. ["vector", "keyword"]. */
+  why: string[];
+}
+
+export interface RecallScope {
+  project: string;
+  limit?: number;
+}
+
+export interface Recall {
+  recall(query: string, scope: RecallScope): Promise<RecallHit[]>;
+}
+
+export type UsageKind = 'view' | 'tag' | 'suggestion_accepted' | 'retrieved';
+
+export interface UsageStore {
+  record(project: string, page: string, kind: UsageKind, at?: Date): void;
+  /** Boost in [0, 1] per page. */
+  boost(project: string, page: string, at?: Date): number;
+}
+
+// ───────────────────────────── private (DM) memory ─────────────────────────────
+
+/** DM conversations: SQLite only, never Markdown, never the shared index. */
+export interface PrivateStore {
+  appendMessage(userId: string, entry: LogEntry): void;
+  recentMessages(userId: string, limit: number): LogEntry[];
+  messagesSince(userId: string, afterId: number): { id: number; entry: LogEntry }[];
+  readLayers(userId: string): MemoryLayers & { distilledThrough: number; style: string };
+  writeLayers(userId: string, layers: MemoryLayers, distilledThrough: number): void;
+  setStyle(userId: string, style: string): void;
+}
+
+// ───────────────────────────── speech ─────────────────────────────
+
+export interface SpeechToText {
+  readonly id: string;
+  /** 16 kHz mono signed 16-bit PCM in, text out. */
+  transcribe(pcm16k: Int16Array, options?: { language?: string; signal?: AbortSignal }): Promise<string>;
+}
+
+export interface SynthesizedAudio {
+  /** Container/codec of `data`, e.g. `audio/mpeg` or `audio/wav`. */
+  mime: string;
+  data: Uint8Array;
+}
+
+export interface TextToSpeech {
+  readonly id: string;
+  readonly locality: Locality;
+  synthesize(text: string, options?: { signal?: AbortSignal }): Promise<SynthesizedAudio>;
+}
+
+// ───────────────────────────── logging ─────────────────────────────
+
+/** The subset of pino the core uses; message text goes only to `debug`. */
+export interface Logger {
+  debug(obj: object | string, msg?: string): void;
+  info(obj: object | string, msg?: string): void;
+  warn(obj: object | string, msg?: string): void;
+  error(obj: object | string, msg?: string): void;
+  child(bindings: Record<string, unknown>): Logger;
+}
+
+export const silentLogger: Logger = {
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+  child() {
+    return silentLogger;
+  },
+};

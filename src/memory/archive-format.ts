@@ -1,0 +1,108 @@
+/**
+ * The conversation archive format (`log/YYYY-MM-DD.md`), pure functions only.
+ *
+ *     # 2026-11-29
+ *
+ *     ### 18:20:11 · Alice · [↗](https://discord.com/channels/1/2/3)
+ *
+ *     The message text, any Markdown, as many lines as it has.
+ *
+ *     ### 18:20:15 · Charlie (reply) · [↗](terminal:1764440415000)
+ *
+ *     The reply.
+ *
+ * Times are UTC. A line of message text that would read as an entry header is written
+ * with one extra leading backslash and read back without it, so any text round-trips.
+ */
+import type { LogEntry } from '../core/ports.js';
+
+const HEADER = /^### (\d\d:\d\d:\d\d) · (.*?)( \(reply\))? · \[↗\]\(<?(.*?)>?\)\s*$/;
+const ESCAPED_HEADER = /^(\\*)### \d\d:\d\d:\d\d · /;
+
+export const LOG_FILE = /^(\d{4}-\d{2}-\d{2})\.md$/;
+
+export function logFileName(time: Date): string {
+  return `${time.toISOString().slice(0, 10)}.md`;
+}
+
+export function logFileHeading(file: string): string {
+  return `# ${file.replace(/\.md$/, '')}\n`;
+}
+
+function escapeLine(line: string): string {
+  return ESCAPED_HEADER.test(line) ? `\\${line}` : line;
+}
+
+function unescapeLine(line: string): string {
+  const m = ESCAPED_HEADER.exec(line);
+  return m && m[1]!.length > 0 ? line.slice(1) : line;
+}
+
+function cleanSpeaker(speaker: string): string {
+  return speaker.replace(/[\r\n]+/g, ' ').replace(/ · /g, ' - ').trim() || 'someone';
+}
+
+/** One entry as Markdown, starting with a blank line so entries can simply be appended. */
+export function formatLogEntry(entry: LogEntry): string {
+  const time = new Date(entry.time);
+  const hhmmss = time.toISOString().slice(11, 19);
+  const reply = entry.role === 'assistant' ? ' (reply)' : '';
+  const source = entry.source.replace(/[\s<>]/g, '');
+  const body = entry.text.replace(/\r\n?/g, '\n').split('\n').map(escapeLine).join('\n').trimEnd();
+  return `\n### ${hhmmss} · ${cleanSpeaker(entry.speaker)}${reply} · [↗](<${source}>)\n\n${body}\n`;
+}
+
+export interface ParsedLogEntry extends LogEntry {
+  /** 1-based line of the entry header. */
+  line: number;
+  /** Last line of the entry's text. */
+  endLine: number;
+  /** Byte offsets of the entry within the file: [start, end). */
+  start: number;
+  end: number;
+}
+
+/**
+ * Parses a log file (or its tail starting at byte `baseOffset`, at an entry boundary).
+ * `date` is the file's date (YYYY-MM-DD); `firstLine` the line number of the first line given.
+ */
+export function parseLog(content: string, date: string, baseOffset = 0, firstLine = 1): ParsedLogEntry[] {
+  const entries: ParsedLogEntry[] = [];
+  const lines = content.split('\n');
+  let offset = baseOffset;
+  let current: (ParsedLogEntry & { lines: string[] }) | null = null;
+  const close = () => {
+    if (!current) return;
+    while (current.lines.length > 0 && current.lines[current.lines.length - 1]!.trim() === '') current.lines.pop();
+    while (current.lines.length > 0 && current.lines[0]!.trim() === '') current.lines.shift();
+    const { lines: body, ...rest } = current;
+    entries.push({ ...rest, text: body.map(unescapeLine).join('\n') });
+    current = null;
+  };
+  lines.forEach((line, i) => {
+    const lineBytes = Buffer.byteLength(line, 'utf8') + (i < lines.length - 1 ? 1 : 0);
+    const m = HEADER.exec(line);
+    if (m) {
+      close();
+      current = {
+        time: `${date}T${m[1]}.000Z`,
+        speaker: m[2]!,
+        role: m[3] ? 'assistant' : 'user',
+        source: m[4]!,
+        text: '',
+        line: firstLine + i,
+        endLine: firstLine + i,
+        start: offset,
+        end: offset + lineBytes,
+        lines: [],
+      };
+    } else if (current) {
+      current.lines.push(line);
+      if (line.trim() !== '') current.endLine = firstLine + i;
+      current.end = offset + lineBytes;
+    }
+    offset += lineBytes;
+  });
+  close();
+  return entries;
+}
