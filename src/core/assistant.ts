@@ -1,0 +1,266 @@
+/**
+ * The conversation core: one turn per incoming message, the same for every front door.
+ * Archive the message, build the context, run the bounded tool loop, archive the reply,
+ * and schedule distillation off the reply's critical path.
+ */
+import type { AssistantApi, DistillOutcome, IncomingMessage, MemoryView, Place, TurnOutcome } from './assistant-api.js';
+import { distill } from './distill.js';
+import { CharlieError } from './errors.js';
+import type { TurnEvent, TurnEventListener } from './events.js';
+import { decisionsFromText, quotesFromText } from './memory-edit.js';
+import { openHome, type Home } from './places.js';
+import type { ChatModel, Clock, LocalChatModel, Logger, Note, NoteSummary, PrivateStore, ProjectStore, Recall, RecallHit, UsageStore } from './ports.js';
+import { presuggest } from './presuggest.js';
+import { historyMessages, systemPrompt, userMessage } from './prompt.js';
+import { runToolLoop, type LoopLimits } from './tool-loop.js';
+import { builtinTools } from './tools/index.js';
+import { renderLayers } from './tools/memory-tools.js';
+import type { Tool, ToolCategory } from './tools/tool.js';
+
+export interface AssistantSettings {
+  assistantName: string;
+  limits: LoopLimits;
+  historyMessages: number;
+  distillEvery: number;
+  temperature: number;
+  /** Longer messages are archived whole but cut for the model, with a visible notice. */
+  maxMessageChars: number;
+}
+
+export interface AssistantDeps {
+  model: ChatModel;
+  /** The memory writer: only a local model may distil (null disables distillation). */
+  memoryModel: LocalChatModel | null;
+  store: ProjectStore;
+  privateStore?: PrivateStore;
+  recall?: Recall;
+  usage?: UsageStore;
+  clock: Clock;
+  logger: Logger;
+  settings: AssistantSettings;
+  tools?: Tool[];
+  newId?: () => string;
+}
+
+export const APOLOGY = "Sorry — I can't reach my model server right now, so I can't answer. Your message is saved; please try again in a moment.";
+
+export class Assistant implements AssistantApi {
+  private readonly tools: Tool[];
+  private readonly distilling = new Map<string, Promise<void>>();
+  private readonly distillAgain = new Set<string>();
+  private counter = 0;
+
+  constructor(private readonly deps: AssistantDeps) {
+    this.tools = deps.tools ?? builtinTools();
+  }
+
+  private newId(): string {
+    return this.deps.newId?.() ?? `t${Date.now().toString(36)}${(this.counter++).toString(36)}`;
+  }
+
+  private home(place: Place): Promise<Home> {
+    return openHome(place, this.deps.store, this.deps.privateStore, this.deps.settings.distillEvery);
+  }
+
+  async handle(message: IncomingMessage, options: { onEvent?: TurnEventListener; signal?: AbortSignal } = {}): Promise<TurnOutcome> {
+    const { settings, clock, model } = this.deps;
+    const home = await this.home(message.place);
+    const log = this.deps.logger.child({ project: home.key });
+    const now = message.time ?? clock.now();
+    const history = await home.recent(settings.historyMessages);
+    await home.archive({ time: now.toISOString(), speaker: message.speaker, source: message.source, text: message.text, role: 'user' });
+    log.debug({ speaker: message.speaker, text: message.text }, 'message');
+    const outcome: TurnOutcome = { project: home.key, reply: '', reason: 'done', related: [], notices: [] };
+    if (message.reply === false) {
+      this.scheduleDistill(home, false);
+      return outcome;
+    }
+    const turnId = this.newId();
+    const emit = (event: TurnEvent) => {
+      if (event.type === 'notice') outcome.notices.push(event.text);
+      try {
+        options.onEvent?.(event);
+      } catch (err) {
+        log.warn({ err: String(err) }, 'event listener failed');
+      }
+    };
+    emit({ type: 'turn_start', turnId, project: home.key, mode: message.mode ?? 'text' });
+    for (const p of home.problems) emit({ type: 'notice', turnId, level: 'warn', text: `${p.path}${p.line ? `:${p.line}` : ''} could not be read (${p.message}); it was left untouched` });
+
+    let text = message.text;
+    if (text.length > settings.maxMessageChars) {
+      text = `${text.slice(0, settings.maxMessageChars)}\n… (message cut here)`;
+      emit({ type: 'notice', turnId, level: 'warn', text: `the message is long; only its first ${settings.maxMessageChars} characters were read` });
+    }
+    let images = message.images ?? [];
+    if (images.length && !model.acceptsImages) {
+      emit({ type: 'notice', turnId, level: 'warn', text: `${images.length} image(s) skipped: the model does not accept images` });
+      images = [];
+    }
+    try {
+      const { layers, problems } = await home.layers();
+      for (const p of problems) emit({ type: 'notice', turnId, level: 'warn', text: `${p.path}${p.line ? `:${p.line}` : ''} could not be read (${p.message}); it was left untouched` });
+      const tools = this.tools.filter((t) => !(t.projectOnly && home.scope.kind === 'private'));
+      const available = [...new Set(tools.map((t) => t.category))] as ToolCategory[];
+      const messages = [
+        { role: 'system' as const, content: systemPrompt({ assistantName: settings.assistantName, projectName: home.name, private: home.scope.kind === 'private', style: home.style, layers, now, mode: message.mode ?? 'text' }) },
+        ...historyMessages(history, 24_000),
+        userMessage(message.speaker, text, images),
+      ];
+      const result = await runToolLoop({
+        model,
+        messages,
+        tools,
+        categories: presuggest(text, available),
+        ctx: { scope: home.scope, store: this.deps.store, privateStore: this.deps.privateStore, recall: this.deps.recall, usage: this.deps.usage, clock, source: message.source, logger: log },
+        limits: settings.limits,
+        turnId,
+        emit,
+        temperature: settings.temperature,
+        signal: options.signal,
+      });
+      outcome.reply = result.text;
+      outcome.reason = result.reason;
+      outcome.related = result.pages.filter((p) => p.startsWith('notes/')).slice(0, 3);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      log.warn({ err: reason }, 'turn failed');
+      outcome.reply = error instanceof CharlieError ? APOLOGY : "Sorry — something went wrong while answering. Your message is saved.";
+      outcome.reason = 'error';
+      emit({ type: 'turn_end', turnId, reason: 'error', text: outcome.reply, error: reason });
+      return outcome;
+    }
+    if (outcome.reply.trim() && outcome.reason !== 'cancelled') {
+      await home.archive({ time: clock.now().toISOString(), speaker: settings.assistantName, source: message.source, text: outcome.reply, role: 'assistant' });
+    }
+    emit({ type: 'turn_end', turnId, reason: outcome.reason, text: outcome.reply });
+    this.scheduleDistill(home, false);
+    return outcome;
+  }
+
+  /** Runs distillation in the background when enough messages are waiting; one at a time per home. */
+  private scheduleDistill(home: Home, force: boolean): Promise<DistillOutcome> {
+    const memoryModel = this.deps.memoryModel;
+    if (!memoryModel) return Promise.resolve({ ran: false, messages: 0, error: 'distillation needs a local model (LLM_LOCALITY)' });
+    if (this.distilling.has(home.key)) {
+      this.distillAgain.add(home.key);
+      return this.distilling.get(home.key)!.then(() => ({ ran: false, messages: 0 }));
+    }
+    let result: DistillOutcome = { ran: false, messages: 0 };
+    const run = (async () => {
+      do {
+        this.distillAgain.delete(home.key);
+        const target = home.distillTarget();
+        try {
+          const min = force ? 1 : home.distillEvery;
+          const waiting = await target.pending();
+          if (waiting.entries.filter((e) => e.role === 'user').length < min) continue;
+          const n = await distill(target, { model: memoryModel, logger: this.deps.logger.child({ project: home.key }) });
+          result = { ran: n > 0, messages: n };
+        } catch (error) {
+          const msg = error instanceof Error ? error.message : String(error);
+          this.deps.logger.warn({ project: home.key, err: msg }, 'distillation failed; the messages stay pending');
+          result = { ran: false, messages: 0, error: msg };
+        }
+      } while (this.distillAgain.has(home.key));
+    })().finally(() => this.distilling.delete(home.key));
+    this.distilling.set(home.key, run);
+    return run.then(() => result);
+  }
+
+  async distillNow(place: Place): Promise<DistillOutcome> {
+    const home = await this.home(place);
+    await this.distilling.get(home.key);
+    return this.scheduleDistill(home, true);
+  }
+
+  async idle(): Promise<void> {
+    while (this.distilling.size > 0) await Promise.allSettled([...this.distilling.values()]);
+  }
+
+  async showMemory(place: Place): Promise<MemoryView> {
+    const home = await this.home(place);
+    const { layers, problems } = await home.layers();
+    return { project: home.key, layers, problems: [...home.problems, ...problems], config: home.config, style: home.style };
+  }
+
+  async editMemory(place: Place, edit: { summary?: string; decisions?: string; quotes?: string; style?: string }): Promise<MemoryView> {
+    const today = this.deps.clock.now().toISOString().slice(0, 10);
+    if (place.kind === 'private') {
+      const ps = this.deps.privateStore;
+      if (!ps) throw new CharlieError('private memory is not configured');
+      const cur = ps.readLayers(place.userId);
+      ps.writeLayers(
+        place.userId,
+        {
+          summary: edit.summary ?? cur.summary,
+          decisions: edit.decisions === undefined ? cur.decisions : decisionsFromText(edit.decisions, cur.decisions, today),
+          quotes: edit.quotes === undefined ? cur.quotes : quotesFromText(edit.quotes, cur.quotes, today),
+        },
+        cur.distilledThrough,
+      );
+      if (edit.style !== undefined) ps.setStyle(place.userId, edit.style);
+      return this.showMemory(place);
+    }
+    const home = await this.home(place);
+    const slug = (home.scope as { slug: string }).slug;
+    const snap = await this.deps.store.readLayers(slug);
+    const next = {
+      summary: edit.summary ?? snap.layers.summary,
+      decisions: edit.decisions === undefined ? snap.layers.decisions : decisionsFromText(edit.decisions, snap.layers.decisions, today),
+      quotes: edit.quotes === undefined ? snap.layers.quotes : quotesFromText(edit.quotes, snap.layers.quotes, today),
+    };
+    const written = await this.deps.store.writeLayers(slug, next, snap.versions);
+    if (!written.ok) throw new CharlieError(`memory not saved: ${written.message}`);
+    if (edit.style !== undefined) await this.deps.store.updateProject(slug, { style: edit.style });
+    return this.showMemory(place);
+  }
+
+  async setStyle(place: Place, style: string): Promise<void> {
+    if (place.kind === 'private') {
+      if (!this.deps.privateStore) throw new CharlieError('private memory is not configured');
+      this.deps.privateStore.setStyle(place.userId, style);
+      return;
+    }
+    const home = await this.home(place);
+    await this.deps.store.updateProject(home.key, { style });
+  }
+
+  async searchMemory(place: Place, query: string, limit = 8): Promise<RecallHit[]> {
+    const home = await this.home(place);
+    if (home.scope.kind === 'private') {
+      const { layers } = await home.layers();
+      const words = query.toLowerCase().split(/\W+/).filter((w) => w.length > 2);
+      return renderLayers(layers)
+        .split('\n')
+        .map((text, i) => ({ text, i, n: words.filter((w) => text.toLowerCase().includes(w)).length }))
+        .filter((l) => l.n > 0)
+        .sort((a, b) => b.n - a.n)
+        .slice(0, limit)
+        .map((l) => ({ page: 'private', heading: '', lineStart: l.i + 1, lineEnd: l.i + 1, text: l.text, updated: '', staleness: 0, score: l.n / words.length, parts: { vector: 0, keyword: l.n / words.length, usage: 0, recency: 0 }, why: ['keyword'] }));
+    }
+    if (this.deps.recall) return this.deps.recall.recall(query, { project: home.key, limit });
+    const hits = await this.deps.store.grepNotes(home.key, query, limit);
+    return hits.map((h) => ({ page: `notes/${h.path}`, heading: '', lineStart: h.line, lineEnd: h.line, text: h.text, updated: '', staleness: 0, score: 1, parts: { vector: 0, keyword: 1, usage: 0, recency: 0 }, why: ['keyword'] }));
+  }
+
+  async listNotes(place: Place): Promise<NoteSummary[]> {
+    if (place.kind === 'private') return [];
+    const home = await this.home(place);
+    return this.deps.store.listNotes(home.key);
+  }
+
+  async readNote(place: Place, path: string, reason: 'view' | 'suggestion_accepted' | 'tag'): Promise<Note | null> {
+    if (place.kind === 'private') return null;
+    const home = await this.home(place);
+    const note = await this.deps.store.readNote(home.key, path.replace(/^notes\//, ''));
+    if (note) this.deps.usage?.record(home.key, `notes/${note.path}`, reason, this.deps.clock.now());
+    return note;
+  }
+
+  async forgetNote(place: Place, path: string): Promise<boolean> {
+    if (place.kind === 'private') return false;
+    const home = await this.home(place);
+    return this.deps.store.deleteNote(home.key, path.replace(/^notes\//, ''));
+  }
+}

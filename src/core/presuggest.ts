@@ -1,0 +1,18 @@
+/**
+ * The light pre-suggestion pass: no model call, just cheap cues in the message, picking the
+ * tool categories the model is offered first. The model can ask for the others itself.
+ */
+import type { ToolCategory } from './tools/tool.js';
+
+const CUES: Record<ToolCategory, RegExp> = {
+  time: /\b(time|date|today|tonight|tomorrow|yesterday|weekday|week|month|year|now|o'?clock|deadline|schedule|when)\b/i,
+  notes: /\b(note|notes|remember|save|write (it |that )?down|jot|record|page|wiki|who is|who's|about (him|her|them)|contact)\b/i,
+  memory: /\b(remember|recall|decid\w*|decision|agreed|said|say|summary|summari[sz]e|earlier|before|last time|previous|history|discuss\w*|quote|mention\w*|told|what did|did (we|i|you)|our|we)\b/i,
+};
+
+export function presuggest(text: string, available: readonly ToolCategory[]): ToolCategory[] {
+  const picked = available.filter((c) => CUES[c].test(text));
+  // Questions are usually about something remembered: memory is the safe default.
+  if (picked.length === 0 && available.includes('memory')) picked.push('memory');
+  return picked;
+}

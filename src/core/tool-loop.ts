@@ -1,0 +1,187 @@
+/**
+ * The bounded tool loop. The model sees the tools of the offered categories plus
+ * `request_tools` to load others; it may call tools over several steps. Max steps, max tool
+ * calls and a deadline bound the loop; unknown tools, bad arguments and tool failures become
+ * tool results the model reads, never crashes.
+ */
+import { z } from 'zod';
+import type { TurnEndReason, TurnEvent } from './events.js';
+import type { ChatMessage, ChatModel, ToolCall, ToolSpec } from './ports.js';
+import { parseToolArguments } from './tool-args.js';
+import { TOOL_CATEGORIES, toolSpec, type Tool, type ToolCategory, type ToolContext } from './tools/tool.js';
+
+export interface LoopLimits {
+  maxSteps: number;
+  maxToolCalls: number;
+  deadlineMs: number;
+}
+
+export interface LoopInput {
+  model: ChatModel;
+  messages: ChatMessage[];
+  tools: Tool[];
+  categories: ToolCategory[];
+  ctx: ToolContext;
+  limits: LoopLimits;
+  turnId: string;
+  emit: (event: TurnEvent) => void;
+  temperature?: number;
+  signal?: AbortSignal;
+}
+
+export interface LoopResult {
+  text: string;
+  reason: TurnEndReason;
+  pages: string[];
+  toolCalls: number;
+  steps: number;
+}
+
+const REQUEST_TOOLS = 'request_tools';
+
+function requestToolsSpec(missing: ToolCategory[]): ToolSpec {
+  return {
+    name: REQUEST_TOOLS,
+    description: `Load more tools for the next step. Available categories: ${missing.map((c) => `${c} (${TOOL_CATEGORIES[c]})`).join('; ')}.`,
+    parameters: {
+      type: 'object',
+      properties: { categories: { type: 'array', items: { type: 'string', enum: missing } } },
+      required: ['categories'],
+    },
+  };
+}
+
+const requestToolsArgs = z.object({ categories: z.array(z.string()).min(1) });
+
+interface StepResult {
+  text: string;
+  calls: ToolCall[];
+}
+
+async function runStep(input: LoopInput, messages: ChatMessage[], specs: ToolSpec[] | undefined, signal: AbortSignal): Promise<StepResult> {
+  let text = '';
+  const calls: ToolCall[] = [];
+  for await (const chunk of input.model.stream({ messages, tools: specs, temperature: input.temperature, signal })) {
+    if (chunk.type === 'text') {
+      text += chunk.text;
+      input.emit({ type: 'text_delta', turnId: input.turnId, text: chunk.text });
+    } else if (chunk.type === 'tool_call') calls.push(chunk.call);
+  }
+  return { text, calls };
+}
+
+export async function runToolLoop(input: LoopInput): Promise<LoopResult> {
+  const { limits, emit, turnId } = input;
+  const deadline = AbortSignal.timeout(limits.deadlineMs);
+  const signal = input.signal ? AbortSignal.any([input.signal, deadline]) : deadline;
+  const messages = [...input.messages];
+  const offered = new Set(input.categories);
+  const allCategories = [...new Set(input.tools.map((t) => t.category))];
+  const byName = new Map(input.tools.map((t) => [t.name, t]));
+  const pages: string[] = [];
+  const texts: string[] = [];
+  const findings: string[] = [];
+  let toolCalls = 0;
+  let steps = 0;
+
+  const finish = (reason: TurnEndReason, text: string): LoopResult => ({ text, reason, pages: [...new Set(pages)], toolCalls, steps });
+
+  try {
+    while (true) {
+      const budgetLeft = steps < limits.maxSteps && toolCalls < limits.maxToolCalls;
+      if (!budgetLeft) break;
+      const missing = allCategories.filter((c) => !offered.has(c));
+      const specs = input.tools.filter((t) => offered.has(t.category)).map(toolSpec);
+      if (missing.length > 0) specs.push(requestToolsSpec(missing));
+      steps++;
+      const step = await runStep(input, messages, specs.length ? specs : undefined, signal);
+      if (step.text.trim()) texts.push(step.text.trim());
+      if (step.calls.length === 0) return finish('done', texts.join('\n\n'));
+
+      messages.push({ role: 'assistant', content: step.text || null, toolCalls: step.calls });
+      for (const call of step.calls) {
+        const result = await executeCall(call, input, byName, offered, toolCalls >= limits.maxToolCalls);
+        if (result.counted) toolCalls++;
+        if (result.pages) pages.push(...result.pages);
+        if (result.ok && call.name !== REQUEST_TOOLS) findings.push(`${call.name}: ${result.summary}`);
+        messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content: result.content });
+      }
+    }
+    // Out of budget: one last call without tools, so the user still gets a useful answer.
+    const reason: TurnEndReason = toolCalls >= limits.maxToolCalls ? 'max_tool_calls' : 'max_steps';
+    messages.push({
+      role: 'system',
+      content: 'The tool budget for this message is used up. Answer the user now from what the tools returned above; do not call tools.',
+    });
+    const last = await runStep(input, messages, undefined, signal);
+    const finalText = last.text.trim() || fallbackText(findings);
+    texts.push(finalText);
+    return finish(reason, texts.join('\n\n'));
+  } catch (error) {
+    if (signal.aborted) {
+      const reason: TurnEndReason = input.signal?.aborted ? 'cancelled' : 'deadline';
+      const partial = texts.join('\n\n');
+      const text =
+        reason === 'cancelled' ? partial : `${partial ? `${partial}\n\n` : ''}(I ran out of time for this answer.${findings.length ? ` What I found: ${findings.join('; ')}` : ''})`;
+      emit({ type: 'notice', turnId, level: 'warn', text: reason === 'deadline' ? 'turn deadline reached' : 'cancelled' });
+      return finish(reason, text);
+    }
+    throw error;
+  }
+}
+
+function fallbackText(findings: string[]): string {
+  return findings.length ? `I looked this up but could not put an answer together. What I found: ${findings.join('; ')}.` : 'I could not finish this answer.';
+}
+
+interface CallOutcome {
+  ok: boolean;
+  content: string;
+  summary: string;
+  pages?: string[];
+  counted: boolean;
+}
+
+async function executeCall(
+  call: ToolCall,
+  input: LoopInput,
+  byName: Map<string, Tool>,
+  offered: Set<ToolCategory>,
+  overBudget: boolean,
+): Promise<CallOutcome> {
+  const { emit, turnId } = input;
+  const parsed = parseToolArguments(call.arguments);
+  emit({ type: 'tool_call', turnId, callId: call.id, name: call.name, args: parsed.ok ? parsed.value : call.arguments });
+  const outcome = await (async (): Promise<CallOutcome> => {
+    if (overBudget) return { ok: false, content: 'not run: the tool-call limit for this message is reached; answer now', summary: 'skipped (limit)', counted: false };
+    if (!parsed.ok) return { ok: false, content: `error: ${parsed.error}. Call ${call.name} again with a valid JSON object.`, summary: 'bad arguments', counted: true };
+    if (call.name === REQUEST_TOOLS) {
+      const args = requestToolsArgs.safeParse(parsed.value);
+      const known = args.success ? args.data.categories.filter((c): c is ToolCategory => c in TOOL_CATEGORIES) : [];
+      known.forEach((c) => offered.add(c));
+      return known.length
+        ? { ok: true, content: `loaded: ${known.join(', ')}. Their tools are available now.`, summary: `loaded ${known.join(', ')}`, counted: false }
+        : { ok: false, content: `error: categories must be some of ${Object.keys(TOOL_CATEGORIES).join(', ')}`, summary: 'bad categories', counted: true };
+    }
+    const tool = byName.get(call.name);
+    if (!tool) {
+      return { ok: false, content: `error: there is no tool named "${call.name}". Available: ${[...byName.keys()].join(', ')}.`, summary: `unknown tool ${call.name}`, counted: true };
+    }
+    offered.add(tool.category);
+    const args = tool.params.safeParse(parsed.value);
+    if (!args.success) {
+      const detail = args.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ');
+      return { ok: false, content: `error: invalid arguments for ${call.name}: ${detail}`, summary: 'bad arguments', counted: true };
+    }
+    try {
+      const out = await tool.execute(args.data, { ...input.ctx, signal: input.signal });
+      return { ok: true, content: out.content, summary: out.summary, pages: out.pages, counted: true };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      input.ctx.logger.warn({ tool: call.name, err: message }, 'tool failed');
+      return { ok: false, content: `error: ${call.name} failed: ${message}`, summary: `failed: ${message.slice(0, 120)}`, counted: true };
+    }
+  })();
+  emit({ type: 'tool_result', turnId, callId: call.id, name: call.name, ok: outcome.ok, summary: outcome.summary, pages: outcome.pages });
+  return outcome;
+}

@@ -1,0 +1,87 @@
+/** Tools over entity notes (Markdown pages under notes/). */
+import { z } from 'zod';
+import { clip, defineTool, type ToolContext } from './tool.js';
+
+function slugOf(ctx: ToolContext): string {
+  if (ctx.scope.kind !== 'project') throw new Error('notes are not available in a private conversation');
+  return ctx.scope.slug;
+}
+
+export const listNotes = defineTool({
+  name: 'list_notes',
+  category: 'notes',
+  projectOnly: true,
+  description: 'List the entity notes of this project (path, title, tags), optionally only one category folder such as People.',
+  params: z.object({ category: z.string().max(100).optional().describe('folder to list, e.g. People') }),
+  async execute(args, ctx) {
+    const notes = await ctx.store.listNotes(slugOf(ctx));
+    const wanted = args.category?.toLowerCase();
+    const shown = wanted ? notes.filter((n) => n.path.toLowerCase().startsWith(`${wanted}/`)) : notes;
+    const content = shown.map((n) => `- ${n.path} — ${n.title}${n.tags.length ? ` [${n.tags.join(', ')}]` : ''} (updated ${n.updated})`).join('\n');
+    return { content: clip(content || 'no notes yet'), summary: `${shown.length} notes${wanted ? ` in ${args.category}` : ''}` };
+  },
+});
+
+export const readNote = defineTool({
+  name: 'read_note',
+  category: 'notes',
+  projectOnly: true,
+  description: 'Open one note by its path (as given by list_notes or search_memory, e.g. People/Sarah-Chen.md).',
+  params: z.object({ path: z.string().min(1).max(300) }),
+  async execute(args, ctx) {
+    const slug = slugOf(ctx);
+    const path = args.path.replace(/^notes\//, '');
+    const note = await ctx.store.readNote(slug, path);
+    if (!note) return { content: `no note at ${path}; use list_notes to see what exists`, summary: `no note ${path}` };
+    ctx.usage?.record(slug, `notes/${note.path}`, 'view', ctx.clock.now());
+    return {
+      content: clip(`# ${note.title}\n(tags: ${note.tags.join(', ') || 'none'}; updated ${note.updated})\n\n${note.body}`),
+      summary: `opened ${note.path}`,
+      pages: [`notes/${note.path}`],
+    };
+  },
+});
+
+export const remember = defineTool({
+  name: 'remember',
+  category: 'notes',
+  projectOnly: true,
+  description:
+    'Save or update a note about a person, place, thing or topic. If a note with this title exists, the text is added to it as a new dated entry.',
+  params: z.object({
+    title: z.string().min(1).max(120).describe('the entity, e.g. "Sarah Chen"'),
+    text: z.string().min(1).max(20_000).describe('what to remember, in plain sentences'),
+    category: z.string().max(60).optional().describe('folder such as People, Places, Topics'),
+    tags: z.array(z.string().max(40)).max(10).optional(),
+  }),
+  async execute(args, ctx) {
+    const result = await ctx.store.saveNote(slugOf(ctx), {
+      title: args.title,
+      body: args.text,
+      category: args.category,
+      tags: args.tags,
+      source: ctx.source,
+    });
+    return {
+      content: `${result.created ? 'created' : 'updated'} notes/${result.path}`,
+      summary: `${result.created ? 'saved' : 'updated'} ${result.path}`,
+      pages: [`notes/${result.path}`],
+    };
+  },
+});
+
+export const searchNotes = defineTool({
+  name: 'search_notes',
+  category: 'notes',
+  projectOnly: true,
+  description: 'Plain text search over the notes: returns each matching line with its note path and line number.',
+  params: z.object({ text: z.string().min(1).max(200), limit: z.number().int().min(1).max(50).default(10) }),
+  async execute(args, ctx) {
+    const hits = await ctx.store.grepNotes(slugOf(ctx), args.text, args.limit);
+    return {
+      content: clip(hits.map((h) => `${h.path}:${h.line}: ${h.text}`).join('\n') || 'no match'),
+      summary: `${hits.length} lines match "${args.text}"`,
+      pages: [...new Set(hits.map((h) => `notes/${h.path}`))],
+    };
+  },
+});

@@ -1,0 +1,61 @@
+/** A tool the model may call: zod parameters, a category for pre-suggestion, and execute. */
+import { z } from 'zod';
+import type { Clock, Logger, ProjectStore, PrivateStore, Recall, ToolSpec, UsageStore } from '../ports.js';
+
+export type ToolCategory = 'memory' | 'notes' | 'time';
+
+export const TOOL_CATEGORIES: Record<ToolCategory, string> = {
+  memory: 'search and read what this project remembers (summary, decisions, quotes, past conversation)',
+  notes: 'list, read and save entity notes (people, places, topics)',
+  time: 'the current date and time',
+};
+
+/** Where the turn runs: a shared Markdown project, or a private DM kept in SQLite. */
+export type ToolScope = { kind: 'project'; slug: string } | { kind: 'private'; userId: string };
+
+export interface ToolContext {
+  scope: ToolScope;
+  store: ProjectStore;
+  privateStore?: PrivateStore;
+  recall?: Recall;
+  usage?: UsageStore;
+  clock: Clock;
+  /** Source link of the message being answered, for provenance of anything saved. */
+  source: string;
+  logger: Logger;
+  signal?: AbortSignal;
+}
+
+export interface ToolOutput {
+  /** What the model reads. */
+  content: string;
+  /** One human line for the front door's trace. */
+  summary: string;
+  /** Pages found or opened, relative to the project folder (e.g. `notes/People/Ann.md`). */
+  pages?: string[];
+}
+
+export interface Tool<S extends z.ZodType = z.ZodType> {
+  name: string;
+  category: ToolCategory;
+  description: string;
+  params: S;
+  /** Tools that only make sense in shared projects (notes live in Markdown). */
+  projectOnly?: boolean;
+  execute(args: z.infer<S>, ctx: ToolContext): Promise<ToolOutput>;
+}
+
+export function defineTool<S extends z.ZodType>(tool: Tool<S>): Tool<S> {
+  return tool;
+}
+
+export function toolSpec(tool: Tool): ToolSpec {
+  const schema = z.toJSONSchema(tool.params) as Record<string, unknown>;
+  delete schema.$schema;
+  return { name: tool.name, description: tool.description, parameters: schema };
+}
+
+/** Cuts long tool output so one tool cannot flood the context. */
+export function clip(text: string, max = 6000): string {
+  return text.length <= max ? text : `${text.slice(0, max)}\n… (${text.length - max} more characters not shown)`;
+}

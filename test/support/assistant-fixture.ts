@@ -1,0 +1,55 @@
+/** Builds an Assistant from fakes, with small limits, for core tests. */
+import { Assistant, type AssistantSettings } from '../../src/core/assistant.js';
+import type { Place } from '../../src/core/assistant-api.js';
+import type { TurnEvent } from '../../src/core/events.js';
+import { silentLogger, type ChatModel, type LocalChatModel, type ProjectStore, type PrivateStore, type Recall, type UsageStore } from '../../src/core/ports.js';
+import { FixedClock, InMemoryPrivateStore, InMemoryProjectStore } from './fakes.js';
+
+export const testSettings: AssistantSettings = {
+  assistantName: 'Charlie',
+  limits: { maxSteps: 4, maxToolCalls: 6, deadlineMs: 5000 },
+  historyMessages: 10,
+  distillEvery: 5,
+  temperature: 0.2,
+  maxMessageChars: 20_000,
+};
+
+export function makeAssistant(opts: {
+  model: ChatModel;
+  memoryModel?: LocalChatModel | null;
+  store?: ProjectStore;
+  privateStore?: PrivateStore;
+  recall?: Recall;
+  usage?: UsageStore;
+  settings?: Partial<AssistantSettings>;
+}) {
+  const store = opts.store ?? new InMemoryProjectStore();
+  const privateStore = opts.privateStore ?? new InMemoryPrivateStore();
+  const clock = new FixedClock();
+  const memoryModel = opts.memoryModel === undefined ? (opts.model.locality === 'local' ? (opts.model as LocalChatModel) : null) : opts.memoryModel;
+  const assistant = new Assistant({
+    model: opts.model,
+    memoryModel,
+    store,
+    privateStore,
+    recall: opts.recall,
+    usage: opts.usage,
+    clock,
+    logger: silentLogger,
+    settings: { ...testSettings, ...opts.settings },
+  });
+  return { assistant, store, privateStore, clock };
+}
+
+export const general: Place = { kind: 'project', origin: { name: 'general', key: 'terminal:general' } };
+
+export function collect(): { events: TurnEvent[]; onEvent: (e: TurnEvent) => void } {
+  const events: TurnEvent[] = [];
+  return { events, onEvent: (e) => events.push(e) };
+}
+
+let n = 0;
+export function msg(text: string, place: Place = general, extra: Partial<import('../../src/core/assistant-api.js').IncomingMessage> = {}) {
+  n++;
+  return { place, speaker: 'Alice', text, source: `test:${n}`, ...extra };
+}

@@ -1,0 +1,196 @@
+/** Scripted fakes of the core's ports: they record calls and return what the test scripted. */
+import type {
+  ChatChunk,
+  ChatModel,
+  ChatRequest,
+  Clock,
+  LayersSnapshot,
+  LogCursor,
+  LogEntry,
+  LogTail,
+  MemoryLayers,
+  Note,
+  NoteDraft,
+  NoteSummary,
+  ProjectConfig,
+  ProjectOrigin,
+  ProjectStore,
+  TextHit,
+  ToolCall,
+  WriteOutcome,
+} from '../../src/core/ports.js';
+
+export type ScriptStep = { text?: string; toolCalls?: Omit<ToolCall, 'id'>[]; error?: Error; hang?: boolean };
+
+/** A chat model that answers each request with the next scripted step (or a function of the request). */
+export class ScriptedChatModel implements ChatModel<'local'> {
+  readonly id = 'scripted';
+  readonly locality = 'local' as const;
+  readonly requests: ChatRequest[] = [];
+  constructor(
+    private readonly script: ScriptStep[] | ((req: ChatRequest, n: number) => ScriptStep),
+    readonly acceptsImages = false,
+  ) {}
+
+  async *stream(request: ChatRequest): AsyncIterable<ChatChunk> {
+    const n = this.requests.length;
+    this.requests.push(structuredClone({ ...request, signal: undefined }));
+    const step = typeof this.script === 'function' ? this.script(request, n) : (this.script[n] ?? { text: '(script exhausted)' });
+    if (step.error) throw step.error;
+    if (step.hang) {
+      await new Promise<void>((_, reject) => {
+        request.signal?.addEventListener('abort', () => reject(request.signal!.reason), { once: true });
+      });
+    }
+    if (step.text) {
+      for (const piece of step.text.match(/.{1,12}/gs) ?? []) yield { type: 'text', text: piece };
+    }
+    for (const [i, call] of (step.toolCalls ?? []).entries()) yield { type: 'tool_call', call: { id: `call_${n}_${i}`, ...call } };
+    yield { type: 'done', finishReason: step.toolCalls?.length ? 'tool_calls' : 'stop' };
+  }
+}
+
+export class FixedClock implements Clock {
+  constructor(private time = new Date('2026-11-29T12:00:00Z')) {}
+  now(): Date {
+    return new Date(this.time);
+  }
+  advance(ms: number): void {
+    this.time = new Date(this.time.getTime() + ms);
+  }
+}
+
+interface FakeProject {
+  config: ProjectConfig;
+  layers: MemoryLayers;
+  version: number;
+  log: LogEntry[];
+  cursor: number;
+  notes: Map<string, Note>;
+}
+
+/** In-memory ProjectStore: log cursors are entry indexes, versions a counter bumped on every write. */
+export class InMemoryProjectStore implements ProjectStore {
+  readonly projects = new Map<string, FakeProject>();
+
+  private get(slug: string): FakeProject {
+    const p = this.projects.get(slug);
+    if (!p) throw new Error(`no project ${slug}`);
+    return p;
+  }
+
+  async ensureProject(origin: ProjectOrigin): Promise<ProjectConfig> {
+    for (const p of this.projects.values()) if (p.config.keys.includes(origin.key)) return p.config;
+    const slug = origin.name.toLowerCase().replace(/[^a-z0-9]+/g, '-') || 'project';
+    const config: ProjectConfig = { slug, name: origin.name, style: '', distillEvery: 5, archive: true, respond: 'always', keys: [origin.key], created: '2026-11-29', updated: '2026-11-29' };
+    this.projects.set(slug, { config, layers: { summary: '', decisions: [], quotes: [] }, version: 0, log: [], cursor: 0, notes: new Map() });
+    return config;
+  }
+  async getProject(slug: string) {
+    const p = this.projects.get(slug);
+    return p ? { config: p.config, problems: [] } : null;
+  }
+  async updateProject(slug: string, patch: Partial<ProjectConfig>) {
+    const p = this.get(slug);
+    p.config = { ...p.config, ...patch };
+    return p.config;
+  }
+  async readLayers(slug: string): Promise<LayersSnapshot> {
+    const p = this.get(slug);
+    return { layers: structuredClone(p.layers), versions: { all: String(p.version) }, problems: [] };
+  }
+  async writeLayers(slug: string, layers: MemoryLayers, versions: Record<string, string>): Promise<WriteOutcome> {
+    const p = this.get(slug);
+    if (versions.all !== String(p.version)) return { ok: false, reason: 'conflict', paths: ['project.md'], message: 'changed since read' };
+    p.layers = structuredClone(layers);
+    p.version++;
+    return { ok: true };
+  }
+  /** A person editing the files by hand. */
+  handEdit(slug: string, edit: (layers: MemoryLayers) => void): void {
+    const p = this.get(slug);
+    edit(p.layers);
+    p.version++;
+  }
+  async appendLog(slug: string, entry: LogEntry) {
+    this.get(slug).log.push(entry);
+  }
+  async readLogSince(slug: string, cursor: LogCursor | null): Promise<LogTail> {
+    const p = this.get(slug);
+    const from = cursor?.offset ?? 0;
+    return { entries: p.log.slice(from), cursor: { file: 'log', offset: p.log.length } };
+  }
+  async recentLog(slug: string, limit: number) {
+    return this.get(slug).log.slice(-limit);
+  }
+  async getDistillCursor(slug: string) {
+    return { file: 'log', offset: this.get(slug).cursor };
+  }
+  async setDistillCursor(slug: string, cursor: LogCursor) {
+    this.get(slug).cursor = cursor.offset;
+  }
+  async listNotes(slug: string): Promise<NoteSummary[]> {
+    return [...this.get(slug).notes.values()].map(({ path, title, tags, updated }) => ({ path, title, tags, updated }));
+  }
+  async readNote(slug: string, path: string) {
+    return this.get(slug).notes.get(path) ?? null;
+  }
+  async saveNote(slug: string, draft: NoteDraft) {
+    const path = `${draft.category ?? 'Topics'}/${draft.title.replace(/\s+/g, '-')}.md`;
+    const notes = this.get(slug).notes;
+    const old = notes.get(path);
+    notes.set(path, {
+      path,
+      title: draft.title,
+      tags: draft.tags ?? [],
+      updated: '2026-11-29',
+      body: old ? `${old.body}\n\n${draft.body}` : draft.body,
+      aliases: [],
+      staleness: 5,
+      confidence: 0.8,
+      sensitivity: 'personal',
+    });
+    return { path, created: !old };
+  }
+  async deleteNote(slug: string, path: string) {
+    return this.get(slug).notes.delete(path);
+  }
+  async grepNotes(slug: string, query: string, limit: number): Promise<TextHit[]> {
+    const hits: TextHit[] = [];
+    for (const n of this.get(slug).notes.values()) {
+      n.body.split('\n').forEach((line, i) => {
+        if (line.toLowerCase().includes(query.toLowerCase())) hits.push({ path: n.path, line: i + 1, text: line });
+      });
+    }
+    return hits.slice(0, limit);
+  }
+}
+
+import type { PrivateStore } from '../../src/core/ports.js';
+
+/** In-memory PrivateStore (the real one is SQLite). */
+export class InMemoryPrivateStore implements PrivateStore {
+  readonly messages = new Map<string, { id: number; entry: LogEntry }[]>();
+  readonly memory = new Map<string, MemoryLayers & { distilledThrough: number; style: string }>();
+  private nextId = 1;
+  appendMessage(userId: string, entry: LogEntry) {
+    const list = this.messages.get(userId) ?? [];
+    list.push({ id: this.nextId++, entry });
+    this.messages.set(userId, list);
+  }
+  recentMessages(userId: string, limit: number) {
+    return (this.messages.get(userId) ?? []).slice(-limit).map((m) => m.entry);
+  }
+  messagesSince(userId: string, afterId: number) {
+    return (this.messages.get(userId) ?? []).filter((m) => m.id > afterId);
+  }
+  readLayers(userId: string) {
+    return structuredClone(this.memory.get(userId) ?? { summary: '', decisions: [], quotes: [], distilledThrough: 0, style: '' });
+  }
+  writeLayers(userId: string, layers: MemoryLayers, distilledThrough: number) {
+    this.memory.set(userId, { ...structuredClone(layers), distilledThrough, style: this.readLayers(userId).style });
+  }
+  setStyle(userId: string, style: string) {
+    this.memory.set(userId, { ...this.readLayers(userId), style });
+  }
+}

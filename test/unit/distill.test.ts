@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import type { ChatRequest } from '../../src/core/ports.js';
+import { ScriptedChatModel, type ScriptStep } from '../support/fakes.js';
+import { general, makeAssistant, msg } from '../support/assistant-fixture.js';
+
+const isDistill = (req: ChatRequest) => req.json === true;
+
+function distillReply(n: number): string {
+  return JSON.stringify({
+    summary: `We planned the launch (${n} messages).`,
+    decisions: [{ text: 'Launch on Friday', message: 1 }],
+    quotes: [
+      { text: 'ship it on Friday', message: 1 },
+      { text: 'a sentence nobody said', message: 2 },
+    ],
+  });
+}
+
+function model(onDistill: (req: ChatRequest) => ScriptStep) {
+  return new ScriptedChatModel((req) => (isDistill(req) ? onDistill(req) : { text: 'ok' }));
+}
+
+describe('distillation', () => {
+  it('runs after exactly distill_every messages, from the new messages only', async () => {
+    const m = model((req) => ({ text: distillReply(req.messages.length) }));
+    const { assistant, store } = makeAssistant({ model: m });
+    for (let i = 1; i <= 4; i++) await assistant.handle(msg(i === 1 ? "let's ship it on Friday" : `message ${i}`));
+    await assistant.idle();
+    expect(m.requests.filter(isDistill)).toHaveLength(0);
+    await assistant.handle(msg('message 5'));
+    await assistant.idle();
+    expect(m.requests.filter(isDistill)).toHaveLength(1);
+
+    const { layers } = await store.readLayers('general');
+    expect(layers.summary).toMatch(/We planned the launch/);
+    expect(layers.decisions).toEqual([{ date: '2026-11-29', text: 'Launch on Friday', source: expect.stringMatching(/^test:/) }]);
+    // the invented quote is dropped; the real one keeps speaker, date and source
+    expect(layers.quotes).toEqual([{ date: '2026-11-29', speaker: 'Alice', text: 'ship it on Friday', source: expect.stringMatching(/^test:/) }]);
+
+    // the next distillation sees only messages after the cursor
+    for (let i = 6; i <= 10; i++) await assistant.handle(msg(`message ${i}`));
+    await assistant.idle();
+    const second = m.requests.filter(isDistill)[1]!;
+    const prompt = second.messages[1]!.content as string;
+    expect(prompt).toContain('message 6');
+    expect(prompt).not.toContain('message 5:');
+    // a decision already recorded is not duplicated
+    expect((await store.readLayers('general')).layers.decisions).toHaveLength(1);
+  });
+
+  it('a model failure or garbage leaves the files as they were, and the messages are distilled next time', async () => {
+    let mode: 'garbage' | 'error' | 'good' = 'garbage';
+    const m = model(() => (mode === 'garbage' ? { text: 'I think the summary is nice!' } : mode === 'error' ? { error: new Error('500') } : { text: distillReply(0) }));
+    const { assistant, store } = makeAssistant({ model: m });
+    for (let i = 1; i <= 5; i++) await assistant.handle(msg(i === 1 ? 'we ship it on Friday' : `m${i}`));
+    await assistant.idle();
+    expect((await store.readLayers('general')).layers).toEqual({ summary: '', decisions: [], quotes: [] });
+    expect((await store.getDistillCursor('general'))!.offset).toBe(0);
+
+    mode = 'error';
+    expect((await assistant.distillNow(general)).error).toBeDefined();
+    expect((await store.readLayers('general')).layers.summary).toBe('');
+
+    mode = 'good';
+    const out = await assistant.distillNow(general);
+    expect(out).toMatchObject({ ran: true, messages: 10 }); // 5 messages + 5 replies, none lost
+    const prompt = m.requests.filter(isDistill).at(-1)!.messages[1]!.content as string;
+    expect(prompt).toContain('we ship it on Friday');
+    expect((await store.readLayers('general')).layers.decisions).toHaveLength(1);
+  });
+
+  it('a hand edit made while distilling survives', async () => {
+    const { assistant, store } = makeAssistant({
+      model: model(() => {
+        store.handEdit('general', (l) => {
+          l.summary = 'Written by a human.';
+          l.decisions.push({ date: '2026-11-28', text: 'Use Postgres', source: 'manual' });
+        });
+        return { text: distillReply(0) };
+      }),
+    });
+    for (let i = 1; i <= 5; i++) await assistant.handle(msg(i === 1 ? 'ship it on Friday' : `m${i}`));
+    await assistant.idle();
+    const { layers } = await store.readLayers('general');
+    expect(layers.summary).toBe('Written by a human.');
+    expect(layers.decisions.map((d) => d.text)).toEqual(['Use Postgres', 'Launch on Friday']);
+  });
+
+  it('a hosted model never distils', async () => {
+    const m = model(() => ({ text: distillReply(0) }));
+    const { assistant } = makeAssistant({ model: m, memoryModel: null });
+    for (let i = 1; i <= 6; i++) await assistant.handle(msg(`m${i}`));
+    await assistant.idle();
+    expect(m.requests.filter(isDistill)).toHaveLength(0);
+    expect((await assistant.distillNow(general)).error).toMatch(/local model/);
+  });
+
+  it('private conversations distil into the private store and never touch projects', async () => {
+    const m = model(() => ({ text: distillReply(0) }));
+    const { assistant, store, privateStore } = makeAssistant({ model: m });
+    const dm = { kind: 'private', userId: '42', userName: 'Alice' } as const;
+    for (let i = 1; i <= 5; i++) await assistant.handle(msg(i === 1 ? 'ship it on Friday' : `secret ${i}`, dm));
+    await assistant.idle();
+    expect((store as unknown as { projects: Map<string, unknown> }).projects.size).toBe(0);
+    const layers = privateStore.readLayers('42');
+    expect(layers.summary).toMatch(/We planned/);
+    expect(layers.distilledThrough).toBe(10);
+    // notes tools are not offered in a DM
+    const chat = m.requests.find((r) => !isDistill(r))!;
+    expect(chat.tools?.map((t) => t.name) ?? []).not.toContain('remember');
+  });
+});
