@@ -38,7 +38,7 @@ export function makeAssistant(opts: {
     logger: silentLogger,
     settings: { ...testSettings, ...opts.settings },
   });
-  return { assistant, store, privateStore, clock };
+  return { assistant, store: store as InMemoryProjectStore, privateStore: privateStore as InMemoryPrivateStore, clock };
 }
 
 export const general: Place = { kind: 'project', origin: { name: 'general', key: 'terminal:general' } };

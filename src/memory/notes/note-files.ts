@@ -1,0 +1,172 @@
+/**
+ * The notes/ folder of one project: list, read, save (create or append a dated entry),
+ * delete and grep entity pages. Every path goes through resolveInside; every write is atomic
+ * and re-checks the file's bytes just before replacing it.
+ */
+import { appendFile, mkdir, readdir, rm, stat } from 'node:fs/promises';
+import type { Clock, FileProblem, Logger, Note, NoteDraft, NoteSummary, TextHit } from '../../core/ports.js';
+import { UnsafeNameError } from '../../core/errors.js';
+import { titleSlug } from '../slug.js';
+import { ABSENT, fileVersion, readIfExists, sha256, writeFileAtomic } from '../store/atomic-write.js';
+import { splitFrontMatter } from '../store/front-matter.js';
+import { MemoryFileError } from '../store/memory-errors.js';
+import { assertRealInside, resolveInside } from '../store/safe-path.js';
+import { appendToNote, newNoteFile, parseNote } from './note-format.js';
+import { INDEX_FILE, LOG_FILE_NAME, LOG_HEADING, logLine, renderIndex } from './note-index.js';
+
+const MAX_ATTEMPTS = 3;
+
+export interface NoteFilesOptions {
+  notesDir: string;
+  /** Prefix for paths in problems, e.g. `my-project/notes/`. */
+  shownPrefix: string;
+  clock: Clock;
+  logger: Logger;
+}
+
+export class NoteFiles {
+  constructor(private readonly o: NoteFilesOptions) {}
+
+  /** Validated absolute path of a note; `.md` is added when missing. */
+  private async locate(path: string): Promise<{ rel: string; full: string }> {
+    const trimmed = typeof path === 'string' ? path.trim().replace(/^\.\//, '').replace(/^notes\//, '') : path;
+    resolveInside(this.o.notesDir, trimmed); // validates the name as given, before `.md` is added
+    const rel = /\.md$/i.test(trimmed) ? trimmed : `${trimmed}.md`;
+    const full = resolveInside(this.o.notesDir, rel);
+    await assertRealInside(this.o.notesDir, full);
+    return { rel, full };
+  }
+
+  private isSpecial(rel: string): boolean {
+    return rel === INDEX_FILE || rel === LOG_FILE_NAME;
+  }
+
+  /** Relative paths of every note file (no dotfiles, no _index/_log, no symlinks), sorted. */
+  async files(dir = ''): Promise<string[]> {
+    let entries;
+    try {
+      entries = await readdir(dir ? resolveInside(this.o.notesDir, dir) : this.o.notesDir, { withFileTypes: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw err;
+    }
+    const out: string[] = [];
+    for (const e of entries) {
+      if (e.name.startsWith('.')) continue;
+      const rel = dir ? `${dir}/${e.name}` : e.name;
+      if (e.isDirectory()) out.push(...(await this.files(rel)));
+      else if (e.isFile() && /\.md$/i.test(e.name) && !this.isSpecial(rel)) out.push(rel);
+    }
+    return out.sort();
+  }
+
+  async list(): Promise<{ notes: NoteSummary[]; problems: FileProblem[] }> {
+    const notes: NoteSummary[] = [];
+    const problems: FileProblem[] = [];
+    for (const rel of await this.files()) {
+      const content = await readIfExists(resolveInside(this.o.notesDir, rel));
+      if (content === null) continue;
+      const parsed = parseNote(content, rel, this.o.shownPrefix + rel);
+      if (!parsed.ok) problems.push(parsed.problem);
+      else notes.push({ path: rel, title: parsed.note.title, tags: parsed.note.tags, updated: parsed.note.updated });
+    }
+    return { notes, problems };
+  }
+
+  /** null when absent; throws MemoryFileError when its front matter is broken. */
+  async read(path: string): Promise<Note | null> {
+    const { rel, full } = await this.locate(path);
+    const content = await readIfExists(full);
+    if (content === null) return null;
+    const parsed = parseNote(content, rel, this.o.shownPrefix + rel);
+    if (!parsed.ok) throw new MemoryFileError(parsed.problem);
+    return parsed.note;
+  }
+
+  private async target(draft: NoteDraft): Promise<string> {
+    const wanted = draft.title.trim().toLowerCase();
+    const category = draft.category?.trim() ? titleSlug(draft.category, 'Misc') : undefined;
+    const { notes } = await this.list();
+    const same = notes.filter((n) => n.title.trim().toLowerCase() === wanted);
+    const match = same.find((n) => category && n.path.startsWith(`${category}/`)) ?? same[0];
+    if (match) return match.path;
+    return `${category ? `${category}/` : ''}${titleSlug(draft.title)}.md`;
+  }
+
+  async save(draft: NoteDraft): Promise<{ path: string; created: boolean }> {
+    if (!draft.title?.trim()) throw new UnsafeNameError('a note needs a title');
+    const rel = await this.target(draft);
+    const { full } = await this.locate(rel);
+    const category = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : undefined;
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      const content = await readIfExists(full);
+      const now = this.o.clock.now();
+      let next: string;
+      if (content === null) {
+        next = newNoteFile(draft, category, now);
+        await mkdir(category ? resolveInside(this.o.notesDir, category) : this.o.notesDir, { recursive: true });
+      } else {
+        const parsed = parseNote(content, rel, this.o.shownPrefix + rel);
+        if (!parsed.ok) throw new MemoryFileError(parsed.problem);
+        next = appendToNote(content, parsed, draft, now);
+      }
+      const result = await writeFileAtomic(full, next, content === null ? ABSENT : sha256(content));
+      if (result.ok) {
+        await this.record(now, content === null ? 'created' : 'updated', rel, draft.source);
+        return { path: rel, created: content === null };
+      }
+      this.o.logger.warn({ path: this.o.shownPrefix + rel, attempt }, 'note changed while saving; reading it again');
+    }
+    throw new MemoryFileError({ path: this.o.shownPrefix + rel, message: 'the note kept changing while Charlie tried to save it' });
+  }
+
+  async delete(path: string): Promise<boolean> {
+    const { rel, full } = await this.locate(path);
+    if (this.isSpecial(rel)) throw new UnsafeNameError(`${rel} is generated by Charlie and cannot be deleted as a note`);
+    try {
+      if (!(await stat(full)).isFile()) return false;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw err;
+    }
+    await rm(full);
+    await this.record(this.o.clock.now(), 'deleted', rel);
+    return true;
+  }
+
+  private async record(now: Date, action: 'created' | 'updated' | 'deleted', rel: string, source?: string): Promise<void> {
+    const { notes, problems } = await this.list();
+    const indexPath = resolveInside(this.o.notesDir, INDEX_FILE);
+    const index = renderIndex(notes, problems);
+    if ((await fileVersion(indexPath)) !== sha256(index)) await writeFileAtomic(indexPath, index);
+    const logPath = resolveInside(this.o.notesDir, LOG_FILE_NAME);
+    const exists = (await fileVersion(logPath)) !== ABSENT;
+    await appendFile(logPath, (exists ? '' : LOG_HEADING) + logLine(now, action, rel, source), 'utf8');
+  }
+
+  /** Lines containing the phrase or every word of `query` (case-insensitive), in file order. */
+  async grep(query: string, limit: number): Promise<TextHit[]> {
+    const phrase = query.trim().toLowerCase();
+    const words = phrase.split(/\s+/).filter(Boolean);
+    if (words.length === 0 || limit <= 0) return [];
+    const hits: TextHit[] = [];
+    for (const rel of await this.files()) {
+      const content = await readIfExists(resolveInside(this.o.notesDir, rel));
+      if (content === null) continue;
+      const split = splitFrontMatter(content);
+      const bodyLine = split && split !== 'unterminated' ? split.bodyLine : 1;
+      const lines = content.split(/\r?\n/);
+      for (let i = 0; i < lines.length; i++) {
+        const line = lines[i]!;
+        const searchable = i + 1 >= bodyLine || /^\s*(title|aliases|tags):/.test(line);
+        if (!searchable) continue;
+        const lower = line.toLowerCase();
+        if (lower.includes(phrase) || words.every((w) => lower.includes(w))) {
+          hits.push({ path: rel, line: i + 1, text: line.trim() });
+          if (hits.length >= limit) return hits;
+        }
+      }
+    }
+    return hits;
+  }
+}

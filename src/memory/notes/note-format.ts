@@ -1,0 +1,137 @@
+/**
+ * A note (entity page) on disk: front matter (schema 1) + Markdown body of dated entries.
+ *
+ *     ---
+ *     schema: 1
+ *     title: Sarah Chen
+ *     aliases: [Sarah]
+ *     tags: [team]
+ *     category: People
+ *     created: 2026-11-29T18:20:11.000Z
+ *     updated: 2026-11-29T18:20:11.000Z
+ *     staleness: 5
+ *     confidence: 0.8
+ *     sensitivity: personal
+ *     sources: [https://discord.com/channels/1/2/3]
+ *     status: active
+ *     ---
+ *
+ *     ### 2026-11-29
+ *
+ *     Leads the auth migration.
+ *
+ * A Markdown file without front matter is a valid note (title from its file name, defaults
+ * for the rest), so people can drop plain pages in. Front matter that fails the schema is a
+ * problem: the note is skipped and never rewritten.
+ */
+import { z } from 'zod';
+import type { FileProblem, Note, NoteDraft } from '../../core/ports.js';
+import { frontMatterBlock, newDocument, parseFrontMatter, type FrontMatterSplit } from '../store/front-matter.js';
+import type { Document } from 'yaml';
+
+const num = z.union([z.number(), z.bigint()]).transform(Number);
+const text = z.union([z.string(), z.number(), z.bigint()]).transform(String);
+const list = z
+  .union([z.array(text), text])
+  .nullish()
+  .transform((v) => (v == null ? [] : Array.isArray(v) ? v : [v]));
+
+export const noteSchema = z.looseObject({
+  schema: num.pipe(z.literal(1, { message: 'expected 1 (this Charlie reads schema 1)' })).optional(),
+  title: text.pipe(z.string().min(1)).optional(),
+  aliases: list,
+  tags: list,
+  category: text.nullish(),
+  created: text.nullish(),
+  updated: text.nullish(),
+  staleness: num.pipe(z.number().int().min(0).max(10)).nullish(),
+  confidence: num.pipe(z.number().min(0).max(1)).nullish(),
+  sensitivity: z.enum(['public', 'personal', 'sensitive']).nullish(),
+  kind: z.enum(['phi', 'credential', 'financial']).nullish(),
+  sources: z.array(z.union([text, z.record(z.string(), z.unknown())])).nullish(),
+  status: z.enum(['active', 'review', 'held']).nullish(),
+});
+
+export const NOTE_DEFAULTS = { staleness: 5, confidence: 0.8, sensitivity: 'personal', status: 'active' } as const;
+
+export type ParsedNote =
+  | { ok: true; note: Note; doc: Document | null; split: FrontMatterSplit | null; sources: unknown[] }
+  | { ok: false; problem: FileProblem };
+
+function titleFromPath(path: string): string {
+  return (path.split('/').pop() ?? path).replace(/\.md$/i, '').replace(/-/g, ' ');
+}
+
+/** `path` is relative to notes/; `shownPath` is what problems report. */
+export function parseNote(content: string, path: string, shownPath: string): ParsedNote {
+  const result = parseFrontMatter(content, noteSchema, shownPath);
+  if (result.kind === 'invalid') return { ok: false, problem: result.problem };
+  const fm = result.kind === 'ok' ? result.data : noteSchema.parse({});
+  const body = result.kind === 'ok' ? result.split.body.replace(/^\r?\n/, '') : result.body;
+  const category = fm.category ?? (path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : undefined);
+  const note: Note = {
+    path,
+    title: fm.title ?? titleFromPath(path),
+    tags: fm.tags,
+    updated: fm.updated ?? '',
+    body,
+    aliases: fm.aliases,
+    ...(category ? { category } : {}),
+    staleness: fm.staleness ?? NOTE_DEFAULTS.staleness,
+    confidence: fm.confidence ?? NOTE_DEFAULTS.confidence,
+    sensitivity: fm.sensitivity ?? NOTE_DEFAULTS.sensitivity,
+  };
+  return result.kind === 'ok'
+    ? { ok: true, note, doc: result.doc, split: result.split, sources: fm.sources ?? [] }
+    : { ok: true, note, doc: null, split: null, sources: [] };
+}
+
+export function entryBlock(date: string, body: string): string {
+  return `### ${date}\n\n${body.replace(/\r\n?/g, '\n').trim()}\n`;
+}
+
+export function newNoteFile(draft: NoteDraft, category: string | undefined, now: Date): string {
+  const iso = now.toISOString();
+  const doc = newDocument({
+    schema: 1,
+    title: draft.title.replace(/[\r\n]+/g, ' ').trim(),
+    aliases: draft.aliases ?? [],
+    tags: draft.tags ?? [],
+    ...(category ? { category } : {}),
+    created: iso,
+    updated: iso,
+    staleness: NOTE_DEFAULTS.staleness,
+    confidence: NOTE_DEFAULTS.confidence,
+    sensitivity: NOTE_DEFAULTS.sensitivity,
+    sources: draft.source ? [draft.source] : [],
+    status: NOTE_DEFAULTS.status,
+  });
+  return `${frontMatterBlock(doc)}\n${entryBlock(iso.slice(0, 10), draft.body)}`;
+}
+
+function union(a: string[], b: string[] | undefined): string[] {
+  const seen = new Set(a.map((x) => x.toLowerCase()));
+  return [...a, ...(b ?? []).filter((x) => !seen.has(x.toLowerCase()) && seen.add(x.toLowerCase()))];
+}
+
+/** An existing note with a new dated entry appended; front matter edited in place (comments kept). */
+export function appendToNote(content: string, parsed: Extract<ParsedNote, { ok: true }>, draft: NoteDraft, now: Date): string {
+  const iso = now.toISOString();
+  const entry = entryBlock(iso.slice(0, 10), draft.body);
+  if (!parsed.doc || !parsed.split) {
+    // Plain Markdown page without front matter: give it one, keep its text.
+    const fresh = newNoteFile({ ...draft, title: parsed.note.title }, parsed.note.category, now);
+    const head = fresh.slice(0, fresh.indexOf('\n---\n') + 5);
+    return `${head}\n${content.replace(/\s*$/, '\n')}\n${entry}`;
+  }
+  const { doc, split, note } = parsed;
+  doc.set('updated', iso);
+  const sources = parsed.sources.map((s) => (typeof s === 'string' ? s : JSON.stringify(s)));
+  if (draft.source && !sources.includes(draft.source)) doc.set('sources', doc.createNode([...parsed.sources, draft.source]));
+  const tags = union(note.tags, draft.tags);
+  if (tags.length !== note.tags.length) doc.set('tags', doc.createNode(tags));
+  const aliases = union(note.aliases, draft.aliases);
+  if (aliases.length !== note.aliases.length) doc.set('aliases', doc.createNode(aliases));
+  const body = split.body.replace(/\s*$/, '\n');
+  return `${frontMatterBlock(doc)}${body.trim() ? `${body}\n` : '\n'}${entry}`;
+}

@@ -1,0 +1,97 @@
+/**
+ * YAML front matter: split a Markdown file into its front matter block and body (byte-exact),
+ * parse the YAML, validate it with a zod schema, and turn any failure into a FileProblem
+ * with the line number in the file.
+ */
+import { Document, LineCounter, isMap, parseDocument } from 'yaml';
+import type { z } from 'zod';
+import type { FileProblem } from '../../core/ports.js';
+
+export interface FrontMatterSplit {
+  /** The YAML text between the fences. */
+  yaml: string;
+  /** Everything up to and including the closing fence line, exactly as on disk. */
+  head: string;
+  /** Everything after the closing fence line, exactly as on disk. */
+  body: string;
+  /** 1-based line of the first body line. */
+  bodyLine: number;
+}
+
+const OPEN = /^\uFEFF?---[ \t]*\r?\n/;
+const CLOSE = /^(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/m;
+
+function lineCount(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) n++;
+  return n;
+}
+
+/** null when the file has no front matter; `unterminated` when the opening fence is never closed. */
+export function splitFrontMatter(text: string): FrontMatterSplit | 'unterminated' | null {
+  const open = OPEN.exec(text);
+  if (!open) return null;
+  const rest = text.slice(open[0].length);
+  const close = CLOSE.exec(rest);
+  if (!close) return 'unterminated';
+  const yaml = rest.slice(0, close.index);
+  const headEnd = open[0].length + close.index + close[0].length;
+  return { yaml, head: text.slice(0, headEnd), body: text.slice(headEnd), bodyLine: 3 + lineCount(yaml) };
+}
+
+export type FrontMatterResult<T> =
+  | { kind: 'ok'; data: T; doc: Document; split: FrontMatterSplit }
+  | { kind: 'none'; body: string }
+  | { kind: 'invalid'; problem: FileProblem; split: FrontMatterSplit | null };
+
+export const YAML_OPTIONS = { intAsBigInt: true, uniqueKeys: true, prettyErrors: false } as const;
+
+function firstLine(message: string): string {
+  return message.split('\n')[0]!.trim();
+}
+
+/** Parses and validates the front matter of `text`; `path` is only used in problems. */
+export function parseFrontMatter<S extends z.ZodType>(text: string, schema: S, path: string): FrontMatterResult<z.output<S>> {
+  const split = splitFrontMatter(text);
+  if (split === null) return { kind: 'none', body: text };
+  if (split === 'unterminated') {
+    return { kind: 'invalid', split: null, problem: { path, line: 1, message: 'front matter is never closed: add a line with --- after it' } };
+  }
+  const counter = new LineCounter();
+  const doc = parseDocument(split.yaml, { ...YAML_OPTIONS, lineCounter: counter });
+  const err = doc.errors[0];
+  if (err) {
+    const line = err.linePos?.[0]?.line ?? (err.pos ? counter.linePos(err.pos[0]).line : undefined);
+    return { kind: 'invalid', split, problem: { path, ...(line ? { line: line + 1 } : {}), message: `front matter is not valid YAML: ${firstLine(err.message)}` } };
+  }
+  if (doc.contents !== null && !isMap(doc.contents)) {
+    return { kind: 'invalid', split, problem: { path, line: 2, message: 'front matter must be a YAML mapping of key: value lines' } };
+  }
+  const parsed = schema.safeParse(doc.toJS() ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const key = issue.path.map(String).join('.') || '(front matter)';
+    return { kind: 'invalid', split, problem: { path, line: lineOf(doc, counter, issue.path as (string | number)[]), message: `front matter field ${key}: ${issue.message}` } };
+  }
+  return { kind: 'ok', data: parsed.data, doc, split };
+}
+
+/** Line in the file (the YAML starts on line 2) of the deepest existing node on `path`. */
+function lineOf(doc: Document, counter: LineCounter, path: (string | number)[]): number {
+  for (let n = path.length; n > 0; n--) {
+    const node = doc.getIn(path.slice(0, n), true) as { range?: [number, number, number] } | undefined;
+    if (node && typeof node === 'object' && node.range) return counter.linePos(node.range[0]).line + 1;
+  }
+  return 1;
+}
+
+/** Serializes a YAML document back to a front matter block (`---\n…---\n`). */
+export function frontMatterBlock(doc: Document): string {
+  const yaml = doc.contents === null ? '' : doc.toString({ lineWidth: 0 });
+  return `---\n${yaml}---\n`;
+}
+
+/** A fresh document for `data`, keys in insertion order. */
+export function newDocument(data: Record<string, unknown>): Document {
+  return new Document(data);
+}

@@ -1,0 +1,137 @@
+/**
+ * The conversation archive of one project: `log/YYYY-MM-DD.md`, append-only, in the format of
+ * archive-format.ts. Reads touch only what they need: `readSince` reads the cursor's file from
+ * its byte offset, `recent` reads file tails from the newest file backwards.
+ */
+import { mkdir, open, readdir, stat } from 'node:fs/promises';
+import type { LogEntry } from '../../core/ports.js';
+import { LOG_FILE, formatLogEntry, logFileHeading, logFileName, parseLog, type ParsedLogEntry } from '../archive-format.js';
+import type { StoredLogCursor } from './project-file.js';
+import { resolveInside } from './safe-path.js';
+
+/** Observes bytes read from log files (diagnostics; tests use it to prove tails are read). */
+export type ReadObserver = (path: string, position: number, bytes: number) => void;
+
+const TAIL_CHUNK = 64 * 1024;
+
+export class LogArchive {
+  constructor(
+    private readonly logDir: string,
+    private readonly onRead: ReadObserver = () => {},
+  ) {}
+
+  private path(file: string): string {
+    return resolveInside(this.logDir, file);
+  }
+
+  /** Appends one entry to the file of its UTC date, creating the file with its heading. */
+  async append(entry: LogEntry): Promise<string> {
+    const file = logFileName(new Date(entry.time));
+    await mkdir(this.logDir, { recursive: true });
+    const fh = await open(this.path(file), 'a');
+    try {
+      const { size } = await fh.stat();
+      const text = (size === 0 ? logFileHeading(file) : '') + formatLogEntry(entry);
+      await fh.write(text);
+      await fh.datasync();
+    } finally {
+      await fh.close();
+    }
+    return file;
+  }
+
+  /** Log file names, oldest first. */
+  async files(): Promise<string[]> {
+    try {
+      return (await readdir(this.logDir)).filter((f) => LOG_FILE.test(f)).sort();
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw err;
+    }
+  }
+
+  private async readRange(file: string, position: number, length?: number): Promise<Buffer> {
+    const path = this.path(file);
+    const fh = await open(path, 'r');
+    try {
+      const size = (await fh.stat()).size;
+      const len = Math.max(0, Math.min(length ?? size - position, size - position));
+      const buf = Buffer.alloc(len);
+      let done = 0;
+      while (done < len) {
+        const { bytesRead } = await fh.read(buf, done, len - done, position + done);
+        if (bytesRead === 0) break;
+        done += bytesRead;
+      }
+      this.onRead(path, position, done);
+      return buf.subarray(0, done);
+    } finally {
+      await fh.close();
+    }
+  }
+
+  private async size(file: string): Promise<number> {
+    return (await stat(this.path(file))).size;
+  }
+
+  /** Entries after `cursor` and the cursor just after the last one (or the given cursor when none). */
+  async readSince(cursor: StoredLogCursor | null): Promise<{ entries: ParsedLogEntry[]; cursor: StoredLogCursor | null }> {
+    const files = await this.files();
+    const entries: (ParsedLogEntry & { file: string })[] = [];
+    const take = (file: string, list: ParsedLogEntry[]) => entries.push(...list.map((e) => ({ ...e, file })));
+    let later = files;
+    if (cursor && LOG_FILE.test(cursor.file)) {
+      later = files.filter((f) => f > cursor.file);
+      if (files.includes(cursor.file)) take(cursor.file, await this.readFileSince(cursor));
+    }
+    for (const file of later) take(file, parseLog((await this.readRange(file, 0)).toString('utf8'), file.slice(0, 10)));
+    const last = entries[entries.length - 1];
+    const next = last ? { file: last.file, offset: last.end, time: last.time } : cursor;
+    return { entries: entries.map(({ file: _file, ...e }) => e), cursor: next };
+  }
+
+  /** The cursor's own file from its offset; falls back to the whole file when it was edited. */
+  private async readFileSince(cursor: StoredLogCursor): Promise<ParsedLogEntry[]> {
+    const date = cursor.file.slice(0, 10);
+    if ((await this.size(cursor.file)) >= cursor.offset) {
+      const tail = (await this.readRange(cursor.file, cursor.offset)).toString('utf8');
+      // The offset must sit at an entry boundary: only blank lines before the next header.
+      if (/^\s*(?:### |$)/.test(tail)) return parseLog(tail, date, cursor.offset);
+    }
+    const all = parseLog((await this.readRange(cursor.file, 0)).toString('utf8'), date);
+    return cursor.time ? all.filter((e) => e.time > cursor.time!) : all;
+  }
+
+  /** The last `limit` entries, oldest first, reading tails of the newest files only. */
+  async recent(limit: number): Promise<ParsedLogEntry[]> {
+    if (limit <= 0) return [];
+    const files = await this.files();
+    let out: ParsedLogEntry[] = [];
+    for (let i = files.length - 1; i >= 0 && out.length < limit; i--) {
+      const found = await this.tailEntries(files[i]!, limit - out.length);
+      out = [...found, ...out];
+    }
+    return out.slice(-limit);
+  }
+
+  private async tailEntries(file: string, want: number): Promise<ParsedLogEntry[]> {
+    const size = await this.size(file);
+    const date = file.slice(0, 10);
+    for (let chunk = TAIL_CHUNK; ; chunk *= 4) {
+      const position = Math.max(0, size - chunk);
+      let buf = await this.readRange(file, position, size - position);
+      let base = position;
+      if (position > 0) {
+        // Start at a whole line: skip the (maybe partial, maybe mid-character) first line.
+        const nl = buf.indexOf(10);
+        if (nl < 0) continue;
+        buf = buf.subarray(nl + 1);
+        base += nl + 1;
+      }
+      const entries = parseLog(buf.toString('utf8'), date, base);
+      // The first entry found may have started before this chunk only if it has no header in it,
+      // and parseLog ignores text before the first header, so every entry returned is whole.
+      if (entries.length >= want || position === 0) return entries.slice(-want);
+    }
+  }
+}

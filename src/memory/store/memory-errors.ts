@@ -1,0 +1,12 @@
+import { CharlieError } from '../../core/errors.js';
+import type { FileProblem } from '../../core/ports.js';
+
+/** A Markdown file that does not parse; it is left untouched until a person fixes it. */
+export class MemoryFileError extends CharlieError {
+  constructor(
+    readonly problem: FileProblem,
+    options?: { cause?: unknown },
+  ) {
+    super(`${problem.path}${problem.line ? `:${problem.line}` : ''}: ${problem.message} — fix the file by hand; Charlie will not overwrite it`, options);
+  }
+}

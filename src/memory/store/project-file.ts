@@ -1,0 +1,131 @@
+/**
+ * `project.md`: the project's settings in front matter (schema 1) and its summary (layer 1)
+ * in the body. Pure functions: parse to a ProjectConfig, render a new file, patch fields.
+ */
+import { z } from 'zod';
+import { isScalar, type Document } from 'yaml';
+import type { FileProblem, LogCursor, ProjectConfig, ProjectOrigin } from '../../core/ports.js';
+import { LOG_FILE } from '../archive-format.js';
+import { frontMatterBlock, newDocument, parseFrontMatter, type FrontMatterSplit } from './front-matter.js';
+
+/** Integers arrive as bigint (so Discord snowflakes written without quotes keep every digit). */
+const int = z.union([z.number(), z.bigint()]).transform(Number).pipe(z.number().int());
+const text = z.union([z.string(), z.number(), z.bigint()]).transform(String);
+const optionalText = z.union([text, z.null()]).optional().transform((v) => v ?? '');
+
+export const projectSchema = z.looseObject({
+  schema: int.pipe(z.literal(1, { message: 'expected 1 (this Charlie reads schema 1)' })),
+  id: text.pipe(z.string().min(1)),
+  name: text.pipe(z.string().min(1)),
+  keys: z.array(text).nullish().transform((v) => v ?? []),
+  discord: z.object({ guild_id: text, channel_ids: z.array(text).nullish().transform((v) => v ?? []) }).nullish(),
+  style: optionalText,
+  distill_every: int.pipe(z.number().min(1).max(1000)).nullish(),
+  archive: z.boolean().nullish().transform((v) => v ?? true),
+  respond: z.enum(['always', 'mention']).nullish(),
+  distill_cursor: z
+    .object({
+      file: z.string().regex(LOG_FILE, 'expected a log file name like 2026-11-29.md'),
+      offset: int.pipe(z.number().min(0)),
+      time: z.string().optional(),
+    })
+    .nullish(),
+  created: optionalText,
+  updated: optionalText,
+});
+
+export type ProjectFrontMatter = z.output<typeof projectSchema>;
+
+/** A cursor as stored by this adapter: also the time of the last entry read, used after hand edits. */
+export interface StoredLogCursor extends LogCursor {
+  time?: string;
+}
+
+export interface ParsedProject {
+  config: ProjectConfig;
+  cursor: StoredLogCursor | null;
+  problems: FileProblem[];
+  /** Present when the front matter is valid (and the file may be rewritten). */
+  doc?: Document;
+  split?: FrontMatterSplit;
+  /** The summary (body) as on disk, even when the front matter is broken. */
+  summary: string;
+}
+
+export interface ProjectDefaults {
+  distillEvery: number;
+}
+
+/** The settings used when project.md is missing or broken. */
+export function defaultConfig(slug: string, defaults: ProjectDefaults): ProjectConfig {
+  return { slug, name: slug, style: '', distillEvery: defaults.distillEvery, archive: true, respond: 'always', keys: [], created: '', updated: '' };
+}
+
+export function summaryOf(body: string): string {
+  return body.trim();
+}
+
+export function parseProjectFile(text: string, slug: string, path: string, defaults: ProjectDefaults): ParsedProject {
+  const result = parseFrontMatter(text, projectSchema, path);
+  if (result.kind === 'none') {
+    return { config: defaultConfig(slug, defaults), cursor: null, summary: summaryOf(text), problems: [{ path, line: 1, message: 'project.md has no front matter (a block between --- lines with schema: 1, id and name)' }] };
+  }
+  if (result.kind === 'invalid') {
+    return { config: defaultConfig(slug, defaults), cursor: null, summary: result.split ? summaryOf(result.split.body) : '', problems: [result.problem] };
+  }
+  const fm = result.data;
+  const config: ProjectConfig = {
+    slug,
+    name: fm.name,
+    style: fm.style,
+    distillEvery: fm.distill_every ?? defaults.distillEvery,
+    archive: fm.archive,
+    respond: fm.respond ?? 'always',
+    keys: fm.keys,
+    ...(fm.discord ? { discord: { guildId: fm.discord.guild_id, channelIds: fm.discord.channel_ids } } : {}),
+    created: fm.created,
+    updated: fm.updated,
+  };
+  const cursor = fm.distill_cursor ? { file: fm.distill_cursor.file, offset: fm.distill_cursor.offset, ...(fm.distill_cursor.time ? { time: fm.distill_cursor.time } : {}) } : null;
+  return { config, cursor, problems: [], doc: result.doc, split: result.split, summary: summaryOf(result.split.body) };
+}
+
+/** The text of a new project.md for an origin. Discord channels answer only when addressed by default. */
+export function newProjectFile(options: { id: string; origin: ProjectOrigin; now: string; distillEvery: number }): string {
+  const { origin } = options;
+  const doc = newDocument({
+    schema: 1,
+    id: options.id,
+    name: origin.name.replace(/[\r\n]+/g, ' ').trim() || 'project',
+    keys: [origin.key],
+    ...(origin.discord ? { discord: { guild_id: origin.discord.guildId, channel_ids: [origin.discord.channelId] } } : {}),
+    style: '',
+    distill_every: options.distillEvery,
+    archive: true,
+    respond: origin.discord ? 'mention' : 'always',
+    distill_cursor: null,
+    created: options.now,
+    updated: options.now,
+  });
+  return `${frontMatterBlock(doc)}\n`;
+}
+
+/** Replaces the body, keeping the front matter block byte-for-byte. */
+export function withSummary(split: FrontMatterSplit, summary: string): string {
+  const body = summary.trim();
+  return body ? `${split.head}\n${body}\n` : `${split.head}\n`;
+}
+
+/** Applies field changes to the parsed document, keeping other fields, comments and the body. */
+export function withFields(doc: Document, split: FrontMatterSplit, fields: Record<string, unknown>): string {
+  for (const [key, value] of Object.entries(fields)) {
+    const node = doc.get(key, true);
+    // Change a scalar in place so its comment and quoting style survive.
+    if (isScalar(node) && (value === null || typeof value !== 'object')) {
+      if (typeof node.value !== typeof value) delete node.type;
+      node.value = value;
+    }
+    else doc.set(key, doc.createNode(value));
+  }
+  return `${frontMatterBlock(doc)}${split.body}`;
+}

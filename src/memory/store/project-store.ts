@@ -1,0 +1,302 @@
+/**
+ * FileProjectStore: the ProjectStore port on plain Markdown files (schema 1).
+ *
+ *     projects/<slug>/project.md     settings (front matter) + summary (body)
+ *     projects/<slug>/decisions.md   layer 2        projects/<slug>/quotes.md   layer 3
+ *     projects/<slug>/log/*.md       archive        projects/<slug>/notes/      entity pages
+ *
+ * Writes are atomic and never replace a file whose bytes changed since it was read; files that
+ * do not parse are reported (FileProblem) and never rewritten. Mutations of one project run one
+ * at a time (a promise chain per slug in this instance).
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdir, readdir } from 'node:fs/promises';
+import { z } from 'zod';
+import { CharlieError, UnsafeNameError } from '../../core/errors.js';
+import { silentLogger } from '../../core/ports.js';
+import type {
+  Clock, FileProblem, LayersSnapshot, LogCursor, LogEntry, LogTail, Logger, MemoryLayers, Note, NoteDraft,
+  NoteSummary, ProjectConfig, ProjectOrigin, ProjectStore, TextHit, WriteOutcome,
+} from '../../core/ports.js';
+import { LOG_FILE } from '../archive-format.js';
+import { numberedSlug, slugify } from '../slug.js';
+import { NoteFiles } from '../notes/note-files.js';
+import { ABSENT, readIfExists, sha256, writeFileAtomic } from './atomic-write.js';
+import { PROJECT_FILE, readLayerFiles, writeLayerFiles } from './layers-files.js';
+import { LogArchive, type ReadObserver } from './log-archive.js';
+import { MemoryFileError } from './memory-errors.js';
+import { newProjectFile, parseProjectFile, withFields, type ParsedProject, type ProjectDefaults, type StoredLogCursor } from './project-file.js';
+import { assertRealInside, resolveChild, resolveInside } from './safe-path.js';
+
+export interface FileProjectStoreOptions {
+  projectsDir: string;
+  clock: Clock;
+  logger?: Logger;
+  defaults?: ProjectDefaults;
+  /** Diagnostics: called for every read of a log file (path, byte position, bytes read). */
+  onLogRead?: ReadObserver;
+}
+
+const patchSchema = z.object({
+  style: z.string().max(4000).optional(),
+  distillEvery: z.number().int().min(1).max(1000).optional(),
+  archive: z.boolean().optional(),
+  respond: z.enum(['always', 'mention']).optional(),
+});
+
+const MAX_ATTEMPTS = 3;
+const ENSURE_LANE = '\u0000ensure';
+
+export class FileProjectStore implements ProjectStore {
+  private readonly root: string;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+  private readonly defaults: ProjectDefaults;
+  private readonly onLogRead: ReadObserver | undefined;
+  /** origin key → slug, built lazily from project.md files and refreshed on a miss. */
+  private keys: Map<string, string> | null = null;
+  private readonly lanes = new Map<string, Promise<unknown>>();
+
+  constructor(options: FileProjectStoreOptions) {
+    this.root = options.projectsDir;
+    this.clock = options.clock;
+    this.logger = (options.logger ?? silentLogger).child({ component: 'project-store' });
+    this.defaults = options.defaults ?? { distillEvery: 5 };
+    this.onLogRead = options.onLogRead;
+  }
+
+  /** Runs `fn` after every earlier call on the same lane has settled. */
+  private serial<T>(lane: string, fn: () => Promise<T>): Promise<T> {
+    const run = (this.lanes.get(lane) ?? Promise.resolve()).then(fn, fn);
+    const tail = run.then(() => undefined, () => undefined);
+    this.lanes.set(lane, tail);
+    void tail.then(() => {
+      if (this.lanes.get(lane) === tail) this.lanes.delete(lane);
+    });
+    return run;
+  }
+
+  private dir(slug: string): string {
+    return resolveChild(this.root, slug);
+  }
+
+  private async archive(slug: string): Promise<LogArchive> {
+    const logDir = resolveInside(this.dir(slug), 'log');
+    await assertRealInside(this.root, logDir);
+    return new LogArchive(logDir, this.onLogRead);
+  }
+
+  private notes(slug: string): NoteFiles {
+    return new NoteFiles({ notesDir: resolveInside(this.dir(slug), 'notes'), shownPrefix: `${slug}/notes/`, clock: this.clock, logger: this.logger });
+  }
+
+  private report(problems: FileProblem[]): void {
+    for (const p of problems) this.logger.warn({ path: p.path, line: p.line }, `memory file not understood, left untouched: ${p.message}`);
+  }
+
+  private async readProject(slug: string): Promise<{ text: string; parsed: ParsedProject } | null> {
+    const path = resolveInside(this.dir(slug), PROJECT_FILE);
+    await assertRealInside(this.root, path);
+    const text = await readIfExists(path);
+    return text === null ? null : { text, parsed: parseProjectFile(text, slug, `${slug}/${PROJECT_FILE}`, this.defaults) };
+  }
+
+  /** Re-reads project.md and rewrites front matter fields, keeping everything else. */
+  private async patchProjectFile(slug: string, fields: (parsed: ParsedProject) => Record<string, unknown>): Promise<ParsedProject> {
+    const path = resolveInside(this.dir(slug), PROJECT_FILE);
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      const current = await this.readProject(slug);
+      if (!current) throw new CharlieError(`no project "${slug}" (missing ${slug}/${PROJECT_FILE})`);
+      const { parsed, text } = current;
+      if (!parsed.doc || !parsed.split) throw new MemoryFileError(parsed.problems[0]!);
+      const next = withFields(parsed.doc, parsed.split, fields(parsed));
+      if (next === text) return parsed;
+      if ((await writeFileAtomic(path, next, sha256(text))).ok) return parseProjectFile(next, slug, `${slug}/${PROJECT_FILE}`, this.defaults);
+    }
+    throw new CharlieError(`${slug}/${PROJECT_FILE} kept changing while Charlie tried to update it — try again`);
+  }
+
+  // ───────────── projects ─────────────
+
+  private async scan(): Promise<{ keys: Map<string, string>; broken: string[] }> {
+    await mkdir(this.root, { recursive: true });
+    const keys = new Map<string, string>();
+    const broken: string[] = [];
+    const dirs = (await readdir(this.root, { withFileTypes: true })).filter((d) => d.isDirectory() && !d.name.startsWith('.')).map((d) => d.name).sort();
+    for (const slug of dirs) {
+      let project;
+      try {
+        project = await this.readProject(slug);
+      } catch (err) {
+        if (err instanceof UnsafeNameError) continue;
+        throw err;
+      }
+      if (!project) continue;
+      if (project.parsed.problems.length) broken.push(slug);
+      for (const key of project.parsed.config.keys) if (!keys.has(key)) keys.set(key, slug);
+    }
+    this.keys = keys;
+    return { keys, broken };
+  }
+
+  private async findByKey(key: string, name: string): Promise<string | null> {
+    const cached = this.keys?.get(key);
+    if (cached) {
+      const project = await this.readProject(cached).catch(() => null);
+      if (project?.parsed.config.keys.includes(key)) return cached;
+    }
+    const { keys, broken } = await this.scan();
+    const slug = keys.get(key);
+    if (slug) return slug;
+    // A broken project.md whose text still names the key, or which sits in the folder this
+    // origin's name would get, is kept in use rather than splitting the memory into a new folder.
+    const own = slugify(name);
+    for (const pass of [0, 1]) {
+      for (const b of broken) {
+        const project = await this.readProject(b);
+        if (!project) continue;
+        if (pass === 0 ? project.text.includes(key) : b === own) {
+          this.report(project.parsed.problems);
+          return b;
+        }
+      }
+    }
+    return null;
+  }
+
+  async ensureProject(origin: ProjectOrigin): Promise<ProjectConfig> {
+    if (typeof origin?.key !== 'string' || !origin.key.trim()) throw new UnsafeNameError('a project origin needs a non-empty key');
+    return this.serial(ENSURE_LANE, async () => {
+      const found = await this.findByKey(origin.key, origin.name);
+      if (found) return (await this.getProject(found))!.config;
+      return this.create(origin);
+    });
+  }
+
+  private async create(origin: ProjectOrigin): Promise<ProjectConfig> {
+    const base = slugify(origin.name);
+    for (let n = 1; n < 10_000; n++) {
+      const slug = numberedSlug(base, n);
+      try {
+        await mkdir(this.dir(slug));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue;
+        throw err;
+      }
+      const text = newProjectFile({ id: randomUUID(), origin, now: this.clock.now().toISOString(), distillEvery: this.defaults.distillEvery });
+      await writeFileAtomic(resolveInside(this.dir(slug), PROJECT_FILE), text, ABSENT);
+      this.keys?.set(origin.key, slug);
+      this.logger.info({ slug, key: origin.key }, 'created project');
+      return parseProjectFile(text, slug, `${slug}/${PROJECT_FILE}`, this.defaults).config;
+    }
+    throw new CharlieError(`could not find a free folder name for project "${base}"`);
+  }
+
+  async getProject(slug: string): Promise<{ config: ProjectConfig; problems: FileProblem[] } | null> {
+    const project = await this.readProject(slug);
+    if (!project) return null;
+    this.report(project.parsed.problems);
+    return { config: project.parsed.config, problems: project.parsed.problems };
+  }
+
+  async updateProject(slug: string, patch: Partial<Pick<ProjectConfig, 'style' | 'distillEvery' | 'archive' | 'respond'>>): Promise<ProjectConfig> {
+    const p = patchSchema.parse(patch);
+    return this.serial(slug, async () => {
+      const parsed = await this.patchProjectFile(slug, () => ({
+        ...(p.style !== undefined ? { style: p.style } : {}),
+        ...(p.distillEvery !== undefined ? { distill_every: p.distillEvery } : {}),
+        ...(p.archive !== undefined ? { archive: p.archive } : {}),
+        ...(p.respond !== undefined ? { respond: p.respond } : {}),
+        updated: this.clock.now().toISOString(),
+      }));
+      return parsed.config;
+    });
+  }
+
+  // ───────────── layers ─────────────
+
+  async readLayers(slug: string): Promise<LayersSnapshot> {
+    const snapshot = await readLayerFiles(this.dir(slug), slug, this.defaults);
+    this.report(snapshot.problems);
+    return snapshot;
+  }
+
+  writeLayers(slug: string, layers: MemoryLayers, versions: Record<string, string>): Promise<WriteOutcome> {
+    return this.serial(slug, async () => {
+      await assertRealInside(this.root, this.dir(slug));
+      const outcome = await writeLayerFiles(this.dir(slug), slug, layers, versions, this.defaults);
+      if (!outcome.ok) this.logger.warn({ slug, reason: outcome.reason, paths: outcome.paths }, outcome.message);
+      return outcome;
+    });
+  }
+
+  // ───────────── archive ─────────────
+
+  appendLog(slug: string, entry: LogEntry): Promise<void> {
+    return this.serial(slug, async () => {
+      const project = await this.readProject(slug);
+      if (project && !project.parsed.config.archive) return;
+      const valid = !Number.isNaN(new Date(entry.time).getTime());
+      if (!valid) this.logger.warn({ slug, time: entry.time }, 'log entry has no valid time; using now');
+      await (await this.archive(slug)).append(valid ? entry : { ...entry, time: this.clock.now().toISOString() });
+    });
+  }
+
+  readLogSince(slug: string, cursor: LogCursor | null): Promise<LogTail> {
+    return this.serial(slug, async () => {
+      const { entries, cursor: next } = await (await this.archive(slug)).readSince(cursor);
+      return { entries: entries.map(plainEntry), cursor: next };
+    });
+  }
+
+  recentLog(slug: string, limit: number): Promise<LogEntry[]> {
+    return this.serial(slug, async () => (await (await this.archive(slug)).recent(limit)).map(plainEntry));
+  }
+
+  async getDistillCursor(slug: string): Promise<LogCursor | null> {
+    return (await this.readProject(slug))?.parsed.cursor ?? null;
+  }
+
+  async setDistillCursor(slug: string, cursor: LogCursor): Promise<void> {
+    if (!LOG_FILE.test(cursor.file) || !Number.isInteger(cursor.offset) || cursor.offset < 0) {
+      throw new UnsafeNameError(`not a log cursor: ${JSON.stringify(cursor).slice(0, 100)}`);
+    }
+    const time = (cursor as StoredLogCursor).time;
+    return this.serial(slug, async () => {
+      await this.patchProjectFile(slug, () => ({ distill_cursor: { file: cursor.file, offset: cursor.offset, ...(time ? { time } : {}) } }));
+    });
+  }
+
+  // ───────────── notes ─────────────
+
+  /** Notes plus the files that could not be read (listNotes only logs those). */
+  async listNotesWithProblems(slug: string): Promise<{ notes: NoteSummary[]; problems: FileProblem[] }> {
+    return this.notes(slug).list();
+  }
+
+  async listNotes(slug: string): Promise<NoteSummary[]> {
+    const { notes, problems } = await this.notes(slug).list();
+    this.report(problems);
+    return notes;
+  }
+
+  readNote(slug: string, path: string): Promise<Note | null> {
+    return this.notes(slug).read(path);
+  }
+
+  saveNote(slug: string, draft: NoteDraft): Promise<{ path: string; created: boolean }> {
+    return this.serial(slug, () => this.notes(slug).save(draft));
+  }
+
+  deleteNote(slug: string, path: string): Promise<boolean> {
+    return this.serial(slug, () => this.notes(slug).delete(path));
+  }
+
+  grepNotes(slug: string, query: string, limit: number): Promise<TextHit[]> {
+    return this.notes(slug).grep(query, limit);
+  }
+}
+
+function plainEntry(e: LogEntry): LogEntry {
+  return { time: e.time, speaker: e.speaker, source: e.source, text: e.text, role: e.role };
+}

@@ -1,0 +1,119 @@
+/**
+ * The terminal front door: an interactive chat in one project, from a terminal or piped input.
+ * Shows each tool call and its result as it happens; `/memory show`, `/project style TEXT`,
+ * `/project distill`, `/search QUERY`, `/help`, `/quit`.
+ */
+import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+import type { AssistantApi, Place } from '../core/assistant-api.js';
+import type { TurnEvent } from '../core/events.js';
+import { eventLine, palette, renderMemory, type Palette } from './render.js';
+
+export interface TerminalOptions {
+  assistant: AssistantApi;
+  projectName: string;
+  assistantName: string;
+  input: Readable;
+  output: Writable;
+  interactive: boolean;
+  color: boolean;
+  /** Resolves to null when the model server answers, or to one line saying what to do. */
+  modelStatus: Promise<string | null>;
+  userName: string;
+}
+
+const HELP = `commands: /memory show · /project style TEXT · /project distill · /search QUERY · /help · /quit`;
+
+export async function runTerminal(o: TerminalOptions): Promise<void> {
+  const p = palette(o.color);
+  const write = (s: string) => o.output.write(s);
+  const place: Place = { kind: 'project', origin: { name: o.projectName, key: `terminal:${o.projectName}` } };
+  const view = await o.assistant.showMemory(place);
+  write(`${p.bold(o.assistantName)} — project ${p.bold(view.project)}. ${p.dim(HELP)}\n`);
+  const down = await o.modelStatus;
+  if (down) write(p.warn(`! ${down}. Memory commands still work.\n`));
+
+  const rl = createInterface({ input: o.input, terminal: o.interactive, crlfDelay: Infinity });
+  const prompt = () => {
+    if (o.interactive) write(p.bold('you › '));
+  };
+  prompt();
+  for await (const raw of rl) {
+    const line = raw.trim();
+    if (!line) {
+      prompt();
+      continue;
+    }
+    if (line === '/quit' || line === '/exit') break;
+    try {
+      if (line.startsWith('/')) write(`${await command(line, o.assistant, place, p)}\n`);
+      else await turn(line, o, place, p, write);
+    } catch (error) {
+      write(p.warn(`! ${error instanceof Error ? error.message : String(error)}\n`));
+    }
+    prompt();
+  }
+  rl.close();
+  write(p.dim('saving memory…\n'));
+  await o.assistant.idle();
+}
+
+async function turn(text: string, o: TerminalOptions, place: Place, p: Palette, write: (s: string) => void): Promise<void> {
+  let streamed = '';
+  let atLineStart = true;
+  const onEvent = (event: TurnEvent) => {
+    if (event.type === 'text_delta') {
+      if (!streamed) write(p.bold(`${o.assistantName} › `));
+      streamed += event.text;
+      write(event.text);
+      atLineStart = event.text.endsWith('\n');
+      return;
+    }
+    const line = eventLine(event, p);
+    if (line) {
+      if (!atLineStart) write('\n');
+      write(`${line}\n`);
+      atLineStart = true;
+    }
+  };
+  const outcome = await o.assistant.handle(
+    { place, speaker: o.userName, text, source: `terminal:${Date.now()}`, mode: 'text' },
+    { onEvent },
+  );
+  // Whatever the stream did not show (an apology, a deadline note) is printed at the end.
+  const rest = outcome.reply.startsWith(streamed) ? outcome.reply.slice(streamed.length) : streamed ? '' : outcome.reply;
+  if (rest.trim()) write(`${streamed ? '\n' : p.bold(`${o.assistantName} › `)}${rest.trim()}`);
+  write('\n');
+  if (outcome.reason !== 'done') write(p.dim(`  (turn ended: ${outcome.reason.replace(/_/g, ' ')})\n`));
+}
+
+async function command(line: string, assistant: AssistantApi, place: Place, p: Palette): Promise<string> {
+  const [name, sub, ...rest] = line.split(/\s+/);
+  const arg = line.replace(/^\/\S+\s+\S+\s*/, '');
+  switch (`${name} ${sub ?? ''}`.trim()) {
+    case '/memory show':
+    case '/memory':
+      return renderMemory(await assistant.showMemory(place), p);
+    case '/project style': {
+      if (rest.length === 0) return `style: ${(await assistant.showMemory(place)).style || '(none)'}`;
+      await assistant.setStyle(place, arg);
+      return p.dim(`style set: ${arg}`);
+    }
+    case '/project distill': {
+      const r = await assistant.distillNow(place);
+      return r.error ? p.warn(`distillation failed: ${r.error}`) : r.ran ? p.dim(`distilled ${r.messages} messages`) : p.dim('nothing new to distil');
+    }
+    case '/help':
+      return HELP;
+    default:
+      if (name === '/search') {
+        const query = line.replace(/^\/search\s*/, '');
+        if (!query) return 'usage: /search QUERY';
+        const hits = await assistant.searchMemory(place, query, 8);
+        return hits.length
+          ? hits.map((h) => `${p.bold(`${h.page}:${h.lineStart}-${h.lineEnd}`)} ${p.dim(`${h.score.toFixed(2)} ${h.why.join('+')}`)}\n  ${h.text.replace(/\n/g, '\n  ').slice(0, 400)}`).join('\n')
+          : 'nothing found';
+      }
+      return `unknown command ${name}. ${HELP}`;
+  }
+}
