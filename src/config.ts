@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { ConfigError } from './core/errors.js';
 
@@ -17,7 +18,7 @@ const idList = z
   .string()
   .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
   .pipe(z.array(z.string().regex(/^\d{5,25}$/, 'expected comma-separated numeric Discord ids')));
-const url = z.string().url('expected a URL such as http://localhost:1234/v1');
+const url = z.string().regex(/^https?:\/\/[^\s/]+/, 'expected a URL such as http://localhost:1234/v1').pipe(z.string().url('expected a URL such as http://localhost:1234/v1'));
 const optional = <T extends z.ZodTypeAny>(schema: T) =>
   z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
 
@@ -55,6 +56,14 @@ export const configSchema = z.object({
   RECALL_USAGE_WEIGHT: num(0, 1).default(0.3),
   RECALL_MIN_SIMILARITY: num(0, 1).default(0.35),
   WATCH_PROJECTS: bool.default(true),
+  EMBEDDING_API_KEY: optional(z.string()),
+  EMBEDDING_QUERY_PREFIX: optional(z.string()),
+  RECALL_CONTEXT_WEIGHT: num(0, 1).default(0.8),
+  RECALL_CONTEXT_MESSAGES: int(0, 10).default(2),
+  RECALL_RECENCY_WEIGHT: num(0, 1).default(0.1),
+  RECALL_ENTITY_WEIGHT: num(0, 5).default(1),
+  RECALL_CANDIDATES: int(10, 1000).default(100),
+  INDEX_CPU_THREADS: int(0, 256).default(0),
 
   // discord
   DISCORD_TOKEN: optional(z.string().min(20, 'a Discord bot token is longer than that — copy it from the Bot tab')),
@@ -63,6 +72,8 @@ export const configSchema = z.object({
   DISCORD_API_URL: optional(url),
   DISCORD_ALLOWED_GUILDS: idList.default([]),
   DISCORD_ALLOWED_USERS: idList.default([]),
+  DISCORD_EDIT_INTERVAL_MS: int(250, 10_000).default(1000),
+  DISCORD_ATTACHMENT_MAX_BYTES: int(1000, 5_000_000).default(100_000),
 
   // voice
   VOICE_WAKE_NAME: z.string().min(1).max(40).default('Charlie'),
@@ -78,6 +89,14 @@ export const configSchema = z.object({
   TTS: z.enum(['edge', 'local']).default('edge'),
   TTS_VOICE: z.string().min(1).default('en-US-AvaMultilingualNeural'),
   TTS_TIMEOUT_MS: int(500, 60_000).default(8000),
+  STT_SERVER_MODEL: z.string().min(1).default('whisper-1'),
+  STT_API_KEY: optional(z.string()),
+  STT_TIMEOUT_MS: int(1000, 600_000).default(60_000),
+  STT_LANGUAGE: optional(z.string().regex(/^[a-z]{2,3}$/, 'expected a language code such as en or de')),
+  STT_ALLOW_DOWNLOAD: bool.default(true),
+  STT_DTYPE: z.enum(['q8', 'fp32', 'fp16', 'q4']).default('q8'),
+  TTS_LOCAL_VOICE: z.string().min(1).default('en-us'),
+  VOICE_EMPTY_LEAVE_MS: int(0, 3_600_000).default(30_000),
 
   // logging
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -140,4 +159,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 function redactIfSecret(name: string, value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   return /TOKEN|KEY|SECRET/.test(name) ? `<${value.length} characters>` : value;
+}
+
+/**
+ * LanceDB sizes its CPU thread pool from LANCE_CPU_THREADS when it first needs it. With fewer
+ * than 4 threads its full-text index build deadlocks once a table holds ~50k chunks (measured
+ * on a 2-core machine), so at least 4 are used unless the owner set the variable. Call once,
+ * before the search index is opened. INDEX_CPU_THREADS=0 means max(4, CPU count).
+ */
+export function applyIndexRuntime(config: Pick<Config, 'INDEX_CPU_THREADS'>, env: Record<string, string | undefined> = process.env): void {
+  if (env.LANCE_CPU_THREADS) return;
+  env.LANCE_CPU_THREADS = String(config.INDEX_CPU_THREADS || Math.max(4, availableParallelism()));
 }

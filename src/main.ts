@@ -3,6 +3,7 @@
  * builds the adapters, hands them to the core, and starts a front door — the Discord bot
  * when DISCORD_TOKEN is set, otherwise the terminal chat.
  */
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { userInfo } from 'node:os';
@@ -17,17 +18,39 @@ import { probeModelServer } from './llm/probe.js';
 import { createLogger } from './logging.js';
 import { FileProjectStore } from './memory/store/project-store.js';
 import { runTerminal } from './terminal/chat.js';
+import { startDiscord } from './discord/bot.js';
+import { createSpeechToText } from './speech/stt/create.js';
+import { createTextToSpeech } from './speech/tts/create.js';
+import { VoiceSessions } from './voice/sessions.js';
+import { voiceSettings } from './voice/settings.js';
+import { transcribeAudioAttachments } from './voice/voice-message.js';
+import { SqlitePrivateStore } from './storage/private-store.js';
+import { openUsageStore } from './storage/usage-store.js';
+import { selectEmbedder } from './llm/embeddings.js';
+import { createRecall, recallSettings } from './memory/recall.js';
 
-export async function buildAssistant(config: Config, logger: Logger) {
+export async function buildApp(config: Config, logger: Logger) {
   const clock = systemClock;
+  mkdirSync(config.dataDir, { recursive: true });
   const model = new OpenAIChatModel(chatModelOptions(config, logger.child({ component: 'llm' })));
   const memoryModel = asLocalModel(model);
-  if (!memoryModel) logger.warn({ baseUrl: config.LLM_BASE_URL }, 'the model is hosted: distillation is off (set LLM_LOCALITY=local if this server is yours)');
+  const notices: string[] = [];
+  if (!memoryModel) notices.push(`the model server ${config.LLM_BASE_URL} is hosted: Charlie answers but does not write memory (set LLM_LOCALITY=local if that server is yours)`);
   const store = new FileProjectStore({ projectsDir: config.projectsDir, clock, logger, defaults: { distillEvery: config.DISTILL_EVERY } });
+  // DM memory lives only here (not disposable); usage is a derived ranking hint (disposable).
+  const privateStore = new SqlitePrivateStore(join(config.dataDir, 'private.db'));
+  const usage = openUsageStore(join(config.dataDir, 'usage.db'), logger);
+  const { embedder, notice } = await selectEmbedder(config, logger.child({ component: 'embedder' }));
+  if (notice) notices.push(notice);
+  const retrieval = createRecall({ projectsDir: config.projectsDir, dataDir: config.dataDir, embedder, usage, logger, clock, ...recallSettings(config) });
+  const stopWatching = config.WATCH_PROJECTS ? retrieval.watch() : async () => {};
   const assistant = new Assistant({
     model,
     memoryModel,
     store,
+    privateStore,
+    recall: retrieval.recall,
+    usage,
     clock,
     logger,
     settings: {
@@ -39,7 +62,14 @@ export async function buildAssistant(config: Config, logger: Logger) {
       maxMessageChars: 24_000,
     },
   });
-  return { assistant, model, store, close: async () => {} };
+  const close = async () => {
+    await assistant.idle();
+    await stopWatching();
+    await retrieval.close();
+    usage.close();
+    privateStore.close();
+  };
+  return { assistant, model, store, notices, close };
 }
 
 async function main(): Promise<void> {
@@ -47,12 +77,31 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const terminal = !config.DISCORD_TOKEN;
   const logger = createLogger(config.LOG_LEVEL, terminal ? join(config.dataDir, 'logs', 'charlie.log') : undefined);
-  const app = await buildAssistant(config, logger);
+  const app = await buildApp(config, logger);
   if (!terminal) {
-    process.stderr.write('Discord front door is not built yet (issue 4); unset DISCORD_TOKEN for the terminal chat.\n');
-    process.exitCode = 1;
+    for (const n of app.notices) logger.warn(n);
+    const stt = createSpeechToText(config, logger.child({ component: 'stt' }));
+    const tts = createTextToSpeech(config, logger.child({ component: 'tts' }));
+    const voice = new VoiceSessions({ assistant: app.assistant, stt, tts, settings: voiceSettings(config), logger: logger.child({ component: 'voice' }) });
+    const bot = await startDiscord({
+      config,
+      assistant: app.assistant,
+      logger,
+      acceptsImages: app.model.acceptsImages,
+      services: { voice },
+      transcribeAudio: (list) => transcribeAudioAttachments(list, { stt, fetch, language: config.STT_LANGUAGE }),
+    });
+    const stop = async () => {
+      await voice.closeAll();
+      await bot.stop();
+      await app.close();
+      process.exit(0);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
     return;
   }
+  for (const n of app.notices) process.stdout.write(`! ${n}\n`);
   const probe = probeModelServer(config.LLM_BASE_URL, config.LLM_API_KEY, 3000).then((r) => (r.ok ? null : r.message));
   await runTerminal({
     assistant: app.assistant,

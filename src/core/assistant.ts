@@ -226,6 +226,13 @@ export class Assistant implements AssistantApi {
     await this.deps.store.updateProject(home.key, { style });
   }
 
+  /** Whether a project answers every message or only when addressed (Discord `/project respond`). */
+  async setRespond(place: Place, respond: 'always' | 'mention'): Promise<void> {
+    if (place.kind === 'private') return;
+    const home = await this.home(place);
+    await this.deps.store.updateProject(home.key, { respond });
+  }
+
   async searchMemory(place: Place, query: string, limit = 8): Promise<RecallHit[]> {
     const home = await this.home(place);
     if (home.scope.kind === 'private') {

@@ -1,0 +1,64 @@
+/**
+ * `/memory edit`: a modal with the summary, decisions, quotes and style. Saving replaces them;
+ * changed or new items get the source `manual`. A field longer than a modal allows (4000
+ * characters) is left out rather than cut, so saving never loses text.
+ */
+import { ComponentType, MessageFlags, TextInputStyle } from 'discord.js';
+import type { Command } from '../src/discord/command.js';
+import { decisionsToText, quotesToText } from '../src/core/memory-edit.js';
+
+const PREFIX = 'memory-edit';
+const MAX = 4000;
+const FIELDS = [
+  { id: 'summary', label: 'Summary' },
+  { id: 'decisions', label: 'Decisions (one per line: YYYY-MM-DD: text)' },
+  { id: 'quotes', label: 'Quotes (YYYY-MM-DD speaker: "text")' },
+  { id: 'style', label: 'Response style' },
+] as const;
+
+export default {
+  name: 'memory',
+  description: 'See, edit, search or forget what Charlie remembers',
+  subcommand: { name: 'edit', description: 'Edit the summary, decisions, quotes and response style' },
+  componentPrefix: PREFIX,
+  async execute(interaction, ctx) {
+    const view = await ctx.assistant.showMemory(ctx.place);
+    const values: Record<string, string> = {
+      summary: view.layers.summary,
+      decisions: decisionsToText(view.layers.decisions),
+      quotes: quotesToText(view.layers.quotes),
+      style: view.style,
+    };
+    const editable = FIELDS.filter((f) => (values[f.id] ?? '').length <= MAX);
+    const skipped = FIELDS.filter((f) => !editable.includes(f));
+    await interaction.showModal({
+      custom_id: `${PREFIX}:save`,
+      title: skipped.length ? 'Edit memory (some parts too long here)' : 'Edit memory',
+      components: editable.map((f) => ({
+        type: ComponentType.ActionRow,
+        components: [
+          {
+            type: ComponentType.TextInput,
+            custom_id: f.id,
+            label: f.label.slice(0, 45),
+            style: f.id === 'style' ? TextInputStyle.Short : TextInputStyle.Paragraph,
+            value: values[f.id] || undefined,
+            required: false,
+            max_length: f.id === 'style' ? 1000 : MAX,
+          },
+        ],
+      })),
+    });
+  },
+  async handleComponent(interaction, ctx) {
+    if (!interaction.isModalSubmit()) return;
+    const edit: { summary?: string; decisions?: string; quotes?: string; style?: string } = {};
+    for (const f of FIELDS) {
+      const field = interaction.fields.fields.get(f.id);
+      if (field && 'value' in field && typeof field.value === 'string') edit[f.id] = field.value.trim();
+    }
+    const view = await ctx.assistant.editMemory(ctx.place, edit);
+    const counts = `${view.layers.decisions.length} decisions, ${view.layers.quotes.length} quotes`;
+    await interaction.reply({ content: `Saved ✓ — summary, ${counts}${edit.style !== undefined ? ', style' : ''}. Edited items are marked as manual.`, flags: MessageFlags.Ephemeral });
+  },
+} satisfies Command;

@@ -1,0 +1,23 @@
+/** `/memory show`: what Charlie remembers here (summary, decisions, quotes), ephemeral and paged. */
+import { MessageFlags } from 'discord.js';
+import type { Command } from '../src/discord/command.js';
+import { memoryPages, pagerRow } from '../src/discord/memory-pages.js';
+
+const PREFIX = 'memory-show';
+
+export default {
+  name: 'memory',
+  description: 'See, edit, search or forget what Charlie remembers',
+  subcommand: { name: 'show', description: 'Show the summary, decisions and quotes Charlie keeps for this channel (or your DMs)' },
+  componentPrefix: PREFIX,
+  async execute(interaction, ctx) {
+    const pages = memoryPages(await ctx.assistant.showMemory(ctx.place), ctx.place.kind === 'private');
+    await interaction.reply({ content: pages[0]!, components: pagerRow(PREFIX, 0, pages.length), flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+  },
+  async handleComponent(interaction, ctx) {
+    if (!interaction.isButton()) return;
+    const pages = memoryPages(await ctx.assistant.showMemory(ctx.place), ctx.place.kind === 'private');
+    const page = Math.min(Math.max(Number(interaction.customId.split(':')[1]) || 0, 0), pages.length - 1);
+    await interaction.update({ content: pages[page]!, components: pagerRow(PREFIX, page, pages.length), allowedMentions: { parse: [] } });
+  },
+} satisfies Command;

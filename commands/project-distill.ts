@@ -1,0 +1,19 @@
+/** `/project distill`: distils the conversation into summary / decisions / quotes now. */
+import { MessageFlags } from 'discord.js';
+import type { Command } from '../src/discord/command.js';
+
+export default {
+  name: 'project',
+  description: 'Settings of this channel’s project',
+  subcommand: { name: 'distill', description: 'Update the summary, decisions and quotes from the conversation now' },
+  async execute(interaction, ctx) {
+    await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+    const outcome = await ctx.assistant.distillNow(ctx.place);
+    const content = outcome.error
+      ? `Distillation failed: ${outcome.error.slice(0, 300)}`
+      : outcome.ran
+        ? `Distilled ${outcome.messages} message${outcome.messages === 1 ? '' : 's'} ✓ — see \`/memory show\`.`
+        : 'Nothing new to distil.';
+    await interaction.editReply({ content, allowedMentions: { parse: [] } });
+  },
+} satisfies Command;

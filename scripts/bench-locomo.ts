@@ -1,0 +1,148 @@
+/**
+ * LoCoMo turn-level retrieval through Charlie's real recall path.
+ *
+ *   npm run bench:locomo -- --data ../shared/bench-data/locomo-dev.json --out ranked.json
+ *     [--embedder builtin|transformers|openai] [--k 10] [--keep DIR]
+ *
+ * Each conversation becomes a project whose conversation archive (`log/`) receives every
+ * turn, session by session, at the session's date, with `locomo:<dia_id>` as its source link.
+ * Every question goes through `recall()`; hits map back to dia_ids through the archive lines.
+ * Rankings are written in the run format of bench-data/bm25-baseline.mjs.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { applyIndexRuntime, loadConfig } from '../src/config.js';
+import { silentLogger, type LogEntry } from '../src/core/ports.js';
+import { LOG_FILE, parseLog } from '../src/memory/archive-format.js';
+import { createRecall, recallSettings } from '../src/memory/recall.js';
+import { LogArchive } from '../src/memory/store/log-archive.js';
+import { createEmbedder } from '../src/llm/embeddings.js';
+import { SqliteUsageStore } from '../src/storage/usage-store.js';
+import { consoleLogger, percentile } from './bench-util.js';
+import { parseLocomoDate, normaliseEvidence, scoreRuns, type ScoredItem } from './locomo-util.js';
+
+interface Turn { speaker: string; dia_id: string; text: string; blip_caption?: string }
+interface Sample {
+  sample_id: string;
+  conversation: Record<string, unknown>;
+  qa: { question: string; category: number; evidence?: unknown[] }[];
+}
+
+const { values: args } = parseArgs({
+  options: {
+    data: { type: 'string' },
+    out: { type: 'string' },
+    embedder: { type: 'string' },
+    k: { type: 'string', default: '10' },
+    keep: { type: 'string' },
+  },
+});
+if (!args.data) {
+  console.error('usage: npm run bench:locomo -- --data path/to/locomo.json [--out ranked.json] [--embedder builtin|transformers|openai]');
+  process.exit(2);
+}
+
+const config = loadConfig();
+applyIndexRuntime(config);
+const logger = consoleLogger('warn');
+const overrides = args.embedder ? { EMBEDDER: args.embedder as typeof config.EMBEDDER } : { EMBEDDER: 'builtin' as const };
+const embedder = await createEmbedder({ ...config, ...overrides }, logger);
+const root = args.keep ? resolve(args.keep) : mkdtempSync(join(tmpdir(), 'charlie-locomo-'));
+const projectsDir = join(root, 'projects');
+const dataDir = join(root, 'data');
+const usage = new SqliteUsageStore(join(dataDir, 'usage.sqlite'));
+const service = createRecall({
+  projectsDir,
+  dataDir,
+  embedder,
+  usage,
+  logger: silentLogger,
+  ...recallSettings(config),
+});
+
+const data = JSON.parse(readFileSync(resolve(args.data), 'utf8')) as Sample[];
+const k = Number(args.k);
+console.log(`LoCoMo via recall(): ${data.length} conversations, embedder ${embedder.id}, work dir ${root}`);
+
+function sessionsOf(conv: Record<string, unknown>): { num: number; date: string; turns: Turn[] }[] {
+  return Object.keys(conv)
+    .filter((key) => /^session_\d+$/.test(key))
+    .map((key) => ({ num: Number(key.slice(8)), date: String(conv[`${key}_date_time`] ?? ''), turns: conv[key] as Turn[] }))
+    .sort((a, b) => a.num - b.num);
+}
+
+/** (page, header line) → dia_id, read back from the archive Charlie wrote. */
+async function diaIdsByLine(projectDir: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const logDir = join(projectDir, 'log');
+  for (const file of (await readdir(logDir)).filter((f) => LOG_FILE.test(f))) {
+    const content = await readFile(join(logDir, file), 'utf8');
+    for (const e of parseLog(content, file.slice(0, 10))) {
+      const m = /^locomo:(.+)$/.exec(e.source);
+      if (m) out.set(`log/${file}#${e.line}`, m[1]!);
+    }
+  }
+  return out;
+}
+
+const rankings: Record<string, string[]> = {};
+const items: ScoredItem[] = [];
+const queryMs: number[] = [];
+let ingestMs = 0;
+let indexMs = 0;
+let turns = 0;
+try {
+  for (const sample of data) {
+    const project = sample.sample_id.replace(/[^A-Za-z0-9_-]/g, '-');
+    const archive = new LogArchive(join(projectsDir, project, 'log'));
+    const validIds = new Set<string>();
+    let t0 = performance.now();
+    let previous = 0;
+    for (const session of sessionsOf(sample.conversation)) {
+      // sessions without a readable date continue one hour after the previous one
+      let start = parseLocomoDate(session.date)?.getTime() ?? previous + 3_600_000;
+      if (start <= previous) start = previous + 60_000;
+      for (const turn of session.turns) validIds.add(turn.dia_id);
+      for (const [i, turn] of session.turns.entries()) {
+        const image = turn.blip_caption ? ` [shared an image: ${turn.blip_caption}]` : '';
+        const entry: LogEntry = { time: new Date(start + i * 10_000).toISOString(), speaker: turn.speaker, source: `locomo:${turn.dia_id}`, text: `${turn.text}${image}`, role: 'user' };
+        await archive.append(entry);
+        turns++;
+      }
+      previous = start + session.turns.length * 10_000;
+    }
+    ingestMs += performance.now() - t0;
+    t0 = performance.now();
+    await service.sync(project);
+    indexMs += performance.now() - t0;
+    const lines = await diaIdsByLine(join(projectsDir, project));
+    for (const [i, qa] of sample.qa.entries()) {
+      const t = performance.now();
+      const hits = await service.recall.recall(qa.question, { project, limit: k });
+      queryMs.push(performance.now() - t);
+      const ids: string[] = [];
+      for (const h of hits) {
+        const id = lines.get(`${h.page}#${h.lineStart}`);
+        if (id && !ids.includes(id)) ids.push(id);
+      }
+      const key = `${sample.sample_id}#${i}`;
+      rankings[key] = ids;
+      const gold = normaliseEvidence(qa.evidence ?? [], validIds);
+      if (gold.length > 0) items.push({ key, category: qa.category, gold });
+    }
+  }
+} finally {
+  await service.close();
+  usage.close();
+  if (!args.keep) rmSync(root, { recursive: true, force: true });
+}
+
+if (args.out) writeFileSync(resolve(args.out), JSON.stringify(rankings));
+console.log(scoreRuns(items, rankings));
+console.log('');
+console.log(`turns=${turns}  archive write ${ingestMs.toFixed(0)} ms, index build ${indexMs.toFixed(0)} ms (${((turns / indexMs) * 1000).toFixed(0)} turns/s)`);
+console.log(`queries=${queryMs.length}  p50 ${percentile(queryMs, 50).toFixed(2)} ms  p95 ${percentile(queryMs, 95).toFixed(2)} ms`);
+if (args.out) console.log(`rankings written to ${args.out} (score with: node bm25-baseline.mjs --run ${args.out})`);

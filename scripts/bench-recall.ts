@@ -1,0 +1,113 @@
+/**
+ * Speed of recall on synthetic corpora (built-in embedder, so model time is excluded).
+ *
+ *   npm run bench:recall [-- --sizes 1000,10000,100000 --pages 1000 --queries 200]
+ *
+ * For each size: 1,000 Markdown pages holding size/1,000 chunks each are written to a temp
+ * project; prints indexing throughput, recall p50/p95 through `recall()` (which includes the
+ * incremental check of the pages before every search), the time of an incremental reindex of
+ * the unchanged tree (warm and from a fresh process state), and peak memory.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { applyIndexRuntime, loadConfig } from '../src/config.js';
+import { silentLogger } from '../src/core/ports.js';
+import { HashingEmbedder } from '../src/memory/index/hashing-embedder.js';
+import { createRecall } from '../src/memory/recall.js';
+import { SqliteUsageStore } from '../src/storage/usage-store.js';
+import { consoleLogger, percentile } from './bench-util.js';
+
+const { values: args } = parseArgs({
+  options: {
+    sizes: { type: 'string', default: '1000,10000,100000' },
+    pages: { type: 'string', default: '1000' },
+    queries: { type: 'string', default: '200' },
+    verbose: { type: 'boolean', default: false },
+  },
+});
+
+/** Deterministic PRNG (mulberry32). */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const random = rng(42);
+const SYLLABLES = ['ka', 'lo', 'mi', 'ren', 'tu', 'sa', 'vel', 'dor', 'pi', 'nex', 'ar', 'qui', 'ban', 'zo', 'li', 'mor', 'ta', 'gen'];
+const vocabulary = Array.from({ length: 6000 }, () => Array.from({ length: 2 + Math.floor(random() * 3) }, () => SYLLABLES[Math.floor(random() * SYLLABLES.length)]).join(''));
+/** Zipf-like pick: common words are much more frequent. */
+const word = () => vocabulary[Math.floor(Math.pow(random(), 2.2) * vocabulary.length)]!;
+const sentence = (n: number) => Array.from({ length: n }, word).join(' ');
+
+function writeCorpus(projectDir: string, pages: number, chunksPerPage: number): void {
+  for (let p = 0; p < pages; p++) {
+    const dir = join(projectDir, 'notes', `Topic-${Math.floor(p / 100)}`);
+    mkdirSync(dir, { recursive: true });
+    const sections = Array.from({ length: chunksPerPage }, (_, i) => `## Section ${i} ${word()}\n\n${sentence(30 + Math.floor(random() * 20))}.\n`);
+    writeFileSync(join(dir, `Page-${p}.md`), `---\ntitle: Page ${p} ${word()}\nstaleness: 3\n---\n\n# Page ${p}\n\n${sections.join('\n')}`);
+  }
+}
+
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+let peakRss = 0;
+const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
+
+applyIndexRuntime(loadConfig());
+const pages = Number(args.pages);
+console.log(`bench:recall — built-in embedder, ${pages} pages per corpus, ${args.queries} queries each`);
+for (const size of args.sizes.split(',').map(Number)) {
+  const root = mkdtempSync(join(tmpdir(), 'charlie-bench-recall-'));
+  const projectsDir = join(root, 'projects');
+  const dataDir = join(root, 'data');
+  const usage = new SqliteUsageStore(join(dataDir, 'usage.sqlite'));
+  try {
+    const step = (what: string) => process.stderr.write(`  [${size}] ${what}\n`);
+    step('writing pages');
+    writeCorpus(join(projectsDir, 'bench'), pages, Math.max(1, Math.round(size / pages)));
+    step('indexing');
+    const open = () => createRecall({ projectsDir, dataDir, embedder: new HashingEmbedder(), usage, logger: args.verbose ? consoleLogger('debug') : silentLogger });
+    let service = open();
+    let t = performance.now();
+    const built = await service.sync('bench');
+    const indexMs = performance.now() - t;
+    step('querying');
+    const times: number[] = [];
+    const n = Number(args.queries);
+    for (let i = 0; i < n + 30; i++) {
+      const q = sentence(2 + Math.floor(random() * 4));
+      t = performance.now();
+      await service.recall.recall(q, { project: 'bench', limit: 10 });
+      if (i >= 30) times.push(performance.now() - t); // the first queries warm caches and thread pools
+    }
+    step('incremental reindex');
+    t = performance.now();
+    const warm = await service.sync('bench');
+    const warmMs = performance.now() - t;
+    await service.close();
+    service = open();
+    t = performance.now();
+    const cold = await service.sync('bench');
+    const coldMs = performance.now() - t;
+    await service.close();
+    if (warm.embedded + cold.embedded > 0) throw new Error('an unchanged tree was re-embedded');
+    console.log(
+      `${String(built.chunks).padStart(7)} chunks: index ${(indexMs / 1000).toFixed(1)} s (${Math.round((built.chunks / indexMs) * 1000)} chunks/s)` +
+        `  recall p50 ${percentile(times, 50).toFixed(1)} ms p95 ${percentile(times, 95).toFixed(1)} ms` +
+        `  unchanged reindex of ${built.pages} pages: ${warmMs.toFixed(0)} ms warm, ${coldMs.toFixed(0)} ms from a fresh start` +
+        `  peak RSS ${mb(peakRss)}`,
+    );
+  } finally {
+    usage.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+clearInterval(sampler);
+console.log(`peak memory: ${mb(Math.max(peakRss, process.resourceUsage().maxRSS * 1024))}`);

@@ -1,0 +1,27 @@
+/** Small helpers for the command-line scripts. */
+import type { Logger } from '../src/core/ports.js';
+
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return 0;
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
+}
+
+const LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+
+/** A Logger that prints to stderr at or above `level` (scripts do not need pino). */
+export function consoleLogger(level: (typeof LEVELS)[number] = 'info', bindings: Record<string, unknown> = {}): Logger {
+  const min = LEVELS.indexOf(level);
+  const out = (lvl: (typeof LEVELS)[number]) => (obj: object | string, msg?: string) => {
+    if (LEVELS.indexOf(lvl) < min) return;
+    const text = typeof obj === 'string' ? obj : `${msg ?? ''} ${JSON.stringify({ ...bindings, ...obj })}`;
+    process.stderr.write(`${new Date().toISOString().slice(11, 23)} [${lvl}] ${text}\n`);
+  };
+  return {
+    debug: out('debug'),
+    info: out('info'),
+    warn: out('warn'),
+    error: out('error'),
+    child: (b) => consoleLogger(level, { ...bindings, ...b }),
+  };
+}

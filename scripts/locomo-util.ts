@@ -1,0 +1,69 @@
+/** LoCoMo helpers shared by the benchmark and its tests: dates, evidence, scoring. */
+
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+
+/** "1:56 pm on 8 May, 2023" → 2023-05-08T13:56:00Z (the data carries no zone; UTC is used). */
+export function parseLocomoDate(text: string): Date | null {
+  const m = /(\d{1,2}):(\d{2})\s*(am|pm)?\s+on\s+(\d{1,2})\s+([A-Za-z]+),?\s+(\d{4})/i.exec(text);
+  if (!m) return null;
+  const month = MONTHS.findIndex((name) => name.startsWith(m[5]!.toLowerCase().slice(0, 3)));
+  if (month < 0) return null;
+  let hour = Number(m[1]) % 12;
+  if (m[3]?.toLowerCase() === 'pm') hour += 12;
+  if (!m[3]) hour = Number(m[1]);
+  return new Date(Date.UTC(Number(m[6]), month, Number(m[4]), hour, Number(m[2])));
+}
+
+/** The scorer's normalisation: split on `;`, `,`, spaces; `D:?s:0*t` → `Ds:t`; keep existing ids. */
+export function normaliseEvidence(evidence: unknown[], validIds: Set<string>): string[] {
+  const out = new Set<string>();
+  for (const raw of evidence) {
+    for (const tok of String(raw).split(/[\s;,]+/)) {
+      const m = /^D:?(\d+):0*(\d+)$/.exec(tok);
+      const id = m ? `D${m[1]}:${m[2]}` : null;
+      if (id && validIds.has(id)) out.add(id);
+    }
+  }
+  return [...out];
+}
+
+export interface ScoredItem {
+  key: string;
+  category: number;
+  gold: string[];
+}
+
+const NAMES: Record<number, string> = { 1: 'multi-hop', 2: 'temporal', 3: 'open-domain', 4: 'single-hop', 5: 'adversarial' };
+
+/** recall@5 / recall@10 per category and overall (1–4), as bm25-baseline.mjs prints them. */
+export function scoreRuns(items: ScoredItem[], rankings: Record<string, string[]>, ks = [5, 10]): string {
+  const agg = new Map<number, { n: number; sums: number[] }>();
+  for (const it of items) {
+    const b = agg.get(it.category) ?? { n: 0, sums: ks.map(() => 0) };
+    agg.set(it.category, b);
+    b.n++;
+    const ranked = rankings[it.key] ?? [];
+    ks.forEach((k, i) => {
+      const top = new Set(ranked.slice(0, k));
+      b.sums[i]! += it.gold.filter((g) => top.has(g)).length / it.gold.length;
+    });
+  }
+  const row = (label: string, cats: number[]) => {
+    let n = 0;
+    const sums = ks.map(() => 0);
+    for (const c of cats) {
+      const b = agg.get(c);
+      if (!b) continue;
+      n += b.n;
+      b.sums.forEach((s, i) => (sums[i]! += s));
+    }
+    return `${label.padEnd(26)}${String(n).padStart(6)}${sums.map((s) => (n ? ((100 * s) / n).toFixed(1) : '-').padStart(10)).join('')}`;
+  };
+  return [
+    `${'category'.padEnd(26)}${'n'.padStart(6)}${ks.map((k) => `recall@${k}`.padStart(10)).join('')}`,
+    ...[1, 2, 3, 4].map((c) => row(`${c} ${NAMES[c]}`, [c])),
+    row('overall (1-4)', [1, 2, 3, 4]),
+    '-- not part of the score --',
+    row('5 adversarial', [5]),
+  ].join('\n');
+}

@@ -1,0 +1,145 @@
+/**
+ * The Discord front door: `startDiscord(...)` logs in, learns the owner, and serves messages
+ * and interactions until `stop()`. Every bit of state (queues, dedupe, buttons) lives in the
+ * returned instance; nothing is module-global.
+ */
+import { Events, type Client } from 'discord.js';
+import { loadCommands } from '../../commands/index.js';
+import type { Config } from '../config.js';
+import type { AssistantApi } from '../core/assistant-api.js';
+import { ConfigError } from '../core/errors.js';
+import type { Logger } from '../core/ports.js';
+import { AccessPolicy, ownerIdsOf } from './access.js';
+import { createDiscordClient } from './client.js';
+import type { Command, DiscordServices } from './command.js';
+import { InteractionRouter } from './interaction-router.js';
+import { KeyedQueue } from './keyed-queue.js';
+import { errorText, MessageHandler, type MessageHandlerDeps } from './message-handler.js';
+import { NoteBoard } from './note-board.js';
+import { SeenIds } from './seen-ids.js';
+
+export type DiscordConfig = Pick<
+  Config,
+  'DISCORD_TOKEN' | 'DISCORD_API_URL' | 'DISCORD_ALLOWED_GUILDS' | 'DISCORD_ALLOWED_USERS' | 'DISCORD_EDIT_INTERVAL_MS' | 'DISCORD_ATTACHMENT_MAX_BYTES'
+> &
+  Partial<Pick<Config, 'TURN_DEADLINE_MS'>>;
+
+export interface StartDiscordOptions {
+  config: DiscordConfig;
+  assistant: AssistantApi;
+  logger: Logger;
+  /** Whether the chat model accepts image parts (images are otherwise skipped with a warning). */
+  acceptsImages: boolean;
+  /** Overrides DISCORD_API_URL (tests). */
+  apiUrl?: string;
+  /** Handed to commands as `ctx.services`; a function gets the client first (e.g. for voice adapters). */
+  services?: DiscordServices | ((client: Client) => DiscordServices);
+  /** Transcribes voice messages in project channels (see src/voice/voice-message.ts). */
+  transcribeAudio?: MessageHandlerDeps['transcribeAudio'];
+  /** Overrides the commands loaded from `commands/`. */
+  commands?: readonly Command[];
+  /** For attachment downloads (tests). */
+  fetch?: typeof fetch;
+  /** Abandon a turn after this long (default: TURN_DEADLINE_MS + 15 s, or 200 s). */
+  turnTimeoutMs?: number;
+}
+
+export interface DiscordBot {
+  client: Client;
+  access: AccessPolicy;
+  /** Resolves when every queued message has been handled (tests, shutdown). */
+  idle(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startDiscord(options: StartDiscordOptions): Promise<DiscordBot> {
+  const { config, assistant } = options;
+  if (!config.DISCORD_TOKEN) throw new ConfigError('DISCORD_TOKEN is not set — copy the bot token from the Bot tab of your application (see docs/discord.md)');
+  const logger = options.logger.child({ component: 'discord' });
+  const commands = options.commands ?? (await loadCommands());
+  const client = createDiscordClient({ apiUrl: options.apiUrl ?? config.DISCORD_API_URL });
+  const access = new AccessPolicy({ allowedUsers: config.DISCORD_ALLOWED_USERS, allowedGuilds: config.DISCORD_ALLOWED_GUILDS });
+  const notes = new NoteBoard(assistant);
+  const queue = new KeyedQueue();
+  const inFlight = new Set<Promise<unknown>>();
+  const track = (p: Promise<unknown>) => {
+    inFlight.add(p);
+    void p.finally(() => inFlight.delete(p));
+  };
+  const messages = new MessageHandler({
+    assistant,
+    access,
+    queue,
+    seen: new SeenIds(5000),
+    notes,
+    logger,
+    acceptsImages: options.acceptsImages,
+    editIntervalMs: config.DISCORD_EDIT_INTERVAL_MS,
+    attachmentMaxBytes: config.DISCORD_ATTACHMENT_MAX_BYTES,
+    turnTimeoutMs: options.turnTimeoutMs ?? (config.TURN_DEADLINE_MS ?? 185_000) + 15_000,
+    fetch: options.fetch,
+    transcribeAudio: options.transcribeAudio,
+  });
+  const services = typeof options.services === 'function' ? options.services(client) : (options.services ?? {});
+  const router = new InteractionRouter({ assistant, access, commands, notes, logger, services });
+  let stopping = false;
+  // nothing is served before the owner is known (with empty allow-lists only the owner is)
+  let ownersKnown: () => void = () => {};
+  const ownersReady = new Promise<void>((resolve) => (ownersKnown = resolve));
+  const serve = (what: string, run: () => Promise<void>) => {
+    if (stopping) return;
+    track(ownersReady.then(run).catch((e: unknown) => logger.error({ err: errorText(e) }, `${what} handler crashed`)));
+  };
+
+  client.on(Events.MessageCreate, (message) => serve('message', () => messages.onMessage(message)));
+  client.on(Events.InteractionCreate, (interaction) => serve('interaction', () => router.onInteraction(interaction)));
+  client.on(Events.Error, (e) => logger.error({ err: errorText(e) }, 'discord client error'));
+  client.on(Events.ShardReconnecting, (shardId) => logger.warn({ shardId }, 'gateway connection lost; reconnecting'));
+  client.on(Events.ShardDisconnect, (event, shardId) => logger.error({ shardId, code: event.code }, 'gateway closed for good; restart Charlie'));
+  client.on(Events.ShardResume, (shardId, replayed) => logger.info({ shardId, replayed }, 'gateway session resumed'));
+
+  const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
+  try {
+    await client.login(config.DISCORD_TOKEN);
+    await ready;
+  } catch (error) {
+    await client.destroy();
+    throw loginError(error);
+  }
+  try {
+    const app = await client.application!.fetch();
+    access.setOwners(ownerIdsOf(app.owner));
+  } catch (error) {
+    logger.warn({ err: errorText(error) }, 'could not look up the application owner; only allow-listed users will be served');
+  }
+  ownersKnown();
+  logger.info(
+    { user: client.user?.tag, guilds: client.guilds.cache.size, owners: access.ownerIds.length, commands: commands.length },
+    'Discord connected',
+  );
+
+  const idle = async () => {
+    while (inFlight.size) await Promise.allSettled([...inFlight]);
+    await queue.idle();
+  };
+  return {
+    client,
+    access,
+    idle,
+    async stop() {
+      stopping = true;
+      await Promise.race([idle(), new Promise((r) => setTimeout(r, 10_000).unref())]);
+      await client.destroy();
+    },
+  };
+}
+
+/** Turns discord.js login failures into messages that say what to do. */
+function loginError(error: unknown): Error {
+  const text = error instanceof Error ? error.message : String(error);
+  if (/privileged intent|disallowed intents/i.test(text)) {
+    return new ConfigError('Discord refused the Message Content intent — enable "Message Content Intent" on the Bot tab of your application (see docs/discord.md)', { cause: error });
+  }
+  if (/invalid token|401/i.test(text)) return new ConfigError('Discord rejected DISCORD_TOKEN — reset the token on the Bot tab and put the new one in .env', { cause: error });
+  return error instanceof Error ? error : new Error(text);
+}

@@ -1,0 +1,63 @@
+/**
+ * The shape of a slash command file in `commands/` and what it gets when it runs.
+ *
+ * A file default-exports one `Command` (or an array of them) written as
+ * `export default { … } satisfies Command`. Files that share a `name` become subcommands of
+ * one slash command (`/memory show`, `/memory edit` …); a Command without `subcommand` is a
+ * plain command (`/help`). Buttons and modals a command creates use custom ids that start
+ * with `${componentPrefix}:`; the router hands them to that command's `handleComponent`.
+ */
+import type {
+  APIApplicationCommandBasicOption,
+  AutocompleteInteraction,
+  ChatInputCommandInteraction,
+  MessageComponentInteraction,
+  ModalSubmitInteraction,
+} from 'discord.js';
+import type { AssistantApi, Place } from '../core/assistant-api.js';
+import type { Logger } from '../core/ports.js';
+import type { NoteBoard } from './note-board.js';
+
+/**
+ * Extra services the composition root hands to commands. Extensible: the voice engineer's
+ * `commands/voice.ts` reads `ctx.services.voice` (narrowing it to its own type).
+ */
+export interface DiscordServices {
+  voice?: unknown;
+  [name: string]: unknown;
+}
+
+export interface CommandContext {
+  assistant: AssistantApi;
+  /** Where the interaction happened: the channel's project, or the user's private place in a DM. */
+  place: Place;
+  logger: Logger;
+  /** Every loaded command (for /help). */
+  commands: readonly Command[];
+  /** Renders notes with tag buttons and records the usage signals. */
+  notes: NoteBoard;
+  services: DiscordServices;
+}
+
+export type ComponentInteraction = MessageComponentInteraction | ModalSubmitInteraction;
+
+export interface Command {
+  /** Top-level slash command name, lower case (`memory`). */
+  name: string;
+  /** Description of the top-level command (for a group, the first file's wins). */
+  description: string;
+  /** Set when this file is one subcommand of `name`. */
+  subcommand?: { name: string; description: string };
+  /** Options of the command or subcommand (raw API JSON). */
+  options?: APIApplicationCommandBasicOption[];
+  /** Custom-id prefix of this command's buttons and modals (no colon). */
+  componentPrefix?: string;
+  execute(interaction: ChatInputCommandInteraction, ctx: CommandContext): Promise<void>;
+  handleComponent?(interaction: ComponentInteraction, ctx: CommandContext): Promise<void>;
+  autocomplete?(interaction: AutocompleteInteraction, ctx: CommandContext): Promise<void>;
+}
+
+/** `memory show` / `help`: how a command is addressed. */
+export function commandKey(name: string, subcommand?: string | null): string {
+  return subcommand ? `${name} ${subcommand}` : name;
+}

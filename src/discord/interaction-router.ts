@@ -1,0 +1,99 @@
+/**
+ * Routes interactions: slash commands to their Command file, `note:`/`tag:` buttons to the note
+ * board, other buttons and modals to the command that owns their custom-id prefix. Refuses
+ * people who are not allow-listed with a short ephemeral message.
+ */
+import { MessageFlags, type BaseInteraction, type Interaction, type RepliableInteraction } from 'discord.js';
+import type { AssistantApi } from '../core/assistant-api.js';
+import type { Logger } from '../core/ports.js';
+import type { AccessPolicy } from './access.js';
+import { commandKey, type Command, type CommandContext, type DiscordServices } from './command.js';
+import { errorText } from './message-handler.js';
+import type { NoteBoard } from './note-board.js';
+import { placeFor, type ChannelRef } from './place.js';
+
+export const REFUSAL = "Sorry, I only work for the people I've been set up for.";
+const FAILURE = 'Sorry — that did not work. Please try again in a moment.';
+
+export interface InteractionRouterDeps {
+  assistant: AssistantApi;
+  access: AccessPolicy;
+  commands: readonly Command[];
+  notes: NoteBoard;
+  logger: Logger;
+  services: DiscordServices;
+}
+
+export class InteractionRouter {
+  private readonly byKey = new Map<string, Command>();
+  private readonly byPrefix = new Map<string, Command>();
+
+  constructor(private readonly deps: InteractionRouterDeps) {
+    for (const c of deps.commands) {
+      this.byKey.set(commandKey(c.name, c.subcommand?.name), c);
+      if (c.componentPrefix) this.byPrefix.set(c.componentPrefix, c);
+    }
+  }
+
+  async onInteraction(interaction: Interaction): Promise<void> {
+    const log = this.deps.logger.child({ interactionId: interaction.id, userId: interaction.user.id });
+    if (!this.deps.access.allows({ userId: interaction.user.id, guildId: interaction.guildId })) {
+      log.debug({ guildId: interaction.guildId }, 'interaction from someone not allow-listed refused');
+      if (interaction.isAutocomplete()) await interaction.respond([]).catch(() => {});
+      else if (interaction.isRepliable()) await interaction.reply({ content: REFUSAL, flags: MessageFlags.Ephemeral }).catch(() => {});
+      return;
+    }
+    const ctx = await this.context(interaction);
+    try {
+      if (interaction.isChatInputCommand()) {
+        const command = this.byKey.get(commandKey(interaction.commandName, interaction.options.getSubcommand(false)));
+        if (!command) return await interaction.reply({ content: 'I do not know that command (yet). Try `/help`.', flags: MessageFlags.Ephemeral }).then(() => {});
+        await command.execute(interaction, ctx);
+      } else if (interaction.isAutocomplete()) {
+        const command = this.byKey.get(commandKey(interaction.commandName, interaction.options.getSubcommand(false)));
+        await command?.autocomplete?.(interaction, ctx);
+      } else if (interaction.isButton() && (await this.deps.notes.handle(interaction, ctx.place))) {
+        return;
+      } else if (interaction.isMessageComponent() || interaction.isModalSubmit()) {
+        const command = this.byPrefix.get(interaction.customId.split(':')[0]!);
+        if (!command?.handleComponent) return await interaction.reply({ content: 'That button has expired.', flags: MessageFlags.Ephemeral }).then(() => {});
+        await command.handleComponent(interaction, ctx);
+      }
+    } catch (error) {
+      log.error({ err: errorText(error) }, 'interaction failed');
+      if (interaction.isRepliable()) await apologise(interaction);
+    }
+  }
+
+  private async context(interaction: BaseInteraction): Promise<CommandContext> {
+    const channel = await channelOf(interaction);
+    const user = { id: interaction.user.id, name: interaction.user.globalName ?? interaction.user.username };
+    return {
+      assistant: this.deps.assistant,
+      place: placeFor(channel, user),
+      logger: this.deps.logger,
+      commands: this.deps.commands,
+      notes: this.deps.notes,
+      services: this.deps.services,
+    };
+  }
+}
+
+async function channelOf(interaction: BaseInteraction): Promise<ChannelRef> {
+  const id = interaction.channelId ?? '';
+  let channel = interaction.channel ?? null;
+  if (!channel && interaction.guildId && id) channel = (await interaction.client.channels.fetch(id).catch(() => null)) as typeof channel;
+  const name = channel && 'name' in channel && typeof channel.name === 'string' ? channel.name : null;
+  return { channelId: id, guildId: interaction.guildId, channelName: name };
+}
+
+async function apologise(interaction: RepliableInteraction): Promise<void> {
+  const body = { content: FAILURE, flags: MessageFlags.Ephemeral } as const;
+  try {
+    if (interaction.deferred && !interaction.replied) await interaction.editReply({ content: FAILURE });
+    else if (interaction.replied) await interaction.followUp(body);
+    else await interaction.reply(body);
+  } catch {
+    // the interaction token may have expired; nothing more to do
+  }
+}

@@ -1,0 +1,185 @@
+/**
+ * Handles one incoming Discord message: filters (bots, repeats, access), maps the channel to
+ * its place, decides whether Charlie answers (DM, mention or reply, or a project set to answer
+ * everything), reads attachments, runs the turn with a typing indicator and a streaming reply,
+ * and apologises instead of going silent when the turn fails. One channel at a time, in order.
+ */
+import { MessageType, type Message, type SendableChannels } from 'discord.js';
+import type { AssistantApi, IncomingMessage, Place } from '../core/assistant-api.js';
+import type { Logger } from '../core/ports.js';
+import type { AccessPolicy } from './access.js';
+import { readAttachments, type AttachmentRef } from './attachments.js';
+import { isAudioAttachment } from '../voice/voice-message.js';
+import type { KeyedQueue } from './keyed-queue.js';
+import type { NoteBoard } from './note-board.js';
+import { isAddressed, messageUrl, placeFor, queueKey, stripBotMention, type ChannelRef } from './place.js';
+import { ReplyRenderer, type ReplySink } from './reply-renderer.js';
+import type { SeenIds } from './seen-ids.js';
+
+export const APOLOGY_TEXT = "Sorry — something went wrong on my side and I couldn't answer that. Please try again in a moment.";
+
+export interface MessageHandlerDeps {
+  assistant: AssistantApi;
+  access: AccessPolicy;
+  queue: KeyedQueue;
+  seen: SeenIds;
+  notes: NoteBoard;
+  logger: Logger;
+  acceptsImages: boolean;
+  editIntervalMs: number;
+  attachmentMaxBytes: number;
+  typingIntervalMs?: number;
+  /** A turn still running after this long is abandoned with an apology, so the channel moves on. */
+  turnTimeoutMs: number;
+  fetch?: typeof fetch;
+  /** Transcribes voice messages (audio attachments); without it they are skipped with a warning. */
+  transcribeAudio?: (list: AttachmentRef[]) => Promise<{ texts: string[]; warnings: string[] }>;
+}
+
+export class MessageHandler {
+  constructor(private readonly deps: MessageHandlerDeps) {}
+
+  /** Entry for `messageCreate`. Resolves when this message has been fully handled. */
+  async onMessage(message: Message): Promise<void> {
+    if (message.author.bot || message.webhookId || message.system) return;
+    if (message.type !== MessageType.Default && message.type !== MessageType.Reply) return;
+    if (!this.deps.seen.firstTime(message.id)) {
+      this.deps.logger.debug({ messageId: message.id }, 'repeated message ignored');
+      return;
+    }
+    if (!this.deps.access.allows({ userId: message.author.id, guildId: message.guildId })) {
+      this.deps.logger.debug({ userId: message.author.id, guildId: message.guildId }, 'message from someone not allow-listed ignored');
+      return;
+    }
+    const channel = channelRef(message);
+    await this.deps.queue.run(queueKey(channel), () => this.process(message, channel));
+  }
+
+  private async process(message: Message, channel: ChannelRef): Promise<void> {
+    const log = this.deps.logger.child({ channelId: channel.channelId, messageId: message.id });
+    const botId = message.client.user.id;
+    const place = placeFor(channel, { id: message.author.id, name: displayName(message) });
+    const addressed = isAddressed({
+      botId,
+      isDM: !channel.guildId,
+      mentionedUserIds: [...message.mentions.users.keys()],
+      repliedToAuthorId: message.mentions.repliedUser?.id ?? null,
+    });
+    try {
+      const reply = addressed || (await this.respondsToAll(place));
+      const incoming = await this.toIncoming(message, place, botId, reply);
+      if (!reply) {
+        await this.deps.assistant.handle(incoming.message);
+        return;
+      }
+      await this.answer(message, incoming.message, incoming.warnings, place, log);
+    } catch (error) {
+      log.error({ err: errorText(error) }, 'message handling failed');
+      if (addressed) await message.reply({ content: APOLOGY_TEXT, allowedMentions: { parse: [], repliedUser: false }, failIfNotExists: false }).catch(() => {});
+    }
+  }
+
+  private async respondsToAll(place: Place): Promise<boolean> {
+    if (place.kind === 'private') return true;
+    const view = await this.deps.assistant.showMemory(place);
+    return (view.config?.respond ?? 'always') === 'always';
+  }
+
+  private async toIncoming(message: Message, place: Place, botId: string, reply: boolean): Promise<{ message: IncomingMessage; warnings: string[] }> {
+    const refs: AttachmentRef[] = [...message.attachments.values()].map((a) => ({ name: a.name, url: a.url, contentType: a.contentType, size: a.size }));
+    const audio = this.deps.transcribeAudio ? refs.filter((a) => isAudioAttachment(a.contentType, a.name)) : [];
+    const files = await readAttachments(
+      refs.filter((a) => !audio.includes(a)),
+      { acceptsImages: this.deps.acceptsImages, maxTextBytes: this.deps.attachmentMaxBytes, fetch: this.deps.fetch ?? fetch },
+    );
+    if (audio.length) {
+      const voice = await this.deps.transcribeAudio!(audio);
+      files.texts.unshift(...voice.texts);
+      files.warnings.push(...voice.warnings);
+    }
+    const text = [stripBotMention(message.content, botId), ...files.texts].filter(Boolean).join('\n\n');
+    return {
+      message: {
+        place,
+        speaker: displayName(message),
+        speakerId: message.author.id,
+        text,
+        source: messageUrl(message.guildId, message.channelId, message.id),
+        time: message.createdAt,
+        images: files.images.length ? files.images : undefined,
+        mode: 'text',
+        reply,
+      },
+      warnings: files.warnings,
+    };
+  }
+
+  private async answer(message: Message, incoming: IncomingMessage, warnings: string[], place: Place, log: Logger): Promise<void> {
+    const channel = message.channel as SendableChannels;
+    const sink = messageSink(message, channel);
+    const renderer = new ReplyRenderer(sink, { intervalMs: this.deps.editIntervalMs, onError: (e) => log.warn({ err: errorText(e) }, 'updating the reply failed') });
+    const stopTyping = keepTyping(channel, this.deps.typingIntervalMs ?? 8000, log);
+    const abort = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        abort.abort();
+        reject(new Error(`turn took longer than ${this.deps.turnTimeoutMs} ms`));
+      }, this.deps.turnTimeoutMs);
+    });
+    try {
+      const outcome = await Promise.race([this.deps.assistant.handle(incoming, { onEvent: renderer.onEvent, signal: abort.signal }), timeout]);
+      const failed = outcome.reason === 'error' && !outcome.reply.trim();
+      const row = this.deps.notes.suggestionRow(place, outcome.related);
+      await renderer.finish({ text: failed ? APOLOGY_TEXT : outcome.reply, notices: [...warnings, ...outcome.notices], components: row ? [row] : undefined });
+      log.debug({ reason: outcome.reason, messages: renderer.messageCount }, 'answered');
+    } catch (error) {
+      log.error({ err: errorText(error) }, 'turn failed');
+      await renderer.finish({ text: APOLOGY_TEXT, notices: warnings });
+    } finally {
+      clearTimeout(timer);
+      stopTyping();
+    }
+  }
+}
+
+function messageSink(message: Message, channel: SendableChannels): ReplySink<Message> {
+  let first = true;
+  const noPings = { parse: [] as never[], repliedUser: false };
+  return {
+    async send(content, components) {
+      const options = { content, components: components as never, allowedMentions: noPings };
+      if (first) {
+        first = false;
+        return message.reply({ ...options, failIfNotExists: false });
+      }
+      return channel.send(options);
+    },
+    async edit(handle, content, components) {
+      await handle.edit({ content, components: components as never, allowedMentions: noPings });
+    },
+    async remove(handle) {
+      await handle.delete();
+    },
+  };
+}
+
+function keepTyping(channel: SendableChannels, intervalMs: number, log: Logger): () => void {
+  const type = () => void channel.sendTyping().catch((e: unknown) => log.debug({ err: errorText(e) }, 'typing failed'));
+  type();
+  const timer = setInterval(type, intervalMs);
+  return () => clearInterval(timer);
+}
+
+export function channelRef(message: Message): ChannelRef {
+  const ch = message.channel;
+  return { channelId: message.channelId, guildId: message.guildId, channelName: 'name' in ch && typeof ch.name === 'string' ? ch.name : null };
+}
+
+function displayName(message: Message): string {
+  return message.member?.displayName ?? message.author.globalName ?? message.author.username;
+}
+
+export function errorText(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}

@@ -1,0 +1,96 @@
+/**
+ * Turns the core's tool events into one compact status line, e.g.
+ * `searched “jwt refresh” (3 hits) · opened Sarah-Chen`. Never shows raw tool JSON.
+ */
+import type { TurnEvent } from '../core/events.js';
+
+interface Step {
+  name: string;
+  query?: string;
+  done: boolean;
+  ok: boolean;
+  summary: string;
+  pages: string[];
+}
+
+const QUERY_KEYS = ['query', 'q', 'search', 'text', 'pattern', 'term'];
+
+export class ToolTrace {
+  private readonly steps = new Map<string, Step>();
+
+  /** Feeds one event; returns true when the line changed. */
+  onEvent(event: TurnEvent): boolean {
+    if (event.type === 'tool_call') {
+      this.steps.set(event.callId, { name: event.name, query: queryOf(event.args), done: false, ok: true, summary: '', pages: [] });
+      return true;
+    }
+    if (event.type === 'tool_result') {
+      const step = this.steps.get(event.callId) ?? { name: event.name, done: false, ok: true, summary: '', pages: [] };
+      Object.assign(step, { done: true, ok: event.ok, summary: oneLine(event.summary), pages: event.pages ?? [] });
+      this.steps.set(event.callId, step);
+      return true;
+    }
+    return false;
+  }
+
+  get empty(): boolean {
+    return this.steps.size === 0;
+  }
+
+  /** The status line (without markers), at most `max` characters; '' when no tool ran. */
+  line(max = 300): string {
+    const items = [...this.steps.values()].map(describe);
+    let text = items.join(' · ');
+    if (text.length > max) text = `${text.slice(0, max - 1).trimEnd()}…`;
+    return text;
+  }
+}
+
+function describe(step: Step): string {
+  const pending = step.done ? '' : '…';
+  if (!step.ok) return `⚠ ${humanName(step.name)} failed${step.summary ? `: ${clip(step.summary, 60)}` : ''}`;
+  if (step.query !== undefined) {
+    const hits = step.done ? hitCount(step.summary, step.pages) : '';
+    return `searched “${clip(step.query, 40)}”${hits}${pending}`;
+  }
+  if (step.done && step.summary) return clip(shortenPaths(step.summary), 60);
+  if (step.pages.length) return `opened ${step.pages.slice(0, 3).map(pageName).join(', ')}${step.pages.length > 3 ? ` +${step.pages.length - 3}` : ''}`;
+  return `${humanName(step.name)}${pending}`;
+}
+
+function shortenPaths(text: string): string {
+  return text.replace(/[\w./-]+\.md\b/g, (p) => pageName(p));
+}
+
+function hitCount(summary: string, pages: string[]): string {
+  const m = /(\d+)\s+(hits?|results?|matches?|notes?|lines?)/i.exec(summary);
+  if (m) return ` (${m[1]} ${Number(m[1]) === 1 ? 'hit' : 'hits'})`;
+  if (/no (hits|results|matches)|nothing/i.test(summary)) return ' (no hits)';
+  return pages.length ? ` (${pages.length} ${pages.length === 1 ? 'hit' : 'hits'})` : '';
+}
+
+function queryOf(args: unknown): string | undefined {
+  if (!args || typeof args !== 'object') return undefined;
+  for (const key of QUERY_KEYS) {
+    const v = (args as Record<string, unknown>)[key];
+    if (typeof v === 'string' && v.trim()) return oneLine(v);
+  }
+  return undefined;
+}
+
+export function pageName(page: string): string {
+  const base = page.split('/').pop() ?? page;
+  return base.replace(/\.md$/i, '');
+}
+
+function humanName(name: string): string {
+  return name.replace(/[_-]+/g, ' ').trim();
+}
+
+function oneLine(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}
+
+function clip(s: string, n: number): string {
+  return s.length > n ? `${s.slice(0, n - 1)}…` : s;
+}

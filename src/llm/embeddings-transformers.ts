@@ -1,0 +1,91 @@
+/**
+ * A local sentence-embedding model run by transformers.js (ONNX). Weights are downloaded
+ * once into `data/models` with visible progress, or read from a folder the owner provides
+ * (then nothing is ever fetched).
+ */
+import type { Logger } from '../core/ports.js';
+import { CharlieError } from '../core/errors.js';
+import { embedderId, normalize, type Embedder } from '../memory/index/embedder.js';
+
+export interface TransformersEmbedderOptions {
+  /** Hugging Face id, e.g. `Xenova/all-MiniLM-L6-v2` or `Xenova/bge-small-en-v1.5`. */
+  model: string;
+  /** Download cache (`data/models`). */
+  cacheDir: string;
+  /** A folder holding `<model>/` with its config, tokenizer and onnx/ weights; disables downloads. */
+  modelDir?: string;
+  /** Text put before queries (bge models want "Represent this sentence for searching relevant passages: "). */
+  queryPrefix?: string;
+  batchSize?: number;
+  logger: Logger;
+}
+
+/** The embedding model could not be loaded: says why, so the caller can name its fallback. */
+export class EmbeddingModelError extends CharlieError {}
+
+type Extractor = (texts: string[], options: { pooling: 'mean' | 'cls'; normalize: boolean }) => Promise<{ data: Float32Array; dims: number[] }>;
+
+export class TransformersEmbedder implements Embedder {
+  readonly semantic = true;
+  readonly id: string;
+
+  private constructor(
+    private readonly extractor: Extractor,
+    readonly dimensions: number,
+    private readonly options: TransformersEmbedderOptions,
+  ) {
+    this.id = embedderId(options.model, dimensions);
+  }
+
+  static async load(options: TransformersEmbedderOptions): Promise<TransformersEmbedder> {
+    let lib: typeof import('@huggingface/transformers');
+    try {
+      lib = await import('@huggingface/transformers');
+    } catch (err) {
+      throw new EmbeddingModelError(`transformers.js could not start (${String(err)})`, { cause: err });
+    }
+    lib.env.cacheDir = options.cacheDir;
+    if (options.modelDir) {
+      lib.env.localModelPath = options.modelDir;
+      lib.env.allowLocalModels = true;
+      lib.env.allowRemoteModels = false;
+    }
+    const seen = new Map<string, number>();
+    const progress = (p: { status?: string; file?: string; progress?: number }) => {
+      if (p.status !== 'progress' || !p.file || p.progress === undefined) return;
+      const step = Math.floor(p.progress / 10);
+      if ((seen.get(p.file) ?? -1) >= step) return;
+      seen.set(p.file, step);
+      options.logger.info({ model: options.model, file: p.file, percent: Math.round(p.progress) }, 'downloading embedding model');
+    };
+    let extractor: Extractor;
+    try {
+      const pipe = await lib.pipeline('feature-extraction', options.model, { progress_callback: progress, dtype: 'fp32' });
+      extractor = pipe as unknown as Extractor;
+    } catch (err) {
+      const where = options.modelDir ? `from ${options.modelDir}` : `(downloading into ${options.cacheDir})`;
+      throw new EmbeddingModelError(`embedding model ${options.model} could not be loaded ${where}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    }
+    const probe = await extractor(['dimension probe'], { pooling: 'mean', normalize: true });
+    const dims = probe.dims[probe.dims.length - 1] ?? 0;
+    if (!dims) throw new EmbeddingModelError(`embedding model ${options.model} returned no vector`);
+    return new TransformersEmbedder(extractor, dims, options);
+  }
+
+  async embedQuery(text: string): Promise<Float32Array> {
+    const [v] = await this.embed([`${this.options.queryPrefix ?? ''}${text}`]);
+    return v!;
+  }
+
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    const size = this.options.batchSize ?? 32;
+    const pooling = /bge|gte/i.test(this.options.model) ? 'cls' : 'mean';
+    const out: Float32Array[] = [];
+    for (let i = 0; i < texts.length; i += size) {
+      const batch = texts.slice(i, i + size);
+      const t = await this.extractor(batch, { pooling, normalize: true });
+      for (let j = 0; j < batch.length; j++) out.push(normalize(t.data.slice(j * this.dimensions, (j + 1) * this.dimensions)));
+    }
+    return out;
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * Picks the embedder from the configuration: a local transformers.js model, an
+ * OpenAI-compatible `/v1/embeddings` server, or the built-in hashing embedder. When the
+ * configured one cannot be used, says why and which fallback it uses.
+ */
+import { join } from 'node:path';
+import type { Config } from '../config.js';
+import type { Logger } from '../core/ports.js';
+import type { Embedder } from '../memory/index/embedder.js';
+import { HashingEmbedder } from '../memory/index/hashing-embedder.js';
+import { OpenAIEmbedder } from './embeddings-openai.js';
+import { TransformersEmbedder } from './embeddings-transformers.js';
+
+export type EmbedderConfig = Pick<
+  Config,
+  'EMBEDDER' | 'EMBEDDING_MODEL' | 'EMBEDDING_MODEL_DIR' | 'EMBEDDING_BASE_URL' | 'EMBEDDING_API_KEY' | 'EMBEDDING_QUERY_PREFIX' | 'dataDir'
+>;
+
+export interface EmbedderChoice {
+  embedder: Embedder;
+  /** A human sentence when the configured embedder could not be used, naming the fallback. */
+  notice: string | null;
+}
+
+const BGE_PREFIX = 'Represent this sentence for searching relevant passages: ';
+
+export async function selectEmbedder(config: EmbedderConfig, logger: Logger): Promise<EmbedderChoice> {
+  const failures: string[] = [];
+  const wantTransformers = config.EMBEDDER === 'transformers' || config.EMBEDDER === 'auto';
+  const wantOpenAI = config.EMBEDDER === 'openai' || (config.EMBEDDER === 'auto' && !!config.EMBEDDING_BASE_URL);
+  if (config.EMBEDDER === 'builtin') return { embedder: new HashingEmbedder(), notice: null };
+  if (wantTransformers) {
+    try {
+      const embedder = await TransformersEmbedder.load({
+        model: config.EMBEDDING_MODEL,
+        cacheDir: join(config.dataDir, 'models'),
+        modelDir: config.EMBEDDING_MODEL_DIR,
+        queryPrefix: config.EMBEDDING_QUERY_PREFIX ?? (/bge/i.test(config.EMBEDDING_MODEL) ? BGE_PREFIX : ''),
+        logger,
+      });
+      return { embedder, notice: null };
+    } catch (err) {
+      failures.push(err instanceof Error ? err.message : String(err));
+    }
+  }
+  if (wantOpenAI) {
+    if (!config.EMBEDDING_BASE_URL) {
+      failures.push('EMBEDDER=openai needs EMBEDDING_BASE_URL (e.g. http://localhost:1234/v1)');
+    } else {
+      try {
+        const embedder = await OpenAIEmbedder.connect({ baseUrl: config.EMBEDDING_BASE_URL, model: config.EMBEDDING_MODEL, apiKey: config.EMBEDDING_API_KEY });
+        return { embedder, notice: null };
+      } catch (err) {
+        failures.push(`embeddings server: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+  }
+  const embedder = new HashingEmbedder();
+  const notice =
+    `${failures.join('; ')} — using the built-in lexical embedder (${embedder.id}) instead: search still works, ` +
+    `by wording rather than meaning. To use a real model, put it in EMBEDDING_MODEL_DIR or let Charlie download it once into ${join(config.dataDir, 'models')}, ` +
+    `or set EMBEDDER=openai with EMBEDDING_BASE_URL.`;
+  logger.warn({ embedder: embedder.id }, notice);
+  return { embedder, notice };
+}
+
+export async function createEmbedder(config: EmbedderConfig, logger: Logger): Promise<Embedder> {
+  return (await selectEmbedder(config, logger)).embedder;
+}

@@ -1,0 +1,169 @@
+/**
+ * Splits a project page into chunks: Markdown pages by headings and paragraphs, the
+ * conversation archive (`log/YYYY-MM-DD.md`) by message, each message carrying its
+ * neighbouring messages as context. Every chunk keeps page, heading, line range and a
+ * content hash (which keys its vector, so an unchanged chunk is never re-embedded).
+ */
+import { createHash } from 'node:crypto';
+import { parse as parseYaml } from 'yaml';
+import { LOG_FILE, parseLog } from '../archive-format.js';
+
+export interface Chunk {
+  /** Page path relative to the project folder. */
+  page: string;
+  heading: string;
+  /** 1-based, inclusive. */
+  lineStart: number;
+  lineEnd: number;
+  /** The text shown to the reader. */
+  text: string;
+  /** Neighbouring text that helps matching (previous and next messages of a log entry). */
+  context: string;
+  /** Who or what the chunk is about: a message's speaker, a note's title and aliases. */
+  entity: string;
+  /** ISO time: the entry time for log messages, the page's `updated` for notes. */
+  updated: string;
+  staleness: number;
+  /** Hash of heading + text + context + page; keys the stored vector. */
+  hash: string;
+}
+
+export interface ChunkOptions {
+  /** Soft upper bound of a Markdown chunk, in characters. */
+  maxChars?: number;
+  /** Messages before and after a log entry kept as its context. */
+  neighbours?: number;
+  /** Fallback `updated` (the file's mtime) when the page says nothing. */
+  mtime?: Date;
+}
+
+export function sha1(text: string): string {
+  return createHash('sha1').update(text).digest('hex');
+}
+
+/** Text a chunk is embedded from: heading, the text, then a little context. */
+export function embeddingText(chunk: Pick<Chunk, 'page' | 'heading' | 'entity' | 'text' | 'context'>): string {
+  const ctx = chunk.context ? `\n(${chunk.context.slice(0, 400)})` : '';
+  return `${chunk.heading}\n${chunk.text}${ctx}`;
+}
+
+export function chunkPage(page: string, content: string, options: ChunkOptions = {}): Chunk[] {
+  const name = page.split('/').pop() ?? page;
+  const log = page.startsWith('log/') ? LOG_FILE.exec(name) : null;
+  return log ? chunkLog(page, log[1]!, content, options) : chunkMarkdown(page, content, options);
+}
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/** "8 May 2023" for 2023-05-08: dates as people write them, so "in May 2023" can match. */
+export function spokenDate(isoDate: string): string {
+  const [y, m, d] = isoDate.split('-').map(Number) as [number, number, number];
+  return `${d} ${MONTHS[m - 1] ?? ''} ${y}`;
+}
+
+function chunkLog(page: string, date: string, content: string, options: ChunkOptions): Chunk[] {
+  const entries = parseLog(content, date);
+  const n = options.neighbours ?? 2;
+  const said = (i: number) => `${entries[i]!.speaker}: ${entries[i]!.text}`;
+  return entries.map((e, i) => {
+    const context: string[] = [];
+    for (let j = Math.max(0, i - n); j <= Math.min(entries.length - 1, i + n); j++) if (j !== i) context.push(said(j));
+    const heading = `${spokenDate(date)} ${e.time.slice(11, 16)} · ${e.speaker}${e.role === 'assistant' ? ' (reply)' : ''}`;
+    const chunk = { page, heading, lineStart: e.line, lineEnd: e.endLine, text: e.text, context: context.join('\n'), entity: e.speaker, updated: e.time, staleness: 5 };
+    return { ...chunk, hash: sha1(`${page}\n${heading}\n${e.text}\n${chunk.context}`) };
+  });
+}
+
+interface FrontMatter {
+  title?: string;
+  updated?: string;
+  staleness?: number;
+  tags: string[];
+  aliases: string[];
+  /** Number of lines the front matter block occupies (0 when absent). */
+  lines: number;
+}
+
+function readFrontMatter(lines: string[]): FrontMatter {
+  const none: FrontMatter = { tags: [], aliases: [], lines: 0 };
+  if (lines[0]?.trim() !== '---') return none;
+  const end = lines.findIndex((l, i) => i > 0 && /^(---|\.\.\.)\s*$/.test(l));
+  if (end < 0) return none;
+  let data: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = parseYaml(lines.slice(1, end).join('\n'));
+    if (parsed && typeof parsed === 'object') data = parsed as Record<string, unknown>;
+  } catch {
+    // a broken front matter is reported by the note store; the index still reads the body
+  }
+  const list = (v: unknown) => (Array.isArray(v) ? v.map(String) : typeof v === 'string' ? [v] : []);
+  const updated = data.updated instanceof Date ? data.updated.toISOString() : typeof data.updated === 'string' ? data.updated : undefined;
+  return {
+    title: typeof data.title === 'string' ? data.title : typeof data.name === 'string' ? data.name : undefined,
+    updated,
+    staleness: typeof data.staleness === 'number' ? data.staleness : undefined,
+    tags: list(data.tags),
+    aliases: list(data.aliases),
+    lines: end + 1,
+  };
+}
+
+function chunkMarkdown(page: string, content: string, options: ChunkOptions): Chunk[] {
+  const maxChars = options.maxChars ?? 1200;
+  const lines = content.replace(/\r\n?/g, '\n').split('\n');
+  const fm = readFrontMatter(lines);
+  const title = fm.title ?? (page.split('/').pop() ?? page).replace(/\.md$/, '').replace(/-/g, ' ');
+  const updated = fm.updated ?? (options.mtime ?? new Date(0)).toISOString();
+  const staleness = fm.staleness ?? (page.startsWith('notes/') ? 3 : 2);
+  const extra = [...fm.aliases, ...fm.tags.map((t) => `#${t}`)].join(' ');
+  const entity = page.startsWith('notes/') ? [title, ...fm.aliases].join(' · ') : '';
+  const chunks: Chunk[] = [];
+  const path: string[] = [];
+  let block: { start: number; end: number; text: string[] } | null = null;
+  let inFence = false;
+
+  const flush = () => {
+    if (!block) return;
+    const text = block.text.join('\n').trim();
+    if (text) {
+      const heading = [title, ...path.filter((h) => h && h !== title)].join(' › ');
+      const context = chunks.length === 0 ? extra : '';
+      chunks.push({ page, heading, lineStart: block.start, lineEnd: block.end, text, context, entity, updated, staleness, hash: sha1(`${page}\n${heading}\n${text}\n${context}`) });
+    }
+    block = null;
+  };
+
+  for (let i = fm.lines; i < lines.length; i++) {
+    const line = lines[i]!;
+    const lineNo = i + 1;
+    if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
+    const h = inFence ? null : /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
+    if (h) {
+      flush();
+      path.length = Math.min(path.length, h[1]!.length - 1);
+      path[h[1]!.length - 1] = h[2]!;
+      for (let k = 0; k < path.length; k++) path[k] ??= '';
+      continue;
+    }
+    const blank = line.trim() === '';
+    if (!block) {
+      if (blank) continue;
+      block = { start: lineNo, end: lineNo, text: [line] };
+      continue;
+    }
+    const size = block.text.reduce((a, t) => a + t.length + 1, 0);
+    if (blank && !inFence && size >= maxChars / 2) {
+      flush();
+      continue;
+    }
+    if (!blank && size + line.length > maxChars && !inFence) {
+      flush();
+      block = { start: lineNo, end: lineNo, text: [line] };
+      continue;
+    }
+    block.text.push(line);
+    if (!blank) block.end = lineNo;
+  }
+  flush();
+  return chunks;
+}

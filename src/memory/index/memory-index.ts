@@ -1,0 +1,255 @@
+/**
+ * The derived index of every project: keeps each project's LanceDB table in step with its
+ * Markdown pages. Unchanged pages are skipped by size + mtime (and hash when unsure), changed
+ * pages are re-chunked and only their new chunks embedded, deleted pages removed. An
+ * unreadable table is dropped and rebuilt from the pages, never fatal.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import * as lancedb from '@lancedb/lancedb';
+import type { Logger } from '../../core/ports.js';
+import { chunkPage, embeddingText, sha1, type Chunk, type ChunkOptions } from './chunker.js';
+import type { Embedder } from './embedder.js';
+import { listPageFiles, listProjects } from './page-files.js';
+import { ProjectTable, projectOfTable, tableName, type ChunkRow, type PageState, type ScoredChunk } from './project-table.js';
+
+export interface SyncStats {
+  projects: number;
+  pages: number;
+  changed: number;
+  deleted: number;
+  chunks: number;
+  embedded: number;
+  ms: number;
+}
+
+export interface MemoryIndexOptions {
+  projectsDir: string;
+  /** Folder of the LanceDB database (e.g. `data/index`). */
+  indexDir: string;
+  embedder: Embedder;
+  logger: Logger;
+  chunking?: Omit<ChunkOptions, 'mtime'>;
+  /** Files modified this recently are hashed even when size and mtime match. */
+  racyMs?: number;
+  now?: () => number;
+}
+
+interface ProjectState {
+  table: ProjectTable;
+  pages: Map<string, PageState>;
+}
+
+const EMBED_BATCH = 64;
+const SAFE_PROJECT = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+
+const emptyStats = (): SyncStats => ({ projects: 0, pages: 0, changed: 0, deleted: 0, chunks: 0, embedded: 0, ms: 0 });
+
+export class MemoryIndex {
+  private readonly states = new Map<string, Promise<ProjectState>>();
+  private readonly queues = new Map<string, Promise<unknown>>();
+  private db: lancedb.Connection | null = null;
+
+  constructor(private readonly options: MemoryIndexOptions) {}
+
+  get embedder(): Embedder {
+    return this.options.embedder;
+  }
+
+  private async connection(): Promise<lancedb.Connection> {
+    if (!this.db) {
+      try {
+        await mkdir(this.options.indexDir, { recursive: true });
+        const db = await lancedb.connect(this.options.indexDir);
+        await db.tableNames();
+        this.db = db;
+      } catch (err) {
+        // the folder is derived data: set it aside and start empty rather than stop Charlie
+        this.options.logger.warn({ dir: this.options.indexDir, err: String(err) }, 'search index folder unreadable; rebuilding it from the pages');
+        await rm(this.options.indexDir, { recursive: true, force: true });
+        await mkdir(this.options.indexDir, { recursive: true });
+        this.db = await lancedb.connect(this.options.indexDir);
+      }
+    }
+    return this.db;
+  }
+
+  /** Runs `task` after every earlier task of the same project. */
+  private serial<T>(project: string, task: () => Promise<T>): Promise<T> {
+    const prev = this.queues.get(project) ?? Promise.resolve();
+    const next = prev.then(task, task);
+    this.queues.set(project, next.catch(() => undefined));
+    return next;
+  }
+
+  private state(project: string): Promise<ProjectState> {
+    let s = this.states.get(project);
+    if (!s) {
+      s = this.openState(project);
+      this.states.set(project, s);
+      s.catch(() => this.states.delete(project));
+    }
+    return s;
+  }
+
+  private async openState(project: string): Promise<ProjectState> {
+    const db = await this.connection();
+    const name = tableName(project, this.embedder.id);
+    await this.dropOtherEmbedders(db, project, name);
+    try {
+      const table = await ProjectTable.open(db, name, this.embedder.dimensions);
+      return { table, pages: await table.pageStates() };
+    } catch (err) {
+      this.options.logger.warn({ project, err: String(err) }, 'search index unreadable; rebuilding it from the pages');
+      await db.dropTable(name).catch(() => undefined);
+      await rm(join(this.options.indexDir, `${name}.lance`), { recursive: true, force: true });
+      const table = await ProjectTable.open(db, name, this.embedder.dimensions);
+      return { table, pages: new Map() };
+    }
+  }
+
+  /** A model change re-embeds: tables of this project made by another embedder are dropped. */
+  private async dropOtherEmbedders(db: lancedb.Connection, project: string, keep: string): Promise<void> {
+    for (const name of await db.tableNames()) {
+      if (name !== keep && projectOfTable(name) === project.replace(/[^A-Za-z0-9_-]/g, '_')) {
+        this.options.logger.info({ project, table: name }, 'embedder changed; dropping vectors of the previous one');
+        await db.dropTable(name).catch(() => undefined);
+      }
+    }
+  }
+
+  /** A project is searched only when its folder exists (no table is made for a typo). */
+  private exists(project: string): boolean {
+    return SAFE_PROJECT.test(project) && (this.states.has(project) || existsSync(join(this.options.projectsDir, project)));
+  }
+
+  /** Brings one project's index in step with its pages. Cheap when nothing changed. */
+  sync(project: string): Promise<SyncStats> {
+    if (!this.exists(project)) return Promise.resolve(emptyStats());
+    return this.serial(project, () => this.syncNow(project));
+  }
+
+  async syncAll(): Promise<SyncStats> {
+    const total = emptyStats();
+    const started = performance.now();
+    for (const project of await listProjects(this.options.projectsDir)) {
+      const s = await this.sync(project);
+      total.projects++;
+      total.pages += s.pages;
+      total.changed += s.changed;
+      total.deleted += s.deleted;
+      total.chunks += s.chunks;
+      total.embedded += s.embedded;
+    }
+    total.ms = performance.now() - started;
+    return total;
+  }
+
+  /** Drops every table and rebuilds all projects from their pages. */
+  async reindexAll(): Promise<SyncStats> {
+    const db = await this.connection();
+    await Promise.all([...this.queues.values()]);
+    this.states.clear();
+    await db.dropAllTables();
+    return this.syncAll();
+  }
+
+  private async syncNow(project: string): Promise<SyncStats> {
+    const started = performance.now();
+    const state = await this.state(project);
+    const files = listPageFiles(join(this.options.projectsDir, project));
+    const now = (this.options.now ?? Date.now)();
+    const racy = this.options.racyMs ?? 2000;
+    const changed: { page: string; content: string; hash: string; mtimeMs: number; size: number }[] = [];
+    await Promise.all(
+      [...files.values()].map(async (f) => {
+        const known = state.pages.get(f.page);
+        if (known && known.mtimeMs === f.mtimeMs && known.size === f.size && now - f.mtimeMs > racy) return;
+        const content = await readFile(f.absolute, 'utf8').catch(() => null);
+        if (content === null) return;
+        const hash = sha1(content);
+        if (known && known.hash === hash) {
+          state.pages.set(f.page, { hash, mtimeMs: f.mtimeMs, size: f.size });
+          return;
+        }
+        changed.push({ page: f.page, content, hash, mtimeMs: f.mtimeMs, size: f.size });
+      }),
+    );
+    const deleted = [...state.pages.keys()].filter((p) => !files.has(p));
+    const stats: SyncStats = { ...emptyStats(), projects: 1, pages: files.size, changed: changed.length, deleted: deleted.length };
+    if (changed.length === 0 && deleted.length === 0) {
+      stats.ms = performance.now() - started;
+      return stats;
+    }
+    changed.sort((a, b) => a.page.localeCompare(b.page));
+    const previous = changed.filter((c) => state.pages.has(c.page)).map((c) => c.page);
+    const reuse = previous.length > 0 ? await state.table.vectorsOf(previous) : new Map<string, Float32Array>();
+    const rows: (ChunkRow & { pageMtime: number; pageSize: number })[] = [];
+    const pending: { chunk: Chunk; row: number }[] = [];
+    for (const c of changed) {
+      const chunks = chunkPage(c.page, c.content, { ...this.options.chunking, mtime: new Date(c.mtimeMs) });
+      for (const [i, chunk] of chunks.entries()) {
+        const vector = reuse.get(chunk.hash);
+        const prevLine = chunks[i - 1]?.lineStart ?? -1;
+        const nextLine = chunks[i + 1]?.lineStart ?? -1;
+        const row = { ...chunk, prevLine, nextLine, pageHash: c.hash, embedder: this.embedder.id, vector: vector ?? new Float32Array(0), pageMtime: c.mtimeMs, pageSize: c.size };
+        if (!vector) pending.push({ chunk, row: rows.length });
+        rows.push(row);
+      }
+    }
+    for (let i = 0; i < pending.length; i += EMBED_BATCH) {
+      const batch = pending.slice(i, i + EMBED_BATCH);
+      const vectors = await this.embedder.embed(batch.map((p) => embeddingText(p.chunk)));
+      batch.forEach((p, j) => (rows[p.row]!.vector = vectors[j]!));
+    }
+    this.options.logger.debug({ project, rows: rows.length, embedded: pending.length }, 'writing chunks');
+    await state.table.replacePages([...changed.map((c) => c.page), ...deleted], rows);
+    this.options.logger.debug({ project }, 'optimizing index');
+    await state.table.optimize();
+    for (const p of deleted) state.pages.delete(p);
+    for (const c of changed) state.pages.set(c.page, { hash: c.hash, mtimeMs: c.mtimeMs, size: c.size });
+    Object.assign(stats, { chunks: rows.length, embedded: pending.length, ms: performance.now() - started });
+    this.options.logger.debug({ project, ...stats }, 'index synced');
+    return stats;
+  }
+
+  /** Vector and keyword candidates of one project (after `sync`, which recall runs first). */
+  async search(project: string, query: { vector: Float32Array | null; terms: string[]; limit: number; contextBoost: number }): Promise<{ vector: ScoredChunk[]; keyword: ScoredChunk[] }> {
+    if (!this.exists(project)) return { vector: [], keyword: [] };
+    const run = async () => {
+      const { table } = await this.state(project);
+      const [vector, keyword] = await Promise.all([
+        query.vector ? table.vectorSearch(query.vector, query.limit) : Promise.resolve([]),
+        table.keywordSearch(query.terms, query.limit, query.contextBoost),
+      ]);
+      return { vector, keyword };
+    };
+    try {
+      return await run();
+    } catch (err) {
+      this.options.logger.warn({ project, err: String(err) }, 'search index failed; rebuilding this project from its pages');
+      await this.rebuild(project);
+      return run();
+    }
+  }
+
+  /** Drops and rebuilds one project's table (used when it turns out to be unreadable). */
+  async rebuild(project: string): Promise<SyncStats> {
+    return this.serial(project, async () => {
+      const db = await this.connection();
+      const name = tableName(project, this.embedder.id);
+      this.states.delete(project);
+      await db.dropTable(name).catch(() => undefined);
+      await rm(join(this.options.indexDir, `${name}.lance`), { recursive: true, force: true });
+      return this.syncNow(project);
+    });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.queues.values()]);
+    this.db?.close();
+    this.db = null;
+    this.states.clear();
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * Charlie's recall: the hybrid engine behind the `Recall` port. Before every search it
+ * runs a cheap incremental sync of the project (so a page changed before a turn is
+ * searchable in that turn); a background watcher picks up hand edits meanwhile.
+ */
+import { join } from 'node:path';
+import type { Clock, Logger, Recall, RecallHit, RecallScope, UsageStore } from '../core/ports.js';
+import type { Embedder } from './index/embedder.js';
+import { DEFAULT_WEIGHTS, Fusion, type RecallWeights } from './index/fusion.js';
+import { MemoryIndex, type SyncStats } from './index/memory-index.js';
+import { keyTerms, terms as termsOf } from './index/text.js';
+import { watchProjects } from './index/watcher.js';
+import type { ChunkOptions } from './index/chunker.js';
+import type { Config } from '../config.js';
+
+export type RecallSettings = Pick<
+  Config,
+  | 'RECALL_VECTOR_WEIGHT'
+  | 'RECALL_KEYWORD_WEIGHT'
+  | 'RECALL_USAGE_WEIGHT'
+  | 'RECALL_MIN_SIMILARITY'
+  | 'RECALL_CONTEXT_WEIGHT'
+  | 'RECALL_CONTEXT_MESSAGES'
+  | 'RECALL_RECENCY_WEIGHT'
+  | 'RECALL_ENTITY_WEIGHT'
+  | 'RECALL_CANDIDATES'
+>;
+
+/** Fusion weights and chunking from the settings, to spread into `createRecall`. */
+export function recallSettings(config: RecallSettings): { weights: RecallWeights; chunking: { neighbours: number }; candidates: number } {
+  return { weights: weightsFromConfig(config), chunking: { neighbours: config.RECALL_CONTEXT_MESSAGES }, candidates: config.RECALL_CANDIDATES };
+}
+
+function weightsFromConfig(config: RecallSettings): RecallWeights {
+  return {
+    ...DEFAULT_WEIGHTS,
+    vector: config.RECALL_VECTOR_WEIGHT,
+    keyword: config.RECALL_KEYWORD_WEIGHT,
+    usage: config.RECALL_USAGE_WEIGHT,
+    minSimilarity: config.RECALL_MIN_SIMILARITY,
+    contextBoost: config.RECALL_CONTEXT_WEIGHT,
+    recency: config.RECALL_RECENCY_WEIGHT,
+    entity: config.RECALL_ENTITY_WEIGHT,
+  };
+}
+
+export interface RecallOptions {
+  projectsDir: string;
+  /** `data/`: the index lives in `data/index`. */
+  dataDir: string;
+  embedder: Embedder;
+  usage: UsageStore;
+  weights?: Partial<RecallWeights>;
+  logger: Logger;
+  clock?: Clock;
+  chunking?: Omit<ChunkOptions, 'mtime'>;
+  /** Keyword terms kept from a query. */
+  maxTerms?: number;
+  /** Candidates taken from each of the vector and keyword searches. */
+  candidates?: number;
+}
+
+export interface RecallService {
+  recall: Recall;
+  sync(project: string): Promise<SyncStats>;
+  syncAll(): Promise<SyncStats>;
+  reindexAll(): Promise<SyncStats>;
+  /** Starts the file watcher; returns a function that stops it. */
+  watch(): () => Promise<void>;
+  close(): Promise<void>;
+}
+
+export class HybridRecall implements Recall {
+  private readonly weights: RecallWeights;
+
+  constructor(
+    private readonly index: MemoryIndex,
+    private readonly options: Pick<RecallOptions, 'usage' | 'logger' | 'clock' | 'maxTerms' | 'candidates'> & { weights?: Partial<RecallWeights> },
+  ) {
+    const w = { ...DEFAULT_WEIGHTS, ...options.weights };
+    // a lexical (hashing) vector is another keyword signal: it gets no more weight than keywords
+    const even = (w.vector + w.keyword) / 2;
+    this.weights = index.embedder.semantic ? w : { ...w, vector: Math.min(w.vector, even), keyword: Math.max(w.keyword, even) };
+  }
+
+  async recall(query: string, scope: RecallScope): Promise<RecallHit[]> {
+    const limit = Math.max(1, Math.min(scope.limit ?? 8, 100));
+    const q = query.trim();
+    if (!q) return [];
+    await this.index.sync(scope.project);
+    const terms = keyTerms(q, this.options.maxTerms ?? 10);
+    const embedder = this.index.embedder;
+    const vector = embedder.embedQuery ? await embedder.embedQuery(q) : (await embedder.embed([q]))[0];
+    const candidates = Math.max(this.options.candidates ?? 100, limit * 5);
+    const found = await this.index.search(scope.project, { vector: vector ?? null, terms, limit: candidates, contextBoost: this.weights.contextBoost });
+    const fusion = new Fusion(found.vector, found.keyword, this.weights, new Set(termsOf(q)));
+    const now = (this.options.clock ?? { now: () => new Date() }).now();
+    const hits = fusion.rank((page) => this.options.usage.boost(scope.project, page, now), now, limit);
+    for (const page of new Set(hits.filter((h) => h.page.startsWith('notes/')).map((h) => h.page))) {
+      this.options.usage.record(scope.project, page, 'retrieved', now);
+    }
+    this.options.logger.debug({ project: scope.project, terms, hits: hits.length }, 'recall');
+    return hits;
+  }
+}
+
+export function createRecall(options: RecallOptions): RecallService {
+  const index = new MemoryIndex({
+    projectsDir: options.projectsDir,
+    indexDir: join(options.dataDir, 'index'),
+    embedder: options.embedder,
+    logger: options.logger.child({ module: 'index' }),
+    chunking: options.chunking,
+  });
+  const recall = new HybridRecall(index, options);
+  const stops = new Set<() => Promise<void>>();
+  return {
+    recall,
+    sync: (project) => index.sync(project),
+    syncAll: () => index.syncAll(),
+    reindexAll: () => index.reindexAll(),
+    watch() {
+      const stop = watchProjects(options.projectsDir, (project) => index.sync(project), options.logger);
+      stops.add(stop);
+      return async () => {
+        stops.delete(stop);
+        await stop();
+      };
+    },
+    async close() {
+      await Promise.all([...stops].map((s) => s()));
+      stops.clear();
+      await index.close();
+    },
+  };
+}

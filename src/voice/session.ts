@@ -1,0 +1,307 @@
+/**
+ * One guild's voice session: the thin Discord glue around the transport-independent parts.
+ * Joins with the guild's adapter (DAVE via @snazzah/davey), subscribes once per speaker
+ * (never to Charlie itself) and keeps that subscription open, feeds the receive pipeline,
+ * hands segments to the conversation, plays replies through one AudioPlayer, counts DAVE
+ * decryption failures (rejoin + visible warning), and leaves an empty channel.
+ */
+import {
+  createAudioPlayer,
+  EndBehaviorType,
+  entersState,
+  joinVoiceChannel,
+  NoSubscriberBehavior,
+  VoiceConnectionStatus,
+  type AudioPlayer,
+  type DiscordGatewayAdapterCreator,
+  type VoiceConnection,
+} from '@discordjs/voice';
+import type { AssistantApi, Place } from '../core/assistant-api.js';
+import type { Logger, SpeechToText, TextToSpeech } from '../core/ports.js';
+import { AddressingPolicy, type WakeRule } from './addressing.js';
+import { BargeInDetector } from './barge-in.js';
+import { DaveFailureMonitor } from './dave-monitor.js';
+import { DiscordAudioSink } from './discord-audio.js';
+import { PlaybackQueue, type AudioSink } from './playback-queue.js';
+import { ReceivePipeline } from './receive-pipeline.js';
+import { realTimers, type Timers } from './timers.js';
+import { VoiceConversation } from './voice-conversation.js';
+
+export interface VoiceSettings {
+  wakeName: string;
+  wakeRule: WakeRule;
+  silenceMs: number;
+  minSpeechMs: number;
+  bargeIn: boolean;
+  bargeInMs: number;
+  /** Leave this long after the last person left (0 = at once). */
+  emptyLeaveMs: number;
+  language?: string;
+}
+
+export interface VoiceMember {
+  id: string;
+  displayName: string;
+  bot: boolean;
+}
+
+/** Everything a session needs about where it is; built by `/voice join`. */
+export interface VoiceTarget {
+  guildId: string;
+  voiceChannelId: string;
+  voiceChannelName: string;
+  /** The text channel `/voice join` was called from; its project is the conversation. */
+  textChannelId: string;
+  place: Place;
+  botUserId: string;
+  adapterCreator: DiscordGatewayAdapterCreator;
+  /** Who is in the voice channel now. */
+  members(): VoiceMember[];
+  /** Post in the text channel (split to Discord's limit by the caller). */
+  post(text: string): Promise<void>;
+}
+
+export interface VoiceSessionDeps {
+  assistant: Pick<AssistantApi, 'handle'>;
+  stt: SpeechToText;
+  tts: TextToSpeech;
+  settings: VoiceSettings;
+  logger: Logger;
+  timers?: Timers;
+  /** Injected for tests; defaults to @discordjs/voice `joinVoiceChannel`. */
+  connect?: (target: VoiceTarget) => VoiceConnection;
+  /** Injected for tests; defaults to a sink over the AudioPlayer. */
+  sink?: (player: AudioPlayer) => AudioSink;
+  /** How long joining may take. Default 20 s. */
+  readyTimeoutMs?: number;
+}
+
+export type SessionState = 'connecting' | 'listening' | 'speaking' | 'left';
+
+export interface VoiceStatus {
+  state: SessionState;
+  voiceChannelName: string;
+  project: string;
+  humans: number;
+  wakeNameNeeded: boolean;
+  speakersTalking: number;
+  queuedSentences: number;
+  turns: number;
+  rejoins: number;
+  stt: string;
+  tts: string;
+}
+
+export function defaultConnect(target: VoiceTarget): VoiceConnection {
+  return joinVoiceChannel({
+    guildId: target.guildId,
+    channelId: target.voiceChannelId,
+    adapterCreator: target.adapterCreator,
+    selfDeaf: false,
+    selfMute: false,
+    debug: true, // DAVE decryption failures are only reported as debug lines
+  });
+}
+
+export class VoiceSession {
+  private connection: VoiceConnection | null = null;
+  private readonly player: AudioPlayer;
+  private readonly queue: PlaybackQueue;
+  private readonly pipeline: ReceivePipeline;
+  private readonly conversation: VoiceConversation;
+  private readonly bargeIn: BargeInDetector;
+  private readonly dave: DaveFailureMonitor;
+  private readonly subscribed = new Set<string>();
+  private readonly log: Logger;
+  private readonly timers: Timers;
+  private readonly policy: AddressingPolicy;
+  private emptyTimer: unknown = null;
+  private state: SessionState = 'connecting';
+  private turns = 0;
+  private rejoins = 0;
+  private rejoining = false;
+
+  constructor(
+    readonly target: VoiceTarget,
+    private readonly deps: VoiceSessionDeps,
+    private readonly onLeft: (reason: string) => void = () => {},
+  ) {
+    this.log = deps.logger.child({ voice: target.guildId });
+    this.timers = deps.timers ?? realTimers;
+    const s = deps.settings;
+    this.player = createAudioPlayer({ behaviors: { noSubscriber: NoSubscriberBehavior.Play } });
+    this.player.on('error', (error) => this.log.warn({ err: String(error) }, 'audio player error'));
+    this.queue = new PlaybackQueue({ tts: deps.tts, sink: (deps.sink ?? ((p) => new DiscordAudioSink(p)))(this.player), logger: this.log });
+    this.policy = new AddressingPolicy(s.wakeName, s.wakeRule);
+    this.conversation = new VoiceConversation({
+      assistant: deps.assistant,
+      stt: deps.stt,
+      queue: this.queue,
+      place: target.place,
+      policy: this.policy,
+      humansPresent: () => this.humans().length,
+      post: (text) => target.post(text),
+      logger: this.log,
+      ...(s.language ? { language: s.language } : {}),
+    });
+    this.bargeIn = new BargeInDetector({ enabled: s.bargeIn, thresholdMs: s.bargeInMs }, this.queue, (userId, dropped) =>
+      this.log.info({ user: userId, dropped }, 'barge-in: stopped speaking'),
+    );
+    this.pipeline = new ReceivePipeline(
+      { silenceMs: s.silenceMs, minSpeechMs: s.minSpeechMs, ignoreUserIds: [target.botUserId] },
+      this.timers,
+      {
+        onActivity: (userId, voicedMs) => this.bargeIn.activity(userId, voicedMs),
+        onSegment: (segment) => {
+          this.bargeIn.utteranceEnded(segment.userId);
+          const member = this.target.members().find((m) => m.id === segment.userId);
+          if (member?.bot) return;
+          void this.conversation.hear({ userId: segment.userId, displayName: member?.displayName ?? 'Someone', pcm: segment.pcm }).then((outcome) => {
+            if (outcome.kind === 'answered') this.turns++;
+          });
+        },
+        onDiscard: (userId, reason) => {
+          this.bargeIn.utteranceEnded(userId);
+          this.log.debug({ user: userId, reason }, 'segment discarded');
+        },
+      },
+    );
+    this.dave = new DaveFailureMonitor((n) => void this.rejoin(n));
+  }
+
+  /** Join and wait until the connection is ready. */
+  async start(): Promise<void> {
+    const timeoutMs = this.deps.readyTimeoutMs ?? 20_000;
+    this.attach((this.deps.connect ?? defaultConnect)(this.target));
+    try {
+      await entersState(this.connection!, VoiceConnectionStatus.Ready, timeoutMs);
+    } catch (cause) {
+      this.leave('could not connect');
+      throw new Error(`could not connect to ${this.target.voiceChannelName} within ${timeoutMs / 1000} s — check the bot's Connect and Speak permissions`, { cause });
+    }
+    this.state = 'listening';
+    this.membersChanged();
+    // fetch / load the local Whisper model now rather than on the first utterance
+    const stt = this.deps.stt as SpeechToText & { load?: () => Promise<unknown> };
+    if (typeof stt.load === 'function') stt.load().catch((error: unknown) => this.log.warn({ err: String(error) }, 'speech to text is not ready'));
+  }
+
+  private attach(connection: VoiceConnection): void {
+    this.connection = connection;
+    this.subscribed.clear();
+    connection.subscribe(this.player);
+    connection.on('debug', (message: string) => this.dave.observe(message));
+    connection.on('error', (error: Error) => {
+      if (!this.dave.observe(error.message)) this.log.warn({ err: String(error) }, 'voice connection error');
+    });
+    connection.on('stateChange', (_old, state) => {
+      if (connection !== this.connection) return;
+      if (state.status === VoiceConnectionStatus.Disconnected) void this.recover(connection);
+      if (state.status === VoiceConnectionStatus.Destroyed && !this.rejoining) this.leave('disconnected');
+    });
+    connection.receiver.speaking.on('start', (userId: string) => this.subscribe(userId));
+  }
+
+  /** One subscription per speaker for the whole session (re-subscribing per utterance clips syllables). */
+  private subscribe(userId: string): void {
+    if (userId === this.target.botUserId || this.subscribed.has(userId) || !this.connection) return;
+    if (this.target.members().find((m) => m.id === userId)?.bot) return;
+    this.subscribed.add(userId);
+    const stream = this.connection.receiver.subscribe(userId, { end: { behavior: EndBehaviorType.Manual } });
+    stream.on('data', (packet: Buffer) => this.pipeline.push(userId, packet));
+    stream.on('error', (error) => {
+      // the receiver destroys a speaker's stream when a packet cannot be decrypted (DAVE gave up)
+      this.log.warn({ user: userId, err: String(error) }, 'receive stream failed; will resubscribe when they speak');
+      this.dave.observeStreamError();
+    });
+    stream.on('close', () => this.subscribed.delete(userId));
+  }
+
+  /** Disconnected: give Discord 5 s to move us back, else give up (the standard recovery). */
+  private async recover(connection: VoiceConnection): Promise<void> {
+    try {
+      await Promise.race([
+        entersState(connection, VoiceConnectionStatus.Signalling, 5_000),
+        entersState(connection, VoiceConnectionStatus.Connecting, 5_000),
+      ]);
+    } catch {
+      if (connection === this.connection && !this.rejoining) this.leave('disconnected');
+    }
+  }
+
+  /** Repeated DAVE failures: drop the connection, join again, and say so in the channel. */
+  private async rejoin(failures: number): Promise<void> {
+    if (this.state === 'left' || this.rejoining) return;
+    this.rejoining = true;
+    this.rejoins++;
+    this.log.warn({ failures, rejoins: this.rejoins }, 'repeated DAVE decryption failures: rejoining');
+    void this.target.post(`⚠️ Voice decryption (DAVE) kept failing; I'm rejoining ${this.target.voiceChannelName}. If this repeats, try /voice leave and /voice join.`).catch(() => {});
+    try {
+      for (const userId of this.subscribed) this.pipeline.removeSpeaker(userId);
+      this.connection?.destroy();
+      this.attach((this.deps.connect ?? defaultConnect)(this.target));
+      await entersState(this.connection!, VoiceConnectionStatus.Ready, this.deps.readyTimeoutMs ?? 20_000);
+    } catch (error) {
+      this.log.warn({ err: String(error) }, 'rejoin failed');
+      this.rejoining = false;
+      this.leave('rejoin failed');
+      return;
+    }
+    this.rejoining = false;
+  }
+
+  private humans(): VoiceMember[] {
+    return this.target.members().filter((m) => !m.bot && m.id !== this.target.botUserId);
+  }
+
+  /** Call on every voice state change in the guild: leaves an empty channel, forgets speakers who left. */
+  membersChanged(): void {
+    if (this.state === 'left') return;
+    const present = new Set(this.target.members().map((m) => m.id));
+    for (const userId of this.subscribed) if (!present.has(userId)) this.pipeline.removeSpeaker(userId);
+    if (this.humans().length === 0) {
+      if (this.emptyTimer === null) {
+        this.emptyTimer = this.timers.setTimeout(() => {
+          this.emptyTimer = null;
+          if (this.humans().length === 0) this.leave('the channel is empty');
+        }, this.deps.settings.emptyLeaveMs);
+      }
+    } else if (this.emptyTimer !== null) {
+      this.timers.clearTimeout(this.emptyTimer);
+      this.emptyTimer = null;
+    }
+  }
+
+  status(): VoiceStatus {
+    const humans = this.humans().length;
+    return {
+      state: this.state === 'listening' && this.queue.speaking ? 'speaking' : this.state,
+      voiceChannelName: this.target.voiceChannelName,
+      project: this.target.place.kind === 'project' ? this.target.place.origin.name : 'private',
+      humans,
+      wakeNameNeeded: this.policy.needsWakeName(humans),
+      speakersTalking: this.pipeline.activeSpeakers.length,
+      queuedSentences: this.queue.pending,
+      turns: this.turns,
+      rejoins: this.rejoins,
+      stt: this.deps.stt.id,
+      tts: this.deps.tts.id,
+    };
+  }
+
+  leave(reason: string): void {
+    if (this.state === 'left') return;
+    this.state = 'left';
+    if (this.emptyTimer !== null) this.timers.clearTimeout(this.emptyTimer);
+    this.conversation.close();
+    this.pipeline.close();
+    this.player.stop(true);
+    try {
+      if (this.connection && this.connection.state.status !== VoiceConnectionStatus.Destroyed) this.connection.destroy();
+    } catch {
+      // already destroyed
+    }
+    this.log.info({ reason }, 'left the voice channel');
+    this.onLeft(reason);
+  }
+}

@@ -1,0 +1,186 @@
+/** Slash commands, buttons and modals through a real discord.js client and the fake Discord. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadCommands } from '../../commands/index.js';
+import { REFUSAL } from '../../src/discord/interaction-router.js';
+import { registerCommands } from '../../src/discord/register.js';
+import { startBotHarness, type BotHarness } from '../support/fake-discord/bot-harness.js';
+import { startFakeDiscord, type FakeDiscord, type InteractionRecord, type Json } from '../support/fake-discord/server.js';
+import { FakeAssistant, keyOf } from '../support/fake-assistant.js';
+
+let h: BotHarness | undefined;
+let bare: FakeDiscord | undefined;
+afterEach(async () => {
+  await h?.close();
+  await bare?.close();
+  h = undefined;
+  bare = undefined;
+});
+
+const sub = (name: string, options: Json[] = []) => [{ type: 1, name, options }] as never;
+const EPHEMERAL = 64;
+
+async function firstCallback(h: BotHarness, record: InteractionRecord): Promise<Json> {
+  const cb = await h.fake.waitFor(() => record.callbacks[0], 5000, 'interaction callback');
+  await h.bot.idle();
+  return cb;
+}
+
+describe('Discord slash commands', () => {
+  it('/memory show replies ephemeral and paged; the buttons turn the pages', async () => {
+    const assistant = new FakeAssistant();
+    h = await startBotHarness({ assistant });
+    const key = `discord:${h.guild.id}:${h.general.id}`;
+    assistant.memory.set(key, {
+      summary: 'The family plans a trip to Lisbon in May.',
+      decisions: Array.from({ length: 60 }, (_, i) => ({ date: '2026-11-01', text: `decision number ${i} about the trip and its many details`, source: 'manual' })),
+      quotes: [{ date: '2026-11-02', speaker: 'alice', text: 'Pastéis first!', source: 'x' }],
+      style: 'brief',
+    });
+    const rec = h.fake.runCommand(h.general, h.alice, 'memory', sub('show'));
+    const cb = await firstCallback(h, rec);
+    expect(cb.type).toBe(4);
+    const data = cb.data as Json;
+    expect(Number(data.flags) & EPHEMERAL).toBe(EPHEMERAL);
+    expect(String(data.content)).toContain('Memory of general');
+    expect(String(data.content)).toContain('Lisbon in May');
+    expect(String(data.content)).toMatch(/page 1\/\d/);
+    const buttons = ((data.components as Json[])[0]!.components as Json[]).map((b) => String(b.custom_id));
+    expect(buttons).toEqual(['memory-show:-1', 'memory-show:1']);
+
+    const press = h.fake.pressButton(h.general, h.alice, rec.original!, 'memory-show:1');
+    const update = await firstCallback(h, press);
+    expect(update.type).toBe(7);
+    expect(String((update.data as Json).content)).toMatch(/page 2\/\d/);
+    expect(String((update.data as Json).content)).toContain('decision number');
+  });
+
+  it('/memory edit opens a modal prefilled with the memory; submitting saves it', async () => {
+    const assistant = new FakeAssistant();
+    h = await startBotHarness({ assistant });
+    const key = `discord:${h.guild.id}:${h.general.id}`;
+    assistant.memory.set(key, { summary: 'Old summary', decisions: [{ date: '2026-11-01', text: 'Buy a tent', source: 'x' }], quotes: [], style: 'brief' });
+    const rec = h.fake.runCommand(h.general, h.alice, 'memory', sub('edit'));
+    const cb = await firstCallback(h, rec);
+    expect(cb.type).toBe(9);
+    const modal = cb.data as Json;
+    expect(modal.custom_id).toBe('memory-edit:save');
+    const inputs = (modal.components as Json[]).map((r) => (r.components as Json[])[0]!);
+    expect(inputs.map((i) => [i.custom_id, i.value])).toEqual([
+      ['summary', 'Old summary'],
+      ['decisions', '- 2026-11-01: Buy a tent'],
+      ['quotes', undefined],
+      ['style', 'brief'],
+    ]);
+    const submit = h.fake.submitModal(h.general, h.alice, 'memory-edit:save', { summary: 'New summary', decisions: '- 2026-11-01: Buy a tent\n- 2026-11-03: Rent a car', quotes: '', style: 'chatty' });
+    const saved = await firstCallback(h, submit);
+    expect(saved.type).toBe(4);
+    expect(String((saved.data as Json).content)).toContain('Saved');
+    expect(assistant.edits).toEqual([{ place: key, edit: { summary: 'New summary', decisions: '- 2026-11-01: Buy a tent\n- 2026-11-03: Rent a car', quotes: '', style: 'chatty' } }]);
+  });
+
+  it('refuses a stranger ephemerally, and a command in a guild that is not allow-listed', async () => {
+    const assistant = new FakeAssistant();
+    h = await startBotHarness({ assistant });
+    const a = h.fake.runCommand(h.general, h.stranger, 'memory', sub('show'));
+    const b = h.fake.runCommand(h.otherGuild.channels[0]!, h.alice, 'help');
+    for (const rec of [a, b]) {
+      const cb = await firstCallback(h, rec);
+      expect((cb.data as Json).content).toBe(REFUSAL);
+      expect(Number((cb.data as Json).flags) & EPHEMERAL).toBe(EPHEMERAL);
+    }
+    expect(assistant.memory.size).toBe(0);
+  });
+
+  it('/memory show in a DM shows the private memory of that user only', async () => {
+    const assistant = new FakeAssistant();
+    h = await startBotHarness({ assistant });
+    assistant.memory.set(`dm:${h.alice.id}`, { summary: 'Alice is planning a surprise party.', decisions: [], quotes: [], style: '' });
+    assistant.memory.set(`discord:${h.guild.id}:${h.general.id}`, { summary: 'Shared channel stuff.', decisions: [], quotes: [], style: '' });
+    const rec = h.fake.runCommand(h.fake.dmChannel(h.alice), h.alice, 'memory', sub('show'));
+    const content = String(((await firstCallback(h, rec)).data as Json).content);
+    expect(content).toContain('Your private memory');
+    expect(content).toContain('surprise party');
+    expect(content).not.toContain('Shared channel');
+    const inGuild = h.fake.runCommand(h.general, h.alice, 'memory', sub('show'));
+    const guildContent = String(((await firstCallback(h, inGuild)).data as Json).content);
+    expect(guildContent).not.toContain('surprise party');
+  });
+
+  it('/project style, /project distill, /memory search, /memory forget and /help', async () => {
+    const assistant = new FakeAssistant();
+    assistant.notes = [{ path: 'Topics/Tent.md', title: 'Tent', tags: ['camping'], updated: '2026-11-01', body: 'The blue tent sleeps four.', aliases: [], staleness: 3, confidence: 0.8, sensitivity: 'public' }];
+    h = await startBotHarness({ assistant });
+    const key = `discord:${h.guild.id}:${h.general.id}`;
+    const style = await firstCallback(h, h.fake.runCommand(h.general, h.alice, 'project', sub('style', [{ type: 3, name: 'text', value: 'pirate speak' }])));
+    expect(String((style.data as Json).content)).toContain('pirate speak');
+    expect(assistant.memory.get(key)?.style).toBe('pirate speak');
+
+    const distill = h.fake.runCommand(h.general, h.alice, 'project', sub('distill'));
+    await h.fake.waitFor(() => distill.original?.content, 5000, 'distill edit');
+    expect(distill.callbacks[0]!.type).toBe(5);
+    expect(String(distill.original!.content)).toContain('Distilled 3 messages');
+
+    const search = h.fake.runCommand(h.general, h.alice, 'memory', sub('search', [{ type: 3, name: 'query', value: 'blue tent' }]));
+    await h.fake.waitFor(() => search.original?.content, 5000, 'search edit');
+    expect(String(search.original!.content)).toContain('notes/Topics/Tent.md');
+
+    const forget = await firstCallback(h, h.fake.runCommand(h.general, h.alice, 'memory', sub('forget', [{ type: 3, name: 'note', value: 'Topics/Tent.md' }])));
+    expect(String((forget.data as Json).content)).toContain('Forgot');
+    expect(assistant.notes).toEqual([]);
+
+    const respond = await firstCallback(h, h.fake.runCommand(h.general, h.alice, 'project', sub('respond', [{ type: 3, name: 'when', value: 'mention' }])));
+    expect(String((respond.data as Json).content)).toContain('only when mentioned');
+    expect(assistant.respond.get(key)).toBe('mention');
+    h.fake.postMessage(h.general, h.alice, 'not addressed now');
+    await h.fake.waitFor(() => assistant.handled.length === 1);
+    await h.bot.idle();
+    expect(assistant.handled[0]!.reply).toBe(false);
+
+    const help = String(((await firstCallback(h, h.fake.runCommand(h.general, h.alice, 'help'))).data as Json).content);
+    for (const c of ['/memory show', '/memory edit', '/memory search', '/memory forget', '/project style', '/project distill', '/help']) expect(help).toContain(c);
+  });
+
+  it('suggested-note buttons show the note and record an accepted suggestion; tags lead to related notes', async () => {
+    const assistant = new FakeAssistant(() => ({ reply: 'Take the blue tent.', related: ['notes/Topics/Tent.md'] }));
+    assistant.notes = [
+      { path: 'Topics/Tent.md', title: 'Tent', tags: ['camping'], updated: '2026-11-01', body: 'The blue tent sleeps four.', aliases: [], staleness: 3, confidence: 0.8, sensitivity: 'public' },
+      { path: 'Places/Lake.md', title: 'Lake', tags: ['camping'], updated: '2026-11-01', body: 'Quiet lake.', aliases: [], staleness: 3, confidence: 0.8, sensitivity: 'public' },
+    ];
+    h = await startBotHarness({ assistant });
+    h.fake.postMessage(h.general, h.alice, 'which tent?');
+    const reply = await h.fake.waitFor(() => h!.fake.botMessagesIn(h!.general.id).find((m) => (m.components as Json[]).length), 5000, 'reply with buttons');
+    const button = ((reply.components as Json[])[0]!.components as Json[])[0]!;
+    expect(button.label).toBe('📝 Tent');
+    expect(String(button.custom_id).length).toBeLessThanOrEqual(100);
+
+    const shown = await firstCallback(h, h.fake.pressButton(h.general, h.alice, reply, String(button.custom_id)));
+    expect(String((shown.data as Json).content)).toContain('The blue tent sleeps four.');
+    expect(Number((shown.data as Json).flags) & EPHEMERAL).toBe(EPHEMERAL);
+    expect(assistant.reads).toEqual([{ place: keyOf({ kind: 'project', origin: { name: 'general', key: `discord:${h.guild.id}:${h.general.id}` } }), path: 'notes/Topics/Tent.md', reason: 'suggestion_accepted' }]);
+
+    const tag = (((shown.data as Json).components as Json[])[0]!.components as Json[])[0]!;
+    expect(tag.label).toBe('#camping');
+    const related = await firstCallback(h, h.fake.pressButton(h.general, h.alice, reply, String(tag.custom_id)));
+    expect(assistant.reads[1]).toMatchObject({ path: 'Topics/Tent.md', reason: 'tag' });
+    expect((((related.data as Json).components as Json[])[0]!.components as Json[]).map((b) => b.label)).toEqual(['Lake']);
+
+    // a button pressed in another channel does not open the note there
+    const elsewhere = await firstCallback(h, h.fake.pressButton(h.kitchen, h.alice, reply, String(button.custom_id)));
+    expect(String((elsewhere.data as Json).content)).toContain('expired');
+  });
+
+  it('register-commands puts /memory, /project and /help with their subcommands to a guild', async () => {
+    bare = await startFakeDiscord();
+    const commands = await loadCommands();
+    const result = await registerCommands({ token: bare.token, apiUrl: bare.apiUrl, guildId: '123456789012345678', commands });
+    expect(result).toMatchObject({ scope: 'guild', applicationId: bare.applicationId });
+    const saved = bare.registeredCommands.get('guild:123456789012345678')!;
+    const shape = Object.fromEntries(saved.map((c) => [c.name, ((c.options as Json[]) ?? []).filter((o) => o.type === 1).map((o) => o.name)]));
+    expect(shape.memory).toEqual(['edit', 'forget', 'search', 'show']);
+    expect(shape.project).toEqual(['distill', 'respond', 'style']);
+    expect(shape.help).toEqual([]);
+    const global = await registerCommands({ token: bare.token, apiUrl: bare.apiUrl, commands });
+    expect(global.scope).toBe('global');
+    expect(bare.registeredCommands.get('global')?.length).toBe(saved.length);
+  });
+});

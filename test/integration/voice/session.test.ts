@@ -1,0 +1,193 @@
+/**
+ * The Discord glue with a stand-in VoiceConnection (an EventEmitter with a receiver that
+ * hands out packet streams): one subscription per speaker, never Charlie's own, speech all
+ * the way to a posted reply, DAVE failures → rejoin + warning, leaving an empty channel.
+ */
+import { EventEmitter } from 'node:events';
+import { PassThrough } from 'node:stream';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { VoiceConnection } from '@discordjs/voice';
+import { VoiceSessions } from '../../../src/voice/sessions.js';
+import type { VoiceMember, VoiceSessionDeps, VoiceTarget } from '../../../src/voice/session.js';
+import { silentLogger } from '../../../src/core/ports.js';
+import { deliver, speechPackets } from '../../fixtures/audio/speech.js';
+import { FakeAssistant, FakeTts, RecordingSink, ScriptedStt } from '../../fixtures/audio/voice-fakes.js';
+
+class FakeConnection extends EventEmitter {
+  state: { status: string } = { status: 'ready' };
+  readonly subscriptions: string[] = [];
+  readonly streams = new Map<string, PassThrough>();
+  readonly receiver = {
+    speaking: new EventEmitter(),
+    subscribe: (userId: string, options: { end: { behavior: number } }) => {
+      expect(options.end.behavior).toBe(0); // EndBehaviorType.Manual
+      this.subscriptions.push(userId);
+      const s = new PassThrough({ objectMode: true });
+      this.streams.set(userId, s);
+      return s;
+    },
+  };
+  subscribe() {
+    return undefined;
+  }
+  destroy() {
+    const old = this.state;
+    this.state = { status: 'destroyed' };
+    this.emit('stateChange', old, this.state);
+  }
+  /** A speaker talks: Discord signals speaking, then packets arrive on the subscription. */
+  async talk(userId: string, packets: Uint8Array[]) {
+    this.receiver.speaking.emit('start', userId);
+    const stream = this.streams.get(userId);
+    if (!stream) return;
+    await deliver((p) => stream.write(Buffer.from(p)), packets);
+    this.receiver.speaking.emit('end', userId);
+  }
+}
+
+async function waitFor(condition: () => boolean, ms = 3000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+let packets: Uint8Array[];
+beforeAll(async () => {
+  packets = await speechPackets('Charlie, what is on the shopping list?');
+});
+
+let sessions: VoiceSessions | null = null;
+afterEach(() => sessions?.closeAll());
+
+function setup(members: VoiceMember[], transcript = 'Charlie, what is on the shopping list?', initial = 'ready') {
+  const connections: FakeConnection[] = [];
+  const posts: string[] = [];
+  const sink = new RecordingSink(20);
+  const stt = new ScriptedStt(() => transcript);
+  const assistant = new FakeAssistant(() => ['Milk and eggs.'], 1);
+  const deps: VoiceSessionDeps = {
+    assistant,
+    stt,
+    tts: new FakeTts(),
+    settings: { wakeName: 'Charlie', wakeRule: 'auto', silenceMs: 300, minSpeechMs: 350, bargeIn: true, bargeInMs: 250, emptyLeaveMs: 100 },
+    logger: silentLogger,
+    connect: () => {
+      const c = new FakeConnection();
+      c.state = { status: initial };
+      connections.push(c);
+      return c as unknown as VoiceConnection;
+    },
+    sink: () => sink,
+    readyTimeoutMs: 200,
+  };
+  sessions = new VoiceSessions(deps);
+  let present = members;
+  const target: VoiceTarget = {
+    guildId: 'g1',
+    voiceChannelId: 'v1',
+    voiceChannelName: 'Lounge',
+    textChannelId: 't1',
+    place: { kind: 'project', origin: { name: 'household', key: 'discord:g1:t1', discord: { guildId: 'g1', channelId: 't1' } } },
+    botUserId: 'bot',
+    adapterCreator: (() => ({ sendPayload: () => true, destroy: () => {} })) as unknown as VoiceTarget['adapterCreator'],
+    members: () => present,
+    post: async (t) => void posts.push(t),
+  };
+  return { sessions, target, connections, posts, sink, stt, assistant, setMembers: (m: VoiceMember[]) => (present = m) };
+}
+
+const ana = { id: 'ana', displayName: 'Ana', bot: false };
+const ben = { id: 'ben', displayName: 'Ben', bot: false };
+const cleo = { id: 'cleo', displayName: 'Cleo', bot: false };
+const me = { id: 'bot', displayName: 'Charlie', bot: true };
+const musicBot = { id: 'music', displayName: 'Tunes', bot: true };
+
+describe('VoiceSession', () => {
+  it('subscribes once per speaker, never to itself or bots, and answers with three people present', async () => {
+    const t = setup([ana, ben, cleo, me, musicBot]);
+    expect((await t.sessions.join(t.target)).outcome).toBe('joined');
+    await t.connections[0]!.talk('ana', packets.slice(0, 40));
+    await new Promise((r) => setTimeout(r, 150)); // a pause inside the silence window
+    await t.connections[0]!.talk('ana', packets.slice(40));
+    t.connections[0]!.receiver.speaking.emit('start', 'bot');
+    t.connections[0]!.receiver.speaking.emit('start', 'music');
+    await waitFor(() => t.sink.finished.length > 0);
+    expect(t.connections[0]!.subscriptions).toEqual(['ana']);
+    expect(t.stt.calls).toHaveLength(1);
+    expect(t.assistant.messages[0]).toMatchObject({ text: 'what is on the shopping list?', speaker: 'Ana', mode: 'voice' });
+    expect(t.posts).toEqual(['🎙️ Ana: Charlie, what is on the shopping list?', 'Milk and eggs.']);
+    expect(t.sink.finished).toEqual(['Milk and eggs.']);
+    expect(t.sessions.status('g1')).toMatchObject({ humans: 3, wakeNameNeeded: true, turns: 1, voiceChannelName: 'Lounge', project: 'household' });
+    expect((await t.sessions.join(t.target)).outcome).toBe('already');
+  });
+
+  it('repeated DAVE decryption failures lead to a rejoin and a visible warning', async () => {
+    const t = setup([ana]);
+    await t.sessions.join(t.target);
+    for (let i = 1; i <= 60; i++) t.connections[0]!.emit('debug', `Failed to decrypt a packet (${i} consecutive fails)`);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(t.connections).toHaveLength(2);
+    expect(t.connections[0]!.state.status).toBe('destroyed');
+    expect(t.posts.some((p) => p.startsWith('⚠️ Voice decryption (DAVE) kept failing'))).toBe(true);
+    expect(t.sessions.status('g1')).toMatchObject({ rejoins: 1 });
+    // the new connection is live: speech still gets through
+    await t.connections[1]!.talk('ana', packets);
+    await waitFor(() => t.stt.calls.length === 1);
+  });
+
+  it('starts loading the local recogniser when it joins, not on the first utterance', async () => {
+    const t = setup([ana]);
+    let loads = 0;
+    Object.assign(t.stt, { load: async () => void loads++ });
+    await t.sessions.join(t.target);
+    expect(loads).toBe(1);
+  });
+
+  it('receive streams destroyed by decryption errors are resubscribed, and repeated ones rejoin', async () => {
+    const t = setup([ana]);
+    await t.sessions.join(t.target);
+    const c = t.connections[0]!;
+    c.receiver.speaking.emit('start', 'ana');
+    c.streams.get('ana')!.destroy(new Error('Failed to decrypt: DecryptionFailed(UnencryptedWhenPassthroughDisabled)'));
+    await new Promise((r) => setTimeout(r, 10));
+    c.receiver.speaking.emit('start', 'ana');
+    expect(c.subscriptions).toEqual(['ana', 'ana']);
+    expect(t.connections).toHaveLength(1);
+    c.streams.get('ana')!.destroy(new Error('Failed to decrypt again'));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(t.connections).toHaveLength(2);
+    expect(t.posts.filter((p) => p.startsWith('⚠️ Voice decryption (DAVE)'))).toHaveLength(1);
+  });
+
+  it('leaves the channel once it is empty, and says so', async () => {
+    const t = setup([ana, me]);
+    await t.sessions.join(t.target);
+    t.setMembers([me]);
+    t.sessions.membersChanged('g1');
+    expect(t.sessions.size).toBe(1);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(t.sessions.size).toBe(0);
+    expect(t.connections[0]!.state.status).toBe('destroyed');
+    expect(t.posts).toEqual(['👋 Left voice channel Lounge: the channel is empty.']);
+  });
+
+  it('a connection that never becomes ready fails the join clearly and leaves nothing behind', async () => {
+    const t = setup([ana], 'x', 'signalling');
+    await expect(t.sessions.join(t.target)).rejects.toThrow(/could not connect to Lounge within 0.2 s — check the bot's Connect and Speak permissions/);
+    expect(t.sessions.size).toBe(0);
+    expect(t.connections[0]!.state.status).toBe('destroyed');
+    expect(t.posts).toEqual([]);
+  });
+
+  it('/voice leave leaves; a lost connection ends the session', async () => {
+    const t = setup([ana]);
+    await t.sessions.join(t.target);
+    expect(t.sessions.leave('g1')).toBe(true);
+    expect(t.sessions.leave('g1')).toBe(false);
+    await t.sessions.join(t.target);
+    t.connections[1]!.destroy();
+    expect(t.sessions.status('g1')).toBeNull();
+  });
+});

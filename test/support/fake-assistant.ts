@@ -1,0 +1,121 @@
+/**
+ * A scripted AssistantApi for front-door tests: records every call, answers with a scripted
+ * turn (events, reply, related notes) or throws, keeps memory per place in memory.
+ */
+import type { AssistantApi, DistillOutcome, IncomingMessage, MemoryView, Place, TurnOutcome } from '../../src/core/assistant-api.js';
+import type { TurnEvent, TurnEventListener } from '../../src/core/events.js';
+import type { MemoryLayers, Note, NoteSummary, ProjectConfig, RecallHit } from '../../src/core/ports.js';
+
+export interface ScriptedTurn {
+  /** Events emitted before the turn ends (a turn_end is added). */
+  events?: Omit<TurnEvent, 'turnId'>[];
+  reply?: string;
+  related?: string[];
+  notices?: string[];
+  reason?: TurnOutcome['reason'];
+  /** Throw this instead of answering. */
+  error?: Error;
+  /** Wait this long before finishing (after the events). */
+  delayMs?: number;
+}
+
+export type TurnScript = (message: IncomingMessage, index: number) => ScriptedTurn;
+
+export function keyOf(place: Place): string {
+  return place.kind === 'project' ? place.origin.key : `dm:${place.userId}`;
+}
+
+export class FakeAssistant implements AssistantApi {
+  readonly handled: IncomingMessage[] = [];
+  readonly reads: { place: string; path: string; reason: string }[] = [];
+  readonly edits: { place: string; edit: Record<string, string | undefined> }[] = [];
+  readonly memory = new Map<string, MemoryLayers & { style: string }>();
+  readonly respond = new Map<string, 'always' | 'mention'>();
+  notes: Note[] = [];
+  /** Make showMemory throw this (e.g. a project file that cannot be read). */
+  showMemoryError: Error | null = null;
+  private turns = 0;
+
+  constructor(private script: TurnScript = (m) => ({ reply: `echo: ${m.text}` })) {}
+
+  setScript(script: TurnScript): void {
+    this.script = script;
+  }
+
+  async handle(message: IncomingMessage, options: { onEvent?: TurnEventListener } = {}): Promise<TurnOutcome> {
+    this.handled.push(message);
+    const project = keyOf(message.place);
+    if (message.reply === false) return { project, reply: '', reason: 'done', related: [], notices: [] };
+    const turnId = `t${this.turns}`;
+    const turn = this.script(message, this.turns++);
+    options.onEvent?.({ type: 'turn_start', turnId, project, mode: 'text' });
+    for (const e of turn.events ?? []) options.onEvent?.({ ...e, turnId } as TurnEvent);
+    if (turn.delayMs) await new Promise((r) => setTimeout(r, turn.delayMs));
+    if (turn.error) throw turn.error;
+    const reply = turn.reply ?? '';
+    options.onEvent?.({ type: 'turn_end', turnId, reason: turn.reason ?? 'done', text: reply });
+    return { project, reply, reason: turn.reason ?? 'done', related: turn.related ?? [], notices: turn.notices ?? [] };
+  }
+
+  private layers(place: Place): MemoryLayers & { style: string } {
+    const key = keyOf(place);
+    let m = this.memory.get(key);
+    if (!m) this.memory.set(key, (m = { summary: '', decisions: [], quotes: [], style: '' }));
+    return m;
+  }
+
+  async showMemory(place: Place): Promise<MemoryView> {
+    if (this.showMemoryError) throw this.showMemoryError;
+    const m = this.layers(place);
+    const key = keyOf(place);
+    const config: ProjectConfig | undefined =
+      place.kind === 'project'
+        ? { slug: key, name: place.origin.name, style: m.style, distillEvery: 5, archive: true, respond: this.respond.get(key) ?? 'always', keys: [key], created: '', updated: '' }
+        : undefined;
+    return { project: key, layers: { summary: m.summary, decisions: m.decisions, quotes: m.quotes }, problems: [], config, style: m.style };
+  }
+
+  async editMemory(place: Place, edit: { summary?: string; decisions?: string; quotes?: string; style?: string }): Promise<MemoryView> {
+    this.edits.push({ place: keyOf(place), edit });
+    const m = this.layers(place);
+    if (edit.summary !== undefined) m.summary = edit.summary;
+    if (edit.style !== undefined) m.style = edit.style;
+    return this.showMemory(place);
+  }
+
+  async setStyle(place: Place, style: string): Promise<void> {
+    this.layers(place).style = style;
+  }
+
+  /** The optional RespondSetting capability used by /project respond. */
+  async setRespond(place: Place, respond: 'always' | 'mention'): Promise<void> {
+    this.respond.set(keyOf(place), respond);
+  }
+
+  async distillNow(): Promise<DistillOutcome> {
+    return { ran: true, messages: 3 };
+  }
+
+  async searchMemory(_place: Place, query: string): Promise<RecallHit[]> {
+    return this.notes
+      .filter((n) => n.body.includes(query))
+      .map((n) => ({ page: `notes/${n.path}`, heading: n.title, lineStart: 1, lineEnd: 3, text: n.body, updated: n.updated, staleness: 0, score: 0.9, parts: { vector: 0.9, keyword: 0, usage: 0, recency: 0 }, why: ['vector'] }));
+  }
+
+  async listNotes(place: Place): Promise<NoteSummary[]> {
+    return place.kind === 'private' ? [] : this.notes;
+  }
+
+  async readNote(place: Place, path: string, reason: 'view' | 'suggestion_accepted' | 'tag'): Promise<Note | null> {
+    this.reads.push({ place: keyOf(place), path, reason });
+    return this.notes.find((n) => n.path === path.replace(/^notes\//, '')) ?? null;
+  }
+
+  async forgetNote(_place: Place, path: string): Promise<boolean> {
+    const before = this.notes.length;
+    this.notes = this.notes.filter((n) => n.path !== path.replace(/^notes\//, ''));
+    return this.notes.length < before;
+  }
+
+  async idle(): Promise<void> {}
+}

@@ -1,0 +1,70 @@
+/** Starts the real Discord front door (discord.js client) against the fake Discord server. */
+import type { AssistantApi } from '../../../src/core/assistant-api.js';
+import { silentLogger, type Logger } from '../../../src/core/ports.js';
+import { startDiscord, type DiscordBot, type DiscordConfig } from '../../../src/discord/bot.js';
+import type { DiscordServices } from '../../../src/discord/command.js';
+import { startFakeDiscord, type FakeChannel, type FakeDiscord, type FakeGuild, type FakeUser } from './server.js';
+
+export interface BotHarness {
+  fake: FakeDiscord;
+  bot: DiscordBot;
+  guild: FakeGuild;
+  /** `general` and `kitchen` in the allowed guild. */
+  general: FakeChannel;
+  kitchen: FakeChannel;
+  /** A guild that is not allow-listed, with a channel `lobby`. */
+  otherGuild: FakeGuild;
+  alice: FakeUser;
+  stranger: FakeUser;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  assistant: AssistantApi;
+  acceptsImages?: boolean;
+  editIntervalMs?: number;
+  heartbeatIntervalMs?: number;
+  logger?: Logger;
+  services?: DiscordServices;
+  config?: Partial<DiscordConfig>;
+  turnTimeoutMs?: number;
+  transcribeAudio?: import('../../../src/discord/message-handler.js').MessageHandlerDeps['transcribeAudio'];
+}
+
+export async function startBotHarness(options: HarnessOptions): Promise<BotHarness> {
+  const fake = await startFakeDiscord({ heartbeatIntervalMs: options.heartbeatIntervalMs });
+  const guild = fake.addGuild('home', ['general', 'kitchen']);
+  const otherGuild = fake.addGuild('elsewhere', ['lobby']);
+  const alice = fake.addUser('alice');
+  const stranger = fake.addUser('stranger');
+  const config: DiscordConfig = {
+    DISCORD_TOKEN: fake.token,
+    DISCORD_API_URL: fake.apiUrl,
+    DISCORD_ALLOWED_GUILDS: [guild.id],
+    DISCORD_ALLOWED_USERS: [alice.id],
+    DISCORD_EDIT_INTERVAL_MS: options.editIntervalMs ?? 250,
+    DISCORD_ATTACHMENT_MAX_BYTES: 1000,
+    ...options.config,
+  };
+  let bot: DiscordBot;
+  try {
+    bot = await startDiscord({ config, assistant: options.assistant, logger: options.logger ?? silentLogger, acceptsImages: options.acceptsImages ?? false, services: options.services, turnTimeoutMs: options.turnTimeoutMs, transcribeAudio: options.transcribeAudio });
+  } catch (error) {
+    await fake.close();
+    throw error;
+  }
+  return {
+    fake,
+    bot,
+    guild,
+    general: guild.channels[0]!,
+    kitchen: guild.channels[1]!,
+    otherGuild,
+    alice,
+    stranger,
+    async close() {
+      await bot.stop();
+      await fake.close();
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { ToolTrace } from '../../src/discord/tool-trace.js';
+
+describe('ToolTrace', () => {
+  it('summarises searches with hit counts, opened notes and failures in one line', () => {
+    const t = new ToolTrace();
+    expect(t.line()).toBe('');
+    t.onEvent({ type: 'tool_call', turnId: 't', callId: '1', name: 'search_memory', args: { query: 'jwt refresh' } });
+    expect(t.line()).toBe('searched “jwt refresh”…');
+    t.onEvent({ type: 'tool_result', turnId: 't', callId: '1', name: 'search_memory', ok: true, summary: '3 hits for "jwt refresh"', pages: ['notes/a.md'] });
+    t.onEvent({ type: 'tool_call', turnId: 't', callId: '2', name: 'read_note', args: { path: 'People/Sarah-Chen.md' } });
+    t.onEvent({ type: 'tool_result', turnId: 't', callId: '2', name: 'read_note', ok: true, summary: 'opened People/Sarah-Chen.md', pages: ['notes/People/Sarah-Chen.md'] });
+    t.onEvent({ type: 'tool_call', turnId: 't', callId: '3', name: 'grep_notes', args: { pattern: 'tent' } });
+    t.onEvent({ type: 'tool_result', turnId: 't', callId: '3', name: 'grep_notes', ok: false, summary: 'bad arguments: pattern too short' });
+    expect(t.line()).toBe('searched “jwt refresh” (3 hits) · opened Sarah-Chen · ⚠ grep notes failed: bad arguments: pattern too short');
+    expect(t.line(40).length).toBeLessThanOrEqual(40);
+    t.onEvent({ type: 'tool_call', turnId: 't', callId: '4', name: 'search_notes', args: { text: 'tent' } });
+    t.onEvent({ type: 'tool_result', turnId: 't', callId: '4', name: 'search_notes', ok: true, summary: '2 lines match "tent"' });
+    t.onEvent({ type: 'tool_call', turnId: 't', callId: '5', name: 'remember', args: { title: 'Tent', body: '{"x":1}' } });
+    t.onEvent({ type: 'tool_result', turnId: 't', callId: '5', name: 'remember', ok: true, summary: 'saved Topics/Tent.md', pages: ['notes/Topics/Tent.md'] });
+    expect(t.line(1000)).toMatch(/searched “tent” \(2 hits\) · saved Tent$/);
+  });
+
+  it('ignores text events', () => {
+    const t = new ToolTrace();
+    expect(t.onEvent({ type: 'text_delta', turnId: 't', text: '{"name":"x","arguments":{}}' })).toBe(false);
+    expect(t.empty).toBe(true);
+  });
+});

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { HashingEmbedder } from '../../src/memory/index/hashing-embedder.js';
+import { keyTerms, terms } from '../../src/memory/index/text.js';
+
+const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
+
+describe('keyword terms', () => {
+  it('strips stop words and keeps the meaningful terms, unstemmed, in order', () => {
+    expect(keyTerms('What did Caroline research after she had been to the support group?')).toEqual(['caroline', 'research', 'support', 'group']);
+    expect(keyTerms("Where's Melanie's new running shoes from?")).toEqual(['melanie', 'new', 'running', 'shoes']);
+  });
+
+  it('keeps at most the requested number, preferring longer words', () => {
+    // longest first (epsilon, lambda), ties by position (alpha); original order kept
+    expect(keyTerms('alpha beta gamma delta epsilon zeta eta theta iota kappa lambda', 3)).toEqual(['alpha', 'epsilon', 'lambda']);
+  });
+
+  it('stems so that forms of a word meet', () => {
+    expect(terms('running runs')).toEqual(['run', 'run']);
+    expect(terms('the painted paintings')).toEqual(['paint', 'paint']);
+  });
+});
+
+describe('built-in hashing embedder', () => {
+  const e = new HashingEmbedder();
+
+  it('has an id of model:dimensions and returns unit vectors', async () => {
+    expect(e.id).toBe('builtin-hash-v1:384');
+    const [v] = await e.embed(['Sarah leads the payments team']);
+    expect(v).toHaveLength(384);
+    expect(dot(v!, v!)).toBeCloseTo(1, 5);
+  });
+
+  it('is deterministic and puts similar wording closer than unrelated text', async () => {
+    const [a, b, c, a2] = await e.embed(['we rotate refresh tokens daily', 'refresh token rotation happens daily', 'the cat sleeps on the sofa', 'we rotate refresh tokens daily']);
+    expect(Array.from(a!)).toEqual(Array.from(a2!));
+    expect(dot(a!, b!)).toBeGreaterThan(dot(a!, c!) + 0.2);
+  });
+
+  it('gives a zero vector for text with no words', async () => {
+    const [v] = await e.embed(['?!']);
+    expect(dot(v!, v!)).toBe(0);
+  });
+});
