@@ -112,7 +112,7 @@ export class Assistant implements AssistantApi {
         messages,
         tools,
         categories: presuggest(text, available),
-        ctx: { scope: home.scope, store: this.deps.store, privateStore: this.deps.privateStore, recall: this.deps.recall, usage: this.deps.usage, clock, source: message.source, logger: log },
+        ctx: { scope: home.scope, store: this.deps.store, privateStore: this.deps.privateStore, recall: this.deps.recall, usage: this.deps.usage, clock, source: message.source, logger: log, modelLocality: model.locality },
         limits: settings.limits,
         turnId,
         emit,

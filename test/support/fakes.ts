@@ -23,13 +23,13 @@ import type {
 export type ScriptStep = { text?: string; toolCalls?: Omit<ToolCall, 'id'>[]; error?: Error; hang?: boolean };
 
 /** A chat model that answers each request with the next scripted step (or a function of the request). */
-export class ScriptedChatModel implements ChatModel<'local'> {
+export class ScriptedChatModel<L extends 'local' | 'hosted' = 'local'> implements ChatModel<L> {
   readonly id = 'scripted';
-  readonly locality = 'local' as const;
   readonly requests: ChatRequest[] = [];
   constructor(
     private readonly script: ScriptStep[] | ((req: ChatRequest, n: number) => ScriptStep),
     readonly acceptsImages = false,
+    readonly locality: L = 'local' as L,
   ) {}
 
   async *stream(request: ChatRequest): AsyncIterable<ChatChunk> {

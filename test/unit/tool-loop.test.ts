@@ -175,6 +175,23 @@ describe('the turn', () => {
     expect(Array.isArray(content) && content.some((p) => p.type === 'image_url')).toBe(true);
   });
 
+  it('a sensitive note is never sent to a hosted model, but is to a local one', async () => {
+    const script = () => [{ toolCalls: [{ name: 'read_note', arguments: '{"path":"People/Bank.md"}' }] }, { text: 'ok' }];
+    for (const locality of ['hosted', 'local'] as const) {
+      const model = new ScriptedChatModel(script(), false, locality);
+      const { assistant, store } = makeAssistant({ model, memoryModel: null });
+      await store.ensureProject(general.kind === 'project' ? general.origin : (undefined as never));
+      await store.saveNote('general', { title: 'Bank', category: 'People', body: 'PIN is 1234', source: 'manual' });
+      store.projects.get('general')!.notes.get('People/Bank.md')!.sensitivity = 'sensitive';
+      await assistant.handle(msg('open my bank note'));
+      const toolResult = model.requests[1]!.messages.at(-1)!.content as string;
+      if (locality === 'hosted') {
+        expect(toolResult).toMatch(/marked sensitive/);
+        expect(JSON.stringify(model.requests)).not.toContain('PIN is 1234');
+      } else expect(toolResult).toContain('PIN is 1234');
+    }
+  });
+
   it('voice mode asks for short spoken replies', async () => {
     const model = new ScriptedChatModel([{ text: 'Sure.' }]);
     const { assistant } = makeAssistant({ model });

@@ -33,6 +33,9 @@ export const readNote = defineTool({
     const path = args.path.replace(/^notes\//, '');
     const note = await ctx.store.readNote(slug, path);
     if (!note) return { content: `no note at ${path}; use list_notes to see what exists`, summary: `no note ${path}` };
+    if (note.sensitivity === 'sensitive' && ctx.modelLocality === 'hosted') {
+      return { content: `${note.path} is marked sensitive and is never sent to a hosted model; tell the user to open it themselves`, summary: `withheld sensitive ${note.path}` };
+    }
     ctx.usage?.record(slug, `notes/${note.path}`, 'view', ctx.clock.now());
     return {
       content: clip(`# ${note.title}\n(tags: ${note.tags.join(', ') || 'none'}; updated ${note.updated})\n\n${note.body}`),

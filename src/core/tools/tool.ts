@@ -24,6 +24,8 @@ export interface ToolContext {
   source: string;
   logger: Logger;
   signal?: AbortSignal;
+  /** Where the model that reads tool results runs: sensitive pages never go to a hosted one. */
+  modelLocality: 'local' | 'hosted';
 }
 
 export interface ToolOutput {
