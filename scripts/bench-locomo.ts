@@ -4,8 +4,9 @@
  *   npm run bench:locomo -- --data ../shared/bench-data/locomo-dev.json --out ranked.json
  *     [--embedder builtin|transformers|openai] [--k 10] [--keep DIR]
  *
- * Each conversation becomes a project whose conversation archive (`log/`) receives every
- * turn, session by session, at the session's date, with `locomo:<dia_id>` as its source link.
+ * Each conversation becomes a project (FileProjectStore.ensureProject) whose conversation archive
+ * (`log/`, through appendLog) receives every turn, session by session, at the session's date,
+ * with `locomo:<dia_id>` as its source link.
  * Every question goes through `recall()`; hits map back to dia_ids through the archive lines.
  * Rankings are written in the run format of bench-data/bm25-baseline.mjs.
  */
@@ -15,11 +16,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { applyIndexRuntime, loadConfig } from '../src/config.js';
-import { silentLogger, type LogEntry } from '../src/core/ports.js';
+import { silentLogger, systemClock, type LogEntry } from '../src/core/ports.js';
 import { LOG_FILE, parseLog } from '../src/memory/archive-format.js';
 import { createRecall, recallSettings } from '../src/memory/recall.js';
-import { LogArchive } from '../src/memory/store/log-archive.js';
-import { createEmbedder } from '../src/llm/embeddings.js';
+import { FileProjectStore } from '../src/memory/store/project-store.js';
+import { selectEmbedder } from '../src/llm/embeddings.js';
 import { SqliteUsageStore } from '../src/storage/usage-store.js';
 import { consoleLogger, percentile } from './bench-util.js';
 import { parseLocomoDate, normaliseEvidence, scoreRuns, type ScoredItem } from './locomo-util.js';
@@ -49,7 +50,12 @@ const config = loadConfig();
 applyIndexRuntime(config);
 const logger = consoleLogger('warn');
 const overrides = args.embedder ? { EMBEDDER: args.embedder as typeof config.EMBEDDER } : { EMBEDDER: 'builtin' as const };
-const embedder = await createEmbedder({ ...config, ...overrides }, logger);
+const { embedder, notice } = await selectEmbedder({ ...config, ...overrides }, logger);
+if (notice && args.embedder) {
+  // a benchmark of one embedder must not quietly measure another
+  console.error(`--embedder ${args.embedder} is not usable here; not benchmarking the fallback under its name.`);
+  process.exit(1);
+}
 const root = args.keep ? resolve(args.keep) : mkdtempSync(join(tmpdir(), 'charlie-locomo-'));
 const projectsDir = join(root, 'projects');
 const dataDir = join(root, 'data');
@@ -63,6 +69,7 @@ const service = createRecall({
   ...recallSettings(config),
 });
 
+const store = new FileProjectStore({ projectsDir, clock: systemClock, logger: silentLogger });
 const data = JSON.parse(readFileSync(resolve(args.data), 'utf8')) as Sample[];
 const k = Number(args.k);
 console.log(`LoCoMo via recall(): ${data.length} conversations, embedder ${embedder.id}, work dir ${root}`);
@@ -96,8 +103,7 @@ let indexMs = 0;
 let turns = 0;
 try {
   for (const sample of data) {
-    const project = sample.sample_id.replace(/[^A-Za-z0-9_-]/g, '-');
-    const archive = new LogArchive(join(projectsDir, project, 'log'));
+    const { slug: project } = await store.ensureProject({ name: sample.sample_id, key: `locomo:${sample.sample_id}` });
     const validIds = new Set<string>();
     let t0 = performance.now();
     let previous = 0;
@@ -109,7 +115,7 @@ try {
       for (const [i, turn] of session.turns.entries()) {
         const image = turn.blip_caption ? ` [shared an image: ${turn.blip_caption}]` : '';
         const entry: LogEntry = { time: new Date(start + i * 10_000).toISOString(), speaker: turn.speaker, source: `locomo:${turn.dia_id}`, text: `${turn.text}${image}`, role: 'user' };
-        await archive.append(entry);
+        await store.appendLog(project, entry);
         turns++;
       }
       previous = start + session.turns.length * 10_000;

@@ -19,7 +19,7 @@ const service = createRecall({ projectsDir: config.projectsDir, dataDir: config.
 try {
   console.log(`reindexing ${config.projectsDir} with ${embedder.id} into ${join(config.dataDir, 'index')} …`);
   const stats = await service.reindexAll();
-  console.log(`${stats.projects} projects, ${stats.pages} pages, ${stats.chunks} chunks embedded in ${(stats.ms / 1000).toFixed(1)} s`);
+  console.log(`${stats.projects} projects, ${stats.pages} pages, ${stats.chunks} chunks (${stats.embedded} embedded) in ${(stats.ms / 1000).toFixed(1)} s`);
 } finally {
   await service.close();
   usage.close();

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { userInfo } from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { loadConfig, type Config } from './config.js';
+import { applyIndexRuntime, loadConfig, type Config } from './config.js';
 import { Assistant } from './core/assistant.js';
 import { CharlieError } from './core/errors.js';
 import { asLocalModel, systemClock, type Logger } from './core/ports.js';
@@ -42,6 +42,7 @@ export async function buildApp(config: Config, logger: Logger) {
   const usage = openUsageStore(join(config.dataDir, 'usage.db'), logger);
   const { embedder, notice } = await selectEmbedder(config, logger.child({ component: 'embedder' }));
   if (notice) notices.push(notice);
+  applyIndexRuntime(config);
   const retrieval = createRecall({ projectsDir: config.projectsDir, dataDir: config.dataDir, embedder, usage, logger, clock, ...recallSettings(config) });
   const stopWatching = config.WATCH_PROJECTS ? retrieval.watch() : async () => {};
   const assistant = new Assistant({

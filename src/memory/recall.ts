@@ -87,17 +87,34 @@ export class HybridRecall implements Recall {
     const limit = Math.max(1, Math.min(scope.limit ?? 8, 100));
     const q = query.trim();
     if (!q) return [];
-    await this.index.sync(scope.project);
     const terms = keyTerms(q, this.options.maxTerms ?? 10);
     const embedder = this.index.embedder;
-    const vector = embedder.embedQuery ? await embedder.embedQuery(q) : (await embedder.embed([q]))[0];
+    let vector: Float32Array | undefined;
+    try {
+      vector = embedder.embedQuery ? await embedder.embedQuery(q) : (await embedder.embed([q]))[0];
+    } catch (err) {
+      // the embedder is down: keyword search still answers
+      this.options.logger.warn({ embedder: embedder.id, err: String(err) }, 'query embedding failed; searching by keyword only');
+    }
     const candidates = Math.max(this.options.candidates ?? 100, limit * 5);
-    const found = await this.index.search(scope.project, { vector: vector ?? null, terms, limit: candidates, contextBoost: this.weights.contextBoost });
+    const search = { vector: vector ?? null, terms, limit: candidates, contextBoost: this.weights.contextBoost };
+    // search while the pages are checked for changes; when some changed, search the updated index again
+    const early = this.index.search(scope.project, search);
+    early.catch(() => undefined);
+    const synced = await this.index.sync(scope.project).catch((err: unknown) => {
+      this.options.logger.warn({ project: scope.project, err: String(err) }, 'index update failed; searching the index as it is');
+      return null;
+    });
+    const found = synced && synced.changed + synced.deleted > 0 ? await this.index.search(scope.project, search) : await early;
     const fusion = new Fusion(found.vector, found.keyword, this.weights, new Set(termsOf(q)));
     const now = (this.options.clock ?? { now: () => new Date() }).now();
     const hits = fusion.rank((page) => this.options.usage.boost(scope.project, page, now), now, limit);
-    for (const page of new Set(hits.filter((h) => h.page.startsWith('notes/')).map((h) => h.page))) {
-      this.options.usage.record(scope.project, page, 'retrieved', now);
+    try {
+      for (const page of new Set(hits.filter((h) => h.page.startsWith('notes/')).map((h) => h.page))) {
+        this.options.usage.record(scope.project, page, 'retrieved', now);
+      }
+    } catch (err) {
+      this.options.logger.warn({ err: String(err) }, 'could not record note retrievals');
     }
     this.options.logger.debug({ project: scope.project, terms, hits: hits.length }, 'recall');
     return hits;

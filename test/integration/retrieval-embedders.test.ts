@@ -76,7 +76,7 @@ describe('choosing the embedder', () => {
 
   it('uses the built-in embedder when asked', async () => {
     const { embedder, notice } = await selectEmbedder({ ...base, EMBEDDER: 'builtin' }, recorder().logger);
-    expect(embedder.id).toBe('builtin-hash-v1:384');
+    expect(embedder.id).toBe('builtin-hash-v2:384');
     expect(notice).toBeNull();
   });
 
@@ -85,7 +85,7 @@ describe('choosing the embedder', () => {
     try {
       const { logger, warnings } = recorder();
       const { embedder, notice } = await selectEmbedder({ ...base, EMBEDDER: 'transformers', EMBEDDING_MODEL_DIR: emptyModels }, logger);
-      expect(embedder.id).toBe('builtin-hash-v1:384');
+      expect(embedder.id).toBe('builtin-hash-v2:384');
       expect(notice).toContain('Xenova/all-MiniLM-L6-v2 could not be loaded');
       expect(notice).toContain(emptyModels);
       expect(notice).toContain('built-in lexical embedder');
@@ -99,7 +99,7 @@ describe('choosing the embedder', () => {
     const up = await selectEmbedder({ ...base, EMBEDDER: 'openai', EMBEDDING_BASE_URL: baseUrl, EMBEDDING_MODEL: 'nomic-embed' }, recorder().logger);
     expect(up.embedder.id).toBe('nomic-embed@openai:3');
     const down = await selectEmbedder({ ...base, EMBEDDER: 'openai', EMBEDDING_BASE_URL: 'http://127.0.0.1:9/v1' }, recorder().logger);
-    expect(down.embedder.id).toBe('builtin-hash-v1:384');
+    expect(down.embedder.id).toBe('builtin-hash-v2:384');
     expect(down.notice).toMatch(/no model server at http:\/\/127\.0\.0\.1:9\/v1/);
   });
 });

@@ -113,7 +113,7 @@ describe('hybrid recall over LanceDB', () => {
     const hits = await s2.recall.recall('refresh tokens', { project: 'alpha' });
     expect(b.texts).toHaveLength(3);
     expect(hits[0]!.page).toBe('notes/Topics/JWT-Refresh.md');
-    const tables = readdirSync(join(fx.dataDir, 'index')).filter((n) => n.startsWith('alpha__'));
+    const tables = readdirSync(join(fx.dataDir, 'index')).filter((n) => n.startsWith('alpha__') && n.endsWith('.lance'));
     expect(tables).toHaveLength(1);
   });
 
@@ -159,6 +159,58 @@ describe('hybrid recall over LanceDB', () => {
     expect(embedder.texts).toEqual([]);
   });
 
+  it('answers by keyword when the embedder is down, and catches up when it is back', async () => {
+    const inner = new HashingEmbedder();
+    let down = false;
+    const flaky = {
+      id: inner.id,
+      dimensions: inner.dimensions,
+      semantic: false,
+      embed: (texts: string[]) => (down ? Promise.reject(new Error('embedding server gone')) : inner.embed(texts)),
+    };
+    const s = fx.open(flaky);
+    await s.sync('alpha');
+    down = true;
+    fx.write('alpha', 'notes/Topics/Kayak.md', note('Kayak', 'We bought a red kayak for the lake.'));
+    const hits = await s.recall.recall('refresh tokens', { project: 'alpha' });
+    expect(hits[0]!.page).toBe('notes/Topics/JWT-Refresh.md');
+    expect(hits[0]!.parts.vector).toBe(0);
+    expect(fx.warnings.join('\n')).toMatch(/keyword only/);
+    down = false;
+    expect(pages(await s.recall.recall('red kayak', { project: 'alpha' }))[0]).toBe('notes/Topics/Kayak.md');
+  });
+
+  it('an appended message embeds only itself and the neighbours whose context changed', async () => {
+    const entry = (i: number) => `\n### 10:00:${String(i).padStart(2, '0')} · P${i % 2} · [↗](<terminal:${i}>)\n\nmessage number ${i} about topic ${i}\n`;
+    let log = '# 2026-11-29\n';
+    for (let i = 0; i < 30; i++) log += entry(i);
+    fx.write('alpha', 'log/2026-11-29.md', log);
+    const embedder = new CountingEmbedder();
+    const s = fx.open(embedder);
+    expect((await s.sync('alpha')).embedded).toBe(33);
+    embedder.texts = [];
+    fx.write('alpha', 'log/2026-11-29.md', log + entry(30));
+    const after = await s.sync('alpha');
+    // the new message, and the two before it (their context now includes it)
+    expect(after.embedded).toBe(3);
+    expect(embedder.texts.some((t) => t.includes('message number 30'))).toBe(true);
+  });
+
+  it('losing the page manifest costs a re-read, not a re-embedding', async () => {
+    const embedder = new CountingEmbedder();
+    const s1 = fx.open(embedder);
+    await s1.sync('alpha');
+    await s1.close();
+    const indexDir = join(fx.dataDir, 'index');
+    for (const f of readdirSync(indexDir).filter((n) => n.endsWith('.pages.json'))) unlinkSync(join(indexDir, f));
+    embedder.texts = [];
+    const s2 = fx.open(embedder);
+    const stats = await s2.sync('alpha');
+    expect(stats).toMatchObject({ changed: 3, embedded: 0 });
+    const hits = await s2.recall.recall('refresh tokens', { project: 'alpha' });
+    expect(hits.filter((h) => h.page === 'notes/Topics/JWT-Refresh.md')).toHaveLength(1);
+  });
+
   it('indexes the conversation archive by message with line ranges', async () => {
     fx.write(
       'alpha',
@@ -166,7 +218,7 @@ describe('hybrid recall over LanceDB', () => {
       '# 2026-11-29\n\n### 10:00:00 · Alice · [↗](<terminal:1>)\n\nShall we move the standup to 9?\n\n### 10:00:05 · Bob · [↗](<terminal:2>)\n\nYes, nine works for me.\n',
     );
     const s = fx.open();
-    const hits = await s.recall.recall('standup time', { project: 'alpha' });
+    const hits = await s.recall.recall('should we move the standup', { project: 'alpha' });
     const log = hits.find((h) => h.page === 'log/2026-11-29.md')!;
     expect(log).toMatchObject({ lineStart: 3, lineEnd: 5, text: 'Shall we move the standup to 9?' });
     expect(log.heading).toContain('Alice');

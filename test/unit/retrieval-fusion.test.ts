@@ -13,10 +13,7 @@ const chunk = (page: string, score: number, extra: Partial<ScoredChunk> = {}): S
   updated: '2026-11-01T00:00:00.000Z',
   staleness: 0,
   hash: page,
-  pageHash: page,
   embedder: 'test:2',
-  prevLine: -1,
-  nextLine: -1,
   score,
   ...extra,
 });

@@ -25,7 +25,7 @@ describe('built-in hashing embedder', () => {
   const e = new HashingEmbedder();
 
   it('has an id of model:dimensions and returns unit vectors', async () => {
-    expect(e.id).toBe('builtin-hash-v1:384');
+    expect(e.id).toBe('builtin-hash-v2:384');
     const [v] = await e.embed(['Sarah leads the payments team']);
     expect(v).toHaveLength(384);
     expect(dot(v!, v!)).toBeCloseTo(1, 5);

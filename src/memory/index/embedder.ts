@@ -4,7 +4,7 @@
  * never mixes vectors of two models.
  */
 export interface Embedder {
-  /** `model:dimensions`, e.g. `Xenova/all-MiniLM-L6-v2:384` or `builtin-hash-v1:384`. */
+  /** `model:dimensions`, e.g. `Xenova/all-MiniLM-L6-v2:384` or `builtin-hash-v2:384`. */
   readonly id: string;
   readonly dimensions: number;
   /** Whether the embedder is a real sentence model (vs lexical hashing). */

@@ -12,7 +12,8 @@ import type { Logger } from '../../core/ports.js';
 import { chunkPage, embeddingText, sha1, type Chunk, type ChunkOptions } from './chunker.js';
 import type { Embedder } from './embedder.js';
 import { listPageFiles, listProjects } from './page-files.js';
-import { ProjectTable, projectOfTable, tableName, type ChunkRow, type PageState, type ScoredChunk } from './project-table.js';
+import { loadManifest, removeManifest, saveManifest, type PageState } from './page-manifest.js';
+import { ProjectTable, projectOfTable, rowKey, tableName, type ChunkRow, type RowKey, type ScoredChunk } from './project-table.js';
 
 export interface SyncStats {
   projects: number;
@@ -39,7 +40,15 @@ export interface MemoryIndexOptions {
 interface ProjectState {
   table: ProjectTable;
   pages: Map<string, PageState>;
+  manifest: string;
+  /** Rows written since the indexes last took them in (they are searched flat meanwhile). */
+  unoptimized: number;
+  /** Stored rows per page, filled on a page's first change in this process. */
+  rows: Map<string, RowKey[]>;
 }
+
+/** Rows written before the full-text and vector indexes are brought up to date. */
+const OPTIMIZE_AFTER_ROWS = 500;
 
 const EMBED_BATCH = 64;
 const SAFE_PROJECT = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
@@ -96,25 +105,32 @@ export class MemoryIndex {
   private async openState(project: string): Promise<ProjectState> {
     const db = await this.connection();
     const name = tableName(project, this.embedder.id);
+    const manifest = join(this.options.indexDir, `${name}.pages.json`);
     await this.dropOtherEmbedders(db, project, name);
     try {
       const table = await ProjectTable.open(db, name, this.embedder.dimensions);
-      return { table, pages: await table.pageStates() };
+      await table.countRows();
+      return { table, pages: await loadManifest(manifest), manifest, unoptimized: 0, rows: new Map() };
     } catch (err) {
       this.options.logger.warn({ project, err: String(err) }, 'search index unreadable; rebuilding it from the pages');
-      await db.dropTable(name).catch(() => undefined);
-      await rm(join(this.options.indexDir, `${name}.lance`), { recursive: true, force: true });
+      await this.dropTable(db, name);
       const table = await ProjectTable.open(db, name, this.embedder.dimensions);
-      return { table, pages: new Map() };
+      return { table, pages: new Map(), manifest, unoptimized: 0, rows: new Map() };
     }
   }
 
-  /** A model change re-embeds: tables of this project made by another embedder are dropped. */
+  private async dropTable(db: lancedb.Connection, name: string): Promise<void> {
+    await db.dropTable(name).catch(() => undefined);
+    await rm(join(this.options.indexDir, `${name}.lance`), { recursive: true, force: true });
+    await removeManifest(join(this.options.indexDir, `${name}.pages.json`));
+  }
+
+  /** A model (or row layout) change re-embeds: this project's other tables are dropped. */
   private async dropOtherEmbedders(db: lancedb.Connection, project: string, keep: string): Promise<void> {
     for (const name of await db.tableNames()) {
       if (name !== keep && projectOfTable(name) === project.replace(/[^A-Za-z0-9_-]/g, '_')) {
         this.options.logger.info({ project, table: name }, 'embedder changed; dropping vectors of the previous one');
-        await db.dropTable(name).catch(() => undefined);
+        await this.dropTable(db, name);
       }
     }
   }
@@ -151,7 +167,7 @@ export class MemoryIndex {
     const db = await this.connection();
     await Promise.all([...this.queues.values()]);
     this.states.clear();
-    await db.dropAllTables();
+    for (const name of await db.tableNames()) await this.dropTable(db, name);
     return this.syncAll();
   }
 
@@ -162,6 +178,7 @@ export class MemoryIndex {
     const now = (this.options.now ?? Date.now)();
     const racy = this.options.racyMs ?? 2000;
     const changed: { page: string; content: string; hash: string; mtimeMs: number; size: number }[] = [];
+    let touched = false;
     await Promise.all(
       [...files.values()].map(async (f) => {
         const known = state.pages.get(f.page);
@@ -170,6 +187,7 @@ export class MemoryIndex {
         if (content === null) return;
         const hash = sha1(content);
         if (known && known.hash === hash) {
+          if (known.mtimeMs !== f.mtimeMs || known.size !== f.size) touched = true;
           state.pages.set(f.page, { hash, mtimeMs: f.mtimeMs, size: f.size });
           return;
         }
@@ -179,37 +197,70 @@ export class MemoryIndex {
     const deleted = [...state.pages.keys()].filter((p) => !files.has(p));
     const stats: SyncStats = { ...emptyStats(), projects: 1, pages: files.size, changed: changed.length, deleted: deleted.length };
     if (changed.length === 0 && deleted.length === 0) {
+      if (touched) await saveManifest(state.manifest, state.pages);
       stats.ms = performance.now() - started;
       return stats;
     }
     changed.sort((a, b) => a.page.localeCompare(b.page));
-    const previous = changed.filter((c) => state.pages.has(c.page)).map((c) => c.page);
-    const reuse = previous.length > 0 ? await state.table.vectorsOf(previous) : new Map<string, Float32Array>();
-    const rows: (ChunkRow & { pageMtime: number; pageSize: number })[] = [];
-    const pending: { chunk: Chunk; row: number }[] = [];
+    // rows already stored for these pages: identical ones stay, their vectors are reused by hash
+    const unknown = changed.map((c) => c.page).filter((p) => !state.rows.has(p));
+    if (unknown.length > 0) {
+      for (const p of unknown) state.rows.set(p, []);
+      for (const r of await state.table.rowsOf(unknown)) state.rows.get(r.page)!.push(r);
+    }
+    const stored = changed.flatMap((c) => state.rows.get(c.page) ?? []);
+    const kept = new Set(stored.map((r) => `${r.page}#${rowKey(r)}`));
+    const wanted = new Set<string>();
+    const fresh: Chunk[] = [];
+    let chunks = 0;
     for (const c of changed) {
-      const chunks = chunkPage(c.page, c.content, { ...this.options.chunking, mtime: new Date(c.mtimeMs) });
-      for (const [i, chunk] of chunks.entries()) {
-        const vector = reuse.get(chunk.hash);
-        const prevLine = chunks[i - 1]?.lineStart ?? -1;
-        const nextLine = chunks[i + 1]?.lineStart ?? -1;
-        const row = { ...chunk, prevLine, nextLine, pageHash: c.hash, embedder: this.embedder.id, vector: vector ?? new Float32Array(0), pageMtime: c.mtimeMs, pageSize: c.size };
-        if (!vector) pending.push({ chunk, row: rows.length });
-        rows.push(row);
+      for (const chunk of chunkPage(c.page, c.content, { ...this.options.chunking, mtime: new Date(c.mtimeMs) })) {
+        chunks++;
+        const key = `${chunk.page}#${rowKey(chunk)}`;
+        wanted.add(key);
+        if (!kept.has(key)) fresh.push(chunk);
       }
+    }
+    const storedHashes = new Set(stored.map((r) => r.hash));
+    const movable = [...new Set(fresh.map((c) => c.hash).filter((h) => storedHashes.has(h)))];
+    const reuse = movable.length > 0 ? await state.table.vectorsOf(movable) : new Map<string, Float32Array>();
+    const add: ChunkRow[] = [];
+    const pending: { chunk: Chunk; row: number }[] = [];
+    for (const chunk of fresh) {
+      const vector = reuse.get(chunk.hash);
+      if (!vector) pending.push({ chunk, row: add.length });
+      add.push({ ...chunk, embedder: this.embedder.id, vector: vector ?? new Float32Array(0) });
     }
     for (let i = 0; i < pending.length; i += EMBED_BATCH) {
       const batch = pending.slice(i, i + EMBED_BATCH);
       const vectors = await this.embedder.embed(batch.map((p) => embeddingText(p.chunk)));
-      batch.forEach((p, j) => (rows[p.row]!.vector = vectors[j]!));
+      batch.forEach((p, j) => (add[p.row]!.vector = vectors[j]!));
     }
-    this.options.logger.debug({ project, rows: rows.length, embedded: pending.length }, 'writing chunks');
-    await state.table.replacePages([...changed.map((c) => c.page), ...deleted], rows);
-    this.options.logger.debug({ project }, 'optimizing index');
-    await state.table.optimize();
-    for (const p of deleted) state.pages.delete(p);
+    const stale = stored.filter((r) => !wanted.has(`${r.page}#${rowKey(r)}`));
+    this.options.logger.debug({ project, add: add.length, remove: stale.length, embedded: pending.length }, 'writing chunks');
+    try {
+      await state.table.write({ pages: deleted, rows: stale, add });
+    } catch (err) {
+      // half-written: forget what we knew of these pages so the next sync reads the table again
+      for (const p of [...deleted, ...changed.map((c) => c.page)]) state.rows.delete(p);
+      throw err;
+    }
+    state.unoptimized += add.length + stale.length + deleted.length;
+    if (state.unoptimized >= OPTIMIZE_AFTER_ROWS) {
+      await state.table.optimize();
+      state.unoptimized = 0;
+    }
+    for (const p of deleted) {
+      state.pages.delete(p);
+      state.rows.delete(p);
+    }
+    const byPage = new Map<string, RowKey[]>(changed.map((c) => [c.page, []]));
+    for (const r of stored) if (wanted.has(`${r.page}#${rowKey(r)}`)) byPage.get(r.page)!.push(r);
+    for (const r of add) byPage.get(r.page)!.push({ page: r.page, hash: r.hash, lineStart: r.lineStart, lineEnd: r.lineEnd });
+    for (const [p, rows] of byPage) state.rows.set(p, rows);
     for (const c of changed) state.pages.set(c.page, { hash: c.hash, mtimeMs: c.mtimeMs, size: c.size });
-    Object.assign(stats, { chunks: rows.length, embedded: pending.length, ms: performance.now() - started });
+    await saveManifest(state.manifest, state.pages);
+    Object.assign(stats, { chunks, embedded: pending.length, ms: performance.now() - started });
     this.options.logger.debug({ project, ...stats }, 'index synced');
     return stats;
   }
@@ -240,8 +291,7 @@ export class MemoryIndex {
       const db = await this.connection();
       const name = tableName(project, this.embedder.id);
       this.states.delete(project);
-      await db.dropTable(name).catch(() => undefined);
-      await rm(join(this.options.indexDir, `${name}.lance`), { recursive: true, force: true });
+      await this.dropTable(db, name);
       return this.syncNow(project);
     });
   }

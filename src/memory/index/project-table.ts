@@ -9,35 +9,39 @@ import type { Chunk } from './chunker.js';
 import { sha1 } from './chunker.js';
 
 export interface StoredChunk extends Chunk {
-  pageHash: string;
   embedder: string;
-  /** First line of the previous / next chunk of the same page (-1: none). */
-  prevLine: number;
-  nextLine: number;
 }
 
 export interface ChunkRow extends StoredChunk {
   vector: Float32Array;
 }
 
-/** What the index knows of a page, to skip unchanged ones without reading them. */
-export interface PageState {
+/** A stored row's identity within its page. */
+export interface RowKey {
+  page: string;
   hash: string;
-  mtimeMs: number;
-  size: number;
+  lineStart: number;
+  lineEnd: number;
 }
+
+/** Rows are kept as long as their content and place in the page are the same. */
+export const rowKey = (r: { hash: string; lineStart: number; lineEnd: number }) => `${r.hash}@${r.lineStart}-${r.lineEnd}`;
 
 export interface ScoredChunk extends StoredChunk {
   /** Cosine similarity for vector hits, BM25 score for keyword hits. */
   score: number;
 }
 
-const SHOWN = ['page', 'heading', 'line_start', 'line_end', 'prev_line', 'next_line', 'text', 'entity', 'updated', 'staleness', 'hash', 'page_hash', 'embedder'];
+const SHOWN = ['page', 'heading', 'line_start', 'line_end', 'text', 'entity', 'updated', 'staleness', 'hash', 'embedder'];
 /** Rows before a vector index pays for itself (flat search is exact and fast enough below). */
 const VECTOR_INDEX_MIN_ROWS = 8000;
 
+/** Bumped when the row layout changes: a new layout gets a new table, the old one is dropped. */
+const LAYOUT = 2;
+
+/** One table per project, embedder and row layout, so none of them is ever mixed. */
 export function tableName(project: string, embedderId: string): string {
-  return `${project.replace(/[^A-Za-z0-9_-]/g, '_')}__${sha1(embedderId).slice(0, 10)}`;
+  return `${project.replace(/[^A-Za-z0-9_-]/g, '_')}__${sha1(`${embedderId}\n${LAYOUT}`).slice(0, 10)}`;
 }
 
 export function projectOfTable(name: string): string | null {
@@ -52,8 +56,6 @@ function schema(dimensions: number): Schema {
     str('heading'),
     new Field('line_start', new Int32(), false),
     new Field('line_end', new Int32(), false),
-    new Field('prev_line', new Int32(), false),
-    new Field('next_line', new Int32(), false),
     str('text'),
     str('search_text'),
     str('context'),
@@ -61,9 +63,6 @@ function schema(dimensions: number): Schema {
     str('updated'),
     new Field('staleness', new Float64(), false),
     str('hash'),
-    str('page_hash'),
-    new Field('page_mtime', new Float64(), false),
-    new Field('page_size', new Float64(), false),
     str('embedder'),
     new Field('vector', new FixedSizeList(dimensions, new Field('item', new Float32(), true)), false),
   ]);
@@ -77,15 +76,12 @@ function toChunk(r: Record<string, unknown>): StoredChunk {
     heading: String(r.heading),
     lineStart: Number(r.line_start),
     lineEnd: Number(r.line_end),
-    prevLine: Number(r.prev_line),
-    nextLine: Number(r.next_line),
     text: String(r.text),
     context: String(r.context ?? ''),
     entity: String(r.entity),
     updated: String(r.updated),
     staleness: Number(r.staleness),
     hash: String(r.hash),
-    pageHash: String(r.page_hash),
     embedder: String(r.embedder),
   };
 }
@@ -122,38 +118,40 @@ export class ProjectTable {
     }
   }
 
-  /** Page states from the stored rows (one scan; used when a project is first opened). */
-  async pageStates(): Promise<Map<string, PageState>> {
-    const rows = await this.table.query().select(['page', 'page_hash', 'page_mtime', 'page_size']).toArray();
-    const out = new Map<string, PageState>();
-    for (const r of rows) out.set(String(r.page), { hash: String(r.page_hash), mtimeMs: Number(r.page_mtime), size: Number(r.page_size) });
-    return out;
-  }
-
-  /** Stored vectors of a page by chunk hash, to reuse for chunks that did not change. */
-  async vectorsOf(pages: string[]): Promise<Map<string, Float32Array>> {
-    const out = new Map<string, Float32Array>();
+  /** The stored rows of `pages` (their identity only), to keep the unchanged ones. */
+  async rowsOf(pages: string[]): Promise<RowKey[]> {
+    const out: RowKey[] = [];
     for (let i = 0; i < pages.length; i += 200) {
       const filter = `page IN (${pages.slice(i, i + 200).map(quote).join(', ')})`;
-      const rows = await this.table.query().where(filter).select(['hash', 'vector']).toArray();
-      for (const r of rows) out.set(String(r.hash), Float32Array.from(r.vector as ArrayLike<number>));
+      const rows = await this.table.query().where(filter).select(['page', 'hash', 'line_start', 'line_end']).toArray();
+      for (const r of rows) out.push({ page: String(r.page), hash: String(r.hash), lineStart: Number(r.line_start), lineEnd: Number(r.line_end) });
     }
     return out;
   }
 
-  /** Replaces the rows of `pages` (deleted pages simply get no new rows). */
-  async replacePages(pages: string[], rows: (ChunkRow & { pageMtime: number; pageSize: number })[]): Promise<void> {
-    for (let i = 0; i < pages.length; i += 500) {
-      await this.table.delete(`page IN (${pages.slice(i, i + 500).map(quote).join(', ')})`);
+  /** Stored vectors by chunk hash (a chunk that only moved within its page keeps its vector). */
+  async vectorsOf(hashes: string[]): Promise<Map<string, Float32Array>> {
+    const out = new Map<string, Float32Array>();
+    for (let i = 0; i < hashes.length; i += 200) {
+      const rows = await this.table.query().where(`hash IN (${hashes.slice(i, i + 200).map(quote).join(', ')})`).select(['hash', 'vector']).toArray();
+      for (const r of rows) out.set(String(r.hash), new Float32Array((r.vector as { toArray(): Float32Array }).toArray()));
     }
-    for (let i = 0; i < rows.length; i += 20_000) {
-      const batch = rows.slice(i, i + 20_000).map((r) => ({
+    return out;
+  }
+
+  /** Deletes whole pages and single rows (page + first line), then adds new rows. */
+  async write(change: { pages: string[]; rows: { page: string; lineStart: number }[]; add: ChunkRow[] }): Promise<void> {
+    const predicates = [
+      ...change.pages.map((p) => `page = ${quote(p)}`),
+      ...change.rows.map((r) => `(page = ${quote(r.page)} AND line_start = ${Math.trunc(r.lineStart)})`),
+    ];
+    for (let i = 0; i < predicates.length; i += 200) await this.table.delete(predicates.slice(i, i + 200).join(' OR '));
+    for (let i = 0; i < change.add.length; i += 20_000) {
+      const batch = change.add.slice(i, i + 20_000).map((r) => ({
         page: r.page,
         heading: r.heading,
         line_start: r.lineStart,
         line_end: r.lineEnd,
-        prev_line: r.prevLine,
-        next_line: r.nextLine,
         text: r.text,
         search_text: `${r.heading}\n${r.text}`,
         context: r.context,
@@ -161,9 +159,6 @@ export class ProjectTable {
         updated: r.updated,
         staleness: r.staleness,
         hash: r.hash,
-        page_hash: r.pageHash,
-        page_mtime: r.pageMtime,
-        page_size: r.pageSize,
         embedder: r.embedder,
         vector: Array.from(r.vector),
       }));
@@ -199,11 +194,4 @@ export class ProjectTable {
     return rows.map((r: Record<string, unknown>) => ({ ...toChunk(r), score: Number(r._score) }));
   }
 
-  async drop(): Promise<void> {
-    await this.db.dropTable(this.name);
-  }
-
-  get vectorDimensions(): number {
-    return this.dimensions;
-  }
 }

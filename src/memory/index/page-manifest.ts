@@ -1,0 +1,34 @@
+/**
+ * What the index last saw of each page (content hash, size, mtime), so an unchanged page is
+ * skipped without being read. A small JSON file beside the project's table; losing it only
+ * costs one re-read of the pages (their chunks are then found unchanged and kept).
+ */
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+
+export interface PageState {
+  hash: string;
+  mtimeMs: number;
+  size: number;
+}
+
+export async function loadManifest(path: string): Promise<Map<string, PageState>> {
+  try {
+    const data = JSON.parse(await readFile(path, 'utf8')) as { version?: number; pages?: Record<string, [string, number, number]> };
+    if (data.version !== 1 || !data.pages) return new Map();
+    return new Map(Object.entries(data.pages).map(([page, [hash, mtimeMs, size]]) => [page, { hash, mtimeMs, size }]));
+  } catch {
+    return new Map();
+  }
+}
+
+export async function saveManifest(path: string, pages: Map<string, PageState>): Promise<void> {
+  const out: Record<string, [string, number, number]> = {};
+  for (const [page, s] of pages) out[page] = [s.hash, s.mtimeMs, s.size];
+  const tmp = `${path}.tmp-${process.pid}`;
+  await writeFile(tmp, JSON.stringify({ version: 1, pages: out }));
+  await rename(tmp, path);
+}
+
+export async function removeManifest(path: string): Promise<void> {
+  await rm(path, { force: true });
+}
