@@ -3,7 +3,7 @@
  * Deleting `data/` and running this brings back every search result (DM history excepted).
  */
 import { join } from 'node:path';
-import { applyIndexRuntime, loadConfig } from '../src/config.js';
+import { applyIndexRuntime, dataFiles, loadConfig } from '../src/config.js';
 import { selectEmbedder } from '../src/llm/embeddings.js';
 import { createRecall, recallSettings } from '../src/memory/recall.js';
 import { openUsageStore } from '../src/storage/usage-store.js';
@@ -14,7 +14,7 @@ applyIndexRuntime(config);
 const logger = consoleLogger('info');
 const { embedder, notice } = await selectEmbedder(config, logger);
 if (notice) console.log(notice);
-const usage = openUsageStore(join(config.dataDir, 'usage.sqlite'), logger);
+const usage = openUsageStore(dataFiles(config.dataDir).usage, logger);
 const service = createRecall({ projectsDir: config.projectsDir, dataDir: config.dataDir, embedder, usage, ...recallSettings(config), logger });
 try {
   console.log(`reindexing ${config.projectsDir} with ${embedder.id} into ${join(config.dataDir, 'index')} …`);

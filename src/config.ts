@@ -171,3 +171,14 @@ export function applyIndexRuntime(config: Pick<Config, 'INDEX_CPU_THREADS'>, env
   if (env.LANCE_CPU_THREADS) return;
   env.LANCE_CPU_THREADS = String(config.INDEX_CPU_THREADS || Math.max(4, availableParallelism()));
 }
+
+/** Where things live under DATA_DIR, in one place for the app and the scripts. */
+export function dataFiles(dataDir: string) {
+  return {
+    /** Derived ranking hint; may be set aside when corrupt. */
+    usage: resolve(dataDir, 'usage.db'),
+    /** DM history and private memory: the only thing under data/ that is not derived. */
+    private: resolve(dataDir, 'private.db'),
+    log: resolve(dataDir, 'logs', 'charlie.log'),
+  };
+}

@@ -4,11 +4,10 @@
  * when DISCORD_TOKEN is set, otherwise the terminal chat.
  */
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { userInfo } from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { applyIndexRuntime, loadConfig, type Config } from './config.js';
+import { applyIndexRuntime, dataFiles, loadConfig, type Config } from './config.js';
 import { Assistant } from './core/assistant.js';
 import { CharlieError } from './core/errors.js';
 import { asLocalModel, systemClock, type Logger } from './core/ports.js';
@@ -38,8 +37,8 @@ export async function buildApp(config: Config, logger: Logger) {
   if (!memoryModel) notices.push(`the model server ${config.LLM_BASE_URL} is hosted: Charlie answers but does not write memory (set LLM_LOCALITY=local if that server is yours)`);
   const store = new FileProjectStore({ projectsDir: config.projectsDir, clock, logger, defaults: { distillEvery: config.DISTILL_EVERY } });
   // DM memory lives only here (not disposable); usage is a derived ranking hint (disposable).
-  const privateStore = new SqlitePrivateStore(join(config.dataDir, 'private.db'));
-  const usage = openUsageStore(join(config.dataDir, 'usage.db'), logger);
+  const privateStore = new SqlitePrivateStore(dataFiles(config.dataDir).private);
+  const usage = openUsageStore(dataFiles(config.dataDir).usage, logger);
   const { embedder, notice } = await selectEmbedder(config, logger.child({ component: 'embedder' }));
   if (notice) notices.push(notice);
   applyIndexRuntime(config);
@@ -77,7 +76,7 @@ async function main(): Promise<void> {
   const { values } = parseArgs({ options: { project: { type: 'string', short: 'p' } }, allowPositionals: true });
   const config = loadConfig();
   const terminal = !config.DISCORD_TOKEN;
-  const logger = createLogger(config.LOG_LEVEL, terminal ? join(config.dataDir, 'logs', 'charlie.log') : undefined);
+  const logger = createLogger(config.LOG_LEVEL, terminal ? dataFiles(config.dataDir).log : undefined);
   const app = await buildApp(config, logger);
   if (!terminal) {
     for (const n of app.notices) logger.warn(n);
