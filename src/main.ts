@@ -28,7 +28,7 @@ import { openUsageStore } from './storage/usage-store.js';
 import { selectEmbedder } from './llm/embeddings.js';
 import { createRecall, recallSettings } from './memory/recall.js';
 
-export async function buildApp(config: Config, logger: Logger) {
+export async function buildApp(config: Config, logger: Logger, progress: Logger = logger) {
   const clock = systemClock;
   mkdirSync(config.dataDir, { recursive: true });
   const model = new OpenAIChatModel(chatModelOptions(config, logger.child({ component: 'llm' })));
@@ -39,7 +39,7 @@ export async function buildApp(config: Config, logger: Logger) {
   // DM memory lives only here (not disposable); usage is a derived ranking hint (disposable).
   const privateStore = new SqlitePrivateStore(dataFiles(config.dataDir).private);
   const usage = openUsageStore(dataFiles(config.dataDir).usage, logger);
-  const { embedder, notice } = await selectEmbedder(config, logger.child({ component: 'embedder' }));
+  const { embedder, notice } = await selectEmbedder(config, progress.child({ component: 'embedder' }));
   if (notice) notices.push(notice);
   applyIndexRuntime(config);
   const retrieval = createRecall({ projectsDir: config.projectsDir, dataDir: config.dataDir, embedder, usage, logger, clock, ...recallSettings(config) });
@@ -77,7 +77,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const terminal = !config.DISCORD_TOKEN;
   const logger = createLogger(config.LOG_LEVEL, terminal ? dataFiles(config.dataDir).log : undefined);
-  const app = await buildApp(config, logger);
+  const app = await buildApp(config, logger, terminal ? echoDownloads(logger) : logger);
   if (!terminal) {
     for (const n of app.notices) logger.warn(n);
     const stt = createSpeechToText(config, logger.child({ component: 'stt' }));
@@ -115,6 +115,24 @@ async function main(): Promise<void> {
     userName: safeUserName(),
   });
   await app.close();
+}
+
+/** In the terminal chat, logs go to a file; model download progress is also shown on screen. */
+function echoDownloads(base: Logger): Logger {
+  return {
+    ...base,
+    debug: (o, m) => base.debug(o, m),
+    warn: (o, m) => base.warn(o, m),
+    error: (o, m) => base.error(o, m),
+    info(obj, msg) {
+      base.info(obj, msg);
+      if (typeof obj === 'object' && msg?.startsWith('downloading')) {
+        const p = obj as { file?: string; percent?: number };
+        process.stdout.write(`  ${msg}: ${p.file ?? ''} ${p.percent ?? ''}%\n`);
+      }
+    },
+    child: (bindings) => echoDownloads(base.child(bindings)),
+  };
 }
 
 function safeUserName(): string {
