@@ -3,6 +3,7 @@
  *
  *   npm run bench:locomo -- --data ../shared/bench-data/locomo-dev.json --out ranked.json
  *     [--embedder builtin|transformers|openai] [--k 10] [--keep DIR]
+ *     [--only conv-42,conv-43] [--exclude conv-26]   (run on a subset; per-conversation scores are printed)
  *
  * Each conversation becomes a project (FileProjectStore.ensureProject) whose conversation archive
  * (`log/`, through appendLog) receives every turn, session by session, at the session's date,
@@ -23,7 +24,7 @@ import { FileProjectStore } from '../src/memory/store/project-store.js';
 import { selectEmbedder } from '../src/llm/embeddings.js';
 import { SqliteUsageStore } from '../src/storage/usage-store.js';
 import { consoleLogger, percentile } from './bench-util.js';
-import { parseLocomoDate, normaliseEvidence, scoreRuns, type ScoredItem } from './locomo-util.js';
+import { parseLocomoDate, normaliseEvidence, scoreByConversation, scoreRuns, type ScoredItem } from './locomo-util.js';
 
 interface Turn { speaker: string; dia_id: string; text: string; blip_caption?: string }
 interface Sample {
@@ -39,6 +40,8 @@ const { values: args } = parseArgs({
     embedder: { type: 'string' },
     k: { type: 'string', default: '10' },
     keep: { type: 'string' },
+    only: { type: 'string' },
+    exclude: { type: 'string' },
   },
 });
 if (!args.data) {
@@ -70,7 +73,16 @@ const service = createRecall({
 });
 
 const store = new FileProjectStore({ projectsDir, clock: systemClock, logger: silentLogger });
-const data = JSON.parse(readFileSync(resolve(args.data), 'utf8')) as Sample[];
+const listArg = (v: string | undefined) => new Set((v ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+const only = listArg(args.only);
+const exclude = listArg(args.exclude);
+const data = (JSON.parse(readFileSync(resolve(args.data), 'utf8')) as Sample[]).filter(
+  (s) => (only.size === 0 || only.has(s.sample_id)) && !exclude.has(s.sample_id),
+);
+if (data.length === 0) {
+  console.error('no conversation left after --only/--exclude');
+  process.exit(2);
+}
 const k = Number(args.k);
 console.log(`LoCoMo via recall(): ${data.length} conversations, embedder ${embedder.id}, work dir ${root}`);
 
@@ -148,6 +160,8 @@ try {
 
 if (args.out) writeFileSync(resolve(args.out), JSON.stringify(rankings));
 console.log(scoreRuns(items, rankings));
+console.log('');
+console.log(scoreByConversation(items, rankings));
 console.log('');
 console.log(`turns=${turns}  archive write ${ingestMs.toFixed(0)} ms, index build ${indexMs.toFixed(0)} ms (${((turns / indexMs) * 1000).toFixed(0)} turns/s)`);
 console.log(`queries=${queryMs.length}  p50 ${percentile(queryMs, 50).toFixed(2)} ms  p95 ${percentile(queryMs, 95).toFixed(2)} ms`);

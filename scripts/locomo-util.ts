@@ -67,3 +67,24 @@ export function scoreRuns(items: ScoredItem[], rankings: Record<string, string[]
     row('5 adversarial', [5]),
   ].join('\n');
 }
+
+/** recall@k over categories 1–4 per conversation (key prefix before `#`), in first-seen order. */
+export function scoreByConversation(items: ScoredItem[], rankings: Record<string, string[]>, ks = [5, 10]): string {
+  const agg = new Map<string, { n: number; sums: number[] }>();
+  for (const it of items) {
+    if (it.category < 1 || it.category > 4) continue;
+    const conv = it.key.slice(0, it.key.lastIndexOf('#'));
+    const b = agg.get(conv) ?? { n: 0, sums: ks.map(() => 0) };
+    agg.set(conv, b);
+    b.n++;
+    const ranked = rankings[it.key] ?? [];
+    ks.forEach((k, i) => {
+      const top = new Set(ranked.slice(0, k));
+      b.sums[i]! += it.gold.filter((g) => top.has(g)).length / it.gold.length;
+    });
+  }
+  return [
+    `${'conversation (1-4)'.padEnd(26)}${'n'.padStart(6)}${ks.map((k) => `recall@${k}`.padStart(10)).join('')}`,
+    ...[...agg].map(([conv, b]) => `${conv.padEnd(26)}${String(b.n).padStart(6)}${b.sums.map((s) => ((100 * s) / b.n).toFixed(1).padStart(10)).join('')}`),
+  ].join('\n');
+}

@@ -8,7 +8,7 @@ import type { Clock, Logger, Recall, RecallHit, RecallScope, UsageStore } from '
 import type { Embedder } from './index/embedder.js';
 import { DEFAULT_WEIGHTS, Fusion, type RecallWeights } from './index/fusion.js';
 import { MemoryIndex, type SyncStats } from './index/memory-index.js';
-import { keyTerms, terms as termsOf } from './index/text.js';
+import { dateSpans, keyTerms, terms as termsOf } from './index/text.js';
 import { watchProjects } from './index/watcher.js';
 import type { ChunkOptions } from './index/chunker.js';
 import type { Config } from '../config.js';
@@ -106,7 +106,7 @@ export class HybridRecall implements Recall {
       return null;
     });
     const found = synced && synced.changed + synced.deleted > 0 ? await this.index.search(scope.project, search) : await early;
-    const fusion = new Fusion(found.vector, found.keyword, this.weights, new Set(termsOf(q)));
+    const fusion = new Fusion(found.vector, found.keyword, this.weights, new Set(termsOf(q)), dateSpans(q));
     const now = (this.options.clock ?? { now: () => new Date() }).now();
     const hits = fusion.rank((page) => this.options.usage.boost(scope.project, page, now), now, limit);
     try {

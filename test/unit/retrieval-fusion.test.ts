@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_WEIGHTS, Fusion, recencyOf, type RecallWeights } from '../../src/memory/index/fusion.js';
+import { brevityPrior, DEFAULT_WEIGHTS, Fusion, recencyOf, type RecallWeights } from '../../src/memory/index/fusion.js';
 import type { ScoredChunk } from '../../src/memory/index/project-table.js';
+import { scoreByConversation } from '../../scripts/locomo-util.js';
 
 const chunk = (page: string, score: number, extra: Partial<ScoredChunk> = {}): ScoredChunk => ({
   page,
@@ -57,5 +58,48 @@ describe('fusion', () => {
     expect(recencyOf('2026-11-01T00:00:00Z', 0, now)).toBe(1);
     expect(recencyOf('2026-11-28T00:00:00Z', 10, now)).toBeCloseTo(0.5, 6);
     expect(recencyOf('2026-11-01T00:00:00Z', 5, now)).toBeGreaterThan(recencyOf('2026-11-01T00:00:00Z', 8, now));
+  });
+
+  it('discounts very short conversation messages, not notes', () => {
+    const log = (text: string) => ({ page: 'log/2026-11-01.md', text });
+    expect(brevityPrior(log('Take care!'), 2)).toBeCloseTo(Math.sqrt(2 / 4), 6);
+    expect(brevityPrior(log('Thanks!'), 2)).toBeCloseTo(Math.sqrt(1 / 3), 6);
+    expect(brevityPrior(log('We adopted two turtles from the shelter near the beach, cleaned their tank, bought lamps and fresh greens'), 2)).toBeGreaterThan(0.9);
+    expect(brevityPrior({ page: 'notes/sam.md', text: 'Vegan.' }, 2)).toBe(1);
+    expect(brevityPrior(log('Take care!'), 0)).toBe(1);
+  });
+
+  it('ranks an informative message above a one-word match of equal similarity', () => {
+    const short = chunk('log/2026-11-01.md', 4, { lineStart: 1, text: 'Take care!' });
+    const long = chunk('log/2026-11-01.md', 4, { lineStart: 5, text: 'I take care of the turtles: clean tank, good food, enough light' });
+    const hits = new Fusion([], [short, long], weights).rank(() => 0, now, 10);
+    expect(hits.map((h) => h.lineStart)).toEqual([5, 1]);
+  });
+});
+
+describe('fusion with dates', () => {
+  it('boosts conversation messages written on a date the query names, not notes', () => {
+    const onDay = chunk('log/2023-10-13.md', 0.5, { updated: '2023-10-13T14:00:00.000Z' });
+    const other = chunk('log/2023-10-20.md', 0.55, { updated: '2023-10-20T14:00:00.000Z' });
+    const note = chunk('notes/plan.md', 0.55, { updated: '2023-10-13T09:00:00.000Z' });
+    const hits = new Fusion([onDay, other, note], [], { ...weights, brevity: 0 }, new Set(), [{ day: 13, month: 9, year: 2023 }]).rank(() => 0, now, 10);
+    expect(hits.map((h) => h.page)).toEqual(['log/2023-10-13.md', 'log/2023-10-20.md', 'notes/plan.md']);
+    expect(hits[0]!.why).toContain('date');
+    expect(hits[0]!.score).toBeCloseTo(0.7 * 0.5 * (1 + DEFAULT_WEIGHTS.dated), 6);
+  });
+});
+
+describe('LoCoMo scoring helpers', () => {
+  it('scores recall@k per conversation over categories 1-4', () => {
+    const items = [
+      { key: 'conv-1#0', category: 1, gold: ['D1:1', 'D1:2'] },
+      { key: 'conv-1#1', category: 5, gold: ['D1:3'] },
+      { key: 'conv-2#0', category: 4, gold: ['D2:1'] },
+    ];
+    const out = scoreByConversation(items, { 'conv-1#0': ['D1:1', 'x', 'x', 'x', 'x', 'D1:2'], 'conv-2#0': ['D2:1'] });
+    expect(out.split('\n').slice(1).map((l) => l.split(/\s+/))).toEqual([
+      ['conv-1', '1', '50.0', '100.0'],
+      ['conv-2', '1', '100.0', '100.0'],
+    ]);
   });
 });

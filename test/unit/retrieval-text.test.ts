@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HashingEmbedder } from '../../src/memory/index/hashing-embedder.js';
-import { keyTerms, terms } from '../../src/memory/index/text.js';
+import { dateSpans, inSpan, keyTerms, terms } from '../../src/memory/index/text.js';
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
 
@@ -40,5 +40,32 @@ describe('built-in hashing embedder', () => {
   it('gives a zero vector for text with no words', async () => {
     const [v] = await e.embed(['?!']);
     expect(dot(v!, v!)).toBe(0);
+  });
+});
+
+describe('dates named in a query', () => {
+  it('reads days and months as people write them', () => {
+    expect(dateSpans('What did we decide on October 13, 2023?')).toEqual([{ day: 13, month: 9, year: 2023 }]);
+    expect(dateSpans('What did Sam say on 8th December, 2023 and on 1 Feb?')).toEqual([
+      { day: 8, month: 11, year: 2023 },
+      { day: 1, month: 1 },
+    ]);
+    expect(dateSpans('Where did the team go in May 2022?')).toEqual([{ month: 4, year: 2022 }]);
+    expect(dateSpans('Who joined in June?')).toEqual([{ month: 5 }]);
+  });
+
+  it('does not take the modal "may" or a bare year for a date', () => {
+    expect(dateSpans('What may Sam want for the launch?')).toEqual([]);
+    expect(dateSpans('What happened in 2023?')).toEqual([]);
+  });
+
+  it('matches a time to a day (give or take a time zone) or a month', () => {
+    const t = Date.UTC(2023, 9, 13, 21, 30);
+    expect(inSpan(t, { day: 13, month: 9, year: 2023 })).toBe(true);
+    expect(inSpan(t, { day: 13, month: 9 })).toBe(true);
+    expect(inSpan(t, { day: 16, month: 9, year: 2023 })).toBe(false);
+    expect(inSpan(t, { month: 9, year: 2023 })).toBe(true);
+    expect(inSpan(t, { month: 9, year: 2022 })).toBe(false);
+    expect(inSpan(t, { month: 9 })).toBe(true);
   });
 });

@@ -1,12 +1,14 @@
 /**
  * Fuses vector and keyword candidates into one ranked, explained list.
  *   similarity = wv·vector + wk·keyword          (keyword-led when vector similarity is not confident)
- *   score      = similarity × (1 + entity) × (1 + boost × usage) × (1 − wr + wr·recency)
- * where `entity` applies when the query names the chunk's speaker or note title.
+ *   score      = similarity × brevity × (1 + dated) × (1 + entity) × (1 + boost × usage) × (1 − wr + wr·recency)
+ * where `entity` applies when the query names the chunk's speaker or note title, `dated` when it
+ * names the day or month a conversation message was written, and `brevity` is a prior that
+ * discounts very short conversation messages (see `brevityPrior`).
  */
 import type { RecallHit } from '../../core/ports.js';
 import type { ScoredChunk } from './project-table.js';
-import { terms } from './text.js';
+import { inSpan, isStopWord, terms, words, type DateSpan } from './text.js';
 
 export interface RecallWeights {
   vector: number;
@@ -23,6 +25,13 @@ export interface RecallWeights {
   entity: number;
   /** Hits scoring below this are dropped. */
   minScore: number;
+  /**
+   * Strength of the prior on short log messages, in content words (0 = none): messages with only a
+   * word or two ("Take care!", "Thanks, Sam!") rarely hold what a question asks for.
+   */
+  brevity: number;
+  /** Boost of a log message written on a date the query names ("on 13 October 2023", "in May 2023"). */
+  dated: number;
 }
 
 export const DEFAULT_WEIGHTS: RecallWeights = {
@@ -34,6 +43,8 @@ export const DEFAULT_WEIGHTS: RecallWeights = {
   contextBoost: 0.8,
   entity: 1,
   minScore: 0.02,
+  brevity: 2,
+  dated: 0.5,
 };
 
 const DAY_MS = 86_400_000;
@@ -46,6 +57,19 @@ export function recencyOf(updated: string, staleness: number, now: Date): number
   const ageDays = Math.max(0, (now.getTime() - t) / DAY_MS);
   const halfLifeDays = Math.pow(2, (10 - Math.min(10, staleness)) * 0.9);
   return Math.pow(0.5, ageDays / halfLifeDays);
+}
+
+/**
+ * Document prior of a conversation message by its length in content words n: √((n + 1) / (n + 1 + b)).
+ * Short chat turns are mostly phatic, yet BM25 length normalisation favours them when they
+ * share one query word; this takes some of that back. It is near 1 from about ten content
+ * words on, so it only reorders the very short. Notes are left alone (a short fact is a fact).
+ */
+export function brevityPrior(chunk: Pick<ScoredChunk, 'page' | 'text'>, b: number): number {
+  if (b <= 0 || !chunk.page.startsWith('log/')) return 1;
+  let n = 0;
+  for (const w of words(chunk.text)) if (!isStopWord(w)) n++;
+  return Math.sqrt((n + 1) / (n + 1 + b));
 }
 
 interface Candidate {
@@ -69,6 +93,8 @@ export class Fusion {
     private readonly weights: RecallWeights,
     /** Stemmed terms of the query, for the entity match. */
     private readonly queryTerms: ReadonlySet<string> = new Set(),
+    /** Calendar dates the query names, for the date match. */
+    private readonly dates: readonly DateSpan[] = [],
   ) {
     for (const c of vector) this.candidates.set(keyOf(c.page, c.lineStart), { chunk: c, vector: Math.max(0, c.score), keyword: 0, similarity: 0 });
     const maxKeyword = keyword.reduce((m, c) => Math.max(m, c.score), 0);
@@ -83,6 +109,13 @@ export class Fusion {
     const w = weights;
     [this.wv, this.wk] = this.confident || maxKeyword === 0 ? [w.vector, w.keyword] : [Math.min(w.vector, w.keyword), Math.max(w.vector, w.keyword)];
     for (const c of this.candidates.values()) c.similarity = this.wv * c.vector + this.wk * c.keyword;
+  }
+
+  /** A conversation message written within a date the query names (notes' dates are edit times). */
+  private isDated(chunk: ScoredChunk): boolean {
+    if (!chunk.page.startsWith('log/')) return false;
+    const t = Date.parse(chunk.updated);
+    return !Number.isNaN(t) && this.dates.some((d) => inSpan(t, d));
   }
 
   rank(boostOf: (page: string) => number, now: Date, limit: number): RecallHit[] {
@@ -100,12 +133,15 @@ export class Fusion {
       if (boost === undefined) boosts.set(chunk.page, (boost = Math.min(1, Math.max(0, boostOf(chunk.page)))));
       const recency = recencyOf(chunk.updated, chunk.staleness, now);
       const entity = named(chunk.entity) ? w.entity : 0;
-      const score = similarity * (1 + entity) * (1 + boost * w.usage) * (1 - w.recency + w.recency * recency);
+      const prior = brevityPrior(chunk, w.brevity);
+      const dated = w.dated > 0 && this.dates.length > 0 && this.isDated(chunk) ? w.dated : 0;
+      const score = similarity * prior * (1 + dated) * (1 + entity) * (1 + boost * w.usage) * (1 - w.recency + w.recency * recency);
       if (score < w.minScore) continue;
       const why: string[] = [];
       if (vector >= w.minSimilarity) why.push('vector');
       if (keyword > 0) why.push(this.confident ? 'keyword' : 'keyword-fallback');
       if (entity > 0) why.push('entity');
+      if (dated > 0) why.push('date');
       if (boost >= 0.05) why.push('usage');
       if (w.recency > 0 && recency >= 0.5) why.push('recent');
       hits.push({
