@@ -14,7 +14,7 @@ import { presuggest } from './presuggest.js';
 import { historyMessages, systemPrompt, userMessage } from './prompt.js';
 import { runToolLoop, type LoopLimits } from './tool-loop.js';
 import { builtinTools } from './tools/index.js';
-import { renderLayers } from './tools/memory-tools.js';
+import { searchPrivate } from './tools/memory-tools.js';
 import type { Tool, ToolCategory } from './tools/tool.js';
 
 export interface AssistantSettings {
@@ -235,17 +235,7 @@ export class Assistant implements AssistantApi {
 
   async searchMemory(place: Place, query: string, limit = 8): Promise<RecallHit[]> {
     const home = await this.home(place);
-    if (home.scope.kind === 'private') {
-      const { layers } = await home.layers();
-      const words = query.toLowerCase().split(/\W+/).filter((w) => w.length > 2);
-      return renderLayers(layers)
-        .split('\n')
-        .map((text, i) => ({ text, i, n: words.filter((w) => text.toLowerCase().includes(w)).length }))
-        .filter((l) => l.n > 0)
-        .sort((a, b) => b.n - a.n)
-        .slice(0, limit)
-        .map((l) => ({ page: 'private', heading: '', lineStart: l.i + 1, lineEnd: l.i + 1, text: l.text, updated: '', staleness: 0, score: l.n / words.length, parts: { vector: 0, keyword: l.n / words.length, usage: 0, recency: 0 }, why: ['keyword'] }));
-    }
+    if (home.scope.kind === 'private') return this.deps.privateStore ? searchPrivate(this.deps.privateStore, home.scope.userId, query, limit) : [];
     if (this.deps.recall) return this.deps.recall.recall(query, { project: home.key, limit });
     const hits = await this.deps.store.grepNotes(home.key, query, limit);
     return hits.map((h) => ({ page: `notes/${h.path}`, heading: '', lineStart: h.line, lineEnd: h.line, text: h.text, updated: '', staleness: 0, score: 1, parts: { vector: 0, keyword: 1, usage: 0, recency: 0 }, why: ['keyword'] }));

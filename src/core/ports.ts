@@ -274,6 +274,8 @@ export interface PrivateStore {
   appendMessage(userId: string, entry: LogEntry): void;
   recentMessages(userId: string, limit: number): LogEntry[];
   messagesSince(userId: string, afterId: number): { id: number; entry: LogEntry }[];
+  /** Messages containing any of the terms (case-insensitive), most matching terms first, then newest. */
+  searchMessages(userId: string, terms: string[], limit: number): LogEntry[];
   readLayers(userId: string): MemoryLayers & { distilledThrough: number; style: string };
   writeLayers(userId: string, layers: MemoryLayers, distilledThrough: number): void;
   setStyle(userId: string, style: string): void;

@@ -1,7 +1,7 @@
 /**
  * Private (DM) conversations in SQLite only: the message history and the distilled memory
  * (summary, decisions, quotes, style) per user. Never Markdown, never the shared index.
- * Tables are prefixed `dm_` because data/charlie.db is shared with other stores.
+ * Tables are prefixed `dm_`; the file (data/private.db) is the one part of data/ that is not derived.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -62,6 +62,17 @@ export class SqlitePrivateStore implements PrivateStore {
 
   messagesSince(userId: string, afterId: number): { id: number; entry: LogEntry }[] {
     return (this.selectSince.all(userId, afterId) as Row[]).map((r) => ({ id: Number(r.id), entry: toEntry(r) }));
+  }
+
+  searchMessages(userId: string, terms: string[], limit: number): LogEntry[] {
+    const words = [...new Set(terms.map((t) => t.toLowerCase().trim()).filter(Boolean))].slice(0, 8);
+    if (words.length === 0 || limit <= 0) return [];
+    const like = (w: string) => `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const matches = words.map(() => "(lower(text) LIKE ? ESCAPE '\\')").join(' + ');
+    const rows = this.db
+      .prepare(`SELECT *, (${matches}) AS hits FROM dm_messages WHERE user_id = ? AND (${matches}) > 0 ORDER BY hits DESC, id DESC LIMIT ?`)
+      .all(...words.map(like), userId, ...words.map(like), limit) as Row[];
+    return rows.map(toEntry);
   }
 
   readLayers(userId: string): MemoryLayers & { distilledThrough: number; style: string } {

@@ -19,6 +19,23 @@ function tempDb() {
 const entry = (text: string, role: 'user' | 'assistant' = 'user') => ({ time: '2026-11-29T10:00:00.000Z', speaker: role === 'user' ? 'Ann' : 'Charlie', source: 'discord:x', text, role });
 
 describe('SqlitePrivateStore', () => {
+  it('searches one user’s whole history by terms, most matches first, with LIKE wildcards taken literally', () => {
+    const store = new SqlitePrivateStore(tempDb());
+    store.appendMessage('ann', entry('My passport expires in March'));
+    store.appendMessage('ann', entry('Book the passport renewal appointment in March'));
+    store.appendMessage('ann', entry('100% sure about the dentist'));
+    store.appendMessage('bob', entry('my passport is fine'));
+    expect(store.searchMessages('ann', ['passport', 'march', 'renewal'], 5).map((e) => e.text)).toEqual([
+      'Book the passport renewal appointment in March',
+      'My passport expires in March',
+    ]);
+    expect(store.searchMessages('ann', ['0%'], 5).map((e) => e.text)).toEqual(['100% sure about the dentist']);
+    expect(store.searchMessages('ann', ['%'], 5).map((e) => e.text)).toEqual(['100% sure about the dentist']);
+    expect(store.searchMessages('ann', ['_'], 5)).toEqual([]);
+    expect(store.searchMessages('bob', ['dentist'], 5)).toEqual([]);
+    store.close();
+  });
+
   it('keeps each user’s history apart, returns recent and since-id slices in order', () => {
     const store = new SqlitePrivateStore(tempDb());
     for (let i = 0; i < 5; i++) store.appendMessage('ann', entry(`a${i}`));

@@ -184,6 +184,15 @@ export class InMemoryPrivateStore implements PrivateStore {
   messagesSince(userId: string, afterId: number) {
     return (this.messages.get(userId) ?? []).filter((m) => m.id > afterId);
   }
+  searchMessages(userId: string, terms: string[], limit: number) {
+    const words = terms.map((t) => t.toLowerCase());
+    return (this.messages.get(userId) ?? [])
+      .map((m) => ({ m, hits: words.filter((w) => m.entry.text.toLowerCase().includes(w)).length }))
+      .filter((x) => x.hits > 0)
+      .sort((a, b) => b.hits - a.hits || b.m.id - a.m.id)
+      .slice(0, limit)
+      .map((x) => x.m.entry);
+  }
   readLayers(userId: string) {
     return structuredClone(this.memory.get(userId) ?? { summary: '', decisions: [], quotes: [], distilledThrough: 0, style: '' });
   }

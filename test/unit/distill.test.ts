@@ -95,6 +95,26 @@ describe('distillation', () => {
     expect((await assistant.distillNow(general)).error).toMatch(/local model/);
   });
 
+  it('in a DM, search_memory finds an old message beyond the history window, and only from that DM', async () => {
+    const m = new ScriptedChatModel((req) =>
+      req.messages.at(-1)!.role === 'user' && /passport/.test(String(req.messages.at(-1)!.content))
+        ? { toolCalls: [{ name: 'search_memory', arguments: '{"query":"when does my passport expire"}' }] }
+        : { text: 'ok' },
+    );
+    const { assistant } = makeAssistant({ model: m, memoryModel: null, settings: { historyMessages: 2 } });
+    const ann = { kind: 'private', userId: '1', userName: 'Ann' } as const;
+    const bob = { kind: 'private', userId: '2', userName: 'Bob' } as const;
+    await assistant.handle(msg('my passport expires on 3 March', ann));
+    await assistant.handle(msg('bob passport expires in June', bob));
+    for (let i = 0; i < 4; i++) await assistant.handle(msg(`filler ${i}`, ann));
+    await assistant.handle(msg('when does my passport expire?', ann));
+    const toolResult = m.requests.at(-1)!.messages.at(-1)!;
+    expect(toolResult.role).toBe('tool');
+    expect(toolResult.content).toContain('my passport expires on 3 March');
+    expect(toolResult.content).not.toContain('June');
+    expect((await assistant.searchMemory(ann, 'passport')).map((h) => h.text)).toContain('Alice: my passport expires on 3 March');
+  });
+
   it('private conversations distil into the private store and never touch projects', async () => {
     const m = model(() => ({ text: distillReply(0) }));
     const { assistant, store, privateStore } = makeAssistant({ model: m });

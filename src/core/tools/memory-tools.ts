@@ -1,7 +1,29 @@
 /** Tools over the three memory layers and recall. */
 import { z } from 'zod';
 import { clip, defineTool, type ToolContext } from './tool.js';
-import type { MemoryLayers } from '../ports.js';
+import type { MemoryLayers, PrivateStore, RecallHit } from '../ports.js';
+
+const COMMON = new Set(['the', 'and', 'for', 'you', 'that', 'this', 'with', 'what', 'did', 'was', 'are', 'about', 'have', 'how', 'when', 'who', 'why', 'where', 'does', 'can', 'will', 'would', 'tell', 'said', 'say', 'our', 'your', 'my', 'me']);
+
+/**
+ * Search of a private (DM) conversation: its distilled memory and its whole message history
+ * in SQLite. DMs never enter the shared index, so this is plain term matching.
+ */
+export function searchPrivate(store: PrivateStore, userId: string, query: string, limit: number): RecallHit[] {
+  const terms = [...new Set(query.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 2 && !COMMON.has(w)))];
+  if (terms.length === 0) return [];
+  const score = (text: string) => terms.filter((t) => text.toLowerCase().includes(t)).length / terms.length;
+  const hit = (page: string, text: string, updated: string): RecallHit => {
+    const s = score(text);
+    return { page, heading: '', lineStart: 0, lineEnd: 0, text, updated, staleness: 0, score: s, parts: { vector: 0, keyword: s, usage: 0, recency: 0 }, why: ['keyword'] };
+  };
+  const memory = renderLayers(store.readLayers(userId))
+    .split('\n')
+    .filter((line) => !line.startsWith('## ') && score(line) > 0)
+    .map((line) => hit('private memory', line, ''));
+  const messages = store.searchMessages(userId, terms, limit).map((e) => hit(`private message ${e.time.slice(0, 16).replace('T', ' ')}`, `${e.speaker}: ${e.text}`, e.time));
+  return [...memory, ...messages].sort((a, b) => b.score - a.score).slice(0, limit);
+}
 
 async function layersFor(ctx: ToolContext): Promise<MemoryLayers> {
   if (ctx.scope.kind === 'private') {
@@ -54,10 +76,9 @@ export const searchMemory = defineTool({
   }),
   async execute(args, ctx) {
     if (ctx.scope.kind === 'private') {
-      const layers = await layersFor(ctx);
-      const words = args.query.toLowerCase().split(/\W+/).filter((w) => w.length > 2);
-      const lines = renderLayers(layers).split('\n').filter((l) => words.some((w) => l.toLowerCase().includes(w)));
-      return { content: lines.join('\n') || 'nothing found', summary: `${lines.length} hits for "${args.query}" in private memory` };
+      const hits = ctx.privateStore ? searchPrivate(ctx.privateStore, ctx.scope.userId, args.query, args.limit) : [];
+      const content = hits.map((h) => `[${h.page}] ${h.text}`).join('\n');
+      return { content: clip(content || 'nothing found'), summary: `${hits.length} hits for "${args.query}" in this private conversation` };
     }
     if (ctx.recall) {
       const hits = await ctx.recall.recall(args.query, { project: ctx.scope.slug, limit: args.limit });
