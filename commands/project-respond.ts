@@ -25,7 +25,7 @@ export default {
       return;
     }
     const when = interaction.options.getString('when') as 'always' | 'mention' | null;
-    const current = (await ctx.assistant.showMemory(ctx.place)).config?.respond ?? 'always';
+    const current = (await ctx.assistant.projectConfig(ctx.place))?.respond ?? 'always';
     if (!when) {
       await interaction.reply({ content: `Here I answer ${describe(current)}.`, flags: MessageFlags.Ephemeral });
       return;

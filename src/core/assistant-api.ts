@@ -52,6 +52,8 @@ export interface DistillOutcome {
 export interface AssistantApi {
   handle(message: IncomingMessage, options?: { onEvent?: TurnEventListener; signal?: AbortSignal }): Promise<TurnOutcome>;
   showMemory(place: Place): Promise<MemoryView>;
+  /** The project's settings without reading its memory (null for a private conversation). */
+  projectConfig(place: Place): Promise<ProjectConfig | null>;
   /** Replaces the layers (e.g. from a Discord modal); the source of edited items becomes `manual`. */
   editMemory(place: Place, edit: { summary?: string; decisions?: string; quotes?: string; style?: string }): Promise<MemoryView>;
   setStyle(place: Place, style: string): Promise<void>;

@@ -9,7 +9,7 @@ import { CharlieError } from './errors.js';
 import type { TurnEvent, TurnEventListener } from './events.js';
 import { decisionsFromText, quotesFromText } from './memory-edit.js';
 import { openHome, type Home } from './places.js';
-import type { ChatModel, Clock, LocalChatModel, Logger, Note, NoteSummary, PrivateStore, ProjectStore, Recall, RecallHit, UsageStore } from './ports.js';
+import type { ChatModel, Clock, LocalChatModel, Logger, Note, NoteSummary, PrivateStore, ProjectConfig, ProjectStore, Recall, RecallHit, UsageStore } from './ports.js';
 import { presuggest } from './presuggest.js';
 import { historyMessages, systemPrompt, userMessage } from './prompt.js';
 import { runToolLoop, type LoopLimits } from './tool-loop.js';
@@ -182,6 +182,11 @@ export class Assistant implements AssistantApi {
     const home = await this.home(place);
     const { layers, problems } = await home.layers();
     return { project: home.key, layers, problems: [...home.problems, ...problems], config: home.config, style: home.style };
+  }
+
+  async projectConfig(place: Place): Promise<ProjectConfig | null> {
+    if (place.kind === 'private') return null;
+    return (await this.home(place)).config ?? null;
   }
 
   async editMemory(place: Place, edit: { summary?: string; decisions?: string; quotes?: string; style?: string }): Promise<MemoryView> {

@@ -81,8 +81,8 @@ export class MessageHandler {
 
   private async respondsToAll(place: Place): Promise<boolean> {
     if (place.kind === 'private') return true;
-    const view = await this.deps.assistant.showMemory(place);
-    return (view.config?.respond ?? 'always') === 'always';
+    const config = await this.deps.assistant.projectConfig(place);
+    return (config?.respond ?? 'always') === 'always';
   }
 
   private async toIncoming(message: Message, place: Place, botId: string, reply: boolean): Promise<{ message: IncomingMessage; warnings: string[] }> {

@@ -32,7 +32,7 @@ export class FakeAssistant implements AssistantApi {
   readonly memory = new Map<string, MemoryLayers & { style: string }>();
   readonly respond = new Map<string, 'always' | 'mention'>();
   notes: Note[] = [];
-  /** Make showMemory throw this (e.g. a project file that cannot be read). */
+  /** Make showMemory and projectConfig throw this (e.g. a project file that cannot be read). */
   showMemoryError: Error | null = null;
   private turns = 0;
 
@@ -73,6 +73,10 @@ export class FakeAssistant implements AssistantApi {
         ? { slug: key, name: place.origin.name, style: m.style, distillEvery: 5, archive: true, respond: this.respond.get(key) ?? 'always', keys: [key], created: '', updated: '' }
         : undefined;
     return { project: key, layers: { summary: m.summary, decisions: m.decisions, quotes: m.quotes }, problems: [], config, style: m.style };
+  }
+
+  async projectConfig(place: Place): Promise<ProjectConfig | null> {
+    return (await this.showMemory(place)).config ?? null;
   }
 
   async editMemory(place: Place, edit: { summary?: string; decisions?: string; quotes?: string; style?: string }): Promise<MemoryView> {
