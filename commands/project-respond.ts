@@ -1,7 +1,6 @@
 /** `/project respond always|mention`: whether Charlie answers every message here or only when addressed. */
 import { ApplicationCommandOptionType, MessageFlags } from 'discord.js';
 import type { Command } from '../src/discord/command.js';
-import { canSetRespond } from '../src/discord/respond-setting.js';
 
 export default {
   name: 'project',
@@ -28,10 +27,6 @@ export default {
     const current = (await ctx.assistant.projectConfig(ctx.place))?.respond ?? 'always';
     if (!when) {
       await interaction.reply({ content: `Here I answer ${describe(current)}.`, flags: MessageFlags.Ephemeral });
-      return;
-    }
-    if (!canSetRespond(ctx.assistant)) {
-      await interaction.reply({ content: `I can't change that from Discord yet: set \`respond: ${when}\` in this project's project.md.`, flags: MessageFlags.Ephemeral });
       return;
     }
     await ctx.assistant.setRespond(ctx.place, when);

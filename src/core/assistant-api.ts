@@ -5,8 +5,16 @@
 import type { TurnEndReason, TurnEventListener } from './events.js';
 import type { FileProblem, MemoryLayers, NoteSummary, Note, ProjectConfig, ProjectOrigin, RecallHit } from './ports.js';
 
-/** Where a conversation lives: a shared project (Markdown) or a private DM (SQLite only). */
+/**
+ * Where a message came from, as a front door knows it: a shared project (Markdown) or a private
+ * DM (SQLite only). The assistant resolves it into a `Home` (core/home.ts) once per call.
+ */
 export type Place = { kind: 'project'; origin: ProjectOrigin } | { kind: 'private'; userId: string; userName: string };
+
+/** The one stable key of a place (for per-place queues and buttons): the origin key, or `dm:<userId>`. */
+export function placeKey(place: Place): string {
+  return place.kind === 'project' ? place.origin.key : `dm:${place.userId}`;
+}
 
 export interface IncomingMessage {
   place: Place;
@@ -57,6 +65,8 @@ export interface AssistantApi {
   /** Replaces the layers (e.g. from a Discord modal); the source of edited items becomes `manual`. */
   editMemory(place: Place, edit: { summary?: string; decisions?: string; quotes?: string; style?: string }): Promise<MemoryView>;
   setStyle(place: Place, style: string): Promise<void>;
+  /** Whether a project answers every message or only when addressed; no effect in a private conversation. */
+  setRespond(place: Place, respond: 'always' | 'mention'): Promise<void>;
   distillNow(place: Place): Promise<DistillOutcome>;
   searchMemory(place: Place, query: string, limit?: number): Promise<RecallHit[]>;
   listNotes(place: Place): Promise<NoteSummary[]>;

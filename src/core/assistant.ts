@@ -8,13 +8,13 @@ import { distill } from './distill.js';
 import { CharlieError } from './errors.js';
 import type { TurnEvent, TurnEventListener } from './events.js';
 import { decisionsFromText, quotesFromText } from './memory-edit.js';
-import { openHome, type Home } from './places.js';
+import { openHome, type Home } from './home.js';
+import { KeyedQueue } from './keyed-queue.js';
 import type { ChatModel, Clock, LocalChatModel, Logger, Note, NoteSummary, PrivateStore, ProjectConfig, ProjectStore, Recall, RecallHit, UsageStore } from './ports.js';
 import { presuggest } from './presuggest.js';
 import { historyMessages, systemPrompt, userMessage } from './prompt.js';
 import { runToolLoop, type LoopLimits } from './tool-loop.js';
 import { builtinTools } from './tools/index.js';
-import { searchPrivate } from './tools/memory-tools.js';
 import type { Tool, ToolCategory } from './tools/tool.js';
 
 export interface AssistantSettings {
@@ -32,9 +32,9 @@ export interface AssistantDeps {
   /** The memory writer: only a local model may distil (null disables distillation). */
   memoryModel: LocalChatModel | null;
   store: ProjectStore;
-  privateStore?: PrivateStore;
-  recall?: Recall;
-  usage?: UsageStore;
+  privateStore: PrivateStore;
+  recall: Recall;
+  usage: UsageStore;
   clock: Clock;
   logger: Logger;
   settings: AssistantSettings;
@@ -46,8 +46,8 @@ export const APOLOGY = "Sorry — I can't reach my model server right now, so I 
 
 export class Assistant implements AssistantApi {
   private readonly tools: Tool[];
-  private readonly distilling = new Map<string, Promise<void>>();
-  private readonly distillAgain = new Set<string>();
+  /** Distillation runs one at a time per home, off the reply's critical path. */
+  private readonly distilling = new KeyedQueue();
   private counter = 0;
 
   constructor(private readonly deps: AssistantDeps) {
@@ -59,7 +59,8 @@ export class Assistant implements AssistantApi {
   }
 
   private home(place: Place): Promise<Home> {
-    return openHome(place, this.deps.store, this.deps.privateStore, this.deps.settings.distillEvery);
+    const { store, privateStore, recall, usage, clock, settings } = this.deps;
+    return openHome(place, { store, privateStore, recall, usage, now: () => clock.now(), distillEvery: settings.distillEvery });
   }
 
   async handle(message: IncomingMessage, options: { onEvent?: TurnEventListener; signal?: AbortSignal } = {}): Promise<TurnOutcome> {
@@ -100,10 +101,10 @@ export class Assistant implements AssistantApi {
     try {
       const { layers, problems } = await home.layers();
       for (const p of problems) emit({ type: 'notice', turnId, level: 'warn', text: `${p.path}${p.line ? `:${p.line}` : ''} could not be read (${p.message}); it was left untouched` });
-      const tools = this.tools.filter((t) => !(t.projectOnly && home.scope.kind === 'private'));
+      const tools = this.tools.filter((t) => !(t.projectOnly && !home.notes));
       const available = [...new Set(tools.map((t) => t.category))] as ToolCategory[];
       const messages = [
-        { role: 'system' as const, content: systemPrompt({ assistantName: settings.assistantName, projectName: home.name, private: home.scope.kind === 'private', style: home.style, layers, now, mode: message.mode ?? 'text' }) },
+        { role: 'system' as const, content: systemPrompt({ assistantName: settings.assistantName, projectName: home.name, private: home.private, style: home.style, layers, now, mode: message.mode ?? 'text' }) },
         ...historyMessages(history, 24_000),
         userMessage(message.speaker, text, images),
       ];
@@ -112,7 +113,7 @@ export class Assistant implements AssistantApi {
         messages,
         tools,
         categories: presuggest(text, available),
-        ctx: { scope: home.scope, store: this.deps.store, privateStore: this.deps.privateStore, recall: this.deps.recall, usage: this.deps.usage, clock, source: message.source, logger: log, modelLocality: model.locality },
+        ctx: { home, clock, source: message.source, logger: log, modelLocality: model.locality },
         limits: settings.limits,
         turnId,
         emit,
@@ -138,131 +139,79 @@ export class Assistant implements AssistantApi {
     return outcome;
   }
 
-  /** Runs distillation in the background when enough messages are waiting; one at a time per home. */
+  /** Queues a distillation run for the home; it runs when enough messages are waiting (any, when forced). */
   private scheduleDistill(home: Home, force: boolean): Promise<DistillOutcome> {
     const memoryModel = this.deps.memoryModel;
     if (!memoryModel) return Promise.resolve({ ran: false, messages: 0, error: 'distillation needs a local model (LLM_LOCALITY)' });
-    if (this.distilling.has(home.key)) {
-      this.distillAgain.add(home.key);
-      return this.distilling.get(home.key)!.then(() => ({ ran: false, messages: 0 }));
-    }
-    let result: DistillOutcome = { ran: false, messages: 0 };
-    const run = (async () => {
-      do {
-        this.distillAgain.delete(home.key);
+    return this.distilling.run(home.key, async (): Promise<DistillOutcome> => {
+      try {
         const target = home.distillTarget();
-        try {
-          const min = force ? 1 : home.distillEvery;
-          const waiting = await target.pending();
-          if (waiting.entries.filter((e) => e.role === 'user').length < min) continue;
-          const n = await distill(target, { model: memoryModel, logger: this.deps.logger.child({ project: home.key }) });
-          result = { ran: n > 0, messages: n };
-        } catch (error) {
-          const msg = error instanceof Error ? error.message : String(error);
-          this.deps.logger.warn({ project: home.key, err: msg }, 'distillation failed; the messages stay pending');
-          result = { ran: false, messages: 0, error: msg };
-        }
-      } while (this.distillAgain.has(home.key));
-    })().finally(() => this.distilling.delete(home.key));
-    this.distilling.set(home.key, run);
-    return run.then(() => result);
+        const waiting = await target.pending();
+        if (waiting.entries.filter((e) => e.role === 'user').length < (force ? 1 : home.distillEvery)) return { ran: false, messages: 0 };
+        const n = await distill(target, { model: memoryModel, logger: this.deps.logger.child({ project: home.key }) });
+        return { ran: n > 0, messages: n };
+      } catch (error) {
+        const msg = error instanceof Error ? error.message : String(error);
+        this.deps.logger.warn({ project: home.key, err: msg }, 'distillation failed; the messages stay pending');
+        return { ran: false, messages: 0, error: msg };
+      }
+    });
   }
 
   async distillNow(place: Place): Promise<DistillOutcome> {
-    const home = await this.home(place);
-    await this.distilling.get(home.key);
-    return this.scheduleDistill(home, true);
+    return this.scheduleDistill(await this.home(place), true);
   }
 
   async idle(): Promise<void> {
-    while (this.distilling.size > 0) await Promise.allSettled([...this.distilling.values()]);
+    await this.distilling.idle();
   }
 
   async showMemory(place: Place): Promise<MemoryView> {
     const home = await this.home(place);
     const { layers, problems } = await home.layers();
-    return { project: home.key, layers, problems: [...home.problems, ...problems], config: home.config, style: home.style };
+    return { project: home.key, layers, problems: [...home.problems, ...problems], config: home.config ?? undefined, style: home.style };
   }
 
   async projectConfig(place: Place): Promise<ProjectConfig | null> {
-    if (place.kind === 'private') return null;
-    return (await this.home(place)).config ?? null;
+    return (await this.home(place)).config;
   }
 
   async editMemory(place: Place, edit: { summary?: string; decisions?: string; quotes?: string; style?: string }): Promise<MemoryView> {
     const today = this.deps.clock.now().toISOString().slice(0, 10);
-    if (place.kind === 'private') {
-      const ps = this.deps.privateStore;
-      if (!ps) throw new CharlieError('private memory is not configured');
-      const cur = ps.readLayers(place.userId);
-      ps.writeLayers(
-        place.userId,
-        {
-          summary: edit.summary ?? cur.summary,
-          decisions: edit.decisions === undefined ? cur.decisions : decisionsFromText(edit.decisions, cur.decisions, today),
-          quotes: edit.quotes === undefined ? cur.quotes : quotesFromText(edit.quotes, cur.quotes, today),
-        },
-        cur.distilledThrough,
-      );
-      if (edit.style !== undefined) ps.setStyle(place.userId, edit.style);
-      return this.showMemory(place);
-    }
     const home = await this.home(place);
-    const slug = (home.scope as { slug: string }).slug;
-    const snap = await this.deps.store.readLayers(slug);
-    const next = {
-      summary: edit.summary ?? snap.layers.summary,
-      decisions: edit.decisions === undefined ? snap.layers.decisions : decisionsFromText(edit.decisions, snap.layers.decisions, today),
-      quotes: edit.quotes === undefined ? snap.layers.quotes : quotesFromText(edit.quotes, snap.layers.quotes, today),
-    };
-    const written = await this.deps.store.writeLayers(slug, next, snap.versions);
-    if (!written.ok) throw new CharlieError(`memory not saved: ${written.message}`);
-    if (edit.style !== undefined) await this.deps.store.updateProject(slug, { style: edit.style });
+    await home.editLayers((cur) => ({
+      summary: edit.summary ?? cur.summary,
+      decisions: edit.decisions === undefined ? cur.decisions : decisionsFromText(edit.decisions, cur.decisions, today),
+      quotes: edit.quotes === undefined ? cur.quotes : quotesFromText(edit.quotes, cur.quotes, today),
+    }));
+    if (edit.style !== undefined) await home.setStyle(edit.style);
     return this.showMemory(place);
   }
 
   async setStyle(place: Place, style: string): Promise<void> {
-    if (place.kind === 'private') {
-      if (!this.deps.privateStore) throw new CharlieError('private memory is not configured');
-      this.deps.privateStore.setStyle(place.userId, style);
-      return;
-    }
-    const home = await this.home(place);
-    await this.deps.store.updateProject(home.key, { style });
+    await (await this.home(place)).setStyle(style);
   }
 
-  /** Whether a project answers every message or only when addressed (Discord `/project respond`). */
   async setRespond(place: Place, respond: 'always' | 'mention'): Promise<void> {
-    if (place.kind === 'private') return;
-    const home = await this.home(place);
-    await this.deps.store.updateProject(home.key, { respond });
+    await (await this.home(place)).setRespond(respond);
   }
 
   async searchMemory(place: Place, query: string, limit = 8): Promise<RecallHit[]> {
-    const home = await this.home(place);
-    if (home.scope.kind === 'private') return this.deps.privateStore ? searchPrivate(this.deps.privateStore, home.scope.userId, query, limit) : [];
-    if (this.deps.recall) return this.deps.recall.recall(query, { project: home.key, limit });
-    const hits = await this.deps.store.grepNotes(home.key, query, limit);
-    return hits.map((h) => ({ page: `notes/${h.path}`, heading: '', lineStart: h.line, lineEnd: h.line, text: h.text, updated: '', staleness: 0, score: 1, parts: { vector: 0, keyword: 1, usage: 0, recency: 0 }, why: ['keyword'] }));
+    return (await this.home(place)).search(query, limit);
   }
 
   async listNotes(place: Place): Promise<NoteSummary[]> {
-    if (place.kind === 'private') return [];
-    const home = await this.home(place);
-    return this.deps.store.listNotes(home.key);
+    return (await (await this.home(place)).notes?.list()) ?? [];
   }
 
   async readNote(place: Place, path: string, reason: 'view' | 'suggestion_accepted' | 'tag'): Promise<Note | null> {
-    if (place.kind === 'private') return null;
-    const home = await this.home(place);
-    const note = await this.deps.store.readNote(home.key, path.replace(/^notes\//, ''));
-    if (note) this.deps.usage?.record(home.key, `notes/${note.path}`, reason, this.deps.clock.now());
+    const notes = (await this.home(place)).notes;
+    const note = (await notes?.read(path)) ?? null;
+    if (note) notes?.used(note, reason);
     return note;
   }
 
   async forgetNote(place: Place, path: string): Promise<boolean> {
-    if (place.kind === 'private') return false;
-    const home = await this.home(place);
-    return this.deps.store.deleteNote(home.key, path.replace(/^notes\//, ''));
+    return (await (await this.home(place)).notes?.remove(path)) ?? false;
   }
 }

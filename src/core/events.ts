@@ -15,6 +15,8 @@ export type TurnEvent =
       summary: string;
       /** Pages the tool found or opened (relative to the project folder). */
       pages?: string[];
+      /** Set when the tool was a search: how many hits it found. */
+      hits?: number;
     }
   | { type: 'text_delta'; turnId: string; text: string }
   | { type: 'notice'; turnId: string; level: 'info' | 'warn'; text: string }

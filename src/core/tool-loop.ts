@@ -139,6 +139,7 @@ interface CallOutcome {
   content: string;
   summary: string;
   pages?: string[];
+  hits?: number;
   counted: boolean;
 }
 
@@ -175,13 +176,13 @@ async function executeCall(
     }
     try {
       const out = await tool.execute(args.data, { ...input.ctx, signal: input.signal });
-      return { ok: true, content: out.content, summary: out.summary, pages: out.pages, counted: true };
+      return { ok: true, content: out.content, summary: out.summary, pages: out.pages, hits: out.hits, counted: true };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       input.ctx.logger.warn({ tool: call.name, err: message }, 'tool failed');
       return { ok: false, content: `error: ${call.name} failed: ${message}`, summary: `failed: ${message.slice(0, 120)}`, counted: true };
     }
   })();
-  emit({ type: 'tool_result', turnId, callId: call.id, name: call.name, ok: outcome.ok, summary: outcome.summary, pages: outcome.pages });
+  emit({ type: 'tool_result', turnId, callId: call.id, name: call.name, ok: outcome.ok, summary: outcome.summary, pages: outcome.pages, hits: outcome.hits });
   return outcome;
 }

@@ -13,7 +13,7 @@ import { AccessPolicy, ownerIdsOf } from './access.js';
 import { createDiscordClient } from './client.js';
 import type { Command, DiscordServices } from './command.js';
 import { InteractionRouter } from './interaction-router.js';
-import { KeyedQueue } from './keyed-queue.js';
+import { KeyedQueue } from '../core/keyed-queue.js';
 import { errorText, MessageHandler, type MessageHandlerDeps } from './message-handler.js';
 import { NoteBoard } from './note-board.js';
 import { SeenIds } from './seen-ids.js';

@@ -5,14 +5,14 @@
  * and apologises instead of going silent when the turn fails. One channel at a time, in order.
  */
 import { MessageType, type Message, type SendableChannels } from 'discord.js';
-import type { AssistantApi, IncomingMessage, Place } from '../core/assistant-api.js';
+import { placeKey, type AssistantApi, type IncomingMessage, type Place } from '../core/assistant-api.js';
 import type { Logger } from '../core/ports.js';
 import type { AccessPolicy } from './access.js';
 import { readAttachments, type AttachmentRef } from './attachments.js';
 import { isAudioAttachment } from '../voice/voice-message.js';
-import type { KeyedQueue } from './keyed-queue.js';
+import type { KeyedQueue } from '../core/keyed-queue.js';
 import type { NoteBoard } from './note-board.js';
-import { isAddressed, messageUrl, placeFor, queueKey, stripBotMention, type ChannelRef } from './place.js';
+import { isAddressed, messageUrl, placeFor, stripBotMention, type ChannelRef } from './place.js';
 import { ReplyRenderer, type ReplySink } from './reply-renderer.js';
 import type { SeenIds } from './seen-ids.js';
 
@@ -52,13 +52,13 @@ export class MessageHandler {
       return;
     }
     const channel = channelRef(message);
-    await this.deps.queue.run(queueKey(channel), () => this.process(message, channel));
+    const place = placeFor(channel, { id: message.author.id, name: displayName(message) });
+    await this.deps.queue.run(placeKey(place), () => this.process(message, channel, place));
   }
 
-  private async process(message: Message, channel: ChannelRef): Promise<void> {
+  private async process(message: Message, channel: ChannelRef, place: Place): Promise<void> {
     const log = this.deps.logger.child({ channelId: channel.channelId, messageId: message.id });
     const botId = message.client.user.id;
-    const place = placeFor(channel, { id: message.author.id, name: displayName(message) });
     const addressed = isAddressed({
       botId,
       isDM: !channel.guildId,
@@ -79,8 +79,8 @@ export class MessageHandler {
     }
   }
 
+  /** A private conversation has no project config and always answers. */
   private async respondsToAll(place: Place): Promise<boolean> {
-    if (place.kind === 'private') return true;
     const config = await this.deps.assistant.projectConfig(place);
     return (config?.respond ?? 'always') === 'always';
   }

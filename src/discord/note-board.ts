@@ -6,7 +6,7 @@
  * (accepted suggestion, view, tag interaction) through `AssistantApi.readNote`.
  */
 import { ButtonStyle, ComponentType, MessageFlags, type ButtonInteraction } from 'discord.js';
-import type { AssistantApi, Place } from '../core/assistant-api.js';
+import { placeKey, type AssistantApi, type Place } from '../core/assistant-api.js';
 import type { Note } from '../core/ports.js';
 import { pageName } from './tool-trace.js';
 
@@ -16,10 +16,6 @@ type Entry =
 
 export const NOTE_PREFIX = 'note';
 export const TAG_PREFIX = 'tag';
-
-export function placeKey(place: Place): string {
-  return place.kind === 'project' ? place.origin.key : `dm:${place.userId}`;
-}
 
 export interface ButtonRow {
   type: ComponentType.ActionRow;

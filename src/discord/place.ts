@@ -28,11 +28,6 @@ export function placeFor(channel: ChannelRef, user: UserRef): Place {
   };
 }
 
-/** Stable key for per-channel ordering (DM channels are per user anyway). */
-export function queueKey(channel: ChannelRef): string {
-  return `${channel.guildId ?? 'dm'}:${channel.channelId}`;
-}
-
 export interface AddressingFacts {
   botId: string;
   /** Ids of users mentioned explicitly (not via @everyone / @here / roles). */

@@ -11,6 +11,8 @@ interface Step {
   ok: boolean;
   summary: string;
   pages: string[];
+  /** Set for searches: how many hits the tool reported. */
+  hits?: number;
 }
 
 const QUERY_KEYS = ['query', 'q', 'search', 'text', 'pattern', 'term'];
@@ -26,7 +28,7 @@ export class ToolTrace {
     }
     if (event.type === 'tool_result') {
       const step = this.steps.get(event.callId) ?? { name: event.name, done: false, ok: true, summary: '', pages: [] };
-      Object.assign(step, { done: true, ok: event.ok, summary: oneLine(event.summary), pages: event.pages ?? [] });
+      Object.assign(step, { done: true, ok: event.ok, summary: oneLine(event.summary), pages: event.pages ?? [], hits: event.hits });
       this.steps.set(event.callId, step);
       return true;
     }
@@ -50,23 +52,17 @@ function describe(step: Step): string {
   const pending = step.done ? '' : '…';
   if (!step.ok) return `⚠ ${humanName(step.name)} failed${step.summary ? `: ${clip(step.summary, 60)}` : ''}`;
   if (step.query !== undefined) {
-    const hits = step.done ? hitCount(step.summary, step.pages) : '';
+    const hits = step.done && step.hits !== undefined ? ` (${step.hits === 0 ? 'no' : step.hits} ${step.hits === 1 ? 'hit' : 'hits'})` : '';
     return `searched “${clip(step.query, 40)}”${hits}${pending}`;
   }
-  if (step.done && step.summary) return clip(shortenPaths(step.summary), 60);
+  if (step.done && step.summary) return clip(shortenPages(step.summary, step.pages), 60);
   if (step.pages.length) return `opened ${step.pages.slice(0, 3).map(pageName).join(', ')}${step.pages.length > 3 ? ` +${step.pages.length - 3}` : ''}`;
   return `${humanName(step.name)}${pending}`;
 }
 
-function shortenPaths(text: string): string {
-  return text.replace(/[\w./-]+\.md\b/g, (p) => pageName(p));
-}
-
-function hitCount(summary: string, pages: string[]): string {
-  const m = /(\d+)\s+(hits?|results?|matches?|notes?|lines?)/i.exec(summary);
-  if (m) return ` (${m[1]} ${Number(m[1]) === 1 ? 'hit' : 'hits'})`;
-  if (/no (hits|results|matches)|nothing/i.test(summary)) return ' (no hits)';
-  return pages.length ? ` (${pages.length} ${pages.length === 1 ? 'hit' : 'hits'})` : '';
+/** `saved Topics/Tent.md` → `saved Tent`, for the pages the tool reported. */
+function shortenPages(text: string, pages: string[]): string {
+  return pages.reduce((out, page) => out.replaceAll(page.startsWith('notes/') ? page.slice('notes/'.length) : page, pageName(page)), text);
 }
 
 function queryOf(args: unknown): string | undefined {

@@ -15,6 +15,7 @@ import { FileProjectStore } from '../../src/memory/store/project-store.js';
 import { runTerminal } from '../../src/terminal/chat.js';
 import { startFakeModelServer, type FakeModelServer, type Script } from '../support/fake-model-server.js';
 import { testSettings } from '../support/assistant-fixture.js';
+import { GrepRecall, InMemoryPrivateStore, RecordingUsageStore } from '../support/fakes.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -40,7 +41,17 @@ async function setup(script: Script, opts: { baseUrl?: string } = {}) {
     temperature: 0,
   });
   const store = new FileProjectStore({ projectsDir: join(dir, 'projects'), clock: systemClock, logger: silentLogger });
-  const assistant = new Assistant({ model, memoryModel: model, store, clock: systemClock, logger: silentLogger, settings: testSettings });
+  const assistant = new Assistant({
+    model,
+    memoryModel: model,
+    store,
+    privateStore: new InMemoryPrivateStore(),
+    recall: new GrepRecall(store),
+    usage: new RecordingUsageStore(),
+    clock: systemClock,
+    logger: silentLogger,
+    settings: testSettings,
+  });
   return { dir, server, assistant, store, projectDir: join(dir, 'projects', 'general') };
 }
 

@@ -5,7 +5,8 @@ import { REFUSAL } from '../../src/discord/interaction-router.js';
 import { registerCommands } from '../../src/discord/register.js';
 import { startBotHarness, type BotHarness } from '../support/fake-discord/bot-harness.js';
 import { startFakeDiscord, type FakeDiscord, type InteractionRecord, type Json } from '../support/fake-discord/server.js';
-import { FakeAssistant, keyOf } from '../support/fake-assistant.js';
+import { FakeAssistant } from '../support/fake-assistant.js';
+import { placeKey } from '../../src/core/assistant-api.js';
 
 let h: BotHarness | undefined;
 let bare: FakeDiscord | undefined;
@@ -156,7 +157,7 @@ describe('Discord slash commands', () => {
     const shown = await firstCallback(h, h.fake.pressButton(h.general, h.alice, reply, String(button.custom_id)));
     expect(String((shown.data as Json).content)).toContain('The blue tent sleeps four.');
     expect(Number((shown.data as Json).flags) & EPHEMERAL).toBe(EPHEMERAL);
-    expect(assistant.reads).toEqual([{ place: keyOf({ kind: 'project', origin: { name: 'general', key: `discord:${h.guild.id}:${h.general.id}` } }), path: 'notes/Topics/Tent.md', reason: 'suggestion_accepted' }]);
+    expect(assistant.reads).toEqual([{ place: placeKey({ kind: 'project', origin: { name: 'general', key: `discord:${h.guild.id}:${h.general.id}` } }), path: 'notes/Topics/Tent.md', reason: 'suggestion_accepted' }]);
 
     const tag = (((shown.data as Json).components as Json[])[0]!.components as Json[])[0]!;
     expect(tag.label).toBe('#camping');

@@ -16,6 +16,7 @@ import { FileProjectStore } from '../../src/memory/store/project-store.js';
 import { SqlitePrivateStore } from '../../src/storage/private-store.js';
 import { SqliteUsageStore } from '../../src/storage/usage-store.js';
 import { testSettings } from '../support/assistant-fixture.js';
+import { GrepRecall } from '../support/fakes.js';
 import { startBotHarness, type BotHarness } from '../support/fake-discord/bot-harness.js';
 import type { Json } from '../support/fake-discord/server.js';
 import { startFakeModelServer, type FakeModelServer, type Script } from '../support/fake-model-server.js';
@@ -40,7 +41,7 @@ async function setup(script: Script, opts: { modelUrl?: string; allowBothGuilds?
   cleanups.push(() => privateStore.close());
   const usage = new SqliteUsageStore(join(dir, 'data', 'charlie.db'));
   cleanups.push(() => usage.close());
-  const assistant = new Assistant({ model, memoryModel: null, store, privateStore, usage, clock: systemClock, logger: silentLogger, settings: testSettings });
+  const assistant = new Assistant({ model, memoryModel: null, store, privateStore, recall: new GrepRecall(store), usage, clock: systemClock, logger: silentLogger, settings: testSettings });
   const h: BotHarness = await startBotHarness({ assistant, config: opts.allowBothGuilds ? { DISCORD_ALLOWED_GUILDS: [] } : {} });
   cleanups.push(async () => {
     await h.close();

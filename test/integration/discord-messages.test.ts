@@ -167,7 +167,7 @@ describe('Discord messages', () => {
     const assistant = new FakeAssistant(() => ({
       events: [
         { type: 'tool_call', callId: 'c1', name: 'search_memory', args: { query: 'milk brand' } },
-        { type: 'tool_result', callId: 'c1', name: 'search_memory', ok: true, summary: '3 hits for "milk brand"', pages: ['notes/Topics/Milk.md'] },
+        { type: 'tool_result', callId: 'c1', name: 'search_memory', ok: true, summary: '3 hits for "milk brand"', pages: ['notes/Topics/Milk.md'], hits: 3 },
         { type: 'text_delta', text: 'We usually buy ' },
         { type: 'text_delta', text: '<tool_call>{"name":"read_note","arguments":{"path":"x"}}</tool_call>' },
       ],

@@ -3,7 +3,7 @@ import { Assistant, type AssistantSettings } from '../../src/core/assistant.js';
 import type { Place } from '../../src/core/assistant-api.js';
 import type { TurnEvent } from '../../src/core/events.js';
 import { silentLogger, type ChatModel, type LocalChatModel, type ProjectStore, type PrivateStore, type Recall, type UsageStore } from '../../src/core/ports.js';
-import { FixedClock, InMemoryPrivateStore, InMemoryProjectStore } from './fakes.js';
+import { FixedClock, GrepRecall, InMemoryPrivateStore, InMemoryProjectStore, RecordingUsageStore } from './fakes.js';
 
 export const testSettings: AssistantSettings = {
   assistantName: 'Charlie',
@@ -32,8 +32,8 @@ export function makeAssistant(opts: {
     memoryModel,
     store,
     privateStore,
-    recall: opts.recall,
-    usage: opts.usage,
+    recall: opts.recall ?? new GrepRecall(store),
+    usage: opts.usage ?? new RecordingUsageStore(),
     clock,
     logger: silentLogger,
     settings: { ...testSettings, ...opts.settings },

@@ -2,7 +2,7 @@
  * A scripted AssistantApi for front-door tests: records every call, answers with a scripted
  * turn (events, reply, related notes) or throws, keeps memory per place in memory.
  */
-import type { AssistantApi, DistillOutcome, IncomingMessage, MemoryView, Place, TurnOutcome } from '../../src/core/assistant-api.js';
+import { placeKey as keyOf, type AssistantApi, type DistillOutcome, type IncomingMessage, type MemoryView, type Place, type TurnOutcome } from '../../src/core/assistant-api.js';
 import type { TurnEvent, TurnEventListener } from '../../src/core/events.js';
 import type { MemoryLayers, Note, NoteSummary, ProjectConfig, RecallHit } from '../../src/core/ports.js';
 
@@ -20,10 +20,6 @@ export interface ScriptedTurn {
 }
 
 export type TurnScript = (message: IncomingMessage, index: number) => ScriptedTurn;
-
-export function keyOf(place: Place): string {
-  return place.kind === 'project' ? place.origin.key : `dm:${place.userId}`;
-}
 
 export class FakeAssistant implements AssistantApi {
   readonly handled: IncomingMessage[] = [];
@@ -91,7 +87,6 @@ export class FakeAssistant implements AssistantApi {
     this.layers(place).style = style;
   }
 
-  /** The optional RespondSetting capability used by /project respond. */
   async setRespond(place: Place, respond: 'always' | 'mention'): Promise<void> {
     this.respond.set(keyOf(place), respond);
   }

@@ -15,7 +15,12 @@ import type {
   ProjectConfig,
   ProjectOrigin,
   ProjectStore,
+  Recall,
+  RecallHit,
+  RecallScope,
   TextHit,
+  UsageKind,
+  UsageStore,
   ToolCall,
   WriteOutcome,
 } from '../../src/core/ports.js';
@@ -201,5 +206,28 @@ export class InMemoryPrivateStore implements PrivateStore {
   }
   setStyle(userId: string, style: string) {
     this.memory.set(userId, { ...this.readLayers(userId), style });
+  }
+}
+
+/** Recall by plain note grep: for tests that do not exercise the hybrid engine (covered by retrieval tests). */
+export class GrepRecall implements Recall {
+  readonly queries: { query: string; scope: RecallScope }[] = [];
+  constructor(private readonly store: ProjectStore) {}
+
+  async recall(query: string, scope: RecallScope): Promise<RecallHit[]> {
+    this.queries.push({ query, scope });
+    const hits = await this.store.grepNotes(scope.project, query, scope.limit ?? 8);
+    return hits.map((h) => ({ page: `notes/${h.path}`, heading: '', lineStart: h.line, lineEnd: h.line, text: h.text, updated: '', staleness: 0, score: 1, parts: { vector: 0, keyword: 1, usage: 0, recency: 0 }, why: ['keyword'] }));
+  }
+}
+
+/** Records usage; the boost is the number of records of a page, capped at 1. */
+export class RecordingUsageStore implements UsageStore {
+  readonly records: { project: string; page: string; kind: UsageKind }[] = [];
+  record(project: string, page: string, kind: UsageKind): void {
+    this.records.push({ project, page, kind });
+  }
+  boost(project: string, page: string): number {
+    return Math.min(1, this.records.filter((r) => r.project === project && r.page === page).length);
   }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AccessPolicy, ownerIdsOf } from '../../src/discord/access.js';
 import { isAddressed, placeFor, stripBotMention } from '../../src/discord/place.js';
-import { KeyedQueue } from '../../src/discord/keyed-queue.js';
+import { KeyedQueue } from '../../src/core/keyed-queue.js';
 import { SeenIds } from '../../src/discord/seen-ids.js';
 
 describe('AccessPolicy', () => {

@@ -7,7 +7,7 @@ describe('ToolTrace', () => {
     expect(t.line()).toBe('');
     t.onEvent({ type: 'tool_call', turnId: 't', callId: '1', name: 'search_memory', args: { query: 'jwt refresh' } });
     expect(t.line()).toBe('searched “jwt refresh”…');
-    t.onEvent({ type: 'tool_result', turnId: 't', callId: '1', name: 'search_memory', ok: true, summary: '3 hits for "jwt refresh"', pages: ['notes/a.md'] });
+    t.onEvent({ type: 'tool_result', turnId: 't', callId: '1', name: 'search_memory', ok: true, summary: '3 hits for "jwt refresh"', pages: ['notes/a.md'], hits: 3 });
     t.onEvent({ type: 'tool_call', turnId: 't', callId: '2', name: 'read_note', args: { path: 'People/Sarah-Chen.md' } });
     t.onEvent({ type: 'tool_result', turnId: 't', callId: '2', name: 'read_note', ok: true, summary: 'opened People/Sarah-Chen.md', pages: ['notes/People/Sarah-Chen.md'] });
     t.onEvent({ type: 'tool_call', turnId: 't', callId: '3', name: 'grep_notes', args: { pattern: 'tent' } });
@@ -15,10 +15,17 @@ describe('ToolTrace', () => {
     expect(t.line()).toBe('searched “jwt refresh” (3 hits) · opened Sarah-Chen · ⚠ grep notes failed: bad arguments: pattern too short');
     expect(t.line(40).length).toBeLessThanOrEqual(40);
     t.onEvent({ type: 'tool_call', turnId: 't', callId: '4', name: 'search_notes', args: { text: 'tent' } });
-    t.onEvent({ type: 'tool_result', turnId: 't', callId: '4', name: 'search_notes', ok: true, summary: '2 lines match "tent"' });
+    t.onEvent({ type: 'tool_result', turnId: 't', callId: '4', name: 'search_notes', ok: true, summary: '2 lines match "tent"', hits: 2 });
     t.onEvent({ type: 'tool_call', turnId: 't', callId: '5', name: 'remember', args: { title: 'Tent', body: '{"x":1}' } });
     t.onEvent({ type: 'tool_result', turnId: 't', callId: '5', name: 'remember', ok: true, summary: 'saved Topics/Tent.md', pages: ['notes/Topics/Tent.md'] });
     expect(t.line(1000)).toMatch(/searched “tent” \(2 hits\) · saved Tent$/);
+  });
+
+  it('takes the hit count from the tool, not from the wording of its summary', () => {
+    const t = new ToolTrace();
+    t.onEvent({ type: 'tool_call', turnId: 't', callId: '1', name: 'search_memory', args: { query: 'tent' } });
+    t.onEvent({ type: 'tool_result', turnId: 't', callId: '1', name: 'search_memory', ok: true, summary: '7 results in 3 notes', hits: 0 });
+    expect(t.line()).toBe('searched “tent” (no hits)');
   });
 
   it('ignores text events', () => {

@@ -1,10 +1,11 @@
 /** Tools over entity notes (Markdown pages under notes/). */
 import { z } from 'zod';
+import type { NoteShelf } from '../home.js';
 import { clip, defineTool, type ToolContext } from './tool.js';
 
-function slugOf(ctx: ToolContext): string {
-  if (ctx.scope.kind !== 'project') throw new Error('notes are not available in a private conversation');
-  return ctx.scope.slug;
+function shelf(ctx: ToolContext): NoteShelf {
+  if (!ctx.home.notes) throw new Error('notes are not available in a private conversation');
+  return ctx.home.notes;
 }
 
 export const listNotes = defineTool({
@@ -14,7 +15,7 @@ export const listNotes = defineTool({
   description: 'List the entity notes of this project (path, title, tags), optionally only one category folder such as People.',
   params: z.object({ category: z.string().max(100).optional().describe('folder to list, e.g. People') }),
   async execute(args, ctx) {
-    const notes = await ctx.store.listNotes(slugOf(ctx));
+    const notes = await shelf(ctx).list();
     const wanted = args.category?.toLowerCase();
     const shown = wanted ? notes.filter((n) => n.path.toLowerCase().startsWith(`${wanted}/`)) : notes;
     const content = shown.map((n) => `- ${n.path} — ${n.title}${n.tags.length ? ` [${n.tags.join(', ')}]` : ''} (updated ${n.updated})`).join('\n');
@@ -29,14 +30,14 @@ export const readNote = defineTool({
   description: 'Open one note by its path (as given by list_notes or search_memory, e.g. People/Sarah-Chen.md).',
   params: z.object({ path: z.string().min(1).max(300) }),
   async execute(args, ctx) {
-    const slug = slugOf(ctx);
     const path = args.path.replace(/^notes\//, '');
-    const note = await ctx.store.readNote(slug, path);
+    const notes = shelf(ctx);
+    const note = await notes.read(path);
     if (!note) return { content: `no note at ${path}; use list_notes to see what exists`, summary: `no note ${path}` };
     if (note.sensitivity === 'sensitive' && ctx.modelLocality === 'hosted') {
       return { content: `${note.path} is marked sensitive and is never sent to a hosted model; tell the user to open it themselves`, summary: `withheld sensitive ${note.path}` };
     }
-    ctx.usage?.record(slug, `notes/${note.path}`, 'view', ctx.clock.now());
+    notes.used(note, 'view');
     return {
       content: clip(`# ${note.title}\n(tags: ${note.tags.join(', ') || 'none'}; updated ${note.updated})\n\n${note.body}`),
       summary: `opened ${note.path}`,
@@ -58,7 +59,7 @@ export const remember = defineTool({
     tags: z.array(z.string().max(40)).max(10).optional(),
   }),
   async execute(args, ctx) {
-    const result = await ctx.store.saveNote(slugOf(ctx), {
+    const result = await shelf(ctx).save({
       title: args.title,
       body: args.text,
       category: args.category,
@@ -80,10 +81,11 @@ export const searchNotes = defineTool({
   description: 'Plain text search over the notes: returns each matching line with its note path and line number.',
   params: z.object({ text: z.string().min(1).max(200), limit: z.number().int().min(1).max(50).default(10) }),
   async execute(args, ctx) {
-    const hits = await ctx.store.grepNotes(slugOf(ctx), args.text, args.limit);
+    const hits = await shelf(ctx).grep(args.text, args.limit);
     return {
       content: clip(hits.map((h) => `${h.path}:${h.line}: ${h.text}`).join('\n') || 'no match'),
       summary: `${hits.length} lines match "${args.text}"`,
+      hits: hits.length,
       pages: [...new Set(hits.map((h) => `notes/${h.path}`))],
     };
   },

@@ -1,6 +1,7 @@
 /** A tool the model may call: zod parameters, a category for pre-suggestion, and execute. */
 import { z } from 'zod';
-import type { Clock, Logger, ProjectStore, PrivateStore, Recall, ToolSpec, UsageStore } from '../ports.js';
+import type { Home } from '../home.js';
+import type { Clock, Logger, ToolSpec } from '../ports.js';
 
 export type ToolCategory = 'memory' | 'notes' | 'time';
 
@@ -10,15 +11,9 @@ export const TOOL_CATEGORIES: Record<ToolCategory, string> = {
   time: 'the current date and time',
 };
 
-/** Where the turn runs: a shared Markdown project, or a private DM kept in SQLite. */
-export type ToolScope = { kind: 'project'; slug: string } | { kind: 'private'; userId: string };
-
 export interface ToolContext {
-  scope: ToolScope;
-  store: ProjectStore;
-  privateStore?: PrivateStore;
-  recall?: Recall;
-  usage?: UsageStore;
+  /** Where the turn runs, resolved once by the assistant: a shared project or a private DM. */
+  home: Home;
   clock: Clock;
   /** Source link of the message being answered, for provenance of anything saved. */
   source: string;
@@ -35,6 +30,8 @@ export interface ToolOutput {
   summary: string;
   /** Pages found or opened, relative to the project folder (e.g. `notes/People/Ann.md`). */
   pages?: string[];
+  /** Set by search tools: how many hits the search found (the trace shows it). */
+  hits?: number;
 }
 
 export interface Tool<S extends z.ZodType = z.ZodType> {

@@ -9,6 +9,7 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
 import type { Logger } from '../../core/ports.js';
+import { KeyedQueue } from '../../core/keyed-queue.js';
 import { chunkPage, embeddingText, sha1, type Chunk, type ChunkOptions } from './chunker.js';
 import type { Embedder } from './embedder.js';
 import { listPageFiles, listProjects } from './page-files.js';
@@ -57,7 +58,8 @@ const emptyStats = (): SyncStats => ({ projects: 0, pages: 0, changed: 0, delete
 
 export class MemoryIndex {
   private readonly states = new Map<string, Promise<ProjectState>>();
-  private readonly queues = new Map<string, Promise<unknown>>();
+  /** One index operation at a time per project. */
+  private readonly queues = new KeyedQueue();
   private db: lancedb.Connection | null = null;
 
   constructor(private readonly options: MemoryIndexOptions) {}
@@ -82,14 +84,6 @@ export class MemoryIndex {
       }
     }
     return this.db;
-  }
-
-  /** Runs `task` after every earlier task of the same project. */
-  private serial<T>(project: string, task: () => Promise<T>): Promise<T> {
-    const prev = this.queues.get(project) ?? Promise.resolve();
-    const next = prev.then(task, task);
-    this.queues.set(project, next.catch(() => undefined));
-    return next;
   }
 
   private state(project: string): Promise<ProjectState> {
@@ -143,7 +137,7 @@ export class MemoryIndex {
   /** Brings one project's index in step with its pages. Cheap when nothing changed. */
   sync(project: string): Promise<SyncStats> {
     if (!this.exists(project)) return Promise.resolve(emptyStats());
-    return this.serial(project, () => this.syncNow(project));
+    return this.queues.run(project, () => this.syncNow(project));
   }
 
   async syncAll(): Promise<SyncStats> {
@@ -165,7 +159,7 @@ export class MemoryIndex {
   /** Drops every table and rebuilds all projects from their pages. */
   async reindexAll(): Promise<SyncStats> {
     const db = await this.connection();
-    await Promise.all([...this.queues.values()]);
+    await this.queues.idle();
     this.states.clear();
     for (const name of await db.tableNames()) await this.dropTable(db, name);
     return this.syncAll();
@@ -287,7 +281,7 @@ export class MemoryIndex {
 
   /** Drops and rebuilds one project's table (used when it turns out to be unreadable). */
   async rebuild(project: string): Promise<SyncStats> {
-    return this.serial(project, async () => {
+    return this.queues.run(project, async () => {
       const db = await this.connection();
       const name = tableName(project, this.embedder.id);
       this.states.delete(project);
@@ -297,7 +291,7 @@ export class MemoryIndex {
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.queues.values()]);
+    await this.queues.idle();
     this.db?.close();
     this.db = null;
     this.states.clear();

@@ -14,6 +14,7 @@ import { mkdir, readdir } from 'node:fs/promises';
 import { z } from 'zod';
 import { CharlieError, UnsafeNameError } from '../../core/errors.js';
 import { silentLogger } from '../../core/ports.js';
+import { KeyedQueue } from '../../core/keyed-queue.js';
 import type {
   Clock, FileProblem, LayersSnapshot, LogCursor, LogEntry, LogTail, Logger, MemoryLayers, Note, NoteDraft,
   NoteSummary, ProjectConfig, ProjectOrigin, ProjectStore, TextHit, WriteOutcome,
@@ -55,7 +56,8 @@ export class FileProjectStore implements ProjectStore {
   private readonly onLogRead: ReadObserver | undefined;
   /** origin key → slug, built lazily from project.md files and refreshed on a miss. */
   private keys: Map<string, string> | null = null;
-  private readonly lanes = new Map<string, Promise<unknown>>();
+  /** One file operation at a time per project (and one lane for creating projects). */
+  private readonly lanes = new KeyedQueue();
 
   constructor(options: FileProjectStoreOptions) {
     this.root = options.projectsDir;
@@ -63,17 +65,6 @@ export class FileProjectStore implements ProjectStore {
     this.logger = (options.logger ?? silentLogger).child({ component: 'project-store' });
     this.defaults = options.defaults ?? { distillEvery: 5 };
     this.onLogRead = options.onLogRead;
-  }
-
-  /** Runs `fn` after every earlier call on the same lane has settled. */
-  private serial<T>(lane: string, fn: () => Promise<T>): Promise<T> {
-    const run = (this.lanes.get(lane) ?? Promise.resolve()).then(fn, fn);
-    const tail = run.then(() => undefined, () => undefined);
-    this.lanes.set(lane, tail);
-    void tail.then(() => {
-      if (this.lanes.get(lane) === tail) this.lanes.delete(lane);
-    });
-    return run;
   }
 
   private dir(slug: string): string {
@@ -166,7 +157,7 @@ export class FileProjectStore implements ProjectStore {
 
   async ensureProject(origin: ProjectOrigin): Promise<ProjectConfig> {
     if (typeof origin?.key !== 'string' || !origin.key.trim()) throw new UnsafeNameError('a project origin needs a non-empty key');
-    return this.serial(ENSURE_LANE, async () => {
+    return this.lanes.run(ENSURE_LANE, async () => {
       const found = await this.findByKey(origin.key, origin.name);
       if (found) return (await this.getProject(found))!.config;
       return this.create(origin);
@@ -201,7 +192,7 @@ export class FileProjectStore implements ProjectStore {
 
   async updateProject(slug: string, patch: Partial<Pick<ProjectConfig, 'style' | 'distillEvery' | 'archive' | 'respond'>>): Promise<ProjectConfig> {
     const p = patchSchema.parse(patch);
-    return this.serial(slug, async () => {
+    return this.lanes.run(slug, async () => {
       const parsed = await this.patchProjectFile(slug, () => ({
         ...(p.style !== undefined ? { style: p.style } : {}),
         ...(p.distillEvery !== undefined ? { distill_every: p.distillEvery } : {}),
@@ -222,7 +213,7 @@ export class FileProjectStore implements ProjectStore {
   }
 
   writeLayers(slug: string, layers: MemoryLayers, versions: Record<string, string>): Promise<WriteOutcome> {
-    return this.serial(slug, async () => {
+    return this.lanes.run(slug, async () => {
       await assertRealInside(this.root, this.dir(slug));
       const outcome = await writeLayerFiles(this.dir(slug), slug, layers, versions, this.defaults);
       if (!outcome.ok) this.logger.warn({ slug, reason: outcome.reason, paths: outcome.paths }, outcome.message);
@@ -233,7 +224,7 @@ export class FileProjectStore implements ProjectStore {
   // ───────────── archive ─────────────
 
   appendLog(slug: string, entry: LogEntry): Promise<void> {
-    return this.serial(slug, async () => {
+    return this.lanes.run(slug, async () => {
       const project = await this.readProject(slug);
       if (project && !project.parsed.config.archive) return;
       const valid = !Number.isNaN(new Date(entry.time).getTime());
@@ -243,14 +234,14 @@ export class FileProjectStore implements ProjectStore {
   }
 
   readLogSince(slug: string, cursor: LogCursor | null): Promise<LogTail> {
-    return this.serial(slug, async () => {
+    return this.lanes.run(slug, async () => {
       const { entries, cursor: next } = await (await this.archive(slug)).readSince(cursor);
       return { entries: entries.map(plainEntry), cursor: next };
     });
   }
 
   recentLog(slug: string, limit: number): Promise<LogEntry[]> {
-    return this.serial(slug, async () => (await (await this.archive(slug)).recent(limit)).map(plainEntry));
+    return this.lanes.run(slug, async () => (await (await this.archive(slug)).recent(limit)).map(plainEntry));
   }
 
   async getDistillCursor(slug: string): Promise<LogCursor | null> {
@@ -262,7 +253,7 @@ export class FileProjectStore implements ProjectStore {
       throw new UnsafeNameError(`not a log cursor: ${JSON.stringify(cursor).slice(0, 100)}`);
     }
     const time = (cursor as StoredLogCursor).time;
-    return this.serial(slug, async () => {
+    return this.lanes.run(slug, async () => {
       await this.patchProjectFile(slug, () => ({ distill_cursor: { file: cursor.file, offset: cursor.offset, ...(time ? { time } : {}) } }));
     });
   }
@@ -285,11 +276,11 @@ export class FileProjectStore implements ProjectStore {
   }
 
   saveNote(slug: string, draft: NoteDraft): Promise<{ path: string; created: boolean }> {
-    return this.serial(slug, () => this.notes(slug).save(draft));
+    return this.lanes.run(slug, () => this.notes(slug).save(draft));
   }
 
   deleteNote(slug: string, path: string): Promise<boolean> {
-    return this.serial(slug, () => this.notes(slug).delete(path));
+    return this.lanes.run(slug, () => this.notes(slug).delete(path));
   }
 
   grepNotes(slug: string, query: string, limit: number): Promise<TextHit[]> {

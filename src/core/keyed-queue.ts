@@ -1,6 +1,9 @@
 /**
- * Runs tasks one at a time per key (a channel), keys in parallel. A failing task does not
- * block the ones behind it. Per instance; nothing global.
+ * Runs tasks one at a time per key (a channel, a project, an index table), keys in parallel.
+ * A failing task does not block the ones behind it. Per instance; nothing global. The one
+ * serial-queue mechanism of the codebase (Discord channels, distillation, project files, the
+ * search index): hand-rolled copies drift apart. p-queue and friends order one queue, not one
+ * per key, and the AI SDK's SerialJobExecutor is not exported on its own.
  */
 export class KeyedQueue {
   private readonly tails = new Map<string, Promise<void>>();

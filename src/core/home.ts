@@ -1,0 +1,200 @@
+/**
+ * A conversation's home: a shared Markdown project or a private DM in SQLite. The assistant
+ * resolves a `Place` (the address a front door gives) into a `Home` once per call; everything
+ * after that — the turn, the tools, distillation, memory edits — talks to the home and never
+ * asks which kind it is. What only projects have (entity notes) is a capability that is absent
+ * (`notes: null`) in a private conversation.
+ */
+import type { Place } from './assistant-api.js';
+import type { DistillTarget } from './distill.js';
+import { CharlieError } from './errors.js';
+import { searchPrivate } from './private-search.js';
+import type {
+  FileProblem,
+  LogEntry,
+  MemoryLayers,
+  Note,
+  NoteDraft,
+  NoteSummary,
+  PrivateStore,
+  ProjectConfig,
+  ProjectStore,
+  Recall,
+  RecallHit,
+  TextHit,
+  UsageKind,
+  UsageStore,
+} from './ports.js';
+
+/** Entity notes (Markdown pages under `notes/`): only shared projects have them. */
+export interface NoteShelf {
+  list(): Promise<NoteSummary[]>;
+  read(path: string): Promise<Note | null>;
+  /** Records that a note was used (opened, tagged, accepted): it feeds the recall boost. */
+  used(note: Note, kind: UsageKind): void;
+  save(draft: NoteDraft): Promise<{ path: string; created: boolean }>;
+  remove(path: string): Promise<boolean>;
+  grep(query: string, limit: number): Promise<TextHit[]>;
+}
+
+export interface Home {
+  /** Project slug, or `dm:<userId>` for a private conversation: the key of background work and logs. */
+  readonly key: string;
+  readonly name: string;
+  readonly private: boolean;
+  /** The project's settings; null for a private conversation. */
+  readonly config: ProjectConfig | null;
+  readonly problems: FileProblem[];
+  readonly style: string;
+  readonly distillEvery: number;
+  /** Files that hold the three layers, relative to the project folder (none for a private home). */
+  readonly layerPages: string[];
+  readonly notes: NoteShelf | null;
+  recent(limit: number): Promise<LogEntry[]>;
+  archive(entry: LogEntry): Promise<void>;
+  layers(): Promise<{ layers: MemoryLayers; problems: FileProblem[] }>;
+  /** Rewrites the layers from the current ones; refuses when a file changed by hand meanwhile. */
+  editLayers(edit: (current: MemoryLayers) => MemoryLayers): Promise<void>;
+  setStyle(style: string): Promise<void>;
+  /** Whether a project answers every message or only when addressed; a private home always answers. */
+  setRespond(respond: 'always' | 'mention'): Promise<void>;
+  search(query: string, limit: number): Promise<RecallHit[]>;
+  distillTarget(): DistillTarget;
+}
+
+/** What a home is built from: every store is required (production has them all; tests pass fakes). */
+export interface HomeStores {
+  store: ProjectStore;
+  privateStore: PrivateStore;
+  recall: Recall;
+  usage: UsageStore;
+  now(): Date;
+  /** distill_every of private conversations (projects carry their own). */
+  distillEvery: number;
+}
+
+/** A write to memory was refused (a hand edit since it was read, or a file that does not parse). */
+export class MemoryWriteError extends CharlieError {}
+
+export async function openHome(place: Place, stores: HomeStores): Promise<Home> {
+  if (place.kind === 'private') return privateHome(place.userId, place.userName, stores);
+  const { store } = stores;
+  const config = await store.ensureProject(place.origin);
+  const found = await store.getProject(config.slug);
+  return projectHome(found?.config ?? config, found?.problems ?? [], stores);
+}
+
+function projectHome(config: ProjectConfig, problems: FileProblem[], stores: HomeStores): Home {
+  const { store, recall, usage } = stores;
+  const slug = config.slug;
+  const notePath = (path: string) => path.replace(/^notes\//, '');
+  return {
+    key: slug,
+    name: config.name,
+    private: false,
+    config,
+    problems,
+    style: config.style,
+    distillEvery: config.distillEvery,
+    layerPages: ['project.md', 'decisions.md', 'quotes.md'],
+    notes: {
+      list: () => store.listNotes(slug),
+      read: (path) => store.readNote(slug, notePath(path)),
+      used: (note, kind) => {
+        usage.record(slug, `notes/${note.path}`, kind, stores.now());
+      },
+      save: (draft) => store.saveNote(slug, draft),
+      remove: (path) => store.deleteNote(slug, notePath(path)),
+      grep: (query, limit) => store.grepNotes(slug, query, limit),
+    },
+    recent: (limit) => store.recentLog(slug, limit),
+    archive: async (entry) => {
+      if (config.archive) await store.appendLog(slug, entry);
+    },
+    layers: async () => {
+      const s = await store.readLayers(slug);
+      return { layers: s.layers, problems: s.problems };
+    },
+    editLayers: async (edit) => {
+      const snap = await store.readLayers(slug);
+      const written = await store.writeLayers(slug, edit(snap.layers), snap.versions);
+      if (!written.ok) throw new MemoryWriteError(`memory not saved: ${written.message}`);
+    },
+    setStyle: async (style) => {
+      await store.updateProject(slug, { style });
+    },
+    setRespond: async (respond) => {
+      await store.updateProject(slug, { respond });
+    },
+    search: (query, limit) => recall.recall(query, { project: slug, limit }),
+    distillTarget: () => ({
+      label: slug,
+      async pending() {
+        const cursor = await store.getDistillCursor(slug);
+        const tail = await store.readLogSince(slug, cursor);
+        return {
+          entries: tail.entries,
+          commit: async () => {
+            if (tail.cursor) await store.setDistillCursor(slug, tail.cursor);
+          },
+        };
+      },
+      readLayers: () => store.readLayers(slug),
+      writeLayers: (layers, versions) => store.writeLayers(slug, layers, versions),
+      saveEntity: async (draft) => {
+        await store.saveNote(slug, draft);
+      },
+    }),
+  };
+}
+
+function privateHome(userId: string, userName: string, stores: HomeStores): Home {
+  const store = stores.privateStore;
+  const current = store.readLayers(userId);
+  return {
+    key: `dm:${userId}`,
+    name: `private conversation with ${userName}`,
+    private: true,
+    config: null,
+    problems: [],
+    style: current.style,
+    distillEvery: stores.distillEvery,
+    layerPages: [],
+    notes: null,
+    recent: async (limit) => store.recentMessages(userId, limit),
+    archive: async (entry) => {
+      store.appendMessage(userId, entry);
+    },
+    layers: async () => ({ layers: store.readLayers(userId), problems: [] }),
+    editLayers: async (edit) => {
+      const cur = store.readLayers(userId);
+      store.writeLayers(userId, edit({ summary: cur.summary, decisions: cur.decisions, quotes: cur.quotes }), cur.distilledThrough);
+    },
+    setStyle: async (style) => {
+      store.setStyle(userId, style);
+    },
+    setRespond: async () => {},
+    search: async (query, limit) => searchPrivate(store, userId, query, limit),
+    distillTarget: () => {
+      let through = 0;
+      return {
+        label: `dm:${userId}`,
+        async pending() {
+          const { distilledThrough } = store.readLayers(userId);
+          const rows = store.messagesSince(userId, distilledThrough);
+          through = rows.at(-1)?.id ?? distilledThrough;
+          // The cursor moves together with the layers, in writeLayers (one SQLite write).
+          return { entries: rows.map((r) => r.entry), commit: async () => {} };
+        },
+        readLayers: async () => {
+          const { summary, decisions, quotes } = store.readLayers(userId);
+          return { layers: { summary, decisions, quotes }, versions: {} };
+        },
+        writeLayers: async (layers) => {
+          store.writeLayers(userId, layers, through);
+          return { ok: true };
+        },
+      };
+    },
+  };
+}
