@@ -143,10 +143,13 @@ function safeUserName(): string {
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+/** Starts Charlie (src/cli.ts calls this); a failure ends the process with a one-line message. */
+export function runMain(): void {
   main().catch((error: unknown) => {
     const message = error instanceof CharlieError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error);
     process.stderr.write(`charlie: ${message}\n`);
     process.exit(1);
   });
 }
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) runMain();
