@@ -82,7 +82,8 @@ for (const size of args.sizes.split(',').map(Number)) {
     const times: number[] = [];
     const n = Number(args.queries);
     for (let i = 0; i < n + 30; i++) {
-      const q = sentence(2 + Math.floor(random() * 4));
+      // every fourth question names a time, so the temporal pass (a filtered search) is measured too
+      const q = sentence(2 + Math.floor(random() * 4)) + (i % 4 === 3 ? ' last week' : '');
       t = performance.now();
       await service.recall.recall(q, { project: 'bench', limit: 10 });
       if (i >= 30) times.push(performance.now() - t); // the first queries warm caches and thread pools

@@ -4,11 +4,12 @@
  * searchable in that turn); a background watcher picks up hand edits meanwhile.
  */
 import { join } from 'node:path';
-import type { Clock, Logger, Recall, RecallHit, RecallScope, UsageStore } from '../core/ports.js';
+import { systemClock, type Clock, type Logger, type Recall, type RecallHit, type RecallScope, type UsageStore } from '../core/ports.js';
 import type { Embedder } from './index/embedder.js';
 import { DEFAULT_WEIGHTS, Fusion, type RecallWeights } from './index/fusion.js';
 import { MemoryIndex, type SyncStats } from './index/memory-index.js';
-import { dateSpans, keyTerms, terms as termsOf } from './index/text.js';
+import { keyTerms, terms as termsOf } from './index/text.js';
+import { classifyQuery } from './index/query-kind.js';
 import { watchProjects } from './index/watcher.js';
 import type { ChunkOptions } from './index/chunker.js';
 import type { Config } from '../config.js';
@@ -97,7 +98,9 @@ export class HybridRecall implements Recall {
       this.options.logger.warn({ embedder: embedder.id, err: String(err) }, 'query embedding failed; searching by keyword only');
     }
     const candidates = Math.max(this.options.candidates ?? 100, limit * 5);
-    const search = { vector: vector ?? null, terms, limit: candidates, contextBoost: this.weights.contextBoost };
+    const now = (this.options.clock ?? systemClock).now();
+    const shape = classifyQuery(q, now);
+    const search = { vector: vector ?? null, terms, limit: candidates, contextBoost: this.weights.contextBoost, windows: shape.windows };
     // search while the pages are checked for changes; when some changed, search the updated index again
     const early = this.index.search(scope.project, search);
     early.catch(() => undefined);
@@ -106,8 +109,7 @@ export class HybridRecall implements Recall {
       return null;
     });
     const found = synced && synced.changed + synced.deleted > 0 ? await this.index.search(scope.project, search) : await early;
-    const fusion = new Fusion(found.vector, found.keyword, this.weights, new Set(termsOf(q)), dateSpans(q));
-    const now = (this.options.clock ?? { now: () => new Date() }).now();
+    const fusion = new Fusion(found.vector, found.keyword, this.weights, new Set(termsOf(q)), shape, found.temporal);
     const hits = fusion.rank((page) => this.options.usage.boost(scope.project, page, now), now, limit);
     try {
       for (const page of new Set(hits.filter((h) => h.page.startsWith('notes/')).map((h) => h.page))) {
@@ -116,7 +118,7 @@ export class HybridRecall implements Recall {
     } catch (err) {
       this.options.logger.warn({ err: String(err) }, 'could not record note retrievals');
     }
-    this.options.logger.debug({ project: scope.project, terms, hits: hits.length }, 'recall');
+    this.options.logger.debug({ project: scope.project, terms, kind: shape.kind, windows: shape.windows.length, hits: hits.length }, 'recall');
     return hits;
   }
 }

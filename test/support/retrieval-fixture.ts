@@ -2,7 +2,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { Logger } from '../../src/core/ports.js';
+import type { Clock, Logger } from '../../src/core/ports.js';
 import type { Embedder } from '../../src/memory/index/embedder.js';
 import { HashingEmbedder } from '../../src/memory/index/hashing-embedder.js';
 import { createRecall, type RecallService } from '../../src/memory/recall.js';
@@ -41,7 +41,7 @@ export interface RetrievalFixture {
   /** Warnings logged by the services opened through `open`. */
   warnings: string[];
   write(project: string, page: string, content: string): void;
-  open(embedder?: Embedder, weights?: Partial<RecallWeights>): RecallService;
+  open(embedder?: Embedder, weights?: Partial<RecallWeights>, clock?: Clock): RecallService;
   cleanup(): Promise<void>;
 }
 
@@ -71,8 +71,8 @@ export function retrievalFixture(): RetrievalFixture {
       mkdirSync(dirname(path), { recursive: true });
       writeFileSync(path, content);
     },
-    open(embedder = new HashingEmbedder(), weights) {
-      const s = createRecall({ projectsDir, dataDir, embedder, usage, logger, weights: { recency: 0, ...weights } });
+    open(embedder = new HashingEmbedder(), weights, clock) {
+      const s = createRecall({ projectsDir, dataDir, embedder, usage, logger, weights: { recency: 0, ...weights }, ...(clock ? { clock } : {}) });
       services.push(s);
       return s;
     },

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { brevityPrior, DEFAULT_WEIGHTS, Fusion, recencyOf, type RecallWeights } from '../../src/memory/index/fusion.js';
 import type { ScoredChunk } from '../../src/memory/index/project-table.js';
 import { scoreByConversation } from '../../scripts/locomo-util.js';
+import { classifyQuery } from '../../src/memory/index/query-kind.js';
 
 const chunk = (page: string, score: number, extra: Partial<ScoredChunk> = {}): ScoredChunk => ({
   page,
@@ -82,9 +83,9 @@ describe('fusion with dates', () => {
     const onDay = chunk('log/2023-10-13.md', 0.5, { updated: '2023-10-13T14:00:00.000Z' });
     const other = chunk('log/2023-10-20.md', 0.55, { updated: '2023-10-20T14:00:00.000Z' });
     const note = chunk('notes/plan.md', 0.55, { updated: '2023-10-13T09:00:00.000Z' });
-    const hits = new Fusion([onDay, other, note], [], { ...weights, brevity: 0 }, new Set(), [{ day: 13, month: 9, year: 2023 }]).rank(() => 0, now, 10);
+    const hits = new Fusion([onDay, other, note], [], { ...weights, brevity: 0 }, new Set(), { kind: 'temporal', windows: [], dates: [{ day: 13, month: 9, year: 2023 }], namesTime: true }).rank(() => 0, now, 10);
     expect(hits.map((h) => h.page)).toEqual(['log/2023-10-13.md', 'log/2023-10-20.md', 'notes/plan.md']);
-    expect(hits[0]!.why).toContain('date');
+    expect(hits[0]!.why).toContain('temporal');
     expect(hits[0]!.score).toBeCloseTo(0.7 * 0.5 * (1 + DEFAULT_WEIGHTS.dated), 6);
   });
 });
@@ -101,5 +102,45 @@ describe('LoCoMo scoring helpers', () => {
       ['conv-1', '1', '50.0', '100.0'],
       ['conv-2', '1', '100.0', '100.0'],
     ]);
+  });
+});
+
+describe('multi-pass fusion', () => {
+  const monday = new Date('2026-11-30T10:00:00Z');
+  const record = (page: string, text: string, score = 0.5) => chunk(page, score, { page, text, updated: '2026-01-01T00:00:00.000Z' });
+
+  it('ranks records of the type a question prefers: identity for a person, preferences for tastes', () => {
+    // the identity record comes later on the page, so a tie would put it second
+    const identity = { ...record('notes/People/Sarah.md', 'Leads the design team at Acme. [type:: identity] ^r-1'), lineStart: 9 };
+    const taste = { ...record('notes/People/Sarah.md', 'Prefers async updates over calls. [type:: preference] ^r-2'), lineStart: 5 };
+    const rank = (q: string) => new Fusion([identity, taste], [], weights, new Set(), classifyQuery(q, monday)).rank(() => 0, monday, 2).map((h) => h.text.slice(-4));
+    expect(rank('who is Sarah?')).toEqual(['r-1', 'r-2'].map((id) => `^${id}`));
+    expect(rank('what does Sarah like?')).toEqual(['r-2', 'r-1'].map((id) => `^${id}`));
+    const hits = new Fusion([identity, taste], [], weights, new Set(), classifyQuery('what does Sarah like?', monday)).rank(() => 0, monday, 2);
+    expect(hits[0]!.why).toContain('category');
+    expect(hits[1]!.why).not.toContain('category');
+  });
+
+  it('dates a record by when it happened, and discounts dated entries outside the time asked about', () => {
+    const lastWeek = record('notes/Travel/Lisbon.md', 'Flew to Lisbon. [type:: episode] [happened:: 2026-11-25] [said:: 2026-11-28] ^r-3', 0.3);
+    const older = { ...record('notes/Travel/Lisbon.md', 'Flew to Porto. [type:: episode] [happened:: 2026-09-02] ^r-4', 0.6), lineStart: 7 };
+    const shape = classifyQuery('where did I fly last week?', monday);
+    const hits = new Fusion([lastWeek, older], [], weights, new Set(), shape).rank(() => 0, monday, 2);
+    expect(hits.map((h) => h.text.slice(-4))).toEqual(['^r-3', '^r-4']);
+    expect(hits[0]!.why).toContain('temporal');
+    // without a named time the more similar one leads
+    const plain = new Fusion([lastWeek, older], [], weights, new Set(), classifyQuery('where did I fly?', monday)).rank(() => 0, monday, 2);
+    expect(plain[0]!.text).toContain('Porto');
+  });
+
+  it('prefers recent entries only when the question names no time', () => {
+    const recent = chunk('log/2026-11-29.md', 0.5, { updated: '2026-11-29T10:00:00.000Z', staleness: 8 });
+    const old = chunk('log/2026-06-01.md', 0.52, { updated: '2026-06-01T10:00:00.000Z', staleness: 8 });
+    const w = { ...weights, recency: 0.5, brevity: 0 };
+    const plain = new Fusion([recent, old], [], w, new Set(), classifyQuery('status of the build', monday)).rank(() => 0, monday, 2);
+    expect(plain[0]!.page).toBe('log/2026-11-29.md');
+    expect(plain[0]!.why).toContain('recent');
+    const june = new Fusion([recent, old], [], w, new Set(), classifyQuery('status of the build in June', monday)).rank(() => 0, monday, 2);
+    expect(june[0]!.page).toBe('log/2026-06-01.md');
   });
 });

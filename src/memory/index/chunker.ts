@@ -50,7 +50,40 @@ export function embeddingText(chunk: Pick<Chunk, 'page' | 'heading' | 'entity' |
 export function chunkPage(page: string, content: string, options: ChunkOptions = {}): Chunk[] {
   const name = page.split('/').pop() ?? page;
   const log = page.startsWith('log/') ? LOG_FILE.exec(name) : null;
-  return log ? chunkLog(page, log[1]!, content, options) : chunkMarkdown(page, content, options);
+  if (log) return chunkLog(page, log[1]!, content, options);
+  return page === 'decisions.md' ? chunkDecisions(page, content, options) : chunkMarkdown(page, content, options);
+}
+
+const DECISION_ITEM = /^[-*+]\s+(?:(?:\*\*|__)?(\d{4}-\d{2}-\d{2})(?:\*\*|__)?)?/;
+
+/**
+ * `decisions.md` one decision a chunk, dated by the day it was decided (not the file's edit
+ * time), so "what did we decide last week?" can match the decisions of that week.
+ */
+function chunkDecisions(page: string, content: string, options: ChunkOptions): Chunk[] {
+  const fallback = (options.mtime ?? new Date(0)).toISOString();
+  const chunks: Chunk[] = [];
+  let item: { start: number; end: number; date: string; text: string[] } | null = null;
+  const flush = () => {
+    if (!item) return;
+    const text = item.text.join('\n').trim();
+    const heading = 'Decisions';
+    const updated = item.date ? `${item.date}T12:00:00.000Z` : fallback;
+    chunks.push({ page, heading, lineStart: item.start, lineEnd: item.end, text, context: '', entity: '', updated, staleness: 2, hash: sha1(`${page}\n${heading}\n${text}\n${updated}`) });
+    item = null;
+  };
+  content.replace(/\r\n?/g, '\n').split('\n').forEach((line, i) => {
+    const m = DECISION_ITEM.exec(line);
+    if (m) {
+      flush();
+      item = { start: i + 1, end: i + 1, date: m[1] ?? '', text: [line] };
+    } else if (item && /^\s+\S/.test(line)) {
+      item.text.push(line);
+      item.end = i + 1;
+    } else flush();
+  });
+  flush();
+  return chunks;
 }
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];

@@ -1,14 +1,21 @@
 /**
- * Fuses vector and keyword candidates into one ranked, explained list.
+ * Fuses the passes of recall — vector, keyword, temporal — into one ranked, explained list.
  *   similarity = wv·vector + wk·keyword          (keyword-led when vector similarity is not confident)
- *   score      = similarity × brevity × (1 + dated) × (1 + entity) × (1 + boost × usage) × (1 − wr + wr·recency)
- * where `entity` applies when the query names the chunk's speaker or note title, `dated` when it
- * names the day or month a conversation message was written, and `brevity` is a prior that
- * discounts very short conversation messages (see `brevityPrior`).
+ *   score      = (similarity + floor) × timely × brevity × (1 + dated) × (1 + category) × (1 + entity)
+ *                × (1 + boost × usage) × (1 − wr + wr·recency)
+ * where `entity` applies when the query names the chunk's speaker or note title; `dated` (the
+ * temporal pass) when the chunk was said or happened within a time the query names — a calendar
+ * date or a relative anchor ("last week") resolved against the conversation's time — and then
+ * `floor` lifts it even when few of its words match, while `timely` discounts a dated entry
+ * outside every relative window the query names; `category` when the chunk's record type is
+ * one the kind of question prefers (see query-kind.ts); `brevity` discounts very short
+ * conversation messages (see `brevityPrior`). Recency counts only when the query names no time.
  */
 import type { RecallHit } from '../../core/ports.js';
 import type { ScoredChunk } from './project-table.js';
-import { inSpan, isStopWord, terms, words, type DateSpan } from './text.js';
+import { PREFERRED_CATEGORIES, type QueryShape } from './query-kind.js';
+import { inSpan, isStopWord, terms, words } from './text.js';
+import { inWindow } from './time-anchors.js';
 
 export interface RecallWeights {
   vector: number;
@@ -30,8 +37,16 @@ export interface RecallWeights {
    * word or two ("Take care!", "Thanks, Sam!") rarely hold what a question asks for.
    */
   brevity: number;
-  /** Boost of a log message written on a date the query names ("on 13 October 2023", "in May 2023"). */
+  /** Boost of an entry said or happened within a time the query names ("on 13 October 2023", "last week"). */
   dated: number;
+  /** Boost of an entry said or happened within a relative time the query names ("last week", "yesterday"). */
+  window: number;
+  /** Similarity added to such an entry, so it ranks even with few words in common. */
+  windowFloor: number;
+  /** Discount of a dated entry outside every time the query names (0 = none). */
+  outside: number;
+  /** Boost of a record whose type the kind of question prefers (identity for "who", preference for "what do I like"). */
+  category: number;
 }
 
 export const DEFAULT_WEIGHTS: RecallWeights = {
@@ -45,7 +60,41 @@ export const DEFAULT_WEIGHTS: RecallWeights = {
   minScore: 0.02,
   brevity: 2,
   dated: 0.5,
+  window: 1,
+  windowFloor: 0.3,
+  outside: 0.5,
+  category: 0.3,
 };
+
+/** A question that names no time and asks no particular kind of thing. */
+export const PLAIN_QUERY: QueryShape = { kind: 'general', windows: [], dates: [], namesTime: false };
+
+/** `[happened:: 2026-06-20]`, else `[said:: …]`: when a record's fact took place (DESIGN.md record format). */
+const RECORD_DATE = /\[(happened|said)::\s*(\d{4}-\d{2}-\d{2})/g;
+const RECORD_TYPE = /\[type::\s*([a-z]+)\s*\]/;
+const DECIDING = /\b(?:decid\w*|decision\w*|agree[ds]?|settled on|chose|chosen)\b/i;
+
+/**
+ * When an entry was said or happened, in ms: a conversation message's time, a decision's day,
+ * a record's `happened` (else `said`) date. NaN for text that carries no entry date (a page's
+ * `updated` is when it was edited, not when its facts took place).
+ */
+export function entryTime(chunk: Pick<ScoredChunk, 'page' | 'text' | 'updated'>): number {
+  if (chunk.page.startsWith('log/') || chunk.page === 'decisions.md') return Date.parse(chunk.updated);
+  let said = NaN;
+  for (const m of chunk.text.matchAll(RECORD_DATE)) {
+    const t = Date.parse(`${m[2]!}T12:00:00Z`);
+    if (m[1] === 'happened') return t;
+    if (Number.isNaN(said)) said = t;
+  }
+  return said;
+}
+
+/** A chunk's record type: `[type:: …]` on a record, `decision` for decisions.md, else ''. */
+export function categoryOf(chunk: Pick<ScoredChunk, 'page' | 'text'>): string {
+  if (chunk.page === 'decisions.md') return 'decision';
+  return RECORD_TYPE.exec(chunk.text)?.[1] ?? '';
+}
 
 const DAY_MS = 86_400_000;
 
@@ -85,6 +134,7 @@ export class Fusion {
   private readonly candidates = new Map<string, Candidate>();
   private readonly wv: number;
   private readonly wk: number;
+  private readonly preferred: Set<string>;
   readonly confident: boolean;
 
   constructor(
@@ -93,10 +143,18 @@ export class Fusion {
     private readonly weights: RecallWeights,
     /** Stemmed terms of the query, for the entity match. */
     private readonly queryTerms: ReadonlySet<string> = new Set(),
-    /** Calendar dates the query names, for the date match. */
-    private readonly dates: readonly DateSpan[] = [],
+    /** What the question asks for and the times it names (see query-kind.ts). */
+    private readonly shape: QueryShape = PLAIN_QUERY,
+    /** Chunks said within the windows the question names (the temporal pass), scored by vector similarity. */
+    temporal: ScoredChunk[] = [],
   ) {
     for (const c of vector) this.candidates.set(keyOf(c.page, c.lineStart), { chunk: c, vector: Math.max(0, c.score), keyword: 0, similarity: 0 });
+    for (const c of temporal) {
+      const key = keyOf(c.page, c.lineStart);
+      if (!this.candidates.has(key)) this.candidates.set(key, { chunk: c, vector: Math.max(0, c.score), keyword: 0, similarity: 0 });
+    }
+    this.preferred = new Set(PREFERRED_CATEGORIES[shape.kind]);
+    if (DECIDING.test(shape.query ?? '')) this.preferred.add('decision');
     const maxKeyword = keyword.reduce((m, c) => Math.max(m, c.score), 0);
     for (const c of keyword) {
       const k = maxKeyword > 0 ? c.score / maxKeyword : 0;
@@ -111,11 +169,19 @@ export class Fusion {
     for (const c of this.candidates.values()) c.similarity = this.wv * c.vector + this.wk * c.keyword;
   }
 
-  /** A conversation message written within a date the query names (notes' dates are edit times). */
-  private isDated(chunk: ScoredChunk): boolean {
-    if (!chunk.page.startsWith('log/')) return false;
-    const t = Date.parse(chunk.updated);
-    return !Number.isNaN(t) && this.dates.some((d) => inSpan(t, d));
+  /**
+   * How an entry's time relates to the times the query names: within a relative window, on a
+   * calendar date, 'outside' every relative window, or '' (no time named, or the text has no date).
+   */
+  private timeMatch(chunk: ScoredChunk): 'window' | 'date' | 'outside' | '' {
+    if (!this.shape.namesTime) return '';
+    const t = entryTime(chunk);
+    if (Number.isNaN(t)) return '';
+    if (this.shape.windows.some((w) => inWindow(t, w))) return 'window';
+    // calendar dates without a year match any year: only messages are dated that loosely
+    if (chunk.page.startsWith('log/') && this.shape.dates.some((d) => inSpan(t, d))) return 'date';
+    // a question that also names a calendar date is anchored on that date, not on today
+    return this.shape.windows.length > 0 && this.shape.dates.length === 0 ? 'outside' : '';
   }
 
   rank(boostOf: (page: string) => number, now: Date, limit: number): RecallHit[] {
@@ -134,16 +200,24 @@ export class Fusion {
       const recency = recencyOf(chunk.updated, chunk.staleness, now);
       const entity = named(chunk.entity) ? w.entity : 0;
       const prior = brevityPrior(chunk, w.brevity);
-      const dated = w.dated > 0 && this.dates.length > 0 && this.isDated(chunk) ? w.dated : 0;
-      const score = similarity * prior * (1 + dated) * (1 + entity) * (1 + boost * w.usage) * (1 - w.recency + w.recency * recency);
-      if (score < w.minScore) continue;
+      const time = this.timeMatch(chunk);
+      const dated = time === 'window' ? w.window : time === 'date' ? w.dated : 0;
+      const floor = time === 'window' ? w.windowFloor : 0;
+      const timely = time === 'outside' ? 1 - w.outside : 1;
+      const category = this.preferred.size > 0 && this.preferred.has(categoryOf(chunk)) ? w.category : 0;
+      // a question that names a time wants that time, not the latest; one that asks what is recent wants it more
+      const wr = this.shape.namesTime ? 0 : this.shape.recent ? Math.min(1, w.recency * 3) : w.recency;
+      const score = (similarity + floor) * timely * prior * (1 + dated) * (1 + category) * (1 + entity) * (1 + boost * w.usage) * (1 - wr + wr * recency);
+      // the discount for being outside the time asked about reorders; it does not drop what would be kept
+      if (score < w.minScore * timely) continue;
       const why: string[] = [];
       if (vector >= w.minSimilarity) why.push('vector');
       if (keyword > 0) why.push(this.confident ? 'keyword' : 'keyword-fallback');
       if (entity > 0) why.push('entity');
-      if (dated > 0) why.push('date');
+      if (dated > 0) why.push('temporal');
+      if (category > 0) why.push('category');
       if (boost >= 0.05) why.push('usage');
-      if (w.recency > 0 && recency >= 0.5) why.push('recent');
+      if (wr > 0 && recency >= 0.5) why.push('recent');
       hits.push({
         page: chunk.page,
         heading: chunk.heading,

@@ -16,6 +16,22 @@ import { listPageFiles, listProjects } from './page-files.js';
 import { loadManifest, removeManifest, saveManifest, type PageState } from './page-manifest.js';
 import { ProjectTable, projectOfTable, rowKey, tableName, type ChunkRow, type RowKey, type ScoredChunk } from './project-table.js';
 
+export interface SearchQuery {
+  vector: Float32Array | null;
+  terms: string[];
+  limit: number;
+  contextBoost: number;
+  /** Time windows the question names: chunks said within them are searched for on their own. */
+  windows?: readonly { start: number; end: number }[];
+}
+
+/** What each pass of a search found; fusion merges them into one rank. */
+export interface Candidates {
+  vector: ScoredChunk[];
+  keyword: ScoredChunk[];
+  temporal: ScoredChunk[];
+}
+
 export interface SyncStats {
   projects: number;
   pages: number;
@@ -259,16 +275,18 @@ export class MemoryIndex {
     return stats;
   }
 
-  /** Vector and keyword candidates of one project (after `sync`, which recall runs first). */
-  async search(project: string, query: { vector: Float32Array | null; terms: string[]; limit: number; contextBoost: number }): Promise<{ vector: ScoredChunk[]; keyword: ScoredChunk[] }> {
-    if (!this.exists(project)) return { vector: [], keyword: [] };
+  /** Vector, keyword and time-window candidates of one project (after `sync`, which recall runs first). */
+  async search(project: string, query: SearchQuery): Promise<Candidates> {
+    if (!this.exists(project)) return { vector: [], keyword: [], temporal: [] };
     const run = async () => {
       const { table } = await this.state(project);
-      const [vector, keyword] = await Promise.all([
+      const windows = query.windows ?? [];
+      const [vector, keyword, temporal] = await Promise.all([
         query.vector ? table.vectorSearch(query.vector, query.limit) : Promise.resolve([]),
         table.keywordSearch(query.terms, query.limit, query.contextBoost),
+        windows.length > 0 ? table.windowSearch(query.vector, windows, query.limit) : Promise.resolve([]),
       ]);
-      return { vector, keyword };
+      return { vector, keyword, temporal };
     };
     try {
       return await run();

@@ -32,12 +32,14 @@ export interface ScoredChunk extends StoredChunk {
   score: number;
 }
 
+/** Besides the archive, the one page whose chunks are dated by entry (see chunker). */
+const DATED_PAGE = 'decisions.md';
 const SHOWN = ['page', 'heading', 'line_start', 'line_end', 'text', 'entity', 'updated', 'staleness', 'hash', 'embedder'];
 /** Rows before a vector index pays for itself (flat search is exact and fast enough below). */
 const VECTOR_INDEX_MIN_ROWS = 8000;
 
 /** Bumped when the row layout changes: a new layout gets a new table, the old one is dropped. */
-const LAYOUT = 2;
+const LAYOUT = 3;
 
 /** One table per project, embedder and row layout, so none of them is ever mixed. */
 export function tableName(project: string, embedderId: string): string {
@@ -184,6 +186,24 @@ export class ProjectTable {
   async vectorSearch(vector: Float32Array, limit: number): Promise<ScoredChunk[]> {
     const rows = await this.table.query().nearestTo(Array.from(vector)).distanceType('dot').select([...SHOWN, '_distance']).limit(limit).toArray();
     return rows.map((r: Record<string, unknown>) => ({ ...toChunk(r), score: 1 - Number(r._distance) }));
+  }
+
+  /**
+   * Chunks said within the given windows (conversation messages and dated decisions: the pages
+   * whose `updated` is when an entry was said, not when a page was edited), nearest first when
+   * a query vector is given.
+   */
+  async windowSearch(vector: Float32Array | null, windows: readonly { start: number; end: number }[], limit: number): Promise<ScoredChunk[]> {
+    if (windows.length === 0) return [];
+    const iso = (t: number) => new Date(t).toISOString();
+    const within = windows.map((w) => `(updated >= '${iso(w.start)}' AND updated < '${iso(w.end)}')`).join(' OR ');
+    const where = `(${within}) AND (page LIKE 'log/%' OR page = '${DATED_PAGE}')`;
+    if (vector) {
+      const rows = await this.table.query().nearestTo(Array.from(vector)).distanceType('dot').where(where).select([...SHOWN, '_distance']).limit(limit).toArray();
+      return rows.map((r: Record<string, unknown>) => ({ ...toChunk(r), score: 1 - Number(r._distance) }));
+    }
+    const rows = await this.table.query().where(where).select(SHOWN).limit(limit).toArray();
+    return rows.map((r: Record<string, unknown>) => ({ ...toChunk(r), score: 0 }));
   }
 
   /** BM25 over heading + text (and, less, the context); `terms` are ORed. */

@@ -1,0 +1,48 @@
+/**
+ * A light, model-free classifier of what a question asks for, which picks the weights of
+ * recall's passes: a question about when something happened leans on time, one about a
+ * person on who they are and what they did, one about tastes on preferences.
+ */
+import { dateSpans } from './text.js';
+import { RECENTLY, timeAnchors, type TimeWindow } from './time-anchors.js';
+import type { DateSpan } from './text.js';
+
+export type QueryKind = 'temporal' | 'person' | 'preference' | 'general';
+
+/** Record categories (DESIGN.md "Knowledge layer") a kind of question prefers, best first. */
+export const PREFERRED_CATEGORIES: Record<QueryKind, readonly string[]> = {
+  temporal: ['episode', 'commitment', 'decision'],
+  person: ['identity', 'episode', 'relationship'],
+  preference: ['preference', 'rule'],
+  general: [],
+};
+
+export interface QueryShape {
+  kind: QueryKind;
+  /** The question itself (for words that name a record type, e.g. "decide"). */
+  query?: string;
+  /** Windows resolved from relative anchors ("last week") against the conversation's time. */
+  windows: TimeWindow[];
+  /** Calendar dates named outright ("13 October 2023", "in May 2023"). */
+  dates: DateSpan[];
+  /** Whether the question names a time at all (then recency is not preferred). */
+  namesTime: boolean;
+  /** Whether it asks for what is recent ("recently", "lately", "latest"): recency counts more. */
+  recent?: boolean;
+}
+
+const PREFERENCE = /\b(?:like[sd]?|love[sd]?|enjoys?|prefers?|preferences?|favou?rites?|hates?|dislikes?|into|fan of|tastes?|wants?|wish(?:es)?)\b/i;
+const TEMPORAL = /\b(?:when|what (?:date|day|time|year|month)|how long ago|since when)\b/i;
+const PERSON = /\b(?:who(?:'s| is| was)?|about (?:him|her|them)|what does \p{Lu}\p{L}+ do|(?:his|her|their) (?:job|work|role|family|partner|wife|husband|kids?|children|name|age|birthday))\b/iu;
+
+export function classifyQuery(query: string, now: Date): QueryShape {
+  const windows = timeAnchors(query, now);
+  const dates = dateSpans(query);
+  const namesTime = windows.length > 0 || dates.length > 0;
+  let kind: QueryKind = 'general';
+  const recent = !namesTime && RECENTLY.test(query);
+  if (namesTime || recent || TEMPORAL.test(query)) kind = 'temporal';
+  else if (PREFERENCE.test(query)) kind = 'preference';
+  else if (PERSON.test(query)) kind = 'person';
+  return { kind, query, windows, dates, namesTime, recent };
+}
