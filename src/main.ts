@@ -27,6 +27,7 @@ import { SqlitePrivateStore } from './storage/private-store.js';
 import { openUsageStore } from './storage/usage-store.js';
 import { selectEmbedder } from './llm/embeddings.js';
 import { createRecall, recallSettings } from './memory/recall.js';
+import { conformanceStartLine } from './doctor/conformance-store.js';
 
 export async function buildApp(config: Config, logger: Logger, progress: Logger = logger) {
   const clock = systemClock;
@@ -78,8 +79,11 @@ async function main(): Promise<void> {
   const terminal = !config.DISCORD_TOKEN;
   const logger = createLogger(config.LOG_LEVEL, terminal ? dataFiles(config.dataDir).log : undefined);
   const app = await buildApp(config, logger, terminal ? echoDownloads(logger) : logger);
+  // What the last `npm run doctor` found about this model, so a degraded one is visible at once.
+  const modelLine = conformanceStartLine(config.dataDir, config.LLM_MODEL, config.LLM_BASE_URL);
   if (!terminal) {
     for (const n of app.notices) logger.warn(n);
+    logger.info({ model: config.LLM_MODEL }, modelLine);
     const stt = createSpeechToText(config, logger.child({ component: 'stt' }));
     const tts = createTextToSpeech(config, logger.child({ component: 'tts' }));
     const voice = new VoiceSessions({ assistant: app.assistant, stt, tts, settings: voiceSettings(config), logger: logger.child({ component: 'voice' }) });
@@ -101,6 +105,7 @@ async function main(): Promise<void> {
     process.once('SIGTERM', stop);
     return;
   }
+  process.stdout.write(`· ${modelLine}\n`);
   for (const n of app.notices) process.stdout.write(`! ${n}\n`);
   const probe = probeModelServer(config.LLM_BASE_URL, config.LLM_API_KEY, 3000).then((r) => (r.ok ? null : r.message));
   await runTerminal({

@@ -3,7 +3,8 @@
  *
  * POST /v1/chat/completions answers with the next scripted reply: streamed as SSE chunks in
  * the real OpenAI chunk format when the request has `stream: true`, else as one JSON
- * completion. GET /v1/models lists one model. Every chat request body is kept in `requests`.
+ * completion. GET /v1/models lists one model (or `options.models`, with fields such as
+ * `context_length`). Every chat request body is kept in `requests`.
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -42,6 +43,13 @@ export interface ScriptedReply {
 
 export type Script = ScriptedReply[] | ((request: any, index: number) => ScriptedReply);
 
+export interface FakeModelServerOptions {
+  /** What GET /v1/models lists; default one model, `fake-model`. */
+  models?: ({ id: string } & Record<string, unknown>)[];
+  /** Answer 404 "model not found" to chat requests for a model that is not in `models`, as LM Studio and Ollama do. */
+  rejectUnknownModels?: boolean;
+}
+
 export interface FakeModelServer {
   /** Base URL ending in /v1. */
   url: string;
@@ -55,7 +63,8 @@ export interface FakeModelServer {
 const MODEL = 'fake-model';
 const EXHAUSTED: ScriptedReply = { text: '(script exhausted)' };
 
-export async function startFakeModelServer(script: Script): Promise<FakeModelServer> {
+export async function startFakeModelServer(script: Script, options: FakeModelServerOptions = {}): Promise<FakeModelServer> {
+  const models = options.models ?? [{ id: MODEL }];
   const requests: any[] = [];
   const requestHeaders: IncomingHttpHeaders[] = [];
   const sockets = new Set<Socket>();
@@ -85,7 +94,7 @@ export async function startFakeModelServer(script: Script): Promise<FakeModelSer
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '').split('?')[0];
     if (req.method === 'GET' && path === '/v1/models') {
-      return sendJson(res, 200, { object: 'list', data: [{ id: MODEL, object: 'model', created: 0, owned_by: 'fake' }] });
+      return sendJson(res, 200, { object: 'list', data: models.map((m) => ({ object: 'model', created: 0, owned_by: 'fake', ...m })) });
     }
     if (req.method !== 'POST' || path !== '/v1/chat/completions') {
       return sendJson(res, 404, { error: { message: `no route ${req.method} ${path}`, type: 'invalid_request_error' } });
@@ -96,6 +105,9 @@ export async function startFakeModelServer(script: Script): Promise<FakeModelSer
       body = JSON.parse(raw);
     } catch {
       return sendJson(res, 400, { error: { message: 'body is not JSON', type: 'invalid_request_error' } });
+    }
+    if (options.rejectUnknownModels && !models.some((m) => m.id === body.model)) {
+      return sendJson(res, 404, { error: { message: `model '${String(body.model)}' not found`, type: 'invalid_request_error', code: 'model_not_found' } });
     }
     const index = requests.length;
     requests.push(body);

@@ -24,8 +24,9 @@ export function routeRest(fake: FakeDiscord, call: RestCall): Out {
     return ok({ url: fake.gatewayUrl, shards: 1, session_start_limit: { total: 1000, remaining: 999, reset_after: 0, max_concurrency: 1 } });
   }
   if (method === 'GET' && path === '/users/@me') return ok({ ...userPayload(fake.bot), verified: true });
+  if (method === 'GET' && path === '/users/@me/guilds') return ok([...fake.guilds.values()].map((g) => ({ id: g.id, name: g.name, icon: null, owner: false, permissions: '0', features: [] })));
   if (method === 'GET' && (path === '/applications/@me' || path === '/oauth2/applications/@me')) {
-    return ok({ id: fake.applicationId, name: fake.bot.username, description: '', icon: null, bot_public: false, bot_require_code_grant: false, flags: 0, owner: userPayload(fake.owner), team: null, verify_key: 'x' });
+    return ok({ id: fake.applicationId, name: fake.bot.username, description: '', icon: null, bot_public: false, bot_require_code_grant: false, flags: fake.applicationFlags, owner: userPayload(fake.owner), team: null, verify_key: 'x' });
   }
   if ((m = /^\/channels\/(\d+)$/.exec(path)) && method === 'GET') {
     const channel = fake.channels.get(m[1]!);

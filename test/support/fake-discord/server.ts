@@ -28,7 +28,7 @@ export interface FakeDiscordOptions {
   token?: string;
   heartbeatIntervalMs?: number;
   botName?: string;
-  /** Refuse IDENTIFY with the Message Content intent (as Discord does when it is not enabled). */
+  /** Refuse IDENTIFY with the Message Content intent (as Discord does when it is not enabled); the application's flags then lack it too. */
   rejectPrivilegedIntents?: boolean;
 }
 
@@ -61,6 +61,8 @@ export class FakeDiscord {
   /** Files served at /attachments/<name> (the CDN stand-in). */
   readonly files = new Map<string, { body: Buffer; type: string }>();
   readonly gateway: FakeGateway;
+  /** Application flags as GET /applications/@me reports them: GATEWAY_MESSAGE_CONTENT_LIMITED (1 << 19) unless the intent is off. */
+  readonly applicationFlags: number;
   private server: Server | null = null;
   private port = 0;
 
@@ -68,6 +70,7 @@ export class FakeDiscord {
     this.token = options.token ?? 'fake-token-0123456789abcdefghijklmnopqrstuvwxyz';
     this.bot = { id: this.ids.next(), username: options.botName ?? 'Charlie', bot: true };
     this.owner = this.addUser('owner');
+    this.applicationFlags = options.rejectPrivilegedIntents ? 0 : 1 << 19;
     this.users.set(this.bot.id, this.bot);
     this.gateway = new FakeGateway(
       {

@@ -1,0 +1,91 @@
+/**
+ * The doctor's vocabulary: a check belongs to a part (config, chat lane, speech, …), runs
+ * live under its own time limit, and ends ok / warn / fail / skip with what to do about it.
+ * Adding a check is adding one object to a part's list (src/doctor/checks.ts).
+ */
+export type Status = 'ok' | 'warn' | 'fail' | 'skip';
+
+export interface Verdict {
+  status: Status;
+  /** What was found, one line. */
+  detail: string;
+  /** What to do, for warn and fail. */
+  fix?: string;
+}
+
+export interface CheckResult extends Verdict {
+  part: string;
+  name: string;
+  ms: number;
+}
+
+export interface Check {
+  name: string;
+  /** Longest this check may take; past it, it fails as a timeout. Default 10 s. */
+  timeoutMs?: number;
+  run(signal: AbortSignal): Promise<Verdict>;
+}
+
+export interface Part {
+  name: string;
+  /** Checks run in order; later ones may use what earlier ones found. */
+  checks: Check[];
+  /** Run the checks side by side instead (they share nothing). */
+  parallel?: boolean;
+}
+
+export const ok = (detail: string): Verdict => ({ status: 'ok', detail });
+export const warn = (detail: string, fix: string): Verdict => ({ status: 'warn', detail, fix });
+export const fail = (detail: string, fix: string): Verdict => ({ status: 'fail', detail, fix });
+export const skip = (detail: string): Verdict => ({ status: 'skip', detail });
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+export function errorText(err: unknown): string {
+  if (err instanceof Error) {
+    const cause = err.cause instanceof Error ? `: ${err.cause.message}` : '';
+    return `${err.message}${cause}`;
+  }
+  return String(err);
+}
+
+/** Runs one check under its time limit; a throw or a timeout is a fail, never a crash. */
+export async function runCheck(part: string, check: Check, outer?: AbortSignal): Promise<CheckResult> {
+  const started = performance.now();
+  const limit = check.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const controller = new AbortController();
+  const onOuter = () => controller.abort(outer?.reason);
+  outer?.addEventListener('abort', onOuter, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<Verdict>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort(new Error('timeout'));
+      resolve(fail(`no answer within ${String(Math.round(limit / 1000))} s`, 'see the lines above; a server that answers this slowly will also stall conversations'));
+    }, limit);
+  });
+  let verdict: Verdict;
+  try {
+    verdict = await Promise.race([check.run(controller.signal), timeout]);
+  } catch (err) {
+    verdict = fail(`error: ${errorText(err)}`, 'this is unexpected: run with LOG_LEVEL=debug and report it with this line');
+  } finally {
+    clearTimeout(timer);
+    outer?.removeEventListener('abort', onOuter);
+  }
+  return { part, name: check.name, ...verdict, ms: Math.round(performance.now() - started) };
+}
+
+/** Parts run side by side, the checks of a part one after another; results keep the parts' order. */
+export async function runParts(parts: readonly Part[], onResult?: (r: CheckResult) => void): Promise<CheckResult[]> {
+  const perPart = await Promise.all(
+    parts.map(async (part) => {
+      if (part.parallel === true) return Promise.all(part.checks.map((check) => runCheck(part.name, check)));
+      const results: CheckResult[] = [];
+      for (const check of part.checks) results.push(await runCheck(part.name, check));
+      return results;
+    }),
+  );
+  const all = perPart.flat();
+  if (onResult) for (const r of all) onResult(r);
+  return all;
+}

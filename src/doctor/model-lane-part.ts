@@ -1,0 +1,67 @@
+/** The checks of one model lane: server, model, locality, then the conformance run, whose result is kept under data/. */
+import type { Config } from '../config.js';
+import { silentLogger } from '../core/ports.js';
+import { chatModelOptions } from '../llm/chat-model-config.js';
+import { OpenAIChatModel } from '../llm/openai-chat.js';
+import { ok, warn, type Check, type Part } from './check.js';
+import { contextCheck, imageCheck, jsonCheck, streamingCheck, toolCallCheck, type ConformanceDeps } from './conformance.js';
+import { saveConformance, type ConformanceRecord } from './conformance-store.js';
+import type { Lane } from './lane.js';
+import { localityCheck, modelCheck, newLaneState, serverCheck } from './model-server.js';
+
+function keepResults(deps: ConformanceDeps, dataDir: string): Check {
+  return {
+    name: `${deps.lane.name} lane: results kept`,
+    async run() {
+      if (!deps.state.reachable || !deps.state.modelUsable) return Promise.resolve({ status: 'skip', detail: 'nothing measured' });
+      try {
+        saveConformance(dataDir, deps.record);
+        return Promise.resolve(ok(`saved to ${dataDir}/conformance.json (shown when Charlie starts)`));
+      } catch (err) {
+        return Promise.resolve(warn(`could not save the results: ${String(err)}`, 'check that DATA_DIR is writable'));
+      }
+    },
+  };
+}
+
+export function modelLanePart(lane: Lane, config: Config): Part {
+  const state = newLaneState();
+  const model = new OpenAIChatModel({
+    ...chatModelOptions({ ...config, LLM_BASE_URL: lane.baseUrl, LLM_MODEL: lane.model, LLM_API_KEY: lane.apiKey, LLM_MAX_RETRIES: 0, LLM_CONNECT_TIMEOUT_MS: 5000, LLM_TIMEOUT_MS: 30_000, llmLocal: lane.local }),
+    logger: silentLogger,
+  });
+  const record: ConformanceRecord = { model: lane.model, baseUrl: lane.baseUrl, checkedAt: new Date().toISOString() };
+  const deps: ConformanceDeps = { lane, state, model, record };
+  return {
+    name: `${lane.name} lane`,
+    checks: [
+      serverCheck(lane, state),
+      modelCheck(lane, state),
+      localityCheck(lane),
+      streamingCheck(deps),
+      toolCallCheck(deps),
+      jsonCheck(deps),
+      contextCheck(deps),
+      imageCheck(deps),
+      keepResults(deps, config.dataDir),
+    ],
+  };
+}
+
+/** The memory lane while it has no settings of its own: the chat model, when that one is local. */
+export function memoryLanePart(lane: Lane): Part {
+  return {
+    name: 'memory lane',
+    checks: [
+      {
+        name: 'memory lane',
+        run: () =>
+          Promise.resolve(
+            lane.local
+              ? ok(`the chat model (${lane.model}, local) also writes memory: the conformance run above covers it`)
+              : warn(`the chat model is hosted (${lane.localWhy}): nothing is distilled into memory`, 'run a local model (LM Studio, Ollama) for Charlie, or set LLM_LOCALITY=local if the server is yours'),
+          ),
+      },
+    ],
+  };
+}

@@ -1,0 +1,35 @@
+/**
+ * Every part the doctor checks, in the order it reports them. A new part (the web app, the
+ * embedded model, a separately configured memory lane) is one more entry here.
+ */
+import type { Config } from '../config.js';
+import type { Command } from '../discord/command.js';
+import type { Part } from './check.js';
+import { configPart, type ConfigOutcome } from './config-check.js';
+import { discordPart } from './discord-checks.js';
+import { embeddingsPart } from './embeddings-check.js';
+import { chatLane } from './lane.js';
+import { memoryLanePart, modelLanePart } from './model-lane-part.js';
+import { speechPart } from './speech-checks.js';
+import { storagePart } from './storage-checks.js';
+
+export interface DoctorDeps {
+  cwd: string;
+  loadCommands: () => Promise<Command[]>;
+}
+
+export function doctorParts(outcome: ConfigOutcome, deps: DoctorDeps): Part[] {
+  const parts = [configPart(outcome, deps.cwd)];
+  if (!outcome.ok) return parts;
+  const config: Config = outcome.config;
+  const chat = chatLane(config);
+  return [
+    ...parts,
+    modelLanePart(chat, config),
+    memoryLanePart(chat),
+    embeddingsPart(config),
+    speechPart(config),
+    discordPart(config, deps.loadCommands),
+    storagePart(config),
+  ];
+}

@@ -1,0 +1,100 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { runParts, type CheckResult } from '../../src/doctor/check.js';
+import { conformanceStartLine } from '../../src/doctor/conformance-store.js';
+import { chatLane } from '../../src/doctor/lane.js';
+import { modelLanePart } from '../../src/doctor/model-lane-part.js';
+import { behaviourScript, type Behaviour } from '../support/fake-model-behaviours.js';
+import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.js';
+
+const cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanup.splice(0)) await c();
+});
+
+async function doctorAgainst(behaviour: Behaviour, env: Record<string, string> = {}, serverOptions: Parameters<typeof startFakeModelServer>[1] = {}) {
+  const server: FakeModelServer = await startFakeModelServer(behaviourScript(behaviour), { models: [{ id: 'fake-model', context_length: 32768 }], ...serverOptions });
+  const dir = mkdtempSync(join(tmpdir(), 'charlie-doctor-'));
+  cleanup.push(async () => {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const config = loadConfig({ LLM_BASE_URL: server.url, LLM_MODEL: 'fake-model', DATA_DIR: join(dir, 'data'), PROJECTS_DIR: join(dir, 'projects'), ...env }, dir);
+  const results = await runParts([modelLanePart(chatLane(config), config)]);
+  const by = (name: string): CheckResult => {
+    const found = results.find((r) => r.name === `chat lane: ${name}`);
+    if (!found) throw new Error(`no check ${name}: ${results.map((r) => r.name).join(', ')}`);
+    return found;
+  };
+  return { results, by, config, server };
+}
+
+describe('doctor: the chat lane against scripted model servers', () => {
+  it('a good model passes every conformance check, and the result is kept for start-up', async () => {
+    const { by, config, server } = await doctorAgainst('good', { LLM_ACCEPTS_IMAGES: 'true' });
+    for (const name of ['server', 'model', 'local or hosted', 'streaming', 'tool calls', 'JSON output', 'context length', 'image input', 'results kept']) {
+      expect([name, by(name).status, by(name).detail]).toEqual([name, 'ok', by(name).detail]);
+    }
+    expect(by('local or hosted').detail).toMatch(/^local: 127\.0\.0\.1 is a loopback/);
+    expect(by('context length').detail).toContain('declared 32768 tokens');
+    // the tool round trip really sent the tool result back
+    expect(server.requests.some((r: { messages: { role: string }[] }) => r.messages.some((m) => m.role === 'tool'))).toBe(true);
+    expect(conformanceStartLine(config.dataDir, 'fake-model', server.url)).toMatch(/^fake-model: tools ok, JSON ok, 32k context, images ok \(npm run doctor, \d{4}-\d\d-\d\d\)$/);
+  });
+
+  it('a model that never calls tools fails the tool check, with what to do', async () => {
+    const { by, config, server } = await doctorAgainst('never-calls-tools');
+    expect(by('tool calls').status).toBe('fail');
+    expect(by('tool calls').detail).toContain('without calling the tool');
+    expect(by('tool calls').fix).toMatch(/model trained for tool calls/);
+    expect(by('JSON output').status).toBe('ok');
+    expect(conformanceStartLine(config.dataDir, 'fake-model', server.url)).toMatch(/^fake-model: NO tool calls, JSON ok/);
+  });
+
+  it('a model with broken JSON fails the JSON check', async () => {
+    const { by } = await doctorAgainst('broken-json');
+    expect(by('JSON output').status).toBe('fail');
+    expect(by('JSON output').detail).toContain('not valid JSON');
+    expect(by('JSON output').fix).toMatch(/JSON/);
+    expect(by('tool calls').status).toBe('ok');
+  });
+
+  it('a server that ignores `stream` gets a warning, and the rest still works through Charlie', async () => {
+    const { by, config, server } = await doctorAgainst('ignores-stream');
+    expect(by('streaming').status).toBe('warn');
+    expect(by('streaming').detail).toContain('ignores `stream`');
+    expect(by('streaming').fix).toMatch(/streams/);
+    expect(by('tool calls').status).toBe('ok');
+    expect(by('JSON output').status).toBe('ok');
+    expect(conformanceStartLine(config.dataDir, 'fake-model', server.url)).toContain('streaming ignored');
+  });
+
+  it('a model id the server does not have fails, naming the ids it has, and skips the conformance run', async () => {
+    const { by } = await doctorAgainst('good', { LLM_MODEL: 'qwen-typo' }, { rejectUnknownModels: true });
+    expect(by('model').status).toBe('fail');
+    expect(by('model').detail).toBe('"qwen-typo" is not on the server (it has: fake-model)');
+    expect(by('model').fix).toMatch(/LLM_MODEL/);
+    expect(by('tool calls').status).toBe('skip');
+  });
+
+  it('a server that lists no models but answers 404 for the model id fails with the fix', async () => {
+    const { by } = await doctorAgainst('good', { LLM_MODEL: 'qwen-typo' }, { models: [], rejectUnknownModels: true });
+    expect(by('model').status).toBe('warn');
+    for (const name of ['streaming', 'tool calls', 'JSON output']) {
+      expect(by(name).status).toBe('fail');
+      expect(by(name).detail).toBe('the server answered 404 for model "qwen-typo"');
+      expect(by(name).fix).toMatch(/^set LLM_MODEL to a model id the server has/);
+    }
+  });
+
+  it('no server at all: one clear failure with how to start one, no conformance run', async () => {
+    const { by } = await doctorAgainst('good', { LLM_BASE_URL: 'http://127.0.0.1:9/v1' });
+    expect(by('server').status).toBe('fail');
+    expect(by('server').detail).toContain('no model server at http://127.0.0.1:9/v1');
+    expect(by('server').fix).toMatch(/LM Studio/);
+    expect(by('tool calls').status).toBe('skip');
+  });
+});
