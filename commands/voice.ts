@@ -5,6 +5,7 @@
  */
 import { MessageFlags, type ChatInputCommandInteraction } from 'discord.js';
 import type { Command, CommandContext } from '../src/discord/command.js';
+import { describeLane } from '../src/core/lanes.js';
 import { splitMessage } from '../src/discord/split.js';
 import type { VoiceMember, VoiceStatus, VoiceTarget } from '../src/voice/session.js';
 import { VoiceSessions } from '../src/voice/sessions.js';
@@ -25,7 +26,7 @@ export function describeStatus(s: VoiceStatus): string {
     `🎙️ In **${s.voiceChannelName}** for project **${s.project}** — ${doing}.`,
     `People here: ${s.humans}. ${s.wakeNameNeeded ? 'Start or end with my name to talk to me.' : 'Everything said is for me.'}`,
     `Turns: ${s.turns}${s.queuedSentences ? ` · sentences queued: ${s.queuedSentences}` : ''}${s.rejoins ? ` · rejoins after DAVE failures: ${s.rejoins}` : ''}`,
-    `Speech to text: ${s.stt} · Voice: ${s.tts}`,
+    `Speech to text: ${s.stt} · Voice: ${s.tts} (${s.ttsLocal ? 'local' : 'hosted: the reply text leaves this machine'})`,
   ].join('\n');
 }
 
@@ -94,7 +95,9 @@ const status = {
   async execute(interaction, ctx) {
     const voice = sessionsOf(ctx);
     const s = voice && interaction.guildId ? voice.status(interaction.guildId) : null;
-    await refuse(interaction, s ? describeStatus(s) : 'Not in a voice channel. Use /voice join from a project channel while you are in a voice channel.');
+    const models = ctx.assistant.lanes().map((l) => `• ${describeLane(l)}`).join('\n');
+    const text = s ? describeStatus(s) : 'Not in a voice channel. Use /voice join from a project channel while you are in a voice channel.';
+    await refuse(interaction, `${text}\n${models}`);
   },
 } satisfies Command;
 

@@ -4,10 +4,12 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { ConfigError } from './core/errors.js';
+import { isLocalHost, publicUrl, urlIsLocal } from './llm/locality.js';
+
+export { isLocalHost };
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], { message: 'expected true or false' })
@@ -33,6 +35,12 @@ export const configSchema = z.object({
   LLM_MAX_RETRIES: int(0, 10).default(2),
   LLM_TEMPERATURE: num(0, 2).default(0.4),
   LLM_ACCEPTS_IMAGES: bool.default(false),
+
+  // the memory lane: the local model that writes permanent memory
+  MEMORY_LLM_BASE_URL: optional(url),
+  MEMORY_LLM_MODEL: optional(z.string().min(1)),
+  MEMORY_LLM_API_KEY: optional(z.string()),
+  MEMORY_LLM_LOCALITY: z.enum(['auto', 'local']).default('auto'),
 
   // storage
   PROJECTS_DIR: z.string().min(1).default('./projects'),
@@ -102,9 +110,20 @@ export const configSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
+/** The server of the memory lane (distillation, extraction, promotion, reflection): always local. */
+export interface MemoryLaneSettings {
+  baseUrl: string;
+  model: string;
+  apiKey?: string;
+  /** `memory` when MEMORY_LLM_* set it, `chat` when it reuses the (local) chat settings. */
+  from: 'memory' | 'chat';
+}
+
 export type Config = z.infer<typeof configSchema> & {
   /** Whether the chat model runs on the owner's machine (explicit, or from the host). */
   llmLocal: boolean;
+  /** null when the chat model is hosted and no local memory model is set: nothing writes memory. */
+  memoryLane: MemoryLaneSettings | null;
   projectsDir: string;
   dataDir: string;
 };
@@ -125,19 +144,6 @@ export function parseDotEnv(text: string): Record<string, string> {
   return out;
 }
 
-/** Loopback and private-range hosts count as local. */
-export function isLocalHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host.endsWith('.lan')) return true;
-  const v = isIP(host);
-  if (v === 4) {
-    const [a, b] = host.split('.').map(Number) as [number, number];
-    return a === 127 || a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254) || a === 0;
-  }
-  if (v === 6) return host === '::1' || host.startsWith('fc') || host.startsWith('fd') || host.startsWith('fe80');
-  return false;
-}
-
 export function loadConfig(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): Config {
   const dotenvPath = resolve(cwd, '.env');
   const fileVars = existsSync(dotenvPath) ? parseDotEnv(readFileSync(dotenvPath, 'utf8')) : {};
@@ -152,13 +158,41 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
   }
   const c = parsed.data;
-  const llmLocal = c.LLM_LOCALITY === 'auto' ? isLocalHost(new URL(c.LLM_BASE_URL).hostname) : c.LLM_LOCALITY === 'local';
-  return { ...c, llmLocal, projectsDir: resolve(cwd, c.PROJECTS_DIR), dataDir: resolve(cwd, c.DATA_DIR) };
+  const llmLocal = urlIsLocal(c.LLM_BASE_URL, c.LLM_LOCALITY);
+  return { ...c, llmLocal, memoryLane: memoryLane(c, llmLocal), projectsDir: resolve(cwd, c.PROJECTS_DIR), dataDir: resolve(cwd, c.DATA_DIR) };
 }
 
 function redactIfSecret(name: string, value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  return /TOKEN|KEY|SECRET/.test(name) ? `<${value.length} characters>` : value;
+  if (/TOKEN|KEY|SECRET|PASSWORD/.test(name)) return `<${value.length} characters>`;
+  // A URL may carry a password (https://user:pass@host): never echo it.
+  return value.replace(/[^\s/@]*:[^\s/@]*@/g, '[credentials removed]@');
+}
+
+/**
+ * The memory lane: MEMORY_LLM_* when set (refused at start unless local), otherwise the chat
+ * settings when those are local, otherwise none (a hosted chat model never writes memory).
+ */
+function memoryLane(c: z.infer<typeof configSchema>, chatLocal: boolean): MemoryLaneSettings | null {
+  if (c.MEMORY_LLM_BASE_URL) {
+    if (!urlIsLocal(c.MEMORY_LLM_BASE_URL, c.MEMORY_LLM_LOCALITY)) {
+      throw new ConfigError(
+        `invalid configuration:\n  MEMORY_LLM_BASE_URL: ${publicUrl(c.MEMORY_LLM_BASE_URL)} is a hosted address, and the memory lane writes permanent memory, so it accepts only a local model — point it at a server on this machine or your network (LM Studio, Ollama), or set MEMORY_LLM_LOCALITY=local if that server is yours`,
+      );
+    }
+    const lane: MemoryLaneSettings = { baseUrl: c.MEMORY_LLM_BASE_URL, model: c.MEMORY_LLM_MODEL ?? (chatLocal ? c.LLM_MODEL : 'local-model'), from: 'memory' };
+    const key = c.MEMORY_LLM_API_KEY ?? (chatLocal && c.MEMORY_LLM_BASE_URL === c.LLM_BASE_URL ? c.LLM_API_KEY : undefined);
+    if (key) lane.apiKey = key;
+    return lane;
+  }
+  if (!chatLocal) {
+    if (c.MEMORY_LLM_MODEL) throw new ConfigError('invalid configuration:\n  MEMORY_LLM_MODEL is set but MEMORY_LLM_BASE_URL is not, and the chat server is hosted — set MEMORY_LLM_BASE_URL to your local server');
+    return null;
+  }
+  const lane: MemoryLaneSettings = { baseUrl: c.LLM_BASE_URL, model: c.MEMORY_LLM_MODEL ?? c.LLM_MODEL, from: 'chat' };
+  const key = c.MEMORY_LLM_API_KEY ?? c.LLM_API_KEY;
+  if (key) lane.apiKey = key;
+  return lane;
 }
 
 /**

@@ -10,7 +10,8 @@ import { pathToFileURL } from 'node:url';
 import { applyIndexRuntime, dataFiles, loadConfig, type Config } from './config.js';
 import { Assistant } from './core/assistant.js';
 import { CharlieError } from './core/errors.js';
-import { asLocalModel, systemClock, type Logger } from './core/ports.js';
+import { asLocalModel, systemClock, type LocalChatModel, type Logger } from './core/ports.js';
+import { publicUrl } from './llm/locality.js';
 import { chatModelOptions } from './llm/chat-model-config.js';
 import { OpenAIChatModel } from './llm/openai-chat.js';
 import { probeModelServer } from './llm/probe.js';
@@ -33,9 +34,9 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
   const clock = systemClock;
   mkdirSync(config.dataDir, { recursive: true });
   const model = new OpenAIChatModel(chatModelOptions(config, logger.child({ component: 'llm' })));
-  const memoryModel = asLocalModel(model);
+  const memoryModel = memoryLaneModel(config, model, logger);
   const notices: string[] = [];
-  if (!memoryModel) notices.push(`the model server ${config.LLM_BASE_URL} is hosted: Charlie answers but does not write memory (set LLM_LOCALITY=local if that server is yours)`);
+  if (!memoryModel) notices.push(`the chat model at ${publicUrl(config.LLM_BASE_URL)} is hosted and no local memory model is set: Charlie answers, and keeps requests to remember as candidates until MEMORY_LLM_BASE_URL names a local model (or set LLM_LOCALITY=local if that server is yours)`);
   const store = new FileProjectStore({ projectsDir: config.projectsDir, clock, logger, defaults: { distillEvery: config.DISTILL_EVERY } });
   // DM memory lives only here (not disposable); usage is a derived ranking hint (disposable).
   const privateStore = new SqlitePrivateStore(dataFiles(config.dataDir).private);
@@ -120,6 +121,23 @@ async function main(): Promise<void> {
     userName: safeUserName(),
   });
   await app.close();
+}
+
+/** The memory lane's model: the chat model itself when the lane reuses the local chat settings. */
+function memoryLaneModel(config: Config, chat: OpenAIChatModel, logger: Logger): LocalChatModel | null {
+  const lane = config.memoryLane;
+  if (!lane) return null;
+  if (lane.from === 'chat' && lane.model === config.LLM_MODEL) return asLocalModel(chat);
+  const { apiKey: _chatKey, ...shared } = chatModelOptions(config);
+  return new OpenAIChatModel<'local'>({
+    ...shared,
+    baseUrl: lane.baseUrl,
+    model: lane.model,
+    locality: 'local',
+    acceptsImages: false,
+    ...(lane.apiKey ? { apiKey: lane.apiKey } : {}),
+    logger: logger.child({ component: 'memory-llm' }),
+  });
 }
 
 /** In the terminal chat, logs go to a file; model download progress is also shown on screen. */

@@ -3,6 +3,7 @@
  * `Assistant` in assistant.ts; front doors receive it as a parameter.
  */
 import type { TurnEndReason, TurnEventListener } from './events.js';
+import type { ModelLane } from './lanes.js';
 import type { FileProblem, MemoryLayers, NoteSummary, Note, ProjectConfig, ProjectOrigin, RecallHit } from './ports.js';
 
 /**
@@ -72,6 +73,8 @@ export interface AssistantApi {
   listNotes(place: Place): Promise<NoteSummary[]>;
   readNote(place: Place, path: string, reason: 'view' | 'suggestion_accepted' | 'tag'): Promise<Note | null>;
   forgetNote(place: Place, path: string): Promise<boolean>;
+  /** Which model does which job (chat, memory) and whether each is local. */
+  lanes(): ModelLane[];
   /** Waits for background work (distillation) to settle; for shutdown and tests. */
   idle(): Promise<void>;
 }

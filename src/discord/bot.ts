@@ -3,6 +3,7 @@
  * and interactions until `stop()`. Every bit of state (queues, dedupe, buttons) lives in the
  * returned instance; nothing is module-global.
  */
+import { describeLane } from '../core/lanes.js';
 import { Events, type Client } from 'discord.js';
 import { loadCommands } from '../../commands/index.js';
 import type { Config } from '../config.js';
@@ -117,6 +118,7 @@ export async function startDiscord(options: StartDiscordOptions): Promise<Discor
     { user: client.user?.tag, guilds: client.guilds.cache.size, owners: access.ownerIds.length, commands: commands.length },
     'Discord connected',
   );
+  for (const lane of options.assistant.lanes()) logger.info({ job: lane.job, model: lane.model, local: lane.local }, describeLane(lane));
 
   const idle = async () => {
     while (inFlight.size) await Promise.allSettled([...inFlight]);

@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { AssistantApi, Place } from '../core/assistant-api.js';
 import type { TurnEvent } from '../core/events.js';
+import { describeLane } from '../core/lanes.js';
 import { eventLine, palette, renderMemory, type Palette } from './render.js';
 
 export interface TerminalOptions {
@@ -24,12 +25,16 @@ export interface TerminalOptions {
 
 const HELP = `commands: /memory show · /project style TEXT · /project distill · /search QUERY · /help · /quit`;
 
+function modelsLine(assistant: AssistantApi): string {
+  return assistant.lanes().map(describeLane).join('\n');
+}
+
 export async function runTerminal(o: TerminalOptions): Promise<void> {
   const p = palette(o.color);
   const write = (s: string) => o.output.write(s);
   const place: Place = { kind: 'project', origin: { name: o.projectName, key: `terminal:${o.projectName}` } };
   const view = await o.assistant.showMemory(place);
-  write(`${p.bold(o.assistantName)} — project ${p.bold(view.project)}. ${p.dim(HELP)}\n`);
+  write(`${p.bold(o.assistantName)} — project ${p.bold(view.project)}. ${p.dim(HELP)}\n${p.dim(modelsLine(o.assistant))}\n`);
   const down = await o.modelStatus;
   if (down) write(p.warn(`! ${down}. Memory commands still work.\n`));
 
@@ -104,7 +109,7 @@ async function command(line: string, assistant: AssistantApi, place: Place, p: P
       return r.error ? p.warn(`distillation failed: ${r.error}`) : r.ran ? p.dim(`distilled ${r.messages} messages`) : p.dim('nothing new to distil');
     }
     case '/help':
-      return HELP;
+      return `${HELP}\n${modelsLine(assistant)}`;
     default:
       if (name === '/search') {
         const query = line.replace(/^\/search\s*/, '');

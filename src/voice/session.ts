@@ -90,6 +90,8 @@ export interface VoiceStatus {
   rejoins: number;
   stt: string;
   tts: string;
+  /** Whether the voice engine runs here; a hosted one receives the reply text. */
+  ttsLocal: boolean;
 }
 
 export function defaultConnect(target: VoiceTarget): VoiceConnection {
@@ -286,6 +288,7 @@ export class VoiceSession {
       rejoins: this.rejoins,
       stt: this.deps.stt.id,
       tts: this.deps.tts.id,
+      ttsLocal: this.deps.tts.locality === 'local',
     };
   }
 

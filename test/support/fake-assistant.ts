@@ -4,6 +4,7 @@
  */
 import { placeKey as keyOf, type AssistantApi, type DistillOutcome, type IncomingMessage, type MemoryView, type Place, type TurnOutcome } from '../../src/core/assistant-api.js';
 import type { TurnEvent, TurnEventListener } from '../../src/core/events.js';
+import type { ModelLane } from '../../src/core/lanes.js';
 import type { MemoryLayers, Note, NoteSummary, ProjectConfig, RecallHit } from '../../src/core/ports.js';
 
 export interface ScriptedTurn {
@@ -114,6 +115,13 @@ export class FakeAssistant implements AssistantApi {
     const before = this.notes.length;
     this.notes = this.notes.filter((n) => n.path !== path.replace(/^notes\//, ''));
     return this.notes.length < before;
+  }
+
+  lanes(): ModelLane[] {
+    return [
+      { job: 'chat', model: 'fake-chat@http://127.0.0.1/v1', local: true },
+      { job: 'memory (distillation, entities, remember)', model: 'fake-memory@http://127.0.0.1/v1', local: true },
+    ];
   }
 
   async idle(): Promise<void> {}

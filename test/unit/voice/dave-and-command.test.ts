@@ -62,7 +62,9 @@ describe('/voice command', () => {
       rejoins: 1,
       stt: 'transformers-whisper:Xenova/whisper-base.en',
       tts: 'edge-tts:en-US-AvaMultilingualNeural|espeak-ng:en-us',
+      ttsLocal: false,
     });
+    expect(text).toContain('hosted: the reply text leaves this machine');
     expect(text).toContain('In **Lounge** for project **household** — speaking.');
     expect(text).toContain('Start or end with my name');
     expect(text).toContain('rejoins after DAVE failures: 1');
