@@ -1,28 +1,83 @@
-/** pino, with secrets redacted; message text and transcripts are logged only at debug level. */
+/**
+ * pino, with privacy enforced at the logger rather than at each call site:
+ * - keys, tokens, passwords and headers are censored by path (pino `redact`), always;
+ * - every string logged (message, fields, error messages) loses URL credentials and anything
+ *   shaped like a credential (`removeSecrets`), always;
+ * - message and model text (fields such as `text`, `body`, `reply`, `messages`, `query`) is
+ *   written only at `debug`; at `info` and above it becomes "[N characters; shown at debug]".
+ */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import pino from 'pino';
 import type { Logger } from './core/ports.js';
+import { removeSecrets } from './core/secrets.js';
 
 export const REDACT_PATHS = [
   'token',
   'apiKey',
   'authorization',
   'password',
+  'cookie',
   '*.token',
   '*.apiKey',
   '*.authorization',
   '*.password',
+  '*.cookie',
   'headers.authorization',
+  'headers["x-api-key"]',
+  'headers["api-key"]',
+  'headers.cookie',
+  '*.headers.authorization',
+  '*.headers["x-api-key"]',
+  '*.headers["api-key"]',
+  '*.headers.cookie',
   'config.DISCORD_TOKEN',
   'config.LLM_API_KEY',
+  'config.MEMORY_LLM_API_KEY',
+  'config.EMBEDDING_API_KEY',
+  'config.STT_API_KEY',
   'DISCORD_TOKEN',
   'LLM_API_KEY',
+  'MEMORY_LLM_API_KEY',
 ];
+
+/** Fields that carry what people said or what a model wrote: only at debug. */
+export const MODEL_TEXT_KEYS = new Set(['text', 'content', 'body', 'reply', 'raw', 'messages', 'prompt', 'transcript', 'query', 'args', 'input', 'output', 'arguments']);
+
+const DEBUG = 20;
+
+/** A log value made safe for `level`: credentials always removed, message text only at debug. */
+export function scrubForLog(value: unknown, level: number, depth = 0): unknown {
+  if (typeof value === 'string') return removeSecrets(value).text;
+  if (value instanceof Error) {
+    const out: Record<string, unknown> = { type: value.name, message: removeSecrets(value.message).text };
+    if (level <= DEBUG && value.stack) out.stack = removeSecrets(value.stack).text;
+    return out;
+  }
+  if (!value || typeof value !== 'object' || depth > 4) return value;
+  if (Array.isArray(value)) return value.map((v) => scrubForLog(v, level, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (level > DEBUG && MODEL_TEXT_KEYS.has(key) && v !== undefined && v !== null && typeof v !== 'number' && typeof v !== 'boolean') {
+      out[key] = `[${typeof v === 'string' ? v.length : JSON.stringify(v).length} characters; shown at debug]`;
+    } else out[key] = scrubForLog(v, level, depth + 1);
+  }
+  return out;
+}
 
 /** To stderr (Discord mode) or to a file (terminal chat, so logs do not interleave with the conversation). */
 export function createLogger(level: string, file?: string): Logger {
-  const options = { level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, base: { app: 'charlie' } };
+  const options: pino.LoggerOptions = {
+    level,
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    base: { app: 'charlie' },
+    hooks: {
+      logMethod(args, method, methodLevel) {
+        const safe = (args as unknown[]).map((a) => scrubForLog(a, methodLevel));
+        method.apply(this, safe as Parameters<typeof method>);
+      },
+    },
+  };
   if (file) {
     mkdirSync(dirname(file), { recursive: true });
     return pino(options, pino.destination({ dest: file, sync: false, mkdir: true })) as unknown as Logger;

@@ -10,8 +10,11 @@ import type { TurnEvent, TurnEventListener } from './events.js';
 import { decisionsFromText, quotesFromText } from './memory-edit.js';
 import { openHome, type Home } from './home.js';
 import { KeyedQueue } from './keyed-queue.js';
+import { modelLanes, type ModelLane } from './lanes.js';
 import type { ChatModel, Clock, LocalChatModel, Logger, Note, NoteSummary, PrivateStore, ProjectConfig, ProjectStore, Recall, RecallHit, UsageStore } from './ports.js';
 import { presuggest } from './presuggest.js';
+import { withoutHostPaths } from './public-text.js';
+import { removeSecrets, secretNotice } from './secrets.js';
 import { historyMessages, systemPrompt, userMessage } from './prompt.js';
 import { runToolLoop, type LoopLimits } from './tool-loop.js';
 import { builtinTools } from './tools/index.js';
@@ -69,9 +72,15 @@ export class Assistant implements AssistantApi {
     const log = this.deps.logger.child({ project: home.key });
     const now = message.time ?? clock.now();
     const history = await home.recent(settings.historyMessages);
-    await home.archive({ time: now.toISOString(), speaker: message.speaker, source: message.source, text: message.text, role: 'user' });
-    log.debug({ speaker: message.speaker, text: message.text }, 'message');
+    // Secrets never reach memory, the index or a model: removed before the message is archived.
+    const scan = removeSecrets(message.text);
+    await home.archive({ time: now.toISOString(), speaker: message.speaker, source: message.source, text: scan.text, role: 'user' });
+    log.debug({ speaker: message.speaker, text: scan.text }, 'message');
     const outcome: TurnOutcome = { project: home.key, reply: '', reason: 'done', related: [], notices: [] };
+    if (scan.kinds.length) {
+      log.info({ kinds: scan.kinds }, 'secret removed from a message before archiving');
+      outcome.notices.push(secretNotice(scan.kinds));
+    }
     if (message.reply === false) {
       this.scheduleDistill(home, false);
       return outcome;
@@ -86,9 +95,10 @@ export class Assistant implements AssistantApi {
       }
     };
     emit({ type: 'turn_start', turnId, project: home.key, mode: message.mode ?? 'text' });
+    for (const n of outcome.notices.splice(0)) emit({ type: 'notice', turnId, level: 'warn', text: n });
     for (const p of home.problems) emit({ type: 'notice', turnId, level: 'warn', text: `${p.path}${p.line ? `:${p.line}` : ''} could not be read (${p.message}); it was left untouched` });
 
-    let text = message.text;
+    let text = scan.text;
     if (text.length > settings.maxMessageChars) {
       text = `${text.slice(0, settings.maxMessageChars)}\n… (message cut here)`;
       emit({ type: 'notice', turnId, level: 'warn', text: `the message is long; only its first ${settings.maxMessageChars} characters were read` });
@@ -124,7 +134,7 @@ export class Assistant implements AssistantApi {
       outcome.reason = result.reason;
       outcome.related = result.pages.filter((p) => p.startsWith('notes/')).slice(0, 3);
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = withoutHostPaths(error instanceof Error ? error.message : String(error), home.private ? undefined : home.key);
       log.warn({ err: reason }, 'turn failed');
       outcome.reply = error instanceof CharlieError ? APOLOGY : "Sorry — something went wrong while answering. Your message is saved.";
       outcome.reason = 'error';
@@ -160,6 +170,10 @@ export class Assistant implements AssistantApi {
 
   async distillNow(place: Place): Promise<DistillOutcome> {
     return this.scheduleDistill(await this.home(place), true);
+  }
+
+  lanes(): ModelLane[] {
+    return modelLanes(this.deps.model, this.deps.memoryModel);
   }
 
   async idle(): Promise<void> {

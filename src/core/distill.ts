@@ -75,7 +75,8 @@ function norm(text: string): string {
 
 export function parseDistillReply(raw: string): DistillReply {
   const parsed = parseToolArguments(raw);
-  if (!parsed.ok) throw new DistillError(`distillation reply is not JSON: ${raw.slice(0, 200)}`);
+  // The reply may restate private messages: its text never goes into the error (logged at info).
+  if (!parsed.ok) throw new DistillError(`distillation reply is not JSON (${raw.length} characters of prose; the reply is logged at debug)`);
   const reply = replySchema.safeParse(parsed.value);
   if (!reply.success) throw new DistillError(`distillation reply does not fit the schema: ${reply.error.issues.map((i) => i.message).join('; ')}`);
   if (!reply.data.summary.trim()) throw new DistillError('distillation reply has an empty summary');
@@ -123,6 +124,7 @@ export async function distill(target: DistillTarget, deps: DistillDeps, signal?:
   for await (const chunk of deps.model.stream({ messages: distillPrompt(before.layers, entries, !!target.saveEntity), json: true, temperature: 0.2, signal })) {
     if (chunk.type === 'text') text += chunk.text;
   }
+  deps.logger.debug({ target: target.label, reply: text }, 'distillation reply');
   const reply = parseDistillReply(text);
   let outcome = await target.writeLayers(mergeLayers(before.layers, reply, entries), before.versions);
   if (!outcome.ok && outcome.reason === 'conflict') {

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import type { TurnEndReason, TurnEvent } from './events.js';
 import type { ChatMessage, ChatModel, ToolCall, ToolSpec } from './ports.js';
+import { withoutHostPaths } from './public-text.js';
 import { parseToolArguments } from './tool-args.js';
 import { TOOL_CATEGORIES, toolSpec, type Tool, type ToolCategory, type ToolContext } from './tools/tool.js';
 
@@ -178,7 +179,8 @@ async function executeCall(
       const out = await tool.execute(args.data, { ...input.ctx, signal: input.signal });
       return { ok: true, content: out.content, summary: out.summary, pages: out.pages, hits: out.hits, counted: true };
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const home = input.ctx.home;
+      const message = withoutHostPaths(error instanceof Error ? error.message : String(error), home.private ? undefined : home.key);
       input.ctx.logger.warn({ tool: call.name, err: message }, 'tool failed');
       return { ok: false, content: `error: ${call.name} failed: ${message}`, summary: `failed: ${message.slice(0, 120)}`, counted: true };
     }

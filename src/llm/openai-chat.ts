@@ -13,6 +13,9 @@ import { decodeCompletion } from './openai-stream.js';
 import { toWireRequest, type WireRequest } from './openai-wire.js';
 import { abortReason, backoffDelay, isRetryableStatus, parseRetryAfter, sleep } from './retry.js';
 import { tcpProbe, type ReachabilityProbe } from './tcp-probe.js';
+import { publicUrl } from './locality.js';
+
+export { publicUrl };
 
 export interface OpenAIChatModelOptions<L extends Locality = Locality> {
   /** e.g. `http://localhost:1234/v1` (LM Studio), `http://localhost:11434/v1` (Ollama). */
@@ -152,7 +155,9 @@ export class OpenAIChatModel<L extends Locality = Locality> implements ChatModel
           if (state.cause) throw this.failure(err, state.cause, signal, true);
         }
         info.retryAfterMs = parseRetryAfter(res.headers.get('retry-after'));
-        throw new ModelHttpError(res.status, this.publicEndpoint, text);
+        const error = new ModelHttpError(res.status, this.publicEndpoint, text);
+        this.log.debug({ status: res.status, body: error.body }, 'model server error body');
+        throw error;
       }
       try {
         yield* decodeCompletion(bodyText(res), res.headers.get('content-type') ?? '', {
@@ -218,19 +223,6 @@ async function* bodyText(res: Response): AsyncGenerator<string> {
     if (rest) yield rest;
   } finally {
     reader.releaseLock();
-  }
-}
-
-/** The base URL without credentials or a trailing slash (safe for ids, logs and errors). */
-export function publicUrl(raw: string): string {
-  try {
-    const url = new URL(raw);
-    url.username = '';
-    url.password = '';
-    url.search = '';
-    return url.toString().replace(/\/+$/, '');
-  } catch {
-    return raw.replace(/\/+$/, '');
   }
 }
 
