@@ -33,6 +33,30 @@ function contextOf(entry: unknown): number | undefined {
   return undefined;
 }
 
+/**
+ * The context the server has the model loaded with, from the servers' own APIs beside /v1:
+ * LM Studio's `/api/v0/models/{id}` (loaded_context_length) and llama.cpp's `/props` (n_ctx).
+ * Ollama and vLLM say nothing more than /v1/models does; the long-prompt probe covers them.
+ */
+async function loadedContext(lane: Lane, signal: AbortSignal): Promise<number | undefined> {
+  const root = trimSlash(lane.baseUrl).replace(/\/v1$/, '');
+  const ask = async (url: string, pick: (body: unknown) => unknown): Promise<number | undefined> => {
+    try {
+      const answer = await request(url, { headers: headers(lane.apiKey), timeoutMs: 2000, signal });
+      const v = answer.status === 200 ? pick(parseJson(answer.text)) : undefined;
+      return typeof v === 'number' && v > 0 ? v : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const field = (o: unknown, k: string): unknown => (typeof o === 'object' && o !== null ? (o as Record<string, unknown>)[k] : undefined);
+  const [lmStudio, llamaCpp] = await Promise.all([
+    ask(`${root}/api/v0/models/${encodeURIComponent(lane.model)}`, (b) => field(b, 'loaded_context_length') ?? field(b, 'max_context_length')),
+    ask(`${root}/props`, (b) => field(field(b, 'default_generation_settings'), 'n_ctx')),
+  ]);
+  return lmStudio ?? llamaCpp;
+}
+
 export function serverCheck(lane: Lane, state: LaneState): Check {
   return {
     name: `${lane.name} lane: server`,
@@ -57,7 +81,7 @@ export function serverCheck(lane: Lane, state: LaneState): Check {
       const entries = Array.isArray(body?.data) ? (body.data as unknown[]) : [];
       state.models = entries.map((m) => (typeof m === 'object' && m !== null && 'id' in m ? String(m.id) : '')).filter((id) => id !== '');
       const mine = entries.find((m) => typeof m === 'object' && m !== null && 'id' in m && String(m.id) === lane.model);
-      state.declaredContext = contextOf(mine);
+      state.declaredContext = (await loadedContext(lane, signal)) ?? contextOf(mine);
       return ok(`${lane.baseUrl} answers (${String(state.models.length)} model${state.models.length === 1 ? '' : 's'} listed)`);
     },
   };

@@ -7,7 +7,7 @@ import { runParts, type CheckResult } from '../../src/doctor/check.js';
 import { conformanceStartLine } from '../../src/doctor/conformance-store.js';
 import { chatLane } from '../../src/doctor/lane.js';
 import { modelLanePart } from '../../src/doctor/model-lane-part.js';
-import { behaviourScript, type Behaviour } from '../support/fake-model-behaviours.js';
+import { behaviourScript, type Behaviour, type ProbeRequest } from '../support/fake-model-behaviours.js';
 import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.js';
 
 const cleanup: (() => Promise<void>)[] = [];
@@ -70,6 +70,29 @@ describe('doctor: the chat lane against scripted model servers', () => {
     expect(by('tool calls').status).toBe('ok');
     expect(by('JSON output').status).toBe('ok');
     expect(conformanceStartLine(config.dataDir, 'fake-model', server.url)).toContain('streaming ignored');
+  });
+
+  it('a model loaded with too small a context fails the context check (LM Studio reports the loaded context)', async () => {
+    const { by } = await doctorAgainst('good', {}, { getRoutes: { '/api/v0/models/fake-model': { id: 'fake-model', loaded_context_length: 4096, max_context_length: 32768 } } });
+    expect(by('context length').status).toBe('fail');
+    expect(by('context length').detail).toBe('declared 4096 tokens; Charlie needs about 8192');
+    expect(by('context length').fix).toMatch(/LM Studio: model settings → Context Length/);
+  });
+
+  it('a server that cuts long prompts gets a warning (the passphrase at the start is lost)', async () => {
+    const server = await startFakeModelServer((body: ProbeRequest) =>
+      String(body.messages.at(-1)?.content ?? '').includes('passphrase') ? { text: 'I cannot see one.' } : behaviourScript('good')(body),
+    );
+    const dir = mkdtempSync(join(tmpdir(), 'charlie-doctor-'));
+    cleanup.push(async () => {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const config = loadConfig({ LLM_BASE_URL: server.url, LLM_MODEL: 'fake-model', DATA_DIR: join(dir, 'data') }, dir);
+    const results = await runParts([modelLanePart(chatLane(config), config)]);
+    const context = results.find((r) => r.name === 'chat lane: context length');
+    expect(context).toMatchObject({ status: 'warn' });
+    expect(context?.detail).toContain('the server seems to cut long prompts');
   });
 
   it('a model id the server does not have fails, naming the ids it has, and skips the conformance run', async () => {

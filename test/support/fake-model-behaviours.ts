@@ -3,17 +3,17 @@
  * a good model, one that never calls tools, one whose JSON is broken, one that ignores
  * `stream`. Each answers the conformance probes by what the request asks.
  */
-import type { Script, ScriptedReply } from './fake-model-server.js';
+import type { ScriptedReply } from './fake-model-server.js';
 
 export type Behaviour = 'good' | 'never-calls-tools' | 'broken-json' | 'ignores-stream';
 
-interface Probe {
+export interface ProbeRequest {
   tools?: unknown[];
   response_format?: unknown;
   messages: { role: string; content: unknown }[];
 }
 
-function answer(body: Probe, behaviour: Behaviour): ScriptedReply {
+function answer(body: ProbeRequest, behaviour: Behaviour): ScriptedReply {
   const messages = body.messages;
   const last = messages[messages.length - 1];
   const lastText = typeof last?.content === 'string' ? last.content : '';
@@ -29,6 +29,6 @@ function answer(body: Probe, behaviour: Behaviour): ScriptedReply {
   return { text: '1 2 3 4 5 6 7 8 9 10' };
 }
 
-export function behaviourScript(behaviour: Behaviour): Script {
-  return (body: Probe) => ({ ...answer(body, behaviour), ...(behaviour === 'ignores-stream' ? { ignoreStream: true } : {}) });
+export function behaviourScript(behaviour: Behaviour): (body: ProbeRequest) => ScriptedReply {
+  return (body: ProbeRequest) => ({ ...answer(body, behaviour), ...(behaviour === 'ignores-stream' ? { ignoreStream: true } : {}) });
 }

@@ -48,6 +48,8 @@ export interface FakeModelServerOptions {
   models?: ({ id: string } & Record<string, unknown>)[];
   /** Answer 404 "model not found" to chat requests for a model that is not in `models`, as LM Studio and Ollama do. */
   rejectUnknownModels?: boolean;
+  /** Other GET routes answered with this JSON, e.g. LM Studio's `/api/v0/models/<id>` or llama.cpp's `/props`. */
+  getRoutes?: Record<string, unknown>;
 }
 
 export interface FakeModelServer {
@@ -96,6 +98,8 @@ export async function startFakeModelServer(script: Script, options: FakeModelSer
     if (req.method === 'GET' && path === '/v1/models') {
       return sendJson(res, 200, { object: 'list', data: models.map((m) => ({ object: 'model', created: 0, owned_by: 'fake', ...m })) });
     }
+    const extra = req.method === 'GET' && path !== undefined ? options.getRoutes?.[path] : undefined;
+    if (extra !== undefined) return sendJson(res, 200, extra);
     if (req.method !== 'POST' || path !== '/v1/chat/completions') {
       return sendJson(res, 404, { error: { message: `no route ${req.method} ${path}`, type: 'invalid_request_error' } });
     }
