@@ -41,6 +41,12 @@ export interface ChatRequest {
   maxTokens?: number;
   /** Ask for a JSON object reply (response_format json_object where supported). */
   json?: boolean;
+  /**
+   * Ask for JSON matching this schema: a grammar constrains the embedded model, so the reply
+   * always parses (unless cut short by the token limit); other adapters may ignore it and
+   * fall back to `json`. The reply is still validated by the caller.
+   */
+  jsonSchema?: JsonSchema;
   signal?: AbortSignal;
 }
 
