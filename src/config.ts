@@ -25,6 +25,23 @@ const optional = <T extends z.ZodTypeAny>(schema: T) =>
   z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
 
 export const configSchema = z.object({
+  // which model answers: an OpenAI-compatible server, or the embedded one (llama.cpp in this process)
+  LLM_PROVIDER: z.enum(['auto', 'server', 'embedded']).default('auto'),
+  EMBEDDED_MODEL: z
+    .string()
+    .regex(/^(hf:[\w.-]+\/[\w.-]+(\/[^\s]+\.gguf|:[\w.-]+)|https?:\/\/\S+\.gguf(\?\S*)?)$/, 'expected hf:OWNER/REPO/FILE.gguf, hf:OWNER/REPO:QUANT or an https URL of a .gguf file')
+    .default('hf:unsloth/Qwen3-4B-Instruct-2507-GGUF/Qwen3-4B-Instruct-2507-Q4_K_M.gguf'),
+  EMBEDDED_MODEL_PATH: optional(z.string()),
+  EMBEDDED_CONTEXT_SIZE: int(512, 262_144).default(8192),
+  EMBEDDED_GPU: z.enum(['auto', 'off', 'cuda', 'vulkan', 'metal']).default('auto'),
+  EMBEDDED_GPU_LAYERS: z
+    .string()
+    .regex(/^(auto|max|\d{1,4})$/, 'expected auto, max or a number of layers')
+    .transform((v) => (v === 'auto' || v === 'max' ? v : Number(v)))
+    .default('auto'),
+  EMBEDDED_THREADS: int(0, 256).default(0),
+  EMBEDDED_MAX_TOKENS: int(16, 65_536).default(2048),
+
   // model server
   LLM_BASE_URL: url.default('http://localhost:1234/v1'),
   LLM_MODEL: z.string().min(1).default('local-model'),

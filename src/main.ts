@@ -10,11 +10,13 @@ import { pathToFileURL } from 'node:url';
 import { applyIndexRuntime, dataFiles, loadConfig, type Config } from './config.js';
 import { Assistant } from './core/assistant.js';
 import { CharlieError } from './core/errors.js';
-import { asLocalModel, systemClock, type LocalChatModel, type Logger } from './core/ports.js';
+import { asLocalModel, systemClock, type ChatModel, type LocalChatModel, type Logger } from './core/ports.js';
 import { publicUrl } from './llm/locality.js';
 import { chatModelOptions } from './llm/chat-model-config.js';
+import { EmbeddedChatModel } from './llm/embedded/embedded-chat.js';
 import { OpenAIChatModel } from './llm/openai-chat.js';
 import { probeModelServer } from './llm/probe.js';
+import { buildChatModel, chooseProvider, serverChatModel, type ChatModelBuild } from './llm/provider.js';
 import { createLogger } from './logging.js';
 import { FileProjectStore } from './memory/store/project-store.js';
 import { runTerminal } from './terminal/chat.js';
@@ -30,10 +32,11 @@ import { selectEmbedder } from './llm/embeddings.js';
 import { createRecall, recallSettings } from './memory/recall.js';
 import { conformanceStartLine } from './doctor/conformance-store.js';
 
-export async function buildApp(config: Config, logger: Logger, progress: Logger = logger) {
+export async function buildApp(config: Config, logger: Logger, progress: Logger = logger, chat?: ChatModelBuild) {
   const clock = systemClock;
   mkdirSync(config.dataDir, { recursive: true });
-  const model = new OpenAIChatModel(chatModelOptions(config, logger.child({ component: 'llm' })));
+  const chatModel = chat ?? serverChatModel(config, logger.child({ component: 'llm' }));
+  const model = chatModel.model;
   const memoryModel = memoryLaneModel(config, model, logger);
   const notices: string[] = [];
   if (!memoryModel) notices.push(`the chat model at ${publicUrl(config.LLM_BASE_URL)} is hosted and no local memory model is set: Charlie answers, and keeps requests to remember as candidates until MEMORY_LLM_BASE_URL names a local model (or set LLM_LOCALITY=local if that server is yours)`);
@@ -70,6 +73,7 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
     await retrieval.close();
     usage.close();
     privateStore.close();
+    await chatModel.close();
   };
   return { assistant, model, store, notices, close };
 }
@@ -79,12 +83,18 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const terminal = !config.DISCORD_TOKEN;
   const logger = createLogger(config.LOG_LEVEL, terminal ? dataFiles(config.dataDir).log : undefined);
-  const app = await buildApp(config, logger, terminal ? echoDownloads(logger) : logger);
-  // What the last `npm run doctor` found about this model, so a degraded one is visible at once.
-  const modelLine = conformanceStartLine(config.dataDir, config.LLM_MODEL, config.LLM_BASE_URL);
+  const choice = await chooseProvider(config, { probe: () => probeModelServer(config.LLM_BASE_URL, config.LLM_API_KEY, 3000) });
+  const chat = buildChatModel(config, choice, logger.child({ component: 'llm' }));
+  chat.warmUp();
+  const modelStatus = choice.provider === 'none' ? choice.message : choice.provider === 'server' ? choice.status : null;
+  const app = await buildApp(config, logger, terminal ? echoDownloads(logger) : logger, chat);
+  // What the last `npm run doctor` found about the server's model, so a degraded one is visible at once.
+  const modelLine = choice.provider === 'embedded' ? null : conformanceStartLine(config.dataDir, config.LLM_MODEL, config.LLM_BASE_URL);
   if (!terminal) {
+    logger.info(`model: ${chat.describe}`);
+    if (modelStatus) logger.warn(modelStatus);
     for (const n of app.notices) logger.warn(n);
-    logger.info({ model: config.LLM_MODEL }, modelLine);
+    if (modelLine) logger.info({ model: config.LLM_MODEL }, modelLine);
     const stt = createSpeechToText(config, logger.child({ component: 'stt' }));
     const tts = createTextToSpeech(config, logger.child({ component: 'tts' }));
     const voice = new VoiceSessions({ assistant: app.assistant, stt, tts, settings: voiceSettings(config), logger: logger.child({ component: 'voice' }) });
@@ -106,9 +116,9 @@ async function main(): Promise<void> {
     process.once('SIGTERM', stop);
     return;
   }
-  process.stdout.write(`· ${modelLine}\n`);
+  process.stdout.write(`model: ${chat.describe}\n`);
+  if (modelLine) process.stdout.write(`· ${modelLine}\n`);
   for (const n of app.notices) process.stdout.write(`! ${n}\n`);
-  const probe = probeModelServer(config.LLM_BASE_URL, config.LLM_API_KEY, 3000).then((r) => (r.ok ? null : r.message));
   await runTerminal({
     assistant: app.assistant,
     projectName: values.project ?? 'general',
@@ -117,15 +127,19 @@ async function main(): Promise<void> {
     output: process.stdout,
     interactive: Boolean(process.stdin.isTTY && process.stdout.isTTY),
     color: Boolean(process.stdout.isTTY),
-    modelStatus: probe,
+    modelStatus: Promise.resolve(modelStatus),
     userName: safeUserName(),
   });
   await app.close();
 }
 
-/** The memory lane's model: the chat model itself when the lane reuses the local chat settings. */
-function memoryLaneModel(config: Config, chat: OpenAIChatModel, logger: Logger): LocalChatModel | null {
+/**
+ * The memory lane's model: the chat model itself when the lane reuses the local chat settings,
+ * or when the chat model is the embedded one (it runs here) and MEMORY_LLM_* names no other.
+ */
+function memoryLaneModel(config: Config, chat: ChatModel, logger: Logger): LocalChatModel | null {
   const lane = config.memoryLane;
+  if (chat instanceof EmbeddedChatModel && lane?.from !== 'memory') return chat;
   if (!lane) return null;
   if (lane.from === 'chat' && lane.model === config.LLM_MODEL) return asLocalModel(chat);
   const { apiKey: _chatKey, ...shared } = chatModelOptions(config);
