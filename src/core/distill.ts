@@ -6,7 +6,7 @@
  * next time. A hand edit made meanwhile wins over the model.
  */
 import { z } from 'zod';
-import type { ChatMessage, Decision, LocalChatModel, LogEntry, Logger, MemoryLayers, NoteDraft, Quote, WriteOutcome } from './ports.js';
+import type { ChatMessage, Decision, JsonSchema, LocalChatModel, LogEntry, Logger, MemoryLayers, NoteDraft, Quote, WriteOutcome } from './ports.js';
 import { parseToolArguments } from './tool-args.js';
 import { CharlieError } from './errors.js';
 
@@ -35,6 +35,31 @@ const replySchema = z.object({
     .default([]),
 });
 type DistillReply = z.infer<typeof replySchema>;
+
+/**
+ * The reply's shape as a JSON Schema, for grammar-constrained generation. Lengths and counts
+ * are bounded so a constrained reply always finishes well inside the token limit.
+ */
+export function distillJsonSchema(withEntities: boolean): JsonSchema {
+  const cited = (maxItems: number) => ({
+    type: 'array',
+    maxItems,
+    items: { type: 'object', properties: { text: { type: 'string', minLength: 3, maxLength: 200 }, message: { type: 'integer' } }, required: ['text', 'message'] },
+  });
+  const properties: Record<string, unknown> = { summary: { type: 'string', minLength: 1, maxLength: 1500 }, decisions: cited(5), quotes: cited(3) };
+  if (withEntities) {
+    properties.entities = {
+      type: 'array',
+      maxItems: 5,
+      items: {
+        type: 'object',
+        properties: { title: { type: 'string', minLength: 1, maxLength: 120 }, category: { enum: ['People', 'Places', 'Topics', 'Things'] }, facts: { type: 'string', minLength: 3, maxLength: 300 } },
+        required: ['title', 'category', 'facts'],
+      },
+    };
+  }
+  return { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };
+}
 
 export function distillPrompt(layers: MemoryLayers, entries: LogEntry[], withEntities: boolean): ChatMessage[] {
   const numbered = entries
@@ -121,7 +146,9 @@ export async function distill(target: DistillTarget, deps: DistillDeps, signal?:
   if (entries.length === 0) return 0;
   const before = await target.readLayers();
   let text = '';
-  for await (const chunk of deps.model.stream({ messages: distillPrompt(before.layers, entries, !!target.saveEntity), json: true, temperature: 0.2, signal })) {
+  const withEntities = !!target.saveEntity;
+  const request = { messages: distillPrompt(before.layers, entries, withEntities), json: true, jsonSchema: distillJsonSchema(withEntities), temperature: 0.2, signal };
+  for await (const chunk of deps.model.stream(request)) {
     if (chunk.type === 'text') text += chunk.text;
   }
   deps.logger.debug({ target: target.label, reply: text }, 'distillation reply');
