@@ -234,6 +234,23 @@ export interface ProjectStore {
 
 // ───────────────────────────── retrieval ─────────────────────────────
 
+/**
+ * The embedder port: texts in, unit-length vectors out. The index stores every vector
+ * with the embedder's id (`model:dimensions`) so a change of embedder re-embeds and
+ * never mixes vectors of two models.
+ */
+export interface Embedder {
+  /** `model:dimensions`, e.g. `Xenova/all-MiniLM-L6-v2:384` or `builtin-hash-v2:384`. */
+  readonly id: string;
+  readonly dimensions: number;
+  /** Whether the embedder is a real sentence model (vs lexical hashing). */
+  readonly semantic: boolean;
+  embed(texts: string[]): Promise<Float32Array[]>;
+  /** A search query's vector, when the model wants queries phrased differently (bge prefix). */
+  embedQuery?(text: string): Promise<Float32Array>;
+}
+
+
 export interface ScoreParts {
   vector: number;
   keyword: number;
@@ -293,6 +310,8 @@ export interface SpeechToText {
   readonly id: string;
   /** 16 kHz mono signed 16-bit PCM in, text out. */
   transcribe(pcm16k: Int16Array, options?: { language?: string; signal?: AbortSignal }): Promise<string>;
+  /** Optional: load (or download) the model now rather than on the first utterance. */
+  warmUp?(): Promise<void>;
 }
 
 export interface SynthesizedAudio {

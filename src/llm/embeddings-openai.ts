@@ -3,7 +3,8 @@
  * llama.cpp server, vLLM). The dimension is learnt from a first probe request.
  */
 import { ModelHttpError, ModelTimeoutError, ModelUnavailableError } from '../core/errors.js';
-import { embedderId, normalize, type Embedder } from '../memory/index/embedder.js';
+import type { Embedder } from '../core/ports.js';
+import { embedderId, normalize } from '../memory/index/embedder.js';
 
 export interface OpenAIEmbedderOptions {
   baseUrl: string;

@@ -3,9 +3,10 @@
  * once into `data/models` with visible progress, or read from a folder the owner provides
  * (then nothing is ever fetched).
  */
-import type { Logger } from '../core/ports.js';
+import type { Embedder, Logger } from '../core/ports.js';
 import { CharlieError } from '../core/errors.js';
-import { embedderId, normalize, type Embedder } from '../memory/index/embedder.js';
+import { embedderId, normalize } from '../memory/index/embedder.js';
+import { downloadProgress, loadTransformers, sourceOptions, type TransformersLib } from './transformers-runtime.js';
 
 export interface TransformersEmbedderOptions {
   /** Hugging Face id, e.g. `Xenova/all-MiniLM-L6-v2` or `Xenova/bge-small-en-v1.5`. */
@@ -38,29 +39,21 @@ export class TransformersEmbedder implements Embedder {
   }
 
   static async load(options: TransformersEmbedderOptions): Promise<TransformersEmbedder> {
-    let lib: typeof import('@huggingface/transformers');
+    let lib: TransformersLib;
     try {
-      lib = await import('@huggingface/transformers');
+      lib = await loadTransformers();
     } catch (err) {
       throw new EmbeddingModelError(`transformers.js could not start (${String(err)})`, { cause: err });
     }
-    lib.env.cacheDir = options.cacheDir;
-    if (options.modelDir) {
-      lib.env.localModelPath = options.modelDir;
-      lib.env.allowLocalModels = true;
-      lib.env.allowRemoteModels = false;
-    }
-    const seen = new Map<string, number>();
-    const progress = (p: { status?: string; file?: string; progress?: number }) => {
-      if (p.status !== 'progress' || !p.file || p.progress === undefined) return;
-      const step = Math.floor(p.progress / 10);
-      if ((seen.get(p.file) ?? -1) >= step) return;
-      seen.set(p.file, step);
-      options.logger.info({ model: options.model, file: p.file, percent: Math.round(p.progress) }, 'downloading embedding model');
-    };
+    // the owner's folder, read only; otherwise the download cache (fetched once)
+    const source = { model: options.model, cacheDir: options.modelDir ?? options.cacheDir, localOnly: options.modelDir !== undefined };
     let extractor: Extractor;
     try {
-      const pipe = await lib.pipeline('feature-extraction', options.model, { progress_callback: progress, dtype: 'fp32' });
+      const pipe = await lib.pipeline('feature-extraction', options.model, {
+        ...sourceOptions(source),
+        progress_callback: downloadProgress(options.logger, 'downloading embedding model', { model: options.model }),
+        dtype: 'fp32',
+      });
       extractor = pipe as unknown as Extractor;
     } catch (err) {
       const where = options.modelDir ? `from ${options.modelDir}` : `(downloading into ${options.cacheDir})`;

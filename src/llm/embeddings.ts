@@ -5,8 +5,7 @@
  */
 import { join } from 'node:path';
 import type { Config } from '../config.js';
-import type { Logger } from '../core/ports.js';
-import type { Embedder } from '../memory/index/embedder.js';
+import type { Embedder, Logger } from '../core/ports.js';
 import { HashingEmbedder } from '../memory/index/hashing-embedder.js';
 import { OpenAIEmbedder } from './embeddings-openai.js';
 import { TransformersEmbedder } from './embeddings-transformers.js';

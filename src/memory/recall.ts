@@ -4,8 +4,7 @@
  * searchable in that turn); a background watcher picks up hand edits meanwhile.
  */
 import { join } from 'node:path';
-import { systemClock, type Clock, type Logger, type Recall, type RecallHit, type RecallScope, type UsageStore } from '../core/ports.js';
-import type { Embedder } from './index/embedder.js';
+import { systemClock, type Clock, type Embedder, type Logger, type Recall, type RecallHit, type RecallScope, type UsageStore } from '../core/ports.js';
 import { DEFAULT_WEIGHTS, Fusion, type RecallWeights } from './index/fusion.js';
 import { MemoryIndex, type SyncStats } from './index/memory-index.js';
 import { keyTerms, terms as termsOf } from './index/text.js';

@@ -184,8 +184,7 @@ export class VoiceSession {
     this.state = 'listening';
     this.membersChanged();
     // fetch / load the local Whisper model now rather than on the first utterance
-    const stt = this.deps.stt as SpeechToText & { load?: () => Promise<unknown> };
-    if (typeof stt.load === 'function') stt.load().catch((error: unknown) => this.log.warn({ err: String(error) }, 'speech to text is not ready'));
+    this.deps.stt.warmUp?.().catch((error: unknown) => this.log.warn({ err: String(error) }, 'speech to text is not ready'));
   }
 
   private attach(connection: VoiceConnection): void {

@@ -1,3 +1,4 @@
+import { loadTransformers } from '../../src/llm/transformers-runtime.js';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -90,6 +91,19 @@ describe('choosing the embedder', () => {
       expect(notice).toContain(emptyModels);
       expect(notice).toContain('built-in lexical embedder');
       expect(warnings).toEqual([notice]);
+    } finally {
+      rmSync(emptyModels, { recursive: true, force: true });
+    }
+  });
+
+  it('an embedding model folder does not switch off downloads for other models (Whisper)', async () => {
+    const { env } = await loadTransformers();
+    const before = { allowRemoteModels: env.allowRemoteModels, localModelPath: env.localModelPath, cacheDir: env.cacheDir };
+    const emptyModels = mkdtempSync(join(tmpdir(), 'charlie-no-model-'));
+    try {
+      await selectEmbedder({ ...base, EMBEDDER: 'transformers', EMBEDDING_MODEL_DIR: emptyModels }, recorder().logger);
+      expect({ allowRemoteModels: env.allowRemoteModels, localModelPath: env.localModelPath, cacheDir: env.cacheDir }).toEqual(before);
+      expect(env.allowRemoteModels).toBe(true);
     } finally {
       rmSync(emptyModels, { recursive: true, force: true });
     }

@@ -1,19 +1,4 @@
-/**
- * The embedder port: texts in, unit-length vectors out. The index stores every vector
- * with the embedder's id (`model:dimensions`) so a change of embedder re-embeds and
- * never mixes vectors of two models.
- */
-export interface Embedder {
-  /** `model:dimensions`, e.g. `Xenova/all-MiniLM-L6-v2:384` or `builtin-hash-v2:384`. */
-  readonly id: string;
-  readonly dimensions: number;
-  /** Whether the embedder is a real sentence model (vs lexical hashing). */
-  readonly semantic: boolean;
-  embed(texts: string[]): Promise<Float32Array[]>;
-  /** A search query's vector, when the model wants queries phrased differently (bge prefix). */
-  embedQuery?(text: string): Promise<Float32Array>;
-}
-
+/** Helpers for embedder adapters (the `Embedder` port itself lives in core/ports.ts). */
 /** In-place L2 normalisation; a zero vector stays zero. */
 export function normalize(v: Float32Array): Float32Array {
   let sum = 0;

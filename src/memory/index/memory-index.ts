@@ -11,7 +11,7 @@ import * as lancedb from '@lancedb/lancedb';
 import type { Logger } from '../../core/ports.js';
 import { KeyedQueue } from '../../core/keyed-queue.js';
 import { chunkPage, embeddingText, sha1, type Chunk, type ChunkOptions } from './chunker.js';
-import type { Embedder } from './embedder.js';
+import type { Embedder } from '../../core/ports.js';
 import { listPageFiles, listProjects } from './page-files.js';
 import { loadManifest, removeManifest, saveManifest, type PageState } from './page-manifest.js';
 import { ProjectTable, projectOfTable, rowKey, tableName, type ChunkRow, type RowKey, type ScoredChunk } from './project-table.js';

@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import type { Logger, SpeechToText } from '../../core/ports.js';
 import { silentLogger } from '../../core/ports.js';
 import { int16ToFloat } from '../audio/pcm.js';
+import { downloadProgress, loadTransformers, sourceOptions, type TransformersLib } from '../../llm/transformers-runtime.js';
 import { SpeechModelMissingError, SttError } from './errors.js';
 
 export interface TransformersWhisperOptions {
@@ -17,10 +18,10 @@ export interface TransformersWhisperOptions {
   /** Download cache (data/models). */
   cacheDir: string;
   localDir?: string;
-  /** false = never touch the network; a missing model is an error. Default true. */
-  allowDownload?: boolean;
-  /** ONNX weights to use: `q8` (8-bit, small and fastest on CPU — the default), `fp32`, `fp16`, `q4`. */
-  dtype?: 'q8' | 'fp32' | 'fp16' | 'q4';
+  /** false = never touch the network; a missing model is an error. */
+  allowDownload: boolean;
+  /** ONNX weights to use: `q8` (8-bit, small and fastest on CPU), `fp32`, `fp16`, `q4`. */
+  dtype: 'q8' | 'fp32' | 'fp16' | 'q4';
   logger?: Logger;
 }
 
@@ -58,6 +59,10 @@ export class TransformersWhisper implements SpeechToText {
     return { modelRef: model, cacheDir, present: existsSync(join(where, 'config.json')), where };
   }
 
+  async warmUp(): Promise<void> {
+    await this.load();
+  }
+
   /** Load the pipeline (once). Throws `SpeechModelMissingError` with what to do when the model is absent. */
   load(): Promise<AsrPipeline> {
     this.loading ??= this.doLoad().catch((error: unknown) => {
@@ -69,7 +74,7 @@ export class TransformersWhisper implements SpeechToText {
 
   private async doLoad(): Promise<AsrPipeline> {
     const found = this.locate();
-    const mayDownload = (this.options.allowDownload ?? true) && !this.options.localDir;
+    const mayDownload = this.options.allowDownload && !this.options.localDir;
     if (!found.present && !mayDownload) {
       throw new SpeechModelMissingError(
         `Whisper model ${this.options.model} not found at ${found.where} — put the model folder (config.json, onnx/*.onnx) there, ` +
@@ -77,19 +82,17 @@ export class TransformersWhisper implements SpeechToText {
       );
     }
     if (!found.present) this.log.info({ model: this.options.model, into: found.cacheDir }, 'downloading the Whisper model (once)');
-    let transformers: typeof import('@huggingface/transformers');
+    let transformers: TransformersLib;
     try {
-      transformers = await import('@huggingface/transformers');
+      transformers = await loadTransformers();
     } catch (cause) {
       throw new SttError('transformers.js could not load (ONNX Runtime missing?) — reinstall dependencies or set STT_BASE_URL to a whisper server', { cause });
     }
-    const progress = progressLogger(this.log);
     try {
       const asr = await transformers.pipeline('automatic-speech-recognition', found.modelRef, {
-        cache_dir: found.cacheDir,
-        local_files_only: found.present,
-        dtype: this.options.dtype ?? 'q8',
-        progress_callback: progress,
+        ...sourceOptions({ model: found.modelRef, cacheDir: found.cacheDir, localOnly: found.present }),
+        dtype: this.options.dtype,
+        progress_callback: downloadProgress(this.log, 'downloading Whisper model'),
       });
       this.log.info({ model: this.options.model }, 'Whisper model ready');
       return asr as unknown as AsrPipeline;
@@ -115,16 +118,4 @@ export class TransformersWhisper implements SpeechToText {
     const text = Array.isArray(out) ? out.map((o) => o.text).join(' ') : out.text;
     return text.trim();
   }
-}
-
-function progressLogger(log: Logger): (p: unknown) => void {
-  const lastPct = new Map<string, number>();
-  return (p) => {
-    const e = p as { status?: string; file?: string; progress?: number; loaded?: number; total?: number };
-    if (e.status !== 'progress' || !e.file || typeof e.progress !== 'number') return;
-    const step = Math.floor(e.progress / 10) * 10;
-    if ((lastPct.get(e.file) ?? -1) >= step) return;
-    lastPct.set(e.file, step);
-    log.info({ file: e.file, percent: step, loaded: e.loaded, total: e.total }, 'downloading Whisper model');
-  };
 }

@@ -140,7 +140,7 @@ describe('VoiceSession', () => {
   it('starts loading the local recogniser when it joins, not on the first utterance', async () => {
     const t = setup([ana]);
     let loads = 0;
-    Object.assign(t.stt, { load: async () => void loads++ });
+    Object.assign(t.stt, { warmUp: async () => void loads++ });
     await t.sessions.join(t.target);
     expect(loads).toBe(1);
   });
