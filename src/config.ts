@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
+import { parseEnv } from 'node:util';
 import { z } from 'zod';
 import { ConfigError } from './core/errors.js';
 import { isLocalHost, publicUrl, urlIsLocal } from './llm/locality.js';
@@ -145,25 +146,9 @@ export type Config = z.infer<typeof configSchema> & {
   dataDir: string;
 };
 
-/** Minimal `.env` reader: KEY=VALUE lines, `#` comments, optional quotes. Real env wins. */
-export function parseDotEnv(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const raw of text.split(/\r?\n/)) {
-    const line = raw.trim();
-    if (!line || line.startsWith('#')) continue;
-    const m = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(line);
-    if (!m) continue;
-    let value = m[2]!;
-    if (/^(['"]).*\1$/.test(value)) value = value.slice(1, -1);
-    else value = value.replace(/\s+#.*$/, '');
-    out[m[1]!] = value;
-  }
-  return out;
-}
-
 export function loadConfig(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): Config {
   const dotenvPath = resolve(cwd, '.env');
-  const fileVars = existsSync(dotenvPath) ? parseDotEnv(readFileSync(dotenvPath, 'utf8')) : {};
+  const fileVars = existsSync(dotenvPath) ? parseEnv(readFileSync(dotenvPath, 'utf8')) : {};
   const merged: Record<string, string | undefined> = { ...fileVars };
   for (const [k, v] of Object.entries(env)) if (v !== undefined) merged[k] = v;
   const parsed = configSchema.safeParse(merged);

@@ -21,9 +21,8 @@ import { SeenIds } from './seen-ids.js';
 
 export type DiscordConfig = Pick<
   Config,
-  'DISCORD_TOKEN' | 'DISCORD_API_URL' | 'DISCORD_ALLOWED_GUILDS' | 'DISCORD_ALLOWED_USERS' | 'DISCORD_EDIT_INTERVAL_MS' | 'DISCORD_ATTACHMENT_MAX_BYTES'
-> &
-  Partial<Pick<Config, 'TURN_DEADLINE_MS'>>;
+  'DISCORD_TOKEN' | 'DISCORD_API_URL' | 'DISCORD_ALLOWED_GUILDS' | 'DISCORD_ALLOWED_USERS' | 'DISCORD_EDIT_INTERVAL_MS' | 'DISCORD_ATTACHMENT_MAX_BYTES' | 'TURN_DEADLINE_MS'
+>;
 
 export interface StartDiscordOptions {
   config: DiscordConfig;
@@ -77,7 +76,7 @@ export async function startDiscord(options: StartDiscordOptions): Promise<Discor
     acceptsImages: options.acceptsImages,
     editIntervalMs: config.DISCORD_EDIT_INTERVAL_MS,
     attachmentMaxBytes: config.DISCORD_ATTACHMENT_MAX_BYTES,
-    turnTimeoutMs: options.turnTimeoutMs ?? (config.TURN_DEADLINE_MS ?? 185_000) + 15_000,
+    turnTimeoutMs: options.turnTimeoutMs ?? config.TURN_DEADLINE_MS + 15_000,
     fetch: options.fetch,
     transcribeAudio: options.transcribeAudio,
   });

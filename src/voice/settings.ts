@@ -3,8 +3,7 @@ import type { Config } from '../config.js';
 import type { VoiceSettings } from './session.js';
 
 export function voiceSettings(
-  config: Pick<Config, 'VOICE_WAKE_NAME' | 'VOICE_WAKE_RULE' | 'VOICE_SILENCE_MS' | 'VOICE_MIN_SPEECH_MS' | 'VOICE_BARGE_IN' | 'VOICE_BARGE_IN_MS'> &
-    Partial<Pick<Config, 'VOICE_EMPTY_LEAVE_MS' | 'STT_LANGUAGE'>>,
+  config: Pick<Config, 'VOICE_WAKE_NAME' | 'VOICE_WAKE_RULE' | 'VOICE_SILENCE_MS' | 'VOICE_MIN_SPEECH_MS' | 'VOICE_BARGE_IN' | 'VOICE_BARGE_IN_MS' | 'VOICE_EMPTY_LEAVE_MS' | 'STT_LANGUAGE'>,
 ): VoiceSettings {
   return {
     wakeName: config.VOICE_WAKE_NAME,
@@ -13,7 +12,7 @@ export function voiceSettings(
     minSpeechMs: config.VOICE_MIN_SPEECH_MS,
     bargeIn: config.VOICE_BARGE_IN,
     bargeInMs: config.VOICE_BARGE_IN_MS,
-    emptyLeaveMs: config.VOICE_EMPTY_LEAVE_MS ?? 30_000,
+    emptyLeaveMs: config.VOICE_EMPTY_LEAVE_MS,
     ...(config.STT_LANGUAGE ? { language: config.STT_LANGUAGE } : {}),
   };
 }

@@ -1,4 +1,5 @@
 /** Startup of the Discord front door: owner lookup and helpful errors for common setup mistakes. */
+import { configSchema } from '../../src/config.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/core/errors.js';
 import { silentLogger } from '../../src/core/ports.js';
@@ -13,6 +14,7 @@ afterEach(async () => {
 });
 
 const config = (f: FakeDiscord, token = f.token): DiscordConfig => ({
+  ...configSchema.parse({}),
   DISCORD_TOKEN: token,
   DISCORD_API_URL: f.apiUrl,
   DISCORD_ALLOWED_GUILDS: [],

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { configSchema, isLocalHost, loadConfig, parseDotEnv } from '../../src/config.js';
+import { configSchema, isLocalHost, loadConfig } from '../../src/config.js';
 
 const dirs: string[] = [];
 const tmp = () => {
@@ -55,8 +55,11 @@ describe('config', () => {
     expect(['8.8.8.8', 'api.openai.com', '172.32.0.1'].some(isLocalHost)).toBe(false);
   });
 
-  it('parses .env lines with export, quotes and comments', () => {
-    expect(parseDotEnv("export A=1\nB='x y'\n# C=3\nD=v # note\n")).toEqual({ A: '1', B: 'x y', D: 'v' });
+  it('reads .env lines with export, quotes and comments (node:util parseEnv)', () => {
+    const dir = tmp();
+    writeFileSync(join(dir, '.env'), "export LLM_MODEL=qwen\nASSISTANT_NAME='Max Power'\n# DISTILL_EVERY=3\nHISTORY_MESSAGES=9 # note\n");
+    const c = loadConfig({}, dir);
+    expect([c.LLM_MODEL, c.ASSISTANT_NAME, c.DISTILL_EVERY, c.HISTORY_MESSAGES]).toEqual(['qwen', 'Max Power', 5, 9]);
   });
 
   it('.env.example mirrors the schema, a comment per variable', () => {

@@ -5,8 +5,10 @@ import type { Config } from '../../config.js';
 import { OpenAITranscriber } from './openai-transcriber.js';
 import { TransformersWhisper } from './transformers-whisper.js';
 
-export type SttConfig = Pick<Config, 'STT' | 'STT_MODEL' | 'STT_MODEL_DIR' | 'STT_BASE_URL' | 'dataDir'> &
-  Partial<Pick<Config, 'STT_TIMEOUT_MS' | 'STT_API_KEY' | 'STT_SERVER_MODEL' | 'STT_ALLOW_DOWNLOAD' | 'STT_DTYPE'>>;
+export type SttConfig = Pick<
+  Config,
+  'STT' | 'STT_MODEL' | 'STT_MODEL_DIR' | 'STT_BASE_URL' | 'STT_TIMEOUT_MS' | 'STT_API_KEY' | 'STT_SERVER_MODEL' | 'STT_ALLOW_DOWNLOAD' | 'STT_DTYPE' | 'dataDir'
+>;
 
 /**
  * `STT=openai`, or `auto` with `STT_BASE_URL` set → the server; otherwise local Whisper via
@@ -20,8 +22,8 @@ export function createSpeechToText(config: SttConfig, logger: Logger): SpeechToT
     logger.info({ stt: 'openai', baseUrl: config.STT_BASE_URL }, 'speech to text: OpenAI-compatible server');
     return new OpenAITranscriber({
       baseUrl: config.STT_BASE_URL,
-      model: config.STT_SERVER_MODEL ?? 'whisper-1',
-      timeoutMs: config.STT_TIMEOUT_MS ?? 60_000,
+      model: config.STT_SERVER_MODEL,
+      timeoutMs: config.STT_TIMEOUT_MS,
       ...(config.STT_API_KEY ? { apiKey: config.STT_API_KEY } : {}),
     });
   }
@@ -29,8 +31,8 @@ export function createSpeechToText(config: SttConfig, logger: Logger): SpeechToT
     model: config.STT_MODEL,
     cacheDir: join(config.dataDir, 'models'),
     ...(config.STT_MODEL_DIR ? { localDir: config.STT_MODEL_DIR } : {}),
-    allowDownload: config.STT_ALLOW_DOWNLOAD ?? true,
-    dtype: config.STT_DTYPE ?? 'q8',
+    allowDownload: config.STT_ALLOW_DOWNLOAD,
+    dtype: config.STT_DTYPE,
     logger,
   });
   const where = whisper.locate();

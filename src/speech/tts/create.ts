@@ -5,14 +5,14 @@ import { EdgeTts } from './edge-tts.js';
 import { EspeakTts } from './espeak-tts.js';
 import { FallbackTts } from './fallback-tts.js';
 
-export type TtsConfig = Pick<Config, 'TTS' | 'TTS_VOICE' | 'TTS_TIMEOUT_MS'> & Partial<Pick<Config, 'TTS_LOCAL_VOICE'>>;
+export type TtsConfig = Pick<Config, 'TTS' | 'TTS_VOICE' | 'TTS_TIMEOUT_MS' | 'TTS_LOCAL_VOICE'>;
 
 /**
  * `TTS=local` (private mode): only the offline engine, no text leaves the machine.
  * `TTS=edge`: Edge-TTS under `TTS_TIMEOUT_MS`, falling back to the offline engine.
  */
 export function createTextToSpeech(config: TtsConfig, logger: Logger): TextToSpeech {
-  const local = new EspeakTts({ voice: config.TTS_LOCAL_VOICE ?? 'en-us' });
+  const local = new EspeakTts({ voice: config.TTS_LOCAL_VOICE });
   if (config.TTS === 'local') {
     logger.info({ tts: local.id }, 'text to speech: local engine only (private)');
     return local;

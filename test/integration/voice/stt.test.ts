@@ -8,6 +8,7 @@ import { OpenAITranscriber, transcriptionsUrl } from '../../../src/speech/stt/op
 import { TransformersWhisper } from '../../../src/speech/stt/transformers-whisper.js';
 import { SpeechModelMissingError, SttError } from '../../../src/speech/stt/errors.js';
 import { createSpeechToText } from '../../../src/speech/stt/create.js';
+import { configSchema } from '../../../src/config.js';
 import { parseWav } from '../../../src/speech/audio/wav.js';
 import { silentLogger } from '../../../src/core/ports.js';
 import { transcribeAudioAttachments, transcribeVoiceMessage } from '../../../src/voice/voice-message.js';
@@ -141,20 +142,20 @@ describe('local Whisper (transformers.js)', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('without the model and without downloads, says where to put it (offline)', async () => {
-    const whisper = new TransformersWhisper({ model: 'Xenova/whisper-tiny.en', cacheDir: dir, allowDownload: false });
+    const whisper = new TransformersWhisper({ model: 'Xenova/whisper-tiny.en', cacheDir: dir, allowDownload: false, dtype: 'q8' });
     expect(whisper.locate()).toMatchObject({ present: false, where: join(dir, 'Xenova/whisper-tiny.en') });
     const err = await whisper.transcribe(second).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SpeechModelMissingError);
     expect(String(err)).toMatch(/not found at .*whisper-tiny\.en.*STT_BASE_URL/);
   });
   it('a model folder given by the owner is used as is, and a missing one is reported', async () => {
-    const whisper = new TransformersWhisper({ model: 'Xenova/whisper-base.en', cacheDir: dir, localDir: join(dir, 'nowhere') });
+    const whisper = new TransformersWhisper({ model: 'Xenova/whisper-base.en', cacheDir: dir, localDir: join(dir, 'nowhere'), allowDownload: true, dtype: 'q8' });
     await expect(whisper.load()).rejects.toBeInstanceOf(SpeechModelMissingError);
   });
 });
 
 describe('createSpeechToText', () => {
-  const base = { STT_MODEL: 'Xenova/whisper-base.en', STT_MODEL_DIR: undefined, dataDir: '/tmp/charlie-data' };
+  const base = { ...configSchema.parse({}), dataDir: '/tmp/charlie-data' };
   it('STT_BASE_URL set → the server; otherwise local Whisper under data/models', () => {
     expect(createSpeechToText({ ...base, STT: 'auto', STT_BASE_URL: 'http://localhost:8080/v1' }, silentLogger)).toBeInstanceOf(OpenAITranscriber);
     const local = createSpeechToText({ ...base, STT: 'auto', STT_BASE_URL: undefined }, silentLogger);

@@ -67,8 +67,8 @@ describe('Edge-TTS under a timeout', () => {
     expect(audio).toEqual({ mime: 'audio/mpeg', data: Buffer.from([0x49, 0x44, 0x33, 4]) });
   });
   it('private mode uses only the local engine; edge mode falls back to it', () => {
-    expect(createTextToSpeech({ TTS: 'local', TTS_VOICE: 'x', TTS_TIMEOUT_MS: 1000 }, silentLogger).locality).toBe('local');
-    const edge = createTextToSpeech({ TTS: 'edge', TTS_VOICE: 'en-GB-SoniaNeural', TTS_TIMEOUT_MS: 1000 }, silentLogger);
+    expect(createTextToSpeech({ TTS: 'local', TTS_VOICE: 'x', TTS_TIMEOUT_MS: 1000, TTS_LOCAL_VOICE: 'en-us' }, silentLogger).locality).toBe('local');
+    const edge = createTextToSpeech({ TTS: 'edge', TTS_VOICE: 'en-GB-SoniaNeural', TTS_TIMEOUT_MS: 1000, TTS_LOCAL_VOICE: 'en-us' }, silentLogger);
     expect(edge.locality).toBe('hosted');
     expect(edge.id).toBe('edge-tts:en-GB-SoniaNeural|espeak-ng:en-us');
   });

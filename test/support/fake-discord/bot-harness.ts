@@ -1,4 +1,5 @@
 /** Starts the real Discord front door (discord.js client) against the fake Discord server. */
+import { configSchema } from '../../../src/config.js';
 import type { AssistantApi } from '../../../src/core/assistant-api.js';
 import { silentLogger, type Logger } from '../../../src/core/ports.js';
 import { startDiscord, type DiscordBot, type DiscordConfig } from '../../../src/discord/bot.js';
@@ -38,6 +39,7 @@ export async function startBotHarness(options: HarnessOptions): Promise<BotHarne
   const alice = fake.addUser('alice');
   const stranger = fake.addUser('stranger');
   const config: DiscordConfig = {
+    ...configSchema.parse({}),
     DISCORD_TOKEN: fake.token,
     DISCORD_API_URL: fake.apiUrl,
     DISCORD_ALLOWED_GUILDS: [guild.id],
