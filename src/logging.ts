@@ -65,8 +65,11 @@ export function scrubForLog(value: unknown, level: number, depth = 0): unknown {
   return out;
 }
 
-/** To stderr (Discord mode) or to a file (terminal chat, so logs do not interleave with the conversation). */
-export function createLogger(level: string, file?: string): Logger {
+/**
+ * To stderr (Discord mode), to a file (terminal chat, so logs do not interleave with the
+ * conversation), or to a stream given by the caller (tests record the lines).
+ */
+export function createLogger(level: string, destination?: string | pino.DestinationStream): Logger {
   const options: pino.LoggerOptions = {
     level,
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
@@ -78,9 +81,9 @@ export function createLogger(level: string, file?: string): Logger {
       },
     },
   };
-  if (file) {
-    mkdirSync(dirname(file), { recursive: true });
-    return pino(options, pino.destination({ dest: file, sync: false, mkdir: true })) as unknown as Logger;
+  if (typeof destination === 'string') {
+    mkdirSync(dirname(destination), { recursive: true });
+    return pino(options, pino.destination({ dest: destination, sync: false, mkdir: true })) as unknown as Logger;
   }
-  return pino(options, pino.destination(2)) as unknown as Logger;
+  return pino(options, destination ?? pino.destination(2)) as unknown as Logger;
 }

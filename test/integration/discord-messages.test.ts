@@ -8,7 +8,7 @@ import { FakeAssistant } from '../support/fake-assistant.js';
 import { transcribeAudioAttachments } from '../../src/voice/voice-message.js';
 import { oggOpus } from '../fixtures/audio/ogg.js';
 import { speechPackets } from '../fixtures/audio/speech.js';
-import { ScriptedStt } from '../fixtures/audio/voice-fakes.js';
+import { ScriptedStt } from '../support/voice-fakes.js';
 
 let h: BotHarness | undefined;
 afterEach(async () => {

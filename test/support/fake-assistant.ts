@@ -1,11 +1,13 @@
 /**
- * A scripted AssistantApi for front-door tests: records every call, answers with a scripted
- * turn (events, reply, related notes) or throws, keeps memory per place in memory.
+ * The scripted AssistantApi of every front-door test (Discord, voice, terminal): records every
+ * call, answers with a scripted turn (events, streamed text, reply, related notes) or throws,
+ * honours the turn's abort signal, and keeps memory per place in memory.
  */
 import { placeKey as keyOf, type AssistantApi, type DistillOutcome, type IncomingMessage, type MemoryView, type Place, type TurnOutcome } from '../../src/core/assistant-api.js';
 import type { TurnEvent, TurnEventListener } from '../../src/core/events.js';
 import type { ModelLane } from '../../src/core/lanes.js';
 import type { MemoryLayers, Note, NoteSummary, ProjectConfig, RecallHit } from '../../src/core/ports.js';
+import { sleep } from './sleep.js';
 
 export interface ScriptedTurn {
   /** Events emitted before the turn ends (a turn_end is added). */
@@ -18,12 +20,17 @@ export interface ScriptedTurn {
   error?: Error;
   /** Wait this long before finishing (after the events). */
   delayMs?: number;
+  /** Text streamed as text_delta events, `deltaMs` apart; the reply is their concatenation unless `reply` is set. */
+  deltas?: string[];
+  deltaMs?: number;
 }
 
 export type TurnScript = (message: IncomingMessage, index: number) => ScriptedTurn;
 
 export class FakeAssistant implements AssistantApi {
   readonly handled: IncomingMessage[] = [];
+  /** performance.now() of each streamed text delta. */
+  readonly deltaTimes: number[] = [];
   readonly reads: { place: string; path: string; reason: string }[] = [];
   readonly edits: { place: string; edit: Record<string, string | undefined> }[] = [];
   readonly memory = new Map<string, MemoryLayers & { style: string }>();
@@ -39,17 +46,28 @@ export class FakeAssistant implements AssistantApi {
     this.script = script;
   }
 
-  async handle(message: IncomingMessage, options: { onEvent?: TurnEventListener } = {}): Promise<TurnOutcome> {
+  async handle(message: IncomingMessage, options: { onEvent?: TurnEventListener; signal?: AbortSignal } = {}): Promise<TurnOutcome> {
     this.handled.push(message);
     const project = keyOf(message.place);
     if (message.reply === false) return { project, reply: '', reason: 'done', related: [], notices: [] };
     const turnId = `t${this.turns}`;
     const turn = this.script(message, this.turns++);
-    options.onEvent?.({ type: 'turn_start', turnId, project, mode: 'text' });
+    options.onEvent?.({ type: 'turn_start', turnId, project, mode: message.mode ?? 'text' });
     for (const e of turn.events ?? []) options.onEvent?.({ ...e, turnId } as TurnEvent);
-    if (turn.delayMs) await new Promise((r) => setTimeout(r, turn.delayMs));
+    let streamed = '';
+    for (const text of turn.deltas ?? []) {
+      try {
+        await sleep(turn.deltaMs ?? 10, options.signal);
+      } catch {
+        return { project, reply: streamed, reason: 'cancelled', related: [], notices: [] };
+      }
+      streamed += text;
+      this.deltaTimes.push(performance.now());
+      options.onEvent?.({ type: 'text_delta', turnId, text });
+    }
+    if (turn.delayMs) await sleep(turn.delayMs);
     if (turn.error) throw turn.error;
-    const reply = turn.reply ?? '';
+    const reply = turn.reply ?? streamed;
     options.onEvent?.({ type: 'turn_end', turnId, reason: turn.reason ?? 'done', text: reply });
     return { project, reply, reason: turn.reason ?? 'done', related: turn.related ?? [], notices: turn.notices ?? [] };
   }

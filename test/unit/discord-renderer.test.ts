@@ -1,24 +1,16 @@
-import { describe, expect, it } from 'vitest';
-import { ReplyRenderer, type ReplySink } from '../../src/discord/reply-renderer.js';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ReplyRenderer } from '../../src/discord/reply-renderer.js';
+import { RecordingSink } from '../support/recording-sink.js';
 
-class RecordingSink implements ReplySink<number> {
-  readonly messages: string[] = [];
-  readonly ops: string[] = [];
-  readonly components: (readonly unknown[] | undefined)[] = [];
-  async send(content: string, components?: readonly unknown[]) {
-    this.messages.push(content);
-    this.components.push(components);
-    this.ops.push(`send ${this.messages.length - 1}`);
-    return this.messages.length - 1;
-  }
-  async edit(handle: number, content: string, components?: readonly unknown[]) {
-    this.messages[handle] = content;
-    this.components[handle] = components;
-    this.ops.push(`edit ${handle}`);
-  }
-}
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Moves the fake clock on, running the timers (and the promises they start) that fall due. */
+const advance = (ms: number) => vi.advanceTimersByTimeAsync(ms);
 
 describe('ReplyRenderer', () => {
   it('posts once for a fast turn, with no in-progress marker', async () => {
@@ -34,23 +26,26 @@ describe('ReplyRenderer', () => {
   it('streams with at most one update per interval, in-progress then done', async () => {
     const sink = new RecordingSink();
     const r = new ReplyRenderer(sink, { intervalMs: 100 });
-    const started = Date.now();
     for (let i = 0; i < 30; i++) {
       r.onEvent({ type: 'text_delta', turnId: 't', text: `w${i} ` });
-      await sleep(10);
+      await advance(10);
     }
+    // 300 ms of text at one update per 100 ms: updates at 100, 200 and 300 ms
+    expect(sink.ops).toEqual(['send 0', 'edit 0', 'edit 0']);
+    expect(sink.messages[0]).toContain('w29');
+    expect(sink.messages[0]).toContain('⏳ thinking…');
     r.onEvent({ type: 'tool_call', turnId: 't', callId: 'c', name: 'search_memory', args: { query: 'tent' } });
-    await sleep(120);
-    const elapsed = Date.now() - started;
-    expect(sink.ops.length).toBeLessThanOrEqual(Math.ceil(elapsed / 100) + 1);
-    expect(sink.ops.length).toBeGreaterThanOrEqual(2);
+    await advance(99);
+    expect(sink.ops).toHaveLength(3);
+    await advance(1);
+    expect(sink.ops).toHaveLength(4);
     expect(sink.messages[0]).toContain('⏳ searched “tent”…');
     await r.finish({ text: 'final answer', notices: ['history was truncated'], components: [{ type: 1 }] });
     expect(sink.messages).toEqual(['final answer\n\n-# ✓ searched “tent”…\n-# ⚠ history was truncated']);
     expect(sink.components[0]).toEqual([{ type: 1 }]);
     const ops = sink.ops.length;
     r.onEvent({ type: 'text_delta', turnId: 't', text: 'late' });
-    await sleep(150);
+    await advance(150);
     expect(sink.ops.length).toBe(ops);
   });
 
@@ -68,7 +63,7 @@ describe('ReplyRenderer', () => {
     const sink = new RecordingSink();
     const r = new ReplyRenderer(sink, { intervalMs: 20 });
     r.onEvent({ type: 'text_delta', turnId: 't', text: 'One moment <tool_call>{"name":"read_note","argu' });
-    await sleep(60);
+    await advance(60);
     await r.finish({ text: 'One moment. Here it is.' });
     expect(sink.ops[0]).toBe('send 0');
     for (const op of sink.messages) expect(op).not.toContain('tool_call');

@@ -11,7 +11,9 @@ import { PlaybackQueue } from '../../../src/voice/playback-queue.js';
 import { VoiceConversation } from '../../../src/voice/voice-conversation.js';
 import { BargeInDetector } from '../../../src/voice/barge-in.js';
 import { deliver, deliverScript, noisePackets, speechPackets } from '../../fixtures/audio/speech.js';
-import { FakeAssistant, FakeTts, RecordingSink, ScriptedStt } from '../../fixtures/audio/voice-fakes.js';
+import { FakeAssistant } from '../../support/fake-assistant.js';
+import { RecordingSink } from '../../support/recording-sink.js';
+import { FakeTts, ScriptedStt } from '../../support/voice-fakes.js';
 
 const SILENCE_MS = 400;
 
@@ -110,7 +112,7 @@ describe('receive pipeline with synthetic speech', () => {
     const stt = new ScriptedStt(() => 'what is on my calendar tomorrow');
     const queue = new PlaybackQueue({ tts: new FakeTts(), sink: new RecordingSink(5) });
     const conversation = new VoiceConversation({
-      assistant: new FakeAssistant(() => ['Nothing yet.'], 1),
+      assistant: new FakeAssistant(() => ({ deltas: ['Nothing yet.'], deltaMs: 1 })),
       stt,
       queue,
       place: { kind: 'project', origin: { name: 'p', key: 'k' } },

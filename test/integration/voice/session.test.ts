@@ -11,7 +11,9 @@ import { VoiceSessions } from '../../../src/voice/sessions.js';
 import type { VoiceMember, VoiceSessionDeps, VoiceTarget } from '../../../src/voice/session.js';
 import { silentLogger } from '../../../src/core/ports.js';
 import { deliver, speechPackets } from '../../fixtures/audio/speech.js';
-import { FakeAssistant, FakeTts, RecordingSink, ScriptedStt } from '../../fixtures/audio/voice-fakes.js';
+import { FakeAssistant } from '../../support/fake-assistant.js';
+import { RecordingSink } from '../../support/recording-sink.js';
+import { FakeTts, ScriptedStt } from '../../support/voice-fakes.js';
 
 class FakeConnection extends EventEmitter {
   state: { status: string } = { status: 'ready' };
@@ -66,7 +68,7 @@ function setup(members: VoiceMember[], transcript = 'Charlie, what is on the sho
   const posts: string[] = [];
   const sink = new RecordingSink(20);
   const stt = new ScriptedStt(() => transcript);
-  const assistant = new FakeAssistant(() => ['Milk and eggs.'], 1);
+  const assistant = new FakeAssistant(() => ({ deltas: ['Milk and eggs.'], deltaMs: 1 }));
   const deps: VoiceSessionDeps = {
     assistant,
     stt,
@@ -116,7 +118,7 @@ describe('VoiceSession', () => {
     await waitFor(() => t.sink.finished.length > 0);
     expect(t.connections[0]!.subscriptions).toEqual(['ana']);
     expect(t.stt.calls).toHaveLength(1);
-    expect(t.assistant.messages[0]).toMatchObject({ text: 'what is on the shopping list?', speaker: 'Ana', mode: 'voice' });
+    expect(t.assistant.handled[0]).toMatchObject({ text: 'what is on the shopping list?', speaker: 'Ana', mode: 'voice' });
     expect(t.posts).toEqual(['🎙️ Ana: Charlie, what is on the shopping list?', 'Milk and eggs.']);
     expect(t.sink.finished).toEqual(['Milk and eggs.']);
     expect(t.sessions.status('g1')).toMatchObject({ humans: 3, wakeNameNeeded: true, turns: 1, voiceChannelName: 'Lounge', project: 'household' });

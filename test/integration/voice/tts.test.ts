@@ -11,7 +11,7 @@ import { parseWav } from '../../../src/speech/audio/wav.js';
 import { DiscordAudioSink, toAudioResource } from '../../../src/voice/discord-audio.js';
 import { PlaybackQueue } from '../../../src/voice/playback-queue.js';
 import { silentLogger } from '../../../src/core/ports.js';
-import { FakeTts } from '../../fixtures/audio/voice-fakes.js';
+import { FakeTts } from '../../support/voice-fakes.js';
 
 const local = new EspeakTts();
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PlaybackQueue } from '../../../src/voice/playback-queue.js';
 import { BargeInDetector } from '../../../src/voice/barge-in.js';
-import { FakeTts, RecordingSink } from '../../fixtures/audio/voice-fakes.js';
+import { RecordingSink } from '../../support/recording-sink.js';
+import { FakeTts } from '../../support/voice-fakes.js';
 
 describe('PlaybackQueue', () => {
   it('plays sentences in order, one at a time, synthesising ahead', async () => {

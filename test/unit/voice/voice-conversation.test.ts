@@ -3,14 +3,16 @@ import type { Place } from '../../../src/core/assistant-api.js';
 import { AddressingPolicy } from '../../../src/voice/addressing.js';
 import { PlaybackQueue } from '../../../src/voice/playback-queue.js';
 import { VoiceConversation } from '../../../src/voice/voice-conversation.js';
-import { FakeAssistant, FakeTts, RecordingSink, ScriptedStt } from '../../fixtures/audio/voice-fakes.js';
+import { FakeAssistant } from '../../support/fake-assistant.js';
+import { RecordingSink } from '../../support/recording-sink.js';
+import { FakeTts, ScriptedStt } from '../../support/voice-fakes.js';
 
 const place: Place = { kind: 'project', origin: { name: 'kitchen', key: 'discord:1:2', discord: { guildId: '1', channelId: '2' } } };
 const pcm = new Int16Array(16_000);
 
 function setup(opts: { transcripts: string[]; humans?: number; reply?: string[]; sinkMs?: number; deltaMs?: number; stt?: ScriptedStt }) {
   const stt = opts.stt ?? new ScriptedStt((_, i) => opts.transcripts[i] ?? '');
-  const assistant = new FakeAssistant(() => opts.reply ?? ['Sure. ', 'It is **sunny** today. ', 'See https://weather.example.com/x for more.'], opts.deltaMs ?? 10);
+  const assistant = new FakeAssistant(() => ({ deltas: opts.reply ?? ['Sure. ', 'It is **sunny** today. ', 'See https://weather.example.com/x for more.'], deltaMs: opts.deltaMs ?? 10 }));
   const sink = new RecordingSink(opts.sinkMs ?? 10);
   const queue = new PlaybackQueue({ tts: new FakeTts(), sink });
   const posts: string[] = [];
@@ -33,8 +35,8 @@ describe('VoiceConversation', () => {
     const out = await t.conv.hear({ userId: 'u1', displayName: 'Ana', pcm });
     await t.conv.idle();
     expect(out.kind).toBe('answered');
-    expect(t.assistant.messages[0]).toMatchObject({ place, speaker: 'Ana', speakerId: 'u1', text: "What's the weather?", mode: 'voice' });
-    expect(t.assistant.messages[0]!.source).toMatch(/^voice:\d+$/);
+    expect(t.assistant.handled[0]).toMatchObject({ place, speaker: 'Ana', speakerId: 'u1', text: "What's the weather?", mode: 'voice' });
+    expect(t.assistant.handled[0]!.source).toMatch(/^voice:\d+$/);
     expect(t.sink.finished).toEqual(['Sure.', 'It is sunny today.', 'See a link to weather.example.com for more.']);
     expect(t.posts).toEqual(["🎙️ Ana: What's the weather?", 'Sure. It is **sunny** today. See https://weather.example.com/x for more.']);
   });
@@ -54,7 +56,7 @@ describe('VoiceConversation', () => {
     const t = setup({ transcripts: ['what about dinner', 'Charlie, what about dinner?'], humans: 3 });
     expect(await t.conv.hear({ userId: 'u1', displayName: 'Ana', pcm })).toMatchObject({ kind: 'ignored', reason: 'not_addressed' });
     expect(await t.conv.hear({ userId: 'u2', displayName: 'Ben', pcm })).toMatchObject({ kind: 'answered' });
-    expect(t.assistant.messages.map((m) => m.text)).toEqual(['what about dinner?']);
+    expect(t.assistant.handled.map((m) => m.text)).toEqual(['what about dinner?']);
     expect(t.posts[0]).toBe('🎙️ Ben: Charlie, what about dinner?');
   });
 
@@ -63,7 +65,7 @@ describe('VoiceConversation', () => {
     const kinds = [];
     for (let i = 0; i < 4; i++) kinds.push((await t.conv.hear({ userId: 'u1', displayName: 'Ana', pcm })).kind);
     expect(kinds).toEqual(['hallucination', 'hallucination', 'ignored', 'ignored']);
-    expect(t.assistant.messages).toHaveLength(0);
+    expect(t.assistant.handled).toHaveLength(0);
     expect(t.posts).toHaveLength(0);
   });
 
@@ -104,7 +106,7 @@ describe('VoiceConversation', () => {
     const t = setup({ transcripts: [], stt });
     expect(await t.conv.hear({ userId: 'u1', displayName: 'Ana', pcm })).toMatchObject({ kind: 'failed' });
     expect(await t.conv.hear({ userId: 'u1', displayName: 'Ana', pcm })).toMatchObject({ kind: 'failed' });
-    expect(t.assistant.messages).toHaveLength(0);
+    expect(t.assistant.handled).toHaveLength(0);
     expect(t.posts).toEqual(["⚠️ I can't understand speech right now: server down"]);
   });
 });

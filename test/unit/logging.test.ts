@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/logging.js';
+import { RecordingSink } from '../support/recording-sink.js';
+
+/** What the logger writes, recorded line by line as it is written (no waiting). */
+function logged(level: string, write: (log: ReturnType<typeof createLogger>) => void): string {
+  const sink = new RecordingSink();
+  write(createLogger(level, sink));
+  return sink.logText;
+}
+
+describe('logging', () => {
+  it('redacts secrets wherever they appear in a log object', () => {
+    const text = logged('info', (log) => {
+      log.info({ config: { DISCORD_TOKEN: 'tok-123', LLM_API_KEY: 'key-456' }, apiKey: 'key-789', headers: { authorization: 'Bearer abc' } }, 'start');
+      log.child({ component: 'llm' }).warn({ token: 'tok-999' }, 'retry');
+    });
+    expect(text).toContain('start');
+    expect(text).toContain('retry');
+    for (const secret of ['tok-123', 'key-456', 'key-789', 'Bearer abc', 'tok-999']) expect(text).not.toContain(secret);
+    expect(text).toContain('[redacted]');
+  });
+
+  it('message text logged at debug does not appear at info', () => {
+    const text = logged('info', (log) => log.debug({ text: 'my private message' }, 'message'));
+    expect(text).not.toContain('my private message');
+    const debug = logged('debug', (log) => log.debug({ text: 'my private message' }, 'message'));
+    expect(debug).toContain('my private message');
+  });
+});
