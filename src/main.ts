@@ -25,7 +25,7 @@ import { createSpeechToText } from './speech/stt/create.js';
 import { createTextToSpeech } from './speech/tts/create.js';
 import { VoiceSessions } from './voice/sessions.js';
 import { voiceSettings } from './voice/settings.js';
-import { transcribeAudioAttachments } from './voice/voice-message.js';
+import { transcribeAudioAttachments } from './speech/voice-message.js';
 import { SqlitePrivateStore } from './storage/private-store.js';
 import { openUsageStore } from './storage/usage-store.js';
 import { selectEmbedder } from './llm/embeddings.js';

@@ -34,7 +34,7 @@ export interface StartDiscordOptions {
   apiUrl?: string;
   /** Handed to commands as `ctx.services`; a function gets the client first (e.g. for voice adapters). */
   services?: DiscordServices | ((client: Client) => DiscordServices);
-  /** Transcribes voice messages in project channels (see src/voice/voice-message.ts). */
+  /** Transcribes voice messages in project channels (see src/speech/voice-message.ts). */
   transcribeAudio?: MessageHandlerDeps['transcribeAudio'];
   /** Overrides the commands loaded from `commands/`. */
   commands?: readonly Command[];

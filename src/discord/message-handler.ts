@@ -9,7 +9,7 @@ import { placeKey, type AssistantApi, type IncomingMessage, type Place } from '.
 import type { Logger } from '../core/ports.js';
 import type { AccessPolicy } from './access.js';
 import { readAttachments, type AttachmentRef } from './attachments.js';
-import { isAudioAttachment } from '../voice/voice-message.js';
+import { isAudioAttachment } from '../speech/voice-message.js';
 import type { KeyedQueue } from '../core/keyed-queue.js';
 import type { NoteBoard } from './note-board.js';
 import { isAddressed, messageUrl, placeFor, stripBotMention, type ChannelRef } from './place.js';

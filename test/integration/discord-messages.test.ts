@@ -5,7 +5,7 @@ import { APOLOGY_TEXT } from '../../src/discord/message-handler.js';
 import { startBotHarness, type BotHarness } from '../support/fake-discord/bot-harness.js';
 import type { Json } from '../support/fake-discord/server.js';
 import { FakeAssistant } from '../support/fake-assistant.js';
-import { transcribeAudioAttachments } from '../../src/voice/voice-message.js';
+import { transcribeAudioAttachments } from '../../src/speech/voice-message.js';
 import { oggOpus } from '../fixtures/audio/ogg.js';
 import { speechPackets } from '../fixtures/audio/speech.js';
 import { ScriptedStt } from '../support/voice-fakes.js';

@@ -11,7 +11,7 @@ import { createSpeechToText } from '../../../src/speech/stt/create.js';
 import { configSchema } from '../../../src/config.js';
 import { parseWav } from '../../../src/speech/audio/wav.js';
 import { silentLogger } from '../../../src/core/ports.js';
-import { transcribeAudioAttachments, transcribeVoiceMessage } from '../../../src/voice/voice-message.js';
+import { transcribeAudioAttachments, transcribeVoiceMessage } from '../../../src/speech/voice-message.js';
 import { EspeakTts } from '../../../src/speech/tts/espeak-tts.js';
 import { speechPackets } from '../../fixtures/audio/speech.js';
 import { oggOpus } from '../../fixtures/audio/ogg.js';

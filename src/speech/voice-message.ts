@@ -3,9 +3,9 @@
  * resample to 16 kHz mono, transcribe. Returns '' for silence or a known hallucination.
  */
 import type { SpeechToText } from '../core/ports.js';
-import { decodeAudio } from '../speech/audio/decode.js';
-import { floatToInt16, RECOGNISER_RATE, resampleMono } from '../speech/audio/pcm.js';
-import { isHallucination, stripNonSpeech } from '../speech/stt/hallucinations.js';
+import { decodeAudio } from './audio/decode.js';
+import { floatToInt16, RECOGNISER_RATE, resampleMono } from './audio/pcm.js';
+import { isHallucination, stripNonSpeech } from './stt/hallucinations.js';
 
 export function isAudioAttachment(contentType: string | null, name: string): boolean {
   return /^audio\//i.test(contentType ?? '') || /\.(ogg|oga|opus|mp3|wav)$/i.test(name);
