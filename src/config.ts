@@ -53,6 +53,7 @@ export const configSchema = z.object({
   LLM_MAX_RETRIES: int(0, 10).default(2),
   LLM_TEMPERATURE: num(0, 2).default(0.4),
   LLM_ACCEPTS_IMAGES: bool.default(false),
+  LLM_MAX_TOKENS: int(64, 200_000).default(4096),
 
   // the memory lane: the local model that writes permanent memory
   MEMORY_LLM_BASE_URL: optional(url),
@@ -71,6 +72,9 @@ export const configSchema = z.object({
   HISTORY_MESSAGES: int(0, 200).default(20),
   DISTILL_EVERY: int(1, 1000).default(5),
   ASSISTANT_NAME: z.string().min(1).max(40).default('Charlie'),
+  REPLY_MAX_CHARS: int(200, 200_000).default(12_000),
+  DISTILL_BATCH_CHARS: int(2000, 2_000_000).default(24_000),
+  DISTILL_DEADLINE_MS: int(1000, 3_600_000).default(300_000),
 
   // retrieval
   EMBEDDER: z.enum(['auto', 'transformers', 'openai', 'builtin']).default('auto'),
@@ -100,6 +104,8 @@ export const configSchema = z.object({
   DISCORD_ALLOWED_USERS: idList.default([]),
   DISCORD_EDIT_INTERVAL_MS: int(250, 10_000).default(1000),
   DISCORD_ATTACHMENT_MAX_BYTES: int(1000, 5_000_000).default(100_000),
+  DISCORD_IMAGE_MAX_BYTES: int(1000, 50_000_000).default(5_000_000),
+  DISCORD_REPLY_MAX_MESSAGES: int(1, 50).default(5),
 
   // voice
   VOICE_WAKE_NAME: z.string().min(1).max(40).default('Charlie'),

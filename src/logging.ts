@@ -51,7 +51,13 @@ export function scrubForLog(value: unknown, level: number, depth = 0): unknown {
   if (typeof value === 'string') return removeSecrets(value).text;
   if (value instanceof Error) {
     const out: Record<string, unknown> = { type: value.name, message: removeSecrets(value.message).text };
+    // What classifies it (a ModelError's kind, an HTTP status, a Node or Discord error code) and what caused it.
+    for (const key of ['kind', 'status', 'code'] as const) {
+      const v: unknown = (value as unknown as Record<string, unknown>)[key];
+      if (typeof v === 'string' || typeof v === 'number') out[key] = v;
+    }
     if (level <= DEBUG && value.stack) out.stack = removeSecrets(value.stack).text;
+    if (value.cause !== undefined && depth < 4) out.cause = scrubForLog(value.cause, level, depth + 1);
     return out;
   }
   if (!value || typeof value !== 'object' || depth > 4) return value;

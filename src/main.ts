@@ -60,11 +60,13 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
     logger,
     settings: {
       assistantName: config.ASSISTANT_NAME,
-      limits: { maxSteps: config.TURN_MAX_STEPS, maxToolCalls: config.TURN_MAX_TOOL_CALLS, deadlineMs: config.TURN_DEADLINE_MS },
+      limits: { maxSteps: config.TURN_MAX_STEPS, maxToolCalls: config.TURN_MAX_TOOL_CALLS, deadlineMs: config.TURN_DEADLINE_MS, maxReplyChars: config.REPLY_MAX_CHARS },
       historyMessages: config.HISTORY_MESSAGES,
       distillEvery: config.DISTILL_EVERY,
       temperature: config.LLM_TEMPERATURE,
       maxMessageChars: 24_000,
+      distillBatchChars: config.DISTILL_BATCH_CHARS,
+      distillDeadlineMs: config.DISTILL_DEADLINE_MS,
     },
   });
   const close = async () => {

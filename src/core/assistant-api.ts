@@ -41,6 +41,8 @@ export interface TurnOutcome {
   related: string[];
   /** Short visible warnings (images skipped, history truncated, model down…). */
   notices: string[];
+  /** The turn's deadline: a front door stops posting the reply when it fires. */
+  deadline?: AbortSignal;
 }
 
 export interface MemoryView {

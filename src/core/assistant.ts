@@ -5,18 +5,18 @@
  */
 import type { AssistantApi, DistillOutcome, IncomingMessage, MemoryView, Place, TurnOutcome } from './assistant-api.js';
 import { distill } from './distill.js';
-import { CharlieError } from './errors.js';
+import { CONTEXT_RETRY_NOTICE, ModelError, modelErrorReply } from './errors.js';
 import type { TurnEvent, TurnEventListener } from './events.js';
 import { decisionsFromText, quotesFromText } from './memory-edit.js';
 import { openHome, type Home } from './home.js';
 import { KeyedQueue } from './keyed-queue.js';
 import { modelLanes, type ModelLane } from './lanes.js';
-import type { ChatModel, Clock, LocalChatModel, Logger, Note, NoteSummary, PrivateStore, ProjectConfig, ProjectStore, Recall, RecallHit, UsageStore } from './ports.js';
+import type { ChatModel, Clock, LocalChatModel, LogEntry, Logger, Note, NoteSummary, PrivateStore, ProjectConfig, ProjectStore, Recall, RecallHit, UsageStore } from './ports.js';
 import { presuggest } from './presuggest.js';
 import { withoutHostPaths } from './public-text.js';
 import { removeSecrets, secretNotice } from './secrets.js';
 import { historyMessages, systemPrompt, userMessage } from './prompt.js';
-import { runToolLoop, type LoopLimits } from './tool-loop.js';
+import { runToolLoop, type LoopLimits, type LoopResult } from './tool-loop.js';
 import { builtinTools } from './tools/index.js';
 import type { Tool, ToolCategory } from './tools/tool.js';
 
@@ -28,6 +28,10 @@ export interface AssistantSettings {
   temperature: number;
   /** Longer messages are archived whole but cut for the model, with a visible notice. */
   maxMessageChars: number;
+  /** Distil a backlog in batches of about this many characters of messages. */
+  distillBatchChars: number;
+  /** One distillation run gives up after this long; its messages stay pending. */
+  distillDeadlineMs: number;
 }
 
 export interface AssistantDeps {
@@ -45,7 +49,44 @@ export interface AssistantDeps {
   newId?: () => string;
 }
 
-export const APOLOGY = "Sorry — I can't reach my model server right now, so I can't answer. Your message is saved; please try again in a moment.";
+export const FAILURE_REPLY = 'Sorry — something went wrong while answering. Your message is saved.';
+const OUT_OF_TIME = '(I ran out of time for this answer.)';
+
+/**
+ * The turn's one deadline. The model work (`answer`) ends a little earlier, so the front door
+ * still has time to post what was written before the whole turn (`turn`) is over.
+ */
+function turnDeadline(deadlineMs: number): { turn: AbortSignal; answer: AbortSignal; answerMs: number } {
+  const reserve = Math.min(15_000, Math.round(deadlineMs / 5));
+  const answerMs = deadlineMs - reserve;
+  return { turn: AbortSignal.timeout(deadlineMs), answer: AbortSignal.timeout(answerMs), answerMs };
+}
+
+/** Resolves with `work`, or with `onTimeout()` when `signal` fires first. */
+function within<T>(work: Promise<T>, signal: AbortSignal, onTimeout: () => T): Promise<T> {
+  if (signal.aborted) return Promise.resolve(onTimeout());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => resolve(onTimeout());
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/** What `answer` needs to build the prompt and run the tool loop. */
+interface Ask {
+  home: Home;
+  speaker: string;
+  text: string;
+  images: string[];
+  now: Date;
+  mode: 'text' | 'voice';
+  source: string;
+  turnId: string;
+  emit: (event: TurnEvent) => void;
+  log: Logger;
+  cancel: AbortSignal | undefined;
+  deadline: { answer: AbortSignal; answerMs: number };
+}
 
 export class Assistant implements AssistantApi {
   private readonly tools: Tool[];
@@ -66,7 +107,29 @@ export class Assistant implements AssistantApi {
     return openHome(place, { store, privateStore, recall, usage, now: () => clock.now(), distillEvery: settings.distillEvery });
   }
 
+  /**
+   * One turn, bounded by the turn deadline whatever happens inside it (a stalled store, a
+   * stalled model): it always resolves, and `outcome.deadline` lets the front door bound
+   * posting the reply by the same deadline.
+   */
   async handle(message: IncomingMessage, options: { onEvent?: TurnEventListener; signal?: AbortSignal } = {}): Promise<TurnOutcome> {
+    const deadline = turnDeadline(this.deps.settings.limits.deadlineMs);
+    const state = { open: true };
+    const onEvent = options.onEvent;
+    const guarded: TurnEventListener = (event) => {
+      if (state.open) onEvent?.(event);
+    };
+    const work = this.turn(message, guarded, options.signal, deadline);
+    const outcome = await within(work, deadline.turn, (): TurnOutcome => {
+      this.deps.logger.warn({ deadlineMs: this.deps.settings.limits.deadlineMs }, 'turn deadline reached before the turn finished');
+      work.catch((err: unknown) => this.deps.logger.warn({ err }, 'a turn that ran out of time failed afterwards'));
+      return { project: '', reply: OUT_OF_TIME, reason: 'deadline', related: [], notices: ['turn deadline reached'] };
+    });
+    state.open = false;
+    return { ...outcome, deadline: deadline.turn };
+  }
+
+  private async turn(message: IncomingMessage, onEvent: TurnEventListener, cancel: AbortSignal | undefined, deadline: Ask['deadline']): Promise<TurnOutcome> {
     const { settings, clock, model } = this.deps;
     const home = await this.home(message.place);
     const log = this.deps.logger.child({ project: home.key });
@@ -89,9 +152,9 @@ export class Assistant implements AssistantApi {
     const emit = (event: TurnEvent) => {
       if (event.type === 'notice') outcome.notices.push(event.text);
       try {
-        options.onEvent?.(event);
+        onEvent(event);
       } catch (err) {
-        log.warn({ err: String(err) }, 'event listener failed');
+        log.warn({ err }, 'event listener failed');
       }
     };
     emit({ type: 'turn_start', turnId, project: home.key, mode: message.mode ?? 'text' });
@@ -108,35 +171,25 @@ export class Assistant implements AssistantApi {
       emit({ type: 'notice', turnId, level: 'warn', text: `${images.length} image(s) skipped: the model does not accept images` });
       images = [];
     }
+    const ask: Ask = { home, speaker: message.speaker, text, images, now, mode: message.mode ?? 'text', source: message.source, turnId, emit, log, cancel, deadline };
     try {
-      const { layers, problems } = await home.layers();
-      for (const p of problems) emit({ type: 'notice', turnId, level: 'warn', text: `${p.path}${p.line ? `:${p.line}` : ''} could not be read (${p.message}); it was left untouched` });
-      const tools = this.tools.filter((t) => !(t.projectOnly && !home.notes));
-      const available = [...new Set(tools.map((t) => t.category))] as ToolCategory[];
-      const messages = [
-        { role: 'system' as const, content: systemPrompt({ assistantName: settings.assistantName, projectName: home.name, private: home.private, style: home.style, layers, now, mode: message.mode ?? 'text' }) },
-        ...historyMessages(history, 24_000),
-        userMessage(message.speaker, text, images),
-      ];
-      const result = await runToolLoop({
-        model,
-        messages,
-        tools,
-        categories: presuggest(text, available),
-        ctx: { home, clock, source: message.source, logger: log, modelLocality: model.locality },
-        limits: settings.limits,
-        turnId,
-        emit,
-        temperature: settings.temperature,
-        signal: options.signal,
-      });
+      let result: LoopResult;
+      try {
+        result = await this.answer(ask, history);
+      } catch (error) {
+        if (!(error instanceof ModelError && error.kind === 'context_too_long') || history.length === 0) throw error;
+        // Too long for the model's context: say so, and try once more without the earlier messages.
+        log.warn({ err: error, history: history.length }, 'context too long; retrying with less history');
+        emit({ type: 'notice', turnId, level: 'warn', text: CONTEXT_RETRY_NOTICE });
+        result = await this.answer(ask, []);
+      }
       outcome.reply = result.text;
       outcome.reason = result.reason;
       outcome.related = result.pages.filter((p) => p.startsWith('notes/')).slice(0, 3);
     } catch (error) {
       const reason = withoutHostPaths(error instanceof Error ? error.message : String(error), home.private ? undefined : home.key);
-      log.warn({ err: reason }, 'turn failed');
-      outcome.reply = error instanceof CharlieError ? APOLOGY : "Sorry — something went wrong while answering. Your message is saved.";
+      log.warn({ err: error }, 'turn failed');
+      outcome.reply = error instanceof ModelError ? modelErrorReply(error) : FAILURE_REPLY;
       outcome.reason = 'error';
       emit({ type: 'turn_end', turnId, reason: 'error', text: outcome.reply, error: reason });
       return outcome;
@@ -149,6 +202,34 @@ export class Assistant implements AssistantApi {
     return outcome;
   }
 
+  /** Builds the prompt from the home's memory and `history`, and runs the tool loop. */
+  private async answer(ask: Ask, history: LogEntry[]): Promise<LoopResult> {
+    const { settings, clock, model } = this.deps;
+    const { home, emit, turnId } = ask;
+    const { layers, problems } = await home.layers();
+    for (const p of problems) emit({ type: 'notice', turnId, level: 'warn', text: `${p.path}${p.line ? `:${p.line}` : ''} could not be read (${p.message}); it was left untouched` });
+    const tools = this.tools.filter((t) => !(t.projectOnly && !home.notes));
+    const available = [...new Set(tools.map((t) => t.category))] as ToolCategory[];
+    const messages = [
+      { role: 'system' as const, content: systemPrompt({ assistantName: settings.assistantName, projectName: home.name, private: home.private, style: home.style, layers, now: ask.now, mode: ask.mode }) },
+      ...historyMessages(history, 24_000),
+      userMessage(ask.speaker, ask.text, ask.images),
+    ];
+    return runToolLoop({
+      model,
+      messages,
+      tools,
+      categories: presuggest(ask.text, available),
+      ctx: { home, clock, source: ask.source, logger: ask.log, modelLocality: model.locality },
+      limits: { ...settings.limits, deadlineMs: ask.deadline.answerMs },
+      turnId,
+      emit,
+      temperature: settings.temperature,
+      signal: ask.cancel,
+      deadline: ask.deadline.answer,
+    });
+  }
+
   /** Queues a distillation run for the home; it runs when enough messages are waiting (any, when forced). */
   private scheduleDistill(home: Home, force: boolean): Promise<DistillOutcome> {
     const memoryModel = this.deps.memoryModel;
@@ -158,12 +239,14 @@ export class Assistant implements AssistantApi {
         const target = home.distillTarget();
         const waiting = await target.pending();
         if (waiting.entries.filter((e) => e.role === 'user').length < (force ? 1 : home.distillEvery)) return { ran: false, messages: 0 };
-        const n = await distill(target, { model: memoryModel, logger: this.deps.logger.child({ project: home.key }) });
+        const { distillBatchChars, distillDeadlineMs } = this.deps.settings;
+        const deps = { model: memoryModel, logger: this.deps.logger.child({ project: home.key }), batchChars: distillBatchChars };
+        const n = await distill(target, deps, AbortSignal.timeout(distillDeadlineMs));
         return { ran: n > 0, messages: n };
       } catch (error) {
-        const msg = error instanceof Error ? error.message : String(error);
-        this.deps.logger.warn({ project: home.key, err: msg }, 'distillation failed; the messages stay pending');
-        return { ran: false, messages: 0, error: msg };
+        this.deps.logger.warn({ project: home.key, err: error }, 'distillation failed; the messages stay pending');
+        const what = error instanceof ModelError ? `${error.kind.replace(/_/g, ' ')}: ${error.message}` : error instanceof Error ? error.message : String(error);
+        return { ran: false, messages: 0, error: what };
       }
     });
   }

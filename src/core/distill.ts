@@ -1,23 +1,28 @@
 /**
  * Distillation: the model rewrites the summary, adds dated key decisions with their source,
  * and picks recent meaningful quotes — from the archive entries since the last run only.
- * The merge is deterministic; quotes must be words actually said. If the model fails or
- * returns garbage, nothing is written and the cursor stays, so the messages are distilled
- * next time. A hand edit made meanwhile wins over the model.
+ * A long backlog is distilled in batches that fit the model (smaller ones when the model says
+ * its context is too small), and the cursor moves after each batch. The reply is validated
+ * item by item: valid items are kept, the rest logged and dropped. The merge is deterministic;
+ * quotes must be words actually said. If the model fails or returns no usable summary, nothing
+ * is written for that batch and its messages are distilled next time. A hand edit made
+ * meanwhile wins over the model.
  */
 import { z } from 'zod';
 import type { ChatMessage, Decision, JsonSchema, LocalChatModel, LogEntry, Logger, MemoryLayers, NoteDraft, Quote, WriteOutcome } from './ports.js';
 import { parseToolArguments } from './tool-args.js';
-import { CharlieError } from './errors.js';
+import { CharlieError, ModelError } from './errors.js';
 
 export class DistillError extends CharlieError {}
 
 /** What distillation reads and writes: a Markdown project or a private (SQLite) conversation. */
 export interface DistillTarget {
   label: string;
-  pending(): Promise<{ entries: LogEntry[]; commit(): Promise<void> }>;
+  /** The entries waiting; `commit(n)` marks the first `n` of them distilled. */
+  pending(): Promise<{ entries: LogEntry[]; commit(count: number): Promise<void> }>;
   readLayers(): Promise<{ layers: MemoryLayers; versions: Record<string, string> }>;
-  writeLayers(layers: MemoryLayers, versions: Record<string, string>): Promise<WriteOutcome>;
+  /** `distilled`: how many of the pending entries these layers cover (a target may move its cursor with them). */
+  writeLayers(layers: MemoryLayers, versions: Record<string, string>, distilled: number): Promise<WriteOutcome>;
   /** Entity pages; absent for private conversations. */
   saveEntity?(draft: NoteDraft): Promise<void>;
 }
@@ -26,15 +31,16 @@ export const MAX_QUOTES = 12;
 const MAX_MESSAGE_CHARS = 1500;
 
 const index = z.coerce.number().int().min(1);
-const replySchema = z.object({
-  summary: z.string(),
-  decisions: z.array(z.object({ text: z.string().min(3), message: index })).default([]),
-  quotes: z.array(z.object({ text: z.string().min(3), message: index })).default([]),
-  entities: z
-    .array(z.object({ title: z.string().min(1).max(120), category: z.string().max(60).optional(), facts: z.string().min(3) }))
-    .default([]),
-});
-type DistillReply = z.infer<typeof replySchema>;
+const decisionItem = z.object({ text: z.string().trim().min(3).max(1000), message: index });
+const quoteItem = z.object({ text: z.string().trim().min(3).max(1000), message: index });
+const entityItem = z.object({ title: z.string().trim().min(1).max(120), category: z.string().max(60).optional(), facts: z.string().trim().min(3).max(4000) });
+export interface DistillReply {
+  /** null: the model gave no usable summary (the current one is kept). */
+  summary: string | null;
+  decisions: z.infer<typeof decisionItem>[];
+  quotes: z.infer<typeof quoteItem>[];
+  entities: z.infer<typeof entityItem>[];
+}
 
 /**
  * The reply's shape as a JSON Schema, for grammar-constrained generation. Lengths and counts
@@ -62,12 +68,7 @@ export function distillJsonSchema(withEntities: boolean): JsonSchema {
 }
 
 export function distillPrompt(layers: MemoryLayers, entries: LogEntry[], withEntities: boolean): ChatMessage[] {
-  const numbered = entries
-    .map((e, i) => {
-      const text = e.text.length > MAX_MESSAGE_CHARS ? `${e.text.slice(0, MAX_MESSAGE_CHARS)} …` : e.text;
-      return `[${i + 1}] ${e.time.slice(0, 16).replace('T', ' ')} ${e.speaker}${e.role === 'assistant' ? ' (assistant)' : ''}: ${text}`;
-    })
-    .join('\n');
+  const numbered = entries.map((e, i) => `[${i + 1}] ${promptLine(e)}`).join('\n');
   const system = [
     'You maintain the long-term memory of a conversation. Reply with ONE JSON object and nothing else:',
     '{"summary": string, "decisions": [{"text": string, "message": number}], "quotes": [{"text": string, "message": number}]' +
@@ -90,6 +91,25 @@ export function distillPrompt(layers: MemoryLayers, entries: LogEntry[], withEnt
   ];
 }
 
+function promptLine(e: LogEntry): string {
+  const text = e.text.length > MAX_MESSAGE_CHARS ? `${e.text.slice(0, MAX_MESSAGE_CHARS)} …` : e.text;
+  return `${e.time.slice(0, 16).replace('T', ' ')} ${e.speaker}${e.role === 'assistant' ? ' (assistant)' : ''}: ${text}`;
+}
+
+/** How many entries from `from` fit in `maxChars` of prompt (at least one). */
+export function batchSize(entries: readonly LogEntry[], from: number, maxChars: number): number {
+  let used = 0;
+  let n = 0;
+  for (let i = from; i < entries.length; i++) {
+    const entry = entries[i];
+    if (!entry) break;
+    used += promptLine(entry).length + 8;
+    if (n > 0 && used > maxChars) break;
+    n++;
+  }
+  return n;
+}
+
 function norm(text: string): string {
   return text
     .toLowerCase()
@@ -98,14 +118,41 @@ function norm(text: string): string {
     .trim();
 }
 
-export function parseDistillReply(raw: string): DistillReply {
+/** Keeps the items of `raw` that fit `schema`; the others are counted in `dropped`. */
+function validItems<T>(raw: unknown, schema: z.ZodType<T>, field: string, dropped: string[]): T[] {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw)) {
+    dropped.push(`${field}: not a list`);
+    return [];
+  }
+  const out: T[] = [];
+  raw.forEach((item: unknown, i) => {
+    const parsed = schema.safeParse(item);
+    if (parsed.success) out.push(parsed.data);
+    else dropped.push(`${field}[${i}]: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'item'} ${issue.message}`).join('; ')}`);
+  });
+  return out;
+}
+
+/**
+ * Validates a distillation reply item by item. Throws only when the reply is not a JSON object
+ * at all; an unusable summary becomes null and bad items are dropped (listed in `dropped`).
+ */
+export function parseDistillReply(raw: string): { reply: DistillReply; dropped: string[] } {
   const parsed = parseToolArguments(raw);
   // The reply may restate private messages: its text never goes into the error (logged at info).
   if (!parsed.ok) throw new DistillError(`distillation reply is not JSON (${raw.length} characters of prose; the reply is logged at debug)`);
-  const reply = replySchema.safeParse(parsed.value);
-  if (!reply.success) throw new DistillError(`distillation reply does not fit the schema: ${reply.error.issues.map((i) => i.message).join('; ')}`);
-  if (!reply.data.summary.trim()) throw new DistillError('distillation reply has an empty summary');
-  return reply.data;
+  const value = parsed.value as Record<string, unknown>;
+  const dropped: string[] = [];
+  const summary = typeof value.summary === 'string' && value.summary.trim() ? value.summary : null;
+  if (summary === null) dropped.push('summary: missing or empty');
+  const reply: DistillReply = {
+    summary,
+    decisions: validItems(value.decisions, decisionItem, 'decisions', dropped),
+    quotes: validItems(value.quotes, quoteItem, 'quotes', dropped),
+    entities: validItems(value.entities, entityItem, 'entities', dropped),
+  };
+  return { reply, dropped };
 }
 
 /** Deterministic merge of a reply into layers; `keepSummary` when a person edited it meanwhile. */
@@ -129,7 +176,7 @@ export function mergeLayers(current: MemoryLayers, reply: DistillReply, entries:
     quotes.push({ date: entry.time.slice(0, 10), speaker: entry.speaker, text: q.text.trim().replace(/^["“]|["”]$/g, ''), source: entry.source });
   }
   return {
-    summary: keepSummary ? current.summary : reply.summary.trim(),
+    summary: keepSummary || reply.summary === null ? current.summary : reply.summary.trim(),
     decisions,
     quotes: quotes.slice(-MAX_QUOTES),
   };
@@ -138,12 +185,41 @@ export function mergeLayers(current: MemoryLayers, reply: DistillReply, entries:
 export interface DistillDeps {
   model: LocalChatModel;
   logger: Logger;
+  /** Characters of messages per batch (about); a batch the model finds too long is halved. */
+  batchChars: number;
 }
 
-/** Runs one distillation of a target. Returns how many messages were distilled. */
+/**
+ * Distils everything pending, batch by batch; `signal` bounds the whole run. Returns how many
+ * messages were distilled. A failure keeps what earlier batches wrote and throws.
+ */
 export async function distill(target: DistillTarget, deps: DistillDeps, signal?: AbortSignal): Promise<number> {
   const { entries, commit } = await target.pending();
-  if (entries.length === 0) return 0;
+  let done = 0;
+  let limit = deps.batchChars;
+  let maxEntries = entries.length;
+  while (done < entries.length) {
+    const size = Math.min(maxEntries, batchSize(entries, done, limit));
+    const batch = entries.slice(done, done + size);
+    try {
+      await distilBatch(target, batch, done + size, deps, signal);
+    } catch (error) {
+      if (error instanceof ModelError && error.kind === 'context_too_long' && size > 1) {
+        maxEntries = Math.max(1, Math.floor(size / 2));
+        limit = Math.max(1, Math.floor(limit / 2));
+        deps.logger.warn({ target: target.label, messages: size, next: maxEntries }, 'a distillation batch was too long for the model; trying smaller batches');
+        continue;
+      }
+      if (done > 0) deps.logger.warn({ target: target.label, distilled: done, waiting: entries.length - done }, 'distillation stopped part-way; the rest stays pending');
+      throw error;
+    }
+    done += size;
+    await commit(done);
+  }
+  return done;
+}
+
+async function distilBatch(target: DistillTarget, entries: LogEntry[], through: number, deps: DistillDeps, signal: AbortSignal | undefined): Promise<void> {
   const before = await target.readLayers();
   let text = '';
   const withEntities = !!target.saveEntity;
@@ -152,24 +228,26 @@ export async function distill(target: DistillTarget, deps: DistillDeps, signal?:
     if (chunk.type === 'text') text += chunk.text;
   }
   deps.logger.debug({ target: target.label, reply: text }, 'distillation reply');
-  const reply = parseDistillReply(text);
-  let outcome = await target.writeLayers(mergeLayers(before.layers, reply, entries), before.versions);
+  const { reply, dropped } = parseDistillReply(text);
+  if (dropped.length) deps.logger.warn({ target: target.label, dropped: dropped.slice(0, 20), count: dropped.length }, 'dropped invalid items of a distillation reply');
+  if (reply.summary === null && reply.decisions.length + reply.quotes.length + reply.entities.length === 0) {
+    throw new DistillError('distillation reply has nothing usable (no summary, no valid items)');
+  }
+  let outcome = await target.writeLayers(mergeLayers(before.layers, reply, entries), before.versions, through);
   if (!outcome.ok && outcome.reason === 'conflict') {
     // Someone edited the memory by hand while we were thinking: merge onto their version.
     const fresh = await target.readLayers();
     const humanEditedSummary = fresh.layers.summary.trim() !== before.layers.summary.trim();
-    outcome = await target.writeLayers(mergeLayers(fresh.layers, reply, entries, humanEditedSummary), fresh.versions);
+    outcome = await target.writeLayers(mergeLayers(fresh.layers, reply, entries, humanEditedSummary), fresh.versions, through);
   }
   if (!outcome.ok) throw new DistillError(`memory not written (${outcome.reason}): ${outcome.message}`);
-  if (target.saveEntity) {
+  const last = entries[entries.length - 1];
+  if (target.saveEntity && last) {
     for (const e of reply.entities.slice(0, 5)) {
-      const source = entries[entries.length - 1]!.source;
-      await target.saveEntity({ title: e.title, category: e.category, body: e.facts, source }).catch((err: unknown) => {
-        deps.logger.warn({ target: target.label, err: String(err) }, 'entity page not saved');
+      await target.saveEntity({ title: e.title, category: e.category, body: e.facts, source: last.source }).catch((err: unknown) => {
+        deps.logger.warn({ target: target.label, err }, 'entity page not saved');
       });
     }
   }
-  await commit();
   deps.logger.info({ target: target.label, messages: entries.length, decisions: reply.decisions.length, quotes: reply.quotes.length }, 'distilled');
-  return entries.length;
 }

@@ -8,8 +8,39 @@ export class CharlieError extends Error {
   }
 }
 
+/**
+ * What went wrong with a model call, by property rather than by class (as the Vercel AI SDK's
+ * `APICallError` does): callers branch on `kind` and `isRetryable`, never on message text.
+ */
+export type ModelErrorKind =
+  /** Nothing answers at the configured URL. */
+  | 'unreachable'
+  /** The server accepted the request but stopped making progress. */
+  | 'timeout'
+  /** The prompt does not fit the model's context window. */
+  | 'context_too_long'
+  /** The server refused the key (401 / 403). */
+  | 'auth'
+  /** 429: too many requests. */
+  | 'rate_limited'
+  /** 5xx: the server failed while answering. */
+  | 'server_error'
+  /** Not a model reply at all (an HTML page with 200, unreadable JSON). */
+  | 'bad_response'
+  /** Any other refusal of the request (400 for another reason, 404 unknown model …). */
+  | 'refused';
+
+export abstract class ModelError extends CharlieError {
+  abstract readonly kind: ModelErrorKind;
+  /** Whether the same request may succeed if sent again later. */
+  get isRetryable(): boolean {
+    return this.kind === 'unreachable' || this.kind === 'timeout' || this.kind === 'rate_limited' || this.kind === 'server_error';
+  }
+}
+
 /** No server answered at the configured URL (connection refused, DNS, timeout before any byte). */
-export class ModelUnavailableError extends CharlieError {
+export class ModelUnavailableError extends ModelError {
+  readonly kind = 'unreachable' as const;
   constructor(
     readonly baseUrl: string,
     options?: { cause?: unknown; detail?: string },
@@ -22,12 +53,13 @@ export class ModelUnavailableError extends CharlieError {
 }
 
 /**
- * The server answered with an error status. The message names the status, the URL (without
- * credentials) and the provider's error code when it gave one; never the body, which may echo
- * the request (a DM) or the Authorization header. The body, secrets removed, is on `.body`
- * for debug logs.
+ * The server answered with an error status; `kind` says what the status and body mean. The
+ * message names the status, the URL (without credentials) and the provider's error code when
+ * it gave one; never the body, which may echo the request (a DM) or the Authorization header.
+ * The body, secrets removed, is on `.body` for debug logs.
  */
-export class ModelHttpError extends CharlieError {
+export class ModelHttpError extends ModelError {
+  readonly kind: ModelErrorKind;
   readonly body: string;
   constructor(
     readonly status: number,
@@ -36,7 +68,20 @@ export class ModelHttpError extends CharlieError {
     options?: { cause?: unknown },
   ) {
     super(`model server answered ${status} for ${url}${statusHint(status, body)}`, options);
+    this.kind = httpErrorKind(status, body);
     this.body = removeSecrets(body).text;
+  }
+}
+
+/** A 200 answer that is not a model reply (an HTML login page, a proxy's error page, broken JSON). */
+export class ModelBadResponseError extends ModelError {
+  readonly kind = 'bad_response' as const;
+  constructor(
+    readonly url: string,
+    detail: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`the server at ${url} did not send a model reply (${detail}) — check that LLM_BASE_URL points at the API, usually ending in /v1`, options);
   }
 }
 
@@ -59,7 +104,8 @@ function statusHint(status: number, body: string): string {
 }
 
 /** The model did not finish within the configured timeout. */
-export class ModelTimeoutError extends CharlieError {
+export class ModelTimeoutError extends ModelError {
+  readonly kind = 'timeout' as const;
   constructor(
     readonly url: string,
     readonly timeoutMs: number,
@@ -69,8 +115,53 @@ export class ModelTimeoutError extends CharlieError {
   }
 }
 
+/**
+ * Context overflow as the common servers word it: OpenAI / vLLM ("maximum context length",
+ * code `context_length_exceeded`), llama.cpp ("exceeds the available context size",
+ * `exceed_context_size_error`), LM Studio ("context length of only N tokens"), Ollama.
+ * An HTTP body is all these servers give; there is no shared code to read instead.
+ */
+const CONTEXT_OVERFLOW =
+  /context[ _-]?(length|size|window|overflow)|exceed_context|maximum context|too many tokens|prompt is too long|too long for (the|this) model|n_ctx|context the overflows/i;
+
+export function httpErrorKind(status: number, body: string): ModelErrorKind {
+  if (status === 401 || status === 403) return 'auth';
+  if (status === 429) return 'rate_limited';
+  if (status === 413 || (status >= 400 && CONTEXT_OVERFLOW.test(body))) return 'context_too_long';
+  if (status === 408) return 'timeout';
+  if (status >= 500) return 'server_error';
+  if (status < 400) return 'bad_response';
+  return 'refused';
+}
+
 /** Bad configuration: names the variable and what to do. */
 export class ConfigError extends CharlieError {}
 
 /** A path or name from a user that would escape its folder or is otherwise unusable. */
 export class UnsafeNameError extends CharlieError {}
+
+/** What a person reads when a turn fails because of the model: what happened, and what to do. */
+export function modelErrorReply(error: ModelError): string {
+  const status = error instanceof ModelHttpError ? ` (HTTP ${error.status})` : '';
+  switch (error.kind) {
+    case 'unreachable':
+      return "Sorry — I can't reach my model server, so I can't answer. Your message is saved; start the model server (LM Studio, Ollama …) or check LLM_BASE_URL, then try again.";
+    case 'timeout':
+      return 'Sorry — the model server stopped answering before the reply was done. Your message is saved; the model may be overloaded or still loading — try again in a moment (LLM_TIMEOUT_MS sets how long I wait).';
+    case 'context_too_long':
+      return "Sorry — this conversation is too long for the model's context, even with less history. Your message is saved; send a shorter message, or load the model with a larger context length.";
+    case 'auth':
+      return `Sorry — the model server refused my key${status}, so I can't answer. Your message is saved; the owner needs to check LLM_API_KEY.`;
+    case 'rate_limited':
+      return `Sorry — the model server is rate-limiting me${status}. Your message is saved; please wait a minute and try again.`;
+    case 'server_error':
+      return `Sorry — the model server failed while answering${status}. Your message is saved; try again in a moment, and if it keeps happening look at the model server's log.`;
+    case 'bad_response':
+      return "Sorry — the model server sent something that is not a model reply (for example a web page). Your message is saved; the owner should check that LLM_BASE_URL points at the API (usually ending in /v1).";
+    case 'refused':
+      return `Sorry — the model server refused the request${status}. Your message is saved; the owner should check LLM_MODEL and the model server's log.`;
+  }
+}
+
+/** The notice shown before a turn is retried with less history. */
+export const CONTEXT_RETRY_NOTICE = "the conversation is too long for this model's context: I'll use less history";

@@ -23,3 +23,6 @@ export type TurnEvent =
   | { type: 'turn_end'; turnId: string; reason: TurnEndReason; text: string; error?: string };
 
 export type TurnEventListener = (event: TurnEvent) => void;
+
+/** Ends, visibly, a reply that reached its length limit (in the core or in a front door). */
+export const REPLY_CUT = '(reply cut: too long)';

@@ -134,8 +134,9 @@ function projectHome(config: ProjectConfig, problems: FileProblem[], stores: Hom
         const tail = await store.readLogSince(slug, cursor);
         return {
           entries: tail.entries,
-          commit: async () => {
-            if (tail.cursor) await store.setDistillCursor(slug, tail.cursor);
+          commit: async (count) => {
+            const cursor = tail.after[count - 1];
+            if (cursor) await store.setDistillCursor(slug, cursor);
           },
         };
       },
@@ -176,13 +177,13 @@ function privateHome(userId: string, userName: string, stores: HomeStores): Home
     setRespond: async () => {},
     search: async (query, limit) => searchPrivate(store, userId, query, limit),
     distillTarget: () => {
-      let through = 0;
+      let ids: number[] = [];
       return {
         label: `dm:${userId}`,
         async pending() {
           const { distilledThrough } = store.readLayers(userId);
           const rows = store.messagesSince(userId, distilledThrough);
-          through = rows.at(-1)?.id ?? distilledThrough;
+          ids = rows.map((r) => r.id);
           // The cursor moves together with the layers, in writeLayers (one SQLite write).
           return { entries: rows.map((r) => r.entry), commit: async () => {} };
         },
@@ -190,8 +191,8 @@ function privateHome(userId: string, userName: string, stores: HomeStores): Home
           const { summary, decisions, quotes } = store.readLayers(userId);
           return { layers: { summary, decisions, quotes }, versions: {} };
         },
-        writeLayers: async (layers) => {
-          store.writeLayers(userId, layers, through);
+        writeLayers: async (layers, _versions, distilled) => {
+          store.writeLayers(userId, layers, ids[distilled - 1] ?? store.readLayers(userId).distilledThrough);
           return { ok: true };
         },
       };

@@ -161,6 +161,8 @@ export interface LogTail {
   entries: LogEntry[];
   /** Cursor just after the last entry returned. */
   cursor: LogCursor | null;
+  /** Cursor just after each entry (same order), so a reader can stop part-way. */
+  after: LogCursor[];
 }
 
 /** Versions of the three layer files as read, so a write can detect hand edits made since. */

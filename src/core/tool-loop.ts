@@ -1,11 +1,12 @@
 /**
  * The bounded tool loop. The model sees the tools of the offered categories plus
  * `request_tools` to load others; it may call tools over several steps. Max steps, max tool
- * calls and a deadline bound the loop; unknown tools, bad arguments and tool failures become
- * tool results the model reads, never crashes.
+ * calls, a deadline and a reply length bound the loop; unknown tools, bad arguments and tool
+ * failures become tool results the model reads, never crashes. The one turn signal (caller's
+ * cancellation + deadline) reaches the model and every tool.
  */
 import { z } from 'zod';
-import type { TurnEndReason, TurnEvent } from './events.js';
+import { REPLY_CUT, type TurnEndReason, type TurnEvent } from './events.js';
 import type { ChatMessage, ChatModel, ToolCall, ToolSpec } from './ports.js';
 import { withoutHostPaths } from './public-text.js';
 import { parseToolArguments } from './tool-args.js';
@@ -15,7 +16,11 @@ export interface LoopLimits {
   maxSteps: number;
   maxToolCalls: number;
   deadlineMs: number;
+  /** The reply is cut here: the model is stopped and the text ends with REPLY_CUT. */
+  maxReplyChars: number;
 }
+
+export { REPLY_CUT };
 
 export interface LoopInput {
   model: ChatModel;
@@ -27,7 +32,10 @@ export interface LoopInput {
   turnId: string;
   emit: (event: TurnEvent) => void;
   temperature?: number;
+  /** The caller's cancellation (a person said stop, the front door shut down). */
   signal?: AbortSignal;
+  /** Already-elapsed turn deadline, when the caller owns it; otherwise `limits.deadlineMs` from now. */
+  deadline?: AbortSignal;
 }
 
 export interface LoopResult {
@@ -57,24 +65,36 @@ const requestToolsArgs = z.object({ categories: z.array(z.string()).min(1) });
 interface StepResult {
   text: string;
   calls: ToolCall[];
+  /** The reply reached its length limit during this step; the stream was abandoned. */
+  cut: boolean;
 }
 
-async function runStep(input: LoopInput, messages: ChatMessage[], specs: ToolSpec[] | undefined, signal: AbortSignal): Promise<StepResult> {
+/** One model call. Stops reading at `room` characters of text and keeps at most `maxCalls` calls. */
+async function runStep(input: LoopInput, messages: ChatMessage[], specs: ToolSpec[] | undefined, signal: AbortSignal, room: number): Promise<StepResult> {
   let text = '';
   const calls: ToolCall[] = [];
+  let dropped = 0;
   for await (const chunk of input.model.stream({ messages, tools: specs, temperature: input.temperature, signal })) {
     if (chunk.type === 'text') {
-      text += chunk.text;
-      input.emit({ type: 'text_delta', turnId: input.turnId, text: chunk.text });
-    } else if (chunk.type === 'tool_call') calls.push(chunk.call);
+      const piece = chunk.text.slice(0, Math.max(0, room - text.length));
+      text += piece;
+      if (piece) input.emit({ type: 'text_delta', turnId: input.turnId, text: piece });
+      if (piece.length < chunk.text.length) return { text, calls: [], cut: true }; // leaving the loop closes the stream
+    } else if (chunk.type === 'tool_call') {
+      if (calls.length < input.limits.maxToolCalls) calls.push(chunk.call);
+      else dropped++;
+    }
   }
-  return { text, calls };
+  if (dropped) input.ctx.logger.warn({ dropped, kept: calls.length }, 'the model asked for more tool calls in one step than a turn allows; the rest were ignored');
+  return { text, calls, cut: false };
 }
 
 export async function runToolLoop(input: LoopInput): Promise<LoopResult> {
   const { limits, emit, turnId } = input;
-  const deadline = AbortSignal.timeout(limits.deadlineMs);
+  const deadline = input.deadline ?? AbortSignal.timeout(limits.deadlineMs);
   const signal = input.signal ? AbortSignal.any([input.signal, deadline]) : deadline;
+  const loopInput: LoopInput = { ...input, ctx: { ...input.ctx, signal } };
+  const room = () => limits.maxReplyChars - texts.reduce((n, t) => n + t.length + 2, 0);
   const messages = [...input.messages];
   const offered = new Set(input.categories);
   const allCategories = [...new Set(input.tools.map((t) => t.category))];
@@ -86,37 +106,46 @@ export async function runToolLoop(input: LoopInput): Promise<LoopResult> {
   let steps = 0;
 
   const finish = (reason: TurnEndReason, text: string): LoopResult => ({ text, reason, pages: [...new Set(pages)], toolCalls, steps });
+  const cutShort = (text: string): LoopResult => {
+    emit({ type: 'notice', turnId, level: 'warn', text: `the reply was cut at ${limits.maxReplyChars} characters (REPLY_MAX_CHARS)` });
+    emit({ type: 'text_delta', turnId, text: `\n\n${REPLY_CUT}` });
+    return finish('done', `${text}\n\n${REPLY_CUT}`);
+  };
 
   try {
     while (true) {
+      signal.throwIfAborted(); // a tool may have returned after the deadline passed
       const budgetLeft = steps < limits.maxSteps && toolCalls < limits.maxToolCalls;
       if (!budgetLeft) break;
       const missing = allCategories.filter((c) => !offered.has(c));
       const specs = input.tools.filter((t) => offered.has(t.category)).map(toolSpec);
       if (missing.length > 0) specs.push(requestToolsSpec(missing));
       steps++;
-      const step = await runStep(input, messages, specs.length ? specs : undefined, signal);
+      const step = await runStep(loopInput, messages, specs.length ? specs : undefined, signal, room());
       if (step.text.trim()) texts.push(step.text.trim());
+      if (step.cut) return cutShort(texts.join('\n\n'));
       if (step.calls.length === 0) return finish('done', texts.join('\n\n'));
 
       messages.push({ role: 'assistant', content: step.text || null, toolCalls: step.calls });
       for (const call of step.calls) {
-        const result = await executeCall(call, input, byName, offered, toolCalls >= limits.maxToolCalls);
+        const result = await executeCall(call, loopInput, byName, offered, toolCalls >= limits.maxToolCalls);
         if (result.counted) toolCalls++;
         if (result.pages) pages.push(...result.pages);
         if (result.ok && call.name !== REQUEST_TOOLS) findings.push(`${call.name}: ${result.summary}`);
         messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content: result.content });
       }
     }
+    signal.throwIfAborted();
     // Out of budget: one last call without tools, so the user still gets a useful answer.
     const reason: TurnEndReason = toolCalls >= limits.maxToolCalls ? 'max_tool_calls' : 'max_steps';
     messages.push({
       role: 'system',
       content: 'The tool budget for this message is used up. Answer the user now from what the tools returned above; do not call tools.',
     });
-    const last = await runStep(input, messages, undefined, signal);
+    const last = await runStep(loopInput, messages, undefined, signal, room());
     const finalText = last.text.trim() || fallbackText(findings);
     texts.push(finalText);
+    if (last.cut) return cutShort(texts.join('\n\n'));
     return finish(reason, texts.join('\n\n'));
   } catch (error) {
     if (signal.aborted) {
@@ -176,7 +205,7 @@ async function executeCall(
       return { ok: false, content: `error: invalid arguments for ${call.name}: ${detail}`, summary: 'bad arguments', counted: true };
     }
     try {
-      const out = await tool.execute(args.data, { ...input.ctx, signal: input.signal });
+      const out = await tool.execute(args.data, input.ctx);
       return { ok: true, content: out.content, summary: out.summary, pages: out.pages, hits: out.hits, counted: true };
     } catch (error) {
       const home = input.ctx.home;

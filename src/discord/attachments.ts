@@ -1,7 +1,8 @@
 /**
  * Reads what a message carries: text attachments become part of the text (up to a byte limit),
- * images become image URLs when the model accepts images; everything else becomes a short
- * visible warning.
+ * images are downloaded (size-capped, time-boxed) and become base64 data URLs when the model
+ * accepts images — Ollama refuses remote image URLs and LM Studio expects data URLs; everything
+ * else becomes a short visible warning.
  */
 
 export interface AttachmentRef {
@@ -21,9 +22,14 @@ export interface AttachmentResult {
 export interface AttachmentOptions {
   acceptsImages: boolean;
   maxTextBytes: number;
+  /** Larger images are skipped with a warning (DISCORD_IMAGE_MAX_BYTES). */
+  maxImageBytes: number;
   fetch: typeof fetch;
   signal?: AbortSignal;
 }
+
+/** Each download gives up after this long. */
+const DOWNLOAD_TIMEOUT_MS = 15_000;
 
 const TEXT_EXT = /\.(txt|md|markdown|csv|tsv|json|jsonl|ya?ml|toml|ini|log|xml|html?|css|js|mjs|cjs|ts|tsx|jsx|py|rb|go|rs|java|kt|c|h|cpp|hpp|cs|sh|sql|env\.example)$/i;
 const IMAGE_EXT = /\.(png|jpe?g|gif|webp)$/i;
@@ -44,8 +50,15 @@ export async function readAttachments(list: readonly AttachmentRef[], options: A
   const unsupported: string[] = [];
   for (const a of list) {
     if (isImageAttachment(a)) {
-      if (options.acceptsImages) result.images.push(a.url);
-      else skippedImages.push(a.name);
+      if (!options.acceptsImages) skippedImages.push(a.name);
+      else if (a.size > options.maxImageBytes) result.warnings.push(`Skipped ${a.name}: images over ${sizeText(options.maxImageBytes)} are not sent to the model.`);
+      else {
+        try {
+          result.images.push(await fetchImage(a, options));
+        } catch (error) {
+          result.warnings.push(`Couldn't read ${a.name}: ${error instanceof Error ? error.message : String(error)}.`);
+        }
+      }
     } else if (isTextAttachment(a)) {
       try {
         const { text, truncated } = await fetchText(a.url, options);
@@ -61,8 +74,14 @@ export async function readAttachments(list: readonly AttachmentRef[], options: A
   return result;
 }
 
-async function fetchText(url: string, options: AttachmentOptions): Promise<{ text: string; truncated: boolean }> {
-  const res = await options.fetch(url, { signal: options.signal ?? AbortSignal.timeout(15_000) });
+function downloadSignal(options: AttachmentOptions): AbortSignal {
+  const timeout = AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS);
+  return options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+}
+
+/** At most `max` bytes of the body (more → `truncated`), read within the download timeout. */
+async function download(url: string, max: number, options: AttachmentOptions): Promise<{ bytes: Buffer; truncated: boolean; type: string | null }> {
+  const res = await options.fetch(url, { signal: downloadSignal(options) });
   if (!res.ok || !res.body) throw new Error(`attachment download answered ${res.status}`);
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -73,14 +92,33 @@ async function fetchText(url: string, options: AttachmentOptions): Promise<{ tex
     if (done) break;
     chunks.push(value);
     total += value.byteLength;
-    if (total > options.maxTextBytes) {
+    if (total > max) {
       truncated = true;
       await reader.cancel();
       break;
     }
   }
-  const bytes = Buffer.concat(chunks).subarray(0, options.maxTextBytes);
+  return { bytes: Buffer.concat(chunks).subarray(0, max), truncated, type: res.headers.get('content-type') };
+}
+
+async function fetchText(url: string, options: AttachmentOptions): Promise<{ text: string; truncated: boolean }> {
+  const { bytes, truncated } = await download(url, options.maxTextBytes, options);
   return { text: new TextDecoder('utf-8', { fatal: false }).decode(bytes).replace(/\uFFFD$/, ''), truncated };
+}
+
+const IMAGE_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' };
+
+/** The image as a `data:` URL; larger than the limit (whatever its declared size) is an error. */
+async function fetchImage(a: AttachmentRef, options: AttachmentOptions): Promise<string> {
+  const { bytes, truncated, type } = await download(a.url, options.maxImageBytes, options);
+  if (truncated) throw new Error(`larger than ${sizeText(options.maxImageBytes)}`);
+  const declared = [a.contentType, type].find((t): t is string => !!t && /^image\/(png|jpe?g|gif|webp)/i.test(t));
+  const mime = declared?.split(';')[0]?.trim().toLowerCase() ?? IMAGE_TYPES[a.name.split('.').pop()?.toLowerCase() ?? ''] ?? 'image/png';
+  return `data:${mime};base64,${bytes.toString('base64')}`;
+}
+
+function sizeText(bytes: number): string {
+  return bytes >= 1_000_000 ? `${Math.round(bytes / 100_000) / 10} MB` : `${Math.max(1, Math.round(bytes / 1000))} kB`;
 }
 
 function list_(names: string[]): string {

@@ -4,7 +4,7 @@
  * returned instance; nothing is module-global.
  */
 import { describeLane } from '../core/lanes.js';
-import { Events, type Client } from 'discord.js';
+import { DiscordjsErrorCodes, Events, type Client } from 'discord.js';
 import { loadCommands } from '../../commands/index.js';
 import type { Config } from '../config.js';
 import type { AssistantApi } from '../core/assistant-api.js';
@@ -21,7 +21,14 @@ import { SeenIds } from './seen-ids.js';
 
 export type DiscordConfig = Pick<
   Config,
-  'DISCORD_TOKEN' | 'DISCORD_API_URL' | 'DISCORD_ALLOWED_GUILDS' | 'DISCORD_ALLOWED_USERS' | 'DISCORD_EDIT_INTERVAL_MS' | 'DISCORD_ATTACHMENT_MAX_BYTES' | 'TURN_DEADLINE_MS'
+  | 'DISCORD_TOKEN'
+  | 'DISCORD_API_URL'
+  | 'DISCORD_ALLOWED_GUILDS'
+  | 'DISCORD_ALLOWED_USERS'
+  | 'DISCORD_EDIT_INTERVAL_MS'
+  | 'DISCORD_ATTACHMENT_MAX_BYTES'
+  | 'DISCORD_IMAGE_MAX_BYTES'
+  | 'DISCORD_REPLY_MAX_MESSAGES'
 >;
 
 export interface StartDiscordOptions {
@@ -40,8 +47,6 @@ export interface StartDiscordOptions {
   commands?: readonly Command[];
   /** For attachment downloads (tests). */
   fetch?: typeof fetch;
-  /** Abandon a turn after this long (default: TURN_DEADLINE_MS + 15 s, or 200 s). */
-  turnTimeoutMs?: number;
 }
 
 export interface DiscordBot {
@@ -76,7 +81,8 @@ export async function startDiscord(options: StartDiscordOptions): Promise<Discor
     acceptsImages: options.acceptsImages,
     editIntervalMs: config.DISCORD_EDIT_INTERVAL_MS,
     attachmentMaxBytes: config.DISCORD_ATTACHMENT_MAX_BYTES,
-    turnTimeoutMs: options.turnTimeoutMs ?? config.TURN_DEADLINE_MS + 15_000,
+    imageMaxBytes: config.DISCORD_IMAGE_MAX_BYTES,
+    replyMaxMessages: config.DISCORD_REPLY_MAX_MESSAGES,
     fetch: options.fetch,
     transcribeAudio: options.transcribeAudio,
   });
@@ -137,10 +143,15 @@ export async function startDiscord(options: StartDiscordOptions): Promise<Discor
 
 /** Turns discord.js login failures into messages that say what to do. */
 function loginError(error: unknown): Error {
+  const code = error && typeof error === 'object' && 'code' in error ? (error as { code: unknown }).code : undefined;
+  if (code === DiscordjsErrorCodes.TokenInvalid) {
+    return new ConfigError('Discord rejected DISCORD_TOKEN — reset the token on the Bot tab and put the new one in .env', { cause: error });
+  }
   const text = error instanceof Error ? error.message : String(error);
-  if (/privileged intent|disallowed intents/i.test(text)) {
+  // @discordjs/ws reports gateway close 4014 as a plain Error("Used disallowed intents") without a
+  // code (DiscordjsErrorCodes.DisallowedIntents is never thrown by login), so its text is all there is.
+  if (code === DiscordjsErrorCodes.DisallowedIntents || /disallowed intents/i.test(text)) {
     return new ConfigError('Discord refused the Message Content intent — enable "Message Content Intent" on the Bot tab of your application (see docs/discord.md)', { cause: error });
   }
-  if (/invalid token|401/i.test(text)) return new ConfigError('Discord rejected DISCORD_TOKEN — reset the token on the Bot tab and put the new one in .env', { cause: error });
   return error instanceof Error ? error : new Error(text);
 }

@@ -3,6 +3,7 @@
  * its place, decides whether Charlie answers (DM, mention or reply, or a project set to answer
  * everything), reads attachments, runs the turn with a typing indicator and a streaming reply,
  * and apologises instead of going silent when the turn fails. One channel at a time, in order.
+ * The turn's one deadline is the core's: it ends the turn and bounds posting the reply.
  */
 import { MessageType, type Message, type SendableChannels } from 'discord.js';
 import { placeKey, type AssistantApi, type IncomingMessage, type Place } from '../core/assistant-api.js';
@@ -28,9 +29,10 @@ export interface MessageHandlerDeps {
   acceptsImages: boolean;
   editIntervalMs: number;
   attachmentMaxBytes: number;
+  imageMaxBytes: number;
+  /** A reply takes at most this many Discord messages. */
+  replyMaxMessages: number;
   typingIntervalMs?: number;
-  /** A turn still running after this long is abandoned with an apology, so the channel moves on. */
-  turnTimeoutMs: number;
   fetch?: typeof fetch;
   /** Transcribes voice messages (audio attachments); without it they are skipped with a warning. */
   transcribeAudio?: (list: AttachmentRef[]) => Promise<{ texts: string[]; warnings: string[] }>;
@@ -76,7 +78,7 @@ export class MessageHandler {
       }
       await this.answer(message, incoming.message, incoming.warnings, place, log);
     } catch (error) {
-      log.error({ err: errorText(error) }, 'message handling failed');
+      log.error({ err: error }, 'message handling failed');
       if (addressed) await message.reply({ content: APOLOGY_TEXT, allowedMentions: { parse: [], repliedUser: false }, failIfNotExists: false }).catch(() => {});
     }
   }
@@ -92,7 +94,7 @@ export class MessageHandler {
     const audio = this.deps.transcribeAudio ? refs.filter((a) => isAudioAttachment(a.contentType, a.name)) : [];
     const files = await readAttachments(
       refs.filter((a) => !audio.includes(a)),
-      { acceptsImages: this.deps.acceptsImages, maxTextBytes: this.deps.attachmentMaxBytes, fetch: this.deps.fetch ?? fetch },
+      { acceptsImages: this.deps.acceptsImages, maxTextBytes: this.deps.attachmentMaxBytes, maxImageBytes: this.deps.imageMaxBytes, fetch: this.deps.fetch ?? fetch },
     );
     if (audio.length) {
       const voice = await this.deps.transcribeAudio!(audio);
@@ -119,27 +121,22 @@ export class MessageHandler {
   private async answer(message: Message, incoming: IncomingMessage, warnings: string[], place: Place, log: Logger): Promise<void> {
     const channel = message.channel as SendableChannels;
     const sink = messageSink(message, channel);
-    const renderer = new ReplyRenderer(sink, { intervalMs: this.deps.editIntervalMs, onError: (e) => log.warn({ err: errorText(e) }, 'updating the reply failed') });
-    const stopTyping = keepTyping(channel, this.deps.typingIntervalMs ?? 8000, log);
-    const abort = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        abort.abort();
-        reject(new Error(`turn took longer than ${this.deps.turnTimeoutMs} ms`));
-      }, this.deps.turnTimeoutMs);
+    const renderer = new ReplyRenderer(sink, {
+      intervalMs: this.deps.editIntervalMs,
+      maxMessages: this.deps.replyMaxMessages,
+      onError: (e) => log.warn({ err: e }, 'updating the reply failed'),
     });
+    const stopTyping = keepTyping(channel, this.deps.typingIntervalMs ?? 8000, log);
     try {
-      const outcome = await Promise.race([this.deps.assistant.handle(incoming, { onEvent: renderer.onEvent, signal: abort.signal }), timeout]);
+      const outcome = await this.deps.assistant.handle(incoming, { onEvent: renderer.onEvent });
       const failed = outcome.reason === 'error' && !outcome.reply.trim();
       const row = this.deps.notes.suggestionRow(place, outcome.related);
-      await renderer.finish({ text: failed ? APOLOGY_TEXT : outcome.reply, notices: [...warnings, ...outcome.notices], components: row ? [row] : undefined });
+      await renderer.finish({ text: failed ? APOLOGY_TEXT : outcome.reply, notices: [...warnings, ...outcome.notices], components: row ? [row] : undefined, deadline: outcome.deadline });
       log.debug({ reason: outcome.reason, messages: renderer.messageCount }, 'answered');
     } catch (error) {
-      log.error({ err: errorText(error) }, 'turn failed');
+      log.error({ err: error }, 'turn failed');
       await renderer.finish({ text: APOLOGY_TEXT, notices: warnings });
     } finally {
-      clearTimeout(timer);
       stopTyping();
     }
   }
@@ -167,7 +164,7 @@ function messageSink(message: Message, channel: SendableChannels): ReplySink<Mes
 }
 
 function keepTyping(channel: SendableChannels, intervalMs: number, log: Logger): () => void {
-  const type = () => void channel.sendTyping().catch((e: unknown) => log.debug({ err: errorText(e) }, 'typing failed'));
+  const type = () => void channel.sendTyping().catch((e: unknown) => log.debug({ err: e }, 'typing failed'));
   type();
   const timer = setInterval(type, intervalMs);
   return () => clearInterval(timer);

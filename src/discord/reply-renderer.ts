@@ -1,10 +1,11 @@
 /**
  * Renders a turn into Discord messages: streams the reply with edits at most once per
  * `intervalMs`, a visible in-progress footer (⏳ + tool status line) that becomes a done
- * footer (✓ + status, warnings), and splits long replies over several messages.
+ * footer (✓ + status, warnings), and splits long replies over at most `maxMessages` messages
+ * (the rest is cut, visibly). Posting stops when the turn's deadline passes.
  * Talks to Discord only through `ReplySink`, so it is testable without a client.
  */
-import type { TurnEvent } from '../core/events.js';
+import { REPLY_CUT, type TurnEvent } from '../core/events.js';
 import { cleanModelText } from './sanitize.js';
 import { DISCORD_MESSAGE_LIMIT, splitMessage } from './split.js';
 import { ToolTrace } from './tool-trace.js';
@@ -22,6 +23,8 @@ export interface ReplySink<H> {
 export interface RendererOptions {
   intervalMs?: number;
   limit?: number;
+  /** A reply never takes more Discord messages than this (DISCORD_REPLY_MAX_MESSAGES); unset: no cap. */
+  maxMessages?: number;
   now?: () => number;
   onError?: (error: unknown) => void;
 }
@@ -30,6 +33,16 @@ export interface FinalReply {
   text: string;
   notices?: string[];
   components?: ComponentRows;
+  /** The turn's deadline: no message is posted or edited after it fires. */
+  deadline?: AbortSignal;
+}
+
+/** Posting was abandoned because the turn's deadline passed. */
+export class PostingDeadlineError extends Error {
+  constructor() {
+    super('the turn deadline passed while posting the reply; the rest was not posted');
+    this.name = 'PostingDeadlineError';
+  }
 }
 
 export class ReplyRenderer<H> {
@@ -39,7 +52,9 @@ export class ReplyRenderer<H> {
   private readonly sent: { handle: H; content: string }[] = [];
   private readonly intervalMs: number;
   private readonly limit: number;
+  private readonly maxMessages: number;
   private readonly now: () => number;
+  private deadline: AbortSignal | undefined;
   private lastFlush: number;
   private timer: NodeJS.Timeout | null = null;
   private chain: Promise<void> = Promise.resolve();
@@ -51,6 +66,7 @@ export class ReplyRenderer<H> {
   ) {
     this.intervalMs = options.intervalMs ?? 1000;
     this.limit = options.limit ?? DISCORD_MESSAGE_LIMIT;
+    this.maxMessages = options.maxMessages ?? Number.POSITIVE_INFINITY;
     this.now = options.now ?? Date.now;
     this.lastFlush = this.now();
     this.onError = options.onError ?? (() => {});
@@ -77,9 +93,25 @@ export class ReplyRenderer<H> {
     this.finished = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    this.deadline = final.deadline;
     const notices = [...new Set([...this.notices, ...(final.notices ?? [])])];
     const parts = this.compose(final.text, true, notices);
-    await this.enqueue(parts, final.components);
+    const posted = this.enqueue(parts, final.components);
+    const deadline = final.deadline;
+    if (!deadline) return posted;
+    if (deadline.aborted) return this.onError(new PostingDeadlineError());
+    // A sink call that hangs must not hold the channel past the turn's deadline.
+    await new Promise<void>((resolve) => {
+      const onAbort = () => {
+        this.onError(new PostingDeadlineError());
+        resolve();
+      };
+      deadline.addEventListener('abort', onAbort, { once: true });
+      void posted.finally(() => {
+        deadline.removeEventListener('abort', onAbort);
+        resolve();
+      });
+    });
   }
 
   private schedule(): void {
@@ -100,6 +132,7 @@ export class ReplyRenderer<H> {
 
   private async sync(parts: string[], components?: ComponentRows): Promise<void> {
     for (let i = 0; i < parts.length; i++) {
+      if (this.deadline?.aborted) return;
       const content = parts[i]!;
       const rows = i === parts.length - 1 ? components : undefined;
       const existing = this.sent[i];
@@ -115,6 +148,17 @@ export class ReplyRenderer<H> {
     }
   }
 
+  /** At most `maxMessages` parts, the last one cut short with a visible note and room for the footer. */
+  private capped(parts: string[], foot: string): string[] {
+    if (parts.length <= this.maxMessages) return parts;
+    const kept = parts.slice(0, this.maxMessages);
+    const room = this.limit - foot.length - REPLY_CUT.length - 12;
+    let last = (kept.pop() ?? '').slice(0, Math.max(0, room));
+    if ((last.match(/^\s*(```|~~~)/gm) ?? []).length % 2 === 1) last += '\n```';
+    kept.push(`${last}\n\n${REPLY_CUT}`);
+    return kept;
+  }
+
   private compose(rawText: string, done: boolean, notices: string[]): string[] {
     const body = cleanModelText(rawText);
     const status = this.trace.line();
@@ -123,7 +167,7 @@ export class ReplyRenderer<H> {
     else if (status) footer.push(`-# ✓ ${status}`);
     for (const n of notices) footer.push(`-# ⚠ ${n.replace(/\s+/g, ' ').slice(0, 300)}`);
     const foot = footer.join('\n');
-    const parts = splitMessage(body, this.limit);
+    const parts = this.capped(splitMessage(body, this.limit), foot);
     if (!foot) return parts.length ? parts : ['…'];
     const last = parts[parts.length - 1];
     if (last !== undefined && last.length + foot.length + 2 <= this.limit) parts[parts.length - 1] = `${last}\n\n${foot}`;

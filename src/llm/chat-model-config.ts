@@ -15,6 +15,7 @@ export interface ChatModelSettings {
   LLM_MAX_RETRIES: number;
   LLM_TEMPERATURE: number;
   LLM_ACCEPTS_IMAGES: boolean;
+  LLM_MAX_TOKENS: number;
   llmLocal: boolean;
 }
 
@@ -32,6 +33,7 @@ export function chatModelOptions(settings: ChatModelSettings, logger?: Logger): 
     connectTimeoutMs: settings.LLM_CONNECT_TIMEOUT_MS,
     maxRetries: settings.LLM_MAX_RETRIES,
     temperature: settings.LLM_TEMPERATURE,
+    maxTokens: settings.LLM_MAX_TOKENS,
   };
   if (settings.LLM_API_KEY) options.apiKey = settings.LLM_API_KEY;
   if (logger) options.logger = logger;

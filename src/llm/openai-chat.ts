@@ -2,16 +2,19 @@
  * ChatModel over any OpenAI-compatible `/chat/completions` server (LM Studio, Ollama,
  * llama.cpp, vLLM, hosted APIs). Always streams; copes with servers that do not.
  *
- * Failures: nothing listening → ModelUnavailableError; no progress within `timeoutMs` →
- * ModelTimeoutError; error status → ModelHttpError. 429 and 5xx are retried with backoff
- * (only before anything was yielded); `request.signal` aborts everything at once.
+ * Failures are ModelErrors classified by `kind`: nothing listening → ModelUnavailableError;
+ * no progress within `timeoutMs` → ModelTimeoutError; error status → ModelHttpError (auth,
+ * context too long, rate-limited …); a 200 that is not a model reply → ModelBadResponseError.
+ * Retryable statuses (429, 5xx) are retried with backoff (only before anything was yielded);
+ * `request.signal` aborts everything at once. Every request carries `max_tokens`, and no more
+ * than `maxResponseChars` of a response body is ever read, whatever the server sends.
  */
 import { randomUUID } from 'node:crypto';
-import { CharlieError, ModelHttpError, ModelTimeoutError, ModelUnavailableError } from '../core/errors.js';
+import { CharlieError, ModelBadResponseError, ModelHttpError, ModelTimeoutError, ModelUnavailableError } from '../core/errors.js';
 import { silentLogger, type ChatChunk, type ChatModel, type ChatRequest, type Locality, type Logger } from '../core/ports.js';
 import { decodeCompletion } from './openai-stream.js';
 import { toWireRequest, type WireRequest } from './openai-wire.js';
-import { abortReason, backoffDelay, isRetryableStatus, parseRetryAfter, sleep } from './retry.js';
+import { abortReason, backoffDelay, parseRetryAfter, sleep } from './retry.js';
 import { tcpProbe, type ReachabilityProbe } from './tcp-probe.js';
 import { publicUrl } from './locality.js';
 
@@ -30,6 +33,10 @@ export interface OpenAIChatModelOptions<L extends Locality = Locality> {
   connectTimeoutMs: number;
   maxRetries: number;
   temperature: number;
+  /** Sent as `max_tokens` unless a request sets its own. */
+  maxTokens: number;
+  /** Stop reading a response body after this many characters (memory bound). Default 4,000,000. */
+  maxResponseChars?: number;
   logger?: Logger;
   fetch?: typeof fetch;
   /** First backoff step (doubles per retry, with jitter). Default 500 ms. */
@@ -56,7 +63,7 @@ export class OpenAIChatModel<L extends Locality = Locality> implements ChatModel
   private readonly fetchImpl: typeof fetch;
   private readonly probe: ReachabilityProbe;
   private readonly newId: () => string;
-  /** Set once the server rejected `response_format`; later JSON requests leave it out. */
+  /** Set once the server said it does not know `response_format`; later JSON requests leave it out. */
   private jsonModeUnsupported = false;
 
   constructor(private readonly options: OpenAIChatModelOptions<L>) {
@@ -74,7 +81,7 @@ export class OpenAIChatModel<L extends Locality = Locality> implements ChatModel
 
   async *stream(request: ChatRequest): AsyncGenerator<ChatChunk> {
     const toolNames = request.tools?.length ? new Set(request.tools.map((t) => t.name)) : null;
-    const body = toWireRequest(request, {
+    const body = toWireRequest({ ...request, maxTokens: request.maxTokens ?? this.options.maxTokens }, {
       model: this.options.model,
       temperature: this.options.temperature,
       acceptsImages: this.acceptsImages,
@@ -95,21 +102,23 @@ export class OpenAIChatModel<L extends Locality = Locality> implements ChatModel
         return;
       } catch (err) {
         if (yielded || !(err instanceof ModelHttpError)) throw err;
-        if (err.status === 400 && body.response_format && !jsonFallback) {
+        if (err.status === 400 && err.kind === 'refused' && body.response_format && !jsonFallback) {
+          // Only a 400 that names response_format turns JSON mode off for later requests; any
+          // other 400 is retried once without it, for this request alone.
           jsonFallback = true;
-          this.jsonModeUnsupported = true;
+          if (JSON_MODE_REJECTED.test(err.body)) this.jsonModeUnsupported = true;
           delete body.response_format;
-          this.log.warn({ status: err.status }, 'the model server rejected response_format; asking for JSON without it');
+          this.log.warn({ status: err.status, remembered: this.jsonModeUnsupported }, 'the model server rejected a JSON-mode request; asking for JSON without response_format');
           continue;
         }
-        if (!isRetryableStatus(err.status) || retries >= this.options.maxRetries) throw err;
+        if (!err.isRetryable || retries >= this.options.maxRetries) throw err;
         const delayMs = backoffDelay(retries, info.retryAfterMs, {
           baseMs: this.options.retryBaseMs ?? 500,
           maxMs: this.options.maxRetryDelayMs ?? 20_000,
           random: this.options.random,
         });
         retries++;
-        this.log.warn({ status: err.status, retry: retries, of: this.options.maxRetries, delayMs }, 'model server busy or failing; retrying');
+        this.log.warn({ status: err.status, kind: err.kind, retry: retries, of: this.options.maxRetries, delayMs }, 'model server busy or failing; retrying');
         await sleep(delayMs, request.signal);
       }
     }
@@ -159,13 +168,17 @@ export class OpenAIChatModel<L extends Locality = Locality> implements ChatModel
         this.log.debug({ status: res.status, body: error.body }, 'model server error body');
         throw error;
       }
+      const contentType = res.headers.get('content-type') ?? '';
+      if (/text\/html/i.test(contentType)) throw await this.htmlAnswer(res);
+      const limit = { max: this.options.maxResponseChars ?? MAX_RESPONSE_CHARS, cut: false };
       try {
-        yield* decodeCompletion(bodyText(res), res.headers.get('content-type') ?? '', {
+        yield* decodeCompletion(bodyText(res, limit), contentType, {
           url: this.publicEndpoint,
           toolNames,
           newId: this.newId,
           logger: this.log,
           onProgress: progress,
+          wasCut: () => limit.cut,
         });
       } catch (err) {
         throw this.failure(err, state.cause, signal, true);
@@ -176,6 +189,14 @@ export class OpenAIChatModel<L extends Locality = Locality> implements ChatModel
       signal?.removeEventListener('abort', onAbort);
       controller.abort();
     }
+  }
+
+  /** A 200 with a web page (a proxy, a login page, the server's UI at the wrong path). */
+  private async htmlAnswer(res: Response): Promise<ModelBadResponseError> {
+    let head = '';
+    for await (const piece of bodyText(res, { max: 2000, cut: false })) head += piece;
+    const title = /<title[^>]*>([^<]{0,120})/i.exec(head)?.[1]?.trim();
+    return new ModelBadResponseError(this.publicEndpoint, `an HTML page${title ? ` titled "${title}"` : ''} with status ${res.status}`);
   }
 
   /** No response yet after connectTimeoutMs: give up only if nothing accepts connections. */
@@ -207,17 +228,36 @@ export class OpenAIChatModel<L extends Locality = Locality> implements ChatModel
   }
 }
 
-/** The response body as text pieces, decoded as UTF-8 across chunk boundaries. */
-async function* bodyText(res: Response): AsyncGenerator<string> {
+/** Upper bound on the characters read from one response body (about 4 MB). */
+export const MAX_RESPONSE_CHARS = 4_000_000;
+
+/** A 400 that says the server does not support JSON mode (LM Studio: "'response_format.type' must be 'json_schema'"). */
+const JSON_MODE_REJECTED = /response_format|json_object|json_schema/i;
+
+/**
+ * The response body as text pieces, decoded as UTF-8 across chunk boundaries; stops (and sets
+ * `limit.cut`) after `limit.max` characters, so a server that never stops cannot fill memory.
+ */
+async function* bodyText(res: Response, limit: { max: number; cut: boolean }): AsyncGenerator<string> {
   if (!res.body) return;
   const reader = res.body.getReader();
   const decoder = new TextDecoder();
+  let total = 0;
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      const text = decoder.decode(value, { stream: true });
+      let text = decoder.decode(value, { stream: true });
+      if (total + text.length > limit.max) {
+        text = text.slice(0, Math.max(0, limit.max - total));
+        limit.cut = true;
+      }
+      total += text.length;
       if (text) yield text;
+      if (limit.cut) {
+        await reader.cancel().catch(() => {});
+        return;
+      }
     }
     const rest = decoder.decode();
     if (rest) yield rest;

@@ -4,7 +4,7 @@
  * arrive, whole tool calls (structured deltas assembled by index, or recovered from the
  * text), then one `done`.
  */
-import { ModelHttpError } from '../core/errors.js';
+import { ModelBadResponseError, ModelHttpError } from '../core/errors.js';
 import type { ChatChunk, Logger, ToolCall } from '../core/ports.js';
 import { SseDecoder } from './sse.js';
 import { TextToolCallFilter, type TextPiece } from './text-tool-calls.js';
@@ -18,6 +18,8 @@ export interface DecodeOptions {
   logger: Logger;
   /** Called whenever real progress arrives (a data event, or bytes of a JSON body). */
   onProgress: () => void;
+  /** Whether the body was cut at the response size limit (the reply then ends with finish reason `length`). */
+  wasCut?: () => boolean;
 }
 
 /** An error object sent inside a 200 response (`data: {"error": {...}}`). */
@@ -36,6 +38,10 @@ export async function* decodeCompletion(body: AsyncIterable<string>, contentType
     }
     if (/^\s*(data|event|:)/.test(text)) yield* decodeSse([text], state, options);
     else yield* state.payload(parseJson(text, options), true);
+  }
+  if (options.wasCut?.()) {
+    options.logger.warn({ url: options.url }, 'the model reply exceeded the response size limit; it was cut');
+    state.finishReason = 'length';
   }
   yield* state.finish();
 }
@@ -80,7 +86,8 @@ function parseJson(text: string, options: DecodeOptions): unknown {
   try {
     return JSON.parse(text);
   } catch (cause) {
-    throw new ModelHttpError(200, options.url, `the reply is neither an event stream nor JSON: ${text.slice(0, 200)}`, { cause });
+    const what = options.wasCut?.() ? 'a JSON reply too large to read' : `neither an event stream nor JSON: ${JSON.stringify(text.slice(0, 120))}`;
+    throw new ModelBadResponseError(options.url, what, { cause });
   }
 }
 

@@ -23,6 +23,11 @@ const THINK_OPEN = '<think>';
 const THINK_CLOSE = '</think>';
 const FENCE = '```';
 const MISTRAL = '[TOOL_CALLS]';
+/**
+ * Text held back while deciding whether it is a tool call is released as plain text past this
+ * size: no real call is that long, and re-scanning an ever-growing buffer would be quadratic.
+ */
+export const MAX_HELD_CHARS = 32_000;
 /** Fence languages that may hold a tool call; any other fence is plain text. */
 const CALL_FENCES = new Set(['', 'json', 'tool_call', 'tool_code']);
 
@@ -69,6 +74,7 @@ export class TextToolCallFilter {
 
   /** One state transition; false when it needs more input. */
   private step(final: boolean): boolean {
+    if (this.mode !== 'text' && this.mode !== 'code' && this.mode !== 'think' && this.buf.length > MAX_HELD_CHARS) return this.release();
     switch (this.mode) {
       case 'text':
         return this.stepText(final);
@@ -177,6 +183,16 @@ export class TextToolCallFilter {
     this.buf = this.buf.slice(end);
     this.mode = 'text';
     return true;
+  }
+
+  /** Give up on a would-be call that grew too long: it is text after all. */
+  private release(): boolean {
+    const prefix = this.mode === 'tag' ? TAG_OPEN : this.mode === 'mistral' ? MISTRAL : '';
+    this.emitText(prefix + this.buf);
+    this.started = true;
+    this.buf = '';
+    this.mode = 'text';
+    return false;
   }
 
   private releaseFence(): boolean {

@@ -39,6 +39,7 @@ async function setup(script: Script, opts: { baseUrl?: string } = {}) {
     connectTimeoutMs: 500,
     maxRetries: 0,
     temperature: 0,
+    maxTokens: 1024,
   });
   const store = new FileProjectStore({ projectsDir: join(dir, 'projects'), clock: systemClock, logger: silentLogger });
   const assistant = new Assistant({

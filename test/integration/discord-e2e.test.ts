@@ -34,7 +34,7 @@ async function setup(script: Script, opts: { modelUrl?: string; allowBothGuilds?
     server = await startFakeModelServer(script);
     cleanups.push(() => server!.close());
   }
-  const model = new OpenAIChatModel({ baseUrl: opts.modelUrl ?? server!.url, model: 'test', locality: 'local', acceptsImages: false, timeoutMs: 3000, connectTimeoutMs: 500, maxRetries: 0, temperature: 0 });
+  const model = new OpenAIChatModel({ baseUrl: opts.modelUrl ?? server!.url, model: 'test', locality: 'local', acceptsImages: false, timeoutMs: 3000, connectTimeoutMs: 500, maxRetries: 0, temperature: 0, maxTokens: 1024 });
   const projectsDir = join(dir, 'projects');
   const store = new FileProjectStore({ projectsDir, clock: systemClock, logger: silentLogger });
   const privateStore = new SqlitePrivateStore(join(dir, 'data', 'charlie.db'));

@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ModelHttpError, ModelTimeoutError, ModelUnavailableError } from '../../src/core/errors.js';
+import { ModelError, ModelHttpError, ModelTimeoutError, ModelUnavailableError } from '../../src/core/errors.js';
 import { asLocalModel, type ChatChunk, type ChatRequest, type LocalChatModel, type ToolCall } from '../../src/core/ports.js';
 import { chatModelOptions } from '../../src/llm/chat-model-config.js';
 import { OpenAIChatModel, type OpenAIChatModelOptions } from '../../src/llm/openai-chat.js';
@@ -27,6 +27,7 @@ function model(url: string, extra: Partial<OpenAIChatModelOptions> = {}) {
     connectTimeoutMs: 5000,
     maxRetries: 2,
     temperature: 0.2,
+    maxTokens: 1024,
     retryBaseMs: 10,
     ...extra,
   });
@@ -358,9 +359,111 @@ describe('OpenAIChatModel against the fake model server', () => {
   });
 });
 
+describe('OpenAIChatModel errors by kind', () => {
+  const kindOf = (err: unknown) => (err instanceof ModelError ? { kind: err.kind, retryable: err.isRetryable } : { kind: `not a ModelError: ${String(err)}`, retryable: undefined });
+
+  it('classifies a 400 context overflow (llama.cpp, vLLM, LM Studio wording) as context_too_long, not retryable', async () => {
+    const bodies = [
+      '{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error"}}',
+      '{"object":"error","message":"This model\'s maximum context length is 4096 tokens. However, you requested 9000 tokens.","code":400}',
+      '{"error":"Trying to keep the first 4470 tokens when context the overflows. However, the model is loaded with context length of only 4096 tokens"}',
+    ];
+    for (const errorBody of bodies) {
+      const s = await start([{ status: 400, errorBody }, { text: 'not reached' }]);
+      const err = await failure(model(s.url).stream(ask('x')));
+      expect(kindOf(err)).toEqual({ kind: 'context_too_long', retryable: false });
+      expect(s.requests).toHaveLength(1);
+      await s.close();
+    }
+  });
+
+  it('classifies 401 as auth, 429 as rate_limited (retryable), 404 as refused, 503 as server_error', async () => {
+    const cases: [number, string, boolean][] = [
+      [401, 'auth', false],
+      [429, 'rate_limited', true],
+      [404, 'refused', false],
+      [503, 'server_error', true],
+    ];
+    for (const [status, kind, retryable] of cases) {
+      const s = await start([{ status }, { status }]);
+      const err = await failure(model(s.url, { maxRetries: 1 }).stream(ask('x')));
+      expect(kindOf(err), `status ${status}`).toEqual({ kind, retryable });
+      expect(s.requests).toHaveLength(retryable ? 2 : 1);
+      await s.close();
+    }
+  });
+
+  it('reports an HTML page sent with 200 as bad_response, naming the page, without reading it all', async () => {
+    const page = `<html><head><title>Sign in</title></head><body>${'x'.repeat(5_000_000)}</body></html>`;
+    const s = await start([{ raw: { contentType: 'text/html; charset=utf-8', body: page } }]);
+    const err = await failure(model(s.url).stream(ask('x')));
+    expect(kindOf(err)).toEqual({ kind: 'bad_response', retryable: false });
+    expect((err as Error).message).toContain('"Sign in"');
+    expect((err as Error).message).toContain('LLM_BASE_URL');
+  });
+
+  it('reports a 200 whose body is neither JSON nor an event stream as bad_response', async () => {
+    const s = await start([{ raw: { contentType: 'application/octet-stream', body: 'Internal proxy failure' } }]);
+    const err = await failure(model(s.url).stream(ask('x')));
+    expect(kindOf(err)).toEqual({ kind: 'bad_response', retryable: false });
+  });
+
+  it('classifies stalls as timeout and no server as unreachable, both retryable', async () => {
+    const s = await start([{ text: 'partial', hangAfterFirstChunk: true }]);
+    expect(kindOf(await failure(model(s.url, { timeoutMs: 200 }).stream(ask('x'))))).toEqual({ kind: 'timeout', retryable: true });
+    const port = await closedPort();
+    expect(kindOf(await failure(model(`http://127.0.0.1:${port}/v1`).stream(ask('x'))))).toEqual({ kind: 'unreachable', retryable: true });
+  });
+
+  it('does not switch JSON mode off for later requests after a 400 that is not about response_format', async () => {
+    let n = 0;
+    const s = await start(() => (n++ === 0 ? { status: 400, errorBody: '{"error":{"message":"upstream hiccup"}}' } : { text: '{"summary":"x"}' }));
+    const m = model(s.url);
+    await collect(m.stream(ask('distil', { json: true })));
+    await collect(m.stream(ask('again', { json: true })));
+    expect(s.requests.map((b) => b.response_format)).toEqual([{ type: 'json_object' }, undefined, { type: 'json_object' }]);
+  });
+
+  it('does not retry a context overflow without JSON mode (it would overflow again)', async () => {
+    const s = await start([{ status: 400, errorBody: '{"error":{"message":"maximum context length is 4096 tokens"}}' }, { text: 'not reached' }]);
+    const err = await failure(model(s.url).stream(ask('distil', { json: true })));
+    expect(kindOf(err).kind).toBe('context_too_long');
+    expect(s.requests).toHaveLength(1);
+  });
+});
+
+describe('OpenAIChatModel bounds', () => {
+  it('sends max_tokens with every request (the configured value unless the request sets one)', async () => {
+    const s = await start([{ text: 'a' }, { text: 'b' }]);
+    const m = model(s.url, { maxTokens: 777 });
+    await collect(m.stream(ask('x')));
+    await collect(m.stream(ask('y', { maxTokens: 5 })));
+    expect(s.requests.map((b) => b.max_tokens)).toEqual([777, 5]);
+  });
+
+  it('stops reading a stream that never ends at the response limit and ends with finish reason length', async () => {
+    const s = await start([{ endless: 'text' }]);
+    const r = await collect(model(s.url, { maxResponseChars: 200_000 }).stream(ask('x')));
+    expect(r.text.length).toBeGreaterThan(1000);
+    expect(r.text.length).toBeLessThan(200_000);
+    expect(r.done).toEqual([{ type: 'done', finishReason: 'length' }]);
+  });
+
+  it('bounds endless tool-call argument deltas and a <tool_call> in the text that never closes', async () => {
+    for (const endless of ['tool_call', 'text_tool_call'] as const) {
+      const s = await start([{ endless }]);
+      const r = await collect(model(s.url, { maxResponseChars: 300_000 }).stream(ask('x', { tools: [{ name: 'current_time', description: 't', parameters: { type: 'object' } }] })));
+      const size = r.text.length + r.calls.reduce((n, c) => n + c.arguments.length, 0);
+      expect(size, endless).toBeLessThan(300_000);
+      expect(r.done.at(-1), endless).toMatchObject({ type: 'done' });
+      await s.close();
+    }
+  });
+});
+
 describe('OpenAIChatModel locality', () => {
   it('carries its locality in the type, so only a local model fits the memory writer', () => {
-    const base = { baseUrl: 'http://user:pw@127.0.0.1:9/v1/', model: 'm', acceptsImages: false, timeoutMs: 1000, connectTimeoutMs: 1000, maxRetries: 0, temperature: 0 };
+    const base = { baseUrl: 'http://user:pw@127.0.0.1:9/v1/', model: 'm', acceptsImages: false, timeoutMs: 1000, connectTimeoutMs: 1000, maxRetries: 0, temperature: 0, maxTokens: 1024 };
     const local: LocalChatModel = new OpenAIChatModel({ ...base, locality: 'local' });
     const hosted = new OpenAIChatModel({ ...base, locality: 'hosted' });
     // @ts-expect-error a hosted model is not a LocalChatModel
@@ -380,9 +483,10 @@ describe('OpenAIChatModel locality', () => {
       LLM_MAX_RETRIES: 2,
       LLM_TEMPERATURE: 0.4,
       LLM_ACCEPTS_IMAGES: true,
+      LLM_MAX_TOKENS: 2048,
       llmLocal: true,
     };
-    expect(chatModelOptions(settings)).toMatchObject({ baseUrl: 'http://localhost:1234/v1', model: 'qwen', locality: 'local', acceptsImages: true, connectTimeoutMs: 500 });
+    expect(chatModelOptions(settings)).toMatchObject({ baseUrl: 'http://localhost:1234/v1', model: 'qwen', locality: 'local', acceptsImages: true, connectTimeoutMs: 500, maxTokens: 2048 });
     expect(chatModelOptions(settings).apiKey).toBeUndefined();
     expect(chatModelOptions({ ...settings, llmLocal: false, LLM_API_KEY: 'k' })).toMatchObject({ locality: 'hosted', apiKey: 'k' });
   });

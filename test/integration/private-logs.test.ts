@@ -51,7 +51,7 @@ async function setup(chat: Script, memory: Script, opts: { apiKey?: string } = {
   const chatServer = await startFakeModelServer(chat);
   const memoryServer = await startFakeModelServer(memory);
   cleanups.push(() => chatServer.close(), () => memoryServer.close());
-  const common = { acceptsImages: false, timeoutMs: 3000, connectTimeoutMs: 500, maxRetries: 0, temperature: 0, logger: logger.child({ component: 'llm' }) };
+  const common = { acceptsImages: false, timeoutMs: 3000, connectTimeoutMs: 500, maxRetries: 0, temperature: 0, maxTokens: 1024, logger: logger.child({ component: 'llm' }) };
   const model = new OpenAIChatModel({ ...common, baseUrl: chatServer.url, model: 'chat', locality: 'hosted', ...(opts.apiKey ? { apiKey: opts.apiKey } : {}) });
   const memoryModel = new OpenAIChatModel({ ...common, baseUrl: memoryServer.url, model: 'memory', locality: 'local' });
   const store = new FileProjectStore({ projectsDir: join(dir, 'projects'), clock: systemClock, logger });

@@ -38,7 +38,7 @@ describe('conversation archive', () => {
       ['2026-11-30T09:00:00.000Z', 'Alice', 'user', 'next day'],
     ]);
     expect(tail.cursor).toMatchObject({ file: '2026-11-30.md', offset: (await stat(join(root, 'p/log/2026-11-30.md'))).size });
-    expect(await store.readLogSince('p', tail.cursor)).toEqual({ entries: [], cursor: tail.cursor });
+    expect(await store.readLogSince('p', tail.cursor)).toEqual({ entries: [], cursor: tail.cursor, after: [] });
   });
 
   it('does not archive when archive is false', async () => {

@@ -7,7 +7,9 @@ import { FixedClock, GrepRecall, InMemoryPrivateStore, InMemoryProjectStore, Rec
 
 export const testSettings: AssistantSettings = {
   assistantName: 'Charlie',
-  limits: { maxSteps: 4, maxToolCalls: 6, deadlineMs: 5000 },
+  limits: { maxSteps: 4, maxToolCalls: 6, deadlineMs: 5000, maxReplyChars: 10_000 },
+  distillBatchChars: 24_000,
+  distillDeadlineMs: 10_000,
   historyMessages: 10,
   distillEvery: 5,
   temperature: 0.2,

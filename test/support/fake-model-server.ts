@@ -39,6 +39,14 @@ export interface ScriptedReply {
   keepalive?: boolean;
   /** Delay before the response headers are sent. */
   delayMs?: number;
+  // ── hostile servers ──
+  /** Answer 200 with this raw body and content type (e.g. an HTML page). */
+  raw?: { contentType: string; body: string };
+  /**
+   * Stream without end until the client goes away: `text` deltas, structured `tool_call`
+   * argument deltas, or one `<tool_call>` written in the text that never closes.
+   */
+  endless?: 'text' | 'tool_call' | 'text_tool_call';
 }
 
 export type Script = ScriptedReply[] | ((request: any, index: number) => ScriptedReply);
@@ -129,6 +137,12 @@ export async function startFakeModelServer(script: Script, options: FakeModelSer
       res.end(text);
       return;
     }
+    if (reply.raw) {
+      res.writeHead(200, { 'content-type': reply.raw.contentType, ...reply.headers });
+      res.end(reply.raw.body);
+      return;
+    }
+    if (reply.endless) return streamEndless(res, reply.endless);
     if (body.stream === true && !reply.ignoreStream) return streamReply(res, reply);
     return sendJson(res, 200, completion(reply), reply.headers);
   }
@@ -148,6 +162,25 @@ export async function startFakeModelServer(script: Script, options: FakeModelSer
     if (closed || res.destroyed) return;
     if (!reply.omitDone) res.write('data: [DONE]\n\n');
     res.end();
+  }
+
+  /** Writes chunks until the client disconnects or the server closes, respecting backpressure. */
+  async function streamEndless(res: ServerResponse, kind: NonNullable<ScriptedReply['endless']>): Promise<void> {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    const chunk = (delta: object) => `data: ${JSON.stringify({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 0, model: MODEL, choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`;
+    const first =
+      kind === 'tool_call'
+        ? chunk({ tool_calls: [{ index: 0, id: 'call_endless', type: 'function', function: { name: 'current_time', arguments: '{"zone": "' } }] })
+        : chunk({ role: 'assistant', content: kind === 'text_tool_call' ? '<tool_call>{"name": "current_time", "arguments": {"zone": "' : '' });
+    res.write(first);
+    const next =
+      kind === 'tool_call' ? chunk({ tool_calls: [{ index: 0, function: { arguments: 'aaaaaaaaaaaaaaaa' } }] }) : chunk({ content: kind === 'text' ? 'and on and on ' : 'zzzzzzzzzzzzzzzz' });
+    for (let i = 0; ; i++) {
+      if (closed || res.destroyed || res.writableEnded) return;
+      const ok = res.write(next);
+      if (!ok) await new Promise<void>((r) => { res.once('drain', r); res.once('close', r); });
+      else if (i % 64 === 0) await new Promise((r) => setImmediate(r));
+    }
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

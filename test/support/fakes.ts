@@ -123,7 +123,8 @@ export class InMemoryProjectStore implements ProjectStore {
   async readLogSince(slug: string, cursor: LogCursor | null): Promise<LogTail> {
     const p = this.get(slug);
     const from = cursor?.offset ?? 0;
-    return { entries: p.log.slice(from), cursor: { file: 'log', offset: p.log.length } };
+    const entries = p.log.slice(from);
+    return { entries, cursor: { file: 'log', offset: p.log.length }, after: entries.map((_, i) => ({ file: 'log', offset: from + i + 1 })) };
   }
   async recentLog(slug: string, limit: number) {
     return this.get(slug).log.slice(-limit);

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ReplyRenderer } from '../../src/discord/reply-renderer.js';
+import { REPLY_CUT } from '../../src/core/events.js';
+import { PostingDeadlineError, ReplyRenderer, type ReplySink } from '../../src/discord/reply-renderer.js';
 import { RecordingSink } from '../support/recording-sink.js';
 
 beforeEach(() => {
@@ -67,5 +68,38 @@ describe('ReplyRenderer', () => {
     await r.finish({ text: 'One moment. Here it is.' });
     expect(sink.ops[0]).toBe('send 0');
     for (const op of sink.messages) expect(op).not.toContain('tool_call');
+  });
+
+  it('posts a huge reply as at most maxMessages messages, the last ending with the visible cut note', async () => {
+    const sink = new RecordingSink();
+    const r = new ReplyRenderer(sink, { intervalMs: 50, limit: 200, maxMessages: 3 });
+    const huge = Array.from({ length: 5000 }, (_, i) => `line ${i} of an endless reply`).join('\n');
+    await r.finish({ text: huge, notices: ['something to note'], components: ['row'] });
+    expect(sink.messages).toHaveLength(3);
+    for (const m of sink.messages) expect(m.length).toBeLessThanOrEqual(200);
+    expect(sink.messages[2]).toContain(REPLY_CUT);
+    expect(sink.messages[2]).toContain('⚠ something to note');
+    expect(sink.components[2]).toEqual(['row']);
+  });
+
+  it('closes a code fence it cuts through', async () => {
+    const sink = new RecordingSink();
+    const r = new ReplyRenderer(sink, { intervalMs: 50, limit: 200, maxMessages: 2 });
+    await r.finish({ text: `\`\`\`js\n${Array.from({ length: 300 }, (_, i) => `const x${i} = ${i};`).join('\n')}\n\`\`\`` });
+    expect(sink.messages).toHaveLength(2);
+    const last = sink.messages[1]!;
+    expect((last.match(/^\`\`\`/gm) ?? []).length % 2).toBe(0);
+    expect(last.endsWith(REPLY_CUT)).toBe(true);
+  });
+
+  it('stops posting when the turn deadline passes, even if Discord never answers', async () => {
+    const errors: unknown[] = [];
+    const hanging: ReplySink<number> = { send: () => new Promise<number>(() => {}), edit: async () => {} };
+    const r = new ReplyRenderer(hanging, { intervalMs: 50, onError: (e) => errors.push(e) });
+    const deadline = new AbortController();
+    const finished = r.finish({ text: 'hello', deadline: deadline.signal });
+    deadline.abort();
+    await finished;
+    expect(errors.some((e) => e instanceof PostingDeadlineError)).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../../src/core/ports.js';
+import { ModelHttpError } from '../../src/core/errors.js';
 import { ScriptedChatModel, type ScriptStep } from '../support/fakes.js';
 import { general, makeAssistant, msg } from '../support/assistant-fixture.js';
 
@@ -128,5 +129,85 @@ describe('distillation', () => {
     // notes tools are not offered in a DM
     const chat = m.requests.find((r) => !isDistill(r))!;
     expect(chat.tools?.map((t) => t.name) ?? []).not.toContain('remember');
+  });
+
+  it('keeps the valid items of a reply with one bad quote, and logs nothing fatal', async () => {
+    const reply = JSON.stringify({
+      summary: 'We planned the launch.',
+      decisions: [{ text: 'Launch on Friday', message: 1 }, { text: 'x', message: 1 }, { nonsense: true }],
+      quotes: [{ text: 'ok', message: 1 }, { text: 'ship it on Friday', message: 1 }],
+      entities: 'not a list',
+    });
+    const m = model(() => ({ text: reply }));
+    const { assistant, store } = makeAssistant({ model: m });
+    for (let i = 1; i <= 5; i++) await assistant.handle(msg(i === 1 ? "ok, let's ship it on Friday" : `m${i}`));
+    await assistant.idle();
+    const { layers } = await store.readLayers('general');
+    expect(layers.summary).toBe('We planned the launch.');
+    expect(layers.decisions.map((d) => d.text)).toEqual(['Launch on Friday']);
+    expect(layers.quotes.map((q) => q.text)).toEqual(['ship it on Friday']);
+    expect((await store.getDistillCursor('general'))!.offset).toBe(10); // the batch counts as distilled
+  });
+
+  it('a reply without a summary keeps the old summary but still records its valid decisions', async () => {
+    const m = model(() => ({ text: JSON.stringify({ summary: '', decisions: [{ text: 'Use tea, not coffee', message: 1 }] }) }));
+    const { assistant, store } = makeAssistant({ model: m });
+    store.projects.clear();
+    for (let i = 1; i <= 5; i++) await assistant.handle(msg(`m${i}`));
+    await assistant.idle();
+    const { layers } = await store.readLayers('general');
+    expect(layers.summary).toBe('');
+    expect(layers.decisions.map((d) => d.text)).toEqual(['Use tea, not coffee']);
+  });
+
+  it('distils a backlog larger than a batch in several requests, moving the cursor after each', async () => {
+    const m = model((req) => ({ text: JSON.stringify({ summary: `batch with ${(String(req.messages[1]!.content).match(/^\[\d+\]/gm) ?? []).length} messages` }) }));
+    const { assistant: filler, store } = makeAssistant({ model: m, memoryModel: null });
+    for (let i = 1; i <= 30; i++) await filler.handle(msg(`message number ${i} ${'words '.repeat(20)}`));
+    m.requests.length = 0;
+    const { assistant } = makeAssistant({ model: m, store, settings: { distillBatchChars: 2000 } });
+    const out = await assistant.distillNow(general);
+    expect(out).toMatchObject({ ran: true, messages: 60 });
+    const prompts = m.requests.filter(isDistill).map((r) => String(r.messages[1]!.content));
+    expect(prompts.length).toBeGreaterThan(3);
+    for (const p of prompts) expect(p.length).toBeLessThan(2000 + 1500);
+    expect(prompts.join('\n')).toContain('message number 1 ');
+    expect(prompts.at(-1)).toContain('message number 30 ');
+    expect((await store.getDistillCursor('general'))!.offset).toBe(60);
+  });
+
+  it('halves a batch the model finds too long for its context, and one failure keeps the batches already done', async () => {
+    const m = model((req) => {
+      const count = (String(req.messages[1]!.content).match(/^\[\d+\]/gm) ?? []).length;
+      if (count > 4) return { error: new ModelHttpError(400, 'u', "This model's maximum context length is 2048 tokens") };
+      return { text: JSON.stringify({ summary: `${count} messages` }) };
+    });
+    const { assistant: filler, store } = makeAssistant({ model: m, memoryModel: null });
+    for (let i = 1; i <= 8; i++) await filler.handle(msg(`m${i}`));
+    const { assistant } = makeAssistant({ model: m, store, settings: { distillBatchChars: 100_000 } });
+    expect(await assistant.distillNow(general)).toMatchObject({ ran: true, messages: 16 });
+    expect((await store.getDistillCursor('general'))!.offset).toBe(16);
+
+    for (let i = 9; i <= 12; i++) await filler.handle(msg(`m${i}`));
+    let n = 0;
+    const failing = m as unknown as { script: (req: ChatRequest, k: number) => ScriptStep };
+    const original = failing.script;
+    failing.script = (req, k) => (isDistill(req) && ++n === 3 ? { error: new Error('server crashed') } : original(req, k));
+    const second = await assistant.distillNow(general);
+    expect(second.error).toMatch(/server crashed/);
+    expect((await store.getDistillCursor('general'))!.offset).toBeGreaterThan(16);
+    expect((await store.getDistillCursor('general'))!.offset).toBeLessThan(24);
+  });
+
+  it('a DM backlog is distilled in batches too, the private cursor moving with each batch', async () => {
+    const m = model(() => ({ text: distillReply(0) }));
+    const { assistant: filler, privateStore } = makeAssistant({ model: m, memoryModel: null });
+    const dm = { kind: 'private', userId: '7', userName: 'Ann' } as const;
+    for (let i = 1; i <= 20; i++) await filler.handle(msg(`private ${i} ${'words '.repeat(20)}`, dm));
+    m.requests.length = 0;
+    const { assistant } = makeAssistant({ model: m, privateStore, settings: { distillBatchChars: 2000 } });
+    expect(await assistant.distillNow(dm)).toMatchObject({ ran: true, messages: 40 });
+    expect(m.requests.filter(isDistill).length).toBeGreaterThan(2);
+    expect(privateStore.readLayers('7').distilledThrough).toBe(40);
   });
 });

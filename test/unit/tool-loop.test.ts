@@ -9,7 +9,7 @@ describe('tool loop guards', () => {
     const model = new ScriptedChatModel((req) =>
       req.tools ? { toolCalls: [{ name: 'current_time', arguments: '{}' }] } : { text: 'It is noon on Sunday.' },
     );
-    const { assistant } = makeAssistant({ model, settings: { limits: { maxSteps: 3, maxToolCalls: 50, deadlineMs: 5000 } } });
+    const { assistant } = makeAssistant({ model, settings: { limits: { maxSteps: 3, maxToolCalls: 50, deadlineMs: 5000, maxReplyChars: 10_000 } } });
     const { events, onEvent } = collect();
     const out = await assistant.handle(msg('what time is it?'), { onEvent });
     expect(out.reason).toBe('max_steps');
@@ -25,7 +25,7 @@ describe('tool loop guards', () => {
     const model = new ScriptedChatModel((req) =>
       req.tools ? { toolCalls: Array.from({ length: 4 }, () => ({ name: 'current_time', arguments: '{}' })) } : { text: 'done' },
     );
-    const { assistant } = makeAssistant({ model, settings: { limits: { maxSteps: 10, maxToolCalls: 6, deadlineMs: 5000 } } });
+    const { assistant } = makeAssistant({ model, settings: { limits: { maxSteps: 10, maxToolCalls: 6, deadlineMs: 5000, maxReplyChars: 10_000 } } });
     const { events, onEvent } = collect();
     const out = await assistant.handle(msg('time please'), { onEvent });
     expect(out.reason).toBe('max_tool_calls');
@@ -72,7 +72,7 @@ describe('tool loop guards', () => {
 
   it('a hanging model hits the deadline and the turn ends with a reason', async () => {
     const model = new ScriptedChatModel([{ hang: true }]);
-    const { assistant } = makeAssistant({ model, settings: { limits: { maxSteps: 3, maxToolCalls: 3, deadlineMs: 300 } } });
+    const { assistant } = makeAssistant({ model, settings: { limits: { maxSteps: 3, maxToolCalls: 3, deadlineMs: 300, maxReplyChars: 10_000 } } });
     const started = Date.now();
     const out = await assistant.handle(msg('hello?'));
     expect(Date.now() - started).toBeLessThan(3000);

@@ -75,7 +75,7 @@ export class LogArchive {
   }
 
   /** Entries after `cursor` and the cursor just after the last one (or the given cursor when none). */
-  async readSince(cursor: StoredLogCursor | null): Promise<{ entries: ParsedLogEntry[]; cursor: StoredLogCursor | null }> {
+  async readSince(cursor: StoredLogCursor | null): Promise<{ entries: ParsedLogEntry[]; cursor: StoredLogCursor | null; after: StoredLogCursor[] }> {
     const files = await this.files();
     const entries: (ParsedLogEntry & { file: string })[] = [];
     const take = (file: string, list: ParsedLogEntry[]) => entries.push(...list.map((e) => ({ ...e, file })));
@@ -87,7 +87,8 @@ export class LogArchive {
     for (const file of later) take(file, parseLog((await this.readRange(file, 0)).toString('utf8'), file.slice(0, 10)));
     const last = entries[entries.length - 1];
     const next = last ? { file: last.file, offset: last.end, time: last.time } : cursor;
-    return { entries: entries.map(({ file: _file, ...e }) => e), cursor: next };
+    const after = entries.map((e) => ({ file: e.file, offset: e.end, time: e.time }));
+    return { entries: entries.map(({ file: _file, ...e }) => e), cursor: next, after };
   }
 
   /** The cursor's own file from its offset; falls back to the whole file when it was edited. */

@@ -235,8 +235,8 @@ export class FileProjectStore implements ProjectStore {
 
   readLogSince(slug: string, cursor: LogCursor | null): Promise<LogTail> {
     return this.lanes.run(slug, async () => {
-      const { entries, cursor: next } = await (await this.archive(slug)).readSince(cursor);
-      return { entries: entries.map(plainEntry), cursor: next };
+      const { entries, cursor: next, after } = await (await this.archive(slug)).readSince(cursor);
+      return { entries: entries.map(plainEntry), cursor: next, after };
     });
   }
 

@@ -28,7 +28,6 @@ export interface HarnessOptions {
   logger?: Logger;
   services?: DiscordServices;
   config?: Partial<DiscordConfig>;
-  turnTimeoutMs?: number;
   transcribeAudio?: import('../../../src/discord/message-handler.js').MessageHandlerDeps['transcribeAudio'];
 }
 
@@ -46,11 +45,13 @@ export async function startBotHarness(options: HarnessOptions): Promise<BotHarne
     DISCORD_ALLOWED_USERS: [alice.id],
     DISCORD_EDIT_INTERVAL_MS: options.editIntervalMs ?? 250,
     DISCORD_ATTACHMENT_MAX_BYTES: 1000,
+    DISCORD_IMAGE_MAX_BYTES: 100_000,
+    DISCORD_REPLY_MAX_MESSAGES: 5,
     ...options.config,
   };
   let bot: DiscordBot;
   try {
-    bot = await startDiscord({ config, assistant: options.assistant, logger: options.logger ?? silentLogger, acceptsImages: options.acceptsImages ?? false, services: options.services, turnTimeoutMs: options.turnTimeoutMs, transcribeAudio: options.transcribeAudio });
+    bot = await startDiscord({ config, assistant: options.assistant, logger: options.logger ?? silentLogger, acceptsImages: options.acceptsImages ?? false, services: options.services, transcribeAudio: options.transcribeAudio });
   } catch (error) {
     await fake.close();
     throw error;
