@@ -132,7 +132,7 @@ describe('embedded model (tiny random GGUF, real node-llama-cpp)', () => {
     const request = { messages: distillPrompt({ summary: '', decisions: [], quotes: [] }, entries, true), jsonSchema: distillJsonSchema(true), temperature: 0 };
     const chunks = await collect(request);
     expect(chunks[chunks.length - 1]).toEqual({ type: 'done', finishReason: 'stop' });
-    const reply = parseDistillReply(textOf(chunks));
+    const { reply } = parseDistillReply(textOf(chunks));
     expect(reply.decisions.length).toBeLessThanOrEqual(5);
     expect(reply.entities.length).toBeLessThanOrEqual(5);
   });
