@@ -130,6 +130,18 @@ export const configSchema = z.object({
   TTS_LOCAL_VOICE: z.string().min(1).default('en-us'),
   VOICE_EMPTY_LEAVE_MS: int(0, 3_600_000).default(30_000),
 
+  // web app
+  WEB_HOST: z.string().min(1).default('127.0.0.1'),
+  WEB_PORT: int(0, 65535).default(3210),
+  WEB_TOKEN: optional(z.string().min(16, 'a web token needs at least 16 characters — or leave it empty to have one generated')),
+  WEB_PUBLIC_URL: optional(url),
+  WEB_ALLOWED_HOSTS: z
+    .string()
+    .transform((v) => v.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^[a-z0-9.[\]:-]+$/, 'expected comma-separated host names, e.g. charlie.example-tailnet.ts.net')))
+    .default([]),
+  WEB_SESSION_DAYS: int(1, 365).default(30),
+
   // logging
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -222,5 +234,10 @@ export function dataFiles(dataDir: string) {
     /** DM history and private memory: the only thing under data/ that is not derived. */
     private: resolve(dataDir, 'private.db'),
     log: resolve(dataDir, 'logs', 'charlie.log'),
+    /** The web app's owner token (when WEB_TOKEN is empty) and cookie-signing secret. */
+    webToken: resolve(dataDir, 'web', 'owner-token'),
+    webSecret: resolve(dataDir, 'web', 'session-secret'),
+    /** The built web client (rebuilt by `npm start` when its sources are newer). */
+    webClient: resolve(dataDir, 'web', 'client'),
   };
 }

@@ -31,6 +31,10 @@ import { openUsageStore } from './storage/usage-store.js';
 import { selectEmbedder } from './llm/embeddings.js';
 import { createRecall, recallSettings } from './memory/recall.js';
 import { conformanceStartLine } from './doctor/conformance-store.js';
+import { WebAuth } from './web/auth.js';
+import { startWeb, type WebServer } from './web/server.js';
+import { transcribeVoiceMessage } from './speech/voice-message.js';
+import type { SpeechToText, TextToSpeech } from './core/ports.js';
 
 export async function buildApp(config: Config, logger: Logger, progress: Logger = logger, chat?: ChatModelBuild) {
   const clock = systemClock;
@@ -77,7 +81,7 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
     privateStore.close();
     await chatModel.close();
   };
-  return { assistant, model, store, notices, close };
+  return { assistant, model, store, privateStore, notices, close };
 }
 
 async function main(): Promise<void> {
@@ -92,26 +96,31 @@ async function main(): Promise<void> {
   const app = await buildApp(config, logger, terminal ? echoDownloads(logger) : logger, chat);
   // What the last `npm run doctor` found about the server's model, so a degraded one is visible at once.
   const modelLine = choice.provider === 'embedded' ? null : conformanceStartLine(config.dataDir, config.LLM_MODEL, config.LLM_BASE_URL);
+  const stt = createSpeechToText(config, logger.child({ component: 'stt' }));
+  const tts = createTextToSpeech(config, logger.child({ component: 'tts' }));
+  const web = await startWebApp(config, app, logger, { stt, tts });
+  const closeAll = async () => {
+    await web?.close();
+    await app.close();
+  };
   if (!terminal) {
     logger.info(`model: ${chat.describe}`);
     if (modelStatus) logger.warn(modelStatus);
     for (const n of app.notices) logger.warn(n);
     if (modelLine) logger.info({ model: config.LLM_MODEL }, modelLine);
-    const stt = createSpeechToText(config, logger.child({ component: 'stt' }));
-    const tts = createTextToSpeech(config, logger.child({ component: 'tts' }));
     const voice = new VoiceSessions({ assistant: app.assistant, stt, tts, settings: voiceSettings(config), logger: logger.child({ component: 'voice' }) });
     const bot = await startDiscord({
       config,
       assistant: app.assistant,
       logger,
       acceptsImages: app.model.acceptsImages,
-      services: { voice },
+      services: { voice, web },
       transcribeAudio: (list) => transcribeAudioAttachments(list, { stt, fetch, language: config.STT_LANGUAGE }),
     });
     const stop = async () => {
       await voice.closeAll();
       await bot.stop();
-      await app.close();
+      await closeAll();
       process.exit(0);
     };
     process.once('SIGINT', stop);
@@ -132,7 +141,51 @@ async function main(): Promise<void> {
     modelStatus: Promise.resolve(modelStatus),
     userName: safeUserName(),
   });
-  await app.close();
+  await closeAll();
+}
+
+/**
+ * The web front door, next to the terminal chat or Discord (WEB_PORT=0 turns it off). Prints its
+ * address and the owner's login link on stdout (never into the log: the link holds the token).
+ */
+export async function startWebApp(
+  config: Config,
+  app: Pick<Awaited<ReturnType<typeof buildApp>>, 'assistant' | 'store' | 'privateStore' | 'model'>,
+  logger: Logger,
+  speech: { stt?: SpeechToText; tts?: TextToSpeech },
+  out: NodeJS.WritableStream = process.stdout,
+): Promise<WebServer | null> {
+  if (config.WEB_PORT === 0) return null;
+  const files = dataFiles(config.dataDir);
+  const { stt, tts } = speech;
+  const web = await startWeb(
+    {
+      assistant: app.assistant,
+      projects: app.store,
+      privateHistory: (userId, limit) => app.privateStore.recentMessages(userId, limit),
+      auth: new WebAuth({ ownerToken: config.WEB_TOKEN, ownerName: safeUserName(), tokenFile: files.webToken, secretFile: files.webSecret, sessionDays: config.WEB_SESSION_DAYS }),
+      logger: logger.child({ component: 'web' }),
+      assistantName: config.ASSISTANT_NAME,
+      acceptsImages: app.model.acceptsImages,
+      speech: {
+        ...(stt ? { transcribe: (audio: Uint8Array, mime: string, signal?: AbortSignal) => transcribeVoiceMessage(stt, audio, mime, { language: config.STT_LANGUAGE, signal }) } : {}),
+        ...(tts ? { speak: (text: string, signal?: AbortSignal) => tts.synthesize(text, { signal }) } : {}),
+      },
+      clientDir: files.webClient,
+      host: config.WEB_HOST,
+      port: config.WEB_PORT,
+      publicUrl: config.WEB_PUBLIC_URL,
+      extraHosts: config.WEB_ALLOWED_HOSTS,
+    },
+    logger.child({ component: 'web' }),
+  );
+  if (!web) {
+    out.write(`! web app not started: port ${config.WEB_PORT} on ${config.WEB_HOST} is taken (set WEB_PORT; 0 turns it off)\n`);
+    return null;
+  }
+  for (const w of web.warnings) out.write(`! ${w}\n`);
+  out.write(`web app: ${web.url}  ·  sign in on this device: ${web.ownerLoginUrl}\n`);
+  return web;
 }
 
 /**

@@ -26,6 +26,8 @@ export const ALLOWED_LICENSES: readonly string[] = [
   'MIT',
   'MIT-0',
   'Python-2.0',
+  // PSF-2.0: the Python Software Foundation License 2.0 (argparse, under markdown-it), permissive and GPL-compatible like Python-2.0.
+  'PSF-2.0',
   'Unlicense',
   'WTFPL',
   'Zlib',

@@ -183,6 +183,29 @@ export class FileProjectStore implements ProjectStore {
     throw new CharlieError(`could not find a free folder name for project "${base}"`);
   }
 
+  /** Every project with a readable project.md, by slug (the web app's sidebar). */
+  async listProjects(): Promise<ProjectConfig[]> {
+    await mkdir(this.root, { recursive: true });
+    const dirs = (await readdir(this.root, { withFileTypes: true })).filter((d) => d.isDirectory() && !d.name.startsWith('.')).map((d) => d.name).sort();
+    const out: ProjectConfig[] = [];
+    for (const slug of dirs) {
+      const project = await this.readProject(slug).catch(() => null);
+      if (project) out.push(project.parsed.config);
+    }
+    return out;
+  }
+
+  /**
+   * The raw Markdown of one page of a project (`project.md`, `decisions.md`, `notes/People/X.md`,
+   * `log/2026-11-29.md`), or null when it does not exist. Only `.md` files inside the project.
+   */
+  async readPage(slug: string, page: string): Promise<string | null> {
+    if (!/\.md$/i.test(page)) throw new UnsafeNameError(`"${page.slice(0, 80)}" is not a Markdown page`);
+    const full = resolveInside(this.dir(slug), page);
+    await assertRealInside(this.root, full);
+    return readIfExists(full);
+  }
+
   async getProject(slug: string): Promise<{ config: ProjectConfig; problems: FileProblem[] } | null> {
     const project = await this.readProject(slug);
     if (!project) return null;

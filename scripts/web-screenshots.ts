@@ -1,0 +1,58 @@
+/**
+ * Screenshots of the web app (chat, inspector, graph) at desktop and phone sizes, against a
+ * scripted model and demo memory: `npx tsx scripts/web-screenshots.ts [outDir]` (default
+ * /tmp/web-shots). Needs /usr/bin/chromium.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { launchChromium } from '../test/support/browser.js';
+import { demoFiles } from '../test/support/web-demo-data.js';
+import { startWebFixture, TOKEN } from '../test/support/web-fixture.js';
+
+const out = process.argv[2] ?? '/tmp/web-shots';
+mkdirSync(out, { recursive: true });
+const fixture = await startWebFixture({
+  files: demoFiles(),
+  script: (body: { messages: { role: string }[] }) =>
+    body.messages[body.messages.length - 1]?.role === 'tool'
+      ? { text: 'You decided to **fly to Lisbon on 14 March** and to book a flat near Alfama. Sarah wants to see the tiles museum.', chunkDelayMs: 20 }
+      : { toolCalls: [{ name: 'search_memory', arguments: JSON.stringify({ query: 'Lisbon trip plans' }) }] },
+});
+const browser = await launchChromium();
+try {
+  for (const [label, viewport] of [['desktop', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]] as const) {
+    const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
+    const page = await context.newPage();
+    await page.goto(`${fixture.web.url}/login?token=${TOKEN}`);
+    await page.goto(`${fixture.web.url}/#/chat/trip`);
+    await page.locator('#composer').fill('What did we decide about the trip?');
+    await page.keyboard.press('Enter');
+    await page.locator('.msg.assistant .related').waitFor();
+    await page.screenshot({ path: join(out, `chat-${label}.png`) });
+    await page.goto(`${fixture.web.url}/#/inspect/trip/records`);
+    await page.locator('.record').first().waitFor();
+    await page.screenshot({ path: join(out, `inspector-${label}.png`) });
+    await page.goto(`${fixture.web.url}/#/page/trip/${encodeURIComponent('notes/People/Sarah-Chen.md')}`);
+    await page.locator('.markdown-body').waitFor();
+    await page.screenshot({ path: join(out, `page-${label}.png`) });
+    await page.goto(`${fixture.web.url}/#/inspect/trip/recall`);
+    await page.locator('#recall-query').fill('tiles museum');
+    await page.keyboard.press('Enter');
+    await page.locator('.hit').first().waitFor();
+    await page.screenshot({ path: join(out, `recall-${label}.png`) });
+    await page.goto(`${fixture.web.url}/#/graph/trip`);
+    await page.locator('.graph-canvas canvas').first().waitFor();
+    await page.waitForTimeout(800);
+    await page.screenshot({ path: join(out, `graph-${label}.png`) });
+    if (label === 'phone') {
+      await page.locator('#menu-button').click();
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: join(out, `menu-${label}.png`) });
+    }
+    await context.close();
+  }
+  console.log(`screenshots in ${out}`);
+} finally {
+  await browser.close();
+  await fixture.close();
+}

@@ -1,0 +1,138 @@
+/**
+ * Chat over HTTP: projects, history, and a turn streamed as server-sent events. The turn runs on
+ * its own (a closed tab does not cancel it); the stream can be picked up again after a reload.
+ *
+ *   GET  /api/projects                          projects + the private conversation
+ *   POST /api/projects                          { name } → a new project made here
+ *   GET  /api/projects/:project/messages        recent history
+ *   POST /api/projects/:project/messages        { text, images?, mode? } → SSE of the turn
+ *   GET  /api/projects/:project/turn            the running (or just finished) turn, if any
+ *   GET  /api/turns/:turn/events                SSE replay + live (Last-Event-ID / ?after=)
+ *   POST /api/turns/:turn/cancel                stop a running turn
+ */
+import { randomUUID } from 'node:crypto';
+import type { Context, Hono } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import { z } from 'zod';
+import type { TurnEvent } from '../core/events.js';
+import { newProjectOrigin, placeFor, PRIVATE_PROJECT } from './places.js';
+import { TurnHub, type TurnEventRecord, type WebTurn } from './turns.js';
+import type { WebEnv, WebDeps } from './app.js';
+
+const MAX_IMAGE_CHARS = 8_000_000;
+
+const messageBody = z.object({
+  text: z.string().max(100_000),
+  images: z
+    .array(z.string().max(MAX_IMAGE_CHARS).regex(/^data:image\/(png|jpeg|webp|gif);base64,[A-Za-z0-9+/=]+$/, 'images must be data: URLs of png, jpeg, webp or gif'))
+    .max(4)
+    .optional(),
+  mode: z.enum(['text', 'voice']).optional(),
+});
+
+export function chatRoutes(app: Hono<WebEnv>, deps: WebDeps, hub: TurnHub): void {
+  app.get('/api/projects', async (c) => {
+    const user = c.get('user');
+    const list = await deps.projects.listProjects();
+    return c.json({
+      user: { kind: user.kind, name: user.name },
+      private: { project: PRIVATE_PROJECT, name: `Private: ${user.name}` },
+      projects: list.map((p) => ({ project: p.slug, name: p.name, style: p.style, discord: Boolean(p.discord), updated: p.updated })),
+    });
+  });
+
+  app.post('/api/projects', async (c) => {
+    const parsed = z.object({ name: z.string().trim().min(1).max(80) }).safeParse(await c.req.json().catch(() => null));
+    if (!parsed.success) return c.json({ error: 'give the new project a name (1–80 characters)' }, 400);
+    const config = await deps.projects.ensureProject(newProjectOrigin(parsed.data.name, randomUUID()));
+    return c.json({ project: config.slug, name: config.name }, 201);
+  });
+
+  app.get('/api/projects/:project/messages', async (c) => {
+    const at = await placeFor(c.req.param('project'), c.get('user'), deps.projects);
+    if (!at) return c.json({ error: 'no such project' }, 404);
+    const limit = Math.min(Number(c.req.query('limit') ?? 50) || 50, 500);
+    const entries = at.slug ? await deps.projects.recentLog(at.slug, limit) : deps.privateHistory(c.get('user').id, limit);
+    return c.json({ messages: entries.map((e) => ({ time: e.time, speaker: e.speaker, role: e.role, text: e.text, source: e.source })) });
+  });
+
+  app.post('/api/projects/:project/messages', async (c) => {
+    const user = c.get('user');
+    const project = c.req.param('project');
+    const at = await placeFor(project, user, deps.projects);
+    if (!at) return c.json({ error: 'no such project' }, 404);
+    const parsed = messageBody.safeParse(await c.req.json().catch(() => null));
+    if (!parsed.success) return c.json({ error: parsed.error.issues.map((i) => i.message).join('; ') }, 400);
+    const { text, images, mode } = parsed.data;
+    if (!text.trim() && !images?.length) return c.json({ error: 'empty message' }, 400);
+    const turn = hub.start(TurnHub.owner(user.id, project));
+    hub.push(turn, 'accepted', { turnId: turn.id, project });
+    const onEvent = (e: TurnEvent) => hub.push(turn, e.type, e);
+    void deps.assistant
+      .handle(
+        { place: at.place, speaker: user.name, speakerId: user.id, text, source: `web:${Date.now()}`, images, mode: mode ?? 'text' },
+        { onEvent, signal: turn.controller.signal },
+      )
+      .then((outcome) => hub.push(turn, 'outcome', { reply: outcome.reply, reason: outcome.reason, related: outcome.related, notices: outcome.notices }))
+      .catch((err: unknown) => {
+        deps.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'web turn failed');
+        hub.push(turn, 'outcome', { reply: '', reason: 'error', related: [], notices: ['the turn failed; see the log'] });
+      })
+      .finally(() => hub.finish(turn));
+    return followTurn(c, hub, turn, 0);
+  });
+
+  app.get('/api/projects/:project/turn', (c) => {
+    const turn = hub.latest(TurnHub.owner(c.get('user').id, c.req.param('project')));
+    return c.json({ turn: turn ? { id: turn.id, done: turn.done, events: turn.events.length } : null });
+  });
+
+  app.get('/api/turns/:turn/events', (c) => {
+    const turn = findTurn(c, hub);
+    if (!turn) return c.json({ error: 'no such turn (finished turns are kept for two minutes)' }, 404);
+    const after = Number(c.req.header('last-event-id') ?? c.req.query('after') ?? 0) || 0;
+    return followTurn(c, hub, turn, after);
+  });
+
+  app.post('/api/turns/:turn/cancel', (c) => {
+    const turn = findTurn(c, hub);
+    if (!turn) return c.json({ error: 'no such turn' }, 404);
+    turn.controller.abort();
+    return c.json({ cancelled: !turn.done });
+  });
+}
+
+function findTurn(c: Context<WebEnv>, hub: TurnHub): WebTurn | null {
+  return hub.get(c.req.param('turn') ?? '', c.get('user').id);
+}
+
+function followTurn(c: Context<WebEnv>, hub: TurnHub, turn: WebTurn, after: number): Response {
+  return streamSSE(c, async (stream) => {
+    const queue: (TurnEventRecord | null)[] = [];
+    let wake: (() => void) | null = null;
+    const stop = hub.follow(turn, after, (r) => {
+      queue.push(r);
+      wake?.();
+    });
+    stream.onAbort(() => {
+      stop();
+      queue.push(null);
+      wake?.();
+    });
+    try {
+      for (;;) {
+        const r = queue.shift();
+        if (r === undefined) {
+          await new Promise<void>((resolve) => (wake = resolve));
+          wake = null;
+          continue;
+        }
+        if (r === null) break;
+        await stream.writeSSE({ id: String(r.id), event: r.event, data: JSON.stringify(r.data) });
+      }
+      await stream.writeSSE({ event: 'end', data: JSON.stringify({ turnId: turn.id }) });
+    } finally {
+      stop();
+    }
+  });
+}

@@ -1,0 +1,40 @@
+/**
+ * Push-to-talk and read-aloud for the web chat, over the same speech ports as Discord voice.
+ *
+ *   POST /api/transcribe   audio body (WAV, Ogg Opus or MP3) → { text }
+ *   POST /api/speech       { text } → audio (the configured TTS engine)
+ */
+import type { Hono } from 'hono';
+import { z } from 'zod';
+import type { WebEnv } from './app.js';
+
+export interface SpeechServices {
+  /** Audio bytes + their MIME type → text ('' for silence). */
+  transcribe?(audio: Uint8Array, mime: string, signal?: AbortSignal): Promise<string>;
+  speak?(text: string, signal?: AbortSignal): Promise<{ mime: string; data: Uint8Array }>;
+}
+
+const MAX_AUDIO = 25 * 1024 * 1024;
+
+export function voiceRoutes(app: Hono<WebEnv>, speech: SpeechServices | undefined): void {
+  app.post('/api/transcribe', async (c) => {
+    if (!speech?.transcribe) return c.json({ error: 'speech-to-text is not set up (see README: Voice channels)' }, 501);
+    const data = new Uint8Array(await c.req.arrayBuffer());
+    if (!data.length) return c.json({ error: 'no audio in the request body' }, 400);
+    if (data.length > MAX_AUDIO) return c.json({ error: 'recording too long' }, 413);
+    try {
+      const text = await speech.transcribe(data, c.req.header('content-type') ?? '', c.req.raw.signal);
+      return c.json({ text });
+    } catch (err) {
+      return c.json({ error: `could not transcribe: ${err instanceof Error ? err.message : String(err)}` }, 422);
+    }
+  });
+
+  app.post('/api/speech', async (c) => {
+    if (!speech?.speak) return c.json({ error: 'text-to-speech is not set up' }, 501);
+    const body = z.object({ text: z.string().trim().min(1).max(5000) }).safeParse(await c.req.json().catch(() => null));
+    if (!body.success) return c.json({ error: 'send { "text": "…" }' }, 400);
+    const audio = await speech.speak(body.data.text, c.req.raw.signal);
+    return c.body(audio.data.slice().buffer, 200, { 'content-type': audio.mime, 'cache-control': 'no-store' });
+  });
+}

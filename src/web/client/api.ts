@@ -1,0 +1,174 @@
+/** The JSON API the server documents (README: Web app → API), typed for the client. */
+
+export interface Me {
+  kind: 'owner' | 'member';
+  name: string;
+  assistant: string;
+  acceptsImages: boolean;
+  speech: { stt: boolean; tts: boolean };
+}
+
+export interface ProjectItem {
+  project: string;
+  name: string;
+  discord: boolean;
+}
+
+export interface ProjectList {
+  private: { project: string; name: string };
+  projects: ProjectItem[];
+}
+
+export interface ChatEntry {
+  time: string;
+  speaker: string;
+  role: 'user' | 'assistant';
+  text: string;
+}
+
+export interface ScoreParts {
+  vector: number;
+  keyword: number;
+  usage: number;
+  recency: number;
+}
+
+export interface Hit {
+  page: string;
+  heading: string;
+  lineStart: number;
+  lineEnd: number;
+  text: string;
+  updated: string;
+  score: number;
+  parts: ScoreParts;
+  why: string[];
+}
+
+export interface MemoryRecord {
+  id: string;
+  kind: string;
+  text: string;
+  page: string | null;
+  title?: string;
+  date?: string;
+  speaker?: string;
+  category: string;
+  source: string;
+  provenance: { label: string; ref: string }[];
+  confidence?: number;
+  sensitivity?: string;
+  status: string;
+  tags?: string[];
+  editable: boolean;
+  forgettable: boolean;
+  holdable: boolean;
+  [field: string]: unknown;
+}
+
+export interface Problem {
+  path: string;
+  line?: number;
+  message: string;
+}
+
+export interface PageRef {
+  page: string;
+  title: string;
+  aliases: string[];
+}
+
+export interface Graph {
+  nodes: { id: string; title: string; category: string; links: number; missing?: boolean }[];
+  edges: { source: string; target: string; label?: string }[];
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(path, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    credentials: 'same-origin',
+  });
+  const data = (await res.json().catch(() => ({}))) as { error?: string };
+  if (!res.ok) throw new ApiError(res.status, data.error ?? `${res.status} ${res.statusText}`);
+  return data as T;
+}
+
+const p = (project: string) => `/api/projects/${encodeURIComponent(project)}`;
+
+export const api = {
+  me: () => call<Me>('GET', '/api/me'),
+  logout: () => call<{ ok: boolean }>('POST', '/api/logout'),
+  projects: () => call<ProjectList>('GET', '/api/projects'),
+  createProject: (name: string) => call<{ project: string; name: string }>('POST', '/api/projects', { name }),
+  messages: (project: string) => call<{ messages: ChatEntry[] }>('GET', `${p(project)}/messages?limit=60`),
+  currentTurn: (project: string) => call<{ turn: { id: string; done: boolean } | null }>('GET', `${p(project)}/turn`),
+  records: (project: string) => call<{ records: MemoryRecord[]; problems: Problem[]; style: string }>('GET', `${p(project)}/records`),
+  editRecord: (project: string, id: string, text: string) => call<unknown>('PATCH', `${p(project)}/records/${encodeURIComponent(id)}`, { text }),
+  forgetRecord: (project: string, id: string) => call<unknown>('DELETE', `${p(project)}/records/${encodeURIComponent(id)}`),
+  pages: (project: string) => call<{ pages: PageRef[] }>('GET', `${p(project)}/pages`),
+  page: (project: string, path: string) => call<{ path: string; markdown: string }>('GET', `${p(project)}/page?path=${encodeURIComponent(path)}`),
+  search: (project: string, q: string) => call<{ hits: Hit[]; ms: number }>('GET', `${p(project)}/search?q=${encodeURIComponent(q)}&limit=10`),
+  graph: (project: string) => call<Graph>('GET', `${p(project)}/graph`),
+  cancel: (turn: string) => call<unknown>('POST', `/api/turns/${encodeURIComponent(turn)}/cancel`),
+};
+
+export interface StreamEvent {
+  id: number;
+  event: string;
+  data: unknown;
+}
+
+/** Reads a `text/event-stream` response body, calling `on` per event. */
+export async function readEvents(res: Response, on: (e: StreamEvent) => void): Promise<void> {
+  if (!res.ok || !res.body) {
+    const data = (await res.json().catch(() => ({}))) as { error?: string };
+    throw new ApiError(res.status, data.error ?? `${res.status}`);
+  }
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += value;
+    let cut;
+    while ((cut = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      let event = 'message';
+      let id = 0;
+      const data: string[] = [];
+      for (const line of block.split('\n')) {
+        if (line.startsWith('event:')) event = line.slice(6).trim();
+        else if (line.startsWith('id:')) id = Number(line.slice(3).trim());
+        else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+      }
+      if (!data.length) continue;
+      let parsed: unknown = null;
+      try {
+        parsed = JSON.parse(data.join('\n'));
+      } catch {
+        parsed = data.join('\n');
+      }
+      on({ id, event, data: parsed });
+    }
+  }
+}
+
+export function sendMessage(project: string, body: { text: string; images?: string[]; mode?: 'text' | 'voice' }): Promise<Response> {
+  return fetch(`${p(project)}/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), credentials: 'same-origin' });
+}
+
+export function resumeTurn(turnId: string, after: number): Promise<Response> {
+  return fetch(`/api/turns/${encodeURIComponent(turnId)}/events`, { headers: { 'last-event-id': String(after) }, credentials: 'same-origin' });
+}

@@ -1,0 +1,110 @@
+/**
+ * The web client's shell: who is signed in, the projects sidebar (plus the private conversation),
+ * a hash router over chat, inspector, pages and graph, and the service worker that makes the
+ * shell work offline and the app installable.
+ */
+import { api, ApiError, type Me, type ProjectList } from './api.js';
+import { $, clear, h, icon, toast } from './dom.js';
+import { renderChat } from './chat.js';
+import { renderInspector, renderPage } from './inspector.js';
+
+interface Route {
+  view: 'chat' | 'inspect' | 'graph' | 'page';
+  project: string;
+  rest: string;
+}
+
+function parseRoute(list: ProjectList): Route {
+  const parts = location.hash.replace(/^#\/?/, '').split('/').map((p) => decodeURIComponent(p));
+  const [view = 'chat', project = '', ...rest] = parts;
+  const fallback = list.projects[0]?.project ?? list.private.project;
+  const known = project === list.private.project || list.projects.some((p) => p.project === project);
+  const v = (['chat', 'inspect', 'graph', 'page'] as const).find((x) => x === view) ?? 'chat';
+  return { view: v, project: known ? project : fallback, rest: rest.join('/') };
+}
+
+function titleOf(list: ProjectList, project: string): string {
+  return project === list.private.project ? list.private.name : (list.projects.find((p) => p.project === project)?.name ?? project);
+}
+
+function sidebar(list: ProjectList, route: Route, me: Me, onNew: (name: string) => void): HTMLElement[] {
+  const link = (project: string, name: string, kind: 'lock' | 'hash' | 'dot') =>
+    h('li', {}, h('a', { href: `#/${route.view === 'page' ? 'inspect' : route.view}/${encodeURIComponent(project)}`, class: project === route.project ? 'active' : '', 'aria-current': project === route.project ? 'page' : null }, icon(kind), name));
+  const input = h('input', { type: 'text', id: 'new-project', placeholder: 'New project…', 'aria-label': 'New project name', maxlength: 80 });
+  const form = h('form', { class: 'new-project' }, input, h('button', { type: 'submit', class: 'small' }, 'Add'));
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    if (input.value.trim()) onNew(input.value.trim());
+  });
+  return [
+    h('nav', { 'aria-label': 'Projects' }, h('h2', {}, 'Private'), h('ul', {}, link(list.private.project, 'Private chat', 'lock')), h('h2', {}, 'Projects'), h('ul', {}, list.projects.map((p) => link(p.project, p.name, p.discord ? 'hash' : 'dot')))),
+    form,
+    h('div', { class: 'whoami' }, `Signed in as ${me.name}`, ' ', h('button', { type: 'button', class: 'small link', onclick: () => void api.logout().then(() => location.reload()) }, 'Sign out')),
+  ];
+}
+
+function viewTabs(route: Route): HTMLElement[] {
+  const p = encodeURIComponent(route.project);
+  const tab = (view: string, label: string, href: string) =>
+    h('a', { href, class: route.view === view || (view === 'inspect' && route.view === 'page') ? 'active' : '', 'aria-current': route.view === view ? 'page' : null }, label);
+  return [tab('chat', 'Chat', `#/chat/${p}`), tab('inspect', 'Memory', `#/inspect/${p}/records`), tab('graph', 'Graph', `#/graph/${p}`)];
+}
+
+async function start(): Promise<void> {
+  if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch(() => undefined);
+  const main = $('#main');
+  const side = $('#sidebar');
+  const menu = $('#menu-button');
+  menu.addEventListener('click', () => {
+    const open = document.body.classList.toggle('menu-open');
+    menu.setAttribute('aria-expanded', String(open));
+  });
+  let me: Me;
+  try {
+    me = await api.me();
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) {
+      document.body.classList.add('signed-out');
+      clear(main, h('section', { class: 'login-box' }, h('h1', {}, 'Sign in'), h('p', {}, 'Open the login link Charlie printed when it started, or ask Charlie for one with /web in a Discord DM.'), h('a', { class: 'button primary', href: '/login' }, 'Sign in with a token')));
+      return;
+    }
+    clear(main, h('p', { class: 'error' }, `Charlie is not reachable: ${err instanceof Error ? err.message : String(err)}`));
+    return;
+  }
+  document.title = me.assistant;
+  $('.brand').textContent = me.assistant;
+  let list = await api.projects();
+  let dispose: () => void = () => {};
+  const draw = async () => {
+    dispose();
+    dispose = () => {};
+    document.body.classList.remove('menu-open');
+    const route = parseRoute(list);
+    clear(side, sidebar(list, route, me, (name) => {
+      void api.createProject(name).then(async (made) => {
+        list = await api.projects();
+        location.hash = `#/chat/${encodeURIComponent(made.project)}`;
+      }).catch((e: unknown) => toast(String(e), 'error'));
+    }));
+    clear($('#view-tabs'), viewTabs(route));
+    const title = titleOf(list, route.project);
+    main.setAttribute('aria-busy', 'true');
+    try {
+      if (route.view === 'chat') await renderChat(main, route.project, title, me);
+      else if (route.view === 'inspect') await renderInspector(main, route.project, title, route.rest || 'records');
+      else if (route.view === 'page') await renderPage(main, route.project, route.rest);
+      else {
+        const { renderGraph } = await import('./graph-view.js');
+        dispose = await renderGraph(main, route.project, title);
+      }
+    } catch (err) {
+      clear(main, h('p', { class: 'error', role: 'alert' }, err instanceof Error ? err.message : String(err)));
+    } finally {
+      main.removeAttribute('aria-busy');
+    }
+  };
+  window.addEventListener('hashchange', () => void draw());
+  await draw();
+}
+
+void start();

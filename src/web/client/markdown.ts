@@ -1,0 +1,79 @@
+/**
+ * Memory pages rendered as Markdown, safely: markdown-it with raw HTML disabled, `[[wiki links]]`
+ * turned into in-app links, and the result passed through DOMPurify before it touches the DOM.
+ * Front matter is shown as an escaped table, not rendered.
+ */
+import DOMPurify from 'dompurify';
+import MarkdownIt from 'markdown-it';
+import { LinkResolver, type LinkablePage } from '../shared/links.js';
+import { h } from './dom.js';
+
+export function pageHref(project: string, page: string): string {
+  return `#/page/${encodeURIComponent(project)}/${encodeURIComponent(page)}`;
+}
+
+function renderer(project: string, pages: readonly LinkablePage[]): MarkdownIt {
+  const md = new MarkdownIt({ html: false, linkify: false, typographer: false });
+  const resolver = new LinkResolver(pages);
+  md.inline.ruler.before('link', 'wikilink', (state, silent) => {
+    const { src, pos } = state;
+    if (src.charCodeAt(pos) !== 0x5b || src.charCodeAt(pos + 1) !== 0x5b) return false;
+    const end = src.indexOf(']]', pos + 2);
+    if (end < 0) return false;
+    const inner = src.slice(pos + 2, end);
+    if (!inner.trim() || inner.includes('\n') || inner.includes('[') || inner.length > 200) return false;
+    if (!silent) {
+      const [rawTarget = '', alias] = inner.split('|');
+      const target = rawTarget.split('#')[0]?.trim() ?? '';
+      const resolved = resolver.resolve(target);
+      const open = state.push('link_open', 'a', 1);
+      open.attrs = [
+        ['href', resolved ? pageHref(project, resolved) : '#'],
+        ['class', resolved ? 'wikilink' : 'wikilink missing'],
+        ['title', resolved ?? `no page “${target}” yet`],
+      ];
+      const text = state.push('text', '', 0);
+      text.content = (alias ?? target).trim();
+      state.push('link_close', 'a', -1);
+    }
+    state.pos = end + 2;
+    return true;
+  });
+  return md;
+}
+
+export function splitFrontMatter(markdown: string): { meta: [string, string][]; body: string } {
+  const m = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(markdown);
+  if (!m) return { meta: [], body: markdown };
+  const meta: [string, string][] = [];
+  for (const line of (m[1] ?? '').split(/\r?\n/)) {
+    const kv = /^([A-Za-z_][\w-]*):\s*(.*)$/.exec(line);
+    if (kv?.[1]) meta.push([kv[1], kv[2] ?? '']);
+    else if (meta.length && line.trim()) {
+      const last = meta[meta.length - 1];
+      if (last) last[1] += ` ${line.trim()}`;
+    }
+  }
+  return { meta, body: markdown.slice(m[0].length) };
+}
+
+/** Sanitised HTML of a Markdown page body. */
+export function renderMarkdown(markdown: string, project: string, pages: readonly LinkablePage[]): string {
+  const html = renderer(project, pages).render(markdown);
+  return DOMPurify.sanitize(html, { USE_PROFILES: { html: true }, FORBID_TAGS: ['style', 'form', 'input'], FORBID_ATTR: ['style'] });
+}
+
+/** A page as DOM: the front matter table, then the sanitised body. */
+export function pageView(markdown: string, project: string, pages: readonly LinkablePage[]): HTMLElement {
+  const { meta, body } = splitFrontMatter(markdown);
+  const article = h('article', { class: 'markdown' });
+  if (meta.length) {
+    article.append(
+      h('table', { class: 'front-matter' }, h('caption', {}, 'Front matter'), h('tbody', {}, meta.map(([k, v]) => h('tr', {}, h('th', { scope: 'row' }, k), h('td', {}, v))))),
+    );
+  }
+  const content = h('div', { class: 'markdown-body' });
+  content.innerHTML = renderMarkdown(body, project, pages);
+  article.append(content);
+  return article;
+}

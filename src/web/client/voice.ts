@@ -1,0 +1,78 @@
+/**
+ * Push-to-talk: the browser records (MediaRecorder), decodes and resamples to 16 kHz mono
+ * (OfflineAudioContext) and sends a WAV to Charlie's speech-to-text, so the server needs no codec
+ * for whatever container this browser records in.
+ */
+
+export interface Recording {
+  stop(): Promise<Blob>;
+}
+
+export async function startRecording(): Promise<Recording> {
+  const stream = await navigator.mediaDevices.getUserMedia({ audio: true });
+  const recorder = new MediaRecorder(stream);
+  const chunks: Blob[] = [];
+  recorder.addEventListener('dataavailable', (e) => chunks.push(e.data));
+  recorder.start();
+  return {
+    stop: () =>
+      new Promise<Blob>((resolve) => {
+        recorder.addEventListener('stop', () => {
+          for (const t of stream.getTracks()) t.stop();
+          resolve(new Blob(chunks, { type: recorder.mimeType }));
+        });
+        recorder.stop();
+      }),
+  };
+}
+
+export async function toWav16k(blob: Blob): Promise<Blob> {
+  const ctx = new AudioContext();
+  const decoded = await ctx.decodeAudioData(await blob.arrayBuffer());
+  await ctx.close();
+  const frames = Math.max(1, Math.ceil(decoded.duration * 16_000));
+  const offline = new OfflineAudioContext(1, frames, 16_000);
+  const src = offline.createBufferSource();
+  src.buffer = decoded;
+  src.connect(offline.destination);
+  src.start();
+  const rendered = await offline.startRendering();
+  return encodeWav(rendered.getChannelData(0), 16_000);
+}
+
+export function encodeWav(samples: Float32Array, rate: number): Blob {
+  const buf = new ArrayBuffer(44 + samples.length * 2);
+  const v = new DataView(buf);
+  const str = (o: number, s: string) => [...s].forEach((ch, i) => v.setUint8(o + i, ch.charCodeAt(0)));
+  str(0, 'RIFF');
+  v.setUint32(4, 36 + samples.length * 2, true);
+  str(8, 'WAVE');
+  str(12, 'fmt ');
+  v.setUint32(16, 16, true);
+  v.setUint16(20, 1, true);
+  v.setUint16(22, 1, true);
+  v.setUint32(24, rate, true);
+  v.setUint32(28, rate * 2, true);
+  v.setUint16(32, 2, true);
+  v.setUint16(34, 16, true);
+  str(36, 'data');
+  v.setUint32(40, samples.length * 2, true);
+  samples.forEach((s, i) => v.setInt16(44 + i * 2, Math.max(-1, Math.min(1, s)) * 0x7fff, true));
+  return new Blob([buf], { type: 'audio/wav' });
+}
+
+export async function transcribe(wav: Blob): Promise<string> {
+  const res = await fetch('/api/transcribe', { method: 'POST', headers: { 'content-type': 'audio/wav' }, body: wav, credentials: 'same-origin' });
+  const data = (await res.json()) as { text?: string; error?: string };
+  if (!res.ok) throw new Error(data.error ?? `transcription failed (${res.status})`);
+  return data.text ?? '';
+}
+
+export async function speak(text: string): Promise<void> {
+  const res = await fetch('/api/speech', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text }), credentials: 'same-origin' });
+  if (!res.ok) throw new Error(`text-to-speech failed (${res.status})`);
+  const url = URL.createObjectURL(await res.blob());
+  const audio = new Audio(url);
+  audio.addEventListener('ended', () => URL.revokeObjectURL(url));
+  await audio.play();
+}

@@ -1,0 +1,39 @@
+/**
+ * The web app's names for places: a project by its folder name (slug), and `@me` for the signed-in
+ * person's private conversation (their DM memory, which never leaves SQLite). This is the only
+ * file of the web front door that builds the core's `Place`.
+ */
+import type { Place } from '../core/assistant-api.js';
+import type { FileProblem, LogEntry, NoteSummary, ProjectConfig, ProjectOrigin } from '../core/ports.js';
+import type { WebUser } from './auth.js';
+
+export const PRIVATE_PROJECT = '@me';
+
+/** What the web app needs of the Markdown project store beyond the assistant's API. */
+export interface ProjectDirectory {
+  listProjects(): Promise<ProjectConfig[]>;
+  getProject(slug: string): Promise<{ config: ProjectConfig; problems: FileProblem[] } | null>;
+  ensureProject(origin: ProjectOrigin): Promise<ProjectConfig>;
+  readPage(slug: string, page: string): Promise<string | null>;
+  listNotes(slug: string): Promise<NoteSummary[]>;
+  recentLog(slug: string, limit: number): Promise<LogEntry[]>;
+}
+
+export type WebPlace = { place: Place; slug: string | null };
+
+const SLUG = /^[a-z0-9][a-z0-9._-]{0,99}$/i;
+
+/** The place a URL's `:project` names for this user, or null when there is no such project. */
+export async function placeFor(project: string, user: WebUser, projects: ProjectDirectory): Promise<WebPlace | null> {
+  if (project === PRIVATE_PROJECT) return { place: { kind: 'private', userId: user.id, userName: user.name }, slug: null };
+  if (!SLUG.test(project)) return null;
+  const found = await projects.getProject(project);
+  if (!found) return null;
+  const { config } = found;
+  return { place: { kind: 'project', origin: { name: config.name, key: config.keys[0] ?? `web:${config.slug}` } }, slug: config.slug };
+}
+
+/** A new project made in the web app, keyed so that it never collides with a Discord channel. */
+export function newProjectOrigin(name: string, id: string): ProjectOrigin {
+  return { name, key: `web:${id}` };
+}

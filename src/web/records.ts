@@ -1,0 +1,110 @@
+/**
+ * The Memory Inspector's list: every item Charlie remembers in one place, flattened into records
+ * with the fields that exist today (summary, decisions, quotes, note pages with their front
+ * matter). Typed records with per-fact confidence and status (issue 10) add fields to the same
+ * shape; the client shows whatever fields a record has.
+ */
+import { createHash } from 'node:crypto';
+import type { MemoryLayers } from '../core/ports.js';
+import { parseNote } from '../memory/notes/note-format.js';
+
+export type RecordKind = 'summary' | 'decision' | 'quote' | 'note';
+
+export interface ProvenanceStep {
+  /** What this step is: `said in`, `written by`, `source`… */
+  label: string;
+  /** A link (Discord message URL) or a plain reference (`manual`, `voice:…`). */
+  ref: string;
+}
+
+export interface MemoryRecord {
+  /** Stable while the item is unchanged: kind, position and a hash of its text. */
+  id: string;
+  kind: RecordKind;
+  text: string;
+  /** The Markdown page it lives in (null in private memory, which is SQLite only). */
+  page: string | null;
+  title?: string;
+  date?: string;
+  speaker?: string;
+  category: string;
+  source: string;
+  provenance: ProvenanceStep[];
+  confidence?: number;
+  sensitivity?: string;
+  status: string;
+  tags?: string[];
+  editable: boolean;
+  forgettable: boolean;
+  holdable: boolean;
+}
+
+export function textHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 10);
+}
+
+function sourceKind(source: string): string {
+  if (source === 'manual') return 'manual';
+  if (source.startsWith('https://discord.com/')) return 'discord';
+  const m = /^([a-z]+):/.exec(source);
+  return m?.[1] ?? (source ? 'other' : 'unknown');
+}
+
+function provenance(source: string, extra: ProvenanceStep[] = []): ProvenanceStep[] {
+  const steps: ProvenanceStep[] = [];
+  if (source) steps.push({ label: source === 'manual' ? 'edited by a person' : `from a ${sourceKind(source)} message`, ref: source });
+  return [...steps, ...extra];
+}
+
+export function layerRecords(layers: MemoryLayers, inProject: boolean): MemoryRecord[] {
+  const out: MemoryRecord[] = [];
+  if (layers.summary.trim()) {
+    out.push({
+      id: `summary:0:${textHash(layers.summary)}`, kind: 'summary', text: layers.summary, page: inProject ? 'project.md' : null, category: 'summary',
+      source: 'distillation', provenance: [{ label: 'distilled from the conversation archive', ref: inProject ? 'log/' : 'private history' }],
+      status: 'active', editable: true, forgettable: true, holdable: false,
+    });
+  }
+  layers.decisions.forEach((d, i) => {
+    out.push({
+      id: `decision:${i}:${textHash(`${d.date}\n${d.text}`)}`, kind: 'decision', text: d.text, page: inProject ? 'decisions.md' : null, date: d.date,
+      category: 'decision', source: sourceKind(d.source), provenance: provenance(d.source), ...(d.source === 'manual' ? { confidence: 1 } : {}),
+      status: 'active', editable: true, forgettable: true, holdable: false,
+    });
+  });
+  layers.quotes.forEach((q, i) => {
+    out.push({
+      id: `quote:${i}:${textHash(`${q.date}\n${q.speaker}\n${q.text}`)}`, kind: 'quote', text: q.text, page: inProject ? 'quotes.md' : null, date: q.date,
+      speaker: q.speaker, category: 'quote', source: sourceKind(q.source), provenance: provenance(q.source), ...(q.source === 'manual' ? { confidence: 1 } : {}),
+      status: 'active', editable: true, forgettable: true, holdable: false,
+    });
+  });
+  return out;
+}
+
+/** A note page as a record; null when its front matter does not parse (it is shown as a problem instead). */
+export function noteRecord(path: string, markdown: string): MemoryRecord | null {
+  const parsed = parseNote(markdown, path, `notes/${path}`);
+  if (!parsed.ok) return null;
+  const { note } = parsed;
+  const status = parsed.doc?.get('status');
+  const sources = parsed.sources.map((s) => (typeof s === 'string' ? s : JSON.stringify(s)));
+  const first = sources[0] ?? '';
+  return {
+    id: `note:${path}`, kind: 'note', text: note.body.trim().slice(0, 2000), page: `notes/${path}`, title: note.title, date: note.updated.slice(0, 10),
+    category: note.category ?? 'notes', source: sourceKind(first),
+    provenance: sources.map((s) => ({ label: s === 'manual' ? 'edited by a person' : `from a ${sourceKind(s)} message`, ref: s })),
+    confidence: note.confidence, sensitivity: note.sensitivity, status: typeof status === 'string' ? status : 'active', tags: note.tags,
+    editable: false, forgettable: true, holdable: false,
+  };
+}
+
+/** Which layer item a record id names, checked against the current text (a stale id is refused). */
+export function findLayerItem(layers: MemoryLayers, id: string): { kind: 'summary' | 'decision' | 'quote'; index: number } | null {
+  const m = /^(summary|decision|quote):(\d+):([0-9a-f]{10})$/.exec(id);
+  if (!m?.[1] || !m[2] || !m[3]) return null;
+  const kind = m[1] as 'summary' | 'decision' | 'quote';
+  const index = Number(m[2]);
+  const current = layerRecords(layers, true).find((r) => r.kind === kind && r.id === id);
+  return current ? { kind, index } : null;
+}

@@ -1,0 +1,197 @@
+/**
+ * The web front door over HTTP, through the real composition (buildApp + startWebApp) on a loopback
+ * port with a scripted model server: auth, Host and Origin checks, the documented API, a streamed
+ * turn, and inspector writes that change the Markdown on disk.
+ */
+import { readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoFiles } from '../support/web-demo-data.js';
+import { startWebFixture, TOKEN, type WebFixture } from '../support/web-fixture.js';
+
+let f: WebFixture;
+const bearer = { authorization: `Bearer ${TOKEN}` };
+
+beforeAll(async () => {
+  f = await startWebFixture({
+    files: demoFiles(),
+    script: (body: { messages: { role: string }[] }) =>
+      body.messages[body.messages.length - 1]?.role === 'tool'
+        ? { text: 'You are flying to Lisbon on 14 March.', chunkDelayMs: 5 }
+        : { toolCalls: [{ name: 'search_memory', arguments: JSON.stringify({ query: 'Lisbon flight' }) }] },
+  });
+}, 60_000);
+afterAll(async () => f?.close());
+
+const samplePath = (path: string) => path.replace(':project', 'trip').replace(':id', 'decision:0:0000000000').replace(':turn', 'nope');
+
+describe('web API', () => {
+  it('prints its address and a login link with the token at start', () => {
+    expect(f.printed).toContain(`web app: ${f.web.url}`);
+    expect(f.printed).toContain(`/login?token=${TOKEN}`);
+  });
+
+  it('answers health without a token, and 401 on every other API route without one', async () => {
+    const health = await fetch(`${f.web.url}/api/health`);
+    expect(health.status).toBe(200);
+    const routes = f.web.apiRoutes.filter((r) => r.path !== '/api/health');
+    expect(routes.length).toBeGreaterThan(15);
+    for (const r of routes) {
+      const res = await fetch(`${f.web.url}${samplePath(r.path)}`, { method: r.method, headers: { origin: f.web.url, 'content-type': 'application/json' }, body: r.method === 'GET' ? undefined : '{}' });
+      expect(res.status, `${r.method} ${r.path}`).toBe(401);
+    }
+    const forged = await fetch(`${f.web.url}/api/projects`, { headers: { cookie: 'charlie_session=eyJrIjoib3duZXIifQ.forged' } });
+    expect(forged.status).toBe(401);
+  });
+
+  it('refuses a Host that is not this server (DNS rebinding)', async () => {
+    const { request } = await import('node:http');
+    const status = await new Promise<number>((resolve, reject) => {
+      const u = new URL(f.web.url);
+      const req = request({ host: u.hostname, port: u.port, path: '/api/health', headers: { host: 'attacker.example:80' } }, (res) => resolve(res.statusCode ?? 0));
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status).toBe(421);
+  });
+
+  it('exchanges the token for an HttpOnly SameSite=Strict cookie', async () => {
+    const ok = await fetch(`${f.web.url}/login?token=${TOKEN}`, { redirect: 'manual' });
+    expect(ok.status).toBe(303);
+    const cookie = ok.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/charlie_session=/);
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Strict/i);
+    const me = await fetch(`${f.web.url}/api/me`, { headers: { cookie: cookie.split(';')[0] ?? '' } });
+    expect(await me.json()).toMatchObject({ kind: 'owner' });
+  });
+
+  it('refuses state-changing requests from another origin', async () => {
+    const res = await fetch(`${f.web.url}/api/projects`, { method: 'POST', headers: { ...bearer, origin: 'https://evil.example', 'content-type': 'application/json' }, body: '{"name":"x"}' });
+    expect(res.status).toBe(403);
+    const noOrigin = await fetch(`${f.web.url}/api/logout`, { method: 'POST', headers: { cookie: 'charlie_session=x' } });
+    expect(noOrigin.status).toBe(403);
+  });
+
+  it('sends a strict Content-Security-Policy', async () => {
+    const res = await fetch(`${f.web.url}/`);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).not.toContain('unsafe-inline');
+  });
+
+  it('lists projects and the private conversation', async () => {
+    const data = (await (await fetch(`${f.web.url}/api/projects`, { headers: bearer })).json()) as { projects: { project: string }[]; private: { project: string } };
+    expect(data.projects.map((p) => p.project)).toEqual(['home', 'trip']);
+    expect(data.private.project).toBe('@me');
+  });
+
+  it('searches with recall: hits carry page, lines and score parts', async () => {
+    const data = (await (await fetch(`${f.web.url}/api/projects/trip/search?q=${encodeURIComponent('tiles museum')}`, { headers: bearer })).json()) as { hits: { page: string; lineStart: number; parts: Record<string, number> }[] };
+    expect(data.hits.length).toBeGreaterThan(0);
+    const top = data.hits[0];
+    expect(top?.page).toMatch(/Sarah-Chen|quotes/);
+    expect(Object.keys(top?.parts ?? {}).sort()).toEqual(['keyword', 'recency', 'usage', 'vector']);
+    expect(top?.lineStart).toBeGreaterThan(0);
+  });
+
+  it('streams a turn as server-sent events: tool call, tool result, text deltas, end', async () => {
+    const res = await fetch(`${f.web.url}/api/projects/trip/messages`, { method: 'POST', headers: { ...bearer, 'content-type': 'application/json' }, body: JSON.stringify({ text: 'When do we fly?' }) });
+    expect(res.headers.get('content-type')).toContain('text/event-stream');
+    const text = await res.text();
+    const events = [...text.matchAll(/^event: (\w+)$/gm)].map((m) => m[1]);
+    expect(events[0]).toBe('accepted');
+    expect(events).toContain('tool_call');
+    expect(events.indexOf('tool_result')).toBeGreaterThan(events.indexOf('tool_call'));
+    expect(events.filter((e) => e === 'text_delta').length).toBeGreaterThan(1);
+    expect(events.slice(-3)).toEqual(['turn_end', 'outcome', 'end']);
+    expect(text).toContain('Lisbon flight');
+    const history = (await (await fetch(`${f.web.url}/api/projects/trip/messages`, { headers: bearer })).json()) as { messages: { role: string; text: string }[] };
+    expect(history.messages.slice(-2).map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect(history.messages.at(-1)?.text).toBe('You are flying to Lisbon on 14 March.');
+  });
+
+  it('replays a finished turn to a reloaded page', async () => {
+    const turn = (await (await fetch(`${f.web.url}/api/projects/trip/turn`, { headers: bearer })).json()) as { turn: { id: string; done: boolean } };
+    expect(turn.turn.done).toBe(true);
+    const replay = await (await fetch(`${f.web.url}/api/turns/${turn.turn.id}/events`, { headers: { ...bearer, 'last-event-id': '3' } })).text();
+    expect(replay).not.toContain('event: accepted');
+    expect(replay).toContain('event: outcome');
+  });
+
+  it('edits a decision (source becomes manual) and forgets one, on disk', async () => {
+    const file = join(f.projectsDir, 'trip', 'decisions.md');
+    const list = (await (await fetch(`${f.web.url}/api/projects/trip/records`, { headers: bearer })).json()) as { records: { id: string; kind: string; text: string }[] };
+    const alfama = list.records.find((r) => r.kind === 'decision' && r.text.includes('Alfama'));
+    expect(alfama).toBeDefined();
+    const edit = await fetch(`${f.web.url}/api/projects/trip/records/${encodeURIComponent(alfama?.id ?? '')}`, { method: 'PATCH', headers: { ...bearer, 'content-type': 'application/json' }, body: JSON.stringify({ text: 'Book the flat in Graça instead' }) });
+    expect(edit.status).toBe(200);
+    const after = readFileSync(file, 'utf8');
+    expect(after).toContain('Book the flat in Graça instead');
+    expect(after).not.toContain('Alfama');
+    const stale = await fetch(`${f.web.url}/api/projects/trip/records/${encodeURIComponent(alfama?.id ?? '')}`, { method: 'DELETE', headers: bearer });
+    expect(stale.status).toBe(409);
+    const again = (await (await fetch(`${f.web.url}/api/projects/trip/records`, { headers: bearer })).json()) as { records: { id: string; kind: string; text: string; source: string }[] };
+    const edited = again.records.find((r) => r.text.includes('Graça'));
+    expect(edited?.source).toBe('manual');
+    const forget = await fetch(`${f.web.url}/api/projects/trip/records/${encodeURIComponent(edited?.id ?? '')}`, { method: 'DELETE', headers: bearer });
+    expect(forget.status).toBe(200);
+    expect(readFileSync(file, 'utf8')).not.toContain('Graça');
+    expect(readFileSync(file, 'utf8')).toContain('Fly to Lisbon');
+  });
+
+  it('forgets a note page', async () => {
+    const res = await fetch(`${f.web.url}/api/projects/trip/records/${encodeURIComponent('note:People/David-Kim.md')}`, { method: 'DELETE', headers: bearer });
+    expect(res.status).toBe(200);
+    expect(existsSync(join(f.projectsDir, 'trip', 'notes', 'People', 'David-Kim.md'))).toBe(false);
+  });
+
+  it('builds the graph from [[links]] in the pages, with labels and ghost nodes', async () => {
+    const g = (await (await fetch(`${f.web.url}/api/projects/trip/graph`, { headers: bearer })).json()) as { nodes: { id: string; category: string; missing?: boolean }[]; edges: { source: string; target: string; label?: string }[] };
+    expect(g.edges).toContainEqual({ source: 'notes/People/Sarah-Chen.md', target: 'notes/Places/Lisbon.md', label: 'visiting' });
+    expect(g.nodes.find((n) => n.id === 'missing:topics/budget')?.missing).toBe(true);
+    expect(g.nodes.find((n) => n.id === 'notes/Places/Lisbon.md')?.category).toBe('Places');
+  });
+
+  it('refuses pages outside the project', async () => {
+    const res = await fetch(`${f.web.url}/api/projects/trip/page?path=${encodeURIComponent('../home/project.md')}`, { headers: bearer });
+    expect(res.status).toBe(400);
+    const notMd = await fetch(`${f.web.url}/api/projects/trip/page?path=${encodeURIComponent('notes/x.txt')}`, { headers: bearer });
+    expect(notMd.status).toBe(400);
+  });
+
+  it('gives a Discord user a single-use link into their own private memory', async () => {
+    const link = f.web.loginLinkFor('123456789012345678', 'Sam');
+    const first = await fetch(link, { redirect: 'manual' });
+    expect(first.status).toBe(303);
+    const cookie = (first.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const me = (await (await fetch(`${f.web.url}/api/me`, { headers: { cookie } })).json()) as { kind: string; name: string };
+    expect(me).toMatchObject({ kind: 'member', name: 'Sam' });
+    f.app.privateStore.appendMessage('123456789012345678', { time: new Date().toISOString(), speaker: 'Sam', source: 'dm', text: 'my secret plan', role: 'user' });
+    const mine = (await (await fetch(`${f.web.url}/api/projects/@me/messages`, { headers: { cookie } })).json()) as { messages: { text: string }[] };
+    expect(mine.messages.map((m) => m.text)).toContain('my secret plan');
+    const owners = (await (await fetch(`${f.web.url}/api/projects/@me/messages`, { headers: bearer })).json()) as { messages: { text: string }[] };
+    expect(owners.messages.map((m) => m.text)).not.toContain('my secret plan');
+    expect((await fetch(link, { redirect: 'manual' })).status).not.toBe(303);
+  });
+
+  it('rate-limits failed logins (last: it blocks this client address)', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) statuses.push((await fetch(`${f.web.url}/login?token=wrong-${i}`)).status);
+    // five failures per address in 15 minutes (the used link of the test before counted as one)
+    const refused = statuses.indexOf(429);
+    expect(refused).toBeGreaterThanOrEqual(4);
+    expect(statuses.slice(0, refused).every((s) => s === 401)).toBe(true);
+    expect(statuses.slice(refused).every((s) => s === 429)).toBe(true);
+    expect((await fetch(`${f.web.url}/login?token=${TOKEN}`, { redirect: 'manual' })).status).toBe(429);
+  });
+});
+
+describe('web app start', () => {
+  it('warns and goes on when the port is taken', async () => {
+    const { startWebFixture: again } = await import('../support/web-fixture.js');
+    const port = new URL(f.web.url).port;
+    await expect(again({ script: [], env: { WEB_PORT: port } })).rejects.toThrow(/port .* is taken/);
+  });
+});
