@@ -25,7 +25,7 @@ import { createSpeechToText } from './speech/stt/create.js';
 import { createTextToSpeech } from './speech/tts/create.js';
 import { VoiceSessions } from './voice/sessions.js';
 import { voiceSettings } from './voice/settings.js';
-import { transcribeAudioAttachments } from './speech/voice-message.js';
+import { transcribeAudioAttachments, transcribeVoiceMessage } from './speech/voice-message.js';
 import { SqlitePrivateStore } from './storage/private-store.js';
 import { openUsageStore } from './storage/usage-store.js';
 import { selectEmbedder } from './llm/embeddings.js';
@@ -33,7 +33,6 @@ import { createRecall, recallSettings } from './memory/recall.js';
 import { conformanceStartLine } from './doctor/conformance-store.js';
 import { WebAuth } from './web/auth.js';
 import { startWeb, type WebServer } from './web/server.js';
-import { transcribeVoiceMessage } from './speech/voice-message.js';
 import type { SpeechToText, TextToSpeech } from './core/ports.js';
 
 export async function buildApp(config: Config, logger: Logger, progress: Logger = logger, chat?: ChatModelBuild) {
