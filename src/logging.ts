@@ -80,6 +80,9 @@ export function createLogger(level: string, destination?: string | pino.Destinat
     level,
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     base: { app: 'charlie' },
+    // errors are already plain objects here (scrubForLog: type, message, kind, status, code, cause);
+    // pino's default err serializer would relabel them as type "Object" with an empty stack
+    serializers: { err: (value: unknown) => value },
     hooks: {
       logMethod(args, method, methodLevel) {
         const safe = (args as unknown[]).map((a) => scrubForLog(a, methodLevel));

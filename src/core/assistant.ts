@@ -57,7 +57,8 @@ const OUT_OF_TIME = '(I ran out of time for this answer.)';
  * still has time to post what was written before the whole turn (`turn`) is over.
  */
 function turnDeadline(deadlineMs: number): { turn: AbortSignal; answer: AbortSignal; answerMs: number } {
-  const reserve = Math.min(15_000, Math.round(deadlineMs / 5));
+  // a fifth of the deadline, at most 15 s — but at least 5 s (or half) for a short deadline
+  const reserve = Math.max(Math.min(15_000, Math.round(deadlineMs / 5)), Math.min(5000, Math.round(deadlineMs / 2)));
   const answerMs = deadlineMs - reserve;
   return { turn: AbortSignal.timeout(deadlineMs), answer: AbortSignal.timeout(answerMs), answerMs };
 }

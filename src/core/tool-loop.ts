@@ -107,8 +107,8 @@ export async function runToolLoop(input: LoopInput): Promise<LoopResult> {
 
   const finish = (reason: TurnEndReason, text: string): LoopResult => ({ text, reason, pages: [...new Set(pages)], toolCalls, steps });
   const cutShort = (text: string): LoopResult => {
-    emit({ type: 'notice', turnId, level: 'warn', text: `the reply was cut at ${limits.maxReplyChars} characters (REPLY_MAX_CHARS)` });
     emit({ type: 'text_delta', turnId, text: `\n\n${REPLY_CUT}` });
+    emit({ type: 'notice', turnId, level: 'warn', text: `the reply was cut at ${limits.maxReplyChars} characters (REPLY_MAX_CHARS)` });
     return finish('done', `${text}\n\n${REPLY_CUT}`);
   };
 

@@ -160,7 +160,7 @@ export class ReplyRenderer<H> {
   }
 
   private compose(rawText: string, done: boolean, notices: string[]): string[] {
-    const body = cleanModelText(rawText);
+    const body = visibleBody(rawText, done);
     const status = this.trace.line();
     const footer: string[] = [];
     if (!done) footer.push(`-# ⏳ ${status || 'thinking…'}`);
@@ -174,4 +174,17 @@ export class ReplyRenderer<H> {
     else parts.push(foot);
     return parts;
   }
+}
+
+/**
+ * The reply as shown: model internals removed, and the cut note kept even when it follows an
+ * unclosed `<tool_call>` that cleaning drops. A finished reply that was nothing but internals
+ * says so rather than showing nothing.
+ */
+function visibleBody(rawText: string, done: boolean): string {
+  const cut = rawText.endsWith(REPLY_CUT);
+  const text = cut ? rawText.slice(0, -REPLY_CUT.length) : rawText;
+  let body = cleanModelText(text);
+  if (done && !body && text.trim()) body = "(the model's reply held only tool-call markup, so there is nothing to show)";
+  return cut ? `${body}\n\n${REPLY_CUT}`.trim() : body;
 }

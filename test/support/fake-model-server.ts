@@ -44,7 +44,8 @@ export interface ScriptedReply {
   raw?: { contentType: string; body: string };
   /**
    * Stream without end until the client goes away: `text` deltas, structured `tool_call`
-   * argument deltas, or one `<tool_call>` written in the text that never closes.
+   * argument deltas, or one `<tool_call>` written in the text that never closes
+   * (`chunkDelayMs` between chunks: a model that trickles).
    */
   endless?: 'text' | 'tool_call' | 'text_tool_call';
 }
@@ -67,6 +68,8 @@ export interface FakeModelServer {
   requests: any[];
   /** Request headers of chat requests, in the same order as `requests`. */
   requestHeaders: IncomingHttpHeaders[];
+  /** Endless streams: bytes written to each before the client went away (in order of ending). */
+  endlessBytes: number[];
   close(): Promise<void>;
 }
 
@@ -77,6 +80,7 @@ export async function startFakeModelServer(script: Script, options: FakeModelSer
   const models = options.models ?? [{ id: MODEL }];
   const requests: any[] = [];
   const requestHeaders: IncomingHttpHeaders[] = [];
+  const endlessBytes: number[] = [];
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
   let closed = false;
@@ -142,7 +146,7 @@ export async function startFakeModelServer(script: Script, options: FakeModelSer
       res.end(reply.raw.body);
       return;
     }
-    if (reply.endless) return streamEndless(res, reply.endless);
+    if (reply.endless) return streamEndless(res, reply.endless, reply.chunkDelayMs ?? 0);
     if (body.stream === true && !reply.ignoreStream) return streamReply(res, reply);
     return sendJson(res, 200, completion(reply), reply.headers);
   }
@@ -165,20 +169,24 @@ export async function startFakeModelServer(script: Script, options: FakeModelSer
   }
 
   /** Writes chunks until the client disconnects or the server closes, respecting backpressure. */
-  async function streamEndless(res: ServerResponse, kind: NonNullable<ScriptedReply['endless']>): Promise<void> {
+  async function streamEndless(res: ServerResponse, kind: NonNullable<ScriptedReply['endless']>, delayMs: number): Promise<void> {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     const chunk = (delta: object) => `data: ${JSON.stringify({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 0, model: MODEL, choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`;
     const first =
       kind === 'tool_call'
         ? chunk({ tool_calls: [{ index: 0, id: 'call_endless', type: 'function', function: { name: 'current_time', arguments: '{"zone": "' } }] })
         : chunk({ role: 'assistant', content: kind === 'text_tool_call' ? '<tool_call>{"name": "current_time", "arguments": {"zone": "' : '' });
+    let bytes = first.length;
+    res.once('close', () => endlessBytes.push(bytes));
     res.write(first);
     const next =
       kind === 'tool_call' ? chunk({ tool_calls: [{ index: 0, function: { arguments: 'aaaaaaaaaaaaaaaa' } }] }) : chunk({ content: kind === 'text' ? 'and on and on ' : 'zzzzzzzzzzzzzzzz' });
     for (let i = 0; ; i++) {
       if (closed || res.destroyed || res.writableEnded) return;
       const ok = res.write(next);
+      bytes += next.length;
       if (!ok) await new Promise<void>((r) => { res.once('drain', r); res.once('close', r); });
+      else if (delayMs) await sleep(delayMs);
       else if (i % 64 === 0) await new Promise((r) => setImmediate(r));
     }
   }
@@ -191,6 +199,7 @@ export async function startFakeModelServer(script: Script, options: FakeModelSer
     url: `http://127.0.0.1:${address.port}/v1`,
     requests,
     requestHeaders,
+    endlessBytes,
     async close() {
       closed = true;
       for (const t of timers) clearTimeout(t);

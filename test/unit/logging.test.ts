@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ModelTimeoutError } from '../../src/core/errors.js';
 import { createLogger } from '../../src/logging.js';
 import { RecordingSink } from '../support/recording-sink.js';
 
@@ -26,5 +27,14 @@ describe('logging', () => {
     expect(text).not.toContain('my private message');
     const debug = logged('debug', (log) => log.debug({ text: 'my private message' }, 'message'));
     expect(debug).toContain('my private message');
+  });
+
+  it('logs { err } with its type, kind and cause chain, not as a flattened string', () => {
+    const cause = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+    const text = logged('info', (log) => log.warn({ err: new ModelTimeoutError('http://127.0.0.1:1/v1', 500, { cause }) }, 'turn failed'));
+    const line = JSON.parse(text.trim().split('\n')[0]!) as { err: { type: string; kind: string; cause: { message: string; code: string } } };
+    expect(line.err.type).toBe('ModelTimeoutError');
+    expect(line.err.kind).toBe('timeout');
+    expect(line.err.cause).toMatchObject({ message: 'socket hang up', code: 'ECONNRESET' });
   });
 });
