@@ -93,8 +93,13 @@ async function main(): Promise<void> {
   chat.warmUp();
   const modelStatus = choice.provider === 'none' ? choice.message : choice.provider === 'server' ? choice.status : null;
   const app = await buildApp(config, logger, terminal ? echoDownloads(logger) : logger, chat);
-  // What the last `npm run doctor` found about the server's model, so a degraded one is visible at once.
-  const modelLine = choice.provider === 'embedded' ? null : conformanceStartLine(config.dataDir, config.LLM_MODEL, config.LLM_BASE_URL);
+  // What the last `npm run doctor` found about the server models, so a degraded one is visible at once.
+  const serverChat = choice.provider !== 'embedded';
+  const modelLines = serverChat ? [conformanceStartLine(config.dataDir, config.LLM_MODEL, config.LLM_BASE_URL)] : [];
+  const memory = config.memoryLane;
+  if (memory && (serverChat || memory.from === 'memory') && (memory.baseUrl !== config.LLM_BASE_URL || memory.model !== config.LLM_MODEL)) {
+    modelLines.push(`memory lane: ${conformanceStartLine(config.dataDir, memory.model, memory.baseUrl)}`);
+  }
   const stt = createSpeechToText(config, logger.child({ component: 'stt' }));
   const tts = createTextToSpeech(config, logger.child({ component: 'tts' }));
   const web = await startWebApp(config, app, logger, { stt, tts });
@@ -106,7 +111,7 @@ async function main(): Promise<void> {
     logger.info(`model: ${chat.describe}`);
     if (modelStatus) logger.warn(modelStatus);
     for (const n of app.notices) logger.warn(n);
-    if (modelLine) logger.info({ model: config.LLM_MODEL }, modelLine);
+    for (const line of modelLines) logger.info({ model: config.LLM_MODEL }, line);
     const voice = new VoiceSessions({ assistant: app.assistant, stt, tts, settings: voiceSettings(config), logger: logger.child({ component: 'voice' }) });
     const bot = await startDiscord({
       config,
@@ -127,7 +132,7 @@ async function main(): Promise<void> {
     return;
   }
   process.stdout.write(`model: ${chat.describe}\n`);
-  if (modelLine) process.stdout.write(`· ${modelLine}\n`);
+  for (const line of modelLines) process.stdout.write(`· ${line}\n`);
   for (const n of app.notices) process.stdout.write(`! ${n}\n`);
   await runTerminal({
     assistant: app.assistant,

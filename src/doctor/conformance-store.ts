@@ -6,6 +6,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
+import { publicUrl } from '../llm/locality.js';
 
 const recordSchema = z.object({
   model: z.string(),
@@ -27,7 +28,7 @@ export function conformanceFile(dataDir: string): string {
 }
 
 function key(model: string, baseUrl: string): string {
-  return `${model}@${baseUrl.replace(/\/+$/, '')}`;
+  return `${model}@${publicUrl(baseUrl)}`;
 }
 
 function readAll(dataDir: string): Record<string, ConformanceRecord> {

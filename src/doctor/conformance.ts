@@ -47,7 +47,7 @@ async function collect(model: ChatModel, messages: ChatMessage[], signal: AbortS
 /** A failed request, in words and with a fix: a 404 usually means the model id is wrong. */
 function requestFailure(lane: Lane, err: unknown): Verdict {
   const status = typeof err === 'object' && err !== null && 'status' in err && typeof err.status === 'number' ? err.status : undefined;
-  if (status === 404) return fail(`the server answered 404 for model "${lane.model}"`, `set ${lane.env}_MODEL to a model id the server has (GET ${trimSlash(lane.baseUrl)}/models lists them) and load that model`);
+  if (status === 404) return fail(`the server answered 404 for model "${lane.model}"`, `set ${lane.env}_MODEL to a model id the server has (GET ${lane.shownUrl}/models lists them) and load that model`);
   if (status === 401 || status === 403) return fail(`the server refused the key (${String(status)})`, `set ${lane.env}_API_KEY`);
   if (status === 400 && /context|token/i.test(errorText(err))) return fail(`the server refused the prompt as too long: ${errorText(err).slice(0, 160)}`, CONTEXT_FIX);
   return fail(errorText(err).slice(0, 240), 'see the message; a model that fails here fails in conversations too');

@@ -1,9 +1,10 @@
 /**
  * A model lane as the doctor sees it: which server and model, local or hosted and why.
- * The chat lane answers; the memory lane writes permanent memory and must be local. Until the
- * memory lane has its own settings, it is the chat model when that one is local.
+ * The chat lane answers; the memory lane writes permanent memory and must be local: its own
+ * MEMORY_LLM_* settings, or the chat settings when those are local (config.memoryLane).
  */
 import { isLocalHost, type Config } from '../config.js';
+import { publicUrl } from '../llm/locality.js';
 
 export interface Lane {
   /** `chat` or `memory`. */
@@ -11,6 +12,8 @@ export interface Lane {
   /** Prefix of the settings that configure it, for fixes: `LLM` or `MEMORY_LLM`. */
   env: string;
   baseUrl: string;
+  /** `baseUrl` without credentials, for output and the kept results. */
+  shownUrl: string;
   model: string;
   apiKey: string | undefined;
   local: boolean;
@@ -39,11 +42,32 @@ export function chatLane(config: Config): Lane {
     name: 'chat',
     env: 'LLM',
     baseUrl: config.LLM_BASE_URL,
+    shownUrl: publicUrl(config.LLM_BASE_URL),
     model: config.LLM_MODEL,
     apiKey: config.LLM_API_KEY,
     local,
     localWhy: why,
     acceptsImages: config.LLM_ACCEPTS_IMAGES,
+    timeoutMs: config.LLM_TIMEOUT_MS,
+  };
+}
+
+/** The memory lane as configured, or null when nothing may write memory (hosted chat, no MEMORY_LLM_BASE_URL). */
+export function memoryLane(config: Config): Lane | null {
+  const m = config.memoryLane;
+  if (m === null) return null;
+  const own = m.from === 'memory';
+  const { local, why } = own ? localityReason(m.baseUrl, config.MEMORY_LLM_LOCALITY, 'MEMORY_LLM') : localityReason(m.baseUrl, config.LLM_LOCALITY, 'LLM');
+  return {
+    name: 'memory',
+    env: own ? 'MEMORY_LLM' : 'LLM',
+    baseUrl: m.baseUrl,
+    shownUrl: publicUrl(m.baseUrl),
+    model: m.model,
+    apiKey: m.apiKey,
+    local,
+    localWhy: why,
+    acceptsImages: false,
     timeoutMs: config.LLM_TIMEOUT_MS,
   };
 }

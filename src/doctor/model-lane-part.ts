@@ -30,7 +30,7 @@ export function modelLanePart(lane: Lane, config: Config): Part {
     ...chatModelOptions({ ...config, LLM_BASE_URL: lane.baseUrl, LLM_MODEL: lane.model, LLM_API_KEY: lane.apiKey, LLM_MAX_RETRIES: 0, LLM_CONNECT_TIMEOUT_MS: 5000, LLM_TIMEOUT_MS: 30_000, llmLocal: lane.local }),
     logger: silentLogger,
   });
-  const record: ConformanceRecord = { model: lane.model, baseUrl: lane.baseUrl, checkedAt: new Date().toISOString() };
+  const record: ConformanceRecord = { model: lane.model, baseUrl: lane.shownUrl, checkedAt: new Date().toISOString() };
   const deps: ConformanceDeps = { lane, state, model, record };
   return {
     name: `${lane.name} lane`,
@@ -48,20 +48,18 @@ export function modelLanePart(lane: Lane, config: Config): Part {
   };
 }
 
-/** The memory lane while it has no settings of its own: the chat model, when that one is local. */
-export function memoryLanePart(lane: Lane): Part {
-  return {
-    name: 'memory lane',
-    checks: [
-      {
-        name: 'memory lane',
-        run: () =>
-          Promise.resolve(
-            lane.local
-              ? ok(`the chat model (${lane.model}, local) also writes memory: the conformance run above covers it`)
-              : warn(`the chat model is hosted (${lane.localWhy}): nothing is distilled into memory`, 'run a local model (LM Studio, Ollama) for Charlie, or set LLM_LOCALITY=local if the server is yours'),
-          ),
-      },
-    ],
-  };
+/**
+ * The memory lane: its own conformance run when it is another model or server than the chat
+ * lane, one line when it is the chat model itself, a warning when nothing may write memory.
+ */
+export function memoryLanePart(chat: Lane, memory: Lane | null, config: Config): Part {
+  if (memory !== null && (memory.baseUrl !== chat.baseUrl || memory.model !== chat.model)) return modelLanePart(memory, config);
+  const verdict =
+    memory === null
+      ? warn(
+          `the chat model is hosted (${chat.localWhy}) and no local memory model is set: nothing is distilled into memory`,
+          'set MEMORY_LLM_BASE_URL (and MEMORY_LLM_MODEL) to a local server such as LM Studio or Ollama, or LLM_LOCALITY=local if the chat server is yours',
+        )
+      : ok(`the chat model (${chat.model}, local) also writes memory: the conformance run above covers it`);
+  return { name: 'memory lane', checks: [{ name: 'memory lane', run: () => Promise.resolve(verdict) }] };
 }

@@ -67,22 +67,22 @@ export function serverCheck(lane: Lane, state: LaneState): Check {
       try {
         answer = await request(url, { headers: headers(lane.apiKey), timeoutMs: 5000, signal });
       } catch (err) {
-        return fail(`no model server at ${lane.baseUrl}: ${networkReason(err)}`, START_FIX.replace('LLM_BASE_URL', `${lane.env}_BASE_URL`));
+        return fail(`no model server at ${lane.shownUrl}: ${networkReason(err)}`, START_FIX.replace('LLM_BASE_URL', `${lane.env}_BASE_URL`));
       }
       if (answer.status === 401 || answer.status === 403) {
-        return fail(`the server at ${lane.baseUrl} refused the key (${String(answer.status)})`, `set ${lane.env}_API_KEY to a valid key for this server`);
+        return fail(`the server at ${lane.shownUrl} refused the key (${String(answer.status)})`, `set ${lane.env}_API_KEY to a valid key for this server`);
       }
       state.reachable = true;
       if (answer.status >= 400) {
         state.modelUsable = true;
-        return warn(`a server answers at ${lane.baseUrl}, but GET /models gave ${String(answer.status)}`, `check that ${lane.env}_BASE_URL ends in /v1 (e.g. http://localhost:1234/v1)`);
+        return warn(`a server answers at ${lane.shownUrl}, but GET /models gave ${String(answer.status)}`, `check that ${lane.env}_BASE_URL ends in /v1 (e.g. http://localhost:1234/v1)`);
       }
       const body = parseJson(answer.text) as { data?: unknown } | undefined;
       const entries = Array.isArray(body?.data) ? (body.data as unknown[]) : [];
       state.models = entries.map((m) => (typeof m === 'object' && m !== null && 'id' in m ? String(m.id) : '')).filter((id) => id !== '');
       const mine = entries.find((m) => typeof m === 'object' && m !== null && 'id' in m && String(m.id) === lane.model);
       state.declaredContext = (await loadedContext(lane, signal)) ?? contextOf(mine);
-      return ok(`${lane.baseUrl} answers (${String(state.models.length)} model${state.models.length === 1 ? '' : 's'} listed)`);
+      return ok(`${lane.shownUrl} answers (${String(state.models.length)} model${state.models.length === 1 ? '' : 's'} listed)`);
     },
   };
 }

@@ -8,7 +8,7 @@ import type { Part } from './check.js';
 import { configPart, type ConfigOutcome } from './config-check.js';
 import { discordPart } from './discord-checks.js';
 import { embeddingsPart } from './embeddings-check.js';
-import { chatLane } from './lane.js';
+import { chatLane, memoryLane } from './lane.js';
 import { memoryLanePart, modelLanePart } from './model-lane-part.js';
 import { speechPart } from './speech-checks.js';
 import { storagePart } from './storage-checks.js';
@@ -26,7 +26,7 @@ export function doctorParts(outcome: ConfigOutcome, deps: DoctorDeps): Part[] {
   return [
     ...parts,
     modelLanePart(chat, config),
-    memoryLanePart(chat),
+    memoryLanePart(chat, memoryLane(config), config),
     embeddingsPart(config),
     speechPart(config),
     discordPart(config, deps.loadCommands),

@@ -5,8 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { runParts, type CheckResult } from '../../src/doctor/check.js';
 import { conformanceStartLine } from '../../src/doctor/conformance-store.js';
-import { chatLane } from '../../src/doctor/lane.js';
-import { modelLanePart } from '../../src/doctor/model-lane-part.js';
+import { chatLane, memoryLane } from '../../src/doctor/lane.js';
+import { memoryLanePart, modelLanePart } from '../../src/doctor/model-lane-part.js';
 import { behaviourScript, type Behaviour, type ProbeRequest } from '../support/fake-model-behaviours.js';
 import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.js';
 
@@ -119,5 +119,28 @@ describe('doctor: the chat lane against scripted model servers', () => {
     expect(by('server').detail).toContain('no model server at http://127.0.0.1:9/v1');
     expect(by('server').fix).toMatch(/LM Studio/);
     expect(by('tool calls').status).toBe('skip');
+  });
+
+  it('a separate memory model gets its own conformance run (here: broken JSON), and its result is kept apart', async () => {
+    const { config, server: chatServer } = await doctorAgainst('good');
+    const memoryServer = await startFakeModelServer(behaviourScript('broken-json'), { models: [{ id: 'small-local' }] });
+    cleanup.push(() => memoryServer.close());
+    const withMemory = loadConfig({ LLM_BASE_URL: chatServer.url, LLM_MODEL: 'fake-model', MEMORY_LLM_BASE_URL: memoryServer.url, MEMORY_LLM_MODEL: 'small-local', DATA_DIR: config.dataDir }, config.dataDir);
+    const results = await runParts([memoryLanePart(chatLane(withMemory), memoryLane(withMemory), withMemory)]);
+    const json = results.find((r) => r.name === 'memory lane: JSON output');
+    expect(json).toMatchObject({ status: 'fail' });
+    expect(json?.fix).toMatch(/JSON/);
+    expect(results.find((r) => r.name === 'memory lane: local or hosted')?.detail).toMatch(/^local: 127\.0\.0\.1 .*MEMORY_LLM_LOCALITY=auto/);
+    expect(conformanceStartLine(config.dataDir, 'small-local', memoryServer.url)).toMatch(/^small-local: tools ok, BROKEN JSON/);
+  });
+
+  it('a hosted chat model with no local memory model: a warning that nothing is distilled, with what to set', async () => {
+    const { config, server } = await doctorAgainst('good');
+    const hosted = loadConfig({ LLM_BASE_URL: server.url, LLM_LOCALITY: 'hosted', DATA_DIR: config.dataDir }, config.dataDir);
+    const results = await runParts([memoryLanePart(chatLane(hosted), memoryLane(hosted), hosted)]);
+    expect(results).toHaveLength(1);
+    expect(results[0]).toMatchObject({ name: 'memory lane', status: 'warn' });
+    expect(results[0]?.detail).toContain('nothing is distilled into memory');
+    expect(results[0]?.fix).toMatch(/^set MEMORY_LLM_BASE_URL/);
   });
 });
