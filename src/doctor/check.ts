@@ -32,6 +32,8 @@ export interface Part {
   checks: Check[];
   /** Run the checks side by side instead (they share nothing). */
   parallel?: boolean;
+  /** Releases what the checks opened (a loaded model), after the last one. */
+  dispose?: () => Promise<void>;
 }
 
 export const ok = (detail: string): Verdict => ({ status: 'ok', detail });
@@ -79,9 +81,10 @@ export async function runCheck(part: string, check: Check, outer?: AbortSignal):
 export async function runParts(parts: readonly Part[], onResult?: (r: CheckResult) => void): Promise<CheckResult[]> {
   const perPart = await Promise.all(
     parts.map(async (part) => {
-      if (part.parallel === true) return Promise.all(part.checks.map((check) => runCheck(part.name, check)));
       const results: CheckResult[] = [];
-      for (const check of part.checks) results.push(await runCheck(part.name, check));
+      if (part.parallel === true) results.push(...(await Promise.all(part.checks.map((check) => runCheck(part.name, check)))));
+      else for (const check of part.checks) results.push(await runCheck(part.name, check));
+      await part.dispose?.().catch(() => undefined);
       return results;
     }),
   );

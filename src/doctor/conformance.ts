@@ -26,6 +26,10 @@ const JSON_FIX =
   'use a model that follows JSON instructions (Qwen2.5 7B Instruct or larger works); servers with JSON mode (LM Studio, llama.cpp, Ollama, vLLM) help — distillation and memory writes depend on it';
 const CONTEXT_FIX = `load the model with a context of at least ${String(CONTEXT_NEEDED_TOKENS)} tokens (LM Studio: model settings → Context Length; Ollama: OLLAMA_CONTEXT_LENGTH=${String(CONTEXT_NEEDED_TOKENS)} or num_ctx; llama.cpp: -c ${String(CONTEXT_NEEDED_TOKENS)})`;
 
+const EMBEDDED_FIX = 'set EMBEDDED_MODEL to an instruction-tuned model that calls tools and follows JSON (the default, Qwen3 4B Instruct, does), then `npm run models -- pull`';
+
+const fixFor = (lane: Lane, serverFix: string): string => (lane.env === 'EMBEDDED' ? EMBEDDED_FIX : serverFix);
+
 export interface ConformanceDeps {
   lane: Lane;
   state: LaneState;
@@ -62,7 +66,7 @@ function gate(deps: ConformanceDeps): Verdict | null {
 export function streamingCheck(deps: ConformanceDeps): Check {
   const { lane, record } = deps;
   return {
-    name: `${lane.name} lane: streaming`,
+    name: `${lane.name}: streaming`,
     timeoutMs: 30_000,
     async run(signal) {
       const blocked = gate(deps);
@@ -96,7 +100,7 @@ const lookupTool = {
 export function toolCallCheck(deps: ConformanceDeps): Check {
   const { lane, model, record } = deps;
   return {
-    name: `${lane.name} lane: tool calls`,
+    name: `${lane.name}: tool calls`,
     timeoutMs: 60_000,
     async run(signal) {
       const blocked = gate(deps);
@@ -110,17 +114,17 @@ export function toolCallCheck(deps: ConformanceDeps): Check {
         const call = first.calls.find((c) => c.name === lookupTool.name);
         if (!call) {
           record.tools = 'none';
-          return fail(`the model answered without calling the tool ("${first.text.slice(0, 60)}"): it could not search or write Charlie's memory`, TOOL_FIX);
+          return fail(`the model answered without calling the tool ("${first.text.slice(0, 60)}"): it could not search or write Charlie's memory`, fixFor(lane, TOOL_FIX));
         }
         const argsOk = parseToolArguments(call.arguments).ok;
         messages.push({ role: 'assistant', content: null, toolCalls: [call] }, { role: 'tool', toolCallId: call.id, name: call.name, content: JSON.stringify({ word: SECRET }) });
         const second = await collect(model, messages, signal, { tools: [lookupTool], maxTokens: 200 });
         if (!second.text.toLowerCase().includes('pelican')) {
           record.tools = 'partial';
-          return warn('the model called the tool but did not use its result in the answer', TOOL_FIX);
+          return warn('the model called the tool but did not use its result in the answer', fixFor(lane, TOOL_FIX));
         }
         record.tools = 'ok';
-        return argsOk ? ok('called the tool and used its result') : warn('round trip works, but the arguments were not valid JSON (Charlie repairs simple cases)', TOOL_FIX);
+        return argsOk ? ok('called the tool and used its result') : warn('round trip works, but the arguments were not valid JSON (Charlie repairs simple cases)', fixFor(lane, TOOL_FIX));
       } catch (err) {
         return requestFailure(lane, err);
       }
@@ -133,7 +137,7 @@ const cityReply = z.object({ city: z.string().min(1), colors: z.array(z.string()
 export function jsonCheck(deps: ConformanceDeps): Check {
   const { lane, model, record } = deps;
   return {
-    name: `${lane.name} lane: JSON output`,
+    name: `${lane.name}: JSON output`,
     timeoutMs: 45_000,
     async run(signal) {
       const blocked = gate(deps);
@@ -147,12 +151,12 @@ export function jsonCheck(deps: ConformanceDeps): Check {
         const parsed = parseToolArguments(text);
         if (!parsed.ok) {
           record.json = 'broken';
-          return fail(`the reply is not valid JSON ("${text.slice(0, 60)}"): distillation would fail`, JSON_FIX);
+          return fail(`the reply is not valid JSON ("${text.slice(0, 60)}"): distillation would fail`, fixFor(lane, JSON_FIX));
         }
         const fit = cityReply.safeParse(parsed.value);
         if (!fit.success) {
           record.json = 'schema';
-          return warn(`valid JSON that does not fit the schema (${fit.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')})`, JSON_FIX);
+          return warn(`valid JSON that does not fit the schema (${fit.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')})`, fixFor(lane, JSON_FIX));
         }
         record.json = 'ok';
         return ok('valid JSON that fits a small schema');
@@ -171,7 +175,7 @@ function filler(tokens: number): string {
 export function contextCheck(deps: ConformanceDeps): Check {
   const { lane, model, record, state } = deps;
   return {
-    name: `${lane.name} lane: context length`,
+    name: `${lane.name}: context length`,
     timeoutMs: 90_000,
     async run(signal) {
       const blocked = gate(deps);
@@ -200,7 +204,7 @@ export function contextCheck(deps: ConformanceDeps): Check {
 export function imageCheck(deps: ConformanceDeps): Check {
   const { lane, model, record } = deps;
   return {
-    name: `${lane.name} lane: image input`,
+    name: `${lane.name}: image input`,
     timeoutMs: 45_000,
     async run(signal) {
       if (!lane.acceptsImages) {

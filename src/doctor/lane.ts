@@ -7,7 +7,7 @@ import { isLocalHost, type Config } from '../config.js';
 import { publicUrl } from '../llm/locality.js';
 
 export interface Lane {
-  /** `chat` or `memory`. */
+  /** `chat lane`, `memory lane` or `embedded model`: the start of its checks' names. */
   name: string;
   /** Prefix of the settings that configure it, for fixes: `LLM` or `MEMORY_LLM`. */
   env: string;
@@ -20,6 +20,8 @@ export interface Lane {
   localWhy: string;
   acceptsImages: boolean;
   timeoutMs: number;
+  /** What answers instead when this server does not (LLM_PROVIDER=auto with an embedded model). */
+  fallback?: string;
 }
 
 export function localityReason(baseUrl: string, setting: 'auto' | 'local' | 'hosted', env: string): { local: boolean; why: string } {
@@ -39,7 +41,7 @@ export function localityReason(baseUrl: string, setting: 'auto' | 'local' | 'hos
 export function chatLane(config: Config): Lane {
   const { local, why } = localityReason(config.LLM_BASE_URL, config.LLM_LOCALITY, 'LLM');
   return {
-    name: 'chat',
+    name: 'chat lane',
     env: 'LLM',
     baseUrl: config.LLM_BASE_URL,
     shownUrl: publicUrl(config.LLM_BASE_URL),
@@ -59,7 +61,7 @@ export function memoryLane(config: Config): Lane | null {
   const own = m.from === 'memory';
   const { local, why } = own ? localityReason(m.baseUrl, config.MEMORY_LLM_LOCALITY, 'MEMORY_LLM') : localityReason(m.baseUrl, config.LLM_LOCALITY, 'LLM');
   return {
-    name: 'memory',
+    name: 'memory lane',
     env: own ? 'MEMORY_LLM' : 'LLM',
     baseUrl: m.baseUrl,
     shownUrl: publicUrl(m.baseUrl),

@@ -11,7 +11,7 @@ import { localityCheck, modelCheck, newLaneState, serverCheck } from './model-se
 
 function keepResults(deps: ConformanceDeps, dataDir: string): Check {
   return {
-    name: `${deps.lane.name} lane: results kept`,
+    name: `${deps.lane.name}: results kept`,
     async run() {
       if (!deps.state.reachable || !deps.state.modelUsable) return Promise.resolve({ status: 'skip', detail: 'nothing measured' });
       try {
@@ -33,7 +33,7 @@ export function modelLanePart(lane: Lane, config: Config): Part {
   const record: ConformanceRecord = { model: lane.model, baseUrl: lane.shownUrl, checkedAt: new Date().toISOString() };
   const deps: ConformanceDeps = { lane, state, model, record };
   return {
-    name: `${lane.name} lane`,
+    name: lane.name,
     checks: [
       serverCheck(lane, state),
       modelCheck(lane, state),
@@ -42,7 +42,8 @@ export function modelLanePart(lane: Lane, config: Config): Part {
       toolCallCheck(deps),
       jsonCheck(deps),
       contextCheck(deps),
-      imageCheck(deps),
+      // only the chat lane is ever sent images
+      ...(lane.name === 'chat lane' ? [imageCheck(deps)] : []),
       keepResults(deps, config.dataDir),
     ],
   };
@@ -52,10 +53,12 @@ export function modelLanePart(lane: Lane, config: Config): Part {
  * The memory lane: its own conformance run when it is another model or server than the chat
  * lane, one line when it is the chat model itself, a warning when nothing may write memory.
  */
-export function memoryLanePart(chat: Lane, memory: Lane | null, config: Config): Part {
-  if (memory !== null && (memory.baseUrl !== chat.baseUrl || memory.model !== chat.model)) return modelLanePart(memory, config);
-  const verdict =
-    memory === null
+export function memoryLanePart(chat: Lane, memory: Lane | null, config: Config, embeddedChat = false): Part {
+  const own = memory !== null && (config.memoryLane?.from === 'memory' || (!embeddedChat && (memory.baseUrl !== chat.baseUrl || memory.model !== chat.model)));
+  if (own) return modelLanePart(memory, config);
+  const verdict = embeddedChat
+    ? ok('the embedded model also writes memory (it runs in this process): its checks are above')
+    : memory === null
       ? warn(
           `the chat model is hosted (${chat.localWhy}) and no local memory model is set: nothing is distilled into memory`,
           'set MEMORY_LLM_BASE_URL (and MEMORY_LLM_MODEL) to a local server such as LM Studio or Ollama, or LLM_LOCALITY=local if the chat server is yours',

@@ -59,7 +59,7 @@ async function loadedContext(lane: Lane, signal: AbortSignal): Promise<number | 
 
 export function serverCheck(lane: Lane, state: LaneState): Check {
   return {
-    name: `${lane.name} lane: server`,
+    name: `${lane.name}: server`,
     timeoutMs: 6000,
     async run(signal): Promise<Verdict> {
       const url = `${trimSlash(lane.baseUrl)}/models`;
@@ -67,6 +67,7 @@ export function serverCheck(lane: Lane, state: LaneState): Check {
       try {
         answer = await request(url, { headers: headers(lane.apiKey), timeoutMs: 5000, signal });
       } catch (err) {
+        if (lane.fallback !== undefined) return warn(`no model server at ${lane.shownUrl} (${networkReason(err)}): ${lane.fallback}`, START_FIX.replace('LLM_BASE_URL', `${lane.env}_BASE_URL`));
         return fail(`no model server at ${lane.shownUrl}: ${networkReason(err)}`, START_FIX.replace('LLM_BASE_URL', `${lane.env}_BASE_URL`));
       }
       if (answer.status === 401 || answer.status === 403) {
@@ -89,7 +90,7 @@ export function serverCheck(lane: Lane, state: LaneState): Check {
 
 export function modelCheck(lane: Lane, state: LaneState): Check {
   return {
-    name: `${lane.name} lane: model`,
+    name: `${lane.name}: model`,
     async run(): Promise<Verdict> {
       if (!state.reachable) return { status: 'skip', detail: 'no server to ask' };
       if (state.models.length === 0) {
@@ -111,10 +112,10 @@ export function modelCheck(lane: Lane, state: LaneState): Check {
 
 export function localityCheck(lane: Lane): Check {
   return {
-    name: `${lane.name} lane: local or hosted`,
+    name: `${lane.name}: local or hosted`,
     async run(): Promise<Verdict> {
       if (lane.local) return ok(`local: ${lane.localWhy}`);
-      if (lane.name === 'memory') {
+      if (lane.name === 'memory lane') {
         return warn(`hosted: ${lane.localWhy} — memory is never written by a hosted model, so nothing is distilled`, `run a local model and point the memory lane at it, or set ${lane.env}_LOCALITY=local if the server is yours`);
       }
       return ok(`hosted: ${lane.localWhy} — it answers, never receives notes marked sensitive, and never writes memory`);

@@ -7,6 +7,7 @@ import type { Command } from '../discord/command.js';
 import type { Part } from './check.js';
 import { configPart, type ConfigOutcome } from './config-check.js';
 import { discordPart } from './discord-checks.js';
+import { embeddedPart } from './embedded-checks.js';
 import { embeddingsPart } from './embeddings-check.js';
 import { chatLane, memoryLane } from './lane.js';
 import { memoryLanePart, modelLanePart } from './model-lane-part.js';
@@ -23,10 +24,16 @@ export function doctorParts(outcome: ConfigOutcome, deps: DoctorDeps): Part[] {
   if (!outcome.ok) return parts;
   const config: Config = outcome.config;
   const chat = chatLane(config);
+  const embedded = embeddedPart(config);
+  const embeddedOnly = config.LLM_PROVIDER === 'embedded';
+  if (embedded !== null && !embeddedOnly) chat.fallback = 'npm start answers with the embedded model instead (LLM_PROVIDER=auto)';
+  const server = embeddedOnly ? [] : [modelLanePart(chat, config)];
+  // With LLM_PROVIDER=auto the server wins when it answers; the memory lane follows the chat model.
   return [
     ...parts,
-    modelLanePart(chat, config),
-    memoryLanePart(chat, memoryLane(config), config),
+    ...server,
+    ...(embedded === null ? [] : [embedded]),
+    memoryLanePart(chat, memoryLane(config), config, embeddedOnly),
     embeddingsPart(config),
     speechPart(config),
     discordPart(config, deps.loadCommands),

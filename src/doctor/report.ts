@@ -4,7 +4,8 @@ import type { CheckResult, Status } from './check.js';
 const MARK: Record<Status, string> = { ok: 'ok  ', warn: 'warn', fail: 'FAIL', skip: 'skip' };
 
 export function formatLine(r: CheckResult): string {
-  const line = `${MARK[r.status]}  ${r.name}: ${r.detail}`;
+  // Model replies quoted in a detail may hold line breaks: keep one line per check.
+  const line = `${MARK[r.status]}  ${r.name}: ${r.detail.replace(/\s+/g, ' ')}`;
   return r.fix !== undefined && (r.status === 'warn' || r.status === 'fail') ? `${line}\n      → ${r.fix}` : line;
 }
 
