@@ -8,7 +8,8 @@ export type ConfigOutcome = { ok: true; config: Config } | { ok: false; message:
 
 function frontDoors(config: Config): string {
   const doors = config.DISCORD_TOKEN ? ['the Discord bot (DISCORD_TOKEN is set; the terminal chat is not opened)'] : ['the terminal chat (no DISCORD_TOKEN)'];
-  return doors.join(', ');
+  if (config.WEB_PORT !== 0) doors.push(`the web app on ${config.WEB_HOST}:${String(config.WEB_PORT)} (WEB_PORT=0 turns it off)`);
+  return doors.join(' and ');
 }
 
 export function configPart(outcome: ConfigOutcome, cwd: string): Part {

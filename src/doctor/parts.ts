@@ -13,6 +13,7 @@ import { chatLane, memoryLane } from './lane.js';
 import { memoryLanePart, modelLanePart } from './model-lane-part.js';
 import { speechPart } from './speech-checks.js';
 import { storagePart } from './storage-checks.js';
+import { webPart } from './web-check.js';
 
 export interface DoctorDeps {
   cwd: string;
@@ -38,5 +39,6 @@ export function doctorParts(outcome: ConfigOutcome, deps: DoctorDeps): Part[] {
     speechPart(config),
     discordPart(config, deps.loadCommands),
     storagePart(config),
+    webPart(config),
   ];
 }

@@ -38,15 +38,16 @@ describe('npm run doctor (the script, as a user runs it)', () => {
     const cwd = mkdtempSync(join(tmpdir(), 'charlie-doctor-cli-'));
     dirs.push(cwd);
     // builtin embedder and the local voice: nothing in this test may try the network
-    const env = { LLM_BASE_URL: `http://127.0.0.1:${String(await closedPort())}/v1`, EMBEDDER: 'builtin', TTS: 'local', STT_ALLOW_DOWNLOAD: 'false' };
+    const env = { LLM_BASE_URL: `http://127.0.0.1:${String(await closedPort())}/v1`, EMBEDDER: 'builtin', TTS: 'local', STT_ALLOW_DOWNLOAD: 'false', WEB_PORT: String(await closedPort()) };
     const { code, stdout, stderr } = await runDoctor(cwd, env, ['--json']);
     expect(stderr).toBe('');
     expect(code).toBe(1);
-    const report = JSON.parse(stdout) as { ok: boolean; checks: { name: string; status: string; fix?: string }[] };
+    const report = JSON.parse(stdout) as { ok: boolean; checks: { name: string; status: string; detail: string; fix?: string }[] };
     expect(report.ok).toBe(false);
     const by = (name: string) => report.checks.find((c) => c.name === name);
     expect(by('config: settings')?.status).toBe('ok');
-    expect(by('config: front doors')).toMatchObject({ status: 'ok', detail: 'npm start opens the terminal chat (no DISCORD_TOKEN)' });
+    expect(by('config: front doors')?.detail).toMatch(/^npm start opens the terminal chat \(no DISCORD_TOKEN\) and the web app on 127\.0\.0\.1:\d+/);
+    expect(by('web app: port')?.status).toBe('ok');
     expect(by('chat lane: server')?.status).toBe('fail');
     expect(by('chat lane: server')?.fix).toMatch(/start the server \(LM Studio/);
     expect(by('discord')?.status).toBe('skip');
