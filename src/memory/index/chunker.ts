@@ -5,8 +5,8 @@
  * content hash (which keys its vector, so an unchanged chunk is never re-embedded).
  */
 import { createHash } from 'node:crypto';
-import { parse as parseYaml } from 'yaml';
 import { LOG_FILE, parseLog } from '../archive-format.js';
+import { parseYamlLimited } from '../store/front-matter.js';
 
 export interface Chunk {
   /** Page path relative to the project folder. */
@@ -123,12 +123,9 @@ function readFrontMatter(lines: string[]): FrontMatter {
   const end = lines.findIndex((l, i) => i > 0 && /^(---|\.\.\.)\s*$/.test(l));
   if (end < 0) return none;
   let data: Record<string, unknown> = {};
-  try {
-    const parsed: unknown = parseYaml(lines.slice(1, end).join('\n'));
-    if (parsed && typeof parsed === 'object') data = parsed as Record<string, unknown>;
-  } catch {
-    // a broken front matter is reported by the note store; the index still reads the body
-  }
+  // A broken or hostile front matter is reported by the note store; the index still reads the body.
+  const read = parseYamlLimited(lines.slice(1, end).join('\n'), { intAsBigInt: false });
+  if ('data' in read && read.data && typeof read.data === 'object') data = read.data as Record<string, unknown>;
   const list = (v: unknown) => (Array.isArray(v) ? v.map(String) : typeof v === 'string' ? [v] : []);
   const updated = data.updated instanceof Date ? data.updated.toISOString() : typeof data.updated === 'string' ? data.updated : undefined;
   return {

@@ -2,8 +2,13 @@
  * YAML front matter: split a Markdown file into its front matter block and body (byte-exact),
  * parse the YAML, validate it with a zod schema, and turn any failure into a FileProblem
  * with the line number in the file.
+ *
+ * Every file under projects/ may be hostile, so parsing has limits: size, alias count and
+ * nesting depth. The `yaml` package guards alias expansion only by throwing from toJS()
+ * (maxAliasCount), and has no size or depth option, so those are checked here and any
+ * excess becomes a FileProblem like any other broken file.
  */
-import { Document, LineCounter, isMap, parseDocument } from 'yaml';
+import { Document, LineCounter, isAlias, isMap, isPair, isSeq, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import type { FileProblem } from '../../core/ports.js';
 
@@ -46,6 +51,60 @@ export type FrontMatterResult<T> =
 
 export const YAML_OPTIONS = { intAsBigInt: true, uniqueKeys: true, prettyErrors: false } as const;
 
+/** What a front matter block may hold; real ones are a few hundred bytes, a dozen keys, 3 levels. */
+export const FRONT_MATTER_LIMITS = { maxChars: 64 * 1024, maxAliases: 20, maxDepth: 32 } as const;
+
+export interface YamlProblem {
+  /** 0-based offset in the YAML text, when known. */
+  offset?: number;
+  message: string;
+}
+
+/** Counts aliases and measures nesting without recursion; stops at the first excess. */
+function checkShape(doc: Document): YamlProblem | null {
+  let aliases = 0;
+  const stack: { node: unknown; depth: number }[] = [{ node: doc.contents, depth: 0 }];
+  while (stack.length > 0) {
+    const { node, depth } = stack.pop() as { node: unknown; depth: number };
+    const at = (node as { range?: [number, number, number] } | null)?.range?.[0];
+    if (isAlias(node) && ++aliases > FRONT_MATTER_LIMITS.maxAliases) {
+      return { ...(at !== undefined ? { offset: at } : {}), message: `front matter uses more than ${FRONT_MATTER_LIMITS.maxAliases} YAML aliases (*name); write the values out instead` };
+    }
+    if (isMap(node) || isSeq(node)) {
+      if (depth + 1 > FRONT_MATTER_LIMITS.maxDepth) {
+        return { ...(at !== undefined ? { offset: at } : {}), message: `front matter is nested more than ${FRONT_MATTER_LIMITS.maxDepth} levels deep` };
+      }
+      for (const item of node.items as unknown[]) stack.push({ node: item, depth: depth + 1 });
+    } else if (isPair(node)) {
+      stack.push({ node: node.key, depth }, { node: node.value, depth });
+    }
+  }
+  return null;
+}
+
+/**
+ * Parses YAML from a file under projects/ within FRONT_MATTER_LIMITS. Returns the document and
+ * its plain data, or the first problem (syntax, size, aliases, nesting).
+ */
+export function parseYamlLimited(
+  yaml: string,
+  options: { lineCounter?: LineCounter; intAsBigInt?: boolean } = {},
+): { doc: Document; data: unknown } | { problem: YamlProblem } {
+  if (yaml.length > FRONT_MATTER_LIMITS.maxChars) {
+    return { problem: { offset: 0, message: `front matter is ${Math.ceil(yaml.length / 1024)} KB; Charlie reads at most ${FRONT_MATTER_LIMITS.maxChars / 1024} KB of it` } };
+  }
+  const doc = parseDocument(yaml, { ...YAML_OPTIONS, intAsBigInt: options.intAsBigInt ?? YAML_OPTIONS.intAsBigInt, ...(options.lineCounter ? { lineCounter: options.lineCounter } : {}) });
+  const err = doc.errors[0];
+  if (err) return { problem: { ...(err.pos ? { offset: err.pos[0] } : {}), message: `front matter is not valid YAML: ${firstLine(err.message)}` } };
+  const shape = checkShape(doc);
+  if (shape) return { problem: shape };
+  try {
+    return { doc, data: doc.toJS({ maxAliasCount: FRONT_MATTER_LIMITS.maxAliases }) };
+  } catch (error) {
+    return { problem: { message: `front matter could not be read: ${error instanceof Error ? firstLine(error.message) : String(error)}` } };
+  }
+}
+
 function firstLine(message: string): string {
   return message.split('\n')[0]!.trim();
 }
@@ -58,16 +117,17 @@ export function parseFrontMatter<S extends z.ZodType>(text: string, schema: S, p
     return { kind: 'invalid', split: null, problem: { path, line: 1, message: 'front matter is never closed: add a line with --- after it' } };
   }
   const counter = new LineCounter();
-  const doc = parseDocument(split.yaml, { ...YAML_OPTIONS, lineCounter: counter });
-  const err = doc.errors[0];
-  if (err) {
-    const line = err.linePos?.[0]?.line ?? (err.pos ? counter.linePos(err.pos[0]).line : undefined);
-    return { kind: 'invalid', split, problem: { path, ...(line ? { line: line + 1 } : {}), message: `front matter is not valid YAML: ${firstLine(err.message)}` } };
+  const read = parseYamlLimited(split.yaml, { lineCounter: counter });
+  if ('problem' in read) {
+    // The YAML starts on line 2 of the file.
+    const line = read.problem.offset === undefined ? 1 : counter.linePos(read.problem.offset).line + 1;
+    return { kind: 'invalid', split, problem: { path, line, message: read.problem.message } };
   }
+  const { doc } = read;
   if (doc.contents !== null && !isMap(doc.contents)) {
     return { kind: 'invalid', split, problem: { path, line: 2, message: 'front matter must be a YAML mapping of key: value lines' } };
   }
-  const parsed = schema.safeParse(doc.toJS() ?? {});
+  const parsed = schema.safeParse(read.data ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const key = issue.path.map(String).join('.') || '(front matter)';
