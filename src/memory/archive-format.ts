@@ -16,7 +16,8 @@
  */
 import type { LogEntry } from '../core/ports.js';
 
-const HEADER = /^### (\d\d:\d\d:\d\d) · (.*?)( \(reply\))? · \[↗\]\(<?(.*?)>?\)\s*$/;
+const HEADER_START = /^### (\d\d:\d\d:\d\d) · /;
+const LINK = ' · [↗](';
 const ESCAPED_HEADER = /^(\\*)### \d\d:\d\d:\d\d · /;
 
 export const LOG_FILE = /^(\d{4}-\d{2}-\d{2})\.md$/;
@@ -52,6 +53,32 @@ export function formatLogEntry(entry: LogEntry): string {
   return `\n### ${hhmmss} · ${cleanSpeaker(entry.speaker)}${reply} · [↗](<${source}>)\n\n${body}\n`;
 }
 
+interface Header {
+  time: string;
+  speaker: string;
+  role: LogEntry['role'];
+  source: string;
+}
+
+/**
+ * Reads an entry header without a backtracking regular expression (a hand-made header line of
+ * spaces made the former one quadratic). A speaker never contains " · " (see cleanSpeaker).
+ */
+function parseHeader(line: string): Header | null {
+  const start = HEADER_START.exec(line);
+  if (!start) return null;
+  const rest = line.slice(start[0].length).trimEnd();
+  const link = rest.indexOf(LINK);
+  if (link < 0 || !rest.endsWith(')')) return null;
+  let source = rest.slice(link + LINK.length, -1);
+  if (source.startsWith('<')) source = source.slice(1);
+  if (source.endsWith('>')) source = source.slice(0, -1);
+  let speaker = rest.slice(0, link);
+  const reply = speaker.endsWith(' (reply)');
+  if (reply) speaker = speaker.slice(0, -' (reply)'.length);
+  return { time: start[1] ?? '00:00:00', speaker, role: reply ? 'assistant' : 'user', source };
+}
+
 export interface ParsedLogEntry extends LogEntry {
   /** 1-based line of the entry header. */
   line: number;
@@ -73,22 +100,24 @@ export function parseLog(content: string, date: string, baseOffset = 0, firstLin
   let current: (ParsedLogEntry & { lines: string[] }) | null = null;
   const close = () => {
     if (!current) return;
-    while (current.lines.length > 0 && current.lines[current.lines.length - 1]!.trim() === '') current.lines.pop();
-    while (current.lines.length > 0 && current.lines[0]!.trim() === '') current.lines.shift();
     const { lines: body, ...rest } = current;
-    entries.push({ ...rest, text: body.map(unescapeLine).join('\n') });
+    let first = 0;
+    let last = body.length;
+    while (last > first && body[last - 1]?.trim() === '') last--;
+    while (first < last && body[first]?.trim() === '') first++;
+    entries.push({ ...rest, text: body.slice(first, last).map(unescapeLine).join('\n') });
     current = null;
   };
   lines.forEach((line, i) => {
     const lineBytes = Buffer.byteLength(line, 'utf8') + (i < lines.length - 1 ? 1 : 0);
-    const m = HEADER.exec(line);
-    if (m) {
+    const h = parseHeader(line);
+    if (h) {
       close();
       current = {
-        time: `${date}T${m[1]}.000Z`,
-        speaker: m[2]!,
-        role: m[3] ? 'assistant' : 'user',
-        source: m[4]!,
+        time: `${date}T${h.time}.000Z`,
+        speaker: h.speaker,
+        role: h.role,
+        source: h.source,
         text: '',
         line: firstLine + i,
         endLine: firstLine + i,

@@ -12,6 +12,7 @@ import { resolveInside } from './safe-path.js';
 export const PROJECT_FILE = 'project.md';
 export const DECISIONS_FILE = 'decisions.md';
 export const QUOTES_FILE = 'quotes.md';
+const MAX_PROBLEMS_PER_FILE = 5;
 
 interface CurrentLayers {
   snapshot: LayersSnapshot;
@@ -41,8 +42,11 @@ async function readCurrent(dir: string, slug: string, defaults: ProjectDefaults)
   }
   const d = decisions === null ? { decisions: [], problems: [] } : parseDecisions(decisions, shown(DECISIONS_FILE));
   const q = quotes === null ? { quotes: [], problems: [] } : parseQuotes(quotes, shown(QUOTES_FILE));
-  problems.push(...d.problems, ...q.problems);
-  invalid.push(...d.problems, ...q.problems);
+  // A file of 100,000 bad lines is reported by its first few problems (and push(...all) would
+  // overflow the stack).
+  const listed = [...d.problems.slice(0, MAX_PROBLEMS_PER_FILE), ...q.problems.slice(0, MAX_PROBLEMS_PER_FILE)];
+  problems.push(...listed);
+  invalid.push(...listed);
   return {
     snapshot: {
       layers: { summary, decisions: d.decisions, quotes: q.quotes },

@@ -12,11 +12,54 @@
  */
 import type { Decision, FileProblem, Quote } from '../../core/ports.js';
 
-const DATE = '(\\d{4}-\\d{2}-\\d{2})';
-const SOURCE = '(?:\\s*\\(\\[source\\]\\(<?([^)>]*)>?\\)\\))?';
-const DECISION = new RegExp(`^[-*+]\\s+(?:(?:\\*\\*|__)?${DATE}(?:\\*\\*|__)?\\s*(?:—|–|-{1,2}|:)\\s*)?(.*?)${SOURCE}\\s*$`);
-const ATTRIBUTION = new RegExp(`^(?:—|–|-{1,2}|~)\\s*(.*?)(?:,\\s*${DATE})?${SOURCE}\\s*$`);
-const IGNORABLE = /^\s*(?:#.*|<!--.*-->)?\s*$/;
+// Every pattern below is anchored and cannot backtrack over a run of spaces more than once:
+// the former one-regex-per-line patterns (`(.*?)…\s*$`) took 48 s on a line of 150,000 spaces.
+const DATE_PREFIX = /^(?:\*\*|__)?(\d{4}-\d{2}-\d{2})(?:\*\*|__)?\s*(?:—|–|-{1,2}|:)\s*/;
+const BULLET = /^[-*+]\s+/;
+const ATTRIBUTION_LEAD = /^(?:—|–|-{1,2}|~)/;
+const SOURCE_OPEN = '([source](';
+
+/** Blank lines, headings and HTML comments: allowed anywhere. */
+function ignorable(line: string): boolean {
+  const t = line.trim();
+  return t === '' || t.startsWith('#') || (t.length >= 7 && t.startsWith('<!--') && t.endsWith('-->'));
+}
+
+/** Splits a trailing ` ([source](link))` off `text` (already trimmed at the end). */
+function splitSource(text: string): { rest: string; source: string } {
+  const at = text.lastIndexOf(SOURCE_OPEN);
+  if (at < 0 || !text.endsWith('))') || at + SOURCE_OPEN.length > text.length - 2) return { rest: text, source: '' };
+  let link = text.slice(at + SOURCE_OPEN.length, -2);
+  if (link.startsWith('<')) link = link.slice(1);
+  if (link.endsWith('>')) link = link.slice(0, -1);
+  if (link.includes(')') || link.includes('>')) return { rest: text, source: '' };
+  return { rest: text.slice(0, at), source: link.trim() };
+}
+
+function parseDecisionLine(line: string): Decision | null {
+  const bullet = BULLET.exec(line);
+  if (!bullet) return null;
+  const { rest, source } = splitSource(line.slice(bullet[0].length).trimEnd());
+  const date = DATE_PREFIX.exec(rest);
+  return { date: date?.[1] ?? '', text: (date ? rest.slice(date[0].length) : rest).trim(), source };
+}
+
+function parseAttribution(line: string): { speaker: string; date: string; source: string } | null {
+  const lead = ATTRIBUTION_LEAD.exec(line);
+  if (!lead) return null;
+  const { rest, source } = splitSource(line.slice(lead[0].length).trim());
+  let speaker = rest.trimEnd();
+  let date = '';
+  const tail = speaker.slice(-10);
+  if (/^\d{4}-\d{2}-\d{2}$/.test(tail)) {
+    const before = speaker.slice(0, -10).trimEnd();
+    if (before.endsWith(',')) {
+      date = tail;
+      speaker = before.slice(0, -1);
+    }
+  }
+  return { speaker: speaker.trim(), date, source };
+}
 
 export const DECISIONS_HEADING = '# Decisions';
 export const QUOTES_HEADING = '# Quotes';
@@ -27,7 +70,11 @@ function day(date: string): string {
 }
 
 function oneLine(text: string): string {
-  return text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
+  return text
+    .split(/[\r\n]+/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '')
+    .join(' ');
 }
 
 function sourceLink(source: string): string {
@@ -48,13 +95,13 @@ export function parseDecisions(text: string, path: string): { decisions: Decisio
   const decisions: Decision[] = [];
   const problems: FileProblem[] = [];
   text.split(/\r?\n/).forEach((line, i) => {
-    const m = DECISION.exec(line);
-    if (m) {
-      decisions.push({ date: m[1] ?? '', text: m[2]!.trim(), source: m[3]?.trim() ?? '' });
-    } else if (/^\s+\S/.test(line) && decisions.length > 0) {
-      const last = decisions[decisions.length - 1]!;
+    const decision = parseDecisionLine(line);
+    const last = decisions[decisions.length - 1];
+    if (decision) {
+      decisions.push(decision);
+    } else if (last && /^\s/.test(line) && line.trim() !== '') {
       last.text = `${last.text} ${line.trim()}`.trim();
-    } else if (!IGNORABLE.test(line)) {
+    } else if (!ignorable(line)) {
       problems.push({ path, line: i + 1, message: `not understood as a decision (expected "- **YYYY-MM-DD** — text ([source](link))"): ${line.slice(0, 80)}` });
     }
   });
@@ -85,14 +132,13 @@ export function parseQuotes(text: string, path: string): { quotes: Quote[]; prob
   let block: string[] = [];
   const flush = () => {
     if (block.length === 0) return;
-    const last = block[block.length - 1]!;
-    const m = ATTRIBUTION.exec(last);
-    const body = m && block.length > 1 ? block.slice(0, -1) : block;
+    const attribution = block.length > 1 ? parseAttribution(block[block.length - 1] ?? '') : null;
+    const body = attribution ? block.slice(0, -1) : block;
     quotes.push({
       text: unquote(body.join('\n').trim()),
-      speaker: m && block.length > 1 ? m[1]!.trim() : '',
-      date: m && block.length > 1 ? (m[2] ?? '') : '',
-      source: m && block.length > 1 ? (m[3]?.trim() ?? '') : '',
+      speaker: attribution?.speaker ?? '',
+      date: attribution?.date ?? '',
+      source: attribution?.source ?? '',
     });
     block = [];
   };
@@ -103,7 +149,7 @@ export function parseQuotes(text: string, path: string): { quotes: Quote[]; prob
       return;
     }
     flush();
-    if (!IGNORABLE.test(line)) {
+    if (!ignorable(line)) {
       problems.push({ path, line: i + 1, message: `not understood as part of a quote (expected lines starting with ">"): ${line.slice(0, 80)}` });
     }
   });

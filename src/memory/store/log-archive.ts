@@ -78,7 +78,10 @@ export class LogArchive {
   async readSince(cursor: StoredLogCursor | null): Promise<{ entries: ParsedLogEntry[]; cursor: StoredLogCursor | null; after: StoredLogCursor[] }> {
     const files = await this.files();
     const entries: (ParsedLogEntry & { file: string })[] = [];
-    const take = (file: string, list: ParsedLogEntry[]) => entries.push(...list.map((e) => ({ ...e, file })));
+    // A loop, not push(...list): a day of ~120,000 entries overflowed the stack as arguments.
+    const take = (file: string, list: ParsedLogEntry[]) => {
+      for (const e of list) entries.push({ ...e, file });
+    };
     let later = files;
     if (cursor && LOG_FILE.test(cursor.file)) {
       later = files.filter((f) => f > cursor.file);
