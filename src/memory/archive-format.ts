@@ -12,7 +12,9 @@
  *     The reply.
  *
  * Times are UTC. A line of message text that would read as an entry header is written
- * with one extra leading backslash and read back without it, so any text round-trips.
+ * with one extra leading backslash and read back without it, so any text round-trips; a
+ * speaker whose name ends in "(reply)" likewise gets a backslash before the "(", so only the
+ * assistant's own entries end in " (reply)".
  */
 import type { LogEntry } from '../core/ports.js';
 
@@ -43,6 +45,35 @@ function cleanSpeaker(speaker: string): string {
   return speaker.replace(/[\r\n]+/g, ' ').replace(/ · /g, ' - ').trim() || 'someone';
 }
 
+const MARK = '(reply)';
+
+/** A trailing "(reply)" after a space (or alone), with the run of backslashes before it. */
+function trailingMark(speaker: string): { at: number; slashes: number } | null {
+  if (!speaker.endsWith(MARK)) return null;
+  let at = speaker.length - MARK.length;
+  let slashes = 0;
+  while (at > 0 && speaker[at - 1] === '\\') {
+    at--;
+    slashes++;
+  }
+  return at === 0 || speaker[at - 1] === ' ' ? { at, slashes } : null;
+}
+
+/**
+ * " (reply)" after the speaker marks the assistant's entries, so a name that itself ends in
+ * "(reply)" (a Discord nickname can) is written with one more backslash before the "(" and read
+ * back without it: no display name can make a person's words read as the assistant's.
+ */
+function escapeSpeaker(speaker: string): string {
+  const m = trailingMark(speaker);
+  return m ? `${speaker.slice(0, m.at)}\\${speaker.slice(m.at)}` : speaker;
+}
+
+function unescapeSpeaker(speaker: string): string {
+  const m = trailingMark(speaker);
+  return m && m.slashes > 0 ? speaker.slice(0, m.at) + speaker.slice(m.at + 1) : speaker;
+}
+
 /** One entry as Markdown, starting with a blank line so entries can simply be appended. */
 export function formatLogEntry(entry: LogEntry): string {
   const time = new Date(entry.time);
@@ -50,7 +81,7 @@ export function formatLogEntry(entry: LogEntry): string {
   const reply = entry.role === 'assistant' ? ' (reply)' : '';
   const source = entry.source.replace(/[\s<>]/g, '');
   const body = entry.text.replace(/\r\n?/g, '\n').split('\n').map(escapeLine).join('\n').trimEnd();
-  return `\n### ${hhmmss} · ${cleanSpeaker(entry.speaker)}${reply} · [↗](<${source}>)\n\n${body}\n`;
+  return `\n### ${hhmmss} · ${escapeSpeaker(cleanSpeaker(entry.speaker))}${reply} · [↗](<${source}>)\n\n${body}\n`;
 }
 
 interface Header {
@@ -76,7 +107,7 @@ function parseHeader(line: string): Header | null {
   let speaker = rest.slice(0, link);
   const reply = speaker.endsWith(' (reply)');
   if (reply) speaker = speaker.slice(0, -' (reply)'.length);
-  return { time: start[1] ?? '00:00:00', speaker, role: reply ? 'assistant' : 'user', source };
+  return { time: start[1] ?? '00:00:00', speaker: unescapeSpeaker(speaker), role: reply ? 'assistant' : 'user', source };
 }
 
 export interface ParsedLogEntry extends LogEntry {
