@@ -92,7 +92,9 @@ export function createLogger(level: string, destination?: string | pino.Destinat
   };
   if (typeof destination === 'string') {
     mkdirSync(dirname(destination), { recursive: true });
-    return pino(options, pino.destination({ dest: destination, sync: false, mkdir: true })) as unknown as Logger;
+    // Synchronous: an asynchronous file destination that is still opening when the process
+    // exits throws "sonic boom is not ready yet" from pino's exit hook, hiding the real error.
+    return pino(options, pino.destination({ dest: destination, sync: true, mkdir: true })) as unknown as Logger;
   }
   return pino(options, destination ?? pino.destination(2)) as unknown as Logger;
 }

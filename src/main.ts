@@ -46,6 +46,8 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
   const store = new FileProjectStore({ projectsDir: config.projectsDir, clock, logger, defaults: { distillEvery: config.DISTILL_EVERY } });
   // DM memory lives only here (not disposable); usage is a derived ranking hint (disposable).
   const privateStore = new SqlitePrivateStore(dataFiles(config.dataDir).private);
+  // A damaged private.db pauses DMs only; the message names the file and how to recover it.
+  if (privateStore.problem) notices.push(privateStore.problem.message);
   const usage = openUsageStore(dataFiles(config.dataDir).usage, logger);
   const { embedder, notice } = await selectEmbedder(config, progress.child({ component: 'embedder' }));
   if (notice) notices.push(notice);

@@ -3,9 +3,9 @@
  * Archive the message, build the context, run the bounded tool loop, archive the reply,
  * and schedule distillation off the reply's critical path.
  */
-import type { AssistantApi, DistillOutcome, IncomingMessage, MemoryView, Place, TurnOutcome } from './assistant-api.js';
+import { placeKey, type AssistantApi, type DistillOutcome, type IncomingMessage, type MemoryView, type Place, type TurnOutcome } from './assistant-api.js';
 import { distill } from './distill.js';
-import { CONTEXT_RETRY_NOTICE, ModelError, modelErrorReply } from './errors.js';
+import { CONTEXT_RETRY_NOTICE, MemoryUnavailableError, ModelError, modelErrorReply } from './errors.js';
 import type { TurnEvent, TurnEventListener } from './events.js';
 import { decisionsFromText, quotesFromText } from './memory-edit.js';
 import { openHome, type Home } from './home.js';
@@ -132,13 +132,22 @@ export class Assistant implements AssistantApi {
 
   private async turn(message: IncomingMessage, onEvent: TurnEventListener, cancel: AbortSignal | undefined, deadline: Ask['deadline']): Promise<TurnOutcome> {
     const { settings, clock, model } = this.deps;
-    const home = await this.home(message.place);
-    const log = this.deps.logger.child({ project: home.key });
     const now = message.time ?? clock.now();
-    const history = await home.recent(settings.historyMessages);
     // Secrets never reach memory, the index or a model: removed before the message is archived.
     const scan = removeSecrets(message.text);
-    await home.archive({ time: now.toISOString(), speaker: message.speaker, source: message.source, text: scan.text, role: 'user' });
+    let home: Home;
+    let history: LogEntry[];
+    try {
+      home = await this.home(message.place);
+      history = await home.recent(settings.historyMessages);
+      await home.archive({ time: now.toISOString(), speaker: message.speaker, source: message.source, text: scan.text, role: 'user' });
+    } catch (error) {
+      // A damaged or full memory store: say so (file, what works, how to recover), not "try again".
+      if (!(error instanceof MemoryUnavailableError)) throw error;
+      this.deps.logger.error({ err: error }, 'memory unavailable');
+      return { project: placeKey(message.place), reply: withoutHostPaths(error.message), reason: 'error', related: [], notices: [] };
+    }
+    const log = this.deps.logger.child({ project: home.key });
     log.debug({ speaker: message.speaker, text: scan.text }, 'message');
     const outcome: TurnOutcome = { project: home.key, reply: '', reason: 'done', related: [], notices: [] };
     if (scan.kinds.length) {

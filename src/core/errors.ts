@@ -165,3 +165,10 @@ export function modelErrorReply(error: ModelError): string {
 
 /** The notice shown before a turn is retried with less history. */
 export const CONTEXT_RETRY_NOTICE = "the conversation is too long for this model's context: I'll use less history";
+
+/**
+ * Memory that cannot be read or written (a damaged database, a full disk): the message is for
+ * the person, names the file, and says what still works and how to recover. A turn that meets
+ * it answers with that message instead of a generic apology.
+ */
+export class MemoryUnavailableError extends CharlieError {}

@@ -6,62 +6,128 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { MemoryUnavailableError } from '../core/errors.js';
 import type { Decision, LogEntry, MemoryLayers, PrivateStore, Quote } from '../core/ports.js';
 
 type Row = Record<string, unknown>;
 
-export class SqlitePrivateStore implements PrivateStore {
-  private readonly db: DatabaseSync;
-  private readonly insertMessage: StatementSync;
-  private readonly selectRecent: StatementSync;
-  private readonly selectSince: StatementSync;
-  private readonly selectMemory: StatementSync;
-  private readonly upsertLayers: StatementSync;
-  private readonly upsertStyle: StatementSync;
+/** SQLITE_CORRUPT and SQLITE_NOTADB (primary codes; extended codes keep them in the low byte). */
+const DAMAGED = new Set([11, 26]);
 
-  /** `path` is a file (its folder is created) or `:memory:`. */
-  constructor(path: string) {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    this.db = new DatabaseSync(path);
-    this.db.exec(`
-      PRAGMA journal_mode = WAL;
-      PRAGMA busy_timeout = 2000;
-      CREATE TABLE IF NOT EXISTS dm_messages (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        user_id TEXT NOT NULL, time TEXT NOT NULL, speaker TEXT NOT NULL,
-        source TEXT NOT NULL, text TEXT NOT NULL, role TEXT NOT NULL CHECK (role IN ('user', 'assistant')));
-      CREATE INDEX IF NOT EXISTS dm_messages_user ON dm_messages (user_id, id);
-      CREATE TABLE IF NOT EXISTS dm_memory (
-        user_id TEXT PRIMARY KEY,
-        summary TEXT NOT NULL DEFAULT '', decisions TEXT NOT NULL DEFAULT '[]', quotes TEXT NOT NULL DEFAULT '[]',
-        distilled_through INTEGER NOT NULL DEFAULT 0, style TEXT NOT NULL DEFAULT '', updated TEXT NOT NULL);
-    `);
-    this.insertMessage = this.db.prepare('INSERT INTO dm_messages (user_id, time, speaker, source, text, role) VALUES (?, ?, ?, ?, ?, ?)');
-    this.selectRecent = this.db.prepare('SELECT * FROM (SELECT * FROM dm_messages WHERE user_id = ? ORDER BY id DESC LIMIT ?) ORDER BY id ASC');
-    this.selectSince = this.db.prepare('SELECT * FROM dm_messages WHERE user_id = ? AND id > ? ORDER BY id ASC');
-    this.selectMemory = this.db.prepare('SELECT * FROM dm_memory WHERE user_id = ?');
-    this.upsertLayers = this.db.prepare(
+export function isDamagedDatabase(err: unknown): boolean {
+  const e = err as { code?: unknown; errcode?: unknown } | null;
+  return e?.code === 'ERR_SQLITE_ERROR' && typeof e.errcode === 'number' && DAMAGED.has(e.errcode & 0xff);
+}
+
+/**
+ * private.db is damaged. The message is for the person who runs Charlie: which file, what still
+ * works, and how to recover — and it says plainly which step would lose DM memory.
+ */
+export class PrivateMemoryError extends MemoryUnavailableError {
+  constructor(
+    readonly path: string,
+    detail: string,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      `My private memory file ${path} is damaged (${detail}), so I can't use private conversations (DMs) right now; projects keep working. ` +
+        `To recover: stop Charlie and keep a copy of ${path}. ` +
+        `Then rebuild it with the sqlite3 command-line tool: sqlite3 ${path} .recover | sqlite3 ${path}.recovered, and put ${path}.recovered in its place. ` +
+        `If that fails, moving ${path} away lets DMs start again with an empty memory, and that loses the DM history and private memory in it (the copy keeps them).`,
+      options,
+    );
+  }
+}
+
+interface Statements {
+  insertMessage: StatementSync;
+  selectRecent: StatementSync;
+  selectSince: StatementSync;
+  selectMemory: StatementSync;
+  upsertLayers: StatementSync;
+  upsertStyle: StatementSync;
+}
+
+function prepare(db: DatabaseSync): Statements {
+  db.exec(`
+    PRAGMA journal_mode = WAL;
+    PRAGMA busy_timeout = 2000;
+    CREATE TABLE IF NOT EXISTS dm_messages (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      user_id TEXT NOT NULL, time TEXT NOT NULL, speaker TEXT NOT NULL,
+      source TEXT NOT NULL, text TEXT NOT NULL, role TEXT NOT NULL CHECK (role IN ('user', 'assistant')));
+    CREATE INDEX IF NOT EXISTS dm_messages_user ON dm_messages (user_id, id);
+    CREATE TABLE IF NOT EXISTS dm_memory (
+      user_id TEXT PRIMARY KEY,
+      summary TEXT NOT NULL DEFAULT '', decisions TEXT NOT NULL DEFAULT '[]', quotes TEXT NOT NULL DEFAULT '[]',
+      distilled_through INTEGER NOT NULL DEFAULT 0, style TEXT NOT NULL DEFAULT '', updated TEXT NOT NULL);
+  `);
+  return {
+    insertMessage: db.prepare('INSERT INTO dm_messages (user_id, time, speaker, source, text, role) VALUES (?, ?, ?, ?, ?, ?)'),
+    selectRecent: db.prepare('SELECT * FROM (SELECT * FROM dm_messages WHERE user_id = ? ORDER BY id DESC LIMIT ?) ORDER BY id ASC'),
+    selectSince: db.prepare('SELECT * FROM dm_messages WHERE user_id = ? AND id > ? ORDER BY id ASC'),
+    selectMemory: db.prepare('SELECT * FROM dm_memory WHERE user_id = ?'),
+    upsertLayers: db.prepare(
       `INSERT INTO dm_memory (user_id, summary, decisions, quotes, distilled_through, updated) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (user_id) DO UPDATE SET summary = excluded.summary, decisions = excluded.decisions, quotes = excluded.quotes,
          distilled_through = excluded.distilled_through, updated = excluded.updated`,
-    );
-    this.upsertStyle = this.db.prepare(
+    ),
+    upsertStyle: db.prepare(
       `INSERT INTO dm_memory (user_id, style, updated) VALUES (?, ?, ?)
        ON CONFLICT (user_id) DO UPDATE SET style = excluded.style, updated = excluded.updated`,
-    );
+    ),
+  };
+}
+
+export class SqlitePrivateStore implements PrivateStore {
+  private readonly db: DatabaseSync;
+  /** null when the file could not be opened as a database at all (see `problem`). */
+  private readonly q: Statements | null;
+  /** Why the file could not be opened; every call then throws it. Shown at start-up. */
+  readonly problem: PrivateMemoryError | null;
+
+  /** `path` is a file (its folder is created) or `:memory:`. A damaged file is reported, never changed. */
+  constructor(private readonly path: string) {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    this.db = new DatabaseSync(path);
+    try {
+      this.q = prepare(this.db);
+      this.problem = null;
+    } catch (err) {
+      if (!isDamagedDatabase(err)) throw err;
+      this.db.close();
+      this.q = null;
+      this.problem = this.damaged(err);
+    }
+  }
+
+  private damaged(err: unknown): PrivateMemoryError {
+    const detail = (err as { errstr?: unknown }).errstr;
+    return new PrivateMemoryError(this.path, typeof detail === 'string' ? detail : 'not readable', { cause: err });
+  }
+
+  /** Runs a query; a damaged database becomes a PrivateMemoryError that says how to recover. */
+  private use<T>(fn: (q: Statements) => T): T {
+    if (!this.q) throw this.problem ?? this.damaged(null);
+    try {
+      return fn(this.q);
+    } catch (err) {
+      if (isDamagedDatabase(err)) throw this.damaged(err);
+      throw err;
+    }
   }
 
   appendMessage(userId: string, entry: LogEntry): void {
-    this.insertMessage.run(userId, entry.time, entry.speaker, entry.source, entry.text, entry.role);
+    this.use((q) => q.insertMessage.run(userId, entry.time, entry.speaker, entry.source, entry.text, entry.role));
   }
 
   recentMessages(userId: string, limit: number): LogEntry[] {
     if (limit <= 0) return [];
-    return (this.selectRecent.all(userId, limit) as Row[]).map(toEntry);
+    return this.use((q) => (q.selectRecent.all(userId, limit) as Row[]).map(toEntry));
   }
 
   messagesSince(userId: string, afterId: number): { id: number; entry: LogEntry }[] {
-    return (this.selectSince.all(userId, afterId) as Row[]).map((r) => ({ id: Number(r.id), entry: toEntry(r) }));
+    return this.use((q) => (q.selectSince.all(userId, afterId) as Row[]).map((r) => ({ id: Number(r.id), entry: toEntry(r) })));
   }
 
   searchMessages(userId: string, terms: string[], limit: number): LogEntry[] {
@@ -69,14 +135,17 @@ export class SqlitePrivateStore implements PrivateStore {
     if (words.length === 0 || limit <= 0) return [];
     const like = (w: string) => `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const matches = words.map(() => "(lower(text) LIKE ? ESCAPE '\\')").join(' + ');
-    const rows = this.db
-      .prepare(`SELECT *, (${matches}) AS hits FROM dm_messages WHERE user_id = ? AND (${matches}) > 0 ORDER BY hits DESC, id DESC LIMIT ?`)
-      .all(...words.map(like), userId, ...words.map(like), limit) as Row[];
+    const rows = this.use(
+      () =>
+        this.db
+          .prepare(`SELECT *, (${matches}) AS hits FROM dm_messages WHERE user_id = ? AND (${matches}) > 0 ORDER BY hits DESC, id DESC LIMIT ?`)
+          .all(...words.map(like), userId, ...words.map(like), limit) as Row[],
+    );
     return rows.map(toEntry);
   }
 
   readLayers(userId: string): MemoryLayers & { distilledThrough: number; style: string } {
-    const row = this.selectMemory.get(userId) as Row | undefined;
+    const row = this.use((q) => q.selectMemory.get(userId) as Row | undefined);
     if (!row) return { summary: '', decisions: [], quotes: [], distilledThrough: 0, style: '' };
     return {
       summary: String(row.summary),
@@ -88,11 +157,11 @@ export class SqlitePrivateStore implements PrivateStore {
   }
 
   writeLayers(userId: string, layers: MemoryLayers, distilledThrough: number): void {
-    this.upsertLayers.run(userId, layers.summary, JSON.stringify(layers.decisions), JSON.stringify(layers.quotes), distilledThrough, new Date().toISOString());
+    this.use((q) => q.upsertLayers.run(userId, layers.summary, JSON.stringify(layers.decisions), JSON.stringify(layers.quotes), distilledThrough, new Date().toISOString()));
   }
 
   setStyle(userId: string, style: string): void {
-    this.upsertStyle.run(userId, style, new Date().toISOString());
+    this.use((q) => q.upsertStyle.run(userId, style, new Date().toISOString()));
   }
 
   close(): void {
