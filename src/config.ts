@@ -124,6 +124,7 @@ export const configSchema = z.object({
   STT_SERVER_MODEL: z.string().min(1).default('whisper-1'),
   STT_API_KEY: optional(z.string()),
   STT_TIMEOUT_MS: int(1000, 600_000).default(60_000),
+  VOICE_MESSAGE_DOWNLOAD_TIMEOUT_MS: int(1000, 600_000).default(30_000),
   STT_LANGUAGE: optional(z.string().regex(/^[a-z]{2,3}$/, 'expected a language code such as en or de')),
   STT_ALLOW_DOWNLOAD: bool.default(true),
   STT_DTYPE: z.enum(['q8', 'fp32', 'fp16', 'q4']).default('q8'),

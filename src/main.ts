@@ -121,7 +121,7 @@ async function main(): Promise<void> {
       logger,
       acceptsImages: app.model.acceptsImages,
       services: { voice, web },
-      transcribeAudio: (list) => transcribeAudioAttachments(list, { stt, fetch, language: config.STT_LANGUAGE }),
+      transcribeAudio: (list) => transcribeAudioAttachments(list, { stt, fetch, downloadTimeoutMs: config.VOICE_MESSAGE_DOWNLOAD_TIMEOUT_MS, language: config.STT_LANGUAGE }),
     });
     const stop = async () => {
       await voice.closeAll();

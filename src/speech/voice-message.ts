@@ -33,28 +33,72 @@ export interface AudioAttachment {
 export interface VoiceMessageOptions {
   stt: SpeechToText;
   fetch: typeof fetch;
-  /** Larger attachments are not downloaded. Default 25 MB. */
+  /** A download (headers and body) taking longer is abandoned (VOICE_MESSAGE_DOWNLOAD_TIMEOUT_MS). */
+  downloadTimeoutMs: number;
+  /** Larger attachments are not downloaded, whatever size they declare. Default 25 MB. */
   maxBytes?: number;
   language?: string;
   signal?: AbortSignal;
 }
 
+class TooLargeError extends Error {}
+
+/** The body, read up to `maxBytes` (a declared size can lie; a body can be endless). */
+async function readCapped(response: Response, maxBytes: number): Promise<Uint8Array> {
+  if (!response.body) return new Uint8Array(await response.arrayBuffer());
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = response.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > maxBytes) throw new TooLargeError();
+      chunks.push(value);
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
 /**
  * For the Discord message handler: transcribe the audio attachments of a message (voice
  * messages are Ogg Opus). Returns text blocks to append to the message, and short warnings.
+ * Each download is time-boxed and size-capped, so a stalled or endless one cannot hold up
+ * its channel.
  */
 export async function transcribeAudioAttachments(list: readonly AudioAttachment[], options: VoiceMessageOptions): Promise<{ texts: string[]; warnings: string[] }> {
   const texts: string[] = [];
   const warnings: string[] = [];
+  const maxBytes = options.maxBytes ?? 25_000_000;
   for (const a of list.filter((x) => isAudioAttachment(x.contentType, x.name))) {
-    if (a.size > (options.maxBytes ?? 25_000_000)) {
+    if (a.size > maxBytes) {
       warnings.push(`${a.name} is too long to transcribe.`);
       continue;
     }
+    const timeout = AbortSignal.timeout(options.downloadTimeoutMs);
+    const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
+    let data: Uint8Array;
     try {
-      const response = await options.fetch(a.url, options.signal ? { signal: options.signal } : {});
+      const response = await options.fetch(a.url, { signal });
       if (!response.ok) throw new Error(`download answered ${response.status}`);
-      const data = new Uint8Array(await response.arrayBuffer());
+      data = await readCapped(response, maxBytes);
+    } catch (error) {
+      if (error instanceof TooLargeError) warnings.push(`${a.name} is too long to transcribe.`);
+      else if (timeout.aborted) warnings.push(`Couldn't transcribe ${a.name}: it did not download within ${options.downloadTimeoutMs / 1000} s.`);
+      else warnings.push(`Couldn't transcribe ${a.name}: ${error instanceof Error ? error.message : String(error)}`);
+      if (options.signal?.aborted) break;
+      continue;
+    }
+    try {
       const text = await transcribeVoiceMessage(options.stt, data, a.contentType ?? '', {
         ...(options.language ? { language: options.language } : {}),
         ...(options.signal ? { signal: options.signal } : {}),

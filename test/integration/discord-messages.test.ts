@@ -218,7 +218,7 @@ describe('Discord messages', () => {
   it('transcribes a voice message (Ogg Opus) and answers it like text', async () => {
     const assistant = new FakeAssistant();
     const stt = new ScriptedStt((pcm) => (pcm.length > 8000 ? 'Remind me to water the plants.' : ''));
-    h = await startBotHarness({ assistant, transcribeAudio: (list) => transcribeAudioAttachments(list, { stt, fetch }) });
+    h = await startBotHarness({ assistant, transcribeAudio: (list) => transcribeAudioAttachments(list, { stt, fetch, downloadTimeoutMs: 10_000 }) });
     const ogg = oggOpus(await speechPackets('Remind me to water the plants.'));
     const voice = h.fake.addAttachment('voice-message.ogg', Buffer.from(ogg), 'audio/ogg');
     h.fake.postMessage(h.general, h.alice, '', { attachments: [voice] });

@@ -124,7 +124,7 @@ describe('OpenAITranscriber against a local /v1/audio/transcriptions', () => {
         { name: 'notes.txt', url: 'https://cdn.example/notes.txt', contentType: 'text/plain', size: 10 },
         { name: 'old.mp3', url: 'https://cdn.example/old.mp3', contentType: 'audio/mpeg', size: 100 },
       ],
-      { stt, fetch: fakeFetch },
+      { stt, fetch: fakeFetch, downloadTimeoutMs: 10_000 },
     );
     expect(out.texts).toEqual(['[voice message voice-message.ogg] What is on my calendar?']);
     expect(out.warnings).toEqual(["Couldn't transcribe old.mp3: download answered 404"]);
