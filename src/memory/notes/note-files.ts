@@ -7,7 +7,7 @@ import { appendFile, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import type { Clock, FileProblem, Logger, Note, NoteDraft, NoteSummary, TextHit } from '../../core/ports.js';
 import { UnsafeNameError } from '../../core/errors.js';
 import { titleSlug } from '../slug.js';
-import { ABSENT, fileVersion, readIfExists, sha256, writeFileAtomic } from '../store/atomic-write.js';
+import { ABSENT, fileVersion, readTextOrProblem, sha256, writeFileAtomic } from '../store/atomic-write.js';
 import { splitFrontMatter } from '../store/front-matter.js';
 import { MemoryFileError } from '../store/memory-errors.js';
 import { assertRealInside, resolveInside } from '../store/safe-path.js';
@@ -60,13 +60,24 @@ export class NoteFiles {
     return out.sort();
   }
 
+  /** The note's text, null when absent; MemoryFileError when it is not UTF-8. */
+  private async readText(full: string, rel: string): Promise<string | null> {
+    const read = await readTextOrProblem(full, this.o.shownPrefix + rel);
+    if (read !== null && 'problem' in read) throw new MemoryFileError(read.problem);
+    return read?.text ?? null;
+  }
+
   async list(): Promise<{ notes: NoteSummary[]; problems: FileProblem[] }> {
     const notes: NoteSummary[] = [];
     const problems: FileProblem[] = [];
     for (const rel of await this.files()) {
-      const content = await readIfExists(resolveInside(this.o.notesDir, rel));
-      if (content === null) continue;
-      const parsed = parseNote(content, rel, this.o.shownPrefix + rel);
+      const read = await readTextOrProblem(resolveInside(this.o.notesDir, rel), this.o.shownPrefix + rel);
+      if (read === null) continue;
+      if ('problem' in read) {
+        problems.push(read.problem);
+        continue;
+      }
+      const parsed = parseNote(read.text, rel, this.o.shownPrefix + rel);
       if (!parsed.ok) problems.push(parsed.problem);
       else notes.push({ path: rel, title: parsed.note.title, tags: parsed.note.tags, updated: parsed.note.updated });
     }
@@ -76,7 +87,7 @@ export class NoteFiles {
   /** null when absent; throws MemoryFileError when its front matter is broken. */
   async read(path: string): Promise<Note | null> {
     const { rel, full } = await this.locate(path);
-    const content = await readIfExists(full);
+    const content = await this.readText(full, rel);
     if (content === null) return null;
     const parsed = parseNote(content, rel, this.o.shownPrefix + rel);
     if (!parsed.ok) throw new MemoryFileError(parsed.problem);
@@ -99,7 +110,7 @@ export class NoteFiles {
     const { full } = await this.locate(rel);
     const category = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : undefined;
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-      const content = await readIfExists(full);
+      const content = await this.readText(full, rel);
       const now = this.o.clock.now();
       let next: string;
       if (content === null) {
@@ -151,8 +162,9 @@ export class NoteFiles {
     if (words.length === 0 || limit <= 0) return [];
     const hits: TextHit[] = [];
     for (const rel of await this.files()) {
-      const content = await readIfExists(resolveInside(this.o.notesDir, rel));
-      if (content === null) continue;
+      const read = await readTextOrProblem(resolveInside(this.o.notesDir, rel), this.o.shownPrefix + rel);
+      if (read === null || 'problem' in read) continue;
+      const content = read.text;
       const split = splitFrontMatter(content);
       const bodyLine = split && split !== 'unterminated' ? split.bodyLine : 1;
       const lines = content.split(/\r?\n/);

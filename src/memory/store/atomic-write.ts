@@ -5,6 +5,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { open, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { CharlieError } from '../../core/errors.js';
+import type { FileProblem } from '../../core/ports.js';
 
 /** Version of an absent file. */
 export const ABSENT = 'absent';
@@ -13,12 +15,70 @@ export function sha256(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-/** The file's text, or null when it does not exist. */
+/** A file under projects/ that is not UTF-8 text; the message says what it is and what to do. */
+export class FileEncodingError extends CharlieError {
+  constructor(
+    message: string,
+    readonly line: number,
+    /** A best-effort decoding, only for finding things in it (never written back). */
+    readonly roughText: string,
+  ) {
+    super(message);
+  }
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const SAVE_AS_UTF8 = "save it as UTF-8 (most editors: 'Save with Encoding' → UTF-8)";
+
+function isUtf8(bytes: Uint8Array): boolean {
+  try {
+    strictUtf8.decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Decodes a file's bytes as UTF-8, refusing what is not: a UTF-16 byte order mark or NUL bytes
+ * (UTF-16 without one), and invalid UTF-8 (Latin-1 / Windows-1252 editors). Reading those
+ * leniently turned bytes into U+FFFD, so the text's hash never matched the file's and every
+ * write was refused as a concurrent edit.
+ */
+export function decodeUtf8(bytes: Buffer): string {
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
+    throw new FileEncodingError(`is saved as UTF-16 (it starts with a UTF-16 byte order mark); ${SAVE_AS_UTF8}`, 1, bytes.subarray(2).toString('utf16le'));
+  }
+  if (bytes.includes(0)) throw new FileEncodingError(`contains NUL bytes, so it looks like UTF-16 or not text at all; ${SAVE_AS_UTF8}`, 1, bytes.toString('utf16le'));
+  if (isUtf8(bytes)) return bytes.toString('utf8');
+  // Find the first line that does not decode, to say where.
+  let line = 1;
+  for (let start = 0; start < bytes.length; line++) {
+    const nl = bytes.indexOf(10, start);
+    const end = nl < 0 ? bytes.length : nl;
+    if (!isUtf8(bytes.subarray(start, end))) break;
+    start = end + 1;
+  }
+  throw new FileEncodingError(`is not valid UTF-8 (first at line ${line}; probably saved as Latin-1 / Windows-1252); ${SAVE_AS_UTF8}`, line, bytes.toString('latin1'));
+}
+
+/** The file's text, or null when it does not exist. Throws FileEncodingError when it is not UTF-8. */
 export async function readIfExists(path: string): Promise<string | null> {
   try {
-    return await readFile(path, 'utf8');
+    return decodeUtf8(await readFile(path));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+}
+
+/** Like readIfExists, but a file that is not UTF-8 comes back as a problem reported under `shown`. */
+export async function readTextOrProblem(path: string, shown: string): Promise<{ text: string } | { problem: FileProblem; roughText: string } | null> {
+  try {
+    const text = await readIfExists(path);
+    return text === null ? null : { text };
+  } catch (err) {
+    if (err instanceof FileEncodingError) return { problem: { path: shown, line: err.line, message: `${basename(shown)} ${err.message}` }, roughText: err.roughText };
     throw err;
   }
 }

@@ -4,7 +4,7 @@
  * covers only its body, because its front matter is re-read and kept as-is on every write.
  */
 import type { FileProblem, LayersSnapshot, MemoryLayers, WriteOutcome } from '../../core/ports.js';
-import { ABSENT, readIfExists, sha256, writeFileAtomic } from './atomic-write.js';
+import { ABSENT, fileVersion, readTextOrProblem, sha256, writeFileAtomic } from './atomic-write.js';
 import { parseDecisions, parseQuotes, serializeDecisions, serializeQuotes } from './layers-format.js';
 import { parseProjectFile, withSummary, type ProjectDefaults } from './project-file.js';
 import { resolveInside } from './safe-path.js';
@@ -24,14 +24,25 @@ interface CurrentLayers {
 
 async function readCurrent(dir: string, slug: string, defaults: ProjectDefaults): Promise<CurrentLayers> {
   const shown = (name: string) => `${slug}/${name}`;
-  const [project, decisions, quotes] = await Promise.all([PROJECT_FILE, DECISIONS_FILE, QUOTES_FILE].map((f) => readIfExists(resolveInside(dir, f))));
   const problems: FileProblem[] = [];
   const invalid: FileProblem[] = [];
+  const unreadable = new Map<string, string>();
+  const [project, decisions, quotes] = await Promise.all(
+    [PROJECT_FILE, DECISIONS_FILE, QUOTES_FILE].map(async (f) => {
+      const read = await readTextOrProblem(resolveInside(dir, f), shown(f));
+      if (read === null || 'text' in read) return read?.text ?? null;
+      // Not UTF-8: reported, versioned by its bytes, and never rewritten.
+      problems.push(read.problem);
+      invalid.push(read.problem);
+      unreadable.set(f, await fileVersion(resolveInside(dir, f)));
+      return null;
+    }),
+  );
   let summary = '';
   let head: CurrentLayers['head'];
-  let projectVersion = ABSENT;
+  let projectVersion = unreadable.get(PROJECT_FILE) ?? ABSENT;
   if (project === null) {
-    invalid.push({ path: shown(PROJECT_FILE), message: 'project.md is missing' });
+    if (!unreadable.has(PROJECT_FILE)) invalid.push({ path: shown(PROJECT_FILE), message: 'project.md is missing' });
   } else {
     const parsed = parseProjectFile(project, slug, shown(PROJECT_FILE), defaults);
     summary = parsed.summary;
@@ -52,8 +63,8 @@ async function readCurrent(dir: string, slug: string, defaults: ProjectDefaults)
       layers: { summary, decisions: d.decisions, quotes: q.quotes },
       versions: {
         [PROJECT_FILE]: projectVersion,
-        [DECISIONS_FILE]: decisions === null ? ABSENT : sha256(decisions),
-        [QUOTES_FILE]: quotes === null ? ABSENT : sha256(quotes),
+        [DECISIONS_FILE]: unreadable.get(DECISIONS_FILE) ?? (decisions === null ? ABSENT : sha256(decisions)),
+        [QUOTES_FILE]: unreadable.get(QUOTES_FILE) ?? (quotes === null ? ABSENT : sha256(quotes)),
       },
       problems,
     },

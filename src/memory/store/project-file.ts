@@ -65,6 +65,11 @@ export function summaryOf(body: string): string {
   return body.trim();
 }
 
+/** A project.md that could not even be read as text (see FileEncodingError). */
+export function unreadableProject(slug: string, problem: FileProblem, defaults: ProjectDefaults): ParsedProject {
+  return { config: defaultConfig(slug, defaults), cursor: null, summary: '', problems: [problem] };
+}
+
 export function parseProjectFile(text: string, slug: string, path: string, defaults: ProjectDefaults): ParsedProject {
   const result = parseFrontMatter(text, projectSchema, path);
   if (result.kind === 'none') {

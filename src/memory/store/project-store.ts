@@ -22,11 +22,11 @@ import type {
 import { LOG_FILE } from '../archive-format.js';
 import { numberedSlug, slugify } from '../slug.js';
 import { NoteFiles } from '../notes/note-files.js';
-import { ABSENT, readIfExists, sha256, writeFileAtomic } from './atomic-write.js';
+import { ABSENT, readTextOrProblem, sha256, writeFileAtomic } from './atomic-write.js';
 import { PROJECT_FILE, readLayerFiles, writeLayerFiles } from './layers-files.js';
 import { LogArchive, type ReadObserver } from './log-archive.js';
 import { MemoryFileError } from './memory-errors.js';
-import { newProjectFile, parseProjectFile, withFields, type ParsedProject, type ProjectDefaults, type StoredLogCursor } from './project-file.js';
+import { newProjectFile, parseProjectFile, unreadableProject, withFields, type ParsedProject, type ProjectDefaults, type StoredLogCursor } from './project-file.js';
 import { assertRealInside, resolveChild, resolveInside } from './safe-path.js';
 
 export interface FileProjectStoreOptions {
@@ -88,8 +88,11 @@ export class FileProjectStore implements ProjectStore {
   private async readProject(slug: string): Promise<{ text: string; parsed: ParsedProject } | null> {
     const path = resolveInside(this.dir(slug), PROJECT_FILE);
     await assertRealInside(this.root, path);
-    const text = await readIfExists(path);
-    return text === null ? null : { text, parsed: parseProjectFile(text, slug, `${slug}/${PROJECT_FILE}`, this.defaults) };
+    const read = await readTextOrProblem(path, `${slug}/${PROJECT_FILE}`);
+    if (read === null) return null;
+    // Not UTF-8: a broken project (defaults, never rewritten); its rough text still finds its key.
+    if ('problem' in read) return { text: read.roughText, parsed: unreadableProject(slug, read.problem, this.defaults) };
+    return { text: read.text, parsed: parseProjectFile(read.text, slug, `${slug}/${PROJECT_FILE}`, this.defaults) };
   }
 
   /** Re-reads project.md and rewrites front matter fields, keeping everything else. */
