@@ -205,7 +205,14 @@ export class Assistant implements AssistantApi {
       return outcome;
     }
     if (outcome.reply.trim() && outcome.reason !== 'cancelled') {
-      await home.archive({ time: clock.now().toISOString(), speaker: settings.assistantName, source: message.source, text: outcome.reply, role: 'assistant' });
+      try {
+        await home.archive({ time: clock.now().toISOString(), speaker: settings.assistantName, source: message.source, text: outcome.reply, role: 'assistant' });
+      } catch (error) {
+        // The answer is given anyway; the person sees that it was not saved (a full disk…).
+        if (!(error instanceof MemoryUnavailableError)) throw error;
+        log.error({ err: error }, 'reply not archived');
+        emit({ type: 'notice', turnId, level: 'warn', text: `this reply was not saved: ${error.message}` });
+      }
     }
     emit({ type: 'turn_end', turnId, reason: outcome.reason, text: outcome.reply });
     this.scheduleDistill(home, false);

@@ -7,7 +7,7 @@ import { appendFile, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import type { Clock, FileProblem, Logger, Note, NoteDraft, NoteSummary, TextHit } from '../../core/ports.js';
 import { UnsafeNameError } from '../../core/errors.js';
 import { titleSlug } from '../slug.js';
-import { ABSENT, fileVersion, readTextOrProblem, sha256, writeFileAtomic } from '../store/atomic-write.js';
+import { ABSENT, fileVersion, readTextOrProblem, sha256, writeFileAtomic, type OpenFile } from '../store/atomic-write.js';
 import { splitFrontMatter } from '../store/front-matter.js';
 import { MemoryFileError } from '../store/memory-errors.js';
 import { assertRealInside, resolveInside } from '../store/safe-path.js';
@@ -22,6 +22,8 @@ export interface NoteFilesOptions {
   shownPrefix: string;
   clock: Clock;
   logger: Logger;
+  /** The file-system edge for writes (tests script a full disk with it). */
+  openFile?: OpenFile;
 }
 
 export class NoteFiles {
@@ -121,7 +123,7 @@ export class NoteFiles {
         if (!parsed.ok) throw new MemoryFileError(parsed.problem);
         next = appendToNote(content, parsed, draft, now);
       }
-      const result = await writeFileAtomic(full, next, content === null ? ABSENT : sha256(content));
+      const result = await writeFileAtomic(full, next, content === null ? ABSENT : sha256(content), this.o.openFile);
       if (result.ok) {
         await this.record(now, content === null ? 'created' : 'updated', rel, draft.source);
         return { path: rel, created: content === null };
@@ -149,7 +151,7 @@ export class NoteFiles {
     const { notes, problems } = await this.list();
     const indexPath = resolveInside(this.o.notesDir, INDEX_FILE);
     const index = renderIndex(notes, problems);
-    if ((await fileVersion(indexPath)) !== sha256(index)) await writeFileAtomic(indexPath, index);
+    if ((await fileVersion(indexPath)) !== sha256(index)) await writeFileAtomic(indexPath, index, undefined, this.o.openFile);
     const logPath = resolveInside(this.o.notesDir, LOG_FILE_NAME);
     const exists = (await fileVersion(logPath)) !== ABSENT;
     await appendFile(logPath, (exists ? '' : LOG_HEADING) + logLine(now, action, rel, source), 'utf8');

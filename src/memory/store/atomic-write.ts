@@ -5,7 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { open, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { CharlieError } from '../../core/errors.js';
+import { CharlieError, MemoryUnavailableError } from '../../core/errors.js';
 import type { FileProblem } from '../../core/ports.js';
 
 /** Version of an absent file. */
@@ -106,21 +106,70 @@ async function syncDir(dir: string): Promise<void> {
   }
 }
 
+/** The part of a file handle the store writes through (node's FileHandle fits). */
+export interface WritableFile {
+  write(buffer: Uint8Array, offset: number, length: number, position: number | null): Promise<{ bytesWritten: number }>;
+  stat(): Promise<{ size: number }>;
+  truncate(length: number): Promise<void>;
+  sync(): Promise<void>;
+  datasync(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The file-system edge for writes: a parameter, so tests can script a full disk. */
+export type OpenFile = (path: string, flags: 'a' | 'wx', mode?: number) => Promise<WritableFile>;
+
+export const openFile: OpenFile = (path, flags, mode) => open(path, flags, mode);
+
+const WRITE_FAILURES: Record<string, string> = {
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is used up',
+  EROFS: 'the file system is read-only',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EIO: 'the disk reported an input/output error',
+};
+
+/** A write that failed or stopped short, as the person should read it. */
+export function writeFailure(path: string, err: unknown, consequence: string): MemoryUnavailableError {
+  if (err instanceof MemoryUnavailableError) return err;
+  const code = (err as NodeJS.ErrnoException | null)?.code ?? '';
+  const known = WRITE_FAILURES[code];
+  const why = known ? `${known} (${code})` : err instanceof Error ? err.message : String(err);
+  return new MemoryUnavailableError(`Couldn't save ${path}: ${why}. ${consequence}`, { cause: err });
+}
+
+/** Writes every byte of `data` or throws: a write that stops short is an error, never a cut-off file. */
+export async function writeAll(fh: WritableFile, data: Uint8Array, position: number | null): Promise<void> {
+  let done = 0;
+  while (done < data.length) {
+    const { bytesWritten } = await fh.write(data, done, data.length - done, position === null ? null : position + done);
+    if (bytesWritten <= 0) throw Object.assign(new Error(`short write: ${done} of ${data.length} bytes written`), { code: 'ENOSPC' });
+    done += bytesWritten;
+  }
+}
+
 export type AtomicWriteResult = { ok: true } | { ok: false; actual: string };
 
 /**
  * Writes `content` to `path` atomically. With `expected` (a version from `fileVersion`), the
- * file is checked again just before the rename and left alone if it changed.
+ * file is checked again just before the rename and left alone if it changed. A failed or short
+ * write leaves the old file and no temp file, and throws a MemoryUnavailableError.
  */
-export async function writeFileAtomic(path: string, content: string, expected?: string): Promise<AtomicWriteResult> {
+export async function writeFileAtomic(path: string, content: string, expected?: string, openFn: OpenFile = openFile): Promise<AtomicWriteResult> {
   const dir = dirname(path);
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  const fh = await open(temp, 'wx', 0o644);
   try {
-    await fh.writeFile(content, 'utf8');
-    await fh.sync();
-  } finally {
-    await fh.close();
+    const fh = await openFn(temp, 'wx', 0o644);
+    try {
+      await writeAll(fh, Buffer.from(content, 'utf8'), 0);
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+  } catch (err) {
+    await rm(temp, { force: true });
+    throw writeFailure(path, err, 'The file was left as it was.');
   }
   try {
     if (expected !== undefined) {

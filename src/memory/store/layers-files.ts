@@ -4,7 +4,7 @@
  * covers only its body, because its front matter is re-read and kept as-is on every write.
  */
 import type { FileProblem, LayersSnapshot, MemoryLayers, WriteOutcome } from '../../core/ports.js';
-import { ABSENT, fileVersion, readTextOrProblem, sha256, writeFileAtomic } from './atomic-write.js';
+import { ABSENT, fileVersion, openFile, readTextOrProblem, sha256, writeFileAtomic, type OpenFile } from './atomic-write.js';
 import { parseDecisions, parseQuotes, serializeDecisions, serializeQuotes } from './layers-format.js';
 import { parseProjectFile, withSummary, type ProjectDefaults } from './project-file.js';
 import { resolveInside } from './safe-path.js';
@@ -82,7 +82,14 @@ export async function readLayerFiles(dir: string, slug: string, defaults: Projec
  * Writes the layers only if none of the three files changed since `versions` were read and
  * none of them is broken; otherwise writes nothing. Files whose text would not change are left alone.
  */
-export async function writeLayerFiles(dir: string, slug: string, layers: MemoryLayers, versions: Record<string, string>, defaults: ProjectDefaults): Promise<WriteOutcome> {
+export async function writeLayerFiles(
+  dir: string,
+  slug: string,
+  layers: MemoryLayers,
+  versions: Record<string, string>,
+  defaults: ProjectDefaults,
+  openFn: OpenFile = openFile,
+): Promise<WriteOutcome> {
   const current = await readCurrent(dir, slug, defaults);
   const changed = Object.keys(current.snapshot.versions).filter((f) => versions[f] !== current.snapshot.versions[f]);
   if (changed.length) {
@@ -101,7 +108,7 @@ export async function writeLayerFiles(dir: string, slug: string, layers: MemoryL
   for (const [file, text] of Object.entries(next)) {
     const old = current.texts[file] ?? null;
     if (old === text) continue;
-    const result = await writeFileAtomic(resolveInside(dir, file), text, old === null ? ABSENT : sha256(old));
+    const result = await writeFileAtomic(resolveInside(dir, file), text, old === null ? ABSENT : sha256(old), openFn);
     if (!result.ok) return { ok: false, reason: 'conflict', paths: [`${slug}/${file}`], message: `${file} changed while it was being written — read the memory again and retry` };
   }
   return { ok: true };

@@ -4,6 +4,7 @@
  * its byte offset, `recent` reads file tails from the newest file backwards.
  */
 import { mkdir, open, readdir, stat } from 'node:fs/promises';
+import { openFile, writeAll, writeFailure, type OpenFile } from './atomic-write.js';
 import type { LogEntry } from '../../core/ports.js';
 import { LOG_FILE, formatLogEntry, logFileHeading, logFileName, parseLog, type ParsedLogEntry } from '../archive-format.js';
 import type { StoredLogCursor } from './project-file.js';
@@ -18,24 +19,39 @@ export class LogArchive {
   constructor(
     private readonly logDir: string,
     private readonly onRead: ReadObserver = () => {},
+    private readonly openFn: OpenFile = openFile,
   ) {}
 
   private path(file: string): string {
     return resolveInside(this.logDir, file);
   }
 
-  /** Appends one entry to the file of its UTC date, creating the file with its heading. */
+  /**
+   * Appends one entry to the file of its UTC date, creating the file with its heading. A write
+   * that fails or stops short (a full disk) is cut back off and thrown: an entry is in the
+   * archive whole, or not at all, and the caller knows which.
+   */
   async append(entry: LogEntry): Promise<string> {
     const file = logFileName(new Date(entry.time));
-    await mkdir(this.logDir, { recursive: true });
-    const fh = await open(this.path(file), 'a');
+    const path = this.path(file);
     try {
-      const { size } = await fh.stat();
-      const text = (size === 0 ? logFileHeading(file) : '') + formatLogEntry(entry);
-      await fh.write(text);
-      await fh.datasync();
-    } finally {
-      await fh.close();
+      await mkdir(this.logDir, { recursive: true });
+      const fh = await this.openFn(path, 'a');
+      try {
+        const { size } = await fh.stat();
+        const text = (size === 0 ? logFileHeading(file) : '') + formatLogEntry(entry);
+        try {
+          await writeAll(fh, Buffer.from(text, 'utf8'), null);
+          await fh.datasync();
+        } catch (err) {
+          await fh.truncate(size).catch(() => {});
+          throw err;
+        }
+      } finally {
+        await fh.close();
+      }
+    } catch (err) {
+      throw writeFailure(path, err, 'This message is not in the archive.');
     }
     return file;
   }

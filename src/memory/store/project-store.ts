@@ -22,7 +22,7 @@ import type {
 import { LOG_FILE } from '../archive-format.js';
 import { numberedSlug, slugify } from '../slug.js';
 import { NoteFiles } from '../notes/note-files.js';
-import { ABSENT, readTextOrProblem, sha256, writeFileAtomic } from './atomic-write.js';
+import { ABSENT, openFile, readTextOrProblem, sha256, writeFileAtomic, type OpenFile } from './atomic-write.js';
 import { PROJECT_FILE, readLayerFiles, writeLayerFiles } from './layers-files.js';
 import { LogArchive, type ReadObserver } from './log-archive.js';
 import { MemoryFileError } from './memory-errors.js';
@@ -36,6 +36,8 @@ export interface FileProjectStoreOptions {
   defaults?: ProjectDefaults;
   /** Diagnostics: called for every read of a log file (path, byte position, bytes read). */
   onLogRead?: ReadObserver;
+  /** The file-system edge for writes (tests script a full disk with it). */
+  openFile?: OpenFile;
 }
 
 const patchSchema = z.object({
@@ -54,6 +56,7 @@ export class FileProjectStore implements ProjectStore {
   private readonly logger: Logger;
   private readonly defaults: ProjectDefaults;
   private readonly onLogRead: ReadObserver | undefined;
+  private readonly openFile: OpenFile;
   /** origin key → slug, built lazily from project.md files and refreshed on a miss. */
   private keys: Map<string, string> | null = null;
   /** One file operation at a time per project (and one lane for creating projects). */
@@ -65,6 +68,7 @@ export class FileProjectStore implements ProjectStore {
     this.logger = (options.logger ?? silentLogger).child({ component: 'project-store' });
     this.defaults = options.defaults ?? { distillEvery: 5 };
     this.onLogRead = options.onLogRead;
+    this.openFile = options.openFile ?? openFile;
   }
 
   private dir(slug: string): string {
@@ -74,11 +78,11 @@ export class FileProjectStore implements ProjectStore {
   private async archive(slug: string): Promise<LogArchive> {
     const logDir = resolveInside(this.dir(slug), 'log');
     await assertRealInside(this.root, logDir);
-    return new LogArchive(logDir, this.onLogRead);
+    return new LogArchive(logDir, this.onLogRead, this.openFile);
   }
 
   private notes(slug: string): NoteFiles {
-    return new NoteFiles({ notesDir: resolveInside(this.dir(slug), 'notes'), shownPrefix: `${slug}/notes/`, clock: this.clock, logger: this.logger });
+    return new NoteFiles({ notesDir: resolveInside(this.dir(slug), 'notes'), shownPrefix: `${slug}/notes/`, clock: this.clock, logger: this.logger, openFile: this.openFile });
   }
 
   private report(problems: FileProblem[]): void {
@@ -105,7 +109,7 @@ export class FileProjectStore implements ProjectStore {
       if (!parsed.doc || !parsed.split) throw new MemoryFileError(parsed.problems[0]!);
       const next = withFields(parsed.doc, parsed.split, fields(parsed));
       if (next === text) return parsed;
-      if ((await writeFileAtomic(path, next, sha256(text))).ok) return parseProjectFile(next, slug, `${slug}/${PROJECT_FILE}`, this.defaults);
+      if ((await writeFileAtomic(path, next, sha256(text), this.openFile)).ok) return parseProjectFile(next, slug, `${slug}/${PROJECT_FILE}`, this.defaults);
     }
     throw new CharlieError(`${slug}/${PROJECT_FILE} kept changing while Charlie tried to update it — try again`);
   }
@@ -178,7 +182,7 @@ export class FileProjectStore implements ProjectStore {
         throw err;
       }
       const text = newProjectFile({ id: randomUUID(), origin, now: this.clock.now().toISOString(), distillEvery: this.defaults.distillEvery });
-      await writeFileAtomic(resolveInside(this.dir(slug), PROJECT_FILE), text, ABSENT);
+      await writeFileAtomic(resolveInside(this.dir(slug), PROJECT_FILE), text, ABSENT, this.openFile);
       this.keys?.set(origin.key, slug);
       this.logger.info({ slug, key: origin.key }, 'created project');
       return parseProjectFile(text, slug, `${slug}/${PROJECT_FILE}`, this.defaults).config;
@@ -241,7 +245,7 @@ export class FileProjectStore implements ProjectStore {
   writeLayers(slug: string, layers: MemoryLayers, versions: Record<string, string>): Promise<WriteOutcome> {
     return this.lanes.run(slug, async () => {
       await assertRealInside(this.root, this.dir(slug));
-      const outcome = await writeLayerFiles(this.dir(slug), slug, layers, versions, this.defaults);
+      const outcome = await writeLayerFiles(this.dir(slug), slug, layers, versions, this.defaults, this.openFile);
       if (!outcome.ok) this.logger.warn({ slug, reason: outcome.reason, paths: outcome.paths }, outcome.message);
       return outcome;
     });
