@@ -8,12 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryUnavailableError } from '../../../src/core/errors.js';
-import { silentLogger, type Clock } from '../../../src/core/ports.js';
-import { Assistant } from '../../../src/core/assistant.js';
+import type { Clock } from '../../../src/core/ports.js';
 import { parseLog } from '../../../src/memory/archive-format.js';
 import type { OpenFile, WritableFile } from '../../../src/memory/store/atomic-write.js';
 import { FileProjectStore } from '../../../src/memory/store/project-store.js';
-import { testSettings } from '../../support/assistant-fixture.js';
+import { makeAssistant } from '../../support/assistant-fixture.js';
 import { ScriptedChatModel } from '../../support/fakes.js';
 
 const clock: Clock = { now: () => new Date('2026-11-29T18:20:11.000Z') };
@@ -87,7 +86,7 @@ describe('a full disk', () => {
     const state = { free: Number.POSITIVE_INFINITY, mode: 'enospc' as const };
     const store = new FileProjectStore({ projectsDir: root, clock, openFile: fullDisk(state) });
     const model = new ScriptedChatModel(() => ({ text: 'Noted!' }));
-    const assistant = new Assistant({ model, memoryModel: null, store, clock, logger: silentLogger, settings: testSettings });
+    const { assistant } = makeAssistant({ model, memoryModel: null, store });
     const place = { kind: 'project' as const, origin: { key: 'terminal:disk', name: 'disk' } };
     await assistant.showMemory(place);
     state.free = 5;
@@ -104,7 +103,7 @@ describe('a full disk', () => {
       state.free = 0;
       return { text: 'Noted!' };
     });
-    const assistant = new Assistant({ model, memoryModel: null, store, clock, logger: silentLogger, settings: testSettings });
+    const { assistant } = makeAssistant({ model, memoryModel: null, store });
     const place = { kind: 'project' as const, origin: { key: 'terminal:disk', name: 'disk' } };
     const out = await assistant.handle({ place, speaker: 'Ann', text: 'Remember the milk', source: 's:1' });
     expect(out.reply).toBe('Noted!');
