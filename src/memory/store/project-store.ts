@@ -27,6 +27,7 @@ import { PROJECT_FILE, readLayerFiles, writeLayerFiles } from './layers-files.js
 import { LogArchive, type ReadObserver } from './log-archive.js';
 import { MemoryFileError } from './memory-errors.js';
 import { newProjectFile, parseProjectFile, unreadableProject, withFields, type ParsedProject, type ProjectDefaults, type StoredLogCursor } from './project-file.js';
+import { holdsMemory, orphanFor } from './orphans.js';
 import { assertRealInside, resolveChild, resolveInside } from './safe-path.js';
 
 export interface FileProjectStoreOptions {
@@ -116,10 +117,11 @@ export class FileProjectStore implements ProjectStore {
 
   // ───────────── projects ─────────────
 
-  private async scan(): Promise<{ keys: Map<string, string>; broken: string[] }> {
+  private async scan(): Promise<{ keys: Map<string, string>; broken: string[]; orphans: string[] }> {
     await mkdir(this.root, { recursive: true });
     const keys = new Map<string, string>();
     const broken: string[] = [];
+    const orphans: string[] = [];
     const dirs = (await readdir(this.root, { withFileTypes: true })).filter((d) => d.isDirectory() && !d.name.startsWith('.')).map((d) => d.name).sort();
     for (const slug of dirs) {
       let project;
@@ -129,21 +131,25 @@ export class FileProjectStore implements ProjectStore {
         if (err instanceof UnsafeNameError) continue;
         throw err;
       }
-      if (!project) continue;
+      if (!project) {
+        if (await holdsMemory(this.dir(slug))) orphans.push(slug);
+        continue;
+      }
       if (project.parsed.problems.length) broken.push(slug);
       for (const key of project.parsed.config.keys) if (!keys.has(key)) keys.set(key, slug);
     }
     this.keys = keys;
-    return { keys, broken };
+    return { keys, broken, orphans };
   }
 
-  private async findByKey(key: string, name: string): Promise<string | null> {
+  private async findByKey(origin: ProjectOrigin): Promise<string | null> {
+    const { key, name } = origin;
     const cached = this.keys?.get(key);
     if (cached) {
       const project = await this.readProject(cached).catch(() => null);
       if (project?.parsed.config.keys.includes(key)) return cached;
     }
-    const { keys, broken } = await this.scan();
+    const { keys, broken, orphans } = await this.scan();
     const slug = keys.get(key);
     if (slug) return slug;
     // A broken project.md whose text still names the key, or which sits in the folder this
@@ -159,13 +165,24 @@ export class FileProjectStore implements ProjectStore {
         }
       }
     }
-    return null;
+    // A folder whose project.md was deleted by hand: give it a new one, keep everything else.
+    const orphan = await orphanFor(orphans, origin, own, (slug) => this.archive(slug));
+    if (orphan) await this.writeNewProjectFile(orphan, origin, 'recovered project: project.md was missing; archive, decisions and notes kept');
+    return orphan;
+  }
+
+  private async writeNewProjectFile(slug: string, origin: ProjectOrigin, what: string): Promise<string> {
+    const text = newProjectFile({ id: randomUUID(), origin, now: this.clock.now().toISOString(), distillEvery: this.defaults.distillEvery });
+    await writeFileAtomic(resolveInside(this.dir(slug), PROJECT_FILE), text, ABSENT, this.openFile);
+    this.keys?.set(origin.key, slug);
+    this.logger.info({ slug, key: origin.key }, what);
+    return text;
   }
 
   async ensureProject(origin: ProjectOrigin): Promise<ProjectConfig> {
     if (typeof origin?.key !== 'string' || !origin.key.trim()) throw new UnsafeNameError('a project origin needs a non-empty key');
     return this.lanes.run(ENSURE_LANE, async () => {
-      const found = await this.findByKey(origin.key, origin.name);
+      const found = await this.findByKey(origin);
       if (found) return (await this.getProject(found))!.config;
       return this.create(origin);
     });
@@ -181,10 +198,7 @@ export class FileProjectStore implements ProjectStore {
         if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue;
         throw err;
       }
-      const text = newProjectFile({ id: randomUUID(), origin, now: this.clock.now().toISOString(), distillEvery: this.defaults.distillEvery });
-      await writeFileAtomic(resolveInside(this.dir(slug), PROJECT_FILE), text, ABSENT, this.openFile);
-      this.keys?.set(origin.key, slug);
-      this.logger.info({ slug, key: origin.key }, 'created project');
+      const text = await this.writeNewProjectFile(slug, origin, 'created project');
       return parseProjectFile(text, slug, `${slug}/${PROJECT_FILE}`, this.defaults).config;
     }
     throw new CharlieError(`could not find a free folder name for project "${base}"`);
