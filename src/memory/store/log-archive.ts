@@ -5,7 +5,7 @@
  */
 import { mkdir, open, readdir, stat } from 'node:fs/promises';
 import { openFile, writeAll, writeFailure, type OpenFile } from './atomic-write.js';
-import type { LogEntry } from '../../core/ports.js';
+import type { LogCursor, LogEntry } from '../../core/ports.js';
 import { LOG_FILE, formatLogEntry, logFileHeading, logFileName, parseLog, type ParsedLogEntry } from '../archive-format.js';
 import type { StoredLogCursor } from './project-file.js';
 import { resolveInside } from './safe-path.js';
@@ -100,14 +100,44 @@ export class LogArchive {
     };
     let later = files;
     if (cursor && LOG_FILE.test(cursor.file)) {
+      // An entry created before midnight but archived after the cursor moved on lands in the
+      // day before, after where that file was read.
+      const prev = cursor.previous;
+      if (prev && LOG_FILE.test(prev.file) && prev.file < cursor.file && files.includes(prev.file) && (await this.size(prev.file)) > prev.offset) {
+        take(prev.file, await this.readFileSince(prev));
+      }
       later = files.filter((f) => f > cursor.file);
       if (files.includes(cursor.file)) take(cursor.file, await this.readFileSince(cursor));
     }
     for (const file of later) take(file, parseLog((await this.readRange(file, 0)).toString('utf8'), file.slice(0, 10)));
-    const last = entries[entries.length - 1];
-    const next = last ? { file: last.file, offset: last.end, time: last.time } : cursor;
-    const after = entries.map((e) => ({ file: e.file, offset: e.end, time: e.time }));
-    return { entries: entries.map(({ file: _file, ...e }) => e), cursor: next, after };
+    if (entries.length === 0) return { entries: [], cursor, after: [] };
+    // Sizes of the files a cursor may need as its `previous` when that file was never tracked.
+    const mains = new Set(entries.map((e) => e.file));
+    if (cursor) mains.add(cursor.file);
+    const dayBefore = new Map<string, string | undefined>();
+    const sizes = new Map<string, number>();
+    for (const f of mains) {
+      const before = files.filter((x) => x < f).pop();
+      dayBefore.set(f, before);
+      if (before && !sizes.has(before)) sizes.set(before, await this.size(before));
+    }
+    // How far each file has been read, then one cursor after each entry. The cursor never moves
+    // back into the day before: late entries read there only move `previous`.
+    const ends = new Map<string, number>();
+    const reach = (file: string, end: number) => ends.set(file, Math.max(ends.get(file) ?? -1, end));
+    if (cursor) reach(cursor.file, cursor.offset);
+    if (cursor?.previous) reach(cursor.previous.file, cursor.previous.offset);
+    let main: StoredLogCursor | null = cursor ? { file: cursor.file, offset: cursor.offset, ...(cursor.time ? { time: cursor.time } : {}) } : null;
+    const after: StoredLogCursor[] = [];
+    for (const e of entries) {
+      reach(e.file, e.end);
+      if (!cursor || e.file >= cursor.file) main = { file: e.file, offset: e.end, time: e.time };
+      const at: StoredLogCursor = { ...(main ?? { file: e.file, offset: e.end, time: e.time }) };
+      const before = dayBefore.get(at.file);
+      if (before) at.previous = { file: before, offset: ends.get(before) ?? sizes.get(before) ?? 0 };
+      after.push(at);
+    }
+    return { entries: entries.map(({ file: _file, ...e }) => e), cursor: after[after.length - 1] ?? cursor, after };
   }
 
   /** The cursor's own file from its offset; falls back to the whole file when it was edited. */

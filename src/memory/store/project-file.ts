@@ -28,6 +28,10 @@ export const projectSchema = z.looseObject({
       file: z.string().regex(LOG_FILE, 'expected a log file name like 2026-11-29.md'),
       offset: int.pipe(z.number().min(0)),
       time: z.string().optional(),
+      /** How far the day before `file` was read: a late entry can still land there. */
+      previous: z
+        .object({ file: z.string().regex(LOG_FILE, 'expected a log file name like 2026-11-29.md'), offset: int.pipe(z.number().min(0)) })
+        .nullish(),
     })
     .nullish(),
   created: optionalText,
@@ -39,6 +43,11 @@ export type ProjectFrontMatter = z.output<typeof projectSchema>;
 /** A cursor as stored by this adapter: also the time of the last entry read, used after hand edits. */
 export interface StoredLogCursor extends LogCursor {
   time?: string;
+  /**
+   * The end of what was read of the log file before `file`. An entry created before midnight
+   * but archived after the cursor moved into the next day's file lands there, after this offset.
+   */
+  previous?: LogCursor;
 }
 
 export interface ParsedProject {
@@ -91,7 +100,10 @@ export function parseProjectFile(text: string, slug: string, path: string, defau
     created: fm.created,
     updated: fm.updated,
   };
-  const cursor = fm.distill_cursor ? { file: fm.distill_cursor.file, offset: fm.distill_cursor.offset, ...(fm.distill_cursor.time ? { time: fm.distill_cursor.time } : {}) } : null;
+  const c = fm.distill_cursor;
+  const cursor: StoredLogCursor | null = c
+    ? { file: c.file, offset: c.offset, ...(c.time ? { time: c.time } : {}), ...(c.previous ? { previous: { file: c.previous.file, offset: c.previous.offset } } : {}) }
+    : null;
   return { config, cursor, problems: [], doc: result.doc, split: result.split, summary: summaryOf(result.split.body) };
 }
 

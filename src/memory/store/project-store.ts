@@ -296,9 +296,10 @@ export class FileProjectStore implements ProjectStore {
     if (!LOG_FILE.test(cursor.file) || !Number.isInteger(cursor.offset) || cursor.offset < 0) {
       throw new UnsafeNameError(`not a log cursor: ${JSON.stringify(cursor).slice(0, 100)}`);
     }
-    const time = (cursor as StoredLogCursor).time;
+    const { time, previous: p } = cursor as StoredLogCursor;
+    const previous = p && LOG_FILE.test(p.file) && Number.isInteger(p.offset) && p.offset >= 0 ? { file: p.file, offset: p.offset } : undefined;
     return this.lanes.run(slug, async () => {
-      await this.patchProjectFile(slug, () => ({ distill_cursor: { file: cursor.file, offset: cursor.offset, ...(time ? { time } : {}) } }));
+      await this.patchProjectFile(slug, () => ({ distill_cursor: { file: cursor.file, offset: cursor.offset, ...(time ? { time } : {}), ...(previous ? { previous } : {}) } }));
     });
   }
 
