@@ -244,7 +244,9 @@ async function distilBatch(target: DistillTarget, entries: LogEntry[], through: 
   const last = entries[entries.length - 1];
   if (target.saveEntity && last) {
     for (const e of reply.entities.slice(0, 5)) {
-      await target.saveEntity({ title: e.title, category: e.category, body: e.facts, source: last.source }).catch((err: unknown) => {
+      // The key names these messages: a replay after a crash (cursor not yet moved) adds nothing.
+      const key = `${entries[0]?.source ?? ''}..${last.source}`;
+      await target.saveEntity({ title: e.title, category: e.category, body: e.facts, source: last.source, key }).catch((err: unknown) => {
         deps.logger.warn({ target: target.label, err }, 'entity page not saved');
       });
     }

@@ -201,6 +201,11 @@ export interface NoteDraft {
   tags?: string[];
   aliases?: string[];
   source: string;
+  /**
+   * Makes the save idempotent: a note that already holds an entry saved with this key is left
+   * as it is (distillation replayed after a crash passes the same key for the same messages).
+   */
+  key?: string;
 }
 
 export interface TextHit {

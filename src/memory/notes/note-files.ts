@@ -11,7 +11,7 @@ import { ABSENT, fileVersion, readTextOrProblem, sha256, writeFileAtomic, type O
 import { splitFrontMatter } from '../store/front-matter.js';
 import { MemoryFileError } from '../store/memory-errors.js';
 import { assertRealInside, resolveInside } from '../store/safe-path.js';
-import { appendToNote, newNoteFile, parseNote } from './note-format.js';
+import { alreadyHolds, appendToNote, newNoteFile, parseNote } from './note-format.js';
 import { INDEX_FILE, LOG_FILE_NAME, LOG_HEADING, logLine, renderIndex } from './note-index.js';
 
 const MAX_ATTEMPTS = 3;
@@ -121,6 +121,8 @@ export class NoteFiles {
       } else {
         const parsed = parseNote(content, rel, this.o.shownPrefix + rel);
         if (!parsed.ok) throw new MemoryFileError(parsed.problem);
+        // Idempotent: a replayed save (same key, or the very same text) changes nothing.
+        if (alreadyHolds(parsed.note.body, draft)) return { path: rel, created: false };
         next = appendToNote(content, parsed, draft, now);
       }
       const result = await writeFileAtomic(full, next, content === null ? ABSENT : sha256(content), this.o.openFile);

@@ -24,6 +24,7 @@
  * for the rest), so people can drop plain pages in. Front matter that fails the schema is a
  * problem: the note is skipped and never rewritten.
  */
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { FileProblem, Note, NoteDraft } from '../../core/ports.js';
 import { frontMatterBlock, newDocument, parseFrontMatter, type FrontMatterSplit } from '../store/front-matter.js';
@@ -86,8 +87,25 @@ export function parseNote(content: string, path: string, shownPath: string): Par
     : { ok: true, note, doc: null, split: null, sources: [] };
 }
 
-export function entryBlock(date: string, body: string): string {
-  return `### ${date}\n\n${body.replace(/\r\n?/g, '\n').trim()}\n`;
+/** The Obsidian block id (`^k-…`) that marks an entry saved with `key`. */
+export function entryBlockId(key: string): string {
+  return `k-${createHash('sha256').update(key).digest('hex').slice(0, 10)}`;
+}
+
+export function entryBlock(date: string, body: string, key?: string): string {
+  const text = body.replace(/\r\n?/g, '\n').trim();
+  return `### ${date}\n\n${text}${key ? ` ^${entryBlockId(key)}` : ''}\n`;
+}
+
+function squash(text: string): string {
+  return text.replace(/\s+/g, ' ').trim().toLowerCase();
+}
+
+/** Whether saving `draft` to a note with this body adds nothing: an entry with its key, or its very text, is there. */
+export function alreadyHolds(body: string, draft: NoteDraft): boolean {
+  if (draft.key && body.includes(`^${entryBlockId(draft.key)}`)) return true;
+  const text = squash(draft.body);
+  return text.length > 0 && squash(body).includes(text);
 }
 
 export function newNoteFile(draft: NoteDraft, category: string | undefined, now: Date): string {
@@ -106,7 +124,7 @@ export function newNoteFile(draft: NoteDraft, category: string | undefined, now:
     sources: draft.source ? [draft.source] : [],
     status: NOTE_DEFAULTS.status,
   });
-  return `${frontMatterBlock(doc)}\n${entryBlock(iso.slice(0, 10), draft.body)}`;
+  return `${frontMatterBlock(doc)}\n${entryBlock(iso.slice(0, 10), draft.body, draft.key)}`;
 }
 
 function union(a: string[], b: string[] | undefined): string[] {
@@ -117,7 +135,7 @@ function union(a: string[], b: string[] | undefined): string[] {
 /** An existing note with a new dated entry appended; front matter edited in place (comments kept). */
 export function appendToNote(content: string, parsed: Extract<ParsedNote, { ok: true }>, draft: NoteDraft, now: Date): string {
   const iso = now.toISOString();
-  const entry = entryBlock(iso.slice(0, 10), draft.body);
+  const entry = entryBlock(iso.slice(0, 10), draft.body, draft.key);
   if (!parsed.doc || !parsed.split) {
     // Plain Markdown page without front matter: give it one, keep its text.
     const fresh = newNoteFile({ ...draft, title: parsed.note.title }, parsed.note.category, now);

@@ -1,0 +1,75 @@
+/**
+ * Replays after a crash duplicated facts in entity notes (issue 13, item 4: 9 of 242 notes, up
+ * to 4 copies): distillation saved the entities, crashed before moving its cursor, and the
+ * replay appended the same facts again. Entity writes are idempotent now.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { distill, type DistillTarget } from '../../../src/core/distill.js';
+import { silentLogger, type Clock } from '../../../src/core/ports.js';
+import { FileProjectStore } from '../../../src/memory/store/project-store.js';
+import { ScriptedChatModel } from '../../support/fakes.js';
+
+const clock: Clock = { now: () => new Date('2026-11-29T18:20:11.000Z') };
+let root: string;
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'charlie-hostile-replay-'));
+});
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+const count = (text: string, needle: string) => text.split(needle).length - 1;
+
+describe('entity notes and replays', () => {
+  it('the same save twice (same key) leaves one entry; a different key still adds one', async () => {
+    const store = new FileProjectStore({ projectsDir: root, clock });
+    const { slug } = await store.ensureProject({ key: 'terminal:p', name: 'p' });
+    const draft = { title: 'Sarah Chen', category: 'People', body: 'Leads the design team.', source: 's:1', key: 's:1..s:5' };
+    await store.saveNote(slug, draft);
+    await store.saveNote(slug, draft);
+    await store.saveNote(slug, { ...draft, body: 'Leads the design team.\n' });
+    const page = await readFile(join(root, slug, 'notes/People/Sarah-Chen.md'), 'utf8');
+    expect(count(page, 'Leads the design team.')).toBe(1);
+    await store.saveNote(slug, { ...draft, body: 'Moved to Lyon.', key: 's:6..s:9' });
+    const after = await readFile(join(root, slug, 'notes/People/Sarah-Chen.md'), 'utf8');
+    expect(count(after, 'Leads the design team.')).toBe(1);
+    expect(count(after, 'Moved to Lyon.')).toBe(1);
+  });
+
+  it('a distillation that crashes before its cursor moves, replayed (with reworded facts), writes each entity once', async () => {
+    const store = new FileProjectStore({ projectsDir: root, clock });
+    const { slug } = await store.ensureProject({ key: 'terminal:p', name: 'p' });
+    for (let i = 1; i <= 5; i++) {
+      await store.appendLog(slug, { time: `2026-11-29T18:0${i}:00Z`, speaker: 'Ann', source: `s:${i}`, text: `Sarah leads the design team (${i}).`, role: 'user' });
+    }
+    const wordings = ['Sarah leads the design team.', 'Sarah is the lead of the design team.', 'Leads design.', 'Design team lead.'];
+    const model = new ScriptedChatModel((_req, n) => ({
+      text: JSON.stringify({ summary: 'Design.', decisions: [], quotes: [], entities: [{ title: 'Sarah Chen', category: 'People', facts: wordings[n % wordings.length] }] }),
+    }));
+    let crashes = 3;
+    const target: DistillTarget = {
+      label: slug,
+      pending: async () => {
+        const tail = await store.readLogSince(slug, await store.getDistillCursor(slug));
+        return {
+          entries: tail.entries,
+          commit: async () => {
+            if (crashes-- > 0) throw new Error('killed before the cursor moved');
+            if (tail.cursor) await store.setDistillCursor(slug, tail.cursor);
+          },
+        };
+      },
+      readLayers: () => store.readLayers(slug),
+      writeLayers: (layers, versions) => store.writeLayers(slug, layers, versions),
+      saveEntity: async (draft) => {
+        await store.saveNote(slug, draft);
+      },
+    };
+    for (let run = 0; run < 4; run++) await distill(target, { model, logger: silentLogger }).catch(() => 0);
+    const page = await readFile(join(root, slug, 'notes/People/Sarah-Chen.md'), 'utf8');
+    expect(count(page, '### 2026-11-29')).toBe(1);
+  });
+});
