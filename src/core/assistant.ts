@@ -211,7 +211,7 @@ export class Assistant implements AssistantApi {
         // The answer is given anyway; the person sees that it was not saved (a full disk…).
         if (!(error instanceof MemoryUnavailableError)) throw error;
         log.error({ err: error }, 'reply not archived');
-        emit({ type: 'notice', turnId, level: 'warn', text: `this reply was not saved: ${error.message}` });
+        emit({ type: 'notice', turnId, level: 'warn', text: `this reply was not saved: ${withoutHostPaths(error.message, home.key)}` });
       }
     }
     emit({ type: 'turn_end', turnId, reason: outcome.reason, text: outcome.reply });
