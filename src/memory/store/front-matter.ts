@@ -74,9 +74,11 @@ function checkShape(doc: Document): YamlProblem | null {
       if (depth + 1 > FRONT_MATTER_LIMITS.maxDepth) {
         return { ...(at !== undefined ? { offset: at } : {}), message: `front matter is nested more than ${FRONT_MATTER_LIMITS.maxDepth} levels deep` };
       }
-      for (const item of node.items as unknown[]) stack.push({ node: item, depth: depth + 1 });
+      // Pushed in reverse, so nodes are visited (and the first excess reported) in document order.
+      const items = node.items as unknown[];
+      for (let i = items.length - 1; i >= 0; i--) stack.push({ node: items[i], depth: depth + 1 });
     } else if (isPair(node)) {
-      stack.push({ node: node.key, depth }, { node: node.value, depth });
+      stack.push({ node: node.value, depth }, { node: node.key, depth });
     }
   }
   return null;
