@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatChunk, ChatModel, ChatRequest } from '../../src/core/ports.js';
 import { silentLogger } from '../../src/core/ports.js';
+import { configSchema } from '../../src/config.js';
 import { startDiscord, type DiscordBot } from '../../src/discord/bot.js';
 import { FileProjectStore } from '../../src/memory/store/project-store.js';
 import { makeAssistant } from '../support/assistant-fixture.js';
@@ -60,7 +61,7 @@ describe('60 messages across 10 channels', () => {
     const store = new FileProjectStore({ projectsDir: root, clock: { now: () => new Date() } });
     const { assistant } = makeAssistant({ model: new JitteryModel(), memoryModel: null, store });
     bot = await startDiscord({
-      config: { DISCORD_TOKEN: fake.token, DISCORD_API_URL: fake.apiUrl, DISCORD_ALLOWED_GUILDS: [guild.id], DISCORD_ALLOWED_USERS: [alice.id], DISCORD_EDIT_INTERVAL_MS: 50, DISCORD_ATTACHMENT_MAX_BYTES: 1000 },
+      config: { ...configSchema.parse({}), DISCORD_TOKEN: fake.token, DISCORD_API_URL: fake.apiUrl, DISCORD_ALLOWED_GUILDS: [guild.id], DISCORD_ALLOWED_USERS: [alice.id], DISCORD_EDIT_INTERVAL_MS: 50, DISCORD_ATTACHMENT_MAX_BYTES: 1000 },
       assistant,
       logger: silentLogger,
       acceptsImages: false,

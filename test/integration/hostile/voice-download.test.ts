@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { transcribeAudioAttachments } from '../../../src/voice/voice-message.js';
+import { transcribeAudioAttachments } from '../../../src/speech/voice-message.js';
 
 let server: Server | undefined;
 afterEach(async () => {
