@@ -22,7 +22,7 @@ import type {
 import { LOG_FILE } from '../archive-format.js';
 import { numberedSlug, slugify } from '../slug.js';
 import { NoteFiles } from '../notes/note-files.js';
-import { ABSENT, openFile, readTextOrProblem, sha256, writeFileAtomic, type OpenFile } from './atomic-write.js';
+import { ABSENT, openFile, readIfExists, readTextOrProblem, sha256, writeFileAtomic, type OpenFile } from './atomic-write.js';
 import { PROJECT_FILE, readLayerFiles, writeLayerFiles } from './layers-files.js';
 import { LogArchive, type ReadObserver } from './log-archive.js';
 import { MemoryFileError } from './memory-errors.js';

@@ -84,12 +84,18 @@ describe('a day log of 200,000 entries (about 120,000 overflowed in the app, whe
       label: slug,
       pending: async () => {
         const t = await store.readLogSince(slug, await store.getDistillCursor(slug));
-        return { entries: t.entries, commit: async () => { if (t.cursor) await store.setDistillCursor(slug, t.cursor); } };
+        return {
+          entries: t.entries,
+          commit: async (count: number) => {
+            const at = t.after[count - 1];
+            if (at) await store.setDistillCursor(slug, at);
+          },
+        };
       },
       readLayers: () => store.readLayers(slug),
       writeLayers: (l: Parameters<FileProjectStore['writeLayers']>[1], v: Record<string, string>) => store.writeLayers(slug, l, v),
     };
-    await expect(distill(target, { model, logger: silentLogger })).resolves.toBeGreaterThan(0);
+    await expect(distill(target, { model, logger: silentLogger, batchChars: 2_000_000 })).resolves.toBe(200_000);
     expect((await store.readLayers(slug)).layers.summary).toBe('A very long day.');
   }, 60_000);
 });

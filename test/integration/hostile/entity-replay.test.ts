@@ -56,9 +56,10 @@ describe('entity notes and replays', () => {
         const tail = await store.readLogSince(slug, await store.getDistillCursor(slug));
         return {
           entries: tail.entries,
-          commit: async () => {
+          commit: async (count: number) => {
             if (crashes-- > 0) throw new Error('killed before the cursor moved');
-            if (tail.cursor) await store.setDistillCursor(slug, tail.cursor);
+            const at = tail.after[count - 1];
+            if (at) await store.setDistillCursor(slug, at);
           },
         };
       },
@@ -68,7 +69,7 @@ describe('entity notes and replays', () => {
         await store.saveNote(slug, draft);
       },
     };
-    for (let run = 0; run < 4; run++) await distill(target, { model, logger: silentLogger }).catch(() => 0);
+    for (let run = 0; run < 4; run++) await distill(target, { model, logger: silentLogger, batchChars: 24_000 }).catch(() => 0);
     const page = await readFile(join(root, slug, 'notes/People/Sarah-Chen.md'), 'utf8');
     expect(count(page, '### 2026-11-29')).toBe(1);
   });
