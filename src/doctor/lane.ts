@@ -22,6 +22,8 @@ export interface Lane {
   timeoutMs: number;
   /** What answers instead when this server does not (LLM_PROVIDER=auto with an embedded model). */
   fallback?: string;
+  /** Another way to get a model, added to the fix when no server answers. */
+  otherWay?: string;
 }
 
 export function localityReason(baseUrl: string, setting: 'auto' | 'local' | 'hosted', env: string): { local: boolean; why: string } {

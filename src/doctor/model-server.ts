@@ -68,7 +68,8 @@ export function serverCheck(lane: Lane, state: LaneState): Check {
         answer = await request(url, { headers: headers(lane.apiKey), timeoutMs: 5000, signal });
       } catch (err) {
         if (lane.fallback !== undefined) return warn(`no model server at ${lane.shownUrl} (${networkReason(err)}): ${lane.fallback}`, START_FIX.replace('LLM_BASE_URL', `${lane.env}_BASE_URL`));
-        return fail(`no model server at ${lane.shownUrl}: ${networkReason(err)}`, START_FIX.replace('LLM_BASE_URL', `${lane.env}_BASE_URL`));
+        const fix = START_FIX.replace('LLM_BASE_URL', `${lane.env}_BASE_URL`);
+        return fail(`no model server at ${lane.shownUrl}: ${networkReason(err)}`, lane.otherWay === undefined ? fix : `${fix}; ${lane.otherWay}`);
       }
       if (answer.status === 401 || answer.status === 403) {
         return fail(`the server at ${lane.shownUrl} refused the key (${String(answer.status)})`, `set ${lane.env}_API_KEY to a valid key for this server`);
