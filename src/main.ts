@@ -34,6 +34,7 @@ import { conformanceStartLine } from './doctor/conformance-store.js';
 import { WebAuth } from './web/auth.js';
 import { startWeb, type WebServer } from './web/server.js';
 import type { SpeechToText, TextToSpeech } from './core/ports.js';
+import { Wiki } from './memory/graph/wiki.js';
 
 export async function buildApp(config: Config, logger: Logger, progress: Logger = logger, chat?: ChatModelBuild) {
   const clock = systemClock;
@@ -43,7 +44,14 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
   const memoryModel = memoryLaneModel(config, model, logger);
   const notices: string[] = [];
   if (!memoryModel) notices.push(`the chat model at ${publicUrl(config.LLM_BASE_URL)} is hosted and no local memory model is set: Charlie answers, and keeps requests to remember as candidates until MEMORY_LLM_BASE_URL names a local model (or set LLM_LOCALITY=local if that server is yours)`);
-  const store = new FileProjectStore({ projectsDir: config.projectsDir, clock, logger, defaults: { distillEvery: config.DISTILL_EVERY } });
+  const graph = new Wiki({ projectsDir: config.projectsDir, clock, logger: logger.child({ component: 'graph' }) });
+  const store = new FileProjectStore({
+    projectsDir: config.projectsDir,
+    clock,
+    logger,
+    defaults: { distillEvery: config.DISTILL_EVERY },
+    onNoteDeleted: (slug, path) => graph.removeLinksTo(slug, path),
+  });
   // DM memory lives only here (not disposable); usage is a derived ranking hint (disposable).
   const privateStore = new SqlitePrivateStore(dataFiles(config.dataDir).private);
   // A damaged private.db pauses DMs only; the message names the file and how to recover it.
@@ -53,7 +61,9 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
   if (notice) notices.push(notice);
   applyIndexRuntime(config);
   const retrieval = createRecall({ projectsDir: config.projectsDir, dataDir: config.dataDir, embedder, usage, logger, clock, ...recallSettings(config) });
-  const stopWatching = config.WATCH_PROJECTS ? retrieval.watch() : async () => {};
+  // hand edits: the index follows, links follow renamed or deleted pages, _index.md is regenerated
+  const stopWatching = config.WATCH_PROJECTS ? retrieval.watch((project) => graph.reconcile(project)) : async () => {};
+  if (config.WATCH_PROJECTS) void graph.primeAll();
   const assistant = new Assistant({
     model,
     memoryModel,

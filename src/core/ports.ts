@@ -353,3 +353,101 @@ export const silentLogger: Logger = {
     return silentLogger;
   },
 };
+
+// ───────────────────────────── knowledge graph ─────────────────────────────
+
+/** What the memory writer and traversal see of a page (never its whole text). */
+export interface PageCard {
+  /** Relative to the project's notes/ folder, e.g. `People/Professional/Sarah-Chen.md`. */
+  path: string;
+  title: string;
+  aliases: string[];
+  category: string;
+  description: string;
+  updated: string;
+  staleness: number;
+  discordId?: string;
+}
+
+export interface PageMapEntry extends PageCard {
+  /** Why the page is in the map: named in the messages, a speaker's own page, or found by recall. */
+  why: 'named' | 'speaker' | 'related';
+}
+
+export interface PageMapRequest {
+  /** The new messages (or source items) the writer will read. */
+  texts: string[];
+  speakers: { name: string; discordId?: string }[];
+  /** Page paths recall found relevant, best first. */
+  related?: string[];
+  limit?: number;
+}
+
+/** One atomic fact, with the exact message (or source item) that said it. */
+export interface GraphFact {
+  text: string;
+  type?: string;
+  /** YYYY-MM-DD */
+  said: string;
+  source: string;
+  /** 0 (never goes stale) … 10 (stale in a day), set by the writer from the nature of the fact. */
+  staleness?: number;
+}
+
+export interface GraphEntity {
+  /** A name, alias or page path; resolved against the project's pages. */
+  name: string;
+  category?: string;
+  aliases?: string[];
+  description?: string;
+  /** For a new page: set once, never recomputed. */
+  staleness?: number;
+  discordId?: string;
+  facts: GraphFact[];
+  /** May a new page be created for it (lasting significance, or a speaker)? */
+  create: boolean;
+}
+
+/** Evidence for a relationship: a message that states it, or a page whose text states it. */
+export type LinkEvidence = { kind: 'message'; source: string } | { kind: 'page'; page: string; quote: string };
+
+export interface GraphLink {
+  from: string;
+  to: string;
+  /** What `to` is to `from` (on `from`'s page), e.g. `employer`. */
+  label: string;
+  /** What `from` is to `to` (on `to`'s page), e.g. `employee`. */
+  reverseLabel: string;
+  evidence: LinkEvidence;
+}
+
+export interface GraphWrite {
+  entities: GraphEntity[];
+  links: GraphLink[];
+  /** For `_log.md`: what produced this write (`distillation`, `inbox/calendar.ics`). */
+  origin: string;
+}
+
+export interface GraphWriteReport {
+  created: string[];
+  updated: string[];
+  factsAdded: number;
+  factsRefreshed: number;
+  linksAdded: number;
+  /** Items not written, with why (unresolved, ambiguous, no evidence, forgotten, conflict). */
+  refused: { item: string; reason: string }[];
+}
+
+export interface LinkedPage extends PageCard {
+  label: string;
+  /** The page the link was followed from. */
+  from: string;
+  depth: number;
+}
+
+export interface KnowledgeGraph {
+  pageMap(project: string, request: PageMapRequest): Promise<PageMapEntry[]>;
+  write(project: string, write: GraphWrite): Promise<GraphWriteReport>;
+  /** Pages linked from a page (path or name), optionally only links whose label matches, 1–2 hops. */
+  follow(project: string, start: string, options: { label?: string; depth: number }): Promise<{ start: PageCard; linked: LinkedPage[] } | null>;
+}

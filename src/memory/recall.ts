@@ -65,8 +65,8 @@ export interface RecallService {
   sync(project: string): Promise<SyncStats>;
   syncAll(): Promise<SyncStats>;
   reindexAll(): Promise<SyncStats>;
-  /** Starts the file watcher; returns a function that stops it. */
-  watch(): () => Promise<void>;
+  /** Starts the file watcher (`also` runs after each project's index sync); returns a function that stops it. */
+  watch(also?: (project: string) => Promise<unknown>): () => Promise<void>;
   close(): Promise<void>;
 }
 
@@ -137,8 +137,11 @@ export function createRecall(options: RecallOptions): RecallService {
     sync: (project) => index.sync(project),
     syncAll: () => index.syncAll(),
     reindexAll: () => index.reindexAll(),
-    watch() {
-      const stop = watchProjects(options.projectsDir, (project) => index.sync(project), options.logger);
+    watch(also) {
+      const stop = watchProjects(options.projectsDir, async (project) => {
+        await index.sync(project);
+        await also?.(project);
+      }, options.logger);
       stops.add(stop);
       return async () => {
         stops.delete(stop);

@@ -38,7 +38,7 @@ const list = z
   .transform((v) => (v == null ? [] : Array.isArray(v) ? v : [v]));
 
 export const noteSchema = z.looseObject({
-  schema: num.pipe(z.literal(1, { message: 'expected 1 (this Charlie reads schema 1)' })).optional(),
+  schema: num.pipe(z.union([z.literal(1), z.literal(2)], { message: 'expected 1 or 2 (this Charlie reads schemas 1 and 2)' })).optional(),
   title: text.pipe(z.string().min(1)).optional(),
   aliases: list,
   tags: list,
@@ -51,6 +51,8 @@ export const noteSchema = z.looseObject({
   kind: z.enum(['phi', 'credential', 'financial']).nullish(),
   sources: z.array(z.union([text, z.record(z.string(), z.unknown())])).nullish(),
   status: z.enum(['active', 'review', 'held']).nullish(),
+  /** Schema 2: the Discord user id of a person who talks to Charlie (their own page). */
+  discord_id: text.nullish(),
 });
 
 export const NOTE_DEFAULTS = { staleness: 5, confidence: 0.8, sensitivity: 'personal', status: 'active' } as const;

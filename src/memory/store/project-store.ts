@@ -39,6 +39,8 @@ export interface FileProjectStoreOptions {
   onLogRead?: ReadObserver;
   /** The file-system edge for writes (tests script a full disk with it). */
   openFile?: OpenFile;
+  /** Called after a note was deleted (the knowledge graph removes the links to it). */
+  onNoteDeleted?: (slug: string, path: string) => Promise<void>;
 }
 
 const patchSchema = z.object({
@@ -58,6 +60,7 @@ export class FileProjectStore implements ProjectStore {
   private readonly defaults: ProjectDefaults;
   private readonly onLogRead: ReadObserver | undefined;
   private readonly openFile: OpenFile;
+  private readonly onNoteDeleted: FileProjectStoreOptions['onNoteDeleted'];
   /** origin key → slug, built lazily from project.md files and refreshed on a miss. */
   private keys: Map<string, string> | null = null;
   /** One file operation at a time per project (and one lane for creating projects). */
@@ -70,6 +73,7 @@ export class FileProjectStore implements ProjectStore {
     this.defaults = options.defaults ?? { distillEvery: 5 };
     this.onLogRead = options.onLogRead;
     this.openFile = options.openFile ?? openFile;
+    this.onNoteDeleted = options.onNoteDeleted;
   }
 
   private dir(slug: string): string {
@@ -324,8 +328,15 @@ export class FileProjectStore implements ProjectStore {
     return this.lanes.run(slug, () => this.notes(slug).save(draft));
   }
 
-  deleteNote(slug: string, path: string): Promise<boolean> {
-    return this.lanes.run(slug, () => this.notes(slug).delete(path));
+  async deleteNote(slug: string, path: string): Promise<boolean> {
+    const deleted = await this.lanes.run(slug, () => this.notes(slug).delete(path));
+    if (deleted && this.onNoteDeleted) {
+      const rel = path.trim().replace(/^\.\//, '').replace(/^notes\//, '');
+      await this.onNoteDeleted(slug, /\.md$/i.test(rel) ? rel : `${rel}.md`).catch((err: unknown) => {
+        this.logger.warn({ slug, path: rel, err: String(err) }, 'links to a deleted note were not removed');
+      });
+    }
+    return deleted;
   }
 
   grepNotes(slug: string, query: string, limit: number): Promise<TextHit[]> {

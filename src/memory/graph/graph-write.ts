@@ -1,0 +1,255 @@
+/**
+ * What a GraphWrite does to the pages, decided in plain code: entities resolved to existing
+ * pages (one real thing, one page), new pages only for significant entities, facts deduplicated
+ * (a restated fact refreshes its date), links written on both pages with their own labels and
+ * only with evidence. `planWrite` resolves; `applyToPage` renders one page from its current text.
+ */
+import type { GraphFact, GraphWrite, GraphWriteReport } from '../../core/ports.js';
+import { titleSlug } from '../slug.js';
+import { renderFact, renderLink, withSaid, field } from './lines.js';
+import { normalizeName, normalizeStatement, statementContains } from './names.js';
+import { readPage, titleFromPath } from './page.js';
+import { addToSection, editLines, setFrontMatter } from './page-edit.js';
+import type { WikiSnapshot } from './wiki-pages.js';
+
+export const DEFAULT_TAXONOMY = [
+  'People/Family',
+  'People/Friends',
+  'People/Professional',
+  'Work',
+  'Places',
+  'Travel',
+  'Events',
+  'Health',
+  'Finances',
+  'Topics',
+  'Misc',
+] as const;
+
+/** A candidate for permanent memory, for the privacy layer's tombstones (`forgotten.md`). */
+export interface WriteCandidate {
+  kind: 'page' | 'fact' | 'link';
+  project: string;
+  page?: string;
+  text: string;
+}
+export type IsForgotten = (candidate: WriteCandidate) => boolean;
+
+export interface PagePlan {
+  path: string;
+  isNew: boolean;
+  title: string;
+  category: string;
+  aliases: string[];
+  description: string;
+  staleness: number;
+  discordId?: string;
+  facts: GraphFact[];
+  links: { target: string; label: string; source: string }[];
+}
+
+export function pickCategory(wanted: string | undefined, taxonomy: readonly string[]): string {
+  const fallback = taxonomy.includes('Misc') ? 'Misc' : (taxonomy[taxonomy.length - 1] ?? 'Misc');
+  const w = (wanted ?? '').trim().replace(/^\/+|\/+$/g, '').toLowerCase();
+  if (!w) return fallback;
+  return (
+    taxonomy.find((t) => t.toLowerCase() === w) ??
+    taxonomy.find((t) => t.toLowerCase().split('/').pop() === w) ??
+    taxonomy.find((t) => t.toLowerCase().startsWith(`${w}/`)) ??
+    fallback
+  );
+}
+
+export interface PlanContext {
+  project: string;
+  taxonomy: readonly string[];
+  isForgotten?: IsForgotten;
+  /** Text of a page, to check a quote given as evidence. */
+  pageText(path: string): Promise<string | null>;
+}
+
+export async function planWrite(snap: WikiSnapshot, write: GraphWrite, ctx: PlanContext): Promise<{ plans: Map<string, PagePlan>; report: GraphWriteReport }> {
+  const report: GraphWriteReport = { created: [], updated: [], factsAdded: 0, factsRefreshed: 0, linksAdded: 0, refused: [] };
+  const plans = new Map<string, PagePlan>();
+  const refuse = (item: string, reason: string) => report.refused.push({ item, reason });
+  const taken = new Set([...snap.pages.keys()].map((p) => p.toLowerCase()));
+  const planFor = (path: string): PagePlan => {
+    let plan = plans.get(path);
+    if (!plan) {
+      const page = snap.pages.get(path);
+      plan = { path, isNew: false, title: page?.title ?? titleFromPath(path), category: page?.category ?? '', aliases: [], description: '', staleness: page?.staleness ?? 5, facts: [], links: [] };
+      plans.set(path, plan);
+    }
+    return plan;
+  };
+
+  for (const e of write.entities) {
+    const name = e.name.trim();
+    if (!name) continue;
+    let candidates = snap.resolver.candidates(name, e.discordId);
+    for (const alias of e.aliases ?? []) if (candidates.length === 0) candidates = snap.resolver.candidates(alias);
+    if (candidates.length > 1) {
+      refuse(name, `ambiguous: could be ${candidates.join(', ')}`);
+      continue;
+    }
+    let path = candidates[0];
+    if (!path) {
+      if (ctx.isForgotten?.({ kind: 'page', project: ctx.project, text: name })) {
+        refuse(name, 'forgotten: a person asked Charlie to forget it');
+        continue;
+      }
+      if (!e.create || (e.facts.length === 0 && !e.discordId)) {
+        refuse(name, 'no page yet, and nothing lasting to say about it');
+        continue;
+      }
+      const category = pickCategory(e.category, ctx.taxonomy);
+      const base = `${category}/${titleSlug(name)}`;
+      path = `${base}.md`;
+      for (let n = 2; taken.has(path.toLowerCase()); n++) path = `${base}-${n}.md`;
+      taken.add(path.toLowerCase());
+      const title = name.replace(/\s+/g, ' ');
+      const aliases = (e.aliases ?? []).filter((a) => normalizeName(a) !== normalizeName(title) && snap.resolver.candidates(a).length === 0);
+      plans.set(path, { path, isNew: true, title, category, aliases, description: e.description?.trim() ?? '', staleness: e.staleness ?? minStaleness(e.facts), ...(e.discordId ? { discordId: e.discordId } : {}), facts: [], links: [] });
+      snap.resolver.add({ path, title, aliases, category, ...(e.discordId ? { discordId: e.discordId } : {}) });
+    }
+    if (snap.broken.has(path)) {
+      refuse(name, `${path} could not be read; it is left for a person to fix`);
+      continue;
+    }
+    const plan = planFor(path);
+    if (!plan.isNew) {
+      for (const a of e.aliases ?? []) if (snap.resolver.candidates(a).length === 0 && normalizeName(a) !== normalizeName(plan.title)) plan.aliases.push(a);
+      if (e.discordId && !snap.pages.get(path)?.discordId) plan.discordId = e.discordId;
+    }
+    for (const f of e.facts) {
+      if (ctx.isForgotten?.({ kind: 'fact', project: ctx.project, page: path, text: f.text })) refuse(f.text, 'forgotten: a person asked Charlie to forget it');
+      else plan.facts.push(f);
+    }
+  }
+
+  for (const l of write.links) {
+    const item = `${l.from} → ${l.to} (${l.label})`;
+    const from = snap.resolver.resolve(l.from);
+    const to = snap.resolver.resolve(l.to);
+    if (!from || !to) {
+      refuse(item, `no single page for ${!from ? l.from : l.to}`);
+      continue;
+    }
+    if (from === to) {
+      refuse(item, 'a page cannot link to itself');
+      continue;
+    }
+    if (!l.label.trim() || !l.reverseLabel.trim()) {
+      refuse(item, 'a link needs a label on both sides');
+      continue;
+    }
+    let source: string;
+    if (l.evidence.kind === 'message') source = l.evidence.source;
+    else {
+      const evidencePage = snap.target(l.evidence.page);
+      const text = evidencePage ? await ctx.pageText(evidencePage) : null;
+      if (!evidencePage || !text || !statementContains(text, l.evidence.quote)) {
+        refuse(item, 'the page given as evidence does not say that');
+        continue;
+      }
+      source = `[[${evidencePage.replace(/\.md$/, '')}]]`;
+    }
+    if (ctx.isForgotten?.({ kind: 'link', project: ctx.project, page: from, text: `${from} ${to}` })) {
+      refuse(item, 'forgotten: a person asked Charlie to forget it');
+      continue;
+    }
+    planFor(from).links.push({ target: to, label: l.label.trim(), source });
+    planFor(to).links.push({ target: from, label: l.reverseLabel.trim(), source });
+  }
+  return { plans, report };
+}
+
+function minStaleness(facts: GraphFact[]): number {
+  const given = facts.map((f) => f.staleness).filter((s): s is number => s !== undefined);
+  return given.length ? Math.min(...given) : 5;
+}
+
+export interface PageResult {
+  content: string;
+  factsAdded: number;
+  factsRefreshed: number;
+  linksAdded: number;
+}
+
+function newPage(plan: PagePlan, today: string): string {
+  return setFrontMatter(plan.description ? `${plan.description.replace(/\s+/g, ' ')}\n` : '', {}, () => ({
+    schema: 2,
+    title: plan.title,
+    aliases: plan.aliases,
+    category: plan.category,
+    created: today,
+    updated: today,
+    staleness: plan.staleness,
+    sensitivity: 'personal',
+    ...(plan.discordId ? { discord_id: plan.discordId } : {}),
+    tags: [],
+    sources: [],
+  }));
+}
+
+const MAX_SOURCES = 20;
+
+/** The page's new text, from its current text (null = create), or null when nothing changes. */
+export function applyToPage(current: string | null, plan: PagePlan, today: string, linkTarget: (link: string) => string | null): PageResult | null {
+  const content = current ?? newPage(plan, today);
+  const read = readPage(content, plan.path, plan.path);
+  if (!read.ok) throw new Error(`${plan.path}: ${read.problem.message}`);
+  const page = read.page;
+  const lines = content.split('\n');
+  const known = new Map(page.facts.concat(page.unsourced).map((f) => [normalizeStatement(f.text), f]));
+  const edits = new Map<number, string>();
+  const added: string[] = [];
+  const sources: string[] = [];
+  let refreshed = 0;
+  for (const f of plan.facts) {
+    const key = normalizeStatement(f.text);
+    if (!key) continue;
+    const old = known.get(key);
+    if (old) {
+      if ((field(old.fields, 'said') ?? '') < f.said) {
+        edits.set(old.line, withSaid(edits.get(old.line) ?? lines[old.line - 1]!, f.said));
+        refreshed++;
+      }
+      continue;
+    }
+    known.set(key, { line: 0, text: f.text, fields: [{ key: 'said', value: f.said }] });
+    const staleness = f.staleness !== undefined && f.staleness !== page.staleness ? f.staleness : undefined;
+    added.push(renderFact(plan.path, { text: f.text, ...(f.type ? { type: f.type } : {}), said: f.said, source: f.source, ...(staleness !== undefined ? { staleness } : {}) }));
+    sources.push(f.source);
+  }
+  const linked = new Set(page.links.map((l) => linkTarget(l.target) ?? l.target.toLowerCase()));
+  const links: string[] = [];
+  for (const l of plan.links) {
+    if (linked.has(l.target)) continue;
+    linked.add(l.target);
+    links.push(renderLink(l.target, l.label, l.source));
+  }
+  const newAliases = plan.aliases.filter((a) => !page.aliases.some((x) => normalizeName(x) === normalizeName(a)));
+  const discord = plan.discordId && page.discordId !== plan.discordId ? plan.discordId : undefined;
+  if (current !== null && added.length === 0 && refreshed === 0 && links.length === 0 && newAliases.length === 0 && !discord) return null;
+  let next = editLines(content, edits);
+  next = addToSection(next, 'Facts', added, 'Related');
+  next = addToSection(next, 'Related', links);
+  const addSources = (old: unknown) => {
+    const list: unknown[] = Array.isArray(old) ? old : [];
+    const have = new Set(list.map((s) => (typeof s === 'string' ? s : JSON.stringify(s))));
+    const fresh = sources.filter((s) => !have.has(s) && have.add(s));
+    return fresh.length ? [...list, ...fresh].slice(-MAX_SOURCES) : undefined;
+  };
+  next = setFrontMatter(
+    next,
+    {
+      updated: today,
+      sources: addSources,
+      ...(newAliases.length ? { aliases: [...page.aliases, ...newAliases] } : {}),
+      ...(discord ? { discord_id: discord } : {}),
+    },
+    () => ({ schema: 2, title: page.title, category: page.category || plan.category, created: today }),
+  );
+  return { content: next, factsAdded: added.length, factsRefreshed: refreshed, linksAdded: links.length };
+}

@@ -1,0 +1,129 @@
+/**
+ * Reads every page of a project's notes/ folder, re-reading only files whose size or mtime
+ * changed since the last load (the cache lives in the instance, one per notes folder).
+ */
+import { readFile, readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FileProblem } from '../../core/ports.js';
+import { INDEX_FILE, LOG_FILE_NAME } from '../notes/note-index.js';
+import { folderOf, readPage, titleFromPath, type WikiPage } from './page.js';
+import { EntityResolver } from './resolver.js';
+
+export interface WikiSnapshot {
+  pages: Map<string, WikiPage>;
+  problems: FileProblem[];
+  /** Files whose front matter does not parse (relative to notes/): never written. */
+  broken: Set<string>;
+  resolver: EntityResolver;
+  /** Resolves a `[[link]]` target to a page path (exact path, any case, then a unique file name). */
+  target(link: string): string | null;
+}
+
+interface Cached {
+  mtimeMs: number;
+  size: number;
+  read: ReturnType<typeof readPage>;
+}
+
+/** Note files under `notesDir`, relative, sorted (no dotfiles, no generated files, no symlinks). */
+export async function noteFiles(notesDir: string): Promise<string[]> {
+  let entries;
+  try {
+    entries = await readdir(notesDir, { withFileTypes: true, recursive: true });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+  const out: string[] = [];
+  for (const e of entries) {
+    if (!e.isFile() || !/\.md$/i.test(e.name)) continue;
+    const rel = join(e.parentPath, e.name).slice(notesDir.length + 1).split('\\').join('/');
+    if (rel.split('/').some((s) => s.startsWith('.')) || rel === INDEX_FILE || rel === LOG_FILE_NAME) continue;
+    out.push(rel);
+  }
+  return out.sort();
+}
+
+export class PageCache {
+  private readonly cache = new Map<string, Cached>();
+
+  constructor(
+    private readonly notesDir: string,
+    private readonly shownPrefix: string,
+  ) {}
+
+  async load(): Promise<WikiSnapshot> {
+    const files = await noteFiles(this.notesDir);
+    const keep = new Set(files);
+    for (const k of this.cache.keys()) if (!keep.has(k)) this.cache.delete(k);
+    const BATCH = 64;
+    for (let i = 0; i < files.length; i += BATCH) {
+      await Promise.all(files.slice(i, i + BATCH).map((rel) => this.refresh(rel)));
+    }
+    const pages = new Map<string, WikiPage>();
+    const problems: FileProblem[] = [];
+    const broken = new Set<string>();
+    for (const rel of files) {
+      const c = this.cache.get(rel);
+      if (!c) continue;
+      if (c.read.ok) pages.set(rel, c.read.page);
+      else {
+        problems.push(c.read.problem);
+        broken.add(rel);
+      }
+    }
+    return snapshot(pages, problems, broken);
+  }
+
+  /** Forgets a file so the next load reads it again (after Charlie wrote it). */
+  invalidate(rel: string): void {
+    this.cache.delete(rel);
+  }
+
+  private async refresh(rel: string): Promise<void> {
+    const full = join(this.notesDir, rel);
+    let s;
+    try {
+      s = await stat(full);
+    } catch {
+      this.cache.delete(rel);
+      return;
+    }
+    const c = this.cache.get(rel);
+    if (c && c.mtimeMs === s.mtimeMs && c.size === s.size) return;
+    const content = await readFile(full, 'utf8').catch(() => null);
+    if (content === null) {
+      this.cache.delete(rel);
+      return;
+    }
+    this.cache.set(rel, { mtimeMs: s.mtimeMs, size: s.size, read: readPage(content, rel, this.shownPrefix + rel) });
+  }
+}
+
+export function snapshot(pages: Map<string, WikiPage>, problems: FileProblem[], broken = new Set<string>()): WikiSnapshot {
+  const resolver = new EntityResolver(pages.values());
+  // a page that cannot be read still owns its name: nothing else is created in its place
+  for (const path of broken) resolver.add({ path, title: titleFromPath(path), aliases: [], category: folderOf(path) });
+  const lower = new Map<string, string>();
+  const byName = new Map<string, string[]>();
+  for (const path of pages.keys()) {
+    const bare = path.replace(/\.md$/i, '');
+    lower.set(bare.toLowerCase(), path);
+    const base = (bare.split('/').pop() ?? bare).toLowerCase();
+    byName.set(base, [...(byName.get(base) ?? []), path]);
+  }
+  return {
+    pages,
+    problems,
+    broken,
+    resolver,
+    target(link) {
+      const bare = link.trim().replace(/^notes\//, '').replace(/\.md$/i, '');
+      const exact = lower.get(bare.toLowerCase());
+      if (exact) return exact;
+      if (bare.includes('/')) return null;
+      const named = byName.get(bare.toLowerCase());
+      return named?.length === 1 ? named[0]! : null;
+    },
+  };
+}

@@ -1,0 +1,311 @@
+/**
+ * The knowledge graph of every project on disk (the KnowledgeGraph port): page map, writes
+ * through entity resolution, two-way links, traversal, link upkeep when pages are renamed or
+ * deleted (by Charlie or by hand while it runs), and `_index.md` / `_log.md`.
+ */
+import { appendFile, mkdir, readFile, readdir, rename as renameFile, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { z } from 'zod';
+import type {
+  Clock, GraphWrite, GraphWriteReport, KnowledgeGraph, LinkedPage, Logger, PageCard, PageMapEntry, PageMapRequest,
+} from '../../core/ports.js';
+import { CharlieError } from '../../core/errors.js';
+import { KeyedQueue } from '../../core/keyed-queue.js';
+import { INDEX_FILE, LOG_FILE_NAME, LOG_HEADING, renderIndex } from '../notes/note-index.js';
+import { ABSENT, fileVersion, readIfExists, sha256, writeFileAtomic } from '../store/atomic-write.js';
+import { parseFrontMatter } from '../store/front-matter.js';
+import { assertRealInside, resolveChild, resolveInside } from '../store/safe-path.js';
+import { applyToPage, DEFAULT_TAXONOMY, planWrite, type IsForgotten } from './graph-write.js';
+import { buildPageMap } from './page-map.js';
+import { editLines } from './page-edit.js';
+import { readPage, type WikiPage } from './page.js';
+import { PageCache, type WikiSnapshot } from './wiki-pages.js';
+
+export interface WikiOptions {
+  projectsDir: string;
+  clock: Clock;
+  logger: Logger;
+  /** The privacy layer's tombstone check: a forgotten item is never written again. */
+  isForgotten?: IsForgotten;
+}
+
+const MAX_ATTEMPTS = 3;
+const taxonomySchema = z.looseObject({ taxonomy: z.array(z.string().min(1)).min(1).optional() });
+
+export type LogAction = 'created' | 'updated' | 'deleted' | 'renamed' | 'links' | 'ingested' | 'skipped';
+
+function card(p: WikiPage): PageCard {
+  return { path: p.path, title: p.title, aliases: p.aliases, category: p.category, description: p.description, updated: p.updated, staleness: p.staleness, ...(p.discordId ? { discordId: p.discordId } : {}) };
+}
+
+export class Wiki implements KnowledgeGraph {
+  private readonly caches = new Map<string, PageCache>();
+  private readonly lanes = new KeyedQueue();
+  /** Last pages seen per project, to tell a hand rename or delete from a new page. */
+  private readonly known = new Map<string, Map<string, string>>();
+
+  constructor(private readonly o: WikiOptions) {}
+
+  notesDir(project: string): string {
+    return resolveInside(resolveChild(this.o.projectsDir, project), 'notes');
+  }
+
+  private cache(project: string): PageCache {
+    let c = this.caches.get(project);
+    if (!c) this.caches.set(project, (c = new PageCache(this.notesDir(project), `${project}/notes/`)));
+    return c;
+  }
+
+  /** Every page of a project (cached by file size and mtime). */
+  async load(project: string): Promise<WikiSnapshot> {
+    await assertRealInside(this.o.projectsDir, this.notesDir(project));
+    return this.cache(project).load();
+  }
+
+  private serial<T>(project: string, fn: () => Promise<T>): Promise<T> {
+    return this.lanes.run(project, fn);
+  }
+
+  async taxonomy(project: string): Promise<readonly string[]> {
+    const text = await readIfExists(resolveInside(resolveChild(this.o.projectsDir, project), 'project.md'));
+    if (!text) return DEFAULT_TAXONOMY;
+    const parsed = parseFrontMatter(text, taxonomySchema, `${project}/project.md`);
+    return parsed.kind === 'ok' && parsed.data.taxonomy ? parsed.data.taxonomy.map((t) => t.trim().replace(/^\/+|\/+$/g, '')) : DEFAULT_TAXONOMY;
+  }
+
+  async pageMap(project: string, request: PageMapRequest): Promise<PageMapEntry[]> {
+    const snap = await this.load(project);
+    return buildPageMap(snap.pages, snap.resolver, request);
+  }
+
+  write(project: string, write: GraphWrite): Promise<GraphWriteReport> {
+    return this.serial(project, async () => {
+      const snap = await this.load(project);
+      const dir = this.notesDir(project);
+      const { plans, report } = await planWrite(snap, write, {
+        project,
+        taxonomy: await this.taxonomy(project),
+        ...(this.o.isForgotten ? { isForgotten: this.o.isForgotten } : {}),
+        pageText: (path) => readIfExists(resolveInside(dir, path)),
+      });
+      const now = this.o.clock.now();
+      const today = now.toISOString().slice(0, 10);
+      const changes: [string, string][] = [];
+      for (const plan of plans.values()) {
+        const full = resolveInside(dir, plan.path);
+        let done = false;
+        for (let attempt = 1; attempt <= MAX_ATTEMPTS && !done; attempt++) {
+          const current = await readIfExists(full);
+          let result;
+          try {
+            result = applyToPage(current, { ...plan, isNew: current === null }, today, (t) => snap.target(t));
+          } catch (err) {
+            report.refused.push({ item: plan.path, reason: `left untouched: ${String(err instanceof Error ? err.message : err)}` });
+            done = true;
+            break;
+          }
+          if (!result) {
+            done = true;
+            break;
+          }
+          await mkdir(dirname(full), { recursive: true });
+          const written = await writeFileAtomic(full, result.content, current === null ? ABSENT : sha256(current));
+          if (!written.ok) continue;
+          done = true;
+          this.cache(project).invalidate(plan.path);
+          (current === null ? report.created : report.updated).push(plan.path);
+          report.factsAdded += result.factsAdded;
+          report.factsRefreshed += result.factsRefreshed;
+          report.linksAdded += result.linksAdded;
+          changes.push([current === null ? 'created' : 'updated', plan.path]);
+        }
+        if (!done) report.refused.push({ item: plan.path, reason: 'the page kept changing while Charlie wrote it' });
+      }
+      for (const r of report.refused) this.o.logger.info({ project, item: r.item, reason: r.reason }, 'graph item not written');
+      if (changes.length) {
+        await this.log(project, changes.map(([action, path]) => ({ action: action as LogAction, path, source: write.origin })));
+        await this.regenerateIndex(project);
+      }
+      return report;
+    });
+  }
+
+  async follow(project: string, start: string, options: { label?: string; depth: number }): Promise<{ start: PageCard; linked: LinkedPage[] } | null> {
+    const snap = await this.load(project);
+    const first = snap.target(start) ?? snap.resolver.resolve(start);
+    const page = first ? snap.pages.get(first) : undefined;
+    if (!page) return null;
+    const depth = Math.max(1, Math.min(2, Math.floor(options.depth)));
+    const label = options.label?.trim().toLowerCase();
+    const linked: LinkedPage[] = [];
+    const seen = new Set([page.path]);
+    let frontier = [page];
+    for (let d = 1; d <= depth; d++) {
+      const next: WikiPage[] = [];
+      for (const from of frontier) {
+        for (const l of from.links) {
+          if (d === 1 && label && !l.label.toLowerCase().includes(label)) continue;
+          const path = snap.target(l.target);
+          const to = path ? snap.pages.get(path) : undefined;
+          if (!to || seen.has(to.path)) continue;
+          seen.add(to.path);
+          linked.push({ ...card(to), label: l.label, from: from.path, depth: d });
+          next.push(to);
+        }
+      }
+      frontier = next;
+    }
+    return { start: card(page), linked };
+  }
+
+  /** Page → pages it links to (paths relative to the project folder), for recall's entity hop. */
+  async linkMap(project: string): Promise<Map<string, string[]>> {
+    const snap = await this.load(project);
+    const out = new Map<string, string[]>();
+    for (const p of snap.pages.values()) {
+      const targets = p.links.map((l) => snap.target(l.target)).filter((t): t is string => t !== null);
+      if (targets.length) out.set(`notes/${p.path}`, targets.map((t) => `notes/${t}`));
+    }
+    return out;
+  }
+
+  /** Charlie renames a page: the file moves and every link to it follows. */
+  rename(project: string, from: string, to: string): Promise<void> {
+    return this.serial(project, async () => {
+      const dir = this.notesDir(project);
+      const src = resolveInside(dir, from);
+      const dst = resolveInside(dir, to);
+      if ((await fileVersion(dst)) !== ABSENT) throw new CharlieError(`${project}/notes/${to} already exists`);
+      await stat(src);
+      await mkdir(dirname(dst), { recursive: true });
+      await renameFile(src, dst);
+      await this.retarget(project, new Map([[from, to]]), new Set());
+      await this.log(project, [{ action: 'renamed', path: `${from} → ${to}` }]);
+      await this.regenerateIndex(project);
+    });
+  }
+
+  /** After a page was deleted (by Charlie or by hand): links to it are removed. */
+  removeLinksTo(project: string, path: string): Promise<void> {
+    return this.serial(project, async () => {
+      await this.retarget(project, new Map(), new Set([path]));
+      await this.regenerateIndex(project);
+    });
+  }
+
+  /**
+   * Rewrites links on every page: targets in `moved` point to their new path, targets in
+   * `gone` are dropped. Pages that do not parse are left alone.
+   */
+  private async retarget(project: string, moved: ReadonlyMap<string, string>, gone: ReadonlySet<string>): Promise<number> {
+    const dir = this.notesDir(project);
+    const snap = await this.load(project);
+    const bare = (p: string) => p.replace(/\.md$/i, '').toLowerCase();
+    const movedBare = new Map([...moved].map(([a, b]) => [bare(a), b]));
+    const goneBare = new Set([...gone].map(bare));
+    const baseOf = (p: string) => (p.split('/').pop() ?? p).toLowerCase();
+    const matches = (target: string, set: Iterable<string>) => {
+      const t = bare(target);
+      for (const s of set) if (t === s || (!t.includes('/') && baseOf(s) === t)) return s;
+      return null;
+    };
+    let changed = 0;
+    for (const page of snap.pages.values()) {
+      if (!page.links.some((l) => !snap.target(l.target) && (matches(l.target, movedBare.keys()) || matches(l.target, goneBare)))) continue;
+      const full = resolveInside(dir, page.path);
+      const content = await readIfExists(full);
+      if (content === null) continue;
+      const fresh = readPage(content, page.path, page.path);
+      if (!fresh.ok) continue;
+      const lines = content.split('\n');
+      const edits = new Map<number, string | null>();
+      for (const l of fresh.page.links) {
+        if (snap.target(l.target)) continue; // still resolves: leave it
+        const m = matches(l.target, movedBare.keys());
+        const to = m ? movedBare.get(m) : undefined;
+        if (to) edits.set(l.line, lines[l.line - 1]!.replace(/\[\[[^\]|#]+/, `[[${to.replace(/\.md$/i, '')}`));
+        else if (matches(l.target, goneBare)) edits.set(l.line, null);
+      }
+      if (edits.size && (await writeFileAtomic(full, editLines(content, edits), sha256(content))).ok) {
+        this.cache(project).invalidate(page.path);
+        changed++;
+      }
+    }
+    return changed;
+  }
+
+  /**
+   * After files changed on disk (the watcher): a page that disappeared while one with the same
+   * title appeared was renamed, so links follow it; a page that disappeared is unlinked; the
+   * index is regenerated.
+   */
+  reconcile(project: string): Promise<void> {
+    return this.serial(project, async () => {
+      const snap = await this.load(project);
+      const now = new Map([...snap.pages.values()].map((p) => [p.path, p.title.toLowerCase()]));
+      const before = this.known.get(project);
+      this.known.set(project, now);
+      if (before) {
+        const gone = [...before].filter(([p]) => !now.has(p));
+        const added = [...now].filter(([p]) => !before.has(p));
+        const moved = new Map<string, string>();
+        const deleted = new Set<string>();
+        for (const [path, title] of gone) {
+          const twin = added.filter(([, t]) => t === title);
+          if (twin.length === 1) moved.set(path, twin[0]![0]);
+          else deleted.add(path);
+        }
+        if (moved.size || deleted.size) {
+          await this.retarget(project, moved, deleted);
+          await this.log(project, [
+            ...[...moved].map(([a, b]) => ({ action: 'renamed' as const, path: `${a} → ${b}`, source: 'hand edit' })),
+            ...[...deleted].map((p) => ({ action: 'deleted' as const, path: p, source: 'hand edit' })),
+          ]);
+        }
+      }
+      await this.regenerateIndex(project);
+    });
+  }
+
+  /** Records the pages of every project as they are now, so the first hand rename after start is recognised. */
+  async primeAll(): Promise<void> {
+    const dirs = await readdir(this.o.projectsDir, { withFileTypes: true }).catch(() => []);
+    for (const d of dirs) {
+      if (!d.isDirectory() || d.name.startsWith('.')) continue;
+      try {
+        const snap = await this.load(d.name);
+        if (!this.known.has(d.name)) this.known.set(d.name, new Map([...snap.pages.values()].map((p) => [p.path, p.title.toLowerCase()])));
+      } catch (err) {
+        this.o.logger.warn({ project: d.name, err: String(err) }, 'could not read the pages of a project');
+      }
+    }
+  }
+
+  /** `_index.md` from the pages' front matter; written only when its bytes change. */
+  async regenerateIndex(project: string): Promise<boolean> {
+    const snap = await this.load(project);
+    const notes = [...snap.pages.values()].map((p) => ({ path: p.path, title: p.title, tags: p.tags, updated: p.updated }));
+    const text = renderIndex(notes, snap.problems);
+    const full = resolveInside(this.notesDir(project), INDEX_FILE);
+    if ((await fileVersion(full)) === sha256(text)) return false;
+    await mkdir(dirname(full), { recursive: true });
+    await writeFileAtomic(full, text);
+    return true;
+  }
+
+  async log(project: string, lines: { action: LogAction; path: string; source?: string; detail?: string }[]): Promise<void> {
+    if (!lines.length) return;
+    const full = resolveInside(this.notesDir(project), LOG_FILE_NAME);
+    await mkdir(dirname(full), { recursive: true });
+    const exists = (await fileVersion(full)) !== ABSENT;
+    const now = this.o.clock.now().toISOString();
+    const one = (s: string) => s.replace(/[\r\n]+/g, ' ').trim();
+    const text = lines.map((l) => `- ${now} ${l.action} ${one(l.path)}${l.source ? ` (source: ${one(l.source)})` : ''}${l.detail ? ` — ${one(l.detail)}` : ''}\n`).join('');
+    await appendFile(full, (exists ? '' : LOG_HEADING) + text, 'utf8');
+  }
+
+  /** The log's text (for the inbox's source records). */
+  async readLog(project: string): Promise<string> {
+    return (await readFile(resolveInside(this.notesDir(project), LOG_FILE_NAME), 'utf8').catch(() => '')) ?? '';
+  }
+}
