@@ -60,7 +60,16 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
   const { embedder, notice } = await selectEmbedder(config, progress.child({ component: 'embedder' }));
   if (notice) notices.push(notice);
   applyIndexRuntime(config);
-  const retrieval = createRecall({ projectsDir: config.projectsDir, dataDir: config.dataDir, embedder, usage, logger, clock, ...recallSettings(config) });
+  const retrieval = createRecall({
+    projectsDir: config.projectsDir,
+    dataDir: config.dataDir,
+    embedder,
+    usage,
+    logger,
+    clock,
+    ...recallSettings(config),
+    links: (project) => graph.linkMap(project),
+  });
   // hand edits: the index follows, links follow renamed or deleted pages, _index.md is regenerated
   const stopWatching = config.WATCH_PROJECTS ? retrieval.watch((project) => graph.reconcile(project)) : async () => {};
   if (config.WATCH_PROJECTS) void graph.primeAll();
@@ -70,6 +79,7 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
     store,
     privateStore,
     recall: retrieval.recall,
+    graph,
     usage,
     clock,
     logger,

@@ -11,7 +11,7 @@ import { decisionsFromText, quotesFromText } from './memory-edit.js';
 import { openHome, type Home } from './home.js';
 import { KeyedQueue } from './keyed-queue.js';
 import { modelLanes, type ModelLane } from './lanes.js';
-import type { ChatModel, Clock, LocalChatModel, LogEntry, Logger, Note, NoteSummary, PrivateStore, ProjectConfig, ProjectStore, Recall, RecallHit, UsageStore } from './ports.js';
+import type { ChatModel, Clock, KnowledgeGraph, LocalChatModel, LogEntry, Logger, Note, NoteSummary, PrivateStore, ProjectConfig, ProjectStore, Recall, RecallHit, UsageStore } from './ports.js';
 import { presuggest } from './presuggest.js';
 import { withoutHostPaths } from './public-text.js';
 import { removeSecrets, secretNotice } from './secrets.js';
@@ -42,6 +42,8 @@ export interface AssistantDeps {
   privateStore: PrivateStore;
   recall: Recall;
   usage: UsageStore;
+  /** The knowledge graph of Markdown projects (traversal; distillation's page map and writes). */
+  graph?: KnowledgeGraph;
   clock: Clock;
   logger: Logger;
   settings: AssistantSettings;
@@ -104,8 +106,8 @@ export class Assistant implements AssistantApi {
   }
 
   private home(place: Place): Promise<Home> {
-    const { store, privateStore, recall, usage, clock, settings } = this.deps;
-    return openHome(place, { store, privateStore, recall, usage, now: () => clock.now(), distillEvery: settings.distillEvery });
+    const { store, privateStore, recall, usage, graph, clock, settings } = this.deps;
+    return openHome(place, { store, privateStore, recall, usage, ...(graph ? { graph } : {}), now: () => clock.now(), distillEvery: settings.distillEvery });
   }
 
   /**

@@ -11,11 +11,18 @@ import { CharlieError } from './errors.js';
 import { searchPrivate } from './private-search.js';
 import type {
   FileProblem,
+  GraphWrite,
+  GraphWriteReport,
+  KnowledgeGraph,
+  LinkedPage,
   LogEntry,
   MemoryLayers,
   Note,
   NoteDraft,
   NoteSummary,
+  PageCard,
+  PageMapEntry,
+  PageMapRequest,
   PrivateStore,
   ProjectConfig,
   ProjectStore,
@@ -37,6 +44,13 @@ export interface NoteShelf {
   grep(query: string, limit: number): Promise<TextHit[]>;
 }
 
+/** A project's knowledge graph (entity pages and their labelled links), bound to the project. */
+export interface ProjectGraph {
+  pageMap(request: PageMapRequest): Promise<PageMapEntry[]>;
+  write(write: GraphWrite): Promise<GraphWriteReport>;
+  follow(start: string, options: { label?: string; depth: number }): Promise<{ start: PageCard; linked: LinkedPage[] } | null>;
+}
+
 export interface Home {
   /** Project slug, or `dm:<userId>` for a private conversation: the key of background work and logs. */
   readonly key: string;
@@ -50,6 +64,8 @@ export interface Home {
   /** Files that hold the three layers, relative to the project folder (none for a private home). */
   readonly layerPages: string[];
   readonly notes: NoteShelf | null;
+  /** Only projects with a knowledge graph have one. */
+  readonly graph: ProjectGraph | null;
   recent(limit: number): Promise<LogEntry[]>;
   archive(entry: LogEntry): Promise<void>;
   layers(): Promise<{ layers: MemoryLayers; problems: FileProblem[] }>;
@@ -68,6 +84,8 @@ export interface HomeStores {
   privateStore: PrivateStore;
   recall: Recall;
   usage: UsageStore;
+  /** The knowledge graph of Markdown projects (absent: no graph, e.g. in some tests). */
+  graph?: KnowledgeGraph;
   now(): Date;
   /** distill_every of private conversations (projects carry their own). */
   distillEvery: number;
@@ -107,6 +125,7 @@ function projectHome(config: ProjectConfig, problems: FileProblem[], stores: Hom
       remove: (path) => store.deleteNote(slug, notePath(path)),
       grep: (query, limit) => store.grepNotes(slug, query, limit),
     },
+    graph: stores.graph ? bindGraph(stores.graph, slug) : null,
     recent: (limit) => store.recentLog(slug, limit),
     archive: async (entry) => {
       if (config.archive) await store.appendLog(slug, entry);
@@ -149,6 +168,14 @@ function projectHome(config: ProjectConfig, problems: FileProblem[], stores: Hom
   };
 }
 
+function bindGraph(graph: KnowledgeGraph, slug: string): ProjectGraph {
+  return {
+    pageMap: (request) => graph.pageMap(slug, request),
+    write: (write) => graph.write(slug, write),
+    follow: (start, options) => graph.follow(slug, start, options),
+  };
+}
+
 function privateHome(userId: string, userName: string, stores: HomeStores): Home {
   const store = stores.privateStore;
   const current = store.readLayers(userId);
@@ -162,6 +189,7 @@ function privateHome(userId: string, userName: string, stores: HomeStores): Home
     distillEvery: stores.distillEvery,
     layerPages: [],
     notes: null,
+    graph: null,
     recent: async (limit) => store.recentMessages(userId, limit),
     archive: async (entry) => {
       store.appendMessage(userId, entry);

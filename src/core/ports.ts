@@ -366,6 +366,7 @@ export interface PageCard {
   description: string;
   updated: string;
   staleness: number;
+  sensitivity: 'public' | 'personal' | 'sensitive';
   discordId?: string;
 }
 

@@ -23,6 +23,7 @@ export type RecallSettings = Pick<
   | 'RECALL_CONTEXT_MESSAGES'
   | 'RECALL_RECENCY_WEIGHT'
   | 'RECALL_ENTITY_WEIGHT'
+  | 'RECALL_HOP_WEIGHT'
   | 'RECALL_CANDIDATES'
 >;
 
@@ -41,6 +42,7 @@ function weightsFromConfig(config: RecallSettings): RecallWeights {
     contextBoost: config.RECALL_CONTEXT_WEIGHT,
     recency: config.RECALL_RECENCY_WEIGHT,
     entity: config.RECALL_ENTITY_WEIGHT,
+    hop: config.RECALL_HOP_WEIGHT,
   };
 }
 
@@ -58,6 +60,8 @@ export interface RecallOptions {
   maxTerms?: number;
   /** Candidates taken from each of the vector and keyword searches. */
   candidates?: number;
+  /** Page → pages it links to (`notes/…` paths), for the entity-hop signal. */
+  links?: (project: string) => Promise<ReadonlyMap<string, readonly string[]>>;
 }
 
 export interface RecallService {
@@ -75,7 +79,7 @@ export class HybridRecall implements Recall {
 
   constructor(
     private readonly index: MemoryIndex,
-    private readonly options: Pick<RecallOptions, 'usage' | 'logger' | 'clock' | 'maxTerms' | 'candidates'> & { weights?: Partial<RecallWeights> },
+    private readonly options: Pick<RecallOptions, 'usage' | 'logger' | 'clock' | 'maxTerms' | 'candidates' | 'links'> & { weights?: Partial<RecallWeights> },
   ) {
     const w = { ...DEFAULT_WEIGHTS, ...options.weights };
     // a lexical (hashing) vector is another keyword signal: it gets no more weight than keywords
@@ -109,7 +113,15 @@ export class HybridRecall implements Recall {
     });
     const found = synced && synced.changed + synced.deleted > 0 ? await this.index.search(scope.project, search) : await early;
     const fusion = new Fusion(found.vector, found.keyword, this.weights, new Set(termsOf(q)), shape, found.temporal);
-    const hits = fusion.rank((page) => this.options.usage.boost(scope.project, page, now), now, limit);
+    const hop = this.options.links && this.weights.hop > 0 ? this.options.links : null;
+    let hits = fusion.rank((page) => this.options.usage.boost(scope.project, page, now), now, hop ? limit * 3 : limit);
+    if (hop) {
+      const links = await hop(scope.project).catch((err: unknown) => {
+        this.options.logger.warn({ project: scope.project, err: String(err) }, 'page links not read; searching without the entity hop');
+        return new Map<string, readonly string[]>();
+      });
+      hits = liftLinked(hits, links, this.weights.hop, limit);
+    }
     try {
       for (const page of new Set(hits.filter((h) => h.page.startsWith('notes/')).map((h) => h.page))) {
         this.options.usage.record(scope.project, page, 'retrieved', now);
@@ -120,6 +132,31 @@ export class HybridRecall implements Recall {
     this.options.logger.debug({ project: scope.project, terms, kind: shape.kind, windows: shape.windows.length, hits: hits.length }, 'recall');
     return hits;
   }
+}
+
+/**
+ * Entity hop: a note among the top hits lifts the hits of the pages it links to, by up to
+ * `weight` (scaled by how well the linking note scored), labelled `hop:<page>` in their why.
+ */
+export function liftLinked(hits: RecallHit[], links: ReadonlyMap<string, readonly string[]>, weight: number, limit: number): RecallHit[] {
+  const best = hits[0]?.score ?? 0;
+  if (best <= 0 || links.size === 0) return hits.slice(0, limit);
+  const lift = new Map<string, { by: string; amount: number }>();
+  for (const h of hits.slice(0, limit)) {
+    for (const target of links.get(h.page) ?? []) {
+      if (target === h.page) continue;
+      const amount = weight * (h.score / best);
+      if (amount > (lift.get(target)?.amount ?? 0)) lift.set(target, { by: h.page, amount });
+    }
+  }
+  if (lift.size === 0) return hits.slice(0, limit);
+  const out = hits.map((h) => {
+    const l = lift.get(h.page);
+    if (!l) return h;
+    return { ...h, score: h.score * (1 + l.amount), why: [...h.why, `hop:${l.by.replace(/^notes\//, '').replace(/\.md$/, '')}`] };
+  });
+  out.sort((a, b) => b.score - a.score || a.page.localeCompare(b.page) || a.lineStart - b.lineStart);
+  return out.slice(0, limit);
 }
 
 export function createRecall(options: RecallOptions): RecallService {

@@ -9,6 +9,11 @@ function where(h: RecallHit): string {
   return `${h.page}${lines}${h.heading ? ` § ${h.heading}` : ''}`;
 }
 
+/** When the passage was last updated and how fast its kind of information goes stale. */
+function age(h: RecallHit): string {
+  return h.updated ? `updated ${h.updated.slice(0, 10)}, staleness ${h.staleness}/10; ` : '';
+}
+
 export const readMemory = defineTool({
   name: 'read_memory',
   category: 'memory',
@@ -30,14 +35,14 @@ export const searchMemory = defineTool({
   name: 'search_memory',
   category: 'memory',
   description:
-    'Search everything this project remembers (notes, decisions, quotes, the conversation archive) for a query. Returns the best matching passages with their page and lines.',
+    'Search everything this project remembers (notes, decisions, quotes, the conversation archive) for a query. Returns the best matching passages with their page, lines, when they were updated and their staleness (0 = never goes stale, 10 = stale within a day).',
   params: z.object({
     query: z.string().min(1).max(500).describe('what to look for, in a few words'),
     limit: z.number().int().min(1).max(20).default(6),
   }),
   async execute(args, ctx) {
     const hits = await ctx.home.search(args.query, args.limit);
-    const content = hits.map((h) => `[${where(h)}] (score ${h.score.toFixed(2)}; ${h.why.join('+')})\n${h.text}`).join('\n\n');
+    const content = hits.map((h) => `[${where(h)}] (${age(h)}score ${h.score.toFixed(2)}; ${h.why.join('+')})\n${h.text}`).join('\n\n');
     const pages = ctx.home.private ? [] : [...new Set(hits.map((h) => h.page))];
     return { content: clip(content || 'nothing found'), summary: `${hits.length} hits for "${args.query}"`, pages, hits: hits.length };
   },

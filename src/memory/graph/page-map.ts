@@ -26,6 +26,7 @@ export function buildPageMap(pages: ReadonlyMap<string, WikiPage>, resolver: Ent
       description: page.description,
       updated: page.updated,
       staleness: page.staleness,
+      sensitivity: page.sensitivity,
       ...(page.discordId ? { discordId: page.discordId } : {}),
       why,
     });

@@ -35,7 +35,7 @@ const taxonomySchema = z.looseObject({ taxonomy: z.array(z.string().min(1)).min(
 export type LogAction = 'created' | 'updated' | 'deleted' | 'renamed' | 'links' | 'ingested' | 'skipped';
 
 function card(p: WikiPage): PageCard {
-  return { path: p.path, title: p.title, aliases: p.aliases, category: p.category, description: p.description, updated: p.updated, staleness: p.staleness, ...(p.discordId ? { discordId: p.discordId } : {}) };
+  return { path: p.path, title: p.title, aliases: p.aliases, category: p.category, description: p.description, updated: p.updated, staleness: p.staleness, sensitivity: p.sensitivity, ...(p.discordId ? { discordId: p.discordId } : {}) };
 }
 
 export class Wiki implements KnowledgeGraph {

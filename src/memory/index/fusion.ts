@@ -47,6 +47,8 @@ export interface RecallWeights {
   outside: number;
   /** Boost of a record whose type the kind of question prefers (identity for "who", preference for "what do I like"). */
   category: number;
+  /** Entity hop: the most a matching note lifts the pages it links to (× (1 + hop)). */
+  hop: number;
 }
 
 export const DEFAULT_WEIGHTS: RecallWeights = {
@@ -64,6 +66,7 @@ export const DEFAULT_WEIGHTS: RecallWeights = {
   windowFloor: 0.3,
   outside: 0.5,
   category: 0.3,
+  hop: 0.15,
 };
 
 /** A question that names no time and asks no particular kind of thing. */
