@@ -43,8 +43,10 @@ export interface ChatRequest {
   json?: boolean;
   /**
    * Ask for JSON matching this schema: a grammar constrains the embedded model, so the reply
-   * always parses (unless cut short by the token limit); other adapters may ignore it and
-   * fall back to `json`. The reply is still validated by the caller.
+   * always parses (unless cut short by the token limit); the OpenAI-compatible client sends
+   * response_format json_schema (LM Studio, llama.cpp server, vLLM, Ollama) and, where a server
+   * refuses it, json_object, then the prompt alone — so the prompt must describe the JSON too.
+   * The reply is still validated by the caller.
    */
   jsonSchema?: JsonSchema;
   signal?: AbortSignal;

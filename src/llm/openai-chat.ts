@@ -63,8 +63,10 @@ export class OpenAIChatModel<L extends Locality = Locality> implements ChatModel
   private readonly fetchImpl: typeof fetch;
   private readonly probe: ReachabilityProbe;
   private readonly newId: () => string;
-  /** Set once the server said it does not know `response_format`; later JSON requests leave it out. */
+  /** Set once the server said it does not know `response_format` json_object; later JSON requests leave it out. */
   private jsonModeUnsupported = false;
+  /** Set once the server rejected a json_schema; later schema requests ask for json_object (JSON mode stays on). */
+  private jsonSchemaUnsupported = false;
 
   constructor(private readonly options: OpenAIChatModelOptions<L>) {
     this.baseUrl = publicUrl(options.baseUrl);
@@ -86,10 +88,12 @@ export class OpenAIChatModel<L extends Locality = Locality> implements ChatModel
       temperature: this.options.temperature,
       acceptsImages: this.acceptsImages,
       jsonModeUnsupported: this.jsonModeUnsupported,
+      jsonSchemaUnsupported: this.jsonSchemaUnsupported,
     });
     this.log.debug({ messages: body.messages.length, tools: body.tools?.length ?? 0, json: !!body.response_format }, 'chat request');
     let retries = 0;
     let jsonFallback = false;
+    let schemaFallback = false;
     for (;;) {
       if (request.signal?.aborted) throw abortReason(request.signal);
       const info: { retryAfterMs?: number } = {};
@@ -102,6 +106,15 @@ export class OpenAIChatModel<L extends Locality = Locality> implements ChatModel
         return;
       } catch (err) {
         if (yielded || !(err instanceof ModelHttpError)) throw err;
+        if (err.status === 400 && err.kind === 'refused' && body.response_format?.type === 'json_schema' && !schemaFallback) {
+          // a server that refuses a schema still gets JSON mode (json_object), for this request and later ones
+          schemaFallback = true;
+          this.jsonSchemaUnsupported = true;
+          if (this.jsonModeUnsupported) delete body.response_format;
+          else body.response_format = { type: 'json_object' };
+          this.log.warn({ status: err.status }, 'the model server rejected a JSON schema; asking for plain JSON instead');
+          continue;
+        }
         if (err.status === 400 && err.kind === 'refused' && body.response_format && !jsonFallback) {
           // Only a 400 that names response_format turns JSON mode off for later requests; any
           // other 400 is retried once without it, for this request alone.

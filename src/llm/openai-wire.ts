@@ -22,15 +22,17 @@ export interface WireRequest {
   temperature?: number;
   max_tokens?: number;
   tools?: { type: 'function'; function: { name: string; description: string; parameters: Record<string, unknown> } }[];
-  response_format?: { type: 'json_object' };
+  response_format?: { type: 'json_object' } | { type: 'json_schema'; json_schema: { name: string; schema: Record<string, unknown>; strict: boolean } };
 }
 
 export interface WireOptions {
   model: string;
   temperature: number;
   acceptsImages: boolean;
-  /** Leave out response_format (the server rejected it before). */
+  /** Leave out response_format json_object (the server rejected it before). */
   jsonModeUnsupported: boolean;
+  /** Ask for json_object instead of json_schema (the server rejected a schema before). */
+  jsonSchemaUnsupported?: boolean;
 }
 
 export function toWireRequest(request: ChatRequest, options: WireOptions): WireRequest {
@@ -43,7 +45,9 @@ export function toWireRequest(request: ChatRequest, options: WireOptions): WireR
   if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
   // no tool_choice: "auto" is the default, and vLLM rejects an explicit one unless started with --enable-auto-tool-choice
   if (request.tools?.length) body.tools = request.tools.map(toWireTool);
-  if (request.json && !options.jsonModeUnsupported) body.response_format = { type: 'json_object' };
+  if (request.jsonSchema && !options.jsonSchemaUnsupported) {
+    body.response_format = { type: 'json_schema', json_schema: { name: 'reply', schema: request.jsonSchema, strict: false } };
+  } else if ((request.json || request.jsonSchema) && !options.jsonModeUnsupported) body.response_format = { type: 'json_object' };
   return body;
 }
 

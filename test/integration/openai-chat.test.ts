@@ -225,6 +225,24 @@ describe('OpenAIChatModel against the fake model server', () => {
     expect(s.requests[2].response_format).toBeUndefined(); // remembered
   });
 
+  it('sends a JSON schema as response_format json_schema, and falls back to json_object (not off) when the server refuses it', async () => {
+    const schema = { type: 'object', properties: { summary: { type: 'string' } }, required: ['summary'] };
+    const s = await start((req) => (req.response_format?.type === 'json_schema' ? { status: 400, errorBody: 'response_format json_schema is not supported' } : { text: '{"summary":"y"}' }));
+    const m = model(s.url);
+    const r = await collect(m.stream(ask('distil', { jsonSchema: schema })));
+    expect(r.text).toBe('{"summary":"y"}');
+    expect(s.requests.map((b) => b.response_format)).toEqual([{ type: 'json_schema', json_schema: { name: 'reply', schema, strict: false } }, { type: 'json_object' }]);
+    await collect(m.stream(ask('again', { jsonSchema: schema })));
+    await collect(m.stream(ask('plain', { json: true })));
+    expect(s.requests.slice(2).map((b) => b.response_format)).toEqual([{ type: 'json_object' }, { type: 'json_object' }]);
+  });
+
+  it('keeps a JSON schema request when the server accepts it', async () => {
+    const s = await start([{ text: '{"a":1}' }]);
+    await collect(model(s.url).stream(ask('x', { jsonSchema: { type: 'object' } })));
+    expect(s.requests[0].response_format).toEqual({ type: 'json_schema', json_schema: { name: 'reply', schema: { type: 'object' }, strict: false } });
+  });
+
   it('reports a server that is not there as ModelUnavailableError, quickly and without retries', async () => {
     const port = await closedPort();
     const t0 = Date.now();
