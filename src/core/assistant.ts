@@ -96,6 +96,8 @@ export class Assistant implements AssistantApi {
   /** Distillation runs one at a time per home, off the reply's critical path. */
   private readonly distilling = new KeyedQueue();
   private counter = 0;
+  /** Per home: speaker name → Discord id, as messages arrive (for the speakers' own pages). */
+  private readonly speakerIds = new Map<string, Map<string, string>>();
 
   constructor(private readonly deps: AssistantDeps) {
     this.tools = deps.tools ?? builtinTools();
@@ -150,6 +152,11 @@ export class Assistant implements AssistantApi {
       return { project: placeKey(message.place), reply: withoutHostPaths(error.message), reason: 'error', related: [], notices: [] };
     }
     const log = this.deps.logger.child({ project: home.key });
+    if (message.speakerId && !home.private) {
+      let ids = this.speakerIds.get(home.key);
+      if (!ids) this.speakerIds.set(home.key, (ids = new Map()));
+      ids.set(message.speaker, message.speakerId);
+    }
     log.debug({ speaker: message.speaker, text: scan.text }, 'message');
     const outcome: TurnOutcome = { project: home.key, reply: '', reason: 'done', related: [], notices: [] };
     if (scan.kinds.length) {
@@ -259,7 +266,7 @@ export class Assistant implements AssistantApi {
         const waiting = await target.pending();
         if (waiting.entries.filter((e) => e.role === 'user').length < (force ? 1 : home.distillEvery)) return { ran: false, messages: 0 };
         const { distillBatchChars, distillDeadlineMs } = this.deps.settings;
-        const deps = { model: memoryModel, logger: this.deps.logger.child({ project: home.key }), batchChars: distillBatchChars };
+        const deps = { model: memoryModel, logger: this.deps.logger.child({ project: home.key }), batchChars: distillBatchChars, speakerIds: this.speakerIds.get(home.key) };
         const n = await distill(target, deps, AbortSignal.timeout(distillDeadlineMs));
         return { ran: n > 0, messages: n };
       } catch (error) {

@@ -9,7 +9,10 @@
  * meanwhile wins over the model.
  */
 import { z } from 'zod';
-import type { ChatMessage, Decision, JsonSchema, LocalChatModel, LogEntry, Logger, MemoryLayers, NoteDraft, Quote, WriteOutcome } from './ports.js';
+import type {
+  ChatMessage, Decision, GraphWrite, GraphWriteReport, JsonSchema, LocalChatModel, LogEntry, Logger, MemoryLayers, NoteDraft, PageMapEntry, PageMapRequest, Quote, WriteOutcome,
+} from './ports.js';
+import { GRAPH_SCHEMA_PROPERTIES, graphInstructions, pageMapText, toGraphWrite, type GraphItems, type Speaker } from './graph-distill.js';
 import { parseToolArguments } from './tool-args.js';
 import { CharlieError, ModelError } from './errors.js';
 
@@ -25,6 +28,22 @@ export interface DistillTarget {
   writeLayers(layers: MemoryLayers, versions: Record<string, string>, distilled: number): Promise<WriteOutcome>;
   /** Entity pages; absent for private conversations. */
   saveEntity?(draft: NoteDraft): Promise<void>;
+  /** The knowledge graph (page map and writes); when present it replaces `saveEntity`. */
+  graph?: DistillGraph;
+}
+
+export interface DistillGraph {
+  taxonomy(): Promise<readonly string[]>;
+  pageMap(request: PageMapRequest): Promise<PageMapEntry[]>;
+  write(write: GraphWrite): Promise<GraphWriteReport>;
+  /** Note pages recall finds for a text (paths like `notes/People/Ann.md`), best first. */
+  related(text: string): Promise<string[]>;
+}
+
+/** The graph the model is shown: the page map and the project's taxonomy. */
+export interface GraphView {
+  map: PageMapEntry[];
+  taxonomy: readonly string[];
 }
 
 export const MAX_QUOTES = 12;
@@ -40,20 +59,23 @@ export interface DistillReply {
   decisions: z.infer<typeof decisionItem>[];
   quotes: z.infer<typeof quoteItem>[];
   entities: z.infer<typeof entityItem>[];
+  /** Graph mode: entities, facts and links as given, validated one by one in toGraphWrite. */
+  graph: GraphItems;
 }
 
 /**
  * The reply's shape as a JSON Schema, for grammar-constrained generation. Lengths and counts
  * are bounded so a constrained reply always finishes well inside the token limit.
  */
-export function distillJsonSchema(withEntities: boolean): JsonSchema {
+export function distillJsonSchema(withEntities: boolean, graph = false): JsonSchema {
   const cited = (maxItems: number) => ({
     type: 'array',
     maxItems,
     items: { type: 'object', properties: { text: { type: 'string', minLength: 3, maxLength: 200 }, message: { type: 'integer' } }, required: ['text', 'message'] },
   });
   const properties: Record<string, unknown> = { summary: { type: 'string', minLength: 1, maxLength: 1500 }, decisions: cited(5), quotes: cited(3) };
-  if (withEntities) {
+  if (graph) Object.assign(properties, GRAPH_SCHEMA_PROPERTIES);
+  else if (withEntities) {
     properties.entities = {
       type: 'array',
       maxItems: 5,
@@ -67,22 +89,31 @@ export function distillJsonSchema(withEntities: boolean): JsonSchema {
   return { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };
 }
 
-export function distillPrompt(layers: MemoryLayers, entries: LogEntry[], withEntities: boolean): ChatMessage[] {
+export function distillPrompt(layers: MemoryLayers, entries: LogEntry[], withEntities: boolean, graph?: GraphView): ChatMessage[] {
   const numbered = entries.map((e, i) => `[${i + 1}] ${promptLine(e)}`).join('\n');
   const system = [
     'You maintain the long-term memory of a conversation. Reply with ONE JSON object and nothing else:',
     '{"summary": string, "decisions": [{"text": string, "message": number}], "quotes": [{"text": string, "message": number}]' +
-      (withEntities ? ', "entities": [{"title": string, "category": "People"|"Places"|"Topics"|"Things", "facts": string}]' : '') +
+      (graph
+        ? ', "entities": [{"name": string, "category"?: string, "aliases"?: [string], "description"?: string, "staleness"?: number, "new"?: boolean}], "facts": [{"entity": string, "text": string, "message": number, "type"?: string, "staleness"?: number}], "links": [{"from": string, "to": string, "label": string, "reverse_label": string, "evidence": {"message"?: number, "page"?: string, "quote": string}}]'
+        : withEntities
+          ? ', "entities": [{"title": string, "category": "People"|"Places"|"Topics"|"Things", "facts": string}]'
+          : '') +
       '}',
     '- summary: rewrite the whole summary (at most ~200 words) so it covers the old summary plus the new messages: goals, state, open questions.',
     '- decisions: only NEW decisions or commitments made in the new messages (not ones already listed), each with the number of the message that made it. Usually none.',
     '- quotes: at most 3 short, meaningful sentences copied word for word from the new messages of people (not the assistant), with the message number.',
-    ...(withEntities ? ['- entities: people, places or things the new messages say something lasting about, with those facts in one or two sentences. Usually few or none.'] : []),
+    ...(graph
+      ? graphInstructions(graph.taxonomy)
+      : withEntities
+        ? ['- entities: people, places or things the new messages say something lasting about, with those facts in one or two sentences. Usually few or none.']
+        : []),
     'Use only what the messages say. Empty arrays are fine.',
   ].join('\n');
   const user = [
     `Current summary:\n${layers.summary.trim() || '(empty)'}`,
     `Decisions already recorded:\n${layers.decisions.map((d) => `- ${d.date}: ${d.text}`).join('\n') || '(none)'}`,
+    ...(graph ? [pageMapText(graph.map)] : []),
     `New messages:\n${numbered}`,
   ].join('\n\n');
   return [
@@ -134,11 +165,15 @@ function validItems<T>(raw: unknown, schema: z.ZodType<T>, field: string, droppe
   return out;
 }
 
+function list(x: unknown): unknown[] {
+  return Array.isArray(x) ? (x as unknown[]) : [];
+}
+
 /**
  * Validates a distillation reply item by item. Throws only when the reply is not a JSON object
  * at all; an unusable summary becomes null and bad items are dropped (listed in `dropped`).
  */
-export function parseDistillReply(raw: string): { reply: DistillReply; dropped: string[] } {
+export function parseDistillReply(raw: string, graph = false): { reply: DistillReply; dropped: string[] } {
   const parsed = parseToolArguments(raw);
   // The reply may restate private messages: its text never goes into the error (logged at info).
   if (!parsed.ok) throw new DistillError(`distillation reply is not JSON (${raw.length} characters of prose; the reply is logged at debug)`);
@@ -150,7 +185,8 @@ export function parseDistillReply(raw: string): { reply: DistillReply; dropped: 
     summary,
     decisions: validItems(value.decisions, decisionItem, 'decisions', dropped),
     quotes: validItems(value.quotes, quoteItem, 'quotes', dropped),
-    entities: validItems(value.entities, entityItem, 'entities', dropped),
+    entities: graph ? [] : validItems(value.entities, entityItem, 'entities', dropped),
+    graph: graph ? { entities: list(value.entities), facts: list(value.facts), links: list(value.links) } : { entities: [], facts: [], links: [] },
   };
   return { reply, dropped };
 }
@@ -187,6 +223,24 @@ export interface DistillDeps {
   logger: Logger;
   /** Characters of messages per batch (about); a batch the model finds too long is halved. */
   batchChars: number;
+  /** Speaker name → Discord id, for the speakers' own pages. */
+  speakerIds?: ReadonlyMap<string, string>;
+}
+
+function speakersOf(entries: LogEntry[], ids: ReadonlyMap<string, string> | undefined): Speaker[] {
+  const names = [...new Set(entries.filter((e) => e.role === 'user').map((e) => e.speaker))];
+  return names.map((name) => {
+    const id = ids?.get(name);
+    return id ? { name, discordId: id } : { name };
+  });
+}
+
+/** The deterministic part before the model call: the page map (speakers, names, recall) and the taxonomy. */
+export async function graphView(graph: DistillGraph, entries: LogEntry[], speakers: Speaker[]): Promise<GraphView> {
+  const texts = entries.map((e) => e.text);
+  const related = await graph.related(texts.join('\n').slice(0, 2000)).catch(() => []);
+  const [map, taxonomy] = await Promise.all([graph.pageMap({ texts, speakers, related }), graph.taxonomy()]);
+  return { map, taxonomy };
 }
 
 /**
@@ -221,16 +275,19 @@ export async function distill(target: DistillTarget, deps: DistillDeps, signal?:
 
 async function distilBatch(target: DistillTarget, entries: LogEntry[], through: number, deps: DistillDeps, signal: AbortSignal | undefined): Promise<void> {
   const before = await target.readLayers();
+  const speakers = speakersOf(entries, deps.speakerIds);
+  const view = target.graph ? await graphView(target.graph, entries, speakers) : undefined;
   let text = '';
   const withEntities = !!target.saveEntity;
-  const request = { messages: distillPrompt(before.layers, entries, withEntities), json: true, jsonSchema: distillJsonSchema(withEntities), temperature: 0.2, signal };
+  const request = { messages: distillPrompt(before.layers, entries, withEntities, view), json: true, jsonSchema: distillJsonSchema(withEntities, !!view), temperature: 0.2, signal };
   for await (const chunk of deps.model.stream(request)) {
     if (chunk.type === 'text') text += chunk.text;
   }
   deps.logger.debug({ target: target.label, reply: text }, 'distillation reply');
-  const { reply, dropped } = parseDistillReply(text);
+  const { reply, dropped } = parseDistillReply(text, !!view);
   if (dropped.length) deps.logger.warn({ target: target.label, dropped: dropped.slice(0, 20), count: dropped.length }, 'dropped invalid items of a distillation reply');
-  if (reply.summary === null && reply.decisions.length + reply.quotes.length + reply.entities.length === 0) {
+  const graphItems = reply.graph.entities.length + reply.graph.facts.length + reply.graph.links.length;
+  if (reply.summary === null && reply.decisions.length + reply.quotes.length + reply.entities.length + graphItems === 0) {
     throw new DistillError('distillation reply has nothing usable (no summary, no valid items)');
   }
   let outcome = await target.writeLayers(mergeLayers(before.layers, reply, entries), before.versions, through);
@@ -242,7 +299,15 @@ async function distilBatch(target: DistillTarget, entries: LogEntry[], through: 
   }
   if (!outcome.ok) throw new DistillError(`memory not written (${outcome.reason}): ${outcome.message}`);
   const last = entries[entries.length - 1];
-  if (target.saveEntity && last) {
+  if (target.graph) {
+    const { write, dropped: refused } = toGraphWrite(reply.graph, entries, speakers, 'distillation');
+    for (const d of refused) deps.logger.warn({ target: target.label, reason: d.reason }, 'memory item dropped');
+    const report = await target.graph.write(write);
+    deps.logger.info(
+      { target: target.label, created: report.created.length, updated: report.updated.length, facts: report.factsAdded, refreshed: report.factsRefreshed, links: report.linksAdded, refused: report.refused.length },
+      'knowledge graph updated',
+    );
+  } else if (target.saveEntity && last) {
     for (const e of reply.entities.slice(0, 5)) {
       // The key names these messages: a replay after a crash (cursor not yet moved) adds nothing.
       const key = `${entries[0]?.source ?? ''}..${last.source}`;

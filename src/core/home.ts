@@ -46,6 +46,7 @@ export interface NoteShelf {
 
 /** A project's knowledge graph (entity pages and their labelled links), bound to the project. */
 export interface ProjectGraph {
+  taxonomy(): Promise<readonly string[]>;
   pageMap(request: PageMapRequest): Promise<PageMapEntry[]>;
   write(write: GraphWrite): Promise<GraphWriteReport>;
   follow(start: string, options: { label?: string; depth: number }): Promise<{ start: PageCard; linked: LinkedPage[] } | null>;
@@ -164,12 +165,24 @@ function projectHome(config: ProjectConfig, problems: FileProblem[], stores: Hom
       saveEntity: async (draft) => {
         await store.saveNote(slug, draft);
       },
+      ...(stores.graph
+        ? {
+            graph: {
+              ...bindGraph(stores.graph, slug),
+              related: async (text: string) => {
+                const hits = await recall.recall(text, { project: slug, limit: 12 });
+                return [...new Set(hits.filter((h) => h.page.startsWith('notes/')).map((h) => h.page))];
+              },
+            },
+          }
+        : {}),
     }),
   };
 }
 
 function bindGraph(graph: KnowledgeGraph, slug: string): ProjectGraph {
   return {
+    taxonomy: () => graph.taxonomy(slug),
     pageMap: (request) => graph.pageMap(slug, request),
     write: (write) => graph.write(slug, write),
     follow: (start, options) => graph.follow(slug, start, options),

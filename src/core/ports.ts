@@ -449,6 +449,8 @@ export interface LinkedPage extends PageCard {
 }
 
 export interface KnowledgeGraph {
+  /** The project's category folders for new pages (project.md `taxonomy`, or the defaults). */
+  taxonomy(project: string): Promise<readonly string[]>;
   pageMap(project: string, request: PageMapRequest): Promise<PageMapEntry[]>;
   write(project: string, write: GraphWrite): Promise<GraphWriteReport>;
   /** Pages linked from a page (path or name), optionally only links whose label matches, 1–2 hops. */

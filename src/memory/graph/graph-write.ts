@@ -98,7 +98,7 @@ export async function planWrite(snap: WikiSnapshot, write: GraphWrite, ctx: Plan
         refuse(name, 'forgotten: a person asked Charlie to forget it');
         continue;
       }
-      if (!e.create || (e.facts.length === 0 && !e.discordId)) {
+      if (!e.create) {
         refuse(name, 'no page yet, and nothing lasting to say about it');
         continue;
       }

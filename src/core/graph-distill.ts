@@ -1,0 +1,197 @@
+/**
+ * The knowledge-graph part of distillation: what the memory model is told (the page map, the
+ * taxonomy, the staleness guidance), the JSON schema of its entities / facts / links, and the
+ * item-by-item validation that turns its reply into a GraphWrite. Facts cite the exact message
+ * that said them; a link is kept only with evidence (a quote found in the message it cites, or
+ * a page whose text the writer checks) — co-occurrence in one batch is never evidence.
+ */
+import { z } from 'zod';
+import type { GraphEntity, GraphLink, GraphWrite, JsonSchema, LogEntry, PageMapEntry } from './ports.js';
+
+export const STALENESS_GUIDE =
+  'staleness (0-10) says how fast the information goes out of date, and is set once: 0 never (a birthday, a sibling, where someone was born); ' +
+  '1-2 rarely (a long-held employer, a home town); 2-4 slowly (a job title, where someone lives, a lasting preference); ' +
+  '5-7 within months (a project, a plan, an upcoming trip); 8-10 within days (waiting for a reply, feeling ill today, where someone is right now).';
+
+const text = (max: number) => z.string().trim().min(1).max(max);
+const index = z.coerce.number().int().min(1);
+const staleness = z.coerce.number().int().min(0).max(10);
+
+export const entityItem = z.object({
+  name: text(120),
+  category: z.string().max(60).optional(),
+  aliases: z.array(text(120)).max(10).optional(),
+  description: z.string().max(300).optional(),
+  staleness: staleness.optional(),
+  new: z.boolean().optional(),
+});
+
+export const factItem = z.object({
+  entity: text(120),
+  text: text(400),
+  message: index,
+  type: z.string().max(40).optional(),
+  staleness: staleness.optional(),
+});
+
+export const linkItem = z.object({
+  from: text(120),
+  to: text(120),
+  label: text(60),
+  reverse_label: text(60),
+  evidence: z.union([
+    z.object({ message: index, quote: text(400) }),
+    z.object({ page: text(300), quote: text(400) }),
+  ]),
+});
+
+const ENTITY_PROPS = {
+  name: { type: 'string', minLength: 1, maxLength: 120 },
+  category: { type: 'string' },
+  aliases: { type: 'array', items: { type: 'string' } },
+  description: { type: 'string' },
+  staleness: { type: 'integer', minimum: 0, maximum: 10 },
+  new: { type: 'boolean' },
+};
+
+/** The graph part of the reply's JSON schema (merged into distillation's schema). */
+export const GRAPH_SCHEMA_PROPERTIES: Record<string, JsonSchema> = {
+  entities: { type: 'array', maxItems: 8, items: { type: 'object', properties: ENTITY_PROPS, required: ['name'] } },
+  facts: {
+    type: 'array',
+    maxItems: 16,
+    items: {
+      type: 'object',
+      properties: { entity: { type: 'string', minLength: 1, maxLength: 120 }, text: { type: 'string', minLength: 1, maxLength: 300 }, message: { type: 'integer' }, type: { type: 'string' }, staleness: { type: 'integer', minimum: 0, maximum: 10 } },
+      required: ['entity', 'text', 'message'],
+    },
+  },
+  links: {
+    type: 'array',
+    maxItems: 8,
+    items: {
+      type: 'object',
+      properties: {
+        from: { type: 'string' },
+        to: { type: 'string' },
+        label: { type: 'string' },
+        reverse_label: { type: 'string' },
+        evidence: { type: 'object', properties: { message: { type: 'integer' }, page: { type: 'string' }, quote: { type: 'string' } }, required: ['quote'] },
+      },
+      required: ['from', 'to', 'label', 'reverse_label', 'evidence'],
+    },
+  },
+};
+
+export function graphInstructions(taxonomy: readonly string[]): string[] {
+  return [
+    '- entities: the people, places, organisations, events and topics the new messages say something lasting about. Use the exact title of an existing page when one is meant (see "Pages that may be concerned"); set "new": true only for a genuinely new entity of lasting significance (a person, an employer, a trip, a recurring bill, a wedding — not a passing mention), with a category from: ' +
+      `${taxonomy.join(', ')}; an optional short description and aliases; and its staleness.`,
+    '- facts: atomic facts, ONE statement each, about one entity, with the number of the message that said it (never an assistant message). Do not repeat facts the page already holds unless restated. Optional type (identity, preference, relationship, event, plan, commitment) and staleness when it differs from the page\'s.',
+    `- ${STALENESS_GUIDE}`,
+    '- links: a relationship between two entities, ONLY when a message or an existing page states it, with evidence: {"message": n, "quote": "words copied from that message"} or {"page": "path", "quote": "words copied from that page"}. label is what "to" is to "from" (employer), reverse_label what "from" is to "to" (employee). Being mentioned in the same conversation is not evidence.',
+  ];
+}
+
+export function pageMapText(map: readonly PageMapEntry[]): string {
+  if (map.length === 0) return 'Pages that may be concerned:\n(none yet)';
+  const lines = map.map((p) => {
+    const aliases = p.aliases.length ? `; aliases: ${p.aliases.join(', ')}` : '';
+    const who = p.why === 'speaker' ? '; speaks in these messages' : '';
+    return `- ${p.title} (${p.path}${aliases}; updated ${p.updated.slice(0, 10) || '?'}; staleness ${p.staleness}${who})${p.description ? ` — ${p.description}` : ''}`;
+  });
+  return `Pages that may be concerned (${map.length}):\n${lines.join('\n')}`;
+}
+
+function norm(s: string): string {
+  return s
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+export interface GraphItems {
+  entities: unknown[];
+  facts: unknown[];
+  links: unknown[];
+}
+
+export interface Speaker {
+  name: string;
+  discordId?: string;
+}
+
+/** Validates every item on its own; returns the write and what was dropped, with why. */
+export function toGraphWrite(items: GraphItems, entries: readonly LogEntry[], speakers: readonly Speaker[], origin: string): { write: GraphWrite; dropped: { item: string; reason: string }[] } {
+  const dropped: { item: string; reason: string }[] = [];
+  const drop = (item: unknown, reason: string) => dropped.push({ item: JSON.stringify(item)?.slice(0, 200) ?? String(item), reason });
+  const byName = new Map<string, GraphEntity>();
+  const entity = (name: string): GraphEntity => {
+    const key = norm(name);
+    let e = byName.get(key);
+    if (!e) byName.set(key, (e = { name, facts: [], create: false }));
+    return e;
+  };
+  for (const s of speakers) {
+    const e = entity(s.name);
+    e.create = true;
+    e.category = 'People/Friends';
+    if (s.discordId) e.discordId = s.discordId;
+  }
+  for (const raw of items.entities) {
+    const p = entityItem.safeParse(raw);
+    if (!p.success) {
+      drop(raw, `entity does not fit: ${p.error.issues[0]?.message ?? ''}`);
+      continue;
+    }
+    const e = entity(p.data.name);
+    if (p.data.new) e.create = true;
+    if (p.data.category) e.category = p.data.category;
+    if (p.data.aliases?.length) e.aliases = p.data.aliases;
+    if (p.data.description) e.description = p.data.description;
+    if (p.data.staleness !== undefined) e.staleness = p.data.staleness;
+  }
+  for (const raw of items.facts) {
+    const p = factItem.safeParse(raw);
+    if (!p.success) {
+      drop(raw, `fact does not fit: ${p.error.issues[0]?.message ?? ''}`);
+      continue;
+    }
+    const said = entries[p.data.message - 1];
+    if (!said || said.role !== 'user') {
+      drop(raw, `fact cites message ${p.data.message}, which is not a person's message in this batch`);
+      continue;
+    }
+    entity(p.data.entity).facts.push({
+      text: p.data.text,
+      said: said.time.slice(0, 10),
+      source: said.source,
+      ...(p.data.type ? { type: p.data.type } : {}),
+      ...(p.data.staleness !== undefined ? { staleness: p.data.staleness } : {}),
+    });
+  }
+  const links: GraphLink[] = [];
+  for (const raw of items.links) {
+    const p = linkItem.safeParse(raw);
+    if (!p.success) {
+      drop(raw, `link refused: ${p.error.issues[0]?.message ?? 'no evidence'}`);
+      continue;
+    }
+    const l = p.data;
+    const base = { from: l.from, to: l.to, label: l.label, reverseLabel: l.reverse_label };
+    if ('message' in l.evidence) {
+      const said = entries[l.evidence.message - 1];
+      if (!said || said.role !== 'user' || !` ${norm(said.text)} `.includes(` ${norm(l.evidence.quote)} `)) {
+        drop(raw, `link refused: message ${l.evidence.message} does not say "${l.evidence.quote.slice(0, 80)}"`);
+        continue;
+      }
+      links.push({ ...base, evidence: { kind: 'message', source: said.source } });
+    } else links.push({ ...base, evidence: { kind: 'page', page: l.evidence.page, quote: l.evidence.quote } });
+  }
+  // new entities first, so a later short name ("Sarah") resolves to the page just created
+  const entities = [...byName.values()].sort((a, b) => Number(b.create) - Number(a.create));
+  for (const e of entities) if (e.create && e.facts.length === 0 && !e.discordId && !speakers.some((s) => norm(s.name) === norm(e.name))) e.create = false;
+  return { write: { entities, links, origin }, dropped };
+}
