@@ -1,0 +1,84 @@
+/**
+ * Ingestion through the memory lane: the new items of a source file (calendar events, e-mails,
+ * CSV rows, lines of text) become entities, facts and links in the knowledge graph, in batches.
+ * Facts cite the source item (`inbox/calendar.ics#event-3`). Only a local model does this.
+ */
+import type { DistillGraph } from './distill.js';
+import { GRAPH_SCHEMA_PROPERTIES, graphInstructions, pageMapText, toGraphWrite } from './graph-distill.js';
+import { DistillError } from './distill.js';
+import type { ChatMessage, LocalChatModel, LogEntry, Logger, PageMapEntry } from './ports.js';
+import { parseToolArguments } from './tool-args.js';
+
+export interface SourceItemInput {
+  ref: string;
+  text: string;
+  date?: string;
+}
+
+export interface IngestDeps {
+  model: LocalChatModel;
+  graph: DistillGraph;
+  logger: Logger;
+  now: Date;
+  signal?: AbortSignal;
+}
+
+const BATCH_ITEMS = 30;
+const BATCH_CHARS = 8000;
+
+function batches(items: SourceItemInput[]): SourceItemInput[][] {
+  const out: SourceItemInput[][] = [];
+  let cur: SourceItemInput[] = [];
+  let size = 0;
+  for (const item of items) {
+    if (cur.length && (cur.length >= BATCH_ITEMS || size + item.text.length > BATCH_CHARS)) {
+      out.push(cur);
+      cur = [];
+      size = 0;
+    }
+    cur.push(item);
+    size += item.text.length;
+  }
+  if (cur.length) out.push(cur);
+  return out;
+}
+
+export function ingestPrompt(source: string, entries: LogEntry[], map: PageMapEntry[], taxonomy: readonly string[]): ChatMessage[] {
+  const system = [
+    `You add what a source file says to a long-term memory of people, places, organisations, events and topics. The source is ${source}. Reply with ONE JSON object and nothing else:`,
+    '{"entities": [{"name": string, "category"?: string, "aliases"?: [string], "description"?: string, "staleness"?: number, "new"?: boolean}], "facts": [{"entity": string, "text": string, "message": number, "type"?: string, "staleness"?: number}], "links": [{"from": string, "to": string, "label": string, "reverse_label": string, "evidence": {"message"?: number, "page"?: string, "quote": string}}]}',
+    'Here "message" is the number of the source item in brackets.',
+    ...graphInstructions(taxonomy),
+    'Use only what the items say. Routine entries (a coffee purchase, an automated notification) usually give nothing lasting. Empty arrays are fine.',
+  ].join('\n');
+  const items = entries.map((e, i) => `[${i + 1}] ${e.text}`).join('\n');
+  return [
+    { role: 'system', content: system },
+    { role: 'user', content: `${pageMapText(map)}\n\nSource items:\n${items}` },
+  ];
+}
+
+/** Sends the items to the memory lane in batches and writes what it returns; returns the facts written or refreshed. */
+export async function ingestItems(source: string, items: SourceItemInput[], deps: IngestDeps): Promise<{ facts: number }> {
+  let facts = 0;
+  for (const batch of batches(items)) {
+    const entries: LogEntry[] = batch.map((item) => ({ time: item.date ?? deps.now.toISOString(), speaker: source, source: `${source}#${item.ref}`, text: item.text, role: 'user' }));
+    const texts = entries.map((e) => e.text);
+    const related = await deps.graph.related(texts.join('\n').slice(0, 2000)).catch(() => []);
+    const [map, taxonomy] = await Promise.all([deps.graph.pageMap({ texts, speakers: [], related }), deps.graph.taxonomy()]);
+    const schema = { type: 'object', properties: GRAPH_SCHEMA_PROPERTIES, required: ['entities', 'facts', 'links'] };
+    let text = '';
+    for await (const chunk of deps.model.stream({ messages: ingestPrompt(source, entries, map, taxonomy), json: true, jsonSchema: { name: 'ingestion', schema }, temperature: 0.2, signal: deps.signal })) {
+      if (chunk.type === 'text') text += chunk.text;
+    }
+    const parsed = parseToolArguments(text);
+    if (!parsed.ok || typeof parsed.value !== 'object' || parsed.value === null) throw new DistillError(`ingestion reply is not JSON: ${text.slice(0, 200)}`);
+    const v = parsed.value as Record<string, unknown>;
+    const list = (x: unknown) => (Array.isArray(x) ? (x as unknown[]) : []);
+    const { write, dropped } = toGraphWrite({ entities: list(v.entities), facts: list(v.facts), links: list(v.links) }, entries, [], source);
+    for (const d of dropped) deps.logger.warn({ source, reason: d.reason }, 'memory item dropped');
+    const report = await deps.graph.write(write);
+    facts += report.factsAdded + report.factsRefreshed;
+  }
+  return { facts };
+}

@@ -1,0 +1,107 @@
+/**
+ * Source files from a project's `inbox/`, read with well-kept parsers into items: one line of
+ * text or Markdown, one calendar event (ical.js, Mozilla's iCalendar parser), one e-mail
+ * (mailparser, from the Nodemailer project), one CSV row (csv-parse). A file that cannot be
+ * parsed throws, so nothing of it is ingested.
+ */
+import ICAL from 'ical.js';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { simpleParser, type AddressObject } from 'mailparser';
+
+export interface SourceItem {
+  /** Where in the file: `L12` (line), `event-3`, `row-7`, `mail`. */
+  ref: string;
+  text: string;
+  /** ISO date the item is from, when the file says (an e-mail's Date). */
+  date?: string;
+}
+
+export class SourceParseError extends Error {}
+
+export const SUPPORTED = ['.md', '.markdown', '.txt', '.ics', '.eml', '.csv'] as const;
+
+export function extensionOf(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot < 0 ? '' : name.slice(dot).toLowerCase();
+}
+
+const MAX_ITEM_CHARS = 2000;
+const clip = (s: string) => (s.length > MAX_ITEM_CHARS ? `${s.slice(0, MAX_ITEM_CHARS)} …` : s);
+
+function lines(text: string): SourceItem[] {
+  const out: SourceItem[] = [];
+  text.split(/\r?\n/).forEach((line, i) => {
+    if (line.trim()) out.push({ ref: `L${i + 1}`, text: clip(line.trim()) });
+  });
+  return out;
+}
+
+function calendar(text: string): SourceItem[] {
+  let root;
+  try {
+    root = new ICAL.Component(ICAL.parse(text));
+  } catch (err) {
+    throw new SourceParseError(`not a valid iCalendar file: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (root.name !== 'vcalendar') throw new SourceParseError('not a VCALENDAR');
+  return root.getAllSubcomponents('vevent').map((vevent, i) => {
+    const e = new ICAL.Event(vevent);
+    const who = vevent
+      .getAllProperties('attendee')
+      .map((p) => String(p.getParameter('cn') ?? p.getFirstValue() ?? '').replace(/^mailto:/i, ''))
+      .filter(Boolean);
+    const organizer = vevent.getFirstProperty('organizer');
+    const parts = [
+      `Event: ${e.summary || '(no title)'}`,
+      e.startDate ? `starts ${e.startDate.toString()}` : '',
+      e.endDate ? `ends ${e.endDate.toString()}` : '',
+      e.location ? `at ${e.location}` : '',
+      organizer ? `organised by ${String(organizer.getParameter('cn') ?? organizer.getFirstValue() ?? '').replace(/^mailto:/i, '')}` : '',
+      who.length ? `with ${who.join(', ')}` : '',
+      e.description ? `— ${e.description.replace(/\s+/g, ' ')}` : '',
+    ];
+    return { ref: `event-${i + 1}`, text: clip(parts.filter(Boolean).join('; ')) };
+  });
+}
+
+function names(a: AddressObject | AddressObject[] | undefined): string {
+  if (!a) return '';
+  return (Array.isArray(a) ? a : [a]).map((x) => x.text).join(', ');
+}
+
+async function email(bytes: Buffer): Promise<SourceItem[]> {
+  const mail = await simpleParser(bytes);
+  const from = names(mail.from);
+  if (!from && !mail.subject && !mail.date) throw new SourceParseError('not an e-mail: no From, Subject or Date header');
+  const body = (mail.text ?? '').replace(/\n{3,}/g, '\n\n').trim();
+  const head = [`E-mail from ${from || 'unknown'}`, names(mail.to) ? `to ${names(mail.to)}` : '', mail.date ? `on ${mail.date.toISOString().slice(0, 10)}` : '', `subject: ${mail.subject ?? '(none)'}`];
+  return [{ ref: 'mail', text: clip(`${head.filter(Boolean).join(', ')}\n${body}`), ...(mail.date ? { date: mail.date.toISOString() } : {}) }];
+}
+
+function csv(text: string): SourceItem[] {
+  let rows: { record: Record<string, string>; info: { lines: number } }[];
+  try {
+    rows = parseCsv(text, { columns: true, bom: true, skip_empty_lines: true, trim: true, info: true }) as typeof rows;
+  } catch (err) {
+    throw new SourceParseError(`not a valid CSV file: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  return rows.map((r) => ({
+    ref: `L${r.info.lines}`,
+    text: clip(Object.entries(r.record).filter(([, v]) => v !== '').map(([k, v]) => `${k}: ${v}`).join('; ')),
+  }));
+}
+
+export async function parseSource(name: string, bytes: Buffer): Promise<SourceItem[]> {
+  const ext = extensionOf(name);
+  if (ext === '.eml') return email(bytes);
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new SourceParseError('not UTF-8 text');
+  }
+  if (ext === '.ics') return calendar(text);
+  if (ext === '.csv') return csv(text);
+  if (ext === '.md' || ext === '.markdown' || ext === '.txt') return lines(text);
+  throw new SourceParseError(`unsupported file type ${ext || '(none)'}: Charlie reads ${SUPPORTED.join(' ')}`);
+}

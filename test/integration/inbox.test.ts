@@ -1,0 +1,120 @@
+import { appendFile, copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ingestItems } from '../../src/core/ingest.js';
+import { silentLogger } from '../../src/core/ports.js';
+import { Wiki } from '../../src/memory/graph/wiki.js';
+import { Inbox } from '../../src/memory/ingest/inbox.js';
+import { parseSource } from '../../src/memory/ingest/parsers.js';
+import { FixedClock, ScriptedChatModel } from '../support/fakes.js';
+
+const fixtures = join(import.meta.dirname, '../fixtures/inbox');
+let root: string;
+let inbox: string;
+let wiki: Wiki;
+let model: ScriptedChatModel;
+let scan: () => ReturnType<Inbox['scan']>;
+
+const NEW_EVENT = `BEGIN:VEVENT
+UID:dinner-1@example
+DTSTAMP:20260601T090000Z
+DTSTART:20260514T190000Z
+SUMMARY:Dinner with Sarah
+LOCATION:Lisbon
+END:VEVENT
+END:VCALENDAR
+`;
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'charlie-inbox-'));
+  inbox = join(root, 'home', 'inbox');
+  await mkdir(inbox, { recursive: true });
+  const clock = new FixedClock(new Date('2026-06-02T10:00:00Z'));
+  wiki = new Wiki({ projectsDir: root, clock, logger: silentLogger });
+  // the memory lane: one fact about the trip per item it is sent
+  model = new ScriptedChatModel((req) => {
+    const items = String(req.messages[1]?.content ?? '').split('\n').filter((l) => /^\[\d+\]/.test(l));
+    return {
+      text: JSON.stringify({
+        entities: [{ name: 'Lisbon trip', category: 'Travel', new: true, staleness: 6 }],
+        facts: items.map((l, i) => ({ entity: 'Lisbon trip', text: l.replace(/^\[\d+\]\s*/, '').slice(0, 80), message: i + 1 })),
+        links: [],
+      }),
+    };
+  });
+  const box = new Inbox({ projectsDir: root, wiki, logger: silentLogger });
+  const graph = {
+    taxonomy: () => wiki.taxonomy('home'),
+    pageMap: (r: Parameters<Wiki['pageMap']>[1]) => wiki.pageMap('home', r),
+    write: (w: Parameters<Wiki['write']>[1]) => wiki.write('home', w),
+    related: async () => [],
+  };
+  scan = () => box.scan('home', (_p, source, items) => ingestItems(source, items, { model, graph, logger: silentLogger, now: clock.now() }));
+});
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('the inbox', () => {
+  it('ingests an .ics once; the same file again makes no model call; one appended event sends one item', async () => {
+    await copyFile(join(fixtures, 'trip.ics'), join(inbox, 'trip.ics'));
+    expect(await scan()).toEqual([{ source: 'inbox/trip.ics', outcome: 'ingested', items: 2, facts: 2 }]);
+    expect(model.requests).toHaveLength(1);
+    const page = await readFile(join(root, 'home/notes/Travel/Lisbon-trip.md'), 'utf8');
+    expect(page).toMatch(/Event: Flight to Lisbon; starts 2026-05-12T07:00:00Z.*\[source:: inbox\/trip\.ics#event-1\]/);
+
+    expect(await scan()).toEqual([{ source: 'inbox/trip.ics', outcome: 'unchanged', items: 0, facts: 0 }]);
+    expect(model.requests).toHaveLength(1);
+
+    const text = await readFile(join(inbox, 'trip.ics'), 'utf8');
+    await writeFile(join(inbox, 'trip.ics'), text.replace('END:VCALENDAR\n', NEW_EVENT));
+    expect(await scan()).toEqual([{ source: 'inbox/trip.ics', outcome: 'ingested', items: 1, facts: 1 }]);
+    expect(model.requests).toHaveLength(2);
+    const sent = String(model.requests[1]!.messages[1]!.content);
+    expect(sent).toContain('[1] Event: Dinner with Sarah');
+    expect(sent).not.toContain('Flight to Lisbon');
+    const log = await readFile(join(root, 'home/notes/_log.md'), 'utf8');
+    expect(log.match(/ingested inbox\/trip\.ics — sha256 [0-9a-f]{64}, 3 items/g)).toHaveLength(1);
+  });
+
+  it('sends only the new lines of a growing text file', async () => {
+    await writeFile(join(inbox, 'journal.txt'), 'Booked the Lisbon flight.\n');
+    await scan();
+    await appendFile(join(inbox, 'journal.txt'), '\nSarah will join on the 13th.\n');
+    expect(await scan()).toEqual([{ source: 'inbox/journal.txt', outcome: 'ingested', items: 1, facts: 1 }]);
+    expect(String(model.requests[1]!.messages[1]!.content)).toMatch(/Source items:\n\[1\] Sarah will join on the 13th\.$/);
+    expect(await readFile(join(root, 'home/notes/Travel/Lisbon-trip.md'), 'utf8')).toContain('[source:: inbox/journal.txt#L3]');
+  });
+
+  it('reports a file it cannot parse once, ingests none of it, and makes no model call', async () => {
+    await writeFile(join(inbox, 'broken.ics'), 'BEGIN:VCALENDAR\nBEGIN:VEVENT\nSUMMARY:half\n');
+    await writeFile(join(inbox, 'rows.csv'), 'a,b\n1,2,3\n');
+    const first = await scan();
+    expect(first.map((r) => [r.source, r.outcome])).toEqual([
+      ['inbox/broken.ics', 'unparseable'],
+      ['inbox/rows.csv', 'unparseable'],
+    ]);
+    expect(first[1]!.message).toMatch(/not a valid CSV file/);
+    expect(model.requests).toHaveLength(0);
+    expect((await scan()).map((r) => r.outcome)).toEqual(['unchanged', 'unchanged']);
+    expect(await readFile(join(root, 'home/notes/_log.md'), 'utf8')).toMatch(/skipped inbox\/broken\.ics — .* — not a valid iCalendar file/);
+  });
+});
+
+describe('source parsers', () => {
+  it('read e-mails, CSV exports and text into items', async () => {
+    const mail = await parseSource('note.eml', await readFile(join(fixtures, 'note.eml')));
+    expect(mail).toEqual([{ ref: 'mail', date: '2026-06-01T09:30:00.000Z', text: expect.stringMatching(/^E-mail from "Sarah Chen" <sarah\.chen@acme\.example>, to "Alice" <alice@example\.org>, on 2026-06-01, subject: Lisbon plans\nHi Alice, the hotel is booked/) }]);
+    expect(await parseSource('bank.csv', await readFile(join(fixtures, 'bank.csv')))).toEqual([
+      { ref: 'L2', text: 'date: 2026-05-01; description: Rent May; amount: -1200.00' },
+      { ref: 'L3', text: 'date: 2026-05-03; description: Coffee, large; amount: -3.50' },
+    ]);
+    expect(await parseSource('a.md', Buffer.from('# Title\n\nline two\n'))).toEqual([
+      { ref: 'L1', text: '# Title' },
+      { ref: 'L3', text: 'line two' },
+    ]);
+    await expect(parseSource('x.pdf', Buffer.from('%PDF'))).rejects.toThrow(/unsupported file type \.pdf/);
+    await expect(parseSource('x.eml', Buffer.from('\n\njust text'))).rejects.toThrow(/not an e-mail/);
+  });
+});
