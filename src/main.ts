@@ -35,6 +35,7 @@ import { WebAuth } from './web/auth.js';
 import { startWeb, type WebServer } from './web/server.js';
 import type { SpeechToText, TextToSpeech } from './core/ports.js';
 import { Wiki } from './memory/graph/wiki.js';
+import { IngestService } from './memory/ingest/ingest-service.js';
 
 export async function buildApp(config: Config, logger: Logger, progress: Logger = logger, chat?: ChatModelBuild) {
   const clock = systemClock;
@@ -71,8 +72,16 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
     links: (project) => graph.linkMap(project),
   });
   // hand edits: the index follows, links follow renamed or deleted pages, _index.md is regenerated
-  const stopWatching = config.WATCH_PROJECTS ? retrieval.watch((project) => graph.reconcile(project)) : async () => {};
+  // and files put into a project's inbox/ are ingested through the memory lane
+  const ingest = new IngestService({ projectsDir: config.projectsDir, wiki: graph, recall: retrieval.recall, memoryModel, clock, logger: logger.child({ component: 'inbox' }) });
+  const stopWatching = config.WATCH_PROJECTS
+    ? retrieval.watch(async (project) => {
+        await graph.reconcile(project);
+        await ingest.scan(project);
+      })
+    : async () => {};
   if (config.WATCH_PROJECTS) void graph.primeAll();
+  void ingest.scanAll();
   const assistant = new Assistant({
     model,
     memoryModel,

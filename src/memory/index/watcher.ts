@@ -22,8 +22,9 @@ export function watchProjects(
     awaitWriteFinish: { stabilityThreshold: 100, pollInterval: 50 },
   });
   const touched = (path: string) => {
-    const project = relative(projectsDir, path).split(sep)[0];
-    if (!project || project.startsWith('..') || !path.endsWith('.md')) return;
+    const [project, folder] = relative(projectsDir, path).split(sep);
+    // Markdown pages, and any file put into the project's inbox/ (a source to ingest)
+    if (!project || project.startsWith('..') || !(path.endsWith('.md') || folder === 'inbox')) return;
     clearTimeout(timers.get(project));
     timers.set(
       project,
