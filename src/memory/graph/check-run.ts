@@ -26,16 +26,18 @@ export async function runMemoryCheck(run: CheckRun): Promise<number> {
   let remaining = 0;
   let pages = 0;
   for (const project of projects) {
-    let problems = checkPages(project, await wiki.load(project));
+    let snap = await wiki.load(project);
+    let problems = checkPages(project, snap);
     if (run.fix) {
       const fixed = await fixDangling(wiki.notesDir(project), project, problems);
       if (fixed) {
         run.write(`${project}: removed ${fixed} link(s) to missing pages`);
         await wiki.regenerateIndex(project);
-        problems = checkPages(project, await wiki.load(project));
+        snap = await wiki.load(project);
+        problems = checkPages(project, snap);
       }
     }
-    pages += (await wiki.load(project)).pages.size;
+    pages += snap.pages.size;
     for (const p of problems) run.write(formatProblem(p));
     remaining += problems.length;
   }

@@ -2,7 +2,8 @@
  * Reads every page of a project's notes/ folder, re-reading only files whose size or mtime
  * changed since the last load (the cache lives in the instance, one per notes folder).
  */
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileProblem } from '../../core/ports.js';
 import { INDEX_FILE, LOG_FILE_NAME } from '../notes/note-index.js';
@@ -44,8 +45,16 @@ export async function noteFiles(notesDir: string): Promise<string[]> {
   return out.sort();
 }
 
+/**
+ * Pages are stat'ed and read synchronously: for thousands of small files that is several times
+ * faster than one promise per file (no thread-pool round trip), and a load of 5,000 pages stays
+ * well under the second the page map may take.
+ */
 export class PageCache {
   private readonly cache = new Map<string, Cached>();
+  /** The last snapshot, reused while no file changed (the resolver is not rebuilt). */
+  private last: { key: string; snap: WikiSnapshot } | null = null;
+  private generation = 0;
 
   constructor(
     private readonly notesDir: string,
@@ -55,11 +64,15 @@ export class PageCache {
   async load(): Promise<WikiSnapshot> {
     const files = await noteFiles(this.notesDir);
     const keep = new Set(files);
-    for (const k of this.cache.keys()) if (!keep.has(k)) this.cache.delete(k);
-    const BATCH = 64;
-    for (let i = 0; i < files.length; i += BATCH) {
-      await Promise.all(files.slice(i, i + BATCH).map((rel) => this.refresh(rel)));
+    for (const k of this.cache.keys()) {
+      if (!keep.has(k)) {
+        this.cache.delete(k);
+        this.generation++;
+      }
     }
+    for (const rel of files) this.refresh(rel);
+    const key = `${this.generation}:${files.length}`;
+    if (this.last?.key === key) return this.last.snap;
     const pages = new Map<string, WikiPage>();
     const problems: FileProblem[] = [];
     const broken = new Set<string>();
@@ -72,27 +85,34 @@ export class PageCache {
         broken.add(rel);
       }
     }
-    return snapshot(pages, problems, broken);
+    const snap = snapshot(pages, problems, broken);
+    this.last = { key, snap };
+    return snap;
+  }
+
+  /** Drops the reused snapshot (a write planned on it added pages to its resolver). */
+  forgetSnapshot(): void {
+    this.last = null;
   }
 
   /** Forgets a file so the next load reads it again (after Charlie wrote it). */
   invalidate(rel: string): void {
-    this.cache.delete(rel);
+    if (this.cache.delete(rel)) this.generation++;
   }
 
-  private async refresh(rel: string): Promise<void> {
+  private refresh(rel: string): void {
     const full = join(this.notesDir, rel);
-    let s;
-    try {
-      s = await stat(full);
-    } catch {
-      this.cache.delete(rel);
-      return;
-    }
+    const s = statSync(full, { throwIfNoEntry: false });
     const c = this.cache.get(rel);
-    if (c && c.mtimeMs === s.mtimeMs && c.size === s.size) return;
-    const content = await readFile(full, 'utf8').catch(() => null);
-    if (content === null) {
+    if (s && c && c.mtimeMs === s.mtimeMs && c.size === s.size) return;
+    this.generation++;
+    let content: string | null = null;
+    try {
+      content = s ? readFileSync(full, 'utf8') : null;
+    } catch {
+      content = null;
+    }
+    if (!s || content === null) {
       this.cache.delete(rel);
       return;
     }

@@ -82,6 +82,8 @@ export class Wiki implements KnowledgeGraph {
     return this.serial(project, async () => {
       const snap = await this.load(project);
       const dir = this.notesDir(project);
+      // planning adds new pages to the snapshot's resolver: the next load builds a fresh one
+      this.cache(project).forgetSnapshot();
       const { plans, report } = await planWrite(snap, write, {
         project,
         taxonomy: await this.taxonomy(project),
