@@ -111,7 +111,7 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
     privateStore.close();
     await chatModel.close();
   };
-  return { assistant, model, store, privateStore, notices, close };
+  return { assistant, model, store, privateStore, ingest, notices, close };
 }
 
 async function main(): Promise<void> {
@@ -149,7 +149,7 @@ async function main(): Promise<void> {
       assistant: app.assistant,
       logger,
       acceptsImages: app.model.acceptsImages,
-      services: { voice, web },
+      services: { voice, web, ingest: app.ingest },
       transcribeAudio: (list) => transcribeAudioAttachments(list, { stt, fetch, downloadTimeoutMs: config.VOICE_MESSAGE_DOWNLOAD_TIMEOUT_MS, language: config.STT_LANGUAGE }),
     });
     const stop = async () => {

@@ -6,6 +6,7 @@ import { ingestItems } from '../../src/core/ingest.js';
 import { silentLogger } from '../../src/core/ports.js';
 import { Wiki } from '../../src/memory/graph/wiki.js';
 import { Inbox } from '../../src/memory/ingest/inbox.js';
+import { IngestService } from '../../src/memory/ingest/ingest-service.js';
 import { parseSource } from '../../src/memory/ingest/parsers.js';
 import { FixedClock, ScriptedChatModel } from '../support/fakes.js';
 
@@ -99,6 +100,24 @@ describe('the inbox', () => {
     expect(model.requests).toHaveLength(0);
     expect((await scan()).map((r) => r.outcome)).toEqual(['unchanged', 'unchanged']);
     expect(await readFile(join(root, 'home/notes/_log.md'), 'utf8')).toMatch(/skipped inbox\/broken\.ics — .* — not a valid iCalendar file/);
+  });
+});
+
+describe('an attachment (/memory ingest)', () => {
+  it('is put into the inbox under a safe name and read; the same file again is not read twice', async () => {
+    const service = new IngestService({
+      projectsDir: root,
+      wiki,
+      recall: { recall: async () => [] },
+      memoryModel: model,
+      clock: new FixedClock(new Date('2026-06-02T10:00:00Z')),
+      logger: silentLogger,
+    });
+    const bytes = await readFile(join(fixtures, 'trip.ics'));
+    expect(await service.add('home', '../Trip plan.ics', bytes)).toEqual({ source: 'inbox/Trip-plan.ics', outcome: 'ingested', items: 2, facts: 2 });
+    expect(await service.add('home', 'Trip plan.ics', bytes)).toMatchObject({ source: 'inbox/Trip-plan.ics', outcome: 'unchanged' });
+    expect(model.requests).toHaveLength(1);
+    expect(await service.add('home', 'scan.pdf', Buffer.from('%PDF'))).toMatchObject({ outcome: 'unparseable', message: expect.stringMatching(/\.ics/) });
   });
 });
 

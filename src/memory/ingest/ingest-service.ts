@@ -3,11 +3,15 @@
  * memory model (core `ingestItems`) and written through the knowledge graph. Without a local
  * model nothing is read, and the files wait.
  */
-import { readdir } from 'node:fs/promises';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { titleSlug } from '../slug.js';
+import { ABSENT, fileVersion, sha256 } from '../store/atomic-write.js';
+import { resolveChild, resolveInside } from '../store/safe-path.js';
 import { ingestItems } from '../../core/ingest.js';
 import type { Clock, LocalChatModel, Logger, Recall } from '../../core/ports.js';
 import type { Wiki } from '../graph/wiki.js';
-import { Inbox, type InboxResult } from './inbox.js';
+import { INBOX_DIR, Inbox, type InboxResult } from './inbox.js';
+import { extensionOf, SUPPORTED } from './parsers.js';
 
 export interface IngestServiceOptions {
   projectsDir: string;
@@ -48,6 +52,31 @@ export class IngestService {
       .finally(() => this.running.delete(project));
     this.running.set(project, run);
     return run;
+  }
+
+  /**
+   * Puts a file into a project's inbox (a Discord attachment) and ingests it. The name is made
+   * safe; a different file of the same name gets `-2`, `-3` …; the same bytes again are a no-op.
+   */
+  async add(project: string, name: string, bytes: Buffer): Promise<InboxResult> {
+    const ext = extensionOf(name);
+    if (!(SUPPORTED as readonly string[]).includes(ext)) {
+      return { source: name, outcome: 'unparseable', items: 0, facts: 0, message: `Charlie reads ${SUPPORTED.join(' ')} files` };
+    }
+    const dir = resolveInside(resolveChild(this.o.projectsDir, project), INBOX_DIR);
+    await mkdir(dir, { recursive: true });
+    const base = titleSlug(name.slice(0, name.length - ext.length), 'file');
+    let file = `${base}${ext}`;
+    for (let n = 2; ; n++) {
+      const version = await fileVersion(resolveInside(dir, file));
+      if (version === ABSENT || version === sha256(bytes)) break;
+      file = `${base}-${n}${ext}`;
+    }
+    const full = resolveInside(dir, file);
+    // bytes as they came (an e-mail need not be UTF-8); `wx` never replaces a file
+    if ((await fileVersion(full)) === ABSENT) await writeFile(full, bytes, { flag: 'wx' });
+    const results = await this.scan(project);
+    return results.find((r) => r.source === `${INBOX_DIR}/${file}`) ?? { source: `${INBOX_DIR}/${file}`, outcome: 'failed', items: 0, facts: 0, message: 'no local memory model: the file waits in the inbox' };
   }
 
   async scanAll(): Promise<void> {

@@ -1,0 +1,45 @@
+/**
+ * `/memory ingest file`: puts an attached file (.md .txt .ics .eml .csv) into this channel's
+ * `inbox/` and reads it into the project's notes through the local memory lane. Needs
+ * `ctx.services.ingest` (an IngestService, built in main.ts).
+ */
+import { ApplicationCommandOptionType, MessageFlags } from 'discord.js';
+import type { Command } from '../src/discord/command.js';
+import { IngestService } from '../src/memory/ingest/ingest-service.js';
+
+const MAX_BYTES = 5_000_000;
+
+export default {
+  name: 'memory',
+  description: 'See, edit, search or forget what Charlie remembers',
+  subcommand: { name: 'ingest', description: 'Read a file (.md .txt .ics .eml .csv) into this channel’s notes' },
+  options: [{ type: ApplicationCommandOptionType.Attachment, name: 'file', description: 'A calendar, e-mail, CSV export or text file', required: true }],
+  async execute(interaction, ctx) {
+    const say = (content: string) => interaction.editReply({ content, allowedMentions: { parse: [] } });
+    const ingest = ctx.services.ingest instanceof IngestService ? ctx.services.ingest : null;
+    const config = await ctx.assistant.projectConfig(ctx.place);
+    if (!ingest || !config) {
+      await interaction.reply({ content: 'Files can be read into the notes of a project channel only (private conversations keep no notes).', flags: MessageFlags.Ephemeral });
+      return;
+    }
+    const file = interaction.options.getAttachment('file', true);
+    await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+    if (file.size > MAX_BYTES) {
+      await say(`\`${file.name}\` is ${Math.round(file.size / 1000)} kB; I read files up to ${MAX_BYTES / 1_000_000} MB.`);
+      return;
+    }
+    const response = await fetch(file.url);
+    if (!response.ok) {
+      await say(`I could not download \`${file.name}\` from Discord (HTTP ${response.status}). Try again?`);
+      return;
+    }
+    const result = await ingest.add(config.slug, file.name, Buffer.from(await response.arrayBuffer()));
+    const text =
+      result.outcome === 'ingested'
+        ? `Read \`${result.source}\`: ${result.items} new item(s), ${result.facts} fact(s) written or refreshed.`
+        : result.outcome === 'unchanged'
+          ? `\`${result.source}\` was read before and has not changed.`
+          : `\`${result.source}\` was not read: ${result.message ?? result.outcome}.`;
+    await say(text);
+  },
+} satisfies Command;
