@@ -192,6 +192,11 @@ export function toGraphWrite(items: GraphItems, entries: readonly LogEntry[], sp
   }
   // new entities first, so a later short name ("Sarah") resolves to the page just created
   const entities = [...byName.values()].sort((a, b) => Number(b.create) - Number(a.create));
-  for (const e of entities) if (e.create && e.facts.length === 0 && !e.discordId && !speakers.some((s) => norm(s.name) === norm(e.name))) e.create = false;
+  // a new page needs something lasting: a fact, an evidenced relationship, or being a speaker
+  const linked = new Set(links.flatMap((l) => [norm(l.from), norm(l.to)]));
+  for (const e of entities) {
+    const lasting = e.facts.length > 0 || linked.has(norm(e.name)) || !!e.discordId || speakers.some((s) => norm(s.name) === norm(e.name));
+    if (e.create && !lasting) e.create = false;
+  }
   return { write: { entities, links, origin }, dropped };
 }
