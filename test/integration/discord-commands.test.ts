@@ -177,7 +177,7 @@ describe('Discord slash commands', () => {
     expect(result).toMatchObject({ scope: 'guild', applicationId: bare.applicationId });
     const saved = bare.registeredCommands.get('guild:123456789012345678')!;
     const shape = Object.fromEntries(saved.map((c) => [c.name, ((c.options as Json[]) ?? []).filter((o) => o.type === 1).map((o) => o.name)]));
-    expect(shape.memory).toEqual(['edit', 'forget', 'search', 'show']);
+    expect(shape.memory).toEqual(['edit', 'forget', 'ingest', 'search', 'show']);
     expect(shape.project).toEqual(['distill', 'respond', 'style']);
     expect(shape.help).toEqual([]);
     const global = await registerCommands({ token: bare.token, apiUrl: bare.apiUrl, commands });
