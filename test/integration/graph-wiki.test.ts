@@ -177,9 +177,12 @@ describe('links follow renames and deletions', () => {
   });
 
   it('when the store deletes a note (forget)', async () => {
+    await wiki.primeAll();
     const store = new FileProjectStore({ projectsDir: root, clock, onNoteDeleted: (slug, path) => wiki.removeLinksTo(slug, path) });
     expect(await store.deleteNote('p', 'notes/Work/Acme')).toBe(true);
     expect(await read('People/Professional/Sarah-Chen.md')).not.toContain('[[Work/Acme]]');
+    await wiki.reconcile('p'); // the watcher then sees the file gone: already handled, not a hand delete
+    expect(await read('_log.md')).not.toContain('hand edit');
   });
 
   it('when a person renames or deletes a file while Charlie runs (the watcher reconciles)', async () => {

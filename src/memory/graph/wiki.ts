@@ -181,6 +181,12 @@ export class Wiki implements KnowledgeGraph {
       await stat(src);
       await mkdir(dirname(dst), { recursive: true });
       await renameFile(src, dst);
+      const known = this.known.get(project);
+      const title = known?.get(from);
+      if (known && title !== undefined) {
+        known.delete(from);
+        known.set(to, title);
+      }
       await this.retarget(project, new Map([[from, to]]), new Set());
       await this.log(project, [{ action: 'renamed', path: `${from} → ${to}` }]);
       await this.regenerateIndex(project);
@@ -190,6 +196,7 @@ export class Wiki implements KnowledgeGraph {
   /** After a page was deleted (by Charlie or by hand): links to it are removed. */
   removeLinksTo(project: string, path: string): Promise<void> {
     return this.serial(project, async () => {
+      this.known.get(project)?.delete(path); // not a hand delete: the watcher need not report it again
       await this.retarget(project, new Map(), new Set([path]));
       await this.regenerateIndex(project);
     });
