@@ -143,6 +143,19 @@ describe('writing through the graph', () => {
     expect(await read('People/Professional/Bo.md')).toContain('- [[Work/Acme]] (supplier) [source:: [[Work/Acme]]]');
   });
 
+  it('starts health and money pages as sensitive', async () => {
+    await wiki.write('p', {
+      origin: 'inbox/bank.csv',
+      entities: [
+        { name: 'Rent', category: 'Finances', create: true, facts: [{ text: 'Rent is 1200 a month.', said: '2026-06-20', source: 'inbox/bank.csv#L2' }] },
+        { name: 'Knee surgery', category: 'Health', create: true, facts: [{ text: 'Planned for July.', said: '2026-06-20', source: MSG(1) }] },
+      ],
+      links: [],
+    });
+    expect(await read('Finances/Rent.md')).toMatch(/^sensitivity: sensitive\nkind: financial$/m);
+    expect(await read('Health/Knee-surgery.md')).toMatch(/^sensitivity: sensitive\nkind: phi$/m);
+  });
+
   it('asks the forgetting hook before writing, and leaves a broken page alone', async () => {
     const forgetful = new Wiki({ projectsDir: root, clock, logger: silentLogger, isForgotten: (c) => c.kind === 'fact' && c.text.includes('anvils') });
     const report = await forgetful.write('p', sarahAtAcme(3));

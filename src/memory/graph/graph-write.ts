@@ -176,6 +176,14 @@ export interface PageResult {
   linksAdded: number;
 }
 
+/** Health and money pages start sensitive: never sent to a hosted model. */
+function sensitivityOf(category: string): { sensitivity: 'personal' | 'sensitive'; kind?: 'phi' | 'financial' } {
+  const top = category.split('/')[0]?.toLowerCase() ?? '';
+  if (top === 'health') return { sensitivity: 'sensitive', kind: 'phi' };
+  if (top === 'finances' || top === 'finance') return { sensitivity: 'sensitive', kind: 'financial' };
+  return { sensitivity: 'personal' };
+}
+
 function newPage(plan: PagePlan, today: string): string {
   return setFrontMatter(plan.description ? `${plan.description.replace(/\s+/g, ' ')}\n` : '', {}, () => ({
     schema: 2,
@@ -185,7 +193,7 @@ function newPage(plan: PagePlan, today: string): string {
     created: today,
     updated: today,
     staleness: plan.staleness,
-    sensitivity: 'personal',
+    ...sensitivityOf(plan.category),
     ...(plan.discordId ? { discord_id: plan.discordId } : {}),
     tags: [],
     sources: [],
