@@ -32,6 +32,8 @@ export type ModelErrorKind =
 
 export abstract class ModelError extends CharlieError {
   abstract readonly kind: ModelErrorKind;
+  /** What the owner should do when the kind's usual advice (about a model server) does not fit, e.g. an embedded model. */
+  readonly remedy?: string;
   /** Whether the same request may succeed if sent again later. */
   get isRetryable(): boolean {
     return this.kind === 'unreachable' || this.kind === 'timeout' || this.kind === 'rate_limited' || this.kind === 'server_error';
@@ -143,6 +145,7 @@ export class UnsafeNameError extends CharlieError {}
 /** What a person reads when a turn fails because of the model: what happened, and what to do. */
 export function modelErrorReply(error: ModelError): string {
   const status = error instanceof ModelHttpError ? ` (HTTP ${error.status})` : '';
+  if (error.remedy && error.kind !== 'context_too_long') return `Sorry — I can't answer right now: ${error.remedy}. Your message is saved.`;
   switch (error.kind) {
     case 'unreachable':
       return "Sorry — I can't reach my model server, so I can't answer. Your message is saved; start the model server (LM Studio, Ollama …) or check LLM_BASE_URL, then try again.";

@@ -172,7 +172,7 @@ describe('embedded model (tiny random GGUF, real node-llama-cpp)', () => {
     const missing = new EmbeddedRuntime({ modelPath: join(dir, 'nope.gguf'), contextSize: 256, gpu: 'off', gpuLayers: 0, threads: 1 });
     const err: unknown = await missing.load().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(EmbeddedModelError);
-    expect((err as EmbeddedModelError).kind).toBe('missing_file');
+    expect((err as EmbeddedModelError).reason).toBe('missing_file');
     expect(String(err)).toContain('npm run models -- pull');
   });
 });

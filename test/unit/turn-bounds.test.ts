@@ -5,6 +5,7 @@ import { Assistant } from '../../src/core/assistant.js';
 import { CONTEXT_RETRY_NOTICE, ModelHttpError, ModelTimeoutError, ModelUnavailableError } from '../../src/core/errors.js';
 import { silentLogger, type ChatChunk, type ChatModel, type ChatRequest } from '../../src/core/ports.js';
 import { REPLY_CUT } from '../../src/core/tool-loop.js';
+import { EmbeddedModelError } from '../../src/llm/embedded/errors.js';
 import { defineTool } from '../../src/core/tools/tool.js';
 import { collect, makeAssistant, msg, testSettings } from '../support/assistant-fixture.js';
 import { FixedClock, GrepRecall, InMemoryPrivateStore, InMemoryProjectStore, RecordingUsageStore, ScriptedChatModel } from '../support/fakes.js';
@@ -59,6 +60,19 @@ describe('model errors by kind', () => {
     }
     const { assistant } = makeAssistant({ model: new ScriptedChatModel([{ error: new ModelUnavailableError('http://127.0.0.1:9/v1') }]), memoryModel: null });
     expect((await assistant.handle(msg('hi'))).reply).toMatch(/can't reach my model server/);
+  });
+
+  it('the embedded model: a context overflow is retried with less history; a missing file points to the doctor, not to a server', async () => {
+    const overflowing = new ScriptedChatModel((req) => (req.messages.length > 2 ? { error: new EmbeddedModelError('context_overflow', 'does not fit') } : { text: 'short answer' }));
+    const { assistant } = makeAssistant({ model: overflowing, memoryModel: null });
+    await assistant.handle(msg('earlier', undefined, { reply: false }));
+    expect((await assistant.handle(msg('now'))).reply).toBe('short answer');
+
+    const missing = new ScriptedChatModel([{ error: new EmbeddedModelError('missing_file', 'the embedded model file /home/x/model.gguf is missing') }]);
+    const { assistant: a2 } = makeAssistant({ model: missing, memoryModel: null });
+    const out = await a2.handle(msg('hi'));
+    expect(out.reply).toMatch(/npm run doctor/);
+    expect(out.reply).not.toMatch(/LLM_BASE_URL|model server|\/home\/x/);
   });
 });
 

@@ -1,17 +1,33 @@
 /** Failures of the embedded model, each saying what to do. */
-import { CharlieError } from '../../core/errors.js';
+import { ModelError, type ModelErrorKind } from '../../core/errors.js';
 
 export type EmbeddedErrorKind = 'missing_file' | 'load_failed' | 'out_of_memory' | 'context_overflow' | 'generation_failed';
 
-export class EmbeddedModelError extends CharlieError {
-  /** Nothing here is worth retrying at once: the same file and memory give the same result. */
-  readonly isRetryable = false;
+/** The model-error kind the turn acts on (a context overflow is retried with less history). */
+const AS_MODEL_ERROR: Record<EmbeddedErrorKind, ModelErrorKind> = {
+  missing_file: 'unreachable',
+  load_failed: 'unreachable',
+  out_of_memory: 'unreachable',
+  context_overflow: 'context_too_long',
+  generation_failed: 'server_error',
+};
+
+export class EmbeddedModelError extends ModelError {
+  readonly kind: ModelErrorKind;
+  override readonly remedy = 'the built-in model could not run; the owner should run `npm run doctor`';
   constructor(
-    readonly kind: EmbeddedErrorKind,
+    /** What went wrong in the embedded runtime, more precisely than `kind`. */
+    readonly reason: EmbeddedErrorKind,
     message: string,
     options?: { cause?: unknown },
   ) {
     super(message, options);
+    this.kind = AS_MODEL_ERROR[reason];
+  }
+
+  /** Nothing here is worth retrying at once: the same file and memory give the same result. */
+  override get isRetryable(): boolean {
+    return false;
   }
 }
 
