@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -60,6 +60,28 @@ describe('follow_links', () => {
     const result = events.find((e) => e.type === 'tool_result');
     expect(result).toMatchObject({ summary: 'followed Sarah Chen → employer: Acme, trip: Lisbon trip' });
     expect(result && 'pages' in result ? result.pages : []).toContain('notes/Work/Acme.md');
+  });
+});
+
+describe('remember through the graph', () => {
+  it('adds sentences as facts to the page a short name means, never twice', async () => {
+    const clock = new FixedClock(new Date('2026-06-20T10:00:00Z'));
+    const store = new FileProjectStore({ projectsDir: root, clock });
+    const graph = new Wiki({ projectsDir: root, clock, logger: silentLogger });
+    const slug = (await store.ensureProject(general.kind === 'project' ? general.origin : { name: 'x', key: 'x' })).slug;
+    await graph.write(slug, { origin: 'test', entities: [{ name: 'Sarah Chen', category: 'People/Professional', create: true, facts: [{ text: 'Designer.', said: '2026-06-20', source: 'test:0' }] }], links: [] });
+    const call = { name: 'remember', arguments: '{"title":"sarah","text":"She likes green tea. She lives in Leeds."}' };
+    const model = new ScriptedChatModel([{ toolCalls: [call] }, { text: 'Saved.' }, { toolCalls: [call] }, { text: 'Saved.' }]);
+    const assistant = new Assistant({ model, memoryModel: null, store, privateStore: new InMemoryPrivateStore(), recall: new GrepRecall(store), usage: new RecordingUsageStore(), graph, clock, logger: silentLogger, settings: testSettings });
+    const { events, onEvent } = collect();
+    await assistant.handle(msg('remember that Sarah likes green tea and lives in Leeds'), { onEvent });
+    await assistant.handle(msg('remember that again'), { onEvent });
+    const page = await readFile(join(root, slug, 'notes/People/Professional/Sarah-Chen.md'), 'utf8');
+    expect(page.match(/^- She likes green tea\. \[said:: 2026-06-20\]/gm)).toHaveLength(1);
+    expect(page.match(/^- She lives in Leeds\./gm)).toHaveLength(1);
+    expect((await store.listNotes(slug)).map((n) => n.path)).toEqual(['People/Professional/Sarah-Chen.md']); // no second "Sarah" page
+    const results = events.filter((e) => e.type === 'tool_result').map((e) => ('summary' in e ? e.summary : ''));
+    expect(results).toEqual(['updated People/Professional/Sarah-Chen.md', 'already remembered']);
   });
 });
 

@@ -51,7 +51,7 @@ export const remember = defineTool({
   category: 'notes',
   projectOnly: true,
   description:
-    'Save or update a note about a person, place, thing or topic. If a note with this title exists, the text is added to it as a new dated entry.',
+    'Save or update a note about a person, place, thing or topic. If a note about it exists (by title, alias or first name), the text is added to it; each sentence becomes a dated fact citing this message.',
   params: z.object({
     title: z.string().min(1).max(120).describe('the entity, e.g. "Sarah Chen"'),
     text: z.string().min(1).max(20_000).describe('what to remember, in plain sentences'),
@@ -59,6 +59,24 @@ export const remember = defineTool({
     tags: z.array(z.string().max(40)).max(10).optional(),
   }),
   async execute(args, ctx) {
+    const graph = ctx.home.graph;
+    if (graph) {
+      // through the knowledge graph: "Sarah" finds Sarah Chen's page; a restated fact is not added twice
+      const said = ctx.clock.now().toISOString().slice(0, 10);
+      const facts = sentences(args.text).map((text) => ({ text, said, source: ctx.source }));
+      const report = await graph.write({ origin: 'remember', entities: [{ name: args.title, ...(args.category ? { category: args.category } : {}), create: true, facts }], links: [] });
+      const path = report.created[0] ?? report.updated[0];
+      if (!path) {
+        const why = report.refused[0]?.reason;
+        return why ? { content: `not saved: ${why}`, summary: `not saved (${why})` } : { content: 'already remembered: nothing new to add', summary: 'already remembered' };
+      }
+      const what = report.created.length ? 'created' : 'updated';
+      return {
+        content: `${what} notes/${path}: ${report.factsAdded} fact(s) added, ${report.factsRefreshed} refreshed`,
+        summary: `${what === 'created' ? 'saved' : 'updated'} ${path}`,
+        pages: [`notes/${path}`],
+      };
+    }
     const result = await shelf(ctx).save({
       title: args.title,
       body: args.text,
@@ -90,3 +108,13 @@ export const searchNotes = defineTool({
     };
   },
 });
+
+/** A remembered text as atomic facts: one per sentence (at most 20). */
+function sentences(text: string): string[] {
+  const out = text
+    .replace(/\s+/g, ' ')
+    .split(/(?<=[.!?])\s+(?=[A-Z0-9"“(])/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return out.slice(0, 20);
+}
