@@ -4,6 +4,7 @@
  * when DISCORD_TOKEN is set, otherwise the terminal chat.
  */
 import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { userInfo } from 'node:os';
 import { pathToFileURL } from 'node:url';
@@ -17,6 +18,9 @@ import { EmbeddedChatModel } from './llm/embedded/embedded-chat.js';
 import { OpenAIChatModel } from './llm/openai-chat.js';
 import { probeModelServer } from './llm/probe.js';
 import { buildChatModel, chooseProvider, serverChatModel, type ChatModelBuild } from './llm/provider.js';
+import { downloadModel, remoteSize } from './llm/embedded/download.js';
+import { modelsDir } from './llm/embedded/model-file.js';
+import { offerModelDownload } from './terminal/model-offer.js';
 import { createLogger } from './logging.js';
 import { FileProjectStore } from './memory/store/project-store.js';
 import { runTerminal } from './terminal/chat.js';
@@ -119,7 +123,19 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const terminal = !config.DISCORD_TOKEN;
   const logger = createLogger(config.LOG_LEVEL, terminal ? dataFiles(config.dataDir).log : undefined);
-  const choice = await chooseProvider(config, { probe: () => probeModelServer(config.LLM_BASE_URL, config.LLM_API_KEY, 3000) });
+  let choice = await chooseProvider(config, { probe: () => probeModelServer(config.LLM_BASE_URL, config.LLM_API_KEY, 3000) });
+  if (terminal && choice.provider === 'none' && process.stdin.isTTY && process.stdout.isTTY) {
+    const { file } = choice;
+    const downloaded = await offerModelDownload({
+      file,
+      markerPath: join(modelsDir(config.dataDir), '.embedded-offer-asked'),
+      input: process.stdin,
+      output: process.stdout,
+      size: () => (file.url ? remoteSize(file.url) : Promise.resolve(null)),
+      download: (onProgress) => downloadModel(file, { onProgress }),
+    });
+    if (downloaded) choice = { provider: 'embedded', file };
+  }
   const chat = buildChatModel(config, choice, logger.child({ component: 'llm' }));
   chat.warmUp();
   const modelStatus = choice.provider === 'none' ? choice.message : choice.provider === 'server' ? choice.status : null;
