@@ -41,7 +41,13 @@ function dirBytes(path: string): number {
 export function modelRows(config: Config): Row[] {
   const chat = embeddedModelFile(config);
   const embeddingDir = config.EMBEDDING_MODEL_DIR ? join(config.EMBEDDING_MODEL_DIR, config.EMBEDDING_MODEL) : join(modelsDir(config.dataDir), config.EMBEDDING_MODEL);
-  const whisper = new TransformersWhisper({ model: config.STT_MODEL, cacheDir: modelsDir(config.dataDir), ...(config.STT_MODEL_DIR ? { localDir: config.STT_MODEL_DIR } : {}) }).locate();
+  const whisper = new TransformersWhisper({
+    model: config.STT_MODEL,
+    cacheDir: modelsDir(config.dataDir),
+    ...(config.STT_MODEL_DIR ? { localDir: config.STT_MODEL_DIR } : {}),
+    allowDownload: false,
+    dtype: config.STT_DTYPE,
+  }).locate();
   return [
     {
       job: 'chat (embedded)',
@@ -119,6 +125,7 @@ async function pull(config: Config, jobs: Job[]): Promise<void> {
         model: config.STT_MODEL,
         cacheDir: modelsDir(config.dataDir),
         ...(config.STT_MODEL_DIR ? { localDir: config.STT_MODEL_DIR } : {}),
+        allowDownload: true,
         dtype: config.STT_DTYPE,
         logger: transformersProgress('whisper'),
       });
