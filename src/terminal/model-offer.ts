@@ -7,18 +7,17 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { Readable, Writable } from 'node:stream';
-import type { DownloadProgress, DownloadResult } from '../llm/embedded/download.js';
-import type { EmbeddedModelFile } from '../llm/embedded/model-file.js';
-import { gb, progressPrinter } from '../llm/embedded/progress.js';
+import { gb, progressPrinter, type DownloadProgress } from './progress.js';
 
 export interface ModelOfferOptions {
-  file: EmbeddedModelFile;
+  /** The embedded model's file (what `npm run models -- pull` would fetch). */
+  file: { ref: string; path: string; downloadable: boolean };
   /** Exists once the offer was made: it is never repeated. */
   markerPath: string;
   input: Readable;
   output: Writable & { isTTY?: boolean };
   size(): Promise<number | null>;
-  download(onProgress: (p: DownloadProgress) => void): Promise<DownloadResult>;
+  download(onProgress: (p: DownloadProgress) => void): Promise<{ path: string; bytes: number }>;
 }
 
 /** Whether the model was downloaded (and can be used now). */

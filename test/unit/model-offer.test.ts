@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DownloadProgress, DownloadResult } from '../../src/llm/embedded/download.js';
+import type { DownloadProgress } from '../../src/terminal/progress.js';
 import { offerModelDownload } from '../../src/terminal/model-offer.js';
 
 const dirs: string[] = [];
@@ -33,10 +33,10 @@ function setup(answer: string | null, downloadable = true) {
     input,
     output,
     size: async () => 2_497_280_256,
-    download: async (onProgress: (p: DownloadProgress) => void): Promise<DownloadResult> => {
+    download: async (onProgress: (p: DownloadProgress) => void) => {
       downloads.push(file.ref);
       onProgress({ downloaded: 100, total: 100 });
-      return { path: file.path, bytes: 100, downloaded: true, resumedFrom: 0, sha256: null, shaVerified: false };
+      return { path: file.path, bytes: 100 };
     },
   };
   return { options, downloads, screen: () => shown };

@@ -19,6 +19,7 @@ import type { EmbeddedModelFile } from './model-file.js';
 
 export class DownloadError extends CharlieError {}
 
+/** Bytes so far, and the total when the server said it (the same shape the terminal's progress bar takes). */
 export interface DownloadProgress {
   downloaded: number;
   total: number | null;

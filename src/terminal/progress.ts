@@ -1,5 +1,10 @@
 /** Download progress for people: a one-line bar on a terminal, a line per 10 % in a log or pipe. */
-import type { DownloadProgress } from './download.js';
+
+/** Bytes so far, and the total when the server said it. */
+export interface DownloadProgress {
+  downloaded: number;
+  total: number | null;
+}
 
 /** 2.50 GB, 80.1 MB, 170 kB. */
 export function gb(bytes: number): string {
