@@ -6,7 +6,7 @@
  */
 import type { GraphFact, GraphWrite, GraphWriteReport } from '../../core/ports.js';
 import { titleSlug } from '../slug.js';
-import { renderFact, renderLink, withSaid, field } from './lines.js';
+import { renderFact, renderLink, setField, withSaid, field } from './lines.js';
 import { normalizeName, normalizeStatement, statementContains } from './names.js';
 import { readPage, titleFromPath } from './page.js';
 import { addToSection, editLines, setFrontMatter } from './page-edit.js';
@@ -220,7 +220,10 @@ export function applyToPage(current: string | null, plan: PagePlan, today: strin
     const old = known.get(key);
     if (old) {
       if ((field(old.fields, 'said') ?? '') < f.said) {
-        edits.set(old.line, withSaid(edits.get(old.line) ?? lines[old.line - 1]!, f.said));
+        // restating a fact restarts its clock and its confidence (decay counts from `said`)
+        let line = withSaid(edits.get(old.line) ?? lines[old.line - 1]!, f.said);
+        if (field(old.fields, 'confidence') !== undefined) line = setField(line, 'confidence', '1');
+        edits.set(old.line, line);
         refreshed++;
       }
       continue;

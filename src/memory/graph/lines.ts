@@ -8,7 +8,9 @@
  *     ## Related
  *     - [[Work/Acme]] (employer) [source:: [msg](https://discord.com/channels/1/2/3)]
  *
- * Facts keep the record format of DESIGN.md so later fields (confidence, status, due) slot in.
+ * Facts are typed records (DESIGN.md record format; src/memory/records/record.ts reads them):
+ * fields a line leaves out take defaults, and `setField` edits one field in place so the rest
+ * of a line a person wrote stays byte for byte as it was.
  */
 import { createHash } from 'node:crypto';
 
@@ -89,9 +91,21 @@ export function parseFactLine(raw: string, line: number): FactLine | null {
 export interface FactDraft {
   text: string;
   type?: string;
-  /** YYYY-MM-DD: when it was said. */
+  /** YYYY-MM-DD: when a commitment is due. */
+  due?: string;
+  /** YYYY-MM-DD: when an episode took place (apart from when it was said). */
+  happened?: string;
+  /** 0–1; left out = 1. */
+  confidence?: number;
+  /** `public`, `personal`, `sensitive` or `sensitive/phi|credential|financial`; left out = the page's. */
+  sensitivity?: string;
+  /** Only when not `active`. */
+  status?: string;
+  /** YYYY-MM-DD: when said. */
   said: string;
   source: string;
+  /** How it reached Charlie (chat, voice, ingest, manual, reflection); left out = read from the source. */
+  via?: string;
   /** Only when it differs from the page's. */
   staleness?: number;
 }
@@ -108,17 +122,59 @@ function oneLine(text: string): string {
 export function renderFact(page: string, fact: FactDraft): string {
   const text = oneLine(fact.text).replace(/\[(\w[\w-]*)::/g, '[$1 :');
   const parts = [`- ${text}`];
-  if (fact.type) parts.push(`[type:: ${oneLine(fact.type).replace(/[[\]]/g, '')}]`);
+  const plain = (v: string) => oneLine(v).replace(/[[\]]/g, '');
+  if (fact.type) parts.push(`[type:: ${plain(fact.type)}]`);
+  if (fact.due) parts.push(`[due:: ${plain(fact.due)}]`);
+  if (fact.happened) parts.push(`[happened:: ${plain(fact.happened)}]`);
+  if (fact.status && fact.status !== 'active') parts.push(`[status:: ${plain(fact.status)}]`);
+  if (fact.confidence !== undefined) parts.push(`[confidence:: ${formatConfidence(fact.confidence)}]`);
+  if (fact.sensitivity) parts.push(`[sensitivity:: ${plain(fact.sensitivity)}]`);
   if (fact.staleness !== undefined) parts.push(`[staleness:: ${fact.staleness}]`);
-  parts.push(`[said:: ${fact.said}]`, `[source:: ${renderSource(fact.source)}]`, `^${blockIdFor(page, text)}`);
+  parts.push(`[said:: ${fact.said}]`, `[source:: ${renderSource(fact.source)}]`);
+  if (fact.via) parts.push(`[via:: ${plain(fact.via)}]`);
+  parts.push(`^${blockIdFor(page, text)}`);
   return parts.join(' ');
+}
+
+export function formatConfidence(c: number): string {
+  return String(Math.round(Math.min(1, Math.max(0, c)) * 100) / 100);
+}
+
+/** Where `[key:: …]` sits in a line (brackets in its value balanced), or null. */
+function fieldSpan(raw: string, key: string): { start: number; end: number } | null {
+  const re = new RegExp(`\\[${key}::`, 'gi');
+  for (let m = re.exec(raw); m; m = re.exec(raw)) {
+    let depth = 1;
+    let j = m.index + m[0].length;
+    for (; j < raw.length && depth > 0; j++) {
+      if (raw[j] === '[') depth++;
+      else if (raw[j] === ']') depth--;
+    }
+    if (depth === 0) return { start: m.index, end: j };
+  }
+  return null;
+}
+
+/**
+ * The line with one field set (`value`) or removed (null), everything else left as written:
+ * an existing field is replaced where it stands, a new one goes before the block id.
+ */
+export function setField(raw: string, key: string, value: string | null): string {
+  const span = fieldSpan(raw, key);
+  if (span) {
+    if (value !== null) return `${raw.slice(0, span.start)}[${key}:: ${value}]${raw.slice(span.end)}`;
+    const before = raw.slice(0, span.start).replace(/[ \t]+$/, '');
+    const after = raw.slice(span.end);
+    return before + (after.startsWith(' ') || after === '' ? after : ` ${after}`);
+  }
+  if (value === null) return raw;
+  const id = BLOCK_ID.exec(raw);
+  return id ? `${raw.slice(0, id.index)} [${key}:: ${value}]${raw.slice(id.index)}` : `${raw.trimEnd()} [${key}:: ${value}]`;
 }
 
 /** The fact line with its `said` date replaced (restating a fact refreshes it). */
 export function withSaid(raw: string, said: string): string {
-  if (/\[said::[^\]]*\]/.test(raw)) return raw.replace(/\[said::[^\]]*\]/, `[said:: ${said}]`);
-  const id = BLOCK_ID.exec(raw);
-  return id ? `${raw.slice(0, id.index)} [said:: ${said}]${raw.slice(id.index)}` : `${raw.trimEnd()} [said:: ${said}]`;
+  return setField(raw, 'said', said);
 }
 
 // ───────────── links ─────────────

@@ -22,6 +22,8 @@ export interface WikiPage {
   updated: string;
   staleness: number;
   sensitivity: 'public' | 'personal' | 'sensitive';
+  /** With `sensitive`: what makes it so (the default of the page's records). */
+  sensitiveKind?: 'phi' | 'credential' | 'financial';
   discordId?: string;
   description: string;
   facts: FactLine[];
@@ -110,6 +112,7 @@ export function readPage(content: string, path: string, shown: string): PageRead
       updated: d.updated ?? '',
       staleness: d.staleness ?? NOTE_DEFAULTS.staleness,
       sensitivity: d.sensitivity ?? NOTE_DEFAULTS.sensitivity,
+      ...(d.kind ? { sensitiveKind: d.kind } : {}),
       ...(d.discord_id ? { discordId: d.discord_id } : {}),
       description: description.join(' ').slice(0, 300),
       facts,
