@@ -89,6 +89,7 @@ async function start(): Promise<void> {
     clear($('#view-tabs'), viewTabs(route));
     const title = titleOf(list, route.project);
     main.setAttribute('aria-busy', 'true');
+    main.inert = true; // the previous view takes no input while the next one loads
     try {
       if (route.view === 'chat') await renderChat(main, route.project, title, me);
       else if (route.view === 'inspect') await renderInspector(main, route.project, title, route.rest || 'records');
@@ -101,6 +102,7 @@ async function start(): Promise<void> {
       clear(main, h('p', { class: 'error', role: 'alert' }, err instanceof Error ? err.message : String(err)));
     } finally {
       main.removeAttribute('aria-busy');
+      main.inert = false;
     }
   };
   window.addEventListener('hashchange', () => void draw());

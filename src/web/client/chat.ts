@@ -127,11 +127,11 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
   const send = h('button', { type: 'submit', class: 'primary' }, 'Send');
   const mic = h('button', { type: 'button', class: 'icon', 'aria-label': 'Push to talk', title: me.speech.stt ? 'Push to talk' : 'Speech-to-text is not set up', disabled: !me.speech.stt }, icon('mic'));
   const form = h('form', { class: 'composer' }, attached, h('div', { class: 'row' }, h('label', { for: 'image-file', class: 'icon button', title: 'Attach an image' }, icon('image'), h('span', { class: 'visually-hidden' }, 'Attach an image')), file, input, mic, send));
-  clear(main, h('header', { class: 'view-head' }, h('h1', {}, title)), list, form);
-
-  const scroll = () => list.lastElementChild?.scrollIntoView({ block: 'end' });
-  const history = await api.messages(project);
+  // History first, so nothing typed meanwhile lands above it.
+  const [history, current] = await Promise.all([api.messages(project), api.currentTurn(project).catch(() => ({ turn: null }))]);
   for (const m of history.messages) list.append(bubble(m, me));
+  clear(main, h('header', { class: 'view-head' }, h('h1', {}, title)), list, form);
+  const scroll = () => list.lastElementChild?.scrollIntoView({ block: 'end' });
   scroll();
 
   const follow = async (res: Promise<Response>, live: LiveReply) => {
@@ -148,13 +148,6 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
       send.disabled = false;
     }
   };
-
-  const current = await api.currentTurn(project).catch(() => ({ turn: null }));
-  if (current.turn && !current.turn.done) {
-    const live = new LiveReply(project, me);
-    list.append(live.el);
-    void follow(resumeTurn(current.turn.id, 0), live);
-  }
 
   const submit = async (text: string, mode: 'text' | 'voice' = 'text') => {
     if (!text.trim() && !images.length) return;
@@ -221,5 +214,13 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
       }
     })();
   });
+  // A turn still running (or one that ended while this page loaded its history) is replayed.
+  const unanswered = history.messages[history.messages.length - 1]?.role === 'user';
+  if (current.turn && (!current.turn.done || unanswered)) {
+    const live = new LiveReply(project, me);
+    list.append(live.el);
+    void follow(resumeTurn(current.turn.id, 0), live);
+  }
+
   input.focus();
 }

@@ -1,0 +1,96 @@
+/**
+ * `npm run bench:web`: what the web app costs.
+ *   1. JavaScript shipped to the browser, gzipped: the first load (app + the chunks it imports),
+ *      the graph view's chunk (loaded when opened), and the service worker.
+ *   2. Time from the request to the first streamed token, against a scripted model server that
+ *      answers with a fixed delay: measured straight at the model (its own time) and through
+ *      POST /api/projects/:project/messages (SSE), so the difference is what Charlie adds
+ *      (archive, context, prompt, SSE).
+ * Usage: npm run bench:web [-- --runs 30 --model-delay 50]
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { ensureClient } from '../src/web/client-build.js';
+import { startWebFixture, TOKEN } from '../test/support/web-fixture.js';
+import { demoFiles } from '../test/support/web-demo-data.js';
+
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '30' }, 'model-delay': { type: 'string', default: '50' } } });
+const runs = Number(values.runs);
+const modelDelay = Number(values['model-delay']);
+
+function files(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+}
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+const gz = (path: string) => gzipSync(readFileSync(path), { level: 9 }).length;
+
+function quantile(xs: number[], q: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
+}
+
+async function firstToken(url: string, init: RequestInit, isToken: (line: string) => boolean): Promise<number> {
+  const started = performance.now();
+  const res = await fetch(url, init);
+  const reader = (res.body as ReadableStream<Uint8Array>).pipeThrough(new TextDecoderStream()).getReader();
+  let at = NaN;
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += value;
+    if (Number.isNaN(at) && buffer.split('\n').some(isToken)) at = performance.now() - started;
+  }
+  return at;
+}
+
+const fixture = await startWebFixture({ files: demoFiles(), script: () => ({ text: 'The flight is on 14 March, in the morning, from Lisbon.', delayMs: modelDelay }) });
+try {
+  // 1. JavaScript shipped
+  const out = join(fixture.dataDir, 'web', 'client');
+  await ensureClient(out);
+  const js = files(out).filter((f) => f.endsWith('.js'));
+  const app = join(out, 'app.js');
+  const appText = readFileSync(app, 'utf8');
+  const imported = js.filter((f) => f.includes('/chunks/') && appText.includes(`./chunks/${f.split('/chunks/')[1] ?? ''}`) && !/graph-view/.test(f));
+  const graph = js.filter((f) => /graph-view/.test(f));
+  const sw = join(out, 'sw.js');
+  const initial = [app, ...imported].reduce((n, f) => n + gz(f), 0);
+  const initialRaw = [app, ...imported].reduce((n, f) => n + statSync(f).size, 0);
+  const graphSize = graph.reduce((n, f) => n + gz(f), 0);
+  const total = js.reduce((n, f) => n + gz(f), 0);
+  console.log('JavaScript shipped to the browser (gzip -9):');
+  console.log(`  first load (app + ${imported.length} shared chunk${imported.length === 1 ? '' : 's'}): ${kb(initial)} gzipped (${kb(initialRaw)} minified)`);
+  console.log(`  graph view, loaded when opened:     ${kb(graphSize)} gzipped`);
+  console.log(`  service worker:                     ${kb(gz(sw))} gzipped`);
+  console.log(`  all JavaScript:                     ${kb(total)} gzipped in ${js.length} files`);
+  const css = gz(join(out, 'app.css'));
+  console.log(`  (CSS: ${kb(css)} gzipped)`);
+
+  // 2. Time to first token
+  const modelTimes: number[] = [];
+  const webTimes: number[] = [];
+  const modelBody = JSON.stringify({ model: 'fake-model', stream: true, messages: [{ role: 'user', content: 'when do we fly?' }] });
+  for (let i = 0; i < runs + 3; i++) {
+    const m = await firstToken(`${fixture.model.url}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: modelBody }, (l) => l.startsWith('data:') && l.includes('"content":"') && !l.includes('"content":""'));
+    const w = await firstToken(
+      `${fixture.web.url}/api/projects/trip/messages`,
+      { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ text: `when do we fly? (${i})` }) },
+      (l) => l === 'event: text_delta',
+    );
+    if (i >= 3) {
+      modelTimes.push(m);
+      webTimes.push(w);
+    }
+  }
+  const p50m = quantile(modelTimes, 0.5);
+  const p50w = quantile(webTimes, 0.5);
+  console.log(`\nTime from request to first streamed token, ${runs} runs (model answers after ${modelDelay} ms):`);
+  console.log(`  model alone:           p50 ${p50m.toFixed(1)} ms · p95 ${quantile(modelTimes, 0.95).toFixed(1)} ms`);
+  console.log(`  through the web app:   p50 ${p50w.toFixed(1)} ms · p95 ${quantile(webTimes, 0.95).toFixed(1)} ms`);
+  console.log(`  added by Charlie:      p50 ${(p50w - p50m).toFixed(1)} ms (archive, history, memory layers, prompt, SSE)`);
+} finally {
+  await fixture.close();
+}

@@ -1,0 +1,213 @@
+/**
+ * The web app in a real headless Chromium (Debian's, driven by playwright-core): sign in, a streamed
+ * reply with its tool trace from a scripted model, a reply that survives a reload, the inspector's
+ * filter / edit / forget changing the Markdown on disk, the graph, an XSS canary that must run
+ * nothing, the offline shell, and axe-core finding no serious or critical violation.
+ * In CI the browser must be present (.ci/run installs it); elsewhere the suite is skipped, naming why.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserMissing, launchChromium } from '../support/browser.js';
+import { demoFiles } from '../support/web-demo-data.js';
+import { startWebFixture, TOKEN, type WebFixture } from '../support/web-fixture.js';
+
+const missing = browserMissing(process.env.CI);
+if (missing) console.warn(`web browser tests skipped: ${missing}`);
+
+const FINAL = 'You decided to fly to Lisbon on 14 March and to book a flat near Alfama.';
+const SLOW = 'Slowly: the tiles museum is on Sarah’s list, and the flight is on 14 March, in the morning.';
+const XSS_REPLY = 'Careful <img src=x onerror="window.__xss=9"> <script>window.__xss=8</script> done.';
+
+function lastUserText(body: { messages: { role: string; content: unknown }[] }): string {
+  const users = body.messages.filter((m) => m.role === 'user');
+  const c = users[users.length - 1]?.content;
+  return typeof c === 'string' ? c : JSON.stringify(c ?? '');
+}
+
+describe.skipIf(missing !== null)('web app in Chromium', { timeout: 60_000 }, () => {
+  let f: WebFixture;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    f = await startWebFixture({
+      files: demoFiles(),
+      script: (body: { messages: { role: string; content: unknown }[] }) => {
+        const asked = lastUserText(body);
+        const afterTool = body.messages[body.messages.length - 1]?.role === 'tool';
+        if (asked.includes('slowly')) return { text: SLOW, chunkDelayMs: 700 };
+        if (asked.includes('canary')) return { text: XSS_REPLY };
+        return afterTool ? { text: FINAL, chunkDelayMs: 300 } : { toolCalls: [{ name: 'search_memory', arguments: JSON.stringify({ query: 'Lisbon trip' }) }] };
+      },
+    });
+    browser = await launchChromium();
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    page = await context.newPage();
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('dialog', (d) => {
+      errors.push(`dialog: ${d.message()}`);
+      void d.dismiss();
+    });
+  }, 90_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await f?.close();
+  });
+
+  it('asks to sign in without a session, and signs in with the token', async () => {
+    await page.goto(`${f.web.url}/`);
+    await expect.poll(() => page.locator('main h1').textContent()).toBe('Sign in');
+    await page.goto(`${f.web.url}/login?token=${TOKEN}`);
+    await page.locator('#sidebar a', { hasText: 'trip' }).waitFor();
+    expect(await page.locator('#sidebar').textContent()).toContain('Private chat');
+    const cookies = await context.cookies();
+    expect(cookies.find((c) => c.name === 'charlie_session')).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
+  });
+
+  it('streams a reply with the tool trace, then shows suggested notes', async () => {
+    await page.goto(`${f.web.url}/#/chat/trip`);
+    await page.locator('#composer').fill('What did we decide about the trip?');
+    await page.keyboard.press('Enter');
+    const live = page.locator('.msg.assistant').last();
+    await live.locator('.trace .tool', { hasText: 'search_memory' }).waitFor();
+    expect(await live.locator('.trace .args').textContent()).toContain('Lisbon trip');
+    await expect.poll(() => live.locator('.trace .result').textContent()).toMatch(/\d+ hits? for "Lisbon trip"/);
+    // the text arrives in pieces: catch it part-way
+    await expect.poll(async () => {
+      const t = (await live.locator('.bubble-text').textContent()) ?? '';
+      return t.length > 0 && t.length < FINAL.length && FINAL.startsWith(t);
+    }, { interval: 20 }).toBe(true);
+    await live.locator('.related .chip').first().waitFor();
+    expect((await live.locator('.bubble-text').textContent())?.trim()).toBe(FINAL);
+    expect(await live.locator('.trace a').count()).toBeGreaterThan(0);
+  });
+
+  it('picks a still-streaming reply up again after a reload', async () => {
+    const lastReply = async () => String(await page.evaluate("[...document.querySelectorAll('.msg.assistant .bubble-text')].at(-1)?.textContent?.trim() ?? ''"));
+    await page.goto(`${f.web.url}/#/chat/home`);
+    await expect.poll(() => page.locator('main h1').textContent()).toBe('home');
+    await page.locator('#composer').fill('tell me slowly');
+    await page.keyboard.press('Enter');
+    // reload once the first words have arrived, well before the end
+    await expect.poll(async () => {
+      const t = await lastReply();
+      return t.length > 0 && !t.startsWith('thinking') && SLOW.startsWith(t) && t !== SLOW;
+    }, { timeout: 15_000, interval: 50 }).toBe(true);
+    await page.reload();
+    await expect.poll(() => page.locator('.msg.assistant.live').count(), { timeout: 5_000 }).toBe(1);
+    await expect.poll(lastReply, { timeout: 20_000 }).toBe(SLOW);
+  });
+
+  it('inspector: filters, edits and forgets records, and the Markdown on disk follows', async () => {
+    const decisions = join(f.projectsDir, 'trip', 'decisions.md');
+    await page.goto(`${f.web.url}/#/inspect/trip/records`);
+    await page.locator('.record').first().waitFor();
+    await page.selectOption('#filter-kind', 'decision');
+    await expect.poll(() => page.locator('.record').count()).toBe(2);
+    await page.locator('#record-search').fill('alfama');
+    await expect.poll(() => page.locator('.record').count()).toBe(1);
+    const record = page.locator('.record').first();
+    await record.locator('button', { hasText: 'Edit' }).click();
+    await record.locator('textarea.edit-text').fill('Book the flat in Graça');
+    await record.locator('button', { hasText: 'Save' }).click();
+    await expect.poll(() => readFileSync(decisions, 'utf8')).toContain('Book the flat in Graça');
+    expect(readFileSync(decisions, 'utf8')).not.toContain('Alfama');
+    await page.locator('.record', { hasText: 'Book the flat in Graça' }).waitFor(); // the list was reloaded
+    await page.selectOption('#filter-kind', 'decision');
+    await page.locator('#record-search').fill('graça');
+    await expect.poll(() => page.locator('.record').count()).toBe(1);
+    const edited = page.locator('.record').first();
+    await edited.locator('summary').click();
+    expect(await edited.locator('.provenance').textContent()).toContain('edited by a person');
+    await edited.locator('button', { hasText: 'Forget' }).click();
+    await edited.locator('button', { hasText: 'Really forget?' }).click();
+    await expect.poll(() => readFileSync(decisions, 'utf8')).not.toContain('Graça');
+    expect(readFileSync(decisions, 'utf8')).toContain('Fly to Lisbon');
+  });
+
+  it('renders a page as Markdown with navigable [[links]]', async () => {
+    await page.goto(`${f.web.url}/#/page/trip/${encodeURIComponent('notes/People/Sarah-Chen.md')}`);
+    await page.locator('.markdown-body strong', { hasText: 'tiles museum' }).waitFor();
+    await page.locator('.markdown-body a.wikilink', { hasText: 'Places/Lisbon' }).click();
+    await expect.poll(() => page.locator('main h1').textContent()).toBe('notes/Places/Lisbon.md');
+  });
+
+  it('shows the graph, filterable by category', async () => {
+    await page.goto(`${f.web.url}/#/graph/trip`);
+    await page.locator('.graph-canvas canvas').first().waitFor();
+    expect(await page.locator('.view-head .count').textContent()).toMatch(/5 pages · 6 links/);
+    const categories = await Promise.all((await page.locator('.legend input[type=checkbox]').all()).map((e) => e.getAttribute('data-category')));
+    expect(categories).toEqual(['People', 'Places', 'Topics', 'missing']);
+    await page.locator('#cat-People').uncheck();
+    expect(await page.locator('#cat-People').isChecked()).toBe(false);
+    expect(errors).toEqual([]);
+  });
+
+  it('runs nothing from an XSS canary note or a hostile model reply', async () => {
+    await page.goto(`${f.web.url}/login?token=${TOKEN}`);
+    await page.goto(`${f.web.url}/#/page/trip/${encodeURIComponent('notes/Topics/Canary.md')}`);
+    await page.locator('.markdown-body').waitFor();
+    await page.goto(`${f.web.url}/#/inspect/trip/records`);
+    await page.locator('.record.kind-note').first().waitFor();
+    await page.goto(`${f.web.url}/#/chat/trip`);
+    await expect.poll(() => page.locator('main h1').textContent()).toBe('trip');
+    await page.locator('#composer').fill('the canary please');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('.msg.assistant').last().locator('.bubble-text').textContent()).toContain('done.');
+    await page.goto(`${f.web.url}/#/page/trip/${encodeURIComponent('notes/Topics/Canary.md')}`);
+    await page.locator('.markdown-body').waitFor();
+    for (const link of await page.locator('.markdown-body a').all()) {
+      const href = (await link.getAttribute('href')) ?? '';
+      expect(href).not.toMatch(/^javascript:/i);
+    }
+    expect(await page.locator('.markdown-body').textContent()).toContain('<img src=x onerror');
+    expect(await page.evaluate('window.__xss')).toBeUndefined();
+    expect(await page.locator('main img[onerror], main script').count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it('installs as a PWA: manifest with icons, and the shell opens offline', async () => {
+    const manifest = (await (await page.request.get(`${f.web.url}/manifest.webmanifest`)).json()) as { icons: { sizes: string }[]; display: string };
+    expect(manifest.display).toBe('standalone');
+    expect(manifest.icons.map((i) => i.sizes)).toContain('512x512');
+    expect((await page.request.get(`${f.web.url}/icons/icon-192.png`)).headers()['content-type']).toBe('image/png');
+    await page.goto(`${f.web.url}/#/chat/trip`);
+    await page.evaluate('navigator.serviceWorker.ready.then(() => true)');
+    await page.reload();
+    await expect.poll(() => page.evaluate('Boolean(navigator.serviceWorker.controller)')).toBe(true);
+    await context.setOffline(true);
+    await page.reload();
+    expect(await page.locator('.topbar .brand').count()).toBe(1);
+    await context.setOffline(false);
+  });
+
+  it('has no serious or critical accessibility violations (axe-core) on the main views', async () => {
+    const axe = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+    const axeContext = await browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
+    const p = await axeContext.newPage();
+    await p.goto(`${f.web.url}/login?token=${TOKEN}`);
+    const views: [string, string][] = [
+      ['#/chat/trip', '.msg'],
+      ['#/inspect/trip/records', '.record'],
+      ['#/inspect/trip/recall', '#recall-query'],
+      [`#/page/trip/${encodeURIComponent('notes/People/Sarah-Chen.md')}`, '.markdown-body'],
+      ['#/graph/trip', '.graph-canvas canvas'],
+    ];
+    const found: string[] = [];
+    for (const [hash, ready] of views) {
+      await p.goto(`${f.web.url}/${hash}`);
+      await p.locator(ready).first().waitFor();
+      await p.evaluate(axe);
+      const violations = (await p.evaluate('axe.run().then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length })))')) as { id: string; impact: string | null; nodes: number }[];
+      for (const v of violations) if (v.impact === 'serious' || v.impact === 'critical') found.push(`${hash}: ${v.id} (${v.impact}, ${v.nodes} nodes)`);
+    }
+    await axeContext.close();
+    expect(found).toEqual([]);
+  });
+});
