@@ -142,7 +142,7 @@ export function appendToNote(content: string, parsed: Extract<ParsedNote, { ok: 
     // Plain Markdown page without front matter: give it one, keep its text.
     const fresh = newNoteFile({ ...draft, title: parsed.note.title }, parsed.note.category, now);
     const head = fresh.slice(0, fresh.indexOf('\n---\n') + 5);
-    return `${head}\n${content.replace(/\s*$/, '\n')}\n${entry}`;
+    return `${head}\n${content.trimEnd()}\n\n${entry}`;
   }
   const { doc, split, note } = parsed;
   doc.set('updated', iso);
@@ -152,6 +152,6 @@ export function appendToNote(content: string, parsed: Extract<ParsedNote, { ok: 
   if (tags.length !== note.tags.length) doc.set('tags', doc.createNode(tags));
   const aliases = union(note.aliases, draft.aliases);
   if (aliases.length !== note.aliases.length) doc.set('aliases', doc.createNode(aliases));
-  const body = split.body.replace(/\s*$/, '\n');
+  const body = `${split.body.trimEnd()}\n`;
   return `${frontMatterBlock(doc)}${body.trim() ? `${body}\n` : '\n'}${entry}`;
 }

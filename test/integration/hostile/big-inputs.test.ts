@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { distill } from '../../../src/core/distill.js';
 import { silentLogger, type Clock } from '../../../src/core/ports.js';
 import { chunkPage } from '../../../src/memory/index/chunker.js';
+import { appendToNote, parseNote } from '../../../src/memory/notes/note-format.js';
 import { formatLogEntry, logFileHeading, parseLog } from '../../../src/memory/archive-format.js';
 import { parseDecisions, parseQuotes, serializeDecisions, serializeQuotes } from '../../../src/memory/store/layers-format.js';
 import { FileProjectStore } from '../../../src/memory/store/project-store.js';
@@ -44,6 +45,19 @@ describe('parsers stay linear on 150,000 spaces', () => {
   it('a quote with a speaker of spaces round-trips', () => {
     const text = serializeQuotes([{ date: '2026-11-29', speaker: `Al${SPACES}ice`, text: 'We ship on Friday.', source: 's' }]);
     expect(parseQuotes(text, 'p/quotes.md').quotes[0]).toMatchObject({ text: 'We ship on Friday.', date: '2026-11-29', source: 's' });
+  });
+
+  it('a Markdown heading of 150,000 spaces is indexed (the heading pattern grew cubically: 6 s at 2,000)', () => {
+    const chunks = chunkPage('notes/A.md', `## Plans${SPACES}x ##\n\nThe body.\n`);
+    // (compared as a boolean: a failing diff of 150,000 characters takes a minute to print)
+    expect(chunks.map((c) => c.heading === `A › Plans${SPACES}x`)).toEqual([true]);
+  });
+
+  it('a note whose body ends in 150,000 spaces can be added to', async () => {
+    const content = `---\ntitle: A\n---\n\nx${SPACES}y${SPACES}`;
+    const parsed = parseNote(content, 'A.md', 'p/notes/A.md');
+    expect(parsed.ok).toBe(true);
+    if (parsed.ok) expect(appendToNote(content, parsed, { title: 'A', body: 'more', source: 's' }, new Date('2026-11-29T00:00:00Z'))).toMatch(/y\n\n### 2026-11-29\n\nmore\n$/);
   });
 
   it('a log entry of 150,000 blank lines and a hand-made header line of spaces', () => {
