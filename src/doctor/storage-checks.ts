@@ -1,11 +1,12 @@
 /**
  * Storage: the memory folder and the data folder can be written, there is room on the disk,
- * and the search index has seen the pages as they are now (read from its page manifests, so
- * the doctor never opens or rebuilds the index).
+ * `memory check` finds no problem in the pages, and the search index has seen the pages as
+ * they are now (read from its page manifests, so the doctor never opens or rebuilds the index).
  */
 import { existsSync, mkdirSync, readdirSync, rmSync, statfsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config.js';
+import { runMemoryCheck } from '../memory/graph/check-run.js';
 import { loadManifest } from '../memory/index/page-manifest.js';
 import { listPageFiles, listProjects } from '../memory/index/page-files.js';
 import { errorText, fail, ok, warn, type Check, type Part } from './check.js';
@@ -85,9 +86,23 @@ function indexCheck(config: Config): Check {
   };
 }
 
+function memoryCheck(config: Config): Check {
+  return {
+    name: 'storage: memory check',
+    timeoutMs: 20_000,
+    async run() {
+      const lines: string[] = [];
+      const code = await runMemoryCheck({ projectsDir: config.projectsDir, write: (l) => lines.push(l) });
+      const summary = lines.at(-1) ?? '';
+      if (code === 0) return ok(summary);
+      return warn(`${summary}; first: ${lines[0] ?? ''}`, 'run `npm run memory -- check` for the list (`-- --fix` removes links to missing pages); the rest is for a person to edit');
+    },
+  };
+}
+
 export function storagePart(config: Config): Part {
   return {
     name: 'storage',
-    checks: [writableCheck('projects/', config.projectsDir, 'PROJECTS_DIR'), writableCheck('data/', config.dataDir, 'DATA_DIR'), diskCheck(config.dataDir), indexCheck(config)],
+    checks: [writableCheck('projects/', config.projectsDir, 'PROJECTS_DIR'), writableCheck('data/', config.dataDir, 'DATA_DIR'), diskCheck(config.dataDir), memoryCheck(config), indexCheck(config)],
   };
 }
