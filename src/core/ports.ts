@@ -278,6 +278,11 @@ export interface RecallHit {
   staleness: number;
   score: number;
   parts: ScoreParts;
+  /**
+   * For a passage of typed records: the best effective confidence among them (confidence
+   * decayed by category, see src/memory/records/decay.ts), which also multiplied the score.
+   */
+  confidence?: number;
   /** Which signals fired, e.g. ["vector", "keyword"]. */
   why: string[];
 }

@@ -192,6 +192,24 @@ describe('the turn', () => {
     }
   });
 
+  it('held and superseded records of a note never reach the model', async () => {
+    const model = new ScriptedChatModel([{ toolCalls: [{ name: 'read_note', arguments: '{"path":"People/Sarah.md"}' }] }, { text: 'ok' }]);
+    const { assistant, store } = makeAssistant({ model, memoryModel: null });
+    await store.ensureProject(general.kind === 'project' ? general.origin : (undefined as never));
+    const body = [
+      '## Facts',
+      '- Works at Globex. [type:: identity] [status:: review] [said:: 2026-11-01] [source:: manual]',
+      '- Works at Acme. [type:: identity] [status:: superseded] [said:: 2026-01-01] [source:: manual]',
+      '- Lives in Lisbon. [status::held] [source:: manual]',
+    ].join('\n');
+    await store.saveNote('general', { title: 'Sarah', category: 'People', body, source: 'manual' });
+    await assistant.handle(msg('where does Sarah work'));
+    const toolResult = model.requests[1]!.messages.at(-1)!.content as string;
+    expect(toolResult).toContain('Works at Globex.');
+    expect(JSON.stringify(model.requests)).not.toContain('Acme');
+    expect(JSON.stringify(model.requests)).not.toContain('Lisbon');
+  });
+
   it('voice mode asks for short spoken replies', async () => {
     const model = new ScriptedChatModel([{ text: 'Sure.' }]);
     const { assistant } = makeAssistant({ model });

@@ -42,7 +42,7 @@ export const searchMemory = defineTool({
   }),
   async execute(args, ctx) {
     const hits = await ctx.home.search(args.query, args.limit);
-    const content = hits.map((h) => `[${where(h)}] (${age(h)}score ${h.score.toFixed(2)}; ${h.why.join('+')})\n${h.text}`).join('\n\n');
+    const content = hits.map((h) => `[${where(h)}] (${age(h)}score ${h.score.toFixed(2)}; ${h.confidence !== undefined ? `confidence ${h.confidence.toFixed(2)}; ` : ''}${h.why.join('+')})\n${h.text}`).join('\n\n');
     const pages = ctx.home.private ? [] : [...new Set(hits.map((h) => h.page))];
     return { content: clip(content || 'nothing found'), summary: `${hits.length} hits for "${args.query}"`, pages, hits: hits.length };
   },

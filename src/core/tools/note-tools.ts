@@ -1,6 +1,7 @@
 /** Tools over entity notes (Markdown pages under notes/). */
 import { z } from 'zod';
 import type { NoteShelf } from '../home.js';
+import { withoutHiddenRecords } from '../record-view.js';
 import { clip, defineTool, type ToolContext } from './tool.js';
 
 function shelf(ctx: ToolContext): NoteShelf {
@@ -39,7 +40,7 @@ export const readNote = defineTool({
     }
     notes.used(note, 'view');
     return {
-      content: clip(`# ${note.title}\n(tags: ${note.tags.join(', ') || 'none'}; updated ${note.updated})\n\n${note.body}`),
+      content: clip(`# ${note.title}\n(tags: ${note.tags.join(', ') || 'none'}; updated ${note.updated})\n\n${withoutHiddenRecords(note.body)}`),
       summary: `opened ${note.path}`,
       pages: [`notes/${note.path}`],
     };

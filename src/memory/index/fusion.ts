@@ -10,12 +10,18 @@
  * outside every relative window the query names; `category` when the chunk's record type is
  * one the kind of question prefers (see query-kind.ts); `brevity` discounts very short
  * conversation messages (see `brevityPrior`). Recency counts only when the query names no time.
+ * A passage of typed records is then multiplied by their best effective confidence (decay by
+ * category, src/memory/records/decay.ts); held and superseded records are cut from its text,
+ * and a passage left with none is not returned.
  */
 import type { RecallHit } from '../../core/ports.js';
 import type { ScoredChunk } from './project-table.js';
 import { PREFERRED_CATEGORIES, type QueryShape } from './query-kind.js';
 import { inSpan, isStopWord, terms, words } from './text.js';
 import { inWindow } from './time-anchors.js';
+import { parseFactLine } from '../graph/lines.js';
+import { decay } from '../records/decay.js';
+import { readRecord, retrievable } from '../records/record.js';
 
 export interface RecallWeights {
   vector: number;
@@ -124,6 +130,43 @@ export function brevityPrior(chunk: Pick<ScoredChunk, 'page' | 'text'>, b: numbe
   return Math.sqrt((n + 1) / (n + 1 + b));
 }
 
+export interface RecordView {
+  /** The text without held or superseded records. */
+  text: string;
+  /** Best effective confidence of the records left; undefined when the text holds no record. */
+  confidence?: number;
+  /** `expired` / `old` / `review` when one of the records left is. */
+  flags: string[];
+}
+
+/** The records of a note passage, read and decayed as of `now`. */
+export function recordView(chunk: Pick<ScoredChunk, 'page' | 'text'>, now: Date): RecordView {
+  if (!chunk.page.startsWith('notes/') || !chunk.text.includes('::')) return { text: chunk.text, flags: [] };
+  const page = chunk.page.slice('notes/'.length);
+  const kept: string[] = [];
+  const flags = new Set<string>();
+  let best: number | undefined;
+  let records = 0;
+  for (const raw of chunk.text.split('\n')) {
+    const fact = parseFactLine(raw, 0);
+    if (!fact || fact.fields.length === 0) {
+      kept.push(raw);
+      continue;
+    }
+    records++;
+    const r = readRecord(page, fact, { sensitivity: 'personal' });
+    if (!retrievable(r.status)) continue;
+    kept.push(raw);
+    const d = decay(r, now);
+    if (d.state === 'expired' || d.state === 'old') flags.add(d.state);
+    if (r.status === 'review') flags.add('review');
+    best = Math.max(best ?? 0, d.effective);
+  }
+  if (records === 0) return { text: chunk.text, flags: [] };
+  const text = kept.join('\n').trim();
+  return { text, ...(best !== undefined ? { confidence: best } : {}), flags: [...flags] };
+}
+
 interface Candidate {
   chunk: ScoredChunk;
   vector: number;
@@ -210,7 +253,11 @@ export class Fusion {
       const category = this.preferred.size > 0 && this.preferred.has(categoryOf(chunk)) ? w.category : 0;
       // a question that names a time wants that time, not the latest; one that asks what is recent wants it more
       const wr = this.shape.namesTime ? 0 : this.shape.recent ? Math.min(1, w.recency * 3) : w.recency;
-      const score = (similarity + floor) * timely * prior * (1 + dated) * (1 + category) * (1 + entity) * (1 + boost * w.usage) * (1 - wr + wr * recency);
+      const records = recordView(chunk, now);
+      // nothing left but held or superseded records: out of retrieval
+      if (!records.text) continue;
+      const trust = records.confidence ?? 1;
+      const score = (similarity + floor) * timely * prior * (1 + dated) * (1 + category) * (1 + entity) * (1 + boost * w.usage) * (1 - wr + wr * recency) * trust;
       // the discount for being outside the time asked about reorders; it does not drop what would be kept
       if (score < w.minScore * timely) continue;
       const why: string[] = [];
@@ -221,16 +268,18 @@ export class Fusion {
       if (category > 0) why.push('category');
       if (boost >= 0.05) why.push('usage');
       if (wr > 0 && recency >= 0.5) why.push('recent');
+      why.push(...records.flags);
       hits.push({
         page: chunk.page,
         heading: chunk.heading,
         lineStart: chunk.lineStart,
         lineEnd: chunk.lineEnd,
-        text: chunk.text,
+        text: records.text,
         updated: chunk.updated,
         staleness: chunk.staleness,
         score,
         parts: { vector, keyword, usage: boost, recency },
+        ...(records.confidence !== undefined ? { confidence: records.confidence } : {}),
         why,
       });
     }
