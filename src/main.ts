@@ -3,6 +3,7 @@
  * builds the adapters, hands them to the core, and starts a front door — the Discord bot
  * when DISCORD_TOKEN is set, otherwise the terminal chat.
  */
+import { fileCandidateStore } from './memory/records/candidate-store.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -93,6 +94,7 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
     privateStore,
     recall: retrieval.recall,
     graph,
+    candidates: (project) => fileCandidateStore(config.dataDir, project),
     usage,
     clock,
     logger,

@@ -3,6 +3,7 @@
  * Archive the message, build the context, run the bounded tool loop, archive the reply,
  * and schedule distillation off the reply's critical path.
  */
+import type { CandidateStore } from './promotion.js';
 import { placeKey, type AssistantApi, type DistillOutcome, type IncomingMessage, type MemoryView, type Place, type TurnOutcome } from './assistant-api.js';
 import { distill } from './distill.js';
 import { CONTEXT_RETRY_NOTICE, MemoryUnavailableError, ModelError, modelErrorReply } from './errors.js';
@@ -44,6 +45,8 @@ export interface AssistantDeps {
   usage: UsageStore;
   /** The knowledge graph of Markdown projects (traversal; distillation's page map and writes). */
   graph?: KnowledgeGraph;
+  /** Waiting candidates of the promotion gate, per project; absent = no gate. */
+  candidates?: (project: string) => CandidateStore;
   clock: Clock;
   logger: Logger;
   settings: AssistantSettings;
@@ -108,8 +111,8 @@ export class Assistant implements AssistantApi {
   }
 
   private home(place: Place): Promise<Home> {
-    const { store, privateStore, recall, usage, graph, clock, settings } = this.deps;
-    return openHome(place, { store, privateStore, recall, usage, ...(graph ? { graph } : {}), now: () => clock.now(), distillEvery: settings.distillEvery });
+    const { store, privateStore, recall, usage, graph, candidates, clock, settings } = this.deps;
+    return openHome(place, { store, privateStore, recall, usage, ...(graph ? { graph } : {}), ...(candidates ? { candidates } : {}), now: () => clock.now(), distillEvery: settings.distillEvery });
   }
 
   /**
@@ -266,7 +269,7 @@ export class Assistant implements AssistantApi {
         const waiting = await target.pending();
         if (waiting.entries.filter((e) => e.role === 'user').length < (force ? 1 : home.distillEvery)) return { ran: false, messages: 0 };
         const { distillBatchChars, distillDeadlineMs } = this.deps.settings;
-        const deps = { model: memoryModel, logger: this.deps.logger.child({ project: home.key }), batchChars: distillBatchChars, speakerIds: this.speakerIds.get(home.key) };
+        const deps = { model: memoryModel, logger: this.deps.logger.child({ project: home.key }), batchChars: distillBatchChars, speakerIds: this.speakerIds.get(home.key), clock: this.deps.clock };
         const n = await distill(target, deps, AbortSignal.timeout(distillDeadlineMs));
         return { ran: n > 0, messages: n };
       } catch (error) {

@@ -400,6 +400,11 @@ export interface GraphFact {
   source: string;
   /** 0 (never goes stale) … 10 (stale in a day), set by the writer from the nature of the fact. */
   staleness?: number;
+  /** Set by the promotion gate: how sure Charlie is (0–1), how it came (chat, voice, ingest). */
+  confidence?: number;
+  via?: string;
+  /** `sensitive/phi|credential|financial` when the text says so; left out = the page's. */
+  sensitivity?: string;
 }
 
 export interface GraphEntity {

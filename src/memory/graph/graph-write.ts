@@ -230,7 +230,18 @@ export function applyToPage(current: string | null, plan: PagePlan, today: strin
     }
     known.set(key, { line: 0, text: f.text, fields: [{ key: 'said', value: f.said }] });
     const staleness = f.staleness !== undefined && f.staleness !== page.staleness ? f.staleness : undefined;
-    added.push(renderFact(plan.path, { text: f.text, ...(f.type ? { type: f.type } : {}), said: f.said, source: f.source, ...(staleness !== undefined ? { staleness } : {}) }));
+    added.push(
+      renderFact(plan.path, {
+        text: f.text,
+        ...(f.type ? { type: f.type } : {}),
+        ...(f.confidence !== undefined ? { confidence: f.confidence } : {}),
+        ...(f.sensitivity ? { sensitivity: f.sensitivity } : {}),
+        said: f.said,
+        source: f.source,
+        ...(f.via ? { via: f.via } : {}),
+        ...(staleness !== undefined ? { staleness } : {}),
+      }),
+    );
     sources.push(f.source);
   }
   const linked = new Set(page.links.map((l) => linkTarget(l.target) ?? l.target.toLowerCase()));
