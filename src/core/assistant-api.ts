@@ -2,6 +2,7 @@
  * What every front door (terminal, Discord text, voice, web) calls. Implemented by
  * `Assistant` in assistant.ts; front doors receive it as a parameter.
  */
+import type { Candidate } from './promotion.js';
 import type { TurnEndReason, TurnEventListener } from './events.js';
 import type { ModelLane } from './lanes.js';
 import type { FileProblem, MemoryLayers, NoteSummary, Note, ProjectConfig, ProjectOrigin, RecallHit } from './ports.js';
@@ -75,6 +76,10 @@ export interface AssistantApi {
   listNotes(place: Place): Promise<NoteSummary[]>;
   readNote(place: Place, path: string, reason: 'view' | 'suggestion_accepted' | 'tag'): Promise<Note | null>;
   forgetNote(place: Place, path: string): Promise<boolean>;
+  /** What the promotion gate keeps waiting, best score first (none in a private conversation). */
+  memoryCandidates(place: Place): Promise<Candidate[]>;
+  /** Promotes a waiting candidate (its key, or the start of it) by hand; false when none. */
+  promoteCandidate(place: Place, key: string): Promise<boolean>;
   /** Which model does which job (chat, memory) and whether each is local. */
   lanes(): ModelLane[];
   /** Waits for background work (distillation) to settle; for shutdown and tests. */

@@ -3,7 +3,7 @@
  * Archive the message, build the context, run the bounded tool loop, archive the reply,
  * and schedule distillation off the reply's critical path.
  */
-import type { CandidateStore } from './promotion.js';
+import { takeCandidate, viaOf, type Candidate, type CandidateStore } from './promotion.js';
 import { placeKey, type AssistantApi, type DistillOutcome, type IncomingMessage, type MemoryView, type Place, type TurnOutcome } from './assistant-api.js';
 import { distill } from './distill.js';
 import { CONTEXT_RETRY_NOTICE, MemoryUnavailableError, ModelError, modelErrorReply } from './errors.js';
@@ -339,5 +339,22 @@ export class Assistant implements AssistantApi {
 
   async forgetNote(place: Place, path: string): Promise<boolean> {
     return (await (await this.home(place)).notes?.remove(path)) ?? false;
+  }
+
+  async memoryCandidates(place: Place): Promise<Candidate[]> {
+    const home = await this.home(place);
+    if (home.private || !this.deps.candidates) return [];
+    const now = this.deps.clock.now().toISOString();
+    return (await this.deps.candidates(home.key).list()).filter((c) => c.expires > now).sort((a, b) => b.score - a.score);
+  }
+
+  async promoteCandidate(place: Place, key: string): Promise<boolean> {
+    const home = await this.home(place);
+    if (home.private || !this.deps.candidates || !home.graph || !key.trim()) return false;
+    const taken = await takeCandidate(this.deps.candidates(home.key), key.trim());
+    if (!taken) return false;
+    // a person vouched for it: full confidence, provenance as it came
+    await home.graph.write({ origin: 'promotion', links: [], entities: [{ name: taken.entity, create: true, facts: [{ ...taken.fact, confidence: 1, via: viaOf(taken.fact.source) }] }] });
+    return true;
   }
 }

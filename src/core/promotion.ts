@@ -26,7 +26,7 @@ export interface ScoreParts {
 }
 
 export interface Candidate {
-  /** Entity + normalised statement: the same fact proposed again has the same key. */
+  /** From entity + normalised statement: the same fact proposed again has the same key. */
   key: string;
   entity: string;
   fact: GraphFact;
@@ -58,6 +58,16 @@ const SALIENT = /(?:\bremember (?:that|this)\b|\bdon'?t forget\b|\bnote (?:that|
 const CHIT_CHAT =
   /^(?:(?:hi|hey|hello|yo|hiya|good (?:morning|afternoon|evening|night)|thanks?(?: you)?|thx|ty|ok(?:ay)?|cool|nice|great|lol|haha+|bye|see you|cheers|sure|yes|no|yep|nope|np|how are you|what'?s up|sup|gn|gm)[\s!.,?:)😀-🙏]*)+$/iu;
 const SYSTEM = /^(?:system|tool|charlie|assistant)$/i;
+
+/** A short, stable key (`c-` + FNV-1a of entity and statement) a person can type. */
+export function candidateKey(entity: string, text: string): string {
+  let h = 0x811c9dc5;
+  for (const ch of `${norm(entity)}\n${norm(text)}`) {
+    h ^= ch.codePointAt(0) ?? 0;
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return `c-${h.toString(16).padStart(8, '0')}`;
+}
 
 export function isChitChat(text: string): boolean {
   return CHIT_CHAT.test(text.trim());
@@ -127,7 +137,7 @@ export async function gateWrite(write: GraphWrite, entries: readonly LogEntry[],
     const facts: GraphFact[] = [];
     for (const f of e.facts) {
       const entry = bySource.get(f.source);
-      const key = `${norm(e.name)}\n${norm(f.text)}`;
+      const key = candidateKey(e.name, f.text);
       const verdict = await judge(e.name, f, entry, ctx);
       if (verdict.kind === 'reject') {
         report.rejected.push({ entity: e.name, text: f.text, why: verdict.why });
@@ -162,7 +172,7 @@ export async function takeCandidate(store: CandidateStore, key: string): Promise
   return found;
 }
 
-function viaOf(source: string): string {
+export function viaOf(source: string): string {
   if (/^inbox\//i.test(source) || /^ingest:/i.test(source)) return 'ingest';
   return /^voice:/i.test(source) ? 'voice' : 'chat';
 }

@@ -23,7 +23,7 @@ export interface TerminalOptions {
   userName: string;
 }
 
-const HELP = `commands: /memory show · /project style TEXT · /project distill · /search QUERY · /help · /quit`;
+const HELP = `commands: /memory show · /memory candidates · /memory promote KEY · /project style TEXT · /project distill · /search QUERY · /help · /quit`;
 
 function modelsLine(assistant: AssistantApi): string {
   return assistant.lanes().map(describeLane).join('\n');
@@ -99,6 +99,18 @@ async function command(line: string, assistant: AssistantApi, place: Place, p: P
     case '/memory show':
     case '/memory':
       return renderMemory(await assistant.showMemory(place), p);
+    case '/memory candidates': {
+      const waiting = await assistant.memoryCandidates(place);
+      if (waiting.length === 0) return p.dim('nothing waits for promotion');
+      return [
+        p.dim('Waiting for promotion (promoted when said again before they expire; /memory promote KEY promotes now):'),
+        ...waiting.map((c) => `${p.bold(c.key)} ${c.score.toFixed(2)}  ${c.entity}: ${c.fact.text}\n  ${p.dim(`“${c.message.slice(0, 160)}” · expires ${c.expires.slice(0, 10)}`)}`),
+      ].join('\n');
+    }
+    case '/memory promote': {
+      if (!arg.trim()) return 'usage: /memory promote KEY (see /memory candidates)';
+      return (await assistant.promoteCandidate(place, arg.trim())) ? p.dim(`promoted ${arg.trim()}`) : p.warn(`no waiting candidate ${arg.trim()}`);
+    }
     case '/project style': {
       if (rest.length === 0) return `style: ${(await assistant.showMemory(place)).style || '(none)'}`;
       await assistant.setStyle(place, arg);

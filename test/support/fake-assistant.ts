@@ -3,6 +3,7 @@
  * call, answers with a scripted turn (events, streamed text, reply, related notes) or throws,
  * honours the turn's abort signal, and keeps memory per place in memory.
  */
+import type { Candidate } from '../../src/core/promotion.js';
 import { placeKey as keyOf, type AssistantApi, type DistillOutcome, type IncomingMessage, type MemoryView, type Place, type TurnOutcome } from '../../src/core/assistant-api.js';
 import type { TurnEvent, TurnEventListener } from '../../src/core/events.js';
 import type { ModelLane } from '../../src/core/lanes.js';
@@ -108,6 +109,18 @@ export class FakeAssistant implements AssistantApi {
 
   async setRespond(place: Place, respond: 'always' | 'mention'): Promise<void> {
     this.respond.set(keyOf(place), respond);
+  }
+
+  candidates: Candidate[] = [];
+
+  async memoryCandidates(): Promise<Candidate[]> {
+    return this.candidates;
+  }
+
+  async promoteCandidate(_place: Place, key: string): Promise<boolean> {
+    const before = this.candidates.length;
+    this.candidates = this.candidates.filter((c) => !c.key.startsWith(key));
+    return this.candidates.length < before;
   }
 
   async distillNow(): Promise<DistillOutcome> {
