@@ -170,6 +170,25 @@ describe('Discord slash commands', () => {
     expect(String((elsewhere.data as Json).content)).toContain('expired');
   });
 
+  it('/memory candidates lists what waits with score and message; promote: promotes it', async () => {
+    const assistant = new FakeAssistant();
+    assistant.candidates = [
+      { key: 'c-0badf00d', entity: 'Bob', fact: { text: 'Is moving to Porto.', said: '2026-11-04', source: 'https://discord.com/channels/1/2/3' }, message: 'Bob said something about Porto', score: 0.51, parts: { recency: 1, novelty: 0.4, identity: 0, source: 0.7 }, firstSeen: '2026-11-04T12:00:00.000Z', expires: '2026-11-18T12:00:00.000Z' },
+    ];
+    h = await startBotHarness({ assistant });
+    const list = await firstCallback(h, h.fake.runCommand(h.general, h.alice, 'memory', sub('candidates')));
+    const content = String((list.data as Json).content);
+    expect(Number((list.data as Json).flags) & EPHEMERAL).toBe(EPHEMERAL);
+    expect(content).toContain('`c-0badf00d` **Bob**: Is moving to Porto.');
+    expect(content).toContain('> Bob said something about Porto');
+    expect(content).toContain('score 0.51 · expires 2026-11-18');
+    const promote = await firstCallback(h, h.fake.runCommand(h.general, h.alice, 'memory', sub('candidates', [{ type: 3, name: 'promote', value: 'c-0badf00d' }])));
+    expect(String((promote.data as Json).content)).toContain('Promoted `c-0badf00d`');
+    expect(assistant.candidates).toEqual([]);
+    const empty = await firstCallback(h, h.fake.runCommand(h.general, h.alice, 'memory', sub('candidates')));
+    expect(String((empty.data as Json).content)).toBe('Nothing waits for promotion.');
+  });
+
   it('register-commands puts /memory, /project and /help with their subcommands to a guild', async () => {
     bare = await startFakeDiscord();
     const commands = await loadCommands();
@@ -177,7 +196,7 @@ describe('Discord slash commands', () => {
     expect(result).toMatchObject({ scope: 'guild', applicationId: bare.applicationId });
     const saved = bare.registeredCommands.get('guild:123456789012345678')!;
     const shape = Object.fromEntries(saved.map((c) => [c.name, ((c.options as Json[]) ?? []).filter((o) => o.type === 1).map((o) => o.name)]));
-    expect(shape.memory).toEqual(['edit', 'forget', 'ingest', 'search', 'show']);
+    expect(shape.memory).toEqual(['candidates', 'edit', 'forget', 'ingest', 'search', 'show']);
     expect(shape.project).toEqual(['distill', 'respond', 'style']);
     expect(shape.help).toEqual([]);
     const global = await registerCommands({ token: bare.token, apiUrl: bare.apiUrl, commands });
