@@ -9,6 +9,7 @@ import { titleSlug } from '../slug.js';
 import { renderFact, renderLink, setField, withSaid, field } from './lines.js';
 import { normalizeName, normalizeStatement, statementContains } from './names.js';
 import { readPage, titleFromPath } from './page.js';
+import { reviewAgainst } from '../records/review.js';
 import { addToSection, editLines, setFrontMatter } from './page-edit.js';
 import type { WikiSnapshot } from './wiki-pages.js';
 
@@ -174,6 +175,8 @@ export interface PageResult {
   factsAdded: number;
   factsRefreshed: number;
   linksAdded: number;
+  /** Existing records a new one contradicts (both now in review). */
+  inReview?: number;
 }
 
 /** Health and money pages start sensitive: never sent to a hosted model. */
@@ -244,6 +247,15 @@ export function applyToPage(current: string | null, plan: PagePlan, today: strin
     );
     sources.push(f.source);
   }
+  // a new record that disagrees with an open one about the same attribute: both go into review
+  let inReview = 0;
+  for (const [i, line] of added.entries()) {
+    const current = lines.map((l, n) => edits.get(n + 1) ?? l);
+    const r = reviewAgainst(plan.path, page.facts.concat(page.unsourced), current, line);
+    for (const [n, l] of r.edits) edits.set(n, l);
+    added[i] = r.line;
+    inReview += r.conflicts;
+  }
   const linked = new Set(page.links.map((l) => linkTarget(l.target) ?? l.target.toLowerCase()));
   const links: string[] = [];
   for (const l of plan.links) {
@@ -273,5 +285,5 @@ export function applyToPage(current: string | null, plan: PagePlan, today: strin
     },
     () => ({ schema: 2, title: page.title, category: page.category || plan.category, created: today }),
   );
-  return { content: next, factsAdded: added.length, factsRefreshed: refreshed, linksAdded: links.length };
+  return { content: next, factsAdded: added.length, factsRefreshed: refreshed, linksAdded: links.length, inReview };
 }
