@@ -12,7 +12,7 @@ import { decisionsFromText, quotesFromText } from './memory-edit.js';
 import { openHome, type Home } from './home.js';
 import { KeyedQueue } from './keyed-queue.js';
 import { modelLanes, type ModelLane } from './lanes.js';
-import type { ChatModel, Clock, KnowledgeGraph, LocalChatModel, LogEntry, Logger, Note, NoteSummary, PrivateStore, ProjectConfig, ProjectStore, Recall, RecallHit, UsageStore } from './ports.js';
+import type { ChatModel, Clock, KnowledgeGraph, LocalChatModel, LogEntry, Logger, Note, NoteSummary, PrivateStore, ProjectConfig, ProjectStore, Recall, RecallHit, ReviewChoice, ReviewPair, UsageStore } from './ports.js';
 import { presuggest } from './presuggest.js';
 import { withoutHostPaths } from './public-text.js';
 import { removeSecrets, secretNotice } from './secrets.js';
@@ -346,6 +346,20 @@ export class Assistant implements AssistantApi {
     if (home.private || !this.deps.candidates) return [];
     const now = this.deps.clock.now().toISOString();
     return (await this.deps.candidates(home.key).list()).filter((c) => c.expires > now).sort((a, b) => b.score - a.score);
+  }
+
+  async reviewList(place: Place): Promise<ReviewPair[]> {
+    const home = await this.home(place);
+    const graph = this.deps.graph;
+    if (home.private || !graph?.reviewList) return [];
+    return graph.reviewList(home.key);
+  }
+
+  async resolveReview(place: Place, id: string, choice: ReviewChoice): Promise<boolean> {
+    const home = await this.home(place);
+    const graph = this.deps.graph;
+    if (home.private || !graph?.review || !/^r-[\w-]+$/.test(id.replace(/^\^/, ''))) return false;
+    return graph.review(home.key, id.replace(/^\^/, ''), choice);
   }
 
   async promoteCandidate(place: Place, key: string): Promise<boolean> {

@@ -465,4 +465,18 @@ export interface KnowledgeGraph {
   write(project: string, write: GraphWrite): Promise<GraphWriteReport>;
   /** Pages linked from a page (path or name), optionally only links whose label matches, 1–2 hops. */
   follow(project: string, start: string, options: { label?: string; depth: number }): Promise<{ start: PageCard; linked: LinkedPage[] } | null>;
+  /** Pairs of records that disagree, waiting for a person (absent: no review). */
+  reviewList?(project: string): Promise<ReviewPair[]>;
+  /** A person's choice about a record in review, or `hold`; false when no page has the record. */
+  review?(project: string, id: string, choice: ReviewChoice): Promise<boolean>;
+}
+
+export type ReviewChoice = 'keep-new' | 'keep-old' | 'keep-both' | 'hold';
+
+export interface ReviewPair {
+  page: string;
+  title: string;
+  /** The older and the newer record (by `said`, then by place on the page). */
+  old: { id: string; statement: string; said: string };
+  new: { id: string; statement: string; said: string };
 }

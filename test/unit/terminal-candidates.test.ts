@@ -14,7 +14,7 @@ async function run(assistant: FakeAssistant, input: string): Promise<string> {
   return text;
 }
 
-describe('/memory candidates in the terminal', () => {
+describe('/memory candidates, review and hold in the terminal', () => {
   it('lists what waits with its score and message, and promotes one by key', async () => {
     const a = new FakeAssistant();
     const key = candidateKey('Bob', 'Is moving to Porto.');
@@ -27,5 +27,21 @@ describe('/memory candidates in the terminal', () => {
     expect(out).toContain(`promoted ${key}`);
     expect(out).toContain('no waiting candidate c-nope');
     expect(out).toContain('nothing waits for promotion');
+  });
+
+  it('/memory review lists the pairs and resolves one; /memory hold holds a record', async () => {
+    const a = new FakeAssistant();
+    a.reviews = [{ page: 'People/Sarah-Chen.md', title: 'Sarah Chen', old: { id: 'r-aaaaaa', statement: 'Works at Acme.', said: '2026-06-01' }, new: { id: 'r-bbbbbb', statement: 'Joined Globex.', said: '2026-07-01' } }];
+    const out = await run(a, '/memory review\n/memory review r-bbbbbb sideways\n/memory hold r-aaaaaa\n/memory review r-bbbbbb keep-new\n/memory review\n');
+    expect(out).toContain('old r-aaaaaa Works at Acme. (said 2026-06-01)');
+    expect(out).toContain('new r-bbbbbb Joined Globex. (said 2026-07-01)');
+    expect(out).toContain('usage: /memory review ID keep-new|keep-old|keep-both');
+    expect(out).toContain('held r-aaaaaa');
+    expect(out).toContain('keep-new: done');
+    expect(out).toContain('nothing is in review');
+    expect(a.resolved).toEqual([
+      { id: 'r-aaaaaa', choice: 'hold' },
+      { id: 'r-bbbbbb', choice: 'keep-new' },
+    ]);
   });
 });

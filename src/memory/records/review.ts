@@ -9,6 +9,7 @@
  * The attribute is the record's `[about:: …]` field when it has one, else read from the
  * statement by a few plain patterns (employer, home, partner, birthday, role).
  */
+import type { ReviewChoice, ReviewPair } from '../../core/ports.js';
 import { field, parseFactLine, setField, type FactLine } from '../graph/lines.js';
 import { normalizeStatement } from '../graph/names.js';
 import type { WikiPage } from '../graph/page.js';
@@ -56,15 +57,7 @@ export function reviewAgainst(page: string, facts: readonly FactLine[], lines: r
   return { edits, line, conflicts };
 }
 
-export type ReviewChoice = 'keep-new' | 'keep-old' | 'keep-both' | 'hold';
-
-export interface ReviewPair {
-  page: string;
-  title: string;
-  /** The older and the newer record (by `said`, then by place on the page). */
-  old: { id: string; statement: string; said: string };
-  new: { id: string; statement: string; said: string };
-}
+export type { ReviewChoice, ReviewPair };
 
 /** The pairs in review on the pages, each once. */
 export function reviewPairs(pages: Iterable<WikiPage>): ReviewPair[] {
