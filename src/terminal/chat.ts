@@ -147,7 +147,7 @@ async function command(line: string, assistant: AssistantApi, place: Place, p: P
         if (!query) return 'usage: /search QUERY';
         const hits = await assistant.searchMemory(place, query, 8);
         return hits.length
-          ? hits.map((h) => `${p.bold(`${h.page}:${h.lineStart}-${h.lineEnd}`)} ${p.dim(`${h.score.toFixed(2)} ${h.why.join('+')}`)}\n  ${h.text.replace(/\n/g, '\n  ').slice(0, 400)}`).join('\n')
+          ? hits.map((h) => `${p.bold(`${h.page}:${h.lineStart}-${h.lineEnd}`)} ${p.dim(`${h.score.toFixed(2)}${h.confidence !== undefined ? ` confidence ${h.confidence.toFixed(2)}` : ''} ${h.why.join('+')}`)}\n  ${h.text.replace(/\n/g, '\n  ').slice(0, 400)}`).join('\n')
           : 'nothing found';
       }
       return `unknown command ${name}. ${HELP}`;
