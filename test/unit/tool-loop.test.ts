@@ -192,6 +192,20 @@ describe('the turn', () => {
     }
   });
 
+  it('search_memory tells the model to say when records disagree, and to ask about a commitment past due', async () => {
+    const model = new ScriptedChatModel([{ toolCalls: [{ name: 'search_memory', arguments: '{"query":"Sarah work"}' }] }, { text: 'ok' }]);
+    const hit = (text: string, why: string[], confidence: number) => ({ page: 'notes/People/Sarah.md', heading: 'Sarah › Facts', lineStart: 3, lineEnd: 3, text, updated: '', staleness: 0, score: 0.5, confidence, parts: { vector: 0.5, keyword: 0, usage: 0, recency: 1 }, why });
+    const recall = { recall: () => Promise.resolve([hit('- Works at Globex. [status:: review]', ['vector', 'review'], 0.8), hit('- Will send mock-ups. [due:: 2026-11-01]', ['vector', 'expired'], 0.1), hit('- Likes tea.', ['vector'], 0.9)]) };
+    const { assistant, store } = makeAssistant({ model, memoryModel: null, recall });
+    await store.ensureProject(general.kind === 'project' ? general.origin : (undefined as never));
+    await assistant.handle(msg('where does Sarah work'));
+    const toolResult = model.requests[1]!.messages.at(-1)!.content as string;
+    const [review, expired, plain] = toolResult.split('\n\n');
+    expect(review).toMatch(/confidence 0\.80; vector\+review\)\nNOTE: records marked \[status:: review\] disagree/);
+    expect(expired).toMatch(/NOTE: a commitment here is past its due date: ask once whether it happened/);
+    expect(plain).not.toContain('NOTE');
+  });
+
   it('held and superseded records of a note never reach the model', async () => {
     const model = new ScriptedChatModel([{ toolCalls: [{ name: 'read_note', arguments: '{"path":"People/Sarah.md"}' }] }, { text: 'ok' }]);
     const { assistant, store } = makeAssistant({ model, memoryModel: null });

@@ -14,6 +14,14 @@ function age(h: RecallHit): string {
   return h.updated ? `updated ${h.updated.slice(0, 10)}, staleness ${h.staleness}/10; ` : '';
 }
 
+/** What the answer must say about a passage's records: they disagree, or a commitment is past due. */
+function caveats(h: RecallHit): string {
+  const notes: string[] = [];
+  if (h.why.includes('review')) notes.push('records marked [status:: review] disagree with each other: if you use them, say that they disagree and that the user can settle it with /memory review');
+  if (h.why.includes('expired')) notes.push('a commitment here is past its due date: ask once whether it happened');
+  return notes.length ? `\nNOTE: ${notes.join('; ')}.` : '';
+}
+
 export const readMemory = defineTool({
   name: 'read_memory',
   category: 'memory',
@@ -42,7 +50,7 @@ export const searchMemory = defineTool({
   }),
   async execute(args, ctx) {
     const hits = await ctx.home.search(args.query, args.limit);
-    const content = hits.map((h) => `[${where(h)}] (${age(h)}score ${h.score.toFixed(2)}; ${h.confidence !== undefined ? `confidence ${h.confidence.toFixed(2)}; ` : ''}${h.why.join('+')})\n${h.text}`).join('\n\n');
+    const content = hits.map((h) => `[${where(h)}] (${age(h)}score ${h.score.toFixed(2)}; ${h.confidence !== undefined ? `confidence ${h.confidence.toFixed(2)}; ` : ''}${h.why.join('+')})${caveats(h)}\n${h.text}`).join('\n\n');
     const pages = ctx.home.private ? [] : [...new Set(hits.map((h) => h.page))];
     return { content: clip(content || 'nothing found'), summary: `${hits.length} hits for "${args.query}"`, pages, hits: hits.length };
   },
