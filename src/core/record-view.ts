@@ -11,3 +11,13 @@ export function withoutHiddenRecords(body: string): string {
     .filter((line) => !HIDDEN.test(line))
     .join('\n');
 }
+
+const SENSITIVE = /^\s*[-*+]\s.*\[sensitivity::\s*(?:sensitive|phi|credential|financial)\b[^\]]*\]/i;
+
+/** For a hosted model: records marked sensitive (any kind) are cut, the rest kept. */
+export function withoutSensitiveRecords(text: string): string {
+  return text
+    .split('\n')
+    .filter((line) => !SENSITIVE.test(line))
+    .join('\n');
+}

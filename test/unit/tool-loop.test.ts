@@ -206,6 +206,23 @@ describe('the turn', () => {
     expect(plain).not.toContain('NOTE');
   });
 
+  it('records marked sensitive never reach a hosted model, in read_note or search_memory', async () => {
+    for (const locality of ['hosted', 'local'] as const) {
+      const script = () => [{ toolCalls: [{ name: 'read_note', arguments: '{"path":"People/Sam.md"}' }, { name: 'search_memory', arguments: '{"query":"Sam"}' }] }, { text: 'ok' }];
+      const model = new ScriptedChatModel(script(), false, locality);
+      const line = '- Takes insulin daily. [type:: identity] [sensitivity:: sensitive/phi] [source:: manual]';
+      const recall = { recall: () => Promise.resolve([{ page: 'notes/People/Sam.md', heading: '', lineStart: 1, lineEnd: 2, text: `${line}\n- Likes chess. [source:: manual]`, updated: '', staleness: 0, score: 1, parts: { vector: 1, keyword: 0, usage: 0, recency: 1 }, why: ['vector'] }]) };
+      const { assistant, store } = makeAssistant({ model, memoryModel: null, recall });
+      await store.ensureProject(general.kind === 'project' ? general.origin : (undefined as never));
+      await store.saveNote('general', { title: 'Sam', category: 'People', body: `## Facts\n${line}\n- Likes chess. [source:: manual]`, source: 'manual' });
+      await assistant.handle(msg('tell me about Sam'));
+      const sent = JSON.stringify(model.requests[1]!.messages);
+      expect(sent).toContain('Likes chess.');
+      if (locality === 'hosted') expect(sent).not.toContain('insulin');
+      else expect(sent).toContain('insulin');
+    }
+  });
+
   it('held and superseded records of a note never reach the model', async () => {
     const model = new ScriptedChatModel([{ toolCalls: [{ name: 'read_note', arguments: '{"path":"People/Sarah.md"}' }] }, { text: 'ok' }]);
     const { assistant, store } = makeAssistant({ model, memoryModel: null });

@@ -1,6 +1,7 @@
 /** Tools over the three memory layers and recall. */
 import { z } from 'zod';
 import { renderLayers } from '../private-search.js';
+import { withoutSensitiveRecords } from '../record-view.js';
 import type { RecallHit } from '../ports.js';
 import { clip, defineTool } from './tool.js';
 
@@ -49,7 +50,9 @@ export const searchMemory = defineTool({
     limit: z.number().int().min(1).max(20).default(6),
   }),
   async execute(args, ctx) {
-    const hits = await ctx.home.search(args.query, args.limit);
+    const found = await ctx.home.search(args.query, args.limit);
+    // sensitive records never reach a hosted model; a passage left empty is dropped
+    const hits = ctx.modelLocality === 'hosted' ? found.map((h) => ({ ...h, text: withoutSensitiveRecords(h.text) })).filter((h) => h.text.trim()) : found;
     const content = hits.map((h) => `[${where(h)}] (${age(h)}score ${h.score.toFixed(2)}; ${h.confidence !== undefined ? `confidence ${h.confidence.toFixed(2)}; ` : ''}${h.why.join('+')})${caveats(h)}\n${h.text}`).join('\n\n');
     const pages = ctx.home.private ? [] : [...new Set(hits.map((h) => h.page))];
     return { content: clip(content || 'nothing found'), summary: `${hits.length} hits for "${args.query}"`, pages, hits: hits.length };

@@ -1,7 +1,7 @@
 /** Tools over entity notes (Markdown pages under notes/). */
 import { z } from 'zod';
 import type { NoteShelf } from '../home.js';
-import { withoutHiddenRecords } from '../record-view.js';
+import { withoutHiddenRecords, withoutSensitiveRecords } from '../record-view.js';
 import { clip, defineTool, type ToolContext } from './tool.js';
 
 function shelf(ctx: ToolContext): NoteShelf {
@@ -40,7 +40,7 @@ export const readNote = defineTool({
     }
     notes.used(note, 'view');
     return {
-      content: clip(`# ${note.title}\n(tags: ${note.tags.join(', ') || 'none'}; updated ${note.updated})\n\n${withoutHiddenRecords(note.body)}`),
+      content: clip(`# ${note.title}\n(tags: ${note.tags.join(', ') || 'none'}; updated ${note.updated})\n\n${ctx.modelLocality === 'hosted' ? withoutSensitiveRecords(withoutHiddenRecords(note.body)) : withoutHiddenRecords(note.body)}`),
       summary: `opened ${note.path}`,
       pages: [`notes/${note.path}`],
     };
