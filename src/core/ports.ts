@@ -405,6 +405,11 @@ export interface GraphFact {
   via?: string;
   /** `sensitive/phi|credential|financial` when the text says so; left out = the page's. */
   sensitivity?: string;
+  /** YYYY-MM-DD: a commitment's due date; an episode's day. */
+  due?: string;
+  happened?: string;
+  /** The attribute the fact is about (employer, home …), for contradictions. */
+  about?: string;
 }
 
 export interface GraphEntity {

@@ -146,7 +146,8 @@ export async function gateWrite(write: GraphWrite, entries: readonly LogEntry[],
       const seen = waiting.get(key);
       if (verdict.kind === 'promote' || seen) {
         waiting.delete(key);
-        const sensitivity = sensitivityOfText(`${f.text}\n${entry?.text ?? ''}`);
+        // rules and the memory model: the stricter wins
+        const sensitivity = stricter(sensitivityOfText(f.text), f.sensitivity);
         facts.push({ ...f, confidence: confidenceOf(f.source, verdict), via: viaOf(f.source), ...(sensitivity ? { sensitivity } : {}) });
         report.promoted.push({ entity: e.name, text: f.text, why: verdict.kind === 'promote' ? verdict.why : 'seen again' });
         continue;
@@ -190,6 +191,15 @@ function confidenceOf(source: string, verdict: Verdict): number {
 export function sensitivityOfText(text: string): string | undefined {
   if (/\b(?:password|passcode|pin(?: code)?|api[ -]?key|access token|secret key|2fa code)\b/i.test(text)) return 'sensitive/credential';
   if (/\b(?:diagnos\w*|allerg\w*|medication|prescri\w*|therap\w*|pregnan\w*|surgery|cancer|diabetes|depress\w*|blood pressure|symptoms?|asthma|migraines?)\b/i.test(text)) return 'sensitive/phi';
-  if (/(?:[$€£]\s?\d|\b\d[\d,.]*\s?(?:usd|eur|gbp|dollars|euros|pounds|k)\b(?=.*\b(?:salary|paid|owe|earn|loan|rent)\b)|\b(?:salary|iban|bank account|mortgage|debt)\b)/i.test(text)) return 'sensitive/financial';
+  if (/(?:[$€£]\s?\d|\b\d[\d,.]*\s?(?:usd|eur|gbp|dollars|euros|pounds|k)\b(?=.*\b(?:salary|paid|owe|earn|loan|rent)\b)|\b(?:salary|iban|bank account|mortgage|debt|loan)\b)/i.test(text)) return 'sensitive/financial';
   return undefined;
+}
+
+const RANK = ['public', 'personal', 'sensitive'];
+/** The stricter of two sensitivities (a kind beats none at the same level). */
+export function stricter(a: string | undefined, b: string | undefined): string | undefined {
+  if (!a || !b) return a ?? b;
+  const level = (s: string) => RANK.indexOf(s.split('/')[0] ?? '');
+  if (level(a) !== level(b)) return level(a) > level(b) ? a : b;
+  return a.includes('/') ? a : b;
 }

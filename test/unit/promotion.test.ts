@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { gateWrite, isChitChat, sensitivityOfText, takeCandidate, type Candidate, type CandidateStore } from '../../src/core/promotion.js';
+import { gateWrite, isChitChat, sensitivityOfText, stricter, takeCandidate, type Candidate, type CandidateStore } from '../../src/core/promotion.js';
 import type { GraphWrite, LogEntry } from '../../src/core/ports.js';
+import { toGraphWrite } from '../../src/core/graph-distill.js';
 import { applyToPage, type PagePlan } from '../../src/memory/graph/graph-write.js';
 import { readPage } from '../../src/memory/graph/page.js';
 import { recordsOf } from '../../src/memory/records/record.js';
@@ -102,5 +103,34 @@ describe('the promotion gate, over a scripted week', () => {
     expect(sensitivityOfText('She takes medication for migraines')).toBe('sensitive/phi');
     expect(sensitivityOfText('His salary is $120k')).toBe('sensitive/financial');
     expect(sensitivityOfText('Likes long walks')).toBeUndefined();
+  });
+
+  it('takes the stricter of the rules and the memory model, and keeps the model’s dates and attribute', async () => {
+    expect(stricter('sensitive/phi', 'personal')).toBe('sensitive/phi');
+    expect(stricter(undefined, 'sensitive/financial')).toBe('sensitive/financial');
+    expect(stricter('sensitive', 'sensitive/credential')).toBe('sensitive/credential');
+    expect(stricter('public', undefined)).toBe('public');
+    const e = entry(3, 'Sam will pay back the loan by Friday, and he ran a marathon in April');
+    const { write: w } = toGraphWrite(
+      {
+        entities: [],
+        facts: [
+          { entity: 'Sam', text: 'Will pay back the loan.', message: 1, type: 'commitment', due: '2026-11-06', about: 'debt', sensitivity: 'personal' },
+          { entity: 'Sam', text: 'Ran a marathon.', message: 1, type: 'episode', happened: 'April', sensitivity: 'sensitive/phi' },
+        ],
+        links: [],
+      },
+      [e],
+      [],
+      'distillation',
+    );
+    const facts = w.entities[0]?.facts ?? [];
+    expect(facts.map((f) => [f.due, f.happened, f.about, f.sensitivity])).toEqual([
+      ['2026-11-06', undefined, 'debt', 'personal'],
+      [undefined, undefined, undefined, 'sensitive/phi'],
+    ]);
+    const gated = await gateWrite(w, [e], ctx(3, ['Sam'], false), new MemoryCandidates());
+    // "loan" is money by rule: stricter than the model's personal
+    expect(gated.write.entities[0]?.facts.map((f) => f.sensitivity)).toEqual(['sensitive/financial', 'sensitive/phi']);
   });
 });

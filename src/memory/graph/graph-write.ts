@@ -237,6 +237,9 @@ export function applyToPage(current: string | null, plan: PagePlan, today: strin
       renderFact(plan.path, {
         text: f.text,
         ...(f.type ? { type: f.type } : {}),
+        ...(f.due ? { due: f.due } : {}),
+        ...(f.happened ? { happened: f.happened } : {}),
+        ...(f.about ? { about: f.about } : {}),
         ...(f.confidence !== undefined ? { confidence: f.confidence } : {}),
         ...(f.sensitivity ? { sensitivity: f.sensitivity } : {}),
         said: f.said,
