@@ -84,19 +84,20 @@ const RECORD_TYPE = /\[type::\s*([a-z]+)\s*\]/;
 const DECIDING = /\b(?:decid\w*|decision\w*|agree[ds]?|settled on|chose|chosen)\b/i;
 
 /**
- * When an entry was said or happened, in ms: a conversation message's time, a decision's day,
- * a record's `happened` (else `said`) date. NaN for text that carries no entry date (a page's
- * `updated` is when it was edited, not when its facts took place).
+ * When an entry took place, in ms, and whether that is when it *happened* or only when it was
+ * said: a conversation message's time and a decision's day are said times; a record's
+ * `[happened:: …]` is a happened time, its `[said:: …]` a said time. NaN for text that carries
+ * no entry date (a page's `updated` is when it was edited, not when its facts took place).
  */
-export function entryTime(chunk: Pick<ScoredChunk, 'page' | 'text' | 'updated'>): number {
-  if (chunk.page.startsWith('log/') || chunk.page === 'decisions.md') return Date.parse(chunk.updated);
+export function entryTime(chunk: Pick<ScoredChunk, 'page' | 'text' | 'updated'>): { time: number; happened: boolean } {
+  if (chunk.page.startsWith('log/') || chunk.page === 'decisions.md') return { time: Date.parse(chunk.updated), happened: false };
   let said = NaN;
   for (const m of chunk.text.matchAll(RECORD_DATE)) {
     const t = Date.parse(`${m[2]!}T12:00:00Z`);
-    if (m[1] === 'happened') return t;
+    if (m[1] === 'happened') return { time: t, happened: true };
     if (Number.isNaN(said)) said = t;
   }
-  return said;
+  return { time: said, happened: false };
 }
 
 /** A chunk's record type: `[type:: …]` on a record, `decision` for decisions.md, else ''. */
@@ -221,13 +222,15 @@ export class Fusion {
    */
   private timeMatch(chunk: ScoredChunk): 'window' | 'date' | 'outside' | '' {
     if (!this.shape.namesTime) return '';
-    const t = entryTime(chunk);
+    const { time: t, happened } = entryTime(chunk);
     if (Number.isNaN(t)) return '';
-    if (this.shape.windows.some((w) => inWindow(t, w))) return 'window';
+    // a year-long window asks when a thing happened: a said time says nothing about that
+    const windows = happened ? this.shape.windows : this.shape.windows.filter((w) => !w.long);
+    if (windows.some((w) => inWindow(t, w))) return 'window';
     // calendar dates without a year match any year: only messages are dated that loosely
     if (chunk.page.startsWith('log/') && this.shape.dates.some((d) => inSpan(t, d))) return 'date';
     // a question that also names a calendar date is anchored on that date, not on today
-    return this.shape.windows.length > 0 && this.shape.dates.length === 0 ? 'outside' : '';
+    return windows.length > 0 && this.shape.dates.length === 0 ? 'outside' : '';
   }
 
   rank(boostOf: (page: string) => number, now: Date, limit: number): RecallHit[] {
