@@ -21,7 +21,7 @@ export default {
     });
   },
   async autocomplete(interaction, ctx) {
-    const typed = String(interaction.options.getFocused()).toLowerCase();
+    const typed = interaction.options.getFocused().toLowerCase();
     const notes = await ctx.assistant.listNotes(ctx.place);
     const matches = notes.filter((n) => n.path.toLowerCase().includes(typed) || n.title.toLowerCase().includes(typed)).slice(0, 25);
     await interaction.respond(matches.map((n) => ({ name: `${n.title} (${n.path})`.slice(0, 100), value: n.path.slice(0, 100) })));

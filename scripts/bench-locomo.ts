@@ -89,7 +89,7 @@ console.log(`LoCoMo via recall(): ${data.length} conversations, embedder ${embed
 function sessionsOf(conv: Record<string, unknown>): { num: number; date: string; turns: Turn[] }[] {
   return Object.keys(conv)
     .filter((key) => /^session_\d+$/.test(key))
-    .map((key) => ({ num: Number(key.slice(8)), date: String(conv[`${key}_date_time`] ?? ''), turns: conv[key] as Turn[] }))
+    .map((key) => ({ num: Number(key.slice(8)), date: (conv[`${key}_date_time`] as string | undefined) ?? '', turns: conv[key] as Turn[] }))
     .sort((a, b) => a.num - b.num);
 }
 

@@ -13,7 +13,7 @@ import { isLocalHost, publicUrl, urlIsLocal } from './llm/locality.js';
 export { isLocalHost };
 
 const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], { message: 'expected true or false' })
+  .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], { error: 'expected true or false' })
   .transform((v) => ['true', '1', 'yes', 'on'].includes(v));
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const num = (min: number, max: number) => z.coerce.number().min(min).max(max);
@@ -21,8 +21,8 @@ const idList = z
   .string()
   .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
   .pipe(z.array(z.string().regex(/^\d{5,25}$/, 'expected comma-separated numeric Discord ids')));
-const url = z.string().regex(/^https?:\/\/[^\s/]+/, 'expected a URL such as http://localhost:1234/v1').pipe(z.string().url('expected a URL such as http://localhost:1234/v1'));
-const optional = <T extends z.ZodTypeAny>(schema: T) =>
+const url = z.string().regex(/^https?:\/\/[^\s/]+/, 'expected a URL such as http://localhost:1234/v1').pipe(z.url('expected a URL such as http://localhost:1234/v1'));
+const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
 
 export const configSchema = z.object({

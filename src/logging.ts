@@ -94,7 +94,7 @@ export function createLogger(level: string, destination?: string | pino.Destinat
     mkdirSync(dirname(destination), { recursive: true });
     // Synchronous: an asynchronous file destination that is still opening when the process
     // exits throws "sonic boom is not ready yet" from pino's exit hook, hiding the real error.
-    return pino(options, pino.destination({ dest: destination, sync: true, mkdir: true })) as unknown as Logger;
+    return pino(options, pino.destination({ dest: destination, sync: true, mkdir: true }));
   }
-  return pino(options, destination ?? pino.destination(2)) as unknown as Logger;
+  return pino(options, destination ?? pino.destination(2));
 }

@@ -171,13 +171,13 @@ async function main(): Promise<void> {
       transcribeAudio: (list) => transcribeAudioAttachments(list, { stt, fetch, downloadTimeoutMs: config.VOICE_MESSAGE_DOWNLOAD_TIMEOUT_MS, language: config.STT_LANGUAGE }),
     });
     const stop = async () => {
-      await voice.closeAll();
+      voice.closeAll();
       await bot.stop();
       await closeAll();
       process.exit(0);
     };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    process.once('SIGINT', () => void stop());
+    process.once('SIGTERM', () => void stop());
     return;
   }
   process.stdout.write(`model: ${chat.describe}\n`);
@@ -189,8 +189,8 @@ async function main(): Promise<void> {
     assistantName: config.ASSISTANT_NAME,
     input: process.stdin,
     output: process.stdout,
-    interactive: Boolean(process.stdin.isTTY && process.stdout.isTTY),
-    color: Boolean(process.stdout.isTTY),
+    interactive: process.stdin.isTTY && process.stdout.isTTY,
+    color: process.stdout.isTTY,
     modelStatus: Promise.resolve(modelStatus),
     userName: safeUserName(),
   });

@@ -167,7 +167,7 @@ export class Assistant implements AssistantApi {
       outcome.notices.push(secretNotice(scan.kinds));
     }
     if (message.reply === false) {
-      this.scheduleDistill(home, false);
+      void this.scheduleDistill(home, false);
       return outcome;
     }
     const turnId = this.newId();
@@ -227,7 +227,7 @@ export class Assistant implements AssistantApi {
       }
     }
     emit({ type: 'turn_end', turnId, reason: outcome.reason, text: outcome.reply });
-    this.scheduleDistill(home, false);
+    void this.scheduleDistill(home, false);
     return outcome;
   }
 

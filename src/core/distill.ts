@@ -24,7 +24,7 @@ export class DistillError extends CharlieError {}
 export interface DistillTarget {
   label: string;
   /** The entries waiting; `commit(n)` marks the first `n` of them distilled. */
-  pending(): Promise<{ entries: LogEntry[]; commit(count: number): Promise<void> }>;
+  pending(): Promise<{ entries: LogEntry[]; commit: (count: number) => Promise<void> }>;
   readLayers(): Promise<{ layers: MemoryLayers; versions: Record<string, string> }>;
   /** `distilled`: how many of the pending entries these layers cover (a target may move its cursor with them). */
   writeLayers(layers: MemoryLayers, versions: Record<string, string>, distilled: number): Promise<WriteOutcome>;

@@ -86,7 +86,7 @@ async function download(url: string, max: number, options: AttachmentOptions): P
   const chunks: Uint8Array[] = [];
   let total = 0;
   let truncated = false;
-  const reader = res.body.getReader();
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;

@@ -47,7 +47,7 @@ export class InteractionRouter {
     try {
       if (interaction.isChatInputCommand()) {
         const command = this.byKey.get(commandKey(interaction.commandName, interaction.options.getSubcommand(false)));
-        if (!command) return await interaction.reply({ content: 'I do not know that command (yet). Try `/help`.', flags: MessageFlags.Ephemeral }).then(() => {});
+        if (!command) { await interaction.reply({ content: 'I do not know that command (yet). Try `/help`.', flags: MessageFlags.Ephemeral }).then(() => {}); return; }
         await command.execute(interaction, ctx);
       } else if (interaction.isAutocomplete()) {
         const command = this.byKey.get(commandKey(interaction.commandName, interaction.options.getSubcommand(false)));
@@ -56,7 +56,7 @@ export class InteractionRouter {
         return;
       } else if (interaction.isMessageComponent() || interaction.isModalSubmit()) {
         const command = this.byPrefix.get(interaction.customId.split(':')[0]!);
-        if (!command?.handleComponent) return await interaction.reply({ content: 'That button has expired.', flags: MessageFlags.Ephemeral }).then(() => {});
+        if (!command?.handleComponent) { await interaction.reply({ content: 'That button has expired.', flags: MessageFlags.Ephemeral }).then(() => {}); return; }
         await command.handleComponent(interaction, ctx);
       }
     } catch (error) {

@@ -35,6 +35,7 @@ function getter(config: Config): Get {
 }
 
 const field = (body: unknown, key: string): unknown => (typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[key] : undefined);
+const text = (value: unknown, otherwise: string): string => (typeof value === 'string' || typeof value === 'number' ? String(value) : otherwise);
 
 function tokenCheck(get: Get, state: DiscordState): Check {
   return {
@@ -48,8 +49,8 @@ function tokenCheck(get: Get, state: DiscordState): Check {
       }
       if (res.status === 401) return fail('Discord refused the token (401)', 'reset the token in the Developer Portal → Bot → Reset Token, and put it in DISCORD_TOKEN');
       if (res.status >= 400) return fail(`Discord answered ${String(res.status)} for the bot user`, 'try again later; check discordstatus.com');
-      state.botId = String(field(res.body, 'id') ?? '');
-      return ok(`logged in as ${String(field(res.body, 'username') ?? '?')} (${state.botId})`);
+      state.botId = text(field(res.body, 'id'), '');
+      return ok(`logged in as ${text(field(res.body, 'username'), '?')} (${state.botId})`);
     },
   };
 }
@@ -61,7 +62,7 @@ function intentsCheck(get: Get, state: DiscordState): Check {
       if (state.botId === undefined) return skip('no valid token');
       const res = await get('/applications/@me', signal);
       if (res.status >= 400) return warn(`could not read the application (${String(res.status)})`, 'check the token belongs to a bot application');
-      state.applicationId = String(field(res.body, 'id') ?? '');
+      state.applicationId = text(field(res.body, 'id'), '');
       const flags = Number(field(res.body, 'flags') ?? 0);
       const content = (flags & (FLAG.GATEWAY_MESSAGE_CONTENT | FLAG.GATEWAY_MESSAGE_CONTENT_LIMITED)) !== 0;
       const members = (flags & (FLAG.GATEWAY_GUILD_MEMBERS | FLAG.GATEWAY_GUILD_MEMBERS_LIMITED)) !== 0;
@@ -83,7 +84,7 @@ function guildsCheck(get: Get, config: Config, state: DiscordState): Check {
       if (state.botId === undefined) return skip('no valid token');
       const res = await get('/users/@me/guilds', signal);
       if (res.status >= 400 || !Array.isArray(res.body)) return warn(`could not list the bot's servers (${String(res.status)})`, 'check the token');
-      const inGuilds = new Map((res.body as unknown[]).map((g) => [String(field(g, 'id')), String(field(g, 'name') ?? '?')]));
+      const inGuilds = new Map((res.body as unknown[]).map((g) => [text(field(g, 'id'), ''), text(field(g, 'name'), '?')]));
       const allowed = config.DISCORD_ALLOWED_GUILDS;
       if (allowed.length === 0) {
         return warn(

@@ -13,12 +13,12 @@ function keepResults(deps: ConformanceDeps, dataDir: string): Check {
   return {
     name: `${deps.lane.name}: results kept`,
     async run() {
-      if (!deps.state.reachable || !deps.state.modelUsable) return Promise.resolve({ status: 'skip', detail: 'nothing measured' });
+      if (!deps.state.reachable || !deps.state.modelUsable) return { status: 'skip', detail: 'nothing measured' };
       try {
         saveConformance(dataDir, deps.record);
-        return Promise.resolve(ok(`saved to ${dataDir}/conformance.json (shown when Charlie starts)`));
+        return ok(`saved to ${dataDir}/conformance.json (shown when Charlie starts)`);
       } catch (err) {
-        return Promise.resolve(warn(`could not save the results: ${String(err)}`, 'check that DATA_DIR is writable'));
+        return warn(`could not save the results: ${String(err)}`, 'check that DATA_DIR is writable');
       }
     },
   };

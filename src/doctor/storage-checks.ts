@@ -20,9 +20,9 @@ function writableCheck(label: string, dir: string, variable: string): Check {
         const probe = join(dir, `.doctor-${String(process.pid)}.tmp`);
         writeFileSync(probe, 'ok');
         rmSync(probe);
-        return Promise.resolve(ok(`${dir} is writable`));
+        return ok(`${dir} is writable`);
       } catch (err) {
-        return Promise.resolve(fail(`${dir} cannot be written: ${errorText(err)}`, `fix the folder's permissions, or point ${variable} at a folder you own`));
+        return fail(`${dir} cannot be written: ${errorText(err)}`, `fix the folder's permissions, or point ${variable} at a folder you own`);
       }
     },
   };

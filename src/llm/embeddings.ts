@@ -62,7 +62,3 @@ export async function selectEmbedder(config: EmbedderConfig, logger: Logger): Pr
   logger.warn({ embedder: embedder.id }, notice);
   return { embedder, notice };
 }
-
-export async function createEmbedder(config: EmbedderConfig, logger: Logger): Promise<Embedder> {
-  return (await selectEmbedder(config, logger)).embedder;
-}

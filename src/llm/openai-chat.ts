@@ -216,6 +216,8 @@ export class OpenAIChatModel<L extends Locality = Locality> implements ChatModel
   private async watchConnect(state: { cause?: Cause; answered: boolean }, stop: (cause: Cause) => void): Promise<void> {
     if (state.answered || state.cause) return;
     const reachable = await this.probe(this.options.baseUrl, Math.min(this.options.connectTimeoutMs, 5000)).catch(() => false);
+    // both are set by the request running meanwhile, which the type narrowing cannot see
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     if (state.answered || state.cause) return;
     if (reachable) this.log.info({ waitedMs: this.options.connectTimeoutMs }, 'the model server accepted the connection but has not answered yet (loading the model?)');
     else stop('connect');
@@ -253,7 +255,7 @@ const JSON_MODE_REJECTED = /response_format|json_object|json_schema/i;
  */
 async function* bodyText(res: Response, limit: { max: number; cut: boolean }): AsyncGenerator<string> {
   if (!res.body) return;
-  const reader = res.body.getReader();
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
   const decoder = new TextDecoder();
   let total = 0;
   try {

@@ -108,7 +108,7 @@ class ReplyState {
     if (!raw || typeof raw !== 'object') return;
     const payload = raw as { error?: unknown; choices?: unknown };
     if (payload.error) throw streamedError(payload.error, this.options.url);
-    const choice = Array.isArray(payload.choices) ? (payload.choices[0] as Record<string, any> | undefined) : undefined;
+    const choice = Array.isArray(payload.choices) ? (payload.choices[0] as Record<string, unknown> | undefined) : undefined;
     if (!choice || typeof choice !== 'object') return;
     const delta = (whole ? (choice.message ?? choice.delta) : (choice.delta ?? choice.message)) as Record<string, unknown> | undefined;
     if (delta && typeof delta.content === 'string' && delta.content !== '') yield* this.pieces(this.text.push(delta.content));

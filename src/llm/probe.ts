@@ -14,7 +14,7 @@ export async function probeModelServer(baseUrl: string, apiKey: string | undefin
         : { ok: true, models: [] };
     }
     const body = (await res.json().catch(() => ({}))) as { data?: { id?: string }[] };
-    return { ok: true, models: (body.data ?? []).map((m) => String(m.id ?? '')).filter(Boolean) };
+    return { ok: true, models: (body.data ?? []).map((m) => m.id ?? '').filter(Boolean) };
   } catch {
     return { ok: false, message: `no model server at ${publicUrl(baseUrl)} — start LM Studio / Ollama or set LLM_BASE_URL` };
   }

@@ -32,7 +32,7 @@ export function isRetryableStatus(status: number): boolean {
 /** Sleep that rejects with the signal's reason when it aborts. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(abortReason(signal));
+    if (signal?.aborted) { reject(abortReason(signal)); return; }
     const onAbort = () => {
       clearTimeout(timer);
       reject(abortReason(signal!));

@@ -56,7 +56,7 @@ export class SseDecoder {
   }
 
   private line(line: string, events: SseEvent[]): void {
-    if (line === '') return this.dispatch(events);
+    if (line === '') { this.dispatch(events); return; }
     if (line.startsWith(':')) return; // comment / keepalive
     const colon = line.indexOf(':');
     const field = colon === -1 ? line : line.slice(0, colon);

@@ -12,7 +12,7 @@ export const tcpProbe: ReachabilityProbe = (url, timeoutMs) =>
     try {
       target = new URL(url);
     } catch {
-      return resolve(false);
+      resolve(false); return;
     }
     const port = Number(target.port) || (target.protocol === 'https:' ? 443 : 80);
     const socket = connect({ host: target.hostname.replace(/^\[|\]$/g, ''), port });

@@ -19,12 +19,12 @@ function squash(text: string, allowed: RegExp, max: number): string {
 
 /** Project folder name: lowercase, ASCII, `[a-z0-9-]`, at most 64 characters, `project` when nothing is left. */
 export function slugify(name: string, fallback = 'project'): string {
-  return squash(String(name).toLowerCase(), /[^a-z0-9]+/g, 64) || fallback;
+  return squash(name.toLowerCase(), /[^a-z0-9]+/g, 64) || fallback;
 }
 
 /** Note file name (without `.md`): keeps case, e.g. `Sarah Chen` → `Sarah-Chen`; `Untitled` when nothing is left. */
 export function titleSlug(title: string, fallback = 'Untitled'): string {
-  return squash(String(title), /[^A-Za-z0-9]+/g, 80) || fallback;
+  return squash(title, /[^A-Za-z0-9]+/g, 80) || fallback;
 }
 
 /** The `-2`, `-3` … variant of a slug, still within 64 characters. */

@@ -62,7 +62,7 @@ export class VoiceSessions {
     if (this.watched.has(client)) return;
     this.watched.add(client);
     client.on('voiceStateUpdate', (oldState, newState) => {
-      this.membersChanged(newState.guild.id ?? oldState.guild.id);
+      this.membersChanged(newState.guild.id);
     });
   }
 

@@ -121,6 +121,8 @@ export class VoiceConversation {
         },
       );
       if (controller.signal.aborted || outcome.reason === 'cancelled') return { kind: 'cancelled', transcript: text };
+      // set by the event listener above, which the type narrowing cannot see
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
       if (streamed) say(spoken.end());
       else if (outcome.reply.trim()) say(splitSentences(compressForSpeech(outcome.reply)));
       else if (outcome.reason !== 'done') say(["Sorry, I couldn't answer that. The details are in the text channel."]);

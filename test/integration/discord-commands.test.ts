@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-unnecessary-condition -- registration JSON from the fake Discord is untyped: options may be absent */
 /** Slash commands, buttons and modals through a real discord.js client and the fake Discord. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadCommands } from '../../commands/index.js';

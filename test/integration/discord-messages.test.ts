@@ -39,7 +39,7 @@ describe('Discord messages', () => {
     expect(assistant.handled).toHaveLength(1);
     const msg = assistant.handled[0]!;
     expect(msg.place).toEqual({ kind: 'project', origin: { name: 'general', key: `discord:${h.guild.id}:${h.general.id}`, discord: { guildId: h.guild.id, channelId: h.general.id } } });
-    expect(msg.source).toBe(`https://discord.com/channels/${h.guild.id}/${h.general.id}/${sent.id}`);
+    expect(msg.source).toBe(`https://discord.com/channels/${h.guild.id}/${h.general.id}/${String(sent.id)}`);
     expect(msg.speakerId).toBe(h.alice.id);
     expect(h.fake.callsTo('POST', /\/channels\/\d+\/typing$/).length).toBeGreaterThan(0);
     // the bot's own message came back over the gateway and was not answered

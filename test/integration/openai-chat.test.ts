@@ -52,7 +52,7 @@ async function collect(iterable: AsyncIterable<ChatChunk>): Promise<{ chunks: Ch
 
 async function failure(iterable: AsyncIterable<ChatChunk>): Promise<unknown> {
   try {
-    for await (const _ of iterable) void _;
+    for await (const _ of iterable);
   } catch (err) {
     return err;
   }
@@ -486,7 +486,7 @@ describe('OpenAIChatModel locality', () => {
     const hosted = new OpenAIChatModel({ ...base, locality: 'hosted' });
     // @ts-expect-error a hosted model is not a LocalChatModel
     const wrong: LocalChatModel = hosted;
-    void wrong;
+    expect(wrong).toBe(hosted);
     expect(asLocalModel(local)).toBe(local);
     expect(asLocalModel(hosted)).toBeNull();
     expect(local.id).toBe('m@http://127.0.0.1:9/v1'); // no credentials, no trailing slash

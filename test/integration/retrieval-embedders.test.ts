@@ -17,7 +17,7 @@ const requests: { auth?: string; body: { model: string; input: string[] } }[] = 
 const read = (req: IncomingMessage) =>
   new Promise<string>((resolve) => {
     let s = '';
-    req.on('data', (c) => (s += c));
+    req.on('data', (c: Buffer) => (s += c.toString()));
     req.on('end', () => resolve(s));
   });
 

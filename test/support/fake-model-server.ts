@@ -108,22 +108,22 @@ export async function startFakeModelServer(script: Script, options: FakeModelSer
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '').split('?')[0];
     if (req.method === 'GET' && path === '/v1/models') {
-      return sendJson(res, 200, { object: 'list', data: models.map((m) => ({ object: 'model', created: 0, owned_by: 'fake', ...m })) });
+      sendJson(res, 200, { object: 'list', data: models.map((m) => ({ object: 'model', created: 0, owned_by: 'fake', ...m })) }); return;
     }
     const extra = req.method === 'GET' && path !== undefined ? options.getRoutes?.[path] : undefined;
-    if (extra !== undefined) return sendJson(res, 200, extra);
+    if (extra !== undefined) { sendJson(res, 200, extra); return; }
     if (req.method !== 'POST' || path !== '/v1/chat/completions') {
-      return sendJson(res, 404, { error: { message: `no route ${req.method} ${path}`, type: 'invalid_request_error' } });
+      sendJson(res, 404, { error: { message: `no route ${req.method} ${path}`, type: 'invalid_request_error' } }); return;
     }
     const raw = await readBody(req);
     let body: any;
     try {
       body = JSON.parse(raw);
     } catch {
-      return sendJson(res, 400, { error: { message: 'body is not JSON', type: 'invalid_request_error' } });
+      sendJson(res, 400, { error: { message: 'body is not JSON', type: 'invalid_request_error' } }); return;
     }
     if (options.rejectUnknownModels && !models.some((m) => m.id === body.model)) {
-      return sendJson(res, 404, { error: { message: `model '${String(body.model)}' not found`, type: 'invalid_request_error', code: 'model_not_found' } });
+      sendJson(res, 404, { error: { message: `model '${String(body.model)}' not found`, type: 'invalid_request_error', code: 'model_not_found' } }); return;
     }
     const index = requests.length;
     requests.push(body);
@@ -148,7 +148,7 @@ export async function startFakeModelServer(script: Script, options: FakeModelSer
     }
     if (reply.endless) return streamEndless(res, reply.endless, reply.chunkDelayMs ?? 0);
     if (body.stream === true && !reply.ignoreStream) return streamReply(res, reply);
-    return sendJson(res, 200, completion(reply), reply.headers);
+    sendJson(res, 200, completion(reply), reply.headers);
   }
 
   async function streamReply(res: ServerResponse, reply: ScriptedReply): Promise<void> {
@@ -157,6 +157,8 @@ export async function startFakeModelServer(script: Script, options: FakeModelSer
     for (let i = 0; i < chunks.length; i++) {
       if (closed || res.destroyed) return;
       if (i > 0 && reply.chunkDelayMs) await sleep(reply.chunkDelayMs);
+      // the server may have closed (or the client gone) while we slept
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
       if (closed || res.destroyed) return;
       if (reply.keepalive) res.write(': keepalive\n\n');
       res.write(`data: ${JSON.stringify(chunks[i])}\n\n`);

@@ -44,7 +44,7 @@ export class ScriptedChatModel<L extends 'local' | 'hosted' = 'local'> implement
     if (step.error) throw step.error;
     if (step.hang) {
       await new Promise<void>((_, reject) => {
-        request.signal?.addEventListener('abort', () => reject(request.signal!.reason), { once: true });
+        request.signal?.addEventListener('abort', () => reject(request.signal!.reason as Error), { once: true });
       });
     }
     if (step.text) {

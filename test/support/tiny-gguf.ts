@@ -133,21 +133,21 @@ class Writer {
     this.u32(val.t);
     switch (val.t) {
       case T.U32:
-        return this.u32(val.v);
+        { this.u32(val.v); return; }
       case T.I32:
-        return this.i32(val.v);
+        { this.i32(val.v); return; }
       case T.F32:
-        return this.f32(val.v);
+        { this.f32(val.v); return; }
       case T.BOOL:
-        return this.bytes(Buffer.from([val.v ? 1 : 0]));
+        { this.bytes(Buffer.from([val.v ? 1 : 0])); return; }
       case T.STRING:
-        return this.str(val.v);
+        { this.str(val.v); return; }
       case T.ARRAY:
         this.u32(val.of);
         this.u64(val.v.length);
-        if (val.of === T.STRING) for (const s of val.v as string[]) this.str(s);
-        else if (val.of === T.F32) for (const n of val.v as number[]) this.f32(n);
-        else for (const n of val.v as number[]) this.i32(n);
+        if (val.of === T.STRING) for (const s of val.v) this.str(s);
+        else if (val.of === T.F32) for (const n of val.v) this.f32(n);
+        else for (const n of val.v) this.i32(n);
         return;
     }
   }

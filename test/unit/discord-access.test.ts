@@ -56,7 +56,11 @@ describe('KeyedQueue and SeenIds', () => {
     const q = new KeyedQueue();
     const log: string[] = [];
     const task = (name: string, ms: number, fail = false) => () =>
-      new Promise<void>((resolve, reject) => setTimeout(() => (log.push(name), fail ? reject(new Error(name)) : resolve()), ms));
+      new Promise<void>((resolve, reject) => setTimeout(() => {
+        log.push(name);
+        if (fail) reject(new Error(name));
+        else resolve();
+      }, ms));
     const a1 = q.run('a', task('a1', 60, true));
     const a2 = q.run('a', task('a2', 5));
     const b1 = q.run('b', task('b1', 20));

@@ -56,7 +56,7 @@ describe('distillation', () => {
     for (let i = 1; i <= 5; i++) await assistant.handle(msg(i === 1 ? 'we ship it on Friday' : `m${i}`));
     await assistant.idle();
     expect((await store.readLayers('general')).layers).toEqual({ summary: '', decisions: [], quotes: [] });
-    expect((await store.getDistillCursor('general'))!.offset).toBe(0);
+    expect((await store.getDistillCursor('general')).offset).toBe(0);
 
     mode = 'error';
     expect((await assistant.distillNow(general)).error).toBeDefined();

@@ -86,6 +86,8 @@ export class EmbeddedChatModel implements ChatModel<'local'> {
         : await loaded.chat.generateResponse(history, common);
     if (signal.aborted) throw abortReason(signal);
     for (const call of result.functionCalls ?? []) {
+      // a call without parameters has none at run time, whatever the type says
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
       channel.push({ type: 'tool_call', call: { id: this.newId(), name: call.functionName, arguments: JSON.stringify(call.params ?? {}) } });
     }
     const reason = result.metadata.stopReason;

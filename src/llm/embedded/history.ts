@@ -88,9 +88,10 @@ function convert(node: unknown): unknown {
   if (alternatives) return { ...out, oneOf: alternatives.map(convert) };
   const type = s.type;
   if (Array.isArray(type)) {
-    const simple = type.filter((t) => ['string', 'number', 'integer', 'boolean', 'null'].includes(String(t)));
-    if (simple.length === type.length) return { ...out, type: simple };
-    return { ...out, oneOf: type.map((t) => convert({ ...s, type: t })) };
+    const types = type as unknown[];
+    const simple = types.filter((t) => typeof t === 'string' && ['string', 'number', 'integer', 'boolean', 'null'].includes(t));
+    if (simple.length === types.length) return { ...out, type: simple };
+    return { ...out, oneOf: types.map((t) => convert({ ...s, type: t })) };
   }
   switch (type) {
     case 'object': {

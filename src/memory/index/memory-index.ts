@@ -207,6 +207,8 @@ export class MemoryIndex {
     const deleted = [...state.pages.keys()].filter((p) => !files.has(p));
     const stats: SyncStats = { ...emptyStats(), projects: 1, pages: files.size, changed: changed.length, deleted: deleted.length };
     if (changed.length === 0 && deleted.length === 0) {
+      // set inside the stat callbacks above, which the type narrowing cannot see
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
       if (touched) await saveManifest(state.manifest, state.pages);
       stats.ms = performance.now() - started;
       return stats;

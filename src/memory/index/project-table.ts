@@ -79,7 +79,7 @@ function toChunk(r: Record<string, unknown>): StoredChunk {
     lineStart: Number(r.line_start),
     lineEnd: Number(r.line_end),
     text: String(r.text),
-    context: String(r.context ?? ''),
+    context: typeof r.context === 'string' ? r.context : '',
     entity: String(r.entity),
     updated: String(r.updated),
     staleness: Number(r.staleness),
@@ -125,7 +125,7 @@ export class ProjectTable {
     const out: RowKey[] = [];
     for (let i = 0; i < pages.length; i += 200) {
       const filter = `page IN (${pages.slice(i, i + 200).map(quote).join(', ')})`;
-      const rows = await this.table.query().where(filter).select(['page', 'hash', 'line_start', 'line_end']).toArray();
+      const rows = (await this.table.query().where(filter).select(['page', 'hash', 'line_start', 'line_end']).toArray()) as Record<string, unknown>[];
       for (const r of rows) out.push({ page: String(r.page), hash: String(r.hash), lineStart: Number(r.line_start), lineEnd: Number(r.line_end) });
     }
     return out;
@@ -135,7 +135,7 @@ export class ProjectTable {
   async vectorsOf(hashes: string[]): Promise<Map<string, Float32Array>> {
     const out = new Map<string, Float32Array>();
     for (let i = 0; i < hashes.length; i += 200) {
-      const rows = await this.table.query().where(`hash IN (${hashes.slice(i, i + 200).map(quote).join(', ')})`).select(['hash', 'vector']).toArray();
+      const rows = (await this.table.query().where(`hash IN (${hashes.slice(i, i + 200).map(quote).join(', ')})`).select(['hash', 'vector']).toArray()) as Record<string, unknown>[];
       for (const r of rows) out.set(String(r.hash), new Float32Array((r.vector as { toArray(): Float32Array }).toArray()));
     }
     return out;

@@ -79,7 +79,7 @@ export function dateSpans(query: string): DateSpan[] {
       const i = m.index;
       const j = i + m[0].length;
       if (!free(i, j)) continue;
-      const span = make(m as RegExpExecArray);
+      const span = make(m);
       if (span && span.month >= 0 && (span.day === undefined || (span.day >= 1 && span.day <= 31))) {
         out.push(span);
         taken.push([i, j]);
@@ -100,7 +100,7 @@ export function inSpan(time: number, span: DateSpan): boolean {
   const d = new Date(time);
   if (span.day !== undefined) {
     const years = span.year !== undefined ? [span.year] : [d.getUTCFullYear() - 1, d.getUTCFullYear(), d.getUTCFullYear() + 1];
-    return years.some((y) => Math.abs(time - Date.UTC(y, span.month, span.day!, 12)) <= 1.5 * DAY_MS);
+    return years.some((y) => Math.abs(time - Date.UTC(y, span.month, span.day, 12)) <= 1.5 * DAY_MS);
   }
   return d.getUTCMonth() === span.month && (span.year === undefined || d.getUTCFullYear() === span.year);
 }

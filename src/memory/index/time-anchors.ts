@@ -153,7 +153,7 @@ export function timeAnchors(query: string, now: Date): TimeWindow[] {
       const i = m.index;
       const j = i + m[0].length;
       if (taken.some(([a, b]) => i < b && j > a)) continue;
-      const w = make(m as RegExpExecArray, t);
+      const w = make(m, t);
       if (!w || !(w.end > w.start)) continue;
       taken.push([i, j]);
       found.push({ ...w, label: m[0], at: i });

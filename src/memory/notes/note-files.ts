@@ -107,7 +107,7 @@ export class NoteFiles {
   }
 
   async save(draft: NoteDraft): Promise<{ path: string; created: boolean }> {
-    if (!draft.title?.trim()) throw new UnsafeNameError('a note needs a title');
+    if (!draft.title.trim()) throw new UnsafeNameError('a note needs a title');
     const rel = await this.target(draft);
     const { full } = await this.locate(rel);
     const category = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : undefined;

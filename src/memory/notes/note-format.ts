@@ -38,7 +38,7 @@ const list = z
   .transform((v) => (v == null ? [] : Array.isArray(v) ? v : [v]));
 
 export const noteSchema = z.looseObject({
-  schema: num.pipe(z.union([z.literal(1), z.literal(2)], { message: 'expected 1 or 2 (this Charlie reads schemas 1 and 2)' })).optional(),
+  schema: num.pipe(z.union([z.literal(1), z.literal(2)], { error: 'expected 1 or 2 (this Charlie reads schemas 1 and 2)' })).optional(),
   title: text.pipe(z.string().min(1)).optional(),
   aliases: list,
   tags: list,

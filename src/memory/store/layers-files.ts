@@ -27,17 +27,16 @@ async function readCurrent(dir: string, slug: string, defaults: ProjectDefaults)
   const problems: FileProblem[] = [];
   const invalid: FileProblem[] = [];
   const unreadable = new Map<string, string>();
-  const [project, decisions, quotes] = await Promise.all(
-    [PROJECT_FILE, DECISIONS_FILE, QUOTES_FILE].map(async (f) => {
-      const read = await readTextOrProblem(resolveInside(dir, f), shown(f));
-      if (read === null || 'text' in read) return read?.text ?? null;
-      // Not UTF-8: reported, versioned by its bytes, and never rewritten.
-      problems.push(read.problem);
-      invalid.push(read.problem);
-      unreadable.set(f, await fileVersion(resolveInside(dir, f)));
-      return null;
-    }),
-  );
+  const readLayer = async (f: string): Promise<string | null> => {
+    const read = await readTextOrProblem(resolveInside(dir, f), shown(f));
+    if (read === null || 'text' in read) return read?.text ?? null;
+    // Not UTF-8: reported, versioned by its bytes, and never rewritten.
+    problems.push(read.problem);
+    invalid.push(read.problem);
+    unreadable.set(f, await fileVersion(resolveInside(dir, f)));
+    return null;
+  };
+  const [project, decisions, quotes] = await Promise.all([readLayer(PROJECT_FILE), readLayer(DECISIONS_FILE), readLayer(QUOTES_FILE)]);
   let summary = '';
   let head: CurrentLayers['head'];
   let projectVersion = unreadable.get(PROJECT_FILE) ?? ABSENT;

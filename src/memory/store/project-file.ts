@@ -14,7 +14,7 @@ const text = z.union([z.string(), z.number(), z.bigint()]).transform(String);
 const optionalText = z.union([text, z.null()]).optional().transform((v) => v ?? '');
 
 export const projectSchema = z.looseObject({
-  schema: int.pipe(z.literal(1, { message: 'expected 1 (this Charlie reads schema 1)' })),
+  schema: int.pipe(z.literal(1, { error: 'expected 1 (this Charlie reads schema 1)' })),
   id: text.pipe(z.string().min(1)),
   name: text.pipe(z.string().min(1)),
   keys: z.array(text).nullish().transform((v) => v ?? []),
@@ -37,8 +37,6 @@ export const projectSchema = z.looseObject({
   created: optionalText,
   updated: optionalText,
 });
-
-export type ProjectFrontMatter = z.output<typeof projectSchema>;
 
 /** A cursor as stored by this adapter: also the time of the last entry read, used after hand edits. */
 export interface StoredLogCursor extends LogCursor {

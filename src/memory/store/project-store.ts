@@ -184,6 +184,8 @@ export class FileProjectStore implements ProjectStore {
   }
 
   async ensureProject(origin: ProjectOrigin): Promise<ProjectConfig> {
+    // origins come from front doors at run time: a missing one is a named error, not a TypeError
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     if (typeof origin?.key !== 'string' || !origin.key.trim()) throw new UnsafeNameError('a project origin needs a non-empty key');
     return this.lanes.run(ENSURE_LANE, async () => {
       const found = await this.findByKey(origin);

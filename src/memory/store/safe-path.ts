@@ -10,6 +10,7 @@ const MAX_PATH = 1024;
 const MAX_SEGMENT = 255;
 
 function shown(rel: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused here
   const clean = rel.replace(/[\u0000-\u001f]/g, '?');
   return clean.length > 60 ? `${clean.slice(0, 60)}… (${rel.length} characters)` : clean;
 }
@@ -21,6 +22,7 @@ function shown(rel: string): string {
 export function resolveInside(root: string, rel: string): string {
   if (typeof rel !== 'string' || rel.trim() === '') throw new UnsafeNameError('empty path — give a path relative to the folder, e.g. People/Sarah-Chen.md');
   if (rel.length > MAX_PATH) throw new UnsafeNameError(`path "${shown(rel)}" is too long (max ${MAX_PATH} characters)`);
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused here
   if (/[\u0000-\u001f\u007f]/.test(rel)) throw new UnsafeNameError(`path "${shown(rel)}" contains NUL or control characters`);
   if (rel.includes('\\')) throw new UnsafeNameError(`path "${shown(rel)}" contains a backslash — use forward slashes`);
   if (rel.startsWith('/') || isAbsolute(rel) || /^[A-Za-z]:/.test(rel)) throw new UnsafeNameError(`path "${shown(rel)}" is absolute — give a path relative to the folder`);

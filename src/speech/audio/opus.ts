@@ -5,7 +5,6 @@
 import OpusScript from 'opusscript';
 import { Decimator48to16 } from './pcm.js';
 
-export const OPUS_FRAME_MS = 20;
 /** Samples per channel in one 20 ms frame at 48 kHz. */
 export const OPUS_FRAME_SAMPLES = 960;
 

@@ -95,7 +95,7 @@ export class TransformersWhisper implements SpeechToText {
         progress_callback: downloadProgress(this.log, 'downloading Whisper model'),
       });
       this.log.info({ model: this.options.model }, 'Whisper model ready');
-      return asr as unknown as AsrPipeline;
+      return asr;
     } catch (cause) {
       if (found.present) throw new SttError(`Whisper model at ${found.where} could not be loaded — is it a complete ONNX export? (${String(cause)})`, { cause });
       throw new SpeechModelMissingError(

@@ -6,9 +6,9 @@ import { TtsTimeoutError } from './errors.js';
  */
 export function withTimeout<T>(work: Promise<T>, ms: number, engine: string, signal?: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
+    if (signal?.aborted) { reject(signal.reason as Error); return; }
     const timer = setTimeout(() => done(() => reject(new TtsTimeoutError(engine, ms))), ms);
-    const onAbort = () => done(() => reject(signal?.reason));
+    const onAbort = () => done(() => reject(signal?.reason as Error));
     signal?.addEventListener('abort', onAbort, { once: true });
     let settled = false;
     function done(fn: () => void) {
@@ -20,7 +20,7 @@ export function withTimeout<T>(work: Promise<T>, ms: number, engine: string, sig
     }
     work.then(
       (v) => done(() => resolve(v)),
-      (e: unknown) => done(() => reject(e)),
+      (e: unknown) => done(() => { reject(e); }),
     );
   });
 }

@@ -93,7 +93,7 @@ function setup(members: VoiceMember[], transcript = 'Charlie, what is on the sho
     textChannelId: 't1',
     place: { kind: 'project', origin: { name: 'household', key: 'discord:g1:t1', discord: { guildId: 'g1', channelId: 't1' } } },
     botUserId: 'bot',
-    adapterCreator: (() => ({ sendPayload: () => true, destroy: () => {} })) as unknown as VoiceTarget['adapterCreator'],
+    adapterCreator: () => ({ sendPayload: () => true, destroy: () => {} }),
     members: () => present,
     post: async (t) => void posts.push(t),
   };
@@ -142,7 +142,7 @@ describe('VoiceSession', () => {
   it('starts loading the local recogniser when it joins, not on the first utterance', async () => {
     const t = setup([ana]);
     let loads = 0;
-    Object.assign(t.stt, { warmUp: async () => void loads++ });
+    Object.assign(t.stt, { warmUp: async () => { loads++; } });
     await t.sessions.join(t.target);
     expect(loads).toBe(1);
   });

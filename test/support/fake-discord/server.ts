@@ -231,7 +231,7 @@ export class FakeDiscord {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (url.pathname.startsWith('/attachments/')) {
       const file = this.files.get(decodeURIComponent(url.pathname.slice('/attachments/'.length)));
-      if (!file) return reply(res, 404, { message: 'not found' });
+      if (!file) { reply(res, 404, { message: 'not found' }); return; }
       res.writeHead(200, { 'content-type': file.type, 'content-length': file.body.length }).end(file.body);
       return;
     }
@@ -241,7 +241,7 @@ export class FakeDiscord {
     const call: RestCall = { method: req.method ?? 'GET', path, query: url.searchParams, body: body as Json | null };
     this.calls.push(call);
     if (req.headers.authorization !== `Bot ${this.token}` && !path.startsWith('/interactions/') && !path.startsWith('/webhooks/')) {
-      return reply(res, 401, { message: '401: Unauthorized', code: 0 });
+      reply(res, 401, { message: '401: Unauthorized', code: 0 }); return;
     }
     const out = routeRest(this, call);
     reply(res, out.status, out.body);
