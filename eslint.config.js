@@ -65,6 +65,11 @@ export default tseslint.config(
     },
   },
   {
+    // the browser client has its own tsconfig (DOM lib, bundler resolution), excluded from the root one
+    files: ['src/web/client/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: false, project: './src/web/client/tsconfig.json', tsconfigRootDir: import.meta.dirname } },
+  },
+  {
     files: ['**/*.js'],
     ...tseslint.configs.disableTypeChecked,
   },

@@ -24,11 +24,6 @@ export function parseRetryAfter(value: string | null, now: number = Date.now()):
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** Whether an HTTP status is worth retrying (rate limit, server error). */
-export function isRetryableStatus(status: number): boolean {
-  return status === 429 || status >= 500;
-}
-
 /** Sleep that rejects with the signal's reason when it aborts. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {

@@ -79,12 +79,14 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
   };
   app.get('/login', (c) => login(c, c.req.query('token')));
   app.post('/login', async (c) => {
-    const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
+    const form: Record<string, unknown> = await c.req.parseBody().catch(() => ({}));
     const token = form.token;
     return login(c, typeof token === 'string' ? token.trim() : undefined);
   });
 
   app.use('/api/*', async (c, next) => {
+    // getCookie is typed for a Context<any>; this one is the app's typed context
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-argument
     const user = deps.auth.readBearer(c.req.header('authorization')) ?? deps.auth.readSession(getCookie(c, SESSION_COOKIE));
     if (!user) return c.json({ error: 'not signed in: open the login link Charlie printed at start (or ask for one with /web in a DM)' }, 401);
     c.set('user', user);
@@ -92,7 +94,7 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
   });
   app.get('/api/me', (c) => {
     const u = c.get('user');
-    return c.json({ kind: u.kind, name: u.name, assistant: deps.assistantName, acceptsImages: deps.acceptsImages, speech: { stt: Boolean(deps.speech?.transcribe), tts: Boolean(deps.speech?.speak) } });
+    return c.json({ kind: u.kind, name: u.name, assistant: deps.assistantName, acceptsImages: deps.acceptsImages, speech: { stt: typeof deps.speech?.transcribe === 'function', tts: typeof deps.speech?.speak === 'function' } });
   });
   app.post('/api/logout', (c) => {
     deleteCookie(c, SESSION_COOKIE, { path: '/' });

@@ -54,7 +54,7 @@ export function originGuard(policy: HostPolicy): MiddlewareHandler {
     const site = c.req.header('sec-fetch-site');
     if (site === 'cross-site') return c.json({ error: 'cross-site request refused' }, 403);
     if (origin) {
-      let host = '';
+      let host: string;
       try {
         const u = new URL(origin);
         host = u.protocol === 'http:' || u.protocol === 'https:' ? u.host : '';

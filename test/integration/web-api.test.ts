@@ -21,7 +21,7 @@ beforeAll(async () => {
         : { toolCalls: [{ name: 'search_memory', arguments: JSON.stringify({ query: 'Lisbon flight' }) }] },
   });
 }, 60_000);
-afterAll(async () => f?.close());
+afterAll(async () => f.close());
 
 const samplePath = (path: string) => path.replace(':project', 'trip').replace(':id', 'decision:0:0000000000').replace(':turn', 'nope');
 

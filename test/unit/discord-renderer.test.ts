@@ -88,7 +88,7 @@ describe('ReplyRenderer', () => {
     await r.finish({ text: `\`\`\`js\n${Array.from({ length: 300 }, (_, i) => `const x${i} = ${i};`).join('\n')}\n\`\`\`` });
     expect(sink.messages).toHaveLength(2);
     const last = sink.messages[1]!;
-    expect((last.match(/^\`\`\`/gm) ?? []).length % 2).toBe(0);
+    expect((last.match(/^```/gm) ?? []).length % 2).toBe(0);
     expect(last.endsWith(REPLY_CUT)).toBe(true);
   });
 

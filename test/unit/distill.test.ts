@@ -146,7 +146,7 @@ describe('distillation', () => {
     expect(layers.summary).toBe('We planned the launch.');
     expect(layers.decisions.map((d) => d.text)).toEqual(['Launch on Friday']);
     expect(layers.quotes.map((q) => q.text)).toEqual(['ship it on Friday']);
-    expect((await store.getDistillCursor('general'))!.offset).toBe(10); // the batch counts as distilled
+    expect((await store.getDistillCursor('general')).offset).toBe(10); // the batch counts as distilled
   });
 
   it('a reply without a summary keeps the old summary but still records its valid decisions', async () => {
@@ -173,7 +173,7 @@ describe('distillation', () => {
     for (const p of prompts) expect(p.length).toBeLessThan(2000 + 1500);
     expect(prompts.join('\n')).toContain('message number 1 ');
     expect(prompts.at(-1)).toContain('message number 30 ');
-    expect((await store.getDistillCursor('general'))!.offset).toBe(60);
+    expect((await store.getDistillCursor('general')).offset).toBe(60);
   });
 
   it('halves a batch the model finds too long for its context, and one failure keeps the batches already done', async () => {
@@ -186,7 +186,7 @@ describe('distillation', () => {
     for (let i = 1; i <= 8; i++) await filler.handle(msg(`m${i}`));
     const { assistant } = makeAssistant({ model: m, store, settings: { distillBatchChars: 100_000 } });
     expect(await assistant.distillNow(general)).toMatchObject({ ran: true, messages: 16 });
-    expect((await store.getDistillCursor('general'))!.offset).toBe(16);
+    expect((await store.getDistillCursor('general')).offset).toBe(16);
 
     for (let i = 9; i <= 12; i++) await filler.handle(msg(`m${i}`));
     let n = 0;
@@ -195,8 +195,8 @@ describe('distillation', () => {
     failing.script = (req, k) => (isDistill(req) && ++n === 3 ? { error: new Error('server crashed') } : original(req, k));
     const second = await assistant.distillNow(general);
     expect(second.error).toMatch(/server crashed/);
-    expect((await store.getDistillCursor('general'))!.offset).toBeGreaterThan(16);
-    expect((await store.getDistillCursor('general'))!.offset).toBeLessThan(24);
+    expect((await store.getDistillCursor('general')).offset).toBeGreaterThan(16);
+    expect((await store.getDistillCursor('general')).offset).toBeLessThan(24);
   });
 
   it('a DM backlog is distilled in batches too, the private cursor moving with each batch', async () => {

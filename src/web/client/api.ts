@@ -154,7 +154,7 @@ export async function readEvents(res: Response, on: (e: StreamEvent) => void): P
         else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
       }
       if (!data.length) continue;
-      let parsed: unknown = null;
+      let parsed: unknown;
       try {
         parsed = JSON.parse(data.join('\n'));
       } catch {

@@ -80,7 +80,7 @@ class LiveReply {
       case 'tool_result': {
         const li = this.calls.get(d.callId ?? '') ?? this.trace.appendChild(h('li', { class: 'call' }, h('span', { class: 'tool' }, d.name ?? 'tool')));
         const result = li.querySelector('.result') ?? li.appendChild(h('div', { class: 'result' }));
-        clear(result as HTMLElement, d.summary ?? '', ...(d.pages ?? []).slice(0, 6).map((p) => [' · ', h('a', { href: pageHref(this.project, p) }, p.replace(/^notes\//, ''))]));
+        clear(result, d.summary ?? '', ...(d.pages ?? []).slice(0, 6).map((p) => [' · ', h('a', { href: pageHref(this.project, p) }, p.replace(/^notes\//, ''))]));
         result.className = `result ${d.ok === false ? 'failed' : 'ok'}`;
         break;
       }

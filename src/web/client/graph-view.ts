@@ -88,7 +88,7 @@ export async function renderGraph(main: HTMLElement, project: string, title: str
     labelRenderedSizeThreshold: 6,
     defaultEdgeType: 'arrow',
     nodeReducer: (node, attrs) => {
-      const a = attrs as NodeAttrs;
+      const a = attrs;
       if (hidden.has(a.category)) return { ...a, hidden: true };
       if (focus && !a.label.toLowerCase().includes(focus)) return { ...a, color: '#e9ecef', label: '' };
       if (focus) return { ...a, highlighted: true, forceLabel: true };

@@ -25,7 +25,7 @@ export async function renderInspector(main: HTMLElement, project: string, title:
   const tabs = h(
     'nav',
     { class: 'subtabs', 'aria-label': 'Inspector sections' },
-    ['records', 'pages', 'recall'].map((t) => h('a', { href: `#/inspect/${encodeURIComponent(project)}/${t}`, class: t === tab ? 'active' : '', 'aria-current': t === tab ? 'page' : null }, t[0]?.toUpperCase() + t.slice(1))),
+    ['records', 'pages', 'recall'].map((t) => h('a', { href: `#/inspect/${encodeURIComponent(project)}/${t}`, class: t === tab ? 'active' : '', 'aria-current': t === tab ? 'page' : null }, `${t.charAt(0).toUpperCase()}${t.slice(1)}`)),
   );
   const body = h('section', { class: 'inspector-body' });
   clear(main, h('header', { class: 'view-head' }, h('h1', {}, `Memory · ${title}`), tabs), body);
@@ -116,7 +116,7 @@ function recordItem(r: MemoryRecord, project: string, reload: () => Promise<void
         r.provenance.map((p) => h('li', {}, `${p.label}: `, /^https:\/\//.test(p.ref) ? h('a', { href: p.ref, rel: 'noopener noreferrer', target: '_blank' }, p.ref) : h('code', {}, p.ref))),
         r.page ? h('li', {}, 'kept in ', h('a', { href: pageHref(project, r.page) }, r.page)) : h('li', {}, 'kept in private memory (SQLite, never Markdown)'),
       ),
-      extra.length ? h('dl', {}, extra.map(([k, v]) => [h('dt', {}, k), h('dd', {}, typeof v === 'string' ? v : JSON.stringify(v))])) : null,
+      extra.length ? h('dl', {}, extra.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, typeof v === 'string' ? v : JSON.stringify(v))])) : null,
     ),
     actions,
   );

@@ -12,7 +12,7 @@ export function pageHref(project: string, page: string): string {
   return `#/page/${encodeURIComponent(project)}/${encodeURIComponent(page)}`;
 }
 
-function renderer(project: string, pages: readonly LinkablePage[]): MarkdownIt {
+function renderer(project: string, pages: readonly LinkablePage[]): InstanceType<typeof MarkdownIt> {
   const md = new MarkdownIt({ html: false, linkify: false, typographer: false });
   const resolver = new LinkResolver(pages);
   md.inline.ruler.before('link', 'wikilink', (state, silent) => {

@@ -43,7 +43,9 @@ export async function toWav16k(blob: Blob): Promise<Blob> {
 export function encodeWav(samples: Float32Array, rate: number): Blob {
   const buf = new ArrayBuffer(44 + samples.length * 2);
   const v = new DataView(buf);
-  const str = (o: number, s: string) => [...s].forEach((ch, i) => v.setUint8(o + i, ch.charCodeAt(0)));
+  const str = (o: number, s: string) => {
+    for (let i = 0; i < s.length; i++) v.setUint8(o + i, s.charCodeAt(i));
+  };
   str(0, 'RIFF');
   v.setUint32(4, 36 + samples.length * 2, true);
   str(8, 'WAVE');
