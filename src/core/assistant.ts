@@ -157,7 +157,7 @@ export class Assistant implements AssistantApi {
     const log = this.deps.logger.child({ project: home.key });
     if (message.speakerId && !home.private) {
       let ids = this.speakerIds.get(home.key);
-      if (!ids) this.speakerIds.set(home.key, (ids = new Map()));
+      if (!ids) this.speakerIds.set(home.key, (ids = new Map<string, string>()));
       ids.set(message.speaker, message.speakerId);
     }
     log.debug({ speaker: message.speaker, text: scan.text }, 'message');

@@ -130,7 +130,7 @@ export interface Speaker {
 /** Validates every item on its own; returns the write and what was dropped, with why. */
 export function toGraphWrite(items: GraphItems, entries: readonly LogEntry[], speakers: readonly Speaker[], origin: string): { write: GraphWrite; dropped: { item: string; reason: string }[] } {
   const dropped: { item: string; reason: string }[] = [];
-  const drop = (item: unknown, reason: string) => dropped.push({ item: JSON.stringify(item)?.slice(0, 200) ?? String(item), reason });
+  const drop = (item: unknown, reason: string) => dropped.push({ item: (JSON.stringify(item) as string | undefined)?.slice(0, 200) ?? String(item), reason });
   const byName = new Map<string, GraphEntity>();
   const entity = (name: string): GraphEntity => {
     const key = norm(name);

@@ -48,7 +48,7 @@ async function readCapped(response: Response, maxBytes: number): Promise<Uint8Ar
   if (!response.body) return new Uint8Array(await response.arrayBuffer());
   const chunks: Uint8Array[] = [];
   let total = 0;
-  const reader = response.body.getReader();
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   try {
     for (;;) {
       const { done, value } = await reader.read();

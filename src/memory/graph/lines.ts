@@ -27,7 +27,7 @@ export function parseFields(text: string): { fields: InlineField[]; rest: string
   while (i < text.length) {
     const m = /^\[([A-Za-z][\w-]*)::[ \t]*/.exec(text.slice(i));
     if (!m) {
-      rest += text[i];
+      rest += text.charAt(i);
       i++;
       continue;
     }
@@ -58,13 +58,6 @@ export function renderSource(source: string): string {
   return /^https?:\/\/\S+$/.test(clean) ? `[msg](${clean})` : clean;
 }
 
-/** The source a field value points to: the URL of `[msg](url)`, the page of `[[Page]]`, or the text. */
-export function sourceOf(value: string): string {
-  const md = /^\[[^\]]*\]\(<?([^)>]+)>?\)$/.exec(value);
-  if (md) return md[1]!;
-  const wiki = /^\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]$/.exec(value);
-  return wiki ? wiki[1]! : value;
-}
 
 // ───────────── facts ─────────────
 

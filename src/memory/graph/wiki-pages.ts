@@ -106,7 +106,7 @@ export class PageCache {
     const c = this.cache.get(rel);
     if (s && c && c.mtimeMs === s.mtimeMs && c.size === s.size) return;
     this.generation++;
-    let content: string | null = null;
+    let content: string | null;
     try {
       content = s ? readFileSync(full, 'utf8') : null;
     } catch {

@@ -347,6 +347,6 @@ export class Wiki implements KnowledgeGraph {
 
   /** The log's text (for the inbox's source records). */
   async readLog(project: string): Promise<string> {
-    return (await readFile(resolveInside(this.notesDir(project), LOG_FILE_NAME), 'utf8').catch(() => '')) ?? '';
+    return await readFile(resolveInside(this.notesDir(project), LOG_FILE_NAME), 'utf8').catch(() => '');
   }
 }

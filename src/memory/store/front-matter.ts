@@ -97,7 +97,7 @@ export function parseYamlLimited(
   }
   const doc = parseDocument(yaml, { ...YAML_OPTIONS, intAsBigInt: options.intAsBigInt ?? YAML_OPTIONS.intAsBigInt, ...(options.lineCounter ? { lineCounter: options.lineCounter } : {}) });
   const err = doc.errors[0];
-  if (err) return { problem: { ...(err.pos ? { offset: err.pos[0] } : {}), message: `front matter is not valid YAML: ${firstLine(err.message)}` } };
+  if (err) return { problem: { offset: err.pos[0], message: `front matter is not valid YAML: ${firstLine(err.message)}` } };
   const shape = checkShape(doc);
   if (shape) return { problem: shape };
   try {
