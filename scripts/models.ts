@@ -138,7 +138,10 @@ async function pull(config: Config, jobs: Job[]): Promise<void> {
 async function main(): Promise<void> {
   const [command = 'list', ...rest] = process.argv.slice(2);
   const config = loadConfig();
-  if (command === 'list') return list(config);
+  if (command === 'list') {
+    list(config);
+    return;
+  }
   if (command === 'pull') {
     const unknown = rest.filter((j) => !JOBS.includes(j as Job));
     if (unknown.length) throw new Error(`unknown model job ${unknown.join(', ')} — use ${JOBS.join(', ')}`);

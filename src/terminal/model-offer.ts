@@ -27,7 +27,7 @@ export async function offerModelDownload(o: ModelOfferOptions): Promise<boolean>
   writeFileSync(o.markerPath, `offered ${o.file.ref} on ${new Date().toISOString()}\n`);
   const size = await o.size();
   const rl = createInterface({ input: o.input, output: o.output, terminal: false });
-  let answer = '';
+  let answer: string;
   try {
     answer = await rl.question(
       `No model server answers and the embedded model is not downloaded.\n` +

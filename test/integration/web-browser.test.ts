@@ -56,8 +56,11 @@ describe.skipIf(missing !== null)('web app in Chromium', { timeout: 60_000 }, ()
   }, 90_000);
 
   afterAll(async () => {
+    // set in beforeAll, which may have failed before it got there
+    /* eslint-disable @typescript-eslint/no-unnecessary-condition */
     await browser?.close();
     await f?.close();
+    /* eslint-enable @typescript-eslint/no-unnecessary-condition */
   });
 
   it('asks to sign in without a session, and signs in with the token', async () => {
@@ -204,7 +207,7 @@ describe.skipIf(missing !== null)('web app in Chromium', { timeout: 60_000 }, ()
       await p.goto(`${f.web.url}/${hash}`);
       await p.locator(ready).first().waitFor();
       await p.evaluate(axe);
-      const violations = (await p.evaluate('axe.run().then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length })))')) as { id: string; impact: string | null; nodes: number }[];
+      const violations = await p.evaluate<{ id: string; impact: string | null; nodes: number }[]>('axe.run().then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length })))');
       for (const v of violations) if (v.impact === 'serious' || v.impact === 'critical') found.push(`${hash}: ${v.id} (${v.impact}, ${v.nodes} nodes)`);
     }
     await axeContext.close();

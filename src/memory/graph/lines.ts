@@ -198,3 +198,11 @@ export function renderLink(target: string, label: string, source?: string): stri
   const l = oneLine(label).replace(/[()[\]]/g, '');
   return `- [[${target.replace(/\.md$/i, '')}]]${l ? ` (${l})` : ''}${source ? ` [source:: ${renderSource(source)}]` : ''}`;
 }
+
+/** The source a field value points to: the URL of `[msg](url)`, the page of `[[Page]]`, or the text. */
+export function sourceOf(value: string): string {
+  const md = /^\[[^\]]*\]\(<?([^)>]+)>?\)$/.exec(value);
+  if (md) return md[1]!;
+  const wiki = /^\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]$/.exec(value);
+  return wiki ? wiki[1]! : value;
+}

@@ -106,7 +106,10 @@ export function readRecord(page: string, fact: FactLine, defaults: PageDefaults)
   };
 }
 
-/** Held and superseded records stay on the page for the record but out of retrieval and prompts. */
+/**
+ * Held and superseded records stay on the page for the record but out of retrieval and prompts.
+ * @public (for retrieval, which does not call it yet; knip would otherwise report it unused)
+ */
 export function retrievable(status: RecordStatus): boolean {
   return status === 'active' || status === 'review';
 }
