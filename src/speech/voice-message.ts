@@ -60,13 +60,7 @@ async function readCapped(response: Response, maxBytes: number): Promise<Uint8Ar
   } finally {
     await reader.cancel().catch(() => {});
   }
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
+  return Buffer.concat(chunks, total);
 }
 
 /**

@@ -1,7 +1,6 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Place } from '../../src/core/assistant-api.js';
 import { Assistant } from '../../src/core/assistant.js';
 import { silentLogger } from '../../src/core/ports.js';
@@ -10,6 +9,7 @@ import { Wiki } from '../../src/memory/graph/wiki.js';
 import { FileProjectStore } from '../../src/memory/store/project-store.js';
 import { testSettings } from '../support/assistant-fixture.js';
 import { FixedClock, GrepRecall, InMemoryPrivateStore, RecordingUsageStore, ScriptedChatModel } from '../support/fakes.js';
+import { tempDirs } from '../support/temp-dir.js';
 
 const place: Place = { kind: 'project', origin: { name: 'team', key: 'discord:1:2' } };
 const url = (n: number) => `https://discord.com/channels/1/2/${100 + n}`;
@@ -78,12 +78,10 @@ const conversation = [
   ],
 ] as const;
 
+const newRoot = tempDirs('charlie-distil-');
 let root: string;
-beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'charlie-distil-'));
-});
-afterEach(async () => {
-  await rm(root, { recursive: true, force: true });
+beforeEach(() => {
+  root = newRoot();
 });
 
 async function files(dir: string): Promise<string[]> {

@@ -1,7 +1,6 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { Assistant } from '../../src/core/assistant.js';
 import { silentLogger, type RecallHit } from '../../src/core/ports.js';
 import { Wiki } from '../../src/memory/graph/wiki.js';
@@ -9,13 +8,12 @@ import { liftLinked } from '../../src/memory/recall.js';
 import { FileProjectStore } from '../../src/memory/store/project-store.js';
 import { collect, general, msg, testSettings } from '../support/assistant-fixture.js';
 import { FixedClock, GrepRecall, InMemoryPrivateStore, RecordingUsageStore, ScriptedChatModel } from '../support/fakes.js';
+import { tempDirs } from '../support/temp-dir.js';
 
+const newRoot = tempDirs('charlie-walk-');
 let root: string;
-beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'charlie-walk-'));
-});
-afterEach(async () => {
-  await rm(root, { recursive: true, force: true });
+beforeEach(() => {
+  root = newRoot();
 });
 
 describe('follow_links', () => {

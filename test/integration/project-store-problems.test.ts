@@ -1,9 +1,9 @@
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Clock, Logger } from '../../src/core/ports.js';
 import { FileProjectStore } from '../../src/memory/store/project-store.js';
+import { tempDirs } from '../support/temp-dir.js';
 
 const clock: Clock = { now: () => new Date('2026-11-29T18:20:11.000Z') };
 
@@ -13,12 +13,10 @@ function recordingLogger(lines: { level: string; obj: unknown; msg?: string }[])
   return logger;
 }
 
+const newRoot = tempDirs('charlie-problems-');
 let root: string;
-beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'charlie-problems-'));
-});
-afterEach(async () => {
-  await rm(root, { recursive: true, force: true });
+beforeEach(() => {
+  root = newRoot();
 });
 
 const BAD_YAML = '---\nschema: 1\nid: abc\nname: broken\nkeys: [terminal:broken\nstyle: x\n---\n\nThe summary survives.\n';

@@ -1,21 +1,14 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SqliteUsageStore, openUsageStore } from '../../src/storage/usage-store.js';
 import { silentLogger } from '../../src/core/ports.js';
 import { note, retrievalFixture } from '../support/retrieval-fixture.js';
+import { tempDirs } from '../support/temp-dir.js';
 
 const DAY = 86_400_000;
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-function tempDb(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'charlie-usage-'));
-  dirs.push(dir);
-  return join(dir, 'data', 'usage.sqlite');
-}
+const newDir = tempDirs('charlie-usage-');
+const tempDb = (): string => join(newDir(), 'data', 'usage.sqlite');
 
 describe('SqliteUsageStore', () => {
   it('grows with meaningful use, stays in [0, 1], and fades when untouched', () => {

@@ -1,19 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { describeLane, modelLanes } from '../../src/core/lanes.js';
 import { isLocalHost, publicUrl, urlIsLocal } from '../../src/llm/locality.js';
 import { ScriptedChatModel } from '../support/fakes.js';
+import { tempDirs } from '../support/temp-dir.js';
 
-const dirs: string[] = [];
-const tmp = () => {
-  const d = mkdtempSync(join(tmpdir(), 'charlie-lanes-'));
-  dirs.push(d);
-  return d;
-};
-afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+const tmp = tempDirs('charlie-lanes-');
 
 describe('locality auto: which hosts count as local', () => {
   const table: [string, boolean][] = [

@@ -3,10 +3,9 @@
  * error. The store writes through a file edge (a parameter), so these tests script a full disk:
  * a handle that writes part of the bytes and then fails with ENOSPC, or stops writing.
  */
-import { mkdtemp, open, readFile, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { open, readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { MemoryUnavailableError } from '../../../src/core/errors.js';
 import type { Clock } from '../../../src/core/ports.js';
 import { parseLog } from '../../../src/memory/archive-format.js';
@@ -14,14 +13,13 @@ import type { OpenFile, WritableFile } from '../../../src/memory/store/atomic-wr
 import { FileProjectStore } from '../../../src/memory/store/project-store.js';
 import { makeAssistant } from '../../support/assistant-fixture.js';
 import { ScriptedChatModel } from '../../support/fakes.js';
+import { tempDirs } from '../../support/temp-dir.js';
 
 const clock: Clock = { now: () => new Date('2026-11-29T18:20:11.000Z') };
+const newRoot = tempDirs('charlie-hostile-disk-');
 let root: string;
-beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'charlie-hostile-disk-'));
-});
-afterEach(async () => {
-  await rm(root, { recursive: true, force: true });
+beforeEach(() => {
+  root = newRoot();
 });
 
 /** A disk with `free` bytes left: writes beyond it write what fits, then fail (ENOSPC) or write 0 bytes. */

@@ -4,20 +4,18 @@
  * replacement characters) never matched the hash of the bytes on disk. Now the encoding is
  * detected and the file is reported with what is wrong, and never rewritten.
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../../../src/core/ports.js';
 import { FileProjectStore } from '../../../src/memory/store/project-store.js';
+import { tempDirs } from '../../support/temp-dir.js';
 
 const clock: Clock = { now: () => new Date('2026-11-29T18:20:11.000Z') };
+const newRoot = tempDirs('charlie-hostile-enc-');
 let root: string;
-beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'charlie-hostile-enc-'));
-});
-afterEach(async () => {
-  await rm(root, { recursive: true, force: true });
+beforeEach(() => {
+  root = newRoot();
 });
 
 const projectText = '---\nschema: 1\nid: cafe-id\nname: Café\nkeys:\n  - terminal:cafe\nstyle: ""\n---\n\nThe café summary.\n';

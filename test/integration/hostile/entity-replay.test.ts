@@ -3,22 +3,20 @@
  * to 4 copies): distillation saved the entities, crashed before moving its cursor, and the
  * replay appended the same facts again. Entity writes are idempotent now.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { distill, type DistillTarget } from '../../../src/core/distill.js';
 import { silentLogger, type Clock } from '../../../src/core/ports.js';
 import { FileProjectStore } from '../../../src/memory/store/project-store.js';
 import { ScriptedChatModel } from '../../support/fakes.js';
+import { tempDirs } from '../../support/temp-dir.js';
 
 const clock: Clock = { now: () => new Date('2026-11-29T18:20:11.000Z') };
+const newRoot = tempDirs('charlie-hostile-replay-');
 let root: string;
-beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'charlie-hostile-replay-'));
-});
-afterEach(async () => {
-  await rm(root, { recursive: true, force: true });
+beforeEach(() => {
+  root = newRoot();
 });
 
 const count = (text: string, needle: string) => text.split(needle).length - 1;

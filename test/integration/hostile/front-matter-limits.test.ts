@@ -2,21 +2,19 @@
  * Hostile front matter (issue 13, item 4): an alias bomb, a huge block or deep nesting in one
  * project's files is reported like any broken file (path:line) and never takes down the others.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../../../src/core/ports.js';
 import { chunkPage } from '../../../src/memory/index/chunker.js';
 import { FileProjectStore } from '../../../src/memory/store/project-store.js';
+import { tempDirs } from '../../support/temp-dir.js';
 
 const clock: Clock = { now: () => new Date('2026-11-29T18:20:11.000Z') };
+const newRoot = tempDirs('charlie-hostile-fm-');
 let root: string;
-beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'charlie-hostile-fm-'));
-});
-afterEach(async () => {
-  await rm(root, { recursive: true, force: true });
+beforeEach(() => {
+  root = newRoot();
 });
 
 const project = (name: string, extra: string) => `---\nschema: 1\nid: ${name}-id\nname: ${name}\nkeys:\n  - terminal:${name}\n${extra}---\n\nSummary of ${name}.\n`;

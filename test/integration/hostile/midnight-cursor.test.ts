@@ -2,20 +2,16 @@
  * A message created before midnight UTC but archived after the distillation cursor moved on to
  * the next day's file (issue 13, item 4) was never distilled: the cursor only looked forward.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Clock, LogEntry } from '../../../src/core/ports.js';
 import { FileProjectStore } from '../../../src/memory/store/project-store.js';
+import { tempDirs } from '../../support/temp-dir.js';
 
 const clock: Clock = { now: () => new Date('2026-11-30T00:01:00.000Z') };
+const newRoot = tempDirs('charlie-hostile-midnight-');
 let root: string;
-beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'charlie-hostile-midnight-'));
-});
-afterEach(async () => {
-  await rm(root, { recursive: true, force: true });
+beforeEach(() => {
+  root = newRoot();
 });
 
 const entry = (time: string, text: string): LogEntry => ({ time, speaker: 'Ann', source: `s:${text}`, text, role: 'user' });

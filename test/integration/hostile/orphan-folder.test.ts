@@ -2,20 +2,18 @@
  * Deleting only project.md (issue 13, item 4) made a new `general-2` folder and orphaned the old
  * archive, decisions and notes. The project is recovered from its folder instead.
  */
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Clock, ProjectOrigin } from '../../../src/core/ports.js';
 import { FileProjectStore } from '../../../src/memory/store/project-store.js';
+import { tempDirs } from '../../support/temp-dir.js';
 
 const clock: Clock = { now: () => new Date('2026-11-29T18:20:11.000Z') };
+const newRoot = tempDirs('charlie-hostile-orphan-');
 let root: string;
-beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'charlie-hostile-orphan-'));
-});
-afterEach(async () => {
-  await rm(root, { recursive: true, force: true });
+beforeEach(() => {
+  root = newRoot();
 });
 
 async function seed(origin: ProjectOrigin): Promise<string> {

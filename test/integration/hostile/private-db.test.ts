@@ -3,24 +3,18 @@
  * with a raw stack trace, and damaged pages made every DM fail. Now the file is named, projects
  * keep working, DMs say how to recover, and no step that loses DM memory is suggested silently.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Place } from '../../../src/core/assistant-api.js';
 import { PrivateMemoryError, SqlitePrivateStore } from '../../../src/storage/private-store.js';
 import { general, makeAssistant, msg } from '../../support/assistant-fixture.js';
 import { ScriptedChatModel } from '../../support/fakes.js';
+import { tempDirs } from '../../support/temp-dir.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-function tempDb(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'charlie-dm-damaged-'));
-  dirs.push(dir);
-  return join(dir, 'private.db');
-}
+const newDir = tempDirs('charlie-dm-damaged-');
+const tempDb = (): string => join(newDir(), 'private.db');
 
 const dm: Place = { kind: 'private', userId: 'u1', userName: 'Ann' };
 const entry = (i: number) => ({ time: '2026-11-29T10:00:00.000Z', speaker: 'Ann', source: `discord:${i}`, text: `${'private note '.repeat(20)}${i}`, role: 'user' as const });

@@ -3,21 +3,13 @@
  * a corrupt private.db no longer stops Charlie with a stack trace, and any start-up failure is
  * printed once, without a second crash ("sonic boom is not ready yet") hiding it.
  */
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runApp } from '../../support/run-app.js';
+import { tempDirs } from '../../support/temp-dir.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-function temp(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'charlie-startup-'));
-  dirs.push(dir);
-  return dir;
-}
+const temp = tempDirs('charlie-startup-');
 
 describe('terminal start-up', () => {
   it('with a corrupt private.db header, the chat opens, names the file and how to recover, and project memory works', async () => {

@@ -1,0 +1,28 @@
+/** Temporary folders for tests: made on demand, removed after each test. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
+
+/** Returns a maker of fresh temporary folders; every folder it made is removed after each test. */
+export function tempDirs(prefix: string): () => string {
+  const made: string[] = [];
+  afterEach(() => {
+    for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  return () => {
+    const dir = mkdtempSync(join(tmpdir(), prefix));
+    made.push(dir);
+    return dir;
+  };
+}
+
+/** One fresh temporary folder per test, read through the returned getter. */
+export function tempDirEach(prefix: string): () => string {
+  const make = tempDirs(prefix);
+  let current = '';
+  beforeEach(() => {
+    current = make();
+  });
+  return () => current;
+}
