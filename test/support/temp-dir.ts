@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach } from 'vitest';
+import { afterEach } from 'vitest';
 
 /** Returns a maker of fresh temporary folders; every folder it made is removed after each test. */
 export function tempDirs(prefix: string): () => string {
@@ -15,14 +15,4 @@ export function tempDirs(prefix: string): () => string {
     made.push(dir);
     return dir;
   };
-}
-
-/** One fresh temporary folder per test, read through the returned getter. */
-export function tempDirEach(prefix: string): () => string {
-  const make = tempDirs(prefix);
-  let current = '';
-  beforeEach(() => {
-    current = make();
-  });
-  return () => current;
 }
