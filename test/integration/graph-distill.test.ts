@@ -2,13 +2,12 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Place } from '../../src/core/assistant-api.js';
-import { Assistant } from '../../src/core/assistant.js';
 import { silentLogger } from '../../src/core/ports.js';
 import { runMemoryCheck } from '../../src/memory/graph/check-run.js';
 import { Wiki } from '../../src/memory/graph/wiki.js';
 import { FileProjectStore } from '../../src/memory/store/project-store.js';
-import { testSettings } from '../support/assistant-fixture.js';
-import { FixedClock, GrepRecall, InMemoryPrivateStore, RecordingUsageStore, ScriptedChatModel } from '../support/fakes.js';
+import { makeAssistant } from '../support/assistant-fixture.js';
+import { FixedClock, ScriptedChatModel } from '../support/fakes.js';
 import { tempDirs } from '../support/temp-dir.js';
 
 const place: Place = { kind: 'project', origin: { name: 'team', key: 'discord:1:2' } };
@@ -95,18 +94,7 @@ describe('distillation writes through the knowledge graph', () => {
     const store = new FileProjectStore({ projectsDir: root, clock, defaults: { distillEvery: 100 } });
     const graph = new Wiki({ projectsDir: root, clock, logger: silentLogger });
     const memoryModel = new ScriptedChatModel((_req, n) => ({ text: JSON.stringify(replies[n]) }));
-    const assistant = new Assistant({
-      model: new ScriptedChatModel(() => ({ text: 'ok' })),
-      memoryModel,
-      store,
-      privateStore: new InMemoryPrivateStore(),
-      recall: new GrepRecall(store),
-      usage: new RecordingUsageStore(),
-      graph,
-      clock,
-      logger: silentLogger,
-      settings: testSettings,
-    });
+    const { assistant } = makeAssistant({ model: new ScriptedChatModel(() => ({ text: 'ok' })), memoryModel, store, graph, clock });
     let n = 0;
     for (const batch of conversation) {
       for (const [speaker, id, time, text] of batch) {

@@ -1,13 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { Assistant } from '../../src/core/assistant.js';
 import { silentLogger, type RecallHit } from '../../src/core/ports.js';
 import { Wiki } from '../../src/memory/graph/wiki.js';
 import { liftLinked } from '../../src/memory/recall.js';
 import { FileProjectStore } from '../../src/memory/store/project-store.js';
-import { collect, general, msg, testSettings } from '../support/assistant-fixture.js';
-import { FixedClock, GrepRecall, InMemoryPrivateStore, RecordingUsageStore, ScriptedChatModel } from '../support/fakes.js';
+import { collect, general, makeAssistant, msg } from '../support/assistant-fixture.js';
+import { FixedClock, ScriptedChatModel } from '../support/fakes.js';
 import { tempDirs } from '../support/temp-dir.js';
 
 const newRoot = tempDirs('charlie-walk-');
@@ -16,12 +15,18 @@ beforeEach(() => {
   root = newRoot();
 });
 
+/** A project folder with its store and knowledge graph, on a fixed clock. */
+async function graphProject() {
+  const clock = new FixedClock(new Date('2026-06-20T10:00:00Z'));
+  const store = new FileProjectStore({ projectsDir: root, clock });
+  const graph = new Wiki({ projectsDir: root, clock, logger: silentLogger });
+  const slug = (await store.ensureProject(general.kind === 'project' ? general.origin : { name: 'x', key: 'x' })).slug;
+  return { clock, store, graph, slug };
+}
+
 describe('follow_links', () => {
   it('a scripted chat model walks from a person to the linked pages and their labels, and the trace shows each hop', async () => {
-    const clock = new FixedClock(new Date('2026-06-20T10:00:00Z'));
-    const store = new FileProjectStore({ projectsDir: root, clock });
-    const graph = new Wiki({ projectsDir: root, clock, logger: silentLogger });
-    const slug = (await store.ensureProject(general.kind === 'project' ? general.origin : { name: 'x', key: 'x' })).slug;
+    const { clock, store, graph, slug } = await graphProject();
     const src = 'https://discord.com/channels/1/2/3';
     await graph.write(slug, {
       origin: 'test',
@@ -36,18 +41,7 @@ describe('follow_links', () => {
       ],
     });
     const model = new ScriptedChatModel([{ toolCalls: [{ name: 'follow_links', arguments: '{"page":"Sarah"}' }] }, { text: 'Sarah works at Acme.' }]);
-    const assistant = new Assistant({
-      model,
-      memoryModel: null,
-      store,
-      privateStore: new InMemoryPrivateStore(),
-      recall: new GrepRecall(store),
-      usage: new RecordingUsageStore(),
-      graph,
-      clock,
-      logger: silentLogger,
-      settings: testSettings,
-    });
+    const { assistant } = makeAssistant({ model, memoryModel: null, store, graph, clock });
     const { events, onEvent } = collect();
     const out = await assistant.handle(msg('where does Sarah work? check her links'), { onEvent });
     expect(out.reply).toBe('Sarah works at Acme.');
@@ -63,14 +57,11 @@ describe('follow_links', () => {
 
 describe('remember through the graph', () => {
   it('adds sentences as facts to the page a short name means, never twice', async () => {
-    const clock = new FixedClock(new Date('2026-06-20T10:00:00Z'));
-    const store = new FileProjectStore({ projectsDir: root, clock });
-    const graph = new Wiki({ projectsDir: root, clock, logger: silentLogger });
-    const slug = (await store.ensureProject(general.kind === 'project' ? general.origin : { name: 'x', key: 'x' })).slug;
+    const { clock, store, graph, slug } = await graphProject();
     await graph.write(slug, { origin: 'test', entities: [{ name: 'Sarah Chen', category: 'People/Professional', create: true, facts: [{ text: 'Designer.', said: '2026-06-20', source: 'test:0' }] }], links: [] });
     const call = { name: 'remember', arguments: '{"title":"sarah","text":"She likes green tea. She lives in Leeds."}' };
     const model = new ScriptedChatModel([{ toolCalls: [call] }, { text: 'Saved.' }, { toolCalls: [call] }, { text: 'Saved.' }]);
-    const assistant = new Assistant({ model, memoryModel: null, store, privateStore: new InMemoryPrivateStore(), recall: new GrepRecall(store), usage: new RecordingUsageStore(), graph, clock, logger: silentLogger, settings: testSettings });
+    const { assistant } = makeAssistant({ model, memoryModel: null, store, graph, clock });
     const { events, onEvent } = collect();
     await assistant.handle(msg('remember that Sarah likes green tea and lives in Leeds'), { onEvent });
     await assistant.handle(msg('remember that again'), { onEvent });

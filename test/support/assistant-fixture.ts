@@ -1,5 +1,5 @@
 /** Builds an Assistant from fakes, with small limits, for core tests. */
-import { Assistant, type AssistantSettings } from '../../src/core/assistant.js';
+import { Assistant, type AssistantDeps, type AssistantSettings } from '../../src/core/assistant.js';
 import type { Place } from '../../src/core/assistant-api.js';
 import type { TurnEvent } from '../../src/core/events.js';
 import { silentLogger, type ChatModel, type LocalChatModel, type ProjectStore, type PrivateStore, type Recall, type UsageStore } from '../../src/core/ports.js';
@@ -23,11 +23,14 @@ export function makeAssistant(opts: {
   privateStore?: PrivateStore;
   recall?: Recall;
   usage?: UsageStore;
+  graph?: AssistantDeps['graph'];
+  tools?: AssistantDeps['tools'];
+  clock?: FixedClock;
   settings?: Partial<AssistantSettings>;
 }) {
   const store = opts.store ?? new InMemoryProjectStore();
   const privateStore = opts.privateStore ?? new InMemoryPrivateStore();
-  const clock = new FixedClock();
+  const clock = opts.clock ?? new FixedClock();
   const memoryModel = opts.memoryModel === undefined ? (opts.model.locality === 'local' ? (opts.model as LocalChatModel) : null) : opts.memoryModel;
   const assistant = new Assistant({
     model: opts.model,
@@ -36,6 +39,8 @@ export function makeAssistant(opts: {
     privateStore,
     recall: opts.recall ?? new GrepRecall(store),
     usage: opts.usage ?? new RecordingUsageStore(),
+    graph: opts.graph,
+    tools: opts.tools,
     clock,
     logger: silentLogger,
     settings: { ...testSettings, ...opts.settings },

@@ -1,14 +1,13 @@
 /** The turn's failure and bound paths: errors by kind, one deadline that reaches tools, capped replies. */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Assistant } from '../../src/core/assistant.js';
 import { CONTEXT_RETRY_NOTICE, ModelHttpError, ModelTimeoutError, ModelUnavailableError } from '../../src/core/errors.js';
-import { silentLogger, type ChatChunk, type ChatModel, type ChatRequest } from '../../src/core/ports.js';
+import { type ChatChunk, type ChatModel, type ChatRequest } from '../../src/core/ports.js';
 import { REPLY_CUT } from '../../src/core/tool-loop.js';
 import { EmbeddedModelError } from '../../src/llm/embedded/errors.js';
 import { defineTool } from '../../src/core/tools/tool.js';
 import { collect, makeAssistant, msg, testSettings } from '../support/assistant-fixture.js';
-import { FixedClock, GrepRecall, InMemoryPrivateStore, InMemoryProjectStore, RecordingUsageStore, ScriptedChatModel } from '../support/fakes.js';
+import { InMemoryProjectStore, ScriptedChatModel } from '../support/fakes.js';
 
 const URL = 'http://127.0.0.1:1234/v1/chat/completions';
 const overflow = () => new ModelHttpError(400, URL, '{"error":{"message":"the request exceeds the available context size, try increasing it"}}');
@@ -91,19 +90,7 @@ describe('one turn deadline', () => {
       },
     });
     const model = new ScriptedChatModel([{ toolCalls: [{ name: 'slow_lookup', arguments: '{}' }] }, { text: 'after' }]);
-    const store = new InMemoryProjectStore();
-    const assistant = new Assistant({
-      model,
-      memoryModel: null,
-      store,
-      privateStore: new InMemoryPrivateStore(),
-      recall: new GrepRecall(store),
-      usage: new RecordingUsageStore(),
-      clock: new FixedClock(),
-      logger: silentLogger,
-      settings: { ...testSettings, limits: { ...testSettings.limits, deadlineMs: 1500 } },
-      tools: [slow],
-    });
+    const { assistant } = makeAssistant({ model, memoryModel: null, settings: { limits: { ...testSettings.limits, deadlineMs: 1500 } }, tools: [slow] });
     const started = Date.now();
     const out = await assistant.handle(msg('look it up'));
     expect(Date.now() - started).toBeLessThan(5000);
