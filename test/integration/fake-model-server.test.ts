@@ -1,16 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeModelServer, type FakeModelServer, type Script } from '../support/fake-model-server.js';
+import { describe, expect, it } from 'vitest';
+import { fakeModelServers } from '../support/model-servers.js';
 
-let server: FakeModelServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function start(script: Script) {
-  server = await startFakeModelServer(script);
-  return server;
-}
+const start = fakeModelServers();
 
 function post(url: string, body: unknown, signal?: AbortSignal) {
   return fetch(`${url}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal });
@@ -97,7 +88,6 @@ describe('fake model server', () => {
     expect(s.requests).toHaveLength(2);
     const t0 = Date.now();
     await s.close();
-    server = undefined;
     expect(await hanging).toBe('failed');
     expect(['failed', 'ended']).toContain(await rest);
     expect(Date.now() - t0).toBeLessThan(2000);

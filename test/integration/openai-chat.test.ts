@@ -1,21 +1,12 @@
 import { createServer } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ModelError, ModelHttpError, ModelTimeoutError, ModelUnavailableError } from '../../src/core/errors.js';
 import { asLocalModel, type ChatChunk, type ChatRequest, type LocalChatModel, type ToolCall } from '../../src/core/ports.js';
 import { chatModelOptions } from '../../src/llm/chat-model-config.js';
 import { OpenAIChatModel, type OpenAIChatModelOptions } from '../../src/llm/openai-chat.js';
-import { startFakeModelServer, type FakeModelServer, type Script } from '../support/fake-model-server.js';
+import { fakeModelServers } from '../support/model-servers.js';
 
-let server: FakeModelServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function start(script: Script) {
-  server = await startFakeModelServer(script);
-  return server;
-}
+const start = fakeModelServers();
 
 function model(url: string, extra: Partial<OpenAIChatModelOptions> = {}) {
   return new OpenAIChatModel({

@@ -1,4 +1,5 @@
 /** The JSON API the server documents (README: Web app → API), typed for the client. */
+import type { RecallHit } from '../../core/ports.js';
 
 export interface Me {
   kind: 'owner' | 'member';
@@ -26,24 +27,8 @@ export interface ChatEntry {
   text: string;
 }
 
-export interface ScoreParts {
-  vector: number;
-  keyword: number;
-  usage: number;
-  recency: number;
-}
-
-export interface Hit {
-  page: string;
-  heading: string;
-  lineStart: number;
-  lineEnd: number;
-  text: string;
-  updated: string;
-  score: number;
-  parts: ScoreParts;
-  why: string[];
-}
+/** A search hit as the server sends it: the core's RecallHit (a type only; nothing of the core is bundled). */
+export type Hit = RecallHit;
 
 export interface MemoryRecord {
   id: string;
