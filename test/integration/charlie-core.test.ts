@@ -2,8 +2,7 @@
  * The core end to end on real adapters: the OpenAI-compatible client against the scripted
  * model server, the Markdown store in a temp folder, and the terminal front door.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -13,23 +12,23 @@ import { silentLogger, systemClock } from '../../src/core/ports.js';
 import { OpenAIChatModel } from '../../src/llm/openai-chat.js';
 import { FileProjectStore } from '../../src/memory/store/project-store.js';
 import { runTerminal } from '../../src/terminal/chat.js';
-import { startFakeModelServer, type FakeModelServer, type Script } from '../support/fake-model-server.js';
+import { type Script } from '../support/fake-model-server.js';
 import { testSettings } from '../support/assistant-fixture.js';
 import { GrepRecall, InMemoryPrivateStore, RecordingUsageStore } from '../support/fakes.js';
+import { tempDirs } from '../support/temp-dir.js';
+import { fakeModelServers } from '../support/model-servers.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
+const newDir = tempDirs('charlie-core-');
+const startServer = fakeModelServers();
+
 async function setup(script: Script, opts: { baseUrl?: string } = {}) {
-  const dir = mkdtempSync(join(tmpdir(), 'charlie-core-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  let server: FakeModelServer | undefined;
-  if (!opts.baseUrl) {
-    server = await startFakeModelServer(script);
-    cleanups.push(() => server!.close());
-  }
+  const dir = newDir();
+  const server = opts.baseUrl ? undefined : await startServer(script);
   const model = new OpenAIChatModel({
     baseUrl: opts.baseUrl ?? server!.url,
     model: 'test',

@@ -3,8 +3,7 @@
  * the real Assistant with the OpenAI-compatible client against the scripted model server,
  * the Markdown store in a temp folder and the SQLite private store.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -19,21 +18,21 @@ import { testSettings } from '../support/assistant-fixture.js';
 import { GrepRecall } from '../support/fakes.js';
 import { startBotHarness, type BotHarness } from '../support/fake-discord/bot-harness.js';
 import type { Json } from '../support/fake-discord/server.js';
-import { startFakeModelServer, type FakeModelServer, type Script } from '../support/fake-model-server.js';
+import { type Script } from '../support/fake-model-server.js';
+import { tempDirs } from '../support/temp-dir.js';
+import { fakeModelServers } from '../support/model-servers.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
+const newDir = tempDirs('charlie-discord-');
+const startServer = fakeModelServers();
+
 async function setup(script: Script, opts: { modelUrl?: string; allowBothGuilds?: boolean } = {}) {
-  const dir = mkdtempSync(join(tmpdir(), 'charlie-discord-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  let server: FakeModelServer | undefined;
-  if (!opts.modelUrl) {
-    server = await startFakeModelServer(script);
-    cleanups.push(() => server!.close());
-  }
+  const dir = newDir();
+  const server = opts.modelUrl ? undefined : await startServer(script);
   const model = new OpenAIChatModel({ baseUrl: opts.modelUrl ?? server!.url, model: 'test', locality: 'local', acceptsImages: false, timeoutMs: 3000, connectTimeoutMs: 500, maxRetries: 0, temperature: 0, maxTokens: 1024 });
   const projectsDir = join(dir, 'projects');
   const store = new FileProjectStore({ projectsDir, clock: systemClock, logger: silentLogger });
