@@ -17,7 +17,7 @@ import { silentLogger } from '../src/core/ports.js';
 import { HashingEmbedder } from '../src/memory/index/hashing-embedder.js';
 import { createRecall } from '../src/memory/recall.js';
 import { SqliteUsageStore } from '../src/storage/usage-store.js';
-import { consoleLogger, percentile } from './bench-util.js';
+import { consoleLogger, mulberry32, percentile } from './bench-util.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -28,19 +28,7 @@ const { values: args } = parseArgs({
   },
 });
 
-/** Deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const random = rng(42);
+const random = mulberry32(42);
 const SYLLABLES = ['ka', 'lo', 'mi', 'ren', 'tu', 'sa', 'vel', 'dor', 'pi', 'nex', 'ar', 'qui', 'ban', 'zo', 'li', 'mor', 'ta', 'gen'];
 const vocabulary = Array.from({ length: 6000 }, () => Array.from({ length: 2 + Math.floor(random() * 3) }, () => SYLLABLES[Math.floor(random() * SYLLABLES.length)]).join(''));
 /** Zipf-like pick: common words are much more frequent. */

@@ -25,3 +25,15 @@ export function consoleLogger(level: (typeof LEVELS)[number] = 'info', bindings:
     child: (b) => consoleLogger(level, { ...bindings, ...b }),
   };
 }
+
+/** Deterministic uniform random numbers in [0, 1) (mulberry32): benchmarks and fixtures repeat exactly. */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

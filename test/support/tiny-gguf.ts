@@ -14,6 +14,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { mulberry32 } from '../../scripts/bench-util.js';
 
 const enum T {
   U32 = 4,
@@ -80,14 +81,8 @@ export function tinyVocabulary(): { tokens: string[]; scores: number[]; types: n
 
 /** Deterministic uniform random numbers in [-1, 1) (mulberry32). */
 function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (((t ^ (t >>> 14)) >>> 0) / 4294967296) * 2 - 1;
-  };
+  const uniform = mulberry32(seed);
+  return () => uniform() * 2 - 1;
 }
 
 class Writer {
