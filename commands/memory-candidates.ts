@@ -32,7 +32,7 @@ export default {
     await interaction.reply({ content, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
   },
   async autocomplete(interaction, ctx) {
-    const typed = String(interaction.options.getFocused()).toLowerCase();
+    const typed = interaction.options.getFocused().toLowerCase();
     const waiting = await ctx.assistant.memoryCandidates(ctx.place);
     const matches = waiting.filter((c) => c.key.includes(typed) || `${c.entity} ${c.fact.text}`.toLowerCase().includes(typed)).slice(0, 25);
     await interaction.respond(matches.map((c) => ({ name: `${c.entity}: ${c.fact.text}`.slice(0, 100), value: c.key })));

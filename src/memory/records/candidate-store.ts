@@ -5,7 +5,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { Candidate, CandidateStore } from '../../core/promotion.js';
+import type { CandidateStore } from '../../core/promotion.js';
 import { readIfExists, writeFileAtomic } from '../store/atomic-write.js';
 
 const candidateSchema = z.object({
@@ -35,7 +35,7 @@ export function fileCandidateStore(dataDir: string, project: string): CandidateS
       // one bad entry does not lose the others
       return (Array.isArray(data) ? data : []).flatMap((c) => {
         const p = candidateSchema.safeParse(c);
-        return p.success ? [p.data as Candidate] : [];
+        return p.success ? [p.data] : [];
       });
     },
     async replace(candidates) {

@@ -110,7 +110,6 @@ export function resolveOnPage(content: string, page: WikiPage, id: string, choic
   const pair = reviewPairs([page]).find((p) => p.old.id === id || p.new.id === id);
   if (!pair) {
     // a single record (e.g. held): keeping it makes it active again
-    if (choice !== 'keep-both' && choice !== 'keep-new' && choice !== 'keep-old') return null;
     set(target, (raw) => setField(setField(raw, 'status', null), 'vs', null));
     return lines.join('\n');
   }
