@@ -229,6 +229,7 @@ export class Fusion {
         text: chunk.text,
         updated: chunk.updated,
         staleness: chunk.staleness,
+        sensitivity: chunk.sensitivity,
         score,
         parts: { vector, keyword, usage: boost, recency },
         why,
