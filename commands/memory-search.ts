@@ -17,7 +17,7 @@ export default {
     }
     const lines = hits.map((h, i) => {
       const snippet = h.text.replace(/\s+/g, ' ').trim().slice(0, 220);
-      return `**${i + 1}.** \`${h.page}\` lines ${h.lineStart}–${h.lineEnd}${h.heading ? ` · ${h.heading}` : ''}\n> ${snippet}\n-# score ${h.score.toFixed(2)} · ${h.why.join(', ') || 'match'} · updated ${h.updated.slice(0, 10)}`;
+      return `**${i + 1}.** \`${h.page}\` lines ${h.lineStart}–${h.lineEnd}${h.heading ? ` · ${h.heading}` : ''}\n> ${snippet}\n-# score ${h.score.toFixed(2)}${h.confidence !== undefined ? ` · confidence ${h.confidence.toFixed(2)}` : ''} · ${h.why.join(', ') || 'match'} · updated ${h.updated.slice(0, 10)}`;
     });
     let content = `🔎 **${hits.length} result${hits.length === 1 ? '' : 's'} for “${query}”**\n\n${lines.join('\n')}`;
     if (content.length > 2000) content = `${content.slice(0, 1997)}…`;

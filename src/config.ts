@@ -243,6 +243,6 @@ export function dataFiles(dataDir: string) {
     /** The built web client (rebuilt by `npm start` when its sources are newer). */
     webClient: resolve(dataDir, 'web', 'client'),
     /** What a hosted chat model asked to remember, waiting for the memory lane. */
-    candidates: resolve(dataDir, 'candidates'),
+    writeRequests: resolve(dataDir, 'write-requests'),
   };
 }

@@ -3,6 +3,7 @@
  * builds the adapters, hands them to the core, and starts a front door — the Discord bot
  * when DISCORD_TOKEN is set, otherwise the terminal chat.
  */
+import { fileCandidateStore } from './memory/records/candidate-store.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -31,7 +32,7 @@ import { VoiceSessions } from './voice/sessions.js';
 import { voiceSettings } from './voice/settings.js';
 import { transcribeAudioAttachments, transcribeVoiceMessage } from './speech/voice-message.js';
 import { SqlitePrivateStore } from './storage/private-store.js';
-import { FileCandidateStore } from './storage/candidate-store.js';
+import { FileWriteRequestStore } from './storage/write-request-store.js';
 import { graphTombstoneCheck } from './memory/tombstones.js';
 import { openUsageStore } from './storage/usage-store.js';
 import { selectEmbedder } from './llm/embeddings.js';
@@ -95,8 +96,9 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
     privateStore,
     recall: retrieval.recall,
     graph,
+    candidates: (project) => fileCandidateStore(config.dataDir, project),
     usage,
-    candidates: new FileCandidateStore(dataFiles(config.dataDir).candidates),
+    writeRequests: new FileWriteRequestStore(dataFiles(config.dataDir).writeRequests),
     clock,
     logger,
     settings: {

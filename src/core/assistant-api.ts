@@ -2,6 +2,8 @@
  * What every front door (terminal, Discord text, voice, web) calls. Implemented by
  * `Assistant` in assistant.ts; front doors receive it as a parameter.
  */
+import type { Candidate } from './promotion.js';
+import type { ReviewChoice, ReviewPair } from './ports.js';
 import type { TurnEndReason, TurnEventListener } from './events.js';
 import type { ModelLane } from './lanes.js';
 import type { ForgetOutcome, ForgetTarget } from './tombstones.js';
@@ -94,6 +96,14 @@ export interface AssistantApi {
   wipePrivate(place: Place): Promise<boolean>;
   /** What can be forgotten here, labelled for autocomplete. */
   forgettable(place: Place): Promise<ForgettableItem[]>;
+  /** What the promotion gate keeps waiting, best score first (none in a private conversation). */
+  memoryCandidates(place: Place): Promise<Candidate[]>;
+  /** Promotes a waiting candidate (its key, or the start of it) by hand; false when none. */
+  promoteCandidate(place: Place, key: string): Promise<boolean>;
+  /** Pairs of records that disagree, waiting for the person (none in a private conversation). */
+  reviewList(place: Place): Promise<ReviewPair[]>;
+  /** keep-new / keep-old / keep-both for a pair (either record's id), or hold one record; false when none. */
+  resolveReview(place: Place, id: string, choice: ReviewChoice): Promise<boolean>;
   /** Which model does which job (chat, memory) and whether each is local. */
   lanes(): ModelLane[];
   /** Waits for background work (distillation) to settle; for shutdown and tests. */

@@ -4,7 +4,8 @@
  * and schedule distillation off the reply's critical path.
  */
 import { placeKey, type AssistantApi, type DistillOutcome, type ForgettableItem, type IncomingMessage, type MemoryView, type Place, type TurnOutcome } from './assistant-api.js';
-import { InMemoryCandidates, reviewCandidates, type CandidateStore, type MemoryWrites, type WriteResult } from './candidates.js';
+import { InMemoryWriteRequests, reviewWriteRequests, type WriteRequestStore, type MemoryWrites, type WriteResult } from './write-requests.js';
+import { takeCandidate, viaOf, type Candidate, type CandidateStore } from './promotion.js';
 import { distill } from './distill.js';
 import { CONTEXT_RETRY_NOTICE, MemoryUnavailableError, ModelError, modelErrorReply } from './errors.js';
 import { EgressGuard, sensitivityOf, type EgressScope, type SensitiveRecord } from './egress.js';
@@ -16,7 +17,7 @@ import { decisionsFromText, quotesFromText } from './memory-edit.js';
 import { openHome, type Home } from './home.js';
 import { KeyedQueue } from './keyed-queue.js';
 import { modelLanes, type ModelLane } from './lanes.js';
-import type { ChatModel, Clock, KnowledgeGraph, LocalChatModel, LogEntry, Logger, Note, NoteDraft, NoteSummary, PrivateStore, ProjectConfig, ProjectStore, Recall, RecallHit, UsageStore } from './ports.js';
+import type { ChatModel, Clock, KnowledgeGraph, LocalChatModel, LogEntry, Logger, Note, NoteDraft, NoteSummary, PrivateStore, ProjectConfig, ProjectStore, Recall, RecallHit, ReviewChoice, ReviewPair, UsageStore } from './ports.js';
 import { presuggest } from './presuggest.js';
 import { withoutHostPaths } from './public-text.js';
 import { removeSecrets, secretNotice } from './secrets.js';
@@ -49,13 +50,15 @@ export interface AssistantDeps {
   usage: UsageStore;
   /** The knowledge graph of Markdown projects (traversal; distillation's page map and writes). */
   graph?: KnowledgeGraph;
+  /** Waiting candidates of the promotion gate, per project; absent = no gate. */
+  candidates?: (project: string) => CandidateStore;
   clock: Clock;
   logger: Logger;
   settings: AssistantSettings;
   tools?: Tool[];
   newId?: () => string;
   /** Where a hosted model's requests to remember wait for the memory lane (default: in memory). */
-  candidates?: CandidateStore;
+  writeRequests?: WriteRequestStore;
 }
 
 export const FAILURE_REPLY = 'Sorry — something went wrong while answering. Your message is saved.';
@@ -105,14 +108,14 @@ export class Assistant implements AssistantApi {
   /** Distillation runs one at a time per home, off the reply's critical path. */
   private readonly distilling = new KeyedQueue();
   private readonly egress: EgressGuard;
-  private readonly candidates: CandidateStore;
+  private readonly writeRequests: WriteRequestStore;
   private counter = 0;
   /** Per home: speaker name → Discord id, as messages arrive (for the speakers' own pages). */
   private readonly speakerIds = new Map<string, Map<string, string>>();
 
   constructor(private readonly deps: AssistantDeps) {
     this.tools = deps.tools ?? builtinTools();
-    this.candidates = deps.candidates ?? new InMemoryCandidates();
+    this.writeRequests = deps.writeRequests ?? new InMemoryWriteRequests();
     this.egress = new EgressGuard(deps.model, sensitiveRecords(deps.store, deps.privateStore), (origins) =>
       deps.logger.info({ withheld: origins.length }, 'sensitive records withheld from a hosted model'),
     );
@@ -125,7 +128,7 @@ export class Assistant implements AssistantApi {
     if (this.deps.model.locality === 'local') return { saveNote: (draft) => this.fileNote(home, draft) };
     return {
       saveNote: async (draft) => {
-        await this.candidates.add({
+        await this.writeRequests.add({
           id: this.newId(),
           project: slug,
           title: draft.title,
@@ -167,8 +170,8 @@ export class Assistant implements AssistantApi {
   }
 
   private home(place: Place, recall: Recall = this.deps.recall): Promise<Home> {
-    const { store, privateStore, usage, graph, clock, settings } = this.deps;
-    return openHome(place, { store, privateStore, recall, usage, ...(graph ? { graph } : {}), now: () => clock.now(), distillEvery: settings.distillEvery });
+    const { store, privateStore, usage, graph, candidates, clock, settings } = this.deps;
+    return openHome(place, { store, privateStore, recall, usage, ...(graph ? { graph } : {}), ...(candidates ? { candidates } : {}), now: () => clock.now(), distillEvery: settings.distillEvery });
   }
 
   /**
@@ -328,7 +331,7 @@ export class Assistant implements AssistantApi {
         const waiting = await target.pending();
         if (waiting.entries.filter((e) => e.role === 'user').length < (force ? 1 : home.distillEvery)) return { ran: false, messages: 0 };
         const { distillBatchChars, distillDeadlineMs } = this.deps.settings;
-        const deps = { model: memoryModel, logger: this.deps.logger.child({ project: home.key }), batchChars: distillBatchChars, speakerIds: this.speakerIds.get(home.key) };
+        const deps = { model: memoryModel, logger: this.deps.logger.child({ project: home.key }), batchChars: distillBatchChars, speakerIds: this.speakerIds.get(home.key), clock: this.deps.clock };
         const n = await distill(target, deps, AbortSignal.timeout(distillDeadlineMs));
         return { ran: n > 0, messages: n };
       } catch (error) {
@@ -343,7 +346,7 @@ export class Assistant implements AssistantApi {
   private async reviewWaiting(home: Home, model: LocalChatModel): Promise<void> {
     const slug = home.key;
     try {
-      await reviewCandidates(slug, { model, candidates: this.candidates, save: (draft) => this.fileNote(home, draft), logger: this.deps.logger.child({ project: slug }) });
+      await reviewWriteRequests(slug, { model, requests: this.writeRequests, save: (draft) => this.fileNote(home, draft), logger: this.deps.logger.child({ project: slug }) });
     } catch (error) {
       this.deps.logger.warn({ project: slug, err: error instanceof Error ? error.message : String(error) }, 'memory candidates not reviewed; they wait for the next run');
     }
@@ -461,6 +464,37 @@ export class Assistant implements AssistantApi {
       entries.forEach((heading, i) => items.push({ label: `entry ${i + 1} (${heading}) of ${n.path}`, target: { kind: 'entry', path: n.path, entry: i + 1 } }));
     }
     return items;
+  }
+
+  async memoryCandidates(place: Place): Promise<Candidate[]> {
+    const home = await this.home(place);
+    if (home.private || !this.deps.candidates) return [];
+    const now = this.deps.clock.now().toISOString();
+    return (await this.deps.candidates(home.key).list()).filter((c) => c.expires > now).sort((a, b) => b.score - a.score);
+  }
+
+  async reviewList(place: Place): Promise<ReviewPair[]> {
+    const home = await this.home(place);
+    const graph = this.deps.graph;
+    if (home.private || !graph?.reviewList) return [];
+    return graph.reviewList(home.key);
+  }
+
+  async resolveReview(place: Place, id: string, choice: ReviewChoice): Promise<boolean> {
+    const home = await this.home(place);
+    const graph = this.deps.graph;
+    if (home.private || !graph?.review || !/^r-[\w-]+$/.test(id.replace(/^\^/, ''))) return false;
+    return graph.review(home.key, id.replace(/^\^/, ''), choice);
+  }
+
+  async promoteCandidate(place: Place, key: string): Promise<boolean> {
+    const home = await this.home(place);
+    if (home.private || !this.deps.candidates || !home.graph || !key.trim()) return false;
+    const taken = await takeCandidate(this.deps.candidates(home.key), key.trim());
+    if (!taken) return false;
+    // a person vouched for it: full confidence, provenance as it came
+    await home.graph.write({ origin: 'promotion', links: [], entities: [{ name: taken.entity, create: true, facts: [{ ...taken.fact, confidence: 1, via: viaOf(taken.fact.source) }] }] });
+    return true;
   }
 }
 

@@ -9,9 +9,11 @@
  * meanwhile wins over the model.
  */
 import { z } from 'zod';
+import { systemClock } from './ports.js';
 import type {
-  ChatMessage, Decision, GraphWrite, GraphWriteReport, JsonSchema, LocalChatModel, LogEntry, Logger, MemoryLayers, NoteDraft, PageMapEntry, PageMapRequest, Quote, WriteOutcome,
+  ChatMessage, Clock, Decision, GraphWrite, GraphWriteReport, JsonSchema, LocalChatModel, LogEntry, Logger, MemoryLayers, NoteDraft, PageMapEntry, PageMapRequest, Quote, WriteOutcome,
 } from './ports.js';
+import { gateWrite, type CandidateStore } from './promotion.js';
 import { GRAPH_SCHEMA_PROPERTIES, graphInstructions, pageMapText, toGraphWrite, type GraphItems, type Speaker } from './graph-distill.js';
 import { parseToolArguments } from './tool-args.js';
 import { CharlieError, ModelError } from './errors.js';
@@ -38,6 +40,8 @@ export interface DistillGraph {
   write(write: GraphWrite): Promise<GraphWriteReport>;
   /** Note pages recall finds for a text (paths like `notes/People/Ann.md`), best first. */
   related(text: string): Promise<string[]>;
+  /** Where the promotion gate keeps what waits; absent = every valid fact is written (no gate). */
+  candidates?: CandidateStore;
 }
 
 /** The graph the model is shown: the page map and the project's taxonomy. */
@@ -225,6 +229,8 @@ export interface DistillDeps {
   batchChars: number;
   /** Speaker name → Discord id, for the speakers' own pages. */
   speakerIds?: ReadonlyMap<string, string>;
+  /** The promotion gate's "now" (recency, expiry). */
+  clock?: Clock;
 }
 
 function speakersOf(entries: LogEntry[], ids: ReadonlyMap<string, string> | undefined): Speaker[] {
@@ -300,9 +306,18 @@ async function distilBatch(target: DistillTarget, entries: LogEntry[], through: 
   if (!outcome.ok) throw new DistillError(`memory not written (${outcome.reason}): ${outcome.message}`);
   const last = entries[entries.length - 1];
   if (target.graph) {
-    const { write, dropped: refused } = toGraphWrite(reply.graph, entries, speakers, 'distillation');
-    for (const d of refused) deps.logger.warn({ target: target.label, reason: d.reason }, 'memory item dropped');
-    const report = await target.graph.write(write);
+    const proposed = toGraphWrite(reply.graph, entries, speakers, 'distillation');
+    for (const d of proposed.dropped) deps.logger.warn({ target: target.label, reason: d.reason }, 'memory item dropped');
+    let write = proposed.write;
+    const graph = target.graph;
+    if (graph.candidates) {
+      const tracked = [...(view?.map ?? []).flatMap((p) => [p.title, ...p.aliases]), ...speakers.map((s) => s.name)];
+      const gated = await gateWrite(write, entries, { now: (deps.clock ?? systemClock).now(), tracked, known: async (t) => (await graph.related(t)).length > 0 }, graph.candidates);
+      write = gated.write;
+      const r = gated.report;
+      deps.logger.info({ target: target.label, promoted: r.promoted.length, waiting: r.waiting.length, rejected: r.rejected.length }, 'promotion gate');
+    }
+    const report = await graph.write(write);
     deps.logger.info(
       { target: target.label, created: report.created.length, updated: report.updated.length, facts: report.factsAdded, refreshed: report.factsRefreshed, links: report.linksAdded, refused: report.refused.length },
       'knowledge graph updated',

@@ -5,6 +5,7 @@
  * asks which kind it is. What only projects have (entity notes) is a capability that is absent
  * (`notes: null`) in a private conversation.
  */
+import type { CandidateStore } from './promotion.js';
 import type { Place } from './assistant-api.js';
 import type { DistillTarget } from './distill.js';
 import { CharlieError } from './errors.js';
@@ -87,6 +88,8 @@ export interface HomeStores {
   usage: UsageStore;
   /** The knowledge graph of Markdown projects (absent: no graph, e.g. in some tests). */
   graph?: KnowledgeGraph;
+  /** Waiting candidates of the promotion gate, per project; absent = no gate. */
+  candidates?: (project: string) => CandidateStore;
   now(): Date;
   /** distill_every of private conversations (projects carry their own). */
   distillEvery: number;
@@ -173,6 +176,7 @@ function projectHome(config: ProjectConfig, problems: FileProblem[], stores: Hom
                 const hits = await recall.recall(text, { project: slug, limit: 12 });
                 return [...new Set(hits.filter((h) => h.page.startsWith('notes/')).map((h) => h.page))];
               },
+              ...(stores.candidates ? { candidates: stores.candidates(slug) } : {}),
             },
           }
         : {}),

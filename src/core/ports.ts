@@ -289,6 +289,11 @@ export interface RecallHit {
   staleness: number;
   score: number;
   parts: ScoreParts;
+  /**
+   * For a passage of typed records: the best effective confidence among them (confidence
+   * decayed by category, see src/memory/records/decay.ts), which also multiplied the score.
+   */
+  confidence?: number;
   /** Which signals fired, e.g. ["vector", "keyword"]. */
   why: string[];
   /** The chunk's sensitivity: its page's front matter, or its own marker. */
@@ -419,6 +424,16 @@ export interface GraphFact {
   source: string;
   /** 0 (never goes stale) … 10 (stale in a day), set by the writer from the nature of the fact. */
   staleness?: number;
+  /** Set by the promotion gate: how sure Charlie is (0–1), how it came (chat, voice, ingest). */
+  confidence?: number;
+  via?: string;
+  /** `sensitive/phi|credential|financial` when the text says so; left out = the page's. */
+  sensitivity?: string;
+  /** YYYY-MM-DD: a commitment's due date; an episode's day. */
+  due?: string;
+  happened?: string;
+  /** The attribute the fact is about (employer, home …), for contradictions. */
+  about?: string;
 }
 
 export interface GraphEntity {
@@ -479,4 +494,18 @@ export interface KnowledgeGraph {
   write(project: string, write: GraphWrite): Promise<GraphWriteReport>;
   /** Pages linked from a page (path or name), optionally only links whose label matches, 1–2 hops. */
   follow(project: string, start: string, options: { label?: string; depth: number }): Promise<{ start: PageCard; linked: LinkedPage[] } | null>;
+  /** Pairs of records that disagree, waiting for a person (absent: no review). */
+  reviewList?(project: string): Promise<ReviewPair[]>;
+  /** A person's choice about a record in review, or `hold`; false when no page has the record. */
+  review?(project: string, id: string, choice: ReviewChoice): Promise<boolean>;
+}
+
+export type ReviewChoice = 'keep-new' | 'keep-old' | 'keep-both' | 'hold';
+
+export interface ReviewPair {
+  page: string;
+  title: string;
+  /** The older and the newer record (by `said`, then by place on the page). */
+  old: { id: string; statement: string; said: string };
+  new: { id: string; statement: string; said: string };
 }

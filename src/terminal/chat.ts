@@ -24,7 +24,7 @@ export interface TerminalOptions {
   userName: string;
 }
 
-const HELP = `commands: /memory show · /memory forget [ITEM] [--messages] · /project style TEXT · /project distill · /search QUERY · /help · /quit`;
+const HELP = `commands: /memory show · /memory forget [ITEM] [--messages] · /memory candidates · /memory promote KEY · /memory review · /memory hold ID · /project style TEXT · /project distill · /search QUERY · /help · /quit`;
 
 function modelsLine(assistant: AssistantApi): string {
   return assistant.lanes().map(describeLane).join('\n');
@@ -102,6 +102,37 @@ async function command(line: string, assistant: AssistantApi, place: Place, p: P
     case '/memory show':
     case '/memory':
       return renderMemory(await assistant.showMemory(place), p);
+    case '/memory candidates': {
+      const waiting = await assistant.memoryCandidates(place);
+      if (waiting.length === 0) return p.dim('nothing waits for promotion');
+      return [
+        p.dim('Waiting for promotion (promoted when said again before they expire; /memory promote KEY promotes now):'),
+        ...waiting.map((c) => `${p.bold(c.key)} ${c.score.toFixed(2)}  ${c.entity}: ${c.fact.text}\n  ${p.dim(`“${c.message.slice(0, 160)}” · expires ${c.expires.slice(0, 10)}`)}`),
+      ].join('\n');
+    }
+    case '/memory review': {
+      // /memory review                 lists the pairs; /memory review ID keep-new|keep-old|keep-both
+      const [id, choice] = rest;
+      if (!id) {
+        const pairs = await assistant.reviewList(place);
+        if (pairs.length === 0) return p.dim('nothing is in review');
+        return [
+          p.dim('In review (/memory review ID keep-new|keep-old|keep-both):'),
+          ...pairs.map((r) => `${p.bold(r.title)} ${p.dim(r.page)}\n  old ${p.bold(r.old.id)} ${r.old.statement} ${p.dim(`(said ${r.old.said || '?'})`)}\n  new ${p.bold(r.new.id)} ${r.new.statement} ${p.dim(`(said ${r.new.said || '?'})`)}`),
+        ].join('\n');
+      }
+      if (choice !== 'keep-new' && choice !== 'keep-old' && choice !== 'keep-both') return 'usage: /memory review ID keep-new|keep-old|keep-both';
+      return (await assistant.resolveReview(place, id, choice)) ? p.dim(`${choice}: done`) : p.warn(`no record ${id} in review`);
+    }
+    case '/memory hold': {
+      const [id] = rest;
+      if (!id) return 'usage: /memory hold ID (keeps the record out of answers until you decide)';
+      return (await assistant.resolveReview(place, id, 'hold')) ? p.dim(`held ${id}`) : p.warn(`no record ${id}`);
+    }
+    case '/memory promote': {
+      if (!arg.trim()) return 'usage: /memory promote KEY (see /memory candidates)';
+      return (await assistant.promoteCandidate(place, arg.trim())) ? p.dim(`promoted ${arg.trim()}`) : p.warn(`no waiting candidate ${arg.trim()}`);
+    }
     case '/project style': {
       if (rest.length === 0) return `style: ${(await assistant.showMemory(place)).style || '(none)'}`;
       await assistant.setStyle(place, arg);
@@ -119,7 +150,7 @@ async function command(line: string, assistant: AssistantApi, place: Place, p: P
         if (!query) return 'usage: /search QUERY';
         const hits = await assistant.searchMemory(place, query, 8);
         return hits.length
-          ? hits.map((h) => `${p.bold(`${h.page}:${h.lineStart}-${h.lineEnd}`)} ${p.dim(`${h.score.toFixed(2)} ${h.why.join('+')}`)}\n  ${h.text.replace(/\n/g, '\n  ').slice(0, 400)}`).join('\n')
+          ? hits.map((h) => `${p.bold(`${h.page}:${h.lineStart}-${h.lineEnd}`)} ${p.dim(`${h.score.toFixed(2)}${h.confidence !== undefined ? ` confidence ${h.confidence.toFixed(2)}` : ''} ${h.why.join('+')}`)}\n  ${h.text.replace(/\n/g, '\n  ').slice(0, 400)}`).join('\n')
           : 'nothing found';
       }
       return `unknown command ${name}. ${HELP}`;

@@ -18,6 +18,7 @@ import type { MemoryLayers } from '../core/ports.js';
 import type { WebDeps, WebEnv } from './app.js';
 import { buildGraph, readNotePages } from './graph.js';
 import { placeFor, type WebPlace } from './places.js';
+import { factRecords } from './facts.js';
 import { findLayerItem, layerRecords, noteRecord, type MemoryRecord } from './records.js';
 
 export function memoryRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
@@ -34,7 +35,7 @@ export function memoryRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
       const pages = await readNotePages(deps, where.slug);
       for (const p of pages) {
         const r = noteRecord(p.path, p.markdown);
-        if (r) records.push(r);
+        if (r) records.push(r, ...factRecords(p.path, p.markdown, { title: p.title, category: p.category, sensitivity: r.sensitivity }));
         else problems.push({ path: `${where.slug}/notes/${p.path}`, line: undefined, message: 'front matter does not parse; left untouched' });
       }
     }

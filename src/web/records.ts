@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { MemoryLayers } from '../core/ports.js';
 import { parseNote } from '../memory/notes/note-format.js';
 
-export type RecordKind = 'summary' | 'decision' | 'quote' | 'note';
+export type RecordKind = 'summary' | 'decision' | 'quote' | 'note' | 'fact';
 
 export interface ProvenanceStep {
   /** What this step is: `said in`, `written by`, `source`… */
@@ -34,6 +34,8 @@ export interface MemoryRecord {
   sensitivity?: string;
   status: string;
   tags?: string[];
+  /** Fields beyond these (a fact's `due`, `blockId`, line…) are shown as they are. */
+  [field: string]: unknown;
   editable: boolean;
   forgettable: boolean;
   holdable: boolean;
@@ -43,7 +45,7 @@ export function textHash(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 10);
 }
 
-function sourceKind(source: string): string {
+export function sourceKind(source: string): string {
   if (source === 'manual') return 'manual';
   if (source.startsWith('https://discord.com/')) return 'discord';
   const m = /^([a-z]+):/.exec(source);

@@ -170,6 +170,48 @@ describe('Discord slash commands', () => {
     expect(String((elsewhere.data as Json).content)).toContain('expired');
   });
 
+  it('/memory candidates lists what waits with score and message; promote: promotes it', async () => {
+    const assistant = new FakeAssistant();
+    assistant.candidates = [
+      { key: 'c-0badf00d', entity: 'Bob', fact: { text: 'Is moving to Porto.', said: '2026-11-04', source: 'https://discord.com/channels/1/2/3' }, message: 'Bob said something about Porto', score: 0.51, parts: { recency: 1, novelty: 0.4, identity: 0, source: 0.7 }, firstSeen: '2026-11-04T12:00:00.000Z', expires: '2026-11-18T12:00:00.000Z' },
+    ];
+    h = await startBotHarness({ assistant });
+    const list = await firstCallback(h, h.fake.runCommand(h.general, h.alice, 'memory', sub('candidates')));
+    const content = String((list.data as Json).content);
+    expect(Number((list.data as Json).flags) & EPHEMERAL).toBe(EPHEMERAL);
+    expect(content).toContain('`c-0badf00d` **Bob**: Is moving to Porto.');
+    expect(content).toContain('> Bob said something about Porto');
+    expect(content).toContain('score 0.51 · expires 2026-11-18');
+    const promote = await firstCallback(h, h.fake.runCommand(h.general, h.alice, 'memory', sub('candidates', [{ type: 3, name: 'promote', value: 'c-0badf00d' }])));
+    expect(String((promote.data as Json).content)).toContain('Promoted `c-0badf00d`');
+    expect(assistant.candidates).toEqual([]);
+    const empty = await firstCallback(h, h.fake.runCommand(h.general, h.alice, 'memory', sub('candidates')));
+    expect(String((empty.data as Json).content)).toBe('Nothing waits for promotion.');
+  });
+
+  it('/memory review shows a pair with keep new / keep old / keep both / hold; a press resolves it', async () => {
+    const assistant = new FakeAssistant();
+    assistant.reviews = [{ page: 'People/Sarah-Chen.md', title: 'Sarah Chen', old: { id: 'r-aaaaaa', statement: 'Works at Acme.', said: '2026-06-01' }, new: { id: 'r-bbbbbb', statement: 'Joined Globex.', said: '2026-07-01' } }];
+    h = await startBotHarness({ assistant });
+    const rec = h.fake.runCommand(h.general, h.alice, 'memory', sub('review'));
+    const cb = await firstCallback(h, rec);
+    const data = cb.data as Json;
+    expect(String(data.content)).toContain('**old** (said 2026-06-01): Works at Acme.');
+    expect(String(data.content)).toContain('**new** (said 2026-07-01): Joined Globex.');
+    const buttons = ((data.components as Json[])[0]!.components as Json[]).map((b) => [String(b.label), String(b.custom_id)]);
+    expect(buttons).toEqual([
+      ['Keep new', 'memory-review:keep-new:r-bbbbbb'],
+      ['Keep old', 'memory-review:keep-old:r-bbbbbb'],
+      ['Keep both', 'memory-review:keep-both:r-bbbbbb'],
+      ['Hold', 'memory-review:hold:r-bbbbbb'],
+    ]);
+    const press = await firstCallback(h, h.fake.pressButton(h.general, h.alice, rec.original!, 'memory-review:keep-new:r-bbbbbb'));
+    expect(press.type).toBe(7);
+    expect(String((press.data as Json).content)).toContain('Keep new: done');
+    expect(String((press.data as Json).content)).toContain('Nothing is in review.');
+    expect(assistant.resolved).toEqual([{ id: 'r-bbbbbb', choice: 'keep-new' }]);
+  });
+
   it('register-commands puts /memory, /project and /help with their subcommands to a guild', async () => {
     bare = await startFakeDiscord();
     const commands = await loadCommands();
@@ -177,7 +219,7 @@ describe('Discord slash commands', () => {
     expect(result).toMatchObject({ scope: 'guild', applicationId: bare.applicationId });
     const saved = bare.registeredCommands.get('guild:123456789012345678')!;
     const shape = Object.fromEntries(saved.map((c) => [c.name, ((c.options as Json[]) ?? []).filter((o) => o.type === 1).map((o) => o.name)]));
-    expect(shape.memory).toEqual(['edit', 'forget', 'ingest', 'search', 'show']);
+    expect(shape.memory).toEqual(['candidates', 'edit', 'forget', 'ingest', 'review', 'search', 'show']);
     expect(shape.project).toEqual(['distill', 'respond', 'style']);
     expect(shape.help).toEqual([]);
     const global = await registerCommands({ token: bare.token, apiUrl: bare.apiUrl, commands });

@@ -182,7 +182,7 @@ describe('egress guard: a hosted model never receives a sensitive record', () =>
     expect(changed.filter((p) => !/^general\/(log\/[^/]+\.md|project\.md)$/.test(p))).toEqual([]);
     // remember became a candidate under data/, not a note
     expect(after.has('general/notes/People/Bob.md')).toBe(true);
-    expect(readFileSync(join(t.dataDir, 'candidates', 'general.json'), 'utf8')).toContain('Bob likes tea');
+    expect(readFileSync(join(t.dataDir, 'write-requests', 'general.json'), 'utf8')).toContain('Bob likes tea');
   }, 60_000);
 
   it('in a private conversation: own sensitive rows withheld, other users never reachable', async () => {

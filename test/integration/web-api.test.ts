@@ -141,6 +141,15 @@ describe('web API', () => {
     expect(readFileSync(file, 'utf8')).toContain('Fly to Lisbon');
   });
 
+  it('lists the typed facts of entity pages with their fields', async () => {
+    const list = (await (await fetch(`${f.web.url}/api/projects/trip/records`, { headers: bearer })).json()) as { records: Record<string, unknown>[] };
+    const facts = list.records.filter((r) => r.kind === 'fact');
+    expect(facts.map((r) => r.text)).toEqual(['Wants to see the tiles museum in Lisbon.', 'Will send the flat options by Friday.']);
+    // the first as Charlie writes it (block id = hash of the statement); the second by hand (manual, confidence 1)
+    expect(facts[0]).toMatchObject({ category: 'preference', confidence: 0.85, date: '2026-11-03', source: 'chat', handEdited: false, page: 'notes/People/Sarah-Chen.md', status: 'active' });
+    expect(facts[1]).toMatchObject({ category: 'commitment', due: '2026-11-07', date: '2026-11-04', source: 'manual', confidence: 1, handEdited: true, blockId: 'r-88d0' });
+  });
+
   it('forgets a note page', async () => {
     const res = await fetch(`${f.web.url}/api/projects/trip/records/${encodeURIComponent('note:People/David-Kim.md')}`, { method: 'DELETE', headers: bearer });
     expect(res.status).toBe(200);

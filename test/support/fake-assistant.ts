@@ -3,6 +3,8 @@
  * call, answers with a scripted turn (events, streamed text, reply, related notes) or throws,
  * honours the turn's abort signal, and keeps memory per place in memory.
  */
+import type { Candidate } from '../../src/core/promotion.js';
+import type { ReviewChoice, ReviewPair } from '../../src/core/ports.js';
 import { placeKey as keyOf, type AssistantApi, type DistillOutcome, type ForgettableItem, type IncomingMessage, type MemoryView, type Place, type TurnOutcome } from '../../src/core/assistant-api.js';
 import type { TurnEvent, TurnEventListener } from '../../src/core/events.js';
 import type { ModelLane } from '../../src/core/lanes.js';
@@ -110,6 +112,32 @@ export class FakeAssistant implements AssistantApi {
 
   async setRespond(place: Place, respond: 'always' | 'mention'): Promise<void> {
     this.respond.set(keyOf(place), respond);
+  }
+
+  candidates: Candidate[] = [];
+
+  async memoryCandidates(): Promise<Candidate[]> {
+    return this.candidates;
+  }
+
+  reviews: ReviewPair[] = [];
+  readonly resolved: { id: string; choice: ReviewChoice }[] = [];
+
+  async reviewList(): Promise<ReviewPair[]> {
+    return this.reviews;
+  }
+
+  async resolveReview(_place: Place, id: string, choice: ReviewChoice): Promise<boolean> {
+    const found = this.reviews.some((r) => r.old.id === id || r.new.id === id);
+    if (found) this.resolved.push({ id, choice });
+    if (found && choice !== 'hold') this.reviews = this.reviews.filter((r) => r.old.id !== id && r.new.id !== id);
+    return found;
+  }
+
+  async promoteCandidate(_place: Place, key: string): Promise<boolean> {
+    const before = this.candidates.length;
+    this.candidates = this.candidates.filter((c) => !c.key.startsWith(key));
+    return this.candidates.length < before;
   }
 
   async distillNow(): Promise<DistillOutcome> {

@@ -1,5 +1,8 @@
 /** A small household's memory for the web tests, benchmark and screenshots (incl. an XSS canary note). */
+import { blockIdFor } from '../../src/memory/graph/lines.js';
 import { projectFile } from './web-fixture.js';
+
+const MUSEUM = 'Wants to see the tiles museum in Lisbon.';
 
 export const XSS_NOTE = `---
 schema: 1
@@ -40,6 +43,10 @@ status: active
 ### 2026-11-03
 
 Loves azulejos; wants the **tiles museum**.
+
+## Facts
+- ${MUSEUM} [type:: preference] [confidence:: 0.85] [said:: 2026-11-03] [source:: [msg](https://discord.com/channels/1/2/5)] ^${blockIdFor('People/Sarah-Chen.md', MUSEUM)}
+- Will send the flat options by Friday. [type:: commitment] [due:: 2026-11-07] [said:: 2026-11-04] [source:: voice:1733300000000] ^r-88d0
 
 ## Related
 - [[Places/Lisbon]] (visiting)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InMemoryCandidates } from '../../src/core/candidates.js';
+import { InMemoryWriteRequests } from '../../src/core/write-requests.js';
 import { ScriptedChatModel } from '../support/fakes.js';
 import { collect, general, makeAssistant, msg } from '../support/assistant-fixture.js';
 import { Assistant } from '../../src/core/assistant.js';
@@ -13,8 +13,8 @@ function twoLanes(memoryScript: ConstructorParameters<typeof ScriptedChatModel>[
   const chat = new ScriptedChatModel<'hosted'>([{ toolCalls: [rememberCall] }, { text: 'Noted.' }], false, 'hosted');
   const memory = new ScriptedChatModel(memoryScript);
   const store = new InMemoryProjectStore();
-  const candidates = new InMemoryCandidates();
-  const assistant = new Assistant({ model: chat, memoryModel: memory, store, privateStore: new InMemoryPrivateStore(), recall: new GrepRecall(store), usage: new RecordingUsageStore(), candidates, clock: new FixedClock(), logger: silentLogger, settings: testSettings });
+  const candidates = new InMemoryWriteRequests();
+  const assistant = new Assistant({ model: chat, memoryModel: memory, store, privateStore: new InMemoryPrivateStore(), recall: new GrepRecall(store), usage: new RecordingUsageStore(), writeRequests: candidates, clock: new FixedClock(), logger: silentLogger, settings: testSettings });
   return { chat, memory, store, candidates, assistant };
 }
 

@@ -134,6 +134,16 @@ describe('multi-pass fusion', () => {
     expect(plain[0]!.text).toContain('Porto');
   });
 
+  it('matches a year-long anchor against when a thing happened, not when a message was said', () => {
+    const told = chunk('log/2024-12-01.md', 0.5, { updated: '2024-12-01T10:00:00.000Z' });
+    const moved = record('notes/People/Ana.md', 'Moved from Porto to Lisbon. [type:: episode] [happened:: 2024-11-20] [said:: 2026-11-02] ^r-5', 0.5);
+    const hits = new Fusion([told, moved], [], { ...weights, brevity: 0 }, new Set(), classifyQuery('where did Ana move two years ago?', monday)).rank(() => 0, monday, 2);
+    const why = Object.fromEntries(hits.map((h) => [h.page, h.why]));
+    expect(why['notes/People/Ana.md']).toContain('temporal');
+    expect(why['log/2024-12-01.md']).not.toContain('temporal');
+    expect(hits[0]!.page).toBe('notes/People/Ana.md');
+  });
+
   it('prefers recent entries only when the question names no time', () => {
     const recent = chunk('log/2026-11-29.md', 0.5, { updated: '2026-11-29T10:00:00.000Z', staleness: 8 });
     const old = chunk('log/2026-06-01.md', 0.52, { updated: '2026-06-01T10:00:00.000Z', staleness: 8 });

@@ -192,6 +192,55 @@ describe('the turn', () => {
     }
   });
 
+  it('search_memory tells the model to say when records disagree, and to ask about a commitment past due', async () => {
+    const model = new ScriptedChatModel([{ toolCalls: [{ name: 'search_memory', arguments: '{"query":"Sarah work"}' }] }, { text: 'ok' }]);
+    const hit = (text: string, why: string[], confidence: number) => ({ page: 'notes/People/Sarah.md', heading: 'Sarah › Facts', lineStart: 3, lineEnd: 3, text, updated: '', staleness: 0, score: 0.5, confidence, parts: { vector: 0.5, keyword: 0, usage: 0, recency: 1 }, why });
+    const recall = { recall: () => Promise.resolve([hit('- Works at Globex. [status:: review]', ['vector', 'review'], 0.8), hit('- Will send mock-ups. [due:: 2026-11-01]', ['vector', 'expired'], 0.1), hit('- Likes tea.', ['vector'], 0.9)]) };
+    const { assistant, store } = makeAssistant({ model, memoryModel: null, recall });
+    await store.ensureProject(general.kind === 'project' ? general.origin : (undefined as never));
+    await assistant.handle(msg('where does Sarah work'));
+    const toolResult = model.requests[1]!.messages.at(-1)!.content as string;
+    const [review, expired, plain] = toolResult.split('\n\n');
+    expect(review).toMatch(/confidence 0\.80; vector\+review\)\nNOTE: records marked \[status:: review\] disagree/);
+    expect(expired).toMatch(/NOTE: a commitment here is past its due date: ask once whether it happened/);
+    expect(plain).not.toContain('NOTE');
+  });
+
+  it('records marked sensitive never reach a hosted model, in read_note or search_memory', async () => {
+    for (const locality of ['hosted', 'local'] as const) {
+      const script = () => [{ toolCalls: [{ name: 'read_note', arguments: '{"path":"People/Sam.md"}' }, { name: 'search_memory', arguments: '{"query":"Sam"}' }] }, { text: 'ok' }];
+      const model = new ScriptedChatModel(script(), false, locality);
+      const line = '- Takes insulin daily. [type:: identity] [sensitivity:: sensitive/phi] [source:: manual]';
+      const recall = { recall: () => Promise.resolve([{ page: 'notes/People/Sam.md', heading: '', lineStart: 1, lineEnd: 2, text: `${line}\n- Likes chess. [source:: manual]`, updated: '', staleness: 0, score: 1, parts: { vector: 1, keyword: 0, usage: 0, recency: 1 }, why: ['vector'] }]) };
+      const { assistant, store } = makeAssistant({ model, memoryModel: null, recall });
+      await store.ensureProject(general.kind === 'project' ? general.origin : (undefined as never));
+      await store.saveNote('general', { title: 'Sam', category: 'People', body: `## Facts\n${line}\n- Likes chess. [source:: manual]`, source: 'manual' });
+      await assistant.handle(msg('tell me about Sam'));
+      const sent = JSON.stringify(model.requests[1]!.messages);
+      expect(sent).toContain('Likes chess.');
+      if (locality === 'hosted') expect(sent).not.toContain('insulin');
+      else expect(sent).toContain('insulin');
+    }
+  });
+
+  it('held and superseded records of a note never reach the model', async () => {
+    const model = new ScriptedChatModel([{ toolCalls: [{ name: 'read_note', arguments: '{"path":"People/Sarah.md"}' }] }, { text: 'ok' }]);
+    const { assistant, store } = makeAssistant({ model, memoryModel: null });
+    await store.ensureProject(general.kind === 'project' ? general.origin : (undefined as never));
+    const body = [
+      '## Facts',
+      '- Works at Globex. [type:: identity] [status:: review] [said:: 2026-11-01] [source:: manual]',
+      '- Works at Acme. [type:: identity] [status:: superseded] [said:: 2026-01-01] [source:: manual]',
+      '- Lives in Lisbon. [status::held] [source:: manual]',
+    ].join('\n');
+    await store.saveNote('general', { title: 'Sarah', category: 'People', body, source: 'manual' });
+    await assistant.handle(msg('where does Sarah work'));
+    const toolResult = model.requests[1]!.messages.at(-1)!.content as string;
+    expect(toolResult).toContain('Works at Globex.');
+    expect(JSON.stringify(model.requests)).not.toContain('Acme');
+    expect(JSON.stringify(model.requests)).not.toContain('Lisbon');
+  });
+
   it('voice mode asks for short spoken replies', async () => {
     const model = new ScriptedChatModel([{ text: 'Sure.' }]);
     const { assistant } = makeAssistant({ model });

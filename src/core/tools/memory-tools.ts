@@ -1,6 +1,7 @@
 /** Tools over the three memory layers and recall. */
 import { z } from 'zod';
 import { renderLayers } from '../private-search.js';
+import { withoutSensitiveRecords } from '../record-view.js';
 import type { RecallHit } from '../ports.js';
 import { clip, defineTool } from './tool.js';
 
@@ -12,6 +13,14 @@ function where(h: RecallHit): string {
 /** When the passage was last updated and how fast its kind of information goes stale. */
 function age(h: RecallHit): string {
   return h.updated ? `updated ${h.updated.slice(0, 10)}, staleness ${h.staleness}/10; ` : '';
+}
+
+/** What the answer must say about a passage's records: they disagree, or a commitment is past due. */
+function caveats(h: RecallHit): string {
+  const notes: string[] = [];
+  if (h.why.includes('review')) notes.push('records marked [status:: review] disagree with each other: if you use them, say that they disagree and that the user can settle it with /memory review');
+  if (h.why.includes('expired')) notes.push('a commitment here is past its due date: ask once whether it happened');
+  return notes.length ? `\nNOTE: ${notes.join('; ')}.` : '';
 }
 
 export const readMemory = defineTool({
@@ -41,8 +50,10 @@ export const searchMemory = defineTool({
     limit: z.number().int().min(1).max(20).default(6),
   }),
   async execute(args, ctx) {
-    const hits = await ctx.home.search(args.query, args.limit);
-    const content = hits.map((h) => `[${where(h)}] (${age(h)}score ${h.score.toFixed(2)}; ${h.why.join('+')})\n${h.text}`).join('\n\n');
+    const found = await ctx.home.search(args.query, args.limit);
+    // sensitive records never reach a hosted model; a passage left empty is dropped
+    const hits = ctx.modelLocality === 'hosted' ? found.map((h) => ({ ...h, text: withoutSensitiveRecords(h.text) })).filter((h) => h.text.trim()) : found;
+    const content = hits.map((h) => `[${where(h)}] (${age(h)}score ${h.score.toFixed(2)}; ${h.confidence !== undefined ? `confidence ${h.confidence.toFixed(2)}; ` : ''}${h.why.join('+')})${caveats(h)}\n${h.text}`).join('\n\n');
     const pages = ctx.home.private ? [] : [...new Set(hits.map((h) => h.page))];
     return { content: clip(content || 'nothing found'), summary: `${hits.length} hits for "${args.query}"`, pages, hits: hits.length };
   },

@@ -1,5 +1,6 @@
 /** Tools over entity notes (Markdown pages under notes/). */
 import { z } from 'zod';
+import { withoutHiddenRecords, withoutSensitiveRecords } from '../record-view.js';
 import { clip, defineTool, type ToolContext, type ToolHome } from './tool.js';
 
 function shelf(ctx: ToolContext): NonNullable<ToolHome['notes']> {
@@ -38,7 +39,7 @@ export const readNote = defineTool({
     }
     notes.used(note, 'view');
     return {
-      content: clip(`# ${note.title}\n(tags: ${note.tags.join(', ') || 'none'}; updated ${note.updated})\n\n${note.body}`),
+      content: clip(`# ${note.title}\n(tags: ${note.tags.join(', ') || 'none'}; updated ${note.updated})\n\n${ctx.modelLocality === 'hosted' ? withoutSensitiveRecords(withoutHiddenRecords(note.body)) : withoutHiddenRecords(note.body)}`),
       summary: `opened ${note.path}`,
       pages: [`notes/${note.path}`],
     };

@@ -1,6 +1,6 @@
 /** A tool the model may call: zod parameters, a category for pre-suggestion, and execute. */
 import { z } from 'zod';
-import type { MemoryWrites } from '../candidates.js';
+import type { MemoryWrites } from '../write-requests.js';
 import type { Home, NoteShelf, ProjectGraph } from '../home.js';
 import type { Clock, Logger, ToolSpec } from '../ports.js';
 

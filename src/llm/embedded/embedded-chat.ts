@@ -75,7 +75,8 @@ export class EmbeddedChatModel implements ChatModel<'local'> {
       onTextChunk: (text: string) => {
         if (text) channel.push({ type: 'text', text });
       },
-      maxTokens: request.maxTokens ?? this.options.maxTokens,
+      // A schema's grammar bounds the reply itself; the default cap would only cut it short.
+      maxTokens: request.maxTokens ?? (request.jsonSchema ? undefined : this.options.maxTokens),
     };
     const history = toChatHistory(request.messages);
     const result = grammar

@@ -9,6 +9,7 @@ import { titleSlug } from '../slug.js';
 import { renderFact, renderLink, setField, withSaid, field } from './lines.js';
 import { normalizeName, normalizeStatement, statementContains } from './names.js';
 import { readPage, titleFromPath } from './page.js';
+import { reviewAgainst } from '../records/review.js';
 import { addToSection, editLines, setFrontMatter } from './page-edit.js';
 import type { WikiSnapshot } from './wiki-pages.js';
 
@@ -174,6 +175,8 @@ export interface PageResult {
   factsAdded: number;
   factsRefreshed: number;
   linksAdded: number;
+  /** Existing records a new one contradicts (both now in review). */
+  inReview?: number;
 }
 
 /** Health and money pages start sensitive: never sent to a hosted model. */
@@ -230,8 +233,31 @@ export function applyToPage(current: string | null, plan: PagePlan, today: strin
     }
     known.set(key, { line: 0, text: f.text, fields: [{ key: 'said', value: f.said }] });
     const staleness = f.staleness !== undefined && f.staleness !== page.staleness ? f.staleness : undefined;
-    added.push(renderFact(plan.path, { text: f.text, ...(f.type ? { type: f.type } : {}), said: f.said, source: f.source, ...(staleness !== undefined ? { staleness } : {}) }));
+    added.push(
+      renderFact(plan.path, {
+        text: f.text,
+        ...(f.type ? { type: f.type } : {}),
+        ...(f.due ? { due: f.due } : {}),
+        ...(f.happened ? { happened: f.happened } : {}),
+        ...(f.about ? { about: f.about } : {}),
+        ...(f.confidence !== undefined ? { confidence: f.confidence } : {}),
+        ...(f.sensitivity ? { sensitivity: f.sensitivity } : {}),
+        said: f.said,
+        source: f.source,
+        ...(f.via ? { via: f.via } : {}),
+        ...(staleness !== undefined ? { staleness } : {}),
+      }),
+    );
     sources.push(f.source);
+  }
+  // a new record that disagrees with an open one about the same attribute: both go into review
+  let inReview = 0;
+  for (const [i, line] of added.entries()) {
+    const current = lines.map((l, n) => edits.get(n + 1) ?? l);
+    const r = reviewAgainst(plan.path, page.facts.concat(page.unsourced), current, line);
+    for (const [n, l] of r.edits) edits.set(n, l);
+    added[i] = r.line;
+    inReview += r.conflicts;
   }
   const linked = new Set(page.links.map((l) => linkTarget(l.target) ?? l.target.toLowerCase()));
   const links: string[] = [];
@@ -262,5 +288,5 @@ export function applyToPage(current: string | null, plan: PagePlan, today: strin
     },
     () => ({ schema: 2, title: page.title, category: page.category || plan.category, created: today }),
   );
-  return { content: next, factsAdded: added.length, factsRefreshed: refreshed, linksAdded: links.length };
+  return { content: next, factsAdded: added.length, factsRefreshed: refreshed, linksAdded: links.length, inReview };
 }

@@ -106,6 +106,8 @@ export interface FactDraft {
   source: string;
   /** How it reached Charlie (chat, voice, ingest, manual, reflection); left out = read from the source. */
   via?: string;
+  /** The attribute it is about (employer, home …); left out = read from the statement. */
+  about?: string;
   /** Only when it differs from the page's. */
   staleness?: number;
 }
@@ -129,6 +131,7 @@ export function renderFact(page: string, fact: FactDraft): string {
   if (fact.status && fact.status !== 'active') parts.push(`[status:: ${plain(fact.status)}]`);
   if (fact.confidence !== undefined) parts.push(`[confidence:: ${formatConfidence(fact.confidence)}]`);
   if (fact.sensitivity) parts.push(`[sensitivity:: ${plain(fact.sensitivity)}]`);
+  if (fact.about) parts.push(`[about:: ${plain(fact.about)}]`);
   if (fact.staleness !== undefined) parts.push(`[staleness:: ${fact.staleness}]`);
   parts.push(`[said:: ${fact.said}]`, `[source:: ${renderSource(fact.source)}]`);
   if (fact.via) parts.push(`[via:: ${plain(fact.via)}]`);

@@ -11,6 +11,7 @@ import type {
 } from '../../core/ports.js';
 import { CharlieError } from '../../core/errors.js';
 import { KeyedQueue } from '../../core/keyed-queue.js';
+import { reviewPairs, renderReview, resolveOnPage, type ReviewChoice, type ReviewPair } from '../records/review.js';
 import { INDEX_FILE, LOG_FILE_NAME, LOG_HEADING, renderIndex } from '../notes/note-index.js';
 import { ABSENT, fileVersion, readIfExists, sha256, writeFileAtomic } from '../store/atomic-write.js';
 import { parseFrontMatter } from '../store/front-matter.js';
@@ -31,6 +32,9 @@ export interface WikiOptions {
 
 const MAX_ATTEMPTS = 3;
 const taxonomySchema = z.looseObject({ taxonomy: z.array(z.string().min(1)).min(1).optional() });
+
+/** Generated at the project's root: the pairs of records in review. */
+export const REVIEW_FILE = 'review.md';
 
 export type LogAction = 'created' | 'updated' | 'deleted' | 'renamed' | 'links' | 'ingested' | 'skipped';
 
@@ -290,9 +294,37 @@ export class Wiki implements KnowledgeGraph {
     }
   }
 
-  /** `_index.md` from the pages' front matter; written only when its bytes change. */
+  /** The pairs of records in review (see records/review.ts). */
+  async reviewList(project: string): Promise<ReviewPair[]> {
+    return reviewPairs((await this.load(project)).pages.values());
+  }
+
+  /** A person's choice about a record in review (or `hold`); false when no page has that record. */
+  review(project: string, id: string, choice: ReviewChoice): Promise<boolean> {
+    return this.serial(project, async () => {
+      const snap = await this.load(project);
+      const page = [...snap.pages.values()].find((p) => p.facts.concat(p.unsourced).some((f) => f.blockId === id));
+      if (!page) return false;
+      const full = resolveInside(this.notesDir(project), page.path);
+      const current = await readIfExists(full);
+      const read = current === null ? null : readPage(current, page.path, page.path);
+      const next = current !== null && read?.ok ? resolveOnPage(current, read.page, id, choice, this.o.clock.now().toISOString().slice(0, 10)) : null;
+      if (current === null || next === null || !(await writeFileAtomic(full, next, sha256(current))).ok) return false;
+      this.cache(project).invalidate(page.path);
+      await this.log(project, [{ action: 'updated', path: page.path, source: `review: ${choice} ${id}` }]);
+      await this.regenerateIndex(project);
+      return true;
+    });
+  }
+
+  /** `_index.md` from the pages' front matter (and the project's `review.md`); written only when its bytes change. */
   async regenerateIndex(project: string): Promise<boolean> {
     const snap = await this.load(project);
+    const pairs = reviewPairs(snap.pages.values());
+    const reviewFile = resolveInside(resolveChild(this.o.projectsDir, project), REVIEW_FILE);
+    const reviewText = renderReview(pairs);
+    const hadReview = (await fileVersion(reviewFile)) !== ABSENT;
+    if ((pairs.length > 0 || hadReview) && (await fileVersion(reviewFile)) !== sha256(reviewText)) await writeFileAtomic(reviewFile, reviewText);
     const notes = [...snap.pages.values()].map((p) => ({ path: p.path, title: p.title, tags: p.tags, updated: p.updated }));
     const text = renderIndex(notes, snap.problems);
     const full = resolveInside(this.notesDir(project), INDEX_FILE);

@@ -10,12 +10,18 @@
  * outside every relative window the query names; `category` when the chunk's record type is
  * one the kind of question prefers (see query-kind.ts); `brevity` discounts very short
  * conversation messages (see `brevityPrior`). Recency counts only when the query names no time.
+ * A passage of typed records is then multiplied by their best effective confidence (decay by
+ * category, src/memory/records/decay.ts); held and superseded records are cut from its text,
+ * and a passage left with none is not returned.
  */
 import type { RecallHit } from '../../core/ports.js';
 import type { ScoredChunk } from './project-table.js';
 import { PREFERRED_CATEGORIES, type QueryShape } from './query-kind.js';
 import { inSpan, isStopWord, terms, words } from './text.js';
 import { inWindow } from './time-anchors.js';
+import { parseFactLine } from '../graph/lines.js';
+import { decay } from '../records/decay.js';
+import { readRecord, retrievable } from '../records/record.js';
 
 export interface RecallWeights {
   vector: number;
@@ -78,19 +84,20 @@ const RECORD_TYPE = /\[type::\s*([a-z]+)\s*\]/;
 const DECIDING = /\b(?:decid\w*|decision\w*|agree[ds]?|settled on|chose|chosen)\b/i;
 
 /**
- * When an entry was said or happened, in ms: a conversation message's time, a decision's day,
- * a record's `happened` (else `said`) date. NaN for text that carries no entry date (a page's
- * `updated` is when it was edited, not when its facts took place).
+ * When an entry took place, in ms, and whether that is when it *happened* or only when it was
+ * said: a conversation message's time and a decision's day are said times; a record's
+ * `[happened:: …]` is a happened time, its `[said:: …]` a said time. NaN for text that carries
+ * no entry date (a page's `updated` is when it was edited, not when its facts took place).
  */
-export function entryTime(chunk: Pick<ScoredChunk, 'page' | 'text' | 'updated'>): number {
-  if (chunk.page.startsWith('log/') || chunk.page === 'decisions.md') return Date.parse(chunk.updated);
+export function entryTime(chunk: Pick<ScoredChunk, 'page' | 'text' | 'updated'>): { time: number; happened: boolean } {
+  if (chunk.page.startsWith('log/') || chunk.page === 'decisions.md') return { time: Date.parse(chunk.updated), happened: false };
   let said = NaN;
   for (const m of chunk.text.matchAll(RECORD_DATE)) {
     const t = Date.parse(`${m[2]!}T12:00:00Z`);
-    if (m[1] === 'happened') return t;
+    if (m[1] === 'happened') return { time: t, happened: true };
     if (Number.isNaN(said)) said = t;
   }
-  return said;
+  return { time: said, happened: false };
 }
 
 /** A chunk's record type: `[type:: …]` on a record, `decision` for decisions.md, else ''. */
@@ -122,6 +129,43 @@ export function brevityPrior(chunk: Pick<ScoredChunk, 'page' | 'text'>, b: numbe
   let n = 0;
   for (const w of words(chunk.text)) if (!isStopWord(w)) n++;
   return Math.sqrt((n + 1) / (n + 1 + b));
+}
+
+export interface RecordView {
+  /** The text without held or superseded records. */
+  text: string;
+  /** Best effective confidence of the records left; undefined when the text holds no record. */
+  confidence?: number;
+  /** `expired` / `old` / `review` when one of the records left is. */
+  flags: string[];
+}
+
+/** The records of a note passage, read and decayed as of `now`. */
+export function recordView(chunk: Pick<ScoredChunk, 'page' | 'text'>, now: Date): RecordView {
+  if (!chunk.page.startsWith('notes/') || !chunk.text.includes('::')) return { text: chunk.text, flags: [] };
+  const page = chunk.page.slice('notes/'.length);
+  const kept: string[] = [];
+  const flags = new Set<string>();
+  let best: number | undefined;
+  let records = 0;
+  for (const raw of chunk.text.split('\n')) {
+    const fact = parseFactLine(raw, 0);
+    if (!fact || fact.fields.length === 0) {
+      kept.push(raw);
+      continue;
+    }
+    records++;
+    const r = readRecord(page, fact, { sensitivity: 'personal' });
+    if (!retrievable(r.status)) continue;
+    kept.push(raw);
+    const d = decay(r, now);
+    if (d.state === 'expired' || d.state === 'old') flags.add(d.state);
+    if (r.status === 'review') flags.add('review');
+    best = Math.max(best ?? 0, d.effective);
+  }
+  if (records === 0) return { text: chunk.text, flags: [] };
+  const text = kept.join('\n').trim();
+  return { text, ...(best !== undefined ? { confidence: best } : {}), flags: [...flags] };
 }
 
 interface Candidate {
@@ -178,13 +222,15 @@ export class Fusion {
    */
   private timeMatch(chunk: ScoredChunk): 'window' | 'date' | 'outside' | '' {
     if (!this.shape.namesTime) return '';
-    const t = entryTime(chunk);
+    const { time: t, happened } = entryTime(chunk);
     if (Number.isNaN(t)) return '';
-    if (this.shape.windows.some((w) => inWindow(t, w))) return 'window';
+    // a year-long window asks when a thing happened: a said time says nothing about that
+    const windows = happened ? this.shape.windows : this.shape.windows.filter((w) => !w.long);
+    if (windows.some((w) => inWindow(t, w))) return 'window';
     // calendar dates without a year match any year: only messages are dated that loosely
     if (chunk.page.startsWith('log/') && this.shape.dates.some((d) => inSpan(t, d))) return 'date';
     // a question that also names a calendar date is anchored on that date, not on today
-    return this.shape.windows.length > 0 && this.shape.dates.length === 0 ? 'outside' : '';
+    return windows.length > 0 && this.shape.dates.length === 0 ? 'outside' : '';
   }
 
   rank(boostOf: (page: string) => number, now: Date, limit: number): RecallHit[] {
@@ -210,7 +256,11 @@ export class Fusion {
       const category = this.preferred.size > 0 && this.preferred.has(categoryOf(chunk)) ? w.category : 0;
       // a question that names a time wants that time, not the latest; one that asks what is recent wants it more
       const wr = this.shape.namesTime ? 0 : this.shape.recent ? Math.min(1, w.recency * 3) : w.recency;
-      const score = (similarity + floor) * timely * prior * (1 + dated) * (1 + category) * (1 + entity) * (1 + boost * w.usage) * (1 - wr + wr * recency);
+      const records = recordView(chunk, now);
+      // nothing left but held or superseded records: out of retrieval
+      if (!records.text) continue;
+      const trust = records.confidence ?? 1;
+      const score = (similarity + floor) * timely * prior * (1 + dated) * (1 + category) * (1 + entity) * (1 + boost * w.usage) * (1 - wr + wr * recency) * trust;
       // the discount for being outside the time asked about reorders; it does not drop what would be kept
       if (score < w.minScore * timely) continue;
       const why: string[] = [];
@@ -221,17 +271,19 @@ export class Fusion {
       if (category > 0) why.push('category');
       if (boost >= 0.05) why.push('usage');
       if (wr > 0 && recency >= 0.5) why.push('recent');
+      why.push(...records.flags);
       hits.push({
         page: chunk.page,
         heading: chunk.heading,
         lineStart: chunk.lineStart,
         lineEnd: chunk.lineEnd,
-        text: chunk.text,
+        text: records.text,
         updated: chunk.updated,
         staleness: chunk.staleness,
         sensitivity: chunk.sensitivity,
         score,
         parts: { vector, keyword, usage: boost, recency },
+        ...(records.confidence !== undefined ? { confidence: records.confidence } : {}),
         why,
       });
     }

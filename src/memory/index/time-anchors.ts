@@ -14,6 +14,12 @@ export interface TimeWindow {
   end: number;
   /** The words that named it, for a hit's `why`. */
   label: string;
+  /**
+   * A year or more ("two years ago", "last year"): such a question asks when a thing happened,
+   * and is matched only against records that say when it happened, not against when a message
+   * was said (people tell of last year's move today).
+   */
+  long?: boolean;
 }
 
 const DAY = 86_400_000;
@@ -111,7 +117,7 @@ function agoWindow(unit: string, n: number, now: number, fuzzy: boolean): Omit<T
       // "two years ago" means around then: the half-year either side
       const centre = Date.UTC(d.getUTCFullYear() - n, d.getUTCMonth(), d.getUTCDate());
       const half = (fuzzy ? 12 : 6) * 30 * DAY;
-      return { start: centre - half, end: centre + half };
+      return { start: centre - half, end: centre + half, long: true };
     }
   }
 }
@@ -123,7 +129,7 @@ function calendarWindow(unit: string, offset: number, now: number): Omit<TimeWin
     return { start, end: start + 7 * DAY };
   }
   if (unit === 'month') return { start: monthStart(d.getUTCFullYear(), d.getUTCMonth() + offset), end: monthStart(d.getUTCFullYear(), d.getUTCMonth() + offset + 1) };
-  return { start: Date.UTC(d.getUTCFullYear() + offset, 0, 1), end: Date.UTC(d.getUTCFullYear() + offset + 1, 0, 1) };
+  return { start: Date.UTC(d.getUTCFullYear() + offset, 0, 1), end: Date.UTC(d.getUTCFullYear() + offset + 1, 0, 1), long: true };
 }
 
 function seasonWindow(season: string, last: boolean, now: number): Omit<TimeWindow, 'label'> {

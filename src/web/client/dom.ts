@@ -18,10 +18,13 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = 
   return el;
 }
 
-export function append(el: Node, children: (Child | Child[])[]): void {
-  for (const c of children.flat()) {
+type Children = readonly (Child | Children)[];
+
+export function append(el: Node, children: Children): void {
+  for (const c of children) {
     if (c === null || c === undefined || c === false) continue;
-    el.appendChild(typeof c === 'string' || typeof c === 'number' ? document.createTextNode(String(c)) : c);
+    if (Array.isArray(c)) append(el, c as Children);
+    else el.appendChild(typeof c === 'string' || typeof c === 'number' ? document.createTextNode(String(c)) : (c as Node));
   }
 }
 

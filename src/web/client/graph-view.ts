@@ -84,6 +84,7 @@ export async function renderGraph(main: HTMLElement, project: string, title: str
   for (const s of legend.querySelectorAll<HTMLElement>('.swatch')) s.style.backgroundColor = s.dataset.colour ?? '';
   const renderer = new Sigma(graph, container, {
     renderEdgeLabels: graph.order < 300,
+    stagePadding: 48,
     labelRenderedSizeThreshold: 6,
     defaultEdgeType: 'arrow',
     nodeReducer: (node, attrs) => {

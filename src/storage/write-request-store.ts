@@ -1,12 +1,12 @@
 /**
- * Memory candidates on disk: one JSON file per project under DATA_DIR/candidates/. Not
+ * Write requests on disk: one JSON file per project under DATA_DIR/write-requests/. Not
  * Markdown (they are requests, not memory) and not projects/ (a hosted model writes nothing
  * there). Writes are atomic (temp file + rename).
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { CandidateStore, MemoryCandidate } from '../core/candidates.js';
+import type { WriteRequestStore, WriteRequest } from '../core/write-requests.js';
 
 const candidateSchema = z.object({
   id: z.string(),
@@ -20,28 +20,28 @@ const candidateSchema = z.object({
   by: z.string(),
 });
 
-export class FileCandidateStore implements CandidateStore {
+export class FileWriteRequestStore implements WriteRequestStore {
   constructor(private readonly dir: string) {}
 
   private file(project: string): string {
     return join(this.dir, `${project.replace(/[^A-Za-z0-9_-]/g, '_')}.json`);
   }
 
-  async list(project: string): Promise<MemoryCandidate[]> {
+  async list(project: string): Promise<WriteRequest[]> {
     const file = this.file(project);
     if (!existsSync(file)) return [];
     try {
       const raw: unknown = JSON.parse(readFileSync(file, 'utf8'));
       return (Array.isArray(raw) ? raw : []).flatMap((item) => {
         const c = candidateSchema.safeParse(item);
-        return c.success ? [c.data as MemoryCandidate] : [];
+        return c.success ? [c.data as WriteRequest] : [];
       });
     } catch {
       return [];
     }
   }
 
-  private write(project: string, list: MemoryCandidate[]): void {
+  private write(project: string, list: WriteRequest[]): void {
     mkdirSync(this.dir, { recursive: true });
     const file = this.file(project);
     const tmp = `${file}.${process.pid}.tmp`;
@@ -49,7 +49,7 @@ export class FileCandidateStore implements CandidateStore {
     renameSync(tmp, file);
   }
 
-  async add(candidate: MemoryCandidate): Promise<void> {
+  async add(candidate: WriteRequest): Promise<void> {
     this.write(candidate.project, [...(await this.list(candidate.project)), candidate]);
   }
 

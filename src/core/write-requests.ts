@@ -1,5 +1,5 @@
 /**
- * Memory candidates: what a hosted chat model asked to remember. A hosted model never writes
+ * Write requests: what a hosted chat model asked to remember. A hosted model never writes
  * memory; its write requests are kept (under data/) and the memory lane — a local model —
  * decides on each at the next distillation: file it as a note, or drop it.
  */
@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { LocalChatModel, Logger, NoteDraft } from './ports.js';
 import { parseToolArguments } from './tool-args.js';
 
-export interface MemoryCandidate {
+export interface WriteRequest {
   id: string;
   /** Project slug. */
   project: string;
@@ -23,10 +23,10 @@ export interface MemoryCandidate {
   by: string;
 }
 
-/** Where candidates wait. Owned by the core; the adapter keeps them under data/. */
-export interface CandidateStore {
-  add(candidate: MemoryCandidate): Promise<void>;
-  list(project: string): Promise<MemoryCandidate[]>;
+/** Where write requests wait. Owned by the core; the adapter keeps them under data/. */
+export interface WriteRequestStore {
+  add(candidate: WriteRequest): Promise<void>;
+  list(project: string): Promise<WriteRequest[]>;
   remove(project: string, ids: string[]): Promise<void>;
 }
 
@@ -50,7 +50,7 @@ const verdict = z.object({
   category: z.string().max(60).optional(),
 });
 
-export function reviewPrompt(candidates: MemoryCandidate[]) {
+export function reviewPrompt(candidates: WriteRequest[]) {
   const list = candidates.map((c) => `- id ${c.id}: title "${c.title}"${c.category ? ` (${c.category})` : ''}: ${c.text.slice(0, 1500)}`).join('\n');
   return [
     {
@@ -67,7 +67,7 @@ export function reviewPrompt(candidates: MemoryCandidate[]) {
 
 export interface ReviewDeps {
   model: LocalChatModel;
-  candidates: CandidateStore;
+  requests: WriteRequestStore;
   /** Files an accepted candidate (the tombstone check sits behind it). */
   save(draft: NoteDraft): Promise<WriteResult>;
   logger: Logger;
@@ -78,8 +78,8 @@ export interface ReviewDeps {
  * Lets the memory lane decide on every waiting candidate of a project. Verdicts are validated
  * one by one; a candidate without a valid verdict waits for the next run. Returns counts.
  */
-export async function reviewCandidates(project: string, deps: ReviewDeps): Promise<{ saved: number; dropped: number; waiting: number }> {
-  const waiting = await deps.candidates.list(project);
+export async function reviewWriteRequests(project: string, deps: ReviewDeps): Promise<{ saved: number; dropped: number; waiting: number }> {
+  const waiting = await deps.requests.list(project);
   if (waiting.length === 0) return { saved: 0, dropped: 0, waiting: 0 };
   let text = '';
   for await (const chunk of deps.model.stream({ messages: reviewPrompt(waiting), json: true, temperature: 0.1, signal: deps.signal })) {
@@ -112,18 +112,18 @@ export async function reviewCandidates(project: string, deps: ReviewDeps): Promi
     } else dropped++;
     done.push(candidate.id);
   }
-  await deps.candidates.remove(project, done);
+  await deps.requests.remove(project, done);
   deps.logger.info({ project, saved, dropped, waiting: waiting.length - done.length }, 'memory candidates reviewed');
   return { saved, dropped, waiting: waiting.length - done.length };
 }
 
 /** Candidates kept in memory only (tests, and an Assistant built without a candidate store). */
-export class InMemoryCandidates implements CandidateStore {
-  private readonly items: MemoryCandidate[] = [];
-  async add(candidate: MemoryCandidate): Promise<void> {
+export class InMemoryWriteRequests implements WriteRequestStore {
+  private readonly items: WriteRequest[] = [];
+  async add(candidate: WriteRequest): Promise<void> {
     this.items.push(candidate);
   }
-  async list(project: string): Promise<MemoryCandidate[]> {
+  async list(project: string): Promise<WriteRequest[]> {
     return this.items.filter((c) => c.project === project);
   }
   async remove(project: string, ids: string[]): Promise<void> {

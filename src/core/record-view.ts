@@ -1,0 +1,23 @@
+/**
+ * What of a page a prompt may see: held and superseded records stay on the page for the
+ * record but never reach a model. (Records are parsed in src/memory/records; the core, which
+ * imports no infrastructure, only needs to recognise the status field on a list line.)
+ */
+const HIDDEN = /^\s*[-*+]\s.*\[status::\s*(?:held|superseded)\s*\]/i;
+
+export function withoutHiddenRecords(body: string): string {
+  return body
+    .split('\n')
+    .filter((line) => !HIDDEN.test(line))
+    .join('\n');
+}
+
+const SENSITIVE = /^\s*[-*+]\s.*\[sensitivity::\s*(?:sensitive|phi|credential|financial)\b[^\]]*\]/i;
+
+/** For a hosted model: records marked sensitive (any kind) are cut, the rest kept. */
+export function withoutSensitiveRecords(text: string): string {
+  return text
+    .split('\n')
+    .filter((line) => !SENSITIVE.test(line))
+    .join('\n');
+}

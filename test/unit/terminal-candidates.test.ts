@@ -1,0 +1,47 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { candidateKey } from '../../src/core/promotion.js';
+import { runTerminal } from '../../src/terminal/chat.js';
+import { FakeAssistant } from '../support/fake-assistant.js';
+
+async function run(assistant: FakeAssistant, input: string): Promise<string> {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  let text = '';
+  stdout.on('data', (d: Buffer) => (text += d.toString()));
+  stdin.end(input);
+  await runTerminal({ assistant, projectName: 'general', assistantName: 'Charlie', input: stdin, output: stdout, interactive: false, color: false, modelStatus: Promise.resolve(null), userName: 'dana' });
+  return text;
+}
+
+describe('/memory candidates, review and hold in the terminal', () => {
+  it('lists what waits with its score and message, and promotes one by key', async () => {
+    const a = new FakeAssistant();
+    const key = candidateKey('Bob', 'Is moving to Porto.');
+    a.candidates = [
+      { key, entity: 'Bob', fact: { text: 'Is moving to Porto.', said: '2026-11-04', source: 'https://discord.com/channels/1/2/3' }, message: 'Bob said something about Porto', score: 0.51, parts: { recency: 1, novelty: 0.4, identity: 0, source: 0.7 }, firstSeen: '2026-11-04T12:00:00.000Z', expires: '2026-11-18T12:00:00.000Z' },
+    ];
+    const out = await run(a, `/memory candidates\n/memory promote ${key}\n/memory promote c-nope\n/memory candidates\n`);
+    expect(out).toContain(`${key} 0.51  Bob: Is moving to Porto.`);
+    expect(out).toContain('“Bob said something about Porto” · expires 2026-11-18');
+    expect(out).toContain(`promoted ${key}`);
+    expect(out).toContain('no waiting candidate c-nope');
+    expect(out).toContain('nothing waits for promotion');
+  });
+
+  it('/memory review lists the pairs and resolves one; /memory hold holds a record', async () => {
+    const a = new FakeAssistant();
+    a.reviews = [{ page: 'People/Sarah-Chen.md', title: 'Sarah Chen', old: { id: 'r-aaaaaa', statement: 'Works at Acme.', said: '2026-06-01' }, new: { id: 'r-bbbbbb', statement: 'Joined Globex.', said: '2026-07-01' } }];
+    const out = await run(a, '/memory review\n/memory review r-bbbbbb sideways\n/memory hold r-aaaaaa\n/memory review r-bbbbbb keep-new\n/memory review\n');
+    expect(out).toContain('old r-aaaaaa Works at Acme. (said 2026-06-01)');
+    expect(out).toContain('new r-bbbbbb Joined Globex. (said 2026-07-01)');
+    expect(out).toContain('usage: /memory review ID keep-new|keep-old|keep-both');
+    expect(out).toContain('held r-aaaaaa');
+    expect(out).toContain('keep-new: done');
+    expect(out).toContain('nothing is in review');
+    expect(a.resolved).toEqual([
+      { id: 'r-aaaaaa', choice: 'hold' },
+      { id: 'r-bbbbbb', choice: 'keep-new' },
+    ]);
+  });
+});
