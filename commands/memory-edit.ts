@@ -3,8 +3,8 @@
  * changed or new items get the source `manual`. A field longer than a modal allows (4000
  * characters) is left out rather than cut, so saving never loses text.
  */
-import { ComponentType, MessageFlags, TextInputStyle } from 'discord.js';
-import type { Command } from '../src/discord/command.js';
+import { ComponentType, MessageFlags, TextInputStyle, type ButtonInteraction, type ChatInputCommandInteraction } from 'discord.js';
+import type { Command, CommandContext } from '../src/discord/command.js';
 import { decisionsToText, quotesToText } from '../src/core/memory-edit.js';
 
 const PREFIX = 'memory-edit';
@@ -20,37 +20,14 @@ export default {
   name: 'memory',
   description: 'See, edit, search or forget what Charlie remembers',
   subcommand: { name: 'edit', description: 'Edit the summary, decisions, quotes and response style' },
+  editsSharedMemory: true,
   componentPrefix: PREFIX,
   async execute(interaction, ctx) {
-    const view = await ctx.assistant.showMemory(ctx.place);
-    const values: Record<string, string> = {
-      summary: view.layers.summary,
-      decisions: decisionsToText(view.layers.decisions),
-      quotes: quotesToText(view.layers.quotes),
-      style: view.style,
-    };
-    const editable = FIELDS.filter((f) => (values[f.id] ?? '').length <= MAX);
-    const skipped = FIELDS.filter((f) => !editable.includes(f));
-    await interaction.showModal({
-      custom_id: `${PREFIX}:save`,
-      title: skipped.length ? 'Edit memory (some parts too long here)' : 'Edit memory',
-      components: editable.map((f) => ({
-        type: ComponentType.ActionRow,
-        components: [
-          {
-            type: ComponentType.TextInput,
-            custom_id: f.id,
-            label: f.label.slice(0, 45),
-            style: f.id === 'style' ? TextInputStyle.Short : TextInputStyle.Paragraph,
-            value: values[f.id] || undefined,
-            required: false,
-            max_length: f.id === 'style' ? 1000 : MAX,
-          },
-        ],
-      })),
-    });
+    await openEditor(interaction, ctx);
   },
   async handleComponent(interaction, ctx) {
+    // The ✏️ Edit button under /memory show opens the same modal (the router has checked the presser may edit).
+    if (interaction.isButton() && interaction.customId === `${PREFIX}:open`) return openEditor(interaction, ctx);
     if (!interaction.isModalSubmit()) return;
     const edit: { summary?: string; decisions?: string; quotes?: string; style?: string } = {};
     for (const f of FIELDS) {
@@ -62,3 +39,33 @@ export default {
     await interaction.reply({ content: `Saved ✓ — summary, ${counts}${edit.style !== undefined ? ', style' : ''}. Edited items are marked as manual.`, flags: MessageFlags.Ephemeral });
   },
 } satisfies Command;
+
+async function openEditor(interaction: ChatInputCommandInteraction | ButtonInteraction, ctx: CommandContext): Promise<void> {
+  const view = await ctx.assistant.showMemory(ctx.place);
+  const values: Record<string, string> = {
+    summary: view.layers.summary,
+    decisions: decisionsToText(view.layers.decisions),
+    quotes: quotesToText(view.layers.quotes),
+    style: view.style,
+  };
+  const editable = FIELDS.filter((f) => (values[f.id] ?? '').length <= MAX);
+  const skipped = FIELDS.filter((f) => !editable.includes(f));
+  await interaction.showModal({
+    custom_id: `${PREFIX}:save`,
+    title: skipped.length ? 'Edit memory (some parts too long here)' : 'Edit memory',
+    components: editable.map((f) => ({
+      type: ComponentType.ActionRow,
+      components: [
+        {
+          type: ComponentType.TextInput,
+          custom_id: f.id,
+          label: f.label.slice(0, 45),
+          style: f.id === 'style' ? TextInputStyle.Short : TextInputStyle.Paragraph,
+          value: values[f.id] || undefined,
+          required: false,
+          max_length: f.id === 'style' ? 1000 : MAX,
+        },
+      ],
+    })),
+  });
+}

@@ -1,29 +1,44 @@
-/** `/memory forget note`: deletes a note of this project (autocompletes note names). */
+/**
+ * `/memory forget`: forgets a note, one dated entry of a note, a decision or a quote of this
+ * channel (autocompleted), and leaves a tombstone in forgotten.md so it is not learnt again.
+ * Optionally also removes the messages that said it from the archive and the search index.
+ * Changing shared memory needs an editor (the owner, Manage Server, or the editor role).
+ */
 import { ApplicationCommandOptionType, MessageFlags } from 'discord.js';
 import type { Command } from '../src/discord/command.js';
+import { parseTargetToken, targetToken } from '../src/core/tombstones.js';
 
 export default {
   name: 'memory',
   description: 'See, edit, search or forget what Charlie remembers',
-  subcommand: { name: 'forget', description: 'Forget (delete) one note of this channel' },
-  options: [{ type: ApplicationCommandOptionType.String, name: 'note', description: 'The note, e.g. People/Sarah-Chen.md', required: true, autocomplete: true }],
+  subcommand: { name: 'forget', description: 'Forget a note, an entry, a decision or a quote, for good' },
+  options: [
+    { type: ApplicationCommandOptionType.String, name: 'item', description: 'What to forget (start typing: a note, decision, quote…)', required: true, autocomplete: true },
+    { type: ApplicationCommandOptionType.Boolean, name: 'remove_messages', description: 'Also remove the messages that said it from the archive and search', required: false },
+  ],
+  editsSharedMemory: true,
   async execute(interaction, ctx) {
-    const path = interaction.options.getString('note', true).trim();
+    const token = (interaction.options.getString('item', true) ?? '').trim();
     if (ctx.place.kind === 'private') {
-      await interaction.reply({ content: 'Private conversations keep no notes — use `/memory edit` to change what I remember here.', flags: MessageFlags.Ephemeral });
+      await interaction.reply({ content: 'In a private conversation use `/private forget` (or `/private wipe`).', flags: MessageFlags.Ephemeral });
       return;
     }
-    const forgotten = await ctx.assistant.forgetNote(ctx.place, path);
-    await interaction.reply({
-      content: forgotten ? `Forgot \`${path}\`.` : `There is no note \`${path}\` here. Try \`/memory search\`.`,
-      flags: MessageFlags.Ephemeral,
-      allowedMentions: { parse: [] },
-    });
+    const target = parseTargetToken(token);
+    if (!target) {
+      await interaction.reply({ content: `I don't know what \`${token.slice(0, 80)}\` is — pick one of the suggestions.`, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+      return;
+    }
+    const by = interaction.user.username || interaction.user.id;
+    const out = await ctx.assistant.forget(ctx.place, target, by, { removeMessages: interaction.options.getBoolean('remove_messages') ?? false });
+    const content = out.forgotten
+      ? `Forgot ${out.description}. A tombstone in \`forgotten.md\` keeps me from learning it again (delete its line there to allow it).${out.redacted ? ` Removed ${out.redacted} message(s) that said it.` : ''}`
+      : `Nothing to forget at \`${token.slice(0, 80)}\` — it may be gone already. Try \`/memory show\` or \`/memory search\`.`;
+    await interaction.reply({ content, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
   },
   async autocomplete(interaction, ctx) {
-    const typed = interaction.options.getFocused().toLowerCase();
-    const notes = await ctx.assistant.listNotes(ctx.place);
-    const matches = notes.filter((n) => n.path.toLowerCase().includes(typed) || n.title.toLowerCase().includes(typed)).slice(0, 25);
-    await interaction.respond(matches.map((n) => ({ name: `${n.title} (${n.path})`.slice(0, 100), value: n.path.slice(0, 100) })));
+    const typed = String(interaction.options.getFocused()).toLowerCase();
+    const items = await ctx.assistant.forgettable(ctx.place);
+    const matches = items.filter((i) => i.label.toLowerCase().includes(typed)).slice(0, 25);
+    await interaction.respond(matches.map((i) => ({ name: i.label.replace(/\s+/g, ' ').slice(0, 100), value: targetToken(i.target).slice(0, 100) })));
   },
 } satisfies Command;

@@ -1,5 +1,5 @@
 /** `/memory show`: what Charlie remembers here (summary, decisions, quotes), ephemeral and paged. */
-import { MessageFlags } from 'discord.js';
+import { ButtonStyle, ComponentType, MessageFlags } from 'discord.js';
 import type { Command } from '../src/discord/command.js';
 import { memoryPages, pagerRow } from '../src/discord/memory-pages.js';
 
@@ -12,7 +12,8 @@ export default {
   componentPrefix: PREFIX,
   async execute(interaction, ctx) {
     const pages = memoryPages(await ctx.assistant.showMemory(ctx.place), ctx.place.kind === 'private');
-    await interaction.reply({ content: pages[0]!, components: pagerRow(PREFIX, 0, pages.length), flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+    const edit = ctx.place.kind === 'project' ? [{ type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, style: ButtonStyle.Secondary, custom_id: 'memory-edit:open', label: '✏️ Edit' }] }] : [];
+    await interaction.reply({ content: pages[0]!, components: [...pagerRow(PREFIX, 0, pages.length), ...edit], flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
   },
   async handleComponent(interaction, ctx) {
     if (!interaction.isButton()) return;

@@ -6,6 +6,7 @@ export default {
   name: 'project',
   description: 'Settings of this channel’s project',
   subcommand: { name: 'distill', description: 'Update the summary, decisions and quotes from the conversation now' },
+  editsSharedMemory: true,
   async execute(interaction, ctx) {
     await interaction.deferReply({ flags: MessageFlags.Ephemeral });
     const outcome = await ctx.assistant.distillNow(ctx.place);

@@ -6,6 +6,7 @@ export default {
   name: 'project',
   description: 'Settings of this channel’s project',
   subcommand: { name: 'respond', description: 'Answer every message in this channel, or only when mentioned or replied to' },
+  editsSharedMemory: true,
   options: [
     {
       type: ApplicationCommandOptionType.String,

@@ -6,6 +6,7 @@ export default {
   name: 'project',
   description: 'Settings of this channel’s project',
   subcommand: { name: 'style', description: 'Show or set the response style Charlie uses here' },
+  editsSharedMemory: true,
   options: [{ type: ApplicationCommandOptionType.String, name: 'text', description: 'e.g. "short answers, British spelling"; empty shows the current style', required: false, max_length: 1000 }],
   async execute(interaction, ctx) {
     const text = interaction.options.getString('text');

@@ -107,6 +107,7 @@ export const configSchema = z.object({
   DISCORD_ATTACHMENT_MAX_BYTES: int(1000, 5_000_000).default(100_000),
   DISCORD_IMAGE_MAX_BYTES: int(1000, 50_000_000).default(5_000_000),
   DISCORD_REPLY_MAX_MESSAGES: int(1, 50).default(5),
+  DISCORD_MEMORY_EDITOR_ROLE: optional(z.string().min(1).max(100)),
 
   // voice
   VOICE_WAKE_NAME: z.string().min(1).max(40).default('Charlie'),
@@ -241,5 +242,7 @@ export function dataFiles(dataDir: string) {
     webSecret: resolve(dataDir, 'web', 'session-secret'),
     /** The built web client (rebuilt by `npm start` when its sources are newer). */
     webClient: resolve(dataDir, 'web', 'client'),
+    /** What a hosted chat model asked to remember, waiting for the memory lane. */
+    writeRequests: resolve(dataDir, 'write-requests'),
   };
 }

@@ -32,6 +32,8 @@ import { VoiceSessions } from './voice/sessions.js';
 import { voiceSettings } from './voice/settings.js';
 import { transcribeAudioAttachments, transcribeVoiceMessage } from './speech/voice-message.js';
 import { SqlitePrivateStore } from './storage/private-store.js';
+import { FileWriteRequestStore } from './storage/write-request-store.js';
+import { graphTombstoneCheck } from './memory/tombstones.js';
 import { openUsageStore } from './storage/usage-store.js';
 import { selectEmbedder } from './llm/embeddings.js';
 import { createRecall, recallSettings } from './memory/recall.js';
@@ -50,7 +52,7 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
   const memoryModel = memoryLaneModel(config, model, logger);
   const notices: string[] = [];
   if (!memoryModel) notices.push(`the chat model at ${publicUrl(config.LLM_BASE_URL)} is hosted and no local memory model is set: Charlie answers, and keeps requests to remember as candidates until MEMORY_LLM_BASE_URL names a local model (or set LLM_LOCALITY=local if that server is yours)`);
-  const graph = new Wiki({ projectsDir: config.projectsDir, clock, logger: logger.child({ component: 'graph' }) });
+  const graph = new Wiki({ projectsDir: config.projectsDir, clock, logger: logger.child({ component: 'graph' }), isForgotten: graphTombstoneCheck(config.projectsDir) });
   const store = new FileProjectStore({
     projectsDir: config.projectsDir,
     clock,
@@ -96,6 +98,7 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
     graph,
     candidates: (project) => fileCandidateStore(config.dataDir, project),
     usage,
+    writeRequests: new FileWriteRequestStore(dataFiles(config.dataDir).writeRequests),
     clock,
     logger,
     settings: {

@@ -6,6 +6,8 @@ import type { Candidate } from './promotion.js';
 import type { ReviewChoice, ReviewPair } from './ports.js';
 import type { TurnEndReason, TurnEventListener } from './events.js';
 import type { ModelLane } from './lanes.js';
+import type { ForgetOutcome, ForgetTarget } from './tombstones.js';
+import type { PrivateForgetOutcome, PrivateForgetTarget, PrivateMemoryView } from './private-memory.js';
 import type { FileProblem, MemoryLayers, NoteSummary, Note, ProjectConfig, ProjectOrigin, RecallHit } from './ports.js';
 
 /**
@@ -55,6 +57,11 @@ export interface MemoryView {
   style: string;
 }
 
+export interface ForgettableItem {
+  label: string;
+  target: ForgetTarget;
+}
+
 export interface DistillOutcome {
   ran: boolean;
   /** Messages distilled in this run. */
@@ -76,7 +83,19 @@ export interface AssistantApi {
   searchMemory(place: Place, query: string, limit?: number): Promise<RecallHit[]>;
   listNotes(place: Place): Promise<NoteSummary[]>;
   readNote(place: Place, path: string, reason: 'view' | 'suggestion_accepted' | 'tag'): Promise<Note | null>;
-  forgetNote(place: Place, path: string): Promise<boolean>;
+  forgetNote(place: Place, path: string, by?: string): Promise<boolean>;
+  /** Forgets a note, one entry of a note, a decision or a quote, and leaves a tombstone so it is not learnt again. */
+  forget(place: Place, target: ForgetTarget, by: string, options?: { removeMessages?: boolean }): Promise<ForgetOutcome>;
+  /** Text for a hosted service other than the chat model (the online voice): sensitive records withheld. */
+  withholdSensitive(place: Place, text: string): Promise<string>;
+  /** What Charlie holds privately about the user of a private place (null in a project). */
+  privateMemory(place: Place): Promise<PrivateMemoryView | null>;
+  /** Forgets an item or a message range of the asking user's own private memory, with tombstones. */
+  forgetPrivate(place: Place, target: PrivateForgetTarget): Promise<PrivateForgetOutcome>;
+  /** Deletes every row of the asking user's private memory. */
+  wipePrivate(place: Place): Promise<boolean>;
+  /** What can be forgotten here, labelled for autocomplete. */
+  forgettable(place: Place): Promise<ForgettableItem[]>;
   /** What the promotion gate keeps waiting, best score first (none in a private conversation). */
   memoryCandidates(place: Place): Promise<Candidate[]>;
   /** Promotes a waiting candidate (its key, or the start of it) by hand; false when none. */
@@ -85,7 +104,7 @@ export interface AssistantApi {
   reviewList(place: Place): Promise<ReviewPair[]>;
   /** keep-new / keep-old / keep-both for a pair (either record's id), or hold one record; false when none. */
   resolveReview(place: Place, id: string, choice: ReviewChoice): Promise<boolean>;
-    /** Which model does which job (chat, memory) and whether each is local. */
+  /** Which model does which job (chat, memory) and whether each is local. */
   lanes(): ModelLane[];
   /** Waits for background work (distillation) to settle; for shutdown and tests. */
   idle(): Promise<void>;

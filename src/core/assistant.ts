@@ -3,16 +3,21 @@
  * Archive the message, build the context, run the bounded tool loop, archive the reply,
  * and schedule distillation off the reply's critical path.
  */
+import { placeKey, type AssistantApi, type DistillOutcome, type ForgettableItem, type IncomingMessage, type MemoryView, type Place, type TurnOutcome } from './assistant-api.js';
+import { InMemoryWriteRequests, reviewWriteRequests, type WriteRequestStore, type MemoryWrites, type WriteResult } from './write-requests.js';
 import { takeCandidate, viaOf, type Candidate, type CandidateStore } from './promotion.js';
-import { placeKey, type AssistantApi, type DistillOutcome, type IncomingMessage, type MemoryView, type Place, type TurnOutcome } from './assistant-api.js';
 import { distill } from './distill.js';
 import { CONTEXT_RETRY_NOTICE, MemoryUnavailableError, ModelError, modelErrorReply } from './errors.js';
+import { EgressGuard, sensitivityOf, type EgressScope, type SensitiveRecord } from './egress.js';
+import { forgetPrivate, showPrivate, type PrivateForgetOutcome, type PrivateForgetTarget, type PrivateMemoryView } from './private-memory.js';
+import { sensitiveRecords } from './sensitive-records.js';
+import { ForgottenError, type ForgetOutcome, type ForgetTarget } from './tombstones.js';
 import type { TurnEvent, TurnEventListener } from './events.js';
 import { decisionsFromText, quotesFromText } from './memory-edit.js';
 import { openHome, type Home } from './home.js';
 import { KeyedQueue } from './keyed-queue.js';
 import { modelLanes, type ModelLane } from './lanes.js';
-import type { ChatModel, Clock, KnowledgeGraph, LocalChatModel, LogEntry, Logger, Note, NoteSummary, PrivateStore, ProjectConfig, ProjectStore, Recall, RecallHit, ReviewChoice, ReviewPair, UsageStore } from './ports.js';
+import type { ChatModel, Clock, KnowledgeGraph, LocalChatModel, LogEntry, Logger, Note, NoteDraft, NoteSummary, PrivateStore, ProjectConfig, ProjectStore, Recall, RecallHit, ReviewChoice, ReviewPair, UsageStore } from './ports.js';
 import { presuggest } from './presuggest.js';
 import { withoutHostPaths } from './public-text.js';
 import { removeSecrets, secretNotice } from './secrets.js';
@@ -52,6 +57,8 @@ export interface AssistantDeps {
   settings: AssistantSettings;
   tools?: Tool[];
   newId?: () => string;
+  /** Where a hosted model's requests to remember wait for the memory lane (default: in memory). */
+  writeRequests?: WriteRequestStore;
 }
 
 export const FAILURE_REPLY = 'Sorry — something went wrong while answering. Your message is saved.';
@@ -92,26 +99,78 @@ interface Ask {
   log: Logger;
   cancel: AbortSignal | undefined;
   deadline: { answer: AbortSignal; answerMs: number };
+  /** Sensitive records this turn's searches brought up: the egress guard withholds them too. */
+  found: SensitiveRecord[];
 }
 
 export class Assistant implements AssistantApi {
   private readonly tools: Tool[];
   /** Distillation runs one at a time per home, off the reply's critical path. */
   private readonly distilling = new KeyedQueue();
+  private readonly egress: EgressGuard;
+  private readonly writeRequests: WriteRequestStore;
   private counter = 0;
   /** Per home: speaker name → Discord id, as messages arrive (for the speakers' own pages). */
   private readonly speakerIds = new Map<string, Map<string, string>>();
 
   constructor(private readonly deps: AssistantDeps) {
     this.tools = deps.tools ?? builtinTools();
+    this.writeRequests = deps.writeRequests ?? new InMemoryWriteRequests();
+    this.egress = new EgressGuard(deps.model, sensitiveRecords(deps.store, deps.privateStore), (origins) =>
+      deps.logger.info({ withheld: origins.length }, 'sensitive records withheld from a hosted model'),
+    );
+  }
+
+  /** How tools of this turn write memory: directly for a local model, as candidates for a hosted one. */
+  private writesFor(home: Home, source: string): MemoryWrites {
+    if (home.private) return { saveNote: async () => ({ kind: 'refused', reason: 'notes are not kept for private conversations' }) };
+    const slug = home.key;
+    if (this.deps.model.locality === 'local') return { saveNote: (draft) => this.fileNote(home, draft) };
+    return {
+      saveNote: async (draft) => {
+        await this.writeRequests.add({
+          id: this.newId(),
+          project: slug,
+          title: draft.title,
+          text: draft.body,
+          ...(draft.category ? { category: draft.category } : {}),
+          ...(draft.tags?.length ? { tags: draft.tags } : {}),
+          source: draft.source || source,
+          requested: this.deps.clock.now().toISOString(),
+          by: this.deps.model.id,
+        });
+        return { kind: 'candidate', reviewer: this.deps.memoryModel ? 'memory-lane' : 'none' };
+      },
+    };
+  }
+
+  /**
+   * Writes a note for the memory lane or a local chat model: through the knowledge graph when
+   * the project has one ("Sarah" finds Sarah Chen's page; a restated fact is not added twice),
+   * else as a dated entry. Forgotten items are refused by the store or the graph.
+   */
+  private async fileNote(home: Home, draft: NoteDraft): Promise<WriteResult> {
+    try {
+      const graph = home.graph;
+      if (!graph) return { kind: 'saved', ...(await this.deps.store.saveNote(home.key, draft)) };
+      const said = this.deps.clock.now().toISOString().slice(0, 10);
+      const facts = sentences(draft.body).map((text) => ({ text, said, source: draft.source }));
+      const report = await graph.write({ origin: 'remember', entities: [{ name: draft.title, ...(draft.category ? { category: draft.category } : {}), create: true, facts }], links: [] });
+      const path = report.created[0] ?? report.updated[0];
+      if (!path) return report.refused[0] ? { kind: 'refused', reason: report.refused[0].reason } : { kind: 'unchanged' };
+      return { kind: 'saved', path, created: report.created.length > 0, detail: `${report.factsAdded} fact(s) added, ${report.factsRefreshed} refreshed` };
+    } catch (error) {
+      if (error instanceof ForgottenError) return { kind: 'refused', reason: error.message };
+      throw error;
+    }
   }
 
   private newId(): string {
     return this.deps.newId?.() ?? `t${Date.now().toString(36)}${(this.counter++).toString(36)}`;
   }
 
-  private home(place: Place): Promise<Home> {
-    const { store, privateStore, recall, usage, graph, candidates, clock, settings } = this.deps;
+  private home(place: Place, recall: Recall = this.deps.recall): Promise<Home> {
+    const { store, privateStore, usage, graph, candidates, clock, settings } = this.deps;
     return openHome(place, { store, privateStore, recall, usage, ...(graph ? { graph } : {}), ...(candidates ? { candidates } : {}), now: () => clock.now(), distillEvery: settings.distillEvery });
   }
 
@@ -139,13 +198,15 @@ export class Assistant implements AssistantApi {
 
   private async turn(message: IncomingMessage, onEvent: TurnEventListener, cancel: AbortSignal | undefined, deadline: Ask['deadline']): Promise<TurnOutcome> {
     const { settings, clock, model } = this.deps;
+    // Sensitive records a search brings up in this turn are withheld too, wherever they are in the archive.
+    const found: SensitiveRecord[] = [];
     const now = message.time ?? clock.now();
     // Secrets never reach memory, the index or a model: removed before the message is archived.
     const scan = removeSecrets(message.text);
     let home: Home;
     let history: LogEntry[];
     try {
-      home = await this.home(message.place);
+      home = await this.home(message.place, tapSensitive(this.deps.recall, found));
       history = await home.recent(settings.historyMessages);
       await home.archive({ time: now.toISOString(), speaker: message.speaker, source: message.source, text: scan.text, role: 'user' });
     } catch (error) {
@@ -193,7 +254,7 @@ export class Assistant implements AssistantApi {
       emit({ type: 'notice', turnId, level: 'warn', text: `${images.length} image(s) skipped: the model does not accept images` });
       images = [];
     }
-    const ask: Ask = { home, speaker: message.speaker, text, images, now, mode: message.mode ?? 'text', source: message.source, turnId, emit, log, cancel, deadline };
+    const ask: Ask = { home, speaker: message.speaker, text, images, now, mode: message.mode ?? 'text', source: message.source, turnId, emit, log, cancel, deadline, found };
     try {
       let result: LoopResult;
       try {
@@ -245,11 +306,11 @@ export class Assistant implements AssistantApi {
       userMessage(ask.speaker, ask.text, ask.images),
     ];
     return runToolLoop({
-      model,
+      model: this.egress.modelFor(egressScope(home), () => ask.found),
       messages,
       tools,
       categories: presuggest(ask.text, available),
-      ctx: { home, clock, source: ask.source, logger: ask.log, modelLocality: model.locality },
+      ctx: { home, writes: this.writesFor(home, ask.source), clock, source: ask.source, logger: ask.log, modelLocality: model.locality },
       limits: { ...settings.limits, deadlineMs: ask.deadline.answerMs },
       turnId,
       emit,
@@ -266,6 +327,7 @@ export class Assistant implements AssistantApi {
     return this.distilling.run(home.key, async (): Promise<DistillOutcome> => {
       try {
         const target = home.distillTarget();
+        if (!home.private) await this.reviewWaiting(home, memoryModel);
         const waiting = await target.pending();
         if (waiting.entries.filter((e) => e.role === 'user').length < (force ? 1 : home.distillEvery)) return { ran: false, messages: 0 };
         const { distillBatchChars, distillDeadlineMs } = this.deps.settings;
@@ -278,6 +340,16 @@ export class Assistant implements AssistantApi {
         return { ran: false, messages: 0, error: what };
       }
     });
+  }
+
+  /** The memory lane decides on what a hosted model asked to remember; failures leave them waiting. */
+  private async reviewWaiting(home: Home, model: LocalChatModel): Promise<void> {
+    const slug = home.key;
+    try {
+      await reviewWriteRequests(slug, { model, requests: this.writeRequests, save: (draft) => this.fileNote(home, draft), logger: this.deps.logger.child({ project: slug }) });
+    } catch (error) {
+      this.deps.logger.warn({ project: slug, err: error instanceof Error ? error.message : String(error) }, 'memory candidates not reviewed; they wait for the next run');
+    }
   }
 
   async distillNow(place: Place): Promise<DistillOutcome> {
@@ -337,8 +409,61 @@ export class Assistant implements AssistantApi {
     return note;
   }
 
-  async forgetNote(place: Place, path: string): Promise<boolean> {
-    return (await (await this.home(place)).notes?.remove(path)) ?? false;
+  async forgetNote(place: Place, path: string, by = 'someone'): Promise<boolean> {
+    return (await this.forget(place, { kind: 'note', path: path.replace(/^notes\//, '') }, by)).forgotten;
+  }
+
+  /** Forgets a note, one entry of a note, a decision or a quote, leaving a tombstone (forgotten.md). */
+  async forget(place: Place, target: ForgetTarget, by: string, options: { removeMessages?: boolean } = {}): Promise<ForgetOutcome> {
+    if (place.kind === 'private') return { forgotten: false, description: '', redacted: 0 };
+    const home = await this.home(place);
+    const outcome = await this.deps.store.forget(home.key, target, by, { removeMessages: options.removeMessages ?? false });
+    if (outcome.forgotten) this.deps.logger.info({ project: home.key, kind: target.kind, redacted: outcome.redacted }, 'forgotten, with a tombstone');
+    return outcome;
+  }
+
+  /** Text for a hosted service other than the chat model (the online voice), sensitive records withheld. */
+  async withholdSensitive(place: Place, text: string): Promise<string> {
+    return this.egress.scrubText(egressScope(await this.home(place)), text);
+  }
+
+  /** What Charlie holds privately about the user of a private place (null elsewhere). */
+  async privateMemory(place: Place): Promise<PrivateMemoryView | null> {
+    return place.kind === 'private' ? showPrivate(this.deps.privateStore, place.userId) : null;
+  }
+
+  /** Forgets an item or a range of the user's own private memory; never another user's. */
+  async forgetPrivate(place: Place, target: PrivateForgetTarget): Promise<PrivateForgetOutcome> {
+    if (place.kind !== 'private') return { forgotten: false, description: 'private memory is forgotten from a DM', messages: 0 };
+    const out = forgetPrivate(this.deps.privateStore, place.userId, target, this.deps.clock.now().toISOString());
+    if (out.forgotten) this.deps.logger.info({ kind: target.kind, messages: out.messages }, 'private memory forgotten');
+    return out;
+  }
+
+  /** Deletes every row of this user's private memory. */
+  async wipePrivate(place: Place): Promise<boolean> {
+    if (place.kind !== 'private') return false;
+    await this.idle();
+    this.deps.privateStore.wipe(place.userId);
+    this.deps.logger.info('private memory wiped');
+    return true;
+  }
+
+  /** Everything /memory forget can name, for autocomplete: notes, their entries, decisions, quotes. */
+  async forgettable(place: Place): Promise<ForgettableItem[]> {
+    if (place.kind === 'private') return [];
+    const home = await this.home(place);
+    const items: ForgettableItem[] = [];
+    const { layers } = await this.deps.store.readLayers(home.key);
+    layers.decisions.forEach((d, i) => items.push({ label: `decision ${d.date}: ${d.text}`, target: { kind: 'decision', index: i + 1 } }));
+    layers.quotes.forEach((q, i) => items.push({ label: `quote ${q.speaker}: ${q.text}`, target: { kind: 'quote', index: i + 1 } }));
+    for (const n of await this.deps.store.listNotes(home.key)) {
+      items.push({ label: `note ${n.path}`, target: { kind: 'note', path: n.path } });
+      const note = await this.deps.store.readNote(home.key, n.path).catch(() => null);
+      const entries = note ? [...note.body.matchAll(/^###\s+(.*)$/gm)].map((m) => m[1] ?? '') : [];
+      entries.forEach((heading, i) => items.push({ label: `entry ${i + 1} (${heading}) of ${n.path}`, target: { kind: 'entry', path: n.path, entry: i + 1 } }));
+    }
+    return items;
   }
 
   async memoryCandidates(place: Place): Promise<Candidate[]> {
@@ -371,4 +496,29 @@ export class Assistant implements AssistantApi {
     await home.graph.write({ origin: 'promotion', links: [], entities: [{ name: taken.entity, create: true, facts: [{ ...taken.fact, confidence: 1, via: viaOf(taken.fact.source) }] }] });
     return true;
   }
+}
+
+/** Recall whose sensitive hits are remembered for the egress guard of this turn. */
+function tapSensitive(recall: Recall, found: SensitiveRecord[]): Recall {
+  return {
+    async recall(query, scope) {
+      const hits = await recall.recall(query, scope);
+      for (const h of hits) if (h.sensitivity === 'sensitive' || sensitivityOf(h.text) === 'sensitive') found.push({ origin: h.page, text: h.text });
+      return hits;
+    },
+  };
+}
+
+function egressScope(home: Home): EgressScope {
+  return home.private ? { kind: 'private', userId: home.key.replace(/^dm:/, '') } : { kind: 'project', slug: home.key };
+}
+
+/** A remembered text as atomic facts: one per sentence (at most 20). */
+function sentences(text: string): string[] {
+  const out = text
+    .replace(/\s+/g, ' ')
+    .split(/(?<=[.!?])\s+(?=[A-Z0-9"“(])/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return out.slice(0, 20);
 }

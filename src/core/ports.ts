@@ -3,9 +3,14 @@
  * implement them; tests use scripted fakes of them. Nothing here imports infrastructure.
  */
 
+import type { ForgetOutcome, ForgetTarget, Tombstone } from './tombstones.js';
+
 // ───────────────────────────── chat model ─────────────────────────────
 
 export type Locality = 'local' | 'hosted';
+
+/** Of a page, a block, a chunk, a row: `sensitive` never reaches a hosted model (src/core/egress.ts). */
+export type Sensitivity = 'public' | 'personal' | 'sensitive';
 
 export interface ToolCall {
   /** Provider-assigned id, or one we generate when the model gave none. */
@@ -151,6 +156,8 @@ export interface LogEntry {
   text: string;
   /** `user` for people, `assistant` for Charlie's own replies. */
   role: 'user' | 'assistant';
+  /** Set when stored as sensitive (private rows); otherwise read from the entry's marker. */
+  sensitivity?: Sensitivity;
 }
 
 /** Position in the archive: the log file name and a byte offset into it. */
@@ -193,7 +200,7 @@ export interface Note extends NoteSummary {
   category?: string;
   staleness: number;
   confidence: number;
-  sensitivity: 'public' | 'personal' | 'sensitive';
+  sensitivity: Sensitivity;
 }
 
 export interface NoteDraft {
@@ -239,6 +246,10 @@ export interface ProjectStore {
   deleteNote(slug: string, path: string): Promise<boolean>;
   /** Plain case-insensitive text search over notes (the hybrid engine lives in recall). */
   grepNotes(slug: string, query: string, limit: number): Promise<TextHit[]>;
+  /** The project's tombstones (forgotten.md). Notes and layers that match one are never written. */
+  tombstones(slug: string): Promise<Tombstone[]>;
+  /** Removes the item, leaves a tombstone, and optionally redacts the archive entries that said it. */
+  forget(slug: string, target: ForgetTarget, by: string, options: { removeMessages: boolean }): Promise<ForgetOutcome>;
 }
 
 // ───────────────────────────── retrieval ─────────────────────────────
@@ -285,6 +296,8 @@ export interface RecallHit {
   confidence?: number;
   /** Which signals fired, e.g. ["vector", "keyword"]. */
   why: string[];
+  /** The chunk's sensitivity: its page's front matter, or its own marker. */
+  sensitivity?: Sensitivity;
 }
 
 export interface RecallScope {
@@ -316,6 +329,17 @@ export interface PrivateStore {
   readLayers(userId: string): MemoryLayers & { distilledThrough: number; style: string };
   writeLayers(userId: string, layers: MemoryLayers, distilledThrough: number): void;
   setStyle(userId: string, style: string): void;
+  /** Messages stored as sensitive (or carrying the marker): withheld from hosted models. */
+  sensitiveMessages(userId: string): LogEntry[];
+  /** How many messages are kept for this user, and the first and last times. */
+  messageStats(userId: string): { count: number; first: string | null; last: string | null };
+  /** Deletes this user's messages from `sinceTime` on (ISO), or the last `lastN`; returns how many. */
+  deleteMessages(userId: string, range: { sinceTime: string } | { lastN: number }): number;
+  /** Private tombstones (fingerprints only): matching decisions and quotes are never written again. */
+  tombstones(userId: string): Tombstone[];
+  addTombstone(userId: string, tombstone: Tombstone): void;
+  /** Deletes every row of this user (messages, memory, tombstones); other users are untouched. */
+  wipe(userId: string): void;
 }
 
 // ───────────────────────────── speech ─────────────────────────────

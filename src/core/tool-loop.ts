@@ -7,7 +7,8 @@
  */
 import { z } from 'zod';
 import { REPLY_CUT, type TurnEndReason, type TurnEvent } from './events.js';
-import type { ChatMessage, ChatModel, ToolCall, ToolSpec } from './ports.js';
+import type { GuardedModel } from './egress.js';
+import type { ChatMessage, ToolCall, ToolSpec } from './ports.js';
 import { withoutHostPaths } from './public-text.js';
 import { parseToolArguments } from './tool-args.js';
 import { TOOL_CATEGORIES, toolSpec, type Tool, type ToolCategory, type ToolContext } from './tools/tool.js';
@@ -23,7 +24,8 @@ export interface LoopLimits {
 export { REPLY_CUT };
 
 export interface LoopInput {
-  model: ChatModel;
+  /** Only the egress guard makes one: every request below is scrubbed for a hosted model. */
+  model: GuardedModel;
   messages: ChatMessage[];
   tools: Tool[];
   categories: ToolCategory[];
@@ -206,6 +208,7 @@ async function executeCall(
     }
     try {
       const out = await tool.execute(args.data, input.ctx);
+      if (out.notice) emit({ type: 'notice', turnId, level: 'info', text: out.notice });
       return { ok: true, content: out.content, summary: out.summary, pages: out.pages, hits: out.hits, counted: true };
     } catch (error) {
       const home = input.ctx.home;

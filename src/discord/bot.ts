@@ -29,7 +29,8 @@ export type DiscordConfig = Pick<
   | 'DISCORD_ATTACHMENT_MAX_BYTES'
   | 'DISCORD_IMAGE_MAX_BYTES'
   | 'DISCORD_REPLY_MAX_MESSAGES'
->;
+> &
+  Partial<Pick<Config, 'DISCORD_MEMORY_EDITOR_ROLE'>>;
 
 export interface StartDiscordOptions {
   config: DiscordConfig;
@@ -87,7 +88,7 @@ export async function startDiscord(options: StartDiscordOptions): Promise<Discor
     transcribeAudio: options.transcribeAudio,
   });
   const services = typeof options.services === 'function' ? options.services(client) : (options.services ?? {});
-  const router = new InteractionRouter({ assistant, access, commands, notes, logger, services });
+  const router = new InteractionRouter({ assistant, access, commands, notes, logger, services, ...(config.DISCORD_MEMORY_EDITOR_ROLE ? { editorRole: config.DISCORD_MEMORY_EDITOR_ROLE } : {}) });
   let stopping = false;
   // nothing is served before the owner is known (with empty allow-lists only the owner is)
   let ownersKnown: () => void = () => {};

@@ -52,6 +52,11 @@ export interface Command {
   options?: APIApplicationCommandBasicOption[];
   /** Custom-id prefix of this command's buttons and modals (no colon). */
   componentPrefix?: string;
+  /**
+   * Changes a channel's shared memory or settings: the router lets only editors run it and
+   * submit its buttons and modals (src/discord/memory-editors.ts).
+   */
+  editsSharedMemory?: boolean;
   execute(interaction: ChatInputCommandInteraction, ctx: CommandContext): Promise<void>;
   handleComponent?(interaction: ComponentInteraction, ctx: CommandContext): Promise<void>;
   autocomplete?(interaction: AutocompleteInteraction, ctx: CommandContext): Promise<void>;

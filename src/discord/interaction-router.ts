@@ -8,6 +8,7 @@ import type { AssistantApi } from '../core/assistant-api.js';
 import type { Logger } from '../core/ports.js';
 import type { AccessPolicy } from './access.js';
 import { commandKey, type Command, type CommandContext, type DiscordServices } from './command.js';
+import { mayEditSharedMemory } from './memory-editors.js';
 import { errorText } from './message-handler.js';
 import type { NoteBoard } from './note-board.js';
 import { placeFor, type ChannelRef } from './place.js';
@@ -22,6 +23,8 @@ export interface InteractionRouterDeps {
   notes: NoteBoard;
   logger: Logger;
   services: DiscordServices;
+  /** DISCORD_MEMORY_EDITOR_ROLE: a role (name or id) whose members may change shared memory. */
+  editorRole?: string;
 }
 
 export class InteractionRouter {
@@ -48,6 +51,7 @@ export class InteractionRouter {
       if (interaction.isChatInputCommand()) {
         const command = this.byKey.get(commandKey(interaction.commandName, interaction.options.getSubcommand(false)));
         if (!command) { await interaction.reply({ content: 'I do not know that command (yet). Try `/help`.', flags: MessageFlags.Ephemeral }).then(() => {}); return; }
+        if (!(await this.mayRun(command, interaction, log))) return;
         await command.execute(interaction, ctx);
       } else if (interaction.isAutocomplete()) {
         const command = this.byKey.get(commandKey(interaction.commandName, interaction.options.getSubcommand(false)));
@@ -57,12 +61,24 @@ export class InteractionRouter {
       } else if (interaction.isMessageComponent() || interaction.isModalSubmit()) {
         const command = this.byPrefix.get(interaction.customId.split(':')[0]!);
         if (!command?.handleComponent) { await interaction.reply({ content: 'That button has expired.', flags: MessageFlags.Ephemeral }).then(() => {}); return; }
+        // checked again at submit time: whoever presses the button or sends the modal must be an editor
+        if (!(await this.mayRun(command, interaction, log))) return;
         await command.handleComponent(interaction, ctx);
       }
     } catch (error) {
       log.error({ err: errorText(error) }, 'interaction failed');
       if (interaction.isRepliable()) await apologise(interaction);
     }
+  }
+
+  /** Commands that change shared memory need an editor; the refusal is ephemeral and says why. */
+  private async mayRun(command: Command, interaction: Interaction, log: Logger): Promise<boolean> {
+    if (!command.editsSharedMemory) return true;
+    const verdict = mayEditSharedMemory(interaction, this.deps.access, this.deps.editorRole);
+    if (verdict.ok) return true;
+    log.info({ command: command.name, subcommand: command.subcommand?.name }, 'shared memory change refused: not an editor');
+    if (interaction.isRepliable()) await interaction.reply({ content: verdict.reason, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+    return false;
   }
 
   private async context(interaction: BaseInteraction): Promise<CommandContext> {

@@ -7,7 +7,9 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { MemoryUnavailableError } from '../core/errors.js';
+import { sensitivityOf } from '../core/egress.js';
 import type { Decision, LogEntry, MemoryLayers, PrivateStore, Quote } from '../core/ports.js';
+import { forgottenBy, type Tombstone } from '../core/tombstones.js';
 
 type Row = Record<string, unknown>;
 
@@ -61,9 +63,16 @@ function prepare(db: DatabaseSync): Statements {
       user_id TEXT PRIMARY KEY,
       summary TEXT NOT NULL DEFAULT '', decisions TEXT NOT NULL DEFAULT '[]', quotes TEXT NOT NULL DEFAULT '[]',
       distilled_through INTEGER NOT NULL DEFAULT 0, style TEXT NOT NULL DEFAULT '', updated TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS dm_tombstones (
+      id INTEGER PRIMARY KEY AUTOINCREMENT, user_id TEXT NOT NULL, kind TEXT NOT NULL,
+      description TEXT NOT NULL, keys TEXT NOT NULL, time TEXT NOT NULL, by TEXT NOT NULL);
+    CREATE INDEX IF NOT EXISTS dm_tombstones_user ON dm_tombstones (user_id);
   `);
+  // Schema 2: every message row knows its sensitivity (older files gain the column, 'personal').
+  const columns = (db.prepare('PRAGMA table_info(dm_messages)').all() as Row[]).map((c) => String(c.name));
+  if (!columns.includes('sensitivity')) db.exec("ALTER TABLE dm_messages ADD COLUMN sensitivity TEXT NOT NULL DEFAULT 'personal'");
   return {
-    insertMessage: db.prepare('INSERT INTO dm_messages (user_id, time, speaker, source, text, role) VALUES (?, ?, ?, ?, ?, ?)'),
+    insertMessage: db.prepare('INSERT INTO dm_messages (user_id, time, speaker, source, text, role, sensitivity) VALUES (?, ?, ?, ?, ?, ?, ?)'),
     selectRecent: db.prepare('SELECT * FROM (SELECT * FROM dm_messages WHERE user_id = ? ORDER BY id DESC LIMIT ?) ORDER BY id ASC'),
     selectSince: db.prepare('SELECT * FROM dm_messages WHERE user_id = ? AND id > ? ORDER BY id ASC'),
     selectMemory: db.prepare('SELECT * FROM dm_memory WHERE user_id = ?'),
@@ -118,7 +127,48 @@ export class SqlitePrivateStore implements PrivateStore {
   }
 
   appendMessage(userId: string, entry: LogEntry): void {
-    this.use((q) => q.insertMessage.run(userId, entry.time, entry.speaker, entry.source, entry.text, entry.role));
+    this.use((q) => q.insertMessage.run(userId, entry.time, entry.speaker, entry.source, entry.text, entry.role, entry.sensitivity ?? sensitivityOf(entry.text)));
+  }
+
+  sensitiveMessages(userId: string): LogEntry[] {
+    return this.use(() => (this.db.prepare("SELECT * FROM dm_messages WHERE user_id = ? AND sensitivity = 'sensitive' ORDER BY id").all(userId) as Row[]).map(toEntry));
+  }
+
+  messageStats(userId: string): { count: number; first: string | null; last: string | null } {
+    const row = this.use(() => this.db.prepare('SELECT COUNT(*) AS n, MIN(time) AS first, MAX(time) AS last FROM dm_messages WHERE user_id = ?').get(userId) as Row);
+    return { count: Number(row.n), first: row.first === null ? null : String(row.first), last: row.last === null ? null : String(row.last) };
+  }
+
+  deleteMessages(userId: string, range: { sinceTime: string } | { lastN: number }): number {
+    const result = this.use(() =>
+      'sinceTime' in range
+        ? this.db.prepare('DELETE FROM dm_messages WHERE user_id = ? AND time >= ?').run(userId, range.sinceTime)
+        : this.db.prepare('DELETE FROM dm_messages WHERE id IN (SELECT id FROM dm_messages WHERE user_id = ? ORDER BY id DESC LIMIT ?)').run(userId, Math.max(0, Math.trunc(range.lastN))),
+    );
+    return Number(result.changes);
+  }
+
+  tombstones(userId: string): Tombstone[] {
+    const rows = this.use(() => this.db.prepare('SELECT * FROM dm_tombstones WHERE user_id = ? ORDER BY id').all(userId) as Row[]);
+    return rows.map((r) => ({ kind: String(r.kind) as Tombstone['kind'], description: String(r.description), keys: parseList<string>(r.keys), when: String(r.time), by: String(r.by) }));
+  }
+
+  addTombstone(userId: string, t: Tombstone): void {
+    this.use(() => this.db.prepare('INSERT INTO dm_tombstones (user_id, kind, description, keys, time, by) VALUES (?, ?, ?, ?, ?, ?)').run(userId, t.kind, t.description, JSON.stringify(t.keys), t.when, t.by));
+  }
+
+  /** Every row of this user, in one transaction; other users are untouched. */
+  wipe(userId: string): void {
+    this.use(() => {
+      this.db.exec('BEGIN');
+      try {
+        for (const table of ['dm_messages', 'dm_memory', 'dm_tombstones']) this.db.prepare(`DELETE FROM ${table} WHERE user_id = ?`).run(userId);
+        this.db.exec('COMMIT');
+      } catch (error) {
+        this.db.exec('ROLLBACK');
+        throw error;
+      }
+    });
   }
 
   recentMessages(userId: string, limit: number): LogEntry[] {
@@ -157,7 +207,11 @@ export class SqlitePrivateStore implements PrivateStore {
   }
 
   writeLayers(userId: string, layers: MemoryLayers, distilledThrough: number): void {
-    this.use((q) => q.upsertLayers.run(userId, layers.summary, JSON.stringify(layers.decisions), JSON.stringify(layers.quotes), distilledThrough, new Date().toISOString()));
+    // What the user forgot is never written back, by distillation or anyone.
+    const tombs = this.tombstones(userId);
+    const decisions = layers.decisions.filter((d) => !forgottenBy(tombs, { text: d.text }));
+    const quotes = layers.quotes.filter((q) => !forgottenBy(tombs, { text: q.text }));
+    this.use((q) => q.upsertLayers.run(userId, layers.summary, JSON.stringify(decisions), JSON.stringify(quotes), distilledThrough, new Date().toISOString()));
   }
 
   setStyle(userId: string, style: string): void {
@@ -170,7 +224,9 @@ export class SqlitePrivateStore implements PrivateStore {
 }
 
 function toEntry(r: Row): LogEntry {
-  return { time: String(r.time), speaker: String(r.speaker), source: String(r.source), text: String(r.text), role: r.role === 'assistant' ? 'assistant' : 'user' };
+  const entry: LogEntry = { time: String(r.time), speaker: String(r.speaker), source: String(r.source), text: String(r.text), role: r.role === 'assistant' ? 'assistant' : 'user' };
+  if (r.sensitivity === 'sensitive' || r.sensitivity === 'public') entry.sensitivity = r.sensitivity;
+  return entry;
 }
 
 function parseList<T>(value: unknown): T[] {

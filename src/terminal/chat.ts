@@ -8,6 +8,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { AssistantApi, Place } from '../core/assistant-api.js';
 import type { TurnEvent } from '../core/events.js';
 import { describeLane } from '../core/lanes.js';
+import { parseTargetToken, targetToken } from '../core/tombstones.js';
 import { eventLine, palette, renderMemory, type Palette } from './render.js';
 
 export interface TerminalOptions {
@@ -23,7 +24,7 @@ export interface TerminalOptions {
   userName: string;
 }
 
-const HELP = `commands: /memory show · /memory candidates · /memory promote KEY · /memory review · /memory hold ID · /project style TEXT · /project distill · /search QUERY · /help · /quit`;
+const HELP = `commands: /memory show · /memory forget [ITEM] [--messages] · /memory candidates · /memory promote KEY · /memory review · /memory hold ID · /project style TEXT · /project distill · /search QUERY · /help · /quit`;
 
 function modelsLine(assistant: AssistantApi): string {
   return assistant.lanes().map(describeLane).join('\n');
@@ -51,7 +52,7 @@ export async function runTerminal(o: TerminalOptions): Promise<void> {
     }
     if (line === '/quit' || line === '/exit') break;
     try {
-      if (line.startsWith('/')) write(`${await command(line, o.assistant, place, p)}\n`);
+      if (line.startsWith('/')) write(`${await command(line, o.assistant, place, p, o.userName)}\n`);
       else await turn(line, o, place, p, write);
     } catch (error) {
       write(p.warn(`! ${error instanceof Error ? error.message : String(error)}\n`));
@@ -92,10 +93,12 @@ async function turn(text: string, o: TerminalOptions, place: Place, p: Palette, 
   if (outcome.reason !== 'done') write(p.dim(`  (turn ended: ${outcome.reason.replace(/_/g, ' ')})\n`));
 }
 
-async function command(line: string, assistant: AssistantApi, place: Place, p: Palette): Promise<string> {
+async function command(line: string, assistant: AssistantApi, place: Place, p: Palette, userName: string): Promise<string> {
   const [name, sub, ...rest] = line.split(/\s+/);
   const arg = line.replace(/^\/\S+\s+\S+\s*/, '');
   switch (`${name} ${sub ?? ''}`.trim()) {
+    case '/memory forget':
+      return forgetCommand(rest, assistant, place, p, userName);
     case '/memory show':
     case '/memory':
       return renderMemory(await assistant.showMemory(place), p);
@@ -152,4 +155,20 @@ async function command(line: string, assistant: AssistantApi, place: Place, p: P
       }
       return `unknown command ${name}. ${HELP}`;
   }
+}
+
+/** `/memory forget` lists what can be forgotten; `/memory forget ITEM [--messages]` forgets it, with a tombstone. */
+async function forgetCommand(args: string[], assistant: AssistantApi, place: Place, p: Palette, userName: string): Promise<string> {
+  const removeMessages = args.includes('--messages');
+  const token = args.filter((a) => a !== '--messages').join(' ').trim();
+  if (!token) {
+    const items = await assistant.forgettable(place);
+    if (items.length === 0) return 'nothing to forget here';
+    return ['what can be forgotten (use /memory forget ITEM, add --messages to also remove the messages that said it):', ...items.map((i) => `  ${p.bold(targetToken(i.target))}  ${p.dim(i.label.slice(0, 100))}`)].join('\n');
+  }
+  const target = parseTargetToken(token);
+  if (!target) return p.warn(`not an item: ${token} (try /memory forget to list them)`);
+  const out = await assistant.forget(place, target, userName, { removeMessages });
+  if (!out.forgotten) return p.warn(`nothing to forget at ${token}`);
+  return p.dim(`forgot ${out.description}; a tombstone in forgotten.md keeps it from coming back${out.redacted ? `; ${out.redacted} message(s) removed from the archive` : ''}`);
 }

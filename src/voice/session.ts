@@ -5,6 +5,7 @@
  * hands segments to the conversation, plays replies through one AudioPlayer, counts DAVE
  * decryption failures (rejoin + visible warning), and leaves an empty channel.
  */
+import { guardSpeech } from '../core/egress.js';
 import {
   createAudioPlayer,
   EndBehaviorType,
@@ -62,7 +63,7 @@ export interface VoiceTarget {
 }
 
 export interface VoiceSessionDeps {
-  assistant: Pick<AssistantApi, 'handle'>;
+  assistant: Pick<AssistantApi, 'handle' | 'withholdSensitive'>;
   stt: SpeechToText;
   tts: TextToSpeech;
   settings: VoiceSettings;
@@ -133,7 +134,9 @@ export class VoiceSession {
     const s = deps.settings;
     this.player = createAudioPlayer({ behaviors: { noSubscriber: NoSubscriberBehavior.Play } });
     this.player.on('error', (error) => this.log.warn({ err: String(error) }, 'audio player error'));
-    this.queue = new PlaybackQueue({ tts: deps.tts, sink: (deps.sink ?? ((p) => new DiscordAudioSink(p)))(this.player), logger: this.log });
+    // The online voice is a hosted service: what it is sent passes the egress guard.
+    const tts = guardSpeech(deps.tts, (text) => deps.assistant.withholdSensitive(target.place, text));
+    this.queue = new PlaybackQueue({ tts, sink: (deps.sink ?? ((p) => new DiscordAudioSink(p)))(this.player), logger: this.log });
     this.policy = new AddressingPolicy(s.wakeName, s.wakeRule);
     this.conversation = new VoiceConversation({
       assistant: deps.assistant,

@@ -126,7 +126,7 @@ describe('Discord slash commands', () => {
     await h.fake.waitFor(() => search.original?.content, 5000, 'search edit');
     expect(String(search.original!.content)).toContain('notes/Topics/Tent.md');
 
-    const forget = await firstCallback(h, h.fake.runCommand(h.general, h.alice, 'memory', sub('forget', [{ type: 3, name: 'note', value: 'Topics/Tent.md' }])));
+    const forget = await firstCallback(h, h.fake.runCommand(h.general, h.alice, 'memory', sub('forget', [{ type: 3, name: 'item', value: 'note:Topics/Tent.md' }])));
     expect(String((forget.data as Json).content)).toContain('Forgot');
     expect(assistant.notes).toEqual([]);
 

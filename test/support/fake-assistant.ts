@@ -5,9 +5,11 @@
  */
 import type { Candidate } from '../../src/core/promotion.js';
 import type { ReviewChoice, ReviewPair } from '../../src/core/ports.js';
-import { placeKey as keyOf, type AssistantApi, type DistillOutcome, type IncomingMessage, type MemoryView, type Place, type TurnOutcome } from '../../src/core/assistant-api.js';
+import { placeKey as keyOf, type AssistantApi, type DistillOutcome, type ForgettableItem, type IncomingMessage, type MemoryView, type Place, type TurnOutcome } from '../../src/core/assistant-api.js';
 import type { TurnEvent, TurnEventListener } from '../../src/core/events.js';
 import type { ModelLane } from '../../src/core/lanes.js';
+import type { ForgetOutcome, ForgetTarget } from '../../src/core/tombstones.js';
+import type { PrivateForgetOutcome, PrivateForgetTarget, PrivateMemoryView } from '../../src/core/private-memory.js';
 import type { MemoryLayers, Note, NoteSummary, ProjectConfig, RecallHit } from '../../src/core/ports.js';
 import { sleep } from './sleep.js';
 
@@ -161,6 +163,46 @@ export class FakeAssistant implements AssistantApi {
     const before = this.notes.length;
     this.notes = this.notes.filter((n) => n.path !== path.replace(/^notes\//, ''));
     return this.notes.length < before;
+  }
+
+  readonly forgets: { place: string; target: ForgetTarget; by: string; removeMessages: boolean }[] = [];
+  async forget(place: Place, target: ForgetTarget, by: string, options: { removeMessages?: boolean } = {}): Promise<ForgetOutcome> {
+    this.forgets.push({ place: keyOf(place), target, by, removeMessages: options.removeMessages ?? false });
+    if (target.kind === 'note') return { forgotten: await this.forgetNote(place, target.path), description: `note ${target.path}`, redacted: 0 };
+    return { forgotten: true, description: `${target.kind}`, redacted: options.removeMessages ? 1 : 0 };
+  }
+
+  async forgettable(place: Place): Promise<ForgettableItem[]> {
+    const m = this.layers(place);
+    return [
+      ...m.decisions.map((d, i) => ({ label: `decision ${d.date}: ${d.text}`, target: { kind: 'decision' as const, index: i + 1 } })),
+      ...this.notes.map((n) => ({ label: `note ${n.path}`, target: { kind: 'note' as const, path: n.path } })),
+    ];
+  }
+
+  /** Lines containing this are withheld from hosted services (the online voice). */
+  sensitiveWord: string | null = null;
+  async withholdSensitive(_place: Place, text: string): Promise<string> {
+    const word = this.sensitiveWord;
+    return word ? text.split('\n').map((l) => (l.includes(word) ? '[withheld: test is marked sensitive]' : l)).join('\n') : text;
+  }
+
+  readonly wiped: string[] = [];
+  readonly privateForgets: { place: string; target: PrivateForgetTarget }[] = [];
+  async privateMemory(place: Place): Promise<PrivateMemoryView | null> {
+    if (place.kind !== 'private') return null;
+    const m = this.layers(place);
+    return { layers: { summary: m.summary, decisions: m.decisions, quotes: m.quotes }, style: m.style, messages: { count: this.handled.filter((h) => keyOf(h.place) === keyOf(place)).length, first: null, last: null }, forgotten: 0 };
+  }
+  async forgetPrivate(place: Place, target: PrivateForgetTarget): Promise<PrivateForgetOutcome> {
+    this.privateForgets.push({ place: keyOf(place), target });
+    return { forgotten: place.kind === 'private', description: target.kind, messages: 0 };
+  }
+  async wipePrivate(place: Place): Promise<boolean> {
+    if (place.kind !== 'private') return false;
+    this.wiped.push(place.userId);
+    this.memory.delete(keyOf(place));
+    return true;
   }
 
   lanes(): ModelLane[] {

@@ -25,6 +25,8 @@ import type {
   WriteOutcome,
 } from '../../src/core/ports.js';
 
+import { ForgottenError, forgottenBy, keysOf, type ForgetOutcome, type ForgetTarget, type Tombstone } from '../../src/core/tombstones.js';
+
 export type ScriptStep = { text?: string; toolCalls?: Omit<ToolCall, 'id'>[]; error?: Error; hang?: boolean };
 
 /** A chat model that answers each request with the next scripted step (or a function of the request). */
@@ -142,6 +144,8 @@ export class InMemoryProjectStore implements ProjectStore {
     return this.get(slug).notes.get(path) ?? null;
   }
   async saveNote(slug: string, draft: NoteDraft) {
+    const tomb = forgottenBy(this.forgotten.get(slug) ?? [], { title: draft.title, aliases: draft.aliases, text: draft.body });
+    if (tomb) throw new ForgottenError(tomb);
     const path = `${draft.category ?? 'Topics'}/${draft.title.replace(/\s+/g, '-')}.md`;
     const notes = this.get(slug).notes;
     const old = notes.get(path);
@@ -160,6 +164,30 @@ export class InMemoryProjectStore implements ProjectStore {
   }
   async deleteNote(slug: string, path: string) {
     return this.get(slug).notes.delete(path);
+  }
+  readonly forgotten = new Map<string, Tombstone[]>();
+  async tombstones(slug: string): Promise<Tombstone[]> {
+    return this.forgotten.get(slug) ?? [];
+  }
+  /** Notes and decisions only, enough for core tests (the file store does all four kinds). */
+  async forget(slug: string, target: ForgetTarget, by: string): Promise<ForgetOutcome> {
+    const p = this.get(slug);
+    const when = '2026-11-29T12:00:00.000Z';
+    let tomb: Tombstone | null = null;
+    if (target.kind === 'note') {
+      const note = p.notes.get(target.path.replace(/^notes\//, ''));
+      if (note && p.notes.delete(note.path)) tomb = { kind: 'note', description: `note ${note.path}`, keys: keysOf({ title: note.title, aliases: note.aliases }), when, by };
+    } else if (target.kind === 'decision') {
+      const d = p.layers.decisions[target.index - 1];
+      if (d) {
+        p.layers.decisions.splice(target.index - 1, 1);
+        p.version++;
+        tomb = { kind: 'decision', description: `decision of ${d.date}`, keys: keysOf({ text: d.text }), when, by };
+      }
+    }
+    if (!tomb) return { forgotten: false, description: '', redacted: 0 };
+    this.forgotten.set(slug, [...(this.forgotten.get(slug) ?? []), tomb]);
+    return { forgotten: true, description: tomb.description, redacted: 0 };
   }
   async grepNotes(slug: string, query: string, limit: number): Promise<TextHit[]> {
     const hits: TextHit[] = [];
@@ -203,10 +231,37 @@ export class InMemoryPrivateStore implements PrivateStore {
     return structuredClone(this.memory.get(userId) ?? { summary: '', decisions: [], quotes: [], distilledThrough: 0, style: '' });
   }
   writeLayers(userId: string, layers: MemoryLayers, distilledThrough: number) {
-    this.memory.set(userId, { ...structuredClone(layers), distilledThrough, style: this.readLayers(userId).style });
+    const tombs = this.tombstones(userId);
+    const kept = { ...layers, decisions: layers.decisions.filter((d) => !forgottenBy(tombs, { text: d.text })), quotes: layers.quotes.filter((q) => !forgottenBy(tombs, { text: q.text })) };
+    this.memory.set(userId, { ...structuredClone(kept), distilledThrough, style: this.readLayers(userId).style });
   }
   setStyle(userId: string, style: string) {
     this.memory.set(userId, { ...this.readLayers(userId), style });
+  }
+  readonly tombs = new Map<string, Tombstone[]>();
+  messageStats(userId: string) {
+    const list = this.messages.get(userId) ?? [];
+    return { count: list.length, first: list[0]?.entry.time ?? null, last: list[list.length - 1]?.entry.time ?? null };
+  }
+  deleteMessages(userId: string, range: { sinceTime: string } | { lastN: number }) {
+    const list = this.messages.get(userId) ?? [];
+    const keep = 'sinceTime' in range ? list.filter((m) => m.entry.time < range.sinceTime) : list.slice(0, Math.max(0, list.length - range.lastN));
+    this.messages.set(userId, keep);
+    return list.length - keep.length;
+  }
+  tombstones(userId: string) {
+    return this.tombs.get(userId) ?? [];
+  }
+  addTombstone(userId: string, t: Tombstone) {
+    this.tombs.set(userId, [...this.tombstones(userId), t]);
+  }
+  wipe(userId: string) {
+    this.messages.delete(userId);
+    this.memory.delete(userId);
+    this.tombs.delete(userId);
+  }
+  sensitiveMessages(userId: string) {
+    return (this.messages.get(userId) ?? []).map((m) => m.entry).filter((e) => e.sensitivity === 'sensitive' || e.text.includes('[sensitivity:: sensitive]'));
   }
 }
 

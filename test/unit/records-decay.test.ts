@@ -20,6 +20,7 @@ const chunk = (text: string, page = `notes/${PAGE}`): ScoredChunk => ({
   staleness: 0,
   hash: text,
   embedder: 'test:2',
+  sensitivity: 'personal',
   score: 0.8,
 });
 const fact = (text: string, extra: Partial<Parameters<typeof renderFact>[1]> = {}) => renderFact(PAGE, { text, said: '2026-11-30', source: 'https://discord.com/channels/1/2/3', ...extra });

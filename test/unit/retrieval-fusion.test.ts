@@ -14,6 +14,7 @@ const chunk = (page: string, score: number, extra: Partial<ScoredChunk> = {}): S
   entity: '',
   updated: '2026-11-01T00:00:00.000Z',
   staleness: 0,
+  sensitivity: 'personal',
   hash: page,
   embedder: 'test:2',
   score,

@@ -1,10 +1,9 @@
 /** Tools over entity notes (Markdown pages under notes/). */
 import { z } from 'zod';
-import type { NoteShelf } from '../home.js';
 import { withoutHiddenRecords, withoutSensitiveRecords } from '../record-view.js';
-import { clip, defineTool, type ToolContext } from './tool.js';
+import { clip, defineTool, type ToolContext, type ToolHome } from './tool.js';
 
-function shelf(ctx: ToolContext): NoteShelf {
+function shelf(ctx: ToolContext): NonNullable<ToolHome['notes']> {
   if (!ctx.home.notes) throw new Error('notes are not available in a private conversation');
   return ctx.home.notes;
 }
@@ -60,36 +59,28 @@ export const remember = defineTool({
     tags: z.array(z.string().max(40)).max(10).optional(),
   }),
   async execute(args, ctx) {
-    const graph = ctx.home.graph;
-    if (graph) {
-      // through the knowledge graph: "Sarah" finds Sarah Chen's page; a restated fact is not added twice
-      const said = ctx.clock.now().toISOString().slice(0, 10);
-      const facts = sentences(args.text).map((text) => ({ text, said, source: ctx.source }));
-      const report = await graph.write({ origin: 'remember', entities: [{ name: args.title, ...(args.category ? { category: args.category } : {}), create: true, facts }], links: [] });
-      const path = report.created[0] ?? report.updated[0];
-      if (!path) {
-        const why = report.refused[0]?.reason;
-        return why ? { content: `not saved: ${why}`, summary: `not saved (${why})` } : { content: 'already remembered: nothing new to add', summary: 'already remembered' };
+    shelf(ctx);
+    const result = await ctx.writes.saveNote({ title: args.title, body: args.text, category: args.category, tags: args.tags, source: ctx.source });
+    switch (result.kind) {
+      case 'saved':
+        return {
+          content: `${result.created ? 'created' : 'updated'} notes/${result.path}${result.detail ? `: ${result.detail}` : ''}`,
+          summary: `${result.created ? 'saved' : 'updated'} ${result.path}`,
+          pages: [`notes/${result.path}`],
+        };
+      case 'candidate': {
+        const when = result.reviewer === 'memory-lane' ? 'when my local model runs' : 'once a local memory model is set up';
+        return {
+          content: `NOT saved yet: you are a hosted model, and only the owner's local model writes memory. The request is kept as a candidate; the local model decides on it at the next distillation. Tell the user honestly, e.g. "noted — I'll file it ${when}", and do not say it is saved.`,
+          summary: `kept "${args.title}" as a candidate for the local memory model`,
+          notice: `noted — I'll file "${args.title}" ${when} (a hosted model does not write memory)`,
+        };
       }
-      const what = report.created.length ? 'created' : 'updated';
-      return {
-        content: `${what} notes/${path}: ${report.factsAdded} fact(s) added, ${report.factsRefreshed} refreshed`,
-        summary: `${what === 'created' ? 'saved' : 'updated'} ${path}`,
-        pages: [`notes/${path}`],
-      };
+      case 'refused':
+        return { content: `not saved: ${result.reason}`, summary: `not saved (${result.reason})` };
+      case 'unchanged':
+        return { content: 'already remembered: nothing new to add', summary: 'already remembered' };
     }
-    const result = await shelf(ctx).save({
-      title: args.title,
-      body: args.text,
-      category: args.category,
-      tags: args.tags,
-      source: ctx.source,
-    });
-    return {
-      content: `${result.created ? 'created' : 'updated'} notes/${result.path}`,
-      summary: `${result.created ? 'saved' : 'updated'} ${result.path}`,
-      pages: [`notes/${result.path}`],
-    };
   },
 });
 
@@ -110,12 +101,3 @@ export const searchNotes = defineTool({
   },
 });
 
-/** A remembered text as atomic facts: one per sentence (at most 20). */
-function sentences(text: string): string[] {
-  const out = text
-    .replace(/\s+/g, ' ')
-    .split(/(?<=[.!?])\s+(?=[A-Z0-9"“(])/)
-    .map((s) => s.trim())
-    .filter(Boolean);
-  return out.slice(0, 20);
-}

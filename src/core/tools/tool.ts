@@ -1,6 +1,7 @@
 /** A tool the model may call: zod parameters, a category for pre-suggestion, and execute. */
 import { z } from 'zod';
-import type { Home } from '../home.js';
+import type { MemoryWrites } from '../write-requests.js';
+import type { Home, NoteShelf, ProjectGraph } from '../home.js';
 import type { Clock, Logger, ToolSpec } from '../ports.js';
 
 export type ToolCategory = 'memory' | 'notes' | 'time';
@@ -11,9 +12,24 @@ export const TOOL_CATEGORIES: Record<ToolCategory, string> = {
   time: 'the current date and time',
 };
 
+/**
+ * What tools see of the turn's home: everything to read, nothing to write. Tools write memory
+ * only through `ToolContext.writes`, which a hosted chat model turns into candidates.
+ */
+export type ToolHome = Omit<Home, 'archive' | 'editLayers' | 'setStyle' | 'setRespond' | 'distillTarget' | 'notes' | 'graph'> & {
+  readonly notes: Omit<NoteShelf, 'save' | 'remove'> | null;
+  /** The graph to walk; writing to it goes through `writes` like any other write. */
+  readonly graph: Omit<ProjectGraph, 'write'> | null;
+};
+
 export interface ToolContext {
-  /** Where the turn runs, resolved once by the assistant: a shared project or a private DM. */
-  home: Home;
+  /** Where the turn runs, resolved once by the assistant: a shared project or a private DM (read-only). */
+  home: ToolHome;
+  /**
+   * The one way a tool writes memory: straight to the Markdown store when the chat model is
+   * local; a saved candidate for the memory lane when it is hosted (a hosted model never writes).
+   */
+  writes: MemoryWrites;
   clock: Clock;
   /** Source link of the message being answered, for provenance of anything saved. */
   source: string;
@@ -32,6 +48,8 @@ export interface ToolOutput {
   pages?: string[];
   /** Set by search tools: how many hits the search found (the trace shows it). */
   hits?: number;
+  /** A line the front door shows the user whatever the model says (e.g. "noted — filed later"). */
+  notice?: string;
 }
 
 export interface Tool<S extends z.ZodType = z.ZodType> {

@@ -7,6 +7,8 @@
 import { createHash } from 'node:crypto';
 import { LOG_FILE, parseLog } from '../archive-format.js';
 import { parseYamlLimited } from '../store/front-matter.js';
+import { sensitivityOf } from '../../core/egress.js';
+import type { Sensitivity } from '../../core/ports.js';
 
 export interface Chunk {
   /** Page path relative to the project folder. */
@@ -24,7 +26,9 @@ export interface Chunk {
   /** ISO time: the entry time for log messages, the page's `updated` for notes. */
   updated: string;
   staleness: number;
-  /** Hash of heading + text + context + page; keys the stored vector. */
+  /** From the page's front matter, or the block's own `[sensitivity:: sensitive]` marker. */
+  sensitivity: Sensitivity;
+  /** Hash of heading + text + context + page (+ sensitivity when sensitive); keys the stored vector. */
   hash: string;
 }
 
@@ -69,7 +73,9 @@ function chunkDecisions(page: string, content: string, options: ChunkOptions): C
     const text = item.text.join('\n').trim();
     const heading = 'Decisions';
     const updated = item.date ? `${item.date}T12:00:00.000Z` : fallback;
-    chunks.push({ page, heading, lineStart: item.start, lineEnd: item.end, text, context: '', entity: '', updated, staleness: 2, hash: sha1(`${page}\n${heading}\n${text}\n${updated}`) });
+    const sensitivity = sensitivityOf(text);
+    const mark = sensitivity === 'sensitive' ? '\nsensitive' : '';
+    chunks.push({ page, heading, lineStart: item.start, lineEnd: item.end, text, context: '', entity: '', updated, staleness: 2, sensitivity, hash: sha1(`${page}\n${heading}\n${text}\n${updated}${mark}`) });
     item = null;
   };
   content.replace(/\r\n?/g, '\n').split('\n').forEach((line, i) => {
@@ -102,8 +108,9 @@ function chunkLog(page: string, date: string, content: string, options: ChunkOpt
     const context: string[] = [];
     for (let j = Math.max(0, i - n); j <= Math.min(entries.length - 1, i + n); j++) if (j !== i) context.push(said(j));
     const heading = `${spokenDate(date)} ${e.time.slice(11, 16)} · ${e.speaker}${e.role === 'assistant' ? ' (reply)' : ''}`;
-    const chunk = { page, heading, lineStart: e.line, lineEnd: e.endLine, text: e.text, context: context.join('\n'), entity: e.speaker, updated: e.time, staleness: 5 };
-    return { ...chunk, hash: sha1(`${page}\n${heading}\n${e.text}\n${chunk.context}`) };
+    const sensitivity = sensitivityOf(e.text);
+    const chunk = { page, heading, lineStart: e.line, lineEnd: e.endLine, text: e.text, context: context.join('\n'), entity: e.speaker, updated: e.time, staleness: 5, sensitivity };
+    return { ...chunk, hash: sha1(`${page}\n${heading}\n${e.text}\n${chunk.context}${sensitivity === 'sensitive' ? '\nsensitive' : ''}`) };
   });
 }
 
@@ -111,6 +118,7 @@ interface FrontMatter {
   title?: string;
   updated?: string;
   staleness?: number;
+  sensitivity?: Sensitivity;
   tags: string[];
   aliases: string[];
   /** Number of lines the front matter block occupies (0 when absent). */
@@ -132,6 +140,7 @@ function readFrontMatter(lines: string[]): FrontMatter {
     title: typeof data.title === 'string' ? data.title : typeof data.name === 'string' ? data.name : undefined,
     updated,
     staleness: typeof data.staleness === 'number' ? data.staleness : undefined,
+    sensitivity: data.sensitivity === 'sensitive' || data.sensitivity === 'public' || data.sensitivity === 'personal' ? data.sensitivity : undefined,
     tags: list(data.tags),
     aliases: list(data.aliases),
     lines: end + 1,
@@ -165,6 +174,7 @@ function chunkMarkdown(page: string, content: string, options: ChunkOptions): Ch
   const path: string[] = [];
   let block: { start: number; end: number; text: string[] } | null = null;
   let inFence = false;
+  let sectionMarked = false;
 
   const flush = () => {
     if (!block) return;
@@ -172,7 +182,9 @@ function chunkMarkdown(page: string, content: string, options: ChunkOptions): Ch
     if (text) {
       const heading = [title, ...path.filter((h) => h && h !== title)].join(' › ');
       const context = chunks.length === 0 ? extra : '';
-      chunks.push({ page, heading, lineStart: block.start, lineEnd: block.end, text, context, entity, updated, staleness, hash: sha1(`${page}\n${heading}\n${text}\n${context}`) });
+      const sensitivity: Sensitivity = fm.sensitivity === 'sensitive' || sectionMarked ? 'sensitive' : sensitivityOf(text, fm.sensitivity ?? 'personal');
+      const mark = sensitivity === 'sensitive' ? '\nsensitive' : '';
+      chunks.push({ page, heading, lineStart: block.start, lineEnd: block.end, text, context, entity, updated, staleness, sensitivity, hash: sha1(`${page}\n${heading}\n${text}\n${context}${mark}`) });
     }
     block = null;
   };
@@ -184,6 +196,7 @@ function chunkMarkdown(page: string, content: string, options: ChunkOptions): Ch
     const h = inFence ? null : heading(line);
     if (h) {
       flush();
+      sectionMarked = sensitivityOf(line) === 'sensitive';
       path.length = Math.min(path.length, h.level - 1);
       path[h.level - 1] = h.text;
       for (let k = 0; k < path.length; k++) path[k] ??= '';

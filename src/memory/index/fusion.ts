@@ -280,6 +280,7 @@ export class Fusion {
         text: records.text,
         updated: chunk.updated,
         staleness: chunk.staleness,
+        sensitivity: chunk.sensitivity,
         score,
         parts: { vector, keyword, usage: boost, recency },
         ...(records.confidence !== undefined ? { confidence: records.confidence } : {}),

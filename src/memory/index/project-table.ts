@@ -34,12 +34,12 @@ export interface ScoredChunk extends StoredChunk {
 
 /** Besides the archive, the one page whose chunks are dated by entry (see chunker). */
 const DATED_PAGE = 'decisions.md';
-const SHOWN = ['page', 'heading', 'line_start', 'line_end', 'text', 'entity', 'updated', 'staleness', 'hash', 'embedder'];
+const SHOWN = ['page', 'heading', 'line_start', 'line_end', 'text', 'entity', 'updated', 'staleness', 'sensitivity', 'hash', 'embedder'];
 /** Rows before a vector index pays for itself (flat search is exact and fast enough below). */
 const VECTOR_INDEX_MIN_ROWS = 8000;
 
 /** Bumped when the row layout changes: a new layout gets a new table, the old one is dropped. */
-const LAYOUT = 3;
+const LAYOUT = 4;
 
 /** One table per project, embedder and row layout, so none of them is ever mixed. */
 export function tableName(project: string, embedderId: string): string {
@@ -64,6 +64,7 @@ function schema(dimensions: number): Schema {
     str('entity'),
     str('updated'),
     new Field('staleness', new Float64(), false),
+    str('sensitivity'),
     str('hash'),
     str('embedder'),
     new Field('vector', new FixedSizeList(dimensions, new Field('item', new Float32(), true)), false),
@@ -83,6 +84,7 @@ function toChunk(r: Record<string, unknown>): StoredChunk {
     entity: String(r.entity),
     updated: String(r.updated),
     staleness: Number(r.staleness),
+    sensitivity: r.sensitivity === 'sensitive' || r.sensitivity === 'public' ? r.sensitivity : 'personal',
     hash: String(r.hash),
     embedder: String(r.embedder),
   };
@@ -160,6 +162,7 @@ export class ProjectTable {
         entity: r.entity,
         updated: r.updated,
         staleness: r.staleness,
+        sensitivity: r.sensitivity,
         hash: r.hash,
         embedder: r.embedder,
         vector: Array.from(r.vector),

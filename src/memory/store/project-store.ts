@@ -11,6 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { CharlieError, UnsafeNameError } from '../../core/errors.js';
 import { silentLogger } from '../../core/ports.js';
@@ -28,6 +29,9 @@ import { LogArchive, type ReadObserver } from './log-archive.js';
 import { MemoryFileError } from './memory-errors.js';
 import { newProjectFile, parseProjectFile, unreadableProject, withFields, type ParsedProject, type ProjectDefaults, type StoredLogCursor } from './project-file.js';
 import { holdsMemory, orphanFor } from './orphans.js';
+import { forgetInProject } from './forget.js';
+import { readTombstones } from '../tombstones.js';
+import { ForgottenError, forgottenBy, type ForgetOutcome, type ForgetTarget, type Tombstone } from '../../core/tombstones.js';
 import { assertRealInside, resolveChild, resolveInside } from './safe-path.js';
 
 export interface FileProjectStoreOptions {
@@ -265,7 +269,7 @@ export class FileProjectStore implements ProjectStore {
   writeLayers(slug: string, layers: MemoryLayers, versions: Record<string, string>): Promise<WriteOutcome> {
     return this.lanes.run(slug, async () => {
       await assertRealInside(this.root, this.dir(slug));
-      const outcome = await writeLayerFiles(this.dir(slug), slug, layers, versions, this.defaults, this.openFile);
+      const outcome = await writeLayerFiles(this.dir(slug), slug, withoutForgotten(layers, await readTombstones(this.dir(slug))), versions, this.defaults, this.openFile);
       if (!outcome.ok) this.logger.warn({ slug, reason: outcome.reason, paths: outcome.paths }, outcome.message);
       return outcome;
     });
@@ -327,7 +331,51 @@ export class FileProjectStore implements ProjectStore {
   }
 
   saveNote(slug: string, draft: NoteDraft): Promise<{ path: string; created: boolean }> {
-    return this.lanes.run(slug, () => this.notes(slug).save(draft));
+    return this.lanes.run(slug, async () => {
+      const tomb = forgottenBy(await readTombstones(this.dir(slug)), { title: draft.title, aliases: draft.aliases, text: draft.body });
+      if (tomb) throw new ForgottenError(tomb);
+      return this.notes(slug).save(draft);
+    });
+  }
+
+  tombstones(slug: string): Promise<Tombstone[]> {
+    return readTombstones(this.dir(slug));
+  }
+
+  forget(slug: string, target: ForgetTarget, by: string, options: { removeMessages: boolean }): Promise<ForgetOutcome> {
+    const dir = this.dir(slug);
+    const notes = this.notes(slug);
+    const outcome = this.lanes.run(slug, async () => {
+      await assertRealInside(this.root, dir);
+      return forgetInProject(
+        {
+          dir,
+          clock: this.clock,
+          readNote: (path) => notes.read(path),
+          readNoteFile: async (path) => {
+            const full = resolveInside(join(dir, 'notes'), /\.md$/i.test(path) ? path.replace(/^notes\//, '') : `${path.replace(/^notes\//, '')}.md`);
+            const content = await readIfExists(full);
+            return content === null ? null : { full, content };
+          },
+          deleteNote: (path) => notes.delete(path),
+          readLayers: () => readLayerFiles(dir, slug, this.defaults),
+          writeLayers: (layers, versions) => writeLayerFiles(dir, slug, layers, versions, this.defaults, this.openFile),
+        },
+        target,
+        by,
+        options,
+      );
+    });
+    // A forgotten note is deleted like any other: the knowledge graph removes the links to it.
+    return outcome.then(async (out) => {
+      if (out.forgotten && target.kind === 'note' && this.onNoteDeleted) {
+        const rel = target.path.trim().replace(/^\.\//, '').replace(/^notes\//, '');
+        await this.onNoteDeleted(slug, /\.md$/i.test(rel) ? rel : `${rel}.md`).catch((err: unknown) => {
+          this.logger.warn({ slug, path: rel, err: String(err) }, 'links to a forgotten note were not removed');
+        });
+      }
+      return out;
+    });
   }
 
   async deleteNote(slug: string, path: string): Promise<boolean> {
@@ -348,4 +396,14 @@ export class FileProjectStore implements ProjectStore {
 
 function plainEntry(e: LogEntry): LogEntry {
   return { time: e.time, speaker: e.speaker, source: e.source, text: e.text, role: e.role };
+}
+
+/** Decisions and quotes that were forgotten are never written back (by distillation or anyone). */
+function withoutForgotten(layers: MemoryLayers, tombstones: Tombstone[]): MemoryLayers {
+  if (tombstones.length === 0) return layers;
+  return {
+    ...layers,
+    decisions: layers.decisions.filter((d) => !forgottenBy(tombstones, { text: d.text })),
+    quotes: layers.quotes.filter((q) => !forgottenBy(tombstones, { text: q.text })),
+  };
 }

@@ -4,6 +4,7 @@ import type { AssistantApi } from '../../../src/core/assistant-api.js';
 import { silentLogger, type Logger } from '../../../src/core/ports.js';
 import { startDiscord, type DiscordBot, type DiscordConfig } from '../../../src/discord/bot.js';
 import type { DiscordServices } from '../../../src/discord/command.js';
+import { DEFAULT_PERMISSIONS, MANAGE_GUILD } from './payloads.js';
 import { startFakeDiscord, type FakeChannel, type FakeDiscord, type FakeGuild, type FakeUser } from './server.js';
 
 export interface BotHarness {
@@ -15,7 +16,10 @@ export interface BotHarness {
   kitchen: FakeChannel;
   /** A guild that is not allow-listed, with a channel `lobby`. */
   otherGuild: FakeGuild;
+  /** Allow-listed, with Manage Server: may change shared memory. */
   alice: FakeUser;
+  /** Allow-listed, without Manage Server or the editor role: may read, not change, shared memory. */
+  bob: FakeUser;
   stranger: FakeUser;
   close(): Promise<void>;
 }
@@ -28,21 +32,26 @@ export interface HarnessOptions {
   logger?: Logger;
   services?: DiscordServices;
   config?: Partial<DiscordConfig>;
+  /** Extra roles of the allowed guild. */
+  guildRoles?: { id: string; name: string }[];
   transcribeAudio?: import('../../../src/discord/message-handler.js').MessageHandlerDeps['transcribeAudio'];
 }
 
 export async function startBotHarness(options: HarnessOptions): Promise<BotHarness> {
   const fake = await startFakeDiscord({ heartbeatIntervalMs: options.heartbeatIntervalMs });
   const guild = fake.addGuild('home', ['general', 'kitchen']);
+  if (options.guildRoles) guild.roles = options.guildRoles;
   const otherGuild = fake.addGuild('elsewhere', ['lobby']);
   const alice = fake.addUser('alice');
+  alice.permissions = String(BigInt(DEFAULT_PERMISSIONS) | MANAGE_GUILD);
+  const bob = fake.addUser('bob');
   const stranger = fake.addUser('stranger');
   const config: DiscordConfig = {
     ...configSchema.parse({}),
     DISCORD_TOKEN: fake.token,
     DISCORD_API_URL: fake.apiUrl,
     DISCORD_ALLOWED_GUILDS: [guild.id],
-    DISCORD_ALLOWED_USERS: [alice.id],
+    DISCORD_ALLOWED_USERS: [alice.id, bob.id],
     DISCORD_EDIT_INTERVAL_MS: options.editIntervalMs ?? 250,
     DISCORD_ATTACHMENT_MAX_BYTES: 1000,
     DISCORD_IMAGE_MAX_BYTES: 100_000,
@@ -64,6 +73,7 @@ export async function startBotHarness(options: HarnessOptions): Promise<BotHarne
     kitchen: guild.channels[1]!,
     otherGuild,
     alice,
+    bob,
     stranger,
     async close() {
       await bot.stop();

@@ -18,7 +18,15 @@ export interface FakeUser {
   id: string;
   username: string;
   bot?: boolean;
+  /** Guild permissions bitfield sent with this user's interactions (default: the @everyone set, no Manage Server). */
+  permissions?: string;
+  /** Role ids the member has. */
+  roles?: string[];
 }
+
+/** The @everyone permissions of the fake guilds; Manage Server (0x20) is not among them. */
+export const DEFAULT_PERMISSIONS = '1071698660929';
+export const MANAGE_GUILD = 0x20n;
 
 export interface FakeChannel {
   id: string;
@@ -33,6 +41,8 @@ export interface FakeGuild {
   name: string;
   ownerId: string;
   channels: FakeChannel[];
+  /** Roles besides @everyone (no permissions of their own). */
+  roles?: { id: string; name: string }[];
 }
 
 export interface FakeAttachment {
@@ -55,7 +65,7 @@ export function channelPayload(c: FakeChannel, recipient?: FakeUser): Json {
 }
 
 export function memberPayload(u: FakeUser): Json {
-  return { user: userPayload(u), roles: [], joined_at: new Date(0).toISOString(), deaf: false, mute: false, flags: 0, nick: null };
+  return { user: userPayload(u), roles: u.roles ?? [], joined_at: new Date(0).toISOString(), deaf: false, mute: false, flags: 0, nick: null };
 }
 
 export function guildPayload(g: FakeGuild, members: FakeUser[]): Json {
@@ -68,7 +78,10 @@ export function guildPayload(g: FakeGuild, members: FakeUser[]): Json {
     member_count: members.length,
     large: false,
     features: [],
-    roles: [{ id: g.id, name: '@everyone', permissions: '1071698660929', position: 0, color: 0, hoist: false, managed: false, mentionable: false, flags: 0 }],
+    roles: [
+      { id: g.id, name: '@everyone', permissions: '1071698660929', position: 0, color: 0, hoist: false, managed: false, mentionable: false, flags: 0 },
+      ...(g.roles ?? []).map((r, i) => ({ id: r.id, name: r.name, permissions: '0', position: i + 1, color: 0, hoist: false, managed: false, mentionable: false, flags: 0 })),
+    ],
     emojis: [],
     stickers: [],
     channels: g.channels.map((c) => channelPayload(c)),
@@ -176,7 +189,7 @@ export function interactionPayload(i: InteractionInit): Json {
   if (i.channel.guildId) {
     p.guild_id = i.channel.guildId;
     p.guild_locale = 'en-US';
-    p.member = { ...memberPayload(i.user), permissions: '1071698660929' };
+    p.member = { ...memberPayload(i.user), permissions: i.user.permissions ?? DEFAULT_PERMISSIONS };
   } else {
     p.user = userPayload(i.user);
   }

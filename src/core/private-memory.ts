@@ -1,0 +1,64 @@
+/**
+ * Your private memory is yours to see and delete: what Charlie holds about one user from their
+ * DMs (summary, decisions, quotes, message count), forgetting an item or a range of messages
+ * (with tombstones, so distillation does not learn it again), and wiping everything. Every
+ * function takes the user id of the person asking — front doors pass the id of whoever sent
+ * the command, so nobody, the owner included, can reach another user's private memory.
+ */
+import type { MemoryLayers, PrivateStore } from './ports.js';
+import { fingerprint } from './tombstones.js';
+
+export interface PrivateMemoryView {
+  layers: MemoryLayers;
+  style: string;
+  messages: { count: number; first: string | null; last: string | null };
+  /** How many tombstones keep forgotten items from coming back. */
+  forgotten: number;
+}
+
+export type PrivateForgetTarget =
+  | { kind: 'decision' | 'quote'; index: number }
+  | { kind: 'summary' }
+  | { kind: 'messages'; sinceTime: string }
+  | { kind: 'messages'; lastN: number };
+
+export interface PrivateForgetOutcome {
+  forgotten: boolean;
+  description: string;
+  messages: number;
+}
+
+export function showPrivate(store: PrivateStore, userId: string): PrivateMemoryView {
+  const { summary, decisions, quotes, style } = store.readLayers(userId);
+  return { layers: { summary, decisions, quotes }, style, messages: store.messageStats(userId), forgotten: store.tombstones(userId).length };
+}
+
+export function forgetPrivate(store: PrivateStore, userId: string, target: PrivateForgetTarget, when: string): PrivateForgetOutcome {
+  const current = store.readLayers(userId);
+  const layers: MemoryLayers = { summary: current.summary, decisions: current.decisions, quotes: current.quotes };
+  const tomb = (kind: 'decision' | 'quote', date: string, text: string) =>
+    store.addTombstone(userId, { kind, description: `private ${kind} of ${date || 'unknown date'}`, keys: [fingerprint(text)], when, by: 'you' });
+  if (target.kind === 'summary') {
+    if (!layers.summary.trim()) return { forgotten: false, description: 'the summary (it was empty)', messages: 0 };
+    store.writeLayers(userId, { ...layers, summary: '' }, current.distilledThrough);
+    return { forgotten: true, description: 'the summary', messages: 0 };
+  }
+  if (target.kind !== 'messages') {
+    const list = target.kind === 'decision' ? layers.decisions : layers.quotes;
+    const item = list[target.index - 1];
+    if (!item) return { forgotten: false, description: `${target.kind} ${target.index} (there is none)`, messages: 0 };
+    tomb(target.kind, item.date, item.text);
+    store.writeLayers(userId, layers, current.distilledThrough);
+    return { forgotten: true, description: `the ${target.kind} of ${item.date || 'unknown date'}`, messages: 0 };
+  }
+  // A range of messages: they go, and so does what was distilled from them (by source link).
+  const before = store.recentMessages(userId, 100_000);
+  const deleted = store.deleteMessages(userId, target);
+  const remaining = new Set(store.recentMessages(userId, 100_000).map((e) => `${e.time}\u0000${e.source}`));
+  const gone = new Set(before.filter((e) => !remaining.has(`${e.time}\u0000${e.source}`)).map((e) => e.source));
+  for (const d of layers.decisions) if (gone.has(d.source)) tomb('decision', d.date, d.text);
+  for (const q of layers.quotes) if (gone.has(q.source)) tomb('quote', q.date, q.text);
+  store.writeLayers(userId, layers, current.distilledThrough);
+  const description = 'lastN' in target ? `your last ${deleted} message(s)` : `${deleted} message(s) since ${target.sinceTime.slice(0, 16).replace('T', ' ')} UTC`;
+  return { forgotten: deleted > 0, description, messages: deleted };
+}

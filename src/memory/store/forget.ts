@@ -1,0 +1,121 @@
+/**
+ * Forgetting in a Markdown project: remove the item (a note, one dated entry of a note, a
+ * decision, a quote), leave a tombstone in forgotten.md, and optionally redact the archive
+ * entries that said it (the index drops them on its next sync, since the log file changed).
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Clock, LayersSnapshot, MemoryLayers, Note, WriteOutcome } from '../../core/ports.js';
+import { fingerprint, keysOf, normaliseForFingerprint, type ForgetOutcome, type ForgetTarget, type Tombstone } from '../../core/tombstones.js';
+import { formatLogEntry, LOG_FILE, parseLog } from '../archive-format.js';
+import { addTombstone } from '../tombstones.js';
+import { sha256, writeFileAtomic } from './atomic-write.js';
+
+export interface ForgetDeps {
+  dir: string;
+  clock: Clock;
+  readNote(path: string): Promise<Note | null>;
+  readNoteFile(path: string): Promise<{ full: string; content: string } | null>;
+  deleteNote(path: string): Promise<boolean>;
+  readLayers(): Promise<LayersSnapshot>;
+  writeLayers(layers: MemoryLayers, versions: Record<string, string>): Promise<WriteOutcome>;
+}
+
+/** What the archive is searched for when asked to remove the messages that said it. */
+interface Said {
+  sources: string[];
+  texts: string[];
+}
+
+const NOTHING: ForgetOutcome = { forgotten: false, description: '', redacted: 0 };
+
+/** The dated entries (### blocks) of a note body, with their character ranges. */
+export function noteEntries(body: string): { heading: string; text: string; start: number; end: number }[] {
+  const out: { heading: string; text: string; start: number; end: number }[] = [];
+  const re = /^###\s+.*$/gm;
+  const starts = [...body.matchAll(re)].map((m) => m.index);
+  starts.forEach((start, i) => {
+    const end = starts[i + 1] ?? body.length;
+    const block = body.slice(start, end);
+    const nl = block.indexOf('\n');
+    out.push({ heading: (nl < 0 ? block : block.slice(0, nl)).replace(/^###\s+/, '').trim(), text: nl < 0 ? '' : block.slice(nl + 1).trim(), start, end });
+  });
+  return out;
+}
+
+export async function forgetInProject(deps: ForgetDeps, target: ForgetTarget, by: string, options: { removeMessages: boolean }): Promise<ForgetOutcome> {
+  const when = deps.clock.now().toISOString();
+  let tombstone: Tombstone;
+  let said: Said;
+  if (target.kind === 'note') {
+    const note = await deps.readNote(target.path);
+    if (!note || !(await deps.deleteNote(note.path))) return NOTHING;
+    tombstone = { kind: 'note', description: `note ${note.path}`, keys: keysOf({ title: note.title, aliases: note.aliases }), when, by };
+    said = { sources: [], texts: [note.title, ...note.aliases] };
+  } else if (target.kind === 'entry') {
+    const file = await deps.readNoteFile(target.path);
+    if (!file) return NOTHING;
+    const note = await deps.readNote(target.path);
+    const entry = note ? noteEntries(note.body)[target.entry - 1] : undefined;
+    if (!note || !entry) return NOTHING;
+    const bodyAt = file.content.lastIndexOf(note.body);
+    if (bodyAt < 0) return NOTHING;
+    const next = `${file.content.slice(0, bodyAt + entry.start)}${file.content.slice(bodyAt + entry.end)}`.replace(/\n{3,}/g, '\n\n');
+    const written = await writeFileAtomic(file.full, next, sha256(file.content));
+    if (!written.ok) return NOTHING;
+    tombstone = { kind: 'entry', description: `entry ${target.entry} (${entry.heading}) of ${note.path}`, keys: [fingerprint(entry.text)], when, by };
+    said = { sources: [], texts: [entry.text] };
+  } else {
+    const snap = await deps.readLayers();
+    const list = target.kind === 'decision' ? snap.layers.decisions : snap.layers.quotes;
+    const item = list[target.index - 1];
+    if (!item) return NOTHING;
+    const layers: MemoryLayers = {
+      ...snap.layers,
+      decisions: target.kind === 'decision' ? snap.layers.decisions.filter((_, i) => i !== target.index - 1) : snap.layers.decisions,
+      quotes: target.kind === 'quote' ? snap.layers.quotes.filter((_, i) => i !== target.index - 1) : snap.layers.quotes,
+    };
+    const written = await deps.writeLayers(layers, snap.versions);
+    if (!written.ok) return NOTHING;
+    const speaker = 'speaker' in item ? ` by ${item.speaker}` : '';
+    tombstone = { kind: target.kind, description: `${target.kind}${speaker} of ${item.date || 'unknown date'}`, keys: [fingerprint(item.text)], when, by };
+    said = { sources: item.source ? [item.source] : [], texts: [item.text] };
+  }
+  await addTombstone(deps.dir, tombstone);
+  const redacted = options.removeMessages ? await redactArchive(join(deps.dir, 'log'), said, when) : 0;
+  return { forgotten: true, description: tombstone.description, redacted };
+}
+
+/** Replaces the text of archive entries that said it (by source link, or containing the words). */
+export async function redactArchive(logDir: string, said: Said, when: string): Promise<number> {
+  const texts = said.texts.map(normaliseForFingerprint).filter((t) => t.length >= 3);
+  const sources = new Set(said.sources.filter(Boolean));
+  let files: string[];
+  try {
+    files = (await readdir(logDir)).filter((f) => LOG_FILE.test(f)).sort();
+  } catch {
+    return 0;
+  }
+  let count = 0;
+  for (const file of files) {
+    const full = join(logDir, file);
+    const content = await readFile(full, 'utf8');
+    const buf = Buffer.from(content, 'utf8');
+    const hits = parseLog(content, file.slice(0, 10)).filter((e) => {
+      const text = ` ${normaliseForFingerprint(e.text)} `;
+      return sources.has(e.source) || texts.some((t) => text.includes(` ${t} `));
+    });
+    if (hits.length === 0) continue;
+    const parts: Buffer[] = [];
+    let at = 0;
+    for (const e of hits) {
+      parts.push(buf.subarray(at, e.start));
+      parts.push(Buffer.from(`${formatLogEntry({ ...e, text: `[removed: forgotten on ${when.slice(0, 10)}]` }).slice(1)}\n`, 'utf8'));
+      at = e.end;
+    }
+    parts.push(buf.subarray(at));
+    const written = await writeFileAtomic(full, Buffer.concat(parts).toString('utf8'), sha256(content));
+    if (written.ok) count += hits.length;
+  }
+  return count;
+}

@@ -1,0 +1,115 @@
+/**
+ * Forgetting that sticks, on the real Markdown store with a scripted memory model: forget,
+ * replay the conversation that created the item through distillation, and it does not come
+ * back; delete the tombstone by hand and it does.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Assistant } from '../../src/core/assistant.js';
+import type { Place } from '../../src/core/assistant-api.js';
+import { silentLogger, systemClock } from '../../src/core/ports.js';
+import { FileProjectStore } from '../../src/memory/store/project-store.js';
+import { HashingEmbedder } from '../../src/memory/index/hashing-embedder.js';
+import { createRecall } from '../../src/memory/recall.js';
+import { GrepRecall, InMemoryPrivateStore, RecordingUsageStore, ScriptedChatModel } from '../support/fakes.js';
+import { testSettings } from '../support/assistant-fixture.js';
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+const place: Place = { kind: 'project', origin: { name: 'general', key: 'terminal:general' } };
+const said = [
+  'Sarah Chen leads the design team at Acme now.',
+  'We decided to move the launch to March.',
+  'Sarah said she prefers async updates.',
+];
+/** The memory model: always the same distillation of the same conversation. */
+const memoryReply = JSON.stringify({
+  summary: 'Talked about Sarah and the launch.',
+  decisions: [{ text: 'Move the launch to March', message: 2 }],
+  quotes: [{ text: 'Sarah Chen leads the design team at Acme now.', message: 1 }],
+  entities: [{ title: 'Sarah Chen', category: 'People', facts: 'Leads the design team at Acme; prefers async updates.' }],
+});
+
+function setup() {
+  const dir = mkdtempSync(join(tmpdir(), 'charlie-forget-'));
+  dirs.push(dir);
+  const projectsDir = join(dir, 'projects');
+  const store = new FileProjectStore({ projectsDir, clock: systemClock, logger: silentLogger });
+  const memory = new ScriptedChatModel(() => ({ text: memoryReply }));
+  const assistant = new Assistant({ model: memory, memoryModel: memory, store, privateStore: new InMemoryPrivateStore(), recall: new GrepRecall(store), usage: new RecordingUsageStore(), clock: systemClock, logger: silentLogger, settings: testSettings });
+  const root = join(projectsDir, 'general');
+  const replay = async () => {
+    for (const text of said) await assistant.handle({ place, speaker: 'Alice', text, source: `discord:${text.length}`, reply: false });
+    await assistant.distillNow(place);
+    await assistant.idle();
+  };
+  return { dir, projectsDir, root, store, assistant, replay };
+}
+
+describe('forgetting sticks', () => {
+  it('a forgotten note, decision and quote are not re-created by replaying the conversation; removing the tombstones lets them back', async () => {
+    const t = setup();
+    await t.replay();
+    expect(existsSync(join(t.root, 'notes', 'People', 'Sarah-Chen.md'))).toBe(true);
+    let view = await t.assistant.showMemory(place);
+    expect(view.layers.decisions.map((d) => d.text)).toEqual(['Move the launch to March']);
+    expect(view.layers.quotes).toHaveLength(1);
+
+    expect((await t.assistant.forget(place, { kind: 'note', path: 'People/Sarah-Chen.md' }, 'Alice')).forgotten).toBe(true);
+    expect((await t.assistant.forget(place, { kind: 'decision', index: 1 }, 'Alice')).description).toBe('decision of ' + view.layers.decisions[0]!.date);
+    expect((await t.assistant.forget(place, { kind: 'quote', index: 1 }, 'Bob')).forgotten).toBe(true);
+    const tombstones = readFileSync(join(t.root, 'forgotten.md'), 'utf8');
+    expect(tombstones).toMatch(/· note · note People\/Sarah-Chen\.md · by Alice · `title:[0-9a-f]{16}`/);
+    expect(tombstones).toMatch(/· quote · quote by Alice of \d{4}-\d{2}-\d{2} · by Bob · `fp:[0-9a-f]{16}`/);
+    // never the forgotten text
+    for (const words of ['design team', 'launch to March', 'Acme']) expect(tombstones).not.toContain(words);
+
+    await t.replay();
+    expect(existsSync(join(t.root, 'notes', 'People', 'Sarah-Chen.md'))).toBe(false);
+    view = await t.assistant.showMemory(place);
+    expect(view.layers.decisions).toEqual([]);
+    expect(view.layers.quotes).toEqual([]);
+    // remember (a local chat model writing directly) cannot re-create it either
+    const refused = await t.store.saveNote('general', { title: 'sarah-chen', body: 'anything', source: 'x' }).catch((e: Error) => e.message);
+    expect(refused).toMatch(/forgotten/);
+
+    // a person deletes the tombstones by hand: Charlie may learn it again
+    writeFileSync(join(t.root, 'forgotten.md'), '# Forgotten\n');
+    await t.replay();
+    expect(existsSync(join(t.root, 'notes', 'People', 'Sarah-Chen.md'))).toBe(true);
+    view = await t.assistant.showMemory(place);
+    expect(view.layers.decisions.map((d) => d.text)).toEqual(['Move the launch to March']);
+  });
+
+  it('forgets one entry of a note, and on request the messages that said it, which leave the index', async () => {
+    const t = setup();
+    await t.replay();
+    await t.store.saveNote('general', { title: 'Sarah Chen', category: 'People', body: 'Her badge number is 7781.', source: 'discord:9' });
+    const items = await t.assistant.forgettable(place);
+    const entry = items.find((i) => i.target.kind === 'entry' && i.label.includes('entry 2'));
+    expect(entry).toBeDefined();
+    const out = await t.assistant.forget(place, entry!.target, 'Alice', { removeMessages: true });
+    expect(out.forgotten).toBe(true);
+    const note = readFileSync(join(t.root, 'notes', 'People', 'Sarah-Chen.md'), 'utf8');
+    expect(note).toContain('Leads the design team');
+    expect(note).not.toContain('7781');
+
+    const recall = createRecall({ projectsDir: t.projectsDir, dataDir: join(t.dir, 'data'), embedder: new HashingEmbedder(), usage: { record() {}, boost: () => 0 }, logger: silentLogger, clock: systemClock });
+    try {
+      expect((await recall.recall.recall('launch March', { project: 'general' })).some((h) => h.page.startsWith('log/') && h.text.includes('launch to March'))).toBe(true);
+      const decision = await t.assistant.forget(place, { kind: 'decision', index: 1 }, 'Alice', { removeMessages: true });
+      expect(decision.redacted).toBeGreaterThan(0);
+      const logs = readdirSync(join(t.root, 'log')).map((f) => readFileSync(join(t.root, 'log', f), 'utf8')).join('\n');
+      expect(logs).not.toContain('launch to March');
+      expect(logs).toContain('[removed: forgotten on');
+      expect(logs).toContain('Sarah said she prefers async updates.');
+      const hits = await recall.recall.recall('launch March', { project: 'general' });
+      expect(hits.some((h) => h.text.includes('launch to March'))).toBe(false);
+    } finally {
+      await recall.close();
+    }
+  });
+});

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { guardSpeech, SensitiveIndex, scrubRequest, sensitivityOf, withheld } from '../../src/core/egress.js';
+import { ScriptedChatModel } from '../support/fakes.js';
+import { general, makeAssistant } from '../support/assistant-fixture.js';
+import { markedBlocks } from '../../src/core/sensitive-records.js';
+import { chunkPage } from '../../src/memory/index/chunker.js';
+
+const index = new SensitiveIndex([
+  { origin: 'People/Bob.md', text: '### 2026-11-20\n\nBob keeps the vault code 4471 in the blue folder.\nHe changes it monthly.' },
+  { origin: 'decisions.md', text: 'Sell the house quietly [sensitivity:: sensitive]' },
+]);
+
+describe('the egress guard', () => {
+  it.each([
+    ['Bob keeps the vault code 4471 in the blue folder.', withheld('People/Bob.md')],
+    ['- notes/People/Bob.md:5: Bob keeps the vault code 4471 in the blue folder.', withheld('People/Bob.md')],
+    ['[notes/People/Bob.md:5-6] (score 0.9)\nBob keeps the vault code 4471 in the blue …', `[notes/People/Bob.md:5-6] (score 0.9)\n${withheld('People/Bob.md')}`],
+    ['- 2026-11-21: Sell the house quietly', `- ${withheld('decisions.md')}`.replace('- ', '')],
+    ['We keep the vault in the garage.', 'We keep the vault in the garage.'],
+    ['### 2026-11-20', '### 2026-11-20'],
+    ['He changes', 'He changes'],
+  ])('%s', (input, expected) => {
+    const out = index.scrub(input).text;
+    if (expected.startsWith('[withheld') || expected.includes('[withheld')) expect(out).toContain('[withheld:');
+    else expect(out).toBe(expected);
+    expect(out).not.toContain('4471');
+    expect(out).not.toMatch(/Sell the house/);
+  });
+
+  it('scrubs every part of a request: system, history, tool results, tool arguments, text parts of images', () => {
+    const { request, withheld: origins } = scrubRequest(
+      {
+        messages: [
+          { role: 'system', content: 'Summary:\nSell the house quietly' },
+          { role: 'user', content: [{ type: 'text', text: 'Bob keeps the vault code 4471 in the blue folder.' }, { type: 'image_url', image_url: { url: 'data:x' } }] },
+          { role: 'assistant', content: null, toolCalls: [{ id: '1', name: 'search_notes', arguments: '{"text":"Bob keeps the vault code 4471 in the blue folder."}' }] },
+          { role: 'tool', toolCallId: '1', name: 'search_notes', content: 'He changes it monthly.' },
+        ],
+      },
+      index,
+    );
+    expect(JSON.stringify(request)).not.toMatch(/4471|Sell the house|changes it monthly/);
+    expect(origins.sort()).toEqual(['People/Bob.md', 'decisions.md']);
+  });
+
+  it('reads sensitivity from markers and front matter', () => {
+    expect(sensitivityOf('a [sensitivity:: sensitive] b')).toBe('sensitive');
+    expect(sensitivityOf('plain', 'public')).toBe('public');
+    expect(markedBlocks('### 2026-01-01\n\nfine\n\n### 2026-01-02 [sensitivity:: sensitive]\n\nsecret entry\n\n- a\n- b [sensitivity:: sensitive]\n')).toEqual([
+      '### 2026-01-02 [sensitivity:: sensitive]\n\nsecret entry\n\n- a\n- b [sensitivity:: sensitive]\n',
+    ]);
+    expect(markedBlocks('intro\n\nthe code is 12 [sensitivity:: sensitive]\n\n- x\n- y [sensitivity:: sensitive]')).toEqual(['the code is 12 [sensitivity:: sensitive]', '- y [sensitivity:: sensitive]']);
+  });
+
+  it('every chunk knows its sensitivity: page front matter, marked entry, marked archive message', () => {
+    const page = chunkPage('notes/People/Bob.md', '---\ntitle: Bob\nsensitivity: sensitive\n---\n\nBob text.\n');
+    expect(page.map((c) => c.sensitivity)).toEqual(['sensitive']);
+    const mixed = chunkPage('notes/People/Ann.md', '---\ntitle: Ann\n---\n\n### 2026-01-01\n\nfine\n\n### 2026-01-02 [sensitivity:: sensitive]\n\nprivate\n');
+    expect(mixed.map((c) => [c.text, c.sensitivity])).toEqual([
+      ['fine', 'personal'],
+      ['private', 'sensitive'],
+    ]);
+    const log = chunkPage('log/2026-11-20.md', '# 2026-11-20\n\n### 10:00:00 · Ann · [↗](t:1)\n\nhello\n\n### 10:01:00 · Ann · [↗](t:2)\n\nmy salary [sensitivity:: sensitive]\n');
+    expect(log.map((c) => c.sensitivity)).toEqual(['personal', 'sensitive']);
+  });
+});
+
+describe('the online voice passes the guard too', () => {
+  it('a hosted TTS gets sensitive lines withheld; a local one is left alone', async () => {
+    const said: string[] = [];
+    const tts = (locality: 'local' | 'hosted') => ({ id: `tts-${locality}`, locality, synthesize: async (text: string) => (said.push(text), { mime: 'audio/wav', data: new Uint8Array() }) });
+    const chat = new ScriptedChatModel([]);
+    const { assistant, store } = makeAssistant({ model: chat });
+    await assistant.showMemory(general);
+    await store.saveNote('general', { title: 'Bob', body: 'Bob keeps the vault code 4471 in the blue folder.', source: 'x' });
+    store.projects.get('general')!.notes.get('Topics/Bob.md')!.sensitivity = 'sensitive';
+    const withhold = (text: string) => assistant.withholdSensitive(general, text);
+    await guardSpeech(tts('hosted'), withhold).synthesize('Sure. Bob keeps the vault code 4471 in the blue folder.');
+    await guardSpeech(tts('local'), withhold).synthesize('Bob keeps the vault code 4471 in the blue folder.');
+    expect(said[0]).toBe('[withheld: Topics/Bob.md is marked sensitive]');
+    expect(said[1]).toContain('4471');
+  });
+});

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { InMemoryWriteRequests } from '../../src/core/write-requests.js';
+import { ScriptedChatModel } from '../support/fakes.js';
+import { collect, general, makeAssistant, msg } from '../support/assistant-fixture.js';
+import { Assistant } from '../../src/core/assistant.js';
+import { silentLogger } from '../../src/core/ports.js';
+import { FixedClock, GrepRecall, InMemoryProjectStore, InMemoryPrivateStore, RecordingUsageStore } from '../support/fakes.js';
+import { testSettings } from '../support/assistant-fixture.js';
+
+const rememberCall = { name: 'remember', arguments: JSON.stringify({ title: 'Alice', text: 'Alice is allergic to peanuts.', category: 'People' }) };
+
+function twoLanes(memoryScript: ConstructorParameters<typeof ScriptedChatModel>[0]) {
+  const chat = new ScriptedChatModel<'hosted'>([{ toolCalls: [rememberCall] }, { text: 'Noted.' }], false, 'hosted');
+  const memory = new ScriptedChatModel(memoryScript);
+  const store = new InMemoryProjectStore();
+  const candidates = new InMemoryWriteRequests();
+  const assistant = new Assistant({ model: chat, memoryModel: memory, store, privateStore: new InMemoryPrivateStore(), recall: new GrepRecall(store), usage: new RecordingUsageStore(), writeRequests: candidates, clock: new FixedClock(), logger: silentLogger, settings: testSettings });
+  return { chat, memory, store, candidates, assistant };
+}
+
+describe('a hosted chat model never writes memory', () => {
+  it('remember becomes a saved candidate, and the user is told honestly', async () => {
+    const chat = new ScriptedChatModel<'hosted'>([{ toolCalls: [rememberCall] }, { text: 'Saved!' }], false, 'hosted');
+    const { assistant, store } = makeAssistant({ model: chat, memoryModel: null });
+    const { events, onEvent } = collect();
+    const out = await assistant.handle(msg('remember that Alice is allergic to peanuts'), { onEvent });
+    expect(store.projects.get('general')!.notes.size).toBe(0);
+    const result = events.find((e) => e.type === 'tool_result');
+    expect(result).toMatchObject({ ok: true, summary: expect.stringMatching(/candidate/) });
+    const toolMessage = chat.requests[1]!.messages.find((m) => m.role === 'tool');
+    expect(toolMessage?.content).toMatch(/NOT saved yet/);
+    expect(out.notices.join('\n')).toMatch(/noted — I'll file "Alice" once a local memory model is set up/);
+  });
+
+  it('a local chat model still writes directly', async () => {
+    const chat = new ScriptedChatModel([{ toolCalls: [rememberCall] }, { text: 'Saved.' }]);
+    const { assistant, store } = makeAssistant({ model: chat });
+    await assistant.handle(msg('remember that Alice is allergic to peanuts'));
+    expect(store.projects.get('general')!.notes.get('People/Alice.md')?.body).toContain('peanuts');
+  });
+
+  it('the memory lane reviews candidates at the next distillation: accepted ones are filed, others wait', async () => {
+    const t = twoLanes((req) =>
+      req.messages[0]!.content?.toString().includes('long-term memory. Each candidate')
+        ? { text: JSON.stringify({ verdicts: [{ id: 'nope', save: true }, { save: 'maybe' }] }) }
+        : { text: JSON.stringify({ summary: 'Alice talked.', decisions: [], quotes: [] }) },
+    );
+    const out = await t.assistant.handle(msg('remember that Alice is allergic to peanuts'));
+    expect(out.notices.join('\n')).toMatch(/when my local model runs/);
+    expect(await t.candidates.list('general')).toHaveLength(1);
+    await t.assistant.distillNow(general);
+    // invalid verdicts: nothing filed, the candidate waits
+    expect(t.store.projects.get('general')!.notes.size).toBe(0);
+    const [waiting] = await t.candidates.list('general');
+    expect(waiting).toMatchObject({ title: 'Alice', text: 'Alice is allergic to peanuts.', by: 'scripted' });
+  });
+
+  it('an accepted candidate is filed by the memory lane and leaves the queue', async () => {
+    let id = '';
+    const t = twoLanes((req) => {
+      const prompt = String(req.messages[1]?.content ?? '');
+      const m = /id (\S+):/.exec(prompt);
+      if (m) id = m[1]!;
+      return req.messages[0]!.content?.toString().includes('Each candidate')
+        ? { text: JSON.stringify({ verdicts: [{ id, save: true, text: 'Allergic to peanuts.' }] }) }
+        : { text: JSON.stringify({ summary: 'Alice talked.', decisions: [], quotes: [] }) };
+    });
+    await t.assistant.handle(msg('remember that Alice is allergic to peanuts'));
+    await t.assistant.distillNow(general);
+    expect(t.store.projects.get('general')!.notes.get('People/Alice.md')?.body).toBe('Allergic to peanuts.');
+    expect(await t.candidates.list('general')).toHaveLength(0);
+  });
+});
