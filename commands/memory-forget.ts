@@ -18,7 +18,7 @@ export default {
   ],
   editsSharedMemory: true,
   async execute(interaction, ctx) {
-    const token = (interaction.options.getString('item', true) ?? '').trim();
+    const token = interaction.options.getString('item', true).trim();
     if (ctx.place.kind === 'private') {
       await interaction.reply({ content: 'In a private conversation use `/private forget` (or `/private wipe`).', flags: MessageFlags.Ephemeral });
       return;
@@ -36,7 +36,7 @@ export default {
     await interaction.reply({ content, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
   },
   async autocomplete(interaction, ctx) {
-    const typed = String(interaction.options.getFocused()).toLowerCase();
+    const typed = interaction.options.getFocused().toLowerCase();
     const items = await ctx.assistant.forgettable(ctx.place);
     const matches = items.filter((i) => i.label.toLowerCase().includes(typed)).slice(0, 25);
     await interaction.respond(matches.map((i) => ({ name: i.label.replace(/\s+/g, ' ').slice(0, 100), value: targetToken(i.target).slice(0, 100) })));

@@ -16,7 +16,7 @@ export default {
   componentPrefix: PREFIX,
   async execute(interaction, ctx) {
     const view = await ctx.assistant.privateMemory(ctx.place);
-    if (!view || ctx.place.kind !== 'private') return void (await interaction.reply({ content: NOT_IN_DM, flags: MessageFlags.Ephemeral }));
+    if (!view || ctx.place.kind !== 'private') { await interaction.reply({ content: NOT_IN_DM, flags: MessageFlags.Ephemeral }); return; }
     await interaction.reply({
       content: `This deletes all ${view.messages.count} message(s) and everything distilled from our DMs, for good. Sure?`,
       flags: MessageFlags.Ephemeral,
@@ -36,9 +36,9 @@ export default {
     const [, answer, owner] = interaction.customId.split(':');
     // Checked at press time: only the person whose memory it is, in their own DM.
     if (ctx.place.kind !== 'private' || owner !== interaction.user.id || ctx.place.userId !== interaction.user.id) {
-      return void (await interaction.reply({ content: 'Only the person whose private memory this is can wipe it, from their own DM.', flags: MessageFlags.Ephemeral }));
+      { await interaction.reply({ content: 'Only the person whose private memory this is can wipe it, from their own DM.', flags: MessageFlags.Ephemeral }); return; }
     }
-    if (answer !== 'yes') return void (await interaction.update({ content: 'Nothing was deleted.', components: [] }));
+    if (answer !== 'yes') { await interaction.update({ content: 'Nothing was deleted.', components: [] }); return; }
     await ctx.assistant.wipePrivate(ctx.place);
     await interaction.update({ content: 'Done: everything I held about you from our DMs is deleted.', components: [] });
   },

@@ -135,8 +135,8 @@ export class SqlitePrivateStore implements PrivateStore {
   }
 
   messageStats(userId: string): { count: number; first: string | null; last: string | null } {
-    const row = this.use(() => this.db.prepare('SELECT COUNT(*) AS n, MIN(time) AS first, MAX(time) AS last FROM dm_messages WHERE user_id = ?').get(userId) as Row);
-    return { count: Number(row.n), first: row.first === null ? null : String(row.first), last: row.last === null ? null : String(row.last) };
+    const row = this.use(() => this.db.prepare('SELECT COUNT(*) AS n, MIN(time) AS first, MAX(time) AS last FROM dm_messages WHERE user_id = ?').get(userId) as { n: number; first: string | null; last: string | null });
+    return { count: row.n, first: row.first, last: row.last };
   }
 
   deleteMessages(userId: string, range: { sinceTime: string } | { lastN: number }): number {

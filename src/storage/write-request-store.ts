@@ -34,7 +34,7 @@ export class FileWriteRequestStore implements WriteRequestStore {
       const raw: unknown = JSON.parse(readFileSync(file, 'utf8'));
       return (Array.isArray(raw) ? raw : []).flatMap((item) => {
         const c = candidateSchema.safeParse(item);
-        return c.success ? [c.data as WriteRequest] : [];
+        return c.success ? [c.data] : [];
       });
     } catch {
       return [];

@@ -73,7 +73,7 @@ describe('forgetting sticks', () => {
     expect(view.layers.decisions).toEqual([]);
     expect(view.layers.quotes).toEqual([]);
     // remember (a local chat model writing directly) cannot re-create it either
-    const refused = await t.store.saveNote('general', { title: 'sarah-chen', body: 'anything', source: 'x' }).catch((e: Error) => e.message);
+    const refused = await t.store.saveNote('general', { title: 'sarah-chen', body: 'anything', source: 'x' }).catch((e: unknown) => (e instanceof Error ? e.message : String(e)));
     expect(refused).toMatch(/forgotten/);
 
     // a person deletes the tombstones by hand: Charlie may learn it again

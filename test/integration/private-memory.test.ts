@@ -40,7 +40,7 @@ function setup() {
   const rows = () => {
     const db = new DatabaseSync(file, { readOnly: true });
     try {
-      const count = (table: string, user: string) => Number((db.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE user_id = ?`).get(user) as { n: number }).n);
+      const count = (table: string, user: string) => (db.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE user_id = ?`).get(user) as { n: number }).n;
       const tables = ['dm_messages', 'dm_memory', 'dm_tombstones'];
       return { dana: tables.map((t) => count(t, '1001')), eve: tables.map((t) => count(t, '1002')) };
     } finally {

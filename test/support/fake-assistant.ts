@@ -169,7 +169,7 @@ export class FakeAssistant implements AssistantApi {
   async forget(place: Place, target: ForgetTarget, by: string, options: { removeMessages?: boolean } = {}): Promise<ForgetOutcome> {
     this.forgets.push({ place: keyOf(place), target, by, removeMessages: options.removeMessages ?? false });
     if (target.kind === 'note') return { forgotten: await this.forgetNote(place, target.path), description: `note ${target.path}`, redacted: 0 };
-    return { forgotten: true, description: `${target.kind}`, redacted: options.removeMessages ? 1 : 0 };
+    return { forgotten: true, description: target.kind, redacted: options.removeMessages ? 1 : 0 };
   }
 
   async forgettable(place: Place): Promise<ForgettableItem[]> {

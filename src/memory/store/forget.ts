@@ -77,7 +77,8 @@ export async function forgetInProject(deps: ForgetDeps, target: ForgetTarget, by
     };
     const written = await deps.writeLayers(layers, snap.versions);
     if (!written.ok) return NOTHING;
-    const speaker = 'speaker' in item ? ` by ${item.speaker}` : '';
+    const who = (item as { speaker?: unknown }).speaker;
+    const speaker = typeof who === 'string' ? ` by ${who}` : '';
     tombstone = { kind: target.kind, description: `${target.kind}${speaker} of ${item.date || 'unknown date'}`, keys: [fingerprint(item.text)], when, by };
     said = { sources: item.source ? [item.source] : [], texts: [item.text] };
   }
