@@ -15,8 +15,7 @@ import type { ChatChunk, ChatMessage, ChatModel, ChatRequest, ContentPart, Local
 
 export type { Sensitivity };
 
-/** The per-block marker, a Dataview inline field so Obsidian shows it as a field. */
-export const SENSITIVE_MARKER = '[sensitivity:: sensitive]';
+/** The per-block marker `[sensitivity:: sensitive]`, a Dataview inline field so Obsidian shows it as a field. */
 const MARKER = /\[sensitivity::\s*sensitive\s*\]/i;
 
 /** A block's sensitivity: its own marker, else its page's. */
