@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { userInfo } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { applyIndexRuntime, dataFiles, loadConfig, type Config } from './config.js';
+import { charlieVersion } from './version.js';
 import { Assistant } from './core/assistant.js';
 import { CharlieError } from './core/errors.js';
 import { asLocalModel, systemClock, type ChatModel, type LocalChatModel, type Logger } from './core/ports.js';
@@ -222,6 +223,7 @@ export async function startWebApp(
       auth: new WebAuth({ ownerToken: config.WEB_TOKEN, ownerName: safeUserName(), tokenFile: files.webToken, secretFile: files.webSecret, sessionDays: config.WEB_SESSION_DAYS }),
       logger: logger.child({ component: 'web' }),
       assistantName: config.ASSISTANT_NAME,
+      version: charlieVersion(),
       acceptsImages: app.model.acceptsImages,
       speech: {
         ...(stt ? { transcribe: (audio: Uint8Array, mime: string, signal?: AbortSignal) => transcribeVoiceMessage(stt, audio, mime, { language: config.STT_LANGUAGE, signal }) } : {}),

@@ -31,6 +31,8 @@ export interface WebDeps {
   auth: WebAuth;
   logger: Logger;
   assistantName: string;
+  /** Charlie's version, shown in the app's footer. */
+  version: string;
   acceptsImages: boolean;
   speech?: SpeechServices;
   /** Folder of the built client (index.html, app.js, …). */
@@ -54,7 +56,7 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
     return c.json({ error: err.message }, 500);
   });
 
-  app.get('/api/health', (c) => c.json({ ok: true, name: deps.assistantName }));
+  app.get('/api/health', (c) => c.json({ ok: true, name: deps.assistantName, version: deps.version }));
 
   const clientKey = (c: Context) => {
     try {
@@ -94,7 +96,7 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
   });
   app.get('/api/me', (c) => {
     const u = c.get('user');
-    return c.json({ kind: u.kind, name: u.name, assistant: deps.assistantName, acceptsImages: deps.acceptsImages, speech: { stt: typeof deps.speech?.transcribe === 'function', tts: typeof deps.speech?.speak === 'function' } });
+    return c.json({ kind: u.kind, name: u.name, assistant: deps.assistantName, version: deps.version, acceptsImages: deps.acceptsImages, speech: { stt: typeof deps.speech?.transcribe === 'function', tts: typeof deps.speech?.speak === 'function' } });
   });
   app.post('/api/logout', (c) => {
     deleteCookie(c, SESSION_COOKIE, { path: '/' });

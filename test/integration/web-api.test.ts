@@ -34,6 +34,9 @@ describe('web API', () => {
   it('answers health without a token, and 401 on every other API route without one', async () => {
     const health = await fetch(`${f.web.url}/api/health`);
     expect(health.status).toBe(200);
+    // the version the footer shows is package.json's
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(await health.json()).toMatchObject({ ok: true, version: pkg.version });
     const routes = f.web.apiRoutes.filter((r) => r.path !== '/api/health');
     expect(routes.length).toBeGreaterThan(15);
     for (const r of routes) {

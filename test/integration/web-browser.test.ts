@@ -69,6 +69,7 @@ describe.skipIf(missing !== null)('web app in Chromium', { timeout: 60_000 }, ()
     await page.goto(`${f.web.url}/login?token=${TOKEN}`);
     await page.locator('#sidebar a', { hasText: 'trip' }).waitFor();
     expect(await page.locator('#sidebar').textContent()).toContain('Private chat');
+    expect(await page.locator('#sidebar footer.version').textContent()).toMatch(/^Charlie \d+\.\d+\.\d+/);
     const cookies = await context.cookies();
     expect(cookies.find((c) => c.name === 'charlie_session')).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
   });

@@ -5,6 +5,8 @@ export interface Me {
   kind: 'owner' | 'member';
   name: string;
   assistant: string;
+  /** Charlie's version (package.json). */
+  version: string;
   acceptsImages: boolean;
   speech: { stt: boolean; tts: boolean };
 }

@@ -40,6 +40,7 @@ function sidebar(list: ProjectList, route: Route, me: Me, onNew: (name: string) 
     h('nav', { 'aria-label': 'Projects' }, h('h2', {}, 'Private'), h('ul', {}, link(list.private.project, 'Private chat', 'lock')), h('h2', {}, 'Projects'), h('ul', {}, list.projects.map((p) => link(p.project, p.name, p.discord ? 'hash' : 'dot')))),
     form,
     h('div', { class: 'whoami' }, `Signed in as ${me.name}`, ' ', h('button', { type: 'button', class: 'small link', onclick: () => void api.logout().then(() => location.reload()) }, 'Sign out')),
+    h('footer', { class: 'version' }, `Charlie ${me.version}`),
   ];
 }
 
