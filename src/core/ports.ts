@@ -3,7 +3,7 @@
  * implement them; tests use scripted fakes of them. Nothing here imports infrastructure.
  */
 
-import type { ForgetOutcome, ForgetTarget, Tombstone } from './tombstones.js';
+import type { ForgetOutcome, ForgetTarget, Tombstone } from './tombstone-types.js';
 
 // ───────────────────────────── chat model ─────────────────────────────
 

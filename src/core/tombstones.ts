@@ -10,32 +10,8 @@
  */
 import { createHash } from 'node:crypto';
 
-export type ForgottenKind = 'note' | 'entry' | 'decision' | 'quote';
-
-export interface Tombstone {
-  kind: ForgottenKind;
-  /** Short, without the forgotten text: "note People/Sarah-Chen.md", "decision of 2026-11-20". */
-  description: string;
-  keys: string[];
-  /** ISO time. */
-  when: string;
-  by: string;
-}
-
-/** What to forget in a project. `entry` counts the dated entries (### headings) of a note from 1. */
-export type ForgetTarget =
-  | { kind: 'note'; path: string }
-  | { kind: 'entry'; path: string; entry: number }
-  | { kind: 'decision'; index: number }
-  | { kind: 'quote'; index: number };
-
-export interface ForgetOutcome {
-  forgotten: boolean;
-  /** What was forgotten, for the reply (same as the tombstone's description). */
-  description: string;
-  /** Archive entries redacted (when asked to remove the messages that said it). */
-  redacted: number;
-}
+export type { ForgetOutcome, ForgetTarget, ForgottenKind, Tombstone } from './tombstone-types.js';
+import type { ForgetTarget, Tombstone } from './tombstone-types.js';
 
 function hash(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
