@@ -64,13 +64,14 @@ export function chatRoutes(app: Hono<WebEnv>, deps: WebDeps, hub: TurnHub): void
     const parsed = messageBody.safeParse(await c.req.json().catch(() => null));
     if (!parsed.success) return c.json({ error: parsed.error.issues.map((i) => i.message).join('; ') }, 400);
     const { text, images, mode } = parsed.data;
+    // a member signed in through /web is a Discord user (their id names their page); the owner's web id is no Discord id
     if (!text.trim() && !images?.length) return c.json({ error: 'empty message' }, 400);
     const turn = hub.start(TurnHub.owner(user.id, project));
     hub.push(turn, 'accepted', { turnId: turn.id, project });
     const onEvent = (e: TurnEvent) => hub.push(turn, e.type, e);
     void deps.assistant
       .handle(
-        { place: at.place, speaker: user.name, speakerId: user.id, text, source: `web:${Date.now()}`, images, mode: mode ?? 'text' },
+        { place: at.place, speaker: user.name, ...(user.kind === 'member' ? { speakerId: user.id } : {}), text, source: `web:${Date.now()}`, images, mode: mode ?? 'text' },
         { onEvent, signal: turn.controller.signal },
       )
       .then((outcome) => hub.push(turn, 'outcome', { reply: outcome.reply, reason: outcome.reason, related: outcome.related, notices: outcome.notices }))
