@@ -58,7 +58,10 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['discord.js', '@discordjs/*', '@lancedb/*', 'node:fs', 'node:fs/*', 'fs', 'node:sqlite', 'node:net', 'node:http', 'node:https', 'ws', 'pino', 'chokidar', '@huggingface/*'], message: 'src/core talks through ports (src/core/ports.ts), never to infrastructure' },
+            {
+              group: ['discord.js', '@discordjs/*', '@lancedb/*', 'node:fs', 'node:fs/*', 'fs', 'node:sqlite', 'node:net', 'node:http', 'node:https', 'ws', 'pino', 'chokidar', '@huggingface/*'],
+              message: 'src/core talks through ports (src/core/ports.ts), never to infrastructure',
+            },
           ],
         },
       ],

@@ -13,9 +13,7 @@ import { validateCommand } from '../src/discord/commands-data.js';
 export const COMMANDS_DIR = dirname(fileURLToPath(import.meta.url));
 
 export async function loadCommands(dir = COMMANDS_DIR): Promise<Command[]> {
-  const files = (await readdir(dir))
-    .filter((f) => /\.(ts|js|mjs)$/.test(f) && !/^index\.|\.d\.ts$|\.test\./.test(f))
-    .sort();
+  const files = (await readdir(dir)).filter((f) => /\.(ts|js|mjs)$/.test(f) && !/^index\.|\.d\.ts$|\.test\./.test(f)).sort();
   const commands: Command[] = [];
   const seen = new Set<string>();
   for (const file of files) {

@@ -18,7 +18,11 @@ export default {
     const key = interaction.options.getString('promote')?.trim();
     if (key) {
       const done = await ctx.assistant.promoteCandidate(ctx.place, key);
-      await interaction.reply({ content: done ? `📌 Promoted \`${key}\` into memory.` : `Nothing waits as \`${key}\`. Try \`/memory candidates\`.`, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+      await interaction.reply({
+        content: done ? `📌 Promoted \`${key}\` into memory.` : `Nothing waits as \`${key}\`. Try \`/memory candidates\`.`,
+        flags: MessageFlags.Ephemeral,
+        allowedMentions: { parse: [] },
+      });
       return;
     }
     const waiting = await ctx.assistant.memoryCandidates(ctx.place);
@@ -26,7 +30,9 @@ export default {
       await interaction.reply({ content: 'Nothing waits for promotion.', flags: MessageFlags.Ephemeral });
       return;
     }
-    const lines = waiting.slice(0, 10).map((c) => `\`${c.key}\` **${c.entity}**: ${c.fact.text}\n> ${c.message.replace(/\s+/g, ' ').slice(0, 160)}\n-# score ${c.score.toFixed(2)} · expires ${c.expires.slice(0, 10)}`);
+    const lines = waiting
+      .slice(0, 10)
+      .map((c) => `\`${c.key}\` **${c.entity}**: ${c.fact.text}\n> ${c.message.replace(/\s+/g, ' ').slice(0, 160)}\n-# score ${c.score.toFixed(2)} · expires ${c.expires.slice(0, 10)}`);
     let content = `⏳ **${waiting.length} waiting** (promoted when said again; \`/memory candidates promote:\` promotes now)\n\n${lines.join('\n')}`;
     if (content.length > 2000) content = `${content.slice(0, 1997)}…`;
     await interaction.reply({ content, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });

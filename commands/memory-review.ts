@@ -15,12 +15,20 @@ const CHOICES: { choice: ReviewChoice; label: string; style: ButtonStyle.Primary
   { choice: 'hold', label: 'Hold', style: ButtonStyle.Danger },
 ];
 
-function view(pairs: readonly ReviewPair[], note = ''): { content: string; components: { type: ComponentType.ActionRow; components: { type: ComponentType.Button; style: ButtonStyle; label: string; custom_id: string }[] }[] } {
+function view(
+  pairs: readonly ReviewPair[],
+  note = '',
+): { content: string; components: { type: ComponentType.ActionRow; components: { type: ComponentType.Button; style: ButtonStyle; label: string; custom_id: string }[] }[] } {
   const pair = pairs[0];
   if (!pair) return { content: `${note}Nothing is in review.`.trim(), components: [] };
   const content = `${note}⚖️ **${pair.title}** — these disagree (${pairs.length} in review):\n**old** (said ${pair.old.said || '?'}): ${pair.old.statement}\n**new** (said ${pair.new.said || '?'}): ${pair.new.statement}\n-# \`${pair.page}\` · ${pair.old.id} / ${pair.new.id}`;
   // hold applies to the new record; the old one stays in review until a choice is made
-  const components = [{ type: ComponentType.ActionRow as const, components: CHOICES.map((c) => ({ type: ComponentType.Button as const, style: c.style, label: c.label, custom_id: `${PREFIX}:${c.choice}:${pair.new.id}` })) }];
+  const components = [
+    {
+      type: ComponentType.ActionRow as const,
+      components: CHOICES.map((c) => ({ type: ComponentType.Button as const, style: c.style, label: c.label, custom_id: `${PREFIX}:${c.choice}:${pair.new.id}` })),
+    },
+  ];
   return { content: content.slice(0, 2000), components };
 }
 

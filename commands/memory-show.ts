@@ -12,7 +12,10 @@ export default {
   componentPrefix: PREFIX,
   async execute(interaction, ctx) {
     const pages = memoryPages(await ctx.assistant.showMemory(ctx.place), ctx.place.kind === 'private');
-    const edit = ctx.place.kind === 'project' ? [{ type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, style: ButtonStyle.Secondary, custom_id: 'memory-edit:open', label: '✏️ Edit' }] }] : [];
+    const edit =
+      ctx.place.kind === 'project'
+        ? [{ type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, style: ButtonStyle.Secondary, custom_id: 'memory-edit:open', label: '✏️ Edit' }] }]
+        : [];
     await interaction.reply({ content: pages[0]!, components: [...pagerRow(PREFIX, 0, pages.length), ...edit], flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
   },
   async handleComponent(interaction, ctx) {

@@ -35,9 +35,15 @@ export default {
   subcommand: { name: 'forget', description: 'Forget an item or a range of your messages' },
   options: [{ type: ApplicationCommandOptionType.String, name: 'what', description: 'A decision, a quote, the summary, or your recent messages', required: true, autocomplete: true }],
   async execute(interaction, ctx) {
-    if (ctx.place.kind !== 'private') { await interaction.reply({ content: NOT_IN_DM, flags: MessageFlags.Ephemeral }); return; }
+    if (ctx.place.kind !== 'private') {
+      await interaction.reply({ content: NOT_IN_DM, flags: MessageFlags.Ephemeral });
+      return;
+    }
     const target = parsePrivateTarget(interaction.options.getString('what', true).trim(), new Date());
-    if (!target) { await interaction.reply({ content: 'Pick one of the suggestions (start typing).', flags: MessageFlags.Ephemeral }); return; }
+    if (!target) {
+      await interaction.reply({ content: 'Pick one of the suggestions (start typing).', flags: MessageFlags.Ephemeral });
+      return;
+    }
     const out = await ctx.assistant.forgetPrivate(ctx.place, target);
     await interaction.reply({
       content: out.forgotten ? `Forgot ${out.description}. I won't learn it again from what is left.` : `Nothing to forget: ${out.description}.`,
@@ -48,12 +54,20 @@ export default {
   async autocomplete(interaction, ctx) {
     const typed = interaction.options.getFocused().toLowerCase();
     const view = await ctx.assistant.privateMemory(ctx.place);
-    if (!view) { await interaction.respond([]); return; }
+    if (!view) {
+      await interaction.respond([]);
+      return;
+    }
     const items = [
       ...view.layers.decisions.map((d, i) => ({ value: `decision:${i + 1}`, name: `decision ${d.date}: ${d.text}` })),
       ...view.layers.quotes.map((q, i) => ({ value: `quote:${i + 1}`, name: `quote: ${q.text}` })),
       ...RANGES,
     ];
-    await interaction.respond(items.filter((i) => i.name.toLowerCase().includes(typed)).slice(0, 25).map((i) => ({ name: i.name.replace(/\s+/g, ' ').slice(0, 100), value: i.value })));
+    await interaction.respond(
+      items
+        .filter((i) => i.name.toLowerCase().includes(typed))
+        .slice(0, 25)
+        .map((i) => ({ name: i.name.replace(/\s+/g, ' ').slice(0, 100), value: i.value })),
+    );
   },
 } satisfies Command;

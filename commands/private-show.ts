@@ -11,7 +11,10 @@ export default {
   subcommand: { name: 'show', description: 'What I hold about you from our DMs' },
   async execute(interaction, ctx) {
     const view = await ctx.assistant.privateMemory(ctx.place);
-    if (!view) { await interaction.reply({ content: NOT_IN_DM, flags: MessageFlags.Ephemeral }); return; }
+    if (!view) {
+      await interaction.reply({ content: NOT_IN_DM, flags: MessageFlags.Ephemeral });
+      return;
+    }
     const { layers, messages } = view;
     const lines = [
       `**What I hold about you privately** (only here, in SQLite on the owner's machine; never in a server channel or the shared search):`,

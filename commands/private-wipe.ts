@@ -16,7 +16,10 @@ export default {
   componentPrefix: PREFIX,
   async execute(interaction, ctx) {
     const view = await ctx.assistant.privateMemory(ctx.place);
-    if (!view || ctx.place.kind !== 'private') { await interaction.reply({ content: NOT_IN_DM, flags: MessageFlags.Ephemeral }); return; }
+    if (!view || ctx.place.kind !== 'private') {
+      await interaction.reply({ content: NOT_IN_DM, flags: MessageFlags.Ephemeral });
+      return;
+    }
     await interaction.reply({
       content: `This deletes all ${view.messages.count} message(s) and everything distilled from our DMs, for good. Sure?`,
       flags: MessageFlags.Ephemeral,
@@ -36,9 +39,15 @@ export default {
     const [, answer, owner] = interaction.customId.split(':');
     // Checked at press time: only the person whose memory it is, in their own DM.
     if (ctx.place.kind !== 'private' || owner !== interaction.user.id || ctx.place.userId !== interaction.user.id) {
-      { await interaction.reply({ content: 'Only the person whose private memory this is can wipe it, from their own DM.', flags: MessageFlags.Ephemeral }); return; }
+      {
+        await interaction.reply({ content: 'Only the person whose private memory this is can wipe it, from their own DM.', flags: MessageFlags.Ephemeral });
+        return;
+      }
     }
-    if (answer !== 'yes') { await interaction.update({ content: 'Nothing was deleted.', components: [] }); return; }
+    if (answer !== 'yes') {
+      await interaction.update({ content: 'Nothing was deleted.', components: [] });
+      return;
+    }
     await ctx.assistant.wipePrivate(ctx.place);
     await interaction.update({ content: 'Done: everything I held about you from our DMs is deleted.', components: [] });
   },

@@ -95,7 +95,10 @@ const status = {
   async execute(interaction, ctx) {
     const voice = sessionsOf(ctx);
     const s = voice && interaction.guildId ? voice.status(interaction.guildId) : null;
-    const models = ctx.assistant.lanes().map((l) => `• ${describeLane(l)}`).join('\n');
+    const models = ctx.assistant
+      .lanes()
+      .map((l) => `• ${describeLane(l)}`)
+      .join('\n');
     const text = s ? describeStatus(s) : 'Not in a voice channel. Use /voice join from a project channel while you are in a voice channel.';
     await refuse(interaction, `${text}\n${models}`);
   },

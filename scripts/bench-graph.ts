@@ -73,8 +73,20 @@ const root = await mkdtemp(join(tmpdir(), 'charlie-bench-graph-'));
 try {
   await build(root);
   const entries: LogEntry[] = [
-    { time: '2026-06-20T10:00:00Z', speaker: 'Ana Person0', source: 'https://discord.com/channels/1/2/900001', role: 'user', text: `${titleOf(5)} started at ${titleOf(7)}; ${titleOf(11)}'s trip to ${titleOf(13)} is booked.` },
-    { time: '2026-06-20T10:01:00Z', speaker: 'Ben Person1', source: 'https://discord.com/channels/1/2/900002', role: 'user', text: `alias-42 and Hana moved to ${titleOf(23)}. A new friend, Zed Newman, joined Work Thing 2.` },
+    {
+      time: '2026-06-20T10:00:00Z',
+      speaker: 'Ana Person0',
+      source: 'https://discord.com/channels/1/2/900001',
+      role: 'user',
+      text: `${titleOf(5)} started at ${titleOf(7)}; ${titleOf(11)}'s trip to ${titleOf(13)} is booked.`,
+    },
+    {
+      time: '2026-06-20T10:01:00Z',
+      speaker: 'Ben Person1',
+      source: 'https://discord.com/channels/1/2/900002',
+      role: 'user',
+      text: `alias-42 and Hana moved to ${titleOf(23)}. A new friend, Zed Newman, joined Work Thing 2.`,
+    },
   ];
   const speakers = [{ name: 'Ana Person0', discordId: '100' }, { name: 'Ben Person1' }];
   const cold = new Wiki({ projectsDir: root, clock: systemClock, logger: silentLogger });
@@ -108,7 +120,9 @@ try {
   const ms = (x: number) => `${x.toFixed(0)} ms`;
   console.log(`knowledge graph, ${N} pages (${process.platform}, ${(await import('node:os')).cpus().length} cores)`);
   console.log(`page map (${view.map.length} pages handed over): cold ${ms(mapCold)}, warm ${ms(mapWarm)}`);
-  console.log(`distillation, deterministic part: page map + write of ${report.created.length + report.updated.length} pages (${report.factsAdded} facts, ${report.linksAdded} link sides): warm ${ms(mapWarm + writeMs)}, cold ${ms(distilCold)}`);
+  console.log(
+    `distillation, deterministic part: page map + write of ${report.created.length + report.updated.length} pages (${report.factsAdded} facts, ${report.linksAdded} link sides): warm ${ms(mapWarm + writeMs)}, cold ${ms(distilCold)}`,
+  );
   console.log(`memory check: ${ms(checkMs)} (exit ${code}; ${lines.at(-1) ?? ''})`);
 } finally {
   await rm(root, { recursive: true, force: true });

@@ -26,7 +26,12 @@ import { SqliteUsageStore } from '../src/storage/usage-store.js';
 import { consoleLogger, percentile } from './bench-util.js';
 import { parseLocomoDate, normaliseEvidence, scoreByConversation, scoreRuns, type ScoredItem } from './locomo-util.js';
 
-interface Turn { speaker: string; dia_id: string; text: string; blip_caption?: string }
+interface Turn {
+  speaker: string;
+  dia_id: string;
+  text: string;
+  blip_caption?: string;
+}
 interface Sample {
   sample_id: string;
   conversation: Record<string, unknown>;
@@ -73,12 +78,16 @@ const service = createRecall({
 });
 
 const store = new FileProjectStore({ projectsDir, clock: systemClock, logger: silentLogger });
-const listArg = (v: string | undefined) => new Set((v ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+const listArg = (v: string | undefined) =>
+  new Set(
+    (v ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
 const only = listArg(args.only);
 const exclude = listArg(args.exclude);
-const data = (JSON.parse(readFileSync(resolve(args.data), 'utf8')) as Sample[]).filter(
-  (s) => (only.size === 0 || only.has(s.sample_id)) && !exclude.has(s.sample_id),
-);
+const data = (JSON.parse(readFileSync(resolve(args.data), 'utf8')) as Sample[]).filter((s) => (only.size === 0 || only.has(s.sample_id)) && !exclude.has(s.sample_id));
 if (data.length === 0) {
   console.error('no conversation left after --only/--exclude');
   process.exit(2);

@@ -21,7 +21,9 @@ const runs = Number(values.runs);
 const modelDelay = Number(values['model-delay']);
 
 function files(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
 }
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 const gz = (path: string) => gzipSync(readFileSync(path), { level: 9 }).length;
@@ -74,7 +76,11 @@ try {
   const webTimes: number[] = [];
   const modelBody = JSON.stringify({ model: 'fake-model', stream: true, messages: [{ role: 'user', content: 'when do we fly?' }] });
   for (let i = 0; i < runs + 3; i++) {
-    const m = await firstToken(`${fixture.model.url}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: modelBody }, (l) => l.startsWith('data:') && l.includes('"content":"') && !l.includes('"content":""'));
+    const m = await firstToken(
+      `${fixture.model.url}/chat/completions`,
+      { method: 'POST', headers: { 'content-type': 'application/json' }, body: modelBody },
+      (l) => l.startsWith('data:') && l.includes('"content":"') && !l.includes('"content":""'),
+    );
     const w = await firstToken(
       `${fixture.web.url}/api/projects/trip/messages`,
       { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ text: `when do we fly? (${i})` }) },

@@ -55,7 +55,12 @@ export function modelRows(config: Config): Row[] {
       path: chat.path,
       present: existsSync(chat.path),
       bytes: dirBytes(chat.path),
-      used: config.LLM_PROVIDER === 'server' ? 'not used (LLM_PROVIDER=server)' : config.LLM_PROVIDER === 'embedded' ? 'answers and writes memory' : 'answers and writes memory when no model server answers',
+      used:
+        config.LLM_PROVIDER === 'server'
+          ? 'not used (LLM_PROVIDER=server)'
+          : config.LLM_PROVIDER === 'embedded'
+            ? 'answers and writes memory'
+            : 'answers and writes memory when no model server answers',
     },
     {
       job: 'embedding',
@@ -109,7 +114,11 @@ async function pull(config: Config, jobs: Job[]): Promise<void> {
       const file = embeddedModelFile(config);
       process.stdout.write(`chat model ${file.ref}\n`);
       const r = await downloadModel(file, { onProgress: progressPrinter('chat model') });
-      process.stdout.write(r.downloaded ? `  ✓ ${gb(r.bytes)} at ${r.path}${r.resumedFrom ? ` (resumed at ${gb(r.resumedFrom)})` : ''}${r.shaVerified ? ', SHA-256 verified' : ', size and GGUF header verified (no SHA-256 announced)'}\n` : `  ✓ already here: ${r.path}\n`);
+      process.stdout.write(
+        r.downloaded
+          ? `  ✓ ${gb(r.bytes)} at ${r.path}${r.resumedFrom ? ` (resumed at ${gb(r.resumedFrom)})` : ''}${r.shaVerified ? ', SHA-256 verified' : ', size and GGUF header verified (no SHA-256 announced)'}\n`
+          : `  ✓ already here: ${r.path}\n`,
+      );
     } else if (job === 'embedding') {
       process.stdout.write(`embedding model ${config.EMBEDDING_MODEL}\n`);
       await TransformersEmbedder.load({

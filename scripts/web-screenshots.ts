@@ -20,7 +20,10 @@ const fixture = await startWebFixture({
 });
 const browser = await launchChromium();
 try {
-  for (const [label, viewport] of [['desktop', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]] as const) {
+  for (const [label, viewport] of [
+    ['desktop', { width: 1280, height: 800 }],
+    ['phone', { width: 390, height: 844 }],
+  ] as const) {
     const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
     const page = await context.newPage();
     await page.goto(`${fixture.web.url}/login?token=${TOKEN}`);

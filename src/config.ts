@@ -12,18 +12,23 @@ import { isLocalHost, publicUrl, urlIsLocal } from './llm/locality.js';
 
 export { isLocalHost };
 
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], { error: 'expected true or false' })
-  .transform((v) => ['true', '1', 'yes', 'on'].includes(v));
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], { error: 'expected true or false' }).transform((v) => ['true', '1', 'yes', 'on'].includes(v));
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const num = (min: number, max: number) => z.coerce.number().min(min).max(max);
 const idList = z
   .string()
-  .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+  .transform((v) =>
+    v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  )
   .pipe(z.array(z.string().regex(/^\d{5,25}$/, 'expected comma-separated numeric Discord ids')));
-const url = z.string().regex(/^https?:\/\/[^\s/]+/, 'expected a URL such as http://localhost:1234/v1').pipe(z.url('expected a URL such as http://localhost:1234/v1'));
-const optional = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
+const url = z
+  .string()
+  .regex(/^https?:\/\/[^\s/]+/, 'expected a URL such as http://localhost:1234/v1')
+  .pipe(z.url('expected a URL such as http://localhost:1234/v1'));
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
 
 export const configSchema = z.object({
   // which model answers: an OpenAI-compatible server, or the embedded one (llama.cpp in this process)
@@ -140,7 +145,12 @@ export const configSchema = z.object({
   WEB_PUBLIC_URL: optional(url),
   WEB_ALLOWED_HOSTS: z
     .string()
-    .transform((v) => v.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean))
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim().toLowerCase())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.string().regex(/^[a-z0-9.[\]:-]+$/, 'expected comma-separated host names, e.g. charlie.example-tailnet.ts.net')))
     .default([]),
   WEB_SESSION_DAYS: int(1, 365).default(30),
@@ -209,7 +219,8 @@ function memoryLane(c: z.infer<typeof configSchema>, chatLocal: boolean): Memory
     return lane;
   }
   if (!chatLocal) {
-    if (c.MEMORY_LLM_MODEL) throw new ConfigError('invalid configuration:\n  MEMORY_LLM_MODEL is set but MEMORY_LLM_BASE_URL is not, and the chat server is hosted — set MEMORY_LLM_BASE_URL to your local server');
+    if (c.MEMORY_LLM_MODEL)
+      throw new ConfigError('invalid configuration:\n  MEMORY_LLM_MODEL is set but MEMORY_LLM_BASE_URL is not, and the chat server is hosted — set MEMORY_LLM_BASE_URL to your local server');
     return null;
   }
   const lane: MemoryLaneSettings = { baseUrl: c.LLM_BASE_URL, model: c.MEMORY_LLM_MODEL ?? c.LLM_MODEL, from: 'chat' };

@@ -52,7 +52,10 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
   const model = chatModel.model;
   const memoryModel = memoryLaneModel(config, model, logger);
   const notices: string[] = [];
-  if (!memoryModel) notices.push(`the chat model at ${publicUrl(config.LLM_BASE_URL)} is hosted and no local memory model is set: Charlie answers, and keeps requests to remember as candidates until MEMORY_LLM_BASE_URL names a local model (or set LLM_LOCALITY=local if that server is yours)`);
+  if (!memoryModel)
+    notices.push(
+      `the chat model at ${publicUrl(config.LLM_BASE_URL)} is hosted and no local memory model is set: Charlie answers, and keeps requests to remember as candidates until MEMORY_LLM_BASE_URL names a local model (or set LLM_LOCALITY=local if that server is yours)`,
+    );
   const graph = new Wiki({ projectsDir: config.projectsDir, clock, logger: logger.child({ component: 'graph' }), isForgotten: graphTombstoneCheck(config.projectsDir) });
   const store = new FileProjectStore({
     projectsDir: config.projectsDir,

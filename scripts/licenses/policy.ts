@@ -54,13 +54,11 @@ export const DEV_ONLY_ALLOWED_LICENSES: readonly string[] = ['CC-BY-3.0'];
 export const REVIEWED_PACKAGES: Readonly<Record<string, { license: string; reason: string }>> = {
   'json-bignum@0.0.3': {
     license: 'MIT',
-    reason:
-      'needed by apache-arrow (LanceDB). Declares MIT in the old `licenses: [{ type }]` array, which npm does not copy into the lock file; its LICENSE file is the MIT text.',
+    reason: 'needed by apache-arrow (LanceDB). Declares MIT in the old `licenses: [{ type }]` array, which npm does not copy into the lock file; its LICENSE file is the MIT text.',
   },
   'base-64@0.1.0': {
     license: 'MIT',
-    reason:
-      'optional, via digest-fetch (LanceDB). Declares MIT in the old `licenses: [{ type }]` array; it ships LICENSE-MIT.txt.',
+    reason: 'optional, via digest-fetch (LanceDB). Declares MIT in the old `licenses: [{ type }]` array; it ships LICENSE-MIT.txt.',
   },
   'flatbuffers@1.12.0': {
     license: 'Apache-2.0',
@@ -128,11 +126,7 @@ function verdict(license: string | undefined, allowed: readonly string[]): strin
  * Every package (production and development: both are installed by `npm ci`) whose license is
  * unknown or not allowed. Empty means the tree is fine.
  */
-export function licenseProblems(
-  packages: readonly LockedPackage[],
-  allowed: readonly string[] = ALLOWED_LICENSES,
-  devOnlyAllowed: readonly string[] = DEV_ONLY_ALLOWED_LICENSES,
-): LicenseProblem[] {
+export function licenseProblems(packages: readonly LockedPackage[], allowed: readonly string[] = ALLOWED_LICENSES, devOnlyAllowed: readonly string[] = DEV_ONLY_ALLOWED_LICENSES): LicenseProblem[] {
   return packages.flatMap((pkg) => {
     const license = effectiveLicense(pkg);
     const why = verdict(license, pkg.dev ? [...allowed, ...devOnlyAllowed] : allowed);

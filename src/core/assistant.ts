@@ -17,7 +17,25 @@ import { decisionsFromText, quotesFromText } from './memory-edit.js';
 import { openHome, type Home } from './home.js';
 import { KeyedQueue } from './keyed-queue.js';
 import { modelLanes, type ModelLane } from './lanes.js';
-import type { ChatModel, Clock, KnowledgeGraph, LocalChatModel, LogEntry, Logger, Note, NoteDraft, NoteSummary, PrivateStore, ProjectConfig, ProjectStore, Recall, RecallHit, ReviewChoice, ReviewPair, UsageStore } from './ports.js';
+import type {
+  ChatModel,
+  Clock,
+  KnowledgeGraph,
+  LocalChatModel,
+  LogEntry,
+  Logger,
+  Note,
+  NoteDraft,
+  NoteSummary,
+  PrivateStore,
+  ProjectConfig,
+  ProjectStore,
+  Recall,
+  RecallHit,
+  ReviewChoice,
+  ReviewPair,
+  UsageStore,
+} from './ports.js';
 import { presuggest } from './presuggest.js';
 import { withoutHostPaths } from './public-text.js';
 import { removeSecrets, secretNotice } from './secrets.js';
@@ -301,7 +319,10 @@ export class Assistant implements AssistantApi {
     const tools = this.tools.filter((t) => !(t.projectOnly && !home.notes));
     const available = [...new Set(tools.map((t) => t.category))] as ToolCategory[];
     const messages = [
-      { role: 'system' as const, content: systemPrompt({ assistantName: settings.assistantName, projectName: home.name, private: home.private, style: home.style, layers, now: ask.now, mode: ask.mode }) },
+      {
+        role: 'system' as const,
+        content: systemPrompt({ assistantName: settings.assistantName, projectName: home.name, private: home.private, style: home.style, layers, now: ask.now, mode: ask.mode }),
+      },
       ...historyMessages(history, 24_000),
       userMessage(ask.speaker, ask.text, ask.images),
     ];

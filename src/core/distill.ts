@@ -11,7 +11,21 @@
 import { z } from 'zod';
 import { systemClock } from './ports.js';
 import type {
-  ChatMessage, Clock, Decision, GraphWrite, GraphWriteReport, JsonSchema, LocalChatModel, LogEntry, Logger, MemoryLayers, NoteDraft, PageMapEntry, PageMapRequest, Quote, WriteOutcome,
+  ChatMessage,
+  Clock,
+  Decision,
+  GraphWrite,
+  GraphWriteReport,
+  JsonSchema,
+  LocalChatModel,
+  LogEntry,
+  Logger,
+  MemoryLayers,
+  NoteDraft,
+  PageMapEntry,
+  PageMapRequest,
+  Quote,
+  WriteOutcome,
 } from './ports.js';
 import { gateWrite, type CandidateStore } from './promotion.js';
 import { GRAPH_SCHEMA_PROPERTIES, graphInstructions, pageMapText, toGraphWrite, type GraphItems, type Speaker } from './graph-distill.js';
@@ -319,7 +333,15 @@ async function distilBatch(target: DistillTarget, entries: LogEntry[], through: 
     }
     const report = await graph.write(write);
     deps.logger.info(
-      { target: target.label, created: report.created.length, updated: report.updated.length, facts: report.factsAdded, refreshed: report.factsRefreshed, links: report.linksAdded, refused: report.refused.length },
+      {
+        target: target.label,
+        created: report.created.length,
+        updated: report.updated.length,
+        facts: report.factsAdded,
+        refreshed: report.factsRefreshed,
+        links: report.linksAdded,
+        refused: report.refused.length,
+      },
       'knowledge graph updated',
     );
   } else if (target.saveEntity && last) {

@@ -47,10 +47,7 @@ export class ModelUnavailableError extends ModelError {
     readonly baseUrl: string,
     options?: { cause?: unknown; detail?: string },
   ) {
-    super(
-      `no model server at ${baseUrl}${options?.detail ? ` (${options.detail})` : ''} — start LM Studio / Ollama or set LLM_BASE_URL`,
-      options,
-    );
+    super(`no model server at ${baseUrl}${options?.detail ? ` (${options.detail})` : ''} — start LM Studio / Ollama or set LLM_BASE_URL`, options);
   }
 }
 
@@ -123,8 +120,7 @@ export class ModelTimeoutError extends ModelError {
  * `exceed_context_size_error`), LM Studio ("context length of only N tokens"), Ollama.
  * An HTTP body is all these servers give; there is no shared code to read instead.
  */
-const CONTEXT_OVERFLOW =
-  /context[ _-]?(length|size|window|overflow)|exceed_context|maximum context|too many tokens|prompt is too long|too long for (the|this) model|n_ctx|context the overflows/i;
+const CONTEXT_OVERFLOW = /context[ _-]?(length|size|window|overflow)|exceed_context|maximum context|too many tokens|prompt is too long|too long for (the|this) model|n_ctx|context the overflows/i;
 
 export function httpErrorKind(status: number, body: string): ModelErrorKind {
   if (status === 401 || status === 403) return 'auth';
@@ -160,7 +156,7 @@ export function modelErrorReply(error: ModelError): string {
     case 'server_error':
       return `Sorry — the model server failed while answering${status}. Your message is saved; try again in a moment, and if it keeps happening look at the model server's log.`;
     case 'bad_response':
-      return "Sorry — the model server sent something that is not a model reply (for example a web page). Your message is saved; the owner should check that LLM_BASE_URL points at the API (usually ending in /v1).";
+      return 'Sorry — the model server sent something that is not a model reply (for example a web page). Your message is saved; the owner should check that LLM_BASE_URL points at the API (usually ending in /v1).';
     case 'refused':
       return `Sorry — the model server refused the request${status}. Your message is saved; the owner should check LLM_MODEL and the model server's log.`;
   }

@@ -32,8 +32,16 @@ export const factItem = z.object({
   message: index,
   type: z.string().max(40).optional(),
   staleness: staleness.optional(),
-  due: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional().catch(undefined),
-  happened: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional().catch(undefined),
+  due: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional()
+    .catch(undefined),
+  happened: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional()
+    .catch(undefined),
   about: z.string().max(40).optional().catch(undefined),
   sensitivity: z.enum(['public', 'personal', 'sensitive', 'sensitive/phi', 'sensitive/credential', 'sensitive/financial']).optional().catch(undefined),
 });
@@ -43,10 +51,7 @@ export const linkItem = z.object({
   to: text(120),
   label: text(60),
   reverse_label: text(60),
-  evidence: z.union([
-    z.object({ message: index, quote: text(400) }),
-    z.object({ page: text(300), quote: text(400) }),
-  ]),
+  evidence: z.union([z.object({ message: index, quote: text(400) }), z.object({ page: text(300), quote: text(400) })]),
 });
 
 const ENTITY_PROPS = {
@@ -66,7 +71,17 @@ export const GRAPH_SCHEMA_PROPERTIES: Record<string, JsonSchema> = {
     maxItems: 16,
     items: {
       type: 'object',
-      properties: { entity: { type: 'string', minLength: 1, maxLength: 120 }, text: { type: 'string', minLength: 1, maxLength: 300 }, message: { type: 'integer' }, type: { type: 'string' }, staleness: { type: 'integer', minimum: 0, maximum: 10 }, due: { type: 'string' }, happened: { type: 'string' }, about: { type: 'string' }, sensitivity: { type: 'string' } },
+      properties: {
+        entity: { type: 'string', minLength: 1, maxLength: 120 },
+        text: { type: 'string', minLength: 1, maxLength: 300 },
+        message: { type: 'integer' },
+        type: { type: 'string' },
+        staleness: { type: 'integer', minimum: 0, maximum: 10 },
+        due: { type: 'string' },
+        happened: { type: 'string' },
+        about: { type: 'string' },
+        sensitivity: { type: 'string' },
+      },
       required: ['entity', 'text', 'message'],
     },
   },
@@ -91,7 +106,7 @@ export function graphInstructions(taxonomy: readonly string[]): string[] {
   return [
     '- entities: the people, places, organisations, events and topics the new messages say something lasting about. Use the exact title of an existing page when one is meant (see "Pages that may be concerned"); set "new": true only for a genuinely new entity of lasting significance (a person, an employer, a trip, a recurring bill, a wedding — not a passing mention), with a category from: ' +
       `${taxonomy.join(', ')}; an optional short description and aliases; and its staleness.`,
-    '- facts: atomic facts, ONE statement each, about one entity, with the number of the message that said it (never an assistant message). Do not repeat facts the page already holds unless restated. Optional: type (identity, preference, commitment, episode, relationship, rule); due (YYYY-MM-DD) for a commitment; happened (YYYY-MM-DD) for an episode, when it took place; about (the attribute, e.g. employer, home); sensitivity (sensitive/phi, sensitive/credential, sensitive/financial) for health, secrets or money; staleness when it differs from the page\'s.',
+    "- facts: atomic facts, ONE statement each, about one entity, with the number of the message that said it (never an assistant message). Do not repeat facts the page already holds unless restated. Optional: type (identity, preference, commitment, episode, relationship, rule); due (YYYY-MM-DD) for a commitment; happened (YYYY-MM-DD) for an episode, when it took place; about (the attribute, e.g. employer, home); sensitivity (sensitive/phi, sensitive/credential, sensitive/financial) for health, secrets or money; staleness when it differs from the page's.",
     `- ${STALENESS_GUIDE}`,
     '- links: a relationship between two entities, ONLY when a message or an existing page states it, with evidence: {"message": n, "quote": "words copied from that message"} or {"page": "path", "quote": "words copied from that page"}. label is what "to" is to "from" (employer), reverse_label what "from" is to "to" (employee). Being mentioned in the same conversation is not evidence.',
   ];

@@ -68,7 +68,13 @@ export async function ingestItems(source: string, items: SourceItemInput[], deps
     const [map, taxonomy] = await Promise.all([deps.graph.pageMap({ texts, speakers: [], related }), deps.graph.taxonomy()]);
     const schema = { type: 'object', properties: GRAPH_SCHEMA_PROPERTIES, required: ['entities', 'facts', 'links'] };
     let text = '';
-    for await (const chunk of deps.model.stream({ messages: ingestPrompt(source, entries, map, taxonomy), json: true, jsonSchema: { name: 'ingestion', schema }, temperature: 0.2, signal: deps.signal })) {
+    for await (const chunk of deps.model.stream({
+      messages: ingestPrompt(source, entries, map, taxonomy),
+      json: true,
+      jsonSchema: { name: 'ingestion', schema },
+      temperature: 0.2,
+      signal: deps.signal,
+    })) {
       if (chunk.type === 'text') text += chunk.text;
     }
     const parsed = parseToolArguments(text);

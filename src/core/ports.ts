@@ -20,9 +20,7 @@ export interface ToolCall {
   arguments: string;
 }
 
-export type ContentPart =
-  | { type: 'text'; text: string }
-  | { type: 'image_url'; image_url: { url: string } };
+export type ContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
 
 export type ChatMessage =
   | { role: 'system'; content: string }
@@ -62,10 +60,7 @@ export interface ChatRequest {
  * arguments are complete (the adapter assembles deltas and recovers calls written
  * inside the text by models that do that).
  */
-export type ChatChunk =
-  | { type: 'text'; text: string }
-  | { type: 'tool_call'; call: ToolCall }
-  | { type: 'done'; finishReason: string | null };
+export type ChatChunk = { type: 'text'; text: string } | { type: 'tool_call'; call: ToolCall } | { type: 'done'; finishReason: string | null };
 
 export interface ChatModel<L extends Locality = Locality> {
   /** e.g. "qwen2.5-7b-instruct@http://localhost:1234/v1" — never contains a key. */
@@ -182,9 +177,7 @@ export interface LayersSnapshot {
   problems: FileProblem[];
 }
 
-export type WriteOutcome =
-  | { ok: true }
-  | { ok: false; reason: 'conflict' | 'invalid'; paths: string[]; message: string };
+export type WriteOutcome = { ok: true } | { ok: false; reason: 'conflict' | 'invalid'; paths: string[]; message: string };
 
 export interface NoteSummary {
   /** Path relative to the project's notes/ folder, e.g. `People/Sarah-Chen.md`. */
@@ -269,7 +262,6 @@ export interface Embedder {
   /** A search query's vector, when the model wants queries phrased differently (bge prefix). */
   embedQuery?(text: string): Promise<Float32Array>;
 }
-
 
 export interface ScoreParts {
   vector: number;

@@ -16,11 +16,7 @@ export interface PrivateMemoryView {
   forgotten: number;
 }
 
-export type PrivateForgetTarget =
-  | { kind: 'decision' | 'quote'; index: number }
-  | { kind: 'summary' }
-  | { kind: 'messages'; sinceTime: string }
-  | { kind: 'messages'; lastN: number };
+export type PrivateForgetTarget = { kind: 'decision' | 'quote'; index: number } | { kind: 'summary' } | { kind: 'messages'; sinceTime: string } | { kind: 'messages'; lastN: number };
 
 export interface PrivateForgetOutcome {
   forgotten: boolean;

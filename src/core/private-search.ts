@@ -5,10 +5,47 @@
 import { sensitivityOf } from './egress.js';
 import type { MemoryLayers, PrivateStore, RecallHit, Sensitivity } from './ports.js';
 
-const COMMON = new Set(['the', 'and', 'for', 'you', 'that', 'this', 'with', 'what', 'did', 'was', 'are', 'about', 'have', 'how', 'when', 'who', 'why', 'where', 'does', 'can', 'will', 'would', 'tell', 'said', 'say', 'our', 'your', 'my', 'me']);
+const COMMON = new Set([
+  'the',
+  'and',
+  'for',
+  'you',
+  'that',
+  'this',
+  'with',
+  'what',
+  'did',
+  'was',
+  'are',
+  'about',
+  'have',
+  'how',
+  'when',
+  'who',
+  'why',
+  'where',
+  'does',
+  'can',
+  'will',
+  'would',
+  'tell',
+  'said',
+  'say',
+  'our',
+  'your',
+  'my',
+  'me',
+]);
 
 export function searchPrivate(store: PrivateStore, userId: string, query: string, limit: number): RecallHit[] {
-  const terms = [...new Set(query.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 2 && !COMMON.has(w)))];
+  const terms = [
+    ...new Set(
+      query
+        .toLowerCase()
+        .split(/[^\p{L}\p{N}]+/u)
+        .filter((w) => w.length > 2 && !COMMON.has(w)),
+    ),
+  ];
   if (terms.length === 0) return [];
   const score = (text: string) => terms.filter((t) => text.toLowerCase().includes(t)).length / terms.length;
   const hit = (page: string, text: string, updated: string, sensitivity: Sensitivity = sensitivityOf(text)): RecallHit => {
@@ -19,7 +56,9 @@ export function searchPrivate(store: PrivateStore, userId: string, query: string
     .split('\n')
     .filter((line) => !line.startsWith('## ') && score(line) > 0)
     .map((line) => hit('private memory', line, ''));
-  const messages = store.searchMessages(userId, terms, limit).map((e) => hit(`private message ${e.time.slice(0, 16).replace('T', ' ')}`, `${e.speaker}: ${e.text}`, e.time, e.sensitivity ?? sensitivityOf(e.text)));
+  const messages = store
+    .searchMessages(userId, terms, limit)
+    .map((e) => hit(`private message ${e.time.slice(0, 16).replace('T', ' ')}`, `${e.speaker}: ${e.text}`, e.time, e.sensitivity ?? sensitivityOf(e.text)));
   return [...memory, ...messages].sort((a, b) => b.score - a.score).slice(0, limit);
 }
 

@@ -152,7 +152,16 @@ export async function gateWrite(write: GraphWrite, entries: readonly LogEntry[],
         report.promoted.push({ entity: e.name, text: f.text, why: verdict.kind === 'promote' ? verdict.why : 'seen again' });
         continue;
       }
-      const c: Candidate = { key, entity: e.name, fact: f, message: entry?.text ?? '', score: verdict.score, parts: verdict.parts, firstSeen: now, expires: new Date(ctx.now.getTime() + CANDIDATE_TTL_DAYS * DAY_MS).toISOString() };
+      const c: Candidate = {
+        key,
+        entity: e.name,
+        fact: f,
+        message: entry?.text ?? '',
+        score: verdict.score,
+        parts: verdict.parts,
+        firstSeen: now,
+        expires: new Date(ctx.now.getTime() + CANDIDATE_TTL_DAYS * DAY_MS).toISOString(),
+      };
       waiting.set(key, c);
       report.waiting.push(c);
     }
@@ -191,7 +200,8 @@ function confidenceOf(source: string, verdict: Verdict): number {
 export function sensitivityOfText(text: string): string | undefined {
   if (/\b(?:password|passcode|pin(?: code)?|api[ -]?key|access token|secret key|2fa code)\b/i.test(text)) return 'sensitive/credential';
   if (/\b(?:diagnos\w*|allerg\w*|medication|prescri\w*|therap\w*|pregnan\w*|surgery|cancer|diabetes|depress\w*|blood pressure|symptoms?|asthma|migraines?)\b/i.test(text)) return 'sensitive/phi';
-  if (/(?:[$€£]\s?\d|\b\d[\d,.]*\s?(?:usd|eur|gbp|dollars|euros|pounds|k)\b(?=.*\b(?:salary|paid|owe|earn|loan|rent)\b)|\b(?:salary|iban|bank account|mortgage|debt|loan)\b)/i.test(text)) return 'sensitive/financial';
+  if (/(?:[$€£]\s?\d|\b\d[\d,.]*\s?(?:usd|eur|gbp|dollars|euros|pounds|k)\b(?=.*\b(?:salary|paid|owe|earn|loan|rent)\b)|\b(?:salary|iban|bank account|mortgage|debt|loan)\b)/i.test(text))
+    return 'sensitive/financial';
   return undefined;
 }
 

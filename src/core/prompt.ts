@@ -26,9 +26,7 @@ export function systemPrompt(p: PromptInput): string {
   ];
   if (p.style.trim()) lines.push(`Response style for this project (follow it): ${p.style.trim()}`);
   if (p.mode === 'voice') {
-    lines.push(
-      'You are speaking aloud in a voice channel: answer in one to three short spoken sentences. No Markdown, no lists, no code, no links or URLs, no emoji.',
-    );
+    lines.push('You are speaking aloud in a voice channel: answer in one to three short spoken sentences. No Markdown, no lists, no code, no links or URLs, no emoji.');
   }
   const summary = p.layers.summary.trim();
   if (summary) lines.push(`\nProject summary (distilled memory):\n${summary.slice(0, MAX_SUMMARY_CHARS)}`);

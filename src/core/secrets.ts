@@ -37,7 +37,8 @@ const SHAPES: SecretShape[] = [
   { kind: 'URL password', pattern: /\b[a-z][a-z0-9+.-]*:\/\/([^\s/@:]*:[^\s/@]+)@/gi, group: 1 },
   {
     kind: 'password',
-    pattern: /^([ \t]*(?:[-*][ \t]+)?(?:(?:my|the|our|wifi|wi-fi|db|database|admin|root|account)[ \t]+)*(?:password|passwort|passwd|passphrase|passcode|pwd|pin|api[ _-]?key|secret|token)[ \t]*[:=][ \t]*)(\S[^\n]*?)[ \t]*$/gim,
+    pattern:
+      /^([ \t]*(?:[-*][ \t]+)?(?:(?:my|the|our|wifi|wi-fi|db|database|admin|root|account)[ \t]+)*(?:password|passwort|passwd|passphrase|passcode|pwd|pin|api[ _-]?key|secret|token)[ \t]*[:=][ \t]*)(\S[^\n]*?)[ \t]*$/gim,
     group: 2,
     valid: (value) => !value.endsWith('?') && value.split(/\s+/).length <= 6,
   },

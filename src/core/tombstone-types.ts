@@ -13,11 +13,7 @@ export interface Tombstone {
 }
 
 /** What to forget in a project. `entry` counts the dated entries (### headings) of a note from 1. */
-export type ForgetTarget =
-  | { kind: 'note'; path: string }
-  | { kind: 'entry'; path: string; entry: number }
-  | { kind: 'decision'; index: number }
-  | { kind: 'quote'; index: number };
+export type ForgetTarget = { kind: 'note'; path: string } | { kind: 'entry'; path: string; entry: number } | { kind: 'decision'; index: number } | { kind: 'quote'; index: number };
 
 export interface ForgetOutcome {
   forgotten: boolean;

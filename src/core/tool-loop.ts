@@ -153,8 +153,7 @@ export async function runToolLoop(input: LoopInput): Promise<LoopResult> {
     if (signal.aborted) {
       const reason: TurnEndReason = input.signal?.aborted ? 'cancelled' : 'deadline';
       const partial = texts.join('\n\n');
-      const text =
-        reason === 'cancelled' ? partial : `${partial ? `${partial}\n\n` : ''}(I ran out of time for this answer.${findings.length ? ` What I found: ${findings.join('; ')}` : ''})`;
+      const text = reason === 'cancelled' ? partial : `${partial ? `${partial}\n\n` : ''}(I ran out of time for this answer.${findings.length ? ` What I found: ${findings.join('; ')}` : ''})`;
       emit({ type: 'notice', turnId, level: 'warn', text: reason === 'deadline' ? 'turn deadline reached' : 'cancelled' });
       return finish(reason, text);
     }
@@ -175,13 +174,7 @@ interface CallOutcome {
   counted: boolean;
 }
 
-async function executeCall(
-  call: ToolCall,
-  input: LoopInput,
-  byName: Map<string, Tool>,
-  offered: Set<ToolCategory>,
-  overBudget: boolean,
-): Promise<CallOutcome> {
+async function executeCall(call: ToolCall, input: LoopInput, byName: Map<string, Tool>, offered: Set<ToolCategory>, overBudget: boolean): Promise<CallOutcome> {
   const { emit, turnId } = input;
   const parsed = parseToolArguments(call.arguments);
   emit({ type: 'tool_call', turnId, callId: call.id, name: call.name, args: parsed.ok ? parsed.value : call.arguments });

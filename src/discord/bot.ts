@@ -120,10 +120,7 @@ export async function startDiscord(options: StartDiscordOptions): Promise<Discor
     logger.warn({ err: errorText(error) }, 'could not look up the application owner; only allow-listed users will be served');
   }
   ownersKnown();
-  logger.info(
-    { user: client.user?.tag, guilds: client.guilds.cache.size, owners: access.ownerIds.length, commands: commands.length },
-    'Discord connected',
-  );
+  logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size, owners: access.ownerIds.length, commands: commands.length }, 'Discord connected');
   for (const lane of options.assistant.lanes()) logger.info({ job: lane.job, model: lane.model, local: lane.local }, describeLane(lane));
 
   const idle = async () => {
@@ -144,7 +141,7 @@ export async function startDiscord(options: StartDiscordOptions): Promise<Discor
 
 /** Turns discord.js login failures into messages that say what to do. */
 function loginError(error: unknown): Error {
-  const code = error && typeof error === 'object' && 'code' in error ? (error).code : undefined;
+  const code = error && typeof error === 'object' && 'code' in error ? error.code : undefined;
   if (code === DiscordjsErrorCodes.TokenInvalid) {
     return new ConfigError('Discord rejected DISCORD_TOKEN — reset the token on the Bot tab and put the new one in .env', { cause: error });
   }

@@ -7,13 +7,7 @@
  * plain command (`/help`). Buttons and modals a command creates use custom ids that start
  * with `${componentPrefix}:`; the router hands them to that command's `handleComponent`.
  */
-import type {
-  APIApplicationCommandBasicOption,
-  AutocompleteInteraction,
-  ChatInputCommandInteraction,
-  MessageComponentInteraction,
-  ModalSubmitInteraction,
-} from 'discord.js';
+import type { APIApplicationCommandBasicOption, AutocompleteInteraction, ChatInputCommandInteraction, MessageComponentInteraction, ModalSubmitInteraction } from 'discord.js';
 import type { AssistantApi, Place } from '../core/assistant-api.js';
 import type { Logger } from '../core/ports.js';
 import type { NoteBoard } from './note-board.js';

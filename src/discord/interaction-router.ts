@@ -50,7 +50,10 @@ export class InteractionRouter {
     try {
       if (interaction.isChatInputCommand()) {
         const command = this.byKey.get(commandKey(interaction.commandName, interaction.options.getSubcommand(false)));
-        if (!command) { await interaction.reply({ content: 'I do not know that command (yet). Try `/help`.', flags: MessageFlags.Ephemeral }).then(() => {}); return; }
+        if (!command) {
+          await interaction.reply({ content: 'I do not know that command (yet). Try `/help`.', flags: MessageFlags.Ephemeral }).then(() => {});
+          return;
+        }
         if (!(await this.mayRun(command, interaction, log))) return;
         await command.execute(interaction, ctx);
       } else if (interaction.isAutocomplete()) {
@@ -60,7 +63,10 @@ export class InteractionRouter {
         return;
       } else if (interaction.isMessageComponent() || interaction.isModalSubmit()) {
         const command = this.byPrefix.get(interaction.customId.split(':')[0]!);
-        if (!command?.handleComponent) { await interaction.reply({ content: 'That button has expired.', flags: MessageFlags.Ephemeral }).then(() => {}); return; }
+        if (!command?.handleComponent) {
+          await interaction.reply({ content: 'That button has expired.', flags: MessageFlags.Ephemeral }).then(() => {});
+          return;
+        }
         // checked again at submit time: whoever presses the button or sends the modal must be an editor
         if (!(await this.mayRun(command, interaction, log))) return;
         await command.handleComponent(interaction, ctx);

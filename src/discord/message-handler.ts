@@ -73,7 +73,15 @@ export class MessageHandler {
       if (!reply) {
         const outcome = await this.deps.assistant.handle(incoming.message);
         // e.g. "I removed a secret from your message": told once, even when not addressed.
-        if (outcome.notices.length) await message.reply({ content: outcome.notices.map((n) => `-# ⚠ ${n}`).join('\n').slice(0, 2000), allowedMentions: { parse: [], repliedUser: false }, failIfNotExists: false });
+        if (outcome.notices.length)
+          await message.reply({
+            content: outcome.notices
+              .map((n) => `-# ⚠ ${n}`)
+              .join('\n')
+              .slice(0, 2000),
+            allowedMentions: { parse: [], repliedUser: false },
+            failIfNotExists: false,
+          });
         return;
       }
       await this.answer(message, incoming.message, incoming.warnings, place, log);

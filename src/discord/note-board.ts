@@ -10,9 +10,7 @@ import { placeKey, type AssistantApi, type Place } from '../core/assistant-api.j
 import type { Note } from '../core/ports.js';
 import { pageName } from './tool-trace.js';
 
-type Entry =
-  | { kind: 'note'; placeKey: string; path: string; reason: 'view' | 'suggestion_accepted' }
-  | { kind: 'tag'; placeKey: string; tag: string; from: string };
+type Entry = { kind: 'note'; placeKey: string; path: string; reason: 'view' | 'suggestion_accepted' } | { kind: 'tag'; placeKey: string; tag: string; from: string };
 
 export const NOTE_PREFIX = 'note';
 export const TAG_PREFIX = 'tag';
@@ -69,7 +67,9 @@ export class NoteBoard {
     await this.assistant.readNote(place, from, 'tag'); // the tag interaction is the signal
     const notes = (await this.assistant.listNotes(place)).filter((n) => n.tags.includes(tag) && n.path !== from.replace(/^notes\//, ''));
     const key = placeKey(place);
-    const rows = notes.length ? [row(notes.slice(0, 5).map((n) => ({ label: n.title.slice(0, 80) || pageName(n.path), id: this.add({ kind: 'note', placeKey: key, path: n.path, reason: 'view' }) })))] : [];
+    const rows = notes.length
+      ? [row(notes.slice(0, 5).map((n) => ({ label: n.title.slice(0, 80) || pageName(n.path), id: this.add({ kind: 'note', placeKey: key, path: n.path, reason: 'view' }) })))]
+      : [];
     const content = notes.length ? `Notes tagged **#${tag}**:` : `No other notes are tagged **#${tag}**.`;
     await interaction.reply({ content, components: rows, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
   }

@@ -44,7 +44,10 @@ export function isAddressed(f: AddressingFacts): boolean {
 
 /** Removes the bot's own mention from the text the model sees. */
 export function stripBotMention(text: string, botId: string): string {
-  return text.replace(new RegExp(`<@!?${botId}>`, 'g'), '').replace(/\s{2,}/g, ' ').trim();
+  return text
+    .replace(new RegExp(`<@!?${botId}>`, 'g'), '')
+    .replace(/\s{2,}/g, ' ')
+    .trim();
 }
 
 export function messageUrl(guildId: string | null, channelId: string, messageId: string): string {

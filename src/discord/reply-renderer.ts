@@ -99,7 +99,10 @@ export class ReplyRenderer<H> {
     const posted = this.enqueue(parts, final.components);
     const deadline = final.deadline;
     if (!deadline) return posted;
-    if (deadline.aborted) { this.onError(new PostingDeadlineError()); return; }
+    if (deadline.aborted) {
+      this.onError(new PostingDeadlineError());
+      return;
+    }
     // A sink call that hangs must not hold the channel past the turn's deadline.
     await new Promise<void>((resolve) => {
       const onAbort = () => {

@@ -17,7 +17,8 @@ export function configPart(outcome: ConfigOutcome, cwd: string): Part {
     name: 'config: settings',
     run(): Promise<Verdict> {
       const source = existsSync(resolve(cwd, '.env')) ? '.env and the environment' : 'the environment (no .env file; defaults apply)';
-      if (!outcome.ok) return Promise.resolve(fail(outcome.message.replace(/:\n\s*/, ': ').replace(/\n\s*/g, '; '), 'fix the named variables in .env (see .env.example for every setting and its default)'));
+      if (!outcome.ok)
+        return Promise.resolve(fail(outcome.message.replace(/:\n\s*/, ': ').replace(/\n\s*/g, '; '), 'fix the named variables in .env (see .env.example for every setting and its default)'));
       return Promise.resolve(ok(`every setting is valid (read from ${source})`));
     },
   };

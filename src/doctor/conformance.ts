@@ -51,7 +51,8 @@ async function collect(model: ChatModel, messages: ChatMessage[], signal: AbortS
 /** A failed request, in words and with a fix: a 404 usually means the model id is wrong. */
 function requestFailure(lane: Lane, err: unknown): Verdict {
   const status = typeof err === 'object' && err !== null && 'status' in err && typeof err.status === 'number' ? err.status : undefined;
-  if (status === 404) return fail(`the server answered 404 for model "${lane.model}"`, `set ${lane.env}_MODEL to a model id the server has (GET ${lane.shownUrl}/models lists them) and load that model`);
+  if (status === 404)
+    return fail(`the server answered 404 for model "${lane.model}"`, `set ${lane.env}_MODEL to a model id the server has (GET ${lane.shownUrl}/models lists them) and load that model`);
   if (status === 401 || status === 403) return fail(`the server refused the key (${String(status)})`, `set ${lane.env}_API_KEY`);
   if (status === 400 && /context|token/i.test(errorText(err))) return fail(`the server refused the prompt as too long: ${errorText(err).slice(0, 160)}`, CONTEXT_FIX);
   return fail(errorText(err).slice(0, 240), 'see the message; a model that fails here fails in conversations too');
@@ -85,7 +86,10 @@ export function streamingCheck(deps: ConformanceDeps): Check {
         return ok(`streams (${String(events)} events)`);
       }
       record.streaming = 'ignored';
-      return warn('the server ignores `stream` and sends the whole reply at once: Charlie copes, but replies appear only when complete', 'update the server, or use one that streams (LM Studio, Ollama, llama.cpp server, vLLM all do)');
+      return warn(
+        'the server ignores `stream` and sends the whole reply at once: Charlie copes, but replies appear only when complete',
+        'update the server, or use one that streams (LM Studio, Ollama, llama.cpp server, vLLM all do)',
+      );
     },
   };
 }
@@ -215,7 +219,13 @@ export function imageCheck(deps: ConformanceDeps): Check {
       if (blocked) return blocked;
       const url = `data:image/png;base64,${redSquarePng().toString('base64')}`;
       const messages: ChatMessage[] = [
-        { role: 'user', content: [{ type: 'text', text: 'What colour is this image? Answer with one word.' }, { type: 'image_url', image_url: { url } }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What colour is this image? Answer with one word.' },
+            { type: 'image_url', image_url: { url } },
+          ],
+        },
       ];
       const fix = `load a vision model (e.g. Qwen2.5-VL, Gemma 3, Llama 3.2 Vision), or set ${lane.env}_ACCEPTS_IMAGES=false`;
       try {

@@ -107,7 +107,22 @@ function shape(command: unknown): string {
     if (typeof v !== 'object' || v === null) return v;
     const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) {
-      if (['id', 'application_id', 'version', 'guild_id', 'default_member_permissions', 'dm_permission', 'nsfw', 'integration_types', 'contexts', 'name_localizations', 'description_localizations'].includes(k)) continue;
+      if (
+        [
+          'id',
+          'application_id',
+          'version',
+          'guild_id',
+          'default_member_permissions',
+          'dm_permission',
+          'nsfw',
+          'integration_types',
+          'contexts',
+          'name_localizations',
+          'description_localizations',
+        ].includes(k)
+      )
+        continue;
       if (k === 'options' && Array.isArray(x) && x.length === 0) continue;
       if ((k === 'required' || k === 'autocomplete') && x === false) continue;
       out[k] = strip(x);
@@ -133,7 +148,11 @@ function commandsCheck(get: Get, config: Config, state: DiscordState, loadComman
       const extra = [...remote.keys()].filter((n) => !local.has(n));
       const where = scope ? `in server ${config.DISCORD_DEV_GUILD_ID ?? ''}` : 'globally';
       if (missing.length + stale.length + extra.length === 0) return ok(`${String(local.size)} commands registered ${where} and current`);
-      const parts = [missing.length ? `missing /${missing.join(', /')}` : '', stale.length ? `out of date /${stale.join(', /')}` : '', extra.length ? `no longer in commands/: /${extra.join(', /')}` : ''];
+      const parts = [
+        missing.length ? `missing /${missing.join(', /')}` : '',
+        stale.length ? `out of date /${stale.join(', /')}` : '',
+        extra.length ? `no longer in commands/: /${extra.join(', /')}` : '',
+      ];
       return warn(`slash commands ${where}: ${parts.filter(Boolean).join('; ')}`, 'run `npm run register-commands` (global registration can take up to an hour to show)');
     },
   };

@@ -31,14 +31,24 @@ export function embeddedPart(config: Config): Part | null {
   });
   const model = new EmbeddedChatModel(runtime, { temperature: 0, maxTokens: 200 });
   const state = newLaneState();
-  const lane: Lane = { name: 'embedded model', env: 'EMBEDDED', baseUrl: 'embedded', shownUrl: 'embedded', model: runtime.name, apiKey: undefined, local: true, localWhy: 'in this process', acceptsImages: false, timeoutMs: 120_000 };
+  const lane: Lane = {
+    name: 'embedded model',
+    env: 'EMBEDDED',
+    baseUrl: 'embedded',
+    shownUrl: 'embedded',
+    model: runtime.name,
+    apiKey: undefined,
+    local: true,
+    localWhy: 'in this process',
+    acceptsImages: false,
+    timeoutMs: 120_000,
+  };
   const deps: ConformanceDeps = { lane, state, model, record: { model: runtime.name, baseUrl: 'embedded', checkedAt: new Date().toISOString() } };
   const fetchHint = file.downloadable ? 'run `npm run models -- pull` to fetch it' : 'put a GGUF file at EMBEDDED_MODEL_PATH';
 
   const fileCheck: Check = {
     name: 'embedded model: file',
-    run: (): Promise<Verdict> =>
-      Promise.resolve(size === undefined ? fail(`the model file is not at ${file.path}`, fetchHint) : ok(`${file.path} (${(size / 1024 ** 2).toFixed(0)} MB)`)),
+    run: (): Promise<Verdict> => Promise.resolve(size === undefined ? fail(`the model file is not at ${file.path}`, fetchHint) : ok(`${file.path} (${(size / 1024 ** 2).toFixed(0)} MB)`)),
   };
   const loadCheck: Check = {
     name: 'embedded model: loads',

@@ -24,7 +24,10 @@ function embedderCheck(config: Config): Check {
       if (vector?.length !== embedder.dimensions) return fail(`${embedder.id} returned a vector of the wrong size`, 'run `npm run reindex` after fixing the embedder settings');
       const what = `${embedder.id} (${String(embedder.dimensions)} dimensions, ${embedder.semantic ? 'by meaning' : 'by wording'}); ${presence}; one embedding ok`;
       if (notice !== null) {
-        return warn(`${what} — the configured embedder could not be used: ${notice.split(' — ')[0] ?? notice}`, 'put the model in EMBEDDING_MODEL_DIR or let Charlie download it once into data/models, or set EMBEDDER=openai with EMBEDDING_BASE_URL (EMBEDDER=builtin silences this)');
+        return warn(
+          `${what} — the configured embedder could not be used: ${notice.split(' — ')[0] ?? notice}`,
+          'put the model in EMBEDDING_MODEL_DIR or let Charlie download it once into data/models, or set EMBEDDER=openai with EMBEDDING_BASE_URL (EMBEDDER=builtin silences this)',
+        );
       }
       return ok(what);
     },

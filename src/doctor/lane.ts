@@ -35,9 +35,7 @@ export function localityReason(baseUrl: string, setting: 'auto' | 'local' | 'hos
   }
   if (setting === 'local') return { local: true, why: `${env}_LOCALITY=local (you declared ${host} yours)` };
   if (setting === 'hosted') return { local: false, why: `${env}_LOCALITY=hosted` };
-  return isLocalHost(host)
-    ? { local: true, why: `${host} is a loopback or private address (${env}_LOCALITY=auto)` }
-    : { local: false, why: `${host} is a public host (${env}_LOCALITY=auto)` };
+  return isLocalHost(host) ? { local: true, why: `${host} is a loopback or private address (${env}_LOCALITY=auto)` } : { local: false, why: `${host} is a public host (${env}_LOCALITY=auto)` };
 }
 
 export function chatLane(config: Config): Lane {

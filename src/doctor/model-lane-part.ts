@@ -27,7 +27,16 @@ function keepResults(deps: ConformanceDeps, dataDir: string): Check {
 export function modelLanePart(lane: Lane, config: Config): Part {
   const state = newLaneState();
   const model = new OpenAIChatModel({
-    ...chatModelOptions({ ...config, LLM_BASE_URL: lane.baseUrl, LLM_MODEL: lane.model, LLM_API_KEY: lane.apiKey, LLM_MAX_RETRIES: 0, LLM_CONNECT_TIMEOUT_MS: 5000, LLM_TIMEOUT_MS: 30_000, llmLocal: lane.local }),
+    ...chatModelOptions({
+      ...config,
+      LLM_BASE_URL: lane.baseUrl,
+      LLM_MODEL: lane.model,
+      LLM_API_KEY: lane.apiKey,
+      LLM_MAX_RETRIES: 0,
+      LLM_CONNECT_TIMEOUT_MS: 5000,
+      LLM_TIMEOUT_MS: 30_000,
+      llmLocal: lane.local,
+    }),
     logger: silentLogger,
   });
   const record: ConformanceRecord = { model: lane.model, baseUrl: lane.shownUrl, checkedAt: new Date().toISOString() };

@@ -117,7 +117,10 @@ export function localityCheck(lane: Lane): Check {
     async run(): Promise<Verdict> {
       if (lane.local) return ok(`local: ${lane.localWhy}`);
       if (lane.name === 'memory lane') {
-        return warn(`hosted: ${lane.localWhy} — memory is never written by a hosted model, so nothing is distilled`, `run a local model and point the memory lane at it, or set ${lane.env}_LOCALITY=local if the server is yours`);
+        return warn(
+          `hosted: ${lane.localWhy} — memory is never written by a hosted model, so nothing is distilled`,
+          `run a local model and point the memory lane at it, or set ${lane.env}_LOCALITY=local if the server is yours`,
+        );
       }
       return ok(`hosted: ${lane.localWhy} — it answers, never receives notes marked sensitive, and never writes memory`);
     },

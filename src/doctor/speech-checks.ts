@@ -33,7 +33,10 @@ function recogniserCheck(config: Config, local: EspeakTts): Check {
         if (!found.present) {
           const detail = `Whisper model ${config.STT_MODEL} is not at ${found.where}`;
           return config.STT_ALLOW_DOWNLOAD
-            ? warn(`${detail}; it is downloaded (≈ 80 MB) the first time someone speaks`, `run Charlie once online, or copy the model folder there / set STT_MODEL_DIR; or use a server with STT_BASE_URL`)
+            ? warn(
+                `${detail}; it is downloaded (≈ 80 MB) the first time someone speaks`,
+                `run Charlie once online, or copy the model folder there / set STT_MODEL_DIR; or use a server with STT_BASE_URL`,
+              )
             : fail(`${detail} and STT_ALLOW_DOWNLOAD=false: voice cannot be transcribed`, 'copy the model folder there or set STT_MODEL_DIR, or set STT_BASE_URL to a transcription server');
         }
       }
@@ -63,7 +66,10 @@ function edgeCheck(config: Config): Check {
       try {
         return ok(`${edge.id}: ${await synthesize(edge, signal)} (the reply text is sent to Microsoft)`);
       } catch (err) {
-        return warn(`${edge.id} did not answer (${errorText(err).slice(0, 100)}): voice replies will use the local engine`, 'check internet access, or set TTS=local to use the private local voice only');
+        return warn(
+          `${edge.id} did not answer (${errorText(err).slice(0, 100)}): voice replies will use the local engine`,
+          'check internet access, or set TTS=local to use the private local voice only',
+        );
       }
     },
   };

@@ -80,7 +80,9 @@ function indexCheck(config: Config): Check {
       const d = await indexDrift(config);
       const base = `${String(d.projects)} project(s), ${String(d.pages)} page(s)`;
       if (d.unindexed.length === 0 && d.changed === 0) return ok(`${base}; the index is in sync`);
-      const what = [d.unindexed.length ? `not indexed yet: ${d.unindexed.slice(0, 5).join(', ')}` : '', d.changed ? `${String(d.changed)} page(s) changed since indexed` : ''].filter(Boolean).join('; ');
+      const what = [d.unindexed.length ? `not indexed yet: ${d.unindexed.slice(0, 5).join(', ')}` : '', d.changed ? `${String(d.changed)} page(s) changed since indexed` : '']
+        .filter(Boolean)
+        .join('; ');
       return warn(`${base}; ${what}`, 'nothing is lost: each project catches up at its next search, or run `npm run reindex` now');
     },
   };

@@ -40,9 +40,7 @@ function tokenCheck(config: Config): Check {
       if (config.WEB_TOKEN) return Promise.resolve(ok('the owner token is WEB_TOKEN (from .env or the environment)'));
       const file = dataFiles(config.dataDir).webToken;
       return Promise.resolve(
-        existsSync(file)
-          ? ok(`the owner token is in ${file} (npm start prints a sign-in link)`)
-          : ok(`no token yet: npm start creates one in ${file} and prints a sign-in link (or set WEB_TOKEN)`),
+        existsSync(file) ? ok(`the owner token is in ${file} (npm start prints a sign-in link)`) : ok(`no token yet: npm start creates one in ${file} and prints a sign-in link (or set WEB_TOKEN)`),
       );
     },
   };

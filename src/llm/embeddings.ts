@@ -10,10 +10,7 @@ import { HashingEmbedder } from '../memory/index/hashing-embedder.js';
 import { OpenAIEmbedder } from './embeddings-openai.js';
 import { TransformersEmbedder } from './embeddings-transformers.js';
 
-export type EmbedderConfig = Pick<
-  Config,
-  'EMBEDDER' | 'EMBEDDING_MODEL' | 'EMBEDDING_MODEL_DIR' | 'EMBEDDING_BASE_URL' | 'EMBEDDING_API_KEY' | 'EMBEDDING_QUERY_PREFIX' | 'dataDir'
->;
+export type EmbedderConfig = Pick<Config, 'EMBEDDER' | 'EMBEDDING_MODEL' | 'EMBEDDING_MODEL_DIR' | 'EMBEDDING_BASE_URL' | 'EMBEDDING_API_KEY' | 'EMBEDDING_QUERY_PREFIX' | 'dataDir'>;
 
 export interface EmbedderChoice {
   embedder: Embedder;

@@ -26,7 +26,10 @@ const LOCAL_NAMES = /(^|\.)(localhost|local|lan|internal|home\.arpa|ts\.net)$/;
 
 /** Whether a host name or address is on the owner's machine or networks. */
 export function isLocalHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  const host = hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
   if (!host) return false;
   const version = isIP(host);
   if (version === 0) return LOCAL_NAMES.test(host);

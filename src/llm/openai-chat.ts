@@ -83,13 +83,16 @@ export class OpenAIChatModel<L extends Locality = Locality> implements ChatModel
 
   async *stream(request: ChatRequest): AsyncGenerator<ChatChunk> {
     const toolNames = request.tools?.length ? new Set(request.tools.map((t) => t.name)) : null;
-    const body = toWireRequest({ ...request, maxTokens: request.maxTokens ?? this.options.maxTokens }, {
-      model: this.options.model,
-      temperature: this.options.temperature,
-      acceptsImages: this.acceptsImages,
-      jsonModeUnsupported: this.jsonModeUnsupported,
-      jsonSchemaUnsupported: this.jsonSchemaUnsupported,
-    });
+    const body = toWireRequest(
+      { ...request, maxTokens: request.maxTokens ?? this.options.maxTokens },
+      {
+        model: this.options.model,
+        temperature: this.options.temperature,
+        acceptsImages: this.acceptsImages,
+        jsonModeUnsupported: this.jsonModeUnsupported,
+        jsonSchemaUnsupported: this.jsonSchemaUnsupported,
+      },
+    );
     this.log.debug({ messages: body.messages.length, tools: body.tools?.length ?? 0, json: !!body.response_format }, 'chat request');
     let retries = 0;
     let jsonFallback = false;
@@ -138,12 +141,7 @@ export class OpenAIChatModel<L extends Locality = Locality> implements ChatModel
   }
 
   /** One HTTP exchange, with the connect watchdog and the inactivity timer. */
-  private async *attempt(
-    body: WireRequest,
-    signal: AbortSignal | undefined,
-    toolNames: ReadonlySet<string> | null,
-    info: { retryAfterMs?: number },
-  ): AsyncGenerator<ChatChunk> {
+  private async *attempt(body: WireRequest, signal: AbortSignal | undefined, toolNames: ReadonlySet<string> | null, info: { retryAfterMs?: number }): AsyncGenerator<ChatChunk> {
     const controller = new AbortController();
     const state: { cause?: Cause; answered: boolean } = { answered: false };
     const stop = (cause: Cause) => {

@@ -27,7 +27,10 @@ export function parseRetryAfter(value: string | null, now: number = Date.now()):
 /** Sleep that rejects with the signal's reason when it aborts. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) { reject(abortReason(signal)); return; }
+    if (signal?.aborted) {
+      reject(abortReason(signal));
+      return;
+    }
     const onAbort = () => {
       clearTimeout(timer);
       reject(abortReason(signal!));

@@ -56,7 +56,10 @@ export class SseDecoder {
   }
 
   private line(line: string, events: SseEvent[]): void {
-    if (line === '') { this.dispatch(events); return; }
+    if (line === '') {
+      this.dispatch(events);
+      return;
+    }
     if (line.startsWith(':')) return; // comment / keepalive
     const colon = line.indexOf(':');
     const field = colon === -1 ? line : line.slice(0, colon);

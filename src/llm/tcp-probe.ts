@@ -12,7 +12,8 @@ export const tcpProbe: ReachabilityProbe = (url, timeoutMs) =>
     try {
       target = new URL(url);
     } catch {
-      resolve(false); return;
+      resolve(false);
+      return;
     }
     const port = Number(target.port) || (target.protocol === 'https:' ? 443 : 80);
     const socket = connect({ host: target.hostname.replace(/^\[|\]$/g, ''), port });

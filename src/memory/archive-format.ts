@@ -42,7 +42,12 @@ function unescapeLine(line: string): string {
 }
 
 function cleanSpeaker(speaker: string): string {
-  return speaker.replace(/[\r\n]+/g, ' ').replace(/ · /g, ' - ').trim() || 'someone';
+  return (
+    speaker
+      .replace(/[\r\n]+/g, ' ')
+      .replace(/ · /g, ' - ')
+      .trim() || 'someone'
+  );
 }
 
 const MARK = '(reply)';

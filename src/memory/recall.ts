@@ -175,10 +175,14 @@ export function createRecall(options: RecallOptions): RecallService {
     syncAll: () => index.syncAll(),
     reindexAll: () => index.reindexAll(),
     watch(also) {
-      const stop = watchProjects(options.projectsDir, async (project) => {
-        await index.sync(project);
-        await also?.(project);
-      }, options.logger);
+      const stop = watchProjects(
+        options.projectsDir,
+        async (project) => {
+          await index.sync(project);
+          await also?.(project);
+        },
+        options.logger,
+      );
       stops.add(stop);
       return async () => {
         stops.delete(stop);

@@ -6,7 +6,12 @@
 
 /** Folds accents and compatibility forms to ASCII where possible (é → e, ﬁ → fi). */
 function asciiFold(text: string): string {
-  return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/ß/g, 'ss').replace(/[æÆ]/g, 'ae').replace(/[øØ]/g, 'o');
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/ß/g, 'ss')
+    .replace(/[æÆ]/g, 'ae')
+    .replace(/[øØ]/g, 'o');
 }
 
 function squash(text: string, allowed: RegExp, max: number): string {

@@ -11,12 +11,7 @@ export function isAudioAttachment(contentType: string | null, name: string): boo
   return /^audio\//i.test(contentType ?? '') || /\.(ogg|oga|opus|mp3|wav)$/i.test(name);
 }
 
-export async function transcribeVoiceMessage(
-  stt: SpeechToText,
-  data: Uint8Array,
-  mime: string,
-  options: { language?: string; signal?: AbortSignal } = {},
-): Promise<string> {
+export async function transcribeVoiceMessage(stt: SpeechToText, data: Uint8Array, mime: string, options: { language?: string; signal?: AbortSignal } = {}): Promise<string> {
   const audio = await decodeAudio(data, mime);
   const pcm = floatToInt16(resampleMono(audio, RECOGNISER_RATE));
   const text = stripNonSpeech(await stt.transcribe(pcm, options));

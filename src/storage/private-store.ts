@@ -135,7 +135,9 @@ export class SqlitePrivateStore implements PrivateStore {
   }
 
   messageStats(userId: string): { count: number; first: string | null; last: string | null } {
-    const row = this.use(() => this.db.prepare('SELECT COUNT(*) AS n, MIN(time) AS first, MAX(time) AS last FROM dm_messages WHERE user_id = ?').get(userId) as { n: number; first: string | null; last: string | null });
+    const row = this.use(
+      () => this.db.prepare('SELECT COUNT(*) AS n, MIN(time) AS first, MAX(time) AS last FROM dm_messages WHERE user_id = ?').get(userId) as { n: number; first: string | null; last: string | null },
+    );
     return { count: row.n, first: row.first, last: row.last };
   }
 
@@ -154,7 +156,9 @@ export class SqlitePrivateStore implements PrivateStore {
   }
 
   addTombstone(userId: string, t: Tombstone): void {
-    this.use(() => this.db.prepare('INSERT INTO dm_tombstones (user_id, kind, description, keys, time, by) VALUES (?, ?, ?, ?, ?, ?)').run(userId, t.kind, t.description, JSON.stringify(t.keys), t.when, t.by));
+    this.use(() =>
+      this.db.prepare('INSERT INTO dm_tombstones (user_id, kind, description, keys, time, by) VALUES (?, ?, ?, ?, ?, ?)').run(userId, t.kind, t.description, JSON.stringify(t.keys), t.when, t.by),
+    );
   }
 
   /** Every row of this user, in one transaction; other users are untouched. */

@@ -43,9 +43,7 @@ export class SqliteUsageStore implements UsageStore {
     this.weights = { ...DEFAULT_WEIGHTS, ...options.weights };
     this.insertEvent = this.db.prepare('INSERT INTO usage_events (project, page, kind, at) VALUES (?, ?, ?, ?)');
     this.readScore = this.db.prepare('SELECT score, at FROM usage_scores WHERE project = ? AND page = ?');
-    this.writeScore = this.db.prepare(
-      'INSERT INTO usage_scores (project, page, score, at) VALUES (?, ?, ?, ?) ON CONFLICT (project, page) DO UPDATE SET score = excluded.score, at = excluded.at',
-    );
+    this.writeScore = this.db.prepare('INSERT INTO usage_scores (project, page, score, at) VALUES (?, ?, ?, ?) ON CONFLICT (project, page) DO UPDATE SET score = excluded.score, at = excluded.at');
   }
 
   private migrate(): void {
@@ -70,11 +68,7 @@ export class SqliteUsageStore implements UsageStore {
     const t = at.getTime();
     const row = this.readScore.get(project, page) as { score: number; at: number } | undefined;
     // an event older than the stored score decays from its own time to the stored one
-    const score = row
-      ? t >= row.at
-        ? this.decayed(row.score, row.at, t) + this.weights[kind]
-        : row.score + this.decayed(this.weights[kind], t, row.at)
-      : this.weights[kind];
+    const score = row ? (t >= row.at ? this.decayed(row.score, row.at, t) + this.weights[kind] : row.score + this.decayed(this.weights[kind], t, row.at)) : this.weights[kind];
     const stamp = row ? Math.max(row.at, t) : t;
     this.db.exec('BEGIN');
     try {
@@ -96,9 +90,7 @@ export class SqliteUsageStore implements UsageStore {
 
   /** Events of one page, newest first (for an inspector). */
   history(project: string, page: string, limit = 50): { kind: UsageKind; at: Date }[] {
-    const rows = this.db
-      .prepare('SELECT kind, at FROM usage_events WHERE project = ? AND page = ? ORDER BY at DESC LIMIT ?')
-      .all(project, page, limit) as { kind: UsageKind; at: number }[];
+    const rows = this.db.prepare('SELECT kind, at FROM usage_events WHERE project = ? AND page = ? ORDER BY at DESC LIMIT ?').all(project, page, limit) as { kind: UsageKind; at: number }[];
     return rows.map((r) => ({ kind: r.kind, at: new Date(r.at) }));
   }
 

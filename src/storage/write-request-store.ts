@@ -56,6 +56,9 @@ export class FileWriteRequestStore implements WriteRequestStore {
   async remove(project: string, ids: string[]): Promise<void> {
     if (ids.length === 0) return;
     const gone = new Set(ids);
-    this.write(project, (await this.list(project)).filter((c) => !gone.has(c.id)));
+    this.write(
+      project,
+      (await this.list(project)).filter((c) => !gone.has(c.id)),
+    );
   }
 }

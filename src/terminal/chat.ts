@@ -82,10 +82,7 @@ async function turn(text: string, o: TerminalOptions, place: Place, p: Palette, 
       atLineStart = true;
     }
   };
-  const outcome = await o.assistant.handle(
-    { place, speaker: o.userName, text, source: `terminal:${Date.now()}`, mode: 'text' },
-    { onEvent },
-  );
+  const outcome = await o.assistant.handle({ place, speaker: o.userName, text, source: `terminal:${Date.now()}`, mode: 'text' }, { onEvent });
   // Whatever the stream did not show (an apology, a deadline note) is printed at the end.
   const rest = outcome.reply.startsWith(streamed) ? outcome.reply.slice(streamed.length) : streamed ? '' : outcome.reply;
   if (rest.trim()) write(`${streamed ? '\n' : p.bold(`${o.assistantName} › `)}${rest.trim()}`);
@@ -118,7 +115,10 @@ async function command(line: string, assistant: AssistantApi, place: Place, p: P
         if (pairs.length === 0) return p.dim('nothing is in review');
         return [
           p.dim('In review (/memory review ID keep-new|keep-old|keep-both):'),
-          ...pairs.map((r) => `${p.bold(r.title)} ${p.dim(r.page)}\n  old ${p.bold(r.old.id)} ${r.old.statement} ${p.dim(`(said ${r.old.said || '?'})`)}\n  new ${p.bold(r.new.id)} ${r.new.statement} ${p.dim(`(said ${r.new.said || '?'})`)}`),
+          ...pairs.map(
+            (r) =>
+              `${p.bold(r.title)} ${p.dim(r.page)}\n  old ${p.bold(r.old.id)} ${r.old.statement} ${p.dim(`(said ${r.old.said || '?'})`)}\n  new ${p.bold(r.new.id)} ${r.new.statement} ${p.dim(`(said ${r.new.said || '?'})`)}`,
+          ),
         ].join('\n');
       }
       if (choice !== 'keep-new' && choice !== 'keep-old' && choice !== 'keep-both') return 'usage: /memory review ID keep-new|keep-old|keep-both';
@@ -150,7 +150,12 @@ async function command(line: string, assistant: AssistantApi, place: Place, p: P
         if (!query) return 'usage: /search QUERY';
         const hits = await assistant.searchMemory(place, query, 8);
         return hits.length
-          ? hits.map((h) => `${p.bold(`${h.page}:${h.lineStart}-${h.lineEnd}`)} ${p.dim(`${h.score.toFixed(2)}${h.confidence !== undefined ? ` confidence ${h.confidence.toFixed(2)}` : ''} ${h.why.join('+')}`)}\n  ${h.text.replace(/\n/g, '\n  ').slice(0, 400)}`).join('\n')
+          ? hits
+              .map(
+                (h) =>
+                  `${p.bold(`${h.page}:${h.lineStart}-${h.lineEnd}`)} ${p.dim(`${h.score.toFixed(2)}${h.confidence !== undefined ? ` confidence ${h.confidence.toFixed(2)}` : ''} ${h.why.join('+')}`)}\n  ${h.text.replace(/\n/g, '\n  ').slice(0, 400)}`,
+              )
+              .join('\n')
           : 'nothing found';
       }
       return `unknown command ${name}. ${HELP}`;
@@ -160,11 +165,17 @@ async function command(line: string, assistant: AssistantApi, place: Place, p: P
 /** `/memory forget` lists what can be forgotten; `/memory forget ITEM [--messages]` forgets it, with a tombstone. */
 async function forgetCommand(args: string[], assistant: AssistantApi, place: Place, p: Palette, userName: string): Promise<string> {
   const removeMessages = args.includes('--messages');
-  const token = args.filter((a) => a !== '--messages').join(' ').trim();
+  const token = args
+    .filter((a) => a !== '--messages')
+    .join(' ')
+    .trim();
   if (!token) {
     const items = await assistant.forgettable(place);
     if (items.length === 0) return 'nothing to forget here';
-    return ['what can be forgotten (use /memory forget ITEM, add --messages to also remove the messages that said it):', ...items.map((i) => `  ${p.bold(targetToken(i.target))}  ${p.dim(i.label.slice(0, 100))}`)].join('\n');
+    return [
+      'what can be forgotten (use /memory forget ITEM, add --messages to also remove the messages that said it):',
+      ...items.map((i) => `  ${p.bold(targetToken(i.target))}  ${p.dim(i.label.slice(0, 100))}`),
+    ].join('\n');
   }
   const target = parseTargetToken(token);
   if (!target) return p.warn(`not an item: ${token} (try /memory forget to list them)`);

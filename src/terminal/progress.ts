@@ -34,4 +34,3 @@ export function progressPrinter(label: string, out: NodeJS.WritableStream & { is
     }
   };
 }
-

@@ -8,10 +8,7 @@ import { WakeNameMatcher } from './wake-name.js';
 
 export type WakeRule = 'auto' | 'always' | 'never';
 
-export type AddressDecision =
-  | { action: 'ignore'; reason: 'not_addressed' | 'closing' | 'fragment' }
-  | { action: 'stop' }
-  | { action: 'answer'; text: string };
+export type AddressDecision = { action: 'ignore'; reason: 'not_addressed' | 'closing' | 'fragment' } | { action: 'stop' } | { action: 'answer'; text: string };
 
 export class AddressingPolicy {
   private readonly matcher: WakeNameMatcher;

@@ -44,11 +44,7 @@ export class ReceivePipeline {
   ) {
     this.gate = options.gate ?? new EnergyGate();
     this.ignore = new Set(options.ignoreUserIds ?? []);
-    this.segmenter = new UtteranceSegmenter(
-      { silenceMs: options.silenceMs, ...(options.maxUtteranceMs ? { maxUtteranceMs: options.maxUtteranceMs } : {}) },
-      timers,
-      (u) => this.finish(u),
-    );
+    this.segmenter = new UtteranceSegmenter({ silenceMs: options.silenceMs, ...(options.maxUtteranceMs ? { maxUtteranceMs: options.maxUtteranceMs } : {}) }, timers, (u) => this.finish(u));
   }
 
   /** One Opus packet from one speaker, as it arrives. */

@@ -149,28 +149,22 @@ export class VoiceSession {
       logger: this.log,
       ...(s.language ? { language: s.language } : {}),
     });
-    this.bargeIn = new BargeInDetector({ enabled: s.bargeIn, thresholdMs: s.bargeInMs }, this.queue, (userId, dropped) =>
-      this.log.info({ user: userId, dropped }, 'barge-in: stopped speaking'),
-    );
-    this.pipeline = new ReceivePipeline(
-      { silenceMs: s.silenceMs, minSpeechMs: s.minSpeechMs, ignoreUserIds: [target.botUserId] },
-      this.timers,
-      {
-        onActivity: (userId, voicedMs) => this.bargeIn.activity(userId, voicedMs),
-        onSegment: (segment) => {
-          this.bargeIn.utteranceEnded(segment.userId);
-          const member = this.target.members().find((m) => m.id === segment.userId);
-          if (member?.bot) return;
-          void this.conversation.hear({ userId: segment.userId, displayName: member?.displayName ?? 'Someone', pcm: segment.pcm }).then((outcome) => {
-            if (outcome.kind === 'answered') this.turns++;
-          });
-        },
-        onDiscard: (userId, reason) => {
-          this.bargeIn.utteranceEnded(userId);
-          this.log.debug({ user: userId, reason }, 'segment discarded');
-        },
+    this.bargeIn = new BargeInDetector({ enabled: s.bargeIn, thresholdMs: s.bargeInMs }, this.queue, (userId, dropped) => this.log.info({ user: userId, dropped }, 'barge-in: stopped speaking'));
+    this.pipeline = new ReceivePipeline({ silenceMs: s.silenceMs, minSpeechMs: s.minSpeechMs, ignoreUserIds: [target.botUserId] }, this.timers, {
+      onActivity: (userId, voicedMs) => this.bargeIn.activity(userId, voicedMs),
+      onSegment: (segment) => {
+        this.bargeIn.utteranceEnded(segment.userId);
+        const member = this.target.members().find((m) => m.id === segment.userId);
+        if (member?.bot) return;
+        void this.conversation.hear({ userId: segment.userId, displayName: member?.displayName ?? 'Someone', pcm: segment.pcm }).then((outcome) => {
+          if (outcome.kind === 'answered') this.turns++;
+        });
       },
-    );
+      onDiscard: (userId, reason) => {
+        this.bargeIn.utteranceEnded(userId);
+        this.log.debug({ user: userId, reason }, 'segment discarded');
+      },
+    });
     this.dave = new DaveFailureMonitor((n) => void this.rejoin(n));
   }
 
@@ -224,10 +218,7 @@ export class VoiceSession {
   /** Disconnected: give Discord 5 s to move us back, else give up (the standard recovery). */
   private async recover(connection: VoiceConnection): Promise<void> {
     try {
-      await Promise.race([
-        entersState(connection, VoiceConnectionStatus.Signalling, 5_000),
-        entersState(connection, VoiceConnectionStatus.Connecting, 5_000),
-      ]);
+      await Promise.race([entersState(connection, VoiceConnectionStatus.Signalling, 5_000), entersState(connection, VoiceConnectionStatus.Connecting, 5_000)]);
     } catch {
       if (connection === this.connection && !this.rejoining) this.leave('disconnected');
     }

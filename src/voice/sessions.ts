@@ -19,8 +19,7 @@ export class VoiceSessions {
 
   constructor(
     private readonly deps: VoiceSessionDeps,
-    private readonly createSession: (target: VoiceTarget, deps: VoiceSessionDeps, onLeft: (reason: string) => void) => VoiceSession = (t, d, l) =>
-      new Session(t, d, l),
+    private readonly createSession: (target: VoiceTarget, deps: VoiceSessionDeps, onLeft: (reason: string) => void) => VoiceSession = (t, d, l) => new Session(t, d, l),
   ) {}
 
   /** Join `target`'s voice channel; moves an existing session of the guild if the channel differs. */

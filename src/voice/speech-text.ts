@@ -35,7 +35,10 @@ export function cleanForSpeech(text: string): string {
   t = t.replace(/<a?:(\w+):\d+>/g, '$1'); // discord custom emoji
   t = t.replace(/[*_#`]+/g, ' ');
   t = t.replace(/([^\s.!?:;,])[ \t]*\n+\s*/g, '$1. ').replace(/\s*\n+\s*/g, ' '); // a line break ends a sentence
-  t = t.replace(/\s{2,}/g, ' ').replace(/\s+([,.;:!?])/g, '$1').replace(/([.!?])\s*\.+/g, '$1');
+  t = t
+    .replace(/\s{2,}/g, ' ')
+    .replace(/\s+([,.;:!?])/g, '$1')
+    .replace(/([.!?])\s*\.+/g, '$1');
   return t.trim();
 }
 

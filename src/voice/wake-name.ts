@@ -76,5 +76,8 @@ function tokenize(text: string): Token[] {
 function joinFrom(text: string, tokens: Token[], from: number, to: number): string {
   if (from >= to) return '';
   const slice = text.slice(tokens[from]!.start, to === tokens.length ? text.length : tokens[to - 1]!.end);
-  return slice.replace(/^[\s,.;:!?-]+/, '').replace(/[\s,;:-]+$/, '').trim();
+  return slice
+    .replace(/^[\s,.;:!?-]+/, '')
+    .replace(/[\s,;:-]+$/, '')
+    .trim();
 }

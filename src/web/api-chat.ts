@@ -24,7 +24,12 @@ const MAX_IMAGE_CHARS = 8_000_000;
 const messageBody = z.object({
   text: z.string().max(100_000),
   images: z
-    .array(z.string().max(MAX_IMAGE_CHARS).regex(/^data:image\/(png|jpeg|webp|gif);base64,[A-Za-z0-9+/=]+$/, 'images must be data: URLs of png, jpeg, webp or gif'))
+    .array(
+      z
+        .string()
+        .max(MAX_IMAGE_CHARS)
+        .regex(/^data:image\/(png|jpeg|webp|gif);base64,[A-Za-z0-9+/=]+$/, 'images must be data: URLs of png, jpeg, webp or gif'),
+    )
     .max(4)
     .optional(),
   mode: z.enum(['text', 'voice']).optional(),

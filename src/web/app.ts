@@ -74,7 +74,11 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
       return c.html(loginPage(deps.assistantName, token ? 'That token or link is not valid (links work once and expire after 15 minutes).' : undefined), token ? 401 : 200);
     }
     setCookie(c, SESSION_COOKIE, deps.auth.sessionValue(user), {
-      httpOnly: true, sameSite: 'Strict', path: '/', maxAge: deps.auth.sessionSeconds, secure: deps.secureCookie ?? false,
+      httpOnly: true,
+      sameSite: 'Strict',
+      path: '/',
+      maxAge: deps.auth.sessionSeconds,
+      secure: deps.secureCookie ?? false,
     });
     deps.logger.info({ kind: user.kind }, 'web login');
     return c.redirect('/', 303);
@@ -96,7 +100,14 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
   });
   app.get('/api/me', (c) => {
     const u = c.get('user');
-    return c.json({ kind: u.kind, name: u.name, assistant: deps.assistantName, version: deps.version, acceptsImages: deps.acceptsImages, speech: { stt: typeof deps.speech?.transcribe === 'function', tts: typeof deps.speech?.speak === 'function' } });
+    return c.json({
+      kind: u.kind,
+      name: u.name,
+      assistant: deps.assistantName,
+      version: deps.version,
+      acceptsImages: deps.acceptsImages,
+      speech: { stt: typeof deps.speech?.transcribe === 'function', tts: typeof deps.speech?.speak === 'function' },
+    });
   });
   app.post('/api/logout', (c) => {
     deleteCookie(c, SESSION_COOKIE, { path: '/' });

@@ -22,7 +22,9 @@ export function factRecords(path: string, markdown: string, page: { title: strin
     if (!fact) return;
     const r = readRecord(path, fact, { sensitivity });
     const steps = [
-      r.provenance.source ? { label: r.provenance.kind === 'manual' ? 'written or changed by a person' : `from ${r.provenance.kind}`, ref: r.provenance.source } : { label: r.handEdited ? 'written or changed by a person' : 'no source recorded', ref: r.provenance.kind },
+      r.provenance.source
+        ? { label: r.provenance.kind === 'manual' ? 'written or changed by a person' : `from ${r.provenance.kind}`, ref: r.provenance.source }
+        : { label: r.handEdited ? 'written or changed by a person' : 'no source recorded', ref: r.provenance.kind },
       { label: 'kept on the page', ref: `notes/${path}:${r.line}` },
     ];
     out.push({

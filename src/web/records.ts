@@ -62,23 +62,52 @@ export function layerRecords(layers: MemoryLayers, inProject: boolean): MemoryRe
   const out: MemoryRecord[] = [];
   if (layers.summary.trim()) {
     out.push({
-      id: `summary:0:${textHash(layers.summary)}`, kind: 'summary', text: layers.summary, page: inProject ? 'project.md' : null, category: 'summary',
-      source: 'distillation', provenance: [{ label: 'distilled from the conversation archive', ref: inProject ? 'log/' : 'private history' }],
-      status: 'active', editable: true, forgettable: true, holdable: false,
+      id: `summary:0:${textHash(layers.summary)}`,
+      kind: 'summary',
+      text: layers.summary,
+      page: inProject ? 'project.md' : null,
+      category: 'summary',
+      source: 'distillation',
+      provenance: [{ label: 'distilled from the conversation archive', ref: inProject ? 'log/' : 'private history' }],
+      status: 'active',
+      editable: true,
+      forgettable: true,
+      holdable: false,
     });
   }
   layers.decisions.forEach((d, i) => {
     out.push({
-      id: `decision:${i}:${textHash(`${d.date}\n${d.text}`)}`, kind: 'decision', text: d.text, page: inProject ? 'decisions.md' : null, date: d.date,
-      category: 'decision', source: sourceKind(d.source), provenance: provenance(d.source), ...(d.source === 'manual' ? { confidence: 1 } : {}),
-      status: 'active', editable: true, forgettable: true, holdable: false,
+      id: `decision:${i}:${textHash(`${d.date}\n${d.text}`)}`,
+      kind: 'decision',
+      text: d.text,
+      page: inProject ? 'decisions.md' : null,
+      date: d.date,
+      category: 'decision',
+      source: sourceKind(d.source),
+      provenance: provenance(d.source),
+      ...(d.source === 'manual' ? { confidence: 1 } : {}),
+      status: 'active',
+      editable: true,
+      forgettable: true,
+      holdable: false,
     });
   });
   layers.quotes.forEach((q, i) => {
     out.push({
-      id: `quote:${i}:${textHash(`${q.date}\n${q.speaker}\n${q.text}`)}`, kind: 'quote', text: q.text, page: inProject ? 'quotes.md' : null, date: q.date,
-      speaker: q.speaker, category: 'quote', source: sourceKind(q.source), provenance: provenance(q.source), ...(q.source === 'manual' ? { confidence: 1 } : {}),
-      status: 'active', editable: true, forgettable: true, holdable: false,
+      id: `quote:${i}:${textHash(`${q.date}\n${q.speaker}\n${q.text}`)}`,
+      kind: 'quote',
+      text: q.text,
+      page: inProject ? 'quotes.md' : null,
+      date: q.date,
+      speaker: q.speaker,
+      category: 'quote',
+      source: sourceKind(q.source),
+      provenance: provenance(q.source),
+      ...(q.source === 'manual' ? { confidence: 1 } : {}),
+      status: 'active',
+      editable: true,
+      forgettable: true,
+      holdable: false,
     });
   });
   return out;
@@ -93,11 +122,22 @@ export function noteRecord(path: string, markdown: string): MemoryRecord | null 
   const sources = parsed.sources.map((s) => (typeof s === 'string' ? s : JSON.stringify(s)));
   const first = sources[0] ?? '';
   return {
-    id: `note:${path}`, kind: 'note', text: note.body.trim().slice(0, 2000), page: `notes/${path}`, title: note.title, date: note.updated.slice(0, 10),
-    category: note.category ?? 'notes', source: sourceKind(first),
+    id: `note:${path}`,
+    kind: 'note',
+    text: note.body.trim().slice(0, 2000),
+    page: `notes/${path}`,
+    title: note.title,
+    date: note.updated.slice(0, 10),
+    category: note.category ?? 'notes',
+    source: sourceKind(first),
     provenance: sources.map((s) => ({ label: s === 'manual' ? 'edited by a person' : `from a ${sourceKind(s)} message`, ref: s })),
-    confidence: note.confidence, sensitivity: note.sensitivity, status: typeof status === 'string' ? status : 'active', tags: note.tags,
-    editable: false, forgettable: true, holdable: false,
+    confidence: note.confidence,
+    sensitivity: note.sensitivity,
+    status: typeof status === 'string' ? status : 'active',
+    tags: note.tags,
+    editable: false,
+    forgettable: true,
+    holdable: false,
   };
 }
 

@@ -39,7 +39,10 @@ export async function startWeb(o: WebServerOptions, logger: Logger): Promise<Web
   const server = createAdaptorServer({ fetch: app.fetch });
   const listening = await new Promise<boolean>((resolve) => {
     server.once('error', (err: NodeJS.ErrnoException) => {
-      logger.warn({ code: err.code, host: o.host, port: o.port }, `web app not started: ${err.code === 'EADDRINUSE' ? `port ${o.port} is taken — set WEB_PORT to another port (0 turns the web app off)` : err.message}`);
+      logger.warn(
+        { code: err.code, host: o.host, port: o.port },
+        `web app not started: ${err.code === 'EADDRINUSE' ? `port ${o.port} is taken — set WEB_PORT to another port (0 turns the web app off)` : err.message}`,
+      );
       resolve(false);
     });
     server.listen(o.port, o.host, () => resolve(true));
@@ -51,7 +54,9 @@ export async function startWeb(o: WebServerOptions, logger: Logger): Promise<Web
   const url = (o.publicUrl ?? local).replace(/\/$/, '');
   const warnings: string[] = [];
   if (!isLoopbackHost(o.host)) {
-    warnings.push(`the web app listens on ${o.host}, not only on this machine: anyone on the network can reach the login page, and without TLS the session cookie travels in clear — put it behind a reverse proxy with TLS or Tailscale (see README: Web app)`);
+    warnings.push(
+      `the web app listens on ${o.host}, not only on this machine: anyone on the network can reach the login page, and without TLS the session cookie travels in clear — put it behind a reverse proxy with TLS or Tailscale (see README: Web app)`,
+    );
   }
   return {
     url,

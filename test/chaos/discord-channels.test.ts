@@ -61,7 +61,15 @@ describe('60 messages across 10 channels', () => {
     const store = new FileProjectStore({ projectsDir: root, clock: { now: () => new Date() } });
     const { assistant } = makeAssistant({ model: new JitteryModel(), memoryModel: null, store });
     bot = await startDiscord({
-      config: { ...configSchema.parse({}), DISCORD_TOKEN: fake.token, DISCORD_API_URL: fake.apiUrl, DISCORD_ALLOWED_GUILDS: [guild.id], DISCORD_ALLOWED_USERS: [alice.id], DISCORD_EDIT_INTERVAL_MS: 50, DISCORD_ATTACHMENT_MAX_BYTES: 1000 },
+      config: {
+        ...configSchema.parse({}),
+        DISCORD_TOKEN: fake.token,
+        DISCORD_API_URL: fake.apiUrl,
+        DISCORD_ALLOWED_GUILDS: [guild.id],
+        DISCORD_ALLOWED_USERS: [alice.id],
+        DISCORD_EDIT_INTERVAL_MS: 50,
+        DISCORD_ATTACHMENT_MAX_BYTES: 1000,
+      },
       assistant,
       logger: silentLogger,
       acceptsImages: false,
@@ -78,7 +86,10 @@ describe('60 messages across 10 channels', () => {
       const replies: Json[] = f.botMessagesIn(channel.id);
       expect(replies.map((r) => String(r.content))).toEqual(Array.from({ length: PER_CHANNEL }, (_, m) => `re: m${m} in ${channel.name}`));
       // Each reply answers its own message.
-      const asked = f.messagesIn(channel.id).filter((m) => (m.author as Json).id === alice.id).map((m) => String(m.id));
+      const asked = f
+        .messagesIn(channel.id)
+        .filter((m) => (m.author as Json).id === alice.id)
+        .map((m) => String(m.id));
       expect(replies.map((r) => String((r.message_reference as Json | undefined)?.message_id))).toEqual(asked);
     }
     // Each channel is its own project, whose archive holds its messages and replies in order.

@@ -50,7 +50,17 @@ async function setup(hostile: ScriptedReply | ((index: number) => ScriptedReply)
   });
   const store = new FileProjectStore({ projectsDir: join(dir, 'projects'), clock: systemClock, logger: silentLogger });
   const settings: AssistantSettings = { ...testSettings, ...opts.settings, limits: { ...testSettings.limits, deadlineMs: 8000, maxReplyChars: 6000, ...opts.settings?.limits } };
-  const assistant = new Assistant({ model, memoryModel: null, store, privateStore: new InMemoryPrivateStore(), recall: new GrepRecall(store), usage: new RecordingUsageStore(), clock: systemClock, logger: silentLogger, settings });
+  const assistant = new Assistant({
+    model,
+    memoryModel: null,
+    store,
+    privateStore: new InMemoryPrivateStore(),
+    recall: new GrepRecall(store),
+    usage: new RecordingUsageStore(),
+    clock: systemClock,
+    logger: silentLogger,
+    settings,
+  });
   const h = await startBotHarness({ assistant, config: { DISCORD_REPLY_MAX_MESSAGES: opts.replyMaxMessages ?? 5 } });
   cleanups.push(async () => {
     await h.close();

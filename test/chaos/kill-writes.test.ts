@@ -33,7 +33,10 @@ function random(seed: number): () => number {
 /** Runs the writer until `killAfterMs` after it is ready, then SIGKILL; returns its acknowledgements. */
 function runWriter(first: number, killAfterMs: number): Promise<string[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', '--import', 'tsx', 'test/chaos/memory-writer.ts', dir, String(first)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', '--import', 'tsx', 'test/chaos/memory-writer.ts', dir, String(first)], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => {
@@ -45,7 +48,13 @@ function runWriter(first: number, killAfterMs: number): Promise<string[]> {
     child.on('close', (_code, signal) => {
       if (signal !== 'SIGKILL') reject(new Error(`the writer stopped by itself: ${err}`));
       // Only whole lines were acknowledged; a line cut by the kill was not.
-      else resolve(out.split('\n').slice(0, -1).filter((l) => l !== 'ready'));
+      else
+        resolve(
+          out
+            .split('\n')
+            .slice(0, -1)
+            .filter((l) => l !== 'ready'),
+        );
     });
   });
 }

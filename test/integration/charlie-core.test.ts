@@ -92,7 +92,10 @@ describe('Charlie core on real adapters', () => {
       if (!req.response_format) return { text: 'Noted.' };
       // A person edits project.md while the model is distilling.
       const path = join(projectDir, 'project.md');
-      writeFileSync(path, readFileSync(path, 'utf8').replace(/---\n[\s\S]*$/, (m) => m.replace(/\n---\n[\s\S]*$/, '\n---\n\nMy own summary, by hand.\n')));
+      writeFileSync(
+        path,
+        readFileSync(path, 'utf8').replace(/---\n[\s\S]*$/, (m) => m.replace(/\n---\n[\s\S]*$/, '\n---\n\nMy own summary, by hand.\n')),
+      );
       return { text: DISTILLED };
     });
     projectDir = pd;

@@ -25,7 +25,10 @@ describe('loadCommands', () => {
   it('accepts an array export and rejects a file that is not a command', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'charlie-cmds-'));
     dirs.push(dir);
-    writeFileSync(join(dir, 'a.mjs'), "export default [{ name: 'x', description: 'X', subcommand: { name: 'one', description: '1' }, execute() {} }, { name: 'x', description: 'X', subcommand: { name: 'two', description: '2' }, execute() {} }];");
+    writeFileSync(
+      join(dir, 'a.mjs'),
+      "export default [{ name: 'x', description: 'X', subcommand: { name: 'one', description: '1' }, execute() {} }, { name: 'x', description: 'X', subcommand: { name: 'two', description: '2' }, execute() {} }];",
+    );
     const ok = await loadCommands(dir);
     expect(commandData(ok)).toMatchObject([{ name: 'x', options: [{ name: 'one' }, { name: 'two' }] }]);
     writeFileSync(join(dir, 'b.mjs'), "export default { name: 'Bad Name', description: 'no' };");

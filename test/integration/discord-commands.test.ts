@@ -110,7 +110,9 @@ describe('Discord slash commands', () => {
 
   it('/project style, /project distill, /memory search, /memory forget and /help', async () => {
     const assistant = new FakeAssistant();
-    assistant.notes = [{ path: 'Topics/Tent.md', title: 'Tent', tags: ['camping'], updated: '2026-11-01', body: 'The blue tent sleeps four.', aliases: [], staleness: 3, confidence: 0.8, sensitivity: 'public' }];
+    assistant.notes = [
+      { path: 'Topics/Tent.md', title: 'Tent', tags: ['camping'], updated: '2026-11-01', body: 'The blue tent sleeps four.', aliases: [], staleness: 3, confidence: 0.8, sensitivity: 'public' },
+    ];
     h = await startBotHarness({ assistant });
     const key = `discord:${h.guild.id}:${h.general.id}`;
     const style = await firstCallback(h, h.fake.runCommand(h.general, h.alice, 'project', sub('style', [{ type: 3, name: 'text', value: 'pirate speak' }])));
@@ -158,7 +160,9 @@ describe('Discord slash commands', () => {
     const shown = await firstCallback(h, h.fake.pressButton(h.general, h.alice, reply, String(button.custom_id)));
     expect(String((shown.data as Json).content)).toContain('The blue tent sleeps four.');
     expect(Number((shown.data as Json).flags) & EPHEMERAL).toBe(EPHEMERAL);
-    expect(assistant.reads).toEqual([{ place: placeKey({ kind: 'project', origin: { name: 'general', key: `discord:${h.guild.id}:${h.general.id}` } }), path: 'notes/Topics/Tent.md', reason: 'suggestion_accepted' }]);
+    expect(assistant.reads).toEqual([
+      { place: placeKey({ kind: 'project', origin: { name: 'general', key: `discord:${h.guild.id}:${h.general.id}` } }), path: 'notes/Topics/Tent.md', reason: 'suggestion_accepted' },
+    ]);
 
     const tag = (((shown.data as Json).components as Json[])[0]!.components as Json[])[0]!;
     expect(tag.label).toBe('#camping');
@@ -174,7 +178,16 @@ describe('Discord slash commands', () => {
   it('/memory candidates lists what waits with score and message; promote: promotes it', async () => {
     const assistant = new FakeAssistant();
     assistant.candidates = [
-      { key: 'c-0badf00d', entity: 'Bob', fact: { text: 'Is moving to Porto.', said: '2026-11-04', source: 'https://discord.com/channels/1/2/3' }, message: 'Bob said something about Porto', score: 0.51, parts: { recency: 1, novelty: 0.4, identity: 0, source: 0.7 }, firstSeen: '2026-11-04T12:00:00.000Z', expires: '2026-11-18T12:00:00.000Z' },
+      {
+        key: 'c-0badf00d',
+        entity: 'Bob',
+        fact: { text: 'Is moving to Porto.', said: '2026-11-04', source: 'https://discord.com/channels/1/2/3' },
+        message: 'Bob said something about Porto',
+        score: 0.51,
+        parts: { recency: 1, novelty: 0.4, identity: 0, source: 0.7 },
+        firstSeen: '2026-11-04T12:00:00.000Z',
+        expires: '2026-11-18T12:00:00.000Z',
+      },
     ];
     h = await startBotHarness({ assistant });
     const list = await firstCallback(h, h.fake.runCommand(h.general, h.alice, 'memory', sub('candidates')));
@@ -192,7 +205,14 @@ describe('Discord slash commands', () => {
 
   it('/memory review shows a pair with keep new / keep old / keep both / hold; a press resolves it', async () => {
     const assistant = new FakeAssistant();
-    assistant.reviews = [{ page: 'People/Sarah-Chen.md', title: 'Sarah Chen', old: { id: 'r-aaaaaa', statement: 'Works at Acme.', said: '2026-06-01' }, new: { id: 'r-bbbbbb', statement: 'Joined Globex.', said: '2026-07-01' } }];
+    assistant.reviews = [
+      {
+        page: 'People/Sarah-Chen.md',
+        title: 'Sarah Chen',
+        old: { id: 'r-aaaaaa', statement: 'Works at Acme.', said: '2026-06-01' },
+        new: { id: 'r-bbbbbb', statement: 'Joined Globex.', said: '2026-07-01' },
+      },
+    ];
     h = await startBotHarness({ assistant });
     const rec = h.fake.runCommand(h.general, h.alice, 'memory', sub('review'));
     const cb = await firstCallback(h, rec);

@@ -33,7 +33,17 @@ const startServer = fakeModelServers();
 async function setup(script: Script, opts: { modelUrl?: string; allowBothGuilds?: boolean } = {}) {
   const dir = newDir();
   const server = opts.modelUrl ? undefined : await startServer(script);
-  const model = new OpenAIChatModel({ baseUrl: opts.modelUrl ?? server!.url, model: 'test', locality: 'local', acceptsImages: false, timeoutMs: 3000, connectTimeoutMs: 500, maxRetries: 0, temperature: 0, maxTokens: 1024 });
+  const model = new OpenAIChatModel({
+    baseUrl: opts.modelUrl ?? server!.url,
+    model: 'test',
+    locality: 'local',
+    acceptsImages: false,
+    timeoutMs: 3000,
+    connectTimeoutMs: 500,
+    maxRetries: 0,
+    temperature: 0,
+    maxTokens: 1024,
+  });
   const projectsDir = join(dir, 'projects');
   const store = new FileProjectStore({ projectsDir, clock: systemClock, logger: silentLogger });
   const privateStore = new SqlitePrivateStore(join(dir, 'data', 'charlie.db'));
@@ -56,10 +66,14 @@ const ask = (h: BotHarness, channel: Parameters<BotHarness['fake']['postMessage'
 const sub = (name: string) => [{ type: 1, name, options: [] }] as never;
 
 async function reply(h: BotHarness, channelId: string, n = 1): Promise<Json> {
-  const list = await h.fake.waitFor(() => {
-    const r = h.fake.botMessagesIn(channelId).filter((m) => !content(m).includes('⏳'));
-    return r.length >= n ? r : null;
-  }, 8000, 'a finished reply');
+  const list = await h.fake.waitFor(
+    () => {
+      const r = h.fake.botMessagesIn(channelId).filter((m) => !content(m).includes('⏳'));
+      return r.length >= n ? r : null;
+    },
+    8000,
+    'a finished reply',
+  );
   await h.bot.idle();
   return list[n - 1]!;
 }
@@ -76,10 +90,7 @@ describe('Discord on the real core', () => {
   });
 
   it('shows the tool trace, offers the opened note as a button, and pressing it records usage', async () => {
-    const { h, store, usage } = await setup([
-      { toolCalls: [{ name: 'read_note', arguments: '{"path":"Topics/Tent.md"}' }] },
-      { text: 'Take the blue tent; it sleeps four.' },
-    ]);
+    const { h, store, usage } = await setup([{ toolCalls: [{ name: 'read_note', arguments: '{"path":"Topics/Tent.md"}' }] }, { text: 'Take the blue tent; it sleeps four.' }]);
     const config = await store.ensureProject({ name: 'general', key: `discord:${h.guild.id}:${h.general.id}`, discord: { guildId: h.guild.id, channelId: h.general.id } });
     await store.saveNote(config.slug, { title: 'Tent', body: 'The blue tent sleeps four.', category: 'Topics', tags: ['camping'], source: 'manual' });
     const [note] = await store.listNotes(config.slug);

@@ -20,10 +20,14 @@ const mention = (h: BotHarness) => `<@${h.fake.bot.id}>`;
 const content = (m: Json) => String(m.content);
 
 async function repliesIn(h: BotHarness, channelId: string, n = 1): Promise<Json[]> {
-  return h.fake.waitFor(() => {
-    const r = h.fake.botMessagesIn(channelId);
-    return r.length >= n ? r : null;
-  }, 5000, `${n} bot message(s)`);
+  return h.fake.waitFor(
+    () => {
+      const r = h.fake.botMessagesIn(channelId);
+      return r.length >= n ? r : null;
+    },
+    5000,
+    `${n} bot message(s)`,
+  );
 }
 
 describe('Discord messages', () => {

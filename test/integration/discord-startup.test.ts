@@ -53,6 +53,8 @@ describe('startDiscord', () => {
 
   it('refuses to start without a token', async () => {
     fake = await startFakeDiscord();
-    await expect(startDiscord({ config: { ...config(fake), DISCORD_TOKEN: undefined }, assistant: new FakeAssistant(), logger: silentLogger, acceptsImages: false })).rejects.toThrow(/DISCORD_TOKEN is not set/);
+    await expect(startDiscord({ config: { ...config(fake), DISCORD_TOKEN: undefined }, assistant: new FakeAssistant(), logger: silentLogger, acceptsImages: false })).rejects.toThrow(
+      /DISCORD_TOKEN is not set/,
+    );
   });
 });

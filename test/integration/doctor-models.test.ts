@@ -125,7 +125,10 @@ describe('doctor: the chat lane against scripted model servers', () => {
     const { config, server: chatServer } = await doctorAgainst('good');
     const memoryServer = await startFakeModelServer(behaviourScript('broken-json'), { models: [{ id: 'small-local' }] });
     cleanup.push(() => memoryServer.close());
-    const withMemory = loadConfig({ LLM_BASE_URL: chatServer.url, LLM_MODEL: 'fake-model', MEMORY_LLM_BASE_URL: memoryServer.url, MEMORY_LLM_MODEL: 'small-local', DATA_DIR: config.dataDir }, config.dataDir);
+    const withMemory = loadConfig(
+      { LLM_BASE_URL: chatServer.url, LLM_MODEL: 'fake-model', MEMORY_LLM_BASE_URL: memoryServer.url, MEMORY_LLM_MODEL: 'small-local', DATA_DIR: config.dataDir },
+      config.dataDir,
+    );
     const results = await runParts([memoryLanePart(chatLane(withMemory), memoryLane(withMemory), withMemory)]);
     const json = results.find((r) => r.name === 'memory lane: JSON output');
     expect(json).toMatchObject({ status: 'fail' });

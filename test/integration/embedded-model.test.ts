@@ -113,12 +113,14 @@ describe('embedded model (tiny random GGUF, real node-llama-cpp)', () => {
       required: ['summary', 'decisions', 'mood', 'done'],
       additionalProperties: false,
     } satisfies JsonSchema;
-    const check = z.object({
-      summary: z.string().max(60),
-      decisions: z.array(z.object({ text: z.string().max(30), message: z.number().int() })).max(3),
-      mood: z.enum(['good', 'bad']),
-      done: z.boolean(),
-    }).strict();
+    const check = z
+      .object({
+        summary: z.string().max(60),
+        decisions: z.array(z.object({ text: z.string().max(30), message: z.number().int() })).max(3),
+        mood: z.enum(['good', 'bad']),
+        done: z.boolean(),
+      })
+      .strict();
     for (const prompt of ['summarise', 'what was decided?', 'JSON now']) {
       const chunks = await collect({ messages: user(prompt), jsonSchema: schema, maxTokens: 600 });
       expect(chunks[chunks.length - 1]).toEqual({ type: 'done', finishReason: 'stop' });

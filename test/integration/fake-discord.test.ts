@@ -35,14 +35,19 @@ describe('fake Discord server with a real discord.js client', () => {
     });
     const user = fake.addUser('alice');
     fake.postMessage(channel, user, 'hello');
-    const replies = await fake.waitFor(() => { const r = fake.botMessagesIn(channel.id); return r.length ? r : null; });
+    const replies = await fake.waitFor(() => {
+      const r = fake.botMessagesIn(channel.id);
+      return r.length ? r : null;
+    });
     expect(replies[0]!.content).toBe('echo: hello');
   });
 
   it('answers heartbeats and resumes after a dropped connection, replaying missed events', async () => {
     const { fake, client, channel } = await connect(200);
     const seen: string[] = [];
-    client.on(Events.MessageCreate, (m) => { if (!m.author.bot) seen.push(m.content); });
+    client.on(Events.MessageCreate, (m) => {
+      if (!m.author.bot) seen.push(m.content);
+    });
     await fake.waitFor(() => fake.gateway.received.filter((r) => r.op === 1).length >= 2, 3000, 'heartbeats');
     fake.gateway.disconnect();
     const user = fake.addUser('bob');
@@ -55,7 +60,9 @@ describe('fake Discord server with a real discord.js client', () => {
   it('identifies again when the session cannot be resumed', async () => {
     const { fake, client, channel } = await connect();
     const seen: string[] = [];
-    client.on(Events.MessageCreate, (m) => { if (!m.author.bot) seen.push(m.content); });
+    client.on(Events.MessageCreate, (m) => {
+      if (!m.author.bot) seen.push(m.content);
+    });
     fake.gateway.invalidateSession();
     fake.gateway.disconnect();
     await fake.waitFor(() => fake.gateway.identifies === 2 && fake.gateway.connected === 1, 15_000, 'a new session');
@@ -66,7 +73,9 @@ describe('fake Discord server with a real discord.js client', () => {
   it('delivers DMs with a partial channel', async () => {
     const { fake, client } = await connect();
     const got: string[] = [];
-    client.on(Events.MessageCreate, (m) => { if (!m.author.bot) got.push(`${m.channel.isDMBased()}:${m.content}`); });
+    client.on(Events.MessageCreate, (m) => {
+      if (!m.author.bot) got.push(`${m.channel.isDMBased()}:${m.content}`);
+    });
     const user = fake.addUser('carol');
     fake.postMessage(fake.dmChannel(user), user, 'psst');
     await fake.waitFor(() => got.length > 0);

@@ -20,11 +20,7 @@ const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 const place: Place = { kind: 'project', origin: { name: 'general', key: 'terminal:general' } };
-const said = [
-  'Sarah Chen leads the design team at Acme now.',
-  'We decided to move the launch to March.',
-  'Sarah said she prefers async updates.',
-];
+const said = ['Sarah Chen leads the design team at Acme now.', 'We decided to move the launch to March.', 'Sarah said she prefers async updates.'];
 /** The memory model: always the same distillation of the same conversation. */
 const memoryReply = JSON.stringify({
   summary: 'Talked about Sarah and the launch.',
@@ -39,7 +35,17 @@ function setup() {
   const projectsDir = join(dir, 'projects');
   const store = new FileProjectStore({ projectsDir, clock: systemClock, logger: silentLogger });
   const memory = new ScriptedChatModel(() => ({ text: memoryReply }));
-  const assistant = new Assistant({ model: memory, memoryModel: memory, store, privateStore: new InMemoryPrivateStore(), recall: new GrepRecall(store), usage: new RecordingUsageStore(), clock: systemClock, logger: silentLogger, settings: testSettings });
+  const assistant = new Assistant({
+    model: memory,
+    memoryModel: memory,
+    store,
+    privateStore: new InMemoryPrivateStore(),
+    recall: new GrepRecall(store),
+    usage: new RecordingUsageStore(),
+    clock: systemClock,
+    logger: silentLogger,
+    settings: testSettings,
+  });
   const root = join(projectsDir, 'general');
   const replay = async () => {
     for (const text of said) await assistant.handle({ place, speaker: 'Alice', text, source: `discord:${text.length}`, reply: false });
@@ -97,12 +103,21 @@ describe('forgetting sticks', () => {
     expect(note).toContain('Leads the design team');
     expect(note).not.toContain('7781');
 
-    const recall = createRecall({ projectsDir: t.projectsDir, dataDir: join(t.dir, 'data'), embedder: new HashingEmbedder(), usage: { record() {}, boost: () => 0 }, logger: silentLogger, clock: systemClock });
+    const recall = createRecall({
+      projectsDir: t.projectsDir,
+      dataDir: join(t.dir, 'data'),
+      embedder: new HashingEmbedder(),
+      usage: { record() {}, boost: () => 0 },
+      logger: silentLogger,
+      clock: systemClock,
+    });
     try {
       expect((await recall.recall.recall('launch March', { project: 'general' })).some((h) => h.page.startsWith('log/') && h.text.includes('launch to March'))).toBe(true);
       const decision = await t.assistant.forget(place, { kind: 'decision', index: 1 }, 'Alice', { removeMessages: true });
       expect(decision.redacted).toBeGreaterThan(0);
-      const logs = readdirSync(join(t.root, 'log')).map((f) => readFileSync(join(t.root, 'log', f), 'utf8')).join('\n');
+      const logs = readdirSync(join(t.root, 'log'))
+        .map((f) => readFileSync(join(t.root, 'log', f), 'utf8'))
+        .join('\n');
       expect(logs).not.toContain('launch to March');
       expect(logs).toContain('[removed: forgotten on');
       expect(logs).toContain('Sarah said she prefers async updates.');

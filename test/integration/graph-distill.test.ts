@@ -85,7 +85,10 @@ beforeEach(() => {
 
 async function files(dir: string): Promise<string[]> {
   const out = await readdir(dir, { recursive: true, withFileTypes: true });
-  return out.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(dir.length + 1)).sort();
+  return out
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
+    .sort();
 }
 
 describe('distillation writes through the knowledge graph', () => {
@@ -106,15 +109,7 @@ describe('distillation writes through the knowledge graph', () => {
     }
     const notes = join(root, 'team', 'notes');
     const read = (rel: string) => readFile(join(notes, rel), 'utf8');
-    expect(await files(notes)).toEqual([
-      'People/Friends/Alice.md',
-      'People/Friends/Bob.md',
-      'People/Professional/Sarah-Chen.md',
-      'Travel/Lisbon-trip.md',
-      'Work/Acme.md',
-      '_index.md',
-      '_log.md',
-    ]);
+    expect(await files(notes)).toEqual(['People/Friends/Alice.md', 'People/Friends/Bob.md', 'People/Professional/Sarah-Chen.md', 'Travel/Lisbon-trip.md', 'Work/Acme.md', '_index.md', '_log.md']);
 
     const sarah = await read('People/Professional/Sarah-Chen.md');
     expect(sarah).toMatch(/^staleness: 3$/m); // set once; the later 9 is ignored

@@ -58,7 +58,11 @@ describe('follow_links', () => {
 describe('remember through the graph', () => {
   it('adds sentences as facts to the page a short name means, never twice', async () => {
     const { clock, store, graph, slug } = await graphProject();
-    await graph.write(slug, { origin: 'test', entities: [{ name: 'Sarah Chen', category: 'People/Professional', create: true, facts: [{ text: 'Designer.', said: '2026-06-20', source: 'test:0' }] }], links: [] });
+    await graph.write(slug, {
+      origin: 'test',
+      entities: [{ name: 'Sarah Chen', category: 'People/Professional', create: true, facts: [{ text: 'Designer.', said: '2026-06-20', source: 'test:0' }] }],
+      links: [],
+    });
     const call = { name: 'remember', arguments: '{"title":"sarah","text":"She likes green tea. She lives in Leeds."}' };
     const model = new ScriptedChatModel([{ toolCalls: [call] }, { text: 'Saved.' }, { toolCalls: [call] }, { text: 'Saved.' }]);
     const { assistant } = makeAssistant({ model, memoryModel: null, store, graph, clock });
@@ -75,7 +79,18 @@ describe('remember through the graph', () => {
 });
 
 describe('entity hop in recall', () => {
-  const hit = (page: string, score: number): RecallHit => ({ page, heading: '', lineStart: 1, lineEnd: 1, text: page, updated: '', staleness: 3, score, parts: { vector: 0, keyword: score, usage: 0, recency: 1 }, why: ['keyword'] });
+  const hit = (page: string, score: number): RecallHit => ({
+    page,
+    heading: '',
+    lineStart: 1,
+    lineEnd: 1,
+    text: page,
+    updated: '',
+    staleness: 3,
+    score,
+    parts: { vector: 0, keyword: score, usage: 0, recency: 1 },
+    why: ['keyword'],
+  });
   it('lifts the pages a matching note links to, a little, and says why', () => {
     const hits = [hit('notes/People/Sarah.md', 1), hit('log/2026-06-01.md', 0.5), hit('notes/Work/Acme.md', 0.48), hit('notes/Misc/Other.md', 0.47)];
     const links = new Map([['notes/People/Sarah.md', ['notes/Work/Acme.md']]]);

@@ -52,11 +52,7 @@ describe('entity resolution', () => {
     expect(r.candidates('Tom')).toHaveLength(2);
   });
   it('finds the pages a text names, in order', () => {
-    expect(r.mentions("Lunch with Sarah's team at ACME in São Paulo; Tom came too")).toEqual([
-      'People/Professional/Sarah-Chen.md',
-      'Work/Acme.md',
-      'Places/Sao-Paulo.md',
-    ]);
+    expect(r.mentions("Lunch with Sarah's team at ACME in São Paulo; Tom came too")).toEqual(['People/Professional/Sarah-Chen.md', 'Work/Acme.md', 'Places/Sao-Paulo.md']);
   });
 });
 
@@ -81,7 +77,14 @@ describe('writing through the graph', () => {
   const sarahAtAcme = (n: number): GraphWrite => ({
     origin: 'distillation',
     entities: [
-      { name: 'Sarah Chen', category: 'People/Professional', aliases: ['Sarah'], staleness: 3, create: true, facts: [{ text: 'Leads the design team at Acme.', type: 'identity', said: '2026-06-20', source: MSG(n) }] },
+      {
+        name: 'Sarah Chen',
+        category: 'People/Professional',
+        aliases: ['Sarah'],
+        staleness: 3,
+        create: true,
+        facts: [{ text: 'Leads the design team at Acme.', type: 'identity', said: '2026-06-20', source: MSG(n) }],
+      },
       { name: 'Acme', category: 'Work', staleness: 1, create: true, facts: [{ text: 'Makes anvils.', said: '2026-06-20', source: MSG(n + 1), staleness: 0 }] },
     ],
     links: [{ from: 'Sarah', to: 'Acme', label: 'employer', reverseLabel: 'employee', evidence: { kind: 'message', source: MSG(n) } }],

@@ -35,7 +35,9 @@ beforeEach(async () => {
   wiki = new Wiki({ projectsDir: root, clock, logger: silentLogger });
   // the memory lane: one fact about the trip per item it is sent
   model = new ScriptedChatModel((req) => {
-    const items = String(req.messages[1]?.content ?? '').split('\n').filter((l) => /^\[\d+\]/.test(l));
+    const items = String(req.messages[1]?.content ?? '')
+      .split('\n')
+      .filter((l) => /^\[\d+\]/.test(l));
     return {
       text: JSON.stringify({
         entities: [{ name: 'Lisbon trip', category: 'Travel', new: true, staleness: 6 }],
@@ -124,7 +126,13 @@ describe('an attachment (/memory ingest)', () => {
 describe('source parsers', () => {
   it('read e-mails, CSV exports and text into items', async () => {
     const mail = await parseSource('note.eml', await readFile(join(fixtures, 'note.eml')));
-    expect(mail).toEqual([{ ref: 'mail', date: '2026-06-01T09:30:00.000Z', text: expect.stringMatching(/^E-mail from "Sarah Chen" <sarah\.chen@acme\.example>, to "Alice" <alice@example\.org>, on 2026-06-01, subject: Lisbon plans\nHi Alice, the hotel is booked/) }]);
+    expect(mail).toEqual([
+      {
+        ref: 'mail',
+        date: '2026-06-01T09:30:00.000Z',
+        text: expect.stringMatching(/^E-mail from "Sarah Chen" <sarah\.chen@acme\.example>, to "Alice" <alice@example\.org>, on 2026-06-01, subject: Lisbon plans\nHi Alice, the hotel is booked/),
+      },
+    ]);
     expect(await parseSource('bank.csv', await readFile(join(fixtures, 'bank.csv')))).toEqual([
       { ref: 'L2', text: 'date: 2026-05-01; description: Rent May; amount: -1200.00' },
       { ref: 'L3', text: 'date: 2026-05-03; description: Coffee, large; amount: -3.50' },

@@ -1,14 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  effectiveLicense,
-  licenseProblems,
-  lockedPackages,
-  REVIEWED_PACKAGES,
-  staleReviews,
-  type LockedPackage,
-} from '../../scripts/licenses/policy.js';
+import { effectiveLicense, licenseProblems, lockedPackages, REVIEWED_PACKAGES, staleReviews, type LockedPackage } from '../../scripts/licenses/policy.js';
 
 const lock: unknown = JSON.parse(readFileSync('package-lock.json', 'utf8'));
 const locked = lockedPackages(lock);

@@ -17,7 +17,10 @@ async function check(extra: { project?: string; fix?: boolean } = {}) {
 
 beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), 'charlie-check-'));
-  await file('home/notes/People/Sarah-Chen.md', '---\ntitle: Sarah Chen\naliases: [Sarah]\n---\n\nDesigner.\n\n## Facts\n- Leads design. [said:: 2026-06-20] [source:: [msg](https://x/1)] ^r-1\n\n## Related\n- [[Work/Acme]] (employer)\n');
+  await file(
+    'home/notes/People/Sarah-Chen.md',
+    '---\ntitle: Sarah Chen\naliases: [Sarah]\n---\n\nDesigner.\n\n## Facts\n- Leads design. [said:: 2026-06-20] [source:: [msg](https://x/1)] ^r-1\n\n## Related\n- [[Work/Acme]] (employer)\n',
+  );
   await file('home/notes/Work/Acme.md', '---\ntitle: Acme\n---\n\n## Related\n- [[People/Sarah-Chen]] (employee)\n');
 });
 afterEach(async () => {

@@ -63,7 +63,16 @@ describe('OpenAIChatModel against the fake model server', () => {
   it('streams text deltas as they arrive and sends the request in the OpenAI wire format', async () => {
     const s = await start([{ text: 'Hello from the fake model!', chunkDelayMs: 5 }]);
     const m = model(s.url, { apiKey: 'sk-secret' });
-    const r = await collect(m.stream({ messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }], tools, maxTokens: 50 }));
+    const r = await collect(
+      m.stream({
+        messages: [
+          { role: 'system', content: 'be brief' },
+          { role: 'user', content: 'hi' },
+        ],
+        tools,
+        maxTokens: 50,
+      }),
+    );
     expect(r.text).toBe('Hello from the fake model!');
     expect(r.chunks.filter((c) => c.type === 'text').length).toBeGreaterThan(1);
     expect(r.chunks.at(-1)).toEqual({ type: 'done', finishReason: 'stop' });
@@ -83,7 +92,14 @@ describe('OpenAIChatModel against the fake model server', () => {
       model(s.url).stream({
         messages: [
           { role: 'user', content: 'find jwt', name: 'Sarah Chen' },
-          { role: 'assistant', content: null, toolCalls: [{ id: 'c1', name: 'recall', arguments: '{"query":"jwt"}' }, { id: 'c2', name: 'recall', arguments: '{broken' }] },
+          {
+            role: 'assistant',
+            content: null,
+            toolCalls: [
+              { id: 'c1', name: 'recall', arguments: '{"query":"jwt"}' },
+              { id: 'c2', name: 'recall', arguments: '{broken' },
+            ],
+          },
           { role: 'tool', toolCallId: 'c1', name: 'recall', content: '3 hits' },
         ],
       }),
@@ -327,9 +343,7 @@ describe('OpenAIChatModel against the fake model server', () => {
   });
 
   it('decodes a stream split at arbitrary byte boundaries (mid UTF-8 character, mid line)', async () => {
-    const events = ['Grüße ', 'aus Zürich ☕ — ', '😀 done'].map(
-      (content) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\r\n\r\n`,
-    );
+    const events = ['Grüße ', 'aus Zürich ☕ — ', '😀 done'].map((content) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\r\n\r\n`);
     const bytes = new TextEncoder().encode(`: hello\n\n${events.join('')}data: [DONE]\n\n`);
     const body = new ReadableStream<Uint8Array>({
       start(controller) {

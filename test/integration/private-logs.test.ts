@@ -50,7 +50,10 @@ async function setup(chat: Script, memory: Script, opts: { apiKey?: string } = {
   const logger = createLogger('info', file);
   const chatServer = await startFakeModelServer(chat);
   const memoryServer = await startFakeModelServer(memory);
-  cleanups.push(() => chatServer.close(), () => memoryServer.close());
+  cleanups.push(
+    () => chatServer.close(),
+    () => memoryServer.close(),
+  );
   const common = { acceptsImages: false, timeoutMs: 3000, connectTimeoutMs: 500, maxRetries: 0, temperature: 0, maxTokens: 1024, logger: logger.child({ component: 'llm' }) };
   const model = new OpenAIChatModel({ ...common, baseUrl: chatServer.url, model: 'chat', locality: 'hosted', ...(opts.apiKey ? { apiKey: opts.apiKey } : {}) });
   const memoryModel = new OpenAIChatModel({ ...common, baseUrl: memoryServer.url, model: 'memory', locality: 'local' });
@@ -110,7 +113,10 @@ describe('logs at info hold no DM text, key or password', () => {
     expect(configError).toMatch(/LLM_BASE_URL/);
     expect(configError).not.toContain(PASSWORD);
 
-    const config = loadConfig({ LLM_BASE_URL: withPassword, LLM_LOCALITY: 'hosted', EMBEDDER: 'builtin', WATCH_PROJECTS: 'false', PROJECTS_DIR: join(dir, 'projects'), DATA_DIR: join(dir, 'data') }, dir);
+    const config = loadConfig(
+      { LLM_BASE_URL: withPassword, LLM_LOCALITY: 'hosted', EMBEDDER: 'builtin', WATCH_PROJECTS: 'false', PROJECTS_DIR: join(dir, 'projects'), DATA_DIR: join(dir, 'data') },
+      dir,
+    );
     const file = join(dir, 'charlie.log');
     const logger = createLogger('info', file);
     const app = await buildApp(config, logger);
@@ -122,7 +128,17 @@ describe('logs at info hold no DM text, key or password', () => {
     output.on('data', (c: Buffer) => (screen += c.toString()));
     input.end('/help\n');
     for (const n of app.notices) output.write(`! ${n}\n`);
-    await runTerminal({ assistant: app.assistant, projectName: 'general', assistantName: 'Charlie', input, output, interactive: false, color: false, modelStatus: Promise.resolve(null), userName: 'me' });
+    await runTerminal({
+      assistant: app.assistant,
+      projectName: 'general',
+      assistantName: 'Charlie',
+      input,
+      output,
+      interactive: false,
+      color: false,
+      modelStatus: Promise.resolve(null),
+      userName: 'me',
+    });
     expect(screen).toMatch(/chat: chat@|chat: .*\(hosted/);
     expect(screen).toContain('127.0.0.1');
     expect(screen).not.toContain(PASSWORD);

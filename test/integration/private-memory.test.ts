@@ -35,7 +35,17 @@ function setup() {
   cleanups.push(() => privateStore.close());
   const store = new InMemoryProjectStore();
   const memory = new ScriptedChatModel(() => ({ text: reply }));
-  const assistant = new Assistant({ model: memory, memoryModel: memory, store, privateStore, recall: new GrepRecall(store), usage: new RecordingUsageStore(), clock: systemClock, logger: silentLogger, settings: testSettings });
+  const assistant = new Assistant({
+    model: memory,
+    memoryModel: memory,
+    store,
+    privateStore,
+    recall: new GrepRecall(store),
+    usage: new RecordingUsageStore(),
+    clock: systemClock,
+    logger: silentLogger,
+    settings: testSettings,
+  });
   const say = async (place: Place, text: string) => assistant.handle({ place, speaker: place.kind === 'private' ? place.userName : 'x', text, source: `dm:${Math.random()}`, reply: false });
   const rows = () => {
     const db = new DatabaseSync(file, { readOnly: true });

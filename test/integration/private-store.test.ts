@@ -25,10 +25,7 @@ describe('SqlitePrivateStore', () => {
     store.appendMessage('ann', entry('Book the passport renewal appointment in March'));
     store.appendMessage('ann', entry('100% sure about the dentist'));
     store.appendMessage('bob', entry('my passport is fine'));
-    expect(store.searchMessages('ann', ['passport', 'march', 'renewal'], 5).map((e) => e.text)).toEqual([
-      'Book the passport renewal appointment in March',
-      'My passport expires in March',
-    ]);
+    expect(store.searchMessages('ann', ['passport', 'march', 'renewal'], 5).map((e) => e.text)).toEqual(['Book the passport renewal appointment in March', 'My passport expires in March']);
     expect(store.searchMessages('ann', ['0%'], 5).map((e) => e.text)).toEqual(['100% sure about the dentist']);
     expect(store.searchMessages('ann', ['%'], 5).map((e) => e.text)).toEqual(['100% sure about the dentist']);
     expect(store.searchMessages('ann', ['_'], 5)).toEqual([]);
@@ -58,11 +55,20 @@ describe('SqlitePrivateStore', () => {
     store.writeLayers('ann', { summary: 'S', decisions: [{ date: '2026-11-29', text: 'D', source: 'manual' }], quotes: [{ date: '2026-11-29', speaker: 'Ann', text: 'Q', source: 's' }] }, 7);
     store.close();
     const again = new SqlitePrivateStore(path);
-    expect(again.readLayers('ann')).toEqual({ summary: 'S', decisions: [{ date: '2026-11-29', text: 'D', source: 'manual' }], quotes: [{ date: '2026-11-29', speaker: 'Ann', text: 'Q', source: 's' }], distilledThrough: 7, style: 'brief' });
+    expect(again.readLayers('ann')).toEqual({
+      summary: 'S',
+      decisions: [{ date: '2026-11-29', text: 'D', source: 'manual' }],
+      quotes: [{ date: '2026-11-29', speaker: 'Ann', text: 'Q', source: 's' }],
+      distilledThrough: 7,
+      style: 'brief',
+    });
     expect(again.readLayers('bob').summary).toBe('');
     again.close();
     const db = new DatabaseSync(path, { readOnly: true });
-    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all().map((r) => r.name);
+    const tables = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+      .all()
+      .map((r) => r.name);
     db.close();
     expect(tables.every((t) => String(t).startsWith('dm_'))).toBe(true);
   });

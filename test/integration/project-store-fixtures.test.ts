@@ -38,7 +38,12 @@ describe('fixture projects', () => {
   it('auth-rewrite: a complete, valid project', async () => {
     const got = await store.getProject('auth-rewrite');
     expect(got?.problems).toEqual([]);
-    expect(got?.config).toMatchObject({ name: 'auth-rewrite', style: 'Short answers, British spelling.', respond: 'mention', discord: { guildId: '111111111111111111', channelIds: ['222222222222222222'] } });
+    expect(got?.config).toMatchObject({
+      name: 'auth-rewrite',
+      style: 'Short answers, British spelling.',
+      respond: 'mention',
+      discord: { guildId: '111111111111111111', channelIds: ['222222222222222222'] },
+    });
     const layers = await store.readLayers('auth-rewrite');
     expect(layers.problems).toEqual([]);
     expect(layers.layers.summary).toMatch(/^The team is replacing session cookies/);

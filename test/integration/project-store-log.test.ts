@@ -105,7 +105,7 @@ describe('conversation archive', () => {
   });
 
   it('recentLog returns the last entries across two days, reading tails only', async () => {
-    for (let i = 0; i < 120; i++) await store.appendLog('p', entry(new Date(Date.parse('2026-11-28T10:00:00Z') + i * 1000).toISOString(), `old ${i} ${"z".repeat(1000)}`));
+    for (let i = 0; i < 120; i++) await store.appendLog('p', entry(new Date(Date.parse('2026-11-28T10:00:00Z') + i * 1000).toISOString(), `old ${i} ${'z'.repeat(1000)}`));
     await store.appendLog('p', entry('2026-11-29T08:00:00.000Z', 'today 1'));
     await store.appendLog('p', entry('2026-11-29T08:00:01.000Z', 'today 2'));
     reads = [];

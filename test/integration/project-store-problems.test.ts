@@ -23,7 +23,11 @@ const BAD_YAML = '---\nschema: 1\nid: abc\nname: broken\nkeys: [terminal:broken\
 const BAD_SCHEMA = '---\nschema: 1\nid: abc\nname: wrong\nkeys:\n  - terminal:wrong\nrespond: sometimes\n---\n\nSummary.\n';
 
 async function everyOperation(store: FileProjectStore, slug: string) {
-  const settle = (p: Promise<unknown>) => p.then((v) => ({ ok: true, v }), (e: unknown) => ({ ok: false, e }));
+  const settle = (p: Promise<unknown>) =>
+    p.then(
+      (v) => ({ ok: true, v }),
+      (e: unknown) => ({ ok: false, e }),
+    );
   const snap = await store.readLayers(slug);
   return {
     snap,

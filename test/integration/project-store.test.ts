@@ -158,7 +158,10 @@ describe('FileProjectStore layers', () => {
 
   it('reads hand-edited decisions and quotes with variations', async () => {
     await store.ensureProject({ name: 'p', key: 'k' });
-    await writeFile(join(projectsDir(), 'p/decisions.md'), '# Decisions\n\n* 2026-11-01 - Use Postgres\n- **2026-11-02**: Drop MySQL\n  because of licensing\n- Undated idea ([source](<https://x.test/a b>))\n');
+    await writeFile(
+      join(projectsDir(), 'p/decisions.md'),
+      '# Decisions\n\n* 2026-11-01 - Use Postgres\n- **2026-11-02**: Drop MySQL\n  because of licensing\n- Undated idea ([source](<https://x.test/a b>))\n',
+    );
     await writeFile(join(projectsDir(), 'p/quotes.md'), '# Quotes\n\n> “Smart quotes”\n> – Carol\n\n> no attribution at all\n');
     const snap = await store.readLayers('p');
     expect(snap.problems).toEqual([]);

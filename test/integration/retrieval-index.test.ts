@@ -53,7 +53,11 @@ describe('hybrid recall over LanceDB', () => {
     fx.write('alpha', 'notes/Places/Lisbon.md', note('Lisbon', 'The team offsite happens in Lisbon in March, near the river.'));
     expect((await s.sync('alpha')).embedded).toBe(0);
 
-    fx.write('alpha', 'notes/People/Sarah-Chen.md', note('Sarah Chen', 'Sarah leads the payments team and prefers async standups.\n\n## Hobbies\n\nSarah climbs at the bouldering gym on Thursdays.', 'aliases: [Sarah]\n'));
+    fx.write(
+      'alpha',
+      'notes/People/Sarah-Chen.md',
+      note('Sarah Chen', 'Sarah leads the payments team and prefers async standups.\n\n## Hobbies\n\nSarah climbs at the bouldering gym on Thursdays.', 'aliases: [Sarah]\n'),
+    );
     const edit = await s.sync('alpha');
     expect(edit).toMatchObject({ changed: 1, embedded: 1 });
     expect(embedder.texts).toHaveLength(1);

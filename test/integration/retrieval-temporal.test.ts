@@ -20,7 +20,11 @@ describe('temporal recall', () => {
   it('"what did we decide last week?" ranks that week\'s decisions first, resolved against the clock', async () => {
     fx = retrievalFixture();
     fx.write('team', 'decisions.md', decisions);
-    fx.write('team', 'notes/Topics/Release.md', '---\nschema: 1\ntitle: Release\nupdated: 2026-11-28T00:00:00.000Z\nstaleness: 2\n---\n\n# Release\n\nWe decided to release weekly in the past, then stopped.\n');
+    fx.write(
+      'team',
+      'notes/Topics/Release.md',
+      '---\nschema: 1\ntitle: Release\nupdated: 2026-11-28T00:00:00.000Z\nstaleness: 2\n---\n\n# Release\n\nWe decided to release weekly in the past, then stopped.\n',
+    );
 
     const monday = fx.open(undefined, undefined, at('2026-11-30T10:00:00Z'));
     const hits = await monday.recall.recall('what did we decide last week?', { project: 'team', limit: 5 });
@@ -42,7 +46,11 @@ describe('temporal recall', () => {
   it('finds a message said yesterday even when few of its words match the question', async () => {
     fx = retrievalFixture();
     const entry = (time: string, speaker: string, text: string) => `### ${time} · ${speaker} · [↗](<terminal:${time}>)\n\n${text}\n`;
-    fx.write('trip', 'log/2026-11-20.md', `# 2026-11-20\n\n${entry('09:00:00', 'Sam', 'Sam said the ferry to Lisbon leaves at nine.')}\n${entry('09:05:00', 'Ana', 'Sam, did you pack the passports for the trip?')}`);
+    fx.write(
+      'trip',
+      'log/2026-11-20.md',
+      `# 2026-11-20\n\n${entry('09:00:00', 'Sam', 'Sam said the ferry to Lisbon leaves at nine.')}\n${entry('09:05:00', 'Ana', 'Sam, did you pack the passports for the trip?')}`,
+    );
     fx.write('trip', 'log/2026-11-29.md', `# 2026-11-29\n\n${entry('18:00:00', 'Sam', 'Booked the hotel near the river, two nights.')}`);
     const service = fx.open(undefined, undefined, at('2026-11-30T08:00:00Z'));
     const hits = await service.recall.recall('what did Sam say yesterday about the trip?', { project: 'trip', limit: 3 });

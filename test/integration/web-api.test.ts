@@ -40,7 +40,11 @@ describe('web API', () => {
     const routes = f.web.apiRoutes.filter((r) => r.path !== '/api/health');
     expect(routes.length).toBeGreaterThan(15);
     for (const r of routes) {
-      const res = await fetch(`${f.web.url}${samplePath(r.path)}`, { method: r.method, headers: { origin: f.web.url, 'content-type': 'application/json' }, body: r.method === 'GET' ? undefined : '{}' });
+      const res = await fetch(`${f.web.url}${samplePath(r.path)}`, {
+        method: r.method,
+        headers: { origin: f.web.url, 'content-type': 'application/json' },
+        body: r.method === 'GET' ? undefined : '{}',
+      });
       expect(res.status, `${r.method} ${r.path}`).toBe(401);
     }
     const forged = await fetch(`${f.web.url}/api/projects`, { headers: { cookie: 'charlie_session=eyJrIjoib3duZXIifQ.forged' } });
@@ -91,7 +95,9 @@ describe('web API', () => {
   });
 
   it('searches with recall: hits carry page, lines and score parts', async () => {
-    const data = (await (await fetch(`${f.web.url}/api/projects/trip/search?q=${encodeURIComponent('tiles museum')}`, { headers: bearer })).json()) as { hits: { page: string; lineStart: number; parts: Record<string, number> }[] };
+    const data = (await (await fetch(`${f.web.url}/api/projects/trip/search?q=${encodeURIComponent('tiles museum')}`, { headers: bearer })).json()) as {
+      hits: { page: string; lineStart: number; parts: Record<string, number> }[];
+    };
     expect(data.hits.length).toBeGreaterThan(0);
     const top = data.hits[0];
     expect(top?.page).toMatch(/Sarah-Chen|quotes/);
@@ -100,7 +106,11 @@ describe('web API', () => {
   });
 
   it('streams a turn as server-sent events: tool call, tool result, text deltas, end', async () => {
-    const res = await fetch(`${f.web.url}/api/projects/trip/messages`, { method: 'POST', headers: { ...bearer, 'content-type': 'application/json' }, body: JSON.stringify({ text: 'When do we fly?' }) });
+    const res = await fetch(`${f.web.url}/api/projects/trip/messages`, {
+      method: 'POST',
+      headers: { ...bearer, 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'When do we fly?' }),
+    });
     expect(res.headers.get('content-type')).toContain('text/event-stream');
     const text = await res.text();
     const events = [...text.matchAll(/^event: (\w+)$/gm)].map((m) => m[1]);
@@ -128,7 +138,11 @@ describe('web API', () => {
     const list = (await (await fetch(`${f.web.url}/api/projects/trip/records`, { headers: bearer })).json()) as { records: { id: string; kind: string; text: string }[] };
     const alfama = list.records.find((r) => r.kind === 'decision' && r.text.includes('Alfama'));
     expect(alfama).toBeDefined();
-    const edit = await fetch(`${f.web.url}/api/projects/trip/records/${encodeURIComponent(alfama?.id ?? '')}`, { method: 'PATCH', headers: { ...bearer, 'content-type': 'application/json' }, body: JSON.stringify({ text: 'Book the flat in Graça instead' }) });
+    const edit = await fetch(`${f.web.url}/api/projects/trip/records/${encodeURIComponent(alfama?.id ?? '')}`, {
+      method: 'PATCH',
+      headers: { ...bearer, 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'Book the flat in Graça instead' }),
+    });
     expect(edit.status).toBe(200);
     const after = readFileSync(file, 'utf8');
     expect(after).toContain('Book the flat in Graça instead');
@@ -160,7 +174,10 @@ describe('web API', () => {
   });
 
   it('builds the graph from [[links]] in the pages, with labels and ghost nodes', async () => {
-    const g = (await (await fetch(`${f.web.url}/api/projects/trip/graph`, { headers: bearer })).json()) as { nodes: { id: string; category: string; missing?: boolean }[]; edges: { source: string; target: string; label?: string }[] };
+    const g = (await (await fetch(`${f.web.url}/api/projects/trip/graph`, { headers: bearer })).json()) as {
+      nodes: { id: string; category: string; missing?: boolean }[];
+      edges: { source: string; target: string; label?: string }[];
+    };
     expect(g.edges).toContainEqual({ source: 'notes/People/Sarah-Chen.md', target: 'notes/Places/Lisbon.md', label: 'visiting' });
     expect(g.nodes.find((n) => n.id === 'missing:topics/budget')?.missing).toBe(true);
     expect(g.nodes.find((n) => n.id === 'notes/Places/Lisbon.md')?.category).toBe('Places');

@@ -83,10 +83,15 @@ describe.skipIf(missing !== null)('web app in Chromium', { timeout: 60_000 }, ()
     expect(await live.locator('.trace .args').textContent()).toContain('Lisbon trip');
     await expect.poll(() => live.locator('.trace .result').textContent()).toMatch(/\d+ hits? for "Lisbon trip"/);
     // the text arrives in pieces: catch it part-way
-    await expect.poll(async () => {
-      const t = (await live.locator('.bubble-text').textContent()) ?? '';
-      return t.length > 0 && t.length < FINAL.length && FINAL.startsWith(t);
-    }, { interval: 20 }).toBe(true);
+    await expect
+      .poll(
+        async () => {
+          const t = (await live.locator('.bubble-text').textContent()) ?? '';
+          return t.length > 0 && t.length < FINAL.length && FINAL.startsWith(t);
+        },
+        { interval: 20 },
+      )
+      .toBe(true);
     await live.locator('.related .chip').first().waitFor();
     expect((await live.locator('.bubble-text').textContent())?.trim()).toBe(FINAL);
     expect(await live.locator('.trace a').count()).toBeGreaterThan(0);
@@ -99,10 +104,15 @@ describe.skipIf(missing !== null)('web app in Chromium', { timeout: 60_000 }, ()
     await page.locator('#composer').fill('tell me slowly');
     await page.keyboard.press('Enter');
     // reload once the first words have arrived, well before the end
-    await expect.poll(async () => {
-      const t = await lastReply();
-      return t.length > 0 && !t.startsWith('thinking') && SLOW.startsWith(t) && t !== SLOW;
-    }, { timeout: 15_000, interval: 50 }).toBe(true);
+    await expect
+      .poll(
+        async () => {
+          const t = await lastReply();
+          return t.length > 0 && !t.startsWith('thinking') && SLOW.startsWith(t) && t !== SLOW;
+        },
+        { timeout: 15_000, interval: 50 },
+      )
+      .toBe(true);
     await page.reload();
     await expect.poll(() => page.locator('.msg.assistant.live').count(), { timeout: 5_000 }).toBe(1);
     await expect.poll(lastReply, { timeout: 20_000 }).toBe(SLOW);
@@ -208,7 +218,9 @@ describe.skipIf(missing !== null)('web app in Chromium', { timeout: 60_000 }, ()
       await p.goto(`${f.web.url}/${hash}`);
       await p.locator(ready).first().waitFor();
       await p.evaluate(axe);
-      const violations = await p.evaluate<{ id: string; impact: string | null; nodes: number }[]>('axe.run().then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length })))');
+      const violations = await p.evaluate<{ id: string; impact: string | null; nodes: number }[]>(
+        'axe.run().then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length })))',
+      );
       for (const v of violations) if (v.impact === 'serious' || v.impact === 'critical') found.push(`${hash}: ${v.id} (${v.impact}, ${v.nodes} nodes)`);
     }
     await axeContext.close();

@@ -147,7 +147,18 @@ export class FakeAssistant implements AssistantApi {
   async searchMemory(_place: Place, query: string): Promise<RecallHit[]> {
     return this.notes
       .filter((n) => n.body.includes(query))
-      .map((n) => ({ page: `notes/${n.path}`, heading: n.title, lineStart: 1, lineEnd: 3, text: n.body, updated: n.updated, staleness: 0, score: 0.9, parts: { vector: 0.9, keyword: 0, usage: 0, recency: 0 }, why: ['vector'] }));
+      .map((n) => ({
+        page: `notes/${n.path}`,
+        heading: n.title,
+        lineStart: 1,
+        lineEnd: 3,
+        text: n.body,
+        updated: n.updated,
+        staleness: 0,
+        score: 0.9,
+        parts: { vector: 0.9, keyword: 0, usage: 0, recency: 0 },
+        why: ['vector'],
+      }));
   }
 
   async listNotes(place: Place): Promise<NoteSummary[]> {
@@ -184,7 +195,12 @@ export class FakeAssistant implements AssistantApi {
   sensitiveWord: string | null = null;
   async withholdSensitive(_place: Place, text: string): Promise<string> {
     const word = this.sensitiveWord;
-    return word ? text.split('\n').map((l) => (l.includes(word) ? '[withheld: test is marked sensitive]' : l)).join('\n') : text;
+    return word
+      ? text
+          .split('\n')
+          .map((l) => (l.includes(word) ? '[withheld: test is marked sensitive]' : l))
+          .join('\n')
+      : text;
   }
 
   readonly wiped: string[] = [];
@@ -192,7 +208,12 @@ export class FakeAssistant implements AssistantApi {
   async privateMemory(place: Place): Promise<PrivateMemoryView | null> {
     if (place.kind !== 'private') return null;
     const m = this.layers(place);
-    return { layers: { summary: m.summary, decisions: m.decisions, quotes: m.quotes }, style: m.style, messages: { count: this.handled.filter((h) => keyOf(h.place) === keyOf(place)).length, first: null, last: null }, forgotten: 0 };
+    return {
+      layers: { summary: m.summary, decisions: m.decisions, quotes: m.quotes },
+      style: m.style,
+      messages: { count: this.handled.filter((h) => keyOf(h.place) === keyOf(place)).length, first: null, last: null },
+      forgotten: 0,
+    };
   }
   async forgetPrivate(place: Place, target: PrivateForgetTarget): Promise<PrivateForgetOutcome> {
     this.privateForgets.push({ place: keyOf(place), target });

@@ -94,8 +94,7 @@ export async function startFakeModelServer(script: Script, options: FakeModelSer
       timers.add(t);
     });
 
-  const pick = (body: any, index: number): ScriptedReply =>
-    typeof script === 'function' ? script(body, index) : (script[index] ?? EXHAUSTED);
+  const pick = (body: any, index: number): ScriptedReply => (typeof script === 'function' ? script(body, index) : (script[index] ?? EXHAUSTED));
 
   const server = createServer((req, res) => {
     void handle(req, res).catch(() => res.destroy());
@@ -108,22 +107,29 @@ export async function startFakeModelServer(script: Script, options: FakeModelSer
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '').split('?')[0];
     if (req.method === 'GET' && path === '/v1/models') {
-      sendJson(res, 200, { object: 'list', data: models.map((m) => ({ object: 'model', created: 0, owned_by: 'fake', ...m })) }); return;
+      sendJson(res, 200, { object: 'list', data: models.map((m) => ({ object: 'model', created: 0, owned_by: 'fake', ...m })) });
+      return;
     }
     const extra = req.method === 'GET' && path !== undefined ? options.getRoutes?.[path] : undefined;
-    if (extra !== undefined) { sendJson(res, 200, extra); return; }
+    if (extra !== undefined) {
+      sendJson(res, 200, extra);
+      return;
+    }
     if (req.method !== 'POST' || path !== '/v1/chat/completions') {
-      sendJson(res, 404, { error: { message: `no route ${req.method} ${path}`, type: 'invalid_request_error' } }); return;
+      sendJson(res, 404, { error: { message: `no route ${req.method} ${path}`, type: 'invalid_request_error' } });
+      return;
     }
     const raw = await readBody(req);
     let body: any;
     try {
       body = JSON.parse(raw);
     } catch {
-      sendJson(res, 400, { error: { message: 'body is not JSON', type: 'invalid_request_error' } }); return;
+      sendJson(res, 400, { error: { message: 'body is not JSON', type: 'invalid_request_error' } });
+      return;
     }
     if (options.rejectUnknownModels && !models.some((m) => m.id === body.model)) {
-      sendJson(res, 404, { error: { message: `model '${String(body.model)}' not found`, type: 'invalid_request_error', code: 'model_not_found' } }); return;
+      sendJson(res, 404, { error: { message: `model '${String(body.model)}' not found`, type: 'invalid_request_error', code: 'model_not_found' } });
+      return;
     }
     const index = requests.length;
     requests.push(body);
@@ -134,9 +140,7 @@ export async function startFakeModelServer(script: Script, options: FakeModelSer
     if (reply.delayMs) await sleep(reply.delayMs);
     if (closed || res.destroyed) return;
     if (reply.status !== undefined && reply.status >= 400) {
-      const text =
-        reply.errorBody ??
-        JSON.stringify({ error: { message: `scripted error ${reply.status}`, type: reply.status === 429 ? 'rate_limit_exceeded' : 'server_error', code: reply.status } });
+      const text = reply.errorBody ?? JSON.stringify({ error: { message: `scripted error ${reply.status}`, type: reply.status === 429 ? 'rate_limit_exceeded' : 'server_error', code: reply.status } });
       res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
       res.end(text);
       return;
@@ -173,7 +177,8 @@ export async function startFakeModelServer(script: Script, options: FakeModelSer
   /** Writes chunks until the client disconnects or the server closes, respecting backpressure. */
   async function streamEndless(res: ServerResponse, kind: NonNullable<ScriptedReply['endless']>, delayMs: number): Promise<void> {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    const chunk = (delta: object) => `data: ${JSON.stringify({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 0, model: MODEL, choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`;
+    const chunk = (delta: object) =>
+      `data: ${JSON.stringify({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 0, model: MODEL, choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`;
     const first =
       kind === 'tool_call'
         ? chunk({ tool_calls: [{ index: 0, id: 'call_endless', type: 'function', function: { name: 'current_time', arguments: '{"zone": "' } }] })
@@ -187,7 +192,11 @@ export async function startFakeModelServer(script: Script, options: FakeModelSer
       if (closed || res.destroyed || res.writableEnded) return;
       const ok = res.write(next);
       bytes += next.length;
-      if (!ok) await new Promise<void>((r) => { res.once('drain', r); res.once('close', r); });
+      if (!ok)
+        await new Promise<void>((r) => {
+          res.once('drain', r);
+          res.once('close', r);
+        });
       else if (delayMs) await sleep(delayMs);
       else if (i % 64 === 0) await new Promise((r) => setImmediate(r));
     }

@@ -273,7 +273,18 @@ export class GrepRecall implements Recall {
   async recall(query: string, scope: RecallScope): Promise<RecallHit[]> {
     this.queries.push({ query, scope });
     const hits = await this.store.grepNotes(scope.project, query, scope.limit ?? 8);
-    return hits.map((h) => ({ page: `notes/${h.path}`, heading: '', lineStart: h.line, lineEnd: h.line, text: h.text, updated: '', staleness: 0, score: 1, parts: { vector: 0, keyword: 1, usage: 0, recency: 0 }, why: ['keyword'] }));
+    return hits.map((h) => ({
+      page: `notes/${h.path}`,
+      heading: '',
+      lineStart: h.line,
+      lineEnd: h.line,
+      text: h.text,
+      updated: '',
+      staleness: 0,
+      score: 1,
+      parts: { vector: 0, keyword: 1, usage: 0, recency: 0 },
+      why: ['keyword'],
+    }));
   }
 }
 

@@ -26,11 +26,7 @@ const enum T {
 }
 
 type Value =
-  | { t: T.U32 | T.I32 | T.F32; v: number }
-  | { t: T.BOOL; v: boolean }
-  | { t: T.STRING; v: string }
-  | { t: T.ARRAY; of: T.STRING; v: string[] }
-  | { t: T.ARRAY; of: T.F32 | T.I32; v: number[] };
+  { t: T.U32 | T.I32 | T.F32; v: number } | { t: T.BOOL; v: boolean } | { t: T.STRING; v: string } | { t: T.ARRAY; of: T.STRING; v: string[] } | { t: T.ARRAY; of: T.F32 | T.I32; v: number[] };
 
 export interface TinyModelShape {
   embedding: number;
@@ -127,16 +123,26 @@ class Writer {
   value(val: Value): void {
     this.u32(val.t);
     switch (val.t) {
-      case T.U32:
-        { this.u32(val.v); return; }
-      case T.I32:
-        { this.i32(val.v); return; }
-      case T.F32:
-        { this.f32(val.v); return; }
-      case T.BOOL:
-        { this.bytes(Buffer.from([val.v ? 1 : 0])); return; }
-      case T.STRING:
-        { this.str(val.v); return; }
+      case T.U32: {
+        this.u32(val.v);
+        return;
+      }
+      case T.I32: {
+        this.i32(val.v);
+        return;
+      }
+      case T.F32: {
+        this.f32(val.v);
+        return;
+      }
+      case T.BOOL: {
+        this.bytes(Buffer.from([val.v ? 1 : 0]));
+        return;
+      }
+      case T.STRING: {
+        this.str(val.v);
+        return;
+      }
       case T.ARRAY:
         this.u32(val.of);
         this.u64(val.v.length);

@@ -23,7 +23,8 @@ and [a link](javascript:window.__xss=3) and <a href="javascript:window.__xss=4">
 export function demoFiles(): Record<string, string> {
   return {
     'trip/project.md': projectFile('trip', 'web:trip'),
-    'trip/decisions.md': '# Decisions\n\n- **2026-11-02** — Fly to Lisbon on 14 March ([source](https://discord.com/channels/1/2/3))\n- **2026-11-05** — Book the flat near Alfama ([source](https://discord.com/channels/1/2/4))\n',
+    'trip/decisions.md':
+      '# Decisions\n\n- **2026-11-02** — Fly to Lisbon on 14 March ([source](https://discord.com/channels/1/2/3))\n- **2026-11-05** — Book the flat near Alfama ([source](https://discord.com/channels/1/2/4))\n',
     'trip/quotes.md': '# Quotes\n\n> "I want to see the tiles museum."\n> — Sarah, 2026-11-03 ([source](https://discord.com/channels/1/2/5))\n',
     'trip/notes/People/Sarah-Chen.md': `---
 schema: 1

@@ -10,7 +10,8 @@ function files(dir: string): string[] {
   });
 }
 
-const FORBIDDEN = /from ['"](discord\.js|@discordjs\/[\w-]+|@lancedb\/lancedb|better-sqlite3|node:sqlite|(node:)?fs(\/promises)?|(node:)?(net|http|https|child_process)|ws|pino|chokidar|@huggingface\/transformers|edge-tts-universal|prism-media|opusscript)['"]/;
+const FORBIDDEN =
+  /from ['"](discord\.js|@discordjs\/[\w-]+|@lancedb\/lancedb|better-sqlite3|node:sqlite|(node:)?fs(\/promises)?|(node:)?(net|http|https|child_process)|ws|pino|chokidar|@huggingface\/transformers|edge-tts-universal|prism-media|opusscript)['"]/;
 
 /** Relative imports of a file, resolved to paths from the repository root. */
 function relativeImports(file: string): string[] {

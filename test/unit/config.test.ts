@@ -64,7 +64,10 @@ describe('config', () => {
     for (const name of documented) {
       const i = lines.findIndex((l) => l.startsWith(`${name}=`));
       const block = lines.slice(0, i).reverse();
-      expect(block.findIndex((l) => l.startsWith('#')), `${name} has a comment above it`).toBeLessThan(4);
+      expect(
+        block.findIndex((l) => l.startsWith('#')),
+        `${name} has a comment above it`,
+      ).toBeLessThan(4);
     }
   });
 });

@@ -26,7 +26,15 @@ describe('AccessPolicy', () => {
 
   it('reads owners from a user or a team', () => {
     expect(ownerIdsOf({ id: '1' })).toEqual(['1']);
-    expect(ownerIdsOf({ id: 'team', members: new Map([['2', {}], ['3', {}]]) })).toEqual(['2', '3']);
+    expect(
+      ownerIdsOf({
+        id: 'team',
+        members: new Map([
+          ['2', {}],
+          ['3', {}],
+        ]),
+      }),
+    ).toEqual(['2', '3']);
     expect(ownerIdsOf(null)).toEqual([]);
   });
 });
@@ -55,12 +63,16 @@ describe('KeyedQueue and SeenIds', () => {
   it('runs one key in order, keys in parallel, and survives a failing task', async () => {
     const q = new KeyedQueue();
     const log: string[] = [];
-    const task = (name: string, ms: number, fail = false) => () =>
-      new Promise<void>((resolve, reject) => setTimeout(() => {
-        log.push(name);
-        if (fail) reject(new Error(name));
-        else resolve();
-      }, ms));
+    const task =
+      (name: string, ms: number, fail = false) =>
+      () =>
+        new Promise<void>((resolve, reject) =>
+          setTimeout(() => {
+            log.push(name);
+            if (fail) reject(new Error(name));
+            else resolve();
+          }, ms),
+        );
     const a1 = q.run('a', task('a1', 60, true));
     const a2 = q.run('a', task('a2', 5));
     const b1 = q.run('b', task('b1', 20));

@@ -135,7 +135,10 @@ describe('distillation', () => {
     const reply = JSON.stringify({
       summary: 'We planned the launch.',
       decisions: [{ text: 'Launch on Friday', message: 1 }, { text: 'x', message: 1 }, { nonsense: true }],
-      quotes: [{ text: 'ok', message: 1 }, { text: 'ship it on Friday', message: 1 }],
+      quotes: [
+        { text: 'ok', message: 1 },
+        { text: 'ship it on Friday', message: 1 },
+      ],
       entities: 'not a list',
     });
     const m = model(() => ({ text: reply }));

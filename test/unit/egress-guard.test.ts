@@ -32,7 +32,13 @@ describe('the egress guard', () => {
       {
         messages: [
           { role: 'system', content: 'Summary:\nSell the house quietly' },
-          { role: 'user', content: [{ type: 'text', text: 'Bob keeps the vault code 4471 in the blue folder.' }, { type: 'image_url', image_url: { url: 'data:x' } }] },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'Bob keeps the vault code 4471 in the blue folder.' },
+              { type: 'image_url', image_url: { url: 'data:x' } },
+            ],
+          },
           { role: 'assistant', content: null, toolCalls: [{ id: '1', name: 'search_notes', arguments: '{"text":"Bob keeps the vault code 4471 in the blue folder."}' }] },
           { role: 'tool', toolCallId: '1', name: 'search_notes', content: 'He changes it monthly.' },
         ],
@@ -49,7 +55,10 @@ describe('the egress guard', () => {
     expect(markedBlocks('### 2026-01-01\n\nfine\n\n### 2026-01-02 [sensitivity:: sensitive]\n\nsecret entry\n\n- a\n- b [sensitivity:: sensitive]\n')).toEqual([
       '### 2026-01-02 [sensitivity:: sensitive]\n\nsecret entry\n\n- a\n- b [sensitivity:: sensitive]\n',
     ]);
-    expect(markedBlocks('intro\n\nthe code is 12 [sensitivity:: sensitive]\n\n- x\n- y [sensitivity:: sensitive]')).toEqual(['the code is 12 [sensitivity:: sensitive]', '- y [sensitivity:: sensitive]']);
+    expect(markedBlocks('intro\n\nthe code is 12 [sensitivity:: sensitive]\n\n- x\n- y [sensitivity:: sensitive]')).toEqual([
+      'the code is 12 [sensitivity:: sensitive]',
+      '- y [sensitivity:: sensitive]',
+    ]);
   });
 
   it('every chunk knows its sensitivity: page front matter, marked entry, marked archive message', () => {

@@ -60,8 +60,21 @@ describe('embedded history', () => {
   it('attaches tool results to their calls and ends with a model response to continue', () => {
     const history = toChatHistory([
       { role: 'system', content: 'sys' },
-      { role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'image_url', image_url: { url: 'data:x' } }] },
-      { role: 'assistant', content: 'checking', toolCalls: [{ id: 'a', name: 'search', arguments: '{"q":"x"}' }, { id: 'b', name: 'time', arguments: 'not json' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'look' },
+          { type: 'image_url', image_url: { url: 'data:x' } },
+        ],
+      },
+      {
+        role: 'assistant',
+        content: 'checking',
+        toolCalls: [
+          { id: 'a', name: 'search', arguments: '{"q":"x"}' },
+          { id: 'b', name: 'time', arguments: 'not json' },
+        ],
+      },
       { role: 'tool', toolCallId: 'b', name: 'time', content: '12:00' },
       { role: 'tool', toolCallId: 'a', name: 'search', content: 'found' },
     ]);
@@ -70,11 +83,7 @@ describe('embedded history', () => {
       { type: 'user', text: 'look\n[image omitted: this model reads text only]' },
       {
         type: 'model',
-        response: [
-          'checking',
-          { type: 'functionCall', name: 'search', params: { q: 'x' }, result: 'found' },
-          { type: 'functionCall', name: 'time', params: 'not json', result: '12:00' },
-        ],
+        response: ['checking', { type: 'functionCall', name: 'search', params: { q: 'x' }, result: 'found' }, { type: 'functionCall', name: 'time', params: 'not json', result: '12:00' }],
       },
     ]);
     expect(toChatHistory([{ role: 'user', content: 'hi' }]).at(-1)).toEqual({ type: 'model', response: [] });

@@ -62,7 +62,13 @@ describe('fact and link lines', () => {
     expect(parseLinkLine('* [[Places/Lisbon.md#Food]]', 1)).toMatchObject({ target: 'Places/Lisbon', label: '' });
     expect(parseLinkLine('Some prose with [[Link]]', 1)).toBeNull();
     expect(renderLink('Work/Acme.md', 'employer (current)', '[[Work/Acme]]')).toBe('- [[Work/Acme]] (employer current) [source:: [[Work/Acme]]]');
-    expect(parseFields('text [a:: [[X]]] more [b:: 1]')).toEqual({ fields: [{ key: 'a', value: '[[X]]' }, { key: 'b', value: '1' }], rest: 'text more' });
+    expect(parseFields('text [a:: [[X]]] more [b:: 1]')).toEqual({
+      fields: [
+        { key: 'a', value: '[[X]]' },
+        { key: 'b', value: '1' },
+      ],
+      rest: 'text more',
+    });
   });
   it('adds to a section, creating it before Related when missing', () => {
     const page = '---\ntitle: A\n---\n\nIntro.\n\n## Related\n\n- [[B]] (friend)\n\n## Notes\n\nHand text.\n';

@@ -14,7 +14,18 @@ function twoLanes(memoryScript: ConstructorParameters<typeof ScriptedChatModel>[
   const memory = new ScriptedChatModel(memoryScript);
   const store = new InMemoryProjectStore();
   const candidates = new InMemoryWriteRequests();
-  const assistant = new Assistant({ model: chat, memoryModel: memory, store, privateStore: new InMemoryPrivateStore(), recall: new GrepRecall(store), usage: new RecordingUsageStore(), writeRequests: candidates, clock: new FixedClock(), logger: silentLogger, settings: testSettings });
+  const assistant = new Assistant({
+    model: chat,
+    memoryModel: memory,
+    store,
+    privateStore: new InMemoryPrivateStore(),
+    recall: new GrepRecall(store),
+    usage: new RecordingUsageStore(),
+    writeRequests: candidates,
+    clock: new FixedClock(),
+    logger: silentLogger,
+    settings: testSettings,
+  });
   return { chat, memory, store, candidates, assistant };
 }
 

@@ -9,7 +9,9 @@ describe('decisions.md', () => {
       { date: '2026-11-30', text: 'Source with spaces', source: 'voice:a b' },
     ];
     const text = serializeDecisions(decisions);
-    expect(text).toBe('# Decisions\n\n- **2026-11-29** — Use JWT (short-lived) ([source](https://discord.com/channels/1/2/3))\n- No date\n- **2026-11-30** — Source with spaces ([source](<voice:a b>))\n');
+    expect(text).toBe(
+      '# Decisions\n\n- **2026-11-29** — Use JWT (short-lived) ([source](https://discord.com/channels/1/2/3))\n- No date\n- **2026-11-30** — Source with spaces ([source](<voice:a b>))\n',
+    );
     expect(parseDecisions(text, 'd.md')).toEqual({ decisions, problems: [] });
     expect(parseDecisions(serializeDecisions([{ date: '2026-01-01', text: 'two\nlines', source: 's' }]), 'd').decisions[0]!.text).toBe('two lines');
   });

@@ -72,7 +72,10 @@ describe('the memory lane', () => {
   });
 
   it('two lanes: hosted chat, local memory', () => {
-    const c = loadConfig({ LLM_BASE_URL: 'https://api.example.com/v1', LLM_MODEL: 'big', LLM_API_KEY: 'chat-key', MEMORY_LLM_BASE_URL: 'http://localhost:11434/v1', MEMORY_LLM_MODEL: 'qwen2.5:7b' }, tmp());
+    const c = loadConfig(
+      { LLM_BASE_URL: 'https://api.example.com/v1', LLM_MODEL: 'big', LLM_API_KEY: 'chat-key', MEMORY_LLM_BASE_URL: 'http://localhost:11434/v1', MEMORY_LLM_MODEL: 'qwen2.5:7b' },
+      tmp(),
+    );
     expect(c.memoryLane).toEqual({ baseUrl: 'http://localhost:11434/v1', model: 'qwen2.5:7b', from: 'memory' });
   });
 

@@ -18,8 +18,18 @@ class MemoryCandidates implements CandidateStore {
 }
 
 const day = (n: number) => `2026-11-${String(n).padStart(2, '0')}`;
-const entry = (n: number, text: string, role: LogEntry['role'] = 'user', speaker = 'Ann'): LogEntry => ({ time: `${day(n)}T10:00:00.000Z`, speaker, source: `https://discord.com/channels/1/2/${n}${text.length}`, text, role });
-const write = (entity: string, text: string, e: LogEntry, type = 'identity'): GraphWrite => ({ origin: 'distillation', links: [], entities: [{ name: entity, create: true, facts: [{ text, type, said: e.time.slice(0, 10), source: e.source }] }] });
+const entry = (n: number, text: string, role: LogEntry['role'] = 'user', speaker = 'Ann'): LogEntry => ({
+  time: `${day(n)}T10:00:00.000Z`,
+  speaker,
+  source: `https://discord.com/channels/1/2/${n}${text.length}`,
+  text,
+  role,
+});
+const write = (entity: string, text: string, e: LogEntry, type = 'identity'): GraphWrite => ({
+  origin: 'distillation',
+  links: [],
+  entities: [{ name: entity, create: true, facts: [{ text, type, said: e.time.slice(0, 10), source: e.source }] }],
+});
 const ctx = (n: number, tracked: string[] = [], known = false) => ({ now: new Date(`${day(n)}T12:00:00Z`), tracked, known: () => Promise.resolve(known) });
 
 describe('the promotion gate, over a scripted week', () => {
@@ -65,7 +75,9 @@ describe('the promotion gate, over a scripted week', () => {
     if (!page) throw new Error('no page');
     const read = readPage(page.content, plan.path, plan.path);
     if (!read.ok) throw new Error('unreadable');
-    expect(recordsOf(read.page).map((r) => ({ category: r.category, kind: r.provenance.kind, source: r.provenance.source, confidence: r.confidence, sensitivity: r.sensitivity, sk: r.sensitiveKind }))).toEqual([
+    expect(
+      recordsOf(read.page).map((r) => ({ category: r.category, kind: r.provenance.kind, source: r.provenance.source, confidence: r.confidence, sensitivity: r.sensitivity, sk: r.sensitiveKind })),
+    ).toEqual([
       { category: 'identity', kind: 'chat', source: rem.source, confidence: 1, sensitivity: 'sensitive', sk: 'phi' },
       { category: 'identity', kind: 'chat', source: again.source, confidence: 0.79, sensitivity: 'personal', sk: undefined },
     ]);

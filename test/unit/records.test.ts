@@ -52,11 +52,32 @@ describe('typed records', () => {
   });
 
   it('fills what a line leaves out with defaults: a graph-era line reads as before', () => {
-    const r = readRecord(PAGE, fact('- Leads the design team. [type:: identity] [said:: 2026-06-20] [source:: [msg](https://discord.com/channels/1/2/3)]'), { sensitivity: 'sensitive', kind: 'financial' });
-    expect(r).toMatchObject({ category: 'identity', confidence: 1, status: 'active', sensitivity: 'sensitive', sensitiveKind: 'financial', provenance: { kind: 'manual', source: 'https://discord.com/channels/1/2/3' }, due: '', happened: '', id: '' });
+    const r = readRecord(PAGE, fact('- Leads the design team. [type:: identity] [said:: 2026-06-20] [source:: [msg](https://discord.com/channels/1/2/3)]'), {
+      sensitivity: 'sensitive',
+      kind: 'financial',
+    });
+    expect(r).toMatchObject({
+      category: 'identity',
+      confidence: 1,
+      status: 'active',
+      sensitivity: 'sensitive',
+      sensitiveKind: 'financial',
+      provenance: { kind: 'manual', source: 'https://discord.com/channels/1/2/3' },
+      due: '',
+      happened: '',
+      id: '',
+    });
     const id = (text: string) => ` ^${blockIdFor(PAGE, text)}`;
-    expect(readRecord(PAGE, fact(`- Likes tea. [type:: mood] [status:: bogus] [confidence:: 7] [source:: inbox/a.csv]${id('Likes tea.')}`), personal)).toMatchObject({ category: '', status: 'active', confidence: 1, provenance: { kind: 'ingest' } });
-    expect(readRecord(PAGE, fact(`- Likes tea. [confidence:: 0.25] [via:: reflection] [source:: x]${id('Likes tea.')}`), personal)).toMatchObject({ confidence: 0.25, provenance: { kind: 'reflection' } });
+    expect(readRecord(PAGE, fact(`- Likes tea. [type:: mood] [status:: bogus] [confidence:: 7] [source:: inbox/a.csv]${id('Likes tea.')}`), personal)).toMatchObject({
+      category: '',
+      status: 'active',
+      confidence: 1,
+      provenance: { kind: 'ingest' },
+    });
+    expect(readRecord(PAGE, fact(`- Likes tea. [confidence:: 0.25] [via:: reflection] [source:: x]${id('Likes tea.')}`), personal)).toMatchObject({
+      confidence: 0.25,
+      provenance: { kind: 'reflection' },
+    });
   });
 
   it('a statement changed by hand reads as manual with confidence 1; a field changed by hand does not', () => {
@@ -82,7 +103,11 @@ describe('typed records', () => {
     for (const file of walk(root)) {
       const text = readFileSync(file, 'utf8');
       const page = readPage(text, 'x.md', file);
-      if (page.ok && /[/\\](notes|records)[/\\]/.test(file)) expect(applyToPage(text, { ...plan([]), path: 'x.md', isNew: false, aliases: [] }, '2026-12-01', () => null), file).toBeNull();
+      if (page.ok && /[/\\](notes|records)[/\\]/.test(file))
+        expect(
+          applyToPage(text, { ...plan([]), path: 'x.md', isNew: false, aliases: [] }, '2026-12-01', () => null),
+          file,
+        ).toBeNull();
       for (const [i, raw] of text.split('\n').entries()) {
         const f = parseFactLine(raw, i + 1);
         if (!f) continue;

@@ -43,7 +43,11 @@ describe('Markdown chunking', () => {
     const para = (n: number) => `Paragraph ${n} ${'word '.repeat(60)}`.trim();
     const text = ['# Long', '', para(1), '', para(2), '', para(3)].join('\n');
     const chunks = chunkPage('notes/Long.md', text, { maxChars: 400 });
-    expect(chunks.map((c) => [c.lineStart, c.lineEnd])).toEqual([[3, 3], [5, 5], [7, 7]]);
+    expect(chunks.map((c) => [c.lineStart, c.lineEnd])).toEqual([
+      [3, 3],
+      [5, 5],
+      [7, 7],
+    ]);
   });
 });
 
@@ -58,7 +62,11 @@ describe('archive chunking', () => {
   it('makes one chunk per message with its neighbours as context and the spoken date', () => {
     const chunks = chunkPage('log/2023-05-08.md', content);
     expect(chunks).toHaveLength(3);
-    expect(chunks.map((c) => [c.lineStart, c.lineEnd])).toEqual([[3, 5], [7, 10], [12, 14]]);
+    expect(chunks.map((c) => [c.lineStart, c.lineEnd])).toEqual([
+      [3, 5],
+      [7, 10],
+      [12, 14],
+    ]);
     expect(chunks[1]).toMatchObject({ text: 'How was it?\nTell me everything.', entity: 'Melanie', updated: '2023-05-08T13:56:10.000Z' });
     expect(chunks[1]!.heading).toBe('8 May 2023 13:56 · Melanie');
     expect(chunks[1]!.context).toBe('Caroline: I went to a support group yesterday.\nCaroline: Really powerful.');

@@ -53,7 +53,10 @@ describe('fusion', () => {
 
   it('boosts chunks about someone the query names', () => {
     const f = new Fusion([chunk('a', 0.5, { entity: 'Melanie' }), chunk('b', 0.55, { entity: 'Caroline' })], [], weights, new Set(['melani']));
-    expect(f.rank(() => 0, now, 10).map((h) => [h.page, h.why.includes('entity')])).toEqual([['a', true], ['b', false]]);
+    expect(f.rank(() => 0, now, 10).map((h) => [h.page, h.why.includes('entity')])).toEqual([
+      ['a', true],
+      ['b', false],
+    ]);
   });
 
   it('fades recency with staleness', () => {
@@ -84,7 +87,11 @@ describe('fusion with dates', () => {
     const onDay = chunk('log/2023-10-13.md', 0.5, { updated: '2023-10-13T14:00:00.000Z' });
     const other = chunk('log/2023-10-20.md', 0.55, { updated: '2023-10-20T14:00:00.000Z' });
     const note = chunk('notes/plan.md', 0.55, { updated: '2023-10-13T09:00:00.000Z' });
-    const hits = new Fusion([onDay, other, note], [], { ...weights, brevity: 0 }, new Set(), { kind: 'temporal', windows: [], dates: [{ day: 13, month: 9, year: 2023 }], namesTime: true }).rank(() => 0, now, 10);
+    const hits = new Fusion([onDay, other, note], [], { ...weights, brevity: 0 }, new Set(), { kind: 'temporal', windows: [], dates: [{ day: 13, month: 9, year: 2023 }], namesTime: true }).rank(
+      () => 0,
+      now,
+      10,
+    );
     expect(hits.map((h) => h.page)).toEqual(['log/2023-10-13.md', 'log/2023-10-20.md', 'notes/plan.md']);
     expect(hits[0]!.why).toContain('temporal');
     expect(hits[0]!.score).toBeCloseTo(0.7 * 0.5 * (1 + DEFAULT_WEIGHTS.dated), 6);
@@ -99,7 +106,12 @@ describe('LoCoMo scoring helpers', () => {
       { key: 'conv-2#0', category: 4, gold: ['D2:1'] },
     ];
     const out = scoreByConversation(items, { 'conv-1#0': ['D1:1', 'x', 'x', 'x', 'x', 'D1:2'], 'conv-2#0': ['D2:1'] });
-    expect(out.split('\n').slice(1).map((l) => l.split(/\s+/))).toEqual([
+    expect(
+      out
+        .split('\n')
+        .slice(1)
+        .map((l) => l.split(/\s+/)),
+    ).toEqual([
       ['conv-1', '1', '50.0', '100.0'],
       ['conv-2', '1', '100.0', '100.0'],
     ]);

@@ -6,9 +6,7 @@ import { presuggest } from '../../src/core/presuggest.js';
 
 describe('tool loop guards', () => {
   it('a model that calls tools forever stops at max steps and still gives a useful reply', async () => {
-    const model = new ScriptedChatModel((req) =>
-      req.tools ? { toolCalls: [{ name: 'current_time', arguments: '{}' }] } : { text: 'It is noon on Sunday.' },
-    );
+    const model = new ScriptedChatModel((req) => (req.tools ? { toolCalls: [{ name: 'current_time', arguments: '{}' }] } : { text: 'It is noon on Sunday.' }));
     const { assistant } = makeAssistant({ model, settings: { limits: { maxSteps: 3, maxToolCalls: 50, deadlineMs: 5000, maxReplyChars: 10_000 } } });
     const { events, onEvent } = collect();
     const out = await assistant.handle(msg('what time is it?'), { onEvent });
@@ -22,9 +20,7 @@ describe('tool loop guards', () => {
   });
 
   it('stops at max tool calls; calls beyond the limit are not run', async () => {
-    const model = new ScriptedChatModel((req) =>
-      req.tools ? { toolCalls: Array.from({ length: 4 }, () => ({ name: 'current_time', arguments: '{}' })) } : { text: 'done' },
-    );
+    const model = new ScriptedChatModel((req) => (req.tools ? { toolCalls: Array.from({ length: 4 }, () => ({ name: 'current_time', arguments: '{}' })) } : { text: 'done' }));
     const { assistant } = makeAssistant({ model, settings: { limits: { maxSteps: 10, maxToolCalls: 6, deadlineMs: 5000, maxReplyChars: 10_000 } } });
     const { events, onEvent } = collect();
     const out = await assistant.handle(msg('time please'), { onEvent });
@@ -194,8 +190,27 @@ describe('the turn', () => {
 
   it('search_memory tells the model to say when records disagree, and to ask about a commitment past due', async () => {
     const model = new ScriptedChatModel([{ toolCalls: [{ name: 'search_memory', arguments: '{"query":"Sarah work"}' }] }, { text: 'ok' }]);
-    const hit = (text: string, why: string[], confidence: number) => ({ page: 'notes/People/Sarah.md', heading: 'Sarah › Facts', lineStart: 3, lineEnd: 3, text, updated: '', staleness: 0, score: 0.5, confidence, parts: { vector: 0.5, keyword: 0, usage: 0, recency: 1 }, why });
-    const recall = { recall: () => Promise.resolve([hit('- Works at Globex. [status:: review]', ['vector', 'review'], 0.8), hit('- Will send mock-ups. [due:: 2026-11-01]', ['vector', 'expired'], 0.1), hit('- Likes tea.', ['vector'], 0.9)]) };
+    const hit = (text: string, why: string[], confidence: number) => ({
+      page: 'notes/People/Sarah.md',
+      heading: 'Sarah › Facts',
+      lineStart: 3,
+      lineEnd: 3,
+      text,
+      updated: '',
+      staleness: 0,
+      score: 0.5,
+      confidence,
+      parts: { vector: 0.5, keyword: 0, usage: 0, recency: 1 },
+      why,
+    });
+    const recall = {
+      recall: () =>
+        Promise.resolve([
+          hit('- Works at Globex. [status:: review]', ['vector', 'review'], 0.8),
+          hit('- Will send mock-ups. [due:: 2026-11-01]', ['vector', 'expired'], 0.1),
+          hit('- Likes tea.', ['vector'], 0.9),
+        ]),
+    };
     const { assistant, store } = makeAssistant({ model, memoryModel: null, recall });
     await store.ensureProject(general.kind === 'project' ? general.origin : (undefined as never));
     await assistant.handle(msg('where does Sarah work'));
@@ -208,10 +223,34 @@ describe('the turn', () => {
 
   it('records marked sensitive never reach a hosted model, in read_note or search_memory', async () => {
     for (const locality of ['hosted', 'local'] as const) {
-      const script = () => [{ toolCalls: [{ name: 'read_note', arguments: '{"path":"People/Sam.md"}' }, { name: 'search_memory', arguments: '{"query":"Sam"}' }] }, { text: 'ok' }];
+      const script = () => [
+        {
+          toolCalls: [
+            { name: 'read_note', arguments: '{"path":"People/Sam.md"}' },
+            { name: 'search_memory', arguments: '{"query":"Sam"}' },
+          ],
+        },
+        { text: 'ok' },
+      ];
       const model = new ScriptedChatModel(script(), false, locality);
       const line = '- Takes insulin daily. [type:: identity] [sensitivity:: sensitive/phi] [source:: manual]';
-      const recall = { recall: () => Promise.resolve([{ page: 'notes/People/Sam.md', heading: '', lineStart: 1, lineEnd: 2, text: `${line}\n- Likes chess. [source:: manual]`, updated: '', staleness: 0, score: 1, parts: { vector: 1, keyword: 0, usage: 0, recency: 1 }, why: ['vector'] }]) };
+      const recall = {
+        recall: () =>
+          Promise.resolve([
+            {
+              page: 'notes/People/Sam.md',
+              heading: '',
+              lineStart: 1,
+              lineEnd: 2,
+              text: `${line}\n- Likes chess. [source:: manual]`,
+              updated: '',
+              staleness: 0,
+              score: 1,
+              parts: { vector: 1, keyword: 0, usage: 0, recency: 1 },
+              why: ['vector'],
+            },
+          ]),
+      };
       const { assistant, store } = makeAssistant({ model, memoryModel: null, recall });
       await store.ensureProject(general.kind === 'project' ? general.origin : (undefined as never));
       await store.saveNote('general', { title: 'Sam', category: 'People', body: `## Facts\n${line}\n- Likes chess. [source:: manual]`, source: 'manual' });

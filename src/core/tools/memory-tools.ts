@@ -53,7 +53,9 @@ export const searchMemory = defineTool({
     const found = await ctx.home.search(args.query, args.limit);
     // sensitive records never reach a hosted model; a passage left empty is dropped
     const hits = ctx.modelLocality === 'hosted' ? found.map((h) => ({ ...h, text: withoutSensitiveRecords(h.text) })).filter((h) => h.text.trim()) : found;
-    const content = hits.map((h) => `[${where(h)}] (${age(h)}score ${h.score.toFixed(2)}; ${h.confidence !== undefined ? `confidence ${h.confidence.toFixed(2)}; ` : ''}${h.why.join('+')})${caveats(h)}\n${h.text}`).join('\n\n');
+    const content = hits
+      .map((h) => `[${where(h)}] (${age(h)}score ${h.score.toFixed(2)}; ${h.confidence !== undefined ? `confidence ${h.confidence.toFixed(2)}; ` : ''}${h.why.join('+')})${caveats(h)}\n${h.text}`)
+      .join('\n\n');
     const pages = ctx.home.private ? [] : [...new Set(hits.map((h) => h.page))];
     return { content: clip(content || 'nothing found'), summary: `${hits.length} hits for "${args.query}"`, pages, hits: hits.length };
   },

@@ -39,7 +39,9 @@ export const readNote = defineTool({
     }
     notes.used(note, 'view');
     return {
-      content: clip(`# ${note.title}\n(tags: ${note.tags.join(', ') || 'none'}; updated ${note.updated})\n\n${ctx.modelLocality === 'hosted' ? withoutSensitiveRecords(withoutHiddenRecords(note.body)) : withoutHiddenRecords(note.body)}`),
+      content: clip(
+        `# ${note.title}\n(tags: ${note.tags.join(', ') || 'none'}; updated ${note.updated})\n\n${ctx.modelLocality === 'hosted' ? withoutSensitiveRecords(withoutHiddenRecords(note.body)) : withoutHiddenRecords(note.body)}`,
+      ),
       summary: `opened ${note.path}`,
       pages: [`notes/${note.path}`],
     };
@@ -100,4 +102,3 @@ export const searchNotes = defineTool({
     };
   },
 });
-

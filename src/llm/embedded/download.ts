@@ -90,7 +90,9 @@ async function resumable(url: string, path: string, options: DownloadOptions): P
     }
   } catch (err) {
     if (options.signal?.aborted) throw err;
-    throw new DownloadError(`download of ${publicUrl(url)} was interrupted at ${downloaded} bytes (${err instanceof Error ? err.message : String(err)}) — run the same command again to resume`, { cause: err });
+    throw new DownloadError(`download of ${publicUrl(url)} was interrupted at ${downloaded} bytes (${err instanceof Error ? err.message : String(err)}) — run the same command again to resume`, {
+      cause: err,
+    });
   } finally {
     await out.close();
   }

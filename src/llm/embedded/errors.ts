@@ -41,7 +41,11 @@ export function embeddedLoadError(modelPath: string, err: unknown): EmbeddedMode
   if (/ENOENT|no such file|not found/i.test(m))
     return new EmbeddedModelError('missing_file', `the embedded model file ${modelPath} is missing — run \`npm run models -- pull\` or set EMBEDDED_MODEL_PATH`, { cause: err });
   if (/memory|VRAM|alloc/i.test(m))
-    return new EmbeddedModelError('out_of_memory', `not enough memory to load the embedded model ${modelPath} (${m}) — lower EMBEDDED_CONTEXT_SIZE or EMBEDDED_GPU_LAYERS, or pick a smaller EMBEDDED_MODEL`, { cause: err });
+    return new EmbeddedModelError(
+      'out_of_memory',
+      `not enough memory to load the embedded model ${modelPath} (${m}) — lower EMBEDDED_CONTEXT_SIZE or EMBEDDED_GPU_LAYERS, or pick a smaller EMBEDDED_MODEL`,
+      { cause: err },
+    );
   return new EmbeddedModelError('load_failed', `the embedded model ${modelPath} could not be loaded: ${m} — is it a complete GGUF file? \`npm run models -- pull\` fetches it again`, { cause: err });
 }
 

@@ -13,19 +13,7 @@ import { reviewAgainst } from '../records/review.js';
 import { addToSection, editLines, setFrontMatter } from './page-edit.js';
 import type { WikiSnapshot } from './wiki-pages.js';
 
-export const DEFAULT_TAXONOMY = [
-  'People/Family',
-  'People/Friends',
-  'People/Professional',
-  'Work',
-  'Places',
-  'Travel',
-  'Events',
-  'Health',
-  'Finances',
-  'Topics',
-  'Misc',
-] as const;
+export const DEFAULT_TAXONOMY = ['People/Family', 'People/Friends', 'People/Professional', 'Work', 'Places', 'Travel', 'Events', 'Health', 'Finances', 'Topics', 'Misc'] as const;
 
 /** A candidate for permanent memory, for the privacy layer's tombstones (`forgotten.md`). */
 export interface WriteCandidate {
@@ -51,14 +39,12 @@ export interface PagePlan {
 
 export function pickCategory(wanted: string | undefined, taxonomy: readonly string[]): string {
   const fallback = taxonomy.includes('Misc') ? 'Misc' : (taxonomy[taxonomy.length - 1] ?? 'Misc');
-  const w = (wanted ?? '').trim().replace(/^\/+|\/+$/g, '').toLowerCase();
+  const w = (wanted ?? '')
+    .trim()
+    .replace(/^\/+|\/+$/g, '')
+    .toLowerCase();
   if (!w) return fallback;
-  return (
-    taxonomy.find((t) => t.toLowerCase() === w) ??
-    taxonomy.find((t) => t.toLowerCase().split('/').pop() === w) ??
-    taxonomy.find((t) => t.toLowerCase().startsWith(`${w}/`)) ??
-    fallback
-  );
+  return taxonomy.find((t) => t.toLowerCase() === w) ?? taxonomy.find((t) => t.toLowerCase().split('/').pop() === w) ?? taxonomy.find((t) => t.toLowerCase().startsWith(`${w}/`)) ?? fallback;
 }
 
 export interface PlanContext {
@@ -110,7 +96,18 @@ export async function planWrite(snap: WikiSnapshot, write: GraphWrite, ctx: Plan
       taken.add(path.toLowerCase());
       const title = name.replace(/\s+/g, ' ');
       const aliases = (e.aliases ?? []).filter((a) => normalizeName(a) !== normalizeName(title) && snap.resolver.candidates(a).length === 0);
-      plans.set(path, { path, isNew: true, title, category, aliases, description: e.description?.trim() ?? '', staleness: e.staleness ?? minStaleness(e.facts), ...(e.discordId ? { discordId: e.discordId } : {}), facts: [], links: [] });
+      plans.set(path, {
+        path,
+        isNew: true,
+        title,
+        category,
+        aliases,
+        description: e.description?.trim() ?? '',
+        staleness: e.staleness ?? minStaleness(e.facts),
+        ...(e.discordId ? { discordId: e.discordId } : {}),
+        facts: [],
+        links: [],
+      });
       snap.resolver.add({ path, title, aliases, category, ...(e.discordId ? { discordId: e.discordId } : {}) });
     }
     if (snap.broken.has(path)) {

@@ -58,7 +58,6 @@ export function renderSource(source: string): string {
   return /^https?:\/\/\S+$/.test(clean) ? `[msg](${clean})` : clean;
 }
 
-
 // ───────────── facts ─────────────
 
 export interface FactLine {
@@ -111,7 +110,10 @@ export function blockIdFor(page: string, text: string): string {
 }
 
 function oneLine(text: string): string {
-  return text.replace(/[\r\n]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return text
+    .replace(/[\r\n]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 export function renderFact(page: string, fact: FactDraft): string {

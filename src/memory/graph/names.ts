@@ -5,13 +5,20 @@
 
 /** Folds accents and compatibility forms (é → e, ß → ss). */
 export function foldAccents(text: string): string {
-  return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/ß/g, 'ss').replace(/[æÆ]/g, 'ae').replace(/[øØ]/g, 'o');
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/ß/g, 'ss')
+    .replace(/[æÆ]/g, 'ae')
+    .replace(/[øØ]/g, 'o');
 }
 
 /** Tokens of a name or a text: lowercase words without accents, possessive endings removed. */
 export function nameTokens(text: string): string[] {
   const out: string[] = [];
-  for (const raw of foldAccents(text).toLowerCase().split(/[^\p{L}\p{N}'’@.]+/u)) {
+  for (const raw of foldAccents(text)
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}'’@.]+/u)) {
     const word = raw
       .replace(/['’]s$/u, '')
       .replace(/['’]$/u, '')

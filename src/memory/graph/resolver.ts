@@ -57,7 +57,13 @@ export class EntityResolver {
   /** Every page a name could mean, best kind of match first (exact path, id, title, alias, first name). */
   candidates(name: string, discordId?: string): string[] {
     if (discordId && this.discord.has(discordId)) return [this.discord.get(discordId)!];
-    const asPath = this.paths.get(name.trim().replace(/^notes\//, '').replace(/\.md$/i, '').toLowerCase());
+    const asPath = this.paths.get(
+      name
+        .trim()
+        .replace(/^notes\//, '')
+        .replace(/\.md$/i, '')
+        .toLowerCase(),
+    );
     if (asPath) return [asPath];
     const key = normalizeName(name);
     for (const map of [this.titles, this.aliases]) {

@@ -38,7 +38,10 @@ export async function noteFiles(notesDir: string): Promise<string[]> {
   const out: string[] = [];
   for (const e of entries) {
     if (!e.isFile() || !/\.md$/i.test(e.name)) continue;
-    const rel = join(e.parentPath, e.name).slice(notesDir.length + 1).split('\\').join('/');
+    const rel = join(e.parentPath, e.name)
+      .slice(notesDir.length + 1)
+      .split('\\')
+      .join('/');
     if (rel.split('/').some((s) => s.startsWith('.')) || rel === INDEX_FILE || rel === LOG_FILE_NAME) continue;
     out.push(rel);
   }
@@ -138,7 +141,10 @@ export function snapshot(pages: Map<string, WikiPage>, problems: FileProblem[], 
     broken,
     resolver,
     target(link) {
-      const bare = link.trim().replace(/^notes\//, '').replace(/\.md$/i, '');
+      const bare = link
+        .trim()
+        .replace(/^notes\//, '')
+        .replace(/\.md$/i, '');
       const exact = lower.get(bare.toLowerCase());
       if (exact) return exact;
       if (bare.includes('/')) return null;

@@ -6,9 +6,7 @@
 import { appendFile, mkdir, readFile, readdir, rename as renameFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
-import type {
-  Clock, GraphWrite, GraphWriteReport, KnowledgeGraph, LinkedPage, Logger, PageCard, PageMapEntry, PageMapRequest,
-} from '../../core/ports.js';
+import type { Clock, GraphWrite, GraphWriteReport, KnowledgeGraph, LinkedPage, Logger, PageCard, PageMapEntry, PageMapRequest } from '../../core/ports.js';
 import { CharlieError } from '../../core/errors.js';
 import { KeyedQueue } from '../../core/keyed-queue.js';
 import { reviewPairs, renderReview, resolveOnPage, type ReviewChoice, type ReviewPair } from '../records/review.js';
@@ -39,7 +37,17 @@ export const REVIEW_FILE = 'review.md';
 export type LogAction = 'created' | 'updated' | 'deleted' | 'renamed' | 'links' | 'ingested' | 'skipped';
 
 function card(p: WikiPage): PageCard {
-  return { path: p.path, title: p.title, aliases: p.aliases, category: p.category, description: p.description, updated: p.updated, staleness: p.staleness, sensitivity: p.sensitivity, ...(p.discordId ? { discordId: p.discordId } : {}) };
+  return {
+    path: p.path,
+    title: p.title,
+    aliases: p.aliases,
+    category: p.category,
+    description: p.description,
+    updated: p.updated,
+    staleness: p.staleness,
+    sensitivity: p.sensitivity,
+    ...(p.discordId ? { discordId: p.discordId } : {}),
+  };
 }
 
 export class Wiki implements KnowledgeGraph {
@@ -129,7 +137,10 @@ export class Wiki implements KnowledgeGraph {
       }
       for (const r of report.refused) this.o.logger.info({ project, item: r.item, reason: r.reason }, 'graph item not written');
       if (changes.length) {
-        await this.log(project, changes.map(([action, path]) => ({ action: action as LogAction, path, source: write.origin })));
+        await this.log(
+          project,
+          changes.map(([action, path]) => ({ action: action as LogAction, path, source: write.origin })),
+        );
         await this.regenerateIndex(project);
       }
       return report;
@@ -170,7 +181,11 @@ export class Wiki implements KnowledgeGraph {
     const out = new Map<string, string[]>();
     for (const p of snap.pages.values()) {
       const targets = p.links.map((l) => snap.target(l.target)).filter((t): t is string => t !== null);
-      if (targets.length) out.set(`notes/${p.path}`, targets.map((t) => `notes/${t}`));
+      if (targets.length)
+        out.set(
+          `notes/${p.path}`,
+          targets.map((t) => `notes/${t}`),
+        );
     }
     return out;
   }

@@ -75,19 +75,34 @@ function chunkDecisions(page: string, content: string, options: ChunkOptions): C
     const updated = item.date ? `${item.date}T12:00:00.000Z` : fallback;
     const sensitivity = sensitivityOf(text);
     const mark = sensitivity === 'sensitive' ? '\nsensitive' : '';
-    chunks.push({ page, heading, lineStart: item.start, lineEnd: item.end, text, context: '', entity: '', updated, staleness: 2, sensitivity, hash: sha1(`${page}\n${heading}\n${text}\n${updated}${mark}`) });
+    chunks.push({
+      page,
+      heading,
+      lineStart: item.start,
+      lineEnd: item.end,
+      text,
+      context: '',
+      entity: '',
+      updated,
+      staleness: 2,
+      sensitivity,
+      hash: sha1(`${page}\n${heading}\n${text}\n${updated}${mark}`),
+    });
     item = null;
   };
-  content.replace(/\r\n?/g, '\n').split('\n').forEach((line, i) => {
-    const m = DECISION_ITEM.exec(line);
-    if (m) {
-      flush();
-      item = { start: i + 1, end: i + 1, date: m[1] ?? '', text: [line] };
-    } else if (item && /^\s+\S/.test(line)) {
-      item.text.push(line);
-      item.end = i + 1;
-    } else flush();
-  });
+  content
+    .replace(/\r\n?/g, '\n')
+    .split('\n')
+    .forEach((line, i) => {
+      const m = DECISION_ITEM.exec(line);
+      if (m) {
+        flush();
+        item = { start: i + 1, end: i + 1, date: m[1] ?? '', text: [line] };
+      } else if (item && /^\s+\S/.test(line)) {
+        item.text.push(line);
+        item.end = i + 1;
+      } else flush();
+    });
   flush();
   return chunks;
 }

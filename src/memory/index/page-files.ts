@@ -54,7 +54,10 @@ export function listPageFiles(projectDir: string): Map<string, PageFile> {
 export async function listProjects(projectsDir: string): Promise<string[]> {
   try {
     const entries = await readdir(projectsDir, { withFileTypes: true });
-    return entries.filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name).sort();
+    return entries
+      .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
+      .map((e) => e.name)
+      .sort();
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw err;

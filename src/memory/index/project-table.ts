@@ -126,7 +126,10 @@ export class ProjectTable {
   async rowsOf(pages: string[]): Promise<RowKey[]> {
     const out: RowKey[] = [];
     for (let i = 0; i < pages.length; i += 200) {
-      const filter = `page IN (${pages.slice(i, i + 200).map(quote).join(', ')})`;
+      const filter = `page IN (${pages
+        .slice(i, i + 200)
+        .map(quote)
+        .join(', ')})`;
       const rows = (await this.table.query().where(filter).select(['page', 'hash', 'line_start', 'line_end']).toArray()) as Record<string, unknown>[];
       for (const r of rows) out.push({ page: String(r.page), hash: String(r.hash), lineStart: Number(r.line_start), lineEnd: Number(r.line_end) });
     }
@@ -137,7 +140,16 @@ export class ProjectTable {
   async vectorsOf(hashes: string[]): Promise<Map<string, Float32Array>> {
     const out = new Map<string, Float32Array>();
     for (let i = 0; i < hashes.length; i += 200) {
-      const rows = (await this.table.query().where(`hash IN (${hashes.slice(i, i + 200).map(quote).join(', ')})`).select(['hash', 'vector']).toArray()) as Record<string, unknown>[];
+      const rows = (await this.table
+        .query()
+        .where(
+          `hash IN (${hashes
+            .slice(i, i + 200)
+            .map(quote)
+            .join(', ')})`,
+        )
+        .select(['hash', 'vector'])
+        .toArray()) as Record<string, unknown>[];
       for (const r of rows) out.set(String(r.hash), new Float32Array((r.vector as { toArray(): Float32Array }).toArray()));
     }
     return out;
@@ -145,10 +157,7 @@ export class ProjectTable {
 
   /** Deletes whole pages and single rows (page + first line), then adds new rows. */
   async write(change: { pages: string[]; rows: { page: string; lineStart: number }[]; add: ChunkRow[] }): Promise<void> {
-    const predicates = [
-      ...change.pages.map((p) => `page = ${quote(p)}`),
-      ...change.rows.map((r) => `(page = ${quote(r.page)} AND line_start = ${Math.trunc(r.lineStart)})`),
-    ];
+    const predicates = [...change.pages.map((p) => `page = ${quote(p)}`), ...change.rows.map((r) => `(page = ${quote(r.page)} AND line_start = ${Math.trunc(r.lineStart)})`)];
     for (let i = 0; i < predicates.length; i += 200) await this.table.delete(predicates.slice(i, i + 200).join(' OR '));
     for (let i = 0; i < change.add.length; i += 20_000) {
       const batch = change.add.slice(i, i + 20_000).map((r) => ({
@@ -187,7 +196,13 @@ export class ProjectTable {
 
   /** Nearest chunks by cosine similarity (vectors are unit length, so dot product). */
   async vectorSearch(vector: Float32Array, limit: number): Promise<ScoredChunk[]> {
-    const rows = await this.table.query().nearestTo(Array.from(vector)).distanceType('dot').select([...SHOWN, '_distance']).limit(limit).toArray();
+    const rows = await this.table
+      .query()
+      .nearestTo(Array.from(vector))
+      .distanceType('dot')
+      .select([...SHOWN, '_distance'])
+      .limit(limit)
+      .toArray();
     return rows.map((r: Record<string, unknown>) => ({ ...toChunk(r), score: 1 - Number(r._distance) }));
   }
 
@@ -202,7 +217,14 @@ export class ProjectTable {
     const within = windows.map((w) => `(updated >= '${iso(w.start)}' AND updated < '${iso(w.end)}')`).join(' OR ');
     const where = `(${within}) AND (page LIKE 'log/%' OR page = '${DATED_PAGE}')`;
     if (vector) {
-      const rows = await this.table.query().nearestTo(Array.from(vector)).distanceType('dot').where(where).select([...SHOWN, '_distance']).limit(limit).toArray();
+      const rows = await this.table
+        .query()
+        .nearestTo(Array.from(vector))
+        .distanceType('dot')
+        .where(where)
+        .select([...SHOWN, '_distance'])
+        .limit(limit)
+        .toArray();
       return rows.map((r: Record<string, unknown>) => ({ ...toChunk(r), score: 1 - Number(r._distance) }));
     }
     const rows = await this.table.query().where(where).select(SHOWN).limit(limit).toArray();
@@ -213,8 +235,12 @@ export class ProjectTable {
   async keywordSearch(terms: string[], limit: number, contextBoost: number): Promise<ScoredChunk[]> {
     if (terms.length === 0) return [];
     const query = new lancedb.MultiMatchQuery(terms.join(' '), ['search_text', 'context'], { boosts: [1, contextBoost] });
-    const rows = await this.table.query().fullTextSearch(query).select([...SHOWN, '_score']).limit(limit).toArray();
+    const rows = await this.table
+      .query()
+      .fullTextSearch(query)
+      .select([...SHOWN, '_score'])
+      .limit(limit)
+      .toArray();
     return rows.map((r: Record<string, unknown>) => ({ ...toChunk(r), score: Number(r._score) }));
   }
-
 }

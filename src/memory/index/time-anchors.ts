@@ -24,8 +24,23 @@ export interface TimeWindow {
 
 const DAY = 86_400_000;
 const NUMBER_WORDS: Record<string, number> = {
-  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
-  couple: 2, few: 3, several: 4,
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  couple: 2,
+  few: 3,
+  several: 4,
 };
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
@@ -61,23 +76,32 @@ const RULES: Rule[] = [
     },
   ],
   [/\b(last|this|next) (week|month|year)\b/, (m, now) => calendarWindow(m[2]!, m[1] === 'last' ? -1 : m[1] === 'next' ? 1 : 0, now)],
-  [/\b(?:last|this past|past) weekend\b/, (_m, now) => {
-    const saturday = weekStart(now) - 2 * DAY;
-    return { start: saturday, end: saturday + 2 * DAY };
-  }],
-  [/\blast semester\b/, (_m, now) => {
-    // two terms a year: January–June and July–December
-    const d = new Date(now);
-    const y = d.getUTCFullYear();
-    return d.getUTCMonth() < 6 ? { start: monthStart(y - 1, 6), end: monthStart(y, 0) } : { start: monthStart(y, 0), end: monthStart(y, 6) };
-  }],
+  [
+    /\b(?:last|this past|past) weekend\b/,
+    (_m, now) => {
+      const saturday = weekStart(now) - 2 * DAY;
+      return { start: saturday, end: saturday + 2 * DAY };
+    },
+  ],
+  [
+    /\blast semester\b/,
+    (_m, now) => {
+      // two terms a year: January–June and July–December
+      const d = new Date(now);
+      const y = d.getUTCFullYear();
+      return d.getUTCMonth() < 6 ? { start: monthStart(y - 1, 6), end: monthStart(y, 0) } : { start: monthStart(y, 0), end: monthStart(y, 6) };
+    },
+  ],
   [/\b(last|this) (spring|summer|autumn|fall|winter)\b/, (m, now) => seasonWindow(m[2]!, m[1] === 'last', now)],
-  [/\b(?:last|on|this past) (sunday|monday|tuesday|wednesday|thursday|friday|saturday)\b/, (m, now) => {
-    const want = WEEKDAYS.indexOf(m[1]!);
-    let d = startOfDay(now) - DAY;
-    while (new Date(d).getUTCDay() !== want) d -= DAY;
-    return { start: d, end: d + DAY };
-  }],
+  [
+    /\b(?:last|on|this past) (sunday|monday|tuesday|wednesday|thursday|friday|saturday)\b/,
+    (m, now) => {
+      const want = WEEKDAYS.indexOf(m[1]!);
+      let d = startOfDay(now) - DAY;
+      while (new Date(d).getUTCDay() !== want) d -= DAY;
+      return { start: d, end: d + DAY };
+    },
+  ],
   [
     /\bsince (january|february|march|april|may|june|july|august|september|october|november|december)\b(?!,? \d)/,
     (m, now) => {
@@ -85,10 +109,7 @@ const RULES: Rule[] = [
       return { start: w.start, end: now + 1 };
     },
   ],
-  [
-    /\b(?:in|during|last) (january|february|march|april|may|june|july|august|september|october|november|december)\b(?!,? \d)/,
-    (m, now) => mostRecentMonth(MONTHS.indexOf(m[1]!), now),
-  ],
+  [/\b(?:in|during|last) (january|february|march|april|may|june|july|august|september|october|november|december)\b(?!,? \d)/, (m, now) => mostRecentMonth(MONTHS.indexOf(m[1]!), now)],
 ];
 
 /** The most recent such month that has begun. */

@@ -8,12 +8,7 @@ import { relative, sep } from 'node:path';
 import { watch } from 'chokidar';
 import type { Logger } from '../../core/ports.js';
 
-export function watchProjects(
-  projectsDir: string,
-  sync: (project: string) => Promise<unknown>,
-  logger: Logger,
-  debounceMs = 300,
-): () => Promise<void> {
+export function watchProjects(projectsDir: string, sync: (project: string) => Promise<unknown>, logger: Logger, debounceMs = 300): () => Promise<void> {
   mkdirSync(projectsDir, { recursive: true });
   const timers = new Map<string, NodeJS.Timeout>();
   const watcher = watch(projectsDir, {

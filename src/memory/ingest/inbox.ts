@@ -33,7 +33,13 @@ interface SourceRecord {
 }
 
 const sha = (s: string | Buffer) => createHash('sha256').update(s).digest('hex');
-const prefixHash = (items: SourceItem[], n: number) => sha(items.slice(0, n).map((i) => sha(i.text)).join('\n')).slice(0, 16);
+const prefixHash = (items: SourceItem[], n: number) =>
+  sha(
+    items
+      .slice(0, n)
+      .map((i) => sha(i.text))
+      .join('\n'),
+  ).slice(0, 16);
 const RECORD = /^- \S+ (ingested|skipped) (\S(?:.*?\S)?) — sha256 ([0-9a-f]{64}), (\d+) items, prefix ([0-9a-f]{16})/;
 
 /** The last record per source in `_log.md`. */
@@ -47,9 +53,7 @@ export function sourceRecords(log: string): Map<string, SourceRecord> {
 }
 
 export class Inbox {
-  constructor(
-    private readonly o: { projectsDir: string; wiki: Wiki; logger: Logger },
-  ) {}
+  constructor(private readonly o: { projectsDir: string; wiki: Wiki; logger: Logger }) {}
 
   private dir(project: string): string {
     return resolveInside(resolveChild(this.o.projectsDir, project), INBOX_DIR);
@@ -57,7 +61,10 @@ export class Inbox {
 
   async files(project: string): Promise<string[]> {
     const entries = await readdir(this.dir(project), { withFileTypes: true }).catch(() => []);
-    return entries.filter((e) => e.isFile() && !e.name.startsWith('.')).map((e) => e.name).sort();
+    return entries
+      .filter((e) => e.isFile() && !e.name.startsWith('.'))
+      .map((e) => e.name)
+      .sort();
   }
 
   /** Ingests every new or changed source of a project's inbox. */

@@ -76,11 +76,20 @@ export class IngestService {
     // bytes as they came (an e-mail need not be UTF-8); `wx` never replaces a file
     if ((await fileVersion(full)) === ABSENT) await writeFile(full, bytes, { flag: 'wx' });
     const results = await this.scan(project);
-    return results.find((r) => r.source === `${INBOX_DIR}/${file}`) ?? { source: `${INBOX_DIR}/${file}`, outcome: 'failed', items: 0, facts: 0, message: 'no local memory model: the file waits in the inbox' };
+    return (
+      results.find((r) => r.source === `${INBOX_DIR}/${file}`) ?? {
+        source: `${INBOX_DIR}/${file}`,
+        outcome: 'failed',
+        items: 0,
+        facts: 0,
+        message: 'no local memory model: the file waits in the inbox',
+      }
+    );
   }
 
   async scanAll(): Promise<void> {
     const dirs = await readdir(this.o.projectsDir, { withFileTypes: true }).catch(() => []);
-    for (const d of dirs) if (d.isDirectory() && !d.name.startsWith('.')) await this.scan(d.name).catch((err: unknown) => this.o.logger.warn({ project: d.name, err: String(err) }, 'inbox scan failed'));
+    for (const d of dirs)
+      if (d.isDirectory() && !d.name.startsWith('.')) await this.scan(d.name).catch((err: unknown) => this.o.logger.warn({ project: d.name, err: String(err) }, 'inbox scan failed'));
   }
 }

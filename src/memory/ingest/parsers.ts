@@ -76,7 +76,12 @@ async function email(bytes: Buffer): Promise<SourceItem[]> {
   const from = names(mail.from);
   if (!from && !mail.subject && !mail.date) throw new SourceParseError('not an e-mail: no From, Subject or Date header');
   const body = (mail.text ?? '').replace(/\n{3,}/g, '\n\n').trim();
-  const head = [`E-mail from ${from || 'unknown'}`, names(mail.to) ? `to ${names(mail.to)}` : '', mail.date ? `on ${mail.date.toISOString().slice(0, 10)}` : '', `subject: ${mail.subject ?? '(none)'}`];
+  const head = [
+    `E-mail from ${from || 'unknown'}`,
+    names(mail.to) ? `to ${names(mail.to)}` : '',
+    mail.date ? `on ${mail.date.toISOString().slice(0, 10)}` : '',
+    `subject: ${mail.subject ?? '(none)'}`,
+  ];
   return [{ ref: 'mail', text: clip(`${head.filter(Boolean).join(', ')}\n${body}`), ...(mail.date ? { date: mail.date.toISOString() } : {}) }];
 }
 
@@ -89,7 +94,12 @@ function csv(text: string): SourceItem[] {
   }
   return rows.map((r) => ({
     ref: `L${r.info.lines}`,
-    text: clip(Object.entries(r.record).filter(([, v]) => v !== '').map(([k, v]) => `${k}: ${v}`).join('; ')),
+    text: clip(
+      Object.entries(r.record)
+        .filter(([, v]) => v !== '')
+        .map(([k, v]) => `${k}: ${v}`)
+        .join('; '),
+    ),
   }));
 }
 

@@ -31,7 +31,13 @@ export class NoteFiles {
 
   /** Validated absolute path of a note; `.md` is added when missing. */
   private async locate(path: string): Promise<{ rel: string; full: string }> {
-    const trimmed = typeof path === 'string' ? path.trim().replace(/^\.\//, '').replace(/^notes\//, '') : path;
+    const trimmed =
+      typeof path === 'string'
+        ? path
+            .trim()
+            .replace(/^\.\//, '')
+            .replace(/^notes\//, '')
+        : path;
     resolveInside(this.o.notesDir, trimmed); // validates the name as given, before `.md` is added
     const rel = /\.md$/i.test(trimmed) ? trimmed : `${trimmed}.md`;
     const full = resolveInside(this.o.notesDir, rel);

@@ -57,9 +57,7 @@ export const noteSchema = z.looseObject({
 
 export const NOTE_DEFAULTS = { staleness: 5, confidence: 0.8, sensitivity: 'personal', status: 'active' } as const;
 
-export type ParsedNote =
-  | { ok: true; note: Note; doc: Document | null; split: FrontMatterSplit | null; sources: unknown[] }
-  | { ok: false; problem: FileProblem };
+export type ParsedNote = { ok: true; note: Note; doc: Document | null; split: FrontMatterSplit | null; sources: unknown[] } | { ok: false; problem: FileProblem };
 
 function titleFromPath(path: string): string {
   return (path.split('/').pop() ?? path).replace(/\.md$/i, '').replace(/-/g, ' ');
@@ -84,9 +82,7 @@ export function parseNote(content: string, path: string, shownPath: string): Par
     confidence: fm.confidence ?? NOTE_DEFAULTS.confidence,
     sensitivity: fm.sensitivity ?? NOTE_DEFAULTS.sensitivity,
   };
-  return result.kind === 'ok'
-    ? { ok: true, note, doc: result.doc, split: result.split, sources: fm.sources ?? [] }
-    : { ok: true, note, doc: null, split: null, sources: [] };
+  return result.kind === 'ok' ? { ok: true, note, doc: result.doc, split: result.split, sources: fm.sources ?? [] } : { ok: true, note, doc: null, split: null, sources: [] };
 }
 
 /** The Obsidian block id (`^k-…`) that marks an entry saved with `key`. */

@@ -63,7 +63,12 @@ export type { ReviewChoice, ReviewPair };
 export function reviewPairs(pages: Iterable<WikiPage>): ReviewPair[] {
   const out: ReviewPair[] = [];
   for (const p of pages) {
-    const byId = new Map(p.facts.concat(p.unsourced).filter((f) => f.blockId).map((f) => [f.blockId ?? '', f]));
+    const byId = new Map(
+      p.facts
+        .concat(p.unsourced)
+        .filter((f) => f.blockId)
+        .map((f) => [f.blockId ?? '', f]),
+    );
     const seen = new Set<string>();
     for (const f of byId.values()) {
       const r = readRecord(p.path, f, { sensitivity: p.sensitivity });

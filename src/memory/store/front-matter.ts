@@ -45,9 +45,7 @@ export function splitFrontMatter(text: string): FrontMatterSplit | 'unterminated
 }
 
 export type FrontMatterResult<T> =
-  | { kind: 'ok'; data: T; doc: Document; split: FrontMatterSplit }
-  | { kind: 'none'; body: string }
-  | { kind: 'invalid'; problem: FileProblem; split: FrontMatterSplit | null };
+  { kind: 'ok'; data: T; doc: Document; split: FrontMatterSplit } | { kind: 'none'; body: string } | { kind: 'invalid'; problem: FileProblem; split: FrontMatterSplit | null };
 
 export const YAML_OPTIONS = { intAsBigInt: true, uniqueKeys: true, prettyErrors: false } as const;
 
@@ -88,10 +86,7 @@ function checkShape(doc: Document): YamlProblem | null {
  * Parses YAML from a file under projects/ within FRONT_MATTER_LIMITS. Returns the document and
  * its plain data, or the first problem (syntax, size, aliases, nesting).
  */
-export function parseYamlLimited(
-  yaml: string,
-  options: { lineCounter?: LineCounter; intAsBigInt?: boolean } = {},
-): { doc: Document; data: unknown } | { problem: YamlProblem } {
+export function parseYamlLimited(yaml: string, options: { lineCounter?: LineCounter; intAsBigInt?: boolean } = {}): { doc: Document; data: unknown } | { problem: YamlProblem } {
   if (yaml.length > FRONT_MATTER_LIMITS.maxChars) {
     return { problem: { offset: 0, message: `front matter is ${Math.ceil(yaml.length / 1024)} KB; Charlie reads at most ${FRONT_MATTER_LIMITS.maxChars / 1024} KB of it` } };
   }

@@ -11,17 +11,34 @@ import { frontMatterBlock, newDocument, parseFrontMatter, type FrontMatterSplit 
 /** Integers arrive as bigint (so Discord snowflakes written without quotes keep every digit). */
 const int = z.union([z.number(), z.bigint()]).transform(Number).pipe(z.number().int());
 const text = z.union([z.string(), z.number(), z.bigint()]).transform(String);
-const optionalText = z.union([text, z.null()]).optional().transform((v) => v ?? '');
+const optionalText = z
+  .union([text, z.null()])
+  .optional()
+  .transform((v) => v ?? '');
 
 export const projectSchema = z.looseObject({
   schema: int.pipe(z.literal(1, { error: 'expected 1 (this Charlie reads schema 1)' })),
   id: text.pipe(z.string().min(1)),
   name: text.pipe(z.string().min(1)),
-  keys: z.array(text).nullish().transform((v) => v ?? []),
-  discord: z.object({ guild_id: text, channel_ids: z.array(text).nullish().transform((v) => v ?? []) }).nullish(),
+  keys: z
+    .array(text)
+    .nullish()
+    .transform((v) => v ?? []),
+  discord: z
+    .object({
+      guild_id: text,
+      channel_ids: z
+        .array(text)
+        .nullish()
+        .transform((v) => v ?? []),
+    })
+    .nullish(),
   style: optionalText,
   distill_every: int.pipe(z.number().min(1).max(1000)).nullish(),
-  archive: z.boolean().nullish().transform((v) => v ?? true),
+  archive: z
+    .boolean()
+    .nullish()
+    .transform((v) => v ?? true),
   respond: z.enum(['always', 'mention']).nullish(),
   distill_cursor: z
     .object({
@@ -29,9 +46,7 @@ export const projectSchema = z.looseObject({
       offset: int.pipe(z.number().min(0)),
       time: z.string().optional(),
       /** How far the day before `file` was read: a late entry can still land there. */
-      previous: z
-        .object({ file: z.string().regex(LOG_FILE, 'expected a log file name like 2026-11-29.md'), offset: int.pipe(z.number().min(0)) })
-        .nullish(),
+      previous: z.object({ file: z.string().regex(LOG_FILE, 'expected a log file name like 2026-11-29.md'), offset: int.pipe(z.number().min(0)) }).nullish(),
     })
     .nullish(),
   created: optionalText,
@@ -80,7 +95,12 @@ export function unreadableProject(slug: string, problem: FileProblem, defaults: 
 export function parseProjectFile(text: string, slug: string, path: string, defaults: ProjectDefaults): ParsedProject {
   const result = parseFrontMatter(text, projectSchema, path);
   if (result.kind === 'none') {
-    return { config: defaultConfig(slug, defaults), cursor: null, summary: summaryOf(text), problems: [{ path, line: 1, message: 'project.md has no front matter (a block between --- lines with schema: 1, id and name)' }] };
+    return {
+      config: defaultConfig(slug, defaults),
+      cursor: null,
+      summary: summaryOf(text),
+      problems: [{ path, line: 1, message: 'project.md has no front matter (a block between --- lines with schema: 1, id and name)' }],
+    };
   }
   if (result.kind === 'invalid') {
     return { config: defaultConfig(slug, defaults), cursor: null, summary: result.split ? summaryOf(result.split.body) : '', problems: [result.problem] };
@@ -139,8 +159,7 @@ export function withFields(doc: Document, split: FrontMatterSplit, fields: Recor
     if (isScalar(node) && (value === null || typeof value !== 'object')) {
       if (typeof node.value !== typeof value) delete node.type;
       node.value = value;
-    }
-    else doc.set(key, doc.createNode(value));
+    } else doc.set(key, doc.createNode(value));
   }
   return `${frontMatterBlock(doc)}${split.body}`;
 }

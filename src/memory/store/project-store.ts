@@ -17,8 +17,22 @@ import { CharlieError, UnsafeNameError } from '../../core/errors.js';
 import { silentLogger } from '../../core/ports.js';
 import { KeyedQueue } from '../../core/keyed-queue.js';
 import type {
-  Clock, FileProblem, LayersSnapshot, LogCursor, LogEntry, LogTail, Logger, MemoryLayers, Note, NoteDraft,
-  NoteSummary, ProjectConfig, ProjectOrigin, ProjectStore, TextHit, WriteOutcome,
+  Clock,
+  FileProblem,
+  LayersSnapshot,
+  LogCursor,
+  LogEntry,
+  LogTail,
+  Logger,
+  MemoryLayers,
+  Note,
+  NoteDraft,
+  NoteSummary,
+  ProjectConfig,
+  ProjectOrigin,
+  ProjectStore,
+  TextHit,
+  WriteOutcome,
 } from '../../core/ports.js';
 import { LOG_FILE } from '../archive-format.js';
 import { numberedSlug, slugify } from '../slug.js';
@@ -130,7 +144,10 @@ export class FileProjectStore implements ProjectStore {
     const keys = new Map<string, string>();
     const broken: string[] = [];
     const orphans: string[] = [];
-    const dirs = (await readdir(this.root, { withFileTypes: true })).filter((d) => d.isDirectory() && !d.name.startsWith('.')).map((d) => d.name).sort();
+    const dirs = (await readdir(this.root, { withFileTypes: true }))
+      .filter((d) => d.isDirectory() && !d.name.startsWith('.'))
+      .map((d) => d.name)
+      .sort();
     for (const slug of dirs) {
       let project;
       try {
@@ -217,7 +234,10 @@ export class FileProjectStore implements ProjectStore {
   /** Every project with a readable project.md, by slug (the web app's sidebar). */
   async listProjects(): Promise<ProjectConfig[]> {
     await mkdir(this.root, { recursive: true });
-    const dirs = (await readdir(this.root, { withFileTypes: true })).filter((d) => d.isDirectory() && !d.name.startsWith('.')).map((d) => d.name).sort();
+    const dirs = (await readdir(this.root, { withFileTypes: true }))
+      .filter((d) => d.isDirectory() && !d.name.startsWith('.'))
+      .map((d) => d.name)
+      .sort();
     const out: ProjectConfig[] = [];
     for (const slug of dirs) {
       const project = await this.readProject(slug).catch(() => null);
@@ -369,7 +389,10 @@ export class FileProjectStore implements ProjectStore {
     // A forgotten note is deleted like any other: the knowledge graph removes the links to it.
     return outcome.then(async (out) => {
       if (out.forgotten && target.kind === 'note' && this.onNoteDeleted) {
-        const rel = target.path.trim().replace(/^\.\//, '').replace(/^notes\//, '');
+        const rel = target.path
+          .trim()
+          .replace(/^\.\//, '')
+          .replace(/^notes\//, '');
         await this.onNoteDeleted(slug, /\.md$/i.test(rel) ? rel : `${rel}.md`).catch((err: unknown) => {
           this.logger.warn({ slug, path: rel, err: String(err) }, 'links to a forgotten note were not removed');
         });
@@ -381,7 +404,10 @@ export class FileProjectStore implements ProjectStore {
   async deleteNote(slug: string, path: string): Promise<boolean> {
     const deleted = await this.lanes.run(slug, () => this.notes(slug).delete(path));
     if (deleted && this.onNoteDeleted) {
-      const rel = path.trim().replace(/^\.\//, '').replace(/^notes\//, '');
+      const rel = path
+        .trim()
+        .replace(/^\.\//, '')
+        .replace(/^notes\//, '');
       await this.onNoteDeleted(slug, /\.md$/i.test(rel) ? rel : `${rel}.md`).catch((err: unknown) => {
         this.logger.warn({ slug, path: rel, err: String(err) }, 'links to a deleted note were not removed');
       });

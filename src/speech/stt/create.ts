@@ -5,10 +5,7 @@ import type { Config } from '../../config.js';
 import { OpenAITranscriber } from './openai-transcriber.js';
 import { TransformersWhisper } from './transformers-whisper.js';
 
-export type SttConfig = Pick<
-  Config,
-  'STT' | 'STT_MODEL' | 'STT_MODEL_DIR' | 'STT_BASE_URL' | 'STT_TIMEOUT_MS' | 'STT_API_KEY' | 'STT_SERVER_MODEL' | 'STT_ALLOW_DOWNLOAD' | 'STT_DTYPE' | 'dataDir'
->;
+export type SttConfig = Pick<Config, 'STT' | 'STT_MODEL' | 'STT_MODEL_DIR' | 'STT_BASE_URL' | 'STT_TIMEOUT_MS' | 'STT_API_KEY' | 'STT_SERVER_MODEL' | 'STT_ALLOW_DOWNLOAD' | 'STT_DTYPE' | 'dataDir'>;
 
 /**
  * `STT=openai`, or `auto` with `STT_BASE_URL` set → the server; otherwise local Whisper via

@@ -6,7 +6,10 @@ import { TtsTimeoutError } from './errors.js';
  */
 export function withTimeout<T>(work: Promise<T>, ms: number, engine: string, signal?: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    if (signal?.aborted) { reject(signal.reason as Error); return; }
+    if (signal?.aborted) {
+      reject(signal.reason as Error);
+      return;
+    }
     const timer = setTimeout(() => done(() => reject(new TtsTimeoutError(engine, ms))), ms);
     const onAbort = () => done(() => reject(signal?.reason as Error));
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -20,7 +23,10 @@ export function withTimeout<T>(work: Promise<T>, ms: number, engine: string, sig
     }
     work.then(
       (v) => done(() => resolve(v)),
-      (e: unknown) => done(() => { reject(e); }),
+      (e: unknown) =>
+        done(() => {
+          reject(e);
+        }),
     );
   });
 }

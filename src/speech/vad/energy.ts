@@ -42,7 +42,7 @@ export class EnergyGate {
     for (let i = 0; i < pcm.length; i++) {
       const v = pcm[i]! - mean;
       sum += v * v;
-      if ((v >= 0) !== (prev >= 0)) crossings++;
+      if (v >= 0 !== prev >= 0) crossings++;
       prev = v;
     }
     const rms = Math.sqrt(sum / pcm.length) / 32768;

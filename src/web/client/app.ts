@@ -15,7 +15,10 @@ interface Route {
 }
 
 function parseRoute(list: ProjectList): Route {
-  const parts = location.hash.replace(/^#\/?/, '').split('/').map((p) => decodeURIComponent(p));
+  const parts = location.hash
+    .replace(/^#\/?/, '')
+    .split('/')
+    .map((p) => decodeURIComponent(p));
   const [view = 'chat', project = '', ...rest] = parts;
   const fallback = list.projects[0]?.project ?? list.private.project;
   const known = project === list.private.project || list.projects.some((p) => p.project === project);
@@ -29,7 +32,20 @@ function titleOf(list: ProjectList, project: string): string {
 
 function sidebar(list: ProjectList, route: Route, me: Me, onNew: (name: string) => void): HTMLElement[] {
   const link = (project: string, name: string, kind: 'lock' | 'hash' | 'dot') =>
-    h('li', {}, h('a', { href: `#/${route.view === 'page' ? 'inspect' : route.view}/${encodeURIComponent(project)}`, class: project === route.project ? 'active' : '', 'aria-current': project === route.project ? 'page' : null }, icon(kind), name));
+    h(
+      'li',
+      {},
+      h(
+        'a',
+        {
+          href: `#/${route.view === 'page' ? 'inspect' : route.view}/${encodeURIComponent(project)}`,
+          class: project === route.project ? 'active' : '',
+          'aria-current': project === route.project ? 'page' : null,
+        },
+        icon(kind),
+        name,
+      ),
+    );
   const input = h('input', { type: 'text', id: 'new-project', placeholder: 'New project…', 'aria-label': 'New project name', maxlength: 80 });
   const form = h('form', { class: 'new-project' }, input, h('button', { type: 'submit', class: 'small' }, 'Add'));
   form.addEventListener('submit', (e) => {
@@ -37,7 +53,18 @@ function sidebar(list: ProjectList, route: Route, me: Me, onNew: (name: string) 
     if (input.value.trim()) onNew(input.value.trim());
   });
   return [
-    h('nav', { 'aria-label': 'Projects' }, h('h2', {}, 'Private'), h('ul', {}, link(list.private.project, 'Private chat', 'lock')), h('h2', {}, 'Projects'), h('ul', {}, list.projects.map((p) => link(p.project, p.name, p.discord ? 'hash' : 'dot')))),
+    h(
+      'nav',
+      { 'aria-label': 'Projects' },
+      h('h2', {}, 'Private'),
+      h('ul', {}, link(list.private.project, 'Private chat', 'lock')),
+      h('h2', {}, 'Projects'),
+      h(
+        'ul',
+        {},
+        list.projects.map((p) => link(p.project, p.name, p.discord ? 'hash' : 'dot')),
+      ),
+    ),
     form,
     h('div', { class: 'whoami' }, `Signed in as ${me.name}`, ' ', h('button', { type: 'button', class: 'small link', onclick: () => void api.logout().then(() => location.reload()) }, 'Sign out')),
     h('footer', { class: 'version' }, `Charlie ${me.version}`),
@@ -66,7 +93,16 @@ async function start(): Promise<void> {
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) {
       document.body.classList.add('signed-out');
-      clear(main, h('section', { class: 'login-box' }, h('h1', {}, 'Sign in'), h('p', {}, 'Open the login link Charlie printed when it started, or ask Charlie for one with /web in a Discord DM.'), h('a', { class: 'button primary', href: '/login' }, 'Sign in with a token')));
+      clear(
+        main,
+        h(
+          'section',
+          { class: 'login-box' },
+          h('h1', {}, 'Sign in'),
+          h('p', {}, 'Open the login link Charlie printed when it started, or ask Charlie for one with /web in a Discord DM.'),
+          h('a', { class: 'button primary', href: '/login' }, 'Sign in with a token'),
+        ),
+      );
       return;
     }
     clear(main, h('p', { class: 'error' }, `Charlie is not reachable: ${err instanceof Error ? err.message : String(err)}`));
@@ -81,12 +117,18 @@ async function start(): Promise<void> {
     dispose = () => {};
     document.body.classList.remove('menu-open');
     const route = parseRoute(list);
-    clear(side, sidebar(list, route, me, (name) => {
-      void api.createProject(name).then(async (made) => {
-        list = await api.projects();
-        location.hash = `#/chat/${encodeURIComponent(made.project)}`;
-      }).catch((e: unknown) => toast(String(e), 'error'));
-    }));
+    clear(
+      side,
+      sidebar(list, route, me, (name) => {
+        void api
+          .createProject(name)
+          .then(async (made) => {
+            list = await api.projects();
+            location.hash = `#/chat/${encodeURIComponent(made.project)}`;
+          })
+          .catch((e: unknown) => toast(String(e), 'error'));
+      }),
+    );
     clear($('#view-tabs'), viewTabs(route));
     const title = titleOf(list, route.project);
     main.setAttribute('aria-busy', 'true');

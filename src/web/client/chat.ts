@@ -110,7 +110,14 @@ class LiveReply {
     this.text.classList.remove('streaming');
     this.text.innerHTML = replyHtml(this.content || '(no answer)');
     if (related.length) {
-      this.extra.append(h('div', { class: 'related' }, h('span', {}, 'Suggested notes: '), related.map((p) => h('a', { class: 'chip', href: pageHref(this.project, p) }, icon('note'), p.replace(/^notes\//, '').replace(/\.md$/, '')))));
+      this.extra.append(
+        h(
+          'div',
+          { class: 'related' },
+          h('span', {}, 'Suggested notes: '),
+          related.map((p) => h('a', { class: 'chip', href: pageHref(this.project, p) }, icon('note'), p.replace(/^notes\//, '').replace(/\.md$/, ''))),
+        ),
+      );
     }
     if (this.me.speech.tts && this.content) {
       this.extra.append(h('button', { class: 'small', type: 'button', onclick: () => void speak(this.content).catch((e: unknown) => toast(String(e), 'error')) }, icon('speaker'), ' Read aloud'));
@@ -125,8 +132,25 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
   const attached = h('div', { class: 'attached' });
   const file = h('input', { type: 'file', accept: 'image/png,image/jpeg,image/webp,image/gif', class: 'visually-hidden', id: 'image-file', multiple: true });
   const send = h('button', { type: 'submit', class: 'primary' }, 'Send');
-  const mic = h('button', { type: 'button', class: 'icon', 'aria-label': 'Push to talk', title: me.speech.stt ? 'Push to talk' : 'Speech-to-text is not set up', disabled: !me.speech.stt }, icon('mic'));
-  const form = h('form', { class: 'composer' }, attached, h('div', { class: 'row' }, h('label', { for: 'image-file', class: 'icon button', title: 'Attach an image' }, icon('image'), h('span', { class: 'visually-hidden' }, 'Attach an image')), file, input, mic, send));
+  const mic = h(
+    'button',
+    { type: 'button', class: 'icon', 'aria-label': 'Push to talk', title: me.speech.stt ? 'Push to talk' : 'Speech-to-text is not set up', disabled: !me.speech.stt },
+    icon('mic'),
+  );
+  const form = h(
+    'form',
+    { class: 'composer' },
+    attached,
+    h(
+      'div',
+      { class: 'row' },
+      h('label', { for: 'image-file', class: 'icon button', title: 'Attach an image' }, icon('image'), h('span', { class: 'visually-hidden' }, 'Attach an image')),
+      file,
+      input,
+      mic,
+      send,
+    ),
+  );
   // History first, so nothing typed meanwhile lands above it.
   const [history, current] = await Promise.all([api.messages(project), api.currentTurn(project).catch(() => ({ turn: null }))]);
   for (const m of history.messages) list.append(bubble(m, me));

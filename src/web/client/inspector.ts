@@ -8,12 +8,35 @@ import { api, type Hit, type MemoryRecord, type PageRef } from './api.js';
 import { clear, h, toast } from './dom.js';
 import { pageHref, pageView, renderMarkdown } from './markdown.js';
 
-const KNOWN = new Set(['id', 'kind', 'text', 'page', 'title', 'date', 'speaker', 'category', 'source', 'provenance', 'confidence', 'sensitivity', 'status', 'tags', 'editable', 'forgettable', 'holdable']);
+const KNOWN = new Set([
+  'id',
+  'kind',
+  'text',
+  'page',
+  'title',
+  'date',
+  'speaker',
+  'category',
+  'source',
+  'provenance',
+  'confidence',
+  'sensitivity',
+  'status',
+  'tags',
+  'editable',
+  'forgettable',
+  'holdable',
+]);
 
 type Sort = 'date-desc' | 'date-asc' | 'confidence' | 'kind';
 
 function select(label: string, id: string, values: string[], onChange: (v: string) => void): HTMLElement {
-  const el = h('select', { id, onchange: (e: Event) => onChange((e.target as HTMLSelectElement).value) }, h('option', { value: '' }, 'all'), values.map((v) => h('option', { value: v }, v)));
+  const el = h(
+    'select',
+    { id, onchange: (e: Event) => onChange((e.target as HTMLSelectElement).value) },
+    h('option', { value: '' }, 'all'),
+    values.map((v) => h('option', { value: v }, v)),
+  );
   return h('label', { class: 'filter' }, `${label} `, el);
 }
 
@@ -25,7 +48,9 @@ export async function renderInspector(main: HTMLElement, project: string, title:
   const tabs = h(
     'nav',
     { class: 'subtabs', 'aria-label': 'Inspector sections' },
-    ['records', 'pages', 'recall'].map((t) => h('a', { href: `#/inspect/${encodeURIComponent(project)}/${t}`, class: t === tab ? 'active' : '', 'aria-current': t === tab ? 'page' : null }, `${t.charAt(0).toUpperCase()}${t.slice(1)}`)),
+    ['records', 'pages', 'recall'].map((t) =>
+      h('a', { href: `#/inspect/${encodeURIComponent(project)}/${t}`, class: t === tab ? 'active' : '', 'aria-current': t === tab ? 'page' : null }, `${t.charAt(0).toUpperCase()}${t.slice(1)}`),
+    ),
   );
   const body = h('section', { class: 'inspector-body' });
   clear(main, h('header', { class: 'view-head' }, h('h1', {}, `Memory · ${title}`), tabs), body);
@@ -54,7 +79,10 @@ async function renderRecords(body: HTMLElement, project: string): Promise<void> 
       return state.sort === 'date-asc' ? d : -d;
     });
     count.textContent = `${shown.length} of ${records.length} records`;
-    clear(list, shown.map((r) => recordItem(r, project, async () => renderRecords(body, project))));
+    clear(
+      list,
+      shown.map((r) => recordItem(r, project, async () => renderRecords(body, project))),
+    );
   };
   search.addEventListener('input', () => {
     state.q = search.value;
@@ -74,16 +102,52 @@ async function renderRecords(body: HTMLElement, project: string): Promise<void> 
   );
   clear(
     body,
-    data.problems.length ? h('div', { class: 'problems', role: 'alert' }, h('strong', {}, 'Files left untouched because they do not parse:'), h('ul', {}, data.problems.map((p) => h('li', {}, `${p.path}${p.line ? `:${p.line}` : ''} — ${p.message}`)))) : null,
+    data.problems.length
+      ? h(
+          'div',
+          { class: 'problems', role: 'alert' },
+          h('strong', {}, 'Files left untouched because they do not parse:'),
+          h(
+            'ul',
+            {},
+            data.problems.map((p) => h('li', {}, `${p.path}${p.line ? `:${p.line}` : ''} — ${p.message}`)),
+          ),
+        )
+      : null,
     h(
       'div',
       { class: 'filters' },
       search,
-      select('kind', 'filter-kind', uniq(records, (r) => r.kind), set('kind')),
-      select('category', 'filter-category', uniq(records, (r) => r.category), set('category')),
-      select('source', 'filter-source', uniq(records, (r) => r.source), set('source')),
-      select('sensitivity', 'filter-sensitivity', uniq(records, (r) => r.sensitivity), set('sensitivity')),
-      select('status', 'filter-status', uniq(records, (r) => r.status), set('status')),
+      select(
+        'kind',
+        'filter-kind',
+        uniq(records, (r) => r.kind),
+        set('kind'),
+      ),
+      select(
+        'category',
+        'filter-category',
+        uniq(records, (r) => r.category),
+        set('category'),
+      ),
+      select(
+        'source',
+        'filter-source',
+        uniq(records, (r) => r.source),
+        set('source'),
+      ),
+      select(
+        'sensitivity',
+        'filter-sensitivity',
+        uniq(records, (r) => r.sensitivity),
+        set('sensitivity'),
+      ),
+      select(
+        'status',
+        'filter-status',
+        uniq(records, (r) => r.status),
+        set('status'),
+      ),
       h('label', { class: 'filter' }, 'sort ', sort),
     ),
     count,
@@ -94,7 +158,9 @@ async function renderRecords(body: HTMLElement, project: string): Promise<void> 
 
 function recordItem(r: MemoryRecord, project: string, reload: () => Promise<void>): HTMLElement {
   const extra = Object.entries(r).filter(([k, v]) => !KNOWN.has(k) && v !== undefined && v !== null);
-  const meta = [r.date, r.speaker, r.category, r.confidence !== undefined ? `confidence ${r.confidence.toFixed(2)}` : null, r.sensitivity, r.status !== 'active' ? r.status : null].filter(Boolean).join(' · ');
+  const meta = [r.date, r.speaker, r.category, r.confidence !== undefined ? `confidence ${r.confidence.toFixed(2)}` : null, r.sensitivity, r.status !== 'active' ? r.status : null]
+    .filter(Boolean)
+    .join(' · ');
   let text: HTMLElement = h('p', { class: 'record-text' }, r.text.length > 400 ? `${r.text.slice(0, 400)}…` : r.text);
   if (r.kind === 'note') {
     text = h('div', { class: 'record-md' });
@@ -116,30 +182,40 @@ function recordItem(r: MemoryRecord, project: string, reload: () => Promise<void
         r.provenance.map((p) => h('li', {}, `${p.label}: `, /^https:\/\//.test(p.ref) ? h('a', { href: p.ref, rel: 'noopener noreferrer', target: '_blank' }, p.ref) : h('code', {}, p.ref))),
         r.page ? h('li', {}, 'kept in ', h('a', { href: pageHref(project, r.page) }, r.page)) : h('li', {}, 'kept in private memory (SQLite, never Markdown)'),
       ),
-      extra.length ? h('dl', {}, extra.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, typeof v === 'string' ? v : JSON.stringify(v))])) : null,
+      extra.length
+        ? h(
+            'dl',
+            {},
+            extra.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, typeof v === 'string' ? v : JSON.stringify(v))]),
+          )
+        : null,
     ),
     actions,
   );
   if (r.editable) {
     actions.append(
-      h('button', {
-        type: 'button',
-        class: 'small',
-        onclick: () => {
-          const area = h('textarea', { class: 'edit-text', rows: 3, 'aria-label': 'New text' });
-          area.value = r.text;
-          const save = h('button', { type: 'button', class: 'small primary' }, 'Save');
-          save.addEventListener('click', () => {
-            void api
-              .editRecord(project, r.id, area.value)
-              .then(() => toast('Saved — marked as edited by a person'))
-              .then(reload)
-              .catch((e: unknown) => toast(e instanceof Error ? e.message : String(e), 'error'));
-          });
-          text.replaceWith(h('div', { class: 'editor' }, area, save));
-          area.focus();
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'small',
+          onclick: () => {
+            const area = h('textarea', { class: 'edit-text', rows: 3, 'aria-label': 'New text' });
+            area.value = r.text;
+            const save = h('button', { type: 'button', class: 'small primary' }, 'Save');
+            save.addEventListener('click', () => {
+              void api
+                .editRecord(project, r.id, area.value)
+                .then(() => toast('Saved — marked as edited by a person'))
+                .then(reload)
+                .catch((e: unknown) => toast(e instanceof Error ? e.message : String(e), 'error'));
+            });
+            text.replaceWith(h('div', { class: 'editor' }, area, save));
+            area.focus();
+          },
         },
-      }, 'Edit'),
+        'Edit',
+      ),
     );
   }
   if (r.forgettable) {
@@ -168,7 +244,14 @@ async function renderPages(body: HTMLElement, project: string): Promise<void> {
     clear(body, h('p', {}, 'No pages: private memory lives in SQLite only, never as Markdown.'));
     return;
   }
-  clear(body, h('ul', { class: 'page-list' }, pages.map((p) => h('li', {}, h('a', { href: pageHref(project, p.page) }, p.title), ' ', h('code', {}, p.page)))));
+  clear(
+    body,
+    h(
+      'ul',
+      { class: 'page-list' },
+      pages.map((p) => h('li', {}, h('a', { href: pageHref(project, p.page) }, p.title), ' ', h('code', {}, p.page))),
+    ),
+  );
 }
 
 export async function renderPage(main: HTMLElement, project: string, path: string): Promise<void> {
@@ -182,7 +265,13 @@ export async function renderPage(main: HTMLElement, project: string, path: strin
 }
 
 function bar(label: string, value: number): HTMLElement {
-  return h('div', { class: 'part' }, h('span', { class: 'part-label' }, label), h('meter', { min: 0, max: 1, value: Math.max(0, Math.min(1, value)), 'aria-label': `${label} ${value.toFixed(2)}` }), h('span', { class: 'part-value' }, value.toFixed(2)));
+  return h(
+    'div',
+    { class: 'part' },
+    h('span', { class: 'part-label' }, label),
+    h('meter', { min: 0, max: 1, value: Math.max(0, Math.min(1, value)), 'aria-label': `${label} ${value.toFixed(2)}` }),
+    h('span', { class: 'part-value' }, value.toFixed(2)),
+  );
 }
 
 function renderRecall(body: HTMLElement, project: string): void {
@@ -207,7 +296,12 @@ function hitItem(project: string, hit: Hit): HTMLElement {
   return h(
     'li',
     { class: 'hit' },
-    h('div', { class: 'record-head' }, h('a', { href: pageHref(project, hit.page) }, hit.page), h('span', { class: 'meta' }, `lines ${hit.lineStart}–${hit.lineEnd}${hit.heading ? ` · ${hit.heading}` : ''} · score ${hit.score.toFixed(3)} · ${hit.why.join(', ')}`)),
+    h(
+      'div',
+      { class: 'record-head' },
+      h('a', { href: pageHref(project, hit.page) }, hit.page),
+      h('span', { class: 'meta' }, `lines ${hit.lineStart}–${hit.lineEnd}${hit.heading ? ` · ${hit.heading}` : ''} · score ${hit.score.toFixed(3)} · ${hit.why.join(', ')}`),
+    ),
     h('p', { class: 'record-text' }, hit.text.length > 500 ? `${hit.text.slice(0, 500)}…` : hit.text),
     h('div', { class: 'parts' }, bar('vector', hit.parts.vector), bar('keyword', hit.parts.keyword), bar('usage', hit.parts.usage), bar('recency', hit.parts.recency)),
   );

@@ -69,7 +69,16 @@ export function pageView(markdown: string, project: string, pages: readonly Link
   const article = h('article', { class: 'markdown' });
   if (meta.length) {
     article.append(
-      h('table', { class: 'front-matter' }, h('caption', {}, 'Front matter'), h('tbody', {}, meta.map(([k, v]) => h('tr', {}, h('th', { scope: 'row' }, k), h('td', {}, v))))),
+      h(
+        'table',
+        { class: 'front-matter' },
+        h('caption', {}, 'Front matter'),
+        h(
+          'tbody',
+          {},
+          meta.map(([k, v]) => h('tr', {}, h('th', { scope: 'row' }, k), h('td', {}, v))),
+        ),
+      ),
     );
   }
   const content = h('div', { class: 'markdown-body' });

@@ -24,7 +24,12 @@ const CACHE = `charlie-shell-${__BUILD_ID__}`;
 const SHELL = ['/', '/index.html', '/app.js', '/app.css', '/manifest.webmanifest', '/icons/icon-192.png', '/icons/icon-512.png'];
 
 scope.addEventListener('install', (e) => {
-  e.waitUntil(caches.open(CACHE).then((c) => c.addAll(SHELL)).then(() => scope.skipWaiting()));
+  e.waitUntil(
+    caches
+      .open(CACHE)
+      .then((c) => c.addAll(SHELL))
+      .then(() => scope.skipWaiting()),
+  );
 });
 
 scope.addEventListener('activate', (e) => {

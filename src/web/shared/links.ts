@@ -30,7 +30,12 @@ export interface LinkablePage {
   aliases: readonly string[];
 }
 
-const norm = (s: string) => s.trim().toLowerCase().replace(/\.md$/, '').replace(/[\s_]+/g, '-');
+const norm = (s: string) =>
+  s
+    .trim()
+    .toLowerCase()
+    .replace(/\.md$/, '')
+    .replace(/[\s_]+/g, '-');
 
 /** Resolves link targets to pages: by path under notes/ (with or without `.md`), then by title or alias. */
 export class LinkResolver {

@@ -142,7 +142,11 @@ describe('VoiceSession', () => {
   it('starts loading the local recogniser when it joins, not on the first utterance', async () => {
     const t = setup([ana]);
     let loads = 0;
-    Object.assign(t.stt, { warmUp: async () => { loads++; } });
+    Object.assign(t.stt, {
+      warmUp: async () => {
+        loads++;
+      },
+    });
     await t.sessions.join(t.target);
     expect(loads).toBe(1);
   });

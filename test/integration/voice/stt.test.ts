@@ -166,4 +166,3 @@ describe('createSpeechToText', () => {
     expect(() => createSpeechToText({ ...base, STT: 'openai', STT_BASE_URL: undefined }, silentLogger)).toThrow(/STT_BASE_URL/);
   });
 });
-

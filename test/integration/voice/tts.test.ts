@@ -36,7 +36,7 @@ describe('local engine (espeak-ng WebAssembly)', () => {
 describe('Edge-TTS under a timeout', () => {
   it('a hanging Edge falls back to the local engine within the timeout', async () => {
     let opened = 0;
-    const edge = new EdgeTts({ voice: 'en-US-AvaMultilingualNeural', timeoutMs: 60_000, stream: () => ((opened++, { [Symbol.asyncIterator]: () => ({ next: () => new Promise<never>(() => {}) }) })) });
+    const edge = new EdgeTts({ voice: 'en-US-AvaMultilingualNeural', timeoutMs: 60_000, stream: () => (opened++, { [Symbol.asyncIterator]: () => ({ next: () => new Promise<never>(() => {}) }) }) });
     const tts = new FallbackTts(edge, local, { timeoutMs: 300, logger: silentLogger });
     const t0 = performance.now();
     const audio = await tts.synthesize('The network is down, but I can still talk.');

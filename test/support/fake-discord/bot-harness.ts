@@ -60,7 +60,14 @@ export async function startBotHarness(options: HarnessOptions): Promise<BotHarne
   };
   let bot: DiscordBot;
   try {
-    bot = await startDiscord({ config, assistant: options.assistant, logger: options.logger ?? silentLogger, acceptsImages: options.acceptsImages ?? false, services: options.services, transcribeAudio: options.transcribeAudio });
+    bot = await startDiscord({
+      config,
+      assistant: options.assistant,
+      logger: options.logger ?? silentLogger,
+      acceptsImages: options.acceptsImages ?? false,
+      services: options.services,
+      transcribeAudio: options.transcribeAudio,
+    });
   } catch (error) {
     await fake.close();
     throw error;

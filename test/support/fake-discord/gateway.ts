@@ -109,8 +109,14 @@ export class FakeGateway {
         send(ws, { op: 11 });
         return;
       case 2:
-        if (d?.token !== this.options.token) { ws.close(4004, 'Authentication failed.'); return; }
-        if (this.options.rejectPrivilegedIntents && (Number(d.intents) & (1 << 15)) !== 0) { ws.close(4014, 'Disallowed intent(s).'); return; }
+        if (d?.token !== this.options.token) {
+          ws.close(4004, 'Authentication failed.');
+          return;
+        }
+        if (this.options.rejectPrivilegedIntents && (Number(d.intents) & (1 << 15)) !== 0) {
+          ws.close(4014, 'Disallowed intent(s).');
+          return;
+        }
         this.identifies += 1;
         this.startSession(ws);
         return;
@@ -132,7 +138,10 @@ export class FakeGateway {
 
   private resume(ws: WebSocket, d: Json): void {
     const s = this.session;
-    if (d.token !== this.options.token) { ws.close(4004, 'Authentication failed.'); return; }
+    if (d.token !== this.options.token) {
+      ws.close(4004, 'Authentication failed.');
+      return;
+    }
     if (!s || d.session_id !== s.id) {
       send(ws, { op: 9, d: false });
       return;

@@ -26,7 +26,18 @@ export function routeRest(fake: FakeDiscord, call: RestCall): Out {
   if (method === 'GET' && path === '/users/@me') return ok({ ...userPayload(fake.bot), verified: true });
   if (method === 'GET' && path === '/users/@me/guilds') return ok([...fake.guilds.values()].map((g) => ({ id: g.id, name: g.name, icon: null, owner: false, permissions: '0', features: [] })));
   if (method === 'GET' && (path === '/applications/@me' || path === '/oauth2/applications/@me')) {
-    return ok({ id: fake.applicationId, name: fake.bot.username, description: '', icon: null, bot_public: false, bot_require_code_grant: false, flags: fake.applicationFlags, owner: userPayload(fake.owner), team: null, verify_key: 'x' });
+    return ok({
+      id: fake.applicationId,
+      name: fake.bot.username,
+      description: '',
+      icon: null,
+      bot_public: false,
+      bot_require_code_grant: false,
+      flags: fake.applicationFlags,
+      owner: userPayload(fake.owner),
+      team: null,
+      verify_key: 'x',
+    });
   }
   if ((m = /^\/channels\/(\d+)$/.exec(path)) && method === 'GET') {
     const channel = fake.channels.get(m[1]!);
@@ -78,7 +89,7 @@ export function routeRest(fake: FakeDiscord, call: RestCall): Out {
     const record = fake.interactions.get(decodeURIComponent(m[2]!));
     if (!record) return notFound;
     const which = decodeURIComponent(m[3]!);
-    const target = which === '@original' ? record.original : record.followups.find((f) => f.id === which) ?? null;
+    const target = which === '@original' ? record.original : (record.followups.find((f) => f.id === which) ?? null);
     if (!target) return notFound;
     if (method === 'GET') return ok(target);
     if (method === 'PATCH') return ok(Object.assign(target, pickMessageFields(body)));

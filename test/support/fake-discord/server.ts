@@ -155,12 +155,7 @@ export class FakeDiscord {
   }
 
   /** A user posts a message; it is dispatched as MESSAGE_CREATE. Returns the payload. */
-  postMessage(
-    channel: FakeChannel,
-    author: FakeUser,
-    content: string,
-    extra: { mentions?: FakeUser[]; mentionEveryone?: boolean; replyTo?: string; attachments?: FakeAttachment[] } = {},
-  ): Json {
+  postMessage(channel: FakeChannel, author: FakeUser, content: string, extra: { mentions?: FakeUser[]; mentionEveryone?: boolean; replyTo?: string; attachments?: FakeAttachment[] } = {}): Json {
     const replyTo = extra.replyTo ? this.messages.get(extra.replyTo) : undefined;
     const payload = messagePayload({ id: this.ids.next(), channel, author, content, ...extra, replyTo });
     this.messages.set(String(payload.id), payload);
@@ -231,7 +226,10 @@ export class FakeDiscord {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (url.pathname.startsWith('/attachments/')) {
       const file = this.files.get(decodeURIComponent(url.pathname.slice('/attachments/'.length)));
-      if (!file) { reply(res, 404, { message: 'not found' }); return; }
+      if (!file) {
+        reply(res, 404, { message: 'not found' });
+        return;
+      }
       res.writeHead(200, { 'content-type': file.type, 'content-length': file.body.length }).end(file.body);
       return;
     }
@@ -241,7 +239,8 @@ export class FakeDiscord {
     const call: RestCall = { method: req.method ?? 'GET', path, query: url.searchParams, body: body as Json | null };
     this.calls.push(call);
     if (req.headers.authorization !== `Bot ${this.token}` && !path.startsWith('/interactions/') && !path.startsWith('/webhooks/')) {
-      reply(res, 401, { message: '401: Unauthorized', code: 0 }); return;
+      reply(res, 401, { message: '401: Unauthorized', code: 0 });
+      return;
     }
     const out = routeRest(this, call);
     reply(res, out.status, out.body);

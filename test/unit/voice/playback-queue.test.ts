@@ -57,7 +57,16 @@ describe('BargeInDetector', () => {
     let speaking = true;
     let interrupts = 0;
     const fired: string[] = [];
-    const d = new BargeInDetector({ enabled: true, thresholdMs: 250 }, { get speaking() { return speaking; }, interrupt: () => (interrupts++, 2) }, (u) => fired.push(u));
+    const d = new BargeInDetector(
+      { enabled: true, thresholdMs: 250 },
+      {
+        get speaking() {
+          return speaking;
+        },
+        interrupt: () => (interrupts++, 2),
+      },
+      (u) => fired.push(u),
+    );
     d.activity('u', 200); // a blip: echo
     expect(interrupts).toBe(0);
     d.activity('u', 260);

@@ -18,12 +18,9 @@ describe('wake name', () => {
   ])('hears the name in %j', (text, rest) => {
     expect(m.match(text)).toEqual({ addressed: true, rest });
   });
-  it.each(['I told Charlie yesterday that we go', 'What about Carla?', 'Harley, pass the salt', 'the weather today', 'Chile is nice', ''])(
-    'does not take %j as addressed',
-    (text) => {
-      expect(m.match(text).addressed).toBe(false);
-    },
-  );
+  it.each(['I told Charlie yesterday that we go', 'What about Carla?', 'Harley, pass the salt', 'the weather today', 'Chile is nice', ''])('does not take %j as addressed', (text) => {
+    expect(m.match(text).addressed).toBe(false);
+  });
   it('supports two-word names and rejects longer ones', () => {
     const two = new WakeNameMatcher('Computer Charlie');
     expect(two.match('computer charlie, lights on').addressed).toBe(true);
@@ -80,12 +77,9 @@ describe('addressing rule', () => {
 });
 
 describe('hallucination filter', () => {
-  it.each(['Thank you.', ' [BLANK_AUDIO]', '(upbeat music)', 'Thanks for watching!', 'you', '♪♪', 'Subtitles by the Amara.org community', 'you you you', ''])(
-    'discards %j',
-    (text) => {
-      expect(isHallucination(text)).toBe(true);
-    },
-  );
+  it.each(['Thank you.', ' [BLANK_AUDIO]', '(upbeat music)', 'Thanks for watching!', 'you', '♪♪', 'Subtitles by the Amara.org community', 'you you you', ''])('discards %j', (text) => {
+    expect(isHallucination(text)).toBe(true);
+  });
   it.each(['Thank you for the summary, can you shorten it?', 'What is the time?', 'Remind me to call Sarah'])('keeps %j', (text) => {
     expect(isHallucination(text)).toBe(false);
   });
