@@ -209,23 +209,31 @@ export function parseDistillReply(raw: string, graph = false): { reply: DistillR
   return { reply, dropped };
 }
 
-/** Deterministic merge of a reply into layers; `keepSummary` when a person edited it meanwhile. */
-export function mergeLayers(current: MemoryLayers, reply: DistillReply, entries: LogEntry[], keepSummary = false): MemoryLayers {
+/**
+ * Deterministic merge of a reply into layers; `keepSummary` when a person edited it meanwhile.
+ * Items that cite a message outside the batch, and quotes that are not a person's words in the
+ * message they cite, are left out and listed in `dropped` (by position, never by their text:
+ * the reply may restate private messages). Repeats of kept items are skipped silently.
+ */
+export function mergeLayers(current: MemoryLayers, reply: DistillReply, entries: LogEntry[], keepSummary = false, dropped: string[] = []): MemoryLayers {
   const at = (n: number): LogEntry | undefined => entries[n - 1];
   const seen = new Set(current.decisions.map((d) => norm(d.text)));
   const decisions: Decision[] = [...current.decisions];
-  for (const d of reply.decisions) {
+  for (const [i, d] of reply.decisions.entries()) {
     const entry = at(d.message);
+    if (!entry) dropped.push(`decisions[${String(i)}]: cites message ${String(d.message)}, which is not in this batch of ${String(entries.length)}`);
     if (!entry || seen.has(norm(d.text))) continue;
     seen.add(norm(d.text));
     decisions.push({ date: entry.time.slice(0, 10), text: d.text.trim(), source: entry.source });
   }
   const quotes: Quote[] = [...current.quotes];
   const quoted = new Set(quotes.map((q) => norm(q.text)));
-  for (const q of reply.quotes) {
+  for (const [i, q] of reply.quotes.entries()) {
     const entry = at(q.message);
     // A quote must be words that were actually said, by a person, in that message.
-    if (!entry || entry.role !== 'user' || !norm(entry.text).includes(norm(q.text)) || quoted.has(norm(q.text))) continue;
+    const said = !!entry && entry.role === 'user' && norm(entry.text).includes(norm(q.text));
+    if (!said) dropped.push(`quotes[${String(i)}]: not the words of a person in message ${String(q.message)}`);
+    if (!entry || !said || quoted.has(norm(q.text))) continue;
     quoted.add(norm(q.text));
     quotes.push({ date: entry.time.slice(0, 10), speaker: entry.speaker, text: q.text.trim().replace(/^["“]|["”]$/g, ''), source: entry.source });
   }
@@ -310,14 +318,17 @@ async function distilBatch(target: DistillTarget, entries: LogEntry[], through: 
   if (reply.summary === null && reply.decisions.length + reply.quotes.length + reply.entities.length + graphItems === 0) {
     throw new DistillError('distillation reply has nothing usable (no summary, no valid items)');
   }
-  let outcome = await target.writeLayers(mergeLayers(before.layers, reply, entries), before.versions, through);
+  let ungrounded: string[] = [];
+  let outcome = await target.writeLayers(mergeLayers(before.layers, reply, entries, false, ungrounded), before.versions, through);
   if (!outcome.ok && outcome.reason === 'conflict') {
     // Someone edited the memory by hand while we were thinking: merge onto their version.
     const fresh = await target.readLayers();
     const humanEditedSummary = fresh.layers.summary.trim() !== before.layers.summary.trim();
-    outcome = await target.writeLayers(mergeLayers(fresh.layers, reply, entries, humanEditedSummary), fresh.versions, through);
+    ungrounded = [];
+    outcome = await target.writeLayers(mergeLayers(fresh.layers, reply, entries, humanEditedSummary, ungrounded), fresh.versions, through);
   }
   if (!outcome.ok) throw new DistillError(`memory not written (${outcome.reason}): ${outcome.message}`);
+  if (ungrounded.length) deps.logger.warn({ target: target.label, dropped: ungrounded.slice(0, 20), count: ungrounded.length }, 'dropped distillation items not grounded in the messages');
   const last = entries[entries.length - 1];
   if (target.graph) {
     const proposed = toGraphWrite(reply.graph, entries, speakers, 'distillation');

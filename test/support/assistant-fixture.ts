@@ -2,7 +2,7 @@
 import { Assistant, type AssistantDeps, type AssistantSettings } from '../../src/core/assistant.js';
 import type { Place } from '../../src/core/assistant-api.js';
 import type { TurnEvent } from '../../src/core/events.js';
-import { silentLogger, type ChatModel, type LocalChatModel, type ProjectStore, type PrivateStore, type Recall, type UsageStore } from '../../src/core/ports.js';
+import { silentLogger, type ChatModel, type Logger, type LocalChatModel, type ProjectStore, type PrivateStore, type Recall, type UsageStore } from '../../src/core/ports.js';
 import { FixedClock, GrepRecall, InMemoryPrivateStore, InMemoryProjectStore, RecordingUsageStore } from './fakes.js';
 
 export const testSettings: AssistantSettings = {
@@ -27,6 +27,7 @@ export function makeAssistant(opts: {
   tools?: AssistantDeps['tools'];
   clock?: FixedClock;
   settings?: Partial<AssistantSettings>;
+  logger?: Logger;
 }) {
   const store = opts.store ?? new InMemoryProjectStore();
   const privateStore = opts.privateStore ?? new InMemoryPrivateStore();
@@ -42,7 +43,7 @@ export function makeAssistant(opts: {
     graph: opts.graph,
     tools: opts.tools,
     clock,
-    logger: silentLogger,
+    logger: opts.logger ?? silentLogger,
     settings: { ...testSettings, ...opts.settings },
   });
   return { assistant, store: store as InMemoryProjectStore, privateStore: privateStore as InMemoryPrivateStore, clock };

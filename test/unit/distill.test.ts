@@ -3,6 +3,8 @@ import type { ChatRequest } from '../../src/core/ports.js';
 import { ModelHttpError } from '../../src/core/errors.js';
 import { ScriptedChatModel, type ScriptStep } from '../support/fakes.js';
 import { general, makeAssistant, msg } from '../support/assistant-fixture.js';
+import { RecordingSink } from '../support/recording-sink.js';
+import { createLogger } from '../../src/logging.js';
 
 const isDistill = (req: ChatRequest) => req.json === true;
 
@@ -150,6 +152,18 @@ describe('distillation', () => {
     expect(layers.decisions.map((d) => d.text)).toEqual(['Launch on Friday']);
     expect(layers.quotes.map((q) => q.text)).toEqual(['ship it on Friday']);
     expect((await store.getDistillCursor('general')).offset).toBe(10); // the batch counts as distilled
+  });
+
+  it('logs each item it leaves out for not being said, by position and never by its text', async () => {
+    const sink = new RecordingSink();
+    const m = model(() => ({ text: distillReply(5) }));
+    const { assistant, store } = makeAssistant({ model: m, logger: createLogger('info', sink) });
+    for (let i = 1; i <= 5; i++) await assistant.handle(msg(i === 1 ? "let's ship it on Friday" : `message ${i}`));
+    await assistant.idle();
+    expect((await store.readLayers('general')).layers.quotes.map((q) => q.text)).toEqual(['ship it on Friday']);
+    const line = sink.lines.find((l) => l.msg === 'dropped distillation items not grounded in the messages');
+    expect(line).toMatchObject({ count: 1, dropped: ['quotes[1]: not the words of a person in message 2'] });
+    expect(JSON.stringify(sink.lines)).not.toContain('a sentence nobody said');
   });
 
   it('a reply without a summary keeps the old summary but still records its valid decisions', async () => {
