@@ -8,6 +8,7 @@ import type { TurnEndReason, TurnEventListener } from './events.js';
 import type { ModelLane } from './lanes.js';
 import type { ForgetOutcome, ForgetTarget } from './tombstones.js';
 import type { PrivateForgetOutcome, PrivateForgetTarget, PrivateMemoryView } from './private-memory.js';
+import type { WhyAnswer } from './why.js';
 import type { FileProblem, MemoryLayers, NoteSummary, Note, ProjectConfig, ProjectOrigin, RecallHit } from './ports.js';
 
 /**
@@ -43,6 +44,8 @@ export interface TurnOutcome {
   reason: TurnEndReason;
   /** Notes the turn found relevant, for "suggested notes" buttons. */
   related: string[];
+  /** Block ids of the records the turn's tools showed the model (a "why?" button explains them). */
+  records?: string[];
   /** Short visible warnings (images skipped, history truncated, model down…). */
   notices: string[];
   /** The turn's deadline: a front door stops posting the reply when it fires. */
@@ -104,6 +107,11 @@ export interface AssistantApi {
   reviewList(place: Place): Promise<ReviewPair[]>;
   /** keep-new / keep-old / keep-both for a pair (either record's id), or hold one record; false when none. */
   resolveReview(place: Place, id: string, choice: ReviewChoice): Promise<boolean>;
+  /**
+   * "Why does Charlie think that?": the records that answer `query` (found by recall), or the
+   * records with these block ids (a reply's "why?" button), each with its provenance chain.
+   */
+  why(place: Place, ask: { query: string } | { ids: readonly string[] }): Promise<WhyAnswer>;
   /** Which model does which job (chat, memory) and whether each is local. */
   lanes(): ModelLane[];
   /** Waits for background work (distillation) to settle; for shutdown and tests. */

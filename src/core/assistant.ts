@@ -37,6 +37,7 @@ import type {
   UsageStore,
 } from './ports.js';
 import { presuggest } from './presuggest.js';
+import { explainWhy, type WhyAnswer } from './why.js';
 import { withoutHostPaths } from './public-text.js';
 import { removeSecrets, secretNotice } from './secrets.js';
 import { historyMessages, systemPrompt, userMessage } from './prompt.js';
@@ -287,6 +288,7 @@ export class Assistant implements AssistantApi {
       outcome.reply = result.text;
       outcome.reason = result.reason;
       outcome.related = result.pages.filter((p) => p.startsWith('notes/')).slice(0, 3);
+      outcome.records = result.records;
     } catch (error) {
       const reason = withoutHostPaths(error instanceof Error ? error.message : String(error), home.private ? undefined : home.key);
       log.warn({ err: error }, 'turn failed');
@@ -494,6 +496,12 @@ export class Assistant implements AssistantApi {
     return (await this.deps.candidates(home.key).list()).filter((c) => c.expires > now).sort((a, b) => b.score - a.score);
   }
 
+  async why(place: Place, ask: { query: string } | { ids: readonly string[] }): Promise<WhyAnswer> {
+    const home = await this.home(place);
+    if (home.private) return { chains: [], missing: [], unavailable: 'a private conversation keeps no typed records' };
+    return explainWhy(this.deps.graph ?? {}, home.key, ask, (q) => home.search(q, 8));
+  }
+
   async reviewList(place: Place): Promise<ReviewPair[]> {
     const home = await this.home(place);
     const graph = this.deps.graph;
@@ -514,7 +522,19 @@ export class Assistant implements AssistantApi {
     const taken = await takeCandidate(this.deps.candidates(home.key), key.trim());
     if (!taken) return false;
     // a person vouched for it: full confidence, provenance as it came
-    await home.graph.write({ origin: 'promotion', links: [], entities: [{ name: taken.entity, create: true, facts: [{ ...taken.fact, confidence: 1, via: viaOf(taken.fact.source) }] }] });
+    await home.graph.write({
+      origin: 'promotion',
+      links: [],
+      entities: [
+        {
+          name: taken.entity,
+          create: true,
+          facts: [
+            { ...taken.fact, confidence: 1, via: viaOf(taken.fact.source), gate: `promoted by hand from the waiting candidates (gate ${taken.score.toFixed(2)} on ${taken.firstSeen.slice(0, 10)})` },
+          ],
+        },
+      ],
+    });
     return true;
   }
 }

@@ -4,6 +4,7 @@
  */
 
 import type { ForgetOutcome, ForgetTarget, Tombstone } from './tombstone-types.js';
+import type { Provenance, RecordRef } from './why.js';
 
 // ───────────────────────────── chat model ─────────────────────────────
 
@@ -426,6 +427,8 @@ export interface GraphFact {
   happened?: string;
   /** The attribute the fact is about (employer, home …), for contradictions. */
   about?: string;
+  /** How it was let in (the promotion gate's verdict and score), kept in the record's history (`_log.md`). */
+  gate?: string;
 }
 
 export interface GraphEntity {
@@ -490,6 +493,8 @@ export interface KnowledgeGraph {
   reviewList?(project: string): Promise<ReviewPair[]>;
   /** A person's choice about a record in review, or `hold`; false when no page has the record. */
   review?(project: string, id: string, choice: ReviewChoice): Promise<boolean>;
+  /** The records asked for, each with its provenance chain (src/core/why.ts); absent: no record history. */
+  provenance?(project: string, refs: readonly RecordRef[]): Promise<Provenance>;
 }
 
 export type ReviewChoice = 'keep-new' | 'keep-old' | 'keep-both' | 'hold';

@@ -148,7 +148,11 @@ export async function gateWrite(write: GraphWrite, entries: readonly LogEntry[],
         waiting.delete(key);
         // rules and the memory model: the stricter wins
         const sensitivity = stricter(sensitivityOfText(f.text), f.sensitivity);
-        facts.push({ ...f, confidence: confidenceOf(f.source, verdict), via: viaOf(f.source), ...(sensitivity ? { sensitivity } : {}) });
+        const gate =
+          verdict.kind === 'promote'
+            ? gateText(verdict)
+            : `seen again before it expired (${scoreText(verdict.score, verdict.parts)} now; first ${seen?.score.toFixed(2) ?? '?'} on ${seen?.firstSeen.slice(0, 10) ?? '?'})`;
+        facts.push({ ...f, confidence: confidenceOf(f.source, verdict), via: viaOf(f.source), gate, ...(sensitivity ? { sensitivity } : {}) });
         report.promoted.push({ entity: e.name, text: f.text, why: verdict.kind === 'promote' ? verdict.why : 'seen again' });
         continue;
       }
@@ -172,6 +176,16 @@ export async function gateWrite(write: GraphWrite, entries: readonly LogEntry[],
   // a page is created only for something lasting: a promoted fact, an evidenced link, a speaker
   const kept = entities.map((e) => (e.create && e.facts.length === 0 && !e.discordId && !linked.has(norm(e.name)) && !ctx.tracked.some((t) => norm(t) === norm(e.name)) ? { ...e, create: false } : e));
   return { write: { ...write, entities: kept }, report };
+}
+
+const num = (n: number) => String(Math.round(n * 100) / 100);
+function scoreText(score: number, parts?: ScoreParts): string {
+  return `gate ${score.toFixed(2)}${parts ? ` (recency ${num(parts.recency)} · novelty ${num(parts.novelty)} · identity ${num(parts.identity)} · source ${num(parts.source)})` : ''}`;
+}
+
+/** The gate's verdict as the record's history keeps it. */
+function gateText(verdict: Extract<Verdict, { kind: 'promote' }>): string {
+  return verdict.why === 'score' ? scoreText(verdict.score, verdict.parts) : `${verdict.why} (gate ${verdict.score.toFixed(2)})`;
 }
 
 /** Promote a waiting candidate by hand (`/memory candidates` → promote): it leaves the store. */

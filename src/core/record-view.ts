@@ -12,6 +12,13 @@ export function withoutHiddenRecords(body: string): string {
     .join('\n');
 }
 
+const BLOCK_ID = /^\s*[-*+]\s.*\s\^(r-[0-9a-f]{4,12})\s*$/gm;
+
+/** The block ids of the record lines in a text a model was shown (for the reply's "why?"). */
+export function recordIds(text: string): string[] {
+  return [...new Set([...text.matchAll(BLOCK_ID)].map((m) => m[1] ?? ''))].filter(Boolean);
+}
+
 const SENSITIVE = /^\s*[-*+]\s.*\[sensitivity::\s*(?:sensitive|phi|credential|financial)\b[^\]]*\]/i;
 
 /** For a hosted model: records marked sensitive (any kind) are cut, the rest kept. */

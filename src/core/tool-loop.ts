@@ -44,6 +44,8 @@ export interface LoopResult {
   text: string;
   reason: TurnEndReason;
   pages: string[];
+  /** Block ids of the records the tools showed the model, in the order they came. */
+  records: string[];
   toolCalls: number;
   steps: number;
 }
@@ -102,12 +104,13 @@ export async function runToolLoop(input: LoopInput): Promise<LoopResult> {
   const allCategories = [...new Set(input.tools.map((t) => t.category))];
   const byName = new Map(input.tools.map((t) => [t.name, t]));
   const pages: string[] = [];
+  const records: string[] = [];
   const texts: string[] = [];
   const findings: string[] = [];
   let toolCalls = 0;
   let steps = 0;
 
-  const finish = (reason: TurnEndReason, text: string): LoopResult => ({ text, reason, pages: [...new Set(pages)], toolCalls, steps });
+  const finish = (reason: TurnEndReason, text: string): LoopResult => ({ text, reason, pages: [...new Set(pages)], records: [...new Set(records)], toolCalls, steps });
   const cutShort = (text: string): LoopResult => {
     emit({ type: 'text_delta', turnId, text: `\n\n${REPLY_CUT}` });
     emit({ type: 'notice', turnId, level: 'warn', text: `the reply was cut at ${limits.maxReplyChars} characters (REPLY_MAX_CHARS)` });
@@ -133,6 +136,7 @@ export async function runToolLoop(input: LoopInput): Promise<LoopResult> {
         const result = await executeCall(call, loopInput, byName, offered, toolCalls >= limits.maxToolCalls);
         if (result.counted) toolCalls++;
         if (result.pages) pages.push(...result.pages);
+        if (result.records) records.push(...result.records);
         if (result.ok && call.name !== REQUEST_TOOLS) findings.push(`${call.name}: ${result.summary}`);
         messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content: result.content });
       }
@@ -171,6 +175,7 @@ interface CallOutcome {
   summary: string;
   pages?: string[];
   hits?: number;
+  records?: string[];
   counted: boolean;
 }
 
@@ -202,7 +207,7 @@ async function executeCall(call: ToolCall, input: LoopInput, byName: Map<string,
     try {
       const out = await tool.execute(args.data, input.ctx);
       if (out.notice) emit({ type: 'notice', turnId, level: 'info', text: out.notice });
-      return { ok: true, content: out.content, summary: out.summary, pages: out.pages, hits: out.hits, counted: true };
+      return { ok: true, content: out.content, summary: out.summary, pages: out.pages, hits: out.hits, records: out.records, counted: true };
     } catch (error) {
       const home = input.ctx.home;
       const message = withoutHostPaths(error instanceof Error ? error.message : String(error), home.private ? undefined : home.key);

@@ -16,6 +16,7 @@ import type { NoteBoard } from './note-board.js';
 import { isAddressed, messageUrl, placeFor, stripBotMention, type ChannelRef } from './place.js';
 import { ReplyRenderer, type ReplySink } from './reply-renderer.js';
 import type { SeenIds } from './seen-ids.js';
+import { whyButtonRow } from './why-button.js';
 
 export const APOLOGY_TEXT = "Sorry — something went wrong on my side and I couldn't answer that. Please try again in a moment.";
 
@@ -138,8 +139,8 @@ export class MessageHandler {
     try {
       const outcome = await this.deps.assistant.handle(incoming, { onEvent: renderer.onEvent });
       const failed = outcome.reason === 'error' && !outcome.reply.trim();
-      const row = this.deps.notes.suggestionRow(place, outcome.related);
-      await renderer.finish({ text: failed ? APOLOGY_TEXT : outcome.reply, notices: [...warnings, ...outcome.notices], components: row ? [row] : undefined, deadline: outcome.deadline });
+      const rows = [this.deps.notes.suggestionRow(place, outcome.related), failed ? null : whyButtonRow(outcome.records)].filter((r) => r !== null);
+      await renderer.finish({ text: failed ? APOLOGY_TEXT : outcome.reply, notices: [...warnings, ...outcome.notices], components: rows.length ? rows : undefined, deadline: outcome.deadline });
       log.debug({ reason: outcome.reason, messages: renderer.messageCount }, 'answered');
     } catch (error) {
       log.error({ err: error }, 'turn failed');

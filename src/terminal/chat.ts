@@ -9,6 +9,7 @@ import type { AssistantApi, Place } from '../core/assistant-api.js';
 import type { TurnEvent } from '../core/events.js';
 import { describeLane } from '../core/lanes.js';
 import { parseTargetToken, targetToken } from '../core/tombstones.js';
+import { whyText } from '../core/why.js';
 import { eventLine, palette, renderMemory, type Palette } from './render.js';
 
 export interface TerminalOptions {
@@ -24,7 +25,7 @@ export interface TerminalOptions {
   userName: string;
 }
 
-const HELP = `commands: /memory show · /memory forget [ITEM] [--messages] · /memory candidates · /memory promote KEY · /memory review · /memory hold ID · /project style TEXT · /project distill · /search QUERY · /help · /quit`;
+const HELP = `commands: /memory show · /memory forget [ITEM] [--messages] · /memory candidates · /memory promote KEY · /memory review · /memory hold ID · /memory why FACT · /project style TEXT · /project distill · /search QUERY · /help · /quit`;
 
 function modelsLine(assistant: AssistantApi): string {
   return assistant.lanes().map(describeLane).join('\n');
@@ -123,6 +124,11 @@ async function command(line: string, assistant: AssistantApi, place: Place, p: P
       }
       if (choice !== 'keep-new' && choice !== 'keep-old' && choice !== 'keep-both') return 'usage: /memory review ID keep-new|keep-old|keep-both';
       return (await assistant.resolveReview(place, id, choice)) ? p.dim(`${choice}: done`) : p.warn(`no record ${id} in review`);
+    }
+    case '/memory why': {
+      // a question or a fact ("where does Sarah work"), or record ids (r-3f9a1c)
+      if (!arg.trim()) return 'usage: /memory why FACT OR QUESTION (or a record id such as r-3f9a1c)';
+      return whyText(await assistant.why(place, { query: arg.trim() }));
     }
     case '/memory hold': {
       const [id] = rest;

@@ -240,7 +240,7 @@ describe('Discord slash commands', () => {
     expect(result).toMatchObject({ scope: 'guild', applicationId: bare.applicationId });
     const saved = bare.registeredCommands.get('guild:123456789012345678')!;
     const shape = Object.fromEntries(saved.map((c) => [c.name, ((c.options as Json[]) ?? []).filter((o) => o.type === 1).map((o) => o.name)]));
-    expect(shape.memory).toEqual(['candidates', 'edit', 'forget', 'ingest', 'review', 'search', 'show']);
+    expect(shape.memory).toEqual(['candidates', 'edit', 'forget', 'ingest', 'review', 'search', 'show', 'why']);
     expect(shape.project).toEqual(['distill', 'respond', 'style']);
     expect(shape.help).toEqual([]);
     const global = await registerCommands({ token: bare.token, apiUrl: bare.apiUrl, commands });

@@ -11,6 +11,7 @@ import type { ModelLane } from '../../src/core/lanes.js';
 import type { ForgetOutcome, ForgetTarget } from '../../src/core/tombstones.js';
 import type { PrivateForgetOutcome, PrivateForgetTarget, PrivateMemoryView } from '../../src/core/private-memory.js';
 import type { MemoryLayers, Note, NoteSummary, ProjectConfig, RecallHit } from '../../src/core/ports.js';
+import type { RecordChain, WhyAnswer } from '../../src/core/why.js';
 import { sleep } from './sleep.js';
 
 export interface ScriptedTurn {
@@ -18,6 +19,8 @@ export interface ScriptedTurn {
   events?: Omit<TurnEvent, 'turnId'>[];
   reply?: string;
   related?: string[];
+  /** Block ids of the records the turn "used" (the reply's why? button). */
+  records?: string[];
   notices?: string[];
   reason?: TurnOutcome['reason'];
   /** Throw this instead of answering. */
@@ -73,7 +76,7 @@ export class FakeAssistant implements AssistantApi {
     if (turn.error) throw turn.error;
     const reply = turn.reply ?? streamed;
     options.onEvent?.({ type: 'turn_end', turnId, reason: turn.reason ?? 'done', text: reply });
-    return { project, reply, reason: turn.reason ?? 'done', related: turn.related ?? [], notices: turn.notices ?? [] };
+    return { project, reply, reason: turn.reason ?? 'done', related: turn.related ?? [], ...(turn.records ? { records: turn.records } : {}), notices: turn.notices ?? [] };
   }
 
   private layers(place: Place): MemoryLayers & { style: string } {
@@ -132,6 +135,16 @@ export class FakeAssistant implements AssistantApi {
     if (found) this.resolved.push({ id, choice });
     if (found && choice !== 'hold') this.reviews = this.reviews.filter((r) => r.old.id !== id && r.new.id !== id);
     return found;
+  }
+
+  /** What why() knows: chains by record id. */
+  chains: RecordChain[] = [];
+  readonly whyAsked: ({ query: string } | { ids: readonly string[] })[] = [];
+
+  async why(_place: Place, ask: { query: string } | { ids: readonly string[] }): Promise<WhyAnswer> {
+    this.whyAsked.push(ask);
+    if ('ids' in ask) return { chains: this.chains.filter((c) => ask.ids.includes(c.id)), missing: ask.ids.filter((id) => !this.chains.some((c) => c.id === id)) };
+    return { chains: this.chains.filter((c) => c.statement.toLowerCase().includes(ask.query.toLowerCase())), missing: [] };
   }
 
   async promoteCandidate(_place: Place, key: string): Promise<boolean> {

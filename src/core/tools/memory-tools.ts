@@ -1,7 +1,7 @@
 /** Tools over the three memory layers and recall. */
 import { z } from 'zod';
 import { renderLayers } from '../private-search.js';
-import { withoutSensitiveRecords } from '../record-view.js';
+import { recordIds, withoutSensitiveRecords } from '../record-view.js';
 import type { RecallHit } from '../ports.js';
 import { clip, defineTool } from './tool.js';
 
@@ -57,6 +57,7 @@ export const searchMemory = defineTool({
       .map((h) => `[${where(h)}] (${age(h)}score ${h.score.toFixed(2)}; ${h.confidence !== undefined ? `confidence ${h.confidence.toFixed(2)}; ` : ''}${h.why.join('+')})${caveats(h)}\n${h.text}`)
       .join('\n\n');
     const pages = ctx.home.private ? [] : [...new Set(hits.map((h) => h.page))];
-    return { content: clip(content || 'nothing found'), summary: `${hits.length} hits for "${args.query}"`, pages, hits: hits.length };
+    const records = ctx.home.private ? [] : recordIds(hits.map((h) => h.text).join('\n'));
+    return { content: clip(content || 'nothing found'), summary: `${hits.length} hits for "${args.query}"`, pages, hits: hits.length, records };
   },
 });

@@ -1,6 +1,6 @@
 /** Tools over entity notes (Markdown pages under notes/). */
 import { z } from 'zod';
-import { withoutHiddenRecords, withoutSensitiveRecords } from '../record-view.js';
+import { recordIds, withoutHiddenRecords, withoutSensitiveRecords } from '../record-view.js';
 import { clip, defineTool, type ToolContext, type ToolHome } from './tool.js';
 
 function shelf(ctx: ToolContext): NonNullable<ToolHome['notes']> {
@@ -38,12 +38,12 @@ export const readNote = defineTool({
       return { content: `${note.path} is marked sensitive and is never sent to a hosted model; tell the user to open it themselves`, summary: `withheld sensitive ${note.path}` };
     }
     notes.used(note, 'view');
+    const body = ctx.modelLocality === 'hosted' ? withoutSensitiveRecords(withoutHiddenRecords(note.body)) : withoutHiddenRecords(note.body);
     return {
-      content: clip(
-        `# ${note.title}\n(tags: ${note.tags.join(', ') || 'none'}; updated ${note.updated})\n\n${ctx.modelLocality === 'hosted' ? withoutSensitiveRecords(withoutHiddenRecords(note.body)) : withoutHiddenRecords(note.body)}`,
-      ),
+      content: clip(`# ${note.title}\n(tags: ${note.tags.join(', ') || 'none'}; updated ${note.updated})\n\n${body}`),
       summary: `opened ${note.path}`,
       pages: [`notes/${note.path}`],
+      records: recordIds(body),
     };
   },
 });

@@ -48,6 +48,8 @@ export interface ToolOutput {
   pages?: string[];
   /** Set by search tools: how many hits the search found (the trace shows it). */
   hits?: number;
+  /** Block ids of the records the model was shown (a reply's "why?" explains them). */
+  records?: string[];
   /** A line the front door shows the user whatever the model says (e.g. "noted — filed later"). */
   notice?: string;
 }

@@ -6,10 +6,11 @@
  */
 import type { GraphFact, GraphWrite, GraphWriteReport } from '../../core/ports.js';
 import { titleSlug } from '../slug.js';
-import { renderFact, renderLink, setField, withSaid, field } from './lines.js';
+import { renderFact, renderLink, setField, withSaid, field, parseFactLine } from './lines.js';
 import { normalizeName, normalizeStatement, statementContains } from './names.js';
 import { readPage, titleFromPath } from './page.js';
 import { reviewAgainst } from '../records/review.js';
+import type { RecordEvent } from '../records/history.js';
 import { addToSection, editLines, setFrontMatter } from './page-edit.js';
 import type { WikiSnapshot } from './wiki-pages.js';
 
@@ -174,6 +175,8 @@ export interface PageResult {
   linksAdded: number;
   /** Existing records a new one contradicts (both now in review). */
   inReview?: number;
+  /** What happened to which record, for its history in `_log.md`. */
+  events: Omit<RecordEvent, 'at'>[];
 }
 
 /** Health and money pages start sensitive: never sent to a hosted model. */
@@ -214,6 +217,8 @@ export function applyToPage(current: string | null, plan: PagePlan, today: strin
   const added: string[] = [];
   const sources: string[] = [];
   let refreshed = 0;
+  const events: Omit<RecordEvent, 'at'>[] = [];
+  const facts = page.facts.concat(page.unsourced);
   for (const f of plan.facts) {
     const key = normalizeStatement(f.text);
     if (!key) continue;
@@ -225,34 +230,42 @@ export function applyToPage(current: string | null, plan: PagePlan, today: strin
         if (field(old.fields, 'confidence') !== undefined) line = setField(line, 'confidence', '1');
         edits.set(old.line, line);
         refreshed++;
+        if (old.blockId) events.push({ action: 'restated', page: plan.path, id: old.blockId, source: f.source, detail: `said ${f.said}` });
       }
       continue;
     }
     known.set(key, { line: 0, text: f.text, fields: [{ key: 'said', value: f.said }] });
     const staleness = f.staleness !== undefined && f.staleness !== page.staleness ? f.staleness : undefined;
-    added.push(
-      renderFact(plan.path, {
-        text: f.text,
-        ...(f.type ? { type: f.type } : {}),
-        ...(f.due ? { due: f.due } : {}),
-        ...(f.happened ? { happened: f.happened } : {}),
-        ...(f.about ? { about: f.about } : {}),
-        ...(f.confidence !== undefined ? { confidence: f.confidence } : {}),
-        ...(f.sensitivity ? { sensitivity: f.sensitivity } : {}),
-        said: f.said,
-        source: f.source,
-        ...(f.via ? { via: f.via } : {}),
-        ...(staleness !== undefined ? { staleness } : {}),
-      }),
-    );
+    const rendered = renderFact(plan.path, {
+      text: f.text,
+      ...(f.type ? { type: f.type } : {}),
+      ...(f.due ? { due: f.due } : {}),
+      ...(f.happened ? { happened: f.happened } : {}),
+      ...(f.about ? { about: f.about } : {}),
+      ...(f.confidence !== undefined ? { confidence: f.confidence } : {}),
+      ...(f.sensitivity ? { sensitivity: f.sensitivity } : {}),
+      said: f.said,
+      source: f.source,
+      ...(f.via ? { via: f.via } : {}),
+      ...(staleness !== undefined ? { staleness } : {}),
+    });
+    added.push(rendered);
+    const id = parseFactLine(rendered, 0)?.blockId;
+    if (id) events.push({ action: 'added', page: plan.path, id, source: f.source, detail: f.gate ?? 'written without the promotion gate' });
     sources.push(f.source);
   }
   // a new record that disagrees with an open one about the same attribute: both go into review
   let inReview = 0;
   for (const [i, line] of added.entries()) {
     const current = lines.map((l, n) => edits.get(n + 1) ?? l);
-    const r = reviewAgainst(plan.path, page.facts.concat(page.unsourced), current, line);
-    for (const [n, l] of r.edits) edits.set(n, l);
+    const r = reviewAgainst(plan.path, facts, current, line);
+    const newId = parseFactLine(line, 0)?.blockId ?? '';
+    for (const [n, l] of r.edits) {
+      edits.set(n, l);
+      const oldId = facts.find((f) => f.line === n)?.blockId;
+      if (oldId)
+        events.push({ action: 'review', page: plan.path, id: oldId, detail: `disagrees with ^${newId}` }, { action: 'review', page: plan.path, id: newId, detail: `disagrees with ^${oldId}` });
+    }
     added[i] = r.line;
     inReview += r.conflicts;
   }
@@ -285,5 +298,5 @@ export function applyToPage(current: string | null, plan: PagePlan, today: strin
     },
     () => ({ schema: 2, title: page.title, category: page.category || plan.category, created: today }),
   );
-  return { content: next, factsAdded: added.length, factsRefreshed: refreshed, linksAdded: links.length, inReview };
+  return { content: next, factsAdded: added.length, factsRefreshed: refreshed, linksAdded: links.length, inReview, events };
 }

@@ -10,6 +10,9 @@ import type { Clock, GraphWrite, GraphWriteReport, KnowledgeGraph, LinkedPage, L
 import { CharlieError } from '../../core/errors.js';
 import { KeyedQueue } from '../../core/keyed-queue.js';
 import { reviewPairs, renderReview, resolveOnPage, type ReviewChoice, type ReviewPair } from '../records/review.js';
+import { parseRecordEvents, parseRenames, recordLogLine, type RecordAction, type RecordEvent } from '../records/history.js';
+import { buildChains, unloggedEdits } from '../records/provenance.js';
+import type { Provenance, RecordRef } from '../../core/why.js';
 import { INDEX_FILE, LOG_FILE_NAME, LOG_HEADING, renderIndex } from '../notes/note-index.js';
 import { ABSENT, fileVersion, readIfExists, sha256, writeFileAtomic } from '../store/atomic-write.js';
 import { parseFrontMatter } from '../store/front-matter.js';
@@ -34,7 +37,7 @@ const taxonomySchema = z.looseObject({ taxonomy: z.array(z.string().min(1)).min(
 /** Generated at the project's root: the pairs of records in review. */
 export const REVIEW_FILE = 'review.md';
 
-export type LogAction = 'created' | 'updated' | 'deleted' | 'renamed' | 'links' | 'ingested' | 'skipped';
+export type LogAction = 'created' | 'updated' | 'deleted' | 'renamed' | 'links' | 'ingested' | 'skipped' | RecordAction;
 
 function card(p: WikiPage): PageCard {
   return {
@@ -105,6 +108,7 @@ export class Wiki implements KnowledgeGraph {
       const now = this.o.clock.now();
       const today = now.toISOString().slice(0, 10);
       const changes: [string, string][] = [];
+      const events: Omit<RecordEvent, 'at'>[] = [];
       for (const plan of plans.values()) {
         const full = resolveInside(dir, plan.path);
         let done = false;
@@ -132,15 +136,13 @@ export class Wiki implements KnowledgeGraph {
           report.factsRefreshed += result.factsRefreshed;
           report.linksAdded += result.linksAdded;
           changes.push([current === null ? 'created' : 'updated', plan.path]);
+          events.push(...result.events.map((e) => (e.action === 'added' ? { ...e, detail: `by ${write.origin}; ${e.detail ?? ''}` } : e)));
         }
         if (!done) report.refused.push({ item: plan.path, reason: 'the page kept changing while Charlie wrote it' });
       }
       for (const r of report.refused) this.o.logger.info({ project, item: r.item, reason: r.reason }, 'graph item not written');
       if (changes.length) {
-        await this.log(
-          project,
-          changes.map(([action, path]) => ({ action: action as LogAction, path, source: write.origin })),
-        );
+        await this.log(project, [...changes.map(([action, path]) => ({ action: action as LogAction, path, source: write.origin })), ...events.map(recordLogLine)]);
         await this.regenerateIndex(project);
       }
       return report;
@@ -291,7 +293,27 @@ export class Wiki implements KnowledgeGraph {
           ]);
         }
       }
+      await this.logHandEdits(project);
       await this.regenerateIndex(project);
+    });
+  }
+
+  /** Hand edits of records not in the log yet get their `edited` line (dated when noticed). */
+  private async logHandEdits(project: string): Promise<string> {
+    const snap = await this.load(project);
+    const log = await this.readLog(project);
+    const edits = unloggedEdits(snap.pages.values(), parseRecordEvents(log), parseRenames(log));
+    if (edits.length === 0) return log;
+    await this.log(project, edits.map(recordLogLine));
+    return this.readLog(project);
+  }
+
+  /** The records `refs` name with their provenance chains (hand edits not yet logged are logged first). */
+  provenance(project: string, refs: readonly RecordRef[]): Promise<Provenance> {
+    return this.serial(project, async () => {
+      const log = await this.logHandEdits(project);
+      const snap = await this.load(project);
+      return buildChains(snap.pages, parseRecordEvents(log), refs, this.o.clock.now());
     });
   }
 
@@ -324,9 +346,9 @@ export class Wiki implements KnowledgeGraph {
       const current = await readIfExists(full);
       const read = current === null ? null : readPage(current, page.path, page.path);
       const next = current !== null && read?.ok ? resolveOnPage(current, read.page, id, choice, this.o.clock.now().toISOString().slice(0, 10)) : null;
-      if (current === null || next === null || !(await writeFileAtomic(full, next, sha256(current))).ok) return false;
+      if (current === null || next === null || !read?.ok || !(await writeFileAtomic(full, next, sha256(current))).ok) return false;
       this.cache(project).invalidate(page.path);
-      await this.log(project, [{ action: 'updated', path: page.path, source: `review: ${choice} ${id}` }]);
+      await this.log(project, [{ action: 'updated', path: page.path, source: `review: ${choice} ${id}` }, ...reviewEvents(read.page, id, choice).map(recordLogLine)]);
       await this.regenerateIndex(project);
       return true;
     });
@@ -364,4 +386,17 @@ export class Wiki implements KnowledgeGraph {
   async readLog(project: string): Promise<string> {
     return await readFile(resolveInside(this.notesDir(project), LOG_FILE_NAME), 'utf8').catch(() => '');
   }
+}
+
+/** What a person's review choice did to each record of the pair, for their histories. */
+function reviewEvents(page: WikiPage, id: string, choice: ReviewChoice): Omit<RecordEvent, 'at'>[] {
+  const source = '/memory review';
+  const one = (rid: string, detail: string): Omit<RecordEvent, 'at'> => ({ action: 'reviewed', page: page.path, id: rid, source, detail });
+  const pair = reviewPairs([page]).find((p) => p.old.id === id || p.new.id === id);
+  if (choice === 'hold') return [one(id, 'held: kept out of answers until decided')];
+  if (!pair) return [one(id, `${choice}: active again`)];
+  const { old, new: fresh } = pair;
+  if (choice === 'keep-both') return [one(old.id, `keep both (with ^${fresh.id})`), one(fresh.id, `keep both (with ^${old.id})`)];
+  const [kept, lost] = choice === 'keep-new' ? [fresh.id, old.id] : [old.id, fresh.id];
+  return [one(kept, `${choice}: kept over ^${lost}`), one(lost, `${choice}: superseded by ^${kept}`)];
 }

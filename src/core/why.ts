@@ -1,0 +1,131 @@
+/**
+ * "Why does Charlie think that?": the records that answer a question (found by recall) or that
+ * a reply used (their block ids), each with its provenance chain — the message that said it,
+ * the promotion gate's verdict, every restatement, hand edit, merge and review decision with
+ * its date — and its confidence now. The chains are built from the Markdown (the record line
+ * and the project's `notes/_log.md`) by the knowledge graph; this module picks the records and
+ * renders a chain as plain lines for every front door.
+ */
+import type { KnowledgeGraph, RecallHit } from './ports.js';
+
+export type ChainStepKind = 'said' | 'added' | 'restated' | 'edited' | 'merged' | 'review' | 'reviewed';
+
+export interface ChainStep {
+  /** ISO time (from the log), or YYYY-MM-DD when only the day is known. */
+  at: string;
+  kind: ChainStepKind;
+  /** What happened, in a few words. */
+  text: string;
+  /** The message or source it came from: a Discord link, an archive file (`log/2026-06-01.md`), an inbox item. */
+  source?: string;
+  /** Set on the steps of a record that was merged into this one: that record's id. */
+  from?: string;
+}
+
+export interface RecordChain {
+  id: string;
+  /** Page path relative to notes/. */
+  page: string;
+  statement: string;
+  category: string;
+  status: string;
+  /** How it came (chat, voice, ingest, manual, reflection). */
+  via: string;
+  /** As written on the record (1 for a hand-edited one). */
+  confidence: number;
+  /** After decay, now. */
+  effective: number;
+  /** fresh, fading, old or expired. */
+  state: string;
+  said: string;
+  handEdited: boolean;
+  steps: ChainStep[];
+  /** Set when the record asked for was merged away into this one. */
+  askedFor?: string;
+}
+
+/** Records by block id, or the records on some lines of a page (a recall hit). */
+export type RecordRef = { id: string } | { page: string; lineStart: number; lineEnd: number };
+
+export interface Provenance {
+  chains: RecordChain[];
+  /** Ids asked for that no page holds any more (forgotten, or rewritten by hand without an id). */
+  missing: string[];
+}
+
+export interface WhyAnswer extends Provenance {
+  /** Set when nothing could be looked up at all (a private conversation, no knowledge graph). */
+  unavailable?: string;
+}
+
+/** What a reply's "why?" button carries: record ids only (hashes, never the user's text). */
+export const RECORD_ID = /^r-[0-9a-f]{4,12}$/;
+
+const words = (s: string) =>
+  new Set(
+    s
+      .toLowerCase()
+      .normalize('NFKD')
+      .replace(/[^\p{L}\p{N}]+/gu, ' ')
+      .split(' ')
+      .filter((w) => w.length > 2),
+  );
+
+/** The records that answer `query`: from recall's hits on entity pages, best match first (at most `limit`). */
+export async function whyQuery(graph: Pick<KnowledgeGraph, 'provenance'>, project: string, hits: readonly RecallHit[], query: string, limit = 3): Promise<WhyAnswer> {
+  if (!graph.provenance) return { chains: [], missing: [], unavailable: 'this memory keeps no record history' };
+  const refs = hits.filter((h) => h.page.startsWith('notes/') && h.lineStart > 0).map((h) => ({ page: h.page.slice('notes/'.length), lineStart: h.lineStart, lineEnd: h.lineEnd }));
+  if (refs.length === 0) return { chains: [], missing: [] };
+  const found = await graph.provenance(project, refs);
+  const q = words(query);
+  const overlap = (c: RecordChain) => [...words(c.statement)].filter((w) => q.has(w)).length;
+  // recall ranked the passages; within them the statement that shares most words with the question leads
+  const ranked = found.chains.map((c, i) => ({ c, i, o: overlap(c) })).sort((a, b) => b.o - a.o || a.i - b.i);
+  const best = ranked.filter((r) => r.o > 0);
+  return { chains: (best.length ? best : ranked).slice(0, limit).map((r) => r.c), missing: [] };
+}
+
+/**
+ * The answer for `/memory why` (a question, or a record id such as `r-3f9a1c`) and for a reply's
+ * "why?" button (the ids it used; anything that is not a record id is ignored, never looked up).
+ */
+export async function explainWhy(
+  graph: Pick<KnowledgeGraph, 'provenance'>,
+  project: string,
+  ask: { query: string } | { ids: readonly string[] },
+  search: (query: string) => Promise<RecallHit[]>,
+): Promise<WhyAnswer> {
+  if (!graph.provenance) return { chains: [], missing: [], unavailable: 'this memory keeps no record history' };
+  const asIds = 'ids' in ask ? ask.ids : ask.query.trim().split(/[\s,]+/);
+  const ids = asIds.map((id) => id.replace(/^\^/, '')).filter((id) => RECORD_ID.test(id));
+  if ('ids' in ask || (ids.length > 0 && ids.length === asIds.length))
+    return graph.provenance(
+      project,
+      ids.map((id) => ({ id })),
+    );
+  const query = ask.query.trim();
+  return query ? whyQuery(graph, project, await search(query), query) : { chains: [], missing: [] };
+}
+
+const day = (at: string) => at.slice(0, 10);
+
+/** A chain as plain lines (Markdown-light: the same text reads in a terminal and on Discord). */
+export function chainLines(chain: RecordChain, link: (source: string) => string = (s) => s): string[] {
+  const head = `“${chain.statement}” — ${chain.page}${chain.id ? ` ^${chain.id}` : ''}`;
+  const out = [head];
+  if (chain.askedFor) out.push(`  (you asked about ^${chain.askedFor}, which was merged into this record)`);
+  for (const s of chain.steps) out.push(`  ${day(s.at) || '????-??-??'}  ${s.kind.padEnd(8)} ${s.text}${s.source ? ` — ${link(s.source)}` : ''}${s.from ? ` (merged record ^${s.from})` : ''}`);
+  const decayed = chain.effective < chain.confidence - 0.005 ? `, ${chain.effective.toFixed(2)} after decay` : '';
+  out.push(
+    `  now: confidence ${chain.confidence.toFixed(2)}${decayed} (${chain.state}${chain.category ? `, ${chain.category}` : ''}${chain.status !== 'active' ? `, status ${chain.status}` : ''}; via ${chain.via}${chain.said ? `, last said ${chain.said}` : ''})`,
+  );
+  return out;
+}
+
+/** The whole answer as text, for `/memory why` and the "why?" button. */
+export function whyText(answer: WhyAnswer, link?: (source: string) => string): string {
+  if (answer.unavailable) return `No record history here: ${answer.unavailable}.`;
+  const parts = answer.chains.map((c) => chainLines(c, link).join('\n'));
+  if (answer.missing.length) parts.push(`No longer in memory: ${answer.missing.map((m) => `^${m}`).join(', ')} (forgotten, or changed by hand without its id).`);
+  return parts.length ? parts.join('\n\n') : 'No record in memory answers that.';
+}
