@@ -1,6 +1,5 @@
 /** `/help`: what Charlie does and the commands it knows. */
-import { MessageFlags } from 'discord.js';
-import type { Command } from '../src/discord/command.js';
+import { ephemeral, type Command } from '../src/discord/command.js';
 import { describeLane } from '../src/core/lanes.js';
 
 export default {
@@ -14,6 +13,6 @@ export default {
         : 'Each channel is a project with its own memory (plain Markdown on the owner’s machine). Mention me or reply to me to talk to me; in some channels I answer everything.';
     const models = ctx.assistant.lanes().map((l) => `• ${describeLane(l)}`);
     const content = `**Charlie** — a private assistant that remembers.\n${where}\nUnder a reply, 📝 buttons open related notes.\n\n**Models**\n${models.join('\n')}\n\n${lines.join('\n')}`;
-    await interaction.reply({ content: content.slice(0, 2000), flags: MessageFlags.Ephemeral });
+    await interaction.reply(ephemeral(content.slice(0, 2000)));
   },
 } satisfies Command;

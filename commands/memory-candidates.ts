@@ -2,32 +2,27 @@
  * `/memory candidates [promote]`: what the promotion gate keeps waiting in this channel (score,
  * the message it came from, expiry); `promote` (autocompleted) promotes one now.
  */
-import { ApplicationCommandOptionType, MessageFlags } from 'discord.js';
-import type { Command } from '../src/discord/command.js';
+import { ApplicationCommandOptionType } from 'discord.js';
+import { ephemeral, GROUPS, type Command } from '../src/discord/command.js';
 
 export default {
-  name: 'memory',
-  description: 'See, edit, search or forget what Charlie remembers',
+  ...GROUPS.memory,
   subcommand: { name: 'candidates', description: 'What waits before it becomes memory; promote one' },
   options: [{ type: ApplicationCommandOptionType.String, name: 'promote', description: 'A waiting candidate to promote now', required: false, autocomplete: true }],
   async execute(interaction, ctx) {
     if (ctx.place.kind === 'private') {
-      await interaction.reply({ content: 'Private conversations keep no candidates here.', flags: MessageFlags.Ephemeral });
+      await interaction.reply(ephemeral('Private conversations keep no candidates here.'));
       return;
     }
     const key = interaction.options.getString('promote')?.trim();
     if (key) {
       const done = await ctx.assistant.promoteCandidate(ctx.place, key);
-      await interaction.reply({
-        content: done ? `📌 Promoted \`${key}\` into memory.` : `Nothing waits as \`${key}\`. Try \`/memory candidates\`.`,
-        flags: MessageFlags.Ephemeral,
-        allowedMentions: { parse: [] },
-      });
+      await interaction.reply(ephemeral(done ? `📌 Promoted \`${key}\` into memory.` : `Nothing waits as \`${key}\`. Try \`/memory candidates\`.`));
       return;
     }
     const waiting = await ctx.assistant.memoryCandidates(ctx.place);
     if (!waiting.length) {
-      await interaction.reply({ content: 'Nothing waits for promotion.', flags: MessageFlags.Ephemeral });
+      await interaction.reply(ephemeral('Nothing waits for promotion.'));
       return;
     }
     const lines = waiting
@@ -35,7 +30,7 @@ export default {
       .map((c) => `\`${c.key}\` **${c.entity}**: ${c.fact.text}\n> ${c.message.replace(/\s+/g, ' ').slice(0, 160)}\n-# score ${c.score.toFixed(2)} · expires ${c.expires.slice(0, 10)}`);
     let content = `⏳ **${waiting.length} waiting** (promoted when said again; \`/memory candidates promote:\` promotes now)\n\n${lines.join('\n')}`;
     if (content.length > 2000) content = `${content.slice(0, 1997)}…`;
-    await interaction.reply({ content, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+    await interaction.reply(ephemeral(content));
   },
   async autocomplete(interaction, ctx) {
     const typed = interaction.options.getFocused().toLowerCase();

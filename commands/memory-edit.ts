@@ -3,8 +3,8 @@
  * changed or new items get the source `manual`. A field longer than a modal allows (4000
  * characters) is left out rather than cut, so saving never loses text.
  */
-import { ComponentType, MessageFlags, TextInputStyle, type ButtonInteraction, type ChatInputCommandInteraction } from 'discord.js';
-import type { Command, CommandContext } from '../src/discord/command.js';
+import { ComponentType, TextInputStyle, type ButtonInteraction, type ChatInputCommandInteraction } from 'discord.js';
+import { ephemeral, GROUPS, type Command, type CommandContext } from '../src/discord/command.js';
 import { decisionsToText, quotesToText } from '../src/core/memory-edit.js';
 
 const PREFIX = 'memory-edit';
@@ -17,8 +17,7 @@ const FIELDS = [
 ] as const;
 
 export default {
-  name: 'memory',
-  description: 'See, edit, search or forget what Charlie remembers',
+  ...GROUPS.memory,
   subcommand: { name: 'edit', description: 'Edit the summary, decisions, quotes and response style' },
   editsSharedMemory: true,
   componentPrefix: PREFIX,
@@ -36,7 +35,7 @@ export default {
     }
     const view = await ctx.assistant.editMemory(ctx.place, edit);
     const counts = `${view.layers.decisions.length} decisions, ${view.layers.quotes.length} quotes`;
-    await interaction.reply({ content: `Saved ✓ — summary, ${counts}${edit.style !== undefined ? ', style' : ''}. Edited items are marked as manual.`, flags: MessageFlags.Ephemeral });
+    await interaction.reply(ephemeral(`Saved ✓ — summary, ${counts}${edit.style !== undefined ? ', style' : ''}. Edited items are marked as manual.`));
   },
 } satisfies Command;
 

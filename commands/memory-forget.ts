@@ -4,13 +4,12 @@
  * Optionally also removes the messages that said it from the archive and the search index.
  * Changing shared memory needs an editor (the owner, Manage Server, or the editor role).
  */
-import { ApplicationCommandOptionType, MessageFlags } from 'discord.js';
-import type { Command } from '../src/discord/command.js';
+import { ApplicationCommandOptionType } from 'discord.js';
+import { ephemeral, GROUPS, type Command } from '../src/discord/command.js';
 import { parseTargetToken, targetToken } from '../src/core/tombstones.js';
 
 export default {
-  name: 'memory',
-  description: 'See, edit, search or forget what Charlie remembers',
+  ...GROUPS.memory,
   subcommand: { name: 'forget', description: 'Forget a note, an entry, a decision or a quote, for good' },
   options: [
     { type: ApplicationCommandOptionType.String, name: 'item', description: 'What to forget (start typing: a note, decision, quote…)', required: true, autocomplete: true },
@@ -20,12 +19,12 @@ export default {
   async execute(interaction, ctx) {
     const token = interaction.options.getString('item', true).trim();
     if (ctx.place.kind === 'private') {
-      await interaction.reply({ content: 'In a private conversation use `/private forget` (or `/private wipe`).', flags: MessageFlags.Ephemeral });
+      await interaction.reply(ephemeral('In a private conversation use `/private forget` (or `/private wipe`).'));
       return;
     }
     const target = parseTargetToken(token);
     if (!target) {
-      await interaction.reply({ content: `I don't know what \`${token.slice(0, 80)}\` is — pick one of the suggestions.`, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+      await interaction.reply(ephemeral(`I don't know what \`${token.slice(0, 80)}\` is — pick one of the suggestions.`));
       return;
     }
     const by = interaction.user.username || interaction.user.id;
@@ -33,7 +32,7 @@ export default {
     const content = out.forgotten
       ? `Forgot ${out.description}. A tombstone in \`forgotten.md\` keeps me from learning it again (delete its line there to allow it).${out.redacted ? ` Removed ${out.redacted} message(s) that said it.` : ''}`
       : `Nothing to forget at \`${token.slice(0, 80)}\` — it may be gone already. Try \`/memory show\` or \`/memory search\`.`;
-    await interaction.reply({ content, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+    await interaction.reply(ephemeral(content));
   },
   async autocomplete(interaction, ctx) {
     const typed = interaction.options.getFocused().toLowerCase();

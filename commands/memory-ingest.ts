@@ -4,14 +4,13 @@
  * `ctx.services.ingest` (an IngestService, built in main.ts).
  */
 import { ApplicationCommandOptionType, MessageFlags } from 'discord.js';
-import type { Command } from '../src/discord/command.js';
+import { ephemeral, GROUPS, type Command } from '../src/discord/command.js';
 import { IngestService } from '../src/memory/ingest/ingest-service.js';
 
 const MAX_BYTES = 5_000_000;
 
 export default {
-  name: 'memory',
-  description: 'See, edit, search or forget what Charlie remembers',
+  ...GROUPS.memory,
   subcommand: { name: 'ingest', description: 'Read a file (.md .txt .ics .eml .csv) into this channel’s notes' },
   options: [{ type: ApplicationCommandOptionType.Attachment, name: 'file', description: 'A calendar, e-mail, CSV export or text file', required: true }],
   async execute(interaction, ctx) {
@@ -19,7 +18,7 @@ export default {
     const ingest = ctx.services.ingest instanceof IngestService ? ctx.services.ingest : null;
     const config = await ctx.assistant.projectConfig(ctx.place);
     if (!ingest || !config) {
-      await interaction.reply({ content: 'Files can be read into the notes of a project channel only (private conversations keep no notes).', flags: MessageFlags.Ephemeral });
+      await interaction.reply(ephemeral('Files can be read into the notes of a project channel only (private conversations keep no notes).'));
       return;
     }
     const file = interaction.options.getAttachment('file', true);

@@ -3,9 +3,9 @@
  * keep both / hold; each press resolves it and shows the next pair. `/memory hold` is the
  * terminal's; here `hold` is a button (and `/memory review record: action:` does the same).
  */
-import { ButtonStyle, ComponentType, MessageFlags } from 'discord.js';
+import { ButtonStyle, ComponentType } from 'discord.js';
 import type { ReviewChoice, ReviewPair } from '../src/core/ports.js';
-import type { Command } from '../src/discord/command.js';
+import { ephemeral, GROUPS, type Command } from '../src/discord/command.js';
 
 const PREFIX = 'memory-review';
 const CHOICES: { choice: ReviewChoice; label: string; style: ButtonStyle.Primary | ButtonStyle.Secondary | ButtonStyle.Danger }[] = [
@@ -33,13 +33,12 @@ function view(
 }
 
 export default {
-  name: 'memory',
-  description: 'See, edit, search or forget what Charlie remembers',
+  ...GROUPS.memory,
   subcommand: { name: 'review', description: 'Records that disagree: keep new, keep old, keep both, or hold' },
   componentPrefix: PREFIX,
   async execute(interaction, ctx) {
     const pairs = await ctx.assistant.reviewList(ctx.place);
-    await interaction.reply({ ...view(pairs), flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+    await interaction.reply({ ...ephemeral(''), ...view(pairs) });
   },
   async handleComponent(interaction, ctx) {
     if (!interaction.isButton()) return;

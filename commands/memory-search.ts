@@ -1,10 +1,9 @@
 /** `/memory search query`: what Charlie's recall finds here, with page, lines and why. */
 import { ApplicationCommandOptionType, MessageFlags } from 'discord.js';
-import type { Command } from '../src/discord/command.js';
+import { GROUPS, type Command } from '../src/discord/command.js';
 
 export default {
-  name: 'memory',
-  description: 'See, edit, search or forget what Charlie remembers',
+  ...GROUPS.memory,
   subcommand: { name: 'search', description: 'Search what Charlie remembers here' },
   options: [{ type: ApplicationCommandOptionType.String, name: 'query', description: 'What to look for', required: true, max_length: 200 }],
   async execute(interaction, ctx) {

@@ -1,13 +1,12 @@
 /** `/memory show`: what Charlie remembers here (summary, decisions, quotes), ephemeral and paged. */
-import { ButtonStyle, ComponentType, MessageFlags } from 'discord.js';
-import type { Command } from '../src/discord/command.js';
+import { ButtonStyle, ComponentType } from 'discord.js';
+import { ephemeral, GROUPS, type Command } from '../src/discord/command.js';
 import { memoryPages, pagerRow } from '../src/discord/memory-pages.js';
 
 const PREFIX = 'memory-show';
 
 export default {
-  name: 'memory',
-  description: 'See, edit, search or forget what Charlie remembers',
+  ...GROUPS.memory,
   subcommand: { name: 'show', description: 'Show the summary, decisions and quotes Charlie keeps for this channel (or your DMs)' },
   componentPrefix: PREFIX,
   async execute(interaction, ctx) {
@@ -16,7 +15,7 @@ export default {
       ctx.place.kind === 'project'
         ? [{ type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, style: ButtonStyle.Secondary, custom_id: 'memory-edit:open', label: '✏️ Edit' }] }]
         : [];
-    await interaction.reply({ content: pages[0]!, components: [...pagerRow(PREFIX, 0, pages.length), ...edit], flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+    await interaction.reply({ ...ephemeral(pages[0] ?? ''), components: [...pagerRow(PREFIX, 0, pages.length), ...edit] });
   },
   async handleComponent(interaction, ctx) {
     if (!interaction.isButton()) return;

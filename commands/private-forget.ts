@@ -4,8 +4,8 @@
  * Forgotten decisions and quotes leave a tombstone so distillation does not learn them again;
  * what was distilled from forgotten messages goes with them.
  */
-import { ApplicationCommandOptionType, MessageFlags } from 'discord.js';
-import type { Command } from '../src/discord/command.js';
+import { ApplicationCommandOptionType } from 'discord.js';
+import { ephemeral, GROUPS, type Command } from '../src/discord/command.js';
 import type { PrivateForgetTarget } from '../src/core/private-memory.js';
 import { NOT_IN_DM } from './private-show.js';
 
@@ -30,26 +30,21 @@ export function parsePrivateTarget(token: string, now: Date): PrivateForgetTarge
 }
 
 export default {
-  name: 'private',
-  description: 'Your private memory (DMs): see it, forget parts of it, or wipe it',
+  ...GROUPS.private,
   subcommand: { name: 'forget', description: 'Forget an item or a range of your messages' },
   options: [{ type: ApplicationCommandOptionType.String, name: 'what', description: 'A decision, a quote, the summary, or your recent messages', required: true, autocomplete: true }],
   async execute(interaction, ctx) {
     if (ctx.place.kind !== 'private') {
-      await interaction.reply({ content: NOT_IN_DM, flags: MessageFlags.Ephemeral });
+      await interaction.reply(ephemeral(NOT_IN_DM));
       return;
     }
     const target = parsePrivateTarget(interaction.options.getString('what', true).trim(), new Date());
     if (!target) {
-      await interaction.reply({ content: 'Pick one of the suggestions (start typing).', flags: MessageFlags.Ephemeral });
+      await interaction.reply(ephemeral('Pick one of the suggestions (start typing).'));
       return;
     }
     const out = await ctx.assistant.forgetPrivate(ctx.place, target);
-    await interaction.reply({
-      content: out.forgotten ? `Forgot ${out.description}. I won't learn it again from what is left.` : `Nothing to forget: ${out.description}.`,
-      flags: MessageFlags.Ephemeral,
-      allowedMentions: { parse: [] },
-    });
+    await interaction.reply(ephemeral(out.forgotten ? `Forgot ${out.description}. I won't learn it again from what is left.` : `Nothing to forget: ${out.description}.`));
   },
   async autocomplete(interaction, ctx) {
     const typed = interaction.options.getFocused().toLowerCase();

@@ -1,18 +1,16 @@
 /** `/private show`: in a DM, what Charlie holds about you privately (summary, decisions, quotes, message count). */
-import { MessageFlags } from 'discord.js';
-import type { Command } from '../src/discord/command.js';
+import { ephemeral, GROUPS, type Command } from '../src/discord/command.js';
 import { splitMessage } from '../src/discord/split.js';
 
 export const NOT_IN_DM = 'Your private memory is only shown, forgotten or wiped in a DM with me — send me a direct message and use `/private` there.';
 
 export default {
-  name: 'private',
-  description: 'Your private memory (DMs): see it, forget parts of it, or wipe it',
+  ...GROUPS.private,
   subcommand: { name: 'show', description: 'What I hold about you from our DMs' },
   async execute(interaction, ctx) {
     const view = await ctx.assistant.privateMemory(ctx.place);
     if (!view) {
-      await interaction.reply({ content: NOT_IN_DM, flags: MessageFlags.Ephemeral });
+      await interaction.reply(ephemeral(NOT_IN_DM));
       return;
     }
     const { layers, messages } = view;
@@ -26,7 +24,7 @@ export default {
       'Use `/private forget` to forget an item or messages, `/private wipe` to delete everything.',
     ];
     const [first, ...rest] = splitMessage(lines.join('\n'));
-    await interaction.reply({ content: first ?? '', flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
-    for (const part of rest) await interaction.followUp({ content: part, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+    await interaction.reply(ephemeral(first ?? ''));
+    for (const part of rest) await interaction.followUp(ephemeral(part));
   },
 } satisfies Command;

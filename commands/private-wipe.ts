@@ -3,26 +3,24 @@
  * confirmation button. The button carries your user id and is checked when pressed, so only
  * you can confirm a wipe of your memory; nobody (the owner included) can wipe someone else's.
  */
-import { ButtonStyle, ComponentType, MessageFlags } from 'discord.js';
-import type { Command } from '../src/discord/command.js';
+import { ButtonStyle, ComponentType } from 'discord.js';
+import { ephemeral, GROUPS, type Command } from '../src/discord/command.js';
 import { NOT_IN_DM } from './private-show.js';
 
 const PREFIX = 'private-wipe';
 
 export default {
-  name: 'private',
-  description: 'Your private memory (DMs): see it, forget parts of it, or wipe it',
+  ...GROUPS.private,
   subcommand: { name: 'wipe', description: 'Delete everything I hold about you from our DMs (asks first)' },
   componentPrefix: PREFIX,
   async execute(interaction, ctx) {
     const view = await ctx.assistant.privateMemory(ctx.place);
     if (!view || ctx.place.kind !== 'private') {
-      await interaction.reply({ content: NOT_IN_DM, flags: MessageFlags.Ephemeral });
+      await interaction.reply(ephemeral(NOT_IN_DM));
       return;
     }
     await interaction.reply({
-      content: `This deletes all ${view.messages.count} message(s) and everything distilled from our DMs, for good. Sure?`,
-      flags: MessageFlags.Ephemeral,
+      ...ephemeral(`This deletes all ${view.messages.count} message(s) and everything distilled from our DMs, for good. Sure?`),
       components: [
         {
           type: ComponentType.ActionRow,
@@ -40,7 +38,7 @@ export default {
     // Checked at press time: only the person whose memory it is, in their own DM.
     if (ctx.place.kind !== 'private' || owner !== interaction.user.id || ctx.place.userId !== interaction.user.id) {
       {
-        await interaction.reply({ content: 'Only the person whose private memory this is can wipe it, from their own DM.', flags: MessageFlags.Ephemeral });
+        await interaction.reply(ephemeral('Only the person whose private memory this is can wipe it, from their own DM.'));
         return;
       }
     }

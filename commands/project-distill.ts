@@ -1,10 +1,9 @@
 /** `/project distill`: distils the conversation into summary / decisions / quotes now. */
 import { MessageFlags } from 'discord.js';
-import type { Command } from '../src/discord/command.js';
+import { GROUPS, type Command } from '../src/discord/command.js';
 
 export default {
-  name: 'project',
-  description: 'Settings of this channel’s project',
+  ...GROUPS.project,
   subcommand: { name: 'distill', description: 'Update the summary, decisions and quotes from the conversation now' },
   editsSharedMemory: true,
   async execute(interaction, ctx) {

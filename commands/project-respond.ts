@@ -1,10 +1,9 @@
 /** `/project respond always|mention`: whether Charlie answers every message here or only when addressed. */
-import { ApplicationCommandOptionType, MessageFlags } from 'discord.js';
-import type { Command } from '../src/discord/command.js';
+import { ApplicationCommandOptionType } from 'discord.js';
+import { ephemeral, GROUPS, type Command } from '../src/discord/command.js';
 
 export default {
-  name: 'project',
-  description: 'Settings of this channel’s project',
+  ...GROUPS.project,
   subcommand: { name: 'respond', description: 'Answer every message in this channel, or only when mentioned or replied to' },
   editsSharedMemory: true,
   options: [
@@ -21,17 +20,17 @@ export default {
   ],
   async execute(interaction, ctx) {
     if (ctx.place.kind === 'private') {
-      await interaction.reply({ content: 'In a private conversation I always answer.', flags: MessageFlags.Ephemeral });
+      await interaction.reply(ephemeral('In a private conversation I always answer.'));
       return;
     }
     const when = interaction.options.getString('when') as 'always' | 'mention' | null;
     const current = (await ctx.assistant.projectConfig(ctx.place))?.respond ?? 'always';
     if (!when) {
-      await interaction.reply({ content: `Here I answer ${describe(current)}.`, flags: MessageFlags.Ephemeral });
+      await interaction.reply(ephemeral(`Here I answer ${describe(current)}.`));
       return;
     }
     await ctx.assistant.setRespond(ctx.place, when);
-    await interaction.reply({ content: `From now on I answer ${describe(when)}.`, flags: MessageFlags.Ephemeral });
+    await interaction.reply(ephemeral(`From now on I answer ${describe(when)}.`));
   },
 } satisfies Command;
 

@@ -1,10 +1,9 @@
 /** `/project style [text]`: shows or sets how Charlie answers in this channel (or your DMs). */
-import { ApplicationCommandOptionType, MessageFlags } from 'discord.js';
-import type { Command } from '../src/discord/command.js';
+import { ApplicationCommandOptionType } from 'discord.js';
+import { ephemeral, GROUPS, type Command } from '../src/discord/command.js';
 
 export default {
-  name: 'project',
-  description: 'Settings of this channel’s project',
+  ...GROUPS.project,
   subcommand: { name: 'style', description: 'Show or set the response style Charlie uses here' },
   editsSharedMemory: true,
   options: [{ type: ApplicationCommandOptionType.String, name: 'text', description: 'e.g. "short answers, British spelling"; empty shows the current style', required: false, max_length: 1000 }],
@@ -12,10 +11,10 @@ export default {
     const text = interaction.options.getString('text');
     if (text === null) {
       const view = await ctx.assistant.showMemory(ctx.place);
-      await interaction.reply({ content: `Current style: ${view.style.trim() ? `“${view.style.trim()}”` : 'default'}`, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+      await interaction.reply(ephemeral(`Current style: ${view.style.trim() ? `“${view.style.trim()}”` : 'default'}`));
       return;
     }
     await ctx.assistant.setStyle(ctx.place, text.trim());
-    await interaction.reply({ content: text.trim() ? `Style set: “${text.trim()}”` : 'Style reset to the default.', flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+    await interaction.reply(ephemeral(text.trim() ? `Style set: “${text.trim()}”` : 'Style reset to the default.'));
   },
 } satisfies Command;

@@ -3,21 +3,26 @@
  * bound to the project of the text channel the command was used in (same memory, same
  * conversation). Needs `ctx.services.voice` to be a `VoiceSessions` (built in main.ts).
  */
-import { MessageFlags, type ChatInputCommandInteraction } from 'discord.js';
-import type { Command, CommandContext } from '../src/discord/command.js';
+import { type ChatInputCommandInteraction } from 'discord.js';
+import { ephemeral, GROUPS, type Command, type CommandContext } from '../src/discord/command.js';
 import { describeLane } from '../src/core/lanes.js';
 import { splitMessage } from '../src/discord/split.js';
 import type { VoiceMember, VoiceStatus, VoiceTarget } from '../src/voice/session.js';
 import { VoiceSessions } from '../src/voice/sessions.js';
 
-const DESCRIPTION = 'Talk with Charlie in a voice channel';
+type VoiceRun = (interaction: ChatInputCommandInteraction, ctx: CommandContext, voice: VoiceSessions | null) => Promise<void>;
 
-function sessionsOf(ctx: CommandContext): VoiceSessions | null {
-  return ctx.services.voice instanceof VoiceSessions ? ctx.services.voice : null;
+/** A `/voice` subcommand: it runs with the voice sessions main.ts built (null when voice is off). */
+function voiceCommand(subcommand: { name: string; description: string }, run: VoiceRun): Command {
+  return {
+    ...GROUPS.voice,
+    subcommand,
+    execute: (interaction, ctx) => run(interaction, ctx, ctx.services.voice instanceof VoiceSessions ? ctx.services.voice : null),
+  };
 }
 
 async function refuse(interaction: ChatInputCommandInteraction, text: string): Promise<void> {
-  await interaction.reply({ content: text, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+  await interaction.reply(ephemeral(text));
 }
 
 export function describeStatus(s: VoiceStatus): string {
@@ -30,78 +35,60 @@ export function describeStatus(s: VoiceStatus): string {
   ].join('\n');
 }
 
-const join = {
-  name: 'voice',
-  description: DESCRIPTION,
-  subcommand: { name: 'join', description: "Join your voice channel; this channel's project is the conversation" },
-  async execute(interaction, ctx) {
-    const voice = sessionsOf(ctx);
-    if (!voice) return refuse(interaction, 'Voice is not enabled on this Charlie.');
-    if (!interaction.inCachedGuild() || ctx.place.kind !== 'project') return refuse(interaction, 'Voice works in server channels, not in DMs.');
-    const channel = interaction.member.voice.channel;
-    if (!channel) return refuse(interaction, 'Join a voice channel first, then use /voice join here.');
-    const guild = interaction.guild;
-    const textChannelId = interaction.channelId;
-    const members = (): VoiceMember[] => {
-      const current = guild.channels.cache.get(channel.id);
-      if (!current?.isVoiceBased()) return [];
-      return [...current.members.values()].map((m) => ({ id: m.id, displayName: m.displayName, bot: m.user.bot }));
-    };
-    const post = async (text: string) => {
-      const target = interaction.channel ?? (await interaction.client.channels.fetch(textChannelId));
-      if (!target?.isSendable()) return;
-      for (const part of splitMessage(text)) await target.send({ content: part, allowedMentions: { parse: [] } });
-    };
-    const target: VoiceTarget = {
-      guildId: guild.id,
-      voiceChannelId: channel.id,
-      voiceChannelName: channel.name,
-      textChannelId,
-      place: ctx.place,
-      botUserId: interaction.client.user.id,
-      adapterCreator: guild.voiceAdapterCreator,
-      members,
-      post,
-    };
-    voice.watch(interaction.client);
-    await interaction.deferReply();
-    try {
-      const result = await voice.join(target);
-      const verb = result.outcome === 'already' ? 'Already in' : result.outcome === 'moved' ? 'Moved to' : 'Joined';
-      await interaction.editReply({ content: `${verb} **${channel.name}**.\n${describeStatus(result.status)}`, allowedMentions: { parse: [] } });
-    } catch (error) {
-      ctx.logger.warn({ err: String(error) }, 'voice join failed');
-      await interaction.editReply({ content: `Couldn't join **${channel.name}**: ${error instanceof Error ? error.message : String(error)}`, allowedMentions: { parse: [] } });
-    }
-  },
-} satisfies Command;
+const join = voiceCommand({ name: 'join', description: "Join your voice channel; this channel's project is the conversation" }, async (interaction, ctx, voice) => {
+  if (!voice) return refuse(interaction, 'Voice is not enabled on this Charlie.');
+  if (!interaction.inCachedGuild() || ctx.place.kind !== 'project') return refuse(interaction, 'Voice works in server channels, not in DMs.');
+  const channel = interaction.member.voice.channel;
+  if (!channel) return refuse(interaction, 'Join a voice channel first, then use /voice join here.');
+  const guild = interaction.guild;
+  const textChannelId = interaction.channelId;
+  const members = (): VoiceMember[] => {
+    const current = guild.channels.cache.get(channel.id);
+    if (!current?.isVoiceBased()) return [];
+    return [...current.members.values()].map((m) => ({ id: m.id, displayName: m.displayName, bot: m.user.bot }));
+  };
+  const post = async (text: string) => {
+    const target = interaction.channel ?? (await interaction.client.channels.fetch(textChannelId));
+    if (!target?.isSendable()) return;
+    for (const part of splitMessage(text)) await target.send({ content: part, allowedMentions: { parse: [] } });
+  };
+  const target: VoiceTarget = {
+    guildId: guild.id,
+    voiceChannelId: channel.id,
+    voiceChannelName: channel.name,
+    textChannelId,
+    place: ctx.place,
+    botUserId: interaction.client.user.id,
+    adapterCreator: guild.voiceAdapterCreator,
+    members,
+    post,
+  };
+  voice.watch(interaction.client);
+  await interaction.deferReply();
+  try {
+    const result = await voice.join(target);
+    const verb = result.outcome === 'already' ? 'Already in' : result.outcome === 'moved' ? 'Moved to' : 'Joined';
+    await interaction.editReply({ content: `${verb} **${channel.name}**.\n${describeStatus(result.status)}`, allowedMentions: { parse: [] } });
+  } catch (error) {
+    ctx.logger.warn({ err: String(error) }, 'voice join failed');
+    await interaction.editReply({ content: `Couldn't join **${channel.name}**: ${error instanceof Error ? error.message : String(error)}`, allowedMentions: { parse: [] } });
+  }
+});
 
-const leave = {
-  name: 'voice',
-  description: DESCRIPTION,
-  subcommand: { name: 'leave', description: 'Leave the voice channel' },
-  async execute(interaction, ctx) {
-    const voice = sessionsOf(ctx);
-    if (!voice || !interaction.guildId) return refuse(interaction, 'I am not in a voice channel.');
-    const left = voice.leave(interaction.guildId);
-    await interaction.reply({ content: left ? '👋 Left the voice channel.' : 'I am not in a voice channel.', allowedMentions: { parse: [] } });
-  },
-} satisfies Command;
+const leave = voiceCommand({ name: 'leave', description: 'Leave the voice channel' }, async (interaction, _ctx, voice) => {
+  if (!voice || !interaction.guildId) return refuse(interaction, 'I am not in a voice channel.');
+  const left = voice.leave(interaction.guildId);
+  await interaction.reply({ content: left ? '👋 Left the voice channel.' : 'I am not in a voice channel.', allowedMentions: { parse: [] } });
+});
 
-const status = {
-  name: 'voice',
-  description: DESCRIPTION,
-  subcommand: { name: 'status', description: 'What Charlie is doing in voice' },
-  async execute(interaction, ctx) {
-    const voice = sessionsOf(ctx);
-    const s = voice && interaction.guildId ? voice.status(interaction.guildId) : null;
-    const models = ctx.assistant
-      .lanes()
-      .map((l) => `• ${describeLane(l)}`)
-      .join('\n');
-    const text = s ? describeStatus(s) : 'Not in a voice channel. Use /voice join from a project channel while you are in a voice channel.';
-    await refuse(interaction, `${text}\n${models}`);
-  },
-} satisfies Command;
+const status = voiceCommand({ name: 'status', description: 'What Charlie is doing in voice' }, async (interaction, ctx, voice) => {
+  const s = voice && interaction.guildId ? voice.status(interaction.guildId) : null;
+  const models = ctx.assistant
+    .lanes()
+    .map((l) => `• ${describeLane(l)}`)
+    .join('\n');
+  const text = s ? describeStatus(s) : 'Not in a voice channel. Use /voice join from a project channel while you are in a voice channel.';
+  await refuse(interaction, `${text}\n${models}`);
+});
 
 export default [join, leave, status];

@@ -2,8 +2,7 @@
  * `/web` (in a DM): a personal login link for the web app. It opens the shared projects and *your*
  * private memory (the same as this DM), works once, and expires after 15 minutes.
  */
-import { MessageFlags } from 'discord.js';
-import type { Command } from '../src/discord/command.js';
+import { ephemeral, type Command } from '../src/discord/command.js';
 import { isWebLinks } from '../src/web/server.js';
 
 export default {
@@ -12,17 +11,14 @@ export default {
   async execute(interaction, ctx) {
     const web = ctx.services.web;
     if (!isWebLinks(web)) {
-      await interaction.reply({ content: 'The web app is not running on this Charlie (WEB_PORT=0, or its port was taken at start).', flags: MessageFlags.Ephemeral });
+      await interaction.reply(ephemeral('The web app is not running on this Charlie (WEB_PORT=0, or its port was taken at start).'));
       return;
     }
     if (ctx.place.kind !== 'private') {
-      await interaction.reply({ content: 'Ask me for `/web` in a DM: a login link is personal, and it opens your private memory.', flags: MessageFlags.Ephemeral });
+      await interaction.reply(ephemeral('Ask me for `/web` in a DM: a login link is personal, and it opens your private memory.'));
       return;
     }
     const link = web.loginLinkFor(ctx.place.userId, ctx.place.userName);
-    await interaction.reply({
-      content: `Your personal link to ${web.url} — it works once and expires in 15 minutes; it signs this browser in as you (shared projects + your private memory):\n${link}`,
-      flags: MessageFlags.Ephemeral,
-    });
+    await interaction.reply(ephemeral(`Your personal link to ${web.url} — it works once and expires in 15 minutes; it signs this browser in as you (shared projects + your private memory):\n${link}`));
   },
 } satisfies Command;

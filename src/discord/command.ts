@@ -7,7 +7,15 @@
  * plain command (`/help`). Buttons and modals a command creates use custom ids that start
  * with `${componentPrefix}:`; the router hands them to that command's `handleComponent`.
  */
-import type { APIApplicationCommandBasicOption, AutocompleteInteraction, ChatInputCommandInteraction, MessageComponentInteraction, ModalSubmitInteraction } from 'discord.js';
+import {
+  MessageFlags,
+  type APIApplicationCommandBasicOption,
+  type AutocompleteInteraction,
+  type ChatInputCommandInteraction,
+  type MessageComponentInteraction,
+  type MessageMentionOptions,
+  type ModalSubmitInteraction,
+} from 'discord.js';
 import type { AssistantApi, Place } from '../core/assistant-api.js';
 import type { Logger } from '../core/ports.js';
 import type { NoteBoard } from './note-board.js';
@@ -59,4 +67,23 @@ export interface Command {
 /** `memory show` / `help`: how a command is addressed. */
 export function commandKey(name: string, subcommand?: string | null): string {
   return subcommand ? `${name} ${subcommand}` : name;
+}
+
+/**
+ * The slash commands whose subcommands live in several files, each with the one description
+ * Discord shows for it (written once: with a copy per file, the copies drift apart).
+ */
+export const GROUPS = {
+  memory: { name: 'memory', description: 'See, edit, search or forget what Charlie remembers' },
+  private: { name: 'private', description: 'Your private memory (DMs): see it, forget parts of it, or wipe it' },
+  project: { name: 'project', description: 'Settings of this channel’s project' },
+  voice: { name: 'voice', description: 'Talk with Charlie in a voice channel' },
+} as const;
+
+/**
+ * Reply options for an answer only the person who asked sees. It pings nobody: replies quote
+ * what people wrote (memory, candidates, search hits), and a quoted @mention must stay text.
+ */
+export function ephemeral(content: string): { content: string; flags: MessageFlags.Ephemeral; allowedMentions: MessageMentionOptions } {
+  return { content, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } };
 }
