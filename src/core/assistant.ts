@@ -5,7 +5,7 @@
  */
 import { placeKey, type AssistantApi, type DistillOutcome, type ForgettableItem, type IncomingMessage, type MemoryView, type Place, type TurnOutcome } from './assistant-api.js';
 import { InMemoryWriteRequests, reviewWriteRequests, type WriteRequestStore, type MemoryWrites, type WriteResult } from './write-requests.js';
-import { takeCandidate, viaOf, type Candidate, type CandidateStore } from './promotion.js';
+import { takeCandidate, viaOf, type Candidate } from './promotion.js';
 import { distill } from './distill.js';
 import { CONTEXT_RETRY_NOTICE, MemoryUnavailableError, ModelError, modelErrorReply } from './errors.js';
 import { EgressGuard, sensitivityOf, type EgressScope, type SensitiveRecord } from './egress.js';
@@ -14,28 +14,10 @@ import { sensitiveRecords } from './sensitive-records.js';
 import { ForgottenError, type ForgetOutcome, type ForgetTarget } from './tombstones.js';
 import type { TurnEvent, TurnEventListener } from './events.js';
 import { decisionsFromText, quotesFromText } from './memory-edit.js';
-import { openHome, type Home } from './home.js';
+import { openHome, type Home, type MemoryStores } from './home.js';
 import { KeyedQueue } from './keyed-queue.js';
 import { modelLanes, type ModelLane } from './lanes.js';
-import type {
-  ChatModel,
-  Clock,
-  KnowledgeGraph,
-  LocalChatModel,
-  LogEntry,
-  Logger,
-  Note,
-  NoteDraft,
-  NoteSummary,
-  PrivateStore,
-  ProjectConfig,
-  ProjectStore,
-  Recall,
-  RecallHit,
-  ReviewChoice,
-  ReviewPair,
-  UsageStore,
-} from './ports.js';
+import type { ChatModel, Clock, LocalChatModel, LogEntry, Logger, Note, NoteDraft, NoteSummary, ProjectConfig, Recall, RecallHit, ReviewChoice, ReviewPair } from './ports.js';
 import { presuggest } from './presuggest.js';
 import { explainWhy, type WhyAnswer } from './why.js';
 import { withoutHostPaths } from './public-text.js';
@@ -59,18 +41,10 @@ export interface AssistantSettings {
   distillDeadlineMs: number;
 }
 
-export interface AssistantDeps {
+export interface AssistantDeps extends MemoryStores {
   model: ChatModel;
   /** The memory writer: only a local model may distil (null disables distillation). */
   memoryModel: LocalChatModel | null;
-  store: ProjectStore;
-  privateStore: PrivateStore;
-  recall: Recall;
-  usage: UsageStore;
-  /** The knowledge graph of Markdown projects (traversal; distillation's page map and writes). */
-  graph?: KnowledgeGraph;
-  /** Waiting candidates of the promotion gate, per project; absent = no gate. */
-  candidates?: (project: string) => CandidateStore;
   clock: Clock;
   logger: Logger;
   settings: AssistantSettings;

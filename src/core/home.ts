@@ -80,16 +80,20 @@ export interface Home {
   distillTarget(): DistillTarget;
 }
 
-/** What a home is built from: every store is required (production has them all; tests pass fakes). */
-export interface HomeStores {
+/** Where memory lives: every store is required (production has them all; tests pass fakes). */
+export interface MemoryStores {
   store: ProjectStore;
   privateStore: PrivateStore;
   recall: Recall;
   usage: UsageStore;
-  /** The knowledge graph of Markdown projects (absent: no graph, e.g. in some tests). */
+  /** The knowledge graph of Markdown projects (traversal; distillation's page map and writes); absent: no graph, e.g. in some tests. */
   graph?: KnowledgeGraph;
   /** Waiting candidates of the promotion gate, per project; absent = no gate. */
   candidates?: (project: string) => CandidateStore;
+}
+
+/** What a home is built from: the stores, the time, and the private conversations' distil pace. */
+export interface HomeStores extends MemoryStores {
   now(): Date;
   /** distill_every of private conversations (projects carry their own). */
   distillEvery: number;
@@ -151,23 +155,7 @@ function projectHome(config: ProjectConfig, problems: FileProblem[], stores: Hom
     },
     search: (query, limit) => recall.recall(query, { project: slug, limit }),
     distillTarget: () => ({
-      label: slug,
-      async pending() {
-        const cursor = await store.getDistillCursor(slug);
-        const tail = await store.readLogSince(slug, cursor);
-        return {
-          entries: tail.entries,
-          commit: async (count) => {
-            const cursor = tail.after[count - 1];
-            if (cursor) await store.setDistillCursor(slug, cursor);
-          },
-        };
-      },
-      readLayers: () => store.readLayers(slug),
-      writeLayers: (layers, versions) => store.writeLayers(slug, layers, versions),
-      saveEntity: async (draft) => {
-        await store.saveNote(slug, draft);
-      },
+      ...projectDistillTarget(store, slug),
       ...(stores.graph
         ? {
             graph: {
@@ -181,6 +169,31 @@ function projectHome(config: ProjectConfig, problems: FileProblem[], stores: Hom
           }
         : {}),
     }),
+  };
+}
+
+/**
+ * A project as distillation reads and writes it: the archive after the distil cursor (commit
+ * moves the cursor), the three layers, and entity notes.
+ */
+export function projectDistillTarget(store: ProjectStore, slug: string): DistillTarget {
+  return {
+    label: slug,
+    async pending() {
+      const tail = await store.readLogSince(slug, await store.getDistillCursor(slug));
+      return {
+        entries: tail.entries,
+        commit: async (count) => {
+          const cursor = tail.after[count - 1];
+          if (cursor) await store.setDistillCursor(slug, cursor);
+        },
+      };
+    },
+    readLayers: () => store.readLayers(slug),
+    writeLayers: (layers, versions) => store.writeLayers(slug, layers, versions),
+    saveEntity: async (draft) => {
+      await store.saveNote(slug, draft);
+    },
   };
 }
 

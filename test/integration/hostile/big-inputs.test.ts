@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { distill } from '../../../src/core/distill.js';
+import { projectDistillTarget } from '../../../src/core/home.js';
 import { silentLogger, type Clock } from '../../../src/core/ports.js';
 import { chunkPage } from '../../../src/memory/index/chunker.js';
 import { appendToNote, parseNote } from '../../../src/memory/notes/note-format.js';
@@ -94,21 +95,7 @@ describe('a day log of 200,000 entries (about 120,000 overflowed in the app, whe
     expect(chunkPage('log/2026-11-29.md', content).length).toBeGreaterThan(0);
 
     const model = new ScriptedChatModel(() => ({ text: JSON.stringify({ summary: 'A very long day.', decisions: [], quotes: [] }) }));
-    const target = {
-      label: slug,
-      pending: async () => {
-        const t = await store.readLogSince(slug, await store.getDistillCursor(slug));
-        return {
-          entries: t.entries,
-          commit: async (count: number) => {
-            const at = t.after[count - 1];
-            if (at) await store.setDistillCursor(slug, at);
-          },
-        };
-      },
-      readLayers: () => store.readLayers(slug),
-      writeLayers: (l: Parameters<FileProjectStore['writeLayers']>[1], v: Record<string, string>) => store.writeLayers(slug, l, v),
-    };
+    const target = projectDistillTarget(store, slug);
     await expect(distill(target, { model, logger: silentLogger, batchChars: 2_000_000 })).resolves.toBe(200_000);
     expect((await store.readLayers(slug)).layers.summary).toBe('A very long day.');
   }, 60_000);

@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { distill, type DistillTarget } from '../../../src/core/distill.js';
+import { projectDistillTarget } from '../../../src/core/home.js';
 import { silentLogger, type Clock } from '../../../src/core/ports.js';
 import { FileProjectStore } from '../../../src/memory/store/project-store.js';
 import { ScriptedChatModel } from '../../support/fakes.js';
@@ -48,23 +49,18 @@ describe('entity notes and replays', () => {
       text: JSON.stringify({ summary: 'Design.', decisions: [], quotes: [], entities: [{ title: 'Sarah Chen', category: 'People', facts: wordings[n % wordings.length] }] }),
     }));
     let crashes = 3;
+    const base = projectDistillTarget(store, slug);
     const target: DistillTarget = {
-      label: slug,
+      ...base,
       pending: async () => {
-        const tail = await store.readLogSince(slug, await store.getDistillCursor(slug));
+        const pending = await base.pending();
         return {
-          entries: tail.entries,
+          ...pending,
           commit: async (count: number) => {
             if (crashes-- > 0) throw new Error('killed before the cursor moved');
-            const at = tail.after[count - 1];
-            if (at) await store.setDistillCursor(slug, at);
+            await pending.commit(count);
           },
         };
-      },
-      readLayers: () => store.readLayers(slug),
-      writeLayers: (layers, versions) => store.writeLayers(slug, layers, versions),
-      saveEntity: async (draft) => {
-        await store.saveNote(slug, draft);
       },
     };
     for (let run = 0; run < 4; run++) await distill(target, { model, logger: silentLogger, batchChars: 24_000 }).catch(() => 0);
