@@ -4,8 +4,8 @@
  * never `.` or `..`, so it can be joined under a folder without escaping it.
  */
 
-/** Folds accents and compatibility forms to ASCII where possible (é → e, ﬁ → fi). */
-function asciiFold(text: string): string {
+/** Folds accents and compatibility forms to ASCII where possible (é → e, ß → ss, ﬁ → fi). */
+export function foldAccents(text: string): string {
   return text
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
@@ -15,7 +15,7 @@ function asciiFold(text: string): string {
 }
 
 function squash(text: string, allowed: RegExp, max: number): string {
-  const s = asciiFold(text)
+  const s = foldAccents(text)
     .replace(allowed, '-')
     .replace(/-+/g, '-')
     .replace(/^-+|-+$/g, '');

@@ -2,16 +2,7 @@
  * How a name is compared with titles and aliases: accents folded, case ignored, possessives
  * dropped ("Sarah's", "James’"), punctuation treated as spacing. Pure functions.
  */
-
-/** Folds accents and compatibility forms (é → e, ß → ss). */
-export function foldAccents(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/ß/g, 'ss')
-    .replace(/[æÆ]/g, 'ae')
-    .replace(/[øØ]/g, 'o');
-}
+import { foldAccents } from '../slug.js';
 
 /** Tokens of a name or a text: lowercase words without accents, possessive endings removed. */
 export function nameTokens(text: string): string[] {

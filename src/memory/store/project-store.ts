@@ -388,31 +388,27 @@ export class FileProjectStore implements ProjectStore {
     });
     // A forgotten note is deleted like any other: the knowledge graph removes the links to it.
     return outcome.then(async (out) => {
-      if (out.forgotten && target.kind === 'note' && this.onNoteDeleted) {
-        const rel = target.path
-          .trim()
-          .replace(/^\.\//, '')
-          .replace(/^notes\//, '');
-        await this.onNoteDeleted(slug, /\.md$/i.test(rel) ? rel : `${rel}.md`).catch((err: unknown) => {
-          this.logger.warn({ slug, path: rel, err: String(err) }, 'links to a forgotten note were not removed');
-        });
-      }
+      if (out.forgotten && target.kind === 'note') await this.unlinkNote(slug, target.path, 'forgotten');
       return out;
     });
   }
 
   async deleteNote(slug: string, path: string): Promise<boolean> {
     const deleted = await this.lanes.run(slug, () => this.notes(slug).delete(path));
-    if (deleted && this.onNoteDeleted) {
-      const rel = path
-        .trim()
-        .replace(/^\.\//, '')
-        .replace(/^notes\//, '');
-      await this.onNoteDeleted(slug, /\.md$/i.test(rel) ? rel : `${rel}.md`).catch((err: unknown) => {
-        this.logger.warn({ slug, path: rel, err: String(err) }, 'links to a deleted note were not removed');
-      });
-    }
+    if (deleted) await this.unlinkNote(slug, path, 'deleted');
     return deleted;
+  }
+
+  /** Tells the knowledge graph a note is gone, so it removes the links to it; a failure is logged, the deletion stands. */
+  private async unlinkNote(slug: string, path: string, how: 'deleted' | 'forgotten'): Promise<void> {
+    if (!this.onNoteDeleted) return;
+    const rel = path
+      .trim()
+      .replace(/^\.\//, '')
+      .replace(/^notes\//, '');
+    await this.onNoteDeleted(slug, /\.md$/i.test(rel) ? rel : `${rel}.md`).catch((err: unknown) => {
+      this.logger.warn({ slug, path: rel, err }, `links to a ${how} note were not removed`);
+    });
   }
 
   grepNotes(slug: string, query: string, limit: number): Promise<TextHit[]> {
