@@ -19,7 +19,8 @@ import type { WebDeps, WebEnv } from './app.js';
 import { buildGraph, readNotePages } from './graph.js';
 import { placeFor, type WebPlace } from './places.js';
 import { factRecords } from './facts.js';
-import { findLayerItem, layerRecords, noteRecord, type MemoryRecord } from './records.js';
+import { findLayerItem, layerRecords, noteRecord } from './records.js';
+import type { MemoryRecord } from './shared/records.js';
 
 export function memoryRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
   const at = async (c: Context<WebEnv>): Promise<WebPlace | null> => placeFor(c.req.param('project') ?? '', c.get('user'), deps.projects);

@@ -5,7 +5,7 @@
  */
 import { parseFactLine } from '../memory/graph/lines.js';
 import { readRecord, type Sensitivity } from '../memory/records/record.js';
-import type { MemoryRecord } from './records.js';
+import type { MemoryRecord } from './shared/records.js';
 
 export function factRecords(path: string, markdown: string, page: { title: string; category: string; sensitivity?: string }): MemoryRecord[] {
   const out: MemoryRecord[] = [];

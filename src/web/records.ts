@@ -7,39 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { MemoryLayers } from '../core/ports.js';
 import { parseNote } from '../memory/notes/note-format.js';
-
-export type RecordKind = 'summary' | 'decision' | 'quote' | 'note' | 'fact';
-
-export interface ProvenanceStep {
-  /** What this step is: `said in`, `written by`, `source`… */
-  label: string;
-  /** A link (Discord message URL) or a plain reference (`manual`, `voice:…`). */
-  ref: string;
-}
-
-export interface MemoryRecord {
-  /** Stable while the item is unchanged: kind, position and a hash of its text. */
-  id: string;
-  kind: RecordKind;
-  text: string;
-  /** The Markdown page it lives in (null in private memory, which is SQLite only). */
-  page: string | null;
-  title?: string;
-  date?: string;
-  speaker?: string;
-  category: string;
-  source: string;
-  provenance: ProvenanceStep[];
-  confidence?: number;
-  sensitivity?: string;
-  status: string;
-  tags?: string[];
-  /** Fields beyond these (a fact's `due`, `blockId`, line…) are shown as they are. */
-  [field: string]: unknown;
-  editable: boolean;
-  forgettable: boolean;
-  holdable: boolean;
-}
+import type { MemoryRecord, ProvenanceStep } from './shared/records.js';
 
 export function textHash(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 10);

@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import prism from 'prism-media';
 import { MPEGDecoder } from 'mpg123-decoder';
 import OpusScript from 'opusscript';
-import type { MonoAudio } from './pcm.js';
+import type { MonoAudio } from './mono-audio.js';
 import { parseWav } from './wav.js';
 
 export class UnsupportedAudioError extends Error {}

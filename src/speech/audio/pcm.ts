@@ -4,11 +4,7 @@
  * synthesisers give mono at their own rate, Discord wants 48 kHz stereo (`toDiscordPcm`).
  */
 
-/** Mono audio as floats in [-1, 1] with its sample rate. */
-export interface MonoAudio {
-  samples: Float32Array;
-  sampleRate: number;
-}
+import type { MonoAudio } from './mono-audio.js';
 
 export const DISCORD_RATE = 48_000;
 export const RECOGNISER_RATE = 16_000;

@@ -1,5 +1,5 @@
 /** Minimal RIFF/WAVE reader and writer (PCM s16 / float32, any channel count). */
-import type { MonoAudio } from './pcm.js';
+import type { MonoAudio } from './mono-audio.js';
 
 export class WavFormatError extends Error {}
 
@@ -53,8 +53,8 @@ function decodeSamples(view: DataView, start: number, size: number, format: numb
   return out;
 }
 
-/** Encode mono s16 PCM as a WAV file (what `/v1/audio/transcriptions` servers accept). */
-export function encodeWav(pcm: Int16Array, sampleRate: number): Uint8Array {
+/** Encode mono s16 PCM as a WAV file (what `/v1/audio/transcriptions` servers accept; the browser's push-to-talk sends the same). */
+export function encodeWav(pcm: Int16Array, sampleRate: number): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(44 + pcm.length * 2);
   const v = new DataView(out.buffer);
   const put = (o: number, s: string) => {

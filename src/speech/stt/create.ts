@@ -24,15 +24,19 @@ export function createSpeechToText(config: SttConfig, logger: Logger): SpeechToT
       ...(config.STT_API_KEY ? { apiKey: config.STT_API_KEY } : {}),
     });
   }
-  const whisper = new TransformersWhisper({
-    model: config.STT_MODEL,
-    cacheDir: join(config.dataDir, 'models'),
-    ...(config.STT_MODEL_DIR ? { localDir: config.STT_MODEL_DIR } : {}),
-    allowDownload: config.STT_ALLOW_DOWNLOAD,
-    dtype: config.STT_DTYPE,
-    logger,
-  });
+  const whisper = localWhisper(config, { allowDownload: config.STT_ALLOW_DOWNLOAD, logger });
   const where = whisper.locate();
   logger.info({ stt: 'transformers', model: config.STT_MODEL, at: where.where, present: where.present }, 'speech to text: local Whisper');
   return whisper;
+}
+
+/** Local Whisper as configured (model, folder, weights), cached in `<DATA_DIR>/models`; `npm run models` uses the same. */
+export function localWhisper(config: Pick<Config, 'STT_MODEL' | 'STT_MODEL_DIR' | 'STT_DTYPE' | 'dataDir'>, options: { allowDownload: boolean; logger?: Logger }): TransformersWhisper {
+  return new TransformersWhisper({
+    model: config.STT_MODEL,
+    cacheDir: join(config.dataDir, 'models'),
+    ...(config.STT_MODEL_DIR ? { localDir: config.STT_MODEL_DIR } : {}),
+    dtype: config.STT_DTYPE,
+    ...options,
+  });
 }

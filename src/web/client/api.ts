@@ -1,5 +1,6 @@
 /** The JSON API the server documents (README: Web app → API), typed for the client. */
 import type { RecallHit } from '../../core/ports.js';
+import type { MemoryRecord } from '../shared/records.js';
 
 export interface Me {
   kind: 'owner' | 'member';
@@ -31,27 +32,6 @@ export interface ChatEntry {
 
 /** A search hit as the server sends it: the core's RecallHit (a type only; nothing of the core is bundled). */
 export type Hit = RecallHit;
-
-export interface MemoryRecord {
-  id: string;
-  kind: string;
-  text: string;
-  page: string | null;
-  title?: string;
-  date?: string;
-  speaker?: string;
-  category: string;
-  source: string;
-  provenance: { label: string; ref: string }[];
-  confidence?: number;
-  sensitivity?: string;
-  status: string;
-  tags?: string[];
-  editable: boolean;
-  forgettable: boolean;
-  holdable: boolean;
-  [field: string]: unknown;
-}
 
 export interface Problem {
   path: string;

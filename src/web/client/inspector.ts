@@ -4,7 +4,8 @@
  * shows each hit's score parts. Records carry whatever fields exist; new ones show up as columns
  * in the details without changes here.
  */
-import { api, type Hit, type MemoryRecord, type PageRef } from './api.js';
+import { api, type Hit, type PageRef } from './api.js';
+import type { MemoryRecord } from '../shared/records.js';
 import { clear, h, toast } from './dom.js';
 import { pageHref, pageView, renderMarkdown } from './markdown.js';
 
@@ -29,6 +30,9 @@ const KNOWN = new Set([
 ]);
 
 type Sort = 'date-desc' | 'date-asc' | 'confidence' | 'kind';
+
+/** The record fields the list can be filtered by, each with a select of the values present. */
+const FILTERS = ['kind', 'category', 'source', 'sensitivity', 'status'] as const;
 
 function select(label: string, id: string, values: string[], onChange: (v: string) => void): HTMLElement {
   const el = h(
@@ -69,8 +73,7 @@ async function renderRecords(body: HTMLElement, project: string): Promise<void> 
   const draw = () => {
     const q = state.q.toLowerCase();
     const shown = records
-      .filter((r) => (!state.kind || r.kind === state.kind) && (!state.category || r.category === state.category) && (!state.source || r.source === state.source))
-      .filter((r) => (!state.sensitivity || r.sensitivity === state.sensitivity) && (!state.status || r.status === state.status))
+      .filter((r) => FILTERS.every((f) => !state[f] || r[f] === state[f]))
       .filter((r) => !q || `${r.title ?? ''} ${r.text} ${r.speaker ?? ''} ${(r.tags ?? []).join(' ')}`.toLowerCase().includes(q));
     shown.sort((a, b) => {
       if (state.sort === 'confidence') return (b.confidence ?? -1) - (a.confidence ?? -1);
@@ -118,35 +121,13 @@ async function renderRecords(body: HTMLElement, project: string): Promise<void> 
       'div',
       { class: 'filters' },
       search,
-      select(
-        'kind',
-        'filter-kind',
-        uniq(records, (r) => r.kind),
-        set('kind'),
-      ),
-      select(
-        'category',
-        'filter-category',
-        uniq(records, (r) => r.category),
-        set('category'),
-      ),
-      select(
-        'source',
-        'filter-source',
-        uniq(records, (r) => r.source),
-        set('source'),
-      ),
-      select(
-        'sensitivity',
-        'filter-sensitivity',
-        uniq(records, (r) => r.sensitivity),
-        set('sensitivity'),
-      ),
-      select(
-        'status',
-        'filter-status',
-        uniq(records, (r) => r.status),
-        set('status'),
+      FILTERS.map((f) =>
+        select(
+          f,
+          `filter-${f}`,
+          uniq(records, (r) => r[f]),
+          set(f),
+        ),
       ),
       h('label', { class: 'filter' }, 'sort ', sort),
     ),

@@ -3,6 +3,7 @@
  * (OfflineAudioContext) and sends a WAV to Charlie's speech-to-text, so the server needs no codec
  * for whatever container this browser records in.
  */
+import { encodeWav } from '../../speech/audio/wav.js';
 
 export interface Recording {
   stop(): Promise<Blob>;
@@ -37,30 +38,8 @@ export async function toWav16k(blob: Blob): Promise<Blob> {
   src.connect(offline.destination);
   src.start();
   const rendered = await offline.startRendering();
-  return encodeWav(rendered.getChannelData(0), 16_000);
-}
-
-export function encodeWav(samples: Float32Array, rate: number): Blob {
-  const buf = new ArrayBuffer(44 + samples.length * 2);
-  const v = new DataView(buf);
-  const str = (o: number, s: string) => {
-    for (let i = 0; i < s.length; i++) v.setUint8(o + i, s.charCodeAt(i));
-  };
-  str(0, 'RIFF');
-  v.setUint32(4, 36 + samples.length * 2, true);
-  str(8, 'WAVE');
-  str(12, 'fmt ');
-  v.setUint32(16, 16, true);
-  v.setUint16(20, 1, true);
-  v.setUint16(22, 1, true);
-  v.setUint32(24, rate, true);
-  v.setUint32(28, rate * 2, true);
-  v.setUint16(32, 2, true);
-  v.setUint16(34, 16, true);
-  str(36, 'data');
-  v.setUint32(40, samples.length * 2, true);
-  samples.forEach((s, i) => v.setInt16(44 + i * 2, Math.max(-1, Math.min(1, s)) * 0x7fff, true));
-  return new Blob([buf], { type: 'audio/wav' });
+  const pcm = Int16Array.from(rendered.getChannelData(0), (s) => Math.max(-1, Math.min(1, s)) * 0x7fff);
+  return new Blob([encodeWav(pcm, 16_000)], { type: 'audio/wav' });
 }
 
 export async function transcribe(wav: Blob): Promise<string> {
