@@ -17,7 +17,7 @@ import { downloadModel } from '../src/llm/embedded/download.js';
 import { gb, progressPrinter, type DownloadProgress } from '../src/terminal/progress.js';
 import { embeddedModelFile, modelsDir } from '../src/llm/embedded/model-file.js';
 import { TransformersEmbedder } from '../src/llm/embeddings-transformers.js';
-import { TransformersWhisper } from '../src/speech/stt/transformers-whisper.js';
+import { localWhisper } from '../src/speech/stt/create.js';
 
 type Job = 'chat' | 'embedding' | 'whisper';
 const JOBS: Job[] = ['chat', 'embedding', 'whisper'];
@@ -41,13 +41,7 @@ function dirBytes(path: string): number {
 export function modelRows(config: Config): Row[] {
   const chat = embeddedModelFile(config);
   const embeddingDir = config.EMBEDDING_MODEL_DIR ? join(config.EMBEDDING_MODEL_DIR, config.EMBEDDING_MODEL) : join(modelsDir(config.dataDir), config.EMBEDDING_MODEL);
-  const whisper = new TransformersWhisper({
-    model: config.STT_MODEL,
-    cacheDir: modelsDir(config.dataDir),
-    ...(config.STT_MODEL_DIR ? { localDir: config.STT_MODEL_DIR } : {}),
-    allowDownload: false,
-    dtype: config.STT_DTYPE,
-  }).locate();
+  const whisper = localWhisper(config, { allowDownload: false }).locate();
   return [
     {
       job: 'chat (embedded)',
@@ -130,14 +124,7 @@ async function pull(config: Config, jobs: Job[]): Promise<void> {
       process.stdout.write('  ✓ loads\n');
     } else {
       process.stdout.write(`Whisper model ${config.STT_MODEL}\n`);
-      const whisper = new TransformersWhisper({
-        model: config.STT_MODEL,
-        cacheDir: modelsDir(config.dataDir),
-        ...(config.STT_MODEL_DIR ? { localDir: config.STT_MODEL_DIR } : {}),
-        allowDownload: true,
-        dtype: config.STT_DTYPE,
-        logger: transformersProgress('whisper'),
-      });
+      const whisper = localWhisper(config, { allowDownload: true, logger: transformersProgress('whisper') });
       await whisper.load();
       process.stdout.write(`  ✓ loads from ${whisper.locate().where}\n`);
     }

@@ -64,34 +64,48 @@ function gate(deps: ConformanceDeps): Verdict | null {
   return null;
 }
 
-export function streamingCheck(deps: ConformanceDeps): Check {
-  const { lane, record } = deps;
+/**
+ * A check that asks the lane's model: skipped while the server or the model is missing, and a
+ * request that fails is a verdict with its fix (a 404 model id, a refused key, a too-long prompt).
+ */
+function modelCheck(deps: ConformanceDeps, what: string, timeoutMs: number, ask: (signal: AbortSignal) => Promise<Verdict>): Check {
   return {
-    name: `${lane.name}: streaming`,
-    timeoutMs: 30_000,
+    name: `${deps.lane.name}: ${what}`,
+    timeoutMs,
     async run(signal) {
       const blocked = gate(deps);
       if (blocked) return blocked;
-      const body = { model: lane.model, stream: true, max_tokens: 24, temperature: 0, messages: [{ role: 'user', content: 'Count from 1 to 10, separated by spaces.' }] };
-      let answer;
       try {
-        answer = await request(`${trimSlash(lane.baseUrl)}/chat/completions`, { method: 'POST', headers: headers(lane.apiKey, true), body: JSON.stringify(body), timeoutMs: 28_000, signal });
+        return await ask(signal);
       } catch (err) {
-        return fail(`no answer: ${networkReason(err)}`, 'is the model loaded? a first request can take long while it loads');
+        return requestFailure(deps.lane, err);
       }
-      if (answer.status >= 400) return requestFailure(lane, { status: answer.status, message: answer.text });
-      const events = answer.text.split('\n').filter((l) => l.startsWith('data:') && !l.includes('[DONE]')).length;
-      if (answer.contentType.includes('text/event-stream') && events >= 2) {
-        record.streaming = 'ok';
-        return ok(`streams (${String(events)} events)`);
-      }
-      record.streaming = 'ignored';
-      return warn(
-        'the server ignores `stream` and sends the whole reply at once: Charlie copes, but replies appear only when complete',
-        'update the server, or use one that streams (LM Studio, Ollama, llama.cpp server, vLLM all do)',
-      );
     },
   };
+}
+
+export function streamingCheck(deps: ConformanceDeps): Check {
+  const { lane, record } = deps;
+  return modelCheck(deps, 'streaming', 30_000, async (signal) => {
+    const body = { model: lane.model, stream: true, max_tokens: 24, temperature: 0, messages: [{ role: 'user', content: 'Count from 1 to 10, separated by spaces.' }] };
+    let answer;
+    try {
+      answer = await request(`${trimSlash(lane.baseUrl)}/chat/completions`, { method: 'POST', headers: headers(lane.apiKey, true), body: JSON.stringify(body), timeoutMs: 28_000, signal });
+    } catch (err) {
+      return fail(`no answer: ${networkReason(err)}`, 'is the model loaded? a first request can take long while it loads');
+    }
+    if (answer.status >= 400) return requestFailure(lane, { status: answer.status, message: answer.text });
+    const events = answer.text.split('\n').filter((l) => l.startsWith('data:') && !l.includes('[DONE]')).length;
+    if (answer.contentType.includes('text/event-stream') && events >= 2) {
+      record.streaming = 'ok';
+      return ok(`streams (${String(events)} events)`);
+    }
+    record.streaming = 'ignored';
+    return warn(
+      'the server ignores `stream` and sends the whole reply at once: Charlie copes, but replies appear only when complete',
+      'update the server, or use one that streams (LM Studio, Ollama, llama.cpp server, vLLM all do)',
+    );
+  });
 }
 
 const SECRET = 'pelican-47';
@@ -103,72 +117,52 @@ const lookupTool = {
 
 export function toolCallCheck(deps: ConformanceDeps): Check {
   const { lane, model, record } = deps;
-  return {
-    name: `${lane.name}: tool calls`,
-    timeoutMs: 60_000,
-    async run(signal) {
-      const blocked = gate(deps);
-      if (blocked) return blocked;
-      const messages: ChatMessage[] = [
-        { role: 'system', content: 'You are a helpful assistant. Use the tools you are given.' },
-        { role: 'user', content: 'What is the secret word today? Use the get_secret_word tool, then tell me the word.' },
-      ];
-      try {
-        const first = await collect(model, messages, signal, { tools: [lookupTool], maxTokens: 200 });
-        const call = first.calls.find((c) => c.name === lookupTool.name);
-        if (!call) {
-          record.tools = 'none';
-          return fail(`the model answered without calling the tool ("${first.text.slice(0, 60)}"): it could not search or write Charlie's memory`, fixFor(lane, TOOL_FIX));
-        }
-        const argsOk = parseToolArguments(call.arguments).ok;
-        messages.push({ role: 'assistant', content: null, toolCalls: [call] }, { role: 'tool', toolCallId: call.id, name: call.name, content: JSON.stringify({ word: SECRET }) });
-        const second = await collect(model, messages, signal, { tools: [lookupTool], maxTokens: 200 });
-        if (!second.text.toLowerCase().includes('pelican')) {
-          record.tools = 'partial';
-          return warn('the model called the tool but did not use its result in the answer', fixFor(lane, TOOL_FIX));
-        }
-        record.tools = 'ok';
-        return argsOk ? ok('called the tool and used its result') : warn('round trip works, but the arguments were not valid JSON (Charlie repairs simple cases)', fixFor(lane, TOOL_FIX));
-      } catch (err) {
-        return requestFailure(lane, err);
-      }
-    },
-  };
+  return modelCheck(deps, 'tool calls', 60_000, async (signal) => {
+    const messages: ChatMessage[] = [
+      { role: 'system', content: 'You are a helpful assistant. Use the tools you are given.' },
+      { role: 'user', content: 'What is the secret word today? Use the get_secret_word tool, then tell me the word.' },
+    ];
+    const first = await collect(model, messages, signal, { tools: [lookupTool], maxTokens: 200 });
+    const call = first.calls.find((c) => c.name === lookupTool.name);
+    if (!call) {
+      record.tools = 'none';
+      return fail(`the model answered without calling the tool ("${first.text.slice(0, 60)}"): it could not search or write Charlie's memory`, fixFor(lane, TOOL_FIX));
+    }
+    const argsOk = parseToolArguments(call.arguments).ok;
+    messages.push({ role: 'assistant', content: null, toolCalls: [call] }, { role: 'tool', toolCallId: call.id, name: call.name, content: JSON.stringify({ word: SECRET }) });
+    const second = await collect(model, messages, signal, { tools: [lookupTool], maxTokens: 200 });
+    if (!second.text.toLowerCase().includes('pelican')) {
+      record.tools = 'partial';
+      return warn('the model called the tool but did not use its result in the answer', fixFor(lane, TOOL_FIX));
+    }
+    record.tools = 'ok';
+    return argsOk ? ok('called the tool and used its result') : warn('round trip works, but the arguments were not valid JSON (Charlie repairs simple cases)', fixFor(lane, TOOL_FIX));
+  });
 }
 
 const cityReply = z.object({ city: z.string().min(1), colors: z.array(z.string().min(1)).length(3) });
 
 export function jsonCheck(deps: ConformanceDeps): Check {
   const { lane, model, record } = deps;
-  return {
-    name: `${lane.name}: JSON output`,
-    timeoutMs: 45_000,
-    async run(signal) {
-      const blocked = gate(deps);
-      if (blocked) return blocked;
-      const messages: ChatMessage[] = [
-        { role: 'system', content: 'Reply with one JSON object and nothing else.' },
-        { role: 'user', content: 'Return {"city": string, "colors": [three strings]} for Paris: the city name and three colours of its flag.' },
-      ];
-      try {
-        const { text } = await collect(model, messages, signal, { json: true, maxTokens: 200 });
-        const parsed = parseToolArguments(text);
-        if (!parsed.ok) {
-          record.json = 'broken';
-          return fail(`the reply is not valid JSON ("${text.slice(0, 60)}"): distillation would fail`, fixFor(lane, JSON_FIX));
-        }
-        const fit = cityReply.safeParse(parsed.value);
-        if (!fit.success) {
-          record.json = 'schema';
-          return warn(`valid JSON that does not fit the schema (${fit.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')})`, fixFor(lane, JSON_FIX));
-        }
-        record.json = 'ok';
-        return ok('valid JSON that fits a small schema');
-      } catch (err) {
-        return requestFailure(lane, err);
-      }
-    },
-  };
+  return modelCheck(deps, 'JSON output', 45_000, async (signal) => {
+    const messages: ChatMessage[] = [
+      { role: 'system', content: 'Reply with one JSON object and nothing else.' },
+      { role: 'user', content: 'Return {"city": string, "colors": [three strings]} for Paris: the city name and three colours of its flag.' },
+    ];
+    const { text } = await collect(model, messages, signal, { json: true, maxTokens: 200 });
+    const parsed = parseToolArguments(text);
+    if (!parsed.ok) {
+      record.json = 'broken';
+      return fail(`the reply is not valid JSON ("${text.slice(0, 60)}"): distillation would fail`, fixFor(lane, JSON_FIX));
+    }
+    const fit = cityReply.safeParse(parsed.value);
+    if (!fit.success) {
+      record.json = 'schema';
+      return warn(`valid JSON that does not fit the schema (${fit.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')})`, fixFor(lane, JSON_FIX));
+    }
+    record.json = 'ok';
+    return ok('valid JSON that fits a small schema');
+  });
 }
 
 function filler(tokens: number): string {
@@ -177,32 +171,22 @@ function filler(tokens: number): string {
 }
 
 export function contextCheck(deps: ConformanceDeps): Check {
-  const { lane, model, record, state } = deps;
-  return {
-    name: `${lane.name}: context length`,
-    timeoutMs: 90_000,
-    async run(signal) {
-      const blocked = gate(deps);
-      if (blocked) return blocked;
-      const declared = state.declaredContext;
-      record.contextTokens = declared;
-      const said = declared === undefined ? 'the server does not say its context length' : `declared ${String(declared)} tokens`;
-      if (declared !== undefined && declared < CONTEXT_NEEDED_TOKENS) return fail(`${said}; Charlie needs about ${String(CONTEXT_NEEDED_TOKENS)}`, CONTEXT_FIX);
-      const messages: ChatMessage[] = [
-        { role: 'user', content: `Remember this passphrase: ORCHID-93.\n\n${filler(PROBE_TOKENS)}\n\nWhat was the passphrase at the very beginning? Answer with the passphrase only.` },
-      ];
-      try {
-        const { text } = await collect(model, messages, signal, { maxTokens: 20 });
-        if (!/orchid/i.test(text)) {
-          return warn(`${said}; a ~${String(PROBE_TOKENS)}-token prompt lost its beginning — the server seems to cut long prompts`, CONTEXT_FIX);
-        }
-        record.contextTokens = declared ?? PROBE_TOKENS;
-        return ok(`${said}; a ~${String(PROBE_TOKENS)}-token prompt was read to the start`);
-      } catch (err) {
-        return requestFailure(lane, err);
-      }
-    },
-  };
+  const { model, record, state } = deps;
+  return modelCheck(deps, 'context length', 90_000, async (signal) => {
+    const declared = state.declaredContext;
+    record.contextTokens = declared;
+    const said = declared === undefined ? 'the server does not say its context length' : `declared ${String(declared)} tokens`;
+    if (declared !== undefined && declared < CONTEXT_NEEDED_TOKENS) return fail(`${said}; Charlie needs about ${String(CONTEXT_NEEDED_TOKENS)}`, CONTEXT_FIX);
+    const messages: ChatMessage[] = [
+      { role: 'user', content: `Remember this passphrase: ORCHID-93.\n\n${filler(PROBE_TOKENS)}\n\nWhat was the passphrase at the very beginning? Answer with the passphrase only.` },
+    ];
+    const { text } = await collect(model, messages, signal, { maxTokens: 20 });
+    if (!/orchid/i.test(text)) {
+      return warn(`${said}; a ~${String(PROBE_TOKENS)}-token prompt lost its beginning — the server seems to cut long prompts`, CONTEXT_FIX);
+    }
+    record.contextTokens = declared ?? PROBE_TOKENS;
+    return ok(`${said}; a ~${String(PROBE_TOKENS)}-token prompt was read to the start`);
+  });
 }
 
 export function imageCheck(deps: ConformanceDeps): Check {
