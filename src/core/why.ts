@@ -8,7 +8,7 @@
  */
 import type { KnowledgeGraph, RecallHit } from './ports.js';
 
-export type ChainStepKind = 'said' | 'added' | 'restated' | 'edited' | 'merged' | 'review' | 'reviewed';
+export type ChainStepKind = 'said' | 'added' | 'restated' | 'edited' | 'merged' | 'review' | 'reviewed' | 'distilled' | 'expired' | 'settled';
 
 export interface ChainStep {
   /** ISO time (from the log), or YYYY-MM-DD when only the day is known. */

@@ -175,6 +175,59 @@ describe('Discord slash commands', () => {
     expect(String((elsewhere.data as Json).content)).toContain('expired');
   });
 
+  it('a reply that used memory has a why? button carrying only record ids; it and /memory why show the chain; unknown ids get a clear answer', async () => {
+    const assistant = new FakeAssistant((m) => ({ reply: 'Sarah leads design at Acme.', ...(m.text.includes('Sarah') ? { records: ['r-aaaaaa', 'r-bbbbbb', 'not an id'] } : {}) }));
+    assistant.chains = [
+      {
+        id: 'r-aaaaaa',
+        page: 'People/Sarah-Chen.md',
+        statement: 'Is head of design at Acme.',
+        category: 'identity',
+        status: 'active',
+        via: 'chat',
+        confidence: 0.79,
+        effective: 0.78,
+        state: 'fresh',
+        said: '2026-06-08',
+        handEdited: false,
+        steps: [{ at: '2026-06-01T10:00:00.000Z', kind: 'added', text: 'stated, and written (by distillation; gate 0.66)', source: 'https://discord.com/channels/1/2/101' }],
+      },
+    ];
+    h = await startBotHarness({ assistant });
+    h.fake.postMessage(h.general, h.alice, 'what does Sarah do?');
+    const reply = await h.fake.waitFor(() => h!.fake.botMessagesIn(h!.general.id).find((m) => (m.components as Json[]).length), 5000, 'reply with the why? button');
+    const button = ((reply.components as Json[])[0]!.components as Json[])[0]!;
+    expect(button.label).toBe('❔ why?');
+    expect(button.custom_id).toBe('why:r-aaaaaa,r-bbbbbb'); // record ids only: the message's text is nowhere in it
+    const shown = await firstCallback(h, h.fake.pressButton(h.general, h.alice, reply, String(button.custom_id)));
+    const content = String((shown.data as Json).content);
+    expect(Number((shown.data as Json).flags) & EPHEMERAL).toBe(EPHEMERAL);
+    expect(content).toContain('“Is head of design at Acme.” — People/Sarah-Chen.md ^r-aaaaaa');
+    expect(content).toContain('2026-06-01  added    stated, and written (by distillation; gate 0.66) — <https://discord.com/channels/1/2/101>');
+    expect(content).toContain('now: confidence 0.79, 0.78 after decay');
+    expect(content).toContain('No longer in memory: ^r-bbbbbb');
+    expect(assistant.whyAsked).toEqual([{ ids: ['r-aaaaaa', 'r-bbbbbb'] }]);
+
+    const gone = await firstCallback(h, h.fake.pressButton(h.general, h.alice, reply, 'why:r-cccccc'));
+    expect(String((gone.data as Json).content)).toContain('no longer in memory');
+    const forged = await firstCallback(h, h.fake.pressButton(h.general, h.alice, reply, 'why:Sarah leads design'));
+    expect(String((forged.data as Json).content)).toContain('not one I can read');
+    expect(assistant.whyAsked).toHaveLength(2); // the forged id was never looked up
+
+    const asked = h.fake.runCommand(h.general, h.alice, 'memory', sub('why', [{ type: 3, name: 'fact', value: 'head of design' }]));
+    const deferred = await firstCallback(h, asked);
+    expect(deferred.type).toBe(5);
+    expect(Number((deferred.data as Json).flags) & EPHEMERAL).toBe(EPHEMERAL);
+    await h.fake.waitFor(() => asked.original?.content, 5000, 'why edit');
+    expect(String(asked.original!.content)).toContain('“Is head of design at Acme.”');
+    expect(assistant.whyAsked[2]).toEqual({ query: 'head of design' });
+
+    // a reply that used no record has no why? button
+    h.fake.postMessage(h.general, h.alice, 'hello');
+    const plain = await h.fake.waitFor(() => h!.fake.botMessagesIn(h!.general.id)[1], 5000, 'second reply');
+    expect(plain.components ?? []).toEqual([]);
+  });
+
   it('/memory candidates lists what waits with score and message; promote: promotes it', async () => {
     const assistant = new FakeAssistant();
     assistant.candidates = [

@@ -24,6 +24,7 @@ export function makeAssistant(opts: {
   recall?: Recall;
   usage?: UsageStore;
   graph?: AssistantDeps['graph'];
+  candidates?: AssistantDeps['candidates'];
   tools?: AssistantDeps['tools'];
   clock?: FixedClock;
   settings?: Partial<AssistantSettings>;
@@ -41,6 +42,7 @@ export function makeAssistant(opts: {
     recall: opts.recall ?? new GrepRecall(store),
     usage: opts.usage ?? new RecordingUsageStore(),
     graph: opts.graph,
+    candidates: opts.candidates,
     tools: opts.tools,
     clock,
     logger: opts.logger ?? silentLogger,

@@ -42,6 +42,24 @@ describe('record history in _log.md', () => {
     expect(parseRenames(log).get(PAGE)).toEqual(['People/Sarah.md']);
   });
 
+  it("reads the reflection job's page lines by the record ids their detail names", () => {
+    const log = [
+      '- 2026-06-10T03:00:00.000Z merged People/Sarah-Chen.md (source: reflection) — r-aaaaaa + r-bbbbbb + r-cccccc → r-aaaaaa',
+      '- 2026-06-10T03:00:00.000Z distilled Topics/Work.md (source: reflection) — r-aaaaaa + r-dddddd → r-eeeeee (rule)',
+      '- 2026-06-10T03:00:00.000Z expired People/Sarah-Chen.md (source: reflection) — r-ffffff (due 2026-06-05)',
+      '- 2026-06-10T03:00:00.000Z proposed People/Sarah-Chen.md (source: reflection) — r-aaaaaa vs r-999999 (review: employer)',
+      '- 2026-06-10T03:00:00.000Z updated People/Sarah-Chen.md (source: reflection) — previous version kept in .history/x.md',
+    ].join('\n');
+    expect(parseRecordEvents(log).map((e) => [e.action, e.id, e.detail])).toEqual([
+      ['merged', 'r-aaaaaa', `absorbed ${PAGE}#^r-bbbbbb`],
+      ['merged', 'r-aaaaaa', `absorbed ${PAGE}#^r-cccccc`],
+      ['distilled', 'r-eeeeee', 'a rule distilled from ^r-aaaaaa + ^r-dddddd'],
+      ['expired', 'r-ffffff', '(due 2026-06-05)'],
+      ['review', 'r-aaaaaa', 'disagrees with ^r-999999 (proposed by reflection)'],
+      ['review', 'r-999999', 'disagrees with ^r-aaaaaa (proposed by reflection)'],
+    ]);
+  });
+
   it('applyToPage reports what it did to which record: added, restated, and the pair put into review', () => {
     const first = applyToPage(null, { ...plan([{ text: 'Works at Acme.', said: '2026-06-01', source: url(1), gate: 'gate 0.66' }]), isNew: true }, '2026-06-01', () => null);
     const id = blockIdFor(PAGE, 'Works at Acme.');

@@ -56,6 +56,12 @@ function step(e: RecordEvent, from?: string): ChainStep {
       return { ...base, text: `put into review: ${e.detail ?? ''}` };
     case 'reviewed':
       return { ...base, text: `review decision: ${e.detail ?? ''}`, ...src };
+    case 'distilled':
+      return { ...base, text: `${e.detail ?? 'a rule distilled'} by ${e.source ?? 'reflection'}` };
+    case 'expired':
+      return { ...base, text: `expired by ${e.source ?? 'reflection'}: past its due date ${e.detail ?? ''}`.trim() };
+    case 'settled':
+      return { ...base, text: `settled by ${e.source ?? 'reflection'}: an old episode ${e.detail ?? ''}`.trim() };
   }
 }
 
@@ -107,7 +113,12 @@ export function buildChains(pages: ReadonlyMap<string, WikiPage>, events: readon
   const byId = new Map<string, RecordEvent[]>();
   for (const e of events) byId.set(e.id, [...(byId.get(e.id) ?? []), e]);
   const records = new Map<string, MemoryRecord>();
-  for (const p of pages.values()) for (const r of recordsOf(p)) if (r.id) records.set(r.id, r);
+  /** `[merged:: r-…]` on a kept record (the reflection job writes it): merged id → kept id. */
+  const mergedInto = new Map<string, string>();
+  for (const p of pages.values()) {
+    for (const r of recordsOf(p)) if (r.id) records.set(r.id, r);
+    for (const f of p.facts.concat(p.unsourced)) for (const m of f.fields.filter((x) => x.key === 'merged')) if (f.blockId) mergedInto.set(m.value.replace(/^\^/, ''), f.blockId);
+  }
   const chains: RecordChain[] = [];
   const missing: string[] = [];
   const seen = new Set<string>();
@@ -120,7 +131,7 @@ export function buildChains(pages: ReadonlyMap<string, WikiPage>, events: readon
   for (const ref of refs) {
     if ('id' in ref) {
       const id = ref.id.replace(/^\^/, '');
-      const r = records.get(id) ?? keptAfterMerge(id, events, records);
+      const r = records.get(id) ?? keptAfterMerge(id, events, records) ?? records.get(mergedInto.get(id) ?? '');
       if (r) add(r, r.id === id ? undefined : id);
       else missing.push(id);
       continue;

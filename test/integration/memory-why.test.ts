@@ -1,0 +1,182 @@
+/**
+ * "Why does Charlie think that?" end to end: a fact stated (distillation through the promotion
+ * gate, scripted memory model), stated again in other words (a duplicate), restated, merged by
+ * reflection, then edited by hand in the Markdown; `/memory why` in the terminal shows every
+ * step with its date, the gate's score and the messages, and a reply that used the record
+ * carries its id for the "why?" button.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Place } from '../../src/core/assistant-api.js';
+import { silentLogger } from '../../src/core/ports.js';
+import { Wiki } from '../../src/memory/graph/wiki.js';
+import { fileCandidateStore } from '../../src/memory/records/candidate-store.js';
+import { FileProjectStore } from '../../src/memory/store/project-store.js';
+import { runTerminal } from '../../src/terminal/chat.js';
+import { makeAssistant } from '../support/assistant-fixture.js';
+import { FixedClock, ScriptedChatModel } from '../support/fakes.js';
+import { retrievalFixture, type RetrievalFixture } from '../support/retrieval-fixture.js';
+
+let fx: RetrievalFixture | undefined;
+afterEach(async () => {
+  await fx?.cleanup();
+  fx = undefined;
+});
+
+const place: Place = { kind: 'project', origin: { name: 'general', key: 'terminal:general' } };
+const url = (n: number) => `https://discord.com/channels/1/2/${100 + n}`;
+const DAY = 86_400_000;
+const PAGE = 'People/Professional/Sarah-Chen.md';
+
+/** What the scripted memory model proposes at each distillation: one fact about Sarah from message 1. */
+const proposal = (text: string, isNew: boolean) => ({
+  summary: 'Sarah Chen leads design at Acme.',
+  decisions: [],
+  quotes: [],
+  entities: [{ name: 'Sarah Chen', category: 'People/Professional', aliases: ['Sarah'], staleness: 3, ...(isNew ? { new: true } : {}) }],
+  facts: [{ entity: 'Sarah Chen', text, message: 1, type: 'identity' }],
+  links: [],
+});
+
+async function terminal(assistant: Parameters<typeof runTerminal>[0]['assistant'], input: string): Promise<string> {
+  const output = new PassThrough();
+  let out = '';
+  output.on('data', (c: Buffer) => (out += c.toString('utf8')));
+  await runTerminal({
+    assistant,
+    projectName: 'general',
+    assistantName: 'Charlie',
+    input: Readable.from([input]),
+    output,
+    interactive: false,
+    color: false,
+    modelStatus: Promise.resolve(null),
+    userName: 'Alice',
+  });
+  return out;
+}
+
+describe('/memory why', () => {
+  it('a fact stated, restated, merged and edited by hand: every step with its date, the gate score and the messages, and the confidence now', async () => {
+    fx = retrievalFixture();
+    const clock = new FixedClock(new Date('2026-06-01T09:00:00Z'));
+    const projectsDir = fx.projectsDir;
+    const store = new FileProjectStore({ projectsDir, clock, defaults: { distillEvery: 100 } });
+    const graph = new Wiki({ projectsDir, clock, logger: silentLogger });
+    const recall = fx.open(undefined, undefined, clock).recall;
+    const memoryModel = new ScriptedChatModel((_req, n) => ({
+      text: JSON.stringify([proposal('Is head of design at Acme.', true), proposal('Leads design at Acme.', false), proposal('Is head of design at Acme.', false)][n] ?? {}),
+    }));
+    // the chat model looks Sarah up, then answers
+    const chat = new ScriptedChatModel((req) =>
+      req.messages.some((m) => m.role === 'tool') ? { text: 'Sarah is head of design at Acme.' } : { toolCalls: [{ name: 'search_memory', arguments: '{"query":"Sarah head of design Acme"}' }] },
+    );
+    const dataDir = fx.dataDir;
+    const { assistant } = makeAssistant({ model: chat, memoryModel, store, graph, recall, clock, candidates: (p) => fileCandidateStore(dataDir, p) });
+    const say = async (n: number, speaker: string, text: string) => {
+      await assistant.handle({ place, speaker, text, source: url(n), time: clock.now(), reply: false });
+      clock.advance(3_600_000);
+      expect((await assistant.distillNow(place)).ran).toBe(true);
+    };
+
+    await say(1, 'Alice', 'Sarah Chen is head of design at Acme.'); // 2026-06-01: stated
+    clock.advance(2 * DAY);
+    await say(2, 'Bob', 'Sarah leads design at Acme these days.'); // 2026-06-03: the same fact in other words
+    clock.advance(5 * DAY);
+    await say(3, 'Alice', 'Sarah Chen is head of design at Acme, remember that.'); // 2026-06-08: restated
+
+    const file = join(projectsDir, 'general', 'notes', PAGE);
+    const lines = (await readFile(file, 'utf8')).split('\n');
+    const idOf = (needle: string) => /\^(r-[0-9a-f]+)$/.exec(lines.find((l) => l.includes(needle)) ?? '')?.[1] ?? '';
+    const kept = idOf('Is head of design at Acme.');
+    const dup = idOf('Leads design at Acme.');
+    expect(kept).toMatch(/^r-/);
+    expect(dup).toMatch(/^r-/);
+
+    // 2026-06-10: reflection merges the duplicate into the older record, as the reflection job
+    // writes it (src/memory/reflect on its branch: the kept line gains the other's source and
+    // [merged:: id], the duplicate leaves the page, one `merged` line names both ids)
+    clock.advance(2 * DAY);
+    const dupLine = lines.find((l) => l.includes(`^${dup}`)) ?? '';
+    const dupSource = /\[source:: (\[msg\]\([^)]*\))\]/.exec(dupLine)?.[1] ?? '';
+    const merged = lines.filter((l) => l !== dupLine).map((l) => (l.endsWith(`^${kept}`) ? l.replace(` ^${kept}`, ` [source:: ${dupSource}] [merged:: ${dup}] ^${kept}`) : l));
+    await writeFile(file, merged.join('\n'));
+    await graph.log('general', [{ action: 'merged', path: PAGE, source: 'reflection', detail: `${kept} + ${dup} → ${kept}` }]);
+
+    // 2026-06-12: a person edits the statement in the Markdown; the watcher runs reconcile
+    clock.advance(2 * DAY);
+    const page = await readFile(file, 'utf8');
+    await writeFile(file, page.replace('- Is head of design at Acme.', '- Is head of design at Acme, since May.'));
+    await graph.reconcile('general');
+
+    clock.advance(2 * DAY);
+    const out = await terminal(assistant, '/memory why what does Sarah do at Acme?\n');
+    const chain = out.slice(out.indexOf('“Is head of design at Acme, since May.”'));
+    expect(chain).toContain(`— ${PAGE} ^${kept}`);
+    const stepLines = chain.split('\n').filter((l) => /^ {2}\d{4}-\d\d-\d\d /.test(l));
+    expect(stepLines.map((l) => l.trim().split(/\s+/).slice(0, 2).join(' '))).toEqual(['2026-06-01 added', '2026-06-03 added', '2026-06-08 restated', '2026-06-10 merged', '2026-06-12 edited']);
+    // stated: the gate's verdict with its score and parts, and the message that said it
+    expect(stepLines[0]).toMatch(/by distillation; gate 0\.\d\d \(recency [\d.]+ · novelty 1 · identity [\d.]+ · source 0\.7\)\) — https:\/\/discord\.com\/channels\/1\/2\/101$/);
+    expect(stepLines[1]).toContain(`— ${url(2)} (merged record ^${dup})`);
+    expect(stepLines[2]).toMatch(/restated \(said 2026-06-08\).* — https:\/\/discord\.com\/channels\/1\/2\/103$/);
+    expect(stepLines[3]).toContain(`absorbed the duplicate ^${dup}`);
+    expect(stepLines[4]).toContain('changed by hand');
+    // now: a hand-edited record is manual with confidence 1, fading from when it was last said
+    expect(chain).toContain('now: confidence 1.00, 0.99 after decay (fresh, identity; via manual, last said 2026-06-08)');
+
+    // the log holds it all, append-only and readable, without the statement's text
+    const log = await readFile(join(projectsDir, 'general', 'notes', '_log.md'), 'utf8');
+    expect(log).toMatch(new RegExp(`^- 2026-06-01T10:00:00.000Z added ${PAGE}#\\^${kept} \\(source: ${url(1).replace(/[./]/g, '\\$&')}\\) — by distillation; gate `, 'm'));
+    expect(log).toMatch(new RegExp(`^- 2026-06-12T\\S+ edited ${PAGE}#\\^${kept} \\(source: hand edit\\) — statement now r-[0-9a-f]+$`, 'm'));
+    expect(log).not.toContain('since May');
+
+    // asking again logs the edit no second time
+    await terminal(assistant, `/memory why ${kept}\n`);
+    expect((await readFile(join(projectsDir, 'general', 'notes', '_log.md'), 'utf8')).match(/ edited /g)).toHaveLength(1);
+
+    // the merged-away record's id leads to the record that absorbed it
+    const viaDup = await assistant.why(place, { ids: [dup] });
+    expect(viaDup.chains.map((c) => [c.id, c.askedFor])).toEqual([[kept, dup]]);
+
+    // a reply that searched memory carries the ids of the records it was shown (the why? button)
+    const outcome = await assistant.handle({ place, speaker: 'Alice', text: 'What does Sarah do?', source: url(9), time: clock.now() });
+    expect(outcome.reply).toBe('Sarah is head of design at Acme.');
+    expect(outcome.records).toContain(kept);
+    const why = await assistant.why(place, { ids: outcome.records ?? [] });
+    expect(why.chains.find((c) => c.id === kept)?.steps.map((s) => s.kind)).toEqual(['added', 'added', 'restated', 'merged', 'edited']);
+  });
+
+  it('a review decision is part of the chain; a private conversation has none', async () => {
+    fx = retrievalFixture();
+    const clock = new FixedClock(new Date('2026-06-01T10:00:00Z'));
+    const graph = new Wiki({ projectsDir: fx.projectsDir, clock, logger: silentLogger });
+    const store = new FileProjectStore({ projectsDir: fx.projectsDir, clock, defaults: { distillEvery: 100 } });
+    const { assistant } = makeAssistant({ model: new ScriptedChatModel(() => ({ text: 'ok' })), store, graph, recall: fx.open(undefined, undefined, clock).recall, clock });
+    await store.ensureProject(place.origin);
+    const write = (text: string, n: number) =>
+      graph.write('general', {
+        origin: 'distillation',
+        links: [],
+        entities: [{ name: 'Sarah Chen', category: 'People/Professional', create: true, facts: [{ text, said: clock.now().toISOString().slice(0, 10), source: url(n) }] }],
+      });
+    await write('Works at Acme.', 1);
+    clock.advance(DAY);
+    await write('Joined Globex.', 2);
+    const pairs = await assistant.reviewList(place);
+    const globex = pairs[0]?.new.id ?? '';
+    clock.advance(DAY);
+    expect(await assistant.resolveReview(place, globex, 'keep-new')).toBe(true);
+    const answer = await assistant.why(place, { query: 'where does Sarah work Acme' });
+    const acme = answer.chains.find((c) => c.statement === 'Works at Acme.');
+    expect(acme?.status).toBe('superseded');
+    expect(acme?.steps.map((s) => [s.at.slice(0, 10), s.kind, s.text])).toEqual([
+      ['2026-06-01', 'added', 'stated, and written (by distillation; written without the promotion gate)'],
+      ['2026-06-02', 'review', `put into review: disagrees with ^${globex}`],
+      ['2026-06-03', 'reviewed', `review decision: keep-new: superseded by ^${globex}`],
+    ]);
+    const dm = await assistant.why({ kind: 'private', userId: '42', userName: 'Alice' }, { query: 'Sarah' });
+    expect(dm.unavailable).toContain('private');
+  });
+});
