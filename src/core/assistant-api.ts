@@ -9,7 +9,7 @@ import type { ModelLane } from './lanes.js';
 import type { ForgetOutcome, ForgetTarget } from './tombstones.js';
 import type { PrivateForgetOutcome, PrivateForgetTarget, PrivateMemoryView } from './private-memory.js';
 import type { WhyAnswer } from './why.js';
-import type { FileProblem, MemoryLayers, NoteSummary, Note, ProjectConfig, ProjectOrigin, RecallHit } from './ports.js';
+import type { FileProblem, MemoryLayers, NoteSummary, Note, ProjectConfig, ProjectOrigin, RecallHit, RecordView } from './ports.js';
 
 /**
  * Where a message came from, as a front door knows it: a shared project (Markdown) or a private
@@ -112,6 +112,12 @@ export interface AssistantApi {
    * records with these block ids (a reply's "why?" button), each with its provenance chain.
    */
   why(place: Place, ask: { query: string } | { ids: readonly string[] }): Promise<WhyAnswer>;
+  /** Every typed record of the project's entity pages, with decay read now (none in a private conversation). */
+  records(place: Place): Promise<RecordView[]>;
+  /** A person rewrote a record's statement: provenance manual, confidence 1; false when there is no such record. */
+  editRecord(place: Place, id: string, statement: string): Promise<boolean>;
+  /** A person rewrote a note page's text (front matter kept): source manual, confidence 1; false when there is no such page. */
+  editNotePage(place: Place, path: string, body: string): Promise<boolean>;
   /** Which model does which job (chat, memory) and whether each is local. */
   lanes(): ModelLane[];
   /** Waits for background work (distillation) to settle; for shutdown and tests. */

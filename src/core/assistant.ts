@@ -17,7 +17,7 @@ import { decisionsFromText, quotesFromText } from './memory-edit.js';
 import { openHome, type Home, type MemoryStores } from './home.js';
 import { KeyedQueue } from './keyed-queue.js';
 import { modelLanes, type ModelLane } from './lanes.js';
-import type { ChatModel, Clock, LocalChatModel, LogEntry, Logger, Note, NoteDraft, NoteSummary, ProjectConfig, Recall, RecallHit, ReviewChoice, ReviewPair } from './ports.js';
+import type { ChatModel, Clock, LocalChatModel, LogEntry, Logger, Note, NoteDraft, NoteSummary, ProjectConfig, Recall, RecallHit, RecordView, ReviewChoice, ReviewPair } from './ports.js';
 import { presuggest } from './presuggest.js';
 import { explainWhy, type WhyAnswer } from './why.js';
 import { withoutHostPaths } from './public-text.js';
@@ -488,6 +488,27 @@ export class Assistant implements AssistantApi {
     const graph = this.deps.graph;
     if (home.private || !graph?.review || !/^r-[\w-]+$/.test(id.replace(/^\^/, ''))) return false;
     return graph.review(home.key, id.replace(/^\^/, ''), choice);
+  }
+
+  async records(place: Place): Promise<RecordView[]> {
+    const home = await this.home(place);
+    const graph = this.deps.graph;
+    if (home.private || !graph?.records) return [];
+    return graph.records(home.key, this.deps.clock.now());
+  }
+
+  async editRecord(place: Place, id: string, statement: string): Promise<boolean> {
+    const home = await this.home(place);
+    const graph = this.deps.graph;
+    if (home.private || !graph?.editRecord || !/^r-[\w-]+$/.test(id) || !statement.trim()) return false;
+    return graph.editRecord(home.key, id, statement);
+  }
+
+  async editNotePage(place: Place, path: string, body: string): Promise<boolean> {
+    const home = await this.home(place);
+    const graph = this.deps.graph;
+    if (home.private || !graph?.editPage || !body.trim()) return false;
+    return graph.editPage(home.key, path, body);
   }
 
   async promoteCandidate(place: Place, key: string): Promise<boolean> {

@@ -495,6 +495,42 @@ export interface KnowledgeGraph {
   review?(project: string, id: string, choice: ReviewChoice): Promise<boolean>;
   /** The records asked for, each with its provenance chain (src/core/why.ts); absent: no record history. */
   provenance?(project: string, refs: readonly RecordRef[]): Promise<Provenance>;
+  /** Every typed record of the project's pages, with its decay read at `now`. */
+  records?(project: string, now: Date): Promise<RecordView[]>;
+  /** A person rewrote a record's statement: provenance `manual`, confidence 1; false when no page has the record. */
+  editRecord?(project: string, id: string, statement: string): Promise<boolean>;
+  /** A person rewrote a page's text (front matter kept): source `manual`, confidence 1; false when there is no such page. */
+  editPage?(project: string, path: string, body: string): Promise<boolean>;
+}
+
+/** A typed record (one `## Facts` line) as a front door shows it, e.g. the Memory Inspector. */
+export interface RecordView {
+  /** The block id (`r-…`), or '' for a line without one. */
+  id: string;
+  /** Page path relative to notes/. */
+  page: string;
+  pageTitle: string;
+  pageCategory: string;
+  line: number;
+  statement: string;
+  /** identity, preference, commitment, episode, relationship, rule, or '' when untyped. */
+  category: string;
+  /** chat, voice, ingest, manual or reflection, and the source (a message link, `voice:…`, a page). */
+  provenance: { kind: string; source: string };
+  confidence: number;
+  /** Confidence after decay at the time of reading (0–1). */
+  effective: number;
+  decay: 'fresh' | 'fading' | 'old' | 'expired';
+  sensitivity: Sensitivity;
+  sensitiveKind?: string;
+  /** active, review, held or superseded. */
+  status: string;
+  /** YYYY-MM-DD or ''. */
+  said: string;
+  happened: string;
+  due: string;
+  /** Whether a person changed the statement since Charlie wrote it. */
+  handEdited: boolean;
 }
 
 export type ReviewChoice = 'keep-new' | 'keep-old' | 'keep-both' | 'hold';

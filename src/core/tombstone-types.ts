@@ -1,6 +1,6 @@
 /** The shapes of forgetting (see tombstones.ts), apart from its hashing so that type-only users (ports, the web client) need no Node types. */
 
-export type ForgottenKind = 'note' | 'entry' | 'decision' | 'quote';
+export type ForgottenKind = 'note' | 'entry' | 'decision' | 'quote' | 'record';
 
 export interface Tombstone {
   kind: ForgottenKind;
@@ -12,8 +12,16 @@ export interface Tombstone {
   by: string;
 }
 
-/** What to forget in a project. `entry` counts the dated entries (### headings) of a note from 1. */
-export type ForgetTarget = { kind: 'note'; path: string } | { kind: 'entry'; path: string; entry: number } | { kind: 'decision'; index: number } | { kind: 'quote'; index: number };
+/**
+ * What to forget in a project. `entry` counts the dated entries (### headings) of a note from 1;
+ * `record` is one typed record (a `## Facts` line) of a note, by its block id.
+ */
+export type ForgetTarget =
+  | { kind: 'note'; path: string }
+  | { kind: 'entry'; path: string; entry: number }
+  | { kind: 'record'; path: string; id: string }
+  | { kind: 'decision'; index: number }
+  | { kind: 'quote'; index: number };
 
 export interface ForgetOutcome {
   forgotten: boolean;

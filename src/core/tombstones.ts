@@ -63,13 +63,15 @@ export class ForgottenError extends Error {
   }
 }
 
-/** A target as one short token (Discord autocomplete values, terminal arguments): `note:People/Ann.md`, `entry:2:People/Ann.md`, `decision:3`, `quote:1`. */
+/** A target as one short token (Discord autocomplete values, terminal arguments): `note:People/Ann.md`, `entry:2:People/Ann.md`, `record:r-1a2b3c:People/Ann.md`, `decision:3`, `quote:1`. */
 export function targetToken(target: ForgetTarget): string {
   switch (target.kind) {
     case 'note':
       return `note:${target.path}`;
     case 'entry':
       return `entry:${target.entry}:${target.path}`;
+    case 'record':
+      return `record:${target.id}:${target.path}`;
     default:
       return `${target.kind}:${target.index}`;
   }
@@ -79,6 +81,8 @@ export function parseTargetToken(token: string): ForgetTarget | null {
   const t = token.trim();
   const entry = /^entry:(\d+):(.+)$/.exec(t);
   if (entry) return { kind: 'entry', entry: Number(entry[1]), path: (entry[2] ?? '').trim() };
+  const record = /^record:\^?(r-[\w-]+):(.+)$/.exec(t);
+  if (record) return { kind: 'record', id: record[1] ?? '', path: (record[2] ?? '').trim() };
   const item = /^(decision|quote):(\d+)$/.exec(t);
   if (item) return { kind: item[1] as 'decision' | 'quote', index: Number(item[2]) };
   const note = /^note:(.+)$/.exec(t);

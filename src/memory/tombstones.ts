@@ -15,7 +15,7 @@ import { writeFileAtomic } from './store/atomic-write.js';
 export const FORGOTTEN_FILE = 'forgotten.md';
 
 const HEAD = `# Forgotten\n\nCharlie will not learn these again (only their fingerprints are kept, never the text).\nDelete a line to allow re-learning it.\n\n`;
-const LINE = /^[-*]\s+(\d{4}-\d{2}-\d{2})(?:\s+(\d{2}:\d{2}))?(?:\s+UTC)?\s+·\s+(note|entry|decision|quote)\s+·\s+(.*?)\s+·\s+by\s+(.*?)\s+·\s+((?:`[a-z]+:[0-9a-f]+`\s*)+)$/;
+const LINE = /^[-*]\s+(\d{4}-\d{2}-\d{2})(?:\s+(\d{2}:\d{2}))?(?:\s+UTC)?\s+·\s+(note|entry|record|decision|quote)\s+·\s+(.*?)\s+·\s+by\s+(.*?)\s+·\s+((?:`[a-z]+:[0-9a-f]+`\s*)+)$/;
 
 function oneLine(text: string): string {
   return text.replace(/[\r\n`·]+/g, ' ').trim();

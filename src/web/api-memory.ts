@@ -1,9 +1,11 @@
 /**
  * The Memory Inspector's reads and writes, the recall playground and the graph.
  *
- *   GET    /api/projects/:project/records          every record (summary, decisions, quotes, notes) + problems
- *   PATCH  /api/projects/:project/records/:id      { text } → edited (source becomes `manual`)
- *   DELETE /api/projects/:project/records/:id      forget it (the Markdown changes on disk)
+ *   GET    /api/projects/:project/records          every record (summary, decisions, quotes, notes, typed facts) + problems
+ *   PATCH  /api/projects/:project/records/:id      { text } → edited (provenance `manual`, confidence 1)
+ *   DELETE /api/projects/:project/records/:id      forget it, with a tombstone in forgotten.md (as /memory forget)
+ *   POST   /api/projects/:project/records/:id/hold     keep a typed record out of answers (as /memory hold)
+ *   POST   /api/projects/:project/records/:id/release  make a held record active again
  *   GET    /api/projects/:project/pages            the project's pages (layers + notes)
  *   GET    /api/projects/:project/page?path=       one page's raw Markdown
  *   GET    /api/projects/:project/search?q=        recall hits with page, lines and score parts
@@ -15,10 +17,11 @@ import type { Place } from '../core/assistant-api.js';
 import { CharlieError, UnsafeNameError } from '../core/errors.js';
 import { decisionsToText, quotesToText } from '../core/memory-edit.js';
 import type { MemoryLayers } from '../core/ports.js';
+import type { ForgetTarget } from '../core/tombstone-types.js';
 import type { WebDeps, WebEnv } from './app.js';
 import { buildGraph, readNotePages } from './graph.js';
 import { placeFor, type WebPlace } from './places.js';
-import { factRecords } from './facts.js';
+import { factRecords, factTarget } from './facts.js';
 import { findLayerItem, layerRecords, noteRecord } from './records.js';
 import type { MemoryRecord } from './shared/records.js';
 
@@ -36,9 +39,10 @@ export function memoryRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
       const pages = await readNotePages(deps, where.slug);
       for (const p of pages) {
         const r = noteRecord(p.path, p.markdown);
-        if (r) records.push(r, ...factRecords(p.path, p.markdown, { title: p.title, category: p.category, sensitivity: r.sensitivity }));
+        if (r) records.push(r);
         else problems.push({ path: `${where.slug}/notes/${p.path}`, line: undefined, message: 'front matter does not parse; left untouched' });
       }
+      records.push(...factRecords(await deps.assistant.records(where.place)));
     }
     return c.json({ project: c.req.param('project'), style: view.style, records, problems });
   });
@@ -49,7 +53,9 @@ export function memoryRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const body = z.object({ text: z.string().trim().min(1).max(20_000) }).safeParse(await c.req.json().catch(() => null));
     if (!body.success) return c.json({ error: 'send { "text": "…" } with the new text' }, 400);
     const id = c.req.param('id');
-    if (id.startsWith('note:')) return c.json({ error: 'a note page is edited as a file (open it in projects/); per-fact editing comes with typed records' }, 409);
+    const fact = factTarget(id);
+    if (fact) return (await deps.assistant.editRecord(where.place, fact.blockId, body.data.text)) ? c.json({ edited: id }) : gone(c);
+    if (id.startsWith('note:')) return (await deps.assistant.editNotePage(where.place, id.slice(5), body.data.text)) ? c.json({ edited: id }) : gone(c);
     return editLayer(c, deps, where.place, id, body.data.text);
   });
 
@@ -57,12 +63,24 @@ export function memoryRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const where = await at(c);
     if (!where) return missing(c);
     const id = c.req.param('id');
-    if (id.startsWith('note:')) {
-      const gone = await deps.assistant.forgetNote(where.place, id.slice(5));
-      return gone ? c.json({ forgotten: id }) : c.json({ error: 'no such note' }, 404);
-    }
-    return editLayer(c, deps, where.place, id, null);
+    const target = await forgetTarget(deps, where.place, id);
+    if (!target) return gone(c);
+    const out = await deps.assistant.forget(where.place, target, c.get('user').name);
+    return out.forgotten ? c.json({ forgotten: id, description: out.description }) : gone(c);
   });
+
+  for (const [action, choice] of [
+    ['hold', 'hold'],
+    ['release', 'keep-both'],
+  ] as const) {
+    app.post(`/api/projects/:project/records/:id/${action}`, async (c) => {
+      const where = await at(c);
+      if (!where) return missing(c);
+      const fact = factTarget(c.req.param('id'));
+      if (!fact) return c.json({ error: 'only typed records (facts of an entity page) can be held' }, 400);
+      return (await deps.assistant.resolveReview(where.place, fact.blockId, choice)) ? c.json({ [action === 'hold' ? 'held' : 'released']: fact.blockId }) : gone(c);
+    });
+  }
 
   app.get('/api/projects/:project/pages', async (c) => {
     const where = await at(c);
@@ -109,24 +127,35 @@ export function memoryRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
   });
 }
 
-async function editLayer(c: Context<WebEnv>, deps: WebDeps, place: Place, id: string, text: string | null): Promise<Response> {
+const gone = (c: Context<WebEnv>) => c.json({ error: 'this item changed or is gone since the list was loaded — reload' }, 409);
+
+/** The core's forget target for an inspector record id (the same targets /memory forget names). */
+async function forgetTarget(deps: WebDeps, place: Place, id: string): Promise<ForgetTarget | null> {
+  const fact = factTarget(id);
+  if (fact) return { kind: 'record', path: fact.path, id: fact.blockId };
+  if (id.startsWith('note:')) return { kind: 'note', path: id.slice(5) };
+  const item = findLayerItem((await deps.assistant.showMemory(place)).layers, id);
+  return item && item.kind !== 'summary' ? { kind: item.kind, index: item.index + 1 } : null;
+}
+
+async function editLayer(c: Context<WebEnv>, deps: WebDeps, place: Place, id: string, text: string): Promise<Response> {
   const view = await deps.assistant.showMemory(place);
   const item = findLayerItem(view.layers, id);
-  if (!item) return c.json({ error: 'this item changed or is gone since the list was loaded — reload' }, 409);
+  if (!item) return gone(c);
   const layers: MemoryLayers = view.layers;
-  const one = text?.replace(/\s*\n\s*/g, ' ') ?? null;
+  const one = text.replace(/\s*\n\s*/g, ' ');
   try {
-    if (item.kind === 'summary') await deps.assistant.editMemory(place, { summary: text ?? '' });
+    if (item.kind === 'summary') await deps.assistant.editMemory(place, { summary: text });
     else if (item.kind === 'decision') {
-      const list = layers.decisions.flatMap((d, i) => (i !== item.index ? [d] : one === null ? [] : [{ ...d, text: one }]));
+      const list = layers.decisions.map((d, i) => (i !== item.index ? d : { ...d, text: one }));
       await deps.assistant.editMemory(place, { decisions: decisionsToText(list) });
     } else {
-      const list = layers.quotes.flatMap((q, i) => (i !== item.index ? [q] : one === null ? [] : [{ ...q, text: one }]));
+      const list = layers.quotes.map((q, i) => (i !== item.index ? q : { ...q, text: one }));
       await deps.assistant.editMemory(place, { quotes: quotesToText(list) });
     }
   } catch (err) {
     if (err instanceof CharlieError) return c.json({ error: err.message }, 409);
     throw err;
   }
-  return c.json(text === null ? { forgotten: id } : { edited: id });
+  return c.json({ edited: id });
 }

@@ -14,6 +14,7 @@ import type { AssistantApi } from '../core/assistant-api.js';
 import type { LogEntry, Logger } from '../core/ports.js';
 import { chatRoutes } from './api-chat.js';
 import { memoryRoutes } from './api-memory.js';
+import { reviewRoutes } from './api-review.js';
 import { voiceRoutes, type SpeechServices } from './api-voice.js';
 import { FailedLoginLimiter, type WebAuth, type WebUser } from './auth.js';
 import { hostGuard, originGuard, securityHeaders, type HostPolicy } from './guard.js';
@@ -115,6 +116,7 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
   });
   chatRoutes(app, deps, turns);
   memoryRoutes(app, deps);
+  reviewRoutes(app, deps);
   voiceRoutes(app, deps.speech);
   app.all('/api/*', (c) => c.json({ error: 'no such API route' }, 404));
 

@@ -1,54 +1,46 @@
 /**
- * The typed records of an entity page (`## Facts` lines) as Memory Inspector records. The line is
- * read by the graph's parser and given its meaning by src/memory/records (defaults, provenance,
- * hand edits), so the inspector shows exactly what retrieval and the memory lane see.
+ * The typed records of entity pages (`## Facts` lines) as Memory Inspector records. They come
+ * from the core's assistant API (the knowledge graph reads them with their defaults, provenance,
+ * hand edits and decay), so the inspector shows exactly what retrieval and the memory lane see.
  */
-import { parseFactLine } from '../memory/graph/lines.js';
-import { readRecord, type Sensitivity } from '../memory/records/record.js';
+import type { RecordView } from '../core/ports.js';
 import type { MemoryRecord } from './shared/records.js';
 
-export function factRecords(path: string, markdown: string, page: { title: string; category: string; sensitivity?: string }): MemoryRecord[] {
-  const out: MemoryRecord[] = [];
-  const sensitivity: Sensitivity = page.sensitivity === 'public' || page.sensitivity === 'sensitive' ? page.sensitivity : 'personal';
-  let section = '';
-  markdown.split(/\r?\n/).forEach((raw, i) => {
-    const heading = /^##\s+(.+?)\s*$/.exec(raw);
-    if (heading) {
-      section = heading[1]?.toLowerCase() ?? '';
-      return;
-    }
-    if (section !== 'facts') return;
-    const fact = parseFactLine(raw, i + 1);
-    if (!fact) return;
-    const r = readRecord(path, fact, { sensitivity });
-    const steps = [
-      r.provenance.source
-        ? { label: r.provenance.kind === 'manual' ? 'written or changed by a person' : `from ${r.provenance.kind}`, ref: r.provenance.source }
-        : { label: r.handEdited ? 'written or changed by a person' : 'no source recorded', ref: r.provenance.kind },
-      { label: 'kept on the page', ref: `notes/${path}:${r.line}` },
-    ];
-    out.push({
-      id: `fact:${path}:${r.id || r.line}`,
+export function factRecords(views: readonly RecordView[]): MemoryRecord[] {
+  return views.map((r) => {
+    const source = r.provenance.source
+      ? { label: r.provenance.kind === 'manual' ? 'written or changed by a person' : `from ${r.provenance.kind}`, ref: r.provenance.source }
+      : { label: r.handEdited ? 'written or changed by a person' : 'no source recorded', ref: r.provenance.kind };
+    const typed = r.id !== '';
+    return {
+      id: `fact:${r.page}:${r.id || r.line}`,
       kind: 'fact',
       text: r.statement,
-      page: `notes/${path}`,
-      title: page.title,
+      page: `notes/${r.page}`,
+      title: r.pageTitle,
       ...(r.said ? { date: r.said } : {}),
-      category: r.category || page.category,
+      category: r.category || r.pageCategory,
       source: r.provenance.kind,
-      provenance: steps,
+      provenance: [source, { label: 'kept on the page', ref: `notes/${r.page}:${r.line}` }],
       confidence: r.confidence,
+      effective: r.effective,
+      decay: r.decay,
       sensitivity: r.sensitiveKind ? `${r.sensitivity}/${r.sensitiveKind}` : r.sensitivity,
       status: r.status,
       ...(r.due ? { due: r.due } : {}),
       ...(r.happened ? { happened: r.happened } : {}),
-      ...(r.id ? { blockId: r.id } : {}),
+      ...(typed ? { blockId: r.id } : {}),
       line: r.line,
       handEdited: r.handEdited,
-      editable: false,
-      forgettable: false,
-      holdable: false,
-    });
+      editable: typed,
+      forgettable: typed,
+      holdable: typed && r.status !== 'superseded',
+    };
   });
-  return out;
+}
+
+/** The block id and page of a fact record's id (`fact:People/Ann.md:r-1a2b3c`), or null. */
+export function factTarget(id: string): { path: string; blockId: string } | null {
+  const m = /^fact:(.+):(r-[\w-]+)$/.exec(id);
+  return m?.[1] && m[2] ? { path: m[1], blockId: m[2] } : null;
 }

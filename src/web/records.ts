@@ -1,8 +1,7 @@
 /**
  * The Memory Inspector's list: every item Charlie remembers in one place, flattened into records
- * with the fields that exist today (summary, decisions, quotes, note pages with their front
- * matter). Typed records with per-fact confidence and status (issue 10) add fields to the same
- * shape; the client shows whatever fields a record has.
+ * (summary, decisions, quotes, note pages with their front matter; facts.ts adds the typed
+ * records of entity pages). The client shows whatever fields a record has.
  */
 import { createHash } from 'node:crypto';
 import type { MemoryLayers } from '../core/ports.js';
@@ -39,7 +38,8 @@ export function layerRecords(layers: MemoryLayers, inProject: boolean): MemoryRe
       provenance: [{ label: 'distilled from the conversation archive', ref: inProject ? 'log/' : 'private history' }],
       status: 'active',
       editable: true,
-      forgettable: true,
+      // the summary is rewritten by each distillation: edit it; there is nothing lasting to forget
+      forgettable: false,
       holdable: false,
     });
   }
@@ -92,7 +92,7 @@ export function noteRecord(path: string, markdown: string): MemoryRecord | null 
   return {
     id: `note:${path}`,
     kind: 'note',
-    text: note.body.trim().slice(0, 2000),
+    text: note.body.trim(),
     page: `notes/${path}`,
     title: note.title,
     date: note.updated.slice(0, 10),
@@ -103,7 +103,7 @@ export function noteRecord(path: string, markdown: string): MemoryRecord | null 
     sensitivity: note.sensitivity,
     status: typeof status === 'string' ? status : 'active',
     tags: note.tags,
-    editable: false,
+    editable: true,
     forgettable: true,
     holdable: false,
   };

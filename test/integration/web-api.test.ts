@@ -155,12 +155,16 @@ describe('web API', () => {
     const forget = await fetch(`${f.web.url}/api/projects/trip/records/${encodeURIComponent(edited?.id ?? '')}`, { method: 'DELETE', headers: bearer });
     expect(forget.status).toBe(200);
     expect(readFileSync(file, 'utf8')).not.toContain('Graça');
+    // forgotten as /memory forget does: a tombstone, never the text
+    const tombstones = readFileSync(join(f.projectsDir, 'trip', 'forgotten.md'), 'utf8');
+    expect(tombstones).toMatch(/· decision · decision of \d{4}-\d{2}-\d{2} · by \S+ · `fp:[0-9a-f]+`/);
+    expect(tombstones).not.toContain('Graça');
     expect(readFileSync(file, 'utf8')).toContain('Fly to Lisbon');
   });
 
   it('lists the typed facts of entity pages with their fields', async () => {
     const list = (await (await fetch(`${f.web.url}/api/projects/trip/records`, { headers: bearer })).json()) as { records: Record<string, unknown>[] };
-    const facts = list.records.filter((r) => r.kind === 'fact');
+    const facts = list.records.filter((r) => r.kind === 'fact' && r.page === 'notes/People/Sarah-Chen.md');
     expect(facts.map((r) => r.text)).toEqual(['Wants to see the tiles museum in Lisbon.', 'Will send the flat options by Friday.']);
     // the first as Charlie writes it (block id = hash of the statement); the second by hand (manual, confidence 1)
     expect(facts[0]).toMatchObject({ category: 'preference', confidence: 0.85, date: '2026-11-03', source: 'chat', handEdited: false, page: 'notes/People/Sarah-Chen.md', status: 'active' });

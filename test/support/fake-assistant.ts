@@ -10,7 +10,7 @@ import type { TurnEvent, TurnEventListener } from '../../src/core/events.js';
 import type { ModelLane } from '../../src/core/lanes.js';
 import type { ForgetOutcome, ForgetTarget } from '../../src/core/tombstones.js';
 import type { PrivateForgetOutcome, PrivateForgetTarget, PrivateMemoryView } from '../../src/core/private-memory.js';
-import type { MemoryLayers, Note, NoteSummary, ProjectConfig, RecallHit } from '../../src/core/ports.js';
+import type { MemoryLayers, Note, NoteSummary, ProjectConfig, RecallHit, RecordView } from '../../src/core/ports.js';
 import type { RecordChain, WhyAnswer } from '../../src/core/why.js';
 import { sleep } from './sleep.js';
 
@@ -151,6 +151,19 @@ export class FakeAssistant implements AssistantApi {
     const before = this.candidates.length;
     this.candidates = this.candidates.filter((c) => !c.key.startsWith(key));
     return this.candidates.length < before;
+  }
+
+  /** Typed records are the knowledge graph's; this fake has none (the web tests use the real one). */
+  async records(): Promise<RecordView[]> {
+    return [];
+  }
+
+  async editRecord(): Promise<boolean> {
+    return false;
+  }
+
+  async editNotePage(): Promise<boolean> {
+    return false;
   }
 
   async distillNow(): Promise<DistillOutcome> {

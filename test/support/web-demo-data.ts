@@ -1,8 +1,32 @@
 /** A small household's memory for the web tests, benchmark and screenshots (incl. an XSS canary note). */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { blockIdFor } from '../../src/memory/graph/lines.js';
 import { projectFile } from './web-fixture.js';
 
 const MUSEUM = 'Wants to see the tiles museum in Lisbon.';
+/** David's two employers: a pair in review (review.md's queue). */
+export const ACME = 'Works at Acme.';
+export const GLOBEX = 'Joined Globex as an engineer.';
+export const DAVID = (text: string) => blockIdFor('People/David-Kim.md', text);
+
+/** What the promotion gate keeps waiting in `trip` (data/candidates/trip.json). */
+export const WAITING = {
+  key: 'c-5eat5',
+  entity: 'Sarah Chen',
+  fact: { text: 'Prefers a window seat on flights.', type: 'preference', said: '2026-11-05', source: 'https://discord.com/channels/1/2/8' },
+  message: 'Sarah: I always take the window seat, remember?',
+  score: 0.48,
+  parts: { recency: 0.9, novelty: 1, identity: 0.2, source: 0.6 },
+  firstSeen: '2026-11-05T10:00:00.000Z',
+  expires: '2099-01-01T00:00:00.000Z',
+};
+
+/** Writes the waiting candidate where the gate keeps them (the fixture's data/). */
+export function writeWaiting(dataDir: string): void {
+  mkdirSync(join(dataDir, 'candidates'), { recursive: true });
+  writeFileSync(join(dataDir, 'candidates', 'trip.json'), `${JSON.stringify([WAITING], null, 1)}\n`);
+}
 
 export const XSS_NOTE = `---
 schema: 1
@@ -78,6 +102,10 @@ category: People
 ### 2026-11-04
 
 Joins for the second week.
+
+## Facts
+- ${ACME} [type:: identity] [about:: employer] [status:: review] [vs:: ^${DAVID(GLOBEX)}] [said:: 2026-10-01] [source:: [msg](https://discord.com/channels/1/2/6)] ^${DAVID(ACME)}
+- ${GLOBEX} [type:: identity] [about:: employer] [status:: review] [vs:: ^${DAVID(ACME)}] [said:: 2026-11-04] [source:: [msg](https://discord.com/channels/1/2/7)] ^${DAVID(GLOBEX)}
 
 ## Related
 - [[People/Sarah-Chen]] (sister)

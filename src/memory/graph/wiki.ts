@@ -6,11 +6,11 @@
 import { appendFile, mkdir, readFile, readdir, rename as renameFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
-import type { Clock, GraphWrite, GraphWriteReport, KnowledgeGraph, LinkedPage, Logger, PageCard, PageMapEntry, PageMapRequest } from '../../core/ports.js';
+import type { Clock, GraphWrite, GraphWriteReport, KnowledgeGraph, LinkedPage, Logger, PageCard, PageMapEntry, PageMapRequest, RecordView } from '../../core/ports.js';
 import { CharlieError } from '../../core/errors.js';
 import { KeyedQueue } from '../../core/keyed-queue.js';
 import { reviewPairs, renderReview, resolveOnPage, type ReviewChoice, type ReviewPair } from '../records/review.js';
-import { parseRecordEvents, parseRenames, recordLogLine, type RecordAction, type RecordEvent } from '../records/history.js';
+import { editEvent, parseRecordEvents, parseRenames, recordLogLine, type RecordAction, type RecordEvent } from '../records/history.js';
 import { buildChains, unloggedEdits } from '../records/provenance.js';
 import type { Provenance, RecordRef } from '../../core/why.js';
 import { INDEX_FILE, LOG_FILE_NAME, LOG_HEADING, renderIndex } from '../notes/note-index.js';
@@ -22,6 +22,7 @@ import { buildPageMap } from './page-map.js';
 import { editLines } from './page-edit.js';
 import { readPage, type WikiPage } from './page.js';
 import { PageCache, type WikiSnapshot } from './wiki-pages.js';
+import { plainStatement, recordViews, withBody, withStatement } from './wiki-records.js';
 
 export interface WikiOptions {
   projectsDir: string;
@@ -38,6 +39,8 @@ const taxonomySchema = z.looseObject({ taxonomy: z.array(z.string().min(1)).min(
 export const REVIEW_FILE = 'review.md';
 
 export type LogAction = 'created' | 'updated' | 'deleted' | 'renamed' | 'links' | 'ingested' | 'skipped' | RecordAction;
+
+const holding = (id: string) => (p: WikiPage) => p.facts.concat(p.unsourced).some((f) => f.blockId === id);
 
 function card(p: WikiPage): PageCard {
   return {
@@ -338,17 +341,63 @@ export class Wiki implements KnowledgeGraph {
 
   /** A person's choice about a record in review (or `hold`); false when no page has that record. */
   review(project: string, id: string, choice: ReviewChoice): Promise<boolean> {
+    const today = this.o.clock.now().toISOString().slice(0, 10);
+    return this.changePage(
+      project,
+      holding(id),
+      (content, page) => resolveOnPage(content, page, id, choice, today),
+      `review: ${choice} ${id}`,
+      (page) => reviewEvents(page, id, choice),
+    );
+  }
+
+  /** Every typed record of the project's pages, decay read at `now`. */
+  async records(project: string, now: Date): Promise<RecordView[]> {
+    return recordViews((await this.load(project)).pages.values(), now);
+  }
+
+  /** A person rewrote record `id`'s statement (a hand edit: manual, confidence 1). */
+  editRecord(project: string, id: string, statement: string): Promise<boolean> {
+    const text = plainStatement(statement);
+    return this.changePage(
+      project,
+      holding(id),
+      (content) => withStatement(content, id, text),
+      `manual: edited ${id}`,
+      (page) => [editEvent(page.path, id, text)],
+    );
+  }
+
+  /** A person rewrote a page's text (front matter kept; source manual, confidence 1). */
+  editPage(project: string, path: string, body: string): Promise<boolean> {
+    const rel = path.replace(/^notes\//, '');
+    return this.changePage(
+      project,
+      (p) => p.path === rel,
+      (content, page) => withBody(content, page, body, this.o.clock.now()),
+      'manual: page text edited',
+    );
+  }
+
+  /** Rewrites the first page `pick` chooses (null from `change` = no change), logged and re-indexed. */
+  private changePage(
+    project: string,
+    pick: (p: WikiPage) => boolean,
+    change: (content: string, page: WikiPage) => string | null,
+    source: string,
+    events: (page: WikiPage) => Omit<RecordEvent, 'at'>[] = () => [],
+  ): Promise<boolean> {
     return this.serial(project, async () => {
       const snap = await this.load(project);
-      const page = [...snap.pages.values()].find((p) => p.facts.concat(p.unsourced).some((f) => f.blockId === id));
+      const page = [...snap.pages.values()].find(pick);
       if (!page) return false;
       const full = resolveInside(this.notesDir(project), page.path);
       const current = await readIfExists(full);
       const read = current === null ? null : readPage(current, page.path, page.path);
-      const next = current !== null && read?.ok ? resolveOnPage(current, read.page, id, choice, this.o.clock.now().toISOString().slice(0, 10)) : null;
+      const next = current !== null && read?.ok ? change(current, read.page) : null;
       if (current === null || next === null || !read?.ok || !(await writeFileAtomic(full, next, sha256(current))).ok) return false;
       this.cache(project).invalidate(page.path);
-      await this.log(project, [{ action: 'updated', path: page.path, source: `review: ${choice} ${id}` }, ...reviewEvents(read.page, id, choice).map(recordLogLine)]);
+      await this.log(project, [{ action: 'updated', path: page.path, source }, ...events(read.page).map(recordLogLine)]);
       await this.regenerateIndex(project);
       return true;
     });

@@ -1,6 +1,6 @@
 /**
- * Forgetting in a Markdown project: remove the item (a note, one dated entry of a note, a
- * decision, a quote), leave a tombstone in forgotten.md, and optionally redact the archive
+ * Forgetting in a Markdown project: remove the item (a note, one dated entry of a note, one
+ * typed record of a note, a decision, a quote), leave a tombstone in forgotten.md, and optionally redact the archive
  * entries that said it (the index drops them on its next sync, since the log file changed).
  */
 import { readdir, readFile } from 'node:fs/promises';
@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Clock, LayersSnapshot, MemoryLayers, Note, WriteOutcome } from '../../core/ports.js';
 import { fingerprint, keysOf, normaliseForFingerprint, type ForgetOutcome, type ForgetTarget, type Tombstone } from '../../core/tombstones.js';
 import { formatLogEntry, LOG_FILE, parseLog } from '../archive-format.js';
+import { parseFactLine, sourceOf } from '../graph/lines.js';
 import { addTombstone } from '../tombstones.js';
 import { sha256, writeFileAtomic } from './atomic-write.js';
 
@@ -65,6 +66,18 @@ export async function forgetInProject(deps: ForgetDeps, target: ForgetTarget, by
     if (!written.ok) return NOTHING;
     tombstone = { kind: 'entry', description: `entry ${target.entry} (${entry.heading}) of ${note.path}`, keys: [fingerprint(entry.text)], when, by };
     said = { sources: [], texts: [entry.text] };
+  } else if (target.kind === 'record') {
+    const file = await deps.readNoteFile(target.path);
+    const lines = file?.content.split('\n') ?? [];
+    const at = lines.findIndex((raw, i) => parseFactLine(raw, i + 1)?.blockId === target.id);
+    const fact = at < 0 ? null : parseFactLine(lines[at] ?? '', at + 1);
+    if (!file || !fact) return NOTHING;
+    lines.splice(at, 1);
+    const written = await writeFileAtomic(file.full, lines.join('\n'), sha256(file.content));
+    if (!written.ok) return NOTHING;
+    const source = fact.fields.find((f) => f.key === 'source')?.value;
+    tombstone = { kind: 'record', description: `record ${target.id} of ${target.path.replace(/^notes\//, '')}`, keys: [fingerprint(fact.text)], when, by };
+    said = { sources: source ? [sourceOf(source)] : [], texts: [fact.text] };
   } else {
     const snap = await deps.readLayers();
     const list = target.kind === 'decision' ? snap.layers.decisions : snap.layers.quotes;

@@ -27,6 +27,8 @@ export interface MemoryRecord {
   source: string;
   provenance: ProvenanceStep[];
   confidence?: number;
+  /** Confidence after decay, read now (typed records; the inspector's "confidence now" filter). */
+  effective?: number;
   sensitivity?: string;
   status: string;
   tags?: string[];

@@ -1,0 +1,86 @@
+/**
+ * What a person does to the typed records of entity pages by hand, through a front door
+ * rather than an editor: read them all with their decay, rewrite one statement, rewrite a page's
+ * text. Both rewrites read afterwards as a hand edit does (records/record.ts): provenance
+ * `manual`, confidence 1, and the rest of the page byte for byte as it was.
+ */
+import type { RecordView } from '../../core/ports.js';
+import { decay } from '../records/decay.js';
+import { recordsOf } from '../records/record.js';
+import { formatConfidence, parseFactLine, setField } from './lines.js';
+import { setFrontMatter } from './page-edit.js';
+import type { WikiPage } from './page.js';
+
+export function recordViews(pages: Iterable<WikiPage>, now: Date): RecordView[] {
+  const out: RecordView[] = [];
+  for (const page of pages) {
+    for (const r of recordsOf(page)) {
+      const d = decay(r, now);
+      out.push({
+        id: r.id,
+        page: r.page,
+        pageTitle: page.title,
+        pageCategory: page.category,
+        line: r.line,
+        statement: r.statement,
+        category: r.category,
+        provenance: r.provenance,
+        confidence: r.confidence,
+        effective: d.effective,
+        decay: d.state,
+        sensitivity: r.sensitivity,
+        ...(r.sensitiveKind ? { sensitiveKind: r.sensitiveKind } : {}),
+        status: r.status,
+        said: r.said,
+        happened: r.happened,
+        due: r.due,
+        handEdited: r.handEdited,
+      });
+    }
+  }
+  return out;
+}
+
+/** One line, no inline-field markers: a statement a person typed cannot forge a field. */
+export function plainStatement(text: string): string {
+  return text
+    .replace(/[\r\n]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .replace(/\[(\w[\w-]*)::/g, '[$1 :')
+    .replace(/\s\^[A-Za-z0-9-]+$/, '')
+    .trim();
+}
+
+/**
+ * The page's text with record `id`'s statement replaced (its fields and block id kept, so the
+ * statement no longer hashes to the id: a hand edit), `via:: manual` and confidence 1; null when
+ * the page has no such record or the statement is empty.
+ */
+export function withStatement(content: string, id: string, statement: string): string | null {
+  const text = plainStatement(statement);
+  if (!text) return null;
+  const lines = content.split('\n');
+  const at = lines.findIndex((raw, i) => parseFactLine(raw, i + 1)?.blockId === id);
+  const raw = lines[at];
+  const fact = raw === undefined ? null : parseFactLine(raw, at + 1);
+  if (raw === undefined || !fact) return null;
+  const bullet = /^\s*[-*+]\s+/.exec(raw)?.[0] ?? '- ';
+  const fields = fact.fields.map((f) => `[${f.key}:: ${f.value}]`).join(' ');
+  let line = `${bullet}${text}${fields ? ` ${fields}` : ''} ^${id}`;
+  line = setField(setField(line, 'via', 'manual'), 'confidence', formatConfidence(1));
+  lines[at] = raw.endsWith('\r') ? `${line}\r` : line;
+  return lines.join('\n');
+}
+
+/** The page with its text after the front matter replaced by `body`; the front matter says a person wrote it. */
+export function withBody(content: string, page: WikiPage, body: string, now: Date): string {
+  const text = `\n${body.replace(/\r\n?/g, '\n').trim()}\n`;
+  const head = setFrontMatter(content, { confidence: 1, updated: now.toISOString(), sources: (old: unknown) => [...new Set([...(Array.isArray(old) ? (old as unknown[]) : []), 'manual'])] }, () => ({
+    schema: 1,
+    title: page.title,
+  }));
+  const close = /^---\s*$/m;
+  const lines = head.split('\n');
+  const end = lines.findIndex((l, i) => i > 0 && close.test(l));
+  return `${lines.slice(0, end + 1).join('\n')}\n${text}`;
+}
