@@ -6,7 +6,9 @@
  *      answers with a fixed delay: measured straight at the model (its own time) and through
  *      POST /api/projects/:project/messages (SSE), so the difference is what Charlie adds
  *      (archive, context, prompt, SSE).
- * Usage: npm run bench:web [-- --runs 30 --model-delay 50]
+ *   3. The graph view at a few thousand pages (bench-web-graph.ts): the graph API, opening the
+ *      view to its first frame, and frame times while zooming, in headless Chromium.
+ * Usage: npm run bench:web [-- --runs 30 --model-delay 50 --graph-nodes 3000]
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,8 +17,9 @@ import { gzipSync } from 'node:zlib';
 import { ensureClient } from '../src/web/client-build.js';
 import { startWebFixture, TOKEN } from '../test/support/web-fixture.js';
 import { demoFiles } from '../test/support/web-demo-data.js';
+import { benchGraph } from './bench-web-graph.js';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '30' }, 'model-delay': { type: 'string', default: '50' } } });
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '30' }, 'model-delay': { type: 'string', default: '50' }, 'graph-nodes': { type: 'string', default: '3000' } } });
 const runs = Number(values.runs);
 const modelDelay = Number(values['model-delay']);
 
@@ -97,6 +100,9 @@ try {
   console.log(`  model alone:           p50 ${p50m.toFixed(1)} ms · p95 ${quantile(modelTimes, 0.95).toFixed(1)} ms`);
   console.log(`  through the web app:   p50 ${p50w.toFixed(1)} ms · p95 ${quantile(webTimes, 0.95).toFixed(1)} ms`);
   console.log(`  added by Charlie:      p50 ${(p50w - p50m).toFixed(1)} ms (archive, history, memory layers, prompt, SSE)`);
+
+  // 3. The graph at a few thousand pages
+  await benchGraph(fixture, Number(values['graph-nodes']));
 } finally {
   await fixture.close();
 }

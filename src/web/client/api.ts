@@ -1,6 +1,8 @@
 /** The JSON API the server documents (README: Web app → API), typed for the client. */
-import type { RecallHit } from '../../core/ports.js';
+import type { RecallHit, ReviewChoice, ReviewPair } from '../../core/ports.js';
 import type { MemoryRecord } from '../shared/records.js';
+
+export type { ReviewChoice, ReviewPair };
 
 export interface Me {
   kind: 'owner' | 'member';
@@ -32,6 +34,20 @@ export interface ChatEntry {
 
 /** A search hit as the server sends it: the core's RecallHit (a type only; nothing of the core is bundled). */
 export type Hit = RecallHit;
+
+/** A waiting candidate of the promotion gate, as `GET …/candidates` sends it. */
+export interface Waiting {
+  key: string;
+  entity: string;
+  text: string;
+  type?: string;
+  source: string;
+  message: string;
+  score: number;
+  parts: Record<string, number>;
+  firstSeen: string;
+  expires: string;
+}
 
 export interface Problem {
   path: string;
@@ -83,6 +99,12 @@ export const api = {
   records: (project: string) => call<{ records: MemoryRecord[]; problems: Problem[]; style: string }>('GET', `${p(project)}/records`),
   editRecord: (project: string, id: string, text: string) => call<unknown>('PATCH', `${p(project)}/records/${encodeURIComponent(id)}`, { text }),
   forgetRecord: (project: string, id: string) => call<unknown>('DELETE', `${p(project)}/records/${encodeURIComponent(id)}`),
+  holdRecord: (project: string, id: string) => call<unknown>('POST', `${p(project)}/records/${encodeURIComponent(id)}/hold`),
+  releaseRecord: (project: string, id: string) => call<unknown>('POST', `${p(project)}/records/${encodeURIComponent(id)}/release`),
+  review: (project: string) => call<{ pairs: ReviewPair[] }>('GET', `${p(project)}/review`),
+  resolveReview: (project: string, id: string, choice: ReviewChoice) => call<unknown>('POST', `${p(project)}/review/${encodeURIComponent(id)}`, { choice }),
+  candidates: (project: string) => call<{ candidates: Waiting[] }>('GET', `${p(project)}/candidates`),
+  promote: (project: string, key: string) => call<unknown>('POST', `${p(project)}/candidates/${encodeURIComponent(key)}/promote`),
   pages: (project: string) => call<{ pages: PageRef[] }>('GET', `${p(project)}/pages`),
   page: (project: string, path: string) => call<{ path: string; markdown: string }>('GET', `${p(project)}/page?path=${encodeURIComponent(path)}`),
   search: (project: string, q: string) => call<{ hits: Hit[]; ms: number }>('GET', `${p(project)}/search?q=${encodeURIComponent(q)}&limit=10`),

@@ -155,8 +155,24 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
   const [history, current] = await Promise.all([api.messages(project), api.currentTurn(project).catch(() => ({ turn: null }))]);
   for (const m of history.messages) list.append(bubble(m, me));
   clear(main, h('header', { class: 'view-head' }, h('h1', {}, title)), list, form);
-  const scroll = () => list.lastElementChild?.scrollIntoView({ block: 'end' });
-  scroll();
+  // The page scrolls (not the list) and the composer sticks to its bottom: follow the newest text to
+  // the true bottom of the page while the reader is there; a reader who scrolled up stays put.
+  const page = document.scrollingElement ?? document.documentElement;
+  let pinned = true;
+  const onScroll = () => {
+    if (!list.isConnected) window.removeEventListener('scroll', onScroll);
+    else pinned = page.scrollHeight - page.scrollTop - page.clientHeight < 48;
+  };
+  window.addEventListener('scroll', onScroll, { passive: true });
+  const scroll = (force = false) => {
+    if (force) pinned = true;
+    if (pinned) page.scrollTop = page.scrollHeight;
+  };
+  // every growth counts (streamed text, the tool trace, the suggested notes, Markdown rendered at the end)
+  new MutationObserver(() => {
+    scroll();
+  }).observe(list, { childList: true, subtree: true, characterData: true });
+  scroll(true);
 
   const follow = async (res: Promise<Response>, live: LiveReply) => {
     send.disabled = true;
@@ -178,7 +194,7 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
     list.append(bubble({ role: 'user', speaker: me.name, text: text + (images.length ? ` [${images.length} image${images.length > 1 ? 's' : ''}]` : '') }, me));
     const live = new LiveReply(project, me);
     list.append(live.el);
-    scroll();
+    scroll(true);
     const body = { text, mode, ...(images.length ? { images: images.splice(0) } : {}) };
     attached.replaceChildren();
     await follow(sendMessage(project, body), live);

@@ -26,12 +26,27 @@ interface NodeAttrs {
   color: string;
   category: string;
   missing: boolean;
+  /** Among the most linked pages: labelled at rest, before any zoom or search. */
+  important: boolean;
+}
+
+/** At most this many labels at rest (a small graph labels every page). */
+const LABELS_AT_REST = 24;
+const LABEL_ALL_BELOW = 60;
+
+/** The pages labelled at rest: every page of a small graph, else the most linked ones. */
+export function labelledAtRest(nodes: GraphData['nodes']): Set<string> {
+  const pages = nodes.filter((n) => !n.missing);
+  if (pages.length <= LABEL_ALL_BELOW) return new Set(pages.map((n) => n.id));
+  const ranked = [...pages].sort((a, b) => b.links - a.links || a.title.localeCompare(b.title));
+  return new Set(ranked.slice(0, LABELS_AT_REST).map((n) => n.id));
 }
 
 export function toGraph(data: GraphData): { graph: Graph<NodeAttrs>; categories: string[] } {
   const categories = [...new Set(data.nodes.map((n) => n.category).filter((c) => c !== 'missing'))].sort();
   const graph = new Graph<NodeAttrs>({ multi: false, type: 'directed' });
   const slices = Math.max(categories.length, 1);
+  const important = labelledAtRest(data.nodes);
   data.nodes.forEach((n, i) => {
     const ci = Math.max(categories.indexOf(n.category), 0);
     const angle = (2 * Math.PI * ci) / slices + (i % 7) * 0.05;
@@ -44,6 +59,7 @@ export function toGraph(data: GraphData): { graph: Graph<NodeAttrs>; categories:
       color: colourOf(n.category, categories),
       category: n.category,
       missing: Boolean(n.missing),
+      important: important.has(n.id),
     });
   });
   for (const e of data.edges) {
@@ -82,19 +98,25 @@ export async function renderGraph(main: HTMLElement, project: string, title: str
     legend.append(h('label', { class: 'legend-item', for: `cat-${c}` }, box, h('span', { class: 'swatch', 'data-colour': colourOf(c, categories) }), c === 'missing' ? 'not written yet' : c));
   }
   for (const s of legend.querySelectorAll<HTMLElement>('.swatch')) s.style.backgroundColor = s.dataset.colour ?? '';
+  // A big graph draws plain lines and hides edges and labels while the camera moves, so zooming
+  // and panning stay smooth at a few thousand pages (bench:web measures it).
+  const big = graph.order > 1000;
   const renderer = new Sigma(graph, container, {
     renderEdgeLabels: graph.order < 300,
     stagePadding: 48,
     labelRenderedSizeThreshold: 6,
-    defaultEdgeType: 'arrow',
+    defaultEdgeType: big ? 'line' : 'arrow',
+    hideEdgesOnMove: big,
+    hideLabelsOnMove: big,
     nodeReducer: (node, attrs) => {
       const a = attrs;
       if (hidden.has(a.category)) return { ...a, hidden: true };
       if (focus && !a.label.toLowerCase().includes(focus)) return { ...a, color: '#e9ecef', label: '' };
       if (focus) return { ...a, highlighted: true, forceLabel: true };
-      return a;
+      return a.important ? { ...a, forceLabel: true } : a;
     },
     edgeReducer: (edge, attrs) => {
+      if (hidden.size === 0) return attrs;
       const [s, t] = graph.extremities(edge);
       if (hidden.has(graph.getNodeAttribute(s, 'category')) || hidden.has(graph.getNodeAttribute(t, 'category'))) return { ...attrs, hidden: true };
       return attrs;

@@ -7,32 +7,30 @@
 import { api, type Hit, type PageRef } from './api.js';
 import type { MemoryRecord } from '../shared/records.js';
 import { clear, h, toast } from './dom.js';
-import { pageHref, pageView, renderMarkdown } from './markdown.js';
-
-const KNOWN = new Set([
-  'id',
-  'kind',
-  'text',
-  'page',
-  'title',
-  'date',
-  'speaker',
-  'category',
-  'source',
-  'provenance',
-  'confidence',
-  'sensitivity',
-  'status',
-  'tags',
-  'editable',
-  'forgettable',
-  'holdable',
-]);
+import { renderCandidates, renderReview } from './inspector-queues.js';
+import { pageHref, pageView } from './markdown.js';
+import { recordItem } from './record-card.js';
 
 type Sort = 'date-desc' | 'date-asc' | 'confidence' | 'kind';
 
 /** The record fields the list can be filtered by, each with a select of the values present. */
 const FILTERS = ['kind', 'category', 'source', 'sensitivity', 'status'] as const;
+
+/** The confidence filter reads confidence after decay (a record without one passes only "any"). */
+const CONFIDENCE: [string, string][] = [
+  ['', 'any'],
+  ['0.9', '≥ 0.9'],
+  ['0.7', '≥ 0.7'],
+  ['0.5', '≥ 0.5'],
+  ['low', 'below 0.5'],
+];
+
+function confident(r: MemoryRecord, filter: string): boolean {
+  if (!filter) return true;
+  const c = r.effective ?? r.confidence;
+  if (c === undefined) return false;
+  return filter === 'low' ? c < 0.5 : c >= Number(filter);
+}
 
 function select(label: string, id: string, values: string[], onChange: (v: string) => void): HTMLElement {
   const el = h(
@@ -52,13 +50,15 @@ export async function renderInspector(main: HTMLElement, project: string, title:
   const tabs = h(
     'nav',
     { class: 'subtabs', 'aria-label': 'Inspector sections' },
-    ['records', 'pages', 'recall'].map((t) =>
+    ['records', 'review', 'candidates', 'pages', 'recall'].map((t) =>
       h('a', { href: `#/inspect/${encodeURIComponent(project)}/${t}`, class: t === tab ? 'active' : '', 'aria-current': t === tab ? 'page' : null }, `${t.charAt(0).toUpperCase()}${t.slice(1)}`),
     ),
   );
   const body = h('section', { class: 'inspector-body' });
   clear(main, h('header', { class: 'view-head' }, h('h1', {}, `Memory · ${title}`), tabs), body);
   if (tab === 'pages') await renderPages(body, project);
+  else if (tab === 'review') await renderReview(body, project);
+  else if (tab === 'candidates') await renderCandidates(body, project);
   else if (tab === 'recall') renderRecall(body, project);
   else await renderRecords(body, project);
 }
@@ -66,7 +66,7 @@ export async function renderInspector(main: HTMLElement, project: string, title:
 async function renderRecords(body: HTMLElement, project: string): Promise<void> {
   const data = await api.records(project);
   const records = data.records;
-  const state = { q: '', kind: '', category: '', source: '', sensitivity: '', status: '', sort: 'date-desc' as Sort };
+  const state = { q: '', kind: '', category: '', source: '', sensitivity: '', status: '', confidence: '', sort: 'date-desc' as Sort };
   const list = h('ul', { class: 'records', 'aria-label': 'Records' });
   const count = h('p', { class: 'count', 'aria-live': 'polite' });
   const search = h('input', { type: 'search', id: 'record-search', placeholder: 'Search records…', 'aria-label': 'Search records' });
@@ -74,9 +74,10 @@ async function renderRecords(body: HTMLElement, project: string): Promise<void> 
     const q = state.q.toLowerCase();
     const shown = records
       .filter((r) => FILTERS.every((f) => !state[f] || r[f] === state[f]))
+      .filter((r) => confident(r, state.confidence))
       .filter((r) => !q || `${r.title ?? ''} ${r.text} ${r.speaker ?? ''} ${(r.tags ?? []).join(' ')}`.toLowerCase().includes(q));
     shown.sort((a, b) => {
-      if (state.sort === 'confidence') return (b.confidence ?? -1) - (a.confidence ?? -1);
+      if (state.sort === 'confidence') return (b.effective ?? b.confidence ?? -1) - (a.effective ?? a.confidence ?? -1);
       if (state.sort === 'kind') return a.kind.localeCompare(b.kind);
       const d = (a.date ?? '').localeCompare(b.date ?? '');
       return state.sort === 'date-asc' ? d : -d;
@@ -100,7 +101,7 @@ async function renderRecords(body: HTMLElement, project: string): Promise<void> 
     { id: 'record-sort', onchange: (e: Event) => set('sort')((e.target as HTMLSelectElement).value) },
     h('option', { value: 'date-desc' }, 'newest first'),
     h('option', { value: 'date-asc' }, 'oldest first'),
-    h('option', { value: 'confidence' }, 'confidence'),
+    h('option', { value: 'confidence' }, 'confidence now'),
     h('option', { value: 'kind' }, 'kind'),
   );
   clear(
@@ -129,94 +130,22 @@ async function renderRecords(body: HTMLElement, project: string): Promise<void> 
           set(f),
         ),
       ),
+      h(
+        'label',
+        { class: 'filter' },
+        'confidence now ',
+        h(
+          'select',
+          { id: 'filter-confidence', onchange: (e: Event) => set('confidence')((e.target as HTMLSelectElement).value) },
+          CONFIDENCE.map(([value, label]) => h('option', { value }, label)),
+        ),
+      ),
       h('label', { class: 'filter' }, 'sort ', sort),
     ),
     count,
     list,
   );
   draw();
-}
-
-function recordItem(r: MemoryRecord, project: string, reload: () => Promise<void>): HTMLElement {
-  const extra = Object.entries(r).filter(([k, v]) => !KNOWN.has(k) && v !== undefined && v !== null);
-  const meta = [r.date, r.speaker, r.category, r.confidence !== undefined ? `confidence ${r.confidence.toFixed(2)}` : null, r.sensitivity, r.status !== 'active' ? r.status : null]
-    .filter(Boolean)
-    .join(' · ');
-  let text: HTMLElement = h('p', { class: 'record-text' }, r.text.length > 400 ? `${r.text.slice(0, 400)}…` : r.text);
-  if (r.kind === 'note') {
-    text = h('div', { class: 'record-md' });
-    text.innerHTML = renderMarkdown(r.text.length > 1200 ? `${r.text.slice(0, 1200)}…` : r.text, project, []);
-  }
-  const actions = h('div', { class: 'actions' });
-  const item = h(
-    'li',
-    { class: `record kind-${r.kind}`, 'data-id': r.id },
-    h('div', { class: 'record-head' }, h('span', { class: `badge ${r.kind}` }, r.kind), r.title ? h('strong', {}, r.title) : null, h('span', { class: 'meta' }, meta)),
-    text,
-    h(
-      'details',
-      { class: 'provenance' },
-      h('summary', {}, 'Why does Charlie think that?'),
-      h(
-        'ol',
-        {},
-        r.provenance.map((p) => h('li', {}, `${p.label}: `, /^https:\/\//.test(p.ref) ? h('a', { href: p.ref, rel: 'noopener noreferrer', target: '_blank' }, p.ref) : h('code', {}, p.ref))),
-        r.page ? h('li', {}, 'kept in ', h('a', { href: pageHref(project, r.page) }, r.page)) : h('li', {}, 'kept in private memory (SQLite, never Markdown)'),
-      ),
-      extra.length
-        ? h(
-            'dl',
-            {},
-            extra.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, typeof v === 'string' ? v : JSON.stringify(v))]),
-          )
-        : null,
-    ),
-    actions,
-  );
-  if (r.editable) {
-    actions.append(
-      h(
-        'button',
-        {
-          type: 'button',
-          class: 'small',
-          onclick: () => {
-            const area = h('textarea', { class: 'edit-text', rows: 3, 'aria-label': 'New text' });
-            area.value = r.text;
-            const save = h('button', { type: 'button', class: 'small primary' }, 'Save');
-            save.addEventListener('click', () => {
-              void api
-                .editRecord(project, r.id, area.value)
-                .then(() => toast('Saved — marked as edited by a person'))
-                .then(reload)
-                .catch((e: unknown) => toast(e instanceof Error ? e.message : String(e), 'error'));
-            });
-            text.replaceWith(h('div', { class: 'editor' }, area, save));
-            area.focus();
-          },
-        },
-        'Edit',
-      ),
-    );
-  }
-  if (r.forgettable) {
-    const forget = h('button', { type: 'button', class: 'small danger' }, 'Forget');
-    forget.addEventListener('click', () => {
-      if (forget.dataset.confirm !== 'yes') {
-        forget.dataset.confirm = 'yes';
-        forget.textContent = 'Really forget?';
-        return;
-      }
-      void api
-        .forgetRecord(project, r.id)
-        .then(() => toast('Forgotten'))
-        .then(reload)
-        .catch((e: unknown) => toast(e instanceof Error ? e.message : String(e), 'error'));
-    });
-    actions.append(forget);
-  }
-  actions.append(h('button', { type: 'button', class: 'small', disabled: !r.holdable, title: r.holdable ? 'Keep it out of answers for now' : 'Holding a record comes with typed records' }, 'Hold'));
-  return item;
 }
 
 async function renderPages(body: HTMLElement, project: string): Promise<void> {

@@ -39,7 +39,60 @@ function renderer(project: string, pages: readonly LinkablePage[]): InstanceType
     state.pos = end + 2;
     return true;
   });
+  md.inline.ruler.before('link', 'inline_field', (state, silent) => {
+    const field = inlineField(state.src, state.pos);
+    if (!field) return false;
+    if (!silent) {
+      const open = state.push('field_open', 'span', 1);
+      open.attrs = [
+        ['class', 'field'],
+        ['data-key', field.key],
+      ];
+      state.push('key_open', 'span', 1).attrs = [['class', 'field-key']];
+      state.push('text', '', 0).content = field.key;
+      state.push('key_close', 'span', -1);
+      const link = /^\[([^\]]*)\]\(<?(https?:\/\/[^)\s>]+)>?\)$/.exec(field.value);
+      if (link?.[2]) {
+        state.push('link_open', 'a', 1).attrs = [
+          ['href', link[2]],
+          ['rel', 'noopener noreferrer'],
+          ['target', '_blank'],
+        ];
+        state.push('text', '', 0).content = link[1] || 'source';
+        state.push('link_close', 'a', -1);
+      } else state.push('text', '', 0).content = field.value;
+      state.push('field_close', 'span', -1);
+    }
+    state.pos = field.end;
+    return true;
+  });
+  md.inline.ruler.before('text', 'block_id', (state, silent) => {
+    if (state.src.charCodeAt(state.pos) !== 0x5e || (state.pos > 0 && !/\s/.test(state.src.charAt(state.pos - 1)))) return false;
+    const m = /^\^([A-Za-z0-9-]+)[ \t]*(?=\n|$)/.exec(state.src.slice(state.pos, state.pos + 80));
+    if (!m?.[1]) return false;
+    if (!silent) {
+      state.push('id_open', 'span', 1).attrs = [['class', 'block-id']];
+      state.push('text', '', 0).content = `^${m[1]}`;
+      state.push('id_close', 'span', -1);
+    }
+    state.pos += m[0].length;
+    return true;
+  });
   return md;
+}
+
+/** A Dataview inline field `[key:: value]` at `pos` (brackets in the value balanced), or null. */
+function inlineField(src: string, pos: number): { key: string; value: string; end: number } | null {
+  const m = /^\[([A-Za-z][\w-]*)::[ \t]*/.exec(src.slice(pos, pos + 40));
+  if (!m?.[1]) return null;
+  let depth = 1;
+  let j = pos + m[0].length;
+  for (; j < src.length && depth > 0 && src[j] !== '\n'; j++) {
+    if (src[j] === '[') depth++;
+    else if (src[j] === ']') depth--;
+  }
+  if (depth > 0) return null;
+  return { key: m[1].toLowerCase(), value: src.slice(pos + m[0].length, j - 1).trim(), end: j };
 }
 
 export function splitFrontMatter(markdown: string): { meta: [string, string][]; body: string } {

@@ -1,0 +1,160 @@
+/**
+ * One record in the Memory Inspector's list: its text, its fields as readable chips (type,
+ * status, when it was said, due or happened, confidence now after decay, sensitivity, a hand
+ * edit), its provenance chain, and what a person can do with it (edit, hold or release, forget).
+ */
+import type { MemoryRecord } from '../shared/records.js';
+import { api } from './api.js';
+import { h, toast } from './dom.js';
+import { pageHref, renderMarkdown } from './markdown.js';
+
+/** Fields shown as chips or elsewhere on the card; any other field is listed under the provenance. */
+const SHOWN = new Set([
+  'id',
+  'kind',
+  'text',
+  'page',
+  'title',
+  'date',
+  'speaker',
+  'category',
+  'source',
+  'provenance',
+  'confidence',
+  'effective',
+  'decay',
+  'sensitivity',
+  'status',
+  'tags',
+  'due',
+  'happened',
+  'handEdited',
+  'blockId',
+  'line',
+  'editable',
+  'forgettable',
+  'holdable',
+]);
+
+function chip(text: string, cls = ''): HTMLElement {
+  return h('span', { class: `chip-field ${cls}`.trim() }, text);
+}
+
+function confidenceText(r: MemoryRecord): string | null {
+  if (r.confidence === undefined) return null;
+  const now = r.effective;
+  if (now === undefined || Math.abs(now - r.confidence) < 0.005) return `confidence ${r.confidence.toFixed(2)}`;
+  const state = typeof r.decay === 'string' && r.decay !== 'fresh' ? `, ${r.decay}` : '';
+  return `confidence ${r.confidence.toFixed(2)} → ${now.toFixed(2)} now${state}`;
+}
+
+function chips(r: MemoryRecord): HTMLElement {
+  const fact = r.kind === 'fact';
+  const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
+  const parts = [
+    r.status !== 'active' ? chip(r.status, `status status-${r.status}`) : null,
+    r.category && r.category !== r.kind ? chip(r.category, 'type') : null,
+    r.date ? chip(fact ? `said ${r.date}` : r.date) : null,
+    str(r.due) ? chip(`due ${str(r.due) ?? ''}`, r.decay === 'expired' ? 'expired' : '') : null,
+    str(r.happened) ? chip(`happened ${str(r.happened) ?? ''}`) : null,
+    r.speaker ? chip(r.speaker) : null,
+    confidenceText(r) ? chip(confidenceText(r) ?? '', 'confidence') : null,
+    r.sensitivity ? chip(r.sensitivity, `sensitivity-${r.sensitivity.split('/')[0] ?? ''}`) : null,
+    r.handEdited === true || r.source === 'manual' ? chip('edited by a person', 'manual') : null,
+  ];
+  return h('div', { class: 'chips' }, parts);
+}
+
+export function recordItem(r: MemoryRecord, project: string, reload: () => Promise<void>): HTMLElement {
+  const extra = Object.entries(r).filter(([k, v]) => !SHOWN.has(k) && v !== undefined && v !== null);
+  let text: HTMLElement = h('p', { class: 'record-text' }, r.text.length > 400 ? `${r.text.slice(0, 400)}…` : r.text);
+  if (r.kind === 'note') {
+    text = h('div', { class: 'record-md' });
+    text.innerHTML = renderMarkdown(r.text.length > 1200 ? `${r.text.slice(0, 1200)}…` : r.text, project, []);
+  }
+  const actions = h('div', { class: 'actions' });
+  const act = (label: string, run: () => Promise<unknown>, done: string, cls = 'small') =>
+    h(
+      'button',
+      {
+        type: 'button',
+        class: cls,
+        onclick: () => {
+          void run()
+            .then(() => toast(done))
+            .then(reload)
+            .catch((e: unknown) => toast(e instanceof Error ? e.message : String(e), 'error'));
+        },
+      },
+      label,
+    );
+  const item = h(
+    'li',
+    { class: `record kind-${r.kind} status-${r.status}`, 'data-id': r.id },
+    h('div', { class: 'record-head' }, h('span', { class: `badge ${r.kind}` }, r.kind), r.title ? h('strong', {}, r.title) : null),
+    text,
+    chips(r),
+    h(
+      'details',
+      { class: 'provenance' },
+      h('summary', {}, 'Why does Charlie think that?'),
+      h(
+        'ol',
+        {},
+        r.provenance.map((p) => h('li', {}, `${p.label}: `, /^https:\/\//.test(p.ref) ? h('a', { href: p.ref, rel: 'noopener noreferrer', target: '_blank' }, p.ref) : h('code', {}, p.ref))),
+        r.page ? h('li', {}, 'kept in ', h('a', { href: pageHref(project, r.page) }, r.page)) : h('li', {}, 'kept in private memory (SQLite, never Markdown)'),
+      ),
+      extra.length
+        ? h(
+            'dl',
+            {},
+            extra.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, typeof v === 'string' ? v : JSON.stringify(v))]),
+          )
+        : null,
+    ),
+    actions,
+  );
+  if (r.editable) {
+    actions.append(
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'small',
+          onclick: () => {
+            const area = h('textarea', { class: 'edit-text', rows: r.kind === 'note' ? 10 : 3, 'aria-label': 'New text' });
+            area.value = r.text;
+            const save = act('Save', () => api.editRecord(project, r.id, area.value), 'Saved — marked as written by a person (confidence 1)', 'small primary');
+            text.replaceWith(h('div', { class: 'editor' }, area, save));
+            area.focus();
+          },
+        },
+        'Edit',
+      ),
+    );
+  }
+  if (r.holdable) {
+    actions.append(
+      r.status === 'held'
+        ? act('Release', () => api.releaseRecord(project, r.id), 'Released: Charlie uses it again')
+        : act('Hold', () => api.holdRecord(project, r.id), 'Held: kept out of answers until you release it'),
+    );
+  }
+  if (r.forgettable) {
+    const forget = h('button', { type: 'button', class: 'small danger' }, 'Forget');
+    forget.addEventListener('click', () => {
+      if (forget.dataset.confirm !== 'yes') {
+        forget.dataset.confirm = 'yes';
+        forget.textContent = 'Really forget?';
+        return;
+      }
+      void api
+        .forgetRecord(project, r.id)
+        .then(() => toast('Forgotten — a tombstone keeps Charlie from learning it again'))
+        .then(reload)
+        .catch((e: unknown) => toast(e instanceof Error ? e.message : String(e), 'error'));
+    });
+    actions.append(forget);
+  }
+  return item;
+}
