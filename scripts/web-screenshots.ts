@@ -1,12 +1,12 @@
 /**
- * Screenshots of the web app (chat, inspector, graph) at desktop and phone sizes, against a
+ * Screenshots of the web app (chat, inspector with its review queue and candidates, graph) at desktop and phone sizes, against a
  * scripted model and demo memory: `npx tsx scripts/web-screenshots.ts [outDir]` (default
  * /tmp/web-shots). Needs /usr/bin/chromium.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchChromium } from '../test/support/browser.js';
-import { demoFiles } from '../test/support/web-demo-data.js';
+import { demoFiles, writeWaiting } from '../test/support/web-demo-data.js';
 import { startWebFixture, TOKEN } from '../test/support/web-fixture.js';
 
 const out = process.argv[2] ?? '/tmp/web-shots';
@@ -18,6 +18,7 @@ const fixture = await startWebFixture({
       ? { text: 'You decided to **fly to Lisbon on 14 March** and to book a flat near Alfama. Sarah wants to see the tiles museum.', chunkDelayMs: 20 }
       : { toolCalls: [{ name: 'search_memory', arguments: JSON.stringify({ query: 'Lisbon trip plans' }) }] },
 });
+writeWaiting(fixture.dataDir);
 const browser = await launchChromium();
 try {
   for (const [label, viewport] of [
@@ -35,6 +36,16 @@ try {
     await page.goto(`${fixture.web.url}/#/inspect/trip/records`);
     await page.locator('.record').first().waitFor();
     await page.screenshot({ path: join(out, `inspector-${label}.png`) });
+    await page.goto(`${fixture.web.url}/#/inspect/trip/review`);
+    await page.locator('.pair').first().waitFor();
+    await page.screenshot({ path: join(out, `review-${label}.png`) });
+    await page.goto(`${fixture.web.url}/#/inspect/trip/candidates`);
+    await page.locator('.candidate').first().waitFor();
+    await page.screenshot({ path: join(out, `candidates-${label}.png`) });
+    await page.goto(`${fixture.web.url}/#/inspect/trip/records`);
+    await page.selectOption('#filter-kind', 'fact');
+    await page.locator('.record.kind-fact').first().waitFor();
+    await page.screenshot({ path: join(out, `facts-${label}.png`) });
     await page.goto(`${fixture.web.url}/#/page/trip/${encodeURIComponent('notes/People/Sarah-Chen.md')}`);
     await page.locator('.markdown-body').waitFor();
     await page.screenshot({ path: join(out, `page-${label}.png`) });
