@@ -6,6 +6,7 @@
  *   POST /api/projects/:project/review/:id             { choice: keep-new | keep-old | keep-both | hold }
  *   GET  /api/projects/:project/candidates             what the promotion gate keeps waiting, best score first
  *   POST /api/projects/:project/candidates/:key/promote   promote one now
+ *   GET  /api/projects/:project/why?id=r-…|q=…         a record's provenance chain (as /memory why)
  */
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
@@ -32,6 +33,15 @@ export function reviewRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const id = c.req.param('id');
     const done = await deps.assistant.resolveReview(where.place, id, body.data.choice);
     return done ? c.json({ resolved: id, choice: body.data.choice }) : c.json({ error: `nothing in review as ${id} (already resolved?) — reload` }, 409);
+  });
+
+  app.get('/api/projects/:project/why', async (c) => {
+    const where = await at(c);
+    if (!where) return missing(c);
+    const ids = c.req.queries('id') ?? [];
+    const q = (c.req.query('q') ?? '').trim().slice(0, 500);
+    if (!ids.length && !q) return c.json({ error: 'give record ids (?id=r-…) or a question (?q=…)' }, 400);
+    return c.json(await deps.assistant.why(where.place, ids.length ? { ids: ids.slice(0, 20) } : { query: q }));
   });
 
   app.get('/api/projects/:project/candidates', async (c) => {

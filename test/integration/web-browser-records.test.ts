@@ -86,6 +86,10 @@ describe.skipIf(missing !== null)('Memory Inspector records in Chromium', { time
     await card.locator('.chip-field', { hasText: 'due 2026-11-07' }).waitFor();
     // fields are chips, not raw `[type:: …]` markup
     expect(await card.locator('.record-text').textContent()).toBe('Will send the flat options by Friday.');
+    // its history, as /memory why tells it
+    await card.locator('summary').click();
+    await card.locator('ol.chain li').first().waitFor();
+    expect(await card.locator('ol.chain').textContent()).toContain('2026-11-04');
     await card.locator('button', { hasText: 'Hold' }).click();
     await page.locator('.record.kind-fact.status-held', { hasText: 'flat options' }).waitFor();
     expect(file('notes', 'People', 'Sarah-Chen.md')).toContain('[status:: held]');

@@ -124,6 +124,10 @@ describe('inspector API: typed records', () => {
     const log = readFileSync(join(f.projectsDir, 'trip', 'notes', '_log.md'), 'utf8');
     expect(log).toContain(`edited People/Sarah-Chen.md#^${museum?.blockId as string} (source: hand edit)`);
     expect(log).not.toContain('tram');
+    // and the web shows the same chain as /memory why
+    const why = (await (await fetch(url(`/why?id=${museum?.blockId as string}`), { headers: bearer })).json()) as { chains: { steps: { kind: string }[] }[] };
+    expect(why.chains[0]?.steps.map((s) => s.kind)).toContain('edited');
+    expect((await fetch(url('/why'), { headers: bearer })).status).toBe(400);
   });
 
   it('edits a note page: its text replaced, front matter says a person wrote it', async () => {

@@ -1,6 +1,7 @@
 /** The JSON API the server documents (README: Web app → API), typed for the client. */
 import type { RecallHit, ReviewChoice, ReviewPair } from '../../core/ports.js';
 import type { MemoryRecord } from '../shared/records.js';
+import type { WhyAnswer } from '../../core/why.js';
 
 export type { ReviewChoice, ReviewPair };
 
@@ -103,6 +104,7 @@ export const api = {
   releaseRecord: (project: string, id: string) => call<unknown>('POST', `${p(project)}/records/${encodeURIComponent(id)}/release`),
   review: (project: string) => call<{ pairs: ReviewPair[] }>('GET', `${p(project)}/review`),
   resolveReview: (project: string, id: string, choice: ReviewChoice) => call<unknown>('POST', `${p(project)}/review/${encodeURIComponent(id)}`, { choice }),
+  why: (project: string, id: string) => call<WhyAnswer>('GET', `${p(project)}/why?id=${encodeURIComponent(id)}`),
   candidates: (project: string) => call<{ candidates: Waiting[] }>('GET', `${p(project)}/candidates`),
   promote: (project: string, key: string) => call<unknown>('POST', `${p(project)}/candidates/${encodeURIComponent(key)}/promote`),
   pages: (project: string) => call<{ pages: PageRef[] }>('GET', `${p(project)}/pages`),

@@ -65,6 +65,35 @@ function chips(r: MemoryRecord): HTMLElement {
   return h('div', { class: 'chips' }, parts);
 }
 
+/** The record's history, as /memory why tells it (the knowledge graph's chain: said, added, restated, edited, merged, reviewed). */
+async function showChain(details: HTMLElement, project: string, id: string): Promise<void> {
+  try {
+    const answer = await api.why(project, id);
+    const chain = answer.chains[0];
+    if (!chain) return;
+    details.append(
+      h(
+        'ol',
+        { class: 'chain', 'aria-label': 'History of this record' },
+        chain.steps.map((s) =>
+          h(
+            'li',
+            {},
+            h('time', { datetime: s.at }, s.at.slice(0, 10) || '????-??-??'),
+            ' ',
+            h('span', { class: `step step-${s.kind}` }, s.kind),
+            ` ${s.text}`,
+            s.source ? [' — ', /^https:\/\//.test(s.source) ? h('a', { href: s.source, rel: 'noopener noreferrer', target: '_blank' }, 'message') : h('code', {}, s.source)] : null,
+            s.from ? ` (merged record ^${s.from})` : null,
+          ),
+        ),
+      ),
+    );
+  } catch (e: unknown) {
+    toast(e instanceof Error ? e.message : String(e), 'error');
+  }
+}
+
 export function recordItem(r: MemoryRecord, project: string, reload: () => Promise<void>): HTMLElement {
   const extra = Object.entries(r).filter(([k, v]) => !SHOWN.has(k) && v !== undefined && v !== null);
   let text: HTMLElement = h('p', { class: 'record-text' }, r.text.length > 400 ? `${r.text.slice(0, 400)}…` : r.text);
@@ -88,30 +117,33 @@ export function recordItem(r: MemoryRecord, project: string, reload: () => Promi
       },
       label,
     );
+  const provenance = h(
+    'details',
+    { class: 'provenance' },
+    h('summary', {}, 'Why does Charlie think that?'),
+    h(
+      'ol',
+      {},
+      r.provenance.map((p) => h('li', {}, `${p.label}: `, /^https:\/\//.test(p.ref) ? h('a', { href: p.ref, rel: 'noopener noreferrer', target: '_blank' }, p.ref) : h('code', {}, p.ref))),
+      r.page ? h('li', {}, 'kept in ', h('a', { href: pageHref(project, r.page) }, r.page)) : h('li', {}, 'kept in private memory (SQLite, never Markdown)'),
+    ),
+    extra.length
+      ? h(
+          'dl',
+          {},
+          extra.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, typeof v === 'string' ? v : JSON.stringify(v))]),
+        )
+      : null,
+  );
+  const blockId = typeof r.blockId === 'string' ? r.blockId : '';
+  if (blockId) provenance.addEventListener('toggle', () => void showChain(provenance, project, blockId), { once: true });
   const item = h(
     'li',
     { class: `record kind-${r.kind} status-${r.status}`, 'data-id': r.id },
     h('div', { class: 'record-head' }, h('span', { class: `badge ${r.kind}` }, r.kind), r.title ? h('strong', {}, r.title) : null),
     text,
     chips(r),
-    h(
-      'details',
-      { class: 'provenance' },
-      h('summary', {}, 'Why does Charlie think that?'),
-      h(
-        'ol',
-        {},
-        r.provenance.map((p) => h('li', {}, `${p.label}: `, /^https:\/\//.test(p.ref) ? h('a', { href: p.ref, rel: 'noopener noreferrer', target: '_blank' }, p.ref) : h('code', {}, p.ref))),
-        r.page ? h('li', {}, 'kept in ', h('a', { href: pageHref(project, r.page) }, r.page)) : h('li', {}, 'kept in private memory (SQLite, never Markdown)'),
-      ),
-      extra.length
-        ? h(
-            'dl',
-            {},
-            extra.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, typeof v === 'string' ? v : JSON.stringify(v))]),
-          )
-        : null,
-    ),
+    provenance,
     actions,
   );
   if (r.editable) {
