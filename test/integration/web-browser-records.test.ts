@@ -34,6 +34,8 @@ describe.skipIf(missing !== null)('Memory Inspector records in Chromium', { time
     page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(`${f.web.url}/login?token=${TOKEN}`);
+    // warm: the client is built and the first view drawn before the tests time anything
+    await page.locator('#sidebar a', { hasText: 'trip' }).waitFor({ timeout: 60_000 });
   }, 90_000);
 
   afterAll(async () => {
