@@ -10,10 +10,6 @@ export default {
   subcommand: { name: 'candidates', description: 'What waits before it becomes memory; promote one' },
   options: [{ type: ApplicationCommandOptionType.String, name: 'promote', description: 'A waiting candidate to promote now', required: false, autocomplete: true }],
   async execute(interaction, ctx) {
-    if (ctx.place.kind === 'private') {
-      await interaction.reply(ephemeral('Private conversations keep no candidates here.'));
-      return;
-    }
     const key = interaction.options.getString('promote')?.trim();
     if (key) {
       const done = await ctx.assistant.promoteCandidate(ctx.place, key);

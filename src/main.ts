@@ -101,6 +101,7 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
     recall: retrieval.recall,
     graph,
     candidates: (project) => fileCandidateStore(config.dataDir, project),
+    privateRecords: privateStore.records,
     usage,
     writeRequests: new FileWriteRequestStore(dataFiles(config.dataDir).writeRequests),
     clock,

@@ -5,7 +5,7 @@
  */
 import { placeKey, type AssistantApi, type DistillOutcome, type ForgettableItem, type IncomingMessage, type MemoryView, type Place, type TurnOutcome } from './assistant-api.js';
 import { InMemoryWriteRequests, reviewWriteRequests, type WriteRequestStore, type MemoryWrites, type WriteResult } from './write-requests.js';
-import { takeCandidate, viaOf, type Candidate } from './promotion.js';
+import { sensitivityOfText, stricter, takeCandidate, viaOf, type Candidate } from './promotion.js';
 import { distill } from './distill.js';
 import { CONTEXT_RETRY_NOTICE, MemoryUnavailableError, ModelError, modelErrorReply } from './errors.js';
 import { EgressGuard, sensitivityOf, type EgressScope, type SensitiveRecord } from './egress.js';
@@ -109,7 +109,7 @@ export class Assistant implements AssistantApi {
   constructor(private readonly deps: AssistantDeps) {
     this.tools = deps.tools ?? builtinTools();
     this.writeRequests = deps.writeRequests ?? new InMemoryWriteRequests();
-    this.egress = new EgressGuard(deps.model, sensitiveRecords(deps.store, deps.privateStore), (origins) =>
+    this.egress = new EgressGuard(deps.model, sensitiveRecords(deps.store, deps.privateStore, deps.privateRecords), (origins) =>
       deps.logger.info({ withheld: origins.length }, 'sensitive records withheld from a hosted model'),
     );
   }
@@ -163,8 +163,18 @@ export class Assistant implements AssistantApi {
   }
 
   private home(place: Place, recall: Recall = this.deps.recall): Promise<Home> {
-    const { store, privateStore, usage, graph, candidates, clock, settings } = this.deps;
-    return openHome(place, { store, privateStore, recall, usage, ...(graph ? { graph } : {}), ...(candidates ? { candidates } : {}), now: () => clock.now(), distillEvery: settings.distillEvery });
+    const { store, privateStore, privateRecords, usage, graph, candidates, clock, settings } = this.deps;
+    return openHome(place, {
+      store,
+      privateStore,
+      recall,
+      usage,
+      ...(graph ? { graph } : {}),
+      ...(candidates ? { candidates } : {}),
+      ...(privateRecords ? { privateRecords } : {}),
+      now: () => clock.now(),
+      distillEvery: settings.distillEvery,
+    });
   }
 
   /**
@@ -464,30 +474,26 @@ export class Assistant implements AssistantApi {
   }
 
   async memoryCandidates(place: Place): Promise<Candidate[]> {
-    const home = await this.home(place);
-    if (home.private || !this.deps.candidates) return [];
+    const candidates = (await this.home(place)).records?.candidates;
+    if (!candidates) return [];
     const now = this.deps.clock.now().toISOString();
-    return (await this.deps.candidates(home.key).list()).filter((c) => c.expires > now).sort((a, b) => b.score - a.score);
+    return (await candidates.list()).filter((c) => c.expires > now).sort((a, b) => b.score - a.score);
   }
 
   async why(place: Place, ask: { query: string } | { ids: readonly string[] }): Promise<WhyAnswer> {
     const home = await this.home(place);
-    if (home.private) return { chains: [], missing: [], unavailable: 'a private conversation keeps no typed records' };
+    if (home.private) return { chains: [], missing: [], unavailable: 'provenance chains are shown for project records only (a private conversation keeps its records in private.db)' };
     return explainWhy(this.deps.graph ?? {}, home.key, ask, (q) => home.search(q, 8));
   }
 
   async reviewList(place: Place): Promise<ReviewPair[]> {
-    const home = await this.home(place);
-    const graph = this.deps.graph;
-    if (home.private || !graph?.reviewList) return [];
-    return graph.reviewList(home.key);
+    return (await (await this.home(place)).records?.reviewList()) ?? [];
   }
 
   async resolveReview(place: Place, id: string, choice: ReviewChoice): Promise<boolean> {
-    const home = await this.home(place);
-    const graph = this.deps.graph;
-    if (home.private || !graph?.review || !/^r-[\w-]+$/.test(id.replace(/^\^/, ''))) return false;
-    return graph.review(home.key, id.replace(/^\^/, ''), choice);
+    const records = (await this.home(place)).records;
+    if (!records || !/^r-[\w-]+$/.test(id.replace(/^\^/, ''))) return false;
+    return records.review(id.replace(/^\^/, ''), choice);
   }
 
   async records(place: Place): Promise<RecordView[]> {
@@ -512,24 +518,15 @@ export class Assistant implements AssistantApi {
   }
 
   async promoteCandidate(place: Place, key: string): Promise<boolean> {
-    const home = await this.home(place);
-    if (home.private || !this.deps.candidates || !home.graph || !key.trim()) return false;
-    const taken = await takeCandidate(this.deps.candidates(home.key), key.trim());
+    const records = (await this.home(place)).records;
+    if (!records?.candidates || !key.trim()) return false;
+    const taken = await takeCandidate(records.candidates, key.trim());
     if (!taken) return false;
-    // a person vouched for it: full confidence, provenance as it came
-    await home.graph.write({
-      origin: 'promotion',
-      links: [],
-      entities: [
-        {
-          name: taken.entity,
-          create: true,
-          facts: [
-            { ...taken.fact, confidence: 1, via: viaOf(taken.fact.source), gate: `promoted by hand from the waiting candidates (gate ${taken.score.toFixed(2)} on ${taken.firstSeen.slice(0, 10)})` },
-          ],
-        },
-      ],
-    });
+    // a person vouched for it: full confidence, provenance as it came, sensitivity as the gate sets it
+    const sensitivity = stricter(sensitivityOfText(taken.fact.text), taken.fact.sensitivity);
+    const gate = `promoted by hand from the waiting candidates (gate ${taken.score.toFixed(2)} on ${taken.firstSeen.slice(0, 10)})`;
+    const fact = { ...taken.fact, confidence: 1, via: viaOf(taken.fact.source), gate, ...(sensitivity ? { sensitivity } : {}) };
+    await records.write({ origin: 'promotion', links: [], entities: [{ name: taken.entity, create: true, facts: [fact] }] });
     return true;
   }
 }

@@ -9,6 +9,7 @@ import type { CandidateStore } from './promotion.js';
 import type { Place } from './assistant-api.js';
 import type { DistillTarget } from './distill.js';
 import { CharlieError } from './errors.js';
+import { privateDistillGraph } from './private-records.js';
 import { searchPrivate } from './private-search.js';
 import type {
   FileProblem,
@@ -24,11 +25,14 @@ import type {
   PageCard,
   PageMapEntry,
   PageMapRequest,
+  PrivateRecords,
   PrivateStore,
   ProjectConfig,
   ProjectStore,
   Recall,
   RecallHit,
+  ReviewChoice,
+  ReviewPair,
   TextHit,
   UsageKind,
   UsageStore,
@@ -53,6 +57,17 @@ export interface ProjectGraph {
   follow(start: string, options: { label?: string; depth: number }): Promise<{ start: PageCard; linked: LinkedPage[] } | null>;
 }
 
+/** Typed records behind the promotion gate: a project's entity pages, or a DM's rows in private.db. */
+export interface RecordShelf {
+  /** What waits for promotion (null: no gate). */
+  candidates: CandidateStore | null;
+  reviewList(): Promise<ReviewPair[]>;
+  /** A person's choice about a record in review, or `hold`; false when there is no such record. */
+  review(id: string, choice: ReviewChoice): Promise<boolean>;
+  /** Writes facts a person vouched for (a candidate promoted by hand). */
+  write(write: GraphWrite): Promise<GraphWriteReport>;
+}
+
 export interface Home {
   /** Project slug, or `dm:<userId>` for a private conversation: the key of background work and logs. */
   readonly key: string;
@@ -68,6 +83,8 @@ export interface Home {
   readonly notes: NoteShelf | null;
   /** Only projects with a knowledge graph have one. */
   readonly graph: ProjectGraph | null;
+  /** Typed records (null: a project without a knowledge graph, or no private records store). */
+  readonly records: RecordShelf | null;
   recent(limit: number): Promise<LogEntry[]>;
   archive(entry: LogEntry): Promise<void>;
   layers(): Promise<{ layers: MemoryLayers; problems: FileProblem[] }>;
@@ -90,6 +107,8 @@ export interface MemoryStores {
   graph?: KnowledgeGraph;
   /** Waiting candidates of the promotion gate, per project; absent = no gate. */
   candidates?: (project: string) => CandidateStore;
+  /** Typed records of private conversations (private.db); absent = DMs keep none. */
+  privateRecords?: PrivateRecords;
 }
 
 /** What a home is built from: the stores, the time, and the private conversations' distil pace. */
@@ -134,6 +153,7 @@ function projectHome(config: ProjectConfig, problems: FileProblem[], stores: Hom
       grep: (query, limit) => store.grepNotes(slug, query, limit),
     },
     graph: stores.graph ? bindGraph(stores.graph, slug) : null,
+    records: stores.graph ? projectRecords(stores.graph, slug, stores.candidates?.(slug) ?? null) : null,
     recent: (limit) => store.recentLog(slug, limit),
     archive: async (entry) => {
       if (config.archive) await store.appendLog(slug, entry);
@@ -206,6 +226,24 @@ function bindGraph(graph: KnowledgeGraph, slug: string): ProjectGraph {
   };
 }
 
+function projectRecords(graph: KnowledgeGraph, slug: string, candidates: CandidateStore | null): RecordShelf {
+  return {
+    candidates,
+    reviewList: async () => (graph.reviewList ? graph.reviewList(slug) : []),
+    review: async (id, choice) => (graph.review ? graph.review(slug, id, choice) : false),
+    write: (write) => graph.write(slug, write),
+  };
+}
+
+function privateRecordShelf(records: PrivateRecords, userId: string, today: () => string): RecordShelf {
+  return {
+    candidates: records.candidates(userId),
+    reviewList: async () => records.reviewPairs(userId),
+    review: async (id, choice) => records.review(userId, id, choice, today()),
+    write: async (write) => records.write(userId, write),
+  };
+}
+
 function privateHome(userId: string, userName: string, stores: HomeStores): Home {
   const store = stores.privateStore;
   const current = store.readLayers(userId);
@@ -220,6 +258,7 @@ function privateHome(userId: string, userName: string, stores: HomeStores): Home
     layerPages: [],
     notes: null,
     graph: null,
+    records: stores.privateRecords ? privateRecordShelf(stores.privateRecords, userId, () => stores.now().toISOString().slice(0, 10)) : null,
     recent: async (limit) => store.recentMessages(userId, limit),
     archive: async (entry) => {
       store.appendMessage(userId, entry);
@@ -233,7 +272,7 @@ function privateHome(userId: string, userName: string, stores: HomeStores): Home
       store.setStyle(userId, style);
     },
     setRespond: async () => {},
-    search: async (query, limit) => searchPrivate(store, userId, query, limit),
+    search: async (query, limit) => searchPrivate(store, userId, query, limit, stores.privateRecords?.list(userId, stores.now()) ?? []),
     distillTarget: () => {
       let ids: number[] = [];
       return {
@@ -253,6 +292,7 @@ function privateHome(userId: string, userName: string, stores: HomeStores): Home
           store.writeLayers(userId, layers, ids[distilled - 1] ?? store.readLayers(userId).distilledThrough);
           return { ok: true };
         },
+        ...(stores.privateRecords ? { graph: privateDistillGraph(store, stores.privateRecords, userId, () => stores.now()) } : {}),
       };
     },
   };

@@ -5,6 +5,7 @@
 
 import type { ForgetOutcome, ForgetTarget, Tombstone } from './tombstone-types.js';
 import type { Provenance, RecordRef } from './why.js';
+import type { CandidateStore } from './promotion.js';
 
 // ───────────────────────────── chat model ─────────────────────────────
 
@@ -333,6 +334,56 @@ export interface PrivateStore {
   addTombstone(userId: string, tombstone: Tombstone): void;
   /** Deletes every row of this user (messages, memory, tombstones); other users are untouched. */
   wipe(userId: string): void;
+}
+
+/**
+ * A typed record of a private conversation, as read (decay computed on read): the same fields
+ * as a fact line of an entity page, kept in SQLite (private.db), never in Markdown.
+ */
+export interface PrivateRecord {
+  /** Stable id (`r-…`), a hash of the user, the entity and the statement as first written. */
+  id: string;
+  /** Who or what the record is about, as named (the DM's "page"). */
+  entity: string;
+  statement: string;
+  /** identity, preference, commitment, episode, relationship, rule — or '' (none). */
+  category: string;
+  source: string;
+  /** chat, voice, ingest, manual, reflection. */
+  via: string;
+  confidence: number;
+  /** Confidence decayed by category (src/memory/records/decay.ts) at the time of reading. */
+  effective: number;
+  state: 'fresh' | 'fading' | 'old' | 'expired';
+  /** `public`, `personal`, `sensitive`, `sensitive/phi` … */
+  sensitivity: string;
+  status: 'active' | 'review' | 'held' | 'superseded';
+  /** YYYY-MM-DD or ''. */
+  said: string;
+  happened: string;
+  due: string;
+  about: string;
+  /** The other record of a pair in review. */
+  vs: string;
+  /** The day the record lost a review. */
+  superseded: string;
+  /** The day Charlie asked whether a past-due commitment happened (asked once). */
+  asked: string;
+  /** The day Charlie mentioned the open review this record is in (mentioned once). */
+  raised: string;
+}
+
+/** A DM's typed records and waiting candidates, in private.db (the private twin of the graph's records). */
+export interface PrivateRecords {
+  list(userId: string, now: Date): PrivateRecord[];
+  /** Promoted facts become records: a restated one is refreshed, a contradicting one goes into review with the other. */
+  write(userId: string, write: GraphWrite): GraphWriteReport;
+  reviewPairs(userId: string): ReviewPair[];
+  /** keep-new / keep-old / keep-both for either record of a pair, or hold one record; false when there is none. */
+  review(userId: string, id: string, choice: ReviewChoice, today: string): boolean;
+  /** Notes on the records that Charlie asked about them (a follow-up) or raised their review, so neither is repeated. */
+  mark(userId: string, ids: readonly string[], what: 'asked' | 'raised', date: string): void;
+  candidates(userId: string): CandidateStore;
 }
 
 // ───────────────────────────── speech ─────────────────────────────

@@ -3,7 +3,8 @@
  * in SQLite. DMs never enter the shared index, so this is plain term matching.
  */
 import { sensitivityOf } from './egress.js';
-import type { MemoryLayers, PrivateStore, RecallHit, Sensitivity } from './ports.js';
+import type { MemoryLayers, PrivateRecord, PrivateStore, RecallHit, Sensitivity } from './ports.js';
+import { isSensitiveRecord, retrievableRecords } from './private-records.js';
 
 const COMMON = new Set([
   'the',
@@ -37,7 +38,23 @@ const COMMON = new Set([
   'me',
 ]);
 
-export function searchPrivate(store: PrivateStore, userId: string, query: string, limit: number): RecallHit[] {
+/** A record as a search result shows it: entity, statement and the fields that matter to an answer. */
+function recordLine(r: PrivateRecord): string {
+  const fields = [
+    r.category && `[type:: ${r.category}]`,
+    r.due && `[due:: ${r.due}]`,
+    r.happened && `[happened:: ${r.happened}]`,
+    r.status === 'review' && '[status:: review]',
+    `[said:: ${r.said || '?'}]`,
+  ];
+  return `${r.entity}: ${r.statement} ${fields.filter(Boolean).join(' ')} ^${r.id}`;
+}
+
+/**
+ * The DM's distilled memory, its typed records (held and superseded ones never; each scored
+ * by its effective confidence, flagged `review`, `expired` or `old`) and its message history.
+ */
+export function searchPrivate(store: PrivateStore, userId: string, query: string, limit: number, records: readonly PrivateRecord[] = []): RecallHit[] {
   const terms = [
     ...new Set(
       query
@@ -56,10 +73,18 @@ export function searchPrivate(store: PrivateStore, userId: string, query: string
     .split('\n')
     .filter((line) => !line.startsWith('## ') && score(line) > 0)
     .map((line) => hit('private memory', line, ''));
+  const typed = retrievableRecords(records).flatMap((r) => {
+    const line = recordLine(r);
+    const s = score(`${r.entity} ${r.statement}`);
+    if (s === 0) return [];
+    const h = hit('private record', line, r.said, isSensitiveRecord(r) ? 'sensitive' : 'personal');
+    const flags = [r.status === 'review' ? 'review' : '', r.state === 'expired' || r.state === 'old' ? r.state : ''].filter(Boolean);
+    return [{ ...h, score: s * r.effective, confidence: r.effective, why: [...h.why, ...flags] }];
+  });
   const messages = store
     .searchMessages(userId, terms, limit)
     .map((e) => hit(`private message ${e.time.slice(0, 16).replace('T', ' ')}`, `${e.speaker}: ${e.text}`, e.time, e.sensitivity ?? sensitivityOf(e.text)));
-  return [...memory, ...messages].sort((a, b) => b.score - a.score).slice(0, limit);
+  return [...typed, ...memory, ...messages].sort((a, b) => b.score - a.score).slice(0, limit);
 }
 
 export function renderLayers(layers: MemoryLayers, part: 'all' | 'summary' | 'decisions' | 'quotes' = 'all'): string {

@@ -2,10 +2,11 @@
  * The sensitive records of a project or a private conversation, read through the core's
  * ports: notes whose front matter says `sensitivity: sensitive` (the whole page), and blocks
  * carrying the marker in any note, in the summary, decisions and quotes, in the recent
- * archive, and private-memory rows stored as sensitive. The egress guard withholds them.
+ * archive, and private-memory rows and typed private records stored as sensitive. The egress guard withholds them.
  */
 import { sensitivityOf, type EgressScope, type SensitiveRecord, type SensitiveRecords } from './egress.js';
-import type { MemoryLayers, PrivateStore, ProjectStore } from './ports.js';
+import type { MemoryLayers, PrivateRecords, PrivateStore, ProjectStore } from './ports.js';
+import { isSensitiveRecord } from './private-records.js';
 
 /** How far back the archive is read for marked entries (older ones reach a model only through search, which is tapped). */
 const RECENT_LOG = 500;
@@ -33,13 +34,15 @@ function layerRecords(layers: MemoryLayers, files: { summary: string; decisions:
   return out;
 }
 
-export function sensitiveRecords(store: ProjectStore, privateStore?: PrivateStore): SensitiveRecords {
+export function sensitiveRecords(store: ProjectStore, privateStore?: PrivateStore, privateRecords?: PrivateRecords): SensitiveRecords {
   return {
     async list(scope: EgressScope): Promise<SensitiveRecord[]> {
       if (scope.kind === 'private') {
         if (!privateStore) return [];
         const out = layerRecords(privateStore.readLayers(scope.userId), { summary: 'private memory', decisions: 'private memory', quotes: 'private memory' });
         for (const e of privateStore.sensitiveMessages(scope.userId)) out.push({ origin: 'a private message', text: e.text });
+        // every typed record marked sensitive, held and superseded ones too
+        for (const r of privateRecords?.list(scope.userId, new Date()) ?? []) if (isSensitiveRecord(r)) out.push({ origin: 'private memory', text: r.statement });
         return out;
       }
       const slug = scope.slug;

@@ -10,6 +10,7 @@ import { MemoryUnavailableError } from '../core/errors.js';
 import { sensitivityOf } from '../core/egress.js';
 import type { Decision, LogEntry, MemoryLayers, PrivateStore, Quote } from '../core/ports.js';
 import { forgottenBy, type Tombstone } from '../core/tombstones.js';
+import { migrateRecords, SqlitePrivateRecords } from './private-records.js';
 
 type Row = Record<string, unknown>;
 
@@ -71,6 +72,8 @@ function prepare(db: DatabaseSync): Statements {
   // Schema 2: every message row knows its sensitivity (older files gain the column, 'personal').
   const columns = (db.prepare('PRAGMA table_info(dm_messages)').all() as Row[]).map((c) => String(c.name));
   if (!columns.includes('sensitivity')) db.exec("ALTER TABLE dm_messages ADD COLUMN sensitivity TEXT NOT NULL DEFAULT 'personal'");
+  // Schema 3: typed records and waiting candidates (private-records.ts)
+  migrateRecords(db);
   return {
     insertMessage: db.prepare('INSERT INTO dm_messages (user_id, time, speaker, source, text, role, sensitivity) VALUES (?, ?, ?, ?, ?, ?, ?)'),
     selectRecent: db.prepare('SELECT * FROM (SELECT * FROM dm_messages WHERE user_id = ? ORDER BY id DESC LIMIT ?) ORDER BY id ASC'),
@@ -94,6 +97,8 @@ export class SqlitePrivateStore implements PrivateStore {
   private readonly q: Statements | null;
   /** Why the file could not be opened; every call then throws it. Shown at start-up. */
   readonly problem: PrivateMemoryError | null;
+  /** The typed records and waiting candidates of each user's private conversation. */
+  readonly records: SqlitePrivateRecords;
 
   /** `path` is a file (its folder is created) or `:memory:`. A damaged file is reported, never changed. */
   constructor(private readonly path: string) {
@@ -108,6 +113,7 @@ export class SqlitePrivateStore implements PrivateStore {
       this.q = null;
       this.problem = this.damaged(err);
     }
+    this.records = new SqlitePrivateRecords(this.db, <T>(fn: () => T) => this.use(fn));
   }
 
   private damaged(err: unknown): PrivateMemoryError {
@@ -166,7 +172,7 @@ export class SqlitePrivateStore implements PrivateStore {
     this.use(() => {
       this.db.exec('BEGIN');
       try {
-        for (const table of ['dm_messages', 'dm_memory', 'dm_tombstones']) this.db.prepare(`DELETE FROM ${table} WHERE user_id = ?`).run(userId);
+        for (const table of ['dm_messages', 'dm_memory', 'dm_tombstones', 'dm_records', 'dm_candidates']) this.db.prepare(`DELETE FROM ${table} WHERE user_id = ?`).run(userId);
         this.db.exec('COMMIT');
       } catch (error) {
         this.db.exec('ROLLBACK');

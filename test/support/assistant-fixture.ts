@@ -25,6 +25,7 @@ export function makeAssistant(opts: {
   usage?: UsageStore;
   graph?: AssistantDeps['graph'];
   candidates?: AssistantDeps['candidates'];
+  privateRecords?: AssistantDeps['privateRecords'];
   tools?: AssistantDeps['tools'];
   clock?: FixedClock;
   settings?: Partial<AssistantSettings>;
@@ -43,6 +44,7 @@ export function makeAssistant(opts: {
     usage: opts.usage ?? new RecordingUsageStore(),
     graph: opts.graph,
     candidates: opts.candidates,
+    ...(opts.privateRecords ? { privateRecords: opts.privateRecords } : {}),
     tools: opts.tools,
     clock,
     logger: opts.logger ?? silentLogger,

@@ -5,13 +5,24 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { CandidateStore } from '../../core/promotion.js';
+import type { Candidate, CandidateStore } from '../../core/promotion.js';
 import { readIfExists, writeFileAtomic } from '../store/atomic-write.js';
 
 const candidateSchema = z.object({
   key: z.string(),
   entity: z.string(),
-  fact: z.object({ text: z.string(), type: z.string().optional(), said: z.string(), source: z.string(), staleness: z.number().optional() }),
+  fact: z.object({
+    text: z.string(),
+    type: z.string().optional(),
+    said: z.string(),
+    source: z.string(),
+    staleness: z.number().optional(),
+    // a waiting commitment keeps its due date, an episode its day, a fact its attribute and sensitivity
+    due: z.string().optional(),
+    happened: z.string().optional(),
+    about: z.string().optional(),
+    sensitivity: z.string().optional(),
+  }),
   message: z.string(),
   score: z.number(),
   parts: z.object({ recency: z.number(), novelty: z.number(), identity: z.number(), source: z.number() }),
@@ -19,24 +30,27 @@ const candidateSchema = z.object({
   expires: z.string(),
 });
 
+/** The waiting candidates stored as JSON text: one bad entry does not lose the others. */
+export function parseCandidates(text: string | null | undefined): Candidate[] {
+  if (!text) return [];
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  return (Array.isArray(data) ? data : []).flatMap((c) => {
+    const p = candidateSchema.safeParse(c);
+    return p.success ? [p.data] : [];
+  });
+}
+
 export function fileCandidateStore(dataDir: string, project: string): CandidateStore {
   const dir = join(dataDir, 'candidates');
   const file = join(dir, `${project.replace(/[^\w.-]+/g, '_')}.json`);
   return {
     async list() {
-      const text = await readIfExists(file);
-      if (!text) return [];
-      let data: unknown;
-      try {
-        data = JSON.parse(text);
-      } catch {
-        return [];
-      }
-      // one bad entry does not lose the others
-      return (Array.isArray(data) ? data : []).flatMap((c) => {
-        const p = candidateSchema.safeParse(c);
-        return p.success ? [p.data] : [];
-      });
+      return parseCandidates(await readIfExists(file));
     },
     async replace(candidates) {
       await mkdir(dir, { recursive: true });

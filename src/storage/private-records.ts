@@ -1,0 +1,240 @@
+/**
+ * Typed records of private conversations, in private.db (never Markdown): the same fields,
+ * promotion gate, decay, review and hold as the fact lines of an entity page, one row per
+ * record (`dm_records`), and the gate's waiting candidates per user (`dm_candidates`).
+ * The meaning of the fields is the Markdown records' (src/memory/records): decay, the
+ * attribute a statement is about, sensitivity levels — one implementation for both.
+ */
+import type { DatabaseSync } from 'node:sqlite';
+import { z } from 'zod';
+import type { CandidateStore } from '../core/promotion.js';
+import type { GraphWrite, GraphWriteReport, PrivateRecord, PrivateRecords, ReviewChoice, ReviewPair } from '../core/ports.js';
+import { blockIdFor } from '../memory/graph/lines.js';
+import { nameTokens, normalizeStatement } from '../memory/graph/names.js';
+import { parseCandidates } from '../memory/records/candidate-store.js';
+import { decay } from '../memory/records/decay.js';
+import { CATEGORIES, STATUSES, type Category, type RecordStatus } from '../memory/records/record.js';
+import { attributeOf } from '../memory/records/review.js';
+
+/** private.db's schema version (PRAGMA user_version): 3 added dm_records and dm_candidates. */
+export const PRIVATE_SCHEMA_VERSION = 3;
+
+/** Creates the record tables of schema 3 on a database of any earlier version; idempotent. */
+export function migrateRecords(db: DatabaseSync): void {
+  const row = db.prepare('PRAGMA user_version').get() as { user_version?: number } | undefined;
+  const version = row?.user_version ?? 0;
+  db.exec(`
+    BEGIN;
+    CREATE TABLE IF NOT EXISTS dm_records (
+      user_id TEXT NOT NULL, id TEXT NOT NULL, entity TEXT NOT NULL, statement TEXT NOT NULL,
+      category TEXT NOT NULL DEFAULT '', source TEXT NOT NULL DEFAULT '', via TEXT NOT NULL DEFAULT 'chat',
+      confidence REAL NOT NULL DEFAULT 1, sensitivity TEXT NOT NULL DEFAULT 'personal',
+      status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'review', 'held', 'superseded')),
+      said TEXT NOT NULL DEFAULT '', happened TEXT NOT NULL DEFAULT '', due TEXT NOT NULL DEFAULT '', about TEXT NOT NULL DEFAULT '',
+      vs TEXT NOT NULL DEFAULT '', superseded TEXT NOT NULL DEFAULT '', asked TEXT NOT NULL DEFAULT '', raised TEXT NOT NULL DEFAULT '',
+      PRIMARY KEY (user_id, id));
+    CREATE TABLE IF NOT EXISTS dm_candidates (user_id TEXT PRIMARY KEY, candidates TEXT NOT NULL DEFAULT '[]');
+    ${version < PRIVATE_SCHEMA_VERSION ? `PRAGMA user_version = ${PRIVATE_SCHEMA_VERSION};` : ''}
+    COMMIT;
+  `);
+}
+
+type Stored = Omit<PrivateRecord, 'effective' | 'state'>;
+type Row = Record<string, unknown>;
+
+const rowSchema = z.object({
+  id: z.string(),
+  entity: z.string(),
+  statement: z.string(),
+  category: z.string(),
+  source: z.string(),
+  via: z.string(),
+  confidence: z.number(),
+  sensitivity: z.string(),
+  status: z.enum(STATUSES),
+  said: z.string(),
+  happened: z.string(),
+  due: z.string(),
+  about: z.string(),
+  vs: z.string(),
+  superseded: z.string(),
+  asked: z.string(),
+  raised: z.string(),
+});
+
+const COLUMNS = ['id', 'entity', 'statement', 'category', 'source', 'via', 'confidence', 'sensitivity', 'status', 'said', 'happened', 'due', 'about', 'vs', 'superseded', 'asked', 'raised'] as const;
+
+const entityKey = (name: string) => nameTokens(name).join(' ');
+const isCategory = (c: string): c is Category => (CATEGORIES as readonly string[]).includes(c);
+const open = (status: RecordStatus) => status === 'active' || status === 'review';
+
+export class SqlitePrivateRecords implements PrivateRecords {
+  constructor(
+    private readonly db: DatabaseSync,
+    /** Runs a query, turning a damaged database into the store's error (SqlitePrivateStore.use). */
+    private readonly use: <T>(fn: () => T) => T,
+  ) {}
+
+  private rows(userId: string): Stored[] {
+    const rows = this.use(() => this.db.prepare('SELECT * FROM dm_records WHERE user_id = ? ORDER BY rowid').all(userId) as Row[]);
+    return rows.flatMap((r) => {
+      const p = rowSchema.safeParse(r);
+      return p.success ? [p.data] : [];
+    });
+  }
+
+  private save(userId: string, records: Iterable<Stored>): void {
+    const list = [...records];
+    if (list.length === 0) return;
+    const sets = COLUMNS.filter((c) => c !== 'id')
+      .map((c) => `${c} = excluded.${c}`)
+      .join(', ');
+    this.use(() => {
+      const insert = this.db.prepare(`INSERT INTO dm_records (user_id, ${COLUMNS.join(', ')}) VALUES (?, ${COLUMNS.map(() => '?').join(', ')}) ON CONFLICT (user_id, id) DO UPDATE SET ${sets}`);
+      this.db.exec('BEGIN');
+      try {
+        for (const r of list) insert.run(userId, ...COLUMNS.map((c) => r[c]));
+        this.db.exec('COMMIT');
+      } catch (error) {
+        this.db.exec('ROLLBACK');
+        throw error;
+      }
+    });
+  }
+
+  list(userId: string, now: Date): PrivateRecord[] {
+    return this.rows(userId).map((r) => {
+      const d = decay({ category: isCategory(r.category) ? r.category : '', confidence: r.confidence, said: r.said, due: r.due, happened: r.happened }, now);
+      return { ...r, effective: d.effective, state: d.state };
+    });
+  }
+
+  write(userId: string, write: GraphWrite): GraphWriteReport {
+    const report: GraphWriteReport = { created: [], updated: [], factsAdded: 0, factsRefreshed: 0, linksAdded: 0, refused: [] };
+    const all = this.rows(userId);
+    const changed = new Map<string, Stored>();
+    const names = new Map(all.map((r) => [entityKey(r.entity), r.entity]));
+    for (const e of write.entities) {
+      const entity = names.get(entityKey(e.name)) ?? e.name.trim();
+      names.set(entityKey(entity), entity);
+      for (const f of e.facts) {
+        const key = normalizeStatement(f.text);
+        if (!key) continue;
+        const mine = all.filter((r) => entityKey(r.entity) === entityKey(entity));
+        const same = mine.find((r) => normalizeStatement(r.statement) === key);
+        if (same) {
+          // restating a fact restarts its clock and its confidence
+          if (same.said < f.said) {
+            Object.assign(same, { said: f.said, confidence: 1 });
+            changed.set(same.id, same);
+            report.factsRefreshed++;
+          }
+          continue;
+        }
+        const fresh: Stored = {
+          id: blockIdFor(`dm:${userId}/${entity}`, f.text),
+          entity,
+          statement: f.text.replace(/\s+/g, ' ').trim(),
+          category: (f.type ?? '').toLowerCase(),
+          source: f.source,
+          via: f.via ?? 'chat',
+          confidence: f.confidence ?? 1,
+          sensitivity: f.sensitivity ?? 'personal',
+          status: 'active',
+          said: f.said,
+          happened: f.happened ?? '',
+          due: f.due ?? '',
+          about: (f.about ?? '').toLowerCase(),
+          vs: '',
+          superseded: '',
+          asked: '',
+          raised: '',
+        };
+        // disagrees with an open record about the same entity and attribute: both into review
+        const attr = attributeOf(fresh.statement, fresh.about);
+        if (attr) {
+          for (const old of mine) {
+            if (!open(old.status) || attributeOf(old.statement, old.about) !== attr) continue;
+            Object.assign(old, { status: 'review', vs: fresh.id });
+            changed.set(old.id, old);
+            if (!fresh.vs) Object.assign(fresh, { status: 'review', vs: old.id });
+          }
+        }
+        all.push(fresh);
+        changed.set(fresh.id, fresh);
+        report.factsAdded++;
+      }
+      if (e.facts.length) report.updated.push(entity);
+    }
+    for (const l of write.links) report.refused.push({ item: `${l.from} → ${l.to}`, reason: 'links are not kept for private conversations' });
+    this.save(userId, changed.values());
+    return report;
+  }
+
+  reviewPairs(userId: string): ReviewPair[] {
+    const all = this.rows(userId);
+    const byId = new Map(all.map((r, i) => [r.id, { r, i }]));
+    const seen = new Set<string>();
+    const out: ReviewPair[] = [];
+    for (const [i, r] of all.entries()) {
+      const other = byId.get(r.vs);
+      if (r.status !== 'review' || !other || seen.has(r.id) || seen.has(r.vs)) continue;
+      seen.add(r.id).add(r.vs);
+      const [a, b] = other.r.said > r.said || (other.r.said === r.said && other.i > i) ? [r, other.r] : [other.r, r];
+      out.push({ page: 'private', title: r.entity, old: { id: a.id, statement: a.statement, said: a.said }, new: { id: b.id, statement: b.statement, said: b.said } });
+    }
+    return out;
+  }
+
+  review(userId: string, id: string, choice: ReviewChoice, today: string): boolean {
+    const all = this.rows(userId);
+    const target = all.find((r) => r.id === id);
+    if (!target) return false;
+    const byId = (rid: string) => all.find((r) => r.id === rid);
+    const keep = (rid: string) => {
+      const r = byId(rid);
+      if (r) Object.assign(r, { status: 'active', vs: '' });
+    };
+    const supersede = (rid: string) => {
+      const r = byId(rid);
+      if (r) Object.assign(r, { status: 'superseded', superseded: today });
+    };
+    const pair = this.reviewPairs(userId).find((p) => p.old.id === id || p.new.id === id);
+    if (choice === 'hold') target.status = 'held';
+    else if (!pair) keep(id);
+    else if (choice === 'keep-both') {
+      keep(pair.old.id);
+      keep(pair.new.id);
+    } else {
+      const [winner, loser] = choice === 'keep-new' ? [pair.new.id, pair.old.id] : [pair.old.id, pair.new.id];
+      keep(winner);
+      supersede(loser);
+    }
+    this.save(userId, all);
+    return true;
+  }
+
+  mark(userId: string, ids: readonly string[], what: 'asked' | 'raised', date: string): void {
+    const set = new Set(ids);
+    this.save(
+      userId,
+      this.rows(userId)
+        .filter((r) => set.has(r.id))
+        .map((r) => ({ ...r, [what]: date })),
+    );
+  }
+
+  candidates(userId: string): CandidateStore {
+    return {
+      list: async () => {
+        const row = this.use(() => this.db.prepare('SELECT candidates FROM dm_candidates WHERE user_id = ?').get(userId) as Row | undefined);
+        return parseCandidates(typeof row?.candidates === 'string' ? row.candidates : null);
+      },
+      replace: async (candidates) => {
+        this.use(() =>
+          this.db.prepare('INSERT INTO dm_candidates (user_id, candidates) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET candidates = excluded.candidates').run(userId, JSON.stringify(candidates)),
+        );
+      },
+    };
+  }
+}
