@@ -8,13 +8,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Assistant, type AssistantSettings } from '../../src/core/assistant.js';
+import type { AssistantSettings } from '../../src/core/assistant.js';
 import { REPLY_CUT } from '../../src/core/events.js';
 import { silentLogger, systemClock } from '../../src/core/ports.js';
-import { OpenAIChatModel } from '../../src/llm/openai-chat.js';
 import { FileProjectStore } from '../../src/memory/store/project-store.js';
-import { testSettings } from '../support/assistant-fixture.js';
-import { GrepRecall, InMemoryPrivateStore, RecordingUsageStore } from '../support/fakes.js';
+import { makeAssistant, testSettings } from '../support/assistant-fixture.js';
+import { testChatModel } from '../support/model-servers.js';
 import { startBotHarness, type BotHarness } from '../support/fake-discord/bot-harness.js';
 import type { Json } from '../support/fake-discord/server.js';
 import { startFakeModelServer, type FakeModelServer, type ScriptedReply } from '../support/fake-model-server.js';
@@ -36,31 +35,10 @@ async function setup(hostile: ScriptedReply | ((index: number) => ScriptedReply)
     return typeof hostile === 'function' ? hostile(index) : hostile;
   });
   cleanups.push(() => server.close());
-  const model = new OpenAIChatModel({
-    baseUrl: server.url,
-    model: 'hostile',
-    locality: 'local',
-    acceptsImages: false,
-    timeoutMs: opts.timeoutMs ?? 3000,
-    connectTimeoutMs: 500,
-    maxRetries: 0,
-    temperature: 0,
-    maxTokens: 1024,
-    maxResponseChars: 500_000,
-  });
+  const model = testChatModel(server.url, { model: 'hostile', timeoutMs: opts.timeoutMs ?? 3000, maxResponseChars: 500_000 });
   const store = new FileProjectStore({ projectsDir: join(dir, 'projects'), clock: systemClock, logger: silentLogger });
   const settings: AssistantSettings = { ...testSettings, ...opts.settings, limits: { ...testSettings.limits, deadlineMs: 8000, maxReplyChars: 6000, ...opts.settings?.limits } };
-  const assistant = new Assistant({
-    model,
-    memoryModel: null,
-    store,
-    privateStore: new InMemoryPrivateStore(),
-    recall: new GrepRecall(store),
-    usage: new RecordingUsageStore(),
-    clock: systemClock,
-    logger: silentLogger,
-    settings,
-  });
+  const { assistant } = makeAssistant({ model, memoryModel: null, store, clock: systemClock, settings });
   const h = await startBotHarness({ assistant, config: { DISCORD_REPLY_MAX_MESSAGES: opts.replyMaxMessages ?? 5 } });
   cleanups.push(async () => {
     await h.close();

@@ -4,19 +4,15 @@
  */
 import { readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Assistant } from '../../src/core/assistant.js';
 import type { Place } from '../../src/core/assistant-api.js';
 import { silentLogger, systemClock } from '../../src/core/ports.js';
-import { OpenAIChatModel } from '../../src/llm/openai-chat.js';
 import { FileProjectStore } from '../../src/memory/store/project-store.js';
-import { runTerminal } from '../../src/terminal/chat.js';
 import { type Script } from '../support/fake-model-server.js';
-import { testSettings } from '../support/assistant-fixture.js';
-import { GrepRecall, InMemoryPrivateStore, RecordingUsageStore } from '../support/fakes.js';
+import { makeAssistant } from '../support/assistant-fixture.js';
 import { tempDirs } from '../support/temp-dir.js';
-import { fakeModelServers } from '../support/model-servers.js';
+import { pipeTerminal } from '../support/terminal.js';
+import { fakeModelServers, testChatModel } from '../support/model-servers.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -29,29 +25,8 @@ const startServer = fakeModelServers();
 async function setup(script: Script, opts: { baseUrl?: string } = {}) {
   const dir = newDir();
   const server = opts.baseUrl ? undefined : await startServer(script);
-  const model = new OpenAIChatModel({
-    baseUrl: opts.baseUrl ?? server!.url,
-    model: 'test',
-    locality: 'local',
-    acceptsImages: false,
-    timeoutMs: 3000,
-    connectTimeoutMs: 500,
-    maxRetries: 0,
-    temperature: 0,
-    maxTokens: 1024,
-  });
-  const store = new FileProjectStore({ projectsDir: join(dir, 'projects'), clock: systemClock, logger: silentLogger });
-  const assistant = new Assistant({
-    model,
-    memoryModel: model,
-    store,
-    privateStore: new InMemoryPrivateStore(),
-    recall: new GrepRecall(store),
-    usage: new RecordingUsageStore(),
-    clock: systemClock,
-    logger: silentLogger,
-    settings: testSettings,
-  });
+  const model = testChatModel(opts.baseUrl ?? server!.url);
+  const { assistant, store } = makeAssistant({ model, store: new FileProjectStore({ projectsDir: join(dir, 'projects'), clock: systemClock, logger: silentLogger }), clock: systemClock });
   return { dir, server, assistant, store, projectDir: join(dir, 'projects', 'general') };
 }
 
@@ -138,25 +113,7 @@ describe('Charlie core on real adapters', () => {
 });
 
 describe('terminal front door', () => {
-  async function run(assistantSetup: Awaited<ReturnType<typeof setup>>, input: string, modelStatus: string | null = null) {
-    const stdin = new PassThrough();
-    const stdout = new PassThrough();
-    let text = '';
-    stdout.on('data', (d: Buffer) => (text += d.toString()));
-    stdin.end(input);
-    await runTerminal({
-      assistant: assistantSetup.assistant,
-      projectName: 'general',
-      assistantName: 'Charlie',
-      input: stdin,
-      output: stdout,
-      interactive: false,
-      color: false,
-      modelStatus: Promise.resolve(modelStatus),
-      userName: 'dana',
-    });
-    return text;
-  }
+  const run = (assistantSetup: Awaited<ReturnType<typeof setup>>, input: string, modelStatus: string | null = null) => pipeTerminal(assistantSetup.assistant, input, { modelStatus });
 
   it('works with piped input, shows tool calls and their results, and supports the memory commands', async () => {
     const s = await setup([{ toolCalls: [{ name: 'search_notes', arguments: '{"text":"tea"}' }] }, { text: 'Nothing about tea yet.' }]);

@@ -4,33 +4,22 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadCommands } from '../../commands/index.js';
 import { REFUSAL } from '../../src/discord/interaction-router.js';
 import { registerCommands } from '../../src/discord/register.js';
-import { startBotHarness, type BotHarness } from '../support/fake-discord/bot-harness.js';
-import { startFakeDiscord, type FakeDiscord, type InteractionRecord, type Json } from '../support/fake-discord/server.js';
+import { botHarnesses, EPHEMERAL, firstCallback, subcommand } from '../support/fake-discord/bot-harness.js';
+import { startFakeDiscord, type FakeDiscord, type Json } from '../support/fake-discord/server.js';
 import { FakeAssistant } from '../support/fake-assistant.js';
 import { placeKey } from '../../src/core/assistant-api.js';
 
-let h: BotHarness | undefined;
+const startHarness = botHarnesses();
 let bare: FakeDiscord | undefined;
 afterEach(async () => {
-  await h?.close();
   await bare?.close();
-  h = undefined;
   bare = undefined;
 });
-
-const sub = (name: string, options: Json[] = []) => [{ type: 1, name, options }] as never;
-const EPHEMERAL = 64;
-
-async function firstCallback(h: BotHarness, record: InteractionRecord): Promise<Json> {
-  const cb = await h.fake.waitFor(() => record.callbacks[0], 5000, 'interaction callback');
-  await h.bot.idle();
-  return cb;
-}
 
 describe('Discord slash commands', () => {
   it('/memory show replies ephemeral and paged; the buttons turn the pages', async () => {
     const assistant = new FakeAssistant();
-    h = await startBotHarness({ assistant });
+    const h = await startHarness({ assistant });
     const key = `discord:${h.guild.id}:${h.general.id}`;
     assistant.memory.set(key, {
       summary: 'The family plans a trip to Lisbon in May.',
@@ -38,7 +27,7 @@ describe('Discord slash commands', () => {
       quotes: [{ date: '2026-11-02', speaker: 'alice', text: 'Pastéis first!', source: 'x' }],
       style: 'brief',
     });
-    const rec = h.fake.runCommand(h.general, h.alice, 'memory', sub('show'));
+    const rec = h.fake.runCommand(h.general, h.alice, 'memory', subcommand('show'));
     const cb = await firstCallback(h, rec);
     expect(cb.type).toBe(4);
     const data = cb.data as Json;
@@ -58,10 +47,10 @@ describe('Discord slash commands', () => {
 
   it('/memory edit opens a modal prefilled with the memory; submitting saves it', async () => {
     const assistant = new FakeAssistant();
-    h = await startBotHarness({ assistant });
+    const h = await startHarness({ assistant });
     const key = `discord:${h.guild.id}:${h.general.id}`;
     assistant.memory.set(key, { summary: 'Old summary', decisions: [{ date: '2026-11-01', text: 'Buy a tent', source: 'x' }], quotes: [], style: 'brief' });
-    const rec = h.fake.runCommand(h.general, h.alice, 'memory', sub('edit'));
+    const rec = h.fake.runCommand(h.general, h.alice, 'memory', subcommand('edit'));
     const cb = await firstCallback(h, rec);
     expect(cb.type).toBe(9);
     const modal = cb.data as Json;
@@ -82,8 +71,8 @@ describe('Discord slash commands', () => {
 
   it('refuses a stranger ephemerally, and a command in a guild that is not allow-listed', async () => {
     const assistant = new FakeAssistant();
-    h = await startBotHarness({ assistant });
-    const a = h.fake.runCommand(h.general, h.stranger, 'memory', sub('show'));
+    const h = await startHarness({ assistant });
+    const a = h.fake.runCommand(h.general, h.stranger, 'memory', subcommand('show'));
     const b = h.fake.runCommand(h.otherGuild.channels[0]!, h.alice, 'help');
     for (const rec of [a, b]) {
       const cb = await firstCallback(h, rec);
@@ -95,15 +84,15 @@ describe('Discord slash commands', () => {
 
   it('/memory show in a DM shows the private memory of that user only', async () => {
     const assistant = new FakeAssistant();
-    h = await startBotHarness({ assistant });
+    const h = await startHarness({ assistant });
     assistant.memory.set(`dm:${h.alice.id}`, { summary: 'Alice is planning a surprise party.', decisions: [], quotes: [], style: '' });
     assistant.memory.set(`discord:${h.guild.id}:${h.general.id}`, { summary: 'Shared channel stuff.', decisions: [], quotes: [], style: '' });
-    const rec = h.fake.runCommand(h.fake.dmChannel(h.alice), h.alice, 'memory', sub('show'));
+    const rec = h.fake.runCommand(h.fake.dmChannel(h.alice), h.alice, 'memory', subcommand('show'));
     const content = String(((await firstCallback(h, rec)).data as Json).content);
     expect(content).toContain('Your private memory');
     expect(content).toContain('surprise party');
     expect(content).not.toContain('Shared channel');
-    const inGuild = h.fake.runCommand(h.general, h.alice, 'memory', sub('show'));
+    const inGuild = h.fake.runCommand(h.general, h.alice, 'memory', subcommand('show'));
     const guildContent = String(((await firstCallback(h, inGuild)).data as Json).content);
     expect(guildContent).not.toContain('surprise party');
   });
@@ -113,26 +102,26 @@ describe('Discord slash commands', () => {
     assistant.notes = [
       { path: 'Topics/Tent.md', title: 'Tent', tags: ['camping'], updated: '2026-11-01', body: 'The blue tent sleeps four.', aliases: [], staleness: 3, confidence: 0.8, sensitivity: 'public' },
     ];
-    h = await startBotHarness({ assistant });
+    const h = await startHarness({ assistant });
     const key = `discord:${h.guild.id}:${h.general.id}`;
-    const style = await firstCallback(h, h.fake.runCommand(h.general, h.alice, 'project', sub('style', [{ type: 3, name: 'text', value: 'pirate speak' }])));
+    const style = await firstCallback(h, h.fake.runCommand(h.general, h.alice, 'project', subcommand('style', [{ type: 3, name: 'text', value: 'pirate speak' }])));
     expect(String((style.data as Json).content)).toContain('pirate speak');
     expect(assistant.memory.get(key)?.style).toBe('pirate speak');
 
-    const distill = h.fake.runCommand(h.general, h.alice, 'project', sub('distill'));
+    const distill = h.fake.runCommand(h.general, h.alice, 'project', subcommand('distill'));
     await h.fake.waitFor(() => distill.original?.content, 5000, 'distill edit');
     expect(distill.callbacks[0]!.type).toBe(5);
     expect(String(distill.original!.content)).toContain('Distilled 3 messages');
 
-    const search = h.fake.runCommand(h.general, h.alice, 'memory', sub('search', [{ type: 3, name: 'query', value: 'blue tent' }]));
+    const search = h.fake.runCommand(h.general, h.alice, 'memory', subcommand('search', [{ type: 3, name: 'query', value: 'blue tent' }]));
     await h.fake.waitFor(() => search.original?.content, 5000, 'search edit');
     expect(String(search.original!.content)).toContain('notes/Topics/Tent.md');
 
-    const forget = await firstCallback(h, h.fake.runCommand(h.general, h.alice, 'memory', sub('forget', [{ type: 3, name: 'item', value: 'note:Topics/Tent.md' }])));
+    const forget = await firstCallback(h, h.fake.runCommand(h.general, h.alice, 'memory', subcommand('forget', [{ type: 3, name: 'item', value: 'note:Topics/Tent.md' }])));
     expect(String((forget.data as Json).content)).toContain('Forgot');
     expect(assistant.notes).toEqual([]);
 
-    const respond = await firstCallback(h, h.fake.runCommand(h.general, h.alice, 'project', sub('respond', [{ type: 3, name: 'when', value: 'mention' }])));
+    const respond = await firstCallback(h, h.fake.runCommand(h.general, h.alice, 'project', subcommand('respond', [{ type: 3, name: 'when', value: 'mention' }])));
     expect(String((respond.data as Json).content)).toContain('only when mentioned');
     expect(assistant.respond.get(key)).toBe('mention');
     h.fake.postMessage(h.general, h.alice, 'not addressed now');
@@ -150,9 +139,9 @@ describe('Discord slash commands', () => {
       { path: 'Topics/Tent.md', title: 'Tent', tags: ['camping'], updated: '2026-11-01', body: 'The blue tent sleeps four.', aliases: [], staleness: 3, confidence: 0.8, sensitivity: 'public' },
       { path: 'Places/Lake.md', title: 'Lake', tags: ['camping'], updated: '2026-11-01', body: 'Quiet lake.', aliases: [], staleness: 3, confidence: 0.8, sensitivity: 'public' },
     ];
-    h = await startBotHarness({ assistant });
+    const h = await startHarness({ assistant });
     h.fake.postMessage(h.general, h.alice, 'which tent?');
-    const reply = await h.fake.waitFor(() => h!.fake.botMessagesIn(h!.general.id).find((m) => (m.components as Json[]).length), 5000, 'reply with buttons');
+    const reply = await h.fake.waitFor(() => h.fake.botMessagesIn(h.general.id).find((m) => (m.components as Json[]).length), 5000, 'reply with buttons');
     const button = ((reply.components as Json[])[0]!.components as Json[])[0]!;
     expect(button.label).toBe('📝 Tent');
     expect(String(button.custom_id).length).toBeLessThanOrEqual(100);
@@ -242,17 +231,17 @@ describe('Discord slash commands', () => {
         expires: '2026-11-18T12:00:00.000Z',
       },
     ];
-    h = await startBotHarness({ assistant });
-    const list = await firstCallback(h, h.fake.runCommand(h.general, h.alice, 'memory', sub('candidates')));
+    const h = await startHarness({ assistant });
+    const list = await firstCallback(h, h.fake.runCommand(h.general, h.alice, 'memory', subcommand('candidates')));
     const content = String((list.data as Json).content);
     expect(Number((list.data as Json).flags) & EPHEMERAL).toBe(EPHEMERAL);
     expect(content).toContain('`c-0badf00d` **Bob**: Is moving to Porto.');
     expect(content).toContain('> Bob said something about Porto');
     expect(content).toContain('score 0.51 · expires 2026-11-18');
-    const promote = await firstCallback(h, h.fake.runCommand(h.general, h.alice, 'memory', sub('candidates', [{ type: 3, name: 'promote', value: 'c-0badf00d' }])));
+    const promote = await firstCallback(h, h.fake.runCommand(h.general, h.alice, 'memory', subcommand('candidates', [{ type: 3, name: 'promote', value: 'c-0badf00d' }])));
     expect(String((promote.data as Json).content)).toContain('Promoted `c-0badf00d`');
     expect(assistant.candidates).toEqual([]);
-    const empty = await firstCallback(h, h.fake.runCommand(h.general, h.alice, 'memory', sub('candidates')));
+    const empty = await firstCallback(h, h.fake.runCommand(h.general, h.alice, 'memory', subcommand('candidates')));
     expect(String((empty.data as Json).content)).toBe('Nothing waits for promotion.');
   });
 
@@ -266,8 +255,8 @@ describe('Discord slash commands', () => {
         new: { id: 'r-bbbbbb', statement: 'Joined Globex.', said: '2026-07-01' },
       },
     ];
-    h = await startBotHarness({ assistant });
-    const rec = h.fake.runCommand(h.general, h.alice, 'memory', sub('review'));
+    const h = await startHarness({ assistant });
+    const rec = h.fake.runCommand(h.general, h.alice, 'memory', subcommand('review'));
     const cb = await firstCallback(h, rec);
     const data = cb.data as Json;
     expect(String(data.content)).toContain('**old** (said 2026-06-01): Works at Acme.');

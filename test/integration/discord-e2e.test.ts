@@ -7,20 +7,17 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Assistant } from '../../src/core/assistant.js';
 import { silentLogger, systemClock } from '../../src/core/ports.js';
 import { APOLOGY_TEXT } from '../../src/discord/message-handler.js';
-import { OpenAIChatModel } from '../../src/llm/openai-chat.js';
 import { FileProjectStore } from '../../src/memory/store/project-store.js';
 import { SqlitePrivateStore } from '../../src/storage/private-store.js';
 import { SqliteUsageStore } from '../../src/storage/usage-store.js';
-import { testSettings } from '../support/assistant-fixture.js';
-import { GrepRecall } from '../support/fakes.js';
-import { startBotHarness, type BotHarness } from '../support/fake-discord/bot-harness.js';
+import { makeAssistant } from '../support/assistant-fixture.js';
+import { startBotHarness, subcommand, type BotHarness } from '../support/fake-discord/bot-harness.js';
 import type { Json } from '../support/fake-discord/server.js';
 import { type Script } from '../support/fake-model-server.js';
 import { tempDirs } from '../support/temp-dir.js';
-import { fakeModelServers } from '../support/model-servers.js';
+import { fakeModelServers, testChatModel } from '../support/model-servers.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -33,24 +30,14 @@ const startServer = fakeModelServers();
 async function setup(script: Script, opts: { modelUrl?: string; allowBothGuilds?: boolean } = {}) {
   const dir = newDir();
   const server = opts.modelUrl ? undefined : await startServer(script);
-  const model = new OpenAIChatModel({
-    baseUrl: opts.modelUrl ?? server!.url,
-    model: 'test',
-    locality: 'local',
-    acceptsImages: false,
-    timeoutMs: 3000,
-    connectTimeoutMs: 500,
-    maxRetries: 0,
-    temperature: 0,
-    maxTokens: 1024,
-  });
+  const model = testChatModel(opts.modelUrl ?? server!.url);
   const projectsDir = join(dir, 'projects');
   const store = new FileProjectStore({ projectsDir, clock: systemClock, logger: silentLogger });
   const privateStore = new SqlitePrivateStore(join(dir, 'data', 'charlie.db'));
   cleanups.push(() => privateStore.close());
   const usage = new SqliteUsageStore(join(dir, 'data', 'charlie.db'));
   cleanups.push(() => usage.close());
-  const assistant = new Assistant({ model, memoryModel: null, store, privateStore, recall: new GrepRecall(store), usage, clock: systemClock, logger: silentLogger, settings: testSettings });
+  const { assistant } = makeAssistant({ model, memoryModel: null, store, privateStore, usage, clock: systemClock });
   const h: BotHarness = await startBotHarness({ assistant, config: opts.allowBothGuilds ? { DISCORD_ALLOWED_GUILDS: [] } : {} });
   cleanups.push(async () => {
     await h.close();
@@ -63,7 +50,6 @@ const content = (m: Json) => String(m.content);
 /** Projects answer only when addressed by default: mention the bot. */
 const ask = (h: BotHarness, channel: Parameters<BotHarness['fake']['postMessage']>[0], author: Parameters<BotHarness['fake']['postMessage']>[1], text: string) =>
   h.fake.postMessage(channel, author, `<@${h.fake.bot.id}> ${text}`, { mentions: [h.fake.bot] });
-const sub = (name: string) => [{ type: 1, name, options: [] }] as never;
 
 async function reply(h: BotHarness, channelId: string, n = 1): Promise<Json> {
   const list = await h.fake.waitFor(
@@ -112,7 +98,7 @@ describe('Discord on the real core', () => {
     const { h, projectsDir } = await setup([{ text: 'ok' }]);
     ask(h, h.general, h.alice, 'first message creates the project');
     await reply(h, h.general.id);
-    const open = h.fake.runCommand(h.general, h.alice, 'memory', sub('edit'));
+    const open = h.fake.runCommand(h.general, h.alice, 'memory', subcommand('edit'));
     const modal = await h.fake.waitFor(() => open.callbacks[0]);
     expect(modal.type).toBe(9);
     const submit = h.fake.submitModal(h.general, h.alice, 'memory-edit:save', {
@@ -131,7 +117,7 @@ describe('Discord on the real core', () => {
     expect(decisions).toContain('manual');
     expect(readFileSync(join(dir, 'quotes.md'), 'utf8')).toContain('Pastéis first!');
 
-    const show = h.fake.runCommand(h.general, h.alice, 'memory', sub('show'));
+    const show = h.fake.runCommand(h.general, h.alice, 'memory', subcommand('show'));
     const shown = await h.fake.waitFor(() => show.callbacks[0]);
     expect(String((shown.data as Json).content)).toContain('Fly on 3 May');
   });
@@ -152,11 +138,11 @@ describe('Discord on the real core', () => {
     } finally {
       db.close();
     }
-    const show = h.fake.runCommand(dm, h.alice, 'memory', sub('show'));
+    const show = h.fake.runCommand(dm, h.alice, 'memory', subcommand('show'));
     const shown = String(((await h.fake.waitFor(() => show.callbacks[0])).data as Json).content);
     expect(shown).toContain('Alice keeps a PIN hint.');
     // the same command in a guild channel never shows it
-    const inGuild = h.fake.runCommand(h.general, h.alice, 'memory', sub('show'));
+    const inGuild = h.fake.runCommand(h.general, h.alice, 'memory', subcommand('show'));
     const guildShown = String(((await h.fake.waitFor(() => inGuild.callbacks[0])).data as Json).content);
     expect(guildShown).not.toContain('PIN');
     // and a turn in a guild channel never sees the DM

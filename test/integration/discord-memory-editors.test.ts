@@ -3,25 +3,12 @@
  * an allowed user without Manage Server (bob) may read but not edit, forget, restyle,
  * re-set or distil; the check repeats when a button is pressed or a modal submitted.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { startBotHarness, type BotHarness } from '../support/fake-discord/bot-harness.js';
-import type { InteractionRecord, Json } from '../support/fake-discord/server.js';
+import { describe, expect, it } from 'vitest';
+import { botHarnesses, EPHEMERAL, firstCallback, subcommand } from '../support/fake-discord/bot-harness.js';
+import type { Json } from '../support/fake-discord/server.js';
 import { FakeAssistant } from '../support/fake-assistant.js';
 
-let h: BotHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
-
-const sub = (name: string, options: Json[] = []) => [{ type: 1, name, options }] as never;
-const EPHEMERAL = 64;
-
-async function firstCallback(harness: BotHarness, record: InteractionRecord): Promise<Json> {
-  const cb = await harness.fake.waitFor(() => record.callbacks[0], 5000, 'interaction callback');
-  await harness.bot.idle();
-  return cb;
-}
+const startHarness = botHarnesses();
 
 function refusal(cb: Json): string {
   const data = cb.data as Json;
@@ -34,14 +21,14 @@ describe('changing shared memory needs an editor', () => {
   it('refuses every editing command to a non-editor, ephemerally and saying why; reading stays open', async () => {
     const assistant = new FakeAssistant();
     assistant.notes = [{ path: 'Topics/Tent.md', title: 'Tent', tags: [], updated: '2026-11-01', body: 'The blue tent.', aliases: [], staleness: 3, confidence: 0.8, sensitivity: 'public' }];
-    h = await startBotHarness({ assistant });
+    const h = await startHarness({ assistant });
     const key = `discord:${h.guild.id}:${h.general.id}`;
-    const attempts: [string, ReturnType<typeof sub>][] = [
-      ['project', sub('style', [{ type: 3, name: 'text', value: 'pirate' }])],
-      ['project', sub('respond', [{ type: 3, name: 'when', value: 'mention' }])],
-      ['project', sub('distill')],
-      ['memory', sub('forget', [{ type: 3, name: 'item', value: 'note:Topics/Tent.md' }])],
-      ['memory', sub('edit')],
+    const attempts: [string, ReturnType<typeof subcommand>][] = [
+      ['project', subcommand('style', [{ type: 3, name: 'text', value: 'pirate' }])],
+      ['project', subcommand('respond', [{ type: 3, name: 'when', value: 'mention' }])],
+      ['project', subcommand('distill')],
+      ['memory', subcommand('forget', [{ type: 3, name: 'item', value: 'note:Topics/Tent.md' }])],
+      ['memory', subcommand('edit')],
     ];
     for (const [name, options] of attempts) {
       const text = refusal(await firstCallback(h, h.fake.runCommand(h.general, h.bob, name, options)));
@@ -52,22 +39,22 @@ describe('changing shared memory needs an editor', () => {
     expect(assistant.forgets).toEqual([]);
     expect(assistant.notes).toHaveLength(1);
 
-    const show = await firstCallback(h, h.fake.runCommand(h.general, h.bob, 'memory', sub('show')));
+    const show = await firstCallback(h, h.fake.runCommand(h.general, h.bob, 'memory', subcommand('show')));
     expect(String((show.data as Json).content)).toContain('Memory of general');
 
     // the same commands work for an editor (Manage Server) and for the owner
-    const style = await firstCallback(h, h.fake.runCommand(h.general, h.alice, 'project', sub('style', [{ type: 3, name: 'text', value: 'pirate' }])));
+    const style = await firstCallback(h, h.fake.runCommand(h.general, h.alice, 'project', subcommand('style', [{ type: 3, name: 'text', value: 'pirate' }])));
     expect(String((style.data as Json).content)).toContain('pirate');
-    const forget = await firstCallback(h, h.fake.runCommand(h.general, h.fake.owner, 'memory', sub('forget', [{ type: 3, name: 'item', value: 'note:Topics/Tent.md' }])));
+    const forget = await firstCallback(h, h.fake.runCommand(h.general, h.fake.owner, 'memory', subcommand('forget', [{ type: 3, name: 'item', value: 'note:Topics/Tent.md' }])));
     expect(String((forget.data as Json).content)).toContain('Forgot note Topics/Tent.md');
     expect(assistant.forgets).toMatchObject([{ target: { kind: 'note', path: 'Topics/Tent.md' }, by: 'owner' }]);
   });
 
   it('a button or modal shown to an editor is checked again when someone else uses it', async () => {
     const assistant = new FakeAssistant();
-    h = await startBotHarness({ assistant });
+    const h = await startHarness({ assistant });
     const key = `discord:${h.guild.id}:${h.general.id}`;
-    const shown = h.fake.runCommand(h.general, h.alice, 'memory', sub('show'));
+    const shown = h.fake.runCommand(h.general, h.alice, 'memory', subcommand('show'));
     const cb = await firstCallback(h, shown);
     const rows = (cb.data as Json).components as Json[];
     const edit = rows.flatMap((r) => r.components as Json[]).find((b) => b.custom_id === 'memory-edit:open');
@@ -88,11 +75,11 @@ describe('changing shared memory needs an editor', () => {
 
   it('the editor role from DISCORD_MEMORY_EDITOR_ROLE may edit', async () => {
     const assistant = new FakeAssistant();
-    h = await startBotHarness({ assistant, guildRoles: [{ id: '990011223344556677', name: 'memory keepers' }], config: { DISCORD_MEMORY_EDITOR_ROLE: 'memory keepers' } });
-    const refused = await firstCallback(h, h.fake.runCommand(h.general, h.bob, 'project', sub('style', [{ type: 3, name: 'text', value: 'brief' }])));
+    const h = await startHarness({ assistant, guildRoles: [{ id: '990011223344556677', name: 'memory keepers' }], config: { DISCORD_MEMORY_EDITOR_ROLE: 'memory keepers' } });
+    const refused = await firstCallback(h, h.fake.runCommand(h.general, h.bob, 'project', subcommand('style', [{ type: 3, name: 'text', value: 'brief' }])));
     expect(refusal(refused)).toContain('the **memory keepers** role');
     h.bob.roles = ['990011223344556677'];
-    const style = await firstCallback(h, h.fake.runCommand(h.general, h.bob, 'project', sub('style', [{ type: 3, name: 'text', value: 'brief' }])));
+    const style = await firstCallback(h, h.fake.runCommand(h.general, h.bob, 'project', subcommand('style', [{ type: 3, name: 'text', value: 'brief' }])));
     expect(String((style.data as Json).content)).toContain('brief');
   });
 });

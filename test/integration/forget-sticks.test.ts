@@ -7,14 +7,13 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Assistant } from '../../src/core/assistant.js';
 import type { Place } from '../../src/core/assistant-api.js';
 import { silentLogger, systemClock } from '../../src/core/ports.js';
 import { FileProjectStore } from '../../src/memory/store/project-store.js';
 import { HashingEmbedder } from '../../src/memory/index/hashing-embedder.js';
 import { createRecall } from '../../src/memory/recall.js';
-import { GrepRecall, InMemoryPrivateStore, RecordingUsageStore, ScriptedChatModel } from '../support/fakes.js';
-import { testSettings } from '../support/assistant-fixture.js';
+import { ScriptedChatModel } from '../support/fakes.js';
+import { makeAssistant } from '../support/assistant-fixture.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -35,17 +34,7 @@ function setup() {
   const projectsDir = join(dir, 'projects');
   const store = new FileProjectStore({ projectsDir, clock: systemClock, logger: silentLogger });
   const memory = new ScriptedChatModel(() => ({ text: memoryReply }));
-  const assistant = new Assistant({
-    model: memory,
-    memoryModel: memory,
-    store,
-    privateStore: new InMemoryPrivateStore(),
-    recall: new GrepRecall(store),
-    usage: new RecordingUsageStore(),
-    clock: systemClock,
-    logger: silentLogger,
-    settings: testSettings,
-  });
+  const { assistant } = makeAssistant({ model: memory, store, clock: systemClock });
   const root = join(projectsDir, 'general');
   const replay = async () => {
     for (const text of said) await assistant.handle({ place, speaker: 'Alice', text, source: `discord:${text.length}`, reply: false });

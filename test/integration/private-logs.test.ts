@@ -6,21 +6,18 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { Assistant } from '../../src/core/assistant.js';
 import type { Place } from '../../src/core/assistant-api.js';
 import { systemClock, type Logger } from '../../src/core/ports.js';
-import { OpenAIChatModel } from '../../src/llm/openai-chat.js';
 import { createLogger } from '../../src/logging.js';
 import { buildApp } from '../../src/main.js';
 import { FileProjectStore } from '../../src/memory/store/project-store.js';
 import { SqlitePrivateStore } from '../../src/storage/private-store.js';
-import { runTerminal } from '../../src/terminal/chat.js';
 import { startFakeModelServer, type Script } from '../support/fake-model-server.js';
-import { testSettings } from '../support/assistant-fixture.js';
-import { GrepRecall, RecordingUsageStore } from '../support/fakes.js';
+import { makeAssistant } from '../support/assistant-fixture.js';
+import { testChatModel } from '../support/model-servers.js';
+import { pipeTerminal } from '../support/terminal.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -54,13 +51,13 @@ async function setup(chat: Script, memory: Script, opts: { apiKey?: string } = {
     () => chatServer.close(),
     () => memoryServer.close(),
   );
-  const common = { acceptsImages: false, timeoutMs: 3000, connectTimeoutMs: 500, maxRetries: 0, temperature: 0, maxTokens: 1024, logger: logger.child({ component: 'llm' }) };
-  const model = new OpenAIChatModel({ ...common, baseUrl: chatServer.url, model: 'chat', locality: 'hosted', ...(opts.apiKey ? { apiKey: opts.apiKey } : {}) });
-  const memoryModel = new OpenAIChatModel({ ...common, baseUrl: memoryServer.url, model: 'memory', locality: 'local' });
+  const llmLogger = logger.child({ component: 'llm' });
+  const model = testChatModel<'hosted'>(chatServer.url, { model: 'chat', locality: 'hosted', logger: llmLogger, ...(opts.apiKey ? { apiKey: opts.apiKey } : {}) });
+  const memoryModel = testChatModel(memoryServer.url, { model: 'memory', logger: llmLogger });
   const store = new FileProjectStore({ projectsDir: join(dir, 'projects'), clock: systemClock, logger });
   const privateStore = new SqlitePrivateStore(join(dir, 'private.db'));
   cleanups.push(() => privateStore.close());
-  const assistant = new Assistant({ model, memoryModel, store, privateStore, recall: new GrepRecall(store), usage: new RecordingUsageStore(), clock: systemClock, logger, settings: testSettings });
+  const { assistant } = makeAssistant({ model, memoryModel, store, privateStore, clock: systemClock, logger });
   return { assistant, logger, file, chatServer };
 }
 
@@ -122,23 +119,8 @@ describe('logs at info hold no DM text, key or password', () => {
     const app = await buildApp(config, logger);
     cleanups.push(() => app.close());
     logger.info({ url: withPassword }, `starting with ${withPassword}`);
-    const input = new PassThrough();
-    const output = new PassThrough();
-    let screen = '';
-    output.on('data', (c: Buffer) => (screen += c.toString()));
-    input.end('/help\n');
-    for (const n of app.notices) output.write(`! ${n}\n`);
-    await runTerminal({
-      assistant: app.assistant,
-      projectName: 'general',
-      assistantName: 'Charlie',
-      input,
-      output,
-      interactive: false,
-      color: false,
-      modelStatus: Promise.resolve(null),
-      userName: 'me',
-    });
+    const notices = app.notices.map((n) => `! ${n}\n`).join('');
+    const screen = notices + (await pipeTerminal(app.assistant, '/help\n', { userName: 'me' }));
     expect(screen).toMatch(/chat: chat@|chat: .*\(hosted/);
     expect(screen).toContain('127.0.0.1');
     expect(screen).not.toContain(PASSWORD);

@@ -8,15 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Assistant } from '../../src/core/assistant.js';
 import type { Place } from '../../src/core/assistant-api.js';
-import { silentLogger, systemClock } from '../../src/core/ports.js';
+import { systemClock } from '../../src/core/ports.js';
 import { SqlitePrivateStore } from '../../src/storage/private-store.js';
-import { testSettings } from '../support/assistant-fixture.js';
-import { startBotHarness, type BotHarness } from '../support/fake-discord/bot-harness.js';
-import type { InteractionRecord, Json } from '../support/fake-discord/server.js';
+import { makeAssistant } from '../support/assistant-fixture.js';
+import { botHarnesses, firstCallback, subcommand } from '../support/fake-discord/bot-harness.js';
+import type { Json } from '../support/fake-discord/server.js';
 import { FakeAssistant } from '../support/fake-assistant.js';
-import { GrepRecall, InMemoryProjectStore, RecordingUsageStore, ScriptedChatModel } from '../support/fakes.js';
+import { ScriptedChatModel } from '../support/fakes.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -33,19 +32,8 @@ function setup() {
   const file = join(dir, 'private.db');
   const privateStore = new SqlitePrivateStore(file);
   cleanups.push(() => privateStore.close());
-  const store = new InMemoryProjectStore();
   const memory = new ScriptedChatModel(() => ({ text: reply }));
-  const assistant = new Assistant({
-    model: memory,
-    memoryModel: memory,
-    store,
-    privateStore,
-    recall: new GrepRecall(store),
-    usage: new RecordingUsageStore(),
-    clock: systemClock,
-    logger: silentLogger,
-    settings: testSettings,
-  });
+  const { assistant } = makeAssistant({ model: memory, privateStore, clock: systemClock });
   const say = async (place: Place, text: string) => assistant.handle({ place, speaker: place.kind === 'private' ? place.userName : 'x', text, source: `dm:${Math.random()}`, reply: false });
   const rows = () => {
     const db = new DatabaseSync(file, { readOnly: true });
@@ -101,24 +89,14 @@ describe('private memory is yours to delete', () => {
 });
 
 describe('/private through Discord', () => {
-  let h: BotHarness | undefined;
-  afterEach(async () => {
-    await h?.close();
-    h = undefined;
-  });
-  const sub = (name: string, options: Json[] = []) => [{ type: 1, name, options }] as never;
-  async function firstCallback(record: InteractionRecord): Promise<Json> {
-    const cb = await h!.fake.waitFor(() => record.callbacks[0], 5000, 'interaction callback');
-    await h!.bot.idle();
-    return cb;
-  }
+  const startHarness = botHarnesses();
 
   it('wipe asks first; only the owner of that memory can confirm; in a channel it refuses', async () => {
     const assistant = new FakeAssistant();
-    h = await startBotHarness({ assistant });
+    const h = await startHarness({ assistant });
     const dm = h.fake.dmChannel(h.alice);
-    const ask = h.fake.runCommand(dm, h.alice, 'private', sub('wipe'));
-    const cb = await firstCallback(ask);
+    const ask = h.fake.runCommand(dm, h.alice, 'private', subcommand('wipe'));
+    const cb = await firstCallback(h, ask);
     const buttons = ((cb.data as Json).components as Json[]).flatMap((r) => r.components as Json[]);
     const yes = String(buttons.find((b) => String(b.custom_id).includes(':yes:'))!.custom_id);
     expect(yes).toBe(`private-wipe:yes:${h.alice.id}`);
@@ -126,15 +104,15 @@ describe('/private through Discord', () => {
 
     // someone else presses the button (e.g. the owner, in their own DM): refused, nothing wiped
     const ownerDm = h.fake.dmChannel(h.fake.owner);
-    const byOwner = await firstCallback(h.fake.pressButton(ownerDm, h.fake.owner, message, yes));
+    const byOwner = await firstCallback(h, h.fake.pressButton(ownerDm, h.fake.owner, message, yes));
     expect(String((byOwner.data as Json).content)).toMatch(/Only the person whose private memory this is/);
     expect(assistant.wiped).toEqual([]);
 
-    const confirmed = await firstCallback(h.fake.pressButton(dm, h.alice, message, yes));
+    const confirmed = await firstCallback(h, h.fake.pressButton(dm, h.alice, message, yes));
     expect(confirmed.type).toBe(7);
     expect(assistant.wiped).toEqual([h.alice.id]);
 
-    const inGuild = await firstCallback(h.fake.runCommand(h.general, h.alice, 'private', sub('show')));
+    const inGuild = await firstCallback(h, h.fake.runCommand(h.general, h.alice, 'private', subcommand('show')));
     expect(String((inGuild.data as Json).content)).toMatch(/only shown, forgotten or wiped in a DM/);
   });
 });

@@ -2,7 +2,7 @@
 import { Assistant, type AssistantDeps, type AssistantSettings } from '../../src/core/assistant.js';
 import type { Place } from '../../src/core/assistant-api.js';
 import type { TurnEvent } from '../../src/core/events.js';
-import { silentLogger, type ChatModel, type Logger, type LocalChatModel, type ProjectStore, type PrivateStore, type Recall, type UsageStore } from '../../src/core/ports.js';
+import { silentLogger, type ChatModel, type Clock, type LocalChatModel, type Logger, type ProjectStore, type PrivateStore, type Recall, type UsageStore } from '../../src/core/ports.js';
 import { FixedClock, GrepRecall, InMemoryPrivateStore, InMemoryProjectStore, RecordingUsageStore } from './fakes.js';
 
 export const testSettings: AssistantSettings = {
@@ -16,24 +16,28 @@ export const testSettings: AssistantSettings = {
   maxMessageChars: 20_000,
 };
 
-export function makeAssistant(opts: {
+/**
+ * An Assistant from fakes unless the test hands real adapters (a store in a temp folder, SQLite,
+ * the system clock); the memory model defaults to the chat model when that one is local.
+ */
+export function makeAssistant<S extends ProjectStore = InMemoryProjectStore, P extends PrivateStore = InMemoryPrivateStore, C extends Clock = FixedClock>(opts: {
   model: ChatModel;
   memoryModel?: LocalChatModel | null;
-  store?: ProjectStore;
-  privateStore?: PrivateStore;
+  store?: S;
+  privateStore?: P;
   recall?: Recall;
   usage?: UsageStore;
   graph?: AssistantDeps['graph'];
   candidates?: AssistantDeps['candidates'];
   privateRecords?: AssistantDeps['privateRecords'];
   tools?: AssistantDeps['tools'];
-  clock?: FixedClock;
-  settings?: Partial<AssistantSettings>;
+  clock?: C;
   logger?: Logger;
-}) {
-  const store = opts.store ?? new InMemoryProjectStore();
-  const privateStore = opts.privateStore ?? new InMemoryPrivateStore();
-  const clock = opts.clock ?? new FixedClock();
+  settings?: Partial<AssistantSettings>;
+}): { assistant: Assistant; store: S; privateStore: P; clock: C } {
+  const store = opts.store ?? (new InMemoryProjectStore() as ProjectStore as S);
+  const privateStore = opts.privateStore ?? (new InMemoryPrivateStore() as PrivateStore as P);
+  const clock = opts.clock ?? (new FixedClock() as Clock as C);
   const memoryModel = opts.memoryModel === undefined ? (opts.model.locality === 'local' ? (opts.model as LocalChatModel) : null) : opts.memoryModel;
   const assistant = new Assistant({
     model: opts.model,
@@ -50,7 +54,7 @@ export function makeAssistant(opts: {
     logger: opts.logger ?? silentLogger,
     settings: { ...testSettings, ...opts.settings },
   });
-  return { assistant, store: store as InMemoryProjectStore, privateStore: privateStore as InMemoryPrivateStore, clock };
+  return { assistant, store, privateStore, clock };
 }
 
 export const general: Place = { kind: 'project', origin: { name: 'general', key: 'terminal:general' } };

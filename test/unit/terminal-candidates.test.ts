@@ -1,28 +1,9 @@
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { candidateKey } from '../../src/core/promotion.js';
-import { runTerminal } from '../../src/terminal/chat.js';
 import { FakeAssistant } from '../support/fake-assistant.js';
+import { pipeTerminal } from '../support/terminal.js';
 
-async function run(assistant: FakeAssistant, input: string): Promise<string> {
-  const stdin = new PassThrough();
-  const stdout = new PassThrough();
-  let text = '';
-  stdout.on('data', (d: Buffer) => (text += d.toString()));
-  stdin.end(input);
-  await runTerminal({
-    assistant,
-    projectName: 'general',
-    assistantName: 'Charlie',
-    input: stdin,
-    output: stdout,
-    interactive: false,
-    color: false,
-    modelStatus: Promise.resolve(null),
-    userName: 'dana',
-  });
-  return text;
-}
+const run = (assistant: FakeAssistant, input: string) => pipeTerminal(assistant, input);
 
 describe('/memory candidates, review and hold in the terminal', () => {
   it('lists what waits with its score and message, and promotes one by key', async () => {

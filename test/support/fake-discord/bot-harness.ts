@@ -1,11 +1,12 @@
 /** Starts the real Discord front door (discord.js client) against the fake Discord server. */
+import { afterEach } from 'vitest';
 import { configSchema } from '../../../src/config.js';
 import type { AssistantApi } from '../../../src/core/assistant-api.js';
 import { silentLogger, type Logger } from '../../../src/core/ports.js';
 import { startDiscord, type DiscordBot, type DiscordConfig } from '../../../src/discord/bot.js';
 import type { DiscordServices } from '../../../src/discord/command.js';
 import { DEFAULT_PERMISSIONS, MANAGE_GUILD } from './payloads.js';
-import { startFakeDiscord, type FakeChannel, type FakeDiscord, type FakeGuild, type FakeUser } from './server.js';
+import { startFakeDiscord, type FakeChannel, type FakeDiscord, type FakeGuild, type FakeUser, type InteractionRecord, type Json } from './server.js';
 
 export interface BotHarness {
   fake: FakeDiscord;
@@ -87,4 +88,30 @@ export async function startBotHarness(options: HarnessOptions): Promise<BotHarne
       await fake.close();
     },
   };
+}
+
+/** Bot harnesses for one test file: each one started is closed after its test. */
+export function botHarnesses(): (options: HarnessOptions) => Promise<BotHarness> {
+  const open: BotHarness[] = [];
+  afterEach(async () => {
+    for (const h of open.splice(0)) await h.close();
+  });
+  return async (options) => {
+    const h = await startBotHarness(options);
+    open.push(h);
+    return h;
+  };
+}
+
+/** A subcommand with its options, as Discord sends it: `runCommand(channel, user, 'memory', subcommand('show'))`. */
+export const subcommand = (name: string, options: Json[] = []) => [{ type: 1, name, options }] as never;
+
+/** Discord's flag on a message only its recipient sees. */
+export const EPHEMERAL = 64;
+
+/** The first answer to an interaction, once the bot has finished handling it. */
+export async function firstCallback(h: BotHarness, record: InteractionRecord): Promise<Json> {
+  const cb = await h.fake.waitFor(() => record.callbacks[0], 5000, 'interaction callback');
+  await h.bot.idle();
+  return cb;
 }
