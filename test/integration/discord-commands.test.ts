@@ -1,20 +1,15 @@
 /* eslint-disable @typescript-eslint/no-unnecessary-condition -- registration JSON from the fake Discord is untyped: options may be absent */
 /** Slash commands, buttons and modals through a real discord.js client and the fake Discord. */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadCommands } from '../../commands/index.js';
 import { REFUSAL } from '../../src/discord/interaction-router.js';
 import { registerCommands } from '../../src/discord/register.js';
 import { botHarnesses, EPHEMERAL, firstCallback, subcommand } from '../support/fake-discord/bot-harness.js';
-import { startFakeDiscord, type FakeDiscord, type Json } from '../support/fake-discord/server.js';
-import { FakeAssistant } from '../support/fake-assistant.js';
+import { startFakeDiscord, type Json } from '../support/fake-discord/server.js';
+import { disagreeingPair, FakeAssistant, waitingCandidate } from '../support/fake-assistant.js';
 import { placeKey } from '../../src/core/assistant-api.js';
 
 const startHarness = botHarnesses();
-let bare: FakeDiscord | undefined;
-afterEach(async () => {
-  await bare?.close();
-  bare = undefined;
-});
 
 describe('Discord slash commands', () => {
   it('/memory show replies ephemeral and paged; the buttons turn the pages', async () => {
@@ -219,18 +214,7 @@ describe('Discord slash commands', () => {
 
   it('/memory candidates lists what waits with score and message; promote: promotes it', async () => {
     const assistant = new FakeAssistant();
-    assistant.candidates = [
-      {
-        key: 'c-0badf00d',
-        entity: 'Bob',
-        fact: { text: 'Is moving to Porto.', said: '2026-11-04', source: 'https://discord.com/channels/1/2/3' },
-        message: 'Bob said something about Porto',
-        score: 0.51,
-        parts: { recency: 1, novelty: 0.4, identity: 0, source: 0.7 },
-        firstSeen: '2026-11-04T12:00:00.000Z',
-        expires: '2026-11-18T12:00:00.000Z',
-      },
-    ];
+    assistant.candidates = [waitingCandidate('c-0badf00d')];
     const h = await startHarness({ assistant });
     const list = await firstCallback(h, h.fake.runCommand(h.general, h.alice, 'memory', subcommand('candidates')));
     const content = String((list.data as Json).content);
@@ -247,14 +231,7 @@ describe('Discord slash commands', () => {
 
   it('/memory review shows a pair with keep new / keep old / keep both / hold; a press resolves it', async () => {
     const assistant = new FakeAssistant();
-    assistant.reviews = [
-      {
-        page: 'People/Sarah-Chen.md',
-        title: 'Sarah Chen',
-        old: { id: 'r-aaaaaa', statement: 'Works at Acme.', said: '2026-06-01' },
-        new: { id: 'r-bbbbbb', statement: 'Joined Globex.', said: '2026-07-01' },
-      },
-    ];
+    assistant.reviews = [disagreeingPair()];
     const h = await startHarness({ assistant });
     const rec = h.fake.runCommand(h.general, h.alice, 'memory', subcommand('review'));
     const cb = await firstCallback(h, rec);
@@ -276,17 +253,21 @@ describe('Discord slash commands', () => {
   });
 
   it('register-commands puts /memory, /project and /help with their subcommands to a guild', async () => {
-    bare = await startFakeDiscord();
-    const commands = await loadCommands();
-    const result = await registerCommands({ token: bare.token, apiUrl: bare.apiUrl, guildId: '123456789012345678', commands });
-    expect(result).toMatchObject({ scope: 'guild', applicationId: bare.applicationId });
-    const saved = bare.registeredCommands.get('guild:123456789012345678')!;
-    const shape = Object.fromEntries(saved.map((c) => [c.name, ((c.options as Json[]) ?? []).filter((o) => o.type === 1).map((o) => o.name)]));
-    expect(shape.memory).toEqual(['candidates', 'edit', 'forget', 'ingest', 'review', 'search', 'show', 'why']);
-    expect(shape.project).toEqual(['distill', 'respond', 'style']);
-    expect(shape.help).toEqual([]);
-    const global = await registerCommands({ token: bare.token, apiUrl: bare.apiUrl, commands });
-    expect(global.scope).toBe('global');
-    expect(bare.registeredCommands.get('global')?.length).toBe(saved.length);
+    const bare = await startFakeDiscord();
+    try {
+      const commands = await loadCommands();
+      const result = await registerCommands({ token: bare.token, apiUrl: bare.apiUrl, guildId: '123456789012345678', commands });
+      expect(result).toMatchObject({ scope: 'guild', applicationId: bare.applicationId });
+      const saved = bare.registeredCommands.get('guild:123456789012345678')!;
+      const shape = Object.fromEntries(saved.map((c) => [c.name, ((c.options as Json[]) ?? []).filter((o) => o.type === 1).map((o) => o.name)]));
+      expect(shape.memory).toEqual(['candidates', 'edit', 'forget', 'ingest', 'review', 'search', 'show', 'why']);
+      expect(shape.project).toEqual(['distill', 'respond', 'style']);
+      expect(shape.help).toEqual([]);
+      const global = await registerCommands({ token: bare.token, apiUrl: bare.apiUrl, commands });
+      expect(global.scope).toBe('global');
+      expect(bare.registeredCommands.get('global')?.length).toBe(saved.length);
+    } finally {
+      await bare.close();
+    }
   });
 });

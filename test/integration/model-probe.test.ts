@@ -1,17 +1,13 @@
 import { createServer } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { probeModelServer } from '../../src/llm/probe.js';
-import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.js';
+import { fakeModelServers } from '../support/model-servers.js';
 
-let server: FakeModelServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = fakeModelServers();
 
 describe('probeModelServer', () => {
   it('lists the models of a running server', async () => {
-    server = await startFakeModelServer([]);
+    const server = await startServer([]);
     expect(await probeModelServer(server.url, undefined, 2000)).toEqual({ ok: true, models: ['fake-model'] });
   });
 

@@ -261,3 +261,27 @@ export class FakeAssistant implements AssistantApi {
 
   async idle(): Promise<void> {}
 }
+
+/** One candidate waiting for promotion (Bob moving to Porto), as front-door tests show it. */
+export function waitingCandidate(key: string): Candidate {
+  return {
+    key,
+    entity: 'Bob',
+    fact: { text: 'Is moving to Porto.', said: '2026-11-04', source: 'https://discord.com/channels/1/2/3' },
+    message: 'Bob said something about Porto',
+    score: 0.51,
+    parts: { recency: 1, novelty: 0.4, identity: 0, source: 0.7 },
+    firstSeen: '2026-11-04T12:00:00.000Z',
+    expires: '2026-11-18T12:00:00.000Z',
+  };
+}
+
+/** Two records of Sarah Chen that disagree (Acme, then Globex): old r-aaaaaa, new r-bbbbbb. */
+export function disagreeingPair(): ReviewPair {
+  return {
+    page: 'People/Sarah-Chen.md',
+    title: 'Sarah Chen',
+    old: { id: 'r-aaaaaa', statement: 'Works at Acme.', said: '2026-06-01' },
+    new: { id: 'r-bbbbbb', statement: 'Joined Globex.', said: '2026-07-01' },
+  };
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { candidateKey } from '../../src/core/promotion.js';
-import { FakeAssistant } from '../support/fake-assistant.js';
+import { disagreeingPair, FakeAssistant, waitingCandidate } from '../support/fake-assistant.js';
 import { pipeTerminal } from '../support/terminal.js';
 
 const run = (assistant: FakeAssistant, input: string) => pipeTerminal(assistant, input);
@@ -9,18 +9,7 @@ describe('/memory candidates, review and hold in the terminal', () => {
   it('lists what waits with its score and message, and promotes one by key', async () => {
     const a = new FakeAssistant();
     const key = candidateKey('Bob', 'Is moving to Porto.');
-    a.candidates = [
-      {
-        key,
-        entity: 'Bob',
-        fact: { text: 'Is moving to Porto.', said: '2026-11-04', source: 'https://discord.com/channels/1/2/3' },
-        message: 'Bob said something about Porto',
-        score: 0.51,
-        parts: { recency: 1, novelty: 0.4, identity: 0, source: 0.7 },
-        firstSeen: '2026-11-04T12:00:00.000Z',
-        expires: '2026-11-18T12:00:00.000Z',
-      },
-    ];
+    a.candidates = [waitingCandidate(key)];
     const out = await run(a, `/memory candidates\n/memory promote ${key}\n/memory promote c-nope\n/memory candidates\n`);
     expect(out).toContain(`${key} 0.51  Bob: Is moving to Porto.`);
     expect(out).toContain('“Bob said something about Porto” · expires 2026-11-18');
@@ -31,14 +20,7 @@ describe('/memory candidates, review and hold in the terminal', () => {
 
   it('/memory review lists the pairs and resolves one; /memory hold holds a record', async () => {
     const a = new FakeAssistant();
-    a.reviews = [
-      {
-        page: 'People/Sarah-Chen.md',
-        title: 'Sarah Chen',
-        old: { id: 'r-aaaaaa', statement: 'Works at Acme.', said: '2026-06-01' },
-        new: { id: 'r-bbbbbb', statement: 'Joined Globex.', said: '2026-07-01' },
-      },
-    ];
+    a.reviews = [disagreeingPair()];
     const out = await run(a, '/memory review\n/memory review r-bbbbbb sideways\n/memory hold r-aaaaaa\n/memory review r-bbbbbb keep-new\n/memory review\n');
     expect(out).toContain('old r-aaaaaa Works at Acme. (said 2026-06-01)');
     expect(out).toContain('new r-bbbbbb Joined Globex. (said 2026-07-01)');

@@ -36,11 +36,17 @@ function talk(seg: UtteranceSegmenter, clock: ManualTimers, user: string, ms: nu
   }
 }
 
+/** A segmenter on manual timers, with the utterances it ends. */
+function segmenter(options: ConstructorParameters<typeof UtteranceSegmenter>[0]) {
+  const clock = new ManualTimers();
+  const out: Utterance[] = [];
+  const seg = new UtteranceSegmenter(options, clock, (u) => out.push(u));
+  return { clock, out, seg };
+}
+
 describe('UtteranceSegmenter (wall clock)', () => {
   it('ends an utterance exactly when the silence window has passed since the last packet', () => {
-    const clock = new ManualTimers();
-    const out: Utterance[] = [];
-    const seg = new UtteranceSegmenter({ silenceMs: 1500 }, clock, (u) => out.push(u));
+    const { clock, out, seg } = segmenter({ silenceMs: 1500 });
     talk(seg, clock, 'a', 1000);
     clock.advance(1460);
     expect(out).toHaveLength(0);
@@ -50,9 +56,7 @@ describe('UtteranceSegmenter (wall clock)', () => {
     expect(out[0]!.endedAt).toBe(980);
   });
   it('speech resuming inside the window joins the utterance, with the pause kept as silence', () => {
-    const clock = new ManualTimers();
-    const out: Utterance[] = [];
-    const seg = new UtteranceSegmenter({ silenceMs: 1500 }, clock, (u) => out.push(u));
+    const { clock, out, seg } = segmenter({ silenceMs: 1500 });
     talk(seg, clock, 'a', 500);
     clock.advance(1000);
     talk(seg, clock, 'a', 500);
@@ -62,9 +66,7 @@ describe('UtteranceSegmenter (wall clock)', () => {
     expect(out[0]!.pcm.length).toBe(16 * 2000);
   });
   it('keeps speakers apart and cuts overlong utterances', () => {
-    const clock = new ManualTimers();
-    const out: Utterance[] = [];
-    const seg = new UtteranceSegmenter({ silenceMs: 300, maxUtteranceMs: 1000 }, clock, (u) => out.push(u));
+    const { clock, out, seg } = segmenter({ silenceMs: 300, maxUtteranceMs: 1000 });
     for (let i = 0; i < 75; i++) {
       seg.push('a', frame(), true);
       if (i % 3 === 0) seg.push('b', frame(), false);
