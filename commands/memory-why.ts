@@ -6,7 +6,7 @@
  */
 import { ApplicationCommandOptionType, MessageFlags } from 'discord.js';
 import { whyText } from '../src/core/why.js';
-import type { Command } from '../src/discord/command.js';
+import { ephemeral, GROUPS, type Command } from '../src/discord/command.js';
 import { splitMessage } from '../src/discord/split.js';
 import { recordsOfWhyId, WHY_PREFIX } from '../src/discord/why-button.js';
 
@@ -15,8 +15,7 @@ const noEmbed = (source: string) => source.replace(/(https?:\/\/\S+)/g, '<$1>');
 const first = (text: string) => splitMessage(text)[0] ?? text.slice(0, 2000);
 
 export default {
-  name: 'memory',
-  description: 'See, edit, search or forget what Charlie remembers',
+  ...GROUPS.memory,
   subcommand: { name: 'why', description: 'Why does Charlie think that? The records behind a fact, and where each came from' },
   options: [{ type: ApplicationCommandOptionType.String, name: 'fact', description: 'A fact or a question (or a record id such as r-3f9a1c)', required: true, max_length: 300 }],
   componentPrefix: WHY_PREFIX,
@@ -30,7 +29,7 @@ export default {
     if (!interaction.isButton()) return;
     const ids = recordsOfWhyId(interaction.customId);
     if (!ids) {
-      await interaction.reply({ content: 'That why? button is not one I can read (it may be from an older version). Ask with `/memory why`.', flags: MessageFlags.Ephemeral });
+      await interaction.reply(ephemeral('That why? button is not one I can read (it may be from an older version). Ask with `/memory why`.'));
       return;
     }
     const answer = await ctx.assistant.why(ctx.place, { ids });
@@ -38,6 +37,6 @@ export default {
       answer.chains.length === 0
         ? 'The records this reply used are no longer in memory here (forgotten, or changed by hand without their ids). Ask with `/memory why`.'
         : first(`Why I said that — the records the reply used:\n\n${whyText(answer, noEmbed)}`);
-    await interaction.reply({ content, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+    await interaction.reply(ephemeral(content));
   },
 } satisfies Command;
