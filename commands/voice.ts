@@ -6,7 +6,7 @@
 import { type ChatInputCommandInteraction } from 'discord.js';
 import { ephemeral, GROUPS, type Command, type CommandContext } from '../src/discord/command.js';
 import { describeLane } from '../src/core/lanes.js';
-import { splitMessage } from '../src/discord/split.js';
+import { postText } from '../src/discord/post-text.js';
 import type { VoiceMember, VoiceStatus, VoiceTarget } from '../src/voice/session.js';
 import { VoiceSessions } from '../src/voice/sessions.js';
 
@@ -50,7 +50,7 @@ const join = voiceCommand({ name: 'join', description: "Join your voice channel;
   const post = async (text: string) => {
     const target = interaction.channel ?? (await interaction.client.channels.fetch(textChannelId));
     if (!target?.isSendable()) return;
-    for (const part of splitMessage(text)) await target.send({ content: part, allowedMentions: { parse: [] } });
+    await postText(target, text, ctx.replyMaxMessages);
   };
   const target: VoiceTarget = {
     guildId: guild.id,

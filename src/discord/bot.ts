@@ -88,7 +88,16 @@ export async function startDiscord(options: StartDiscordOptions): Promise<Discor
     transcribeAudio: options.transcribeAudio,
   });
   const services = typeof options.services === 'function' ? options.services(client) : (options.services ?? {});
-  const router = new InteractionRouter({ assistant, access, commands, notes, logger, services, ...(config.DISCORD_MEMORY_EDITOR_ROLE ? { editorRole: config.DISCORD_MEMORY_EDITOR_ROLE } : {}) });
+  const router = new InteractionRouter({
+    assistant,
+    access,
+    commands,
+    notes,
+    logger,
+    services,
+    replyMaxMessages: config.DISCORD_REPLY_MAX_MESSAGES,
+    ...(config.DISCORD_MEMORY_EDITOR_ROLE ? { editorRole: config.DISCORD_MEMORY_EDITOR_ROLE } : {}),
+  });
   let stopping = false;
   // nothing is served before the owner is known (with empty allow-lists only the owner is)
   let ownersKnown: () => void = () => {};

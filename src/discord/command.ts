@@ -39,6 +39,8 @@ export interface CommandContext {
   /** Renders notes with tag buttons and records the usage signals. */
   notes: NoteBoard;
   services: DiscordServices;
+  /** A reply or a post never takes more Discord messages than this (DISCORD_REPLY_MAX_MESSAGES). */
+  replyMaxMessages: number;
 }
 
 export type ComponentInteraction = MessageComponentInteraction | ModalSubmitInteraction;

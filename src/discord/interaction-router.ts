@@ -23,6 +23,8 @@ export interface InteractionRouterDeps {
   notes: NoteBoard;
   logger: Logger;
   services: DiscordServices;
+  /** DISCORD_REPLY_MAX_MESSAGES, for what commands post outside a reply (voice turns). */
+  replyMaxMessages: number;
   /** DISCORD_MEMORY_EDITOR_ROLE: a role (name or id) whose members may change shared memory. */
   editorRole?: string;
 }
@@ -97,6 +99,7 @@ export class InteractionRouter {
       commands: this.deps.commands,
       notes: this.deps.notes,
       services: this.deps.services,
+      replyMaxMessages: this.deps.replyMaxMessages,
     };
   }
 }

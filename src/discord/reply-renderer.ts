@@ -7,7 +7,7 @@
  */
 import { REPLY_CUT, type TurnEvent } from '../core/events.js';
 import { cleanModelText } from './sanitize.js';
-import { DISCORD_MESSAGE_LIMIT, splitMessage } from './split.js';
+import { DISCORD_MESSAGE_LIMIT, splitCapped } from './split.js';
 import { ToolTrace } from './tool-trace.js';
 
 /** JSON action rows (buttons) attached to the last message of a reply. */
@@ -151,17 +151,6 @@ export class ReplyRenderer<H> {
     }
   }
 
-  /** At most `maxMessages` parts, the last one cut short with a visible note and room for the footer. */
-  private capped(parts: string[], foot: string): string[] {
-    if (parts.length <= this.maxMessages) return parts;
-    const kept = parts.slice(0, this.maxMessages);
-    const room = this.limit - foot.length - REPLY_CUT.length - 12;
-    let last = (kept.pop() ?? '').slice(0, Math.max(0, room));
-    if ((last.match(/^\s*(```|~~~)/gm) ?? []).length % 2 === 1) last += '\n```';
-    kept.push(`${last}\n\n${REPLY_CUT}`);
-    return kept;
-  }
-
   private compose(rawText: string, done: boolean, notices: string[]): string[] {
     const body = visibleBody(rawText, done);
     const status = this.trace.line();
@@ -170,7 +159,7 @@ export class ReplyRenderer<H> {
     else if (status) footer.push(`-# ✓ ${status}`);
     for (const n of notices) footer.push(`-# ⚠ ${n.replace(/\s+/g, ' ').slice(0, 300)}`);
     const foot = footer.join('\n');
-    const parts = this.capped(splitMessage(body, this.limit), foot);
+    const parts = splitCapped(body, { maxMessages: this.maxMessages, limit: this.limit, reserve: foot.length });
     if (!foot) return parts.length ? parts : ['…'];
     const last = parts[parts.length - 1];
     if (last !== undefined && last.length + foot.length + 2 <= this.limit) parts[parts.length - 1] = `${last}\n\n${foot}`;

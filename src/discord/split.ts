@@ -2,6 +2,7 @@
  * Splits a reply into Discord-sized messages (2000 characters), preferring line breaks,
  * closing an open code fence at the end of a part and reopening it (same info string) in the next.
  */
+import { REPLY_CUT } from '../core/events.js';
 
 export const DISCORD_MESSAGE_LIMIT = 2000;
 
@@ -64,4 +65,21 @@ function wrap(line: string, width: number): string[] {
   }
   if (rest.length) out.push(rest);
   return out;
+}
+
+/**
+ * `splitMessage`, but at most `maxMessages` parts (DISCORD_REPLY_MAX_MESSAGES): the last one is
+ * cut short and ends with the visible REPLY_CUT, leaving `reserve` characters free for a footer.
+ * Every reply Charlie posts in a channel, typed or spoken, goes through this.
+ */
+export function splitCapped(text: string, options: { maxMessages: number; limit?: number; reserve?: number }): string[] {
+  const limit = options.limit ?? DISCORD_MESSAGE_LIMIT;
+  const parts = splitMessage(text, limit);
+  if (parts.length <= options.maxMessages) return parts;
+  const kept = parts.slice(0, options.maxMessages);
+  const room = limit - (options.reserve ?? 0) - REPLY_CUT.length - 12;
+  let last = (kept.pop() ?? '').slice(0, Math.max(0, room));
+  if ((last.match(/^\s*(```|~~~)/gm) ?? []).length % 2 === 1) last += '\n```';
+  kept.push(`${last}\n\n${REPLY_CUT}`);
+  return kept;
 }
