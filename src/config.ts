@@ -111,6 +111,7 @@ export const configSchema = z.object({
   DISCORD_EDIT_INTERVAL_MS: int(250, 10_000).default(1000),
   DISCORD_ATTACHMENT_MAX_BYTES: int(1000, 5_000_000).default(100_000),
   DISCORD_IMAGE_MAX_BYTES: int(1000, 50_000_000).default(5_000_000),
+  DISCORD_ATTACHMENT_TIMEOUT_MS: int(1000, 600_000).default(15_000),
   DISCORD_REPLY_MAX_MESSAGES: int(1, 50).default(5),
   DISCORD_MEMORY_EDITOR_ROLE: optional(z.string().min(1).max(100)),
 

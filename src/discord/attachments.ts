@@ -25,11 +25,10 @@ export interface AttachmentOptions {
   /** Larger images are skipped with a warning (DISCORD_IMAGE_MAX_BYTES). */
   maxImageBytes: number;
   fetch: typeof fetch;
+  /** Each download (headers and body) gives up after this long (DISCORD_ATTACHMENT_TIMEOUT_MS). */
+  downloadTimeoutMs: number;
   signal?: AbortSignal;
 }
-
-/** Each download gives up after this long. */
-const DOWNLOAD_TIMEOUT_MS = 15_000;
 
 const TEXT_EXT = /\.(txt|md|markdown|csv|tsv|json|jsonl|ya?ml|toml|ini|log|xml|html?|css|js|mjs|cjs|ts|tsx|jsx|py|rb|go|rs|java|kt|c|h|cpp|hpp|cs|sh|sql|env\.example)$/i;
 const IMAGE_EXT = /\.(png|jpe?g|gif|webp)$/i;
@@ -74,14 +73,20 @@ export async function readAttachments(list: readonly AttachmentRef[], options: A
   return result;
 }
 
-function downloadSignal(options: AttachmentOptions): AbortSignal {
-  const timeout = AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS);
-  return options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
-}
-
 /** At most `max` bytes of the body (more → `truncated`), read within the download timeout. */
 async function download(url: string, max: number, options: AttachmentOptions): Promise<{ bytes: Buffer; truncated: boolean; type: string | null }> {
-  const res = await options.fetch(url, { signal: downloadSignal(options) });
+  const timeout = AbortSignal.timeout(options.downloadTimeoutMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  try {
+    return await downloadWithin(url, max, signal, options.fetch);
+  } catch (error) {
+    if (timeout.aborted) throw new Error(`the download took longer than ${Math.round(options.downloadTimeoutMs / 100) / 10} s`, { cause: error });
+    throw error;
+  }
+}
+
+async function downloadWithin(url: string, max: number, signal: AbortSignal, fetch: AttachmentOptions['fetch']): Promise<{ bytes: Buffer; truncated: boolean; type: string | null }> {
+  const res = await fetch(url, { signal });
   if (!res.ok || !res.body) throw new Error(`attachment download answered ${res.status}`);
   const chunks: Uint8Array[] = [];
   let total = 0;

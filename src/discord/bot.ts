@@ -28,6 +28,7 @@ export type DiscordConfig = Pick<
   | 'DISCORD_EDIT_INTERVAL_MS'
   | 'DISCORD_ATTACHMENT_MAX_BYTES'
   | 'DISCORD_IMAGE_MAX_BYTES'
+  | 'DISCORD_ATTACHMENT_TIMEOUT_MS'
   | 'DISCORD_REPLY_MAX_MESSAGES'
 > &
   Partial<Pick<Config, 'DISCORD_MEMORY_EDITOR_ROLE'>>;
@@ -83,6 +84,7 @@ export async function startDiscord(options: StartDiscordOptions): Promise<Discor
     editIntervalMs: config.DISCORD_EDIT_INTERVAL_MS,
     attachmentMaxBytes: config.DISCORD_ATTACHMENT_MAX_BYTES,
     imageMaxBytes: config.DISCORD_IMAGE_MAX_BYTES,
+    attachmentTimeoutMs: config.DISCORD_ATTACHMENT_TIMEOUT_MS,
     replyMaxMessages: config.DISCORD_REPLY_MAX_MESSAGES,
     fetch: options.fetch,
     transcribeAudio: options.transcribeAudio,

@@ -31,6 +31,8 @@ export interface MessageHandlerDeps {
   editIntervalMs: number;
   attachmentMaxBytes: number;
   imageMaxBytes: number;
+  /** DISCORD_ATTACHMENT_TIMEOUT_MS: each attachment download gives up after this long. */
+  attachmentTimeoutMs: number;
   /** A reply takes at most this many Discord messages. */
   replyMaxMessages: number;
   typingIntervalMs?: number;
@@ -103,7 +105,13 @@ export class MessageHandler {
     const audio = this.deps.transcribeAudio ? refs.filter((a) => isAudioAttachment(a.contentType, a.name)) : [];
     const files = await readAttachments(
       refs.filter((a) => !audio.includes(a)),
-      { acceptsImages: this.deps.acceptsImages, maxTextBytes: this.deps.attachmentMaxBytes, maxImageBytes: this.deps.imageMaxBytes, fetch: this.deps.fetch ?? fetch },
+      {
+        acceptsImages: this.deps.acceptsImages,
+        maxTextBytes: this.deps.attachmentMaxBytes,
+        maxImageBytes: this.deps.imageMaxBytes,
+        downloadTimeoutMs: this.deps.attachmentTimeoutMs,
+        fetch: this.deps.fetch ?? fetch,
+      },
     );
     if (audio.length) {
       const voice = await this.deps.transcribeAudio!(audio);
