@@ -5,7 +5,6 @@
  */
 import { ApplicationCommandOptionType, MessageFlags } from 'discord.js';
 import { ephemeral, GROUPS, type Command } from '../src/discord/command.js';
-import { IngestService } from '../src/memory/ingest/ingest-service.js';
 
 const MAX_BYTES = 5_000_000;
 
@@ -15,7 +14,7 @@ export default {
   options: [{ type: ApplicationCommandOptionType.Attachment, name: 'file', description: 'A calendar, e-mail, CSV export or text file', required: true }],
   async execute(interaction, ctx) {
     const say = (content: string) => interaction.editReply({ content, allowedMentions: { parse: [] } });
-    const ingest = ctx.services.ingest instanceof IngestService ? ctx.services.ingest : null;
+    const ingest = ctx.services.ingest;
     const config = await ctx.assistant.projectConfig(ctx.place);
     if (!ingest || !config) {
       await interaction.reply(ephemeral('Files can be read into the notes of a project channel only (private conversations keep no notes).'));

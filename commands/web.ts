@@ -3,14 +3,13 @@
  * private memory (the same as this DM), works once, and expires after 15 minutes.
  */
 import { ephemeral, type Command } from '../src/discord/command.js';
-import { isWebLinks } from '../src/web/server.js';
 
 export default {
   name: 'web',
   description: 'Get a personal login link for Charlie’s web app (in a DM)',
   async execute(interaction, ctx) {
     const web = ctx.services.web;
-    if (!isWebLinks(web)) {
+    if (!web) {
       await interaction.reply(ephemeral('The web app is not running on this Charlie (WEB_PORT=0, or its port was taken at start).'));
       return;
     }

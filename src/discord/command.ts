@@ -20,13 +20,26 @@ import type { AssistantApi, Place } from '../core/assistant-api.js';
 import type { Logger } from '../core/ports.js';
 import type { NoteBoard } from './note-board.js';
 
+/** `/web`: personal login links to the web app (the web server, while it runs). */
+export interface WebLinks {
+  readonly url: string;
+  loginLinkFor(userId: string, userName: string): string;
+}
+
+/** `/memory ingest`: reads a file into a project's notes through the memory lane (the ingest service). */
+export interface FileIngest {
+  add(project: string, name: string, bytes: Buffer): Promise<{ source: string; outcome: 'unchanged' | 'ingested' | 'unparseable' | 'failed'; items: number; facts: number; message?: string }>;
+}
+
 /**
- * Extra services the composition root hands to commands. Extensible: the voice engineer's
- * `commands/voice.ts` reads `ctx.services.voice` (narrowing it to its own type).
+ * The services the composition root hands to commands, as ports: commands reach the web app
+ * and the ingest service through these, never by importing them. `voice` is the one exception:
+ * `/voice` is where Discord drives the voice front door (commands/voice.ts narrows it).
  */
 export interface DiscordServices {
   voice?: unknown;
-  [name: string]: unknown;
+  web?: WebLinks | null;
+  ingest?: FileIngest;
 }
 
 export interface CommandContext {

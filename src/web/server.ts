@@ -73,8 +73,3 @@ export async function startWeb(o: WebServerOptions, logger: Logger): Promise<Web
     },
   };
 }
-
-/** What `/web` needs: narrows `ctx.services.web` (the commands only see `unknown` services). */
-export function isWebLinks(value: unknown): value is Pick<WebServer, 'url' | 'loginLinkFor'> {
-  return typeof value === 'object' && value !== null && typeof (value as WebServer).loginLinkFor === 'function' && typeof (value as WebServer).url === 'string';
-}

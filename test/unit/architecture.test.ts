@@ -50,6 +50,35 @@ describe('architecture', () => {
     }
   });
 
+  /**
+   * Slash commands are the Discord front door's: they import discord.js, the Discord adapter
+   * (src/discord: the Command shape, splitting, the ports of ctx.services) and the core (ports,
+   * pure helpers). The web app, the ingest service, stores and files they reach through the ports
+   * on `ctx` (ctx.assistant, ctx.services.web, ctx.services.ingest), never by import. One
+   * exception: `/voice` is where Discord drives the voice front door (joining a channel needs its
+   * session types and discord.js's voice adapter together). index.ts is the loader: it reads
+   * this folder, so it may use node:fs.
+   */
+  it('commands/ import only discord.js, src/discord and src/core (and /voice the voice front door)', () => {
+    const allowed = (file: string, spec: string): boolean => {
+      if (spec === 'discord.js') return true;
+      if (!spec.startsWith('.')) return false;
+      const target = relative('.', resolve(dirname(file), spec));
+      if (target.startsWith('commands/') || target.startsWith('src/discord/') || target.startsWith('src/core/')) return true;
+      return file === join('commands', 'voice.ts') && target.startsWith('src/voice/');
+    };
+    const offenders = files('commands')
+      .filter((f) => f !== join('commands', 'index.ts'))
+      .flatMap((f) =>
+        [...readFileSync(f, 'utf8').matchAll(/^(?:import|export)\b[^;]*?\bfrom\s+['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm)]
+          .map((m) => m[1] ?? m[2] ?? '')
+          .filter((spec) => !allowed(f, spec))
+          .map((spec) => `${f} imports ${spec}`),
+      );
+    expect(files('commands').length).toBeGreaterThan(10);
+    expect(offenders).toEqual([]);
+  });
+
   it('src/core imports no transport and no infrastructure', () => {
     const offenders = files('src/core').flatMap((f) =>
       readFileSync(f, 'utf8')
