@@ -177,9 +177,9 @@ describe('Discord slash commands', () => {
         steps: [{ at: '2026-06-01T10:00:00.000Z', kind: 'added', text: 'stated, and written (by distillation; gate 0.66)', source: 'https://discord.com/channels/1/2/101' }],
       },
     ];
-    h = await startBotHarness({ assistant });
+    const h = await startHarness({ assistant });
     h.fake.postMessage(h.general, h.alice, 'what does Sarah do?');
-    const reply = await h.fake.waitFor(() => h!.fake.botMessagesIn(h!.general.id).find((m) => (m.components as Json[]).length), 5000, 'reply with the why? button');
+    const reply = await h.fake.waitFor(() => h.fake.botMessagesIn(h.general.id).find((m) => (m.components as Json[]).length), 5000, 'reply with the why? button');
     const button = ((reply.components as Json[])[0]!.components as Json[])[0]!;
     expect(button.label).toBe('❔ why?');
     expect(button.custom_id).toBe('why:r-aaaaaa,r-bbbbbb'); // record ids only: the message's text is nowhere in it
@@ -198,7 +198,7 @@ describe('Discord slash commands', () => {
     expect(String((forged.data as Json).content)).toContain('not one I can read');
     expect(assistant.whyAsked).toHaveLength(2); // the forged id was never looked up
 
-    const asked = h.fake.runCommand(h.general, h.alice, 'memory', sub('why', [{ type: 3, name: 'fact', value: 'head of design' }]));
+    const asked = h.fake.runCommand(h.general, h.alice, 'memory', subcommand('why', [{ type: 3, name: 'fact', value: 'head of design' }]));
     const deferred = await firstCallback(h, asked);
     expect(deferred.type).toBe(5);
     expect(Number((deferred.data as Json).flags) & EPHEMERAL).toBe(EPHEMERAL);
@@ -208,7 +208,7 @@ describe('Discord slash commands', () => {
 
     // a reply that used no record has no why? button
     h.fake.postMessage(h.general, h.alice, 'hello');
-    const plain = await h.fake.waitFor(() => h!.fake.botMessagesIn(h!.general.id)[1], 5000, 'second reply');
+    const plain = await h.fake.waitFor(() => h.fake.botMessagesIn(h.general.id)[1], 5000, 'second reply');
     expect(plain.components ?? []).toEqual([]);
   });
 
