@@ -6,6 +6,8 @@
  * Headless Chromium renders WebGL in software (SwiftShader): a real GPU draws faster.
  */
 import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { CHROMIUM, launchChromium } from '../test/support/browser.js';
 import { projectFile, TOKEN, writeProjectFiles, type WebFixture } from '../test/support/web-fixture.js';
 import { mulberry32, percentile } from './bench-util.js';
@@ -66,6 +68,9 @@ export async function benchGraph(fixture: WebFixture, nodes: number): Promise<vo
       opened.push(Date.now() - started);
     }
     console.log(`  open the view → first frame:        p50 ${percentile(opened, 50).toFixed(0)} ms (fetch, layout, WebGL), runs: ${opened.join(', ')} ms`);
+    const shot = join(tmpdir(), `charlie-graph-${nodes}.png`);
+    await page.screenshot({ path: shot });
+    console.log(`  how it looks at rest:               ${shot}`);
     const box = await page.locator('.graph-canvas').boundingBox();
     if (box) await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.evaluate(`window.__frames = []; (function tick(t) { window.__frames.push(t); if (window.__frames.length < 400) requestAnimationFrame(tick); })(performance.now())`);

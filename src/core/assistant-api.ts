@@ -9,7 +9,7 @@ import type { ModelLane } from './lanes.js';
 import type { ForgetOutcome, ForgetTarget } from './tombstones.js';
 import type { PrivateForgetOutcome, PrivateForgetTarget, PrivateMemoryView } from './private-memory.js';
 import type { WhyAnswer } from './why.js';
-import type { FileProblem, MemoryLayers, NoteSummary, Note, ProjectConfig, ProjectOrigin, RecallHit, RecordView } from './ports.js';
+import type { FileProblem, MemoryLayers, NoteSummary, Note, ProjectConfig, ProjectOrigin, PageLinks, RecallHit, RecordView } from './ports.js';
 
 /**
  * Where a message came from, as a front door knows it: a shared project (Markdown) or a private
@@ -114,6 +114,8 @@ export interface AssistantApi {
   why(place: Place, ask: { query: string } | { ids: readonly string[] }): Promise<WhyAnswer>;
   /** Every typed record of the project's entity pages, with decay read now (none in a private conversation). */
   records(place: Place): Promise<RecordView[]>;
+  /** The pages and their labelled links, for a graph view (null in a private conversation). */
+  pageLinks(place: Place): Promise<PageLinks | null>;
   /** A person rewrote a record's statement: provenance manual, confidence 1; false when there is no such record. */
   editRecord(place: Place, id: string, statement: string): Promise<boolean>;
   /** A person rewrote a note page's text (front matter kept): source manual, confidence 1; false when there is no such page. */

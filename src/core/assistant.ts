@@ -17,7 +17,7 @@ import { decisionsFromText, quotesFromText } from './memory-edit.js';
 import { openHome, type Home, type MemoryStores } from './home.js';
 import { KeyedQueue } from './keyed-queue.js';
 import { modelLanes, type ModelLane } from './lanes.js';
-import type { ChatModel, Clock, LocalChatModel, LogEntry, Logger, Note, NoteDraft, NoteSummary, ProjectConfig, Recall, RecallHit, RecordView, ReviewChoice, ReviewPair } from './ports.js';
+import type { ChatModel, Clock, LocalChatModel, LogEntry, Logger, Note, NoteDraft, NoteSummary, ProjectConfig, Recall, PageLinks, RecallHit, RecordView, ReviewChoice, ReviewPair } from './ports.js';
 import { presuggest } from './presuggest.js';
 import { explainWhy, type WhyAnswer } from './why.js';
 import { withoutHostPaths } from './public-text.js';
@@ -501,6 +501,13 @@ export class Assistant implements AssistantApi {
     const graph = this.deps.graph;
     if (home.private || !graph?.records) return [];
     return graph.records(home.key, this.deps.clock.now());
+  }
+
+  async pageLinks(place: Place): Promise<PageLinks | null> {
+    const home = await this.home(place);
+    const graph = this.deps.graph;
+    if (home.private || !graph?.pageLinks) return null;
+    return graph.pageLinks(home.key);
   }
 
   async editRecord(place: Place, id: string, statement: string): Promise<boolean> {

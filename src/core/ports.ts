@@ -548,10 +548,20 @@ export interface KnowledgeGraph {
   provenance?(project: string, refs: readonly RecordRef[]): Promise<Provenance>;
   /** Every typed record of the project's pages, with its decay read at `now`. */
   records?(project: string, now: Date): Promise<RecordView[]>;
+  /** The pages and their labelled `## Related` links (a front door's graph view). */
+  pageLinks?(project: string): Promise<PageLinks>;
   /** A person rewrote a record's statement: provenance `manual`, confidence 1; false when no page has the record. */
   editRecord?(project: string, id: string, statement: string): Promise<boolean>;
   /** A person rewrote a page's text (front matter kept): source `manual`, confidence 1; false when there is no such page. */
   editPage?(project: string, path: string, body: string): Promise<boolean>;
+}
+
+/** A project's pages and the labelled links between them, as read from the pages. */
+export interface PageLinks {
+  /** Paths relative to notes/. */
+  pages: { path: string; title: string; category: string }[];
+  /** `to` is the page the link resolves to, or null when no page has that name yet (`target` as written). */
+  links: { from: string; to: string | null; target: string; label: string }[];
 }
 
 /** A typed record (one `## Facts` line) as a front door shows it, e.g. the Memory Inspector. */

@@ -9,7 +9,7 @@
  *   GET    /api/projects/:project/pages            the project's pages (layers + notes)
  *   GET    /api/projects/:project/page?path=       one page's raw Markdown
  *   GET    /api/projects/:project/search?q=        recall hits with page, lines and score parts
- *   GET    /api/projects/:project/graph            entities (notes) and their labelled [[links]]
+ *   GET    /api/projects/:project/graph            entity pages and their labelled `## Related` links
  */
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
@@ -123,7 +123,8 @@ export function memoryRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const where = await at(c);
     if (!where) return missing(c);
     if (!where.slug) return c.json({ nodes: [], edges: [] });
-    return c.json(buildGraph(await readNotePages(deps, where.slug)));
+    const links = await deps.assistant.pageLinks(where.place);
+    return c.json(links ? buildGraph(links) : { nodes: [], edges: [] });
   });
 }
 

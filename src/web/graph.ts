@@ -1,11 +1,10 @@
 /**
- * The "constellation": a project's entity pages as nodes and their `[[links]]` as labelled edges,
- * read from the page Markdown itself (so the `## Related` sections the knowledge graph writes
- * show up without any other index). Links to pages that do not exist become ghost nodes.
+ * The "constellation": a project's entity pages as nodes and their labelled links as edges, from
+ * the knowledge graph (through the assistant API); and the note pages as the inspector reads them.
  */
 import { parseNote } from '../memory/notes/note-format.js';
 import type { WebDeps } from './app.js';
-import { LinkResolver, wikiLinks } from './shared/links.js';
+import type { PageLinks } from '../core/ports.js';
 
 export interface NotePage {
   /** Relative to notes/. */
@@ -44,29 +43,32 @@ export async function readNotePages(deps: Pick<WebDeps, 'projects'>, slug: strin
   return out;
 }
 
-export function buildGraph(pages: readonly NotePage[]): { nodes: GraphNode[]; edges: GraphEdge[] } {
-  const resolver = new LinkResolver(pages.map((p) => ({ page: `notes/${p.path}`, title: p.title, aliases: p.aliases })));
-  const nodes = new Map<string, GraphNode>(pages.map((p) => [`notes/${p.path}`, { id: `notes/${p.path}`, title: p.title, category: p.category, links: 0 }]));
+/**
+ * Nodes and edges for the client from the knowledge graph's pages and `## Related` links (the
+ * links Charlie's traversal and recall's entity hop follow); a link to a page that does not
+ * exist yet becomes a ghost node.
+ */
+export function buildGraph(data: PageLinks): { nodes: GraphNode[]; edges: GraphEdge[] } {
+  const top = (p: { path: string; category: string }) => (p.category || (p.path.includes('/') ? p.path.slice(0, p.path.indexOf('/')) : 'Notes')).split('/')[0] ?? 'Notes';
+  const nodes = new Map<string, GraphNode>(data.pages.map((p) => [`notes/${p.path}`, { id: `notes/${p.path}`, title: p.title, category: top(p), links: 0 }]));
   const edges: GraphEdge[] = [];
   const seen = new Set<string>();
-  for (const p of pages) {
-    const source = `notes/${p.path}`;
-    for (const link of wikiLinks(p.markdown)) {
-      let target = resolver.resolve(link.target);
-      if (!target) {
-        target = `missing:${link.target.toLowerCase()}`;
-        if (!nodes.has(target)) nodes.set(target, { id: target, title: link.target, category: 'missing', links: 0, missing: true });
-      }
-      if (target === source) continue;
-      const key = `${source}\u0000${target}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      edges.push({ source, target, ...(link.label ? { label: link.label } : {}) });
-      const a = nodes.get(source);
-      const b = nodes.get(target);
-      if (a) a.links++;
-      if (b) b.links++;
+  for (const link of data.links) {
+    const source = `notes/${link.from}`;
+    let target = link.to === null ? null : `notes/${link.to}`;
+    if (!target) {
+      target = `missing:${link.target.toLowerCase()}`;
+      if (!nodes.has(target)) nodes.set(target, { id: target, title: link.target, category: 'missing', links: 0, missing: true });
     }
+    if (target === source) continue;
+    const key = `${source}\u0000${target}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    edges.push({ source, target, ...(link.label ? { label: link.label } : {}) });
+    const a = nodes.get(source);
+    const b = nodes.get(target);
+    if (a) a.links++;
+    if (b) b.links++;
   }
   return { nodes: [...nodes.values()], edges };
 }

@@ -158,6 +158,10 @@ export class FakeAssistant implements AssistantApi {
     return [];
   }
 
+  async pageLinks(): Promise<null> {
+    return null;
+  }
+
   async editRecord(): Promise<boolean> {
     return false;
   }

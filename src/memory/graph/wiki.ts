@@ -6,7 +6,7 @@
 import { appendFile, mkdir, readFile, readdir, rename as renameFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
-import type { Clock, GraphWrite, GraphWriteReport, KnowledgeGraph, LinkedPage, Logger, PageCard, PageMapEntry, PageMapRequest, RecordView } from '../../core/ports.js';
+import type { Clock, GraphWrite, GraphWriteReport, KnowledgeGraph, LinkedPage, Logger, PageCard, PageLinks, PageMapEntry, PageMapRequest, RecordView } from '../../core/ports.js';
 import { CharlieError } from '../../core/errors.js';
 import { KeyedQueue } from '../../core/keyed-queue.js';
 import { reviewPairs, renderReview, resolveOnPage, type ReviewChoice, type ReviewPair } from '../records/review.js';
@@ -349,6 +349,16 @@ export class Wiki implements KnowledgeGraph {
       `review: ${choice} ${id}`,
       (page) => reviewEvents(page, id, choice),
     );
+  }
+
+  /** The pages and their `## Related` links (from the cached snapshot: fast at thousands of pages). */
+  async pageLinks(project: string): Promise<PageLinks> {
+    const snap = await this.load(project);
+    const pages = [...snap.pages.values()];
+    return {
+      pages: pages.map((p) => ({ path: p.path, title: p.title, category: p.category })),
+      links: pages.flatMap((p) => p.links.map((l) => ({ from: p.path, to: snap.target(l.target), target: l.target, label: l.label }))),
+    };
   }
 
   /** Every typed record of the project's pages, decay read at `now`. */

@@ -8,6 +8,7 @@ import forceAtlas2 from 'graphology-layout-forceatlas2';
 import Sigma from 'sigma';
 import { api, type Graph as GraphData } from './api.js';
 import { clear, h, toast } from './dom.js';
+import { labelledAtRest } from './graph-labels.js';
 import { pageHref } from './markdown.js';
 
 const PALETTE = ['#2f6fde', '#d9480f', '#2b8a3e', '#ae3ec9', '#e67700', '#0c8599', '#c2255c', '#5c940d', '#6741d9', '#495057'];
@@ -30,18 +31,6 @@ interface NodeAttrs {
   important: boolean;
 }
 
-/** At most this many labels at rest (a small graph labels every page). */
-const LABELS_AT_REST = 24;
-const LABEL_ALL_BELOW = 60;
-
-/** The pages labelled at rest: every page of a small graph, else the most linked ones. */
-export function labelledAtRest(nodes: GraphData['nodes']): Set<string> {
-  const pages = nodes.filter((n) => !n.missing);
-  if (pages.length <= LABEL_ALL_BELOW) return new Set(pages.map((n) => n.id));
-  const ranked = [...pages].sort((a, b) => b.links - a.links || a.title.localeCompare(b.title));
-  return new Set(ranked.slice(0, LABELS_AT_REST).map((n) => n.id));
-}
-
 export function toGraph(data: GraphData): { graph: Graph<NodeAttrs>; categories: string[] } {
   const categories = [...new Set(data.nodes.map((n) => n.category).filter((c) => c !== 'missing'))].sort();
   const graph = new Graph<NodeAttrs>({ multi: false, type: 'directed' });
@@ -55,7 +44,8 @@ export function toGraph(data: GraphData): { graph: Graph<NodeAttrs>; categories:
       label: n.title,
       x: Math.cos(angle) * r * 10 + (i % 13) * 0.01,
       y: Math.sin(angle) * r * 10 + (i % 17) * 0.01,
-      size: Math.min(4 + Math.sqrt(n.links) * 2, 16),
+      // a big graph draws smaller dots, so its clusters stay apart and the labels readable
+      size: data.nodes.length > 1000 ? Math.min(2 + Math.sqrt(n.links), 10) : Math.min(4 + Math.sqrt(n.links) * 2, 16),
       color: colourOf(n.category, categories),
       category: n.category,
       missing: Boolean(n.missing),
@@ -69,7 +59,7 @@ export function toGraph(data: GraphData): { graph: Graph<NodeAttrs>; categories:
   }
   if (graph.order > 1) {
     const settings = forceAtlas2.inferSettings(graph);
-    forceAtlas2.assign(graph, { iterations: graph.order > 1000 ? 60 : 150, settings: { ...settings, barnesHutOptimize: graph.order > 300 } });
+    forceAtlas2.assign(graph, { iterations: graph.order > 2000 ? 25 : graph.order > 1000 ? 50 : 150, settings: { ...settings, barnesHutOptimize: graph.order > 300 } });
   }
   return { graph, categories };
 }

@@ -1,27 +1,7 @@
 /**
- * `[[wiki links]]` in memory pages, shared by the server (graph) and the browser (rendered
- * pages): `[[People/David-Kim]]`, `[[People/David-Kim|David]]`, `[[David Kim]]`, optionally
- * followed by a label in parentheses, as in a `## Related` list: `- [[Work/Acme]] (employer)`.
- * Pure functions: no Node or DOM APIs.
+ * Resolving `[[wiki links]]` of memory pages (`[[People/David-Kim]]`, `[[David Kim]]`, an alias)
+ * to pages, for the browser's rendered pages. Pure functions: no Node or DOM APIs.
  */
-
-export interface WikiLink {
-  target: string;
-  alias?: string;
-  label?: string;
-}
-
-export const WIKI_LINK = /\[\[([^[\]|#\n]{1,200})(?:#[^[\]|\n]*)?(?:\|([^[\]\n]{1,200}))?\]\](?:[ \t]*\(([^()\n]{1,80})\))?/g;
-
-export function wikiLinks(markdown: string): WikiLink[] {
-  const out: WikiLink[] = [];
-  for (const m of markdown.matchAll(WIKI_LINK)) {
-    const target = (m[1] ?? '').trim();
-    if (!target) continue;
-    out.push({ target, ...(m[2] ? { alias: m[2].trim() } : {}), ...(m[3] ? { label: m[3].trim() } : {}) });
-  }
-  return out;
-}
 
 export interface LinkablePage {
   /** Path relative to the project, e.g. `notes/People/Sarah-Chen.md`. */
