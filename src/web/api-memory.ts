@@ -20,18 +20,17 @@ import type { MemoryLayers } from '../core/ports.js';
 import type { ForgetTarget } from '../core/tombstone-types.js';
 import type { WebDeps, WebEnv } from './app.js';
 import { buildGraph, readNotePages } from './graph.js';
-import { placeFor, type WebPlace } from './places.js';
+import { noSuchProject, requestPlace } from './places.js';
 import { factRecords, factTarget } from './facts.js';
 import { findLayerItem, layerRecords, noteRecord } from './records.js';
 import type { MemoryRecord } from './shared/records.js';
 
 export function memoryRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
-  const at = async (c: Context<WebEnv>): Promise<WebPlace | null> => placeFor(c.req.param('project') ?? '', c.get('user'), deps.projects);
-  const missing = (c: Context<WebEnv>) => c.json({ error: 'no such project' }, 404);
+  const at = (c: Context<WebEnv>) => requestPlace(c, deps.projects);
 
   app.get('/api/projects/:project/records', async (c) => {
     const where = await at(c);
-    if (!where) return missing(c);
+    if (!where) return noSuchProject(c);
     const view = await deps.assistant.showMemory(where.place);
     const records: MemoryRecord[] = layerRecords(view.layers, where.slug !== null);
     const problems = view.problems.map((p) => ({ path: p.path, line: p.line, message: p.message }));
@@ -49,7 +48,7 @@ export function memoryRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
 
   app.patch('/api/projects/:project/records/:id', async (c) => {
     const where = await at(c);
-    if (!where) return missing(c);
+    if (!where) return noSuchProject(c);
     const body = z.object({ text: z.string().trim().min(1).max(20_000) }).safeParse(await c.req.json().catch(() => null));
     if (!body.success) return c.json({ error: 'send { "text": "…" } with the new text' }, 400);
     const id = c.req.param('id');
@@ -61,7 +60,7 @@ export function memoryRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
 
   app.delete('/api/projects/:project/records/:id', async (c) => {
     const where = await at(c);
-    if (!where) return missing(c);
+    if (!where) return noSuchProject(c);
     const id = c.req.param('id');
     const target = await forgetTarget(deps, where.place, id);
     if (!target) return gone(c);
@@ -75,7 +74,7 @@ export function memoryRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
   ] as const) {
     app.post(`/api/projects/:project/records/:id/${action}`, async (c) => {
       const where = await at(c);
-      if (!where) return missing(c);
+      if (!where) return noSuchProject(c);
       const fact = factTarget(c.req.param('id'));
       if (!fact) return c.json({ error: 'only typed records (facts of an entity page) can be held' }, 400);
       return (await deps.assistant.resolveReview(where.place, fact.blockId, choice)) ? c.json({ [action === 'hold' ? 'held' : 'released']: fact.blockId }) : gone(c);
@@ -84,7 +83,7 @@ export function memoryRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
 
   app.get('/api/projects/:project/pages', async (c) => {
     const where = await at(c);
-    if (!where) return missing(c);
+    if (!where) return noSuchProject(c);
     if (!where.slug) return c.json({ pages: [] });
     const notes = await deps.assistant.listNotes(where.place);
     const layers = ['project.md', 'decisions.md', 'quotes.md'].map((page) => ({ page, title: page.replace('.md', ''), aliases: [] as string[] }));
@@ -95,7 +94,7 @@ export function memoryRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
 
   app.get('/api/projects/:project/page', async (c) => {
     const where = await at(c);
-    if (!where) return missing(c);
+    if (!where) return noSuchProject(c);
     if (!where.slug) return c.json({ error: 'private memory has no pages: it lives in SQLite only' }, 404);
     const path = c.req.query('path') ?? '';
     try {
@@ -110,7 +109,7 @@ export function memoryRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
 
   app.get('/api/projects/:project/search', async (c) => {
     const where = await at(c);
-    if (!where) return missing(c);
+    if (!where) return noSuchProject(c);
     const q = (c.req.query('q') ?? '').trim().slice(0, 500);
     if (!q) return c.json({ error: 'give a query: ?q=…' }, 400);
     const limit = Math.min(Math.max(Number(c.req.query('limit') ?? 8) || 8, 1), 50);
@@ -121,7 +120,7 @@ export function memoryRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
 
   app.get('/api/projects/:project/graph', async (c) => {
     const where = await at(c);
-    if (!where) return missing(c);
+    if (!where) return noSuchProject(c);
     if (!where.slug) return c.json({ nodes: [], edges: [] });
     const links = await deps.assistant.pageLinks(where.place);
     return c.json(links ? buildGraph(links) : { nodes: [], edges: [] });

@@ -11,23 +11,22 @@
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import type { WebDeps, WebEnv } from './app.js';
-import { placeFor, type WebPlace } from './places.js';
+import { noSuchProject, requestPlace } from './places.js';
 
 const choiceBody = z.object({ choice: z.enum(['keep-new', 'keep-old', 'keep-both', 'hold']) });
 
 export function reviewRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
-  const at = async (c: Context<WebEnv>): Promise<WebPlace | null> => placeFor(c.req.param('project') ?? '', c.get('user'), deps.projects);
-  const missing = (c: Context<WebEnv>) => c.json({ error: 'no such project' }, 404);
+  const at = (c: Context<WebEnv>) => requestPlace(c, deps.projects);
 
   app.get('/api/projects/:project/review', async (c) => {
     const where = await at(c);
-    if (!where) return missing(c);
+    if (!where) return noSuchProject(c);
     return c.json({ pairs: await deps.assistant.reviewList(where.place) });
   });
 
   app.post('/api/projects/:project/review/:id', async (c) => {
     const where = await at(c);
-    if (!where) return missing(c);
+    if (!where) return noSuchProject(c);
     const body = choiceBody.safeParse(await c.req.json().catch(() => null));
     if (!body.success) return c.json({ error: 'send { "choice": "keep-new" | "keep-old" | "keep-both" | "hold" }' }, 400);
     const id = c.req.param('id');
@@ -37,7 +36,7 @@ export function reviewRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
 
   app.get('/api/projects/:project/why', async (c) => {
     const where = await at(c);
-    if (!where) return missing(c);
+    if (!where) return noSuchProject(c);
     const ids = c.req.queries('id') ?? [];
     const q = (c.req.query('q') ?? '').trim().slice(0, 500);
     if (!ids.length && !q) return c.json({ error: 'give record ids (?id=r-…) or a question (?q=…)' }, 400);
@@ -46,7 +45,7 @@ export function reviewRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
 
   app.get('/api/projects/:project/candidates', async (c) => {
     const where = await at(c);
-    if (!where) return missing(c);
+    if (!where) return noSuchProject(c);
     const waiting = await deps.assistant.memoryCandidates(where.place);
     return c.json({
       candidates: waiting.map((w) => ({
@@ -66,7 +65,7 @@ export function reviewRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
 
   app.post('/api/projects/:project/candidates/:key/promote', async (c) => {
     const where = await at(c);
-    if (!where) return missing(c);
+    if (!where) return noSuchProject(c);
     const key = c.req.param('key');
     return (await deps.assistant.promoteCandidate(where.place, key)) ? c.json({ promoted: key }) : c.json({ error: `nothing waits as ${key} — reload` }, 409);
   });

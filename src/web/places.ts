@@ -5,6 +5,8 @@
  */
 import type { Place } from '../core/assistant-api.js';
 import type { FileProblem, LogEntry, NoteSummary, ProjectConfig, ProjectOrigin } from '../core/ports.js';
+import type { Context } from 'hono';
+import type { WebEnv } from './app.js';
 import type { WebUser } from './auth.js';
 
 export const PRIVATE_PROJECT = '@me';
@@ -32,6 +34,13 @@ export async function placeFor(project: string, user: WebUser, projects: Project
   const { config } = found;
   return { place: { kind: 'project', origin: { name: config.name, key: config.keys[0] ?? `web:${config.slug}` } }, slug: config.slug };
 }
+
+/** The place a request's `:project` names for its signed-in user; null (answer 404) when there is none. */
+export function requestPlace(c: Context<WebEnv>, projects: ProjectDirectory): Promise<WebPlace | null> {
+  return placeFor(c.req.param('project') ?? '', c.get('user'), projects);
+}
+
+export const noSuchProject = (c: Context<WebEnv>) => c.json({ error: 'no such project' }, 404);
 
 /** A new project made in the web app, keyed so that it never collides with a Discord channel. */
 export function newProjectOrigin(name: string, id: string): ProjectOrigin {

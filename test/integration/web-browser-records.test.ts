@@ -7,11 +7,10 @@
  * In CI the browser must be present (.ci/run installs it); elsewhere the suite is skipped, naming why.
  */
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserMissing, launchChromium } from '../support/browser.js';
+import { axeViolations, browserMissing, launchChromium } from '../support/browser.js';
 import { ACME, demoFiles, GLOBEX, WAITING, writeWaiting } from '../support/web-demo-data.js';
 import { startWebFixture, TOKEN, type WebFixture } from '../support/web-fixture.js';
 
@@ -55,29 +54,12 @@ describe.skipIf(missing !== null)('Memory Inspector records in Chromium', { time
   };
 
   it('has no serious or critical accessibility violations on the records, review and candidates views', async () => {
-    const axe = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
-    const p = await context.newPage();
-    await p.goto(`${f.web.url}/login?token=${TOKEN}`);
-    const found: string[] = [];
-    for (const [hash, ready] of [
+    const found = await axeViolations(browser, f.web.url, [
       ['#/inspect/trip/records', '.record .chips'],
-      ['#/inspect/trip/review', '.count'],
-      ['#/inspect/trip/candidates', '.count'],
+      ['#/inspect/trip/review', '.pair'],
+      ['#/inspect/trip/candidates', '.candidate'],
       [`#/page/trip/${encodeURIComponent('notes/People/Sarah-Chen.md')}`, '.markdown-body .field'],
-    ]) {
-      await p.goto(`${f.web.url}/${hash}`);
-      await p
-        .locator(ready ?? 'main')
-        .first()
-        .waitFor();
-      await p.evaluate(axe);
-      const violations = await p.evaluate<{ id: string; impact: string | null; nodes: number }[]>(
-        'axe.run().then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length })))',
-      );
-      for (const v of violations) if (v.impact === 'serious' || v.impact === 'critical') found.push(`${hash}: ${v.id} (${v.impact}, ${v.nodes} nodes)`);
-    }
-    await context.close();
+    ]);
     expect(found).toEqual([]);
   });
 

@@ -6,11 +6,10 @@
  * In CI the browser must be present (.ci/run installs it); elsewhere the suite is skipped, naming why.
  */
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserMissing, launchChromium } from '../support/browser.js';
+import { axeViolations, browserMissing, launchChromium } from '../support/browser.js';
 import { demoFiles } from '../support/web-demo-data.js';
 import { startWebFixture, TOKEN, type WebFixture } from '../support/web-fixture.js';
 
@@ -202,28 +201,13 @@ describe.skipIf(missing !== null)('web app in Chromium', { timeout: 60_000 }, ()
   });
 
   it('has no serious or critical accessibility violations (axe-core) on the main views', async () => {
-    const axe = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-    const axeContext = await browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
-    const p = await axeContext.newPage();
-    await p.goto(`${f.web.url}/login?token=${TOKEN}`);
-    const views: [string, string][] = [
+    const found = await axeViolations(browser, f.web.url, [
       ['#/chat/trip', '.msg'],
       ['#/inspect/trip/records', '.record'],
       ['#/inspect/trip/recall', '#recall-query'],
       [`#/page/trip/${encodeURIComponent('notes/People/Sarah-Chen.md')}`, '.markdown-body'],
       ['#/graph/trip', '.graph-canvas canvas'],
-    ];
-    const found: string[] = [];
-    for (const [hash, ready] of views) {
-      await p.goto(`${f.web.url}/${hash}`);
-      await p.locator(ready).first().waitFor();
-      await p.evaluate(axe);
-      const violations = await p.evaluate<{ id: string; impact: string | null; nodes: number }[]>(
-        'axe.run().then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length })))',
-      );
-      for (const v of violations) if (v.impact === 'serious' || v.impact === 'critical') found.push(`${hash}: ${v.id} (${v.impact}, ${v.nodes} nodes)`);
-    }
-    await axeContext.close();
+    ]);
     expect(found).toEqual([]);
   });
 });

@@ -3,8 +3,10 @@
  * browser must be there (.ci/run installs it); elsewhere tests that need it are skipped with the
  * reason when /usr/bin/chromium is missing.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { chromium, type Browser } from 'playwright-core';
+import { TOKEN } from './web-fixture.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const CHROMIUM_ARGS = ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -18,4 +20,30 @@ export function browserMissing(ci: string | undefined): string | null {
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}
+
+/**
+ * Serious and critical axe-core violations on each view (`[hash, selector that shows it is drawn]`),
+ * signed in with the owner's token in a context that lets axe's script past the CSP.
+ */
+export async function axeViolations(browser: Browser, baseUrl: string, views: readonly (readonly [string, string])[]): Promise<string[]> {
+  const axe = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
+  try {
+    const p = await context.newPage();
+    await p.goto(`${baseUrl}/login?token=${TOKEN}`);
+    const found: string[] = [];
+    for (const [hash, ready] of views) {
+      await p.goto(`${baseUrl}/${hash}`);
+      await p.locator(ready).first().waitFor();
+      await p.evaluate(axe);
+      const violations = await p.evaluate<{ id: string; impact: string | null; nodes: number }[]>(
+        'axe.run().then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length })))',
+      );
+      for (const v of violations) if (v.impact === 'serious' || v.impact === 'critical') found.push(`${hash}: ${v.id} (${v.impact}, ${v.nodes} nodes)`);
+    }
+    return found;
+  } finally {
+    await context.close();
+  }
 }
