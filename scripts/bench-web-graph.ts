@@ -51,7 +51,7 @@ export async function benchGraph(fixture: WebFixture, nodes: number): Promise<vo
     if (i > 0) apiTimes.push(performance.now() - started);
     edges = body.edges.length;
   }
-  console.log(`  GET /api/projects/:project/graph:   p50 ${percentile(apiTimes, 50).toFixed(0)} ms (${nodes} nodes, ${edges} links, read from the Markdown)`);
+  console.log(`  GET /api/projects/:project/graph:   p50 ${percentile(apiTimes, 50).toFixed(0)} ms (${nodes} nodes, ${edges} links, from the knowledge graph's cached pages)`);
   const browser = await launchChromium();
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });

@@ -53,9 +53,15 @@ export function toGraph(data: GraphData): { graph: Graph<NodeAttrs>; categories:
     });
   });
   for (const e of data.edges) {
-    if (graph.hasNode(e.source) && graph.hasNode(e.target) && !graph.hasEdge(e.source, e.target)) {
-      graph.addEdge(e.source, e.target, { label: e.label ?? '', size: 1, color: '#ced4da' });
+    if (!graph.hasNode(e.source) || !graph.hasNode(e.target) || graph.hasEdge(e.source, e.target)) continue;
+    // a two-way link is one line with both labels (two would draw their labels over each other)
+    if (graph.hasEdge(e.target, e.source)) {
+      const back = graph.edge(e.target, e.source);
+      const label = String(graph.getEdgeAttribute(back, 'label') ?? '');
+      if (e.label && e.label !== label) graph.setEdgeAttribute(back, 'label', label ? `${label} · ${e.label}` : e.label);
+      continue;
     }
+    graph.addEdge(e.source, e.target, { label: e.label ?? '', size: 1, color: '#ced4da' });
   }
   if (graph.order > 1) {
     const settings = forceAtlas2.inferSettings(graph);
@@ -93,7 +99,8 @@ export async function renderGraph(main: HTMLElement, project: string, title: str
   const big = graph.order > 1000;
   const renderer = new Sigma(graph, container, {
     renderEdgeLabels: graph.order < 300,
-    stagePadding: 48,
+    // room for the labels drawn right of the outermost dots (more of it, in proportion, on a phone)
+    stagePadding: container.clientWidth < 600 ? 100 : 72,
     labelRenderedSizeThreshold: 6,
     defaultEdgeType: big ? 'line' : 'arrow',
     hideEdgesOnMove: big,
