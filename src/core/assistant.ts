@@ -456,7 +456,7 @@ export class Assistant implements AssistantApi {
     return true;
   }
 
-  /** Everything /memory forget can name, for autocomplete: notes, their entries, decisions, quotes. */
+  /** Everything /memory forget can name, for autocomplete: notes, their entries, typed records, decisions, quotes. */
   async forgettable(place: Place): Promise<ForgettableItem[]> {
     if (place.kind === 'private') return [];
     const home = await this.home(place);
@@ -470,6 +470,7 @@ export class Assistant implements AssistantApi {
       const entries = note ? [...note.body.matchAll(/^###\s+(.*)$/gm)].map((m) => m[1] ?? '') : [];
       entries.forEach((heading, i) => items.push({ label: `entry ${i + 1} (${heading}) of ${n.path}`, target: { kind: 'entry', path: n.path, entry: i + 1 } }));
     }
+    for (const r of await this.records(place)) if (r.id) items.push({ label: `record ${r.pageTitle}: ${r.statement}`, target: { kind: 'record', path: r.page, id: r.id } });
     return items;
   }
 
