@@ -9,6 +9,7 @@ import { sensitivityOfText, stricter, takeCandidate, viaOf, type Candidate } fro
 import { distill } from './distill.js';
 import { CONTEXT_RETRY_NOTICE, MemoryUnavailableError, ModelError, modelErrorReply } from './errors.js';
 import { EgressGuard, sensitivityOf, type EgressScope, type SensitiveRecord } from './egress.js';
+import { privateRecordView } from './private-records.js';
 import { forgetPrivate, showPrivate, type PrivateForgetOutcome, type PrivateForgetTarget, type PrivateMemoryView } from './private-memory.js';
 import { sensitiveRecords } from './sensitive-records.js';
 import { ForgottenError, type ForgetOutcome, type ForgetTarget } from './tombstones.js';
@@ -498,10 +499,12 @@ export class Assistant implements AssistantApi {
   }
 
   async records(place: Place): Promise<RecordView[]> {
+    const now = this.deps.clock.now();
+    if (place.kind === 'private') return this.deps.privateRecords?.list(place.userId, now).map(privateRecordView) ?? [];
     const home = await this.home(place);
     const graph = this.deps.graph;
-    if (home.private || !graph?.records) return [];
-    return graph.records(home.key, this.deps.clock.now());
+    if (!graph?.records) return [];
+    return graph.records(home.key, now);
   }
 
   async pageLinks(place: Place): Promise<PageLinks | null> {

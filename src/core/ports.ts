@@ -568,8 +568,9 @@ export interface PageLinks {
 export interface RecordView {
   /** The block id (`r-…`), or '' for a line without one. */
   id: string;
-  /** Page path relative to notes/. */
+  /** Page path relative to notes/; '' for a record of a private conversation (private.db, no page). */
   page: string;
+  /** The page's title, or the entity a private record is about. */
   pageTitle: string;
   pageCategory: string;
   line: number;

@@ -6,7 +6,7 @@
  * status. `/memory candidates|review|hold` in a DM act on these records.
  */
 import type { DistillGraph } from './distill.js';
-import type { GraphWrite, PageMapEntry, PageMapRequest, PrivateRecord, PrivateRecords, PrivateStore } from './ports.js';
+import type { GraphWrite, PageMapEntry, PageMapRequest, PrivateRecord, PrivateRecords, PrivateStore, RecordView } from './ports.js';
 import { forgottenBy } from './tombstones.js';
 
 const MAX_MAP = 40;
@@ -79,5 +79,30 @@ export function privateDistillGraph(store: PrivateStore, records: PrivateRecords
         .map((r) => r.entity);
     },
     candidates: records.candidates(userId),
+  };
+}
+
+/** A DM's record (private.db) as front doors show typed records: its entity stands for the page, which it has none of. */
+export function privateRecordView(r: PrivateRecord): RecordView {
+  const [level = 'personal', kind] = r.sensitivity.split('/');
+  return {
+    id: r.id,
+    page: '',
+    pageTitle: r.entity,
+    pageCategory: '',
+    line: 0,
+    statement: r.statement,
+    category: r.category,
+    provenance: { kind: r.via, source: r.source },
+    confidence: r.confidence,
+    effective: r.effective,
+    decay: r.state,
+    sensitivity: level === 'public' || level === 'sensitive' ? level : 'personal',
+    ...(kind ? { sensitiveKind: kind } : {}),
+    status: r.status,
+    said: r.said,
+    happened: r.happened,
+    due: r.due,
+    handEdited: r.via === 'manual',
   };
 }

@@ -41,8 +41,8 @@ export function memoryRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
         if (r) records.push(r);
         else problems.push({ path: `${where.slug}/notes/${p.path}`, line: undefined, message: 'front matter does not parse; left untouched' });
       }
-      records.push(...factRecords(await deps.assistant.records(where.place)));
     }
+    records.push(...factRecords(await deps.assistant.records(where.place)));
     return c.json({ project: c.req.param('project'), style: view.style, records, problems });
   });
 

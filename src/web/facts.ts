@@ -4,6 +4,7 @@
  * hand edits and decay), so the inspector shows exactly what retrieval and the memory lane see.
  */
 import type { RecordView } from '../core/ports.js';
+import { PRIVATE_PROJECT } from './places.js';
 import type { MemoryRecord } from './shared/records.js';
 
 export function factRecords(views: readonly RecordView[]): MemoryRecord[] {
@@ -12,16 +13,18 @@ export function factRecords(views: readonly RecordView[]): MemoryRecord[] {
       ? { label: r.provenance.kind === 'manual' ? 'written or changed by a person' : `from ${r.provenance.kind}`, ref: r.provenance.source }
       : { label: r.handEdited ? 'written or changed by a person' : 'no source recorded', ref: r.provenance.kind };
     const typed = r.id !== '';
+    // a private conversation's record lives in private.db: no page, held and reviewed but edited and forgotten from the DM
+    const onPage = r.page !== '';
     return {
-      id: `fact:${r.page}:${r.id || r.line}`,
+      id: `fact:${onPage ? r.page : PRIVATE_PROJECT}:${r.id || r.line}`,
       kind: 'fact',
       text: r.statement,
-      page: `notes/${r.page}`,
+      page: onPage ? `notes/${r.page}` : null,
       title: r.pageTitle,
       ...(r.said ? { date: r.said } : {}),
       category: r.category || r.pageCategory,
       source: r.provenance.kind,
-      provenance: [source, { label: 'kept on the page', ref: `notes/${r.page}:${r.line}` }],
+      provenance: onPage ? [source, { label: 'kept on the page', ref: `notes/${r.page}:${r.line}` }] : [source],
       confidence: r.confidence,
       effective: r.effective,
       decay: r.decay,
@@ -32,8 +35,8 @@ export function factRecords(views: readonly RecordView[]): MemoryRecord[] {
       ...(typed ? { blockId: r.id } : {}),
       line: r.line,
       handEdited: r.handEdited,
-      editable: typed,
-      forgettable: typed,
+      editable: typed && onPage,
+      forgettable: typed && onPage,
       holdable: typed && r.status !== 'superseded',
     };
   });

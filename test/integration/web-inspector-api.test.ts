@@ -158,3 +158,21 @@ describe('inspector API: typed records', () => {
     expect((await fetch(url(`/records/${encodeURIComponent(promise?.id ?? '')}`), { method: 'DELETE', headers: bearer })).status).toBe(409);
   });
 });
+
+describe('inspector API: your private memory', () => {
+  it('lists the typed records of your private conversation (private.db), which can be held but have no page', async () => {
+    f.app.privateStore.records.write('web-owner', {
+      origin: 'test',
+      links: [],
+      entities: [{ name: 'Dentist', create: true, facts: [{ text: 'Has a dentist appointment on the 3rd.', type: 'commitment', said: '2026-11-20', source: 'dm:1' }] }],
+    });
+    const list = ((await (await fetch(`${f.web.url}/api/projects/%40me/records`, { headers: bearer })).json()) as { records: Rec[] }).records;
+    const mine = list.find((r) => r.kind === 'fact');
+    expect(mine).toMatchObject({ text: 'Has a dentist appointment on the 3rd.', page: null, holdable: true, editable: false, forgettable: false, status: 'active' });
+    const hold = await fetch(`${f.web.url}/api/projects/%40me/records/${encodeURIComponent(mine?.id ?? '')}/hold`, { method: 'POST', headers: bearer });
+    expect(hold.status).toBe(200);
+    expect(f.app.privateStore.records.list('web-owner', new Date()).map((r) => r.status)).toEqual(['held']);
+    // nothing of it reached Markdown
+    expect(readFileSync(join(f.projectsDir, 'trip', 'notes', 'People', 'Sarah-Chen.md'), 'utf8')).not.toContain('dentist');
+  });
+});
