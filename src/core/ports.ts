@@ -196,6 +196,10 @@ export interface Note extends NoteSummary {
   staleness: number;
   confidence: number;
   sensitivity: Sensitivity;
+  /** The front matter's provenance (message links, `manual`, …), as written. */
+  sources?: string[];
+  /** The front matter's `status` (active, review, held); absent = active. */
+  status?: string;
 }
 
 export interface NoteDraft {

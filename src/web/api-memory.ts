@@ -36,11 +36,8 @@ export function memoryRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const problems = view.problems.map((p) => ({ path: p.path, line: p.line, message: p.message }));
     if (where.slug) {
       const pages = await readNotePages(deps, where.slug);
-      for (const p of pages) {
-        const r = noteRecord(p.path, p.markdown);
-        if (r) records.push(r);
-        else problems.push({ path: `${where.slug}/notes/${p.path}`, line: undefined, message: 'front matter does not parse; left untouched' });
-      }
+      records.push(...pages.notes.map(noteRecord));
+      problems.push(...pages.problems.map((p) => ({ ...p, line: undefined })));
     }
     records.push(...factRecords(await deps.assistant.records(where.place)));
     return c.json({ project: c.req.param('project'), style: view.style, records, problems });
@@ -87,7 +84,7 @@ export function memoryRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     if (!where.slug) return c.json({ pages: [] });
     const notes = await deps.assistant.listNotes(where.place);
     const layers = ['project.md', 'decisions.md', 'quotes.md'].map((page) => ({ page, title: page.replace('.md', ''), aliases: [] as string[] }));
-    const pages = await readNotePages(deps, where.slug);
+    const { notes: pages } = await readNotePages(deps, where.slug);
     const aliases = new Map(pages.map((p) => [p.path, p.aliases]));
     return c.json({ pages: [...layers, ...notes.map((n) => ({ page: `notes/${n.path}`, title: n.title, aliases: aliases.get(n.path) ?? [] }))] });
   });

@@ -2,18 +2,8 @@
  * The "constellation": a project's entity pages as nodes and their labelled links as edges, from
  * the knowledge graph (through the assistant API); and the note pages as the inspector reads them.
  */
-import { parseNote } from '../memory/notes/note-format.js';
 import type { WebDeps } from './app.js';
-import type { PageLinks } from '../core/ports.js';
-
-export interface NotePage {
-  /** Relative to notes/. */
-  path: string;
-  title: string;
-  aliases: string[];
-  category: string;
-  markdown: string;
-}
+import type { Note, PageLinks } from '../core/ports.js';
 
 export interface GraphNode {
   id: string;
@@ -29,18 +19,19 @@ export interface GraphEdge {
   label?: string;
 }
 
-export async function readNotePages(deps: Pick<WebDeps, 'projects'>, slug: string): Promise<NotePage[]> {
-  const out: NotePage[] = [];
-  const list = await deps.projects.listNotes(slug);
-  for (const { path } of list) {
-    const markdown = await deps.projects.readPage(slug, `notes/${path}`);
-    if (markdown === null) continue;
-    const parsed = parseNote(markdown, path, `notes/${path}`);
-    const top = path.includes('/') ? path.slice(0, path.indexOf('/')) : 'Notes';
-    if (!parsed.ok) out.push({ path, title: path, aliases: [], category: top, markdown });
-    else out.push({ path, title: parsed.note.title, aliases: parsed.note.aliases, category: (parsed.note.category ?? top).split('/')[0] ?? top, markdown });
+/** The project's note pages, parsed by the store; a page whose front matter does not parse is a problem, left untouched. */
+export async function readNotePages(deps: Pick<WebDeps, 'projects'>, slug: string): Promise<{ notes: Note[]; problems: { path: string; message: string }[] }> {
+  const notes: Note[] = [];
+  const problems: { path: string; message: string }[] = [];
+  for (const { path } of await deps.projects.listNotes(slug)) {
+    try {
+      const note = await deps.projects.readNote(slug, path);
+      if (note) notes.push(note);
+    } catch (err) {
+      problems.push({ path: `${slug}/notes/${path}`, message: `${err instanceof Error ? err.message : String(err)}; left untouched` });
+    }
   }
-  return out;
+  return { notes, problems };
 }
 
 /**

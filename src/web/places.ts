@@ -4,7 +4,7 @@
  * file of the web front door that builds the core's `Place`.
  */
 import type { Place } from '../core/assistant-api.js';
-import type { FileProblem, LogEntry, NoteSummary, ProjectConfig, ProjectOrigin } from '../core/ports.js';
+import type { FileProblem, LogEntry, Note, NoteSummary, ProjectConfig, ProjectOrigin } from '../core/ports.js';
 import type { Context } from 'hono';
 import type { WebEnv } from './app.js';
 import type { WebUser } from './auth.js';
@@ -18,6 +18,8 @@ export interface ProjectDirectory {
   ensureProject(origin: ProjectOrigin): Promise<ProjectConfig>;
   readPage(slug: string, page: string): Promise<string | null>;
   listNotes(slug: string): Promise<NoteSummary[]>;
+  /** A note page parsed (throws when its front matter does not parse). */
+  readNote(slug: string, path: string): Promise<Note | null>;
   recentLog(slug: string, limit: number): Promise<LogEntry[]>;
 }
 

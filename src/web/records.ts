@@ -4,8 +4,7 @@
  * records of entity pages). The client shows whatever fields a record has.
  */
 import { createHash } from 'node:crypto';
-import type { MemoryLayers } from '../core/ports.js';
-import { parseNote } from '../memory/notes/note-format.js';
+import type { MemoryLayers, Note } from '../core/ports.js';
 import type { MemoryRecord, ProvenanceStep } from './shared/records.js';
 
 export function textHash(text: string): string {
@@ -81,19 +80,15 @@ export function layerRecords(layers: MemoryLayers, inProject: boolean): MemoryRe
   return out;
 }
 
-/** A note page as a record; null when its front matter does not parse (it is shown as a problem instead). */
-export function noteRecord(path: string, markdown: string): MemoryRecord | null {
-  const parsed = parseNote(markdown, path, `notes/${path}`);
-  if (!parsed.ok) return null;
-  const { note } = parsed;
-  const status = parsed.doc?.get('status');
-  const sources = parsed.sources.map((s) => (typeof s === 'string' ? s : JSON.stringify(s)));
+/** A note page as a record: its text, front matter and provenance. */
+export function noteRecord(note: Note): MemoryRecord {
+  const sources = note.sources ?? [];
   const first = sources[0] ?? '';
   return {
-    id: `note:${path}`,
+    id: `note:${note.path}`,
     kind: 'note',
     text: note.body.trim(),
-    page: `notes/${path}`,
+    page: `notes/${note.path}`,
     title: note.title,
     date: note.updated.slice(0, 10),
     category: note.category ?? 'notes',
@@ -101,7 +96,7 @@ export function noteRecord(path: string, markdown: string): MemoryRecord | null 
     provenance: sources.map((s) => ({ label: s === 'manual' ? 'edited by a person' : `from a ${sourceKind(s)} message`, ref: s })),
     confidence: note.confidence,
     sensitivity: note.sensitivity,
-    status: typeof status === 'string' ? status : 'active',
+    status: note.status ?? 'active',
     tags: note.tags,
     editable: true,
     forgettable: true,

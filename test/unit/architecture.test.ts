@@ -39,6 +39,15 @@ describe('architecture', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('the web front door reaches memory through the core (assistant API, its ProjectDirectory port), never src/memory', () => {
+    const offenders = files('src/web').flatMap((f) =>
+      relativeImports(f)
+        .filter((target) => target.startsWith('src/memory/'))
+        .map((target) => `${f} imports ${target}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
   it('the front-door rule catches a cross import (self-check of the scanner)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'charlie-arch-'));
     try {

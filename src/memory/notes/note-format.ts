@@ -81,6 +81,8 @@ export function parseNote(content: string, path: string, shownPath: string): Par
     staleness: fm.staleness ?? NOTE_DEFAULTS.staleness,
     confidence: fm.confidence ?? NOTE_DEFAULTS.confidence,
     sensitivity: fm.sensitivity ?? NOTE_DEFAULTS.sensitivity,
+    sources: (fm.sources ?? []).map((s) => (typeof s === 'string' ? s : JSON.stringify(s))),
+    ...(fm.status ? { status: fm.status } : {}),
   };
   return result.kind === 'ok' ? { ok: true, note, doc: result.doc, split: result.split, sources: fm.sources ?? [] } : { ok: true, note, doc: null, split: null, sources: [] };
 }
