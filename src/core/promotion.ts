@@ -128,7 +128,9 @@ export interface GateReport {
  * store updated: new waiting candidates added, promoted and expired ones removed.
  */
 export async function gateWrite(write: GraphWrite, entries: readonly LogEntry[], ctx: GateContext, store: CandidateStore): Promise<{ write: GraphWrite; report: GateReport }> {
-  const bySource = new Map(entries.map((e) => [e.source, e]));
+  // a reply is archived with the source of the message it answers: that source means the person's message
+  const bySource = new Map<string, LogEntry>();
+  for (const e of entries) if (e.role === 'user' || !bySource.has(e.source)) bySource.set(e.source, e);
   const now = ctx.now.toISOString();
   const waiting = new Map((await store.list()).filter((c) => c.expires > now).map((c) => [c.key, c]));
   const report: GateReport = { promoted: [], waiting: [], rejected: [] };

@@ -47,6 +47,15 @@ describe('the promotion gate, over a scripted week', () => {
     // day 2: Charlie's own reply
     const mine = entry(2, 'Sure — Ann likes tea.', 'assistant', 'Charlie');
     expect((await run(2, write('Ann', 'Likes tea.', mine, 'preference'), [mine])).report.rejected[0]?.why).toMatch(/own reply/);
+    // a message Charlie answered: the reply is archived with the message's own source
+    const asked = entry(2, 'Ann started at Globex as a designer this week.');
+    const answered = await gateWrite(
+      write('Ann', 'Works at Globex as a designer.', asked),
+      [asked, { ...asked, speaker: 'Charlie', role: 'assistant', text: 'Congratulations to Ann!' }],
+      ctx(2, ['Ann']),
+      new MemoryCandidates(),
+    );
+    expect(answered.report.promoted.map((p) => p.text)).toEqual(['Works at Globex as a designer.']);
     // day 3: remember that …
     const rem = entry(3, 'Remember that Sarah is allergic to peanuts.');
     const r3 = await run(3, write('Sarah', 'Is allergic to peanuts.', rem, 'identity'), [rem], [], true);
