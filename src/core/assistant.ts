@@ -148,7 +148,7 @@ export class Assistant implements AssistantApi {
       const graph = home.graph;
       if (!graph) return { kind: 'saved', ...(await this.deps.store.saveNote(home.key, draft)) };
       const said = this.deps.clock.now().toISOString().slice(0, 10);
-      const facts = sentences(draft.body).map((text) => ({ text, said, source: draft.source }));
+      const facts = sentences(draft.body).map((text) => ({ text, said, source: draft.source, gate: 'saved with the remember tool (the gate does not judge it)' }));
       const report = await graph.write({ origin: 'remember', entities: [{ name: draft.title, ...(draft.category ? { category: draft.category } : {}), create: true, facts }], links: [] });
       const path = report.created[0] ?? report.updated[0];
       if (!path) return report.refused[0] ? { kind: 'refused', reason: report.refused[0].reason } : { kind: 'unchanged' };
