@@ -6,6 +6,7 @@
  * a page whose text the writer checks) — co-occurrence in one batch is never evidence.
  */
 import { z } from 'zod';
+import { comparable as norm } from './comparable.js';
 import type { GraphEntity, GraphLink, GraphWrite, JsonSchema, LogEntry, PageMapEntry } from './ports.js';
 
 export const STALENESS_GUIDE =
@@ -120,15 +121,6 @@ export function pageMapText(map: readonly PageMapEntry[]): string {
     return `- ${p.title} (${p.path}${aliases}; updated ${p.updated.slice(0, 10) || '?'}; staleness ${p.staleness}${who})${p.description ? ` — ${p.description}` : ''}`;
   });
   return `Pages that may be concerned (${map.length}):\n${lines.join('\n')}`;
-}
-
-function norm(s: string): string {
-  return s
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
 }
 
 export interface GraphItems {

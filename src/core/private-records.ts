@@ -5,19 +5,12 @@
  * and what passes becomes a record with category, provenance, confidence, sensitivity and
  * status. `/memory candidates|review|hold` in a DM act on these records.
  */
+import { comparable as norm } from './comparable.js';
 import type { DistillGraph } from './distill.js';
 import type { GraphWrite, PageMapEntry, PageMapRequest, PrivateRecord, PrivateRecords, PrivateStore, RecordView } from './ports.js';
 import { forgottenBy } from './tombstones.js';
 
 const MAX_MAP = 40;
-
-const norm = (s: string) =>
-  s
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
 
 const words = (s: string) =>
   norm(s)

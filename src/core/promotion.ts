@@ -11,6 +11,7 @@
  * Below the threshold a candidate waits (CandidateStore, under data/) and is promoted when it
  * is seen again before it expires.
  */
+import { comparable as norm } from './comparable.js';
 import type { GraphFact, GraphWrite, LogEntry } from './ports.js';
 
 export const PROMOTE_AT = 0.6;
@@ -45,14 +46,6 @@ export interface CandidateStore {
 }
 
 export type Verdict = { kind: 'promote'; why: string; score: number; parts?: ScoreParts } | { kind: 'wait'; score: number; parts: ScoreParts } | { kind: 'reject'; why: string };
-
-const norm = (s: string) =>
-  s
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
 
 const SALIENT = /(?:\bremember (?:that|this)\b|\bdon'?t forget\b|\bnote (?:that|this)\b|\bkeep in mind\b|📌)/i;
 const CHIT_CHAT =
