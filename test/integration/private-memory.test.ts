@@ -3,15 +3,12 @@
  * tombstones) and /private wipe, on the real SQLite file (opened directly by the test), and
  * through the fake Discord (a wipe button pressed by someone else is refused).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Place } from '../../src/core/assistant-api.js';
 import { systemClock } from '../../src/core/ports.js';
-import { SqlitePrivateStore } from '../../src/storage/private-store.js';
 import { makeAssistant } from '../support/assistant-fixture.js';
+import { tempPrivateStores } from '../support/private-db.js';
 import { botHarnesses, firstCallback, subcommand } from '../support/fake-discord/bot-harness.js';
 import type { Json } from '../support/fake-discord/server.js';
 import { FakeAssistant } from '../support/fake-assistant.js';
@@ -26,12 +23,10 @@ const dana: Place = { kind: 'private', userId: '1001', userName: 'Dana' };
 const eve: Place = { kind: 'private', userId: '1002', userName: 'Eve' };
 const reply = JSON.stringify({ summary: 'Dana plans a move.', decisions: [{ text: 'Sell the old car before moving', message: 1 }], quotes: [] });
 
+const newPrivateStore = tempPrivateStores('charlie-private-');
+
 function setup() {
-  const dir = mkdtempSync(join(tmpdir(), 'charlie-private-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  const file = join(dir, 'private.db');
-  const privateStore = new SqlitePrivateStore(file);
-  cleanups.push(() => privateStore.close());
+  const { privateStore, file } = newPrivateStore();
   const memory = new ScriptedChatModel(() => ({ text: reply }));
   const { assistant } = makeAssistant({ model: memory, privateStore, clock: systemClock });
   const say = async (place: Place, text: string) => assistant.handle({ place, speaker: place.kind === 'private' ? place.userName : 'x', text, source: `dm:${Math.random()}`, reply: false });

@@ -14,6 +14,7 @@ import type { Place } from '../../src/core/assistant-api.js';
 import { sensitiveRecords } from '../../src/core/sensitive-records.js';
 import { SqlitePrivateStore } from '../../src/storage/private-store.js';
 import { makeAssistant } from '../support/assistant-fixture.js';
+import { tempPrivateStores } from '../support/private-db.js';
 import { FixedClock, InMemoryProjectStore, ScriptedChatModel } from '../support/fakes.js';
 
 const cleanups: (() => void)[] = [];
@@ -31,12 +32,10 @@ interface Fact {
   type?: string;
 }
 
+const newPrivateStore = tempPrivateStores('charlie-dm-records-');
+
 function setup() {
-  const dir = mkdtempSync(join(tmpdir(), 'charlie-dm-records-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  const file = join(dir, 'private.db');
-  const privateStore = new SqlitePrivateStore(file);
-  cleanups.push(() => privateStore.close());
+  const { privateStore, file } = newPrivateStore();
   /** What the memory model proposes at the next distillation. */
   let next: Fact[] = [];
   const memory = new ScriptedChatModel(() => ({ text: JSON.stringify({ summary: 'Dana talks about Sarah.', decisions: [], quotes: [], entities: [], facts: next, links: [] }) }));
