@@ -11,32 +11,19 @@
  * Every question goes through `recall()`; hits map back to dia_ids through the archive lines.
  * Rankings are written in the run format of bench-data/bm25-baseline.mjs.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { applyIndexRuntime, loadConfig } from '../src/config.js';
-import { silentLogger, systemClock, type LogEntry } from '../src/core/ports.js';
-import { LOG_FILE, parseLog } from '../src/memory/archive-format.js';
+import { silentLogger, systemClock } from '../src/core/ports.js';
 import { createRecall, recallSettings } from '../src/memory/recall.js';
 import { FileProjectStore } from '../src/memory/store/project-store.js';
 import { selectEmbedder } from '../src/llm/embeddings.js';
 import { SqliteUsageStore } from '../src/storage/usage-store.js';
 import { consoleLogger, percentile } from './bench-util.js';
-import { parseLocomoDate, normaliseEvidence, scoreByConversation, scoreRuns, type ScoredItem } from './locomo-util.js';
-
-interface Turn {
-  speaker: string;
-  dia_id: string;
-  text: string;
-  blip_caption?: string;
-}
-interface Sample {
-  sample_id: string;
-  conversation: Record<string, unknown>;
-  qa: { question: string; category: number; evidence?: unknown[] }[];
-}
+import { loadConversation, loadSamples } from './locomo-corpus.js';
+import { normaliseEvidence, scoreByConversation, scoreRuns, type ScoredItem } from './locomo-util.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -78,43 +65,13 @@ const service = createRecall({
 });
 
 const store = new FileProjectStore({ projectsDir, clock: systemClock, logger: silentLogger });
-const listArg = (v: string | undefined) =>
-  new Set(
-    (v ?? '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
-  );
-const only = listArg(args.only);
-const exclude = listArg(args.exclude);
-const data = (JSON.parse(readFileSync(resolve(args.data), 'utf8')) as Sample[]).filter((s) => (only.size === 0 || only.has(s.sample_id)) && !exclude.has(s.sample_id));
+const data = loadSamples(args.data, args.only, args.exclude);
 if (data.length === 0) {
   console.error('no conversation left after --only/--exclude');
   process.exit(2);
 }
 const k = Number(args.k);
 console.log(`LoCoMo via recall(): ${data.length} conversations, embedder ${embedder.id}, work dir ${root}`);
-
-function sessionsOf(conv: Record<string, unknown>): { num: number; date: string; turns: Turn[] }[] {
-  return Object.keys(conv)
-    .filter((key) => /^session_\d+$/.test(key))
-    .map((key) => ({ num: Number(key.slice(8)), date: (conv[`${key}_date_time`] as string | undefined) ?? '', turns: conv[key] as Turn[] }))
-    .sort((a, b) => a.num - b.num);
-}
-
-/** (page, header line) → dia_id, read back from the archive Charlie wrote. */
-async function diaIdsByLine(projectDir: string): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  const logDir = join(projectDir, 'log');
-  for (const file of (await readdir(logDir)).filter((f) => LOG_FILE.test(f))) {
-    const content = await readFile(join(logDir, file), 'utf8');
-    for (const e of parseLog(content, file.slice(0, 10))) {
-      const m = /^locomo:(.+)$/.exec(e.source);
-      if (m) out.set(`log/${file}#${e.line}`, m[1]!);
-    }
-  }
-  return out;
-}
 
 const rankings: Record<string, string[]> = {};
 const items: ScoredItem[] = [];
@@ -124,28 +81,10 @@ let indexMs = 0;
 let turns = 0;
 try {
   for (const sample of data) {
-    const { slug: project } = await store.ensureProject({ name: sample.sample_id, key: `locomo:${sample.sample_id}` });
-    const validIds = new Set<string>();
-    let t0 = performance.now();
-    let previous = 0;
-    for (const session of sessionsOf(sample.conversation)) {
-      // sessions without a readable date continue one hour after the previous one
-      let start = parseLocomoDate(session.date)?.getTime() ?? previous + 3_600_000;
-      if (start <= previous) start = previous + 60_000;
-      for (const turn of session.turns) validIds.add(turn.dia_id);
-      for (const [i, turn] of session.turns.entries()) {
-        const image = turn.blip_caption ? ` [shared an image: ${turn.blip_caption}]` : '';
-        const entry: LogEntry = { time: new Date(start + i * 10_000).toISOString(), speaker: turn.speaker, source: `locomo:${turn.dia_id}`, text: `${turn.text}${image}`, role: 'user' };
-        await store.appendLog(project, entry);
-        turns++;
-      }
-      previous = start + session.turns.length * 10_000;
-    }
-    ingestMs += performance.now() - t0;
-    t0 = performance.now();
-    await service.sync(project);
-    indexMs += performance.now() - t0;
-    const lines = await diaIdsByLine(join(projectsDir, project));
+    const { project, validIds, lines, ...loaded } = await loadConversation(store, projectsDir, (p) => service.sync(p), sample);
+    turns += loaded.turns;
+    ingestMs += loaded.ingestMs;
+    indexMs += loaded.indexMs;
     for (const [i, qa] of sample.qa.entries()) {
       const t = performance.now();
       const hits = await service.recall.recall(qa.question, { project, limit: k });

@@ -96,7 +96,7 @@ export const configSchema = z.object({
   RECALL_CONTEXT_WEIGHT: num(0, 1).default(0.8),
   RECALL_CONTEXT_MESSAGES: int(0, 10).default(2),
   RECALL_RECENCY_WEIGHT: num(0, 1).default(0.1),
-  RECALL_ENTITY_WEIGHT: num(0, 5).default(1),
+  RECALL_ENTITY_WEIGHT: num(0, 5).default(0.6),
   RECALL_HOP_WEIGHT: num(0, 1).default(0.15),
   RECALL_CANDIDATES: int(10, 1000).default(100),
   INDEX_CPU_THREADS: int(0, 256).default(0),

@@ -6,9 +6,9 @@
 import { join } from 'node:path';
 import { systemClock, type Clock, type Embedder, type Logger, type Recall, type RecallHit, type RecallScope, type UsageStore } from '../core/ports.js';
 import { DEFAULT_WEIGHTS, Fusion, type RecallWeights } from './index/fusion.js';
-import { MemoryIndex, type SyncStats } from './index/memory-index.js';
+import { MemoryIndex, type Candidates, type SyncStats } from './index/memory-index.js';
 import { keyTerms, terms as termsOf } from './index/text.js';
-import { classifyQuery } from './index/query-kind.js';
+import { classifyQuery, type QueryShape } from './index/query-kind.js';
 import { watchProjects } from './index/watcher.js';
 import type { ChunkOptions } from './index/chunker.js';
 import type { Config } from '../config.js';
@@ -65,7 +65,7 @@ export interface RecallOptions {
 }
 
 export interface RecallService {
-  recall: Recall;
+  recall: HybridRecall;
   sync(project: string): Promise<SyncStats>;
   syncAll(): Promise<SyncStats>;
   reindexAll(): Promise<SyncStats>;
@@ -81,38 +81,17 @@ export class HybridRecall implements Recall {
     private readonly index: MemoryIndex,
     private readonly options: Pick<RecallOptions, 'usage' | 'logger' | 'clock' | 'maxTerms' | 'candidates' | 'links'> & { weights?: Partial<RecallWeights> },
   ) {
-    const w = { ...DEFAULT_WEIGHTS, ...options.weights };
-    // a lexical (hashing) vector is another keyword signal: it gets no more weight than keywords
-    const even = (w.vector + w.keyword) / 2;
-    this.weights = index.embedder.semantic ? w : { ...w, vector: Math.min(w.vector, even), keyword: Math.max(w.keyword, even) };
+    this.weights = effectiveWeights({ ...DEFAULT_WEIGHTS, ...options.weights }, index.embedder.semantic);
   }
 
   async recall(query: string, scope: RecallScope): Promise<RecallHit[]> {
     const limit = Math.max(1, Math.min(scope.limit ?? 8, 100));
     const q = query.trim();
     if (!q) return [];
-    const terms = keyTerms(q, this.options.maxTerms ?? 10);
-    const embedder = this.index.embedder;
-    let vector: Float32Array | undefined;
-    try {
-      vector = embedder.embedQuery ? await embedder.embedQuery(q) : (await embedder.embed([q]))[0];
-    } catch (err) {
-      // the embedder is down: keyword search still answers
-      this.options.logger.warn({ embedder: embedder.id, err: String(err) }, 'query embedding failed; searching by keyword only');
-    }
-    const candidates = Math.max(this.options.candidates ?? 100, limit * 5);
     const now = (this.options.clock ?? systemClock).now();
     const shape = classifyQuery(q, now);
-    const search = { vector: vector ?? null, terms, limit: candidates, contextBoost: this.weights.contextBoost, windows: shape.windows };
-    // search while the pages are checked for changes; when some changed, search the updated index again
-    const early = this.index.search(scope.project, search);
-    early.catch(() => undefined);
-    const synced = await this.index.sync(scope.project).catch((err: unknown) => {
-      this.options.logger.warn({ project: scope.project, err: String(err) }, 'index update failed; searching the index as it is');
-      return null;
-    });
-    const found = synced && synced.changed + synced.deleted > 0 ? await this.index.search(scope.project, search) : await early;
-    const fusion = new Fusion(found.vector, found.keyword, this.weights, new Set(termsOf(q)), shape, found.temporal);
+    const found = await this.gather(q, shape, scope.project, limit);
+    const fusion = fuse(found, q, shape, this.weights);
     const hop = this.options.links && this.weights.hop > 0 ? this.options.links : null;
     let hits = fusion.rank((page) => this.options.usage.boost(scope.project, page, now), now, hop ? limit * 3 : limit);
     if (hop) {
@@ -129,9 +108,43 @@ export class HybridRecall implements Recall {
     } catch (err) {
       this.options.logger.warn({ err: String(err) }, 'could not record note retrievals');
     }
-    this.options.logger.debug({ project: scope.project, terms, kind: shape.kind, windows: shape.windows.length, hits: hits.length }, 'recall');
+    this.options.logger.debug({ project: scope.project, kind: shape.kind, windows: shape.windows.length, hits: hits.length }, 'recall');
     return hits;
   }
+
+  /** What each pass finds for a question, once the project's index is up to date; fusion then merges them. */
+  async gather(q: string, shape: QueryShape, project: string, limit: number): Promise<Candidates> {
+    const terms = keyTerms(q, this.options.maxTerms ?? 10);
+    const embedder = this.index.embedder;
+    let vector: Float32Array | undefined;
+    try {
+      vector = embedder.embedQuery ? await embedder.embedQuery(q) : (await embedder.embed([q]))[0];
+    } catch (err) {
+      // the embedder is down: keyword search still answers
+      this.options.logger.warn({ embedder: embedder.id, err: String(err) }, 'query embedding failed; searching by keyword only');
+    }
+    const candidates = Math.max(this.options.candidates ?? 100, limit * 5);
+    const search = { vector: vector ?? null, terms, limit: candidates, contextBoost: this.weights.contextBoost, windows: shape.windows };
+    // search while the pages are checked for changes; when some changed, search the updated index again
+    const early = this.index.search(project, search);
+    early.catch(() => undefined);
+    const synced = await this.index.sync(project).catch((err: unknown) => {
+      this.options.logger.warn({ project, err: String(err) }, 'index update failed; searching the index as it is');
+      return null;
+    });
+    return synced && synced.changed + synced.deleted > 0 ? this.index.search(project, search) : early;
+  }
+}
+
+/** The weights used with an embedder: a lexical (hashing) vector is another keyword signal, so it gets no more weight than keywords. */
+export function effectiveWeights(w: RecallWeights, semantic: boolean): RecallWeights {
+  const even = (w.vector + w.keyword) / 2;
+  return semantic ? w : { ...w, vector: Math.min(w.vector, even), keyword: Math.max(w.keyword, even) };
+}
+
+/** One question's candidates merged into one rank (scripts/tune-locomo.ts re-ranks saved candidates with it). */
+export function fuse(found: Candidates, query: string, shape: QueryShape, weights: RecallWeights): Fusion {
+  return new Fusion(found.vector, found.keyword, weights, new Set(termsOf(query)), shape, found.temporal);
 }
 
 /**

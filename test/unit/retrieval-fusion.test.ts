@@ -167,3 +167,30 @@ describe('multi-pass fusion', () => {
     expect(june[0]!.page).toBe('log/2026-06-01.md');
   });
 });
+
+describe('conversation cues', () => {
+  // three messages of one archive page, one blank line apart (see archive-format.ts)
+  const msg = (line: number, text: string, score: number) => chunk('log/2023-05-08.md', score, { lineStart: line, lineEnd: line + 2, text, entity: 'Nate' });
+  const w: RecallWeights = { ...weights, brevity: 0, entity: 0 };
+
+  it('lifts the reply to a message that matches (thread)', () => {
+    const asked = msg(3, 'What got you into running?', 0.8);
+    const reply = msg(7, 'It clears my head after work.', 0.3);
+    const aside = msg(30, 'Nice weather for it.', 0.3);
+    const without = new Fusion([asked, reply, aside], [], { ...w, thread: 0 }).rank(() => 0, now, 3);
+    expect(without[0]!.lineStart).toBe(3);
+    expect(without[1]!.score).toBeCloseTo(without[2]!.score, 6);
+    const hits = new Fusion([asked, reply, aside], [], { ...w, thread: 0.8 }).rank(() => 0, now, 3);
+    expect(hits.map((h) => h.lineStart)).toEqual([3, 7, 30]);
+    expect(hits[1]!.score).toBeCloseTo(0.7 * (0.3 + (0.8 * 0.8) / 2), 6);
+    expect(hits[2]!.score).toBeCloseTo(0.7 * 0.3, 6);
+  });
+
+  it('prefers a message that tells a time when the question asks when', () => {
+    const dated = msg(3, 'I got them three years ago from a shelter.', 0.5);
+    const plain = msg(30, 'My turtles are the cutest, I got them from a shelter.', 0.55);
+    const ask = (q: string) => new Fusion([dated, plain], [], w, new Set(), classifyQuery(q, now)).rank(() => 0, now, 2)[0]!.lineStart;
+    expect(ask('When did Nate get his turtles?')).toBe(3);
+    expect(ask('Where did Nate get his turtles?')).toBe(30);
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { timeAnchors } from '../../src/memory/index/time-anchors.js';
+import { tellsTime, timeAnchors } from '../../src/memory/index/time-anchors.js';
 import { classifyQuery } from '../../src/memory/index/query-kind.js';
 
 // Monday 30 November 2026, 10:00 UTC
@@ -81,5 +81,29 @@ describe('query kinds', () => {
   it('says whether the question names a time', () => {
     expect(classifyQuery('what did we decide last week?', now).namesTime).toBe(true);
     expect(classifyQuery('when did we last deploy?', now).namesTime).toBe(false);
+  });
+});
+
+describe('messages that tell a time', () => {
+  it.each([
+    'I passed the interviews last Friday!',
+    "I've had them for 3 years now",
+    'We moved here in 2019.',
+    'A buddy of mine adopted a few months ago',
+    'Went camping yesterday with the kids',
+    'The show is on 13 October.',
+  ])('%s', (text) => {
+    expect(tellsTime(text)).toBe(true);
+  });
+
+  it('not chat without a time, nor the modal "may"', () => {
+    expect(tellsTime('I love painting, it calms me.')).toBe(false);
+    expect(tellsTime('You may like this book, it is a favourite of mine.')).toBe(false);
+  });
+
+  it('marks questions that ask when or how long', () => {
+    expect(classifyQuery('When did Nate get his first two turtles?', now).asksWhen).toBe(true);
+    expect(classifyQuery('How long has Melanie been creating art?', now).asksWhen).toBe(true);
+    expect(classifyQuery('What did Nate name his turtles?', now).asksWhen).toBe(false);
   });
 });

@@ -1,15 +1,19 @@
 /**
  * Fuses the passes of recall — vector, keyword, temporal — into one ranked, explained list.
  *   similarity = wv·vector + wk·keyword          (keyword-led when vector similarity is not confident)
- *   score      = (similarity + floor) × timely × brevity × (1 + dated) × (1 + category) × (1 + entity)
- *                × (1 + boost × usage) × (1 − wr + wr·recency)
+ *                + thread × mean similarity of the messages just before and after (archive messages)
+ *   score      = (similarity + floor) × timely × brevity × (1 + dated) × (1 + told) × (1 + category)
+ *                × (1 + entity) × (1 + boost × usage) × (1 − wr + wr·recency)
  * where `entity` applies when the query names the chunk's speaker or note title; `dated` (the
  * temporal pass) when the chunk was said or happened within a time the query names — a calendar
  * date or a relative anchor ("last week") resolved against the conversation's time — and then
  * `floor` lifts it even when few of its words match, while `timely` discounts a dated entry
  * outside every relative window the query names; `category` when the chunk's record type is
  * one the kind of question prefers (see query-kind.ts); `brevity` discounts very short
- * conversation messages (see `brevityPrior`). Recency counts only when the query names no time.
+ * conversation messages (see `brevityPrior`); `told` when the question asks when and the text
+ * tells a time ("last Friday", "in 2019", "for three years"). `thread` is there because an answer
+ * is a reply: the message after "What got you into running?" holds why, in words of its own.
+ * Recency counts only when the query names no time.
  * A passage of typed records is then multiplied by their best effective confidence (decay by
  * category, src/memory/records/decay.ts); held and superseded records are cut from its text,
  * and a passage left with none is not returned.
@@ -18,7 +22,7 @@ import type { RecallHit } from '../../core/ports.js';
 import type { ScoredChunk } from './project-table.js';
 import { PREFERRED_CATEGORIES, type QueryShape } from './query-kind.js';
 import { inSpan, isStopWord, terms, words } from './text.js';
-import { inWindow } from './time-anchors.js';
+import { inWindow, tellsTime } from './time-anchors.js';
 import { parseFactLine } from '../graph/lines.js';
 import { decay } from '../records/decay.js';
 import { readRecord, retrievable } from '../records/record.js';
@@ -55,6 +59,10 @@ export interface RecallWeights {
   category: number;
   /** Entity hop: the most a matching note lifts the pages it links to (× (1 + hop)). */
   hop: number;
+  /** Boost of a message that says when something happened ("last Friday", "in 2019") for a question that asks when. */
+  tellsTime: number;
+  /** Share of the neighbouring messages' similarity a message borrows (see liftByThread). */
+  thread: number;
 }
 
 export const DEFAULT_WEIGHTS: RecallWeights = {
@@ -64,15 +72,17 @@ export const DEFAULT_WEIGHTS: RecallWeights = {
   recency: 0.1,
   minSimilarity: 0.35,
   contextBoost: 0.8,
-  entity: 1,
+  entity: 0.6,
   minScore: 0.02,
-  brevity: 2,
+  brevity: 4,
   dated: 0.5,
   window: 1,
   windowFloor: 0.3,
   outside: 0.5,
   category: 0.3,
   hop: 0.15,
+  tellsTime: 0.5,
+  thread: 0.8,
 };
 
 /** A question that names no time and asks no particular kind of thing. */
@@ -214,6 +224,25 @@ export class Fusion {
     const w = weights;
     [this.wv, this.wk] = this.confident || maxKeyword === 0 ? [w.vector, w.keyword] : [Math.min(w.vector, w.keyword), Math.max(w.vector, w.keyword)];
     for (const c of this.candidates.values()) c.similarity = this.wv * c.vector + this.wk * c.keyword;
+    if (weights.thread > 0) this.liftByThread(weights.thread);
+  }
+
+  /**
+   * A conversation message borrows from the messages just before and after it (the question it
+   * answers, the reply it got): similarity += thread × mean of theirs. Messages of a log page are
+   * one blank line apart, so the next one starts two lines after this one ends.
+   */
+  private liftByThread(thread: number): void {
+    const ends = new Map<string, Candidate>();
+    for (const c of this.candidates.values()) if (c.chunk.page.startsWith('log/')) ends.set(keyOf(c.chunk.page, c.chunk.lineEnd), c);
+    const lifted = new Map<Candidate, number>();
+    for (const c of this.candidates.values()) {
+      if (!c.chunk.page.startsWith('log/')) continue;
+      const prev = ends.get(keyOf(c.chunk.page, c.chunk.lineStart - 2))?.similarity ?? 0;
+      const next = this.candidates.get(keyOf(c.chunk.page, c.chunk.lineEnd + 2))?.similarity ?? 0;
+      lifted.set(c, c.similarity + (thread * (prev + next)) / 2);
+    }
+    for (const [c, s] of lifted) c.similarity = s;
   }
 
   /**
@@ -253,6 +282,7 @@ export class Fusion {
       const dated = time === 'window' ? w.window : time === 'date' ? w.dated : 0;
       const floor = time === 'window' ? w.windowFloor : 0;
       const timely = time === 'outside' ? 1 - w.outside : 1;
+      const told = w.tellsTime > 0 && this.shape.asksWhen && tellsTime(chunk.text) ? w.tellsTime : 0;
       const category = this.preferred.size > 0 && this.preferred.has(categoryOf(chunk)) ? w.category : 0;
       // a question that names a time wants that time, not the latest; one that asks what is recent wants it more
       const wr = this.shape.namesTime ? 0 : this.shape.recent ? Math.min(1, w.recency * 3) : w.recency;
@@ -260,7 +290,7 @@ export class Fusion {
       // nothing left but held or superseded records: out of retrieval
       if (!records.text) continue;
       const trust = records.confidence ?? 1;
-      const score = (similarity + floor) * timely * prior * (1 + dated) * (1 + category) * (1 + entity) * (1 + boost * w.usage) * (1 - wr + wr * recency) * trust;
+      const score = (similarity + floor) * timely * prior * (1 + dated) * (1 + told) * (1 + category) * (1 + entity) * (1 + boost * w.usage) * (1 - wr + wr * recency) * trust;
       // the discount for being outside the time asked about reorders; it does not drop what would be kept
       if (score < w.minScore * timely) continue;
       const why: string[] = [];

@@ -6,6 +6,7 @@
  * read by `dateSpans` in text.ts; this file covers what needs a reference time.
  * Days, weeks (Monday first) and months are counted in UTC.
  */
+import { dateSpans } from './text.js';
 
 export interface TimeWindow {
   /** Inclusive start, ms since the epoch. */
@@ -188,4 +189,12 @@ export const RECENTLY = /\b(?:recent(?:ly)?|lately|these days|the other day|late
 
 export function inWindow(time: number, w: Pick<TimeWindow, 'start' | 'end'>): boolean {
   return time >= w.start && time < w.end;
+}
+
+/** Durations and years a message tells ("for 3 years", "since 2016", "in 2019", "a few days ago"). */
+const TOLD = /\b(?:(?:19|20)\d{2}|ago|since|last night|the other day|(?:\d{1,3}|a|one|two|three|four|five|six|seven|eight|nine|ten|few|couple of|several) (?:days?|weeks?|months?|years?))\b/i;
+
+/** Whether a text says when something happened: a relative anchor, a calendar date, a year or a duration. */
+export function tellsTime(text: string): boolean {
+  return TOLD.test(text) || dateSpans(text).length > 0 || timeAnchors(text, new Date(0)).length > 0;
 }
