@@ -6,7 +6,7 @@ describe('retrieval settings', () => {
   it('have defaults tuned on the LoCoMo dev split and map onto recall', () => {
     const config = loadConfig({}, '/nonexistent-dir-for-config-test');
     const { weights, chunking } = recallSettings(config);
-    expect(weights).toMatchObject({ vector: 0.7, keyword: 0.3, usage: 0.3, minSimilarity: 0.35, contextBoost: 0.8, recency: 0.1, entity: 1 });
+    expect(weights).toMatchObject({ vector: 0.7, keyword: 0.3, usage: 0.3, minSimilarity: 0.35, contextBoost: 0.8, recency: 0.1, entity: 0.6 });
     expect(chunking).toEqual({ neighbours: 2 });
     expect(recallSettings(config).candidates).toBe(100);
   });
