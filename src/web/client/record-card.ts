@@ -72,6 +72,7 @@ async function showChain(details: HTMLElement, project: string, id: string): Pro
     const chain = answer.chains[0];
     if (!chain) return;
     details.append(
+      h('p', { class: 'chain-head' }, 'History (as /memory why tells it)'),
       h(
         'ol',
         { class: 'chain', 'aria-label': 'History of this record' },
