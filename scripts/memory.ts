@@ -1,10 +1,15 @@
 /**
  * Memory maintenance from the command line:
- *   npm run memory -- check [--project NAME] [--fix]     lint the wiki (exit 1 on problems)
+ *   npm run memory -- check [--project NAME] [--fix]              lint the wiki (exit 1 on problems)
+ *   npm run memory -- restore --project NAME [PAGE [VERSION]]     list kept page versions, or restore one
+ *                                                                 (the newest when VERSION is left out)
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
+import { silentLogger, systemClock } from '../src/core/ports.js';
 import { runMemoryCheck } from '../src/memory/graph/check-run.js';
+import { Wiki } from '../src/memory/graph/wiki.js';
+import { FileReflectionPages } from '../src/memory/reflect/reflection-pages.js';
 
 const { values, positionals } = parseArgs({
   options: { project: { type: 'string', short: 'p' }, fix: { type: 'boolean', default: false } },
@@ -12,9 +17,28 @@ const { values, positionals } = parseArgs({
 });
 const config = loadConfig();
 const command = positionals[0] ?? 'check';
+const out = (l: string) => process.stdout.write(`${l}\n`);
 if (command === 'check') {
-  process.exitCode = await runMemoryCheck({ projectsDir: config.projectsDir, ...(values.project ? { project: values.project } : {}), fix: values.fix, write: (l) => process.stdout.write(`${l}\n`) });
+  process.exitCode = await runMemoryCheck({ projectsDir: config.projectsDir, ...(values.project ? { project: values.project } : {}), fix: values.fix, write: out });
+} else if (command === 'restore') {
+  const project = values.project;
+  const [, page, version] = positionals;
+  if (!project) {
+    process.stderr.write('usage: npm run memory -- restore --project NAME [PAGE [VERSION]]\n');
+    process.exitCode = 2;
+  } else {
+    const wiki = new Wiki({ projectsDir: config.projectsDir, clock: systemClock, logger: silentLogger });
+    const pages = new FileReflectionPages({ projectsDir: config.projectsDir, dataDir: config.dataDir, wiki, clock: systemClock, logger: silentLogger });
+    if (!page) {
+      const versions = await pages.versions(project);
+      out(versions.length ? versions.map((v) => `${v.page.replace(/\.md$/, '')}  ${v.version}  ${v.file}`).join('\n') : 'no earlier page versions are kept');
+    } else {
+      const result = await pages.restore(project, page, version);
+      out(result.ok ? `restored ${result.page} to its version of ${result.version}` : `not restored: ${result.reason}`);
+      if (!result.ok) process.exitCode = 1;
+    }
+  }
 } else {
-  process.stderr.write(`unknown command "${command}"; try: npm run memory -- check [--project NAME] [--fix]\n`);
+  process.stderr.write(`unknown command "${command}"; try: npm run memory -- check [--project NAME] [--fix], or restore --project NAME [PAGE [VERSION]]\n`);
   process.exitCode = 2;
 }

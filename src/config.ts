@@ -81,6 +81,14 @@ export const configSchema = z.object({
   DISTILL_BATCH_CHARS: int(2000, 2_000_000).default(24_000),
   DISTILL_DEADLINE_MS: int(1000, 3_600_000).default(300_000),
 
+  // reflection: the memory lane curates the pages between turns
+  REFLECT_ENABLED: bool.default(true),
+  REFLECT_QUIET_MINUTES: int(1, 10_080).default(30),
+  REFLECT_INTERVAL_HOURS: int(1, 8760).default(24),
+  REFLECT_REPORT: z.enum(['log', 'channel']).default('log'),
+  REFLECT_MAX_PAGES: int(1, 10_000).default(50),
+  REFLECT_DEADLINE_MS: int(1000, 3_600_000).default(300_000),
+
   // retrieval
   EMBEDDER: z.enum(['auto', 'transformers', 'openai', 'builtin']).default('auto'),
   EMBEDDING_MODEL: z.string().min(1).default('Xenova/all-MiniLM-L6-v2'),

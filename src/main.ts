@@ -44,6 +44,9 @@ import { startWeb, type WebServer } from './web/server.js';
 import type { SpeechToText, TextToSpeech } from './core/ports.js';
 import { Wiki } from './memory/graph/wiki.js';
 import { IngestService } from './memory/ingest/ingest-service.js';
+import { FileReflectionPages } from './memory/reflect/reflection-pages.js';
+import { Reflection, reportText, type ReflectionReport } from './core/reflection.js';
+import { postToChannel } from './discord/announce.js';
 
 export async function buildApp(config: Config, logger: Logger, progress: Logger = logger, chat?: ChatModelBuild) {
   const clock = systemClock;
@@ -93,7 +96,15 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
     : async () => {};
   if (config.WATCH_PROJECTS) void graph.primeAll();
   void ingest.scanAll();
+  const reflection = new Reflection({
+    pages: new FileReflectionPages({ projectsDir: config.projectsDir, dataDir: config.dataDir, wiki: graph, clock, logger: logger.child({ component: 'reflection' }) }),
+    model: memoryModel,
+    clock,
+    logger: logger.child({ component: 'reflection' }),
+    settings: { quietMinutes: config.REFLECT_QUIET_MINUTES, intervalHours: config.REFLECT_INTERVAL_HOURS, maxPages: config.REFLECT_MAX_PAGES, deadlineMs: config.REFLECT_DEADLINE_MS },
+  });
   const assistant = new Assistant({
+    reflection,
     model,
     memoryModel,
     store,
@@ -117,7 +128,27 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
       distillDeadlineMs: config.DISTILL_DEADLINE_MS,
     },
   });
+  let stopReflecting = () => {};
+  /** Between turns, every minute: reflects on the projects that are due (REFLECT_*); `deliver` shows each report. */
+  const startReflecting = (deliver: (report: ReflectionReport) => Promise<void>) => {
+    if (!config.REFLECT_ENABLED || !memoryModel) return;
+    let running = false;
+    const timer = setInterval(() => {
+      if (running) return;
+      running = true;
+      void reflection
+        .tick()
+        .then(async (reports) => {
+          for (const r of reports) await deliver(r).catch((err: unknown) => logger.warn({ project: r.project, err: String(err) }, 'reflection report not delivered'));
+        })
+        .catch((err: unknown) => logger.warn({ err: String(err) }, 'scheduled reflection failed'))
+        .finally(() => (running = false));
+    }, 60_000);
+    timer.unref();
+    stopReflecting = () => clearInterval(timer);
+  };
   const close = async () => {
+    stopReflecting();
     await assistant.idle();
     await stopWatching();
     await retrieval.close();
@@ -125,7 +156,7 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
     privateStore.close();
     await chatModel.close();
   };
-  return { assistant, model, store, privateStore, ingest, notices, close };
+  return { assistant, model, store, privateStore, ingest, notices, startReflecting, close };
 }
 
 async function main(): Promise<void> {
@@ -175,8 +206,14 @@ async function main(): Promise<void> {
       assistant: app.assistant,
       logger,
       acceptsImages: app.model.acceptsImages,
-      services: { voice, web, ingest: app.ingest },
+      services: { voice, web, ingest: app.ingest, reflectReport: config.REFLECT_REPORT },
       transcribeAudio: (list) => transcribeAudioAttachments(list, { stt, fetch, downloadTimeoutMs: config.VOICE_MESSAGE_DOWNLOAD_TIMEOUT_MS, language: config.STT_LANGUAGE }),
+    });
+    // the report goes to the project's channel (REFLECT_REPORT=channel); it is in the log either way
+    app.startReflecting(async (report) => {
+      if (config.REFLECT_REPORT !== 'channel' || report.pages === 0) return;
+      const channel = (await app.store.getProject(report.project))?.config.discord?.channelIds[0];
+      if (channel) await postToChannel(bot.client, channel, `🪞 ${reportText(report)}`);
     });
     const stop = async () => {
       voice.closeAll();
@@ -191,6 +228,8 @@ async function main(): Promise<void> {
   process.stdout.write(`model: ${chat.describe}\n`);
   for (const line of modelLines) process.stdout.write(`· ${line}\n`);
   for (const n of app.notices) process.stdout.write(`! ${n}\n`);
+  // the terminal has no channel: reports go to the log (data/logs/charlie.log)
+  app.startReflecting(async () => {});
   await runTerminal({
     assistant: app.assistant,
     projectName: values.project ?? 'general',

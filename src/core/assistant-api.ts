@@ -6,6 +6,7 @@ import type { Candidate } from './promotion.js';
 import type { ReviewChoice, ReviewPair } from './ports.js';
 import type { TurnEndReason, TurnEventListener } from './events.js';
 import type { ModelLane } from './lanes.js';
+import type { PageVersion, ReflectionReport, RestoreOutcome } from './reflection.js';
 import type { ForgetOutcome, ForgetTarget } from './tombstones.js';
 import type { PrivateForgetOutcome, PrivateForgetTarget, PrivateMemoryView } from './private-memory.js';
 import type { WhyAnswer } from './why.js';
@@ -120,6 +121,12 @@ export interface AssistantApi {
   editRecord(place: Place, id: string, statement: string): Promise<boolean>;
   /** A person rewrote a note page's text (front matter kept): source manual, confidence 1; false when there is no such page. */
   editNotePage(place: Place, path: string, body: string): Promise<boolean>;
+  /** Reflects on the project's pages now (merge, distil rules, expire, propose for review), on the memory lane. */
+  reflect(place: Place): Promise<ReflectionReport>;
+  /** Kept previous versions of the project's pages (of one page when named), oldest first. */
+  pageVersions(place: Place, page?: string): Promise<PageVersion[]>;
+  /** Writes a kept version of a page back, byte for byte (the newest when no version is named). */
+  restorePage(place: Place, page: string, version?: string): Promise<RestoreOutcome>;
   /** Which model does which job (chat, memory) and whether each is local. */
   lanes(): ModelLane[];
   /** Waits for background work (distillation) to settle; for shutdown and tests. */

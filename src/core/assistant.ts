@@ -18,6 +18,7 @@ import { decisionsFromText, quotesFromText } from './memory-edit.js';
 import { openHome, type Home, type MemoryStores } from './home.js';
 import { KeyedQueue } from './keyed-queue.js';
 import { modelLanes, type ModelLane } from './lanes.js';
+import { NO_MEMORY_MODEL, type PageVersion, type Reflection, type ReflectionReport, type RestoreOutcome } from './reflection.js';
 import type { ChatModel, Clock, LocalChatModel, LogEntry, Logger, Note, NoteDraft, NoteSummary, ProjectConfig, Recall, PageLinks, RecallHit, RecordView, ReviewChoice, ReviewPair } from './ports.js';
 import { presuggest } from './presuggest.js';
 import { explainWhy, type WhyAnswer } from './why.js';
@@ -53,6 +54,8 @@ export interface AssistantDeps extends MemoryStores {
   newId?: () => string;
   /** Where a hosted model's requests to remember wait for the memory lane (default: in memory). */
   writeRequests?: WriteRequestStore;
+  /** Reflection on the projects' pages and their kept versions (absent: none). */
+  reflection?: Reflection;
 }
 
 export const FAILURE_REPLY = 'Sorry — something went wrong while answering. Your message is saved.';
@@ -364,12 +367,32 @@ export class Assistant implements AssistantApi {
     return this.scheduleDistill(await this.home(place), true);
   }
 
+  async reflect(place: Place): Promise<ReflectionReport> {
+    const home = await this.home(place);
+    const empty = { project: home.key, pages: 0, merged: 0, rules: 0, expired: 0, settled: 0, proposed: 0, rejected: 0, dropped: 0, rejections: [] };
+    if (home.private) return { ...empty, error: 'reflection curates the pages of a project; a private conversation has none' };
+    if (!this.deps.reflection) return { ...empty, error: NO_MEMORY_MODEL };
+    return this.deps.reflection.run(home.key, 'all');
+  }
+
+  async pageVersions(place: Place, page?: string): Promise<PageVersion[]> {
+    const home = await this.home(place);
+    return home.private || !this.deps.reflection ? [] : this.deps.reflection.versions(home.key, page);
+  }
+
+  async restorePage(place: Place, page: string, version?: string): Promise<RestoreOutcome> {
+    const home = await this.home(place);
+    if (home.private || !this.deps.reflection) return { ok: false, reason: 'no page versions are kept here' };
+    return this.deps.reflection.restore(home.key, page, version);
+  }
+
   lanes(): ModelLane[] {
     return modelLanes(this.deps.model, this.deps.memoryModel);
   }
 
   async idle(): Promise<void> {
     await this.distilling.idle();
+    await this.deps.reflection?.idle();
   }
 
   async showMemory(place: Place): Promise<MemoryView> {

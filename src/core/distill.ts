@@ -168,7 +168,7 @@ function norm(text: string): string {
 }
 
 /** Keeps the items of `raw` that fit `schema`; the others are counted in `dropped`. */
-function validItems<T>(raw: unknown, schema: z.ZodType<T>, field: string, dropped: string[]): T[] {
+export function validItems<T>(raw: unknown, schema: z.ZodType<T>, field: string, dropped: string[]): T[] {
   if (raw === undefined || raw === null) return [];
   if (!Array.isArray(raw)) {
     dropped.push(`${field}: not a list`);

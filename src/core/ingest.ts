@@ -3,6 +3,7 @@
  * CSV rows, lines of text) become entities, facts and links in the knowledge graph, in batches.
  * Facts cite the source item (`inbox/calendar.ics#event-3`). Only a local model does this.
  */
+import { batchBy } from './batches.js';
 import type { DistillGraph } from './distill.js';
 import { GRAPH_SCHEMA_PROPERTIES, graphInstructions, pageMapText, toGraphWrite } from './graph-distill.js';
 import { DistillError } from './distill.js';
@@ -27,20 +28,7 @@ const BATCH_ITEMS = 30;
 const BATCH_CHARS = 8000;
 
 function batches(items: SourceItemInput[]): SourceItemInput[][] {
-  const out: SourceItemInput[][] = [];
-  let cur: SourceItemInput[] = [];
-  let size = 0;
-  for (const item of items) {
-    if (cur.length && (cur.length >= BATCH_ITEMS || size + item.text.length > BATCH_CHARS)) {
-      out.push(cur);
-      cur = [];
-      size = 0;
-    }
-    cur.push(item);
-    size += item.text.length;
-  }
-  if (cur.length) out.push(cur);
-  return out;
+  return batchBy(items, (item) => item.text.length, BATCH_CHARS, BATCH_ITEMS);
 }
 
 export function ingestPrompt(source: string, entries: LogEntry[], map: PageMapEntry[], taxonomy: readonly string[]): ChatMessage[] {

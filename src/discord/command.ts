@@ -40,6 +40,8 @@ export interface DiscordServices {
   voice?: unknown;
   web?: WebLinks | null;
   ingest?: FileIngest;
+  /** REFLECT_REPORT: `channel` makes /memory reflect's report visible to the channel. */
+  reflectReport?: 'log' | 'channel';
 }
 
 export interface CommandContext {

@@ -1,6 +1,6 @@
 /**
  * The terminal front door: an interactive chat in one project, from a terminal or piped input.
- * Shows each tool call and its result as it happens; `/memory show`, `/project style TEXT`,
+ * Shows each tool call and its result as it happens; `/memory show`, `/memory reflect`, `/project style TEXT`,
  * `/project distill`, `/search QUERY`, `/help`, `/quit`.
  */
 import { createInterface } from 'node:readline';
@@ -8,6 +8,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { AssistantApi, Place } from '../core/assistant-api.js';
 import type { TurnEvent } from '../core/events.js';
 import { describeLane } from '../core/lanes.js';
+import { reportText } from '../core/reflection.js';
 import { parseTargetToken, targetToken } from '../core/tombstones.js';
 import { whyText } from '../core/why.js';
 import { eventLine, palette, renderMemory, type Palette } from './render.js';
@@ -25,7 +26,7 @@ export interface TerminalOptions {
   userName: string;
 }
 
-const HELP = `commands: /memory show · /memory forget [ITEM] [--messages] · /memory candidates · /memory promote KEY · /memory review · /memory hold ID · /memory why FACT · /project style TEXT · /project distill · /search QUERY · /help · /quit`;
+const HELP = `commands: /memory show · /memory forget [ITEM] [--messages] · /memory candidates · /memory promote KEY · /memory review · /memory hold ID · /memory why FACT · /memory reflect · /memory restore [PAGE [VERSION]] · /project style TEXT · /project distill · /search QUERY · /help · /quit`;
 
 function modelsLine(assistant: AssistantApi): string {
   return assistant.lanes().map(describeLane).join('\n');
@@ -138,6 +139,19 @@ async function command(line: string, assistant: AssistantApi, place: Place, p: P
     case '/memory promote': {
       if (!arg.trim()) return 'usage: /memory promote KEY (see /memory candidates)';
       return (await assistant.promoteCandidate(place, arg.trim())) ? p.dim(`promoted ${arg.trim()}`) : p.warn(`no waiting candidate ${arg.trim()}`);
+    }
+    case '/memory reflect':
+      return reportText(await assistant.reflect(place));
+    case '/memory restore': {
+      // /memory restore               lists the kept versions; PAGE [VERSION] restores one (the newest by default)
+      const [page, version] = rest;
+      if (!page) {
+        const versions = await assistant.pageVersions(place);
+        if (versions.length === 0) return p.dim('no earlier page versions are kept');
+        return [p.dim('Kept versions (/memory restore PAGE [VERSION]):'), ...versions.map((v) => `${p.bold(v.page.replace(/\.md$/, ''))} ${v.version} ${p.dim(v.file)}`)].join('\n');
+      }
+      const out = await assistant.restorePage(place, page, version);
+      return out.ok ? p.dim(`restored ${out.page} to its version of ${out.version} (the version it replaced is kept too)`) : p.warn(`not restored: ${out.reason}`);
     }
     case '/project style': {
       if (rest.length === 0) return `style: ${(await assistant.showMemory(place)).style || '(none)'}`;

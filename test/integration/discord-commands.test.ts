@@ -8,6 +8,7 @@ import { botHarnesses, EPHEMERAL, firstCallback, subcommand } from '../support/f
 import { startFakeDiscord, type Json } from '../support/fake-discord/server.js';
 import { disagreeingPair, FakeAssistant, waitingCandidate } from '../support/fake-assistant.js';
 import { placeKey } from '../../src/core/assistant-api.js';
+import { postToChannel } from '../../src/discord/announce.js';
 
 const startHarness = botHarnesses();
 
@@ -252,6 +253,34 @@ describe('Discord slash commands', () => {
     expect(assistant.resolved).toEqual([{ id: 'r-bbbbbb', choice: 'keep-new' }]);
   });
 
+  it('/memory reflect answers with the report; /memory restore puts a kept version back', async () => {
+    const assistant = new FakeAssistant();
+    assistant.versions = [{ page: 'People/Sarah-Chen.md', version: '2026-11-30T14-00-00.000Z', file: '.history/notes/People/Sarah-Chen.2026-11-30T14-00-00.000Z.md' }];
+    const h = await startHarness({ assistant });
+    const reflect = h.fake.runCommand(h.general, h.alice, 'memory', subcommand('reflect'));
+    await h.fake.waitFor(() => reflect.original?.content, 5000, 'reflect edit');
+    expect(reflect.callbacks[0]!.type).toBe(5);
+    expect(Number((reflect.callbacks[0]!.data as Json | undefined)?.flags ?? 0) & EPHEMERAL).toBe(EPHEMERAL);
+    expect(String(reflect.original!.content)).toContain('Reflection over 2 pages: merged 1, distilled 1 rule, expired 1');
+    expect(assistant.reflections).toEqual([`discord:${h.guild.id}:${h.general.id}`]);
+
+    const restore = await firstCallback(h, h.fake.runCommand(h.general, h.alice, 'memory', subcommand('restore', [{ type: 3, name: 'page', value: 'People/Sarah-Chen' }])));
+    expect(String((restore.data as Json).content)).toContain('Restored `People/Sarah-Chen.md` to its version of 2026-11-30T14-00-00.000Z');
+    const none = await firstCallback(h, h.fake.runCommand(h.general, h.alice, 'memory', subcommand('restore', [{ type: 3, name: 'page', value: 'People/Bob' }])));
+    expect(String((none.data as Json).content)).toContain('Not restored: no earlier version of People/Bob is kept');
+  });
+
+  it('with REFLECT_REPORT=channel the report is for the channel: /memory reflect answers openly, a scheduled report is posted', async () => {
+    const assistant = new FakeAssistant();
+    const h = await startHarness({ assistant, services: { reflectReport: 'channel' } });
+    const reflect = h.fake.runCommand(h.general, h.alice, 'memory', subcommand('reflect'));
+    await h.fake.waitFor(() => reflect.original?.content, 5000, 'reflect edit');
+    expect(Number((reflect.callbacks[0]!.data as Json | undefined)?.flags ?? 0) & EPHEMERAL).toBe(0);
+    expect(await postToChannel(h.bot.client, h.general.id, '🪞 Reflection over 2 pages: merged 1')).toBe(true);
+    expect(h.fake.botMessagesIn(h.general.id).map((m) => m.content)).toContain('🪞 Reflection over 2 pages: merged 1');
+    expect(await postToChannel(h.bot.client, '999999999999999999', 'nowhere')).toBe(false);
+  });
+
   it('register-commands puts /memory, /project and /help with their subcommands to a guild', async () => {
     const bare = await startFakeDiscord();
     try {
@@ -260,7 +289,7 @@ describe('Discord slash commands', () => {
       expect(result).toMatchObject({ scope: 'guild', applicationId: bare.applicationId });
       const saved = bare.registeredCommands.get('guild:123456789012345678')!;
       const shape = Object.fromEntries(saved.map((c) => [c.name, ((c.options as Json[]) ?? []).filter((o) => o.type === 1).map((o) => o.name)]));
-      expect(shape.memory).toEqual(['candidates', 'edit', 'forget', 'ingest', 'review', 'search', 'show', 'why']);
+      expect(shape.memory).toEqual(['candidates', 'edit', 'forget', 'ingest', 'reflect', 'restore', 'review', 'search', 'show', 'why']);
       expect(shape.project).toEqual(['distill', 'respond', 'style']);
       expect(shape.help).toEqual([]);
       const global = await registerCommands({ token: bare.token, apiUrl: bare.apiUrl, commands });

@@ -11,7 +11,9 @@ import { PassThrough, Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Place } from '../../src/core/assistant-api.js';
 import { silentLogger } from '../../src/core/ports.js';
+import { Reflection } from '../../src/core/reflection.js';
 import { Wiki } from '../../src/memory/graph/wiki.js';
+import { FileReflectionPages } from '../../src/memory/reflect/reflection-pages.js';
 import { fileCandidateStore } from '../../src/memory/records/candidate-store.js';
 import { FileProjectStore } from '../../src/memory/store/project-store.js';
 import { runTerminal } from '../../src/terminal/chat.js';
@@ -95,15 +97,13 @@ describe('/memory why', () => {
     expect(kept).toMatch(/^r-/);
     expect(dup).toMatch(/^r-/);
 
-    // 2026-06-10: reflection merges the duplicate into the older record, as the reflection job
-    // writes it (src/memory/reflect on its branch: the kept line gains the other's source and
-    // [merged:: id], the duplicate leaves the page, one `merged` line names both ids)
+    // 2026-06-10: the reflection job (scripted memory model) merges the duplicate into the record
+    // written first: it gains the other's source, [merged:: id] and the oldest said; one `merged` line
     clock.advance(2 * DAY);
-    const dupLine = lines.find((l) => l.includes(`^${dup}`)) ?? '';
-    const dupSource = /\[source:: (\[msg\]\([^)]*\))\]/.exec(dupLine)?.[1] ?? '';
-    const merged = lines.filter((l) => l !== dupLine).map((l) => (l.endsWith(`^${kept}`) ? l.replace(` ^${kept}`, ` [source:: ${dupSource}] [merged:: ${dup}] ^${kept}`) : l));
-    await writeFile(file, merged.join('\n'));
-    await graph.log('general', [{ action: 'merged', path: PAGE, source: 'reflection', detail: `${kept} + ${dup} → ${kept}` }]);
+    const reflectModel = new ScriptedChatModel(() => ({ text: JSON.stringify({ duplicates: [{ ids: [kept, dup] }], rules: [], contradictions: [] }) }));
+    const pages = new FileReflectionPages({ projectsDir, dataDir, wiki: graph, clock, logger: silentLogger });
+    const reflection = new Reflection({ pages, model: reflectModel, clock, logger: silentLogger, settings: { quietMinutes: 30, intervalHours: 24, maxPages: 50, deadlineMs: 10_000 } });
+    expect(await reflection.run('general', 'all')).toMatchObject({ merged: 1, rejected: 0 });
 
     // 2026-06-12: a person edits the statement in the Markdown; the watcher runs reconcile
     clock.advance(2 * DAY);
@@ -124,7 +124,7 @@ describe('/memory why', () => {
     expect(stepLines[3]).toContain(`absorbed the duplicate ^${dup}`);
     expect(stepLines[4]).toContain('changed by hand');
     // now: a hand-edited record is manual with confidence 1, fading from when it was last said
-    expect(chain).toContain('now: confidence 1.00, 0.99 after decay (fresh, identity; via manual, last said 2026-06-08)');
+    expect(chain).toContain('now: confidence 1.00, 0.99 after decay (fresh, identity; via manual, last said 2026-06-03)');
 
     // the log holds it all, append-only and readable, without the statement's text
     const log = await readFile(join(projectsDir, 'general', 'notes', '_log.md'), 'utf8');

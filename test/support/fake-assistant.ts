@@ -8,6 +8,7 @@ import type { ReviewChoice, ReviewPair } from '../../src/core/ports.js';
 import { placeKey as keyOf, type AssistantApi, type DistillOutcome, type ForgettableItem, type IncomingMessage, type MemoryView, type Place, type TurnOutcome } from '../../src/core/assistant-api.js';
 import type { TurnEvent, TurnEventListener } from '../../src/core/events.js';
 import type { ModelLane } from '../../src/core/lanes.js';
+import type { PageVersion, ReflectionReport, RestoreOutcome } from '../../src/core/reflection.js';
 import type { ForgetOutcome, ForgetTarget } from '../../src/core/tombstones.js';
 import type { PrivateForgetOutcome, PrivateForgetTarget, PrivateMemoryView } from '../../src/core/private-memory.js';
 import type { MemoryLayers, Note, NoteSummary, ProjectConfig, RecallHit, RecordView } from '../../src/core/ports.js';
@@ -168,6 +169,24 @@ export class FakeAssistant implements AssistantApi {
 
   async editNotePage(): Promise<boolean> {
     return false;
+  }
+
+  readonly reflections: string[] = [];
+
+  async reflect(place: Place): Promise<ReflectionReport> {
+    this.reflections.push(keyOf(place));
+    return { project: keyOf(place), pages: 2, merged: 1, rules: 1, expired: 1, settled: 0, proposed: 0, rejected: 0, dropped: 0, rejections: [] };
+  }
+
+  versions: PageVersion[] = [];
+
+  async pageVersions(_place: Place, page?: string): Promise<PageVersion[]> {
+    return this.versions.filter((v) => page === undefined || v.page === page || v.page === `${page}.md`);
+  }
+
+  async restorePage(_place: Place, page: string, version?: string): Promise<RestoreOutcome> {
+    const found = [...(await this.pageVersions(_place, page))].reverse().find((v) => version === undefined || v.version === version);
+    return found ? { ok: true, page: found.page, version: found.version } : { ok: false, reason: `no earlier version of ${page} is kept` };
   }
 
   async distillNow(): Promise<DistillOutcome> {

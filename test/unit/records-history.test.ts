@@ -42,21 +42,19 @@ describe('record history in _log.md', () => {
     expect(parseRenames(log).get(PAGE)).toEqual(['People/Sarah.md']);
   });
 
-  it("reads the reflection job's page lines by the record ids their detail names", () => {
+  it("reads the reflection job's record lines (one line format for every writer)", () => {
     const log = [
-      '- 2026-06-10T03:00:00.000Z merged People/Sarah-Chen.md (source: reflection) — r-aaaaaa + r-bbbbbb + r-cccccc → r-aaaaaa',
-      '- 2026-06-10T03:00:00.000Z distilled Topics/Work.md (source: reflection) — r-aaaaaa + r-dddddd → r-eeeeee (rule)',
-      '- 2026-06-10T03:00:00.000Z expired People/Sarah-Chen.md (source: reflection) — r-ffffff (due 2026-06-05)',
-      '- 2026-06-10T03:00:00.000Z proposed People/Sarah-Chen.md (source: reflection) — r-aaaaaa vs r-999999 (review: employer)',
+      '- 2026-06-10T03:00:00.000Z merged People/Sarah-Chen.md#^r-aaaaaa (source: reflection) — absorbed People/Sarah-Chen.md#^r-bbbbbb',
+      '- 2026-06-10T03:00:00.000Z distilled Topics/Work.md#^r-eeeeee (source: reflection) — a rule distilled from ^r-aaaaaa + ^r-dddddd',
+      '- 2026-06-10T03:00:00.000Z expired People/Sarah-Chen.md#^r-ffffff (source: reflection) — (due 2026-06-05)',
+      '- 2026-06-10T03:00:00.000Z review People/Sarah-Chen.md#^r-aaaaaa (source: reflection) — disagrees with ^r-999999 (proposed by reflection: employer)',
       '- 2026-06-10T03:00:00.000Z updated People/Sarah-Chen.md (source: reflection) — previous version kept in .history/x.md',
     ].join('\n');
     expect(parseRecordEvents(log).map((e) => [e.action, e.id, e.detail])).toEqual([
       ['merged', 'r-aaaaaa', `absorbed ${PAGE}#^r-bbbbbb`],
-      ['merged', 'r-aaaaaa', `absorbed ${PAGE}#^r-cccccc`],
       ['distilled', 'r-eeeeee', 'a rule distilled from ^r-aaaaaa + ^r-dddddd'],
       ['expired', 'r-ffffff', '(due 2026-06-05)'],
-      ['review', 'r-aaaaaa', 'disagrees with ^r-999999 (proposed by reflection)'],
-      ['review', 'r-999999', 'disagrees with ^r-aaaaaa (proposed by reflection)'],
+      ['review', 'r-aaaaaa', 'disagrees with ^r-999999 (proposed by reflection: employer)'],
     ]);
   });
 

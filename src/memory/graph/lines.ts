@@ -165,7 +165,11 @@ export function setField(raw: string, key: string, value: string | null): string
     const after = raw.slice(span.end);
     return before + (after.startsWith(' ') || after === '' ? after : ` ${after}`);
   }
-  if (value === null) return raw;
+  return value === null ? raw : addField(raw, key, value);
+}
+
+/** The line with one more `[key:: value]` before its block id, even when the key is there already (a list, as Dataview reads repeated keys). */
+export function addField(raw: string, key: string, value: string): string {
   const id = BLOCK_ID.exec(raw);
   return id ? `${raw.slice(0, id.index)} [${key}:: ${value}]${raw.slice(id.index)}` : `${raw.trimEnd()} [${key}:: ${value}]`;
 }

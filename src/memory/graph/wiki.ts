@@ -10,10 +10,10 @@ import type { Clock, GraphWrite, GraphWriteReport, KnowledgeGraph, LinkedPage, L
 import { CharlieError } from '../../core/errors.js';
 import { KeyedQueue } from '../../core/keyed-queue.js';
 import { reviewPairs, renderReview, resolveOnPage, type ReviewChoice, type ReviewPair } from '../records/review.js';
-import { editEvent, parseRecordEvents, parseRenames, recordLogLine, type RecordAction, type RecordEvent } from '../records/history.js';
+import { editEvent, parseRecordEvents, parseRenames, recordLogLine, type RecordEvent } from '../records/history.js';
 import { buildChains, unloggedEdits } from '../records/provenance.js';
 import type { Provenance, RecordRef } from '../../core/why.js';
-import { INDEX_FILE, LOG_FILE_NAME, LOG_HEADING, renderIndex } from '../notes/note-index.js';
+import { formatLogLine, INDEX_FILE, LOG_FILE_NAME, LOG_HEADING, renderIndex, type LogAction } from '../notes/note-index.js';
 import { ABSENT, fileVersion, readIfExists, sha256, writeFileAtomic } from '../store/atomic-write.js';
 import { parseFrontMatter } from '../store/front-matter.js';
 import { assertRealInside, resolveChild, resolveInside } from '../store/safe-path.js';
@@ -37,8 +37,6 @@ const taxonomySchema = z.looseObject({ taxonomy: z.array(z.string().min(1)).min(
 
 /** Generated at the project's root: the pairs of records in review. */
 export const REVIEW_FILE = 'review.md';
-
-export type LogAction = 'created' | 'updated' | 'deleted' | 'renamed' | 'links' | 'ingested' | 'skipped' | RecordAction;
 
 const holding = (id: string) => (p: WikiPage) => p.facts.concat(p.unsourced).some((f) => f.blockId === id);
 
@@ -82,6 +80,16 @@ export class Wiki implements KnowledgeGraph {
 
   private serial<T>(project: string, fn: () => Promise<T>): Promise<T> {
     return this.lanes.run(project, fn);
+  }
+
+  /** Runs `fn` with no graph write of the project in between (reflection, restore); `fn` must not call `write`. */
+  exclusive<T>(project: string, fn: () => Promise<T>): Promise<T> {
+    return this.serial(project, fn);
+  }
+
+  /** A page was written outside `write` (reflection, restore): the next load reads it again. */
+  pageWritten(project: string, path: string): void {
+    this.cache(project).invalidate(path);
   }
 
   async taxonomy(project: string): Promise<readonly string[]> {
@@ -436,8 +444,7 @@ export class Wiki implements KnowledgeGraph {
     await mkdir(dirname(full), { recursive: true });
     const exists = (await fileVersion(full)) !== ABSENT;
     const now = this.o.clock.now().toISOString();
-    const one = (s: string) => s.replace(/[\r\n]+/g, ' ').trim();
-    const text = lines.map((l) => `- ${now} ${l.action} ${one(l.path)}${l.source ? ` (source: ${one(l.source)})` : ''}${l.detail ? ` — ${one(l.detail)}` : ''}\n`).join('');
+    const text = lines.map((l) => formatLogLine({ time: now, ...l })).join('');
     await appendFile(full, (exists ? '' : LOG_HEADING) + text, 'utf8');
   }
 

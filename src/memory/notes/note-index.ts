@@ -3,6 +3,7 @@
  * matter: same notes in, same bytes out) and `notes/_log.md` (append-only ingestion log).
  */
 import type { FileProblem, NoteSummary } from '../../core/ports.js';
+import type { RecordAction } from '../records/history.js';
 
 export const INDEX_FILE = '_index.md';
 export const LOG_FILE_NAME = '_log.md';
@@ -38,7 +39,30 @@ export function renderIndex(notes: NoteSummary[], problems: FileProblem[]): stri
   return out.join('\n');
 }
 
+/** What a line of `_log.md` says was done: to a page, or (records/history.ts) to one record. */
+export type LogAction = 'created' | 'updated' | 'deleted' | 'renamed' | 'links' | 'ingested' | 'skipped' | 'rejected' | 'restored' | RecordAction;
+
+/**
+ * One line of `notes/_log.md`, the one format every writer uses:
+ *
+ *     - 2026-11-30T14:00:00.000Z merged People/Sarah-Chen.md#^r-abc (source: reflection) — absorbed People/Sarah-Chen.md#^r-def
+ *
+ * time (ISO), action, the page path (relative to notes/; `#^id` for a record's event, which
+ * records/history.ts writes and reads back), optionally the source in parentheses and a detail
+ * after an em dash.
+ */
+interface LogLine {
+  time: string;
+  action: LogAction;
+  path: string;
+  source?: string;
+  detail?: string;
+}
+
+export function formatLogLine(l: LogLine): string {
+  return `- ${l.time} ${l.action} ${oneLine(l.path)}${l.source ? ` (source: ${oneLine(l.source)})` : ''}${l.detail ? ` — ${oneLine(l.detail)}` : ''}\n`;
+}
+
 export function logLine(time: Date, action: 'created' | 'updated' | 'deleted', path: string, source?: string): string {
-  const src = source ? ` (source: ${oneLine(source)})` : '';
-  return `- ${time.toISOString()} ${action} ${path}${src}\n`;
+  return formatLogLine({ time: time.toISOString(), action, path, ...(source ? { source } : {}) });
 }

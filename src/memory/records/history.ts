@@ -16,12 +16,13 @@
  *
  * `merged` is the reflection job's line: the record that stays is the line's record; `absorbed`
  * names the one folded into it (whose own history then belongs to the kept record's chain).
- * The reflection job's page lines are read too (their detail names the record ids):
+ * The reflection job (src/memory/reflect/) writes these record lines too:
  *
- *     - … merged People/Sarah-Chen.md (source: reflection) — r-aaaaaa + r-bbbbbb → r-aaaaaa
- *     - … distilled Topics/Work.md (source: reflection) — r-aaaaaa + r-cccccc → r-dddddd (rule)
- *     - … expired People/Sarah-Chen.md (source: reflection) — r-eeeeee (due 2026-06-26)
- *     - … proposed People/Sarah-Chen.md (source: reflection) — r-aaaaaa vs r-ffffff (review: …)
+ *     - … merged People/Sarah-Chen.md#^r-aaaaaa (source: reflection) — absorbed People/Sarah-Chen.md#^r-bbbbbb
+ *     - … distilled Topics/Work.md#^r-dddddd (source: reflection) — a rule distilled from ^r-aaaaaa + ^r-cccccc
+ *     - … expired People/Sarah-Chen.md#^r-eeeeee (source: reflection) — (due 2026-06-26)
+ *     - … settled People/Sarah-Chen.md#^r-eeeeee (source: reflection) — (happened 2026-01-02)
+ *     - … review People/Sarah-Chen.md#^r-aaaaaa (source: reflection) — disagrees with ^r-ffffff (proposed by reflection: …)
  */
 import { blockIdFor } from '../graph/lines.js';
 
@@ -49,6 +50,11 @@ export function mergeEvent(kept: { page: string; id: string }, gone: { page: str
   return { action: 'merged', page: kept.page, id: kept.id, source: 'reflection', detail: `absorbed ${gone.page}#^${gone.id}` };
 }
 
+/** The `distilled` line of a rule the reflection job wrote, naming the records it came from. */
+export function ruleEvent(rule: { page: string; id: string }, from: readonly { id: string }[]): Omit<RecordEvent, 'at'> {
+  return { action: 'distilled', page: rule.page, id: rule.id, source: 'reflection', detail: `a rule distilled from ${from.map((f) => `^${f.id}`).join(' + ')}` };
+}
+
 /** The record a `merged` event folded in, or null. */
 export function absorbedBy(e: RecordEvent): { page: string; id: string } | null {
   if (e.action !== 'merged') return null;
@@ -63,57 +69,12 @@ export function editEvent(page: string, id: string, statement: string): Omit<Rec
 
 const LINE = new RegExp(`^- (\\d{4}-\\d\\d-\\d\\dT[^ ]+) (${RECORD_ACTIONS.join('|')}) (.+?)#\\^(r-[\\w-]+)(?: \\(source: (.*?)\\))?(?: — (.*))?$`);
 
-const PAGE_LINE = /^- (\d{4}-\d\d-\d\dT[^ ]+) (merged|distilled|expired|settled|proposed) (.+?)(?: \(source: (.*?)\))? — (.*)$/;
-const ids = (s: string) => [...s.matchAll(/\br-[\w-]+/g)].map((x) => x[0]);
-
-/** The record events of one of the reflection job's page lines (its detail names the ids). */
-function reflectionEvents(m: RegExpExecArray): RecordEvent[] {
-  const [, at = '', action = '', page = '', source = 'reflection', detail = ''] = m;
-  const base = { at, page, source };
-  const [before = '', after = ''] = detail.split(' → ');
-  const result = ids(after)[0];
-  switch (action) {
-    case 'merged':
-      return result ? ids(before).flatMap((id) => (id === result ? [] : [{ ...base, action: 'merged' as const, id: result, detail: `absorbed ${page}#^${id}` }])) : [];
-    case 'distilled':
-      return result
-        ? [
-            {
-              ...base,
-              action: 'distilled',
-              id: result,
-              detail: `a rule distilled from ${ids(before)
-                .map((i) => `^${i}`)
-                .join(' + ')}`,
-            },
-          ]
-        : [];
-    case 'proposed': {
-      const [a, b] = ids(detail);
-      return a && b
-        ? [
-            { ...base, action: 'review', id: a, detail: `disagrees with ^${b} (proposed by reflection)` },
-            { ...base, action: 'review', id: b, detail: `disagrees with ^${a} (proposed by reflection)` },
-          ]
-        : [];
-    }
-    default:
-      return ids(detail)
-        .slice(0, 1)
-        .map((id) => ({ ...base, action: action as 'expired' | 'settled', id, detail: detail.replace(id, '').trim() }));
-  }
-}
-
 /** Every record event of a `_log.md` text, in order; other lines are skipped. */
 export function parseRecordEvents(log: string): RecordEvent[] {
   const out: RecordEvent[] = [];
   for (const raw of log.split('\n')) {
     const m = LINE.exec(raw.trimEnd());
-    if (!m) {
-      const page = PAGE_LINE.exec(raw.trimEnd());
-      if (page) out.push(...reflectionEvents(page));
-      continue;
-    }
+    if (!m) continue;
     out.push({
       at: m[1] ?? '',
       action: m[2] as RecordAction,
