@@ -21,6 +21,7 @@ import { modelLanes, type ModelLane } from './lanes.js';
 import { NO_MEMORY_MODEL, type PageVersion, type Reflection, type ReflectionReport, type RestoreOutcome } from './reflection.js';
 import type { ChatModel, Clock, LocalChatModel, LogEntry, Logger, Note, NoteDraft, NoteSummary, ProjectConfig, Recall, PageLinks, RecallHit, RecordView, ReviewChoice, ReviewPair } from './ports.js';
 import { presuggest } from './presuggest.js';
+import { remindersFor, remindersPrompt, type Reminder } from './reminders.js';
 import { explainWhy, type WhyAnswer } from './why.js';
 import { withoutHostPaths } from './public-text.js';
 import { removeSecrets, secretNotice } from './secrets.js';
@@ -98,6 +99,8 @@ interface Ask {
   deadline: { answer: AbortSignal; answerMs: number };
   /** Sensitive records this turn's searches brought up: the egress guard withholds them too. */
   found: SensitiveRecord[];
+  /** Follow-ups and review notes Charlie brings up itself in this reply (once each). */
+  reminders: Reminder[];
 }
 
 export class Assistant implements AssistantApi {
@@ -261,7 +264,11 @@ export class Assistant implements AssistantApi {
       emit({ type: 'notice', turnId, level: 'warn', text: `${images.length} image(s) skipped: the model does not accept images` });
       images = [];
     }
-    const ask: Ask = { home, speaker: message.speaker, text, images, now, mode: message.mode ?? 'text', source: message.source, turnId, emit, log, cancel, deadline, found };
+    const reminders = await this.remindersOf(home, message, now).catch((err: unknown) => {
+      log.warn({ err }, 'reminders not read');
+      return [];
+    });
+    const ask: Ask = { home, speaker: message.speaker, text, images, now, mode: message.mode ?? 'text', source: message.source, turnId, emit, log, cancel, deadline, found, reminders };
     try {
       let result: LoopResult;
       try {
@@ -286,6 +293,8 @@ export class Assistant implements AssistantApi {
       return outcome;
     }
     if (outcome.reply.trim() && outcome.reason !== 'cancelled') {
+      // brought up once: noted on the records, so the next turn does not repeat it
+      for (const r of reminders) await home.records?.mark(r.ids, r.what, now.toISOString().slice(0, 10)).catch((err: unknown) => log.warn({ err }, 'reminder not noted'));
       try {
         await home.archive({ time: clock.now().toISOString(), speaker: settings.assistantName, source: message.source, text: outcome.reply, role: 'assistant' });
       } catch (error) {
@@ -300,6 +309,13 @@ export class Assistant implements AssistantApi {
     return outcome;
   }
 
+  /** Past-due commitments of the speaker and open reviews about what the message names, not yet brought up. */
+  private async remindersOf(home: Home, message: IncomingMessage, now: Date): Promise<Reminder[]> {
+    if (!home.records) return [];
+    const ask = { speaker: message.speaker, text: message.text, ...(message.speakerId ? { speakerId: message.speakerId } : {}) };
+    return remindersFor(await home.records.raisable(ask, now), this.deps.model.locality === 'hosted');
+  }
+
   /** Builds the prompt from the home's memory and `history`, and runs the tool loop. */
   private async answer(ask: Ask, history: LogEntry[]): Promise<LoopResult> {
     const { settings, clock, model } = this.deps;
@@ -311,7 +327,9 @@ export class Assistant implements AssistantApi {
     const messages = [
       {
         role: 'system' as const,
-        content: systemPrompt({ assistantName: settings.assistantName, projectName: home.name, private: home.private, style: home.style, layers, now: ask.now, mode: ask.mode }),
+        content:
+          systemPrompt({ assistantName: settings.assistantName, projectName: home.name, private: home.private, style: home.style, layers, now: ask.now, mode: ask.mode }) +
+          remindersPrompt(ask.reminders),
       },
       ...historyMessages(history, 24_000),
       userMessage(ask.speaker, ask.text, ask.images),

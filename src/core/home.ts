@@ -9,7 +9,8 @@ import type { CandidateStore } from './promotion.js';
 import type { Place } from './assistant-api.js';
 import type { DistillTarget } from './distill.js';
 import { CharlieError } from './errors.js';
-import { privateDistillGraph } from './private-records.js';
+import { privateDistillGraph, privateRecordShelf } from './private-records.js';
+import type { Raisable } from './reminders.js';
 import { searchPrivate } from './private-search.js';
 import type {
   FileProblem,
@@ -66,6 +67,10 @@ export interface RecordShelf {
   review(id: string, choice: ReviewChoice): Promise<boolean>;
   /** Writes facts a person vouched for (a candidate promoted by hand). */
   write(write: GraphWrite): Promise<GraphWriteReport>;
+  /** The records with who they concern in this turn, for the reminders (core/reminders.ts). */
+  raisable(ask: { speaker: string; speakerId?: string; text: string }, now: Date): Promise<Raisable[]>;
+  /** Notes on the records that Charlie asked about them or mentioned their review. */
+  mark(ids: readonly string[], what: 'asked' | 'raised', date: string): Promise<void>;
 }
 
 export interface Home {
@@ -232,15 +237,32 @@ function projectRecords(graph: KnowledgeGraph, slug: string, candidates: Candida
     reviewList: async () => (graph.reviewList ? graph.reviewList(slug) : []),
     review: async (id, choice) => (graph.review ? graph.review(slug, id, choice) : false),
     write: (write) => graph.write(slug, write),
-  };
-}
-
-function privateRecordShelf(records: PrivateRecords, userId: string, today: () => string): RecordShelf {
-  return {
-    candidates: records.candidates(userId),
-    reviewList: async () => records.reviewPairs(userId),
-    review: async (id, choice) => records.review(userId, id, choice, today()),
-    write: async (write) => records.write(userId, write),
+    raisable: async (ask, now) => {
+      if (!graph.records) return [];
+      const speakers = [{ name: ask.speaker, ...(ask.speakerId ? { discordId: ask.speakerId } : {}) }];
+      const why = new Map((await graph.pageMap(slug, { texts: [ask.text], speakers })).filter((p) => p.why !== 'related').map((p) => [p.path, p.why]));
+      if (why.size === 0) return [];
+      return (await graph.records(slug, now))
+        .filter((r) => why.has(r.page))
+        .map((r) => ({
+          id: r.id,
+          entity: r.pageTitle,
+          statement: r.statement,
+          category: r.category,
+          status: r.status,
+          state: r.decay,
+          due: r.due,
+          vs: r.vs ?? '',
+          asked: r.asked ?? '',
+          raised: r.raised ?? '',
+          sensitive: r.sensitivity === 'sensitive',
+          owner: why.get(r.page) === 'speaker',
+          named: true,
+        }));
+    },
+    mark: async (ids, what, date) => {
+      await graph.markRecords?.(slug, ids, what, date);
+    },
   };
 }
 
@@ -258,7 +280,7 @@ function privateHome(userId: string, userName: string, stores: HomeStores): Home
     layerPages: [],
     notes: null,
     graph: null,
-    records: stores.privateRecords ? privateRecordShelf(stores.privateRecords, userId, () => stores.now().toISOString().slice(0, 10)) : null,
+    records: stores.privateRecords ? privateRecordShelf(stores.privateRecords, userId, () => stores.now()) : null,
     recent: async (limit) => store.recentMessages(userId, limit),
     archive: async (entry) => {
       store.appendMessage(userId, entry);

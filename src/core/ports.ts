@@ -554,6 +554,8 @@ export interface KnowledgeGraph {
   records?(project: string, now: Date): Promise<RecordView[]>;
   /** The pages and their labelled `## Related` links (a front door's graph view). */
   pageLinks?(project: string): Promise<PageLinks>;
+  /** Notes on records that Charlie asked about them (`[asked:: date]`) or mentioned their review (`[raised:: date]`). */
+  markRecords?(project: string, ids: readonly string[], what: 'asked' | 'raised', date: string): Promise<void>;
   /** A person rewrote a record's statement: provenance `manual`, confidence 1; false when no page has the record. */
   editRecord?(project: string, id: string, statement: string): Promise<boolean>;
   /** A person rewrote a page's text (front matter kept): source `manual`, confidence 1; false when there is no such page. */
@@ -595,6 +597,10 @@ export interface RecordView {
   said: string;
   happened: string;
   due: string;
+  /** The other record of a pair in review; when Charlie asked about a past-due commitment; when it mentioned the review (each once). */
+  vs?: string;
+  asked?: string;
+  raised?: string;
   /** Whether a person changed the statement since Charlie wrote it. */
   handEdited: boolean;
 }

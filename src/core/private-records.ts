@@ -7,10 +7,14 @@
  */
 import { comparable as norm } from './comparable.js';
 import type { DistillGraph } from './distill.js';
+import type { RecordShelf } from './home.js';
 import type { GraphWrite, PageMapEntry, PageMapRequest, PrivateRecord, PrivateRecords, PrivateStore, RecordView } from './ports.js';
 import { forgottenBy } from './tombstones.js';
 
 const MAX_MAP = 40;
+
+/** Whether a text names an entity (whole words, case and accents ignored). */
+const names = (text: string, entity: string) => norm(entity) !== '' && ` ${norm(text)} `.includes(` ${norm(entity)} `);
 
 const words = (s: string) =>
   norm(s)
@@ -96,6 +100,25 @@ export function privateRecordView(r: PrivateRecord): RecordView {
     said: r.said,
     happened: r.happened,
     due: r.due,
+    vs: r.vs,
+    asked: r.asked,
+    raised: r.raised,
     handEdited: r.via === 'manual',
+  };
+}
+
+/** A DM's records as the home's record shelf: review, hold, candidates and reminders, all in private.db. */
+export function privateRecordShelf(records: PrivateRecords, userId: string, now: () => Date): RecordShelf {
+  return {
+    candidates: records.candidates(userId),
+    reviewList: async () => records.reviewPairs(userId),
+    review: async (id, choice) => records.review(userId, id, choice, now().toISOString().slice(0, 10)),
+    write: async (write) => records.write(userId, write),
+    // the user of a DM owns what it remembers: every past-due commitment in it is theirs to confirm
+    raisable: async (ask, at) =>
+      records.list(userId, at).map((r) => ({ ...r, sensitive: isSensitiveRecord(r), owner: true, named: names(ask.text, r.entity) || norm(r.entity) === norm(ask.speaker) })),
+    mark: async (ids, what, date) => {
+      records.mark(userId, ids, what, date);
+    },
   };
 }

@@ -34,12 +34,18 @@ export function recordViews(pages: Iterable<WikiPage>, now: Date): RecordView[] 
         said: r.said,
         happened: r.happened,
         due: r.due,
+        vs: r.vs,
+        asked: r.asked,
+        raised: r.raised,
         handEdited: r.handEdited,
       });
     }
   }
   return out;
 }
+
+/** The index of record `id`'s line, or -1. */
+const lineOf = (lines: readonly string[], id: string) => lines.findIndex((raw, i) => parseFactLine(raw, i + 1)?.blockId === id);
 
 /** One line, no inline-field markers: a statement a person typed cannot forge a field. */
 export function plainStatement(text: string): string {
@@ -60,7 +66,7 @@ export function withStatement(content: string, id: string, statement: string): s
   const text = plainStatement(statement);
   if (!text) return null;
   const lines = content.split('\n');
-  const at = lines.findIndex((raw, i) => parseFactLine(raw, i + 1)?.blockId === id);
+  const at = lineOf(lines, id);
   const raw = lines[at];
   const fact = raw === undefined ? null : parseFactLine(raw, at + 1);
   if (raw === undefined || !fact) return null;
@@ -69,6 +75,15 @@ export function withStatement(content: string, id: string, statement: string): s
   let line = `${bullet}${text}${fields ? ` ${fields}` : ''} ^${id}`;
   line = setField(setField(line, 'via', 'manual'), 'confidence', formatConfidence(1));
   lines[at] = raw.endsWith('\r') ? `${line}\r` : line;
+  return lines.join('\n');
+}
+
+/** The page with one field of record `id` set (the rest of the line byte for byte), or null when the page has no such record. */
+export function withField(content: string, id: string, key: string, value: string): string | null {
+  const lines = content.split('\n');
+  const raw = lines[lineOf(lines, id)];
+  if (raw === undefined) return null;
+  lines[lineOf(lines, id)] = setField(raw, key, value);
   return lines.join('\n');
 }
 

@@ -22,7 +22,7 @@ import { buildPageMap } from './page-map.js';
 import { editLines } from './page-edit.js';
 import { readPage, type WikiPage } from './page.js';
 import { PageCache, type WikiSnapshot } from './wiki-pages.js';
-import { plainStatement, recordViews, withBody, withStatement } from './wiki-records.js';
+import { plainStatement, recordViews, withBody, withField, withStatement } from './wiki-records.js';
 
 export interface WikiOptions {
   projectsDir: string;
@@ -372,6 +372,11 @@ export class Wiki implements KnowledgeGraph {
   /** Every typed record of the project's pages, decay read at `now`. */
   async records(project: string, now: Date): Promise<RecordView[]> {
     return recordViews((await this.load(project)).pages.values(), now);
+  }
+
+  /** Notes on records that Charlie asked about them or mentioned their review, so it does not again. */
+  async markRecords(project: string, ids: readonly string[], what: 'asked' | 'raised', date: string): Promise<void> {
+    for (const id of ids) await this.changePage(project, holding(id), (content) => withField(content, id, what, date), `${what}: ${id}`);
   }
 
   /** A person rewrote record `id`'s statement (a hand edit: manual, confidence 1). */

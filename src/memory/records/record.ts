@@ -41,6 +41,12 @@ export interface MemoryRecord {
   said: string;
   happened: string;
   due: string;
+  /** The other record of a pair in review (an id without `^`), or ''. */
+  vs: string;
+  /** The day Charlie asked whether a past-due commitment happened, or '' (asked once). */
+  asked: string;
+  /** The day Charlie mentioned the review this record is in, or '' (mentioned once). */
+  raised: string;
   /** Whether a person changed the statement since Charlie wrote it. */
   handEdited: boolean;
 }
@@ -102,6 +108,9 @@ export function readRecord(page: string, fact: FactLine, defaults: PageDefaults)
     said: dateOf(f('said')),
     happened: dateOf(f('happened')),
     due: dateOf(f('due')),
+    vs: (f('vs') ?? '').replace(/^\^/, ''),
+    asked: dateOf(f('asked')),
+    raised: dateOf(f('raised')),
     handEdited,
   };
 }
