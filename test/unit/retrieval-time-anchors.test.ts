@@ -92,6 +92,7 @@ describe('messages that tell a time', () => {
     'A buddy of mine adopted a few months ago',
     'Went camping yesterday with the kids',
     'The show is on 13 October.',
+    'Three times a week; it keeps us on track.',
   ])('%s', (text) => {
     expect(tellsTime(text)).toBe(true);
   });
@@ -101,9 +102,10 @@ describe('messages that tell a time', () => {
     expect(tellsTime('You may like this book, it is a favourite of mine.')).toBe(false);
   });
 
-  it('marks questions that ask when or how long', () => {
+  it('marks questions that ask when, how long or how often', () => {
     expect(classifyQuery('When did Nate get his first two turtles?', now).asksWhen).toBe(true);
     expect(classifyQuery('How long has Melanie been creating art?', now).asksWhen).toBe(true);
+    expect(classifyQuery('How often does John work out with his family?', now).asksWhen).toBe(true);
     expect(classifyQuery('What did Nate name his turtles?', now).asksWhen).toBe(false);
   });
 });

@@ -10,8 +10,9 @@
  * `floor` lifts it even when few of its words match, while `timely` discounts a dated entry
  * outside every relative window the query names; `category` when the chunk's record type is
  * one the kind of question prefers (see query-kind.ts); `brevity` discounts very short
- * conversation messages (see `brevityPrior`); `told` when the question asks when and the text
- * tells a time ("last Friday", "in 2019", "for three years"). `thread` is there because an answer
+ * conversation messages (see `brevityPrior`); `told` when the question asks when, how long or
+ * how often and the text tells a time ("last Friday", "in 2019", "for three years", "twice a
+ * week"). `thread` is there because an answer
  * is a reply: the message after "What got you into running?" holds why, in words of its own.
  * Recency counts only when the query names no time.
  * A passage of typed records is then multiplied by their best effective confidence (decay by
@@ -59,7 +60,7 @@ export interface RecallWeights {
   category: number;
   /** Entity hop: the most a matching note lifts the pages it links to (× (1 + hop)). */
   hop: number;
-  /** Boost of a message that says when something happened ("last Friday", "in 2019") for a question that asks when. */
+  /** Boost of a message that tells a time ("last Friday", "in 2019", "twice a week") for a question that asks when, how long or how often. */
   tellsTime: number;
   /** Share of the neighbouring messages' similarity a message borrows (see liftByThread). */
   thread: number;
@@ -81,7 +82,7 @@ export const DEFAULT_WEIGHTS: RecallWeights = {
   outside: 0.5,
   category: 0.3,
   hop: 0.15,
-  tellsTime: 0.5,
+  tellsTime: 0.7,
   thread: 0.8,
 };
 

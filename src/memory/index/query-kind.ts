@@ -29,13 +29,13 @@ export interface QueryShape {
   namesTime: boolean;
   /** Whether it asks for what is recent ("recently", "lately", "latest"): recency counts more. */
   recent?: boolean;
-  /** Whether it asks when (or how long ago) something happened: messages that tell a time count more. */
+  /** Whether it asks when, how long or how often: messages that tell a time count more. */
   asksWhen?: boolean;
 }
 
 const PREFERENCE = /\b(?:like[sd]?|love[sd]?|enjoys?|prefers?|preferences?|favou?rites?|hates?|dislikes?|into|fan of|tastes?|wants?|wish(?:es)?)\b/i;
 const TEMPORAL = /\b(?:when|what (?:date|day|time|year|month)|how long ago|since when)\b/i;
-const ASKS_WHEN = /\b(?:when|what (?:date|day|time|year|month)|how long|since when)\b/i;
+const ASKS_WHEN = /\b(?:when|what (?:date|day|time|year|month)|how long|how often|since when)\b/i;
 const PERSON = /\b(?:who(?:'s| is| was)?|about (?:him|her|them)|what does \p{Lu}\p{L}+ do|(?:his|her|their) (?:job|work|role|family|partner|wife|husband|kids?|children|name|age|birthday))\b/iu;
 
 export function classifyQuery(query: string, now: Date): QueryShape {
