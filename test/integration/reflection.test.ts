@@ -84,7 +84,8 @@ describe('reflection', () => {
     expect(lines[0]).toMatch(new RegExp(`^- Leads the design team at Acme\\. .*\\[said:: 2027-05-20\\].*\\^${oldId}$`));
     expect(lines[0]).toContain(`[source:: [msg](${msg(1)})]`);
     expect(lines[0]).toContain(`[source:: [msg](${msg(4)})]`);
-    expect(lines[0]).toContain('[via:: voice]');
+    // how each came: its own way first (the record still reads as chat), then the merged one's
+    expect(lines[0]).toContain(`[source:: [msg](${msg(4)})] [via:: chat] [via:: voice] [merged:: ${newId}]`);
     expect(lines[0]).toContain(`[merged:: ${newId}]`);
     expect(sarah.split('\n').find((l) => l.includes('mock-ups'))).toContain('[expired:: 2027-07-11]');
     expect(sarah).toContain('Prefers async updates over calls.');

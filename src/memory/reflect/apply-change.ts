@@ -19,6 +19,7 @@ import { normalizeStatement } from '../graph/names.js';
 import { addField, field, parseFactLine, renderFact, setField, sourceOf, type FactLine } from '../graph/lines.js';
 import { addToSection, editLines } from '../graph/page-edit.js';
 import type { WikiPage } from '../graph/page.js';
+import { provenanceOf } from '../records/record.js';
 
 /** A rule's confidence: the model saw a pattern, nobody said it. */
 export const RULE_CONFIDENCE = 0.7;
@@ -63,6 +64,12 @@ export function applyChange(path: string, content: string, page: WikiPage, chang
         }
         for (const v of values(d, 'via')) {
           if (vias.has(v.toLowerCase())) continue;
+          // the kept record's own way in comes first (the first `via` is the record's provenance)
+          if (vias.size === 0) {
+            const own = provenanceOf(field(keep.fields, 'source') ?? '');
+            vias.add(own);
+            if (own !== v.toLowerCase()) line = addField(line, 'via', own);
+          }
           vias.add(v.toLowerCase());
           line = addField(line, 'via', v);
         }
