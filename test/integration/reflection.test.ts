@@ -135,6 +135,10 @@ describe('reflection', () => {
     expect(after).toHaveLength(2);
     expect(readFileSync(join(t.projectsDir, 'p', after[1]?.file ?? ''), 'utf8')).toBe(sarah);
     expect(readFileSync(t.file('_log.md'), 'utf8').trimEnd().split('\n').at(-1)).toMatch(new RegExp(`^- \\S+ restored ${SARAH} \\(source: restore\\) — version ${sarahVersion?.version ?? '?'}$`));
+    // a page a person put back is left as they chose: the next run does not merge it again
+    const next = await t.reflection.run('p', 'all');
+    expect(next.merged).toBe(0);
+    expect(readFileSync(t.file(SARAH), 'utf8')).toBe(sarahBefore);
   });
 
   it('rejects a rewrite that would drop half of a page, logs why, and leaves the page byte-unchanged', async () => {

@@ -2,8 +2,9 @@
  * The pages reflection curates, on disk (the core's ReflectionPages port): which pages were
  * touched, their records as reflection sees them (with decay read now), applying a change
  * behind the guard — previous version kept in `.history/`, one `_log.md` line per change —
- * and restoring a kept version. When each project was last reflected on is kept in
- * `data/reflection.json` (derived: losing it only means one more run).
+ * and restoring a kept version. When each project was last reflected on, and which pages a
+ * person restored (left alone until they change again), is kept in `data/reflection.json`
+ * (derived: losing it only means one more run).
  */
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -33,7 +34,9 @@ export interface FileReflectionPagesOptions {
   logger: Logger;
 }
 
-const stateSchema = z.record(z.string(), z.string());
+/** When each project was last reflected on; the file time of each page a person restored (`project/page`). */
+const stateSchema = z.object({ reflected: z.record(z.string(), z.string()).catch({}), restored: z.record(z.string(), z.number()).catch({}) });
+type State = z.infer<typeof stateSchema>;
 const SOURCE = 'reflection';
 
 export class FileReflectionPages implements ReflectionPages {
@@ -47,15 +50,21 @@ export class FileReflectionPages implements ReflectionPages {
     return join(this.o.dataDir, 'reflection.json');
   }
 
-  private async state(): Promise<Record<string, string>> {
+  private async state(): Promise<State> {
+    const empty = { reflected: {}, restored: {} };
     const text = await readIfExists(this.stateFile);
-    if (!text) return {};
+    if (!text) return empty;
     try {
       const parsed = stateSchema.safeParse(JSON.parse(text));
-      return parsed.success ? parsed.data : {};
+      return parsed.success ? parsed.data : empty;
     } catch {
-      return {};
+      return empty;
     }
+  }
+
+  private async saveState(state: State): Promise<void> {
+    await mkdir(dirname(this.stateFile), { recursive: true });
+    await writeFileAtomic(this.stateFile, `${JSON.stringify(state, null, 1)}\n`);
   }
 
   projects(): Promise<string[]> {
@@ -74,7 +83,7 @@ export class FileReflectionPages implements ReflectionPages {
 
   async activity(project: string): Promise<{ lastWrite: Date | null; lastReflection: Date | null }> {
     const times = [...(await this.mtimes(project)).values()];
-    const last = (await this.state())[project];
+    const last = (await this.state()).reflected[project];
     return { lastWrite: times.length ? new Date(Math.max(...times)) : null, lastReflection: last ? new Date(last) : null };
   }
 
@@ -82,8 +91,11 @@ export class FileReflectionPages implements ReflectionPages {
     const snap = await this.o.wiki.load(project);
     const times = await this.mtimes(project);
     const now = this.o.clock.now();
+    const { restored } = await this.state();
     const pages: (ReflectionPage & { mtime: number })[] = [];
     for (const page of snap.pages.values()) {
+      // a page a person put back is left as they chose until it changes again
+      if (restored[`${project}/${page.path}`] === times.get(page.path)) continue;
       const records = reflectionRecords(page, now);
       const mtime = times.get(page.path) ?? 0;
       const due = records.some((r) => !r.manual && !r.marked && r.status === 'active' && ((r.category === 'commitment' && r.state === 'expired') || (r.category === 'episode' && r.state === 'old')));
@@ -123,9 +135,8 @@ export class FileReflectionPages implements ReflectionPages {
 
   async finished(project: string, at: Date): Promise<void> {
     const state = await this.state();
-    state[project] = at.toISOString();
-    await mkdir(dirname(this.stateFile), { recursive: true });
-    await writeFileAtomic(this.stateFile, `${JSON.stringify(state, null, 1)}\n`);
+    state.reflected[project] = at.toISOString();
+    await this.saveState(state);
     await this.o.wiki.regenerateIndex(project);
   }
 
@@ -140,6 +151,10 @@ export class FileReflectionPages implements ReflectionPages {
       const out = await this.history.restore(project, page, version, this.o.clock.now());
       if (out.ok) {
         this.o.wiki.pageWritten(project, out.page);
+        const state = await this.state();
+        const written = await stat(resolveInside(this.o.wiki.notesDir(project), out.page)).catch(() => null);
+        if (written) state.restored[`${project}/${out.page}`] = written.mtimeMs;
+        await this.saveState(state);
         await this.o.wiki.log(project, [{ action: 'restored', path: out.page, source: 'restore', detail: `version ${out.version}` }]);
         await this.o.wiki.regenerateIndex(project);
       }
