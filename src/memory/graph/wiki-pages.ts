@@ -3,10 +3,10 @@
  * changed since the last load (the cache lives in the instance, one per notes folder).
  */
 import { readFileSync, statSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileProblem } from '../../core/ports.js';
 import { INDEX_FILE, LOG_FILE_NAME } from '../notes/note-index.js';
+import { entriesIfExists } from '../store/atomic-write.js';
 import { folderOf, readPage, titleFromPath, type WikiPage } from './page.js';
 import { EntityResolver } from './resolver.js';
 
@@ -28,13 +28,7 @@ interface Cached {
 
 /** Note files under `notesDir`, relative, sorted (no dotfiles, no generated files, no symlinks). */
 export async function noteFiles(notesDir: string): Promise<string[]> {
-  let entries;
-  try {
-    entries = await readdir(notesDir, { withFileTypes: true, recursive: true });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw err;
-  }
+  const entries = await entriesIfExists(notesDir, { recursive: true });
   const out: string[] = [];
   for (const e of entries) {
     if (!e.isFile() || !/\.md$/i.test(e.name)) continue;

@@ -3,11 +3,11 @@
  * delete and grep entity pages. Every path goes through resolveInside; every write is atomic
  * and re-checks the file's bytes just before replacing it.
  */
-import { appendFile, mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { appendFile, mkdir, rm, stat } from 'node:fs/promises';
 import type { Clock, FileProblem, Logger, Note, NoteDraft, NoteSummary, TextHit } from '../../core/ports.js';
 import { UnsafeNameError } from '../../core/errors.js';
 import { titleSlug } from '../slug.js';
-import { ABSENT, fileVersion, readTextOrProblem, sha256, writeFileAtomic, type OpenFile } from '../store/atomic-write.js';
+import { ABSENT, entriesIfExists, fileVersion, readTextOrProblem, sha256, writeFileAtomic, type OpenFile } from '../store/atomic-write.js';
 import { splitFrontMatter } from '../store/front-matter.js';
 import { MemoryFileError } from '../store/memory-errors.js';
 import { assertRealInside, resolveInside } from '../store/safe-path.js';
@@ -51,13 +51,7 @@ export class NoteFiles {
 
   /** Relative paths of every note file (no dotfiles, no _index/_log, no symlinks), sorted. */
   async files(dir = ''): Promise<string[]> {
-    let entries;
-    try {
-      entries = await readdir(dir ? resolveInside(this.o.notesDir, dir) : this.o.notesDir, { withFileTypes: true });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw err;
-    }
+    const entries = await entriesIfExists(dir ? resolveInside(this.o.notesDir, dir) : this.o.notesDir);
     const out: string[] = [];
     for (const e of entries) {
       if (e.name.startsWith('.')) continue;

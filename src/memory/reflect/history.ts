@@ -5,11 +5,11 @@
  * and the graph never read it as memory. Restoring writes a version back byte for byte, after
  * keeping the page as it is now (a restore can itself be undone).
  */
-import { mkdir, readdir } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { UnsafeNameError } from '../../core/errors.js';
 import type { PageVersion, RestoreOutcome } from '../../core/reflection.js';
-import { ABSENT, readIfExists, sha256, writeFileAtomic } from '../store/atomic-write.js';
+import { ABSENT, entriesIfExists, readIfExists, sha256, writeFileAtomic } from '../store/atomic-write.js';
 import { assertRealInside, resolveChild, resolveInside } from '../store/safe-path.js';
 
 export const HISTORY_DIR = '.history';
@@ -60,13 +60,7 @@ export class PageHistory {
   /** The kept versions of one page (or of every page), oldest first. */
   async versions(project: string, page?: string): Promise<PageVersion[]> {
     const root = resolveInside(this.projectDir(project), `${HISTORY_DIR}/notes`);
-    let entries;
-    try {
-      entries = await readdir(root, { withFileTypes: true, recursive: true });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw err;
-    }
+    const entries = await entriesIfExists(root, { recursive: true });
     const out: PageVersion[] = [];
     for (const e of entries) {
       if (!e.isFile()) continue;

@@ -3,7 +3,8 @@
  * a file whose bytes changed since they were read (compared by sha256).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { open, readFile, rename, rm } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
+import { open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { CharlieError, MemoryUnavailableError } from '../../core/errors.js';
 import type { FileProblem } from '../../core/ports.js';
@@ -68,6 +69,16 @@ export async function readIfExists(path: string): Promise<string | null> {
     return decodeUtf8(await readFile(path));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+}
+
+/** The entries of a folder (`recursive`: of everything below it); a folder that does not exist has none. */
+export async function entriesIfExists(dir: string, options: { recursive?: boolean } = {}): Promise<Dirent[]> {
+  try {
+    return await readdir(dir, { withFileTypes: true, recursive: options.recursive ?? false });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw err;
   }
 }
