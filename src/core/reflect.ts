@@ -3,7 +3,8 @@
  * of the recently touched pages and plans, per page,
  *   - merges of duplicate records (plain code finds the obvious ones, the memory model may
  *     propose more): the record written first stays, with every source of the others and the
- *     oldest `said` of them all;
+ *     newest `said` of them all (a duplicate is a restatement, and decay counts from the last
+ *     time a fact was said);
  *   - rules the memory model distils from recurring records, each citing ≥ 2 existing records;
  *   - expiry of past commitments and settling of old episodes (plain code, from decay);
  *   - contradictions the model notices, proposed into review (never resolved here).
@@ -45,7 +46,7 @@ export interface ReflectionPage {
 /** What reflection wants done to one page; the pages port applies it behind the guard. */
 export interface PageChange {
   page: string;
-  /** `keep` stays (with the sources of `drop` and the oldest `said`); the records in `drop` leave the page. */
+  /** `keep` stays (with the sources of `drop` and the newest `said`); the records in `drop` leave the page. */
   merges: { keep: string; drop: string[] }[];
   rules: { text: string; from: string[] }[];
   expire: string[];
@@ -205,7 +206,7 @@ export function planChanges(pages: readonly ReflectionPage[], proposals: Omit<Mo
   const merged = new Set<string>();
   for (const g of groups(pairs)) {
     const rs = g.map((x) => byId.get(x)).filter((r): r is ReflectionRecord => r !== undefined);
-    // the record written first (first on the page) stays, with its id; it takes the oldest `said`
+    // the record written first (first on the page) stays, with its id; it takes the newest `said`
     rs.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
     const [keep, ...drop] = rs;
     if (!keep || drop.length === 0) continue;

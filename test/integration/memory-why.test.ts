@@ -98,7 +98,7 @@ describe('/memory why', () => {
     expect(dup).toMatch(/^r-/);
 
     // 2026-06-10: the reflection job (scripted memory model) merges the duplicate into the record
-    // written first: it gains the other's source, [merged:: id] and the oldest said; one `merged` line
+    // written first: it gains the other's source, [merged:: id] and the newest said; one `merged` line
     clock.advance(2 * DAY);
     const reflectModel = new ScriptedChatModel(() => ({ text: JSON.stringify({ duplicates: [{ ids: [kept, dup] }], rules: [], contradictions: [] }) }));
     const pages = new FileReflectionPages({ projectsDir, dataDir, wiki: graph, clock, logger: silentLogger });
@@ -124,7 +124,7 @@ describe('/memory why', () => {
     expect(stepLines[3]).toContain(`absorbed the duplicate ^${dup}`);
     expect(stepLines[4]).toContain('changed by hand');
     // now: a hand-edited record is manual with confidence 1, fading from when it was last said
-    expect(chain).toContain('now: confidence 1.00, 0.99 after decay (fresh, identity; via manual, last said 2026-06-03)');
+    expect(chain).toContain('now: confidence 1.00, 0.99 after decay (fresh, identity; via manual, last said 2026-06-08)');
 
     // the log holds it all, append-only and readable, without the statement's text
     const log = await readFile(join(projectsDir, 'general', 'notes', '_log.md'), 'utf8');

@@ -80,8 +80,9 @@ describe('reflection', () => {
     const sarah = readFileSync(t.file(SARAH), 'utf8');
     const lines = sarah.split('\n').filter((l) => l.includes('design team'));
     expect(lines).toHaveLength(1);
-    // the oldest record stays (its id, its said) and carries every source and how it came
-    expect(lines[0]).toMatch(new RegExp(`^- Leads the design team at Acme\\. .*\\[said:: 2027-05-20\\].*\\^${oldId}$`));
+    // the record written first stays (its id) with the newest said (a duplicate is a restatement),
+    // and carries every source and how it came
+    expect(lines[0]).toMatch(new RegExp(`^- Leads the design team at Acme\\. .*\\[said:: 2027-05-28\\].*\\^${oldId}$`));
     expect(lines[0]).toContain(`[source:: [msg](${msg(1)})]`);
     expect(lines[0]).toContain(`[source:: [msg](${msg(4)})]`);
     // how each came: its own way first (the record still reads as chat), then the merged one's

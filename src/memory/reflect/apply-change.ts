@@ -3,7 +3,8 @@
  * line stays as written):
  *
  *   merged    the kept record (written first) gains `[source:: …]` (and `[via:: …]`) of each
- *             merged one, a `[merged:: r-…]` per merged id and the oldest `said` of them all;
+ *             merged one, a `[merged:: r-…]` per merged id and the newest `said` of them all
+ *             (a duplicate restates the fact: decay restarts from the last time it was said);
  *             the merged lines leave the page
  *   rule      a new `## Facts` line `[type:: rule]` whose sources are the records it came from,
  *             as block links `[source:: [[People/Sarah-Chen#^r-abc]]]`, `[via:: reflection]`
@@ -76,7 +77,7 @@ export function applyChange(path: string, content: string, page: WikiPage, chang
         return addField(line, 'merged', d.blockId ?? '');
       });
       const dSaid = field(d.fields, 'said') ?? '';
-      if (dSaid && (!said || dSaid < said)) said = dSaid;
+      if (dSaid && (!said || dSaid > said)) said = dSaid;
       const c = Number(field(d.fields, 'confidence') ?? 1);
       if (Number.isFinite(c) && c > confidence) confidence = c;
       edits.set(d.line, null);
