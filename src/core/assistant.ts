@@ -22,7 +22,7 @@ import { NO_MEMORY_MODEL, type PageVersion, type Reflection, type ReflectionRepo
 import type { ChatModel, Clock, LocalChatModel, LogEntry, Logger, Note, NoteDraft, NoteSummary, ProjectConfig, Recall, PageLinks, RecallHit, RecordView, ReviewChoice, ReviewPair } from './ports.js';
 import { presuggest } from './presuggest.js';
 import { remindersFor, remindersPrompt, type Reminder } from './reminders.js';
-import { explainWhy, type WhyAnswer } from './why.js';
+import { explainWhy, privateWhy, type WhyAnswer } from './why.js';
 import { withoutHostPaths } from './public-text.js';
 import { removeSecrets, secretNotice } from './secrets.js';
 import { historyMessages, systemPrompt, userMessage } from './prompt.js';
@@ -524,8 +524,11 @@ export class Assistant implements AssistantApi {
   }
 
   async why(place: Place, ask: { query: string } | { ids: readonly string[] }): Promise<WhyAnswer> {
+    if (place.kind === 'private') {
+      const records = this.deps.privateRecords?.list(place.userId, this.deps.clock.now());
+      return records ? privateWhy(records, ask) : { chains: [], missing: [], unavailable: 'this private conversation keeps no typed records' };
+    }
     const home = await this.home(place);
-    if (home.private) return { chains: [], missing: [], unavailable: 'provenance chains are shown for project records only (a private conversation keeps its records in private.db)' };
     return explainWhy(this.deps.graph ?? {}, home.key, ask, (q) => home.search(q, 8));
   }
 

@@ -6,7 +6,7 @@
  * and the project's `notes/_log.md`) by the knowledge graph; this module picks the records and
  * renders a chain as plain lines for every front door.
  */
-import type { KnowledgeGraph, RecallHit } from './ports.js';
+import type { KnowledgeGraph, PrivateRecord, RecallHit } from './ports.js';
 
 export type ChainStepKind = 'said' | 'added' | 'restated' | 'edited' | 'merged' | 'review' | 'reviewed' | 'distilled' | 'expired' | 'settled';
 
@@ -54,8 +54,10 @@ export interface Provenance {
 }
 
 export interface WhyAnswer extends Provenance {
-  /** Set when nothing could be looked up at all (a private conversation, no knowledge graph). */
+  /** Set when nothing could be looked up at all (no knowledge graph, no private records). */
   unavailable?: string;
+  /** A caveat shown with the chains (e.g. what private records do not keep). */
+  note?: string;
 }
 
 /** What a reply's "why?" button carries: record ids only (hashes, never the user's text). */
@@ -107,6 +109,44 @@ export async function explainWhy(
   return query ? whyQuery(graph, project, await search(query), query) : { chains: [], missing: [] };
 }
 
+/** A DM's record (private.db keeps its latest state, not its history) as a chain from its own fields. */
+function privateChain(r: PrivateRecord): RecordChain {
+  const steps: ChainStep[] = [{ at: r.said, kind: 'said', text: `said in this conversation, about ${r.entity}`, ...(r.source ? { source: r.source } : {}) }];
+  if (r.vs && r.status !== 'superseded') steps.push({ at: '', kind: 'review', text: `in review: disagrees with ^${r.vs}` });
+  if (r.superseded) steps.push({ at: r.superseded, kind: 'reviewed', text: `review decision: superseded${r.vs ? ` by ^${r.vs}` : ''}` });
+  return {
+    id: r.id,
+    page: `private: ${r.entity}`,
+    statement: r.statement,
+    category: r.category,
+    status: r.status,
+    via: r.via,
+    confidence: r.confidence,
+    effective: r.effective,
+    state: r.state,
+    said: r.said,
+    handEdited: r.via === 'manual',
+    steps,
+  };
+}
+
+/** `/memory why` in a private conversation: its records by id, or those sharing most words with the question. */
+export function privateWhy(records: readonly PrivateRecord[], ask: { query: string } | { ids: readonly string[] }, limit = 3): WhyAnswer {
+  const note = 'private records keep their latest state in private.db, not a history of changes';
+  const asIds = 'ids' in ask ? ask.ids : ask.query.trim().split(/[\s,]+/);
+  const ids = asIds.map((id) => id.replace(/^\^/, '')).filter((id) => RECORD_ID.test(id));
+  if ('ids' in ask || (ids.length > 0 && ids.length === asIds.length)) {
+    return { chains: records.filter((r) => ids.includes(r.id)).map(privateChain), missing: ids.filter((id) => !records.some((r) => r.id === id)), note };
+  }
+  const q = words(ask.query);
+  const ranked = records
+    .filter((r) => r.status !== 'superseded')
+    .map((r) => ({ r, o: [...words(`${r.entity} ${r.statement}`)].filter((w) => q.has(w)).length }))
+    .filter((x) => x.o > 0)
+    .sort((a, b) => b.o - a.o);
+  return { chains: ranked.slice(0, limit).map((x) => privateChain(x.r)), missing: [], note };
+}
+
 const day = (at: string) => at.slice(0, 10);
 
 /** A chain as plain lines (Markdown-light: the same text reads in a terminal and on Discord). */
@@ -126,6 +166,7 @@ export function chainLines(chain: RecordChain, link: (source: string) => string 
 export function whyText(answer: WhyAnswer, link?: (source: string) => string): string {
   if (answer.unavailable) return `No record history here: ${answer.unavailable}.`;
   const parts = answer.chains.map((c) => chainLines(c, link).join('\n'));
+  if (answer.note && parts.length) parts.push(`(${answer.note})`);
   if (answer.missing.length) parts.push(`No longer in memory: ${answer.missing.map((m) => `^${m}`).join(', ')} (forgotten, or changed by hand without its id).`);
   return parts.length ? parts.join('\n\n') : 'No record in memory answers that.';
 }

@@ -16,9 +16,11 @@ import { Wiki } from '../../src/memory/graph/wiki.js';
 import { FileReflectionPages } from '../../src/memory/reflect/reflection-pages.js';
 import { fileCandidateStore } from '../../src/memory/records/candidate-store.js';
 import { FileProjectStore } from '../../src/memory/store/project-store.js';
+import { SqlitePrivateStore } from '../../src/storage/private-store.js';
 import { runTerminal } from '../../src/terminal/chat.js';
+import { whyText } from '../../src/core/why.js';
 import { makeAssistant } from '../support/assistant-fixture.js';
-import { FixedClock, ScriptedChatModel } from '../support/fakes.js';
+import { FixedClock, InMemoryProjectStore, ScriptedChatModel } from '../support/fakes.js';
 import { retrievalFixture, type RetrievalFixture } from '../support/retrieval-fixture.js';
 
 let fx: RetrievalFixture | undefined;
@@ -148,7 +150,7 @@ describe('/memory why', () => {
     expect(why.chains.find((c) => c.id === kept)?.steps.map((s) => s.kind)).toEqual(['added', 'added', 'restated', 'merged', 'edited']);
   });
 
-  it('a review decision is part of the chain; a private conversation has none', async () => {
+  it('a review decision is part of the chain; a private conversation without records has none', async () => {
     fx = retrievalFixture();
     const clock = new FixedClock(new Date('2026-06-01T10:00:00Z'));
     const graph = new Wiki({ projectsDir: fx.projectsDir, clock, logger: silentLogger });
@@ -178,5 +180,48 @@ describe('/memory why', () => {
     ]);
     const dm = await assistant.why({ kind: 'private', userId: '42', userName: 'Alice' }, { query: 'Sarah' });
     expect(dm.unavailable).toContain('private');
+  });
+
+  it('in a DM: the records of private.db by their own fields (source, said, review), saying that they keep no history', async () => {
+    fx = retrievalFixture();
+    const privateStore = new SqlitePrivateStore(join(fx.dataDir, 'private.db'));
+    const clock = new FixedClock(new Date('2026-06-01T10:00:00Z'));
+    let facts: unknown[] = [];
+    const memory = new ScriptedChatModel(() => ({ text: JSON.stringify({ summary: 'Dana talks about Sarah.', decisions: [], quotes: [], entities: [], facts, links: [] }) }));
+    const { assistant } = makeAssistant({ model: memory, store: new InMemoryProjectStore(), privateStore, privateRecords: privateStore.records, clock });
+    const dana: Place = { kind: 'private', userId: '1001', userName: 'Dana' };
+    try {
+      await assistant.handle({ place: dana, speaker: 'Dana', text: 'Remember that Sarah works at Acme', source: 'dm:m1', reply: false });
+      facts = [{ entity: 'Sarah', text: 'Works at Acme.', message: 1, type: 'identity' }];
+      await assistant.distillNow(dana);
+      clock.advance(30 * DAY);
+      await assistant.handle({ place: dana, speaker: 'Dana', text: 'Sarah joined Globex as head of design', source: 'dm:m2', reply: false });
+      facts = [{ entity: 'Sarah', text: 'Joined Globex as head of design.', message: 1, type: 'identity' }];
+      await assistant.distillNow(dana);
+      const pair = (await assistant.reviewList(dana))[0];
+      const globex = pair?.new.id ?? '';
+      clock.advance(DAY);
+      expect(await assistant.resolveReview(dana, globex, 'keep-new')).toBe(true);
+
+      const answer = await assistant.why(dana, { query: 'where does Sarah work?' });
+      expect(answer.chains.map((c) => c.statement)).toEqual(['Joined Globex as head of design.']); // the superseded one is no answer
+      expect(answer.chains[0]?.steps).toEqual([{ at: '2026-07-01', kind: 'said', text: 'said in this conversation, about Sarah', source: 'dm:m2' }]);
+      const acme = await assistant.why(dana, { ids: [pair?.old.id ?? '', 'r-000000'] });
+      expect(acme.missing).toEqual(['r-000000']);
+      expect(acme.chains[0]?.status).toBe('superseded');
+      expect(acme.chains[0]?.steps.map((st) => [st.at, st.kind])).toEqual([
+        ['2026-06-01', 'said'],
+        ['2026-07-02', 'reviewed'],
+      ]);
+      const all = await assistant.why(dana, { query: 'Works at Acme' });
+      expect(all.chains).toEqual([]);
+      const text = whyText(await assistant.why(dana, { query: 'Sarah Globex' }));
+      expect(text).toContain('2026-07-01  said     said in this conversation, about Sarah — dm:m2');
+      expect(text).toContain('(private records keep their latest state in private.db, not a history of changes)');
+      // another user's DM sees none of it
+      expect((await assistant.why({ kind: 'private', userId: '2002', userName: 'Eve' }, { query: 'Sarah Globex' })).chains).toEqual([]);
+    } finally {
+      privateStore.close();
+    }
   });
 });

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { Clock, GraphWrite, GraphWriteReport, KnowledgeGraph, LinkedPage, Logger, PageCard, PageLinks, PageMapEntry, PageMapRequest, RecordView } from '../../core/ports.js';
 import { CharlieError } from '../../core/errors.js';
 import { KeyedQueue } from '../../core/keyed-queue.js';
-import { reviewPairs, renderReview, resolveOnPage, type ReviewChoice, type ReviewPair } from '../records/review.js';
+import { reviewEvents, reviewPairs, renderReview, resolveOnPage, type ReviewChoice, type ReviewPair } from '../records/review.js';
 import { editEvent, parseRecordEvents, parseRenames, recordLogLine, type RecordEvent } from '../records/history.js';
 import { buildChains, unloggedEdits } from '../records/provenance.js';
 import type { Provenance, RecordRef } from '../../core/why.js';
@@ -457,17 +457,4 @@ export class Wiki implements KnowledgeGraph {
   async readLog(project: string): Promise<string> {
     return await readFile(resolveInside(this.notesDir(project), LOG_FILE_NAME), 'utf8').catch(() => '');
   }
-}
-
-/** What a person's review choice did to each record of the pair, for their histories. */
-function reviewEvents(page: WikiPage, id: string, choice: ReviewChoice): Omit<RecordEvent, 'at'>[] {
-  const source = '/memory review';
-  const one = (rid: string, detail: string): Omit<RecordEvent, 'at'> => ({ action: 'reviewed', page: page.path, id: rid, source, detail });
-  const pair = reviewPairs([page]).find((p) => p.old.id === id || p.new.id === id);
-  if (choice === 'hold') return [one(id, 'held: kept out of answers until decided')];
-  if (!pair) return [one(id, `${choice}: active again`)];
-  const { old, new: fresh } = pair;
-  if (choice === 'keep-both') return [one(old.id, `keep both (with ^${fresh.id})`), one(fresh.id, `keep both (with ^${old.id})`)];
-  const [kept, lost] = choice === 'keep-new' ? [fresh.id, old.id] : [old.id, fresh.id];
-  return [one(kept, `${choice}: kept over ^${lost}`), one(lost, `${choice}: superseded by ^${kept}`)];
 }

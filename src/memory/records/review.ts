@@ -13,6 +13,7 @@ import type { ReviewChoice, ReviewPair } from '../../core/ports.js';
 import { field, parseFactLine, setField, type FactLine } from '../graph/lines.js';
 import { normalizeStatement } from '../graph/names.js';
 import type { WikiPage } from '../graph/page.js';
+import type { RecordEvent } from './history.js';
 import { readRecord } from './record.js';
 
 const ATTRIBUTES: [string, RegExp][] = [
@@ -138,4 +139,17 @@ export function resolveOnPage(content: string, page: WikiPage, id: string, choic
     supersede(pair.new.id);
   }
   return lines.join('\n');
+}
+
+/** What a person's review choice did to each record of the pair, for their histories. */
+export function reviewEvents(page: WikiPage, id: string, choice: ReviewChoice): Omit<RecordEvent, 'at'>[] {
+  const source = '/memory review';
+  const one = (rid: string, detail: string): Omit<RecordEvent, 'at'> => ({ action: 'reviewed', page: page.path, id: rid, source, detail });
+  const pair = reviewPairs([page]).find((p) => p.old.id === id || p.new.id === id);
+  if (choice === 'hold') return [one(id, 'held: kept out of answers until decided')];
+  if (!pair) return [one(id, `${choice}: active again`)];
+  const { old, new: fresh } = pair;
+  if (choice === 'keep-both') return [one(old.id, `keep both (with ^${fresh.id})`), one(fresh.id, `keep both (with ^${old.id})`)];
+  const [kept, lost] = choice === 'keep-new' ? [fresh.id, old.id] : [old.id, fresh.id];
+  return [one(kept, `${choice}: kept over ^${lost}`), one(lost, `${choice}: superseded by ^${kept}`)];
 }
