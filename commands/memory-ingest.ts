@@ -26,12 +26,20 @@ export default {
       await say(`\`${file.name}\` is ${Math.round(file.size / 1000)} kB; I read files up to ${MAX_BYTES / 1_000_000} MB.`);
       return;
     }
-    const response = await fetch(file.url);
-    if (!response.ok) {
-      await say(`I could not download \`${file.name}\` from Discord (HTTP ${response.status}). Try again?`);
+    let bytes: Buffer;
+    try {
+      const got = await ctx.download(file.url, MAX_BYTES);
+      if (got.truncated) {
+        await say(`\`${file.name}\` is larger than ${MAX_BYTES / 1_000_000} MB; I read files up to that size.`);
+        return;
+      }
+      bytes = got.bytes;
+    } catch (error) {
+      ctx.logger.warn({ err: error, file: file.name }, 'ingest download failed');
+      await say(`I could not download \`${file.name}\` from Discord (${error instanceof Error ? error.message : 'download failed'}). Try again?`);
       return;
     }
-    const result = await ingest.add(config.slug, file.name, Buffer.from(await response.arrayBuffer()));
+    const result = await ingest.add(config.slug, file.name, bytes);
     const text =
       result.outcome === 'ingested'
         ? `Read \`${result.source}\`: ${result.items} new item(s), ${result.facts} fact(s) written or refreshed.`

@@ -74,7 +74,11 @@ export async function readAttachments(list: readonly AttachmentRef[], options: A
 }
 
 /** At most `max` bytes of the body (more → `truncated`), read within the download timeout. */
-async function download(url: string, max: number, options: AttachmentOptions): Promise<{ bytes: Buffer; truncated: boolean; type: string | null }> {
+export async function download(
+  url: string,
+  max: number,
+  options: Pick<AttachmentOptions, 'downloadTimeoutMs' | 'fetch' | 'signal'>,
+): Promise<{ bytes: Buffer; truncated: boolean; type: string | null }> {
   const timeout = AbortSignal.timeout(options.downloadTimeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   try {

@@ -98,6 +98,8 @@ export async function startDiscord(options: StartDiscordOptions): Promise<Discor
     logger,
     services,
     replyMaxMessages: config.DISCORD_REPLY_MAX_MESSAGES,
+    attachmentTimeoutMs: config.DISCORD_ATTACHMENT_TIMEOUT_MS,
+    fetch: options.fetch ?? fetch,
     ...(config.DISCORD_MEMORY_EDITOR_ROLE ? { editorRole: config.DISCORD_MEMORY_EDITOR_ROLE } : {}),
   });
   let stopping = false;

@@ -56,6 +56,11 @@ export interface CommandContext {
   services: DiscordServices;
   /** A reply or a post never takes more Discord messages than this (DISCORD_REPLY_MAX_MESSAGES). */
   replyMaxMessages: number;
+  /**
+   * Downloads an attachment as message attachments are: at most `maxBytes` (more → `truncated`)
+   * and within DISCORD_ATTACHMENT_TIMEOUT_MS, so a stalled download never holds a command.
+   */
+  download(url: string, maxBytes: number): Promise<{ bytes: Buffer; truncated: boolean }>;
 }
 
 export type ComponentInteraction = MessageComponentInteraction | ModalSubmitInteraction;

@@ -7,6 +7,7 @@ import { MessageFlags, type BaseInteraction, type Interaction, type RepliableInt
 import type { AssistantApi } from '../core/assistant-api.js';
 import type { Logger } from '../core/ports.js';
 import type { AccessPolicy } from './access.js';
+import { download } from './attachments.js';
 import { commandKey, type Command, type CommandContext, type DiscordServices } from './command.js';
 import { mayEditSharedMemory } from './memory-editors.js';
 import { errorText } from './message-handler.js';
@@ -25,6 +26,9 @@ export interface InteractionRouterDeps {
   services: DiscordServices;
   /** DISCORD_REPLY_MAX_MESSAGES, for what commands post outside a reply (voice turns). */
   replyMaxMessages: number;
+  /** DISCORD_ATTACHMENT_TIMEOUT_MS, for files a command downloads (/memory ingest). */
+  attachmentTimeoutMs: number;
+  fetch: typeof fetch;
   /** DISCORD_MEMORY_EDITOR_ROLE: a role (name or id) whose members may change shared memory. */
   editorRole?: string;
 }
@@ -100,6 +104,7 @@ export class InteractionRouter {
       notes: this.deps.notes,
       services: this.deps.services,
       replyMaxMessages: this.deps.replyMaxMessages,
+      download: (url, maxBytes) => download(url, maxBytes, { downloadTimeoutMs: this.deps.attachmentTimeoutMs, fetch: this.deps.fetch }),
     };
   }
 }

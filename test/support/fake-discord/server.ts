@@ -168,9 +168,13 @@ export class FakeDiscord {
     this.gateway.dispatch('MESSAGE_CREATE', payload);
   }
 
-  /** A user runs a slash command, e.g. ('memory', [{ type: 1, name: 'show' }]). */
-  runCommand(channel: FakeChannel, user: FakeUser, name: string, options: CommandOptionJson[] = []): InteractionRecord {
-    return this.interact(channel, user, 2, { id: this.ids.next(), name, type: 1, options });
+  /**
+   * A user runs a slash command, e.g. ('memory', [{ type: 1, name: 'show' }]). An attachment
+   * option's value is the id of an attachment in `attachments` (Discord's `resolved` data).
+   */
+  runCommand(channel: FakeChannel, user: FakeUser, name: string, options: CommandOptionJson[] = [], attachments: Record<string, FakeAttachment> = {}): InteractionRecord {
+    const resolved = Object.keys(attachments).length ? { resolved: { attachments: Object.fromEntries(Object.entries(attachments).map(([id, a]) => [id, { id, ...a }])) } } : {};
+    return this.interact(channel, user, 2, { id: this.ids.next(), name, type: 1, options, ...resolved });
   }
 
   /** A user presses a button on a message. */

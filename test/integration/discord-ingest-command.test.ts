@@ -1,0 +1,82 @@
+/**
+ * `/memory ingest` downloads the attached file the way message attachments are downloaded:
+ * time-boxed by DISCORD_ATTACHMENT_TIMEOUT_MS (a stalled CDN answer used to hold the command
+ * for as long as the socket lived) and capped in size while reading, whatever the declared size.
+ */
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FileIngest } from '../../src/discord/command.js';
+import { botHarnesses, subcommand } from '../support/fake-discord/bot-harness.js';
+import type { FakeAttachment } from '../support/fake-discord/server.js';
+import { FakeAssistant } from '../support/fake-assistant.js';
+
+const startHarness = botHarnesses();
+
+const servers: { server: Server; stalled: ServerResponse[] }[] = [];
+afterEach(async () => {
+  for (const { server, stalled } of servers.splice(0)) {
+    for (const res of stalled) res.destroy();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+/** A CDN stand-in: `/stall` sends the headers and half the body, then nothing; `/big` sends more than it declares. */
+async function cdn(): Promise<string> {
+  const stalled: ServerResponse[] = [];
+  const server = createServer((req, res) => {
+    if (req.url === '/big') {
+      res.writeHead(200, { 'content-type': 'text/plain' }).end(Buffer.alloc(6_000_000, 97));
+      return;
+    }
+    stalled.push(res);
+    res.writeHead(200, { 'content-type': 'text/calendar', 'content-length': '4096' });
+    res.write('BEGIN:VCALENDAR\n');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  servers.push({ server, stalled });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+class RecordingIngest implements FileIngest {
+  readonly added: { project: string; name: string; bytes: number }[] = [];
+  async add(project: string, name: string, bytes: Buffer) {
+    this.added.push({ project, name, bytes: bytes.length });
+    return { source: `inbox/${name}`, outcome: 'ingested' as const, items: 1, facts: 0 };
+  }
+}
+
+const attachment = (url: string, filename: string, size: number): FakeAttachment => ({ filename, url, content_type: 'text/plain', size });
+
+describe('/memory ingest', () => {
+  it('gives up on a stalled download after the configured limit and says so; the channel keeps answering', async () => {
+    const base = await cdn();
+    const ingest = new RecordingIngest();
+    const assistant = new FakeAssistant();
+    const h = await startHarness({ assistant, services: { ingest }, config: { DISCORD_ATTACHMENT_TIMEOUT_MS: 300 } });
+    const started = performance.now();
+    const run = h.fake.runCommand(h.general, h.alice, 'memory', subcommand('ingest', [{ type: 11, name: 'file', value: '900' }]), { '900': attachment(`${base}/stall`, 'trip.ics', 4096) });
+    await h.fake.waitFor(() => run.original?.content, 5000, 'ingest reply');
+    expect(String(run.original!.content)).toBe('I could not download `trip.ics` from Discord (the download took longer than 0.3 s). Try again?');
+    expect(performance.now() - started).toBeLessThan(4000);
+    expect(ingest.added).toEqual([]);
+
+    // a file that is served at once is read into the project
+    const ok = h.fake.addAttachment('notes.txt', 'Remember the ferry leaves at 9.', 'text/plain');
+    const second = h.fake.runCommand(h.general, h.alice, 'memory', subcommand('ingest', [{ type: 11, name: 'file', value: '901' }]), { '901': ok });
+    await h.fake.waitFor(() => second.original?.content, 5000, 'second ingest reply');
+    expect(String(second.original!.content)).toContain('Read `inbox/notes.txt`: 1 new item(s)');
+    expect(ingest.added).toEqual([{ project: `discord:${h.guild.id}:${h.general.id}`, name: 'notes.txt', bytes: 31 }]);
+  });
+
+  it('stops reading a file that turns out larger than 5 MB, whatever size it declared', async () => {
+    const base = await cdn();
+    const ingest = new RecordingIngest();
+    const h = await startHarness({ assistant: new FakeAssistant(), services: { ingest } });
+    const run = h.fake.runCommand(h.general, h.alice, 'memory', subcommand('ingest', [{ type: 11, name: 'file', value: '902' }]), { '902': attachment(`${base}/big`, 'export.csv', 1000) });
+    await h.fake.waitFor(() => run.original?.content, 5000, 'ingest reply');
+    expect(String(run.original!.content)).toBe('`export.csv` is larger than 5 MB; I read files up to that size.');
+    expect(ingest.added).toEqual([]);
+  });
+});
