@@ -3,37 +3,25 @@
  * server that stalls, before its headers or in the middle of the body, costs the message a
  * visible warning, not its channel. A short configured limit stands in for the 15 s.
  */
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readAttachments, type AttachmentOptions } from '../../src/discord/attachments.js';
+import { stallingServers } from '../support/stalling-server.js';
 
-const open: { server: Server; stalled: ServerResponse[] }[] = [];
-afterEach(async () => {
-  for (const { server, stalled } of open.splice(0)) {
-    for (const res of stalled) res.destroy();
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
-});
+const startServer = stallingServers();
 
 /** A local server: `/stall-headers` never answers, `/stall-body` sends half an image and stops, `/ok` answers at once. */
-async function attachmentServer(): Promise<string> {
-  const stalled: ServerResponse[] = [];
-  const server = createServer((req, res) => {
+function attachmentServer(): Promise<string> {
+  return startServer((req, res) => {
     if (req.url === '/ok') {
       res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.from([137, 80, 78, 71]));
-      return;
+      return false;
     }
-    stalled.push(res);
     if (req.url === '/stall-body') {
       res.writeHead(200, { 'content-type': 'image/png', 'content-length': '4096' });
       res.write(Buffer.alloc(2048, 1));
     }
+    return true;
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  open.push({ server, stalled });
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
 const options = (downloadTimeoutMs: number): AttachmentOptions => ({ acceptsImages: true, maxTextBytes: 100_000, maxImageBytes: 5_000_000, downloadTimeoutMs, fetch });

@@ -3,40 +3,28 @@
  * time-boxed by DISCORD_ATTACHMENT_TIMEOUT_MS (a stalled CDN answer used to hold the command
  * for as long as the socket lived) and capped in size while reading, whatever the declared size.
  */
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FileIngest } from '../../src/discord/command.js';
 import { botHarnesses, subcommand } from '../support/fake-discord/bot-harness.js';
 import type { FakeAttachment } from '../support/fake-discord/server.js';
 import { FakeAssistant } from '../support/fake-assistant.js';
+import { stallingServers } from '../support/stalling-server.js';
 
 const startHarness = botHarnesses();
 
-const servers: { server: Server; stalled: ServerResponse[] }[] = [];
-afterEach(async () => {
-  for (const { server, stalled } of servers.splice(0)) {
-    for (const res of stalled) res.destroy();
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
-});
+const startServer = stallingServers();
 
-/** A CDN stand-in: `/stall` sends the headers and half the body, then nothing; `/big` sends more than it declares. */
-async function cdn(): Promise<string> {
-  const stalled: ServerResponse[] = [];
-  const server = createServer((req, res) => {
+/** A CDN stand-in: `/stall` sends the headers and the start of the body, then nothing; `/big` sends more than it declares. */
+function cdn(): Promise<string> {
+  return startServer((req, res) => {
     if (req.url === '/big') {
       res.writeHead(200, { 'content-type': 'text/plain' }).end(Buffer.alloc(6_000_000, 97));
-      return;
+      return false;
     }
-    stalled.push(res);
     res.writeHead(200, { 'content-type': 'text/calendar', 'content-length': '4096' });
     res.write('BEGIN:VCALENDAR\n');
+    return true;
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  servers.push({ server, stalled });
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
 class RecordingIngest implements FileIngest {
