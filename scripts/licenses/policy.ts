@@ -64,6 +64,10 @@ export const REVIEWED_PACKAGES: Readonly<Record<string, { license: string; reaso
     license: 'Apache-2.0',
     reason: 'optional, via onnxruntime-web. Says "SEE LICENSE IN LICENSE.txt"; that file is Apache License 2.0 (Google FlatBuffers).',
   },
+  'memorystream@0.3.1': {
+    license: 'MIT',
+    reason: 'dev only, via npm-run-all2 (lint runs its checks side by side). Declares MIT in the old `licenses: [{ type }]` array; its LICENSE file is the MIT text.',
+  },
   'xml-escape@1.1.0': {
     license: 'MIT',
     reason: 'via edge-tts-universal. Writes "MIT License" instead of the SPDX id MIT; its LICENSE file is the MIT text.',
