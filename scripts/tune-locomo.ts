@@ -8,7 +8,10 @@
  *     re-ranks the saved candidates through the real fusion (recall.ts `fuse`) for every combination
  *     of the given RecallWeights fields, on top of the configured weights; prints recall@5 per
  *     category for each, then leaves one conversation out at a time: the combination best on the
- *     others is scored on the one left out, and the held-out rankings are scored together.
+ *     others is scored on the one left out, and the held-out rankings are scored together;
+ *   add --by-kind to choose the combination per kind of question (query-kind.ts) instead, with the
+ *     grid's values in place of query-kind.ts KIND_WEIGHTS: prints each kind's best as factors on the
+ *     configured weights, and leaves conversations out in the same way.
  *
  * Only fusion weights can be tuned this way: chunking, keyword terms and the context weight change
  * the candidates themselves (dump again, or run bench:locomo).
@@ -45,7 +48,14 @@ interface Saved {
 }
 
 const { values: args } = parseArgs({
-  options: { data: { type: 'string' }, dump: { type: 'string' }, candidates: { type: 'string' }, grid: { type: 'string', default: '{}' }, k: { type: 'string', default: '10' } },
+  options: {
+    data: { type: 'string' },
+    dump: { type: 'string' },
+    candidates: { type: 'string' },
+    grid: { type: 'string', default: '{}' },
+    k: { type: 'string', default: '10' },
+    'by-kind': { type: 'boolean', default: false },
+  },
 });
 const config = loadConfig();
 const K = Number(args.k);
@@ -96,8 +106,12 @@ async function dump(data: string, out: string): Promise<void> {
   console.log(`${saved.questions.length} questions' candidates written to ${out}`);
 }
 
-/** Step 2: every combination of the grid, scored on all conversations and left out one at a time. */
-function tune(saved: Saved, grid: Record<string, number[]>): void {
+/**
+ * Step 2: every combination of the grid, scored on all conversations and left out one at a time.
+ * With `byKind`, each kind of question (query-kind.ts) gets its own best combination, with the
+ * grid's values in place of KIND_WEIGHTS' factors; the factors to put there are printed.
+ */
+function tune(saved: Saved, grid: Record<string, number[]>, byKind: boolean): void {
   const unknown = Object.keys(grid).filter((key) => !(key in DEFAULT_WEIGHTS));
   if (unknown.length > 0) throw new Error(`not a RecallWeights field: ${unknown.join(', ')}`);
   let combos: Partial<RecallWeights>[] = [{}];
@@ -105,6 +119,7 @@ function tune(saved: Saved, grid: Record<string, number[]>): void {
   const base = recallSettings(config).weights;
   const now = systemClock.now();
   const shapes = new Map(saved.questions.map((q) => [q, classifyQuery(q.question, now)]));
+  const noFactors = { temporal: {}, person: {}, preference: {}, general: {} };
   const rank = (weights: RecallWeights): Record<string, string[]> => {
     const out: Record<string, string[]> = {};
     for (const q of saved.questions) {
@@ -112,7 +127,7 @@ function tune(saved: Saved, grid: Record<string, number[]>): void {
       const chunks = (list: Ranked): ScoredChunk[] => list.map(([key, score]) => ({ ...conv.chunks[key]!, score }));
       const found: Candidates = { vector: chunks(q.vector), keyword: chunks(q.keyword), temporal: chunks(q.temporal) };
       const ids: string[] = [];
-      for (const h of fuse(found, q.question, shapes.get(q)!, weights).rank(() => 0, now, K)) {
+      for (const h of fuse(found, q.question, shapes.get(q)!, weights, byKind ? noFactors : undefined).rank(() => 0, now, K)) {
         const id = conv.lines[`${h.page}#${h.lineStart}`];
         if (id && !ids.includes(id)) ids.push(id);
       }
@@ -124,39 +139,56 @@ function tune(saved: Saved, grid: Record<string, number[]>): void {
     items.reduce((sum, q) => sum + q.gold.filter((g) => (rankings[q.key] ?? []).slice(0, 5).includes(g)).length / q.gold.length, 0) / Math.max(1, items.length);
   const scored = saved.questions.filter((q) => q.category >= 1 && q.category <= 4);
   const runs = combos.map((combo) => ({ combo, rankings: rank(effectiveWeights({ ...base, ...combo }, false)) }));
+  const pct = (x: number) => (100 * x).toFixed(1);
   const byCategory = (rankings: Record<string, string[]>) =>
     [1, 2, 3, 4]
       .map((c) =>
-        (
-          100 *
+        pct(
           recall5(
             rankings,
             scored.filter((q) => q.category === c),
-          )
-        )
-          .toFixed(1)
-          .padStart(6),
+          ),
+        ).padStart(6),
       )
       .join('');
   console.log(`${'weights (on top of the configured ones)'.padEnd(60)} overall    mh   tmp    od    sh`);
   for (const r of [...runs].sort((a, b) => recall5(b.rankings, scored) - recall5(a.rankings, scored))) {
-    console.log(`${JSON.stringify(r.combo).padEnd(60)}${(100 * recall5(r.rankings, scored)).toFixed(1).padStart(7)}${byCategory(r.rankings)}`);
+    console.log(`${JSON.stringify(r.combo).padEnd(60)}${pct(recall5(r.rankings, scored)).padStart(7)}${byCategory(r.rankings)}`);
+  }
+  // the groups whose weights are chosen apart: each kind of question, or all questions together
+  const groupOf = (q: Question) => (byKind ? shapes.get(q)!.kind : 'all');
+  const groups = [...new Set(scored.map(groupOf))];
+  const best = (items: Question[]) => runs.reduce((a, b) => (recall5(b.rankings, items) > recall5(a.rankings, items) ? b : a));
+  if (byKind) {
+    const chosen: Record<string, string[]> = {};
+    console.log('\nbest per kind of question, on all conversations (n, recall@5, KIND_WEIGHTS factors):');
+    for (const g of groups) {
+      const items = scored.filter((q) => groupOf(q) === g);
+      const b = best(items);
+      for (const q of items) chosen[q.key] = b.rankings[q.key] ?? [];
+      const factors = Object.fromEntries(Object.entries(b.combo).map(([f, v]) => [f, Number((v / base[f as keyof RecallWeights]).toFixed(3))]));
+      console.log(`${g.padEnd(11)} ${String(items.length).padStart(4)} ${pct(recall5(b.rankings, items)).padStart(6)}  ${JSON.stringify(factors)}`);
+    }
+    console.log(`together:\n${scoreRuns(scored, chosen)}`);
   }
   const heldOut: Record<string, string[]> = {};
   console.log('\nleave one conversation out: best on the others → scored on the one left out');
   for (const conv of Object.keys(saved.convs)) {
-    const train = scored.filter((q) => q.conv !== conv);
     const test = scored.filter((q) => q.conv === conv);
-    const best = runs.reduce((a, b) => (recall5(b.rankings, train) > recall5(a.rankings, train) ? b : a));
-    for (const q of test) heldOut[q.key] = best.rankings[q.key] ?? [];
-    console.log(`${conv.padEnd(10)} ${(100 * recall5(best.rankings, test)).toFixed(1).padStart(5)}  with ${JSON.stringify(best.combo)}`);
+    const picks: string[] = [];
+    for (const g of groups) {
+      const b = best(scored.filter((q) => q.conv !== conv && groupOf(q) === g));
+      for (const q of test) if (groupOf(q) === g) heldOut[q.key] = b.rankings[q.key] ?? [];
+      picks.push(`${byKind ? `${g} ` : ''}${JSON.stringify(b.combo)}`);
+    }
+    console.log(`${conv.padEnd(10)} ${pct(recall5(heldOut, test)).padStart(5)}  with ${picks.join(', ')}`);
   }
   console.log(`\nheld-out rankings together:\n${scoreRuns(scored, heldOut)}`);
 }
 
 if (args.dump && args.data) await dump(args.data, args.dump);
-else if (args.candidates) tune(JSON.parse(readFileSync(resolve(args.candidates), 'utf8')) as Saved, JSON.parse(args.grid) as Record<string, number[]>);
+else if (args.candidates) tune(JSON.parse(readFileSync(resolve(args.candidates), 'utf8')) as Saved, JSON.parse(args.grid) as Record<string, number[]>, args['by-kind']);
 else {
-  console.error('usage: tune-locomo --data locomo.json --dump candidates.json | --candidates candidates.json --grid \'{"brevity":[2,4]}\'');
+  console.error('usage: tune-locomo --data locomo.json --dump candidates.json | --candidates candidates.json --grid \'{"brevity":[2,4]}\' [--by-kind]');
   process.exit(2);
 }
