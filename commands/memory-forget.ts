@@ -1,6 +1,6 @@
 /**
- * `/memory forget`: forgets a note, one dated entry of a note, a decision or a quote of this
- * channel (autocompleted), and leaves a tombstone in forgotten.md so it is not learnt again.
+ * `/memory forget`: forgets a note, one dated entry of a note, a typed record (a fact on an
+ * entity page), a decision or a quote of this channel (autocompleted), and leaves a tombstone in forgotten.md so it is not learnt again.
  * Optionally also removes the messages that said it from the archive and the search index.
  * Changing shared memory needs an editor (the owner, Manage Server, or the editor role).
  */
@@ -10,9 +10,9 @@ import { parseTargetToken, targetToken } from '../src/core/tombstones.js';
 
 export default {
   ...GROUPS.memory,
-  subcommand: { name: 'forget', description: 'Forget a note, an entry, a decision or a quote, for good' },
+  subcommand: { name: 'forget', description: 'Forget a note, an entry, a fact, a decision or a quote, for good' },
   options: [
-    { type: ApplicationCommandOptionType.String, name: 'item', description: 'What to forget (start typing: a note, decision, quote…)', required: true, autocomplete: true },
+    { type: ApplicationCommandOptionType.String, name: 'item', description: 'What to forget (start typing: a note, a fact, a decision, a quote…)', required: true, autocomplete: true },
     { type: ApplicationCommandOptionType.Boolean, name: 'remove_messages', description: 'Also remove the messages that said it from the archive and search', required: false },
   ],
   editsSharedMemory: true,
