@@ -525,8 +525,9 @@ export class Assistant implements AssistantApi {
 
   async why(place: Place, ask: { query: string } | { ids: readonly string[] }): Promise<WhyAnswer> {
     if (place.kind === 'private') {
-      const records = this.deps.privateRecords?.list(place.userId, this.deps.clock.now());
-      return records ? privateWhy(records, ask) : { chains: [], missing: [], unavailable: 'this private conversation keeps no typed records' };
+      const store = this.deps.privateRecords;
+      if (!store) return { chains: [], missing: [], unavailable: 'this private conversation keeps no typed records' };
+      return privateWhy(store.list(place.userId, this.deps.clock.now()), ask, (ids) => store.history(place.userId, ids));
     }
     const home = await this.home(place);
     return explainWhy(this.deps.graph ?? {}, home.key, ask, (q) => home.search(q, 8));

@@ -378,8 +378,23 @@ export interface PrivateRecord {
 }
 
 /** A DM's typed records and waiting candidates, in private.db (the private twin of the graph's records). */
+/** One change to a DM record, as private.db keeps it: the record's history for `/memory why`. */
+export interface PrivateRecordEvent {
+  /** The record's id. */
+  id: string;
+  /** YYYY-MM-DD */
+  at: string;
+  kind: 'added' | 'restated' | 'review' | 'reviewed';
+  /** What happened, in a few words (the gate's verdict, the review decision); never the statement. */
+  text: string;
+  /** The message that said it, when a message did. */
+  source: string;
+}
+
 export interface PrivateRecords {
   list(userId: string, now: Date): PrivateRecord[];
+  /** The changes to these records, oldest first (records written before private.db kept them have none). */
+  history(userId: string, ids: readonly string[]): PrivateRecordEvent[];
   /** Promoted facts become records: a restated one is refreshed, a contradicting one goes into review with the other. */
   write(userId: string, write: GraphWrite): GraphWriteReport;
   reviewPairs(userId: string): ReviewPair[];

@@ -6,7 +6,7 @@
  * and the project's `notes/_log.md`) by the knowledge graph; this module picks the records and
  * renders a chain as plain lines for every front door.
  */
-import type { KnowledgeGraph, PrivateRecord, RecallHit } from './ports.js';
+import type { KnowledgeGraph, PrivateRecord, PrivateRecordEvent, RecallHit } from './ports.js';
 
 export type ChainStepKind = 'said' | 'added' | 'restated' | 'edited' | 'merged' | 'review' | 'reviewed' | 'distilled' | 'expired' | 'settled';
 
@@ -109,11 +109,17 @@ export async function explainWhy(
   return query ? whyQuery(graph, project, await search(query), query) : { chains: [], missing: [] };
 }
 
-/** A DM's record (private.db keeps its latest state, not its history) as a chain from its own fields. */
-function privateChain(r: PrivateRecord): RecordChain {
+/** The steps of a DM record written before private.db kept its history: what its own fields tell. */
+function stepsFromFields(r: PrivateRecord): ChainStep[] {
   const steps: ChainStep[] = [{ at: r.said, kind: 'said', text: `said in this conversation, about ${r.entity}`, ...(r.source ? { source: r.source } : {}) }];
   if (r.vs && r.status !== 'superseded') steps.push({ at: '', kind: 'review', text: `in review: disagrees with ^${r.vs}` });
   if (r.superseded) steps.push({ at: r.superseded, kind: 'reviewed', text: `review decision: superseded${r.vs ? ` by ^${r.vs}` : ''}` });
+  return steps;
+}
+
+/** A DM's record (private.db) as a chain: its history of changes, or its own fields when it has none. */
+function privateChain(r: PrivateRecord, events: readonly PrivateRecordEvent[]): RecordChain {
+  const steps: ChainStep[] = events.length ? events.map((e) => ({ at: e.at, kind: e.kind, text: e.text, ...(e.source ? { source: e.source } : {}) })) : stepsFromFields(r);
   return {
     id: r.id,
     page: `private: ${r.entity}`,
@@ -130,13 +136,35 @@ function privateChain(r: PrivateRecord): RecordChain {
   };
 }
 
-/** `/memory why` in a private conversation: its records by id, or those sharing most words with the question. */
-export function privateWhy(records: readonly PrivateRecord[], ask: { query: string } | { ids: readonly string[] }, limit = 3): WhyAnswer {
-  const note = 'private records keep their latest state in private.db, not a history of changes';
+/**
+ * `/memory why` in a private conversation: its records by id, or those sharing most words with
+ * the question, each with its history from private.db (`history`).
+ */
+export function privateWhy(
+  records: readonly PrivateRecord[],
+  ask: { query: string } | { ids: readonly string[] },
+  history: (ids: readonly string[]) => readonly PrivateRecordEvent[],
+  limit = 3,
+): WhyAnswer {
+  const answer = (chosen: readonly PrivateRecord[], missing: string[]): WhyAnswer => {
+    const events = history(chosen.map((r) => r.id));
+    const chains = chosen.map((r) =>
+      privateChain(
+        r,
+        events.filter((e) => e.id === r.id),
+      ),
+    );
+    // records written before private.db kept a history can only tell their latest state
+    const old = chains.some((c) => c.steps[0]?.kind === 'said');
+    return { chains, missing, ...(old ? { note: 'records written before Charlie kept their history show their latest state only' } : {}) };
+  };
   const asIds = 'ids' in ask ? ask.ids : ask.query.trim().split(/[\s,]+/);
   const ids = asIds.map((id) => id.replace(/^\^/, '')).filter((id) => RECORD_ID.test(id));
   if ('ids' in ask || (ids.length > 0 && ids.length === asIds.length)) {
-    return { chains: records.filter((r) => ids.includes(r.id)).map(privateChain), missing: ids.filter((id) => !records.some((r) => r.id === id)), note };
+    return answer(
+      records.filter((r) => ids.includes(r.id)),
+      ids.filter((id) => !records.some((r) => r.id === id)),
+    );
   }
   const q = words(ask.query);
   const ranked = records
@@ -144,7 +172,10 @@ export function privateWhy(records: readonly PrivateRecord[], ask: { query: stri
     .map((r) => ({ r, o: [...words(`${r.entity} ${r.statement}`)].filter((w) => q.has(w)).length }))
     .filter((x) => x.o > 0)
     .sort((a, b) => b.o - a.o);
-  return { chains: ranked.slice(0, limit).map((x) => privateChain(x.r)), missing: [], note };
+  return answer(
+    ranked.slice(0, limit).map((x) => x.r),
+    [],
+  );
 }
 
 const day = (at: string) => at.slice(0, 10);

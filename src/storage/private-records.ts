@@ -8,7 +8,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { z } from 'zod';
 import type { CandidateStore } from '../core/promotion.js';
-import type { GraphWrite, GraphWriteReport, PrivateRecord, PrivateRecords, ReviewChoice, ReviewPair } from '../core/ports.js';
+import type { GraphWrite, GraphWriteReport, PrivateRecord, PrivateRecordEvent, PrivateRecords, ReviewChoice, ReviewPair } from '../core/ports.js';
 import { blockIdFor } from '../memory/graph/lines.js';
 import { nameTokens, normalizeStatement } from '../memory/graph/names.js';
 import { parseCandidates } from '../memory/records/candidate-store.js';
@@ -16,10 +16,10 @@ import { decay } from '../memory/records/decay.js';
 import { CATEGORIES, STATUSES, type Category, type RecordStatus } from '../memory/records/record.js';
 import { attributeOf } from '../memory/records/review.js';
 
-/** private.db's schema version (PRAGMA user_version): 3 added dm_records and dm_candidates. */
-export const PRIVATE_SCHEMA_VERSION = 3;
+/** private.db's schema version (PRAGMA user_version): 3 added dm_records and dm_candidates, 4 dm_record_events. */
+export const PRIVATE_SCHEMA_VERSION = 4;
 
-/** Creates the record tables of schema 3 on a database of any earlier version; idempotent. */
+/** Creates the record tables of schema 4 on a database of any earlier version; idempotent. */
 export function migrateRecords(db: DatabaseSync): void {
   const row = db.prepare('PRAGMA user_version').get() as { user_version?: number } | undefined;
   const version = row?.user_version ?? 0;
@@ -34,6 +34,11 @@ export function migrateRecords(db: DatabaseSync): void {
       vs TEXT NOT NULL DEFAULT '', superseded TEXT NOT NULL DEFAULT '', asked TEXT NOT NULL DEFAULT '', raised TEXT NOT NULL DEFAULT '',
       PRIMARY KEY (user_id, id));
     CREATE TABLE IF NOT EXISTS dm_candidates (user_id TEXT PRIMARY KEY, candidates TEXT NOT NULL DEFAULT '[]');
+    CREATE TABLE IF NOT EXISTS dm_record_events (
+      user_id TEXT NOT NULL, id TEXT NOT NULL, at TEXT NOT NULL,
+      kind TEXT NOT NULL CHECK (kind IN ('added', 'restated', 'review', 'reviewed')),
+      text TEXT NOT NULL DEFAULT '', source TEXT NOT NULL DEFAULT '');
+    CREATE INDEX IF NOT EXISTS dm_record_events_by_record ON dm_record_events (user_id, id);
     ${version < PRIVATE_SCHEMA_VERSION ? `PRAGMA user_version = ${PRIVATE_SCHEMA_VERSION};` : ''}
     COMMIT;
   `);
@@ -62,6 +67,8 @@ const rowSchema = z.object({
   raised: z.string(),
 });
 
+const eventSchema = z.object({ id: z.string(), at: z.string(), kind: z.enum(['added', 'restated', 'review', 'reviewed']), text: z.string(), source: z.string() });
+
 const COLUMNS = ['id', 'entity', 'statement', 'category', 'source', 'via', 'confidence', 'sensitivity', 'status', 'said', 'happened', 'due', 'about', 'vs', 'superseded', 'asked', 'raised'] as const;
 
 const entityKey = (name: string) => nameTokens(name).join(' ');
@@ -83,7 +90,8 @@ export class SqlitePrivateRecords implements PrivateRecords {
     });
   }
 
-  private save(userId: string, records: Iterable<Stored>): void {
+  /** Writes records and the events that changed them, in one transaction. */
+  private save(userId: string, records: Iterable<Stored>, events: readonly PrivateRecordEvent[] = []): void {
     const list = [...records];
     if (list.length === 0) return;
     const sets = COLUMNS.filter((c) => c !== 'id')
@@ -91,9 +99,11 @@ export class SqlitePrivateRecords implements PrivateRecords {
       .join(', ');
     this.use(() => {
       const insert = this.db.prepare(`INSERT INTO dm_records (user_id, ${COLUMNS.join(', ')}) VALUES (?, ${COLUMNS.map(() => '?').join(', ')}) ON CONFLICT (user_id, id) DO UPDATE SET ${sets}`);
+      const log = this.db.prepare('INSERT INTO dm_record_events (user_id, id, at, kind, text, source) VALUES (?, ?, ?, ?, ?, ?)');
       this.db.exec('BEGIN');
       try {
         for (const r of list) insert.run(userId, ...COLUMNS.map((c) => r[c]));
+        for (const e of events) log.run(userId, e.id, e.at, e.kind, e.text, e.source);
         this.db.exec('COMMIT');
       } catch (error) {
         this.db.exec('ROLLBACK');
@@ -109,10 +119,22 @@ export class SqlitePrivateRecords implements PrivateRecords {
     });
   }
 
+  history(userId: string, ids: readonly string[]): PrivateRecordEvent[] {
+    if (ids.length === 0) return [];
+    const rows = this.use(
+      () => this.db.prepare(`SELECT id, at, kind, text, source FROM dm_record_events WHERE user_id = ? AND id IN (${ids.map(() => '?').join(', ')}) ORDER BY rowid`).all(userId, ...ids) as Row[],
+    );
+    return rows.flatMap((r) => {
+      const p = eventSchema.safeParse(r);
+      return p.success ? [p.data] : [];
+    });
+  }
+
   write(userId: string, write: GraphWrite): GraphWriteReport {
     const report: GraphWriteReport = { created: [], updated: [], factsAdded: 0, factsRefreshed: 0, linksAdded: 0, refused: [] };
     const all = this.rows(userId);
     const changed = new Map<string, Stored>();
+    const events: PrivateRecordEvent[] = [];
     const names = new Map(all.map((r) => [entityKey(r.entity), r.entity]));
     for (const e of write.entities) {
       const entity = names.get(entityKey(e.name)) ?? e.name.trim();
@@ -127,6 +149,7 @@ export class SqlitePrivateRecords implements PrivateRecords {
           if (same.said < f.said) {
             Object.assign(same, { said: f.said, confidence: 1 });
             changed.set(same.id, same);
+            events.push({ id: same.id, at: f.said, kind: 'restated', text: 'said again', source: f.source });
             report.factsRefreshed++;
           }
           continue;
@@ -157,17 +180,20 @@ export class SqlitePrivateRecords implements PrivateRecords {
             if (!open(old.status) || attributeOf(old.statement, old.about) !== attr) continue;
             Object.assign(old, { status: 'review', vs: fresh.id });
             changed.set(old.id, old);
+            events.push({ id: old.id, at: f.said, kind: 'review', text: `put into review: disagrees with ^${fresh.id}`, source: '' });
             if (!fresh.vs) Object.assign(fresh, { status: 'review', vs: old.id });
           }
         }
         all.push(fresh);
         changed.set(fresh.id, fresh);
+        events.push({ id: fresh.id, at: f.said, kind: 'added', text: `said in this conversation; ${f.gate ?? 'written without the promotion gate'}`, source: f.source });
+        if (fresh.vs) events.push({ id: fresh.id, at: f.said, kind: 'review', text: `put into review: disagrees with ^${fresh.vs}`, source: '' });
         report.factsAdded++;
       }
       if (e.facts.length) report.updated.push(entity);
     }
     for (const l of write.links) report.refused.push({ item: `${l.from} → ${l.to}`, reason: 'links are not kept for private conversations' });
-    this.save(userId, changed.values());
+    this.save(userId, changed.values(), events);
     return report;
   }
 
@@ -191,26 +217,34 @@ export class SqlitePrivateRecords implements PrivateRecords {
     const target = all.find((r) => r.id === id);
     if (!target) return false;
     const byId = (rid: string) => all.find((r) => r.id === rid);
+    const events: PrivateRecordEvent[] = [];
+    const decided = (rid: string, text: string) => events.push({ id: rid, at: today, kind: 'reviewed', text: `review decision: ${choice}: ${text}`, source: '' });
     const keep = (rid: string) => {
       const r = byId(rid);
-      if (r) Object.assign(r, { status: 'active', vs: '' });
+      if (!r) return;
+      Object.assign(r, { status: 'active', vs: '' });
+      decided(rid, 'kept');
     };
-    const supersede = (rid: string) => {
+    const supersede = (rid: string, by: string) => {
       const r = byId(rid);
-      if (r) Object.assign(r, { status: 'superseded', superseded: today });
+      if (!r) return;
+      Object.assign(r, { status: 'superseded', superseded: today });
+      decided(rid, `superseded by ^${by}`);
     };
     const pair = this.reviewPairs(userId).find((p) => p.old.id === id || p.new.id === id);
-    if (choice === 'hold') target.status = 'held';
-    else if (!pair) keep(id);
+    if (choice === 'hold') {
+      target.status = 'held';
+      events.push({ id, at: today, kind: 'reviewed', text: 'held: kept in private.db, out of answers', source: '' });
+    } else if (!pair) keep(id);
     else if (choice === 'keep-both') {
       keep(pair.old.id);
       keep(pair.new.id);
     } else {
       const [winner, loser] = choice === 'keep-new' ? [pair.new.id, pair.old.id] : [pair.old.id, pair.new.id];
       keep(winner);
-      supersede(loser);
+      supersede(loser, winner);
     }
-    this.save(userId, all);
+    this.save(userId, all, events);
     return true;
   }
 

@@ -172,7 +172,7 @@ export class SqlitePrivateStore implements PrivateStore {
     this.use(() => {
       this.db.exec('BEGIN');
       try {
-        for (const table of ['dm_messages', 'dm_memory', 'dm_tombstones', 'dm_records', 'dm_candidates']) this.db.prepare(`DELETE FROM ${table} WHERE user_id = ?`).run(userId);
+        for (const table of ['dm_messages', 'dm_memory', 'dm_tombstones', 'dm_records', 'dm_candidates', 'dm_record_events']) this.db.prepare(`DELETE FROM ${table} WHERE user_id = ?`).run(userId);
         this.db.exec('COMMIT');
       } catch (error) {
         this.db.exec('ROLLBACK');

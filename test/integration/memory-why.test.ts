@@ -7,6 +7,7 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { PassThrough, Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Place } from '../../src/core/assistant-api.js';
@@ -182,9 +183,10 @@ describe('/memory why', () => {
     expect(dm.unavailable).toContain('private');
   });
 
-  it('in a DM: the records of private.db by their own fields (source, said, review), saying that they keep no history', async () => {
+  it('in a DM: the history of each record in private.db (added with the gate and the message, restated, review, decision); older records by their fields', async () => {
     fx = retrievalFixture();
-    const privateStore = new SqlitePrivateStore(join(fx.dataDir, 'private.db'));
+    const file = join(fx.dataDir, 'private.db');
+    const privateStore = new SqlitePrivateStore(file);
     const clock = new FixedClock(new Date('2026-06-01T10:00:00Z'));
     let facts: unknown[] = [];
     const memory = new ScriptedChatModel(() => ({ text: JSON.stringify({ summary: 'Dana talks about Sarah.', decisions: [], quotes: [], entities: [], facts, links: [] }) }));
@@ -199,25 +201,42 @@ describe('/memory why', () => {
       facts = [{ entity: 'Sarah', text: 'Joined Globex as head of design.', message: 1, type: 'identity' }];
       await assistant.distillNow(dana);
       const pair = (await assistant.reviewList(dana))[0];
-      const globex = pair?.new.id ?? '';
+      const [acmeId, globexId] = [pair?.old.id ?? '', pair?.new.id ?? ''];
       clock.advance(DAY);
-      expect(await assistant.resolveReview(dana, globex, 'keep-new')).toBe(true);
+      expect(await assistant.resolveReview(dana, globexId, 'keep-new')).toBe(true);
+      clock.advance(DAY);
+      await assistant.handle({ place: dana, speaker: 'Dana', text: 'Remember that Sarah joined Globex as head of design', source: 'dm:m3', reply: false });
+      await assistant.distillNow(dana);
 
       const answer = await assistant.why(dana, { query: 'where does Sarah work?' });
       expect(answer.chains.map((c) => c.statement)).toEqual(['Joined Globex as head of design.']); // the superseded one is no answer
-      expect(answer.chains[0]?.steps).toEqual([{ at: '2026-07-01', kind: 'said', text: 'said in this conversation, about Sarah', source: 'dm:m2' }]);
-      const acme = await assistant.why(dana, { ids: [pair?.old.id ?? '', 'r-000000'] });
+      expect(answer.chains[0]?.steps.map((st) => [st.at, st.kind, st.text.replace(/gate [\d.]+ \(.*\)/, 'gate …'), st.source])).toEqual([
+        ['2026-07-01', 'added', 'said in this conversation; gate …', 'dm:m2'],
+        ['2026-07-01', 'review', `put into review: disagrees with ^${acmeId}`, undefined],
+        ['2026-07-02', 'reviewed', 'review decision: keep-new: kept', undefined],
+        ['2026-07-03', 'restated', 'said again', 'dm:m3'],
+      ]);
+      expect(answer.note).toBeUndefined();
+      const acme = await assistant.why(dana, { ids: [acmeId, 'r-000000'] });
       expect(acme.missing).toEqual(['r-000000']);
       expect(acme.chains[0]?.status).toBe('superseded');
-      expect(acme.chains[0]?.steps.map((st) => [st.at, st.kind])).toEqual([
-        ['2026-06-01', 'said'],
-        ['2026-07-02', 'reviewed'],
+      expect(acme.chains[0]?.steps.map((st) => [st.at, st.kind, st.source])).toEqual([
+        ['2026-06-01', 'added', 'dm:m1'],
+        ['2026-07-01', 'review', undefined],
+        ['2026-07-02', 'reviewed', undefined],
       ]);
-      const all = await assistant.why(dana, { query: 'Works at Acme' });
-      expect(all.chains).toEqual([]);
+      expect(acme.chains[0]?.steps[2]?.text).toBe(`review decision: keep-new: superseded by ^${globexId}`);
+      expect((await assistant.why(dana, { query: 'Works at Acme' })).chains).toEqual([]);
       const text = whyText(await assistant.why(dana, { query: 'Sarah Globex' }));
-      expect(text).toContain('2026-07-01  said     said in this conversation, about Sarah — dm:m2');
-      expect(text).toContain('(private records keep their latest state in private.db, not a history of changes)');
+      expect(text).toContain('2026-07-03  restated said again — dm:m3');
+
+      // a record from before private.db kept a history: its own fields, and a note saying so
+      const db = new DatabaseSync(file);
+      db.prepare('DELETE FROM dm_record_events WHERE id = ?').run(globexId);
+      db.close();
+      const old = await assistant.why(dana, { ids: [globexId] });
+      expect(old.chains[0]?.steps).toEqual([{ at: '2026-07-03', kind: 'said', text: 'said in this conversation, about Sarah', source: 'dm:m2' }]);
+      expect(whyText(old)).toContain('(records written before Charlie kept their history show their latest state only)');
       // another user's DM sees none of it
       expect((await assistant.why({ kind: 'private', userId: '2002', userName: 'Eve' }, { query: 'Sarah Globex' })).chains).toEqual([]);
     } finally {

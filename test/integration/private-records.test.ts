@@ -136,7 +136,7 @@ describe('DM records in private.db', () => {
     expect(await t.assistant.resolveReview({ kind: 'private', userId: '2002', userName: 'Eve' }, globex?.id ?? '', 'keep-both')).toBe(false);
   });
 
-  it('a sensitive record is on the egress guard list; wipe removes every record and candidate', async () => {
+  it('a sensitive record is on the egress guard list; wipe removes every record, its history and every candidate', async () => {
     const t = setup();
     await t.say('Remember that I take medication for migraines');
     await t.say('my cousin mentioned that Lea plays chess');
@@ -148,8 +148,11 @@ describe('DM records in private.db', () => {
     const list = await sensitiveRecords(new InMemoryProjectStore(), t.privateStore, t.privateStore.records).list({ kind: 'private', userId: '1001' });
     expect(list.map((r) => r.text)).toContain('Takes medication for migraines.');
     expect(await t.assistant.memoryCandidates(dana)).toHaveLength(1);
+    const ids = t.records().map((r) => r.id);
+    expect(t.privateStore.records.history('1001', ids).map((e) => e.kind)).toEqual(['added']);
     expect(await t.assistant.wipePrivate(dana)).toBe(true);
     expect(t.records()).toEqual([]);
+    expect(t.privateStore.records.history('1001', ids)).toEqual([]);
     expect(await t.assistant.memoryCandidates(dana)).toEqual([]);
   });
 });
@@ -185,7 +188,7 @@ describe('private.db migration', () => {
     expect(again.recentMessages('1001', 5)).toHaveLength(1);
     const db = new DatabaseSync(file, { readOnly: true });
     try {
-      expect(db.prepare('PRAGMA user_version').get()).toEqual({ user_version: 3 });
+      expect(db.prepare('PRAGMA user_version').get()).toEqual({ user_version: 4 });
     } finally {
       db.close();
     }
