@@ -3,7 +3,7 @@
  * scripted model and demo memory: `npx tsx scripts/web-screenshots.ts [outDir]` (default
  * /tmp/web-shots). Needs /usr/bin/chromium.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchChromium } from '../test/support/browser.js';
 import { demoFiles, writeWaiting } from '../test/support/web-demo-data.js';
@@ -19,6 +19,10 @@ const fixture = await startWebFixture({
       : { toolCalls: [{ name: 'search_memory', arguments: JSON.stringify({ query: 'Lisbon trip plans' }) }] },
 });
 writeWaiting(fixture.dataDir);
+// one version reflection kept, so the page view shows its Earlier versions
+const kept = join(fixture.projectsDir, 'trip', '.history', 'notes', 'People');
+mkdirSync(kept, { recursive: true });
+writeFileSync(join(kept, 'Sarah-Chen.2026-11-20T10-00-00.000Z.md'), readFileSync(join(fixture.projectsDir, 'trip', 'notes', 'People', 'Sarah-Chen.md')));
 const browser = await launchChromium();
 try {
   for (const [label, viewport] of [
@@ -53,6 +57,8 @@ try {
     await page.goto(`${fixture.web.url}/#/page/trip/${encodeURIComponent('notes/People/Sarah-Chen.md')}`);
     await page.locator('.markdown-body').waitFor();
     await page.screenshot({ path: join(out, `page-${label}.png`) });
+    await page.locator('.versions').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(out, `versions-${label}.png`) });
     await page.goto(`${fixture.web.url}/#/inspect/trip/recall`);
     await page.locator('#recall-query').fill('tiles museum');
     await page.keyboard.press('Enter');

@@ -10,6 +10,8 @@
  *   GET    /api/projects/:project/page?path=       one page's raw Markdown
  *   GET    /api/projects/:project/search?q=        recall hits with page, lines and score parts
  *   GET    /api/projects/:project/graph            entity pages and their labelled `## Related` links
+ *   GET    /api/projects/:project/versions?page=   kept earlier versions of a note page (reflection's `.history/`)
+ *   POST   /api/projects/:project/restore          { page, version? } → that version written back (as /memory restore)
  */
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
@@ -98,6 +100,27 @@ export function memoryRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
       const markdown = await deps.projects.readPage(where.slug, path);
       if (markdown === null) return c.json({ error: `no page ${path}` }, 404);
       return c.json({ path, markdown });
+    } catch (err) {
+      if (err instanceof UnsafeNameError) return c.json({ error: err.message }, 400);
+      throw err;
+    }
+  });
+
+  app.get('/api/projects/:project/versions', async (c) => {
+    const where = await at(c);
+    if (!where) return noSuchProject(c);
+    const page = c.req.query('page')?.replace(/^notes\//, '');
+    return c.json({ versions: await deps.assistant.pageVersions(where.place, page || undefined) });
+  });
+
+  app.post('/api/projects/:project/restore', async (c) => {
+    const where = await at(c);
+    if (!where) return noSuchProject(c);
+    const body = z.object({ page: z.string().trim().min(1).max(500), version: z.string().trim().max(100).optional() }).safeParse(await c.req.json().catch(() => null));
+    if (!body.success) return c.json({ error: 'send { "page": "People/Sarah-Chen.md", "version": "…" }' }, 400);
+    try {
+      const out = await deps.assistant.restorePage(where.place, body.data.page, body.data.version || undefined);
+      return out.ok ? c.json(out) : c.json({ error: out.reason }, 404);
     } catch (err) {
       if (err instanceof UnsafeNameError) return c.json({ error: err.message }, 400);
       throw err;

@@ -6,7 +6,7 @@
  * follows a streamed reply to the true bottom of the page.
  * In CI the browser must be present (.ci/run installs it); elsewhere the suite is skipped, naming why.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -128,6 +128,26 @@ describe.skipIf(missing !== null)('Memory Inspector records in Chromium', { time
     await card.locator('button', { hasText: 'Really forget?' }).click();
     await expect.poll(() => file('notes', 'People', 'Sarah-Chen.md')).not.toContain('flat options');
     expect(file('forgotten.md')).toMatch(/· record · record r-88d0 of People\/Sarah-Chen\.md · by \S+ · `fp:[0-9a-f]+`/);
+  });
+
+  it('restores a page to a version reflection kept: byte for byte, and the page as it was is kept too', async () => {
+    const before = file('notes', 'Places', 'Lisbon.md');
+    const old = `${before.trimEnd()}\n\nA line reflection had merged away.\n`;
+    const kept = join(f.projectsDir, 'trip', '.history', 'notes', 'Places');
+    mkdirSync(kept, { recursive: true });
+    writeFileSync(join(kept, 'Lisbon.2026-11-20T10-00-00.000Z.md'), old);
+    await page.goto(`${f.web.url}/#/page/trip/${encodeURIComponent('notes/Places/Lisbon.md')}`);
+    const version = page.locator('.versions li', { hasText: '2026-11-20 10:00 UTC' });
+    await version.locator('button', { hasText: 'Restore' }).click();
+    // a second press confirms
+    expect(file('notes', 'Places', 'Lisbon.md')).toBe(before);
+    await version.locator('button', { hasText: 'Restore this version?' }).click();
+    await expect.poll(() => file('notes', 'Places', 'Lisbon.md')).toBe(old);
+    await expect.poll(() => page.locator('.versions li').count()).toBe(2);
+    const versions = readdirSync(kept).filter((n) => n !== 'Lisbon.2026-11-20T10-00-00.000Z.md');
+    expect(versions).toHaveLength(1);
+    expect(readFileSync(join(kept, versions[0] ?? ''), 'utf8')).toBe(before);
+    expect(await axeViolations(browser, f.web.url, [[`#/page/trip/${encodeURIComponent('notes/Places/Lisbon.md')}`, '.versions .page-version']])).toEqual([]);
   });
 
   it('follows a streamed reply to the true bottom of the page', async () => {

@@ -3,7 +3,7 @@
  * review queue, promotion candidates, editing a fact or a note page (a hand edit: manual,
  * confidence 1) and forgetting a fact with a tombstone — each checked on disk and in recall.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACME, DAVID, demoFiles, GLOBEX, WAITING, writeWaiting } from '../support/web-demo-data.js';
@@ -152,6 +152,27 @@ describe('inspector API: typed records', () => {
     expect(tombstones).toMatch(/· record · record r-88d0 of People\/Sarah-Chen\.md · by \S+ · `fp:[0-9a-f]+`/);
     expect(tombstones).not.toContain('flat options');
     expect((await fetch(url(`/records/${encodeURIComponent(promise?.id ?? '')}`), { method: 'DELETE', headers: bearer })).status).toBe(409);
+  });
+
+  it('lists the kept versions of a page and restores one; refuses without a token and outside notes/', async () => {
+    const kept = join(f.projectsDir, 'trip', '.history', 'notes', 'Places');
+    mkdirSync(kept, { recursive: true });
+    const old = '---\ntitle: Lisbon\n---\n\nAn older Lisbon page.\n';
+    writeFileSync(join(kept, 'Lisbon.2026-11-10T09-00-00.000Z.md'), old);
+    const restore = (body: unknown, headers: Record<string, string> = json) => fetch(url('/restore'), { method: 'POST', headers, body: JSON.stringify(body) });
+    expect((await fetch(url('/versions?page=notes/Places/Lisbon.md'))).status).toBe(401);
+    const before = readFileSync(join(f.projectsDir, 'trip', 'notes', 'Places', 'Lisbon.md'), 'utf8');
+    expect([401, 403]).toContain((await restore({ page: 'Places/Lisbon.md', version: '2026-11-10T09-00-00.000Z' }, { 'content-type': 'application/json' })).status);
+    expect(readFileSync(join(f.projectsDir, 'trip', 'notes', 'Places', 'Lisbon.md'), 'utf8')).toBe(before);
+    const listed = (await (await fetch(url('/versions?page=notes/Places/Lisbon.md'), { headers: bearer })).json()) as { versions: { page: string; version: string }[] };
+    expect(listed.versions.map((v) => [v.page, v.version])).toEqual([['Places/Lisbon.md', '2026-11-10T09-00-00.000Z']]);
+    const escape = await restore({ page: '../../../etc/passwd', version: '2026-11-10T09-00-00.000Z' });
+    expect(escape.status).toBe(404);
+    expect(((await escape.json()) as { error: string }).error).toContain('not a page name');
+    expect((await restore({})).status).toBe(400);
+    const res = await restore({ page: 'Places/Lisbon.md', version: '2026-11-10T09-00-00.000Z' });
+    expect(await res.json()).toEqual({ ok: true, page: 'Places/Lisbon.md', version: '2026-11-10T09-00-00.000Z' });
+    expect(readFileSync(join(f.projectsDir, 'trip', 'notes', 'Places', 'Lisbon.md'), 'utf8')).toBe(old);
   });
 });
 

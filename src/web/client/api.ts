@@ -56,6 +56,14 @@ export interface Problem {
   message: string;
 }
 
+/** A kept earlier version of a note page (reflection's `.history/`). */
+export interface PageVersion {
+  /** Relative to notes/, with `.md`. */
+  page: string;
+  /** Its time, e.g. `2026-11-30T14-00-00.000Z`. */
+  version: string;
+}
+
 export interface PageRef {
   page: string;
   title: string;
@@ -109,6 +117,8 @@ export const api = {
   promote: (project: string, key: string) => call<unknown>('POST', `${p(project)}/candidates/${encodeURIComponent(key)}/promote`),
   pages: (project: string) => call<{ pages: PageRef[] }>('GET', `${p(project)}/pages`),
   page: (project: string, path: string) => call<{ path: string; markdown: string }>('GET', `${p(project)}/page?path=${encodeURIComponent(path)}`),
+  versions: (project: string, page: string) => call<{ versions: PageVersion[] }>('GET', `${p(project)}/versions?page=${encodeURIComponent(page)}`),
+  restore: (project: string, page: string, version: string) => call<{ ok: true; page: string; version: string }>('POST', `${p(project)}/restore`, { page, version }),
   search: (project: string, q: string) => call<{ hits: Hit[]; ms: number }>('GET', `${p(project)}/search?q=${encodeURIComponent(q)}&limit=10`),
   graph: (project: string) => call<Graph>('GET', `${p(project)}/graph`),
   cancel: (turn: string) => call<unknown>('POST', `/api/turns/${encodeURIComponent(turn)}/cancel`),

@@ -59,6 +59,25 @@ const ICONS: Record<string, string> = {
   menu: 'M4 6h16M4 12h16M4 18h16',
 };
 
+/**
+ * A button that asks once more before a change that is hard to take back: the first press turns
+ * its label into `confirm`, the second runs `act`, then shows `done` (or the error) as a toast.
+ */
+export function confirmButton(label: string, confirm: string, className: string, act: () => Promise<unknown>, done: string): HTMLButtonElement {
+  const button = h('button', { type: 'button', class: className }, label);
+  button.addEventListener('click', () => {
+    if (button.dataset.confirm !== 'yes') {
+      button.dataset.confirm = 'yes';
+      button.textContent = confirm;
+      return;
+    }
+    void act()
+      .then(() => toast(done))
+      .catch((e: unknown) => toast(e instanceof Error ? e.message : String(e), 'error'));
+  });
+  return button;
+}
+
 /** A small line icon (decorative: the control around it carries the accessible name). */
 export function icon(name: keyof typeof ICONS): SVGSVGElement {
   const ns = 'http://www.w3.org/2000/svg';

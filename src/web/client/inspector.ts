@@ -4,9 +4,9 @@
  * shows each hit's score parts. Records carry whatever fields exist; new ones show up as columns
  * in the details without changes here.
  */
-import { api, type Hit, type PageRef } from './api.js';
+import { api, type Hit, type PageRef, type PageVersion } from './api.js';
 import type { MemoryRecord } from '../shared/records.js';
-import { clear, h, toast } from './dom.js';
+import { clear, confirmButton, h, toast } from './dom.js';
 import { renderCandidates, renderReview } from './inspector-queues.js';
 import { pageHref, pageView } from './markdown.js';
 import { recordItem } from './record-card.js';
@@ -165,12 +165,31 @@ async function renderPages(body: HTMLElement, project: string): Promise<void> {
 }
 
 export async function renderPage(main: HTMLElement, project: string, path: string): Promise<void> {
-  const [{ pages }, page] = await Promise.all([api.pages(project), api.page(project, path)]);
+  const note = path.startsWith('notes/');
+  const [{ pages }, page, { versions }] = await Promise.all([api.pages(project), api.page(project, path), note ? api.versions(project, path) : Promise.resolve({ versions: [] })]);
   const links: PageRef[] = pages;
   clear(
     main,
     h('header', { class: 'view-head' }, h('h1', {}, path), h('a', { href: `#/inspect/${encodeURIComponent(project)}/pages`, class: 'back' }, '← all pages')),
     pageView(page.markdown, project, links),
+    versions.length ? versionList(project, versions, () => void renderPage(main, project, path)) : '',
+  );
+}
+
+/** The page's earlier versions (kept when reflection or a restore changed it), newest first, each restorable. */
+function versionList(project: string, versions: PageVersion[], reload: () => void): HTMLElement {
+  const item = (v: PageVersion) => {
+    const restore = confirmButton('Restore', 'Restore this version?', 'small', () => api.restore(project, v.page, v.version).then(reload), 'Restored — the page as it was is kept as a version too');
+    // 2026-11-30T14-00-00.000Z → 2026-11-30 14:00 (UTC)
+    const when = v.version.replace(/^(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2}).*$/, '$1 $2:$3 UTC');
+    return h('li', { class: 'page-version' }, h('span', {}, `as it was before ${when}`), ' ', restore);
+  };
+  return h(
+    'section',
+    { class: 'versions', 'aria-label': 'Earlier versions' },
+    h('h2', {}, 'Earlier versions'),
+    h('p', { class: 'meta' }, "Kept in the project's .history/ folder whenever reflection or a restore changed this page. Restoring keeps the page as it is now as a version too."),
+    h('ul', { class: 'page-list' }, [...versions].reverse().map(item)),
   );
 }
 

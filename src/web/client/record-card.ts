@@ -5,7 +5,7 @@
  */
 import type { MemoryRecord } from '../shared/records.js';
 import { api } from './api.js';
-import { h, toast } from './dom.js';
+import { confirmButton, h, toast } from './dom.js';
 import { pageHref, renderMarkdown } from './markdown.js';
 
 /** Fields shown as chips or elsewhere on the card; any other field is listed under the provenance. */
@@ -174,20 +174,7 @@ export function recordItem(r: MemoryRecord, project: string, reload: () => Promi
     );
   }
   if (r.forgettable) {
-    const forget = h('button', { type: 'button', class: 'small danger' }, 'Forget');
-    forget.addEventListener('click', () => {
-      if (forget.dataset.confirm !== 'yes') {
-        forget.dataset.confirm = 'yes';
-        forget.textContent = 'Really forget?';
-        return;
-      }
-      void api
-        .forgetRecord(project, r.id)
-        .then(() => toast('Forgotten — a tombstone keeps Charlie from learning it again'))
-        .then(reload)
-        .catch((e: unknown) => toast(e instanceof Error ? e.message : String(e), 'error'));
-    });
-    actions.append(forget);
+    actions.append(confirmButton('Forget', 'Really forget?', 'small danger', () => api.forgetRecord(project, r.id).then(reload), 'Forgotten — a tombstone keeps Charlie from learning it again'));
   }
   return item;
 }
