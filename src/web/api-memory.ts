@@ -118,13 +118,9 @@ export function memoryRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     if (!where) return noSuchProject(c);
     const body = z.object({ page: z.string().trim().min(1).max(500), version: z.string().trim().max(100).optional() }).safeParse(await c.req.json().catch(() => null));
     if (!body.success) return c.json({ error: 'send { "page": "People/Sarah-Chen.md", "version": "…" }' }, 400);
-    try {
-      const out = await deps.assistant.restorePage(where.place, body.data.page, body.data.version || undefined);
-      return out.ok ? c.json(out) : c.json({ error: out.reason }, 404);
-    } catch (err) {
-      if (err instanceof UnsafeNameError) return c.json({ error: err.message }, 400);
-      throw err;
-    }
+    // a name outside notes/ is no page: restore says so in its reason (test: "not a page name")
+    const out = await deps.assistant.restorePage(where.place, body.data.page, body.data.version || undefined);
+    return out.ok ? c.json(out) : c.json({ error: out.reason }, 404);
   });
 
   app.get('/api/projects/:project/search', async (c) => {
