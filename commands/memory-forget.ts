@@ -1,6 +1,7 @@
 /**
  * `/memory forget`: forgets a note, one dated entry of a note, a typed record (a fact on an
- * entity page), a decision or a quote of this channel (autocompleted), and leaves a tombstone in forgotten.md so it is not learnt again.
+ * entity page), a decision or a quote of this channel (autocompleted), and leaves a tombstone
+ * in forgotten.md so it is not learnt again.
  * Optionally also removes the messages that said it from the archive and the search index.
  * Changing shared memory needs an editor (the owner, Manage Server, or the editor role).
  */

@@ -377,7 +377,6 @@ export interface PrivateRecord {
   raised: string;
 }
 
-/** A DM's typed records and waiting candidates, in private.db (the private twin of the graph's records). */
 /** One change to a DM record, as private.db keeps it: the record's history for `/memory why`. */
 export interface PrivateRecordEvent {
   /** The record's id. */
@@ -391,6 +390,7 @@ export interface PrivateRecordEvent {
   source: string;
 }
 
+/** A DM's typed records and waiting candidates, in private.db (the private twin of the graph's records). */
 export interface PrivateRecords {
   list(userId: string, now: Date): PrivateRecord[];
   /** The changes to these records, oldest first (records written before private.db kept them have none). */

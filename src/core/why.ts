@@ -155,7 +155,7 @@ export function privateWhy(
       ),
     );
     // records written before private.db kept a history can only tell their latest state
-    const old = chains.some((c) => c.steps[0]?.kind === 'said');
+    const old = chosen.some((r) => !events.some((e) => e.id === r.id));
     return { chains, missing, ...(old ? { note: 'records written before Charlie kept their history show their latest state only' } : {}) };
   };
   const asIds = 'ids' in ask ? ask.ids : ask.query.trim().split(/[\s,]+/);

@@ -16,6 +16,9 @@ import { decay } from '../memory/records/decay.js';
 import { CATEGORIES, STATUSES, type Category, type RecordStatus } from '../memory/records/record.js';
 import { attributeOf } from '../memory/records/review.js';
 
+/** The kinds of change a DM record's history keeps (PrivateRecordEvent['kind']). */
+const EVENT_KINDS = ['added', 'restated', 'review', 'reviewed'] as const satisfies readonly PrivateRecordEvent['kind'][];
+
 /** private.db's schema version (PRAGMA user_version): 3 added dm_records and dm_candidates, 4 dm_record_events. */
 export const PRIVATE_SCHEMA_VERSION = 4;
 
@@ -36,7 +39,7 @@ export function migrateRecords(db: DatabaseSync): void {
     CREATE TABLE IF NOT EXISTS dm_candidates (user_id TEXT PRIMARY KEY, candidates TEXT NOT NULL DEFAULT '[]');
     CREATE TABLE IF NOT EXISTS dm_record_events (
       user_id TEXT NOT NULL, id TEXT NOT NULL, at TEXT NOT NULL,
-      kind TEXT NOT NULL CHECK (kind IN ('added', 'restated', 'review', 'reviewed')),
+      kind TEXT NOT NULL CHECK (kind IN (${EVENT_KINDS.map((k) => `'${k}'`).join(', ')})),
       text TEXT NOT NULL DEFAULT '', source TEXT NOT NULL DEFAULT '');
     CREATE INDEX IF NOT EXISTS dm_record_events_by_record ON dm_record_events (user_id, id);
     ${version < PRIVATE_SCHEMA_VERSION ? `PRAGMA user_version = ${PRIVATE_SCHEMA_VERSION};` : ''}
@@ -67,7 +70,7 @@ const rowSchema = z.object({
   raised: z.string(),
 });
 
-const eventSchema = z.object({ id: z.string(), at: z.string(), kind: z.enum(['added', 'restated', 'review', 'reviewed']), text: z.string(), source: z.string() });
+const eventSchema = z.object({ id: z.string(), at: z.string(), kind: z.enum(EVENT_KINDS), text: z.string(), source: z.string() });
 
 const COLUMNS = ['id', 'entity', 'statement', 'category', 'source', 'via', 'confidence', 'sensitivity', 'status', 'said', 'happened', 'due', 'about', 'vs', 'superseded', 'asked', 'raised'] as const;
 

@@ -118,7 +118,7 @@ export function memoryRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     if (!where) return noSuchProject(c);
     const body = z.object({ page: z.string().trim().min(1).max(500), version: z.string().trim().max(100).optional() }).safeParse(await c.req.json().catch(() => null));
     if (!body.success) return c.json({ error: 'send { "page": "People/Sarah-Chen.md", "version": "…" }' }, 400);
-    // a name outside notes/ is no page: restore says so in its reason (test: "not a page name")
+    // a name outside notes/ never throws: restore answers with a reason ("… is not a page name")
     const out = await deps.assistant.restorePage(where.place, body.data.page, body.data.version || undefined);
     return out.ok ? c.json(out) : c.json({ error: out.reason }, 404);
   });
