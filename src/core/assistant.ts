@@ -5,13 +5,14 @@
  */
 import { placeKey, type AssistantApi, type DistillOutcome, type ForgettableItem, type IncomingMessage, type MemoryView, type Place, type TurnOutcome } from './assistant-api.js';
 import { InMemoryWriteRequests, reviewWriteRequests, type WriteRequestStore, type MemoryWrites, type WriteResult } from './write-requests.js';
-import { sensitivityOfText, stricter, takeCandidate, viaOf, type Candidate } from './promotion.js';
+import { takeCandidate, viaOf, type Candidate } from './promotion.js';
+import { isSensitive, sensitivityOfText, stricter } from './sensitivity.js';
 import { distill } from './distill.js';
 import { CONTEXT_RETRY_NOTICE, MemoryUnavailableError, ModelError, modelErrorReply } from './errors.js';
-import { EgressGuard, sensitivityOf, type EgressScope, type SensitiveRecord } from './egress.js';
+import { EgressGuard, SENSITIVE_PAGE, type EgressScope, type SensitiveRecord } from './egress.js';
 import { privateRecordView } from './private-records.js';
 import { forgetPrivate, showPrivate, type PrivateForgetOutcome, type PrivateForgetTarget, type PrivateMemoryView } from './private-memory.js';
-import { sensitiveRecords } from './sensitive-records.js';
+import { markedBlocks, sensitiveRecords } from './sensitive-records.js';
 import { ForgottenError, type ForgetOutcome, type ForgetTarget } from './tombstones.js';
 import type { TurnEvent, TurnEventListener } from './events.js';
 import { decisionsFromText, quotesFromText } from './memory-edit.js';
@@ -116,8 +117,10 @@ export class Assistant implements AssistantApi {
   constructor(private readonly deps: AssistantDeps) {
     this.tools = deps.tools ?? builtinTools();
     this.writeRequests = deps.writeRequests ?? new InMemoryWriteRequests();
-    this.egress = new EgressGuard(deps.model, sensitiveRecords(deps.store, deps.privateStore, deps.privateRecords), (origins) =>
-      deps.logger.info({ withheld: origins.length }, 'sensitive records withheld from a hosted model'),
+    this.egress = new EgressGuard(
+      deps.model,
+      sensitiveRecords(deps.store, () => deps.clock.now(), deps.privateStore, deps.privateRecords),
+      (origins) => deps.logger.info({ withheld: origins.length }, 'sensitive records withheld from a hosted model'),
     );
   }
 
@@ -592,7 +595,11 @@ function tapSensitive(recall: Recall, found: SensitiveRecord[]): Recall {
   return {
     async recall(query, scope) {
       const hits = await recall.recall(query, scope);
-      for (const h of hits) if (h.sensitivity === 'sensitive' || sensitivityOf(h.text) === 'sensitive') found.push({ origin: h.page, text: h.text });
+      for (const h of hits) {
+        // a sensitive chunk whole; of another, only its marked blocks (any spelling, any kind)
+        if (isSensitive(h.sensitivity)) found.push({ origin: SENSITIVE_PAGE, text: h.text });
+        else for (const block of markedBlocks(h.text)) found.push({ origin: h.page, text: block });
+      }
       return hits;
     },
   };

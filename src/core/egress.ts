@@ -11,17 +11,8 @@
  * that contains a line of a sensitive record, or is part of one, becomes
  * "[withheld: People/Bob.md is marked sensitive]". A local model gets the request unchanged.
  */
-import type { ChatChunk, ChatMessage, ChatModel, ChatRequest, ContentPart, Locality, Sensitivity, TextToSpeech } from './ports.js';
-
-export type { Sensitivity };
-
-/** The per-block marker `[sensitivity:: sensitive]`, a Dataview inline field so Obsidian shows it as a field. */
-const MARKER = /\[sensitivity::\s*sensitive\s*\]/i;
-
-/** A block's sensitivity: its own marker, else its page's. */
-export function sensitivityOf(text: string, pageDefault: Sensitivity = 'personal'): Sensitivity {
-  return MARKER.test(text) ? 'sensitive' : pageDefault;
-}
+import type { ChatChunk, ChatMessage, ChatModel, ChatRequest, ContentPart, Locality, TextToSpeech } from './ports.js';
+import { withoutMarkers } from './sensitivity.js';
 
 /** Something that must not reach a hosted model, and where it lives (shown in the placeholder). */
 export interface SensitiveRecord {
@@ -38,8 +29,11 @@ export interface SensitiveRecords {
   list(scope: EgressScope): Promise<SensitiveRecord[]>;
 }
 
+/** How the placeholder names a page that is sensitive as a whole: its path is its title, which can repeat what makes it so. */
+export const SENSITIVE_PAGE = 'a page marked sensitive';
+
 export function withheld(origin: string): string {
-  return `[withheld: ${origin} is marked sensitive]`;
+  return origin === SENSITIVE_PAGE ? `[withheld: ${SENSITIVE_PAGE}]` : `[withheld: ${origin} is marked sensitive]`;
 }
 
 declare const guardedBrand: unique symbol;
@@ -50,7 +44,7 @@ const MIN_FRAGMENT = 6;
 const MIN_PARTIAL = 16;
 
 function normalise(text: string): string {
-  return text.replace(MARKER, '').replace(/\s+/g, ' ').trim();
+  return withoutMarkers(text).replace(/\s+/g, ' ').trim();
 }
 
 function isStructural(line: string): boolean {

@@ -11,8 +11,9 @@ import type { CandidateStore } from './promotion.js';
 
 export type Locality = 'local' | 'hosted';
 
-/** Of a page, a block, a chunk, a row: `sensitive` never reaches a hosted model (src/core/egress.ts). */
-export type Sensitivity = 'public' | 'personal' | 'sensitive';
+import type { SensitiveKind, Sensitivity } from './sensitivity.js';
+
+export type { SensitiveKind, Sensitivity };
 
 export interface ToolCall {
   /** Provider-assigned id, or one we generate when the model gave none. */
@@ -460,7 +461,7 @@ export interface PageCard {
   description: string;
   updated: string;
   staleness: number;
-  sensitivity: 'public' | 'personal' | 'sensitive';
+  sensitivity: Sensitivity;
   discordId?: string;
 }
 
@@ -605,7 +606,7 @@ export interface RecordView {
   effective: number;
   decay: 'fresh' | 'fading' | 'old' | 'expired';
   sensitivity: Sensitivity;
-  sensitiveKind?: string;
+  sensitiveKind?: SensitiveKind;
   /** active, review, held or superseded. */
   status: string;
   /** YYYY-MM-DD or ''. */

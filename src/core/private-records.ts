@@ -10,6 +10,7 @@ import type { DistillGraph } from './distill.js';
 import type { RecordShelf } from './home.js';
 import type { GraphWrite, PageMapEntry, PageMapRequest, PrivateRecord, PrivateRecords, PrivateStore, RecordView } from './ports.js';
 import { forgottenBy } from './tombstones.js';
+import { isSensitive, parseSensitivity } from './sensitivity.js';
 
 const MAX_MAP = 40;
 
@@ -26,9 +27,9 @@ export function retrievableRecords(records: readonly PrivateRecord[]): PrivateRe
   return records.filter((r) => r.status === 'active' || r.status === 'review');
 }
 
-/** Whether a record is marked sensitive (any kind): never sent to a hosted model. */
+/** Whether a record is marked sensitive (any spelling, any kind): never sent to a hosted model. */
 export function isSensitiveRecord(r: Pick<PrivateRecord, 'sensitivity'>): boolean {
-  return /^(?:sensitive|phi|credential|financial)\b/i.test(r.sensitivity);
+  return isSensitive(r.sensitivity);
 }
 
 /** The entities of the DM's records as the page map distillation shows the memory model. */
@@ -81,7 +82,7 @@ export function privateDistillGraph(store: PrivateStore, records: PrivateRecords
 
 /** A DM's record (private.db) as front doors show typed records: its entity stands for the page, which it has none of. */
 export function privateRecordView(r: PrivateRecord): RecordView {
-  const [level = 'personal', kind] = r.sensitivity.split('/');
+  const s = parseSensitivity(r.sensitivity) ?? { sensitivity: 'personal' };
   return {
     id: r.id,
     page: '',
@@ -94,8 +95,8 @@ export function privateRecordView(r: PrivateRecord): RecordView {
     confidence: r.confidence,
     effective: r.effective,
     decay: r.state,
-    sensitivity: level === 'public' || level === 'sensitive' ? level : 'personal',
-    ...(kind ? { sensitiveKind: kind } : {}),
+    sensitivity: s.sensitivity,
+    ...(s.kind ? { sensitiveKind: s.kind } : {}),
     status: r.status,
     said: r.said,
     happened: r.happened,

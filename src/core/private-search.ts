@@ -2,9 +2,9 @@
  * Search of a private (DM) conversation: its distilled memory and its whole message history
  * in SQLite. DMs never enter the shared index, so this is plain term matching.
  */
-import { sensitivityOf } from './egress.js';
+import { isSensitive, sensitivityOf } from './sensitivity.js';
 import type { MemoryLayers, PrivateRecord, PrivateStore, RecallHit, Sensitivity } from './ports.js';
-import { isSensitiveRecord, retrievableRecords } from './private-records.js';
+import { retrievableRecords } from './private-records.js';
 
 const COMMON = new Set([
   'the',
@@ -77,7 +77,7 @@ export function searchPrivate(store: PrivateStore, userId: string, query: string
     const line = recordLine(r);
     const s = score(`${r.entity} ${r.statement}`);
     if (s === 0) return [];
-    const h = hit('private record', line, r.said, isSensitiveRecord(r) ? 'sensitive' : 'personal');
+    const h = hit('private record', line, r.said, isSensitive(r.sensitivity) ? 'sensitive' : 'personal');
     const flags = [r.status === 'review' ? 'review' : '', r.state === 'expired' || r.state === 'old' ? r.state : ''].filter(Boolean);
     return [{ ...h, score: s * r.effective, confidence: r.effective, why: [...h.why, ...flags] }];
   });

@@ -13,6 +13,7 @@
  */
 import { comparable as norm } from './comparable.js';
 import type { GraphFact, GraphWrite, LogEntry } from './ports.js';
+import { sensitivityOfText, stricter } from './sensitivity.js';
 
 export const PROMOTE_AT = 0.6;
 export const CANDIDATE_TTL_DAYS = 14;
@@ -200,25 +201,4 @@ export function viaOf(source: string): string {
 function confidenceOf(source: string, verdict: Verdict): number {
   if (verdict.kind === 'promote' && verdict.why === 'asked to remember') return 1;
   return Math.round(Math.min(1, 0.3 + 0.7 * sourceWeight(source)) * 100) / 100;
-}
-
-/**
- * Sensitivity from rules, for the obvious cases (credentials, health, money); undefined leaves
- * the page's. The stricter wins: credential over health over money.
- */
-export function sensitivityOfText(text: string): string | undefined {
-  if (/\b(?:password|passcode|pin(?: code)?|api[ -]?key|access token|secret key|2fa code)\b/i.test(text)) return 'sensitive/credential';
-  if (/\b(?:diagnos\w*|allerg\w*|medication|prescri\w*|therap\w*|pregnan\w*|surgery|cancer|diabetes|depress\w*|blood pressure|symptoms?|asthma|migraines?)\b/i.test(text)) return 'sensitive/phi';
-  if (/(?:[$€£]\s?\d|\b\d[\d,.]*\s?(?:usd|eur|gbp|dollars|euros|pounds|k)\b(?=.*\b(?:salary|paid|owe|earn|loan|rent)\b)|\b(?:salary|iban|bank account|mortgage|debt|loan)\b)/i.test(text))
-    return 'sensitive/financial';
-  return undefined;
-}
-
-const RANK = ['public', 'personal', 'sensitive'];
-/** The stricter of two sensitivities (a kind beats none at the same level). */
-export function stricter(a: string | undefined, b: string | undefined): string | undefined {
-  if (!a || !b) return a ?? b;
-  const level = (s: string) => RANK.indexOf(s.split('/')[0] ?? '');
-  if (level(a) !== level(b)) return level(a) > level(b) ? a : b;
-  return a.includes('/') ? a : b;
 }

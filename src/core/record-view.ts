@@ -3,6 +3,8 @@
  * record but never reach a model. (Records are parsed in src/memory/records; the core, which
  * imports no infrastructure, only needs to recognise the status field on a list line.)
  */
+import { isSensitive, markedSensitivity } from './sensitivity.js';
+
 const HIDDEN = /^\s*[-*+]\s.*\[status::\s*(?:held|superseded)\s*\]/i;
 
 export function withoutHiddenRecords(body: string): string {
@@ -19,12 +21,10 @@ export function recordIds(text: string): string[] {
   return [...new Set([...text.matchAll(BLOCK_ID)].map((m) => m[1] ?? ''))].filter(Boolean);
 }
 
-const SENSITIVE = /^\s*[-*+]\s.*\[sensitivity::\s*(?:sensitive|phi|credential|financial)\b[^\]]*\]/i;
-
-/** For a hosted model: records marked sensitive (any kind) are cut, the rest kept. */
+/** For a hosted model: list items marked sensitive (any spelling, any kind) are cut, the rest kept. */
 export function withoutSensitiveRecords(text: string): string {
   return text
     .split('\n')
-    .filter((line) => !SENSITIVE.test(line))
+    .filter((line) => !(/^\s*[-*+]\s/.test(line) && isSensitive(markedSensitivity(line))))
     .join('\n');
 }

@@ -1,23 +1,36 @@
 /**
  * The sensitive records of a project or a private conversation, read through the core's
- * ports: notes whose front matter says `sensitivity: sensitive` (the whole page), and blocks
- * carrying the marker in any note, in the summary, decisions and quotes, in the recent
- * archive, and private-memory rows and typed private records stored as sensitive. The egress guard withholds them.
+ * ports, for the egress guard to withhold. Every place memory text lives is listed here, each
+ * read with the one parser of src/core/sensitivity.ts (any spelling, any kind):
+ *
+ * - a page whose front matter is sensitive: its body, and its title, aliases, description
+ *   and path, which name it in lists, link lines and search hits;
+ * - a block of any page carrying an inline marker: a dated entry, a list item, a fact line;
+ * - summary, decisions and quotes with a marker; archive entries stored or marked sensitive;
+ * - in a private conversation: layers, messages and typed records stored as sensitive.
+ *
+ * A whole sensitive page is named in the placeholder only as "a page marked sensitive": its
+ * path is its title, and the title can repeat what makes it sensitive.
  */
-import { sensitivityOf, type EgressScope, type SensitiveRecord, type SensitiveRecords } from './egress.js';
+import { SENSITIVE_PAGE, type EgressScope, type SensitiveRecord, type SensitiveRecords } from './egress.js';
 import type { MemoryLayers, PrivateRecords, PrivateStore, ProjectStore } from './ports.js';
-import { isSensitiveRecord } from './private-records.js';
+import { isSensitive, markedSensitivity, sensitivityOf } from './sensitivity.js';
 
 /** How far back the archive is read for marked entries (older ones reach a model only through search, which is tapped). */
 const RECENT_LOG = 500;
 
-/** Blocks of a Markdown body that carry the marker: a marked dated entry whole, else the marked paragraph or list item. */
+/** A line that is nothing but a marker (`[sensitivity:: sensitive/phi]`) marks its whole section. */
+function markerOnly(section: string): boolean {
+  return section.split('\n').some((l) => /^\s*\[sensitivity::[^\]]*\]\s*$/i.test(l) && isSensitive(markedSensitivity(l)));
+}
+
+/** Blocks of a Markdown body that carry a sensitive marker: a marked section whole, else the marked paragraph or list item. */
 export function markedBlocks(body: string): string[] {
   const out: string[] = [];
   const sections = body.split(/\n(?=#{1,6}\s)/);
   for (const section of sections) {
     const [heading = ''] = section.split('\n', 1);
-    if (sensitivityOf(heading) === 'sensitive' || /^\s*\[sensitivity::\s*sensitive\s*\]\s*$/im.test(section)) {
+    if ((/^#{1,6}\s/.test(heading) && sensitivityOf(heading) === 'sensitive') || markerOnly(section)) {
       out.push(section);
       continue;
     }
@@ -34,7 +47,13 @@ function layerRecords(layers: MemoryLayers, files: { summary: string; decisions:
   return out;
 }
 
-export function sensitiveRecords(store: ProjectStore, privateStore?: PrivateStore, privateRecords?: PrivateRecords): SensitiveRecords {
+/** The names a sensitive page goes by, each a record of its own so a list line that shows one is withheld. */
+function pageNames(note: { path: string; title: string; aliases: string[] }): string[] {
+  const bare = note.path.replace(/\.md$/i, '');
+  return [note.path, bare, bare.replace(/-/g, ' '), note.title, ...note.aliases].filter((n) => n.trim());
+}
+
+export function sensitiveRecords(store: ProjectStore, now: () => Date, privateStore?: PrivateStore, privateRecords?: PrivateRecords): SensitiveRecords {
   return {
     async list(scope: EgressScope): Promise<SensitiveRecord[]> {
       if (scope.kind === 'private') {
@@ -42,7 +61,7 @@ export function sensitiveRecords(store: ProjectStore, privateStore?: PrivateStor
         const out = layerRecords(privateStore.readLayers(scope.userId), { summary: 'private memory', decisions: 'private memory', quotes: 'private memory' });
         for (const e of privateStore.sensitiveMessages(scope.userId)) out.push({ origin: 'a private message', text: e.text });
         // every typed record marked sensitive, held and superseded ones too
-        for (const r of privateRecords?.list(scope.userId, new Date()) ?? []) if (isSensitiveRecord(r)) out.push({ origin: 'private memory', text: r.statement });
+        for (const r of privateRecords?.list(scope.userId, now()) ?? []) if (isSensitive(r.sensitivity)) out.push({ origin: 'private memory', text: r.statement });
         return out;
       }
       const slug = scope.slug;
@@ -50,12 +69,14 @@ export function sensitiveRecords(store: ProjectStore, privateStore?: PrivateStor
       for (const summary of await store.listNotes(slug)) {
         const note = await store.readNote(slug, summary.path);
         if (!note) continue;
-        if (note.sensitivity === 'sensitive') out.push({ origin: note.path, text: note.body });
-        else for (const block of markedBlocks(note.body)) out.push({ origin: note.path, text: block });
+        if (note.sensitivity === 'sensitive') {
+          out.push({ origin: SENSITIVE_PAGE, text: note.body });
+          for (const name of pageNames(note)) out.push({ origin: SENSITIVE_PAGE, text: name });
+        } else for (const block of markedBlocks(note.body)) out.push({ origin: note.path, text: block });
       }
       out.push(...layerRecords((await store.readLayers(slug)).layers, { summary: 'project.md', decisions: 'decisions.md', quotes: 'quotes.md' }));
       for (const e of await store.recentLog(slug, RECENT_LOG)) {
-        if (e.sensitivity === 'sensitive' || sensitivityOf(e.text) === 'sensitive') out.push({ origin: `log/${e.time.slice(0, 10)}.md`, text: e.text });
+        if (isSensitive(e.sensitivity) || sensitivityOf(e.text) === 'sensitive') out.push({ origin: `log/${e.time.slice(0, 10)}.md`, text: e.text });
       }
       return out;
     },

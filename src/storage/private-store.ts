@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { MemoryUnavailableError } from '../core/errors.js';
-import { sensitivityOf } from '../core/egress.js';
+import { sensitivityOf } from '../core/sensitivity.js';
 import type { Decision, LogEntry, MemoryLayers, PrivateStore, Quote } from '../core/ports.js';
 import { forgottenBy, type Tombstone } from '../core/tombstones.js';
 import { migrateRecords, SqlitePrivateRecords } from './private-records.js';

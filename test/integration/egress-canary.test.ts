@@ -181,7 +181,7 @@ describe('egress guard: a hosted model never receives a sensitive record', () =>
     expect(leaked(t.server.requests)).toEqual([]);
     // The guard fired and named the pages, so the model can say something is withheld.
     const sent = JSON.stringify(t.server.requests);
-    for (const origin of ['People/Bob.md', 'People/Alice.md', 'decisions.md', 'project.md']) expect(sent).toContain(`[withheld: ${origin}`);
+    for (const origin of ['a page marked sensitive', 'People/Alice.md', 'decisions.md', 'project.md']) expect(sent).toContain(`[withheld: ${origin}`);
     expect(sent).toContain('Alice likes climbing');
     expect(sent).toContain('Use the blue tent');
 

@@ -145,7 +145,7 @@ describe('DM records in private.db', () => {
       { entity: 'Lea', text: 'Plays competitive chess in a weekend club.', message: 2 },
     ]);
     expect(t.records().map((r) => [r.statement, r.sensitivity])).toEqual([['Takes medication for migraines.', 'sensitive/phi']]);
-    const list = await sensitiveRecords(new InMemoryProjectStore(), t.privateStore, t.privateStore.records).list({ kind: 'private', userId: '1001' });
+    const list = await sensitiveRecords(new InMemoryProjectStore(), () => new Date(), t.privateStore, t.privateStore.records).list({ kind: 'private', userId: '1001' });
     expect(list.map((r) => r.text)).toContain('Takes medication for migraines.');
     expect(await t.assistant.memoryCandidates(dana)).toHaveLength(1);
     const ids = t.records().map((r) => r.id);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { guardSpeech, SensitiveIndex, scrubRequest, sensitivityOf, withheld } from '../../src/core/egress.js';
+import { guardSpeech, SensitiveIndex, scrubRequest, withheld } from '../../src/core/egress.js';
+import { sensitivityOf } from '../../src/core/sensitivity.js';
 import { ScriptedChatModel } from '../support/fakes.js';
 import { general, makeAssistant } from '../support/assistant-fixture.js';
 import { markedBlocks } from '../../src/core/sensitive-records.js';
@@ -86,7 +87,7 @@ describe('the online voice passes the guard too', () => {
     const withhold = (text: string) => assistant.withholdSensitive(general, text);
     await guardSpeech(tts('hosted'), withhold).synthesize('Sure. Bob keeps the vault code 4471 in the blue folder.');
     await guardSpeech(tts('local'), withhold).synthesize('Bob keeps the vault code 4471 in the blue folder.');
-    expect(said[0]).toBe('[withheld: Topics/Bob.md is marked sensitive]');
+    expect(said[0]).toBe('[withheld: a page marked sensitive]');
     expect(said[1]).toContain('4471');
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { gateWrite, isChitChat, sensitivityOfText, stricter, takeCandidate, type Candidate, type CandidateStore } from '../../src/core/promotion.js';
+import { gateWrite, isChitChat, takeCandidate, type Candidate, type CandidateStore } from '../../src/core/promotion.js';
+import { sensitivityOfText, stricter } from '../../src/core/sensitivity.js';
 import type { GraphWrite, LogEntry } from '../../src/core/ports.js';
 import { toGraphWrite } from '../../src/core/graph-distill.js';
 import { applyToPage, type PagePlan } from '../../src/memory/graph/graph-write.js';

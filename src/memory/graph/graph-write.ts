@@ -180,7 +180,7 @@ export interface PageResult {
 }
 
 /** Health and money pages start sensitive: never sent to a hosted model. */
-function sensitivityOf(category: string): { sensitivity: 'personal' | 'sensitive'; kind?: 'phi' | 'financial' } {
+function categorySensitivity(category: string): { sensitivity: 'personal' | 'sensitive'; kind?: 'phi' | 'financial' } {
   const top = category.split('/')[0]?.toLowerCase() ?? '';
   if (top === 'health') return { sensitivity: 'sensitive', kind: 'phi' };
   if (top === 'finances' || top === 'finance') return { sensitivity: 'sensitive', kind: 'financial' };
@@ -196,7 +196,7 @@ function newPage(plan: PagePlan, today: string): string {
     created: today,
     updated: today,
     staleness: plan.staleness,
-    ...sensitivityOf(plan.category),
+    ...categorySensitivity(plan.category),
     ...(plan.discordId ? { discord_id: plan.discordId } : {}),
     tags: [],
     sources: [],

@@ -5,7 +5,8 @@
  * `memory check` read every page of a project.
  */
 import type { FileProblem } from '../../core/ports.js';
-import { NOTE_DEFAULTS, noteSchema } from '../notes/note-format.js';
+import { NOTE_DEFAULTS, noteSchema, pageSensitivity } from '../notes/note-format.js';
+import type { SensitiveKind, Sensitivity } from '../../core/sensitivity.js';
 import { parseFrontMatter, splitFrontMatter } from '../store/front-matter.js';
 import { parseFactLine, parseLinkLine, type FactLine, type LinkLine } from './lines.js';
 import { parseSimpleYaml } from './simple-yaml.js';
@@ -21,9 +22,9 @@ export interface WikiPage {
   created: string;
   updated: string;
   staleness: number;
-  sensitivity: 'public' | 'personal' | 'sensitive';
+  sensitivity: Sensitivity;
   /** With `sensitive`: what makes it so (the default of the page's records). */
-  sensitiveKind?: 'phi' | 'credential' | 'financial';
+  sensitiveKind?: SensitiveKind;
   discordId?: string;
   description: string;
   facts: FactLine[];
@@ -100,6 +101,7 @@ export function readPage(content: string, path: string, shown: string): PageRead
   }
   const aliasIndex = lines.findIndex((l, i) => i < fm.bodyLine && /^aliases\s*:/.test(l));
   const category = d.category ?? folderOf(path);
+  const sensitivity = pageSensitivity(d);
   return {
     ok: true,
     page: {
@@ -111,8 +113,8 @@ export function readPage(content: string, path: string, shown: string): PageRead
       created: d.created ?? '',
       updated: d.updated ?? '',
       staleness: d.staleness ?? NOTE_DEFAULTS.staleness,
-      sensitivity: d.sensitivity ?? NOTE_DEFAULTS.sensitivity,
-      ...(d.kind ? { sensitiveKind: d.kind } : {}),
+      sensitivity: sensitivity.sensitivity,
+      ...(sensitivity.kind ? { sensitiveKind: sensitivity.kind } : {}),
       ...(d.discord_id ? { discordId: d.discord_id } : {}),
       description: description.join(' ').slice(0, 300),
       facts,

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { LOG_FILE, parseLog } from '../archive-format.js';
 import { parseYamlLimited } from '../store/front-matter.js';
-import { sensitivityOf } from '../../core/egress.js';
+import { parseSensitivity, sensitivityOf } from '../../core/sensitivity.js';
 import type { Sensitivity } from '../../core/ports.js';
 
 export interface Chunk {
@@ -149,13 +149,16 @@ function readFrontMatter(lines: string[]): FrontMatter {
   // A broken or hostile front matter is reported by the note store; the index still reads the body.
   const read = parseYamlLimited(lines.slice(1, end).join('\n'), { intAsBigInt: false });
   if ('data' in read && read.data && typeof read.data === 'object') data = read.data as Record<string, unknown>;
+  // fails closed: a front matter that does not parse but names a sensitivity is indexed as sensitive
+  else if (lines.slice(1, end).some((l) => /^\s*(?:sensitivity|kind)\s*:\s*\S/i.test(l) && !/^\s*sensitivity\s*:\s*['"]?(?:public|personal)['"]?\s*$/i.test(l)))
+    data = { ...data, sensitivity: 'sensitive' };
   const list = (v: unknown) => (Array.isArray(v) ? v.map(String) : typeof v === 'string' ? [v] : []);
   const updated = data.updated instanceof Date ? data.updated.toISOString() : typeof data.updated === 'string' ? data.updated : undefined;
   return {
     title: typeof data.title === 'string' ? data.title : typeof data.name === 'string' ? data.name : undefined,
     updated,
     staleness: typeof data.staleness === 'number' ? data.staleness : undefined,
-    sensitivity: data.sensitivity === 'sensitive' || data.sensitivity === 'public' || data.sensitivity === 'personal' ? data.sensitivity : undefined,
+    sensitivity: parseSensitivity(typeof data.sensitivity === 'string' ? data.sensitivity : undefined)?.sensitivity ?? (typeof data.kind === 'string' && data.kind.trim() ? 'sensitive' : undefined),
     tags: list(data.tags),
     aliases: list(data.aliases),
     lines: end + 1,

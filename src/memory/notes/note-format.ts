@@ -29,6 +29,7 @@ import { z } from 'zod';
 import type { FileProblem, Note, NoteDraft } from '../../core/ports.js';
 import { frontMatterBlock, newDocument, parseFrontMatter, type FrontMatterSplit } from '../store/front-matter.js';
 import type { Document } from 'yaml';
+import { parseSensitivity, strictest, type SensitivityValue } from '../../core/sensitivity.js';
 
 const num = z.union([z.number(), z.bigint()]).transform(Number);
 const text = z.union([z.string(), z.number(), z.bigint()]).transform(String);
@@ -47,13 +48,19 @@ export const noteSchema = z.looseObject({
   updated: text.nullish(),
   staleness: num.pipe(z.number().int().min(0).max(10)).nullish(),
   confidence: num.pipe(z.number().min(0).max(1)).nullish(),
-  sensitivity: z.enum(['public', 'personal', 'sensitive']).nullish(),
-  kind: z.enum(['phi', 'credential', 'financial']).nullish(),
+  // every spelling (`sensitive/phi`, `PHI`, `confidential`…) is read by the one parser, failing closed
+  sensitivity: text.nullish().transform((v) => parseSensitivity(v)),
+  kind: text.nullish().transform((v) => parseSensitivity(v)),
   sources: z.array(z.union([text, z.record(z.string(), z.unknown())])).nullish(),
   status: z.enum(['active', 'review', 'held']).nullish(),
   /** Schema 2: the Discord user id of a person who talks to Charlie (their own page). */
   discord_id: text.nullish(),
 });
+
+/** A page's sensitivity: the stricter of its `sensitivity` and `kind` fields, else personal. */
+export function pageSensitivity(fm: { sensitivity?: SensitivityValue | null; kind?: SensitivityValue | null }): SensitivityValue {
+  return strictest(fm.sensitivity, fm.kind) ?? { sensitivity: NOTE_DEFAULTS.sensitivity };
+}
 
 export const NOTE_DEFAULTS = { staleness: 5, confidence: 0.8, sensitivity: 'personal', status: 'active' } as const;
 
@@ -80,7 +87,7 @@ export function parseNote(content: string, path: string, shownPath: string): Par
     ...(category ? { category } : {}),
     staleness: fm.staleness ?? NOTE_DEFAULTS.staleness,
     confidence: fm.confidence ?? NOTE_DEFAULTS.confidence,
-    sensitivity: fm.sensitivity ?? NOTE_DEFAULTS.sensitivity,
+    sensitivity: pageSensitivity(fm).sensitivity,
     sources: (fm.sources ?? []).map((s) => (typeof s === 'string' ? s : JSON.stringify(s))),
     ...(fm.status ? { status: fm.status } : {}),
   };

@@ -13,6 +13,7 @@
  */
 import { blockIdFor, field, sourceOf, type FactLine } from '../graph/lines.js';
 import type { WikiPage } from '../graph/page.js';
+import { parseSensitivity, type SensitiveKind, type Sensitivity } from '../../core/sensitivity.js';
 
 export const CATEGORIES = ['identity', 'preference', 'commitment', 'episode', 'relationship', 'rule'] as const;
 export type Category = (typeof CATEGORIES)[number];
@@ -20,8 +21,6 @@ export const PROVENANCE_KINDS = ['chat', 'voice', 'ingest', 'manual', 'reflectio
 export type ProvenanceKind = (typeof PROVENANCE_KINDS)[number];
 export const STATUSES = ['active', 'review', 'held', 'superseded'] as const;
 export type RecordStatus = (typeof STATUSES)[number];
-export type Sensitivity = 'public' | 'personal' | 'sensitive';
-export type SensitiveKind = 'phi' | 'credential' | 'financial';
 
 export interface MemoryRecord {
   /** The block id (`r-…`), or '' for a line without one. */
@@ -59,15 +58,6 @@ export interface PageDefaults {
 const DATE = /^\d{4}-\d{2}-\d{2}/;
 const dateOf = (v: string | undefined) => (v && DATE.test(v) ? v.slice(0, 10) : '');
 const isOneOf = <T extends string>(list: readonly T[], v: string | undefined): v is T => v !== undefined && (list as readonly string[]).includes(v);
-
-/** `public`, `personal`, `sensitive`, `sensitive/phi` or a bare kind (`phi` = sensitive/phi). */
-export function parseSensitivity(value: string | undefined): { sensitivity: Sensitivity; kind?: SensitiveKind } | null {
-  const v = (value ?? '').trim().toLowerCase();
-  const [level = '', kind = ''] = v.split(/\s*[/:, ]\s*/);
-  if (isOneOf(['phi', 'credential', 'financial'] as const, level)) return { sensitivity: 'sensitive', kind: level };
-  if (!isOneOf(['public', 'personal', 'sensitive'] as const, level)) return null;
-  return isOneOf(['phi', 'credential', 'financial'] as const, kind) && level === 'sensitive' ? { sensitivity: level, kind } : { sensitivity: level };
-}
 
 /** How a source reached Charlie, from its form. */
 export function provenanceOf(source: string): ProvenanceKind {

@@ -1,0 +1,94 @@
+/**
+ * One definition of "sensitive": every spelling the parser accepts reads the same in every
+ * reader (inline markers, front matter of both page readers, the index, DM rows), and the
+ * classification rules hold on a table of samples and look-alikes.
+ */
+import { describe, expect, it } from 'vitest';
+import { markedBlocks } from '../../src/core/sensitive-records.js';
+import { withoutSensitiveRecords } from '../../src/core/record-view.js';
+import { isSensitiveRecord } from '../../src/core/private-records.js';
+import { classifyText, isSensitive, markedSensitivity, parseSensitivity, SENSITIVE_KINDS, sensitiveSpellings, sensitivityOf, stricter } from '../../src/core/sensitivity.js';
+import { parseNote } from '../../src/memory/notes/note-format.js';
+import { readPage } from '../../src/memory/graph/page.js';
+import { chunkPage } from '../../src/memory/index/chunker.js';
+
+describe('one parser for every spelling', () => {
+  it('reads every generated spelling as sensitive, and each kind as its kind', () => {
+    for (const s of sensitiveSpellings()) expect(parseSensitivity(s)?.sensitivity, s).toBe('sensitive');
+    for (const k of SENSITIVE_KINDS) {
+      expect(parseSensitivity(`sensitive/${k}`)).toEqual({ sensitivity: 'sensitive', kind: k });
+      expect(parseSensitivity(k.toUpperCase())).toEqual({ sensitivity: 'sensitive', kind: k });
+    }
+    expect(parseSensitivity('personal')).toEqual({ sensitivity: 'personal' });
+    expect(parseSensitivity(' Public ')).toEqual({ sensitivity: 'public' });
+    expect(parseSensitivity('')).toBeNull();
+    // fails closed: a value it does not know is sensitive, never personal
+    expect(parseSensitivity('secret-ish')?.sensitivity).toBe('sensitive');
+  });
+
+  it('every reader agrees on every spelling', () => {
+    for (const s of sensitiveSpellings()) {
+      const line = `- Alice takes pills for it. [type:: identity] [sensitivity:: ${s}] ^r-1234`;
+      expect(markedSensitivity(line)?.sensitivity, s).toBe('sensitive');
+      expect(sensitivityOf(`entry text [sensitivity:: ${s}]`), s).toBe('sensitive');
+      expect(withoutSensitiveRecords(`- plain fact\n${line}`), s).toBe('- plain fact');
+      expect(markedBlocks(`Intro.\n\n${line}\n- other`).join('\n'), s).toContain('Alice takes pills');
+      expect(isSensitiveRecord({ sensitivity: s }), s).toBe(true);
+      const page = `---\ntitle: Carol\nsensitivity: "${s}"\n---\n\nCarol's notes.\n`;
+      const note = parseNote(page, 'People/Carol.md', 'People/Carol.md');
+      expect(note.ok && note.note.sensitivity, `note-format ${s}`).toBe('sensitive');
+      const wiki = readPage(page, 'People/Carol.md', 'People/Carol.md');
+      expect(wiki.ok && wiki.page.sensitivity, `graph page ${s}`).toBe('sensitive');
+      const chunks = chunkPage('notes/People/Carol.md', page);
+      expect(chunks.length, s).toBeGreaterThan(0);
+      for (const c of chunks) expect(c.sensitivity, `chunker ${s}`).toBe('sensitive');
+    }
+  });
+
+  it('a front matter that does not parse but names a sensitivity is read as sensitive by the index', () => {
+    const page = `---\ntitle: Carol\nsensitivity: sensitive: phi\n---\n\nCarol's notes.\n`;
+    for (const c of chunkPage('notes/People/Carol.md', page)) expect(c.sensitivity).toBe('sensitive');
+  });
+
+  it('a kind field alone makes a page sensitive', () => {
+    const page = `---\ntitle: Carol\nkind: phi\n---\n\nCarol's notes.\n`;
+    const note = parseNote(page, 'People/Carol.md', 'People/Carol.md');
+    expect(note.ok && note.note.sensitivity).toBe('sensitive');
+  });
+
+  it('stricter keeps the kind', () => {
+    expect(stricter('sensitive', 'phi')).toBe('sensitive/phi');
+    expect(stricter('personal', 'public')).toBe('personal');
+    expect(isSensitive('personal')).toBe(false);
+  });
+});
+
+/** Samples that the rules must classify, and look-alikes that must stay as they are. */
+const SAMPLES: [string, string | null][] = [
+  ["Zed's bank PIN is 4412", 'credential'],
+  ['the code for the door is 1234', 'credential'],
+  ['Our wifi password is hunter2', 'credential'],
+  ['The alarm code changed last week', 'credential'],
+  ['Alice takes sumatriptan for migraines', 'phi'],
+  ['Carol told me about her HIV status', 'phi'],
+  ['Dad is on insulin now', 'phi'],
+  ['Bob got his blood test results back', 'phi'],
+  ['Rent of €1,250 paid to Acme Properties', 'financial'],
+  ['My salary is 91k', 'financial'],
+  ['IBAN DE89 3704 0044 0532 0130 00', 'financial'],
+  ['Sam owes me $40', 'financial'],
+  ['Alice likes climbing', null],
+  ['The tent costs €80', null],
+  ['Pin the message to the channel', null],
+  ['We watched a documentary about pins and needles', null],
+  ['The code review went well', null],
+  ['Meet at 5 pm by the lake', null],
+];
+
+describe('classification rules', () => {
+  it.each(SAMPLES)('%s → %s', (text, kind) => {
+    const c = classifyText(text);
+    if (kind === null) expect(c?.sensitivity ?? 'none').not.toBe('sensitive');
+    else expect(c).toEqual({ sensitivity: 'sensitive', kind });
+  });
+});
