@@ -41,7 +41,8 @@ import { createRecall, recallSettings } from './memory/recall.js';
 import { conformanceStartLine } from './doctor/conformance-store.js';
 import { WebAuth } from './web/auth.js';
 import { startWeb, type WebServer } from './web/server.js';
-import type { SpeechToText, TextToSpeech } from './core/ports.js';
+import type { SpeechToText, SynthesizedAudio, TextToSpeech } from './core/ports.js';
+import { guardSpeech } from './core/egress.js';
 import { Wiki } from './memory/graph/wiki.js';
 import { IngestService } from './memory/ingest/ingest-service.js';
 import { FileReflectionPages } from './memory/reflect/reflection-pages.js';
@@ -270,7 +271,7 @@ export async function startWebApp(
       acceptsImages: app.model.acceptsImages,
       speech: {
         ...(stt ? { transcribe: (audio: Uint8Array, mime: string, signal?: AbortSignal) => transcribeVoiceMessage(stt, audio, mime, { language: config.STT_LANGUAGE, signal }) } : {}),
-        ...(tts ? { speak: (text: string, signal?: AbortSignal) => tts.synthesize(text, { signal }) } : {}),
+        ...(tts ? { speak: speakerOf(guardSpeech(tts, (text) => app.assistant.speechMustStayLocal(null, text))) } : {}),
       },
       clientDir: files.webClient,
       host: config.WEB_HOST,
@@ -326,6 +327,11 @@ function echoDownloads(base: Logger): Logger {
     },
     child: (bindings) => echoDownloads(base.child(bindings)),
   };
+}
+
+/** The web's Read aloud speaks through the same speech guard as voice channels. */
+function speakerOf(tts: TextToSpeech): (text: string, signal?: AbortSignal) => Promise<SynthesizedAudio> {
+  return (text, signal) => tts.synthesize(text, { signal });
 }
 
 function safeUserName(): string {

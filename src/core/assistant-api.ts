@@ -51,6 +51,8 @@ export interface TurnOutcome {
   notices: string[];
   /** The turn's deadline: a front door stops posting the reply when it fires. */
   deadline?: AbortSignal;
+  /** The turn drew on withheld or sensitive context: a hosted voice never speaks its reply. */
+  tainted?: boolean;
 }
 
 export interface MemoryView {
@@ -90,8 +92,8 @@ export interface AssistantApi {
   forgetNote(place: Place, path: string, by?: string): Promise<boolean>;
   /** Forgets a note, one entry of a note, a decision or a quote, and leaves a tombstone so it is not learnt again. */
   forget(place: Place, target: ForgetTarget, by: string, options?: { removeMessages?: boolean }): Promise<ForgetOutcome>;
-  /** Text for a hosted service other than the chat model (the online voice): sensitive records withheld. */
-  withholdSensitive(place: Place, text: string): Promise<string>;
+  /** Whether text for a hosted service other than the chat model (an online voice) must stay on this machine (src/core/taint.ts). */
+  speechMustStayLocal(place: Place | null, text: string): Promise<boolean>;
   /** What Charlie holds privately about the user of a private place (null in a project). */
   privateMemory(place: Place): Promise<PrivateMemoryView | null>;
   /** Forgets an item or a message range of the asking user's own private memory, with tombstones. */

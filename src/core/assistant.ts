@@ -6,7 +6,8 @@
 import { placeKey, type AssistantApi, type DistillOutcome, type ForgettableItem, type IncomingMessage, type MemoryView, type Place, type TurnOutcome } from './assistant-api.js';
 import { InMemoryWriteRequests, reviewWriteRequests, type WriteRequestStore, type MemoryWrites, type WriteResult } from './write-requests.js';
 import { takeCandidate, viaOf, type Candidate } from './promotion.js';
-import { isSensitive, sensitivityOfText, stricter } from './sensitivity.js';
+import { classifyText, isSensitive, sensitivityOfText, stricter } from './sensitivity.js';
+import { TaintLedger } from './taint.js';
 import { distill } from './distill.js';
 import { CONTEXT_RETRY_NOTICE, MemoryUnavailableError, ModelError, modelErrorReply } from './errors.js';
 import { EgressGuard, SENSITIVE_PAGE, type EgressScope, type SensitiveRecord } from './egress.js';
@@ -100,6 +101,8 @@ interface Ask {
   deadline: { answer: AbortSignal; answerMs: number };
   /** Sensitive records this turn's searches brought up: the egress guard withholds them too. */
   found: SensitiveRecord[];
+  /** The egress guard withheld something from this turn's requests. */
+  onWithheld: () => void;
   /** Follow-ups and review notes Charlie brings up itself in this reply (once each). */
   reminders: Reminder[];
 }
@@ -113,6 +116,8 @@ export class Assistant implements AssistantApi {
   private counter = 0;
   /** Per home: speaker name → Discord id, as messages arrive (for the speakers' own pages). */
   private readonly speakerIds = new Map<string, Map<string, string>>();
+  /** Turns that drew on sensitive context, and their replies: never given to a hosted voice. */
+  private readonly taint = new TaintLedger();
 
   constructor(private readonly deps: AssistantDeps) {
     this.tools = deps.tools ?? builtinTools();
@@ -245,6 +250,8 @@ export class Assistant implements AssistantApi {
       return outcome;
     }
     const turnId = this.newId();
+    let withheldInTurn = false;
+    this.taint.begin(home.key, turnId, () => withheldInTurn || found.length > 0);
     const emit = (event: TurnEvent) => {
       if (event.type === 'notice') outcome.notices.push(event.text);
       try {
@@ -271,7 +278,23 @@ export class Assistant implements AssistantApi {
       log.warn({ err }, 'reminders not read');
       return [];
     });
-    const ask: Ask = { home, speaker: message.speaker, text, images, now, mode: message.mode ?? 'text', source: message.source, turnId, emit, log, cancel, deadline, found, reminders };
+    const ask: Ask = {
+      home,
+      speaker: message.speaker,
+      text,
+      images,
+      now,
+      mode: message.mode ?? 'text',
+      source: message.source,
+      turnId,
+      emit,
+      log,
+      cancel,
+      deadline,
+      found,
+      reminders,
+      onWithheld: () => (withheldInTurn = true),
+    };
     try {
       let result: LoopResult;
       try {
@@ -307,6 +330,7 @@ export class Assistant implements AssistantApi {
         emit({ type: 'notice', turnId, level: 'warn', text: `this reply was not saved: ${withoutHostPaths(error.message, home.key)}` });
       }
     }
+    outcome.tainted = this.taint.settle(home.key, turnId, outcome.reply, isSensitive(classifyText(outcome.reply)));
     emit({ type: 'turn_end', turnId, reason: outcome.reason, text: outcome.reply });
     void this.scheduleDistill(home, false);
     return outcome;
@@ -338,11 +362,11 @@ export class Assistant implements AssistantApi {
       userMessage(ask.speaker, ask.text, ask.images),
     ];
     return runToolLoop({
-      model: this.egress.modelFor(egressScope(home), () => ask.found),
+      model: this.egress.modelFor(egressScope(home), () => ask.found, ask.onWithheld),
       messages,
       tools,
       categories: presuggest(ask.text, available),
-      ctx: { home, writes: this.writesFor(home, ask.source), clock, source: ask.source, logger: ask.log, modelLocality: model.locality },
+      ctx: { home, writes: this.writesFor(home, ask.source), clock, source: ask.source, logger: ask.log, modelLocality: model.locality, sawSensitive: (r) => ask.found.push(r) },
       limits: { ...settings.limits, deadlineMs: ask.deadline.answerMs },
       turnId,
       emit,
@@ -474,9 +498,17 @@ export class Assistant implements AssistantApi {
     return outcome;
   }
 
-  /** Text for a hosted service other than the chat model (the online voice), sensitive records withheld. */
-  async withholdSensitive(place: Place, text: string): Promise<string> {
-    return this.egress.scrubText(egressScope(await this.home(place)), text);
+  /**
+   * Whether text for a hosted service other than the chat model (the online voice) must stay on
+   * this machine: it shows a sensitive record, the rules call it sensitive, or it comes from a
+   * turn that drew on sensitive context (of `place`, or of any place when it is not known).
+   */
+  async speechMustStayLocal(place: Place | null, text: string): Promise<boolean> {
+    if (isSensitive(classifyText(text))) return true;
+    if (!place) return this.taint.tainted(text);
+    const home = await this.home(place);
+    if (this.taint.tainted(text, home.key)) return true;
+    return (await this.egress.scrubText(egressScope(home), text)) !== text;
   }
 
   /** What Charlie holds privately about the user of a private place (null elsewhere). */

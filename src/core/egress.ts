@@ -154,11 +154,14 @@ export class EgressGuard {
     return new SensitiveIndex(await this.records.list(scope)).scrub(text).text;
   }
 
-  modelFor(scope: EgressScope, extra: () => SensitiveRecord[] = () => []): GuardedModel {
+  modelFor(scope: EgressScope, extra: () => SensitiveRecord[] = () => [], onWithheld: (origins: string[]) => void = () => {}): GuardedModel {
     const inner = this.model;
     if (inner.locality === 'local') return inner as GuardedModel;
     const records = this.records;
-    const report = this.onWithheld;
+    const report = (origins: string[]) => {
+      this.onWithheld(origins);
+      onWithheld(origins);
+    };
     let stored: Promise<SensitiveRecord[]> | null = null;
     const guarded: ChatModel = {
       id: inner.id,
@@ -178,14 +181,34 @@ export class EgressGuard {
 }
 
 /**
- * A hosted voice (Edge TTS) receives the text of spoken replies: it goes through the same
- * guard, so a sensitive record a local model read aloud is not sent to it.
+ * A hosted voice (Edge TTS) receives the text of spoken replies: text that may carry sensitive
+ * context (`mustStayLocal`: a record's words, a tainted turn's reply, what the rules call
+ * sensitive) is spoken by the local voice instead, and `onLocal` tells the listener why once.
+ * With no local voice, such text is not spoken at all.
  */
-export function guardSpeech(tts: TextToSpeech, withhold: (text: string) => Promise<string>): TextToSpeech {
-  if (tts.locality === 'local') return tts;
+export function guardSpeech(tts: TextToSpeech, mustStayLocal: (text: string) => Promise<boolean>, onLocal: () => void = () => {}): TextToSpeech {
+  if (tts.locality === 'local') return { id: tts.id, locality: tts.locality, synthesize: async (text, options) => ({ ...(await tts.synthesize(text, options)), spokenBy: 'local' }) };
+  const local = tts.localVoice ?? null;
+  let told = false;
   return {
     id: tts.id,
     locality: tts.locality,
-    synthesize: async (text, options) => tts.synthesize(await withhold(text), options),
+    synthesize: async (text, options) => {
+      if (!(await mustStayLocal(text))) return { ...(await tts.synthesize(text, options)), spokenBy: tts.locality };
+      if (!told) {
+        told = true;
+        onLocal();
+      }
+      if (!local) throw new SpeechWithheldError();
+      return { ...(await local.synthesize(text, options)), spokenBy: 'local' };
+    },
   };
+}
+
+/** A sentence that may carry sensitive context and has no local voice to speak it. */
+export class SpeechWithheldError extends Error {
+  constructor() {
+    super('not sent to the online voice: it may carry sensitive memory, and there is no local voice');
+    this.name = 'SpeechWithheldError';
+  }
 }

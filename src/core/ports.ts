@@ -420,11 +420,15 @@ export interface SynthesizedAudio {
   /** Container/codec of `data`, e.g. `audio/mpeg` or `audio/wav`. */
   mime: string;
   data: Uint8Array;
+  /** Set by the speech guard: which kind of voice spoke it (the web's Read aloud says so). */
+  spokenBy?: Locality;
 }
 
 export interface TextToSpeech {
   readonly id: string;
   readonly locality: Locality;
+  /** For a hosted voice: the local engine that speaks what must not leave the machine (none: it is not spoken). */
+  readonly localVoice?: TextToSpeech;
   synthesize(text: string, options?: { signal?: AbortSignal }): Promise<SynthesizedAudio>;
 }
 

@@ -63,7 +63,7 @@ export interface VoiceTarget {
 }
 
 export interface VoiceSessionDeps {
-  assistant: Pick<AssistantApi, 'handle' | 'withholdSensitive'>;
+  assistant: Pick<AssistantApi, 'handle' | 'speechMustStayLocal'>;
   stt: SpeechToText;
   tts: TextToSpeech;
   settings: VoiceSettings;
@@ -135,7 +135,7 @@ export class VoiceSession {
     this.player = createAudioPlayer({ behaviors: { noSubscriber: NoSubscriberBehavior.Play } });
     this.player.on('error', (error) => this.log.warn({ err: String(error) }, 'audio player error'));
     // The online voice is a hosted service: what it is sent passes the egress guard.
-    const tts = guardSpeech(deps.tts, (text) => deps.assistant.withholdSensitive(target.place, text));
+    const tts = guardSpeech(deps.tts, (text) => deps.assistant.speechMustStayLocal(target.place, text));
     this.queue = new PlaybackQueue({ tts, sink: (deps.sink ?? ((p) => new DiscordAudioSink(p)))(this.player), logger: this.log });
     this.policy = new AddressingPolicy(s.wakeName, s.wakeRule);
     this.conversation = new VoiceConversation({

@@ -11,7 +11,7 @@ import type { WebEnv } from './app.js';
 export interface SpeechServices {
   /** Audio bytes + their MIME type → text ('' for silence). */
   transcribe?(audio: Uint8Array, mime: string, signal?: AbortSignal): Promise<string>;
-  speak?(text: string, signal?: AbortSignal): Promise<{ mime: string; data: Uint8Array }>;
+  speak?(text: string, signal?: AbortSignal): Promise<{ mime: string; data: Uint8Array; spokenBy?: 'local' | 'hosted' }>;
 }
 
 const MAX_AUDIO = 25 * 1024 * 1024;
@@ -34,7 +34,9 @@ export function voiceRoutes(app: Hono<WebEnv>, speech: SpeechServices | undefine
     if (!speech?.speak) return c.json({ error: 'text-to-speech is not set up' }, 501);
     const body = z.object({ text: z.string().trim().min(1).max(5000) }).safeParse(await c.req.json().catch(() => null));
     if (!body.success) return c.json({ error: 'send { "text": "…" }' }, 400);
-    const audio = await speech.speak(body.data.text, c.req.raw.signal);
-    return c.body(audio.data.slice().buffer, 200, { 'content-type': audio.mime, 'cache-control': 'no-store' });
+    const audio = await speech.speak(body.data.text, c.req.raw.signal).catch((err: unknown) => err as Error);
+    if (audio instanceof Error) return c.json({ error: audio.message }, audio.name === 'SpeechWithheldError' ? 409 : 502);
+    // Read aloud tells the listener when an online voice (text sent to its service) spoke
+    return c.body(audio.data.slice().buffer, 200, { 'content-type': audio.mime, 'cache-control': 'no-store', 'x-voice': audio.spokenBy === 'hosted' ? 'online' : 'local' });
   });
 }

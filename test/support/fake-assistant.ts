@@ -240,16 +240,10 @@ export class FakeAssistant implements AssistantApi {
     ];
   }
 
-  /** Lines containing this are withheld from hosted services (the online voice). */
+  /** Text containing this must stay on this machine (never spoken by an online voice). */
   sensitiveWord: string | null = null;
-  async withholdSensitive(_place: Place, text: string): Promise<string> {
-    const word = this.sensitiveWord;
-    return word
-      ? text
-          .split('\n')
-          .map((l) => (l.includes(word) ? '[withheld: test is marked sensitive]' : l))
-          .join('\n')
-      : text;
+  async speechMustStayLocal(_place: Place | null, text: string): Promise<boolean> {
+    return this.sensitiveWord !== null && text.includes(this.sensitiveWord);
   }
 
   readonly wiped: string[] = [];

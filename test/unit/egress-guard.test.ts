@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { guardSpeech, SensitiveIndex, scrubRequest, withheld } from '../../src/core/egress.js';
 import { sensitivityOf } from '../../src/core/sensitivity.js';
 import { ScriptedChatModel } from '../support/fakes.js';
-import { general, makeAssistant } from '../support/assistant-fixture.js';
+import type { TextToSpeech } from '../../src/core/ports.js';
+import { general, makeAssistant, msg } from '../support/assistant-fixture.js';
 import { markedBlocks } from '../../src/core/sensitive-records.js';
 import { chunkPage } from '../../src/memory/index/chunker.js';
 
@@ -77,17 +78,58 @@ describe('the egress guard', () => {
 
 describe('the online voice passes the guard too', () => {
   it('a hosted TTS gets sensitive lines withheld; a local one is left alone', async () => {
-    const said: string[] = [];
-    const tts = (locality: 'local' | 'hosted') => ({ id: `tts-${locality}`, locality, synthesize: async (text: string) => (said.push(text), { mime: 'audio/wav', data: new Uint8Array() }) });
+    const said: { voice: string; text: string }[] = [];
+    const engine = (id: string, locality: 'local' | 'hosted', localVoice?: TextToSpeech): TextToSpeech => ({
+      id,
+      locality,
+      ...(localVoice ? { localVoice } : {}),
+      synthesize: async (text: string) => (said.push({ voice: id, text }), { mime: 'audio/wav', data: new Uint8Array() }),
+    });
     const chat = new ScriptedChatModel([]);
     const { assistant, store } = makeAssistant({ model: chat });
     await assistant.showMemory(general);
     await store.saveNote('general', { title: 'Bob', body: 'Bob keeps the vault code 4471 in the blue folder.', source: 'x' });
     store.projects.get('general')!.notes.get('Topics/Bob.md')!.sensitivity = 'sensitive';
-    const withhold = (text: string) => assistant.withholdSensitive(general, text);
-    await guardSpeech(tts('hosted'), withhold).synthesize('Sure. Bob keeps the vault code 4471 in the blue folder.');
-    await guardSpeech(tts('local'), withhold).synthesize('Bob keeps the vault code 4471 in the blue folder.');
-    expect(said[0]).toBe('[withheld: a page marked sensitive]');
-    expect(said[1]).toContain('4471');
+    const policy = (text: string) => assistant.speechMustStayLocal(general, text);
+    const told: string[] = [];
+    const online = guardSpeech(engine('edge', 'hosted', engine('espeak', 'local')), policy, () => told.push('local'));
+    await online.synthesize('Sure. Bob keeps the vault code 4471 in the blue folder.');
+    // the rules' class, in words no record has: a PIN stated in the reply
+    await online.synthesize("Sure! Bob's PIN is 9911.");
+    await online.synthesize('The weather is fine today.');
+    await guardSpeech(engine('espeak', 'local'), policy).synthesize('Bob keeps the vault code 4471 in the blue folder.');
+    expect(said.map((s) => s.voice)).toEqual(['espeak', 'espeak', 'edge', 'espeak']);
+    expect(told).toEqual(['local']);
+    // with no local voice, such text is not spoken at all
+    await expect(guardSpeech(engine('edge', 'hosted'), policy).synthesize("Bob's PIN is 9911")).rejects.toThrow(/not sent to the online voice/);
+  });
+});
+
+describe('a tainted turn', () => {
+  const sensitiveHit = {
+    page: 'notes/People/Bob.md',
+    heading: '',
+    lineStart: 1,
+    lineEnd: 1,
+    text: 'Bob keeps the vault code in the blue folder.',
+    updated: '',
+    staleness: 0,
+    score: 1,
+    parts: { vector: 1, keyword: 0, usage: 0, recency: 1 },
+    why: ['vector'],
+    sensitivity: 'sensitive' as const,
+  };
+
+  it('whose search found a sensitive record: its reply, in any words, never goes to an online voice', async () => {
+    for (const tainted of [true, false]) {
+      const model = new ScriptedChatModel([{ toolCalls: [{ name: 'search_memory', arguments: '{"query":"Bob"}' }] }, { text: 'He keeps it where you would expect.' }], false, 'local');
+      const recall = { recall: () => Promise.resolve(tainted ? [sensitiveHit] : []) };
+      const { assistant } = makeAssistant({ model, memoryModel: null, recall });
+      const out = await assistant.handle(msg('where does Bob keep it?'));
+      expect(out.tainted).toBe(tainted);
+      expect(await assistant.speechMustStayLocal(general, 'He keeps it where you would expect.')).toBe(tainted);
+      // the web's Read aloud does not know the place: the ledger of every place answers
+      expect(await assistant.speechMustStayLocal(null, 'He keeps it where you would expect.')).toBe(tainted);
+    }
   });
 });

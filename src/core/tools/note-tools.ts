@@ -2,6 +2,8 @@
 import { z } from 'zod';
 import { recordIds, withoutHiddenRecords, withoutSensitiveRecords } from '../record-view.js';
 import { clip, defineTool, type ToolContext, type ToolHome } from './tool.js';
+import { SENSITIVE_PAGE } from '../egress.js';
+import { markedBlocks } from '../sensitive-records.js';
 
 function shelf(ctx: ToolContext): NonNullable<ToolHome['notes']> {
   if (!ctx.home.notes) throw new Error('notes are not available in a private conversation');
@@ -39,6 +41,9 @@ export const readNote = defineTool({
     }
     notes.used(note, 'view');
     const body = ctx.modelLocality === 'hosted' ? withoutSensitiveRecords(withoutHiddenRecords(note.body)) : withoutHiddenRecords(note.body);
+    // a local model may read it; what it says next must not reach a hosted service
+    if (note.sensitivity === 'sensitive') ctx.sawSensitive({ origin: SENSITIVE_PAGE, text: body });
+    else for (const block of markedBlocks(body)) ctx.sawSensitive({ origin: note.path, text: block });
     return {
       content: clip(`# ${note.title}\n(tags: ${note.tags.join(', ') || 'none'}; updated ${note.updated})\n\n${body}`),
       summary: `opened ${note.path}`,

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { MemoryWrites } from '../write-requests.js';
 import type { Home, NoteShelf, ProjectGraph } from '../home.js';
 import type { Clock, Logger, ToolSpec } from '../ports.js';
+import type { SensitiveRecord } from '../egress.js';
 
 export type ToolCategory = 'memory' | 'notes' | 'time';
 
@@ -37,6 +38,8 @@ export interface ToolContext {
   signal?: AbortSignal;
   /** Where the model that reads tool results runs: sensitive pages never go to a hosted one. */
   modelLocality: 'local' | 'hosted';
+  /** A tool showed the model something sensitive (a local model may read it): the turn is tainted. */
+  sawSensitive(record: SensitiveRecord): void;
 }
 
 export interface ToolOutput {

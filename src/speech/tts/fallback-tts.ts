@@ -18,6 +18,7 @@ export class FallbackTts implements TextToSpeech {
   readonly id: string;
   /** Hosted while the primary is: callers that must stay private choose the local engine itself. */
   readonly locality;
+  readonly localVoice?: TextToSpeech;
   private skipUntil = 0;
 
   constructor(
@@ -27,6 +28,7 @@ export class FallbackTts implements TextToSpeech {
   ) {
     this.id = `${primary.id}|${fallback.id}`;
     this.locality = primary.locality === 'local' && fallback.locality === 'local' ? ('local' as const) : ('hosted' as const);
+    if (fallback.locality === 'local') this.localVoice = fallback;
   }
 
   async synthesize(text: string, options: { signal?: AbortSignal } = {}): Promise<SynthesizedAudio> {
