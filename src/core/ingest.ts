@@ -9,6 +9,7 @@ import { GRAPH_SCHEMA_PROPERTIES, graphInstructions, pageMapText, toGraphWrite }
 import { DistillError } from './distill.js';
 import type { ChatMessage, LocalChatModel, LogEntry, Logger, PageMapEntry } from './ports.js';
 import { parseToolArguments } from './tool-args.js';
+import { sensitivityOfText, stricter } from './sensitivity.js';
 
 export interface SourceItemInput {
   ref: string;
@@ -70,6 +71,13 @@ export async function ingestItems(source: string, items: SourceItemInput[], deps
     const v = parsed.value as Record<string, unknown>;
     const list = (x: unknown) => (Array.isArray(x) ? (x as unknown[]) : []);
     const { write, dropped } = toGraphWrite({ entities: list(v.entities), facts: list(v.facts), links: list(v.links) }, entries, [], source);
+    // a fact is at least as sensitive as the item it came from (a bank row, a salary e-mail), whatever the model says
+    const itemSensitivity = new Map(entries.map((e) => [e.source, sensitivityOfText(e.text)]));
+    for (const entity of write.entities)
+      for (const f of entity.facts) {
+        const s = stricter(stricter(f.sensitivity, sensitivityOfText(f.text)), itemSensitivity.get(f.source));
+        if (s) f.sensitivity = s;
+      }
     for (const d of dropped) deps.logger.warn({ source, reason: d.reason }, 'memory item dropped');
     const report = await deps.graph.write(write);
     facts += report.factsAdded + report.factsRefreshed;

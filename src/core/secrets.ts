@@ -42,8 +42,36 @@ const SHAPES: SecretShape[] = [
     group: 2,
     valid: (value) => !value.endsWith('?') && value.split(/\s+/).length <= 6,
   },
+  // mid-line: "ok, password: X", "(pin=1234)"
+  {
+    kind: 'password',
+    pattern: /(?<=[,;(]\s*|\s)((?:password|passwort|passwd|passphrase|passcode|pwd|pin|api[ _-]?key)\s*[:=]\s*)([^\s,;)]+)/gi,
+    group: 2,
+    valid: secretLike,
+  },
+  // prose: "my password is X", "the code for the door is X", "Zed's bank PIN is X"
+  {
+    kind: 'password',
+    pattern:
+      /(\b(?:my|the|our|his|her|their|[A-Z][a-z]+'s)\s+(?:[a-z-]+\s+){0,3}(?:password|passwort|passphrase|passcode|pin(?:\s+(?:code|number))?|PIN|(?:door|gate|alarm|safe|garage|lock|wifi|wi-fi)\s+code|code\s+(?:for|to|of)\s+the\s+(?:door|gate|alarm|safe|garage|lock(?:box)?))\s+(?:is|was|=|:)\s+)(\S+?)(?=[.,;!?)]?(?:\s|$))/gi,
+    group: 2,
+    valid: secretLike,
+  },
   { kind: 'card number', pattern: /(?<![\w/=.-])(?:\d[ -]?){12,18}\d(?![\w/-])/g, valid: isCardNumber },
 ];
+
+/** Words that follow "password is" in ordinary talk about passwords, not a password. */
+const NOT_SECRETS = new Set(
+  'a an the too not very so wrong right same different weak strong long short easy hard simple safe secure expired changed new old correct incorrect invalid required missing empty set reset written stored saved here there somewhere what which where who how on in at under my your his her our their it this that'.split(
+    ' ',
+  ),
+);
+
+/** A value that reads as a secret: not a question, not one of the ordinary words above. */
+function secretLike(value: string): boolean {
+  const v = value.replace(/[.,;!?)]+$/, '');
+  return v.length >= 3 && !value.endsWith('?') && !NOT_SECRETS.has(v.toLowerCase()) && !v.includes(SECRET_REMOVED);
+}
 
 /** Luhn check plus the brand prefixes and lengths of real card numbers. */
 export function isCardNumber(text: string): boolean {

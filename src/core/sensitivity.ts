@@ -122,6 +122,8 @@ const RULES: Rule[] = [
     test: /(?=.*(?:[$€£¥]\s?\d|\b\d[\d,.]*\s?(?:k|usd|eur|gbp|chf|dollars|euros|pounds)\b))(?=.*\b(?:rent|paid|pays?|owes?|owed|earns?|earned|bills?|balance|transfer\w*|invoice\w*|debit\w*|credit\w*|deposit\w*|withdraw\w*|refund\w*|fees?|tax\w*|bonus|allowance|savings)\b)/is,
   },
   { kind: 'financial', test: /\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){3,7}\b/ }, // an IBAN's shape
+  // a bank export's row, as the CSV reader gives it ("amount: -1250.00; payee: …")
+  { kind: 'financial', test: /\b(?:amount|payee|debit|credit|balance|betrag|saldo|umsatz|transaction|buchungstext)\s*:\s*[-+]?\s?[$€£]?\s?\d/i },
 ];
 
 /** Street addresses: a number and a street word ("12 Elm Street", "Hauptstraße 5"). */

@@ -81,6 +81,24 @@ describe('the inbox', () => {
     expect(log.match(/ingested inbox\/trip\.ics — sha256 [0-9a-f]{64}, 3 items/g)).toHaveLength(1);
   });
 
+  it('classifies what it files by the item it came from: a bank row and a salary e-mail are sensitive, whatever the model says', async () => {
+    // the memory lane writes a bland fact for every item, with no sensitivity of its own
+    model = new ScriptedChatModel(() => ({
+      text: JSON.stringify({
+        entities: [{ name: 'Household', category: 'Topics', new: true }],
+        facts: [{ entity: 'Household', text: 'Something about the landlord happened.', message: 1 }],
+        links: [],
+      }),
+    }));
+    await writeFile(join(inbox, 'bank.csv'), 'date,description,amount\n2026-05-01,Rent May,-1200.00\n');
+    await writeFile(join(inbox, 'hr.eml'), 'From: HR <hr@example.com>\nTo: me@example.com\nSubject: Your new salary\nDate: Mon, 1 Jun 2026 09:00:00 +0000\n\nFrom January it is 5,400 a month.\n');
+    await scan();
+    const page = await readFile(join(root, 'home/notes/Topics/Household.md'), 'utf8');
+    const lines = page.split('\n').filter((l) => l.includes('Something about the landlord'));
+    expect(lines.length).toBeGreaterThan(0);
+    for (const l of lines) expect(l).toContain('[sensitivity:: sensitive/financial]');
+  });
+
   it('sends only the new lines of a growing text file', async () => {
     await writeFile(join(inbox, 'journal.txt'), 'Booked the Lisbon flight.\n');
     await scan();

@@ -31,6 +31,12 @@ const lines: [string, string, string, string][] = [
   ['listed PIN', '- pin: ' + j('48', '31'), 'password', j('48', '31')],
   ['URL with password', 'use ' + j('postgres://admin:', 'S3cr3t', 'Pw@db.example.com/app'), 'URL password', j('S3cr3t', 'Pw')],
   ['bearer header', 'Authorization: Bearer ' + j('abc123', 'DEF456', 'ghi789xyz'), 'bearer token', j('abc123', 'DEF456')],
+  ['password mid-line', 'ok, password: ' + j('Tr0ub', 'ador'), 'password', j('Tr0ub', 'ador')],
+  ['pin in brackets', 'the lock (pin=' + j('90', '17') + ') is new', 'password', j('90', '17')],
+  ['password in prose', 'my password is ' + j('hunter', '22'), 'password', j('hunter', '22')],
+  ['PIN of someone, in prose', "Remember that Zed's bank PIN is " + j('44', '12') + '.', 'password', j('44', '12')],
+  ['door code in prose', 'the code for the door is ' + j('47', '71'), 'password', j('47', '71')],
+  ['wifi password in prose', 'our wifi password is ' + j('Blue', 'Horse', '42') + ', ask me again later', 'password', j('Blue', 'Horse', '42')],
 ];
 
 const lookAlikes = [
@@ -50,6 +56,12 @@ const lookAlikes = [
   'my room is 4111 and the year 2026',
   'timestamp 1732982400000',
   'the key decision: we ship Friday',
+  'my password is too long',
+  'the password is wrong, I keep mistyping it',
+  'his password was changed yesterday',
+  'what is the code for the door?',
+  'my pin is what again?',
+  'the pin: which one?',
 ];
 
 describe('secrets are removed before anything is stored', () => {

@@ -77,6 +77,8 @@ const SAMPLES: [string, string | null][] = [
   ['My salary is 91k', 'financial'],
   ['IBAN DE89 3704 0044 0532 0130 00', 'financial'],
   ['Sam owes me $40', 'financial'],
+  ['date: 2026-11-01; payee: Acme Properties; amount: -1250.00; memo: November', 'financial'],
+  ['E-mail from HR, subject: Your new salary from January', 'financial'],
   ['Alice likes climbing', null],
   ['The tent costs €80', null],
   ['Pin the message to the channel', null],
