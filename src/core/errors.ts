@@ -1,4 +1,5 @@
 /** A few typed errors with a cause; messages say what to do. */
+import { publicUrl } from './public-url.js';
 import { removeSecrets } from './secrets.js';
 
 export class CharlieError extends Error {
@@ -43,11 +44,11 @@ export abstract class ModelError extends CharlieError {
 /** No server answered at the configured URL (connection refused, DNS, timeout before any byte). */
 export class ModelUnavailableError extends ModelError {
   readonly kind = 'unreachable' as const;
-  constructor(
-    readonly baseUrl: string,
-    options?: { cause?: unknown; detail?: string },
-  ) {
-    super(`no model server at ${baseUrl}${options?.detail ? ` (${options.detail})` : ''} — start LM Studio / Ollama or set LLM_BASE_URL`, options);
+  /** The server's URL without user name, password or query: an error is shown and logged. */
+  readonly baseUrl: string;
+  constructor(baseUrl: string, options?: { cause?: unknown; detail?: string }) {
+    super(`no model server at ${publicUrl(baseUrl)}${options?.detail ? ` (${options.detail})` : ''} — start LM Studio / Ollama or set LLM_BASE_URL`, options);
+    this.baseUrl = publicUrl(baseUrl);
   }
 }
 

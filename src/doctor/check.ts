@@ -3,6 +3,8 @@
  * live under its own time limit, and ends ok / warn / fail / skip with what to do about it.
  * Adding a check is adding one object to a part's list (src/doctor/checks.ts).
  */
+import { withPublicUrls } from '../core/public-url.js';
+
 export type Status = 'ok' | 'warn' | 'fail' | 'skip';
 
 export interface Verdict {
@@ -74,7 +76,8 @@ export async function runCheck(part: string, check: Check, outer?: AbortSignal):
     clearTimeout(timer);
     outer?.removeEventListener('abort', onOuter);
   }
-  return { part, name: check.name, ...verdict, ms: Math.round(performance.now() - started) };
+  // a probe's error can quote a URL with its password or key (undici does): shown without them
+  return { part, name: check.name, ...verdict, detail: withPublicUrls(verdict.detail), ...(verdict.fix ? { fix: withPublicUrls(verdict.fix) } : {}), ms: Math.round(performance.now() - started) };
 }
 
 /** Parts run side by side, the checks of a part one after another; results keep the parts' order. */

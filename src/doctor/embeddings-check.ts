@@ -1,4 +1,5 @@
 /** Embeddings: which embedder Charlie will use (the same choice start-up makes), its model, dimensions, and one embedding. */
+import { publicUrl } from '../core/public-url.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config.js';
@@ -8,7 +9,7 @@ import { fail, ok, warn, type Check, type Part } from './check.js';
 
 function modelPresence(config: Config): string {
   if (config.EMBEDDER === 'builtin') return 'no model needed';
-  if (config.EMBEDDER === 'openai') return `served by ${config.EMBEDDING_BASE_URL ?? '(EMBEDDING_BASE_URL not set)'}`;
+  if (config.EMBEDDER === 'openai') return `served by ${config.EMBEDDING_BASE_URL ? publicUrl(config.EMBEDDING_BASE_URL) : '(EMBEDDING_BASE_URL not set)'}`;
   const dir = config.EMBEDDING_MODEL_DIR ?? join(config.dataDir, 'models');
   return existsSync(join(dir, config.EMBEDDING_MODEL, 'config.json')) ? `model files present in ${dir}` : `model files not in ${dir}`;
 }

@@ -50,15 +50,4 @@ export function urlIsLocal(url: string, setting: 'auto' | 'local' | 'hosted'): b
   }
 }
 
-/** A URL without user name, password or query: safe for logs, banners and errors. */
-export function publicUrl(raw: string): string {
-  try {
-    const url = new URL(raw);
-    url.username = '';
-    url.password = '';
-    url.search = '';
-    return url.toString().replace(/\/+$/, '');
-  } catch {
-    return raw.replace(/\/\/[^/@\s]*@/, '//').replace(/\/+$/, '');
-  }
-}
+export { publicUrl } from '../core/public-url.js';

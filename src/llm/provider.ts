@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import type { ChatModel, Logger } from '../core/ports.js';
 import { chatModelOptions, type ChatModelSettings } from './chat-model-config.js';
+import { publicUrl } from './locality.js';
 import { EmbeddedChatModel } from './embedded/embedded-chat.js';
 import { embeddedModelFile, type EmbeddedModelFile, type EmbeddedModelSettings } from './embedded/model-file.js';
 import { EmbeddedRuntime, type EmbeddedGpu } from './embedded/runtime.js';
@@ -44,7 +45,7 @@ export async function chooseProvider(settings: ProviderSettings, deps: ChooseDep
   if (exists(file.path)) return { provider: 'embedded', file };
   return {
     provider: 'none',
-    message: `no model server at ${settings.LLM_BASE_URL} and no embedded model — start LM Studio / Ollama (or set LLM_BASE_URL), or ${fetchHint}`,
+    message: `no model server at ${publicUrl(settings.LLM_BASE_URL)} and no embedded model — start LM Studio / Ollama (or set LLM_BASE_URL), or ${fetchHint}`,
     file,
   };
 }

@@ -5,6 +5,7 @@
  */
 import type { SpeechToText } from '../../core/ports.js';
 import { encodeWav } from '../audio/wav.js';
+import { publicUrl } from '../../core/public-url.js';
 import { SttError } from './errors.js';
 
 export interface OpenAITranscriberOptions {
@@ -25,10 +26,13 @@ export function transcriptionsUrl(baseUrl: string): string {
 export class OpenAITranscriber implements SpeechToText {
   readonly id: string;
   private readonly url: string;
+  /** For messages: without user name, password or query. */
+  private readonly shownUrl: string;
 
   constructor(private readonly options: OpenAITranscriberOptions) {
     this.url = transcriptionsUrl(options.baseUrl);
-    this.id = `openai-stt:${options.model}@${options.baseUrl}`;
+    this.shownUrl = publicUrl(this.url);
+    this.id = `openai-stt:${options.model}@${publicUrl(options.baseUrl)}`;
   }
 
   async transcribe(pcm16k: Int16Array, options: { language?: string; signal?: AbortSignal } = {}): Promise<string> {
@@ -50,8 +54,8 @@ export class OpenAITranscriber implements SpeechToText {
       });
     } catch (cause) {
       if (options.signal?.aborted) throw cause;
-      if (timeout.aborted) throw new SttError(`speech server at ${this.url} did not answer within ${this.options.timeoutMs} ms — is it running? raise STT_TIMEOUT_MS if it is slow`, { cause });
-      throw new SttError(`no speech server at ${this.url} — start your whisper server or unset STT_BASE_URL to use the local model`, { cause });
+      if (timeout.aborted) throw new SttError(`speech server at ${this.shownUrl} did not answer within ${this.options.timeoutMs} ms — is it running? raise STT_TIMEOUT_MS if it is slow`, { cause });
+      throw new SttError(`no speech server at ${this.shownUrl} — start your whisper server or unset STT_BASE_URL to use the local model`, { cause });
     }
     const body = await response.text();
     if (!response.ok) throw new SttError(`speech server answered ${response.status} for ${this.url}: ${body.slice(0, 300)}`);
