@@ -61,13 +61,6 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
       `the chat model at ${publicUrl(config.LLM_BASE_URL)} is hosted and no local memory model is set: Charlie answers, and keeps requests to remember as candidates until MEMORY_LLM_BASE_URL names a local model (or set LLM_LOCALITY=local if that server is yours)`,
     );
   const graph = new Wiki({ projectsDir: config.projectsDir, clock, logger: logger.child({ component: 'graph' }), isForgotten: graphTombstoneCheck(config.projectsDir) });
-  const store = new FileProjectStore({
-    projectsDir: config.projectsDir,
-    clock,
-    logger,
-    defaults: { distillEvery: config.DISTILL_EVERY },
-    onNoteDeleted: (slug, path) => graph.removeLinksTo(slug, path),
-  });
   // DM memory lives only here (not disposable); usage is a derived ranking hint (disposable).
   const privateStore = new SqlitePrivateStore(dataFiles(config.dataDir).private);
   // A damaged private.db pauses DMs only; the message names the file and how to recover it.
@@ -85,6 +78,14 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
     clock,
     ...recallSettings(config),
     links: (project) => graph.linkMap(project),
+  });
+  const store = new FileProjectStore({
+    projectsDir: config.projectsDir,
+    clock,
+    logger,
+    defaults: { distillEvery: config.DISTILL_EVERY },
+    onNoteDeleted: (slug, path) => graph.removeLinksTo(slug, path),
+    onForgotten: (slug) => retrieval.purge(slug),
   });
   // hand edits: the index follows, links follow renamed or deleted pages, _index.md is regenerated
   // and files put into a project's inbox/ are ingested through the memory lane

@@ -69,6 +69,8 @@ export interface RecallService {
   sync(project: string): Promise<SyncStats>;
   syncAll(): Promise<SyncStats>;
   reindexAll(): Promise<SyncStats>;
+  /** After a forget: the index follows and keeps no copy of what was forgotten in its files. */
+  purge(project: string): Promise<SyncStats>;
   /** Starts the file watcher (`also` runs after each project's index sync); returns a function that stops it. */
   watch(also?: (project: string) => Promise<unknown>): () => Promise<void>;
   close(): Promise<void>;
@@ -190,6 +192,7 @@ export function createRecall(options: RecallOptions): RecallService {
     sync: (project) => index.sync(project),
     syncAll: () => index.syncAll(),
     reindexAll: () => index.reindexAll(),
+    purge: (project) => index.purge(project),
     watch(also) {
       const stop = watchProjects(
         options.projectsDir,

@@ -55,6 +55,7 @@ function prepare(db: DatabaseSync): Statements {
   db.exec(`
     PRAGMA journal_mode = WAL;
     PRAGMA busy_timeout = 2000;
+    PRAGMA secure_delete = ON;
     CREATE TABLE IF NOT EXISTS dm_messages (
       id INTEGER PRIMARY KEY AUTOINCREMENT,
       user_id TEXT NOT NULL, time TEXT NOT NULL, speaker TEXT NOT NULL,
@@ -153,6 +154,7 @@ export class SqlitePrivateStore implements PrivateStore {
         ? this.db.prepare('DELETE FROM dm_messages WHERE user_id = ? AND time >= ?').run(userId, range.sinceTime)
         : this.db.prepare('DELETE FROM dm_messages WHERE id IN (SELECT id FROM dm_messages WHERE user_id = ? ORDER BY id DESC LIMIT ?)').run(userId, Math.max(0, Math.trunc(range.lastN))),
     );
+    if (Number(result.changes) > 0) this.use(() => this.scrubLog());
     return Number(result.changes);
   }
 
@@ -178,7 +180,16 @@ export class SqlitePrivateStore implements PrivateStore {
         this.db.exec('ROLLBACK');
         throw error;
       }
+      // secure_delete zeroes the freed pages; VACUUM rebuilds the file and the checkpoint empties the
+      // write-ahead log, which still holds the old pages until then
+      this.db.exec('VACUUM');
+      this.scrubLog();
     });
+  }
+
+  /** Copies the write-ahead log into the file and truncates it, so deleted rows live on in neither. */
+  private scrubLog(): void {
+    this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
   }
 
   recentMessages(userId: string, limit: number): LogEntry[] {
@@ -221,7 +232,11 @@ export class SqlitePrivateStore implements PrivateStore {
     const tombs = this.tombstones(userId);
     const decisions = layers.decisions.filter((d) => !forgottenBy(tombs, { text: d.text }));
     const quotes = layers.quotes.filter((q) => !forgottenBy(tombs, { text: q.text }));
-    this.use((q) => q.upsertLayers.run(userId, layers.summary, JSON.stringify(decisions), JSON.stringify(quotes), distilledThrough, new Date().toISOString()));
+    this.use((q) => {
+      q.upsertLayers.run(userId, layers.summary, JSON.stringify(decisions), JSON.stringify(quotes), distilledThrough, new Date().toISOString());
+      // what an item forgot (or a rewrite dropped) must not live on in the write-ahead log
+      this.scrubLog();
+    });
   }
 
   setStyle(userId: string, style: string): void {

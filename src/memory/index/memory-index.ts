@@ -299,6 +299,22 @@ export class MemoryIndex {
     }
   }
 
+  /**
+   * After a forget: brings the table in step, then compacts it and deletes its old versions, so
+   * the forgotten text is no longer in any file under data/index (LanceDB keeps deleted rows in
+   * older versions and data files until they are cleaned up).
+   */
+  purge(project: string): Promise<SyncStats> {
+    if (!this.exists(project)) return Promise.resolve(emptyStats());
+    return this.queues.run(project, async () => {
+      const stats = await this.syncNow(project);
+      const state = await this.state(project);
+      await state.table.optimize();
+      state.unoptimized = 0;
+      return stats;
+    });
+  }
+
   /** Drops and rebuilds one project's table (used when it turns out to be unreadable). */
   async rebuild(project: string): Promise<SyncStats> {
     return this.queues.run(project, async () => {

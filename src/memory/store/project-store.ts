@@ -59,6 +59,8 @@ export interface FileProjectStoreOptions {
   openFile?: OpenFile;
   /** Called after a note was deleted (the knowledge graph removes the links to it). */
   onNoteDeleted?: (slug: string, path: string) => Promise<void>;
+  /** Something was forgotten in the project: derived copies (the index) must let go of it too. */
+  onForgotten?: (slug: string) => Promise<unknown>;
 }
 
 const patchSchema = z.object({
@@ -79,6 +81,7 @@ export class FileProjectStore implements ProjectStore {
   private readonly onLogRead: ReadObserver | undefined;
   private readonly openFile: OpenFile;
   private readonly onNoteDeleted: FileProjectStoreOptions['onNoteDeleted'];
+  private readonly onForgotten: FileProjectStoreOptions['onForgotten'];
   /** origin key → slug, built lazily from project.md files and refreshed on a miss. */
   private keys: Map<string, string> | null = null;
   /** One file operation at a time per project (and one lane for creating projects). */
@@ -92,6 +95,7 @@ export class FileProjectStore implements ProjectStore {
     this.onLogRead = options.onLogRead;
     this.openFile = options.openFile ?? openFile;
     this.onNoteDeleted = options.onNoteDeleted;
+    this.onForgotten = options.onForgotten;
   }
 
   private dir(slug: string): string {
@@ -389,6 +393,7 @@ export class FileProjectStore implements ProjectStore {
     // A forgotten note is deleted like any other: the knowledge graph removes the links to it.
     return outcome.then(async (out) => {
       if (out.forgotten && target.kind === 'note') await this.unlinkNote(slug, target.path, 'forgotten');
+      if (out.forgotten && this.onForgotten) await this.onForgotten(slug).catch((err: unknown) => this.logger.warn({ slug, err }, 'the index still holds a forgotten item until its next clean-up'));
       return out;
     });
   }
