@@ -4,7 +4,7 @@
  * and schedule distillation off the reply's critical path.
  */
 import { placeKey, type AssistantApi, type DistillOutcome, type ForgettableItem, type IncomingMessage, type MemoryView, type Place, type TurnOutcome } from './assistant-api.js';
-import { InMemoryWriteRequests, reviewWriteRequests, type WriteRequestStore, type MemoryWrites, type WriteResult } from './write-requests.js';
+import { InMemoryWriteRequests, NOT_SAID, reviewWriteRequests, saidByPeople, type WriteRequestStore, type MemoryWrites, type WriteResult } from './write-requests.js';
 import { takeCandidate, viaOf, type Candidate } from './promotion.js';
 import { classifyText, isSensitive, sensitivityOfText, stricter } from './sensitivity.js';
 import { TaintLedger } from './taint.js';
@@ -130,12 +130,15 @@ export class Assistant implements AssistantApi {
   }
 
   /** How tools of this turn write memory: directly for a local model, as candidates for a hosted one. */
-  private writesFor(home: Home, source: string): MemoryWrites {
+  private writesFor(home: Home, source: string, theirWords: () => string): MemoryWrites {
     if (home.private) return { saveNote: async () => ({ kind: 'refused', reason: 'notes are not kept for private conversations' }) };
     const slug = home.key;
-    if (this.deps.model.locality === 'local') return { saveNote: (draft) => this.fileNote(home, draft) };
+    // a write whose only source is memory, a file or a tool result is refused, for either lane
+    const said = (draft: NoteDraft) => saidByPeople(`${draft.title} ${draft.body}`, theirWords());
+    if (this.deps.model.locality === 'local') return { saveNote: async (draft) => (said(draft) ? this.fileNote(home, draft) : { kind: 'refused', reason: NOT_SAID }) };
     return {
       saveNote: async (draft) => {
+        if (!said(draft)) return { kind: 'refused', reason: NOT_SAID };
         await this.writeRequests.add({
           id: this.newId(),
           project: slug,
@@ -366,7 +369,15 @@ export class Assistant implements AssistantApi {
       messages,
       tools,
       categories: presuggest(ask.text, available),
-      ctx: { home, writes: this.writesFor(home, ask.source), clock, source: ask.source, logger: ask.log, modelLocality: model.locality, sawSensitive: (r) => ask.found.push(r) },
+      ctx: {
+        home,
+        writes: this.writesFor(home, ask.source, () => [ask.text, ...history.filter((h) => h.role === 'user').map((h) => h.text)].join('\n')),
+        clock,
+        source: ask.source,
+        logger: ask.log,
+        modelLocality: model.locality,
+        sawSensitive: (r) => ask.found.push(r),
+      },
       limits: { ...settings.limits, deadlineMs: ask.deadline.answerMs },
       turnId,
       emit,
