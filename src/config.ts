@@ -94,6 +94,8 @@ export const configSchema = z.object({
   EMBEDDING_MODEL: z.string().min(1).default('Xenova/all-MiniLM-L6-v2'),
   EMBEDDING_MODEL_DIR: optional(z.string()),
   EMBEDDING_BASE_URL: optional(url),
+  /** Where EMBEDDING_BASE_URL runs: `auto` decides from its address, as for the model lanes. A hosted embedder never gets sensitive text. */
+  EMBEDDING_LOCALITY: z.enum(['auto', 'local', 'hosted']).default('auto'),
   RECALL_VECTOR_WEIGHT: num(0, 1).default(0.7),
   RECALL_KEYWORD_WEIGHT: num(0, 1).default(0.3),
   RECALL_USAGE_WEIGHT: num(0, 1).default(0.3),
@@ -134,6 +136,8 @@ export const configSchema = z.object({
   STT_MODEL: z.string().min(1).default('Xenova/whisper-base.en'),
   STT_MODEL_DIR: optional(z.string()),
   STT_BASE_URL: optional(url),
+  /** Where STT_BASE_URL runs: `auto` decides from its address. It only ever receives the speaker's own voice. */
+  STT_LOCALITY: z.enum(['auto', 'local', 'hosted']).default('auto'),
   TTS: z.enum(['edge', 'local']).default('edge'),
   TTS_VOICE: z.string().min(1).default('en-US-AvaMultilingualNeural'),
   TTS_TIMEOUT_MS: int(500, 60_000).default(8000),

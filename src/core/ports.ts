@@ -221,6 +221,8 @@ export interface TextHit {
   path: string;
   line: number;
   text: string;
+  /** The page's, read from its front matter failing closed (an unreadable value is sensitive). */
+  sensitivity?: Sensitivity;
 }
 
 /** The Markdown project memory. Paths given to it are always relative and validated by the adapter. */
@@ -240,6 +242,8 @@ export interface ProjectStore {
   getDistillCursor(slug: string): Promise<LogCursor | null>;
   setDistillCursor(slug: string, cursor: LogCursor): Promise<void>;
   listNotes(slug: string): Promise<NoteSummary[]>;
+  /** Notes that cannot be read (their front matter does not parse), as paths relative to notes/. */
+  unreadableNotes(slug: string): Promise<string[]>;
   readNote(slug: string, path: string): Promise<Note | null>;
   /** Creates or updates (appends a dated entry to) the note for `draft.title`. Returns its path. */
   saveNote(slug: string, draft: NoteDraft): Promise<{ path: string; created: boolean }>;
@@ -265,6 +269,8 @@ export interface Embedder {
   readonly dimensions: number;
   /** Whether the embedder is a real sentence model (vs lexical hashing). */
   readonly semantic: boolean;
+  /** Where it runs: a hosted embedder is never given a sensitive chunk or query (they are found by keywords). */
+  readonly locality: Locality;
   embed(texts: string[]): Promise<Float32Array[]>;
   /** A search query's vector, when the model wants queries phrased differently (bge prefix). */
   embedQuery?(text: string): Promise<Float32Array>;

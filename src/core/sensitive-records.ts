@@ -74,6 +74,8 @@ export function sensitiveRecords(store: ProjectStore, now: () => Date, privateSt
           for (const name of pageNames(note)) out.push({ origin: SENSITIVE_PAGE, text: name });
         } else for (const block of markedBlocks(note.body)) out.push({ origin: note.path, text: block });
       }
+      // a page that cannot be read (its front matter is reported) fails closed: its names are withheld
+      for (const path of await store.unreadableNotes(slug)) for (const name of pageNames({ path, title: '', aliases: [] })) out.push({ origin: SENSITIVE_PAGE, text: name });
       out.push(...layerRecords((await store.readLayers(slug)).layers, { summary: 'project.md', decisions: 'decisions.md', quotes: 'quotes.md' }));
       for (const e of await store.recentLog(slug, RECENT_LOG)) {
         if (isSensitive(e.sensitivity) || sensitivityOf(e.text) === 'sensitive') out.push({ origin: `log/${e.time.slice(0, 10)}.md`, text: e.text });

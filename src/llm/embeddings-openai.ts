@@ -3,11 +3,13 @@
  * llama.cpp server, vLLM). The dimension is learnt from a first probe request.
  */
 import { ModelHttpError, ModelTimeoutError, ModelUnavailableError } from '../core/errors.js';
-import type { Embedder } from '../core/ports.js';
+import type { Embedder, Locality } from '../core/ports.js';
 import { embedderId, normalize } from '../memory/index/embedder.js';
 
 export interface OpenAIEmbedderOptions {
   baseUrl: string;
+  /** From the address (as for the model lanes), unless EMBEDDING_LOCALITY says. */
+  locality: Locality;
   model: string;
   apiKey?: string;
   timeoutMs?: number;
@@ -23,12 +25,14 @@ interface EmbeddingsResponse {
 export class OpenAIEmbedder implements Embedder {
   readonly semantic = true;
   readonly id: string;
+  readonly locality: Locality;
 
   private constructor(
     private readonly options: OpenAIEmbedderOptions,
     readonly dimensions: number,
   ) {
     this.id = embedderId(`${options.model}@openai`, dimensions);
+    this.locality = options.locality;
   }
 
   /** Connects and learns the dimension; throws a typed error when the server is not usable. */

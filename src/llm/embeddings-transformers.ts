@@ -27,6 +27,7 @@ export class EmbeddingModelError extends CharlieError {}
 type Extractor = (texts: string[], options: { pooling: 'mean' | 'cls'; normalize: boolean }) => Promise<{ data: Float32Array; dims: number[] }>;
 
 export class TransformersEmbedder implements Embedder {
+  readonly locality = 'local' as const;
   readonly semantic = true;
   readonly id: string;
 

@@ -8,9 +8,13 @@ import type { Config } from '../config.js';
 import type { Embedder, Logger } from '../core/ports.js';
 import { HashingEmbedder } from '../memory/index/hashing-embedder.js';
 import { OpenAIEmbedder } from './embeddings-openai.js';
+import { publicUrl, urlIsLocal } from './locality.js';
 import { TransformersEmbedder } from './embeddings-transformers.js';
 
-export type EmbedderConfig = Pick<Config, 'EMBEDDER' | 'EMBEDDING_MODEL' | 'EMBEDDING_MODEL_DIR' | 'EMBEDDING_BASE_URL' | 'EMBEDDING_API_KEY' | 'EMBEDDING_QUERY_PREFIX' | 'dataDir'>;
+export type EmbedderConfig = Pick<
+  Config,
+  'EMBEDDER' | 'EMBEDDING_MODEL' | 'EMBEDDING_MODEL_DIR' | 'EMBEDDING_BASE_URL' | 'EMBEDDING_LOCALITY' | 'EMBEDDING_API_KEY' | 'EMBEDDING_QUERY_PREFIX' | 'dataDir'
+>;
 
 export interface EmbedderChoice {
   embedder: Embedder;
@@ -44,8 +48,14 @@ export async function selectEmbedder(config: EmbedderConfig, logger: Logger): Pr
       failures.push('EMBEDDER=openai needs EMBEDDING_BASE_URL (e.g. http://localhost:1234/v1)');
     } else {
       try {
-        const embedder = await OpenAIEmbedder.connect({ baseUrl: config.EMBEDDING_BASE_URL, model: config.EMBEDDING_MODEL, apiKey: config.EMBEDDING_API_KEY });
-        return { embedder, notice: null };
+        const locality = urlIsLocal(config.EMBEDDING_BASE_URL, config.EMBEDDING_LOCALITY) ? 'local' : 'hosted';
+        const embedder = await OpenAIEmbedder.connect({ baseUrl: config.EMBEDDING_BASE_URL, model: config.EMBEDDING_MODEL, apiKey: config.EMBEDDING_API_KEY, locality });
+        const notice =
+          locality === 'hosted'
+            ? `the embedder at ${publicUrl(config.EMBEDDING_BASE_URL)} is hosted: notes and messages are sent to it to be searched by meaning, except what is sensitive, which is found by keywords only (set EMBEDDING_LOCALITY=local if that server is yours)`
+            : null;
+        if (notice) logger.warn({ embedder: embedder.id }, notice);
+        return { embedder, notice };
       } catch (err) {
         failures.push(`embeddings server: ${err instanceof Error ? err.message : String(err)}`);
       }

@@ -12,6 +12,7 @@ import { classifyQuery, weightsForKind, type QueryKind, type QueryShape, type We
 import { watchProjects } from './index/watcher.js';
 import type { ChunkOptions } from './index/chunker.js';
 import type { Config } from '../config.js';
+import { classifyText, isSensitive } from '../core/sensitivity.js';
 
 export type RecallSettings = Pick<
   Config,
@@ -120,7 +121,9 @@ export class HybridRecall implements Recall {
     const embedder = this.index.embedder;
     let vector: Float32Array | undefined;
     try {
-      vector = embedder.embedQuery ? await embedder.embedQuery(q) : (await embedder.embed([q]))[0];
+      // a question the rules call sensitive is never sent to a hosted embedder: keywords answer it
+      if (embedder.locality === 'hosted' && isSensitive(classifyText(q))) vector = undefined;
+      else vector = embedder.embedQuery ? await embedder.embedQuery(q) : (await embedder.embed([q]))[0];
     } catch (err) {
       // the embedder is down: keyword search still answers
       this.options.logger.warn({ embedder: embedder.id, err: String(err) }, 'query embedding failed; searching by keyword only');

@@ -46,7 +46,7 @@ const recorder = () => {
 
 describe('OpenAI-compatible embedder', () => {
   it('learns the dimension, keeps input order, normalises, sends the key', async () => {
-    const e = await OpenAIEmbedder.connect({ baseUrl, model: 'nomic-embed', apiKey: 'sk-test' });
+    const e = await OpenAIEmbedder.connect({ baseUrl, model: 'nomic-embed', apiKey: 'sk-test', locality: 'local' });
     expect(e.id).toBe('nomic-embed@openai:3');
     expect(e.dimensions).toBe(3);
     const [a, b] = await e.embed(['abc', 'a']);
@@ -57,8 +57,8 @@ describe('OpenAI-compatible embedder', () => {
   });
 
   it('reports a server error and a missing server as typed errors', async () => {
-    await expect(OpenAIEmbedder.connect({ baseUrl, model: 'broken' })).rejects.toBeInstanceOf(ModelHttpError);
-    await expect(OpenAIEmbedder.connect({ baseUrl: 'http://127.0.0.1:9/v1', model: 'x', timeoutMs: 2000 })).rejects.toBeInstanceOf(ModelUnavailableError);
+    await expect(OpenAIEmbedder.connect({ baseUrl, model: 'broken', locality: 'local' })).rejects.toBeInstanceOf(ModelHttpError);
+    await expect(OpenAIEmbedder.connect({ baseUrl: 'http://127.0.0.1:9/v1', model: 'x', timeoutMs: 2000, locality: 'local' })).rejects.toBeInstanceOf(ModelUnavailableError);
   });
 });
 
@@ -68,6 +68,7 @@ describe('choosing the embedder', () => {
   const base: EmbedderConfig = {
     EMBEDDER: 'auto',
     EMBEDDING_MODEL: 'Xenova/all-MiniLM-L6-v2',
+    EMBEDDING_LOCALITY: 'auto',
     EMBEDDING_MODEL_DIR: undefined,
     EMBEDDING_BASE_URL: undefined,
     EMBEDDING_API_KEY: undefined,

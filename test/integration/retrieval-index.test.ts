@@ -170,6 +170,7 @@ describe('hybrid recall over LanceDB', () => {
       id: inner.id,
       dimensions: inner.dimensions,
       semantic: false,
+      locality: 'local' as const,
       embed: (texts: string[]) => (down ? Promise.reject(new Error('embedding server gone')) : inner.embed(texts)),
     };
     const s = fx.open(flaky);

@@ -70,6 +70,8 @@ export interface FakeModelServer {
   requestHeaders: IncomingHttpHeaders[];
   /** Endless streams: bytes written to each before the client went away (in order of ending). */
   endlessBytes: number[];
+  /** Texts sent to POST /v1/embeddings, in order. */
+  embedInputs: string[];
   close(): Promise<void>;
 }
 
@@ -81,6 +83,7 @@ export async function startFakeModelServer(script: Script, options: FakeModelSer
   const requests: any[] = [];
   const requestHeaders: IncomingHttpHeaders[] = [];
   const endlessBytes: number[] = [];
+  const embedInputs: string[] = [];
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
   let closed = false;
@@ -113,6 +116,15 @@ export async function startFakeModelServer(script: Script, options: FakeModelSer
     const extra = req.method === 'GET' && path !== undefined ? options.getRoutes?.[path] : undefined;
     if (extra !== undefined) {
       sendJson(res, 200, extra);
+      return;
+    }
+    if (req.method === 'POST' && path === '/v1/embeddings') {
+      // an embeddings server: a small deterministic vector per text, every input recorded
+      const body = JSON.parse(await readBody(req)) as { input?: string | string[] };
+      const inputs = Array.isArray(body.input) ? body.input : [body.input ?? ''];
+      embedInputs.push(...inputs);
+      const vector = (t: string) => Array.from({ length: 8 }, (_, i) => 1 + ((t.charCodeAt(i % Math.max(1, t.length)) || 0) % 7));
+      sendJson(res, 200, { object: 'list', data: inputs.map((t, index) => ({ object: 'embedding', index, embedding: vector(t) })) });
       return;
     }
     if (req.method !== 'POST' || path !== '/v1/chat/completions') {
@@ -211,6 +223,7 @@ export async function startFakeModelServer(script: Script, options: FakeModelSer
     requests,
     requestHeaders,
     endlessBytes,
+    embedInputs,
     async close() {
       closed = true;
       for (const t of timers) clearTimeout(t);

@@ -137,6 +137,12 @@ export class InMemoryProjectStore implements ProjectStore {
   async setDistillCursor(slug: string, cursor: LogCursor) {
     this.get(slug).cursor = cursor.offset;
   }
+  /** Paths of notes a test marks as unreadable (front matter that does not parse). */
+  readonly unreadable: string[] = [];
+  async unreadableNotes(_slug: string): Promise<string[]> {
+    return [...this.unreadable];
+  }
+
   async listNotes(slug: string): Promise<NoteSummary[]> {
     return [...this.get(slug).notes.values()].map(({ path, title, tags, updated }) => ({ path, title, tags, updated }));
   }

@@ -21,6 +21,9 @@ export class CountingEmbedder implements Embedder {
   get semantic() {
     return this.inner.semantic;
   }
+  get locality() {
+    return this.inner.locality;
+  }
   async embed(texts: string[]): Promise<Float32Array[]> {
     this.texts.push(...texts);
     return this.inner.embed(texts);

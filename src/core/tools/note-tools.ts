@@ -99,6 +99,8 @@ export const searchNotes = defineTool({
   params: z.object({ text: z.string().min(1).max(200), limit: z.number().int().min(1).max(50).default(10) }),
   async execute(args, ctx) {
     const hits = await shelf(ctx).grep(args.text, args.limit);
+    // a line of a sensitive page is matched back to it: the egress boundary withholds it, not this tool
+    for (const h of hits) if (h.sensitivity === 'sensitive') ctx.sawSensitive({ origin: SENSITIVE_PAGE, text: h.text });
     return {
       content: clip(hits.map((h) => `${h.path}:${h.line}: ${h.text}`).join('\n') || 'no match'),
       summary: `${hits.length} lines match "${args.text}"`,

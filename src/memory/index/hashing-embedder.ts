@@ -28,6 +28,7 @@ export interface HashingEmbedderOptions {
 }
 
 export class HashingEmbedder implements Embedder {
+  readonly locality = 'local' as const;
   readonly id: string;
   readonly dimensions: number;
   readonly semantic = false;

@@ -4,7 +4,7 @@
  * pages are re-chunked and only their new chunks embedded, deleted pages removed. An
  * unreadable table is dropped and rebuilt from the pages, never fatal.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
@@ -15,6 +15,7 @@ import type { Embedder } from '../../core/ports.js';
 import { listPageFiles, listProjects } from './page-files.js';
 import { loadManifest, removeManifest, saveManifest, type PageState } from './page-manifest.js';
 import { ProjectTable, projectOfTable, rowKey, tableName, type ChunkRow, type RowKey, type ScoredChunk } from './project-table.js';
+import { classifyText, isSensitive, markedSensitivity, parseSensitivity } from '../../core/sensitivity.js';
 
 export interface SearchQuery {
   vector: Float32Array | null;
@@ -243,8 +244,13 @@ export class MemoryIndex {
       if (!vector) pending.push({ chunk, row: add.length });
       add.push({ ...chunk, embedder: this.embedder.id, vector: vector ?? new Float32Array(0) });
     }
-    for (let i = 0; i < pending.length; i += EMBED_BATCH) {
-      const batch = pending.slice(i, i + EMBED_BATCH);
+    // a hosted embedder never sees a sensitive chunk: it gets a zero vector and is found by keywords
+    const hosted = this.embedder.locality === 'hosted';
+    const local = hosted ? new Set(pending.filter((p) => mustStayLocal(p.chunk) || this.linksToSensitive(project, p.chunk.text)).map((p) => p.row)) : new Set<number>();
+    const embeddable = pending.filter((p) => !local.has(p.row));
+    for (const row of local) add[row]!.vector = new Float32Array(this.embedder.dimensions);
+    for (let i = 0; i < embeddable.length; i += EMBED_BATCH) {
+      const batch = embeddable.slice(i, i + EMBED_BATCH);
       const vectors = await this.embedder.embed(batch.map((p) => embeddingText(p.chunk)));
       batch.forEach((p, j) => (add[p.row]!.vector = vectors[j]!));
     }
@@ -299,6 +305,32 @@ export class MemoryIndex {
     }
   }
 
+  /** Pages whose front matter is sensitive, by their link target (`Health/Carol`), read when a chunk links to them. */
+  private readonly sensitiveTargets = new Map<string, { mtimeMs: number; sensitive: boolean }>();
+
+  /** Whether a chunk names a sensitive page by a wiki link (its path is its title, and the link label can say why). */
+  private linksToSensitive(project: string, text: string): boolean {
+    for (const m of text.matchAll(/\[\[([^\]|#]+)/g)) {
+      const target = (m[1] ?? '').trim().replace(/\.md$/i, '');
+      if (!target || target.includes('..')) continue;
+      const file = join(this.options.projectsDir, project, 'notes', `${target}.md`);
+      const key = `${project}/${target}`;
+      const mtimeMs = mtimeOf(file);
+      if (mtimeMs === null) continue;
+      let known = this.sensitiveTargets.get(key);
+      if (!known || known.mtimeMs !== mtimeMs) {
+        const head = readFileSync(file, 'utf8').slice(0, 4000);
+        const fm = /^---\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)\s*$/m.exec(head)?.[1] ?? '';
+        const sensitive = fm.split(/\r?\n/).some((l) => /^\s*(?:sensitivity|kind)\s*:/i.test(l) && isSensitive(parseSensitivity(l.replace(/^[^:]*:\s*/, '').replace(/^['"]|['"]$/g, ''))));
+        known = { mtimeMs, sensitive };
+        if (this.sensitiveTargets.size > 10_000) this.sensitiveTargets.clear();
+        this.sensitiveTargets.set(key, known);
+      }
+      if (known.sensitive) return true;
+    }
+    return false;
+  }
+
   /**
    * After a forget: brings the table in step, then compacts it and deletes its old versions, so
    * the forgotten text is no longer in any file under data/index (LanceDB keeps deleted rows in
@@ -331,5 +363,20 @@ export class MemoryIndex {
     this.db?.close();
     this.db = null;
     this.states.clear();
+  }
+}
+
+/** A chunk a hosted service must not receive: marked sensitive, or sensitive by the rules every writer applies. */
+function mustStayLocal(chunk: Chunk): boolean {
+  // what would be sent: the chunk with its context (a message's neighbours), which may be marked itself
+  const sent = embeddingText(chunk);
+  return isSensitive(chunk.sensitivity) || isSensitive(markedSensitivity(sent)) || isSensitive(classifyText(sent));
+}
+
+function mtimeOf(file: string): number | null {
+  try {
+    return statSync(file).mtimeMs;
+  } catch {
+    return null;
   }
 }

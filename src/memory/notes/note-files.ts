@@ -4,7 +4,8 @@
  * and re-checks the file's bytes just before replacing it.
  */
 import { appendFile, mkdir, rm, stat } from 'node:fs/promises';
-import type { Clock, FileProblem, Logger, Note, NoteDraft, NoteSummary, TextHit } from '../../core/ports.js';
+import type { Clock, FileProblem, Logger, Note, NoteDraft, NoteSummary, Sensitivity, TextHit } from '../../core/ports.js';
+import { parseSensitivity } from '../../core/sensitivity.js';
 import { UnsafeNameError } from '../../core/errors.js';
 import { titleSlug } from '../slug.js';
 import { ABSENT, entriesIfExists, fileVersion, readTextOrProblem, sha256, writeFileAtomic, type OpenFile } from '../store/atomic-write.js';
@@ -172,17 +173,30 @@ export class NoteFiles {
       const split = splitFrontMatter(content);
       const bodyLine = split && split !== 'unterminated' ? split.bodyLine : 1;
       const lines = content.split(/\r?\n/);
+      const sensitivity = rawPageSensitivity(lines.slice(0, bodyLine - 1));
       for (let i = 0; i < lines.length; i++) {
         const line = lines[i]!;
         const searchable = i + 1 >= bodyLine || /^\s*(title|aliases|tags):/.test(line);
         if (!searchable) continue;
         const lower = line.toLowerCase();
         if (lower.includes(phrase) || words.every((w) => lower.includes(w))) {
-          hits.push({ path: rel, line: i + 1, text: line.trim() });
+          hits.push({ path: rel, line: i + 1, text: line.trim(), sensitivity });
           if (hits.length >= limit) return hits;
         }
       }
     }
     return hits;
   }
+}
+
+/** A page's sensitivity from its raw front matter lines, failing closed: a value the parser does not know is sensitive. */
+function rawPageSensitivity(frontMatter: string[]): Sensitivity {
+  let page: Sensitivity = 'personal';
+  for (const l of frontMatter) {
+    const m = /^\s*(sensitivity|kind)\s*:\s*['"]?([^'"#]*)/i.exec(l);
+    const value = parseSensitivity(m?.[2]);
+    if (value && (value.sensitivity === 'sensitive' || m?.[1]?.toLowerCase() === 'sensitivity'))
+      page = value.sensitivity === 'sensitive' ? 'sensitive' : page === 'sensitive' ? page : value.sensitivity;
+  }
+  return page;
 }

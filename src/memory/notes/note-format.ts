@@ -38,6 +38,10 @@ const list = z
   .nullish()
   .transform((v) => (v == null ? [] : Array.isArray(v) ? v : [v]));
 
+/** A value the parser reads as what it says; anything else is reported (the index reads it as sensitive meanwhile). */
+const knownSpelling = (v: string | null | undefined) => !v?.trim() || /^(public|personal|sensitive)$|^(sensitive\s*[/:,\s]\s*)?(phi|credential|financial)$/i.test(v.trim());
+const SPELLING_ERROR = 'expected public, personal, sensitive or sensitive/phi|credential|financial';
+
 export const noteSchema = z.looseObject({
   schema: num.pipe(z.union([z.literal(1), z.literal(2)], { error: 'expected 1 or 2 (this Charlie reads schemas 1 and 2)' })).optional(),
   title: text.pipe(z.string().min(1)).optional(),
@@ -49,8 +53,14 @@ export const noteSchema = z.looseObject({
   staleness: num.pipe(z.number().int().min(0).max(10)).nullish(),
   confidence: num.pipe(z.number().min(0).max(1)).nullish(),
   // every spelling (`sensitive/phi`, `PHI`, `confidential`…) is read by the one parser, failing closed
-  sensitivity: text.nullish().transform((v) => parseSensitivity(v)),
-  kind: text.nullish().transform((v) => parseSensitivity(v)),
+  sensitivity: text
+    .nullish()
+    .refine(knownSpelling, SPELLING_ERROR)
+    .transform((v) => parseSensitivity(v)),
+  kind: text
+    .nullish()
+    .refine(knownSpelling, SPELLING_ERROR)
+    .transform((v) => parseSensitivity(v)),
   sources: z.array(z.union([text, z.record(z.string(), z.unknown())])).nullish(),
   status: z.enum(['active', 'review', 'held']).nullish(),
   /** Schema 2: the Discord user id of a person who talks to Charlie (their own page). */

@@ -340,6 +340,11 @@ export class FileProjectStore implements ProjectStore {
   // ───────────── notes ─────────────
 
   /** Notes plus the files that could not be read (listNotes only logs those). */
+  async unreadableNotes(slug: string): Promise<string[]> {
+    const prefix = `${slug}/notes/`;
+    return (await this.listNotesWithProblems(slug)).problems.map((p) => (p.path.startsWith(prefix) ? p.path.slice(prefix.length) : p.path));
+  }
+
   async listNotesWithProblems(slug: string): Promise<{ notes: NoteSummary[]; problems: FileProblem[] }> {
     return this.notes(slug).list();
   }

@@ -1,0 +1,49 @@
+/**
+ * Every service this configuration sends anything to, where it runs and what it may receive
+ * (src/core/destinations.ts): printed by `npm run doctor`, shown by /help and the web app.
+ * Decided from the configuration alone, without a network call.
+ */
+import type { Config } from '../config.js';
+import { describeDestinations, type Destination } from '../core/destinations.js';
+import { publicUrl } from '../core/public-url.js';
+import { ok, warn, type Part } from './check.js';
+import { localityReason } from './lane.js';
+
+const where = (url: string, setting: 'auto' | 'local' | 'hosted', env: string) => (localityReason(url, setting, env).local ? ('local' as const) : ('hosted' as const));
+
+export function configuredDestinations(config: Config): Destination[] {
+  const out: Destination[] = [];
+  if (config.LLM_PROVIDER === 'embedded') out.push({ kind: 'chat', id: 'the embedded model', locality: 'local' });
+  else out.push({ kind: 'chat', id: `${config.LLM_MODEL}@${publicUrl(config.LLM_BASE_URL)}`, locality: where(config.LLM_BASE_URL, config.LLM_LOCALITY, 'LLM') });
+  const lane = config.memoryLane;
+  if (lane) out.push({ kind: 'memory', id: `${lane.model}@${publicUrl(lane.baseUrl)}`, locality: 'local' });
+  if (config.EMBEDDER === 'openai' && config.EMBEDDING_BASE_URL)
+    out.push({ kind: 'embedder', id: `${config.EMBEDDING_MODEL}@${publicUrl(config.EMBEDDING_BASE_URL)}`, locality: where(config.EMBEDDING_BASE_URL, config.EMBEDDING_LOCALITY, 'EMBEDDING') });
+  else out.push({ kind: 'embedder', id: config.EMBEDDER === 'builtin' ? 'the built-in embedder' : config.EMBEDDING_MODEL, locality: 'local' });
+  if (config.STT_BASE_URL) out.push({ kind: 'speech-to-text', id: publicUrl(config.STT_BASE_URL), locality: where(config.STT_BASE_URL, config.STT_LOCALITY, 'STT') });
+  else out.push({ kind: 'speech-to-text', id: config.STT_MODEL, locality: 'local' });
+  out.push(
+    config.TTS === 'edge'
+      ? { kind: 'text-to-speech', id: `Edge TTS (${config.TTS_VOICE}), local fallback`, locality: 'hosted' }
+      : { kind: 'text-to-speech', id: `espeak-ng (${config.TTS_LOCAL_VOICE})`, locality: 'local' },
+  );
+  return out;
+}
+
+/** The doctor's privacy part: one line per service, a warning for each that leaves the machine. */
+export function privacyPart(config: Config): Part {
+  const list = configuredDestinations(config);
+  const lines = describeDestinations(list);
+  return {
+    name: 'privacy',
+    checks: list.map((d, i) => ({
+      name: `privacy: ${d.kind}`,
+      run: async () =>
+        d.locality === 'local' ? ok(lines[i] ?? '') : warn(lines[i] ?? '', `this service is outside this machine; point it at a local server, or set ${envOf(d.kind)}_LOCALITY=local if it is yours`),
+    })),
+  };
+}
+
+function envOf(kind: Destination['kind']): string {
+  return { chat: 'LLM', memory: 'MEMORY_LLM', embedder: 'EMBEDDING', 'speech-to-text': 'STT', 'text-to-speech': 'TTS' }[kind];
+}
