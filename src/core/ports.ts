@@ -425,6 +425,8 @@ export interface TextToSpeech {
   readonly id: string;
   readonly locality: Locality;
   synthesize(text: string, options?: { signal?: AbortSignal }): Promise<SynthesizedAudio>;
+  /** Optional: get the local engine ready now (compile, first run) rather than on the first reply. */
+  warmUp?(): Promise<void>;
 }
 
 // ───────────────────────────── logging ─────────────────────────────

@@ -29,6 +29,11 @@ export class FallbackTts implements TextToSpeech {
     this.locality = primary.locality === 'local' && fallback.locality === 'local' ? ('local' as const) : ('hosted' as const);
   }
 
+  /** Warms the engines that run here (the local fallback); a hosted one has nothing to warm. */
+  async warmUp(): Promise<void> {
+    await Promise.all([this.primary.warmUp?.(), this.fallback.warmUp?.()]);
+  }
+
   async synthesize(text: string, options: { signal?: AbortSignal } = {}): Promise<SynthesizedAudio> {
     const now = this.options.now ?? Date.now;
     const log = this.options.logger ?? silentLogger;
