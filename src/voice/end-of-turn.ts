@@ -175,28 +175,41 @@ export class TextRulesDetector implements EndOfTurnDetector {
 export interface TurnModel {
   readonly id: string;
   probability(evidence: TurnEvidence, signal?: AbortSignal): Promise<number>;
+  /** Optional: load now rather than at the first pause. */
+  load?(): Promise<unknown>;
 }
 
 /**
  * A learned model behind the text vetoes: a trailing "and"/"um", an open list and a stop
  * command are still decided by the rules (cheap and never wrong in the costly direction);
- * everything else by the model's probability.
+ * everything else by the model's probability. A model that fails is dropped for the rules
+ * (and `mode` says so), so a broken file costs no turn.
  */
 export class LearnedDetector implements EndOfTurnDetector {
-  readonly mode: string;
+  private failure: string | null = null;
 
   constructor(
     private readonly model: TurnModel,
     private readonly rules: TextRulesDetector,
     private readonly threshold = 0.5,
-  ) {
-    this.mode = `model:${model.id}`;
+  ) {}
+
+  get mode(): string {
+    return this.failure ? `rules (model ${this.model.id} failed: ${this.failure})` : `model:${this.model.id}`;
   }
 
   async decide(evidence: TurnEvidence, signal?: AbortSignal): Promise<TurnDecision> {
     const byText = this.rules.judgeText(evidence.transcript);
     if (byText && (!byText.end || byText.reason === 'stop_command')) return byText;
-    const probability = await this.model.probability(evidence, signal);
+    if (this.failure) return this.rules.decideNow(evidence);
+    let probability: number;
+    try {
+      probability = await this.model.probability(evidence, signal);
+    } catch (error) {
+      signal?.throwIfAborted();
+      this.failure = error instanceof Error ? error.message : String(error);
+      return this.rules.decideNow(evidence);
+    }
     return probability >= this.threshold ? { end: true, reason: 'model_complete', probability } : { end: false, reason: 'model_incomplete', probability };
   }
 }

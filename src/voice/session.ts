@@ -254,6 +254,7 @@ export class VoiceSession {
     this.deps.stt.warmUp?.().catch((error: unknown) => this.log.warn({ err: String(error) }, 'speech to text is not ready'));
     // and the local voice: its WebAssembly is compiled on first use (~0.1–0.3 s the first reply would wait)
     this.deps.tts.warmUp?.().catch((error: unknown) => this.log.warn({ err: String(error) }, 'text to speech is not ready'));
+    this.deps.turnModel?.load?.().catch((error: unknown) => this.log.warn({ err: String(error) }, 'end-of-turn model is not ready; the text rules decide'));
   }
 
   private attach(connection: VoiceConnection): void {

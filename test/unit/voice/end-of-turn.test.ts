@@ -77,6 +77,17 @@ describe('LearnedDetector: a model behind the text vetoes', () => {
     expect(await unsure.decide(at('I was thinking.'))).toEqual({ end: false, reason: 'model_incomplete', probability: 0.2 });
   });
 
+  it('a model that fails is replaced by the rules, and the mode says why', async () => {
+    const broken: TurnModel = {
+      id: 'broken.onnx',
+      probability: () => Promise.reject(new Error('file is corrupt')),
+    };
+    const d = new LearnedDetector(broken, rules);
+    expect(await d.decide(at('What time is it?'))).toEqual({ end: true, reason: 'question' });
+    expect(d.mode).toBe('rules (model broken.onnx failed: file is corrupt)');
+    expect(await d.decide(at('remind me', 400))).toMatchObject({ end: false, reason: 'unpunctuated' });
+  });
+
   it('chooseDetector: off = none, rules = rules, auto/model = the model only when one was loaded', () => {
     const model = new ScriptedTurnModel(0.5);
     const o = { pauseMs: 400, silenceMs: 1500 };
