@@ -26,7 +26,8 @@ import { DiscordAudioSink } from './discord-audio.js';
 import { chooseDetector, type TurnDetection, type TurnModel } from './end-of-turn.js';
 import { PlaybackQueue, type AudioSink } from './playback-queue.js';
 import { realTimers, type Timers } from './timers.js';
-import { TurnTaker, type EndOfTurnStatus, type HeardTurn, type TurnTimings } from './turn-taker.js';
+import { TurnTaker, type EndOfTurnStatus, type HeardTurn } from './turn-taker.js';
+import { TurnTimingTracker, type LastTurn } from './turn-timings.js';
 import { VoiceConversation } from './voice-conversation.js';
 
 export interface VoiceSettings {
@@ -108,16 +109,6 @@ export interface VoiceStatus {
   endOfTurn: { mode: string; pauseMs: number; silenceMs: number; last: LastTurn | null };
 }
 
-export interface LastTurn {
-  reason: TurnTimings['reason'];
-  /** Last word → turn committed. */
-  waitedMs: number;
-  /** Last word → first audio of the reply (null: nothing spoken yet). */
-  firstAudioMs: number | null;
-  speculative: number;
-  discarded: number;
-}
-
 export function defaultConnect(target: VoiceTarget): VoiceConnection {
   return joinVoiceChannel({
     guildId: target.guildId,
@@ -134,9 +125,7 @@ export class VoiceSession {
   private readonly player: AudioPlayer;
   private readonly queue: PlaybackQueue;
   private readonly listener: TurnTaker;
-  /** The turn whose reply has not made a sound yet. */
-  private awaitingAudio: TurnTimings | null = null;
-  private lastTurn: LastTurn | null = null;
+  private readonly timings: TurnTimingTracker;
   private readonly conversation: VoiceConversation;
   private readonly bargeIn: BargeInDetector;
   private readonly dave: DaveFailureMonitor;
@@ -162,17 +151,9 @@ export class VoiceSession {
     this.player.on('error', (error) => this.log.warn({ err: String(error) }, 'audio player error'));
     // The online voice is a hosted service: what it is sent passes the egress guard.
     const tts = guardSpeech(deps.tts, (text) => deps.assistant.withholdSensitive(target.place, text));
-    const sink = (deps.sink ?? ((p) => new DiscordAudioSink(p)))(this.player);
-    this.queue = new PlaybackQueue({
-      tts,
-      sink: {
-        play: (audio, signal) => {
-          this.firstAudio();
-          return sink.play(audio, signal);
-        },
-      },
-      logger: this.log,
-    });
+    this.timings = new TurnTimingTracker(this.timers, this.log);
+    const sink = this.timings.wrap((deps.sink ?? ((p) => new DiscordAudioSink(p)))(this.player));
+    this.queue = new PlaybackQueue({ tts, sink, logger: this.log });
     this.policy = new AddressingPolicy(s.wakeName, s.wakeRule);
     this.conversation = new VoiceConversation({
       assistant: deps.assistant,
@@ -218,24 +199,12 @@ export class VoiceSession {
     this.bargeIn.utteranceEnded(turn.userId);
     const member = this.target.members().find((m) => m.id === turn.userId);
     if (member?.bot) return;
-    const t = turn.timings;
-    this.awaitingAudio = t;
-    this.lastTurn = { reason: t.reason, waitedMs: Math.round(t.committedAt - t.lastWordAt), firstAudioMs: null, speculative: t.speculative, discarded: t.discarded };
+    this.timings.committed(turn.timings);
     void this.conversation
       .hear({ userId: turn.userId, displayName: member?.displayName ?? 'Someone', pcm: turn.pcm, ...(turn.transcript !== undefined ? { transcript: turn.transcript } : {}) })
       .then((outcome) => {
         if (outcome.kind === 'answered') this.turns++;
       });
-  }
-
-  /** The reply to the last turn started playing: note how long after the last word. */
-  private firstAudio(): void {
-    const t = this.awaitingAudio;
-    if (!t) return;
-    this.awaitingAudio = null;
-    const ms = Math.round(this.timers.now() - t.lastWordAt);
-    if (this.lastTurn) this.lastTurn.firstAudioMs = ms;
-    this.log.debug({ firstAudioMs: ms, waitedMs: Math.round(t.committedAt - t.lastWordAt), reason: t.reason }, 'first audio of the reply');
   }
 
   /** Join and wait until the connection is ready. */
@@ -355,7 +324,7 @@ export class VoiceSession {
       stt: this.deps.stt.id,
       tts: this.deps.tts.id,
       ttsLocal: this.deps.tts.locality === 'local',
-      endOfTurn: { ...this.endOfTurnStatus(), last: this.lastTurn ? { ...this.lastTurn } : null },
+      endOfTurn: { ...this.endOfTurnStatus(), last: this.timings.last },
     };
   }
 
