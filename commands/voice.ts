@@ -32,7 +32,18 @@ export function describeStatus(s: VoiceStatus): string {
     `People here: ${s.humans}. ${s.wakeNameNeeded ? 'Start or end with my name to talk to me.' : 'Everything said is for me.'}`,
     `Turns: ${s.turns}${s.queuedSentences ? ` · sentences queued: ${s.queuedSentences}` : ''}${s.rejoins ? ` · rejoins after DAVE failures: ${s.rejoins}` : ''}`,
     `Speech to text: ${s.stt} · Voice: ${s.tts} (${s.ttsLocal ? 'local' : 'hosted: the reply text leaves this machine'})`,
+    describeEndOfTurn(s.endOfTurn),
   ].join('\n');
+}
+
+function describeEndOfTurn(e: VoiceStatus['endOfTurn']): string {
+  const how = e.mode === 'fixed window' ? `a turn ends after ${e.silenceMs} ms of silence` : `checked after a ${e.pauseMs} ms pause, at most ${e.silenceMs} ms after the last word`;
+  const head = `End of turn: ${e.mode} (${how}).`;
+  if (!e.last) return head;
+  const l = e.last;
+  const audio = l.firstAudioMs === null ? 'no reply spoken yet' : `first sound after ${l.firstAudioMs} ms`;
+  const spec = l.speculative ? ` · early transcripts: ${l.speculative}${l.discarded ? `, ${l.discarded} discarded` : ''}` : '';
+  return `${head} Last turn: ended by ${l.reason.replace(/_/g, ' ')} ${l.waitedMs} ms after the last word, ${audio}${spec}.`;
 }
 
 const join = voiceCommand({ name: 'join', description: "Join your voice channel; this channel's project is the conversation" }, async (interaction, ctx, voice) => {

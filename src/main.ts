@@ -31,6 +31,7 @@ import { createSpeechToText } from './speech/stt/create.js';
 import { createTextToSpeech } from './speech/tts/create.js';
 import { VoiceSessions } from './voice/sessions.js';
 import { voiceSettings } from './voice/settings.js';
+import { createTurnModel } from './speech/turn/create.js';
 import { transcribeAudioAttachments, transcribeVoiceMessage } from './speech/voice-message.js';
 import { SqlitePrivateStore } from './storage/private-store.js';
 import { FileWriteRequestStore } from './storage/write-request-store.js';
@@ -202,7 +203,9 @@ async function main(): Promise<void> {
     if (modelStatus) logger.warn(modelStatus);
     for (const n of app.notices) logger.warn(n);
     for (const line of modelLines) logger.info({ model: config.LLM_MODEL }, line);
-    const voice = new VoiceSessions({ assistant: app.assistant, stt, tts, settings: voiceSettings(config), logger: logger.child({ component: 'voice' }) });
+    const voiceLog = logger.child({ component: 'voice' });
+    const turnModel = createTurnModel(config, voiceLog);
+    const voice = new VoiceSessions({ assistant: app.assistant, stt, tts, settings: voiceSettings(config), logger: voiceLog, turnModel });
     const bot = await startDiscord({
       config,
       assistant: app.assistant,

@@ -436,6 +436,8 @@ export interface TextToSpeech {
   /** For a hosted voice: the local engine that speaks what must not leave the machine (none: it is not spoken). */
   readonly localVoice?: TextToSpeech;
   synthesize(text: string, options?: { signal?: AbortSignal }): Promise<SynthesizedAudio>;
+  /** Optional: get the local engine ready now (compile, first run) rather than on the first reply. */
+  warmUp?(): Promise<void>;
 }
 
 // ───────────────────────────── logging ─────────────────────────────

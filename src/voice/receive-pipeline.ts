@@ -5,7 +5,7 @@
  */
 import { SpeakerDecoder } from '../speech/audio/opus.js';
 import { EnergyGate } from '../speech/vad/energy.js';
-import { UtteranceSegmenter, type Utterance } from './segmenter.js';
+import { UtteranceSegmenter, type EndReason, type Utterance } from './segmenter.js';
 import type { Timers } from './timers.js';
 
 export interface ReceivePipelineOptions {
@@ -15,6 +15,10 @@ export interface ReceivePipelineOptions {
   /** Segments with less voiced audio than this (energy gate) never reach the recogniser. Default 150. */
   minVoicedMs?: number;
   maxUtteranceMs?: number;
+  /** Ask the end-of-turn detector at pauses this long (unset: only the long window ends a turn). */
+  pauseMs?: number;
+  /** Packets without voice for this long close an utterance (listening without speech). */
+  maxNoSpeechMs?: number;
   /** Users whose audio is never processed (Charlie's own id). */
   ignoreUserIds?: readonly string[];
   gate?: EnergyGate;
@@ -22,10 +26,18 @@ export interface ReceivePipelineOptions {
 
 export type DiscardReason = 'too_short' | 'no_voice';
 
+export type Segment = Utterance & { closedAt: number; reason: EndReason };
+
 export interface ReceiveHandlers {
-  /** A segment that passed the gates; `heardAt` is when the segmenter closed it. */
-  onSegment(segment: Utterance & { closedAt: number }): void;
+  /** A segment that passed the gates; `closedAt` is when the segmenter closed it, `reason` why. */
+  onSegment(segment: Segment): void;
   onDiscard?(userId: string, reason: DiscardReason, utterance: Utterance): void;
+  /** Voice activity started (first packet of an utterance). */
+  onStart?(userId: string): void;
+  /** The utterance so far, at a pause of `pauseMs` (only utterances that would pass the gates). */
+  onPause?(snapshot: Utterance, pauseMs: number): void;
+  /** Voice came back after a pause was reported. */
+  onResume?(userId: string): void;
   /** After every packet: how much voice the speaker's current utterance has so far. */
   onActivity?(userId: string, voicedMs: number, speechMs: number): void;
 }
@@ -44,7 +56,23 @@ export class ReceivePipeline {
   ) {
     this.gate = options.gate ?? new EnergyGate();
     this.ignore = new Set(options.ignoreUserIds ?? []);
-    this.segmenter = new UtteranceSegmenter({ silenceMs: options.silenceMs, ...(options.maxUtteranceMs ? { maxUtteranceMs: options.maxUtteranceMs } : {}) }, timers, (u) => this.finish(u));
+    this.segmenter = new UtteranceSegmenter(
+      {
+        silenceMs: options.silenceMs,
+        ...(options.maxUtteranceMs ? { maxUtteranceMs: options.maxUtteranceMs } : {}),
+        ...(options.pauseMs ? { pauseMs: options.pauseMs } : {}),
+        ...(options.maxNoSpeechMs ? { maxNoSpeechMs: options.maxNoSpeechMs } : {}),
+      },
+      timers,
+      (u, reason) => this.finish(u, reason),
+      {
+        start: (userId) => handlers.onStart?.(userId),
+        pause: (u, pauseMs) => {
+          if (this.passes(u)) handlers.onPause?.(u, pauseMs);
+        },
+        resume: (userId) => handlers.onResume?.(userId),
+      },
+    );
   }
 
   /** One Opus packet from one speaker, as it arrives. */
@@ -61,10 +89,19 @@ export class ReceivePipeline {
     this.handlers.onActivity?.(userId, state.voicedMs, state.speechMs);
   }
 
-  private finish(u: Utterance): void {
+  private passes(u: Utterance): boolean {
+    return u.speechMs >= this.options.minSpeechMs && u.voicedMs >= (this.options.minVoicedMs ?? 150);
+  }
+
+  private finish(u: Utterance, reason: EndReason): void {
     if (u.speechMs < this.options.minSpeechMs) return this.handlers.onDiscard?.(u.userId, 'too_short', u);
     if (u.voicedMs < (this.options.minVoicedMs ?? 150)) return this.handlers.onDiscard?.(u.userId, 'no_voice', u);
-    this.handlers.onSegment({ ...u, closedAt: this.timers.now() });
+    this.handlers.onSegment({ ...u, closedAt: this.timers.now(), reason });
+  }
+
+  /** End the speaker's turn now if no voice came after `lastVoicedAt` (the end-of-turn detector decided). */
+  commit(userId: string, lastVoicedAt: number): boolean {
+    return this.segmenter.commit(userId, lastVoicedAt);
   }
 
   /** A speaker left: close their utterance and free their decoder. */

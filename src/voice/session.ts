@@ -23,9 +23,11 @@ import { AddressingPolicy, type WakeRule } from './addressing.js';
 import { BargeInDetector } from './barge-in.js';
 import { DaveFailureMonitor } from './dave-monitor.js';
 import { DiscordAudioSink } from './discord-audio.js';
+import { chooseDetector, type TurnDetection, type TurnModel } from './end-of-turn.js';
 import { PlaybackQueue, type AudioSink } from './playback-queue.js';
-import { ReceivePipeline } from './receive-pipeline.js';
 import { realTimers, type Timers } from './timers.js';
+import { TurnTaker, type EndOfTurnStatus, type HeardTurn } from './turn-taker.js';
+import { TurnTimingTracker, type LastTurn } from './turn-timings.js';
 import { VoiceConversation } from './voice-conversation.js';
 
 export interface VoiceSettings {
@@ -38,6 +40,14 @@ export interface VoiceSettings {
   /** Leave this long after the last person left (0 = at once). */
   emptyLeaveMs: number;
   language?: string;
+  /** End of turn (VOICE_TURN_DETECTION). Default auto. */
+  turnDetection?: TurnDetection;
+  /** The short pause at which the detector is asked. Default 400. */
+  turnPauseMs?: number;
+  turnModelThreshold?: number;
+  /** Hard caps: one utterance's length, and packets without voice. Defaults 30 s, 10 s. */
+  maxUtteranceMs?: number;
+  maxNoSpeechMs?: number;
 }
 
 export interface VoiceMember {
@@ -69,6 +79,8 @@ export interface VoiceSessionDeps {
   settings: VoiceSettings;
   logger: Logger;
   timers?: Timers;
+  /** A learned end-of-turn model, when its file was found (main.ts loads it). */
+  turnModel?: TurnModel | null;
   /** Injected for tests; defaults to @discordjs/voice `joinVoiceChannel`. */
   connect?: (target: VoiceTarget) => VoiceConnection;
   /** Injected for tests; defaults to a sink over the AudioPlayer. */
@@ -93,6 +105,8 @@ export interface VoiceStatus {
   tts: string;
   /** Whether the voice engine runs here; a hosted one receives the reply text. */
   ttsLocal: boolean;
+  /** How end of turn is decided, and the last turn's timings (ms). */
+  endOfTurn: { mode: string; pauseMs: number; silenceMs: number; last: LastTurn | null };
 }
 
 export function defaultConnect(target: VoiceTarget): VoiceConnection {
@@ -110,7 +124,8 @@ export class VoiceSession {
   private connection: VoiceConnection | null = null;
   private readonly player: AudioPlayer;
   private readonly queue: PlaybackQueue;
-  private readonly pipeline: ReceivePipeline;
+  private readonly listener: TurnTaker;
+  private readonly timings: TurnTimingTracker;
   private readonly conversation: VoiceConversation;
   private readonly bargeIn: BargeInDetector;
   private readonly dave: DaveFailureMonitor;
@@ -136,7 +151,9 @@ export class VoiceSession {
     this.player.on('error', (error) => this.log.warn({ err: String(error) }, 'audio player error'));
     // The online voice is a hosted service: what it is sent passes the egress guard.
     const tts = guardSpeech(deps.tts, (text) => deps.assistant.speechMustStayLocal(target.place, text));
-    this.queue = new PlaybackQueue({ tts, sink: (deps.sink ?? ((p) => new DiscordAudioSink(p)))(this.player), logger: this.log });
+    this.timings = new TurnTimingTracker(this.timers, this.log);
+    const sink = this.timings.wrap((deps.sink ?? ((p) => new DiscordAudioSink(p)))(this.player));
+    this.queue = new PlaybackQueue({ tts, sink, logger: this.log });
     this.policy = new AddressingPolicy(s.wakeName, s.wakeRule);
     this.conversation = new VoiceConversation({
       assistant: deps.assistant,
@@ -150,22 +167,44 @@ export class VoiceSession {
       ...(s.language ? { language: s.language } : {}),
     });
     this.bargeIn = new BargeInDetector({ enabled: s.bargeIn, thresholdMs: s.bargeInMs }, this.queue, (userId, dropped) => this.log.info({ user: userId, dropped }, 'barge-in: stopped speaking'));
-    this.pipeline = new ReceivePipeline({ silenceMs: s.silenceMs, minSpeechMs: s.minSpeechMs, ignoreUserIds: [target.botUserId] }, this.timers, {
+    const pauseMs = s.turnPauseMs ?? 400;
+    this.listener = new TurnTaker({
+      stt: deps.stt,
+      detector: chooseDetector(s.turnDetection ?? 'auto', {
+        pauseMs,
+        silenceMs: s.silenceMs,
+        wakeName: s.wakeName,
+        model: deps.turnModel ?? null,
+        ...(s.turnModelThreshold !== undefined ? { threshold: s.turnModelThreshold } : {}),
+      }),
+      pipeline: {
+        silenceMs: s.silenceMs,
+        pauseMs,
+        minSpeechMs: s.minSpeechMs,
+        ignoreUserIds: [target.botUserId],
+        ...(s.maxUtteranceMs ? { maxUtteranceMs: s.maxUtteranceMs } : {}),
+        ...(s.maxNoSpeechMs ? { maxNoSpeechMs: s.maxNoSpeechMs } : {}),
+      },
+      timers: this.timers,
+      logger: this.log,
+      ...(s.language ? { language: s.language } : {}),
       onActivity: (userId, voicedMs) => this.bargeIn.activity(userId, voicedMs),
-      onSegment: (segment) => {
-        this.bargeIn.utteranceEnded(segment.userId);
-        const member = this.target.members().find((m) => m.id === segment.userId);
-        if (member?.bot) return;
-        void this.conversation.hear({ userId: segment.userId, displayName: member?.displayName ?? 'Someone', pcm: segment.pcm }).then((outcome) => {
-          if (outcome.kind === 'answered') this.turns++;
-        });
-      },
-      onDiscard: (userId, reason) => {
-        this.bargeIn.utteranceEnded(userId);
-        this.log.debug({ user: userId, reason }, 'segment discarded');
-      },
+      onTurn: (turn) => this.heard(turn),
+      onDiscard: (userId) => this.bargeIn.utteranceEnded(userId),
     });
     this.dave = new DaveFailureMonitor((n) => void this.rejoin(n));
+  }
+
+  private heard(turn: HeardTurn): void {
+    this.bargeIn.utteranceEnded(turn.userId);
+    const member = this.target.members().find((m) => m.id === turn.userId);
+    if (member?.bot) return;
+    this.timings.committed(turn.timings);
+    void this.conversation
+      .hear({ userId: turn.userId, displayName: member?.displayName ?? 'Someone', pcm: turn.pcm, ...(turn.transcript !== undefined ? { transcript: turn.transcript } : {}) })
+      .then((outcome) => {
+        if (outcome.kind === 'answered') this.turns++;
+      });
   }
 
   /** Join and wait until the connection is ready. */
@@ -182,6 +221,9 @@ export class VoiceSession {
     this.membersChanged();
     // fetch / load the local Whisper model now rather than on the first utterance
     this.deps.stt.warmUp?.().catch((error: unknown) => this.log.warn({ err: String(error) }, 'speech to text is not ready'));
+    // and the local voice: its WebAssembly is compiled on first use (~0.1–0.3 s the first reply would wait)
+    this.deps.tts.warmUp?.().catch((error: unknown) => this.log.warn({ err: String(error) }, 'text to speech is not ready'));
+    this.deps.turnModel?.load?.().catch((error: unknown) => this.log.warn({ err: String(error) }, 'end-of-turn model is not ready; the text rules decide'));
   }
 
   private attach(connection: VoiceConnection): void {
@@ -206,7 +248,7 @@ export class VoiceSession {
     if (this.target.members().find((m) => m.id === userId)?.bot) return;
     this.subscribed.add(userId);
     const stream = this.connection.receiver.subscribe(userId, { end: { behavior: EndBehaviorType.Manual } });
-    stream.on('data', (packet: Buffer) => this.pipeline.push(userId, packet));
+    stream.on('data', (packet: Buffer) => this.listener.push(userId, packet));
     stream.on('error', (error) => {
       // the receiver destroys a speaker's stream when a packet cannot be decrypted (DAVE gave up)
       this.log.warn({ user: userId, err: String(error) }, 'receive stream failed; will resubscribe when they speak');
@@ -232,7 +274,7 @@ export class VoiceSession {
     this.log.warn({ failures, rejoins: this.rejoins }, 'repeated DAVE decryption failures: rejoining');
     void this.target.post(`⚠️ Voice decryption (DAVE) kept failing; I'm rejoining ${this.target.voiceChannelName}. If this repeats, try /voice leave and /voice join.`).catch(() => {});
     try {
-      for (const userId of this.subscribed) this.pipeline.removeSpeaker(userId);
+      for (const userId of this.subscribed) this.listener.removeSpeaker(userId);
       this.connection?.destroy();
       this.attach((this.deps.connect ?? defaultConnect)(this.target));
       await entersState(this.connection!, VoiceConnectionStatus.Ready, this.deps.readyTimeoutMs ?? 20_000);
@@ -253,7 +295,7 @@ export class VoiceSession {
   membersChanged(): void {
     if (this.state === 'left') return;
     const present = new Set(this.target.members().map((m) => m.id));
-    for (const userId of this.subscribed) if (!present.has(userId)) this.pipeline.removeSpeaker(userId);
+    for (const userId of this.subscribed) if (!present.has(userId)) this.listener.removeSpeaker(userId);
     if (this.humans().length === 0) {
       if (this.emptyTimer === null) {
         this.emptyTimer = this.timers.setTimeout(() => {
@@ -275,14 +317,20 @@ export class VoiceSession {
       project: this.target.place.kind === 'project' ? this.target.place.origin.name : 'private',
       humans,
       wakeNameNeeded: this.policy.needsWakeName(humans),
-      speakersTalking: this.pipeline.activeSpeakers.length,
+      speakersTalking: this.listener.activeSpeakers.length,
       queuedSentences: this.queue.pending,
       turns: this.turns,
       rejoins: this.rejoins,
       stt: this.deps.stt.id,
       tts: this.deps.tts.id,
       ttsLocal: this.deps.tts.locality === 'local',
+      endOfTurn: { ...this.endOfTurnStatus(), last: this.timings.last },
     };
+  }
+
+  private endOfTurnStatus(): Omit<EndOfTurnStatus, 'last'> {
+    const { mode, pauseMs, silenceMs } = this.listener.status();
+    return { mode, pauseMs, silenceMs };
   }
 
   leave(reason: string): void {
@@ -290,7 +338,7 @@ export class VoiceSession {
     this.state = 'left';
     if (this.emptyTimer !== null) this.timers.clearTimeout(this.emptyTimer);
     this.conversation.close();
-    this.pipeline.close();
+    this.listener.close();
     this.player.stop(true);
     try {
       if (this.connection && this.connection.state.status !== VoiceConnectionStatus.Destroyed) this.connection.destroy();

@@ -19,6 +19,8 @@ export interface HeardSegment {
   displayName: string;
   /** 16 kHz mono s16. */
   pcm: Int16Array;
+  /** Already transcribed (the end-of-turn detector's transcript of exactly this audio): no second recognition. */
+  transcript?: string;
 }
 
 export type HearOutcome =
@@ -62,7 +64,7 @@ export class VoiceConversation {
     this.active.add(controller);
     let transcript: string;
     try {
-      transcript = stripNonSpeech(await this.deps.stt.transcribe(segment.pcm, { signal: controller.signal, ...(this.deps.language ? { language: this.deps.language } : {}) }));
+      transcript = stripNonSpeech(segment.transcript ?? (await this.deps.stt.transcribe(segment.pcm, { signal: controller.signal, ...(this.deps.language ? { language: this.deps.language } : {}) })));
     } catch (error) {
       this.log.warn({ err: String(error), stt: this.deps.stt.id }, 'speech to text failed');
       if (!this.sttFailureShown && !controller.signal.aborted) {

@@ -46,6 +46,11 @@ export class EspeakTts implements TextToSpeech {
     return this.compiled;
   }
 
+  /** Compile the engine and speak one word into nothing, so the first real sentence pays neither. */
+  async warmUp(): Promise<void> {
+    await this.synthesize('ready');
+  }
+
   async synthesize(text: string, options: { signal?: AbortSignal } = {}): Promise<SynthesizedAudio> {
     options.signal?.throwIfAborted();
     const clean = text.replace(/\s+/g, ' ').trim();

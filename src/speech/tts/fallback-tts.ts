@@ -31,6 +31,11 @@ export class FallbackTts implements TextToSpeech {
     if (fallback.locality === 'local') this.localVoice = fallback;
   }
 
+  /** Warms the engines that run here (the local fallback); a hosted one has nothing to warm. */
+  async warmUp(): Promise<void> {
+    await Promise.all([this.primary.warmUp?.(), this.fallback.warmUp?.()]);
+  }
+
   async synthesize(text: string, options: { signal?: AbortSignal } = {}): Promise<SynthesizedAudio> {
     const now = this.options.now ?? Date.now;
     const log = this.options.logger ?? silentLogger;

@@ -1,7 +1,9 @@
 /**
  * The Discord glue with a stand-in VoiceConnection (an EventEmitter with a receiver that
  * hands out packet streams): one subscription per speaker, never Charlie's own, speech all
- * the way to a posted reply, DAVE failures → rejoin + warning, leaving an empty channel.
+ * the way to a posted reply, end of turn, DAVE failures → rejoin + warning, leaving an empty
+ * channel. The session runs on a fake clock (`ManualTimers`): packets arrive every 20 ms of
+ * fake time and pauses are advanced, not slept.
  */
 import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
@@ -10,8 +12,9 @@ import type { VoiceConnection } from '@discordjs/voice';
 import { VoiceSessions } from '../../../src/voice/sessions.js';
 import type { VoiceMember, VoiceSessionDeps, VoiceTarget } from '../../../src/voice/session.js';
 import { silentLogger } from '../../../src/core/ports.js';
-import { deliver, speechPackets } from '../../fixtures/audio/speech.js';
+import { speechPackets } from '../../fixtures/audio/speech.js';
 import { FakeAssistant } from '../../support/fake-assistant.js';
+import { ManualTimers } from '../../support/manual-timers.js';
 import { RecordingSink } from '../../support/recording-sink.js';
 import { FakeTts, ScriptedStt } from '../../support/voice-fakes.js';
 
@@ -37,21 +40,38 @@ class FakeConnection extends EventEmitter {
     this.state = { status: 'destroyed' };
     this.emit('stateChange', old, this.state);
   }
-  /** A speaker talks: Discord signals speaking, then packets arrive on the subscription. */
-  async talk(userId: string, packets: Uint8Array[]) {
+  /** A speaker talks: Discord signals speaking, then a packet arrives every 20 ms of fake time. */
+  async talk(userId: string, packets: Uint8Array[], clock: ManualTimers) {
     this.receiver.speaking.emit('start', userId);
     const stream = this.streams.get(userId);
     if (!stream) return;
-    await deliver((p) => stream.write(Buffer.from(p)), packets);
+    for (const p of packets) {
+      stream.write(Buffer.from(p));
+      await settle();
+      clock.advance(20);
+    }
     this.receiver.speaking.emit('end', userId);
   }
 }
 
-async function waitFor(condition: () => boolean, ms = 3000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
+/** Let promises and stream events run (no time passes on the fake clock). */
+async function settle(rounds = 3): Promise<void> {
+  for (let i = 0; i < rounds; i++) await new Promise((r) => setImmediate(r));
+}
+
+/** Silence: advance the fake clock in 10 ms steps, settling as it goes. */
+async function pause(clock: ManualTimers, ms: number): Promise<void> {
+  for (let t = 0; t < ms; t += 10) {
+    clock.advance(10);
+    await settle(2);
+  }
+}
+
+/** Wait for work that runs on real promises (the fake recogniser, voice, sink). */
+async function waitFor(condition: () => boolean, rounds = 2000): Promise<void> {
+  for (let i = 0; !condition(); i++) {
+    if (i > rounds) throw new Error('condition not met');
+    await settle(1);
   }
 }
 
@@ -63,18 +83,22 @@ beforeAll(async () => {
 let sessions: VoiceSessions | null = null;
 afterEach(() => sessions?.closeAll());
 
-function setup(members: VoiceMember[], transcript = 'Charlie, what is on the shopping list?', initial = 'ready') {
+function setup(members: VoiceMember[], transcript: string | string[] = 'Charlie, what is on the shopping list?', initial = 'ready') {
   const connections: FakeConnection[] = [];
   const posts: string[] = [];
-  const sink = new RecordingSink(20);
-  const stt = new ScriptedStt(() => transcript);
-  const assistant = new FakeAssistant(() => ({ deltas: ['Milk and eggs.'], deltaMs: 1 }));
+  const sink = new RecordingSink(0);
+  const answers = typeof transcript === 'string' ? [transcript] : transcript;
+  const stt = new ScriptedStt((_pcm, call) => answers[Math.min(call, answers.length - 1)]!);
+  const assistant = new FakeAssistant(() => ({ deltas: ['Milk and eggs.'], deltaMs: 0 }));
+  const clock = new ManualTimers();
+  const tts = new FakeTts('fake-tts', { delayMs: 0 });
   const deps: VoiceSessionDeps = {
     assistant,
     stt,
-    tts: new FakeTts(),
-    settings: { wakeName: 'Charlie', wakeRule: 'auto', silenceMs: 300, minSpeechMs: 350, bargeIn: true, bargeInMs: 250, emptyLeaveMs: 100 },
+    tts,
+    settings: { wakeName: 'Charlie', wakeRule: 'auto', silenceMs: 1500, minSpeechMs: 350, bargeIn: true, bargeInMs: 250, emptyLeaveMs: 100, turnPauseMs: 400 },
     logger: silentLogger,
+    timers: clock,
     connect: () => {
       const c = new FakeConnection();
       c.state = { status: initial };
@@ -97,7 +121,7 @@ function setup(members: VoiceMember[], transcript = 'Charlie, what is on the sho
     members: () => present,
     post: async (t) => void posts.push(t),
   };
-  return { sessions, target, connections, posts, sink, stt, assistant, setMembers: (m: VoiceMember[]) => (present = m) };
+  return { sessions, target, connections, posts, sink, stt, assistant, clock, tts, setMembers: (m: VoiceMember[]) => (present = m) };
 }
 
 const ana = { id: 'ana', displayName: 'Ana', bot: false };
@@ -110,32 +134,68 @@ describe('VoiceSession', () => {
   it('subscribes once per speaker, never to itself or bots, and answers with three people present', async () => {
     const t = setup([ana, ben, cleo, me, musicBot]);
     expect((await t.sessions.join(t.target)).outcome).toBe('joined');
-    await t.connections[0]!.talk('ana', packets.slice(0, 40));
-    await new Promise((r) => setTimeout(r, 150)); // a pause inside the silence window
-    await t.connections[0]!.talk('ana', packets.slice(40));
+    await t.connections[0]!.talk('ana', packets.slice(0, 40), t.clock);
+    await pause(t.clock, 150); // shorter than the end-of-turn pause: nothing is transcribed
+    await t.connections[0]!.talk('ana', packets.slice(40), t.clock);
     t.connections[0]!.receiver.speaking.emit('start', 'bot');
     t.connections[0]!.receiver.speaking.emit('start', 'music');
+    await pause(t.clock, 450); // a finished question: the turn ends at the short pause
     await waitFor(() => t.sink.finished.length > 0);
     expect(t.connections[0]!.subscriptions).toEqual(['ana']);
-    expect(t.stt.calls).toHaveLength(1);
+    expect(t.stt.calls).toHaveLength(1); // the speculative transcript, reused
     expect(t.assistant.handled[0]).toMatchObject({ text: 'what is on the shopping list?', speaker: 'Ana', mode: 'voice' });
     expect(t.posts).toEqual(['🎙️ Ana: Charlie, what is on the shopping list?', 'Milk and eggs.']);
     expect(t.sink.finished).toEqual(['Milk and eggs.']);
     expect(t.sessions.status('g1')).toMatchObject({ humans: 3, wakeNameNeeded: true, turns: 1, voiceChannelName: 'Lounge', project: 'household' });
+    expect(t.sessions.status('g1')?.endOfTurn).toMatchObject({ mode: 'rules', pauseMs: 400, silenceMs: 1500, last: { reason: 'question', speculative: 1, discarded: 0 } });
     expect((await t.sessions.join(t.target)).outcome).toBe('already');
+  });
+
+  it('a pause mid-sentence: Charlie waits, answers the whole sentence, and the early transcript never reaches the model', async () => {
+    const t = setup([ana], ['Add milk, eggs, and', 'Add milk, eggs, and bread to the shopping list.']);
+    await t.sessions.join(t.target);
+    const c = t.connections[0]!;
+    await c.talk('ana', packets.slice(0, 50), t.clock);
+    await pause(t.clock, 900); // past the short pause, inside the long window
+    expect(t.stt.calls).toHaveLength(1);
+    expect(t.assistant.handled).toHaveLength(0);
+    await c.talk('ana', packets.slice(50), t.clock);
+    await pause(t.clock, 450);
+    await waitFor(() => t.sink.finished.length > 0);
+    expect(t.assistant.handled.map((m) => m.text)).toEqual(['Add milk, eggs, and bread to the shopping list.']);
+    expect(t.posts[0]).toBe('🎙️ Ana: Add milk, eggs, and bread to the shopping list.');
+    const last = t.sessions.status('g1')!.endOfTurn.last!;
+    expect(last).toMatchObject({ reason: 'sentence', speculative: 2, discarded: 1 });
+    expect(last.waitedMs).toBeGreaterThanOrEqual(400);
+    expect(last.waitedMs).toBeLessThan(460);
+    expect(last.firstAudioMs).toBeGreaterThanOrEqual(last.waitedMs);
+  });
+
+  it('warms the local voice when it joins, before the first turn', async () => {
+    const t = setup([ana]);
+    let warmed = 0;
+    Object.assign(t.tts, {
+      warmUp: async () => {
+        warmed++;
+      },
+    });
+    await t.sessions.join(t.target);
+    expect(warmed).toBe(1);
+    expect(t.tts.calls).toEqual([]);
   });
 
   it('repeated DAVE decryption failures lead to a rejoin and a visible warning', async () => {
     const t = setup([ana]);
     await t.sessions.join(t.target);
     for (let i = 1; i <= 60; i++) t.connections[0]!.emit('debug', `Failed to decrypt a packet (${i} consecutive fails)`);
-    await new Promise((r) => setTimeout(r, 20));
+    await settle();
     expect(t.connections).toHaveLength(2);
     expect(t.connections[0]!.state.status).toBe('destroyed');
     expect(t.posts.some((p) => p.startsWith('⚠️ Voice decryption (DAVE) kept failing'))).toBe(true);
     expect(t.sessions.status('g1')).toMatchObject({ rejoins: 1 });
     // the new connection is live: speech still gets through
-    await t.connections[1]!.talk('ana', packets);
+    await t.connections[1]!.talk('ana', packets, t.clock);
+    await pause(t.clock, 450);
     await waitFor(() => t.stt.calls.length === 1);
   });
 
@@ -157,12 +217,12 @@ describe('VoiceSession', () => {
     const c = t.connections[0]!;
     c.receiver.speaking.emit('start', 'ana');
     c.streams.get('ana')!.destroy(new Error('Failed to decrypt: DecryptionFailed(UnencryptedWhenPassthroughDisabled)'));
-    await new Promise((r) => setTimeout(r, 10));
+    await settle();
     c.receiver.speaking.emit('start', 'ana');
     expect(c.subscriptions).toEqual(['ana', 'ana']);
     expect(t.connections).toHaveLength(1);
     c.streams.get('ana')!.destroy(new Error('Failed to decrypt again'));
-    await new Promise((r) => setTimeout(r, 20));
+    await settle();
     expect(t.connections).toHaveLength(2);
     expect(t.posts.filter((p) => p.startsWith('⚠️ Voice decryption (DAVE)'))).toHaveLength(1);
   });
@@ -172,8 +232,9 @@ describe('VoiceSession', () => {
     await t.sessions.join(t.target);
     t.setMembers([me]);
     t.sessions.membersChanged('g1');
+    t.clock.advance(99);
     expect(t.sessions.size).toBe(1);
-    await new Promise((r) => setTimeout(r, 200));
+    t.clock.advance(1);
     expect(t.sessions.size).toBe(0);
     expect(t.connections[0]!.state.status).toBe('destroyed');
     expect(t.posts).toEqual(['👋 Left voice channel Lounge: the channel is empty.']);

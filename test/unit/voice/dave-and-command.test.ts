@@ -63,10 +63,13 @@ describe('/voice command', () => {
       stt: 'transformers-whisper:Xenova/whisper-base.en',
       tts: 'edge-tts:en-US-AvaMultilingualNeural|espeak-ng:en-us',
       ttsLocal: false,
+      endOfTurn: { mode: 'rules', pauseMs: 400, silenceMs: 1500, last: { reason: 'question', waitedMs: 431, firstAudioMs: 702, speculative: 2, discarded: 1 } },
     });
     expect(text).toContain('hosted: the reply text leaves this machine');
     expect(text).toContain('In **Lounge** for project **household** — speaking.');
     expect(text).toContain('Start or end with my name');
     expect(text).toContain('rejoins after DAVE failures: 1');
+    expect(text).toContain('End of turn: rules (checked after a 400 ms pause, at most 1500 ms after the last word).');
+    expect(text).toContain('Last turn: ended by question 431 ms after the last word, first sound after 702 ms · early transcripts: 2, 1 discarded.');
   });
 });

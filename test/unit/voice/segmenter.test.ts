@@ -1,31 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UtteranceSegmenter, type Utterance } from '../../../src/voice/segmenter.js';
-import type { Timers } from '../../../src/voice/timers.js';
-
-/** A manual clock: timers fire only when the test advances time. */
-class ManualTimers implements Timers {
-  t = 0;
-  private timers = new Map<number, { at: number; fn: () => void }>();
-  private next = 1;
-  now = () => this.t;
-  setTimeout = (fn: () => void, ms: number) => {
-    const id = this.next++;
-    this.timers.set(id, { at: this.t + ms, fn });
-    return id;
-  };
-  clearTimeout = (h: unknown) => void this.timers.delete(h as number);
-  advance(ms: number) {
-    const end = this.t + ms;
-    for (;;) {
-      const due = [...this.timers.entries()].filter(([, v]) => v.at <= end).sort((a, b) => a[1].at - b[1].at)[0];
-      if (!due) break;
-      this.timers.delete(due[0]);
-      this.t = due[1].at;
-      due[1].fn();
-    }
-    this.t = end;
-  }
-}
+import { ManualTimers } from '../../support/manual-timers.js';
 
 const frame = () => new Int16Array(320).fill(1000);
 
@@ -79,6 +54,76 @@ describe('UtteranceSegmenter (wall clock)', () => {
   });
 });
 
+describe('UtteranceSegmenter: pauses, commits and caps', () => {
+  const quiet = () => new Int16Array(320).fill(3);
+  function events(options: ConstructorParameters<typeof UtteranceSegmenter>[0]) {
+    const clock = new ManualTimers();
+    const out: { u: Utterance; reason: string }[] = [];
+    const log: string[] = [];
+    const seg = new UtteranceSegmenter(options, clock, (u, reason) => out.push({ u, reason }), {
+      start: (id) => log.push(`start ${id}`),
+      pause: (u, ms) => log.push(`pause ${u.userId} ${ms} ${u.lastVoicedAt}`),
+      resume: (id) => log.push(`resume ${id}`),
+    });
+    return { clock, out, log, seg };
+  }
+
+  it('reports one pause per pause, at pauseMs after the last voiced packet, and the resumption', () => {
+    const { clock, out, log, seg } = events({ silenceMs: 1500, pauseMs: 400 });
+    talk(seg, clock, 'a', 600); // last packet at 580, clock at 600
+    clock.advance(359);
+    expect(log).toEqual(['start a']);
+    clock.advance(21);
+    expect(log).toEqual(['start a', 'pause a 400 580']);
+    clock.advance(200);
+    expect(log).toHaveLength(2);
+    talk(seg, clock, 'a', 200); // resumes at 1180, last packet at 1360
+    clock.advance(1000);
+    expect(log).toEqual(['start a', 'pause a 400 580', 'resume a', 'pause a 400 1360']);
+    expect(out).toHaveLength(0);
+    clock.advance(500);
+    expect(out.map((o) => [o.reason, o.u.lastVoicedAt, o.u.speechMs])).toEqual([['silence', 1360, 800]]);
+  });
+
+  it('commits only if no voice came after the audio the decision was about', () => {
+    const { clock, out, seg } = events({ silenceMs: 1500, pauseMs: 400 });
+    talk(seg, clock, 'a', 600);
+    clock.advance(450);
+    expect(seg.commit('a', 123)).toBe(false);
+    expect(seg.commit('a', 580)).toBe(true);
+    expect(out.map((o) => o.reason)).toEqual(['committed']);
+    expect(seg.commit('a', 580)).toBe(false);
+  });
+
+  it('an open microphone (packets without voice) does not hold a finished utterance open', () => {
+    const { clock, out, seg } = events({ silenceMs: 1500, pauseMs: 400 });
+    talk(seg, clock, 'a', 600);
+    for (let i = 0; i < 200; i++) {
+      seg.push('a', quiet(), false);
+      clock.advance(20);
+    }
+    expect(out.map((o) => [o.reason, o.u.lastVoicedAt])).toEqual([['silence', 580]]);
+    expect(out[0]!.u.endedAt).toBe(580 + 1500 - 20);
+  });
+
+  it('packets that never hold voice are closed by the no-speech cap, however long they go on', () => {
+    const { clock, out, seg } = events({ silenceMs: 1500, pauseMs: 400, maxNoSpeechMs: 3000 });
+    for (let i = 0; i < 200; i++) {
+      seg.push('a', quiet(), false);
+      clock.advance(20);
+    }
+    expect(out[0]!.reason).toBe('no_speech');
+    expect(out[0]!.u.speechMs).toBe(3000);
+    expect(out[0]!.u.voicedMs).toBe(0);
+  });
+
+  it('the length cap cuts one long utterance however the speaker goes on', () => {
+    const { clock, out, seg } = events({ silenceMs: 1500, pauseMs: 400, maxUtteranceMs: 2000 });
+    talk(seg, clock, 'a', 3000);
+    expect(out.map((o) => [o.reason, o.u.speechMs])).toEqual([['max_length', 2000]]);
+  });
+});
+
 describe('voice settings from the configuration', () => {
   it('maps every voice variable, with the documented defaults', async () => {
     const { loadConfig } = await import('../../../src/config.js');
@@ -92,6 +137,11 @@ describe('voice settings from the configuration', () => {
       bargeIn: true,
       bargeInMs: 250,
       emptyLeaveMs: 30_000,
+      turnDetection: 'auto',
+      turnPauseMs: 400,
+      turnModelThreshold: 0.5,
+      maxUtteranceMs: 30_000,
+      maxNoSpeechMs: 10_000,
       language: 'de',
     });
     expect(config).toMatchObject({ TTS_LOCAL_VOICE: 'en-us', STT_TIMEOUT_MS: 60_000, STT_SERVER_MODEL: 'whisper-1', STT_ALLOW_DOWNLOAD: true });
