@@ -96,8 +96,9 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
     : async () => {};
   if (config.WATCH_PROJECTS) void graph.primeAll();
   void ingest.scanAll();
+  const reflectionPages = new FileReflectionPages({ projectsDir: config.projectsDir, dataDir: config.dataDir, wiki: graph, clock, logger: logger.child({ component: 'reflection' }) });
   const reflection = new Reflection({
-    pages: new FileReflectionPages({ projectsDir: config.projectsDir, dataDir: config.dataDir, wiki: graph, clock, logger: logger.child({ component: 'reflection' }) }),
+    pages: reflectionPages,
     model: memoryModel,
     clock,
     logger: logger.child({ component: 'reflection' }),
@@ -112,6 +113,7 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
     recall: retrieval.recall,
     graph,
     candidates: (project) => fileCandidateStore(config.dataDir, project),
+    lastReflection: (project) => reflectionPages.lastReflection(project),
     privateRecords: privateStore.records,
     usage,
     writeRequests: new FileWriteRequestStore(dataFiles(config.dataDir).writeRequests),

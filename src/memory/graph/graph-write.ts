@@ -6,7 +6,7 @@
  */
 import type { GraphFact, GraphWrite, GraphWriteReport } from '../../core/ports.js';
 import { titleSlug } from '../slug.js';
-import { renderFact, renderLink, setField, withSaid, field, parseFactLine } from './lines.js';
+import { addField, renderFact, renderLink, setField, sourceOf, withSaid, field, parseFactLine } from './lines.js';
 import { normalizeName, normalizeStatement, statementContains } from './names.js';
 import { readPage, titleFromPath } from './page.js';
 import { reviewAgainst } from '../records/review.js';
@@ -224,11 +224,17 @@ export function applyToPage(current: string | null, plan: PagePlan, today: strin
     if (!key) continue;
     const old = known.get(key);
     if (old) {
-      if ((field(old.fields, 'said') ?? '') < f.said) {
+      const said = field(old.fields, 'said') ?? '';
+      const cited = old.fields.filter((x) => x.key === 'source').map((x) => sourceOf(x.value));
+      // the same day from another message is a restatement too (a replay of the same message is not)
+      const sameDay = said === f.said && !cited.includes(sourceOf(f.source)) && cited.length < MAX_SOURCES;
+      if (said < f.said || sameDay) {
         // restating a fact restarts its clock and its confidence (decay counts from `said`)
         let line = withSaid(edits.get(old.line) ?? lines[old.line - 1]!, f.said);
         if (field(old.fields, 'confidence') !== undefined) line = setField(line, 'confidence', '1');
+        if (sameDay) line = addField(line, 'source', f.source);
         edits.set(old.line, line);
+        old.fields.push({ key: 'source', value: f.source });
         refreshed++;
         if (old.blockId) events.push({ action: 'restated', page: plan.path, id: old.blockId, source: f.source, detail: `said ${f.said}` });
       }
