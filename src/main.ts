@@ -5,7 +5,7 @@
  */
 import { fileCandidateStore } from './memory/records/candidate-store.js';
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { userInfo } from 'node:os';
 import { pathToFileURL } from 'node:url';
@@ -45,6 +45,7 @@ import type { SpeechToText, TextToSpeech } from './core/ports.js';
 import { Wiki } from './memory/graph/wiki.js';
 import { IngestService } from './memory/ingest/ingest-service.js';
 import { FileReflectionPages } from './memory/reflect/reflection-pages.js';
+import { startBackups } from './backup/backup-schedule.js';
 import { Reflection, reportText, type ReflectionReport } from './core/reflection.js';
 import { postToChannel } from './discord/announce.js';
 
@@ -130,6 +131,16 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
       distillDeadlineMs: config.DISTILL_DEADLINE_MS,
     },
   });
+  const stopBackups = startBackups({
+    everyHours: config.BACKUP_EVERY_HOURS,
+    keep: config.BACKUP_KEEP,
+    dir: resolve(config.BACKUP_DIR),
+    projectsDir: config.projectsDir,
+    dataDir: config.dataDir,
+    ...(config.BACKUP_AGE_RECIPIENT ? { recipient: config.BACKUP_AGE_RECIPIENT } : {}),
+    clock,
+    logger: logger.child({ component: 'backup' }),
+  });
   let stopReflecting = () => {};
   /** Between turns, every minute: reflects on the projects that are due (REFLECT_*); `deliver` shows each report. */
   const startReflecting = (deliver: (report: ReflectionReport) => Promise<void>) => {
@@ -151,6 +162,7 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
   };
   const close = async () => {
     stopReflecting();
+    stopBackups();
     await assistant.idle();
     await stopWatching();
     await retrieval.close();
