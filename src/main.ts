@@ -88,7 +88,17 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
   });
   // hand edits: the index follows, links follow renamed or deleted pages, _index.md is regenerated
   // and files put into a project's inbox/ are ingested through the memory lane
-  const ingest = new IngestService({ projectsDir: config.projectsDir, wiki: graph, recall: retrieval.recall, memoryModel, clock, logger: logger.child({ component: 'inbox' }) });
+  const reflectionPages = new FileReflectionPages({ projectsDir: config.projectsDir, dataDir: config.dataDir, wiki: graph, clock, logger: logger.child({ component: 'reflection' }) });
+  const ingest = new IngestService({
+    projectsDir: config.projectsDir,
+    wiki: graph,
+    recall: retrieval.recall,
+    memoryModel,
+    clock,
+    logger: logger.child({ component: 'inbox' }),
+    candidates: (project) => fileCandidateStore(config.dataDir, project),
+    lastReflection: (project) => reflectionPages.lastReflection(project),
+  });
   const stopWatching = config.WATCH_PROJECTS
     ? retrieval.watch(async (project) => {
         await graph.reconcile(project);
@@ -97,7 +107,6 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
     : async () => {};
   if (config.WATCH_PROJECTS) void graph.primeAll();
   void ingest.scanAll();
-  const reflectionPages = new FileReflectionPages({ projectsDir: config.projectsDir, dataDir: config.dataDir, wiki: graph, clock, logger: logger.child({ component: 'reflection' }) });
   const reflection = new Reflection({
     pages: reflectionPages,
     model: memoryModel,

@@ -8,6 +8,7 @@ import type { DistillGraph } from './distill.js';
 import { GRAPH_SCHEMA_PROPERTIES, graphInstructions, pageMapText, toGraphWrite } from './graph-distill.js';
 import { DistillError } from './distill.js';
 import type { ChatMessage, LocalChatModel, LogEntry, Logger, PageMapEntry } from './ports.js';
+import { gateWrite } from './promotion.js';
 import { parseToolArguments } from './tool-args.js';
 
 export interface SourceItemInput {
@@ -71,7 +72,16 @@ export async function ingestItems(source: string, items: SourceItemInput[], deps
     const list = (x: unknown) => (Array.isArray(x) ? (x as unknown[]) : []);
     const { write, dropped } = toGraphWrite({ entities: list(v.entities), facts: list(v.facts), links: list(v.links) }, entries, [], source);
     for (const d of dropped) deps.logger.warn({ source, reason: d.reason }, 'memory item dropped');
-    const report = await deps.graph.write(write);
+    let gated = write;
+    if (deps.graph.candidates) {
+      // the same gate as conversations: a receipt or a notification waits, a lasting fact is written
+      const tracked = map.flatMap((p) => [p.title, ...p.aliases]);
+      const lastReflection = (await deps.graph.lastReflection?.().catch(() => null)) ?? null;
+      const out = await gateWrite(write, entries, { now: deps.now, tracked, lastReflection }, deps.graph.candidates);
+      gated = out.write;
+      deps.logger.info({ source, promoted: out.report.promoted.length, waiting: out.report.waiting.length, rejected: out.report.rejected.length }, 'promotion gate');
+    }
+    const report = await deps.graph.write(gated);
     facts += report.factsAdded + report.factsRefreshed;
   }
   return { facts };

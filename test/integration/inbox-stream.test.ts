@@ -3,10 +3,11 @@
  * without sending a row twice, but for the batch in flight), a bank export summed per month and
  * payee before the memory lane sees it, and one huge file never holding up another project's inbox.
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Candidate } from '../../src/core/promotion.js';
 import { silentLogger } from '../../src/core/ports.js';
 import { Wiki } from '../../src/memory/graph/wiki.js';
 import { Inbox, type InboxResult } from '../../src/memory/ingest/inbox.js';
@@ -136,5 +137,40 @@ describe('one huge inbox file', () => {
     expect(small).toBeGreaterThanOrEqual(0);
     // the small file was read while the big one was still streaming: long before its last batch
     expect(small).toBeLessThan(calls.lastIndexOf('inbox/rows.csv') - 50);
+  });
+});
+
+describe('ingested items', () => {
+  it('go through the same promotion gate: a receipt waits, a lasting fact is written', async () => {
+    await put('home', 'notes.md', 'Receipt for your purchase at IKEA: 2 lamps, 1 rug.\nDr Ahmed is the dentist Mia sees at Riverside Dental.\n');
+    const model = new ScriptedChatModel(() => ({
+      text: JSON.stringify({
+        entities: [
+          { name: 'IKEA', category: 'Places', new: true },
+          { name: 'Dr Ahmed', category: 'People', new: true },
+        ],
+        facts: [
+          { entity: 'IKEA', text: 'Sold Ann 2 lamps and a rug.', message: 1, type: 'episode' },
+          { entity: 'Dr Ahmed', text: 'Is the dentist Mia sees at Riverside Dental.', message: 2, type: 'identity' },
+        ],
+        links: [],
+      }),
+    }));
+    const waiting: Candidate[] = [];
+    const store = { list: () => Promise.resolve([...waiting]), replace: (c: Candidate[]) => Promise.resolve(void waiting.splice(0, waiting.length, ...c)) };
+    const service = new IngestService({
+      projectsDir: root,
+      wiki,
+      recall: { recall: () => Promise.resolve([]) },
+      memoryModel: model,
+      clock: new FixedClock(new Date('2026-06-02T10:00:00Z')),
+      logger: silentLogger,
+      candidates: () => store,
+    });
+    expect((await service.scan('home')).map((r) => r.outcome)).toEqual(['ingested']);
+    expect(waiting.map((c) => [c.entity, c.fact.text])).toEqual([['IKEA', 'Sold Ann 2 lamps and a rug.']]);
+    const pages = await readdir(join(root, 'home', 'notes'), { recursive: true });
+    expect(pages.some((p) => p.endsWith('Dr-Ahmed.md'))).toBe(true);
+    expect(pages.some((p) => p.includes('IKEA'))).toBe(false);
   });
 });

@@ -8,6 +8,7 @@ import { titleSlug } from '../slug.js';
 import { ABSENT, fileVersion, sha256 } from '../store/atomic-write.js';
 import { resolveChild, resolveInside } from '../store/safe-path.js';
 import { ingestItems } from '../../core/ingest.js';
+import type { CandidateStore } from '../../core/promotion.js';
 import type { Clock, LocalChatModel, Logger, Recall } from '../../core/ports.js';
 import type { Wiki } from '../graph/wiki.js';
 import { INBOX_DIR, Inbox, type InboxResult } from './inbox.js';
@@ -23,6 +24,10 @@ export interface IngestServiceOptions {
   memoryModel: LocalChatModel | null;
   clock: Clock;
   logger: Logger;
+  /** The promotion gate's waiting candidates per project (absent: ingested facts are written ungated). */
+  candidates?: (project: string) => CandidateStore;
+  /** When reflection last ran over a project (the gate's recency). */
+  lastReflection?: (project: string) => Promise<Date | null>;
   /** How big CSV files are streamed (tests make them small). */
   stream?: { bytes?: number; batch?: number };
 }
@@ -57,6 +62,8 @@ export class IngestService {
       pageMap: (r: Parameters<Wiki['pageMap']>[1]) => wiki.pageMap(project, r),
       write: (w: Parameters<Wiki['write']>[1]) => wiki.write(project, w),
       related: async (text: string) => [...new Set((await recall.recall(text, { project, limit: 12 })).map((h) => h.page).filter((p) => p.startsWith('notes/')))],
+      ...(this.o.candidates ? { candidates: this.o.candidates(project) } : {}),
+      ...(this.o.lastReflection ? { lastReflection: () => this.o.lastReflection?.(project) ?? Promise.resolve(null) } : {}),
     };
     const extract = (_p: string, source: string, items: Parameters<typeof ingestItems>[1]) => ingestItems(source, items, { model, graph, logger: logger.child({ project, source }), now: clock.now() });
     const rounds = async (): Promise<FinalResult[]> => {
