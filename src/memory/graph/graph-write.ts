@@ -226,8 +226,9 @@ export function applyToPage(current: string | null, plan: PagePlan, today: strin
     if (old) {
       const said = field(old.fields, 'said') ?? '';
       const cited = old.fields.filter((x) => x.key === 'source').map((x) => sourceOf(x.value));
-      // the same day from another message is a restatement too (a replay of the same message is not)
-      const sameDay = said === f.said && !cited.includes(sourceOf(f.source)) && cited.length < MAX_SOURCES;
+      // the same day from another message is a restatement too, when it has confidence to gain (a replay of the same message is not)
+      const confidence = Number(field(old.fields, 'confidence') ?? 1);
+      const sameDay = said === f.said && confidence < 1 && !cited.includes(sourceOf(f.source)) && cited.length < MAX_SOURCES;
       if (said < f.said || sameDay) {
         // restating a fact restarts its clock and its confidence (decay counts from `said`)
         let line = withSaid(edits.get(old.line) ?? lines[old.line - 1]!, f.said);
