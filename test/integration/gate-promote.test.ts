@@ -94,3 +94,46 @@ describe('a page on hold', () => {
     expect(chunkPage('notes/People/Bob.md', page('held'))).toEqual([]);
   });
 });
+
+describe('the people who talk to Charlie', () => {
+  it('each get a USER.md centre page with their Discord id, holding the facts about them, linked from the pages that name them', async () => {
+    fx = retrievalFixture();
+    const clock = new FixedClock(new Date('2026-11-11T09:00:00Z'));
+    const { projectsDir, dataDir } = fx;
+    const store = new FileProjectStore({ projectsDir, clock, defaults: { distillEvery: 100 } });
+    const graph = new Wiki({ projectsDir, clock, logger: silentLogger });
+    const memoryModel = new ScriptedChatModel(() => ({
+      text: JSON.stringify({
+        summary: 'Ann and Ben talk about the family.',
+        decisions: [],
+        quotes: [],
+        // the model guesses a category for Ann; a speaker's page is their centre page all the same
+        entities: [
+          { name: 'Ann', category: 'People/Friends' },
+          { name: 'Tom', category: 'People/Family', new: true },
+        ],
+        facts: [
+          { entity: 'Ann', text: 'Is vegetarian.', message: 1, type: 'identity' },
+          { entity: 'Ben', text: 'Is a nurse at the children’s hospital.', message: 2, type: 'identity' },
+          { entity: 'Tom', text: 'Is Ann’s husband.', message: 1, type: 'relationship' },
+        ],
+        links: [{ from: 'Tom', to: 'Ann', label: 'wife', reverse_label: 'husband', evidence: { message: 1, quote: 'Tom is my husband' } }],
+      }),
+    }));
+    const { assistant } = makeAssistant({ model: new ScriptedChatModel(() => ({ text: 'ok' })), memoryModel, store, graph, clock, candidates: (p) => fileCandidateStore(dataDir, p) });
+    await assistant.handle({ place, speaker: 'Ann', speakerId: '111', text: 'I am vegetarian, and Tom is my husband', source: 'https://discord.com/channels/1/2/3', time: clock.now(), reply: false });
+    await assistant.handle({ place, speaker: 'Ben', speakerId: '222', text: 'I am a nurse at the children’s hospital', source: 'https://discord.com/channels/1/2/4', time: clock.now(), reply: false });
+    clock.advance(60_000);
+    expect((await assistant.distillNow(place)).ran).toBe(true);
+    const notes = join(projectsDir, 'general', 'notes');
+    const ann = readFileSync(join(notes, 'Users', 'Ann', 'USER.md'), 'utf8');
+    const ben = readFileSync(join(notes, 'Users', 'Ben', 'USER.md'), 'utf8');
+    expect(ann).toMatch(/^discord_id: "111"$/m);
+    expect(ben).toMatch(/^discord_id: "222"$/m);
+    expect(ann).toContain('- Is vegetarian.');
+    expect(ben).toContain('- Is a nurse at the children’s hospital.');
+    expect(ann).toContain('[[People/Family/Tom]] (husband)');
+    expect(readFileSync(join(notes, 'People', 'Family', 'Tom.md'), 'utf8')).toContain('[[Users/Ann/USER]] (wife)');
+    expect(existsSync(join(notes, 'People', 'Friends', 'Ann.md'))).toBe(false);
+  });
+});

@@ -5,6 +5,7 @@
  * only with evidence. `planWrite` resolves; `applyToPage` renders one page from its current text.
  */
 import type { GraphFact, GraphWrite, GraphWriteReport } from '../../core/ports.js';
+import { USERS_CATEGORY } from '../../core/graph-distill.js';
 import { titleSlug } from '../slug.js';
 import { addField, renderFact, renderLink, setField, sourceOf, withSaid, field, parseFactLine } from './lines.js';
 import { normalizeName, normalizeStatement, statementContains } from './names.js';
@@ -90,10 +91,11 @@ export async function planWrite(snap: WikiSnapshot, write: GraphWrite, ctx: Plan
         refuse(name, 'no page yet, and nothing lasting to say about it');
         continue;
       }
-      const category = pickCategory(e.category, ctx.taxonomy);
+      // a person who talks to Charlie gets a centre page, USER.md in a folder of their own
+      const category = e.centre ? USERS_CATEGORY : pickCategory(e.category, ctx.taxonomy);
       const base = `${category}/${titleSlug(name)}`;
-      path = `${base}.md`;
-      for (let n = 2; taken.has(path.toLowerCase()); n++) path = `${base}-${n}.md`;
+      path = e.centre ? `${base}/USER.md` : `${base}.md`;
+      for (let n = 2; taken.has(path.toLowerCase()); n++) path = e.centre ? `${base}-${n}/USER.md` : `${base}-${n}.md`;
       taken.add(path.toLowerCase());
       const title = name.replace(/\s+/g, ' ');
       const aliases = (e.aliases ?? []).filter((a) => normalizeName(a) !== normalizeName(title) && snap.resolver.candidates(a).length === 0);
