@@ -3,8 +3,11 @@
  *   npm run memory -- check [--project NAME] [--fix]              lint the wiki (exit 1 on problems)
  *   npm run memory -- restore --project NAME [PAGE [VERSION]]     list kept page versions, or restore one
  *                                                                 (the newest when VERSION is left out)
+ *   npm run memory -- export --project NAME [--out DIR]           the project as a Markdown folder / Obsidian vault
  */
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { exportProject } from '../src/backup/export-project.js';
 import { loadConfig } from '../src/config.js';
 import { silentLogger, systemClock } from '../src/core/ports.js';
 import { runMemoryCheck } from '../src/memory/graph/check-run.js';
@@ -12,7 +15,7 @@ import { Wiki } from '../src/memory/graph/wiki.js';
 import { FileReflectionPages } from '../src/memory/reflect/reflection-pages.js';
 
 const { values, positionals } = parseArgs({
-  options: { project: { type: 'string', short: 'p' }, fix: { type: 'boolean', default: false } },
+  options: { project: { type: 'string', short: 'p' }, fix: { type: 'boolean', default: false }, out: { type: 'string', short: 'o' } },
   allowPositionals: true,
 });
 const config = loadConfig();
@@ -38,7 +41,21 @@ if (command === 'check') {
       if (!result.ok) process.exitCode = 1;
     }
   }
+} else if (command === 'export') {
+  if (!values.project) {
+    process.stderr.write('usage: npm run memory -- export --project NAME [--out DIR]\n');
+    process.exitCode = 2;
+  } else {
+    const target = resolve(values.out ?? `export-${values.project.replace(/[^\w.-]+/g, '_')}`);
+    try {
+      const r = await exportProject({ projectsDir: config.projectsDir, project: values.project, out: target });
+      out(`exported ${r.project}: ${String(r.files)} files into ${r.out} (open it as an Obsidian vault, or read it as plain Markdown)`);
+    } catch (err) {
+      process.stderr.write(`not exported: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exitCode = 1;
+    }
+  }
 } else {
-  process.stderr.write(`unknown command "${command}"; try: npm run memory -- check [--project NAME] [--fix], or restore --project NAME [PAGE [VERSION]]\n`);
+  process.stderr.write(`unknown command "${command}"; try: npm run memory -- check [--project NAME] [--fix], restore --project NAME [PAGE [VERSION]], or export --project NAME [--out DIR]\n`);
   process.exitCode = 2;
 }

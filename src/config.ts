@@ -89,6 +89,12 @@ export const configSchema = z.object({
   REFLECT_MAX_PAGES: int(1, 10_000).default(50),
   REFLECT_DEADLINE_MS: int(1000, 3_600_000).default(300_000),
 
+  // backups: npm run backup, and the scheduled one while Charlie runs
+  BACKUP_DIR: z.string().min(1).default('./backups'),
+  BACKUP_EVERY_HOURS: int(0, 8760).default(0),
+  BACKUP_KEEP: int(1, 1000).default(7),
+  BACKUP_AGE_RECIPIENT: optional(z.string().regex(/^age1[0-9a-z]+$/, 'an age public key starts with age1')),
+
   // retrieval
   EMBEDDER: z.enum(['auto', 'transformers', 'openai', 'builtin']).default('auto'),
   EMBEDDING_MODEL: z.string().min(1).default('Xenova/all-MiniLM-L6-v2'),

@@ -5,7 +5,7 @@
  */
 import { fileCandidateStore } from './memory/records/candidate-store.js';
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { userInfo } from 'node:os';
 import { pathToFileURL } from 'node:url';
@@ -47,6 +47,7 @@ import { guardSpeech } from './core/egress.js';
 import { Wiki } from './memory/graph/wiki.js';
 import { IngestService } from './memory/ingest/ingest-service.js';
 import { FileReflectionPages } from './memory/reflect/reflection-pages.js';
+import { startBackups } from './backup/backup-schedule.js';
 import { Reflection, reportText, type ReflectionReport } from './core/reflection.js';
 import { postToChannel } from './discord/announce.js';
 
@@ -90,7 +91,17 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
   });
   // hand edits: the index follows, links follow renamed or deleted pages, _index.md is regenerated
   // and files put into a project's inbox/ are ingested through the memory lane
-  const ingest = new IngestService({ projectsDir: config.projectsDir, wiki: graph, recall: retrieval.recall, memoryModel, clock, logger: logger.child({ component: 'inbox' }) });
+  const reflectionPages = new FileReflectionPages({ projectsDir: config.projectsDir, dataDir: config.dataDir, wiki: graph, clock, logger: logger.child({ component: 'reflection' }) });
+  const ingest = new IngestService({
+    projectsDir: config.projectsDir,
+    wiki: graph,
+    recall: retrieval.recall,
+    memoryModel,
+    clock,
+    logger: logger.child({ component: 'inbox' }),
+    candidates: (project) => fileCandidateStore(config.dataDir, project),
+    lastReflection: (project) => reflectionPages.lastReflection(project),
+  });
   const stopWatching = config.WATCH_PROJECTS
     ? retrieval.watch(async (project) => {
         await graph.reconcile(project);
@@ -100,7 +111,7 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
   if (config.WATCH_PROJECTS) void graph.primeAll();
   void ingest.scanAll();
   const reflection = new Reflection({
-    pages: new FileReflectionPages({ projectsDir: config.projectsDir, dataDir: config.dataDir, wiki: graph, clock, logger: logger.child({ component: 'reflection' }) }),
+    pages: reflectionPages,
     model: memoryModel,
     clock,
     logger: logger.child({ component: 'reflection' }),
@@ -115,6 +126,7 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
     recall: retrieval.recall,
     graph,
     candidates: (project) => fileCandidateStore(config.dataDir, project),
+    lastReflection: (project) => reflectionPages.lastReflection(project),
     privateRecords: privateStore.records,
     usage,
     writeRequests: new FileWriteRequestStore(dataFiles(config.dataDir).writeRequests),
@@ -130,6 +142,16 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
       distillBatchChars: config.DISTILL_BATCH_CHARS,
       distillDeadlineMs: config.DISTILL_DEADLINE_MS,
     },
+  });
+  const stopBackups = startBackups({
+    everyHours: config.BACKUP_EVERY_HOURS,
+    keep: config.BACKUP_KEEP,
+    dir: resolve(config.BACKUP_DIR),
+    projectsDir: config.projectsDir,
+    dataDir: config.dataDir,
+    ...(config.BACKUP_AGE_RECIPIENT ? { recipient: config.BACKUP_AGE_RECIPIENT } : {}),
+    clock,
+    logger: logger.child({ component: 'backup' }),
   });
   let stopReflecting = () => {};
   /** Between turns, every minute: reflects on the projects that are due (REFLECT_*); `deliver` shows each report. */
@@ -152,6 +174,7 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
   };
   const close = async () => {
     stopReflecting();
+    stopBackups();
     await assistant.idle();
     await stopWatching();
     await retrieval.close();

@@ -5,7 +5,7 @@
  */
 import { placeKey, type AssistantApi, type DistillOutcome, type ForgettableItem, type IncomingMessage, type MemoryView, type Place, type TurnOutcome } from './assistant-api.js';
 import { InMemoryWriteRequests, NOT_SAID, reviewWriteRequests, saidByPeople, type WriteRequestStore, type MemoryWrites, type WriteResult } from './write-requests.js';
-import { takeCandidate, viaOf, type Candidate } from './promotion.js';
+import { scoreText, takeCandidate, viaOf, type Candidate } from './promotion.js';
 import { classifyText, isSensitive, sensitivityOfText, stricter } from './sensitivity.js';
 import { TaintLedger } from './taint.js';
 import { distill } from './distill.js';
@@ -181,7 +181,7 @@ export class Assistant implements AssistantApi {
   }
 
   private home(place: Place, recall: Recall = this.deps.recall): Promise<Home> {
-    const { store, privateStore, privateRecords, usage, graph, candidates, clock, settings } = this.deps;
+    const { store, privateStore, privateRecords, usage, graph, candidates, lastReflection, clock, settings } = this.deps;
     return openHome(place, {
       store,
       privateStore,
@@ -189,6 +189,7 @@ export class Assistant implements AssistantApi {
       usage,
       ...(graph ? { graph } : {}),
       ...(candidates ? { candidates } : {}),
+      ...(lastReflection ? { lastReflection } : {}),
       ...(privateRecords ? { privateRecords } : {}),
       now: () => clock.now(),
       distillEvery: settings.distillEvery,
@@ -626,9 +627,11 @@ export class Assistant implements AssistantApi {
     if (!taken) return false;
     // a person vouched for it: full confidence, provenance as it came, sensitivity as the gate sets it
     const sensitivity = stricter(sensitivityOfText(taken.fact.text), taken.fact.sensitivity);
-    const gate = `promoted by hand from the waiting candidates (gate ${taken.score.toFixed(2)} on ${taken.firstSeen.slice(0, 10)})`;
+    const gate = `promoted by hand from the waiting candidates (${scoreText(taken.score, taken.parts)} on ${taken.firstSeen.slice(0, 10)})`;
     const fact = { ...taken.fact, confidence: 1, via: viaOf(taken.fact.source), gate, ...(sensitivity ? { sensitivity } : {}) };
-    await records.write({ origin: 'promotion', links: [], entities: [{ name: taken.entity, create: true, facts: [fact] }] });
+    // the page is filed where the memory model proposed it (People/Friends …), not under Misc
+    const entity = { name: taken.entity, create: true, facts: [fact], ...(taken.category ? { category: taken.category } : {}) };
+    await records.write({ origin: 'promotion', links: [], entities: [entity] });
     return true;
   }
 }

@@ -56,6 +56,8 @@ export interface DistillGraph {
   related(text: string): Promise<string[]>;
   /** Where the promotion gate keeps what waits; absent = every valid fact is written (no gate). */
   candidates?: CandidateStore;
+  /** When reflection last ran here (the gate's recency is measured against it); absent = never. */
+  lastReflection?: () => Promise<Date | null>;
 }
 
 /** The graph the model is shown: the page map and the project's taxonomy. */
@@ -337,7 +339,7 @@ async function distilBatch(target: DistillTarget, entries: LogEntry[], through: 
     const graph = target.graph;
     if (graph.candidates) {
       const tracked = [...(view?.map ?? []).flatMap((p) => [p.title, ...p.aliases]), ...speakers.map((s) => s.name)];
-      const gated = await gateWrite(write, entries, { now: (deps.clock ?? systemClock).now(), tracked, known: async (t) => (await graph.related(t)).length > 0 }, graph.candidates);
+      const gated = await gateWrite(write, entries, { now: (deps.clock ?? systemClock).now(), tracked, lastReflection: (await graph.lastReflection?.().catch(() => null)) ?? null }, graph.candidates);
       write = gated.write;
       const r = gated.report;
       deps.logger.info({ target: target.label, promoted: r.promoted.length, waiting: r.waiting.length, rejected: r.rejected.length }, 'promotion gate');

@@ -135,6 +135,9 @@ export interface Speaker {
 }
 
 /** Validates every item on its own; returns the write and what was dropped, with why. */
+/** Where the centre pages of the people who talk to Charlie live (`Users/Ann/USER.md`). */
+export const USERS_CATEGORY = 'Users';
+
 export function toGraphWrite(items: GraphItems, entries: readonly LogEntry[], speakers: readonly Speaker[], origin: string): { write: GraphWrite; dropped: { item: string; reason: string }[] } {
   const dropped: { item: string; reason: string }[] = [];
   const drop = (item: unknown, reason: string) => dropped.push({ item: (JSON.stringify(item) as string | undefined)?.slice(0, 200) ?? String(item), reason });
@@ -148,7 +151,8 @@ export function toGraphWrite(items: GraphItems, entries: readonly LogEntry[], sp
   for (const s of speakers) {
     const e = entity(s.name);
     e.create = true;
-    e.category = 'People/Friends';
+    e.centre = true;
+    e.category = USERS_CATEGORY;
     if (s.discordId) e.discordId = s.discordId;
   }
   for (const raw of items.entities) {
@@ -159,7 +163,8 @@ export function toGraphWrite(items: GraphItems, entries: readonly LogEntry[], sp
     }
     const e = entity(p.data.name);
     if (p.data.new) e.create = true;
-    if (p.data.category) e.category = p.data.category;
+    // a speaker's page is their centre page, whatever category the model guesses
+    if (p.data.category && !e.centre) e.category = p.data.category;
     if (p.data.aliases?.length) e.aliases = p.data.aliases;
     if (p.data.description) e.description = p.data.description;
     if (p.data.staleness !== undefined) e.staleness = p.data.staleness;

@@ -114,6 +114,8 @@ export interface MemoryStores {
   candidates?: (project: string) => CandidateStore;
   /** Typed records of private conversations (private.db); absent = DMs keep none. */
   privateRecords?: PrivateRecords;
+  /** When reflection last ran over a project (the gate measures recency against it); absent = never. */
+  lastReflection?: (project: string) => Promise<Date | null>;
 }
 
 /** What a home is built from: the stores, the time, and the private conversations' distil pace. */
@@ -190,6 +192,7 @@ function projectHome(config: ProjectConfig, problems: FileProblem[], stores: Hom
                 return [...new Set(hits.filter((h) => h.page.startsWith('notes/')).map((h) => h.page))];
               },
               ...(stores.candidates ? { candidates: stores.candidates(slug) } : {}),
+              ...(stores.lastReflection ? { lastReflection: () => stores.lastReflection?.(slug) ?? Promise.resolve(null) } : {}),
             },
           }
         : {}),

@@ -8,13 +8,16 @@ import type { DistillGraph } from './distill.js';
 import { GRAPH_SCHEMA_PROPERTIES, graphInstructions, pageMapText, toGraphWrite } from './graph-distill.js';
 import { DistillError } from './distill.js';
 import type { ChatMessage, LocalChatModel, LogEntry, Logger, PageMapEntry } from './ports.js';
+import { gateWrite } from './promotion.js';
 import { parseToolArguments } from './tool-args.js';
-import { sensitivityOfText, stricter } from './sensitivity.js';
+import { isSensitive, parseSensitivity, sensitivityOfText, stricter } from './sensitivity.js';
 
 export interface SourceItemInput {
   ref: string;
   text: string;
   date?: string;
+  /** What the reader knows of the item (a bank export's rows are financial); the rules may add to it. */
+  sensitivity?: string;
 }
 
 export interface IngestDeps {
@@ -53,7 +56,9 @@ export async function ingestItems(source: string, items: SourceItemInput[], deps
   for (const batch of batches(items)) {
     const entries: LogEntry[] = batch.map((item) => ({ time: item.date ?? deps.now.toISOString(), speaker: source, source: `${source}#${item.ref}`, text: item.text, role: 'user' }));
     const texts = entries.map((e) => e.text);
-    const related = await deps.graph.related(texts.join('\n').slice(0, 2000)).catch(() => []);
+    // the related-pages lookup is a search: a sensitive item is not part of its question (a hosted embedder may answer it)
+    const askable = batch.filter((item) => !isSensitive(parseSensitivity(stricter(item.sensitivity, sensitivityOfText(item.text))))).map((item) => item.text);
+    const related = askable.length ? await deps.graph.related(askable.join('\n').slice(0, 2000)).catch(() => []) : [];
     const [map, taxonomy] = await Promise.all([deps.graph.pageMap({ texts, speakers: [], related }), deps.graph.taxonomy()]);
     const schema = { type: 'object', properties: GRAPH_SCHEMA_PROPERTIES, required: ['entities', 'facts', 'links'] };
     let text = '';
@@ -72,14 +77,23 @@ export async function ingestItems(source: string, items: SourceItemInput[], deps
     const list = (x: unknown) => (Array.isArray(x) ? (x as unknown[]) : []);
     const { write, dropped } = toGraphWrite({ entities: list(v.entities), facts: list(v.facts), links: list(v.links) }, entries, [], source);
     // a fact is at least as sensitive as the item it came from (a bank row, a salary e-mail), whatever the model says
-    const itemSensitivity = new Map(entries.map((e) => [e.source, sensitivityOfText(e.text)]));
+    const itemSensitivity = new Map(batch.map((item) => [`${source}#${item.ref}`, stricter(item.sensitivity, sensitivityOfText(item.text))]));
     for (const entity of write.entities)
       for (const f of entity.facts) {
         const s = stricter(stricter(f.sensitivity, sensitivityOfText(f.text)), itemSensitivity.get(f.source));
         if (s) f.sensitivity = s;
       }
     for (const d of dropped) deps.logger.warn({ source, reason: d.reason }, 'memory item dropped');
-    const report = await deps.graph.write(write);
+    let gated = write;
+    if (deps.graph.candidates) {
+      // the same gate as conversations: a receipt or a notification waits, a lasting fact is written
+      const tracked = map.flatMap((p) => [p.title, ...p.aliases]);
+      const lastReflection = (await deps.graph.lastReflection?.().catch(() => null)) ?? null;
+      const out = await gateWrite(write, entries, { now: deps.now, tracked, lastReflection }, deps.graph.candidates);
+      gated = out.write;
+      deps.logger.info({ source, promoted: out.report.promoted.length, waiting: out.report.waiting.length, rejected: out.report.rejected.length }, 'promotion gate');
+    }
+    const report = await deps.graph.write(gated);
     facts += report.factsAdded + report.factsRefreshed;
   }
   return { facts };

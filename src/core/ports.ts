@@ -526,6 +526,8 @@ export interface GraphEntity {
   facts: GraphFact[];
   /** May a new page be created for it (lasting significance, or a speaker)? */
   create: boolean;
+  /** A person who talks to Charlie: their page is their centre page, `Users/<Name>/USER.md`. */
+  centre?: boolean;
 }
 
 /** Evidence for a relationship: a message that states it, or a page whose text states it. */

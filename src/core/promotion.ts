@@ -1,39 +1,33 @@
 /**
- * The promotion gate: every fact the memory lane proposes is a candidate, scored in plain code
- * on four factors before anything reaches a page —
- *   score = 0.2·recency + 0.25·novelty + 0.25·identity + 0.3·source
- * recency: how fresh the message is (halves every RECENCY_HALF_LIFE_DAYS); novelty: 1 when
- * recall finds no note about the statement, else 0.4; identity: the entity is a tracked page
- * (in the page map, by title or alias) or a speaker; source: ingest 1 ≫ typed 0.7 ≫ voice 0.5,
- * halved for a passing mention (the message does not name the entity or say most of the fact).
- * Salience overrides: "remember that …", "don't forget …" or 📌 promote at once. Never
- * promoted: Charlie's own replies, tool and system text, greetings and chit-chat.
+ * The promotion gate: every fact the memory lane proposes is a candidate, judged in plain code
+ * before anything reaches a page. Fixed rules first — never promoted: Charlie's own replies,
+ * tool and system text, pasted tool output, greetings and chit-chat, weather talk; always
+ * promoted: "remember that …", "don't forget …", 📌 — then a score from four factors
+ * (gate-factors.ts: recency against the last reflection · salience · identity · source),
+ * weighted and thresholded as chosen on the labelled set in test/fixtures/gate/.
  * Below the threshold a candidate waits (CandidateStore, under data/) and is promoted when it
- * is seen again before it expires.
+ * is seen again in a separate conversation before it expires. Every verdict carries its four
+ * factors, and a promoted record keeps them in its history (`_log.md`).
  */
 import { comparable as norm } from './comparable.js';
+import { askedToRemember, conversationOf, factors, PROMOTE_AT, rejection, scoreOf, sourceWeight, type ScoreParts } from './gate-factors.js';
 import type { GraphFact, GraphWrite, LogEntry } from './ports.js';
 import { sensitivityOfText, stricter } from './sensitivity.js';
 
-export const PROMOTE_AT = 0.6;
 export const CANDIDATE_TTL_DAYS = 14;
-const RECENCY_HALF_LIFE_DAYS = 7;
 const DAY_MS = 86_400_000;
-
-export interface ScoreParts {
-  recency: number;
-  novelty: number;
-  identity: number;
-  source: number;
-}
 
 export interface Candidate {
   /** From entity + normalised statement: the same fact proposed again has the same key. */
   key: string;
   entity: string;
+  /** The category the memory model proposed for the entity's page (People/Friends …), kept for a promotion by hand. */
+  category?: string;
   fact: GraphFact;
   /** The exact message the fact came from. */
   message: string;
+  /** Where it was seen (gate-factors.ts conversationOf); seen again elsewhere, it is promoted. */
+  conversation?: string;
   score: number;
   parts: ScoreParts;
   firstSeen: string;
@@ -46,12 +40,7 @@ export interface CandidateStore {
   replace(candidates: Candidate[]): Promise<void>;
 }
 
-export type Verdict = { kind: 'promote'; why: string; score: number; parts?: ScoreParts } | { kind: 'wait'; score: number; parts: ScoreParts } | { kind: 'reject'; why: string };
-
-const SALIENT = /(?:\bremember (?:that|this)\b|\bdon'?t forget\b|\bnote (?:that|this)\b|\bkeep in mind\b|📌)/i;
-const CHIT_CHAT =
-  /^(?:(?:hi|hey|hello|yo|hiya|good (?:morning|afternoon|evening|night)|thanks?(?: you)?|thx|ty|ok(?:ay)?|cool|nice|great|lol|haha+|bye|see you|cheers|sure|yes|no|yep|nope|np|how are you|what'?s up|sup|gn|gm)[\s!.,?:)😀-🙏]*)+$/iu;
-const SYSTEM = /^(?:system|tool|charlie|assistant)$/i;
+export type Verdict = { kind: 'promote'; why: string; score: number; parts: ScoreParts } | { kind: 'wait'; score: number; parts: ScoreParts } | { kind: 'reject'; why: string };
 
 /** A short, stable key (`c-` + FNV-1a of entity and statement) a person can type. */
 export function candidateKey(entity: string, text: string): string {
@@ -63,51 +52,21 @@ export function candidateKey(entity: string, text: string): string {
   return `c-${h.toString(16).padStart(8, '0')}`;
 }
 
-export function isChitChat(text: string): boolean {
-  return CHIT_CHAT.test(text.trim());
-}
-
-/** ingest 1 ≫ typed 0.7 ≫ voice 0.5. */
-export function sourceWeight(source: string): number {
-  if (/^inbox\//i.test(source) || /^ingest:/i.test(source)) return 1;
-  if (/^voice:/i.test(source)) return 0.5;
-  return 0.7;
-}
-
-function passingMention(entity: string, fact: string, message: string): boolean {
-  const m = ` ${norm(message)} `;
-  const named = norm(entity)
-    .split(' ')
-    .some((w) => w.length > 1 && m.includes(` ${w} `));
-  const words = norm(fact)
-    .split(' ')
-    .filter((w) => w.length > 3);
-  const said = words.filter((w) => m.includes(` ${w}`)).length;
-  return !named || (words.length > 0 && said / words.length < 0.5);
-}
-
 export interface GateContext {
   now: Date;
   /** Names (titles, aliases) of tracked pages and speakers, normalised or not. */
   tracked: readonly string[];
-  /** Whether existing memory already holds something like the statement (recall). */
-  known(text: string): Promise<boolean>;
+  /** When the project was last reflected on (recency is measured against it); absent or null = never. */
+  lastReflection?: Date | null;
 }
 
-export async function judge(entity: string, fact: GraphFact, entry: LogEntry | undefined, ctx: GateContext): Promise<Verdict> {
+export function judge(entity: string, fact: GraphFact, entry: LogEntry | undefined, ctx: GateContext): Verdict {
   if (!entry) return { kind: 'reject', why: 'no message to cite' };
-  if (entry.role !== 'user' || SYSTEM.test(entry.speaker)) return { kind: 'reject', why: "Charlie's own reply, tool or system text" };
-  if (isChitChat(entry.text) || isChitChat(fact.text)) return { kind: 'reject', why: 'greeting or chit-chat' };
-  if (SALIENT.test(entry.text)) return { kind: 'promote', why: 'asked to remember', score: 1 };
-  const age = Math.max(0, (ctx.now.getTime() - Date.parse(entry.time)) / DAY_MS);
-  const tracked = new Set(ctx.tracked.map(norm));
-  const parts: ScoreParts = {
-    recency: Number.isNaN(age) ? 0.5 : Math.pow(0.5, age / RECENCY_HALF_LIFE_DAYS),
-    novelty: (await ctx.known(fact.text).catch(() => false)) ? 0.4 : 1,
-    identity: tracked.has(norm(entity)) ? 1 : 0,
-    source: sourceWeight(entry.source) * (passingMention(entity, fact.text, entry.text) ? 0.5 : 1),
-  };
-  const score = 0.2 * parts.recency + 0.25 * parts.novelty + 0.25 * parts.identity + 0.3 * parts.source;
+  const rejected = rejection(entry, fact);
+  if (rejected) return { kind: 'reject', why: rejected };
+  const parts = factors(entity, fact, entry, { tracked: new Set(ctx.tracked.map(norm)), lastReflection: ctx.lastReflection ?? null });
+  const score = scoreOf(parts);
+  if (askedToRemember(entry)) return { kind: 'promote', why: 'asked to remember', score, parts };
   return score >= PROMOTE_AT ? { kind: 'promote', why: 'score', score, parts } : { kind: 'wait', score, parts };
 }
 
@@ -134,12 +93,15 @@ export async function gateWrite(write: GraphWrite, entries: readonly LogEntry[],
     for (const f of e.facts) {
       const entry = bySource.get(f.source);
       const key = candidateKey(e.name, f.text);
-      const verdict = await judge(e.name, f, entry, ctx);
+      const verdict = judge(e.name, f, entry, ctx);
       if (verdict.kind === 'reject') {
         report.rejected.push({ entity: e.name, text: f.text, why: verdict.why });
         continue;
       }
-      const seen = waiting.get(key);
+      const conversation = entry ? conversationOf(entry) : '';
+      const earlier = waiting.get(key);
+      // seen again, but in the same conversation, is still one telling
+      const seen = earlier && (earlier.conversation === undefined || earlier.conversation !== conversation) ? earlier : undefined;
       if (verdict.kind === 'promote' || seen) {
         waiting.delete(key);
         // rules and the memory model: the stricter wins
@@ -147,16 +109,22 @@ export async function gateWrite(write: GraphWrite, entries: readonly LogEntry[],
         const gate =
           verdict.kind === 'promote'
             ? gateText(verdict)
-            : `seen again before it expired (${scoreText(verdict.score, verdict.parts)} now; first ${seen?.score.toFixed(2) ?? '?'} on ${seen?.firstSeen.slice(0, 10) ?? '?'})`;
+            : `seen again in another conversation before it expired (${scoreText(verdict.score, verdict.parts)} now; first ${seen?.score.toFixed(2) ?? '?'} on ${seen?.firstSeen.slice(0, 10) ?? '?'})`;
         facts.push({ ...f, confidence: confidenceOf(f.source, verdict), via: viaOf(f.source), gate, ...(sensitivity ? { sensitivity } : {}) });
         report.promoted.push({ entity: e.name, text: f.text, why: verdict.kind === 'promote' ? verdict.why : 'seen again' });
+        continue;
+      }
+      if (earlier) {
+        report.waiting.push(earlier);
         continue;
       }
       const c: Candidate = {
         key,
         entity: e.name,
+        ...(e.category ? { category: e.category } : {}),
         fact: f,
         message: entry?.text ?? '',
+        conversation,
         score: verdict.score,
         parts: verdict.parts,
         firstSeen: now,
@@ -175,13 +143,15 @@ export async function gateWrite(write: GraphWrite, entries: readonly LogEntry[],
 }
 
 const num = (n: number) => String(Math.round(n * 100) / 100);
-function scoreText(score: number, parts?: ScoreParts): string {
-  return `gate ${score.toFixed(2)}${parts ? ` (recency ${num(parts.recency)} · novelty ${num(parts.novelty)} · identity ${num(parts.identity)} · source ${num(parts.source)})` : ''}`;
+/** A score with its four factors, as `_log.md` and `/memory candidates` show it. */
+export function scoreText(score: number, parts: ScoreParts): string {
+  return `gate ${score.toFixed(2)} (recency ${num(parts.recency)} · salience ${num(parts.salience)} · identity ${num(parts.identity)} · source ${num(parts.source)})`;
 }
 
 /** The gate's verdict as the record's history keeps it. */
 function gateText(verdict: Extract<Verdict, { kind: 'promote' }>): string {
-  return verdict.why === 'score' ? scoreText(verdict.score, verdict.parts) : `${verdict.why} (gate ${verdict.score.toFixed(2)})`;
+  const text = scoreText(verdict.score, verdict.parts);
+  return verdict.why === 'score' ? text : `${verdict.why}; ${text}`;
 }
 
 /** Promote a waiting candidate by hand (`/memory candidates` → promote): it leaves the store. */

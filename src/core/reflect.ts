@@ -15,6 +15,7 @@
 import { z } from 'zod';
 import { validItems } from './distill.js';
 import type { JsonSchema, LocalChatModel, Logger, Sensitivity } from './ports.js';
+import { exactDifference, sameStatement } from './statement-facts.js';
 import { parseToolArguments } from './tool-args.js';
 
 export interface ReflectionRecord {
@@ -112,7 +113,8 @@ export interface ModelProposals {
 
 /**
  * The model's reply, validated item by item against the records it was shown: ids must exist,
- * a merge stays on one page and one category, a rule cites ≥ 2 existing records, a
+ * a merge stays on one page and one category and never joins statements whose numbers, dates,
+ * names or polarity differ (statement-facts.ts), a rule cites ≥ 2 existing records, a
  * contradiction pairs two open records of one page; none may involve a hand-edited or held record.
  */
 export function parseReflection(raw: string, records: ReadonlyMap<string, ReflectionRecord>): ModelProposals {
@@ -133,7 +135,11 @@ export function parseReflection(raw: string, records: ReadonlyMap<string, Reflec
     const first = rs[0];
     if (ids.length < 2 || !first || rs.some((r) => !r || r.page !== first.page || r.category !== first.category)) {
       out.dropped.push(`duplicates[${i}]: needs ≥ 2 open records (not hand-edited or held) of one page and one category`);
-    } else out.duplicates.push(ids);
+      return;
+    }
+    const differs = rs.map((r) => r && exactDifference(first.statement, r.statement)).find((d) => d);
+    if (differs) out.dropped.push(`duplicates[${i}]: the records differ in ${differs}, so they are not one fact`);
+    else out.duplicates.push(ids);
   });
   validItems(value.rules, ruleItem, 'rules', out.dropped).forEach((r, i) => {
     const from = [...new Set(r.from)].filter((rid) => records.has(rid));
@@ -147,26 +153,6 @@ export function parseReflection(raw: string, records: ReadonlyMap<string, Reflec
     else out.contradictions.push({ a: a.id, b: b.id, why: c.why ?? '' });
   });
   return out;
-}
-
-const words = (s: string) =>
-  new Set(
-    s
-      .toLowerCase()
-      .normalize('NFKD')
-      .replace(/[\u0300-\u036f]/g, '')
-      .split(/[^\p{L}\p{N}]+/u)
-      .filter((w) => w.length > 1),
-  );
-
-/** Whether two statements say the same in plain code: the same words, or nearly (Jaccard ≥ 0.8 over ≥ 3 words). */
-export function sameStatement(a: string, b: string): boolean {
-  const x = words(a);
-  const y = words(b);
-  if (x.size === 0 || y.size === 0) return false;
-  const shared = [...x].filter((w) => y.has(w)).length;
-  const union = x.size + y.size - shared;
-  return shared === union || (Math.min(x.size, y.size) >= 3 && shared / union >= 0.8);
 }
 
 /** Groups of ids that belong together (pairs joined transitively), in first-seen order. */

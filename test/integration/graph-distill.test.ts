@@ -109,7 +109,7 @@ describe('distillation writes through the knowledge graph', () => {
     }
     const notes = join(root, 'team', 'notes');
     const read = (rel: string) => readFile(join(notes, rel), 'utf8');
-    expect(await files(notes)).toEqual(['People/Friends/Alice.md', 'People/Friends/Bob.md', 'People/Professional/Sarah-Chen.md', 'Travel/Lisbon-trip.md', 'Work/Acme.md', '_index.md', '_log.md']);
+    expect(await files(notes)).toEqual(['People/Professional/Sarah-Chen.md', 'Travel/Lisbon-trip.md', 'Users/Alice/USER.md', 'Users/Bob/USER.md', 'Work/Acme.md', '_index.md', '_log.md']);
 
     const sarah = await read('People/Professional/Sarah-Chen.md');
     expect(sarah).toMatch(/^staleness: 3$/m); // set once; the later 9 is ignored
@@ -132,15 +132,15 @@ describe('distillation writes through the knowledge graph', () => {
     expect(trip).toMatch(new RegExp(`Booked for 12-16 May at Hotel Avenida\\. \\[staleness:: 5\\] \\[said:: 2026-06-15\\] \\[source:: \\[msg\\]\\(${url(5)}\\)\\]`));
     expect(trip.match(/\[\[People\/Professional\/Sarah-Chen\]\]/g)).toHaveLength(1);
 
-    expect(await read('People/Friends/Alice.md')).toMatch(/^discord_id: "111"$/m);
-    expect(await read('People/Friends/Bob.md')).not.toContain('discord_id');
+    expect(await read('Users/Alice/USER.md')).toMatch(/^discord_id: "111"$/m);
+    expect(await read('Users/Bob/USER.md')).not.toContain('discord_id');
 
     // the model was handed the page map and asked for a JSON schema
     const second = memoryModel.requests[1]!;
     expect(second.jsonSchema).toMatchObject({ properties: { facts: { type: 'array' }, links: { type: 'array' } } });
     const prompt = second.messages.map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n');
     expect(prompt).toContain('- Sarah Chen (People/Professional/Sarah-Chen.md; aliases: Sarah; updated 2026-06-08; staleness 3) — Head of design at Acme.');
-    expect(prompt).toContain('- Bob (People/Friends/Bob.md; updated 2026-06-08; staleness 5; speaks in these messages)');
+    expect(prompt).toContain('- Bob (Users/Bob/USER.md; updated 2026-06-08; staleness 5; speaks in these messages)');
     expect(prompt).toMatch(/staleness \(0-10\)[^\n]*birthday/);
 
     const lines: string[] = [];

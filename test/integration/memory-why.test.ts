@@ -121,7 +121,7 @@ describe('/memory why', () => {
     const stepLines = chain.split('\n').filter((l) => /^ {2}\d{4}-\d\d-\d\d /.test(l));
     expect(stepLines.map((l) => l.trim().split(/\s+/).slice(0, 2).join(' '))).toEqual(['2026-06-01 added', '2026-06-03 added', '2026-06-08 restated', '2026-06-10 merged', '2026-06-12 edited']);
     // stated: the gate's verdict with its score and parts, and the message that said it
-    expect(stepLines[0]).toMatch(/by distillation; gate 0\.\d\d \(recency [\d.]+ · novelty 1 · identity [\d.]+ · source 0\.7\)\) — https:\/\/discord\.com\/channels\/1\/2\/101$/);
+    expect(stepLines[0]).toMatch(/by distillation; gate 0\.\d\d \(recency [\d.]+ · salience 1 · identity [\d.]+ · source 0\.7\)\) — https:\/\/discord\.com\/channels\/1\/2\/101$/);
     expect(stepLines[1]).toContain(`— ${url(2)} (merged record ^${dup})`);
     expect(stepLines[2]).toMatch(/restated \(said 2026-06-08\).* — https:\/\/discord\.com\/channels\/1\/2\/103$/);
     expect(stepLines[3]).toContain(`absorbed the duplicate ^${dup}`);

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
+import { PROMOTE_AT } from '../../src/core/gate-factors.js';
 import type { Place } from '../../src/core/assistant-api.js';
 import { sensitiveRecords } from '../../src/core/sensitive-records.js';
 import { SqlitePrivateStore } from '../../src/storage/private-store.js';
@@ -84,7 +85,7 @@ describe('DM records in private.db', () => {
 
     const waiting = await t.assistant.memoryCandidates(dana);
     expect(waiting.map((c) => [c.entity, c.fact.text])).toEqual([['Tom', 'Bakes sourdough bread every weekend.']]);
-    expect(waiting[0]?.score).toBeLessThan(0.6);
+    expect(waiting[0]?.score).toBeLessThan(PROMOTE_AT);
     expect(await t.assistant.promoteCandidate(dana, waiting[0]?.key ?? 'none')).toBe(true);
     expect(await t.assistant.memoryCandidates(dana)).toEqual([]);
     expect(t.records().find((r) => r.entity === 'Tom')).toMatchObject({ statement: 'Bakes sourdough bread every weekend.', confidence: 1, category: 'preference' });

@@ -287,7 +287,7 @@ export function waitingCandidate(key: string): Candidate {
     fact: { text: 'Is moving to Porto.', said: '2026-11-04', source: 'https://discord.com/channels/1/2/3' },
     message: 'Bob said something about Porto',
     score: 0.51,
-    parts: { recency: 1, novelty: 0.4, identity: 0, source: 0.7 },
+    parts: { recency: 1, salience: 0.4, identity: 0, source: 0.7 },
     firstSeen: '2026-11-04T12:00:00.000Z',
     expires: '2026-11-18T12:00:00.000Z',
   };

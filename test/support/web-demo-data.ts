@@ -17,7 +17,7 @@ export const WAITING = {
   fact: { text: 'Prefers a window seat on flights.', type: 'preference', said: '2026-11-05', source: 'https://discord.com/channels/1/2/8' },
   message: 'Sarah: I always take the window seat, remember?',
   score: 0.48,
-  parts: { recency: 0.9, novelty: 1, identity: 0.2, source: 0.6 },
+  parts: { recency: 0.9, salience: 1, identity: 0.2, source: 0.6 },
   firstSeen: '2026-11-05T10:00:00.000Z',
   expires: '2099-01-01T00:00:00.000Z',
 };

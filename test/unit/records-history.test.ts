@@ -30,13 +30,13 @@ describe('record history in _log.md', () => {
     const log = [
       '# Ingestion log',
       '- 2026-06-01T10:00:00.000Z updated People/Sarah-Chen.md (source: distillation)',
-      line('2026-06-01T10:00:00.000Z', { action: 'added', page: PAGE, id: 'r-aaaaaa', source: url(1), detail: 'by distillation; gate 0.66 (recency 1 · novelty 1 · identity 0 · source 0.7)' }),
+      line('2026-06-01T10:00:00.000Z', { action: 'added', page: PAGE, id: 'r-aaaaaa', source: url(1), detail: 'by distillation; gate 0.66 (recency 1 · salience 1 · identity 0 · source 0.7)' }),
       line('2026-06-10T03:00:00.000Z', mergeEvent({ page: PAGE, id: 'r-aaaaaa' }, { page: 'People/Sarah.md', id: 'r-bbbbbb' })),
       '- 2026-06-11T00:00:00.000Z renamed People/Sarah.md → People/Sarah-Chen.md (source: hand edit)',
     ].join('\n');
     const events = parseRecordEvents(log);
     expect(events).toEqual([
-      { at: '2026-06-01T10:00:00.000Z', action: 'added', page: PAGE, id: 'r-aaaaaa', source: url(1), detail: 'by distillation; gate 0.66 (recency 1 · novelty 1 · identity 0 · source 0.7)' },
+      { at: '2026-06-01T10:00:00.000Z', action: 'added', page: PAGE, id: 'r-aaaaaa', source: url(1), detail: 'by distillation; gate 0.66 (recency 1 · salience 1 · identity 0 · source 0.7)' },
       { at: '2026-06-10T03:00:00.000Z', action: 'merged', page: PAGE, id: 'r-aaaaaa', source: 'reflection', detail: 'absorbed People/Sarah.md#^r-bbbbbb' },
     ]);
     expect(parseRenames(log).get(PAGE)).toEqual(['People/Sarah.md']);

@@ -5,8 +5,9 @@
  * only with evidence. `planWrite` resolves; `applyToPage` renders one page from its current text.
  */
 import type { GraphFact, GraphWrite, GraphWriteReport } from '../../core/ports.js';
+import { USERS_CATEGORY } from '../../core/graph-distill.js';
 import { titleSlug } from '../slug.js';
-import { renderFact, renderLink, setField, withSaid, field, parseFactLine } from './lines.js';
+import { addField, renderFact, renderLink, setField, sourceOf, withSaid, field, parseFactLine } from './lines.js';
 import { normalizeName, normalizeStatement, statementContains } from './names.js';
 import { readPage, titleFromPath } from './page.js';
 import { reviewAgainst } from '../records/review.js';
@@ -90,10 +91,11 @@ export async function planWrite(snap: WikiSnapshot, write: GraphWrite, ctx: Plan
         refuse(name, 'no page yet, and nothing lasting to say about it');
         continue;
       }
-      const category = pickCategory(e.category, ctx.taxonomy);
+      // a person who talks to Charlie gets a centre page, USER.md in a folder of their own
+      const category = e.centre ? USERS_CATEGORY : pickCategory(e.category, ctx.taxonomy);
       const base = `${category}/${titleSlug(name)}`;
-      path = `${base}.md`;
-      for (let n = 2; taken.has(path.toLowerCase()); n++) path = `${base}-${n}.md`;
+      path = e.centre ? `${base}/USER.md` : `${base}.md`;
+      for (let n = 2; taken.has(path.toLowerCase()); n++) path = e.centre ? `${base}-${n}/USER.md` : `${base}-${n}.md`;
       taken.add(path.toLowerCase());
       const title = name.replace(/\s+/g, ' ');
       const aliases = (e.aliases ?? []).filter((a) => normalizeName(a) !== normalizeName(title) && snap.resolver.candidates(a).length === 0);
@@ -224,11 +226,18 @@ export function applyToPage(current: string | null, plan: PagePlan, today: strin
     if (!key) continue;
     const old = known.get(key);
     if (old) {
-      if ((field(old.fields, 'said') ?? '') < f.said) {
+      const said = field(old.fields, 'said') ?? '';
+      const cited = old.fields.filter((x) => x.key === 'source').map((x) => sourceOf(x.value));
+      // the same day from another message is a restatement too, when it has confidence to gain (a replay of the same message is not)
+      const confidence = Number(field(old.fields, 'confidence') ?? 1);
+      const sameDay = said === f.said && confidence < 1 && !cited.includes(sourceOf(f.source)) && cited.length < MAX_SOURCES;
+      if (said < f.said || sameDay) {
         // restating a fact restarts its clock and its confidence (decay counts from `said`)
         let line = withSaid(edits.get(old.line) ?? lines[old.line - 1]!, f.said);
         if (field(old.fields, 'confidence') !== undefined) line = setField(line, 'confidence', '1');
+        if (sameDay) line = addField(line, 'source', f.source);
         edits.set(old.line, line);
+        old.fields.push({ key: 'source', value: f.source });
         refreshed++;
         if (old.blockId) events.push({ action: 'restated', page: plan.path, id: old.blockId, source: f.source, detail: `said ${f.said}` });
       }

@@ -136,6 +136,8 @@ interface FrontMatter {
   sensitivity?: Sensitivity;
   tags: string[];
   aliases: string[];
+  /** `status: held` in front matter: the whole page stays out of search. */
+  held?: boolean;
   /** Number of lines the front matter block occupies (0 when absent). */
   lines: number;
 }
@@ -161,6 +163,7 @@ function readFrontMatter(lines: string[]): FrontMatter {
     sensitivity: parseSensitivity(typeof data.sensitivity === 'string' ? data.sensitivity : undefined)?.sensitivity ?? (typeof data.kind === 'string' && data.kind.trim() ? 'sensitive' : undefined),
     tags: list(data.tags),
     aliases: list(data.aliases),
+    ...(data.status === 'held' ? { held: true } : {}),
     lines: end + 1,
   };
 }
@@ -183,6 +186,8 @@ function chunkMarkdown(page: string, content: string, options: ChunkOptions): Ch
   const maxChars = options.maxChars ?? 1200;
   const lines = content.replace(/\r\n?/g, '\n').split('\n');
   const fm = readFrontMatter(lines);
+  // a page a person put on hold is kept for the record but never found
+  if (fm.held) return [];
   const title = fm.title ?? (page.split('/').pop() ?? page).replace(/\.md$/, '').replace(/-/g, ' ');
   const updated = fm.updated ?? (options.mtime ?? new Date(0)).toISOString();
   const staleness = fm.staleness ?? (page.startsWith('notes/') ? 3 : 2);

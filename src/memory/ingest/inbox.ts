@@ -4,13 +4,22 @@
  * loses nothing): an unchanged file is skipped without a model call; a file that only grew
  * (the items read last time are unchanged, in order) sends only its new items; a file that
  * cannot be parsed is reported once and never half-ingested.
+ *
+ * A CSV file that is large (INBOX_STREAM_BYTES) or a bank export is streamed (csv-stream.ts):
+ * read a batch at a time in bounded memory, a bank export summed per month and payee first, with a
+ * checkpoint after every batch (`inbox/.progress.json`), so a restart resumes without sending a
+ * row twice. One scan gives each file at most `budget` batches, so the caller can go round the
+ * files (and projects) and one huge file never holds up the others.
  */
 import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { z } from 'zod';
 import type { Logger } from '../../core/ports.js';
 import { resolveChild, resolveInside } from '../store/safe-path.js';
 import type { Wiki } from '../graph/wiki.js';
-import { parseSource, SourceParseError, type SourceItem } from './parsers.js';
+import { readIfExists, writeFileAtomic } from '../store/atomic-write.js';
+import { bankColumns, csvHeader, hashFile, readRows, summariseBank } from './csv-stream.js';
+import { extensionOf, parseSource, SourceParseError, type SourceItem } from './parsers.js';
 
 export const INBOX_DIR = 'inbox';
 
@@ -19,7 +28,8 @@ export type ExtractItems = (project: string, source: string, items: SourceItem[]
 
 export interface InboxResult {
   source: string;
-  outcome: 'unchanged' | 'ingested' | 'unparseable' | 'failed';
+  /** `partial`: a streamed file used its batches for this round; the next scan goes on from its checkpoint. */
+  outcome: 'unchanged' | 'ingested' | 'unparseable' | 'failed' | 'partial';
   items: number;
   facts: number;
   message?: string;
@@ -52,8 +62,61 @@ export function sourceRecords(log: string): Map<string, SourceRecord> {
   return out;
 }
 
+/** A CSV file this large or larger is streamed; a bank export always is. */
+export const STREAM_BYTES = 1_000_000;
+/** Items per batch of a streamed file (one memory-model call, one checkpoint). */
+export const STREAM_BATCH = 30;
+/** Batches one scan gives each streamed file before going on to the next file. */
+export const STREAM_BUDGET = 20;
+
+const progressSchema = z.record(
+  z.string(),
+  z.object({
+    hash: z.string(),
+    size: z.number(),
+    mtimeMs: z.number(),
+    mode: z.enum(['rows', 'summary']),
+    done: z.number().int().nonnegative(),
+    offset: z.number().int().nonnegative(),
+    line: z.number().int().nonnegative(),
+    columns: z.array(z.string()),
+    rows: z.number().int().nonnegative().optional(),
+    items: z.array(z.object({ ref: z.string(), text: z.string(), date: z.string().optional() })).optional(),
+  }),
+);
+type Progress = z.infer<typeof progressSchema>;
+type FileProgress = Progress[string];
+
+export interface InboxOptions {
+  projectsDir: string;
+  wiki: Wiki;
+  logger: Logger;
+  streamBytes?: number;
+  batch?: number;
+}
+
 export class Inbox {
-  constructor(private readonly o: { projectsDir: string; wiki: Wiki; logger: Logger }) {}
+  constructor(private readonly o: InboxOptions) {}
+
+  private progressFile(project: string): string {
+    return resolveInside(this.dir(project), '.progress.json');
+  }
+
+  private async progress(project: string): Promise<Progress> {
+    const text = await readIfExists(this.progressFile(project));
+    if (!text) return {};
+    try {
+      const parsed = progressSchema.safeParse(JSON.parse(text));
+      return parsed.success ? parsed.data : {};
+    } catch {
+      return {};
+    }
+  }
+
+  private async saveProgress(project: string, progress: Progress): Promise<void> {
+    if (Object.keys(progress).length === 0) await rm(this.progressFile(project), { force: true });
+    else await writeFileAtomic(this.progressFile(project), `${JSON.stringify(progress)}\n`);
+  }
 
   private dir(project: string): string {
     return resolveInside(resolveChild(this.o.projectsDir, project), INBOX_DIR);
@@ -67,18 +130,82 @@ export class Inbox {
       .sort();
   }
 
-  /** Ingests every new or changed source of a project's inbox. */
-  async scan(project: string, extract: ExtractItems): Promise<InboxResult[]> {
+  /**
+   * A large CSV file or a bank export, streamed from its checkpoint: at most `budget` batches
+   * now, each checkpointed once the memory lane has written it. Null: not one to stream.
+   */
+  private async streamed(project: string, name: string, last: SourceRecord | undefined, extract: ExtractItems, budget: number): Promise<InboxResult | null> {
+    const source = `${INBOX_DIR}/${name}`;
+    const path = resolveInside(this.dir(project), name);
+    const st = await stat(path);
+    const header = await csvHeader(path).catch(() => []);
+    const bank = bankColumns(header);
+    if (!bank && st.size < (this.o.streamBytes ?? STREAM_BYTES)) return null;
+    const all = await this.progress(project);
+    const known = all[name];
+    // the file's hash is read once per version (size and time unchanged: the checkpoint's hash holds)
+    const hash = known && known.size === st.size && known.mtimeMs === st.mtimeMs ? known.hash : await hashFile(path);
+    if (last?.hash === hash) return { source, outcome: 'unchanged', items: 0, facts: 0 };
+    let p: FileProgress =
+      known?.hash === hash
+        ? { ...known, size: st.size, mtimeMs: st.mtimeMs }
+        : { hash, size: st.size, mtimeMs: st.mtimeMs, mode: bank ? 'summary' : 'rows', done: 0, offset: 0, line: 0, columns: header };
+    const batch = this.o.batch ?? STREAM_BATCH;
+    let sent = 0;
+    let facts = 0;
+    try {
+      if (p.mode === 'summary' && !p.items && bank) {
+        const summary = await summariseBank(path, bank);
+        p = { ...p, items: summary.items, rows: summary.rows };
+        all[name] = p;
+        await this.saveProgress(project, all);
+      }
+      for (let n = 0; n < budget; n++) {
+        const next = await nextBatch(path, p, batch);
+        if (next.items.length) facts += (await extract(project, source, next.items)).facts;
+        sent += next.items.length;
+        p = { ...p, done: p.done + next.items.length, offset: next.offset, line: next.line };
+        if (next.done) {
+          await this.saveProgress(project, omit(all, name));
+          const detail =
+            p.mode === 'summary'
+              ? `${String(p.rows ?? 0)} rows summed into ${String(p.done)} monthly item(s) per payee, ${String(facts)} fact(s) this round`
+              : `${String(p.done)} row(s), ${String(facts)} fact(s) this round`;
+          await this.o.wiki.log(project, [{ action: 'ingested', path: `${source} — sha256 ${hash}, ${String(p.done)} items, prefix ${'0'.repeat(16)}`, detail }]);
+          return { source, outcome: 'ingested', items: sent, facts };
+        }
+        all[name] = p;
+        await this.saveProgress(project, all);
+      }
+    } catch (err) {
+      if (err instanceof SourceParseError) {
+        await this.saveProgress(project, omit(all, name));
+        await this.o.wiki.log(project, [{ action: 'skipped', path: `${source} — sha256 ${hash}, ${String(p.done)} items, prefix ${'0'.repeat(16)}`, detail: err.message }]);
+        return { source, outcome: 'unparseable', items: sent, facts, message: err.message };
+      }
+      this.o.logger.warn({ project, source, err: String(err) }, 'inbox file stopped part-way; it goes on from its checkpoint next time');
+      return { source, outcome: 'failed', items: sent, facts, message: String(err instanceof Error ? err.message : err) };
+    }
+    const total = p.mode === 'summary' ? (p.items ?? []).length : undefined;
+    return { source, outcome: 'partial', items: sent, facts, message: `${String(p.done)}${total !== undefined ? ` of ${String(total)}` : ''} items so far` };
+  }
+
+  /** Ingests every new or changed source of a project's inbox (a streamed file: `budget` batches of it). */
+  async scan(project: string, extract: ExtractItems, budget = STREAM_BUDGET): Promise<InboxResult[]> {
     const files = await this.files(project);
     if (files.length === 0) return [];
     const records = sourceRecords(await this.o.wiki.readLog(project));
     const results: InboxResult[] = [];
-    for (const name of files) results.push(await this.one(project, name, records.get(`${INBOX_DIR}/${name}`), extract));
+    for (const name of files) results.push(await this.one(project, name, records.get(`${INBOX_DIR}/${name}`), extract, budget));
     return results;
   }
 
-  private async one(project: string, name: string, last: SourceRecord | undefined, extract: ExtractItems): Promise<InboxResult> {
+  private async one(project: string, name: string, last: SourceRecord | undefined, extract: ExtractItems, budget: number): Promise<InboxResult> {
     const source = `${INBOX_DIR}/${name}`;
+    if (extensionOf(name) === '.csv') {
+      const streamed = await this.streamed(project, name, last, extract, budget);
+      if (streamed) return streamed;
+    }
     const bytes = await readFile(resolveInside(this.dir(project), name));
     const hash = sha(bytes);
     if (last?.hash === hash) return { source, outcome: 'unchanged', items: 0, facts: 0 };
@@ -108,4 +235,15 @@ export class Inbox {
     ]);
     return { source, outcome: 'ingested', items: fresh.length, facts };
   }
+}
+
+const omit = (all: Progress, name: string): Progress => Object.fromEntries(Object.entries(all).filter(([k]) => k !== name));
+
+/** Where a streamed file stands and what its next batch is. */
+async function nextBatch(path: string, p: FileProgress, batch: number): Promise<{ items: SourceItem[]; done: boolean; offset: number; line: number }> {
+  if (p.mode === 'summary') {
+    const items = (p.items ?? []).slice(p.done, p.done + batch);
+    return { items, done: p.done + items.length >= (p.items ?? []).length, offset: p.offset, line: p.line };
+  }
+  return readRows(path, { offset: p.offset, line: p.line, columns: p.columns }, batch);
 }

@@ -8,10 +8,14 @@ import { titleSlug } from '../slug.js';
 import { ABSENT, fileVersion, sha256 } from '../store/atomic-write.js';
 import { resolveChild, resolveInside } from '../store/safe-path.js';
 import { ingestItems } from '../../core/ingest.js';
+import type { CandidateStore } from '../../core/promotion.js';
 import type { Clock, LocalChatModel, Logger, Recall } from '../../core/ports.js';
 import type { Wiki } from '../graph/wiki.js';
 import { INBOX_DIR, Inbox, type InboxResult } from './inbox.js';
 import { extensionOf, SUPPORTED } from './parsers.js';
+
+/** A source's outcome once its scan is over (a streamed file's rounds added up). */
+export type FinalResult = InboxResult & { outcome: Exclude<InboxResult['outcome'], 'partial'> };
 
 export interface IngestServiceOptions {
   projectsDir: string;
@@ -20,18 +24,34 @@ export interface IngestServiceOptions {
   memoryModel: LocalChatModel | null;
   clock: Clock;
   logger: Logger;
+  /** The promotion gate's waiting candidates per project (absent: ingested facts are written ungated). */
+  candidates?: (project: string) => CandidateStore;
+  /** When reflection last ran over a project (the gate's recency). */
+  lastReflection?: (project: string) => Promise<Date | null>;
+  /** How big CSV files are streamed (tests make them small). */
+  stream?: { bytes?: number; batch?: number };
 }
 
 export class IngestService {
   private readonly inbox: Inbox;
-  private readonly running = new Map<string, Promise<InboxResult[]>>();
+  private readonly running = new Map<string, Promise<FinalResult[]>>();
 
   constructor(private readonly o: IngestServiceOptions) {
-    this.inbox = new Inbox({ projectsDir: o.projectsDir, wiki: o.wiki, logger: o.logger });
+    this.inbox = new Inbox({
+      projectsDir: o.projectsDir,
+      wiki: o.wiki,
+      logger: o.logger,
+      ...(o.stream?.bytes !== undefined ? { streamBytes: o.stream.bytes } : {}),
+      ...(o.stream?.batch !== undefined ? { batch: o.stream.batch } : {}),
+    });
   }
 
-  /** Ingests what is new in a project's inbox (one scan at a time per project). */
-  scan(project: string): Promise<InboxResult[]> {
+  /**
+   * Ingests what is new in a project's inbox (one scan at a time per project), in rounds: each
+   * round gives every file a bounded number of batches and reads the folder again, so a small
+   * file dropped in while a huge one streams is read in the next round, not after it.
+   */
+  scan(project: string): Promise<FinalResult[]> {
     const model = this.o.memoryModel;
     if (!model) return Promise.resolve([]);
     const busy = this.running.get(project);
@@ -42,14 +62,33 @@ export class IngestService {
       pageMap: (r: Parameters<Wiki['pageMap']>[1]) => wiki.pageMap(project, r),
       write: (w: Parameters<Wiki['write']>[1]) => wiki.write(project, w),
       related: async (text: string) => [...new Set((await recall.recall(text, { project, limit: 12 })).map((h) => h.page).filter((p) => p.startsWith('notes/')))],
+      ...(this.o.candidates ? { candidates: this.o.candidates(project) } : {}),
+      ...(this.o.lastReflection ? { lastReflection: () => this.o.lastReflection?.(project) ?? Promise.resolve(null) } : {}),
     };
-    const run = this.inbox
-      .scan(project, (_p, source, items) => ingestItems(source, items, { model, graph, logger: logger.child({ project, source }), now: clock.now() }))
-      .then((results) => {
-        for (const r of results) if (r.outcome !== 'unchanged') logger.info({ project, ...r }, 'inbox source');
-        return results;
-      })
-      .finally(() => this.running.delete(project));
+    const extract = (_p: string, source: string, items: Parameters<typeof ingestItems>[1]) => ingestItems(source, items, { model, graph, logger: logger.child({ project, source }), now: clock.now() });
+    const rounds = async (): Promise<FinalResult[]> => {
+      const final = new Map<string, FinalResult>();
+      for (;;) {
+        const results = await this.inbox.scan(project, extract);
+        let more = false;
+        for (const r of results) {
+          const before = final.get(r.source);
+          const items = (before?.items ?? 0) + r.items;
+          const facts = (before?.facts ?? 0) + r.facts;
+          if (r.outcome === 'partial') {
+            more = true;
+            logger.info({ project, source: r.source, progress: r.message }, 'inbox source, part-way');
+            final.set(r.source, { ...r, outcome: 'ingested', items, facts });
+          } else if (r.outcome !== 'unchanged' || !before) final.set(r.source, { ...r, outcome: r.outcome, items, facts });
+        }
+        if (!more) break;
+        // let other projects' scans (and turns) run between rounds
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      for (const r of final.values()) if (r.outcome !== 'unchanged') logger.info({ project, ...r }, 'inbox source');
+      return [...final.values()];
+    };
+    const run = rounds().finally(() => this.running.delete(project));
     this.running.set(project, run);
     return run;
   }
@@ -58,7 +97,7 @@ export class IngestService {
    * Puts a file into a project's inbox (a Discord attachment) and ingests it. The name is made
    * safe; a different file of the same name gets `-2`, `-3` …; the same bytes again are a no-op.
    */
-  async add(project: string, name: string, bytes: Buffer): Promise<InboxResult> {
+  async add(project: string, name: string, bytes: Buffer): Promise<FinalResult> {
     const ext = extensionOf(name);
     if (!(SUPPORTED as readonly string[]).includes(ext)) {
       return { source: name, outcome: 'unparseable', items: 0, facts: 0, message: `Charlie reads ${SUPPORTED.join(' ')} files` };
@@ -87,9 +126,13 @@ export class IngestService {
     );
   }
 
+  /** Every project's inbox, side by side (one huge inbox never holds up another project's). */
   async scanAll(): Promise<void> {
     const dirs = await readdir(this.o.projectsDir, { withFileTypes: true }).catch(() => []);
-    for (const d of dirs)
-      if (d.isDirectory() && !d.name.startsWith('.')) await this.scan(d.name).catch((err: unknown) => this.o.logger.warn({ project: d.name, err: String(err) }, 'inbox scan failed'));
+    await Promise.all(
+      dirs
+        .filter((d) => d.isDirectory() && !d.name.startsWith('.'))
+        .map((d) => this.scan(d.name).catch((err: unknown) => this.o.logger.warn({ project: d.name, err: String(err) }, 'inbox scan failed'))),
+    );
   }
 }

@@ -11,6 +11,7 @@ import { readIfExists, writeFileAtomic } from '../store/atomic-write.js';
 const candidateSchema = z.object({
   key: z.string(),
   entity: z.string(),
+  category: z.string().optional(),
   fact: z.object({
     text: z.string(),
     type: z.string().optional(),
@@ -24,8 +25,12 @@ const candidateSchema = z.object({
     sensitivity: z.string().optional(),
   }),
   message: z.string(),
+  conversation: z.string().optional(),
   score: z.number(),
-  parts: z.object({ recency: z.number(), novelty: z.number(), identity: z.number(), source: z.number() }),
+  // a candidate kept before salience replaced novelty reads with a middling salience
+  parts: z
+    .object({ recency: z.number(), salience: z.number().optional(), novelty: z.number().optional(), identity: z.number(), source: z.number() })
+    .transform(({ recency, salience, identity, source }) => ({ recency, salience: salience ?? 0.5, identity, source })),
   firstSeen: z.string(),
   expires: z.string(),
 });

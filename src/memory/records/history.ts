@@ -4,7 +4,7 @@
  * the Markdown alone. A record line is the log's usual line with the page path and the block id
  * (`path#^id`) and an action:
  *
- *     - 2026-06-01T10:00:00.000Z added People/Sarah-Chen.md#^r-3f9a1c (source: https://discord.com/channels/1/2/3) — distillation; gate 0.83 (recency 1, novelty 1, identity 1, source 0.7)
+ *     - 2026-06-01T10:00:00.000Z added People/Sarah-Chen.md#^r-3f9a1c (source: https://discord.com/channels/1/2/3) — distillation; gate 0.83 (recency 1 · salience 1 · identity 1 · source 0.7)
  *     - 2026-06-08T10:00:00.000Z restated People/Sarah-Chen.md#^r-3f9a1c (source: https://discord.com/channels/1/2/9) — said 2026-06-08
  *     - 2026-06-09T08:00:00.000Z edited People/Sarah-Chen.md#^r-3f9a1c (source: hand edit) — statement now r-81c2d0
  *     - 2026-06-10T03:00:00.000Z merged People/Sarah-Chen.md#^r-3f9a1c (source: reflection) — absorbed People/Sarah-Chen.md#^r-77aa01

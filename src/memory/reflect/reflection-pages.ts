@@ -81,6 +81,12 @@ export class FileReflectionPages implements ReflectionPages {
     return out;
   }
 
+  /** When reflection last ran over a project (state only, no page scan: the gate asks it per batch). */
+  async lastReflection(project: string): Promise<Date | null> {
+    const last = (await this.state()).reflected[project];
+    return last ? new Date(last) : null;
+  }
+
   async activity(project: string): Promise<{ lastWrite: Date | null; lastReflection: Date | null }> {
     const times = [...(await this.mtimes(project)).values()];
     const last = (await this.state()).reflected[project];

@@ -106,6 +106,12 @@ export class LogArchive {
       if (prev && LOG_FILE.test(prev.file) && prev.file < cursor.file && files.includes(prev.file) && (await this.size(prev.file)) > prev.offset) {
         take(prev.file, await this.readFileSince(prev));
       }
+      // The day before may also have no file yet when the cursor moved on (a message written at
+      // 23:59:59 archived after one of 00:00:01): such a file, created after the cursor, is read whole.
+      const dayBefore = logFileName(new Date(Date.parse(`${cursor.file.slice(0, 10)}T00:00:00Z`) - 1));
+      if (dayBefore !== prev?.file && (!prev || dayBefore > prev.file) && files.includes(dayBefore)) {
+        take(dayBefore, parseLog((await this.readRange(dayBefore, 0)).toString('utf8'), dayBefore.slice(0, 10)));
+      }
       later = files.filter((f) => f > cursor.file);
       if (files.includes(cursor.file)) take(cursor.file, await this.readFileSince(cursor));
     }

@@ -1,0 +1,196 @@
+/**
+ * What two statements must share exactly before one may be merged into the other: their
+ * numbers ("3 cats" ≠ "2 cats", "three" = "3"), their dates and times ("on Friday" ≠ "on
+ * Monday", "2026-06-20"), their names (capitalised words after the first: "at Acme" ≠ "at
+ * Globex") and their polarity ("is allergic" ≠ "is not allergic"). Reflection's duplicate
+ * finder and its guard both use it, so a merge that would change any of these is never planned
+ * and, if proposed anyway (by the memory model), refused. Pure.
+ */
+import { stemmer } from 'stemmer';
+
+export interface StatementFacts {
+  numbers: string[];
+  dates: string[];
+  names: string[];
+  negated: boolean;
+}
+
+const NUMBER_WORDS: Record<string, number> = {
+  zero: 0,
+  none: 0,
+  one: 1,
+  once: 1,
+  single: 1,
+  two: 2,
+  twice: 2,
+  pair: 2,
+  couple: 2,
+  three: 3,
+  thrice: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  dozen: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  sixty: 60,
+  seventy: 70,
+  eighty: 80,
+  ninety: 90,
+  hundred: 100,
+  thousand: 1000,
+  million: 1_000_000,
+  first: 1,
+  second: 2,
+  third: 3,
+  fourth: 4,
+  fifth: 5,
+  sixth: 6,
+  seventh: 7,
+  eighth: 8,
+  ninth: 9,
+  tenth: 10,
+  half: 0.5,
+};
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const MONTH = /^(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)$/;
+const WEEKDAY = /^(mon|tue|wed|thu|fri|sat|sun)(?:day|s|nesday|rsday|urday|sday)?s?$/;
+const RELATIVE_DAY = new Set([
+  'today',
+  'tonight',
+  'tomorrow',
+  'yesterday',
+  'weekend',
+  'weekends',
+  'morning',
+  'mornings',
+  'evening',
+  'evenings',
+  'noon',
+  'midnight',
+  'spring',
+  'summer',
+  'autumn',
+  'fall',
+  'winter',
+  'christmas',
+  'easter',
+]);
+const NEGATION = /\b(?:not|no|never|none|nobody|nothing|neither|nor|without|cannot|no longer|any ?more)\b|n['’]t\b/i;
+/** Capitalised words that are not names (pronouns, the start of a clause after a colon). */
+const NOT_NAMES = new Set(['i', "i'm", 'i’m', 'ok', 'tv']);
+
+const fold = (s: string) => s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+
+/** Raw word tokens with their original case (accents folded), possessives dropped. */
+function rawTokens(text: string): string[] {
+  return fold(text)
+    .split(/[^\p{L}\p{N}'’.:,/-]+/u)
+    .flatMap((t) => t.split(/(?<=\p{L})[-/](?=\p{L})/u))
+    .map((t) => t.replace(/['’]s$/u, '').replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))
+    .filter(Boolean);
+}
+
+function numberOf(token: string): string | undefined {
+  const t = token.toLowerCase().replace(/,(?=\d{3}\b)/g, '');
+  const digits = /^(\d+(?:\.\d+)?)(?:st|nd|rd|th|s|k|m|x|%|am|pm|h|yo|kg|km|cm|mm|lb|lbs|g|ml|l)?$/.exec(t);
+  if (digits?.[1]) return String(Number(digits[1]));
+  const word = NUMBER_WORDS[t];
+  return word === undefined ? undefined : String(word);
+}
+
+/** The exact parts of a statement (see the module comment). */
+export function statementFacts(text: string): StatementFacts {
+  const numbers: string[] = [];
+  const dates: string[] = [];
+  const names = new Set<string>();
+  for (const iso of fold(text).match(/\b\d{4}-\d{2}(?:-\d{2})?\b/g) ?? []) dates.push(iso);
+  const withoutIso = fold(text).replace(/\b\d{4}-\d{2}(?:-\d{2})?\b/g, ' ');
+  // a clock time (10:30) or a day/month (9/12) is split into its numbers
+  const sentences = withoutIso.split(/(?<=[.!?;:])\s+|\n+/);
+  for (const sentence of sentences) {
+    rawTokens(sentence).forEach((token, i) => {
+      for (const part of token.split(/[:/.,](?=\d)/)) {
+        const n = numberOf(part);
+        if (n !== undefined) numbers.push(n);
+      }
+      const lower = token.toLowerCase();
+      const month = MONTH.exec(lower);
+      // "may" is a month only when capitalised
+      if (month?.[1] && (lower !== 'may' || token[0] === 'M')) dates.push(MONTHS[MONTHS.findIndex((m) => month[1]?.startsWith(m))] ?? lower);
+      else if (WEEKDAY.test(lower)) dates.push(lower.slice(0, 3));
+      else if (RELATIVE_DAY.has(lower)) dates.push(lower.replace(/s$/, ''));
+      else if (i > 0 && /^\p{Lu}/u.test(token) && !NOT_NAMES.has(lower)) names.add(lower);
+    });
+  }
+  return { numbers: numbers.sort(), dates: [...new Set(dates)].sort(), names: [...names].sort(), negated: NEGATION.test(fold(text)) };
+}
+
+const same = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** How two statements differ in an exact part, or null when they agree on all of them. */
+export function exactDifference(a: string, b: string): string | null {
+  const x = statementFacts(a);
+  const y = statementFacts(b);
+  if (!same(x.numbers, y.numbers)) return `numbers ${x.numbers.join(', ') || 'none'} vs ${y.numbers.join(', ') || 'none'}`;
+  if (!same(x.dates, y.dates)) return `dates ${x.dates.join(', ') || 'none'} vs ${y.dates.join(', ') || 'none'}`;
+  if (!same(x.names, y.names)) return `names ${x.names.join(', ') || 'none'} vs ${y.names.join(', ') || 'none'}`;
+  if (x.negated !== y.negated) return 'one says not';
+  return null;
+}
+
+/** Words that carry no fact of their own (articles, auxiliaries, pronouns, fillers). */
+const FILLER = new Set(
+  (
+    'a an the is are was were be been am has have had do does did of to in at on for with and or but by as ' +
+    'he she they it his her their its them him this that these those also really very still now just ' +
+    'currently usually always often quite so too some who which'
+  ).split(' '),
+);
+
+function contentWords(text: string): string[] {
+  return rawTokens(text.replace(/\b\d{4}-\d{2}(?:-\d{2})?\b/g, ' '))
+    .map((t) => t.toLowerCase())
+    .filter((t) => !FILLER.has(t))
+    .map((t) => numberOf(t) ?? stemmer(t));
+}
+
+/**
+ * Whether two statements say the same thing in plain code: the same exact parts and the same
+ * content words (stemmed, fillers ignored), where one may also name its subject first ("Sarah
+ * leads the team" = "Leads the team"). Anything less certain is left to the memory model (whose
+ * proposals the guard checks with `exactDifference`).
+ */
+export function sameStatement(a: string, b: string): boolean {
+  if (exactDifference(a, b) !== null) return false;
+  const x = contentWords(a);
+  const y = contentWords(b);
+  if (x.length === 0 || y.length === 0) return false;
+  const xs = new Set(x);
+  const ys = new Set(y);
+  // a leading capitalised subject the other statement lacks ("Sarah leads …" vs "Leads …")
+  const subject = (words: string[], raw: string, other: Set<string>) => {
+    const first = rawTokens(raw)[0] ?? '';
+    if (/^\p{Lu}/u.test(first) && words[0] && !other.has(words[0]) && words.length > 1) return new Set(words.slice(1));
+    return new Set(words);
+  };
+  const x2 = xs.size > ys.size ? subject(x, a, ys) : xs;
+  const y2 = ys.size > xs.size ? subject(y, b, xs) : ys;
+  return x2.size === y2.size && [...x2].every((w) => y2.has(w));
+}
