@@ -47,6 +47,8 @@ import { IngestService } from './memory/ingest/ingest-service.js';
 import { FileReflectionPages } from './memory/reflect/reflection-pages.js';
 import { Reflection, reportText, type ReflectionReport } from './core/reflection.js';
 import { postToChannel } from './discord/announce.js';
+import { createMcpSource } from './mcp/create.js';
+import { statusLine, type McpToolSource } from './mcp/source.js';
 
 export async function buildApp(config: Config, logger: Logger, progress: Logger = logger, chat?: ChatModelBuild) {
   const clock = systemClock;
@@ -103,8 +105,12 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
     logger: logger.child({ component: 'reflection' }),
     settings: { quietMinutes: config.REFLECT_QUIET_MINUTES, intervalHours: config.REFLECT_INTERVAL_HOURS, maxPages: config.REFLECT_MAX_PAGES, deadlineMs: config.REFLECT_DEADLINE_MS },
   });
+  // MCP tool servers from data/mcp.json (MCP_CONFIG): nothing starts until a turn asks for one
+  const mcp = createMcpSource(config, logger.child({ component: 'mcp' }), clock);
+  for (const problem of mcp.problems) notices.push(problem);
   const assistant = new Assistant({
     reflection,
+    toolSource: { source: mcp, maxDefinitions: config.MCP_MAX_TOOL_DEFINITIONS },
     model,
     memoryModel,
     store,
@@ -154,9 +160,10 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
     await retrieval.close();
     usage.close();
     privateStore.close();
+    await mcp.close();
     await chatModel.close();
   };
-  return { assistant, model, store, privateStore, ingest, notices, startReflecting, close };
+  return { assistant, model, store, privateStore, ingest, notices, startReflecting, close, mcp };
 }
 
 async function main(): Promise<void> {
@@ -240,6 +247,7 @@ async function main(): Promise<void> {
     color: process.stdout.isTTY,
     modelStatus: Promise.resolve(modelStatus),
     userName: safeUserName(),
+    toolServers: () => mcpLines(app.mcp),
   });
   await closeAll();
 }
@@ -326,6 +334,11 @@ function echoDownloads(base: Logger): Logger {
     },
     child: (bindings) => echoDownloads(base.child(bindings)),
   };
+}
+
+/** One line per MCP tool server and per problem in its config (for /help and the web settings). */
+function mcpLines(mcp: McpToolSource): string[] {
+  return [...mcp.status().map(statusLine), ...mcp.problems.map((p) => `config problem: ${p}`)];
 }
 
 function safeUserName(): string {

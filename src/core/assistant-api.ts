@@ -10,6 +10,8 @@ import type { PageVersion, ReflectionReport, RestoreOutcome } from './reflection
 import type { ForgetOutcome, ForgetTarget } from './tombstones.js';
 import type { PrivateForgetOutcome, PrivateForgetTarget, PrivateMemoryView } from './private-memory.js';
 import type { WhyAnswer } from './why.js';
+import type { ToolUser } from './tool-source.js';
+import type { ToolConfirm } from './tools/tool.js';
 import type { FileProblem, MemoryLayers, NoteSummary, Note, ProjectConfig, ProjectOrigin, PageLinks, RecallHit, RecordView } from './ports.js';
 
 /**
@@ -37,6 +39,19 @@ export interface IncomingMessage {
   mode?: 'text' | 'voice';
   /** false = archive the message but do not answer (a channel message not addressed to Charlie). */
   reply?: boolean;
+}
+
+/** Who may use tool servers in this turn, and how the front door asks before a tool with side effects runs. */
+export interface TurnToolAccess {
+  user: ToolUser;
+  confirm?: ToolConfirm;
+}
+
+export interface HandleOptions {
+  onEvent?: TurnEventListener;
+  signal?: AbortSignal;
+  /** Absent: no tool server is offered (a front door that knows nobody's role). */
+  tools?: TurnToolAccess;
 }
 
 export interface TurnOutcome {
@@ -74,7 +89,7 @@ export interface DistillOutcome {
 }
 
 export interface AssistantApi {
-  handle(message: IncomingMessage, options?: { onEvent?: TurnEventListener; signal?: AbortSignal }): Promise<TurnOutcome>;
+  handle(message: IncomingMessage, options?: HandleOptions): Promise<TurnOutcome>;
   showMemory(place: Place): Promise<MemoryView>;
   /** The project's settings without reading its memory (null for a private conversation). */
   projectConfig(place: Place): Promise<ProjectConfig | null>;

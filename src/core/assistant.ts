@@ -3,7 +3,18 @@
  * Archive the message, build the context, run the bounded tool loop, archive the reply,
  * and schedule distillation off the reply's critical path.
  */
-import { placeKey, type AssistantApi, type DistillOutcome, type ForgettableItem, type IncomingMessage, type MemoryView, type Place, type TurnOutcome } from './assistant-api.js';
+import {
+  placeKey,
+  type AssistantApi,
+  type HandleOptions,
+  type TurnToolAccess,
+  type DistillOutcome,
+  type ForgettableItem,
+  type IncomingMessage,
+  type MemoryView,
+  type Place,
+  type TurnOutcome,
+} from './assistant-api.js';
 import { InMemoryWriteRequests, reviewWriteRequests, type WriteRequestStore, type MemoryWrites, type WriteResult } from './write-requests.js';
 import { sensitivityOfText, stricter, takeCandidate, viaOf, type Candidate } from './promotion.js';
 import { distill } from './distill.js';
@@ -29,6 +40,8 @@ import { historyMessages, systemPrompt, userMessage } from './prompt.js';
 import { runToolLoop, type LoopLimits, type LoopResult } from './tool-loop.js';
 import { builtinTools } from './tools/index.js';
 import type { Tool, ToolCategory } from './tools/tool.js';
+import type { ToolSource, TurnToolSource } from './tool-source.js';
+import { presuggestGroups } from './presuggest.js';
 
 export interface AssistantSettings {
   assistantName: string;
@@ -52,6 +65,8 @@ export interface AssistantDeps extends MemoryStores {
   logger: Logger;
   settings: AssistantSettings;
   tools?: Tool[];
+  /** Tools from MCP servers, offered by category (absent: none); at most `maxDefinitions` tool definitions per request. */
+  toolSource?: { source: ToolSource; maxDefinitions: number };
   newId?: () => string;
   /** Where a hosted model's requests to remember wait for the memory lane (default: in memory). */
   writeRequests?: WriteRequestStore;
@@ -96,6 +111,8 @@ interface Ask {
   emit: (event: TurnEvent) => void;
   log: Logger;
   cancel: AbortSignal | undefined;
+  /** Who asks, and how to confirm a tool call (absent: no tool servers this turn). */
+  access: TurnToolAccess | undefined;
   deadline: { answer: AbortSignal; answerMs: number };
   /** Sensitive records this turn's searches brought up: the egress guard withholds them too. */
   found: SensitiveRecord[];
@@ -189,14 +206,14 @@ export class Assistant implements AssistantApi {
    * stalled model): it always resolves, and `outcome.deadline` lets the front door bound
    * posting the reply by the same deadline.
    */
-  async handle(message: IncomingMessage, options: { onEvent?: TurnEventListener; signal?: AbortSignal } = {}): Promise<TurnOutcome> {
+  async handle(message: IncomingMessage, options: HandleOptions = {}): Promise<TurnOutcome> {
     const deadline = turnDeadline(this.deps.settings.limits.deadlineMs);
     const state = { open: true };
     const onEvent = options.onEvent;
     const guarded: TurnEventListener = (event) => {
       if (state.open) onEvent?.(event);
     };
-    const work = this.turn(message, guarded, options.signal, deadline);
+    const work = this.turn(message, guarded, options.signal, deadline, options.tools);
     const outcome = await within(work, deadline.turn, (): TurnOutcome => {
       this.deps.logger.warn({ deadlineMs: this.deps.settings.limits.deadlineMs }, 'turn deadline reached before the turn finished');
       work.catch((err: unknown) => this.deps.logger.warn({ err }, 'a turn that ran out of time failed afterwards'));
@@ -206,7 +223,7 @@ export class Assistant implements AssistantApi {
     return { ...outcome, deadline: deadline.turn };
   }
 
-  private async turn(message: IncomingMessage, onEvent: TurnEventListener, cancel: AbortSignal | undefined, deadline: Ask['deadline']): Promise<TurnOutcome> {
+  private async turn(message: IncomingMessage, onEvent: TurnEventListener, cancel: AbortSignal | undefined, deadline: Ask['deadline'], access?: TurnToolAccess): Promise<TurnOutcome> {
     const { settings, clock, model } = this.deps;
     // Sensitive records a search brings up in this turn are withheld too, wherever they are in the archive.
     const found: SensitiveRecord[] = [];
@@ -268,7 +285,7 @@ export class Assistant implements AssistantApi {
       log.warn({ err }, 'reminders not read');
       return [];
     });
-    const ask: Ask = { home, speaker: message.speaker, text, images, now, mode: message.mode ?? 'text', source: message.source, turnId, emit, log, cancel, deadline, found, reminders };
+    const ask: Ask = { home, speaker: message.speaker, text, images, now, mode: message.mode ?? 'text', source: message.source, turnId, emit, log, cancel, access, deadline, found, reminders };
     try {
       let result: LoopResult;
       try {
@@ -324,6 +341,7 @@ export class Assistant implements AssistantApi {
     for (const p of problems) emit({ type: 'notice', turnId, level: 'warn', text: `${p.path}${p.line ? `:${p.line}` : ''} could not be read (${p.message}); it was left untouched` });
     const tools = this.tools.filter((t) => !(t.projectOnly && !home.notes));
     const available = [...new Set(tools.map((t) => t.category))] as ToolCategory[];
+    const source = this.turnSource(ask.access);
     const messages = [
       {
         role: 'system' as const,
@@ -338,8 +356,18 @@ export class Assistant implements AssistantApi {
       model: this.egress.modelFor(egressScope(home), () => ask.found),
       messages,
       tools,
-      categories: presuggest(ask.text, available),
-      ctx: { home, writes: this.writesFor(home, ask.source), clock, source: ask.source, logger: ask.log, modelLocality: model.locality },
+      categories: [...presuggest(ask.text, available), ...presuggestGroups(ask.text, source?.groups ?? [])],
+      ...(source ? { source } : {}),
+      ctx: {
+        home,
+        writes: this.writesFor(home, ask.source),
+        clock,
+        source: ask.source,
+        logger: ask.log,
+        modelLocality: model.locality,
+        ...(ask.access?.confirm ? { confirm: ask.access.confirm } : {}),
+        scrubForHosted: (text) => this.egress.scrubText(egressScope(home), text),
+      },
       limits: { ...settings.limits, deadlineMs: ask.deadline.answerMs },
       turnId,
       emit,
@@ -347,6 +375,14 @@ export class Assistant implements AssistantApi {
       signal: ask.cancel,
       deadline: ask.deadline.answer,
     });
+  }
+
+  /** The tool servers this person may use in this turn (none when the front door did not say who asks). */
+  private turnSource(access: TurnToolAccess | undefined): TurnToolSource | undefined {
+    const from = this.deps.toolSource;
+    if (!from || !access) return undefined;
+    const groups = from.source.groups(access.user);
+    return groups.length ? { groups, load: (category, signal) => from.source.load(category, signal), maxDefinitions: from.maxDefinitions } : undefined;
   }
 
   /** Queues a distillation run for the home; it runs when enough messages are waiting (any, when forced). */

@@ -6,6 +6,9 @@ import type { Clock, Logger, ToolSpec } from '../ports.js';
 
 export type ToolCategory = 'memory' | 'notes' | 'time';
 
+/** A category a tool source contributes (one per MCP server: `mcp:<server>`), loaded when requested. */
+export type SourceCategory = `${string}:${string}`;
+
 export const TOOL_CATEGORIES: Record<ToolCategory, string> = {
   memory: 'search and read what this project remembers (summary, decisions, quotes, past conversation)',
   notes: 'list, read and save entity notes (people, places, topics)',
@@ -37,7 +40,28 @@ export interface ToolContext {
   signal?: AbortSignal;
   /** Where the model that reads tool results runs: sensitive pages never go to a hosted one. */
   modelLocality: 'local' | 'hosted';
+  /**
+   * Asks the person before a tool with side effects runs (a button, a y/N), with the exact
+   * arguments. Absent: the front door cannot ask, so such a tool does not run.
+   */
+  confirm?: ToolConfirm;
+  /** Withholds what is sensitive in this turn's scope from text bound for a hosted tool server. */
+  scrubForHosted?: (text: string) => Promise<string>;
 }
+
+/** What the person is asked before a tool with side effects runs. */
+export interface ConfirmRequest {
+  /** The server (tool source) and its own name of the tool. */
+  server: string;
+  tool: string;
+  /** Exactly what will be sent. */
+  args: unknown;
+  /** Why it asks: not annotated read-only, or annotated destructive. */
+  reason: string;
+}
+
+/** Resolves true when the person allowed the call; false when refused or unanswered. */
+export type ToolConfirm = (request: ConfirmRequest) => Promise<boolean>;
 
 export interface ToolOutput {
   /** What the model reads. */
@@ -56,9 +80,13 @@ export interface ToolOutput {
 
 export interface Tool<S extends z.ZodType = z.ZodType> {
   name: string;
-  category: ToolCategory;
+  category: ToolCategory | SourceCategory;
   description: string;
   params: S;
+  /** The JSON Schema the model sees, when the tool brings its own (an MCP tool's `inputSchema`). */
+  inputSchema?: Record<string, unknown>;
+  /** Set for tools of a tool source (MCP): the trace shows server and tool; the loop applies the rules below. */
+  origin?: ToolOrigin;
   /** Tools that only make sense in shared projects (notes live in Markdown). */
   projectOnly?: boolean;
   execute(args: z.infer<S>, ctx: ToolContext): Promise<ToolOutput>;
@@ -68,7 +96,19 @@ export function defineTool<S extends z.ZodType>(tool: Tool<S>): Tool<S> {
   return tool;
 }
 
+/** Where an external tool comes from and what the loop must do before running it. */
+export interface ToolOrigin {
+  server: string;
+  /** The server's own name of the tool (the model sees `Tool.name`). */
+  tool: string;
+  /** A hosted server: string arguments pass the egress guard's scrub first. */
+  locality: 'local' | 'hosted';
+  /** Not annotated read-only, or annotated destructive (and not in the server's alwaysAllow): ask first. */
+  confirm: string | null;
+}
+
 export function toolSpec(tool: Tool): ToolSpec {
+  if (tool.inputSchema) return { name: tool.name, description: tool.description, parameters: tool.inputSchema };
   const schema = z.toJSONSchema(tool.params) as Record<string, unknown>;
   delete schema.$schema;
   return { name: tool.name, description: tool.description, parameters: schema };
