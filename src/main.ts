@@ -213,7 +213,7 @@ async function main(): Promise<void> {
       assistant: app.assistant,
       logger,
       acceptsImages: app.model.acceptsImages,
-      services: { voice, web, ingest: app.ingest, reflectReport: config.REFLECT_REPORT },
+      services: { voice, web, ingest: app.ingest, reflectReport: config.REFLECT_REPORT, toolServers: () => mcpLines(app.mcp) },
       transcribeAudio: (list) => transcribeAudioAttachments(list, { stt, fetch, downloadTimeoutMs: config.VOICE_MESSAGE_DOWNLOAD_TIMEOUT_MS, language: config.STT_LANGUAGE }),
     });
     // the report goes to the project's channel (REFLECT_REPORT=channel); it is in the log either way

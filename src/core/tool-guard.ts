@@ -26,7 +26,7 @@ export async function guardToolCall(tool: Tool, args: unknown, ctx: ToolContext)
         summary: 'not run (needs confirmation)',
       };
     }
-    const allowed = await ctx.confirm({ server: origin.server, tool: origin.tool, args: sent, reason: origin.confirm }).catch(() => false);
+    const allowed = await ctx.confirm({ server: origin.server, tool: origin.tool, args: sent, reason: origin.confirm }, ctx.signal).catch(() => false);
     if (!allowed) return { ok: false, content: `not run: the person declined ${origin.tool} on ${origin.server}. Do not try it again in this answer.`, summary: 'declined' };
   }
   return { ok: true, args: sent };

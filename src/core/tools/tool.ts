@@ -61,7 +61,7 @@ export interface ConfirmRequest {
 }
 
 /** Resolves true when the person allowed the call; false when refused or unanswered. */
-export type ToolConfirm = (request: ConfirmRequest) => Promise<boolean>;
+export type ToolConfirm = (request: ConfirmRequest, signal?: AbortSignal) => Promise<boolean>;
 
 export interface ToolOutput {
   /** What the model reads. */
