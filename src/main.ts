@@ -49,6 +49,8 @@ import { Reflection, reportText, type ReflectionReport } from './core/reflection
 import { postToChannel } from './discord/announce.js';
 import { createMcpSource } from './mcp/create.js';
 import { statusLine, type McpToolSource } from './mcp/source.js';
+import { memoryEndpoint } from './mcp/memory-http.js';
+import type { MemoryServerOptions } from './mcp/memory-server.js';
 
 export async function buildApp(config: Config, logger: Logger, progress: Logger = logger, chat?: ChatModelBuild) {
   const clock = systemClock;
@@ -258,7 +260,7 @@ async function main(): Promise<void> {
  */
 export async function startWebApp(
   config: Config,
-  app: Pick<Awaited<ReturnType<typeof buildApp>>, 'assistant' | 'store' | 'privateStore' | 'model'>,
+  app: Pick<Awaited<ReturnType<typeof buildApp>>, 'assistant' | 'store' | 'privateStore' | 'model'> & { mcp?: McpToolSource },
   logger: Logger,
   speech: { stt?: SpeechToText; tts?: TextToSpeech },
   out: NodeJS.WritableStream = process.stdout,
@@ -285,6 +287,8 @@ export async function startWebApp(
       port: config.WEB_PORT,
       publicUrl: config.WEB_PUBLIC_URL,
       extraHosts: config.WEB_ALLOWED_HOSTS,
+      ...(app.mcp ? { toolServers: () => mcpLines(app.mcp!) } : {}),
+      mcpServer: memoryEndpoint(memoryServerOptions(config, app, 'web')),
     },
     logger.child({ component: 'web' }),
   );
@@ -334,6 +338,11 @@ function echoDownloads(base: Logger): Logger {
     },
     child: (bindings) => echoDownloads(base.child(bindings)),
   };
+}
+
+/** Charlie's memory as an MCP server: for `npm run mcp` and the web app's /api/mcp. */
+export function memoryServerOptions(config: Config, app: Pick<Awaited<ReturnType<typeof buildApp>>, 'assistant' | 'store'>, clientName: string): MemoryServerOptions {
+  return { assistant: app.assistant, projects: app.store, locality: config.MCP_SERVER_LOCALITY, defaultProject: config.MCP_SERVER_PROJECT, version: charlieVersion(), clientName };
 }
 
 /** One line per MCP tool server and per problem in its config (for /help and the web settings). */

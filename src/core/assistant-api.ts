@@ -47,6 +47,17 @@ export interface TurnToolAccess {
   confirm?: ToolConfirm;
 }
 
+export interface FactProposal {
+  /** The page it is about (a person, place, thing, topic). */
+  title: string;
+  text: string;
+  category?: string;
+  /** Provenance, e.g. `mcp:claude-desktop`. */
+  source: string;
+  /** Who proposed it (the client's name), kept with the candidate. */
+  by: string;
+}
+
 export interface HandleOptions {
   onEvent?: TurnEventListener;
   signal?: AbortSignal;
@@ -105,6 +116,11 @@ export interface AssistantApi {
   forgetNote(place: Place, path: string, by?: string): Promise<boolean>;
   /** Forgets a note, one entry of a note, a decision or a quote, and leaves a tombstone so it is not learnt again. */
   forget(place: Place, target: ForgetTarget, by: string, options?: { removeMessages?: boolean }): Promise<ForgetOutcome>;
+  /**
+   * A fact proposed from outside (an MCP client): filed as a candidate for the memory lane's
+   * gate, like a hosted model's `remember` — never written to a page directly.
+   */
+  proposeFact(place: Place, proposal: FactProposal): Promise<{ kind: 'candidate'; reviewer: 'memory-lane' | 'none' } | { kind: 'refused'; reason: string }>;
   /** Text for a hosted service other than the chat model (the online voice): sensitive records withheld. */
   withholdSensitive(place: Place, text: string): Promise<string>;
   /** What Charlie holds privately about the user of a private place (null in a project). */

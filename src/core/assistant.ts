@@ -6,6 +6,7 @@
 import {
   placeKey,
   type AssistantApi,
+  type FactProposal,
   type HandleOptions,
   type TurnToolAccess,
   type DistillOutcome,
@@ -508,6 +509,22 @@ export class Assistant implements AssistantApi {
   }
 
   /** Text for a hosted service other than the chat model (the online voice), sensitive records withheld. */
+  async proposeFact(place: Place, proposal: FactProposal): ReturnType<AssistantApi['proposeFact']> {
+    if (place.kind === 'private') return { kind: 'refused', reason: 'facts are not proposed into private conversations' };
+    const home = await this.home(place);
+    await this.writeRequests.add({
+      id: this.newId(),
+      project: home.key,
+      title: proposal.title,
+      text: proposal.text,
+      ...(proposal.category ? { category: proposal.category } : {}),
+      source: proposal.source,
+      requested: this.deps.clock.now().toISOString(),
+      by: proposal.by,
+    });
+    return { kind: 'candidate', reviewer: this.deps.memoryModel ? 'memory-lane' : 'none' };
+  }
+
   async withholdSensitive(place: Place, text: string): Promise<string> {
     return this.egress.scrubText(egressScope(await this.home(place)), text);
   }

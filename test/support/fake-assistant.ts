@@ -5,7 +5,17 @@
  */
 import type { Candidate } from '../../src/core/promotion.js';
 import type { ReviewChoice, ReviewPair } from '../../src/core/ports.js';
-import { placeKey as keyOf, type AssistantApi, type DistillOutcome, type ForgettableItem, type IncomingMessage, type MemoryView, type Place, type TurnOutcome } from '../../src/core/assistant-api.js';
+import {
+  placeKey as keyOf,
+  type AssistantApi,
+  type DistillOutcome,
+  type FactProposal,
+  type ForgettableItem,
+  type IncomingMessage,
+  type MemoryView,
+  type Place,
+  type TurnOutcome,
+} from '../../src/core/assistant-api.js';
 import type { TurnEvent, TurnEventListener } from '../../src/core/events.js';
 import type { ModelLane } from '../../src/core/lanes.js';
 import type { PageVersion, ReflectionReport, RestoreOutcome } from '../../src/core/reflection.js';
@@ -238,6 +248,12 @@ export class FakeAssistant implements AssistantApi {
       ...m.decisions.map((d, i) => ({ label: `decision ${d.date}: ${d.text}`, target: { kind: 'decision' as const, index: i + 1 } })),
       ...this.notes.map((n) => ({ label: `note ${n.path}`, target: { kind: 'note' as const, path: n.path } })),
     ];
+  }
+
+  readonly proposals: FactProposal[] = [];
+  async proposeFact(_place: Place, proposal: FactProposal): ReturnType<AssistantApi['proposeFact']> {
+    this.proposals.push(proposal);
+    return { kind: 'candidate', reviewer: 'none' };
   }
 
   /** Lines containing this are withheld from hosted services (the online voice). */
