@@ -14,6 +14,7 @@ import { memoryLanePart, modelLanePart } from './model-lane-part.js';
 import { speechPart } from './speech-checks.js';
 import { storagePart } from './storage-checks.js';
 import { webPart } from './web-check.js';
+import { mcpPart } from './mcp-checks.js';
 
 export interface DoctorDeps {
   cwd: string;
@@ -41,5 +42,6 @@ export function doctorParts(outcome: ConfigOutcome, deps: DoctorDeps): Part[] {
     discordPart(config, deps.loadCommands),
     storagePart(config),
     webPart(config),
+    mcpPart(config),
   ];
 }
