@@ -140,10 +140,10 @@ export class Assistant implements AssistantApi {
   }
 
   /** How tools of this turn write memory: directly for a local model, as candidates for a hosted one. */
-  private writesFor(home: Home, source: string): MemoryWrites {
+  private writesFor(home: Home, source: string, asCandidates = false): MemoryWrites {
     if (home.private) return { saveNote: async () => ({ kind: 'refused', reason: 'notes are not kept for private conversations' }) };
     const slug = home.key;
-    if (this.deps.model.locality === 'local') return { saveNote: (draft) => this.fileNote(home, draft) };
+    if (this.deps.model.locality === 'local' && !asCandidates) return { saveNote: (draft) => this.fileNote(home, draft) };
     return {
       saveNote: async (draft) => {
         await this.writeRequests.add({
@@ -362,6 +362,8 @@ export class Assistant implements AssistantApi {
       ctx: {
         home,
         writes: this.writesFor(home, ask.source),
+        // after an MCP tool's result, what the model asks to remember waits for the gate
+        candidateWrites: this.writesFor(home, ask.source, true),
         clock,
         source: ask.source,
         logger: ask.log,

@@ -281,6 +281,8 @@ async function executeCall(call: ToolCall, input: LoopInput, loader: Loader, off
     try {
       const guarded = await guardToolCall(tool, args.data, input.ctx);
       if (!guarded.ok) return { ok: false, content: guarded.content, summary: guarded.summary, counted: true };
+      // from now on this turn has read untrusted data: what it asks to remember goes through the gate
+      if (tool.origin) input.ctx.writes = input.ctx.candidateWrites ?? { saveNote: async () => ({ kind: 'refused', reason: 'not saved: this answer used an external tool' }) };
       const out = await tool.execute(guarded.args, input.ctx);
       if (out.notice) emit({ type: 'notice', turnId, level: 'info', text: out.notice });
       return { ok: true, content: out.content, summary: out.summary, pages: out.pages, hits: out.hits, records: out.records, counted: true };

@@ -33,6 +33,12 @@ export interface ToolContext {
    * local; a saved candidate for the memory lane when it is hosted (a hosted model never writes).
    */
   writes: MemoryWrites;
+  /**
+   * Writes that always file candidates for the memory lane's gate. Once an external (MCP) tool
+   * returned in a turn, the loop uses these instead of `writes`: tool results never become
+   * memory without the gate.
+   */
+  candidateWrites?: MemoryWrites;
   clock: Clock;
   /** Source link of the message being answered, for provenance of anything saved. */
   source: string;
