@@ -9,7 +9,7 @@ import { mcpConfigPath } from '../mcp/create.js';
 import { McpToolSource } from '../mcp/source.js';
 import { categoryOf } from '../mcp/tools.js';
 import { charlieVersion } from '../version.js';
-import { errorText, fail, ok, skip, type Check, type Part } from './check.js';
+import { fail, ok, skip, type Check, type Part } from './check.js';
 
 export function mcpPart(config: Config): Part {
   const path = mcpConfigPath(config);
@@ -31,7 +31,8 @@ export function mcpPart(config: Config): Part {
         const asks = tools.filter((t) => t.origin?.confirm).length;
         return ok(`${where}: ${tools.length} tools${asks ? `, ${asks} ask before they run` : ''}`);
       } catch (err) {
-        return fail(`${where}: ${errorText(err)}`, `check its command/url in ${path} (docs/mcp.md); Charlie answers without it meanwhile`);
+        // the message already names the cause in one line (connection.ts)
+        return fail(`${where}: ${err instanceof Error ? err.message : String(err)}`, `check its command/url in ${path} (docs/mcp.md); Charlie answers without it meanwhile`);
       }
     },
   }));

@@ -36,6 +36,13 @@ export interface ConnectionOptions {
 }
 
 const BACKOFF_MAX_MS = 60_000;
+
+/** An error and its cause (fetch failed → connect ECONNREFUSED 127.0.0.1:9) as one line. */
+function oneLine(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error && !error.message.includes(error.cause.message) ? ` (${error.cause.message})` : '';
+  return `${error.message}${cause}`;
+}
 const STABLE_MS = 60_000;
 
 export class McpConnection {
@@ -117,7 +124,7 @@ export class McpConnection {
       this.tools = tools;
     } catch (error) {
       await client.close().catch(() => {});
-      this.fail(error instanceof Error ? error.message : String(error));
+      this.fail(oneLine(error));
       throw new Error(`${name} could not start: ${this.error}`, { cause: error });
     }
     client.onclose = () => {
