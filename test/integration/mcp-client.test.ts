@@ -10,7 +10,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ConfirmRequest } from '../../src/core/tools/tool.js';
 import type { TurnEvent } from '../../src/core/events.js';
 import { silentLogger } from '../../src/core/ports.js';
-import { McpToolSource } from '../../src/mcp/source.js';
+import { McpToolSource, statusLine } from '../../src/mcp/source.js';
+import { pipeTerminal } from '../support/terminal.js';
 import type { McpServerEntry } from '../../src/mcp/config.js';
 import { collect, makeAssistant, msg } from '../support/assistant-fixture.js';
 import { FixedClock, ScriptedChatModel, type ScriptStep } from '../support/fakes.js';
@@ -191,5 +192,33 @@ describe('MCP client against server-everything', () => {
     const again = await tools.load('mcp:everything');
     expect(again.length).toBeGreaterThan(5);
     expect(tools.status()[0]).toMatchObject({ state: 'running' });
+  }, 60_000);
+});
+
+describe('MCP in the terminal chat', () => {
+  it('asks y/N with the exact arguments, writes after y, not after n; /help lists the server', async () => {
+    const dir = tempDir();
+    const yes = join(dir, 'yes.txt');
+    const no = join(dir, 'no.txt');
+    const write = (path: string): ScriptStep[] => [
+      { toolCalls: [call('request_tools', { categories: ['mcp:fs'] })] },
+      { toolCalls: [call('fs__write_file', { path, content: 'hi' })] },
+      { text: 'Handled.' },
+    ];
+    const model = new ScriptedChatModel([...write(yes), ...write(no)]);
+    const tools = source([stdioEntry('fs', FILESYSTEM, [dir])]);
+    const { assistant } = makeAssistant({
+      model,
+      toolSource: { source: tools, maxDefinitions: 40 },
+      settings: { limits: { maxSteps: 6, maxToolCalls: 8, deadlineMs: 30_000, maxReplyChars: 10_000 } },
+    });
+    const printed = await pipeTerminal(assistant, 'write the yes file\ny\nwrite the no file\nn\n/help\n', { toolServers: () => tools.status().map(statusLine) });
+    expect(printed).toContain(`? fs › write_file {"path":"${yes}","content":"hi"}`);
+    expect(printed).toContain('run it? [y/N]');
+    expect(readFileSync(yes, 'utf8')).toBe('hi');
+    expect(existsSync(no)).toBe(false);
+    expect(printed).toMatch(/allowed[\s\S]*refused/);
+    expect(printed).toContain('↳ fs › write_file(');
+    expect(printed).toMatch(/tool servers:\n {2}fs \(local, stdio\): running, \d+ tools/);
   }, 60_000);
 });
