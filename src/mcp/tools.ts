@@ -10,6 +10,8 @@ import { clip, type SourceCategory, type Tool, type ToolOrigin } from '../core/t
 import type { McpConnection } from './connection.js';
 
 export const MAX_RESULT_CHARS = 6000;
+/** A server's argument schema is untrusted too: one larger than this is replaced by a plain object. */
+const MAX_SCHEMA_CHARS = 8000;
 
 export function categoryOf(server: string): SourceCategory {
   return `mcp:${server}`;
@@ -34,6 +36,11 @@ function paramsOf(schema: McpTool['inputSchema']): z.ZodType {
   } catch {
     return z.record(z.string(), z.unknown());
   }
+}
+
+function schemaOf(schema: McpTool['inputSchema']): { params: z.ZodType; inputSchema: Record<string, unknown> } {
+  if (JSON.stringify(schema).length > MAX_SCHEMA_CHARS) return { params: z.record(z.string(), z.unknown()), inputSchema: { type: 'object' } };
+  return { params: paramsOf(schema), inputSchema: schema };
 }
 
 /** The result as text for the model: text parts as they are, other parts named, structured content as JSON. */
@@ -75,8 +82,7 @@ export function toCharlieTool(connection: McpConnection, tool: McpTool): Tool {
     name: modelToolName(server, tool.name),
     category: categoryOf(server),
     description: `[${server}] ${description}`,
-    params: paramsOf(tool.inputSchema),
-    inputSchema: tool.inputSchema,
+    ...schemaOf(tool.inputSchema),
     origin,
     async execute(args, ctx) {
       const result = await connection.callTool(tool.name, (args ?? {}) as Record<string, unknown>, ctx.signal);
