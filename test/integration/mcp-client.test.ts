@@ -12,6 +12,7 @@ import type { TurnEvent } from '../../src/core/events.js';
 import { silentLogger } from '../../src/core/ports.js';
 import { McpToolSource, statusLine } from '../../src/mcp/source.js';
 import { pipeTerminal } from '../support/terminal.js';
+import { presuggestGroups } from '../../src/core/presuggest.js';
 import type { McpServerEntry } from '../../src/mcp/config.js';
 import { collect, makeAssistant, msg } from '../support/assistant-fixture.js';
 import { FixedClock, ScriptedChatModel, type ScriptStep } from '../support/fakes.js';
@@ -220,5 +221,25 @@ describe('MCP in the terminal chat', () => {
     expect(printed).toMatch(/allowed[\s\S]*refused/);
     expect(printed).toContain('↳ fs › write_file(');
     expect(printed).toMatch(/tool servers:\n {2}fs \(local, stdio\): running, \d+ tools/);
+  }, 60_000);
+});
+
+describe('what the pre-suggestion pass learns', () => {
+  it('tool names and description words, kept in the cache file so a fresh start knows them without starting the server', async () => {
+    const dir = tempDir();
+    const cacheFile = join(dir, 'data', 'mcp-tools.json');
+    const servers = [stdioEntry('fs', FILESYSTEM, [dir])];
+    const options = { clock: new FixedClock(), logger: silentLogger, version: 'test', callTimeoutMs: 20_000, startTimeoutMs: 20_000, cacheFile };
+    const first = new McpToolSource({ servers, problems: [] }, options);
+    sources.push(first);
+    expect(first.groups({ owner: true })[0]!.names).toEqual(['fs']);
+    await first.load('mcp:fs');
+    const later = new McpToolSource({ servers, problems: [] }, options);
+    sources.push(later);
+    const [group] = later.groups({ owner: true });
+    expect(group!.names).toContain('read_text_file');
+    expect(group!.words).toContain('directory');
+    expect(later.status()[0]).toMatchObject({ state: 'not started' });
+    expect(presuggestGroups('please read the text file notes.txt', [group!])).toEqual(['mcp:fs']);
   }, 60_000);
 });
