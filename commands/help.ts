@@ -12,7 +12,9 @@ export default {
         ? 'This is a private conversation: what we say here stays in a private store on the owner’s machine and is never shown in a server channel.'
         : 'Each channel is a project with its own memory (plain Markdown on the owner’s machine). Mention me or reply to me to talk to me; in some channels I answer everything.';
     const models = ctx.assistant.lanes().map((l) => `• ${describeLane(l)}`);
-    const content = `**Charlie** — a private assistant that remembers.\n${where}\nUnder a reply, 📝 buttons open related notes.\n\n**Models**\n${models.join('\n')}\n\n${lines.join('\n')}`;
+    const servers = ctx.services.toolServers?.() ?? [];
+    const tools = servers.length ? `\n\n**Tool servers**\n${servers.map((l) => `• ${l}`).join('\n')}` : '';
+    const content = `**Charlie** — a private assistant that remembers.\n${where}\nUnder a reply, 📝 buttons open related notes.\n\n**Models**\n${models.join('\n')}${tools}\n\n${lines.join('\n')}`;
     await interaction.reply(ephemeral(content.slice(0, 2000)));
   },
 } satisfies Command;

@@ -180,6 +180,14 @@ export const configSchema = z.object({
     .default([]),
   WEB_SESSION_DAYS: int(1, 365).default(30),
 
+  // MCP (docs/mcp.md): tool servers Charlie uses, and Charlie's memory as a server for other agents
+  MCP_CONFIG: optional(z.string().min(1)),
+  MCP_MAX_TOOL_DEFINITIONS: int(1, 256).default(24),
+  MCP_CALL_TIMEOUT_MS: int(1000, 3_600_000).default(60_000),
+  MCP_START_TIMEOUT_MS: int(1000, 300_000).default(20_000),
+  MCP_SERVER_LOCALITY: z.enum(['hosted', 'local']).default('hosted'),
+  MCP_SERVER_PROJECT: z.string().min(1).default('general'),
+
   // logging
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -280,5 +288,9 @@ export function dataFiles(dataDir: string) {
     webClient: resolve(dataDir, 'web', 'client'),
     /** What a hosted chat model asked to remember, waiting for the memory lane. */
     writeRequests: resolve(dataDir, 'write-requests'),
+    /** MCP servers Charlie may use (Claude Desktop's `mcpServers` format), unless MCP_CONFIG names another file. */
+    mcp: resolve(dataDir, 'mcp.json'),
+    /** What each MCP server's tools are called and do, learnt when it listed them (derived). */
+    mcpTools: resolve(dataDir, 'mcp-tools.json'),
   };
 }

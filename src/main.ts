@@ -50,6 +50,10 @@ import { FileReflectionPages } from './memory/reflect/reflection-pages.js';
 import { startBackups } from './backup/backup-schedule.js';
 import { Reflection, reportText, type ReflectionReport } from './core/reflection.js';
 import { postToChannel } from './discord/announce.js';
+import { createMcpSource } from './mcp/create.js';
+import { statusLine, type McpToolSource } from './mcp/source.js';
+import { memoryEndpoint } from './mcp/memory-http.js';
+import type { MemoryServerOptions } from './mcp/memory-server.js';
 
 export async function buildApp(config: Config, logger: Logger, progress: Logger = logger, chat?: ChatModelBuild) {
   const clock = systemClock;
@@ -117,8 +121,12 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
     logger: logger.child({ component: 'reflection' }),
     settings: { quietMinutes: config.REFLECT_QUIET_MINUTES, intervalHours: config.REFLECT_INTERVAL_HOURS, maxPages: config.REFLECT_MAX_PAGES, deadlineMs: config.REFLECT_DEADLINE_MS },
   });
+  // MCP tool servers from data/mcp.json (MCP_CONFIG): nothing starts until a turn asks for one
+  const mcp = createMcpSource(config, logger.child({ component: 'mcp' }), clock);
+  for (const problem of mcp.problems) notices.push(problem);
   const assistant = new Assistant({
     reflection,
+    toolSource: { source: mcp, maxDefinitions: config.MCP_MAX_TOOL_DEFINITIONS },
     model,
     memoryModel,
     store,
@@ -180,9 +188,10 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
     await retrieval.close();
     usage.close();
     privateStore.close();
+    await mcp.close();
     await chatModel.close();
   };
-  return { assistant, model, store, privateStore, ingest, notices, startReflecting, close };
+  return { assistant, model, store, privateStore, ingest, notices, startReflecting, close, mcp };
 }
 
 async function main(): Promise<void> {
@@ -234,7 +243,7 @@ async function main(): Promise<void> {
       assistant: app.assistant,
       logger,
       acceptsImages: app.model.acceptsImages,
-      services: { voice, web, ingest: app.ingest, reflectReport: config.REFLECT_REPORT },
+      services: { voice, web, ingest: app.ingest, reflectReport: config.REFLECT_REPORT, toolServers: () => mcpLines(app.mcp) },
       transcribeAudio: (list) => transcribeAudioAttachments(list, { stt, fetch, downloadTimeoutMs: config.VOICE_MESSAGE_DOWNLOAD_TIMEOUT_MS, language: config.STT_LANGUAGE }),
     });
     // the report goes to the project's channel (REFLECT_REPORT=channel); it is in the log either way
@@ -268,6 +277,7 @@ async function main(): Promise<void> {
     color: process.stdout.isTTY,
     modelStatus: Promise.resolve(modelStatus),
     userName: safeUserName(),
+    toolServers: () => mcpLines(app.mcp),
   });
   await closeAll();
 }
@@ -278,7 +288,7 @@ async function main(): Promise<void> {
  */
 export async function startWebApp(
   config: Config,
-  app: Pick<Awaited<ReturnType<typeof buildApp>>, 'assistant' | 'store' | 'privateStore' | 'model'>,
+  app: Pick<Awaited<ReturnType<typeof buildApp>>, 'assistant' | 'store' | 'privateStore' | 'model'> & { mcp?: McpToolSource },
   logger: Logger,
   speech: { stt?: SpeechToText; tts?: TextToSpeech },
   out: NodeJS.WritableStream = process.stdout,
@@ -305,6 +315,8 @@ export async function startWebApp(
       port: config.WEB_PORT,
       publicUrl: config.WEB_PUBLIC_URL,
       extraHosts: config.WEB_ALLOWED_HOSTS,
+      ...(app.mcp ? { toolServers: () => mcpLines(app.mcp!) } : {}),
+      mcpServer: memoryEndpoint(memoryServerOptions(config, app, 'web')),
     },
     logger.child({ component: 'web' }),
   );
@@ -359,6 +371,16 @@ function echoDownloads(base: Logger): Logger {
 /** The web's Read aloud speaks through the same speech guard as voice channels. */
 function speakerOf(tts: TextToSpeech): (text: string, signal?: AbortSignal) => Promise<SynthesizedAudio> {
   return (text, signal) => tts.synthesize(text, { signal });
+}
+
+/** Charlie's memory as an MCP server: for `npm run mcp` and the web app's /api/mcp. */
+export function memoryServerOptions(config: Config, app: Pick<Awaited<ReturnType<typeof buildApp>>, 'assistant' | 'store'>, clientName: string): MemoryServerOptions {
+  return { assistant: app.assistant, projects: app.store, locality: config.MCP_SERVER_LOCALITY, defaultProject: config.MCP_SERVER_PROJECT, version: charlieVersion(), clientName };
+}
+
+/** One line per MCP tool server and per problem in its config (for /help and the web settings). */
+function mcpLines(mcp: McpToolSource): string[] {
+  return [...mcp.status().map(statusLine), ...mcp.problems.map((p) => `config problem: ${p}`)];
 }
 
 function safeUserName(): string {

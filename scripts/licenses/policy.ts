@@ -68,6 +68,15 @@ export const REVIEWED_PACKAGES: Readonly<Record<string, { license: string; reaso
     license: 'MIT',
     reason: 'dev only, via npm-run-all2 (lint runs its checks side by side). Declares MIT in the old `licenses: [{ type }]` array; its LICENSE file is the MIT text.',
   },
+  '@modelcontextprotocol/server-everything@2026.8.31': {
+    license: 'MIT',
+    reason:
+      'dev only: the MCP tests start it from node_modules. Says "SEE LICENSE IN LICENSE" but ships no license file; its README says "This MCP server is licensed under the MIT License". (2026.1.14 declares MIT but has no tool annotations, which the tests need.)',
+  },
+  '@modelcontextprotocol/server-filesystem@2026.8.31': {
+    license: 'MIT',
+    reason: 'dev only: the MCP tests start it from node_modules. Says "SEE LICENSE IN LICENSE" but ships no license file; its README says "This MCP server is licensed under the MIT License".',
+  },
   'xml-escape@1.1.0': {
     license: 'MIT',
     reason: 'via edge-tts-universal. Writes "MIT License" instead of the SPDX id MIT; its LICENSE file is the MIT text.',

@@ -10,6 +10,8 @@ import type { PageVersion, ReflectionReport, RestoreOutcome } from './reflection
 import type { ForgetOutcome, ForgetTarget } from './tombstones.js';
 import type { PrivateForgetOutcome, PrivateForgetTarget, PrivateMemoryView } from './private-memory.js';
 import type { WhyAnswer } from './why.js';
+import type { ToolUser } from './tool-source.js';
+import type { ToolConfirm } from './tools/tool.js';
 import type { FileProblem, MemoryLayers, NoteSummary, Note, ProjectConfig, ProjectOrigin, PageLinks, RecallHit, RecordView } from './ports.js';
 
 /**
@@ -37,6 +39,30 @@ export interface IncomingMessage {
   mode?: 'text' | 'voice';
   /** false = archive the message but do not answer (a channel message not addressed to Charlie). */
   reply?: boolean;
+}
+
+/** Who may use tool servers in this turn, and how the front door asks before a tool with side effects runs. */
+export interface TurnToolAccess {
+  user: ToolUser;
+  confirm?: ToolConfirm;
+}
+
+export interface FactProposal {
+  /** The page it is about (a person, place, thing, topic). */
+  title: string;
+  text: string;
+  category?: string;
+  /** Provenance, e.g. `mcp:claude-desktop`. */
+  source: string;
+  /** Who proposed it (the client's name), kept with the candidate. */
+  by: string;
+}
+
+export interface HandleOptions {
+  onEvent?: TurnEventListener;
+  signal?: AbortSignal;
+  /** Absent: no tool server is offered (a front door that knows nobody's role). */
+  tools?: TurnToolAccess;
 }
 
 export interface TurnOutcome {
@@ -76,7 +102,7 @@ export interface DistillOutcome {
 }
 
 export interface AssistantApi {
-  handle(message: IncomingMessage, options?: { onEvent?: TurnEventListener; signal?: AbortSignal }): Promise<TurnOutcome>;
+  handle(message: IncomingMessage, options?: HandleOptions): Promise<TurnOutcome>;
   showMemory(place: Place): Promise<MemoryView>;
   /** The project's settings without reading its memory (null for a private conversation). */
   projectConfig(place: Place): Promise<ProjectConfig | null>;
@@ -92,6 +118,13 @@ export interface AssistantApi {
   forgetNote(place: Place, path: string, by?: string): Promise<boolean>;
   /** Forgets a note, one entry of a note, a decision or a quote, and leaves a tombstone so it is not learnt again. */
   forget(place: Place, target: ForgetTarget, by: string, options?: { removeMessages?: boolean }): Promise<ForgetOutcome>;
+  /**
+   * A fact proposed from outside (an MCP client): filed as a candidate for the memory lane's
+   * gate, like a hosted model's `remember` — never written to a page directly.
+   */
+  proposeFact(place: Place, proposal: FactProposal): Promise<{ kind: 'candidate'; reviewer: 'memory-lane' | 'none' } | { kind: 'refused'; reason: string }>;
+  /** Text for a hosted service other than the chat model (a hosted MCP client or tool server): sensitive records withheld. */
+  withholdSensitive(place: Place, text: string): Promise<string>;
   /** Whether text for a hosted service other than the chat model (an online voice) must stay on this machine (src/core/taint.ts). */
   speechMustStayLocal(place: Place | null, text: string): Promise<boolean>;
   /** What Charlie holds privately about the user of a private place (null in a project). */

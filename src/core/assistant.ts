@@ -3,7 +3,19 @@
  * Archive the message, build the context, run the bounded tool loop, archive the reply,
  * and schedule distillation off the reply's critical path.
  */
-import { placeKey, type AssistantApi, type DistillOutcome, type ForgettableItem, type IncomingMessage, type MemoryView, type Place, type TurnOutcome } from './assistant-api.js';
+import {
+  placeKey,
+  type AssistantApi,
+  type FactProposal,
+  type HandleOptions,
+  type TurnToolAccess,
+  type DistillOutcome,
+  type ForgettableItem,
+  type IncomingMessage,
+  type MemoryView,
+  type Place,
+  type TurnOutcome,
+} from './assistant-api.js';
 import { InMemoryWriteRequests, NOT_SAID, reviewWriteRequests, saidByPeople, type WriteRequestStore, type MemoryWrites, type WriteResult } from './write-requests.js';
 import { scoreText, takeCandidate, viaOf, type Candidate } from './promotion.js';
 import { classifyText, isSensitive, sensitivityOfText, stricter } from './sensitivity.js';
@@ -31,6 +43,8 @@ import { historyMessages, systemPrompt, userMessage } from './prompt.js';
 import { runToolLoop, type LoopLimits, type LoopResult } from './tool-loop.js';
 import { builtinTools } from './tools/index.js';
 import type { Tool, ToolCategory } from './tools/tool.js';
+import type { ToolSource, TurnToolSource } from './tool-source.js';
+import { presuggestGroups } from './presuggest.js';
 
 export interface AssistantSettings {
   assistantName: string;
@@ -54,6 +68,8 @@ export interface AssistantDeps extends MemoryStores {
   logger: Logger;
   settings: AssistantSettings;
   tools?: Tool[];
+  /** Tools from MCP servers, offered by category (absent: none); at most `maxDefinitions` tool definitions per request. */
+  toolSource?: { source: ToolSource; maxDefinitions: number };
   newId?: () => string;
   /** Where a hosted model's requests to remember wait for the memory lane (default: in memory). */
   writeRequests?: WriteRequestStore;
@@ -98,6 +114,8 @@ interface Ask {
   emit: (event: TurnEvent) => void;
   log: Logger;
   cancel: AbortSignal | undefined;
+  /** Who asks, and how to confirm a tool call (absent: no tool servers this turn). */
+  access: TurnToolAccess | undefined;
   deadline: { answer: AbortSignal; answerMs: number };
   /** Sensitive records this turn's searches brought up: the egress guard withholds them too. */
   found: SensitiveRecord[];
@@ -130,12 +148,12 @@ export class Assistant implements AssistantApi {
   }
 
   /** How tools of this turn write memory: directly for a local model, as candidates for a hosted one. */
-  private writesFor(home: Home, source: string, theirWords: () => string): MemoryWrites {
+  private writesFor(home: Home, source: string, theirWords: () => string, asCandidates = false): MemoryWrites {
     if (home.private) return { saveNote: async () => ({ kind: 'refused', reason: 'notes are not kept for private conversations' }) };
     const slug = home.key;
     // a write whose only source is memory, a file or a tool result is refused, for either lane
     const said = (draft: NoteDraft) => saidByPeople(`${draft.title} ${draft.body}`, theirWords());
-    if (this.deps.model.locality === 'local') return { saveNote: async (draft) => (said(draft) ? this.fileNote(home, draft) : { kind: 'refused', reason: NOT_SAID }) };
+    if (this.deps.model.locality === 'local' && !asCandidates) return { saveNote: async (draft) => (said(draft) ? this.fileNote(home, draft) : { kind: 'refused', reason: NOT_SAID }) };
     return {
       saveNote: async (draft) => {
         if (!said(draft)) return { kind: 'refused', reason: NOT_SAID };
@@ -201,14 +219,14 @@ export class Assistant implements AssistantApi {
    * stalled model): it always resolves, and `outcome.deadline` lets the front door bound
    * posting the reply by the same deadline.
    */
-  async handle(message: IncomingMessage, options: { onEvent?: TurnEventListener; signal?: AbortSignal } = {}): Promise<TurnOutcome> {
+  async handle(message: IncomingMessage, options: HandleOptions = {}): Promise<TurnOutcome> {
     const deadline = turnDeadline(this.deps.settings.limits.deadlineMs);
     const state = { open: true };
     const onEvent = options.onEvent;
     const guarded: TurnEventListener = (event) => {
       if (state.open) onEvent?.(event);
     };
-    const work = this.turn(message, guarded, options.signal, deadline);
+    const work = this.turn(message, guarded, options.signal, deadline, options.tools);
     const outcome = await within(work, deadline.turn, (): TurnOutcome => {
       this.deps.logger.warn({ deadlineMs: this.deps.settings.limits.deadlineMs }, 'turn deadline reached before the turn finished');
       work.catch((err: unknown) => this.deps.logger.warn({ err }, 'a turn that ran out of time failed afterwards'));
@@ -218,7 +236,7 @@ export class Assistant implements AssistantApi {
     return { ...outcome, deadline: deadline.turn };
   }
 
-  private async turn(message: IncomingMessage, onEvent: TurnEventListener, cancel: AbortSignal | undefined, deadline: Ask['deadline']): Promise<TurnOutcome> {
+  private async turn(message: IncomingMessage, onEvent: TurnEventListener, cancel: AbortSignal | undefined, deadline: Ask['deadline'], access?: TurnToolAccess): Promise<TurnOutcome> {
     const { settings, clock, model } = this.deps;
     // Sensitive records a search brings up in this turn are withheld too, wherever they are in the archive.
     const found: SensitiveRecord[] = [];
@@ -296,6 +314,7 @@ export class Assistant implements AssistantApi {
       cancel,
       deadline,
       found,
+      access,
       reminders,
       onWithheld: () => (withheldInTurn = true),
     };
@@ -355,6 +374,7 @@ export class Assistant implements AssistantApi {
     for (const p of problems) emit({ type: 'notice', turnId, level: 'warn', text: `${p.path}${p.line ? `:${p.line}` : ''} could not be read (${p.message}); it was left untouched` });
     const tools = this.tools.filter((t) => !(t.projectOnly && !home.notes));
     const available = [...new Set(tools.map((t) => t.category))] as ToolCategory[];
+    const source = this.turnSource(ask.access);
     const messages = [
       {
         role: 'system' as const,
@@ -365,19 +385,26 @@ export class Assistant implements AssistantApi {
       ...historyMessages(history, 24_000),
       userMessage(ask.speaker, ask.text, ask.images),
     ];
+    // what the people of the conversation said: a write nobody said is refused
+    const theirWords = () => [ask.text, ...history.filter((h) => h.role === 'user').map((h) => h.text)].join('\n');
     return runToolLoop({
       model: this.egress.modelFor(egressScope(home), () => ask.found, ask.onWithheld),
       messages,
       tools,
-      categories: presuggest(ask.text, available),
+      categories: [...presuggest(ask.text, available), ...presuggestGroups(ask.text, source?.groups ?? [])],
+      ...(source ? { source } : {}),
       ctx: {
         home,
-        writes: this.writesFor(home, ask.source, () => [ask.text, ...history.filter((h) => h.role === 'user').map((h) => h.text)].join('\n')),
+        writes: this.writesFor(home, ask.source, theirWords),
+        // after an MCP tool's result, what the model asks to remember waits for the gate
+        candidateWrites: this.writesFor(home, ask.source, theirWords, true),
         clock,
         source: ask.source,
         logger: ask.log,
         modelLocality: model.locality,
         sawSensitive: (r) => ask.found.push(r),
+        ...(ask.access?.confirm ? { confirm: ask.access.confirm } : {}),
+        scrubForHosted: (text) => this.egress.scrubText(egressScope(home), text),
       },
       limits: { ...settings.limits, deadlineMs: ask.deadline.answerMs },
       turnId,
@@ -386,6 +413,14 @@ export class Assistant implements AssistantApi {
       signal: ask.cancel,
       deadline: ask.deadline.answer,
     });
+  }
+
+  /** The tool servers this person may use in this turn (none when the front door did not say who asks). */
+  private turnSource(access: TurnToolAccess | undefined): TurnToolSource | undefined {
+    const from = this.deps.toolSource;
+    if (!from || !access) return undefined;
+    const groups = from.source.groups(access.user);
+    return groups.length ? { groups, load: (category, signal) => from.source.load(category, signal), maxDefinitions: from.maxDefinitions } : undefined;
   }
 
   /** Queues a distillation run for the home; it runs when enough messages are waiting (any, when forced). */
@@ -521,6 +556,28 @@ export class Assistant implements AssistantApi {
     const home = await this.home(place);
     if (this.taint.tainted(text, home.key)) return true;
     return (await this.egress.scrubText(egressScope(home), text)) !== text;
+  }
+
+  /** A fact proposed from outside (an MCP client): a write request for the memory lane, never a page write. */
+  async proposeFact(place: Place, proposal: FactProposal): ReturnType<AssistantApi['proposeFact']> {
+    if (place.kind === 'private') return { kind: 'refused', reason: 'facts are not proposed into private conversations' };
+    const home = await this.home(place);
+    await this.writeRequests.add({
+      id: this.newId(),
+      project: home.key,
+      title: proposal.title,
+      text: proposal.text,
+      ...(proposal.category ? { category: proposal.category } : {}),
+      source: proposal.source,
+      requested: this.deps.clock.now().toISOString(),
+      by: proposal.by,
+    });
+    return { kind: 'candidate', reviewer: this.deps.memoryModel ? 'memory-lane' : 'none' };
+  }
+
+  /** Text for a hosted service other than the chat model (a hosted MCP client), sensitive records withheld. */
+  async withholdSensitive(place: Place, text: string): Promise<string> {
+    return this.egress.scrubText(egressScope(await this.home(place)), text);
   }
 
   /** What Charlie holds privately about the user of a private place (null elsewhere). */

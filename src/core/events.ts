@@ -4,7 +4,15 @@ export type TurnEndReason = 'done' | 'max_steps' | 'max_tool_calls' | 'deadline'
 
 export type TurnEvent =
   | { type: 'turn_start'; turnId: string; project: string; mode: 'text' | 'voice' }
-  | { type: 'tool_call'; turnId: string; callId: string; name: string; args: unknown }
+  | {
+      type: 'tool_call';
+      turnId: string;
+      callId: string;
+      name: string;
+      args: unknown;
+      /** Set for a tool of an MCP server: the server and its own name of the tool. */
+      source?: { server: string; tool: string };
+    }
   | {
       type: 'tool_result';
       turnId: string;

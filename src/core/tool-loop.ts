@@ -11,7 +11,11 @@ import type { GuardedModel } from './egress.js';
 import type { ChatMessage, ToolCall, ToolSpec } from './ports.js';
 import { withoutHostPaths } from './public-text.js';
 import { parseToolArguments } from './tool-args.js';
-import { TOOL_CATEGORIES, toolSpec, type Tool, type ToolCategory, type ToolContext } from './tools/tool.js';
+import { TOOL_CATEGORIES, toolSpec, type SourceCategory, type Tool, type ToolCategory, type ToolContext } from './tools/tool.js';
+import type { TurnToolSource } from './tool-source.js';
+import { guardToolCall } from './tool-guard.js';
+
+type AnyCategory = ToolCategory | SourceCategory;
 
 export interface LoopLimits {
   maxSteps: number;
@@ -28,7 +32,9 @@ export interface LoopInput {
   model: GuardedModel;
   messages: ChatMessage[];
   tools: Tool[];
-  categories: ToolCategory[];
+  categories: AnyCategory[];
+  /** Categories from tool sources (MCP servers): their tools load when the model requests them. */
+  source?: TurnToolSource;
   ctx: ToolContext;
   limits: LoopLimits;
   turnId: string;
@@ -52,10 +58,10 @@ export interface LoopResult {
 
 const REQUEST_TOOLS = 'request_tools';
 
-function requestToolsSpec(missing: ToolCategory[]): ToolSpec {
+function requestToolsSpec(missing: AnyCategory[], describe: (c: AnyCategory) => string): ToolSpec {
   return {
     name: REQUEST_TOOLS,
-    description: `Load more tools for the next step. Available categories: ${missing.map((c) => `${c} (${TOOL_CATEGORIES[c]})`).join('; ')}.`,
+    description: `Load more tools for the next step. Available categories: ${missing.map((c) => `${c} (${describe(c)})`).join('; ')}.`,
     parameters: {
       type: 'object',
       properties: { categories: { type: 'array', items: { type: 'string', enum: missing } } },
@@ -100,9 +106,14 @@ export async function runToolLoop(input: LoopInput): Promise<LoopResult> {
   const loopInput: LoopInput = { ...input, ctx: { ...input.ctx, signal } };
   const room = () => limits.maxReplyChars - texts.reduce((n, t) => n + t.length + 2, 0);
   const messages = [...input.messages];
-  const offered = new Set(input.categories);
-  const allCategories = [...new Set(input.tools.map((t) => t.category))];
-  const byName = new Map(input.tools.map((t) => [t.name, t]));
+  const offered = new Set<AnyCategory>(input.categories);
+  const groups = new Map((input.source?.groups ?? []).map((g) => [g.category, g]));
+  const allCategories = [...new Set<AnyCategory>([...input.tools.map((t) => t.category), ...groups.keys()])];
+  const describe = (c: AnyCategory) => groups.get(c as SourceCategory)?.description ?? TOOL_CATEGORIES[c as ToolCategory];
+  const tools = [...input.tools];
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const loader: Loader = { source: input.source, groups, tools, byName, loaded: new Set() };
+  const maxDefinitions = input.source?.maxDefinitions ?? Infinity;
   const pages: string[] = [];
   const records: string[] = [];
   const texts: string[] = [];
@@ -118,13 +129,25 @@ export async function runToolLoop(input: LoopInput): Promise<LoopResult> {
   };
 
   try {
+    // Source categories the pre-suggestion pass offered load now; one that cannot is left for the model to request (and read why).
+    const early = await loadCategories(
+      input.categories.filter((c): c is SourceCategory => groups.has(c as SourceCategory)),
+      loader,
+      signal,
+    );
+    for (const problem of early.failed) {
+      offered.delete(problem.slice(0, problem.indexOf(': ')) as SourceCategory);
+      input.ctx.logger.warn({ problem }, 'a tool server could not be loaded for this turn');
+    }
     while (true) {
       signal.throwIfAborted(); // a tool may have returned after the deadline passed
       const budgetLeft = steps < limits.maxSteps && toolCalls < limits.maxToolCalls;
       if (!budgetLeft) break;
       const missing = allCategories.filter((c) => !offered.has(c));
-      const specs = input.tools.filter((t) => offered.has(t.category)).map(toolSpec);
-      if (missing.length > 0) specs.push(requestToolsSpec(missing));
+      const specs = tools.filter((t) => offered.has(t.category)).map(toolSpec);
+      // Tool definitions cost tokens: built-in tools first, then source tools in the order they loaded.
+      if (specs.length > maxDefinitions) specs.length = maxDefinitions;
+      if (missing.length > 0) specs.push(requestToolsSpec(missing, describe));
       steps++;
       const step = await runStep(loopInput, messages, specs.length ? specs : undefined, signal, room());
       if (step.text.trim()) texts.push(step.text.trim());
@@ -133,7 +156,7 @@ export async function runToolLoop(input: LoopInput): Promise<LoopResult> {
 
       messages.push({ role: 'assistant', content: step.text || null, toolCalls: step.calls });
       for (const call of step.calls) {
-        const result = await executeCall(call, loopInput, byName, offered, toolCalls >= limits.maxToolCalls);
+        const result = await executeCall(call, loopInput, loader, offered, toolCalls >= limits.maxToolCalls);
         if (result.counted) toolCalls++;
         if (result.pages) pages.push(...result.pages);
         if (result.records) records.push(...result.records);
@@ -179,21 +202,72 @@ interface CallOutcome {
   counted: boolean;
 }
 
-async function executeCall(call: ToolCall, input: LoopInput, byName: Map<string, Tool>, offered: Set<ToolCategory>, overBudget: boolean): Promise<CallOutcome> {
+/** The turn's tools, growing as the model requests source categories. */
+interface Loader {
+  source: TurnToolSource | undefined;
+  groups: Map<SourceCategory, unknown>;
+  tools: Tool[];
+  byName: Map<string, Tool>;
+  loaded: Set<SourceCategory>;
+}
+
+/** Loads requested source categories; a server that cannot start is a line for the model, never a crash. */
+async function loadCategories(wanted: SourceCategory[], loader: Loader, signal: AbortSignal | undefined): Promise<{ loaded: SourceCategory[]; failed: string[] }> {
+  const loaded: SourceCategory[] = [];
+  const failed: string[] = [];
+  for (const category of wanted) {
+    if (loader.loaded.has(category)) {
+      loaded.push(category);
+      continue;
+    }
+    try {
+      const list = (await loader.source?.load(category, signal)) ?? [];
+      for (const tool of list) {
+        if (loader.byName.has(tool.name)) continue;
+        loader.byName.set(tool.name, tool);
+        loader.tools.push(tool);
+      }
+      loader.loaded.add(category);
+      loaded.push(category);
+    } catch (error) {
+      failed.push(`${category}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return { loaded, failed };
+}
+
+async function requestTools(value: unknown, loader: Loader, offered: Set<AnyCategory>, signal: AbortSignal | undefined): Promise<CallOutcome> {
+  const args = requestToolsArgs.safeParse(value);
+  const asked = args.success ? args.data.categories : [];
+  const known = asked.filter((c): c is ToolCategory => c in TOOL_CATEGORIES);
+  const external = asked.filter((c): c is SourceCategory => loader.groups.has(c as SourceCategory));
+  known.forEach((c) => offered.add(c));
+  const { loaded, failed } = await loadCategories(external, loader, signal);
+  loaded.forEach((c) => offered.add(c));
+  const names = [...known, ...loaded];
+  const problems = failed.length ? ` Not available now: ${failed.join('; ')}.` : '';
+  if (names.length)
+    return {
+      ok: true,
+      content: `loaded: ${names.join(', ')}. Their tools are available now.${problems}`,
+      summary: `loaded ${names.join(', ')}${failed.length ? ` (${failed.length} unavailable)` : ''}`,
+      counted: false,
+    };
+  if (failed.length) return { ok: false, content: `error:${problems} Answer without these tools.`, summary: `unavailable: ${failed.join('; ').slice(0, 120)}`, counted: true };
+  const all = [...Object.keys(TOOL_CATEGORIES), ...loader.groups.keys()];
+  return { ok: false, content: `error: categories must be some of ${all.join(', ')}`, summary: 'bad categories', counted: true };
+}
+
+async function executeCall(call: ToolCall, input: LoopInput, loader: Loader, offered: Set<AnyCategory>, overBudget: boolean): Promise<CallOutcome> {
   const { emit, turnId } = input;
+  const byName = loader.byName;
   const parsed = parseToolArguments(call.arguments);
-  emit({ type: 'tool_call', turnId, callId: call.id, name: call.name, args: parsed.ok ? parsed.value : call.arguments });
+  const origin = byName.get(call.name)?.origin;
+  emit({ type: 'tool_call', turnId, callId: call.id, name: call.name, args: parsed.ok ? parsed.value : call.arguments, ...(origin ? { source: { server: origin.server, tool: origin.tool } } : {}) });
   const outcome = await (async (): Promise<CallOutcome> => {
     if (overBudget) return { ok: false, content: 'not run: the tool-call limit for this message is reached; answer now', summary: 'skipped (limit)', counted: false };
     if (!parsed.ok) return { ok: false, content: `error: ${parsed.error}. Call ${call.name} again with a valid JSON object.`, summary: 'bad arguments', counted: true };
-    if (call.name === REQUEST_TOOLS) {
-      const args = requestToolsArgs.safeParse(parsed.value);
-      const known = args.success ? args.data.categories.filter((c): c is ToolCategory => c in TOOL_CATEGORIES) : [];
-      known.forEach((c) => offered.add(c));
-      return known.length
-        ? { ok: true, content: `loaded: ${known.join(', ')}. Their tools are available now.`, summary: `loaded ${known.join(', ')}`, counted: false }
-        : { ok: false, content: `error: categories must be some of ${Object.keys(TOOL_CATEGORIES).join(', ')}`, summary: 'bad categories', counted: true };
-    }
+    if (call.name === REQUEST_TOOLS) return requestTools(parsed.value, loader, offered, input.ctx.signal);
     const tool = byName.get(call.name);
     if (!tool) {
       return { ok: false, content: `error: there is no tool named "${call.name}". Available: ${[...byName.keys()].join(', ')}.`, summary: `unknown tool ${call.name}`, counted: true };
@@ -205,7 +279,11 @@ async function executeCall(call: ToolCall, input: LoopInput, byName: Map<string,
       return { ok: false, content: `error: invalid arguments for ${call.name}: ${detail}`, summary: 'bad arguments', counted: true };
     }
     try {
-      const out = await tool.execute(args.data, input.ctx);
+      const guarded = await guardToolCall(tool, args.data, input.ctx);
+      if (!guarded.ok) return { ok: false, content: guarded.content, summary: guarded.summary, counted: true };
+      // from now on this turn has read untrusted data: what it asks to remember goes through the gate
+      if (tool.origin) input.ctx.writes = input.ctx.candidateWrites ?? { saveNote: async () => ({ kind: 'refused', reason: 'not saved: this answer used an external tool' }) };
+      const out = await tool.execute(guarded.args, input.ctx);
       if (out.notice) emit({ type: 'notice', turnId, level: 'info', text: out.notice });
       return { ok: true, content: out.content, summary: out.summary, pages: out.pages, hits: out.hits, records: out.records, counted: true };
     } catch (error) {

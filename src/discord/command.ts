@@ -42,6 +42,8 @@ export interface DiscordServices {
   ingest?: FileIngest;
   /** REFLECT_REPORT: `channel` makes /memory reflect's report visible to the channel. */
   reflectReport?: 'log' | 'channel';
+  /** One line per MCP tool server (state, tool count or error), for /help. */
+  toolServers?: () => string[];
 }
 
 export interface CommandContext {

@@ -13,6 +13,7 @@ import { mayEditSharedMemory } from './memory-editors.js';
 import { errorText } from './message-handler.js';
 import type { NoteBoard } from './note-board.js';
 import { placeFor, type ChannelRef } from './place.js';
+import { CONFIRM_PREFIX } from './tool-confirm.js';
 
 export const REFUSAL = "Sorry, I only work for the people I've been set up for.";
 const FAILURE = 'Sorry — that did not work. Please try again in a moment.';
@@ -65,6 +66,8 @@ export class InteractionRouter {
       } else if (interaction.isAutocomplete()) {
         const command = this.byKey.get(commandKey(interaction.commandName, interaction.options.getSubcommand(false)));
         await command?.autocomplete?.(interaction, ctx);
+      } else if (interaction.isButton() && interaction.customId.startsWith(`${CONFIRM_PREFIX}:`)) {
+        return; // a tool confirmation: the waiting turn collects the press (tool-confirm.ts)
       } else if (interaction.isButton() && (await this.deps.notes.handle(interaction, ctx.place))) {
         return;
       } else if (interaction.isMessageComponent() || interaction.isModalSubmit()) {

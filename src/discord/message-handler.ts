@@ -17,6 +17,7 @@ import { isAddressed, messageUrl, placeFor, stripBotMention, type ChannelRef } f
 import { ReplyRenderer, type ReplySink } from './reply-renderer.js';
 import type { SeenIds } from './seen-ids.js';
 import { whyButtonRow } from './why-button.js';
+import { discordConfirm } from './tool-confirm.js';
 
 export const APOLOGY_TEXT = "Sorry — something went wrong on my side and I couldn't answer that. Please try again in a moment.";
 
@@ -145,7 +146,8 @@ export class MessageHandler {
     });
     const stopTyping = keepTyping(channel, this.deps.typingIntervalMs ?? 8000, log);
     try {
-      const outcome = await this.deps.assistant.handle(incoming, { onEvent: renderer.onEvent });
+      const tools = { user: { owner: this.deps.access.isOwner(message.author.id), id: message.author.id }, confirm: discordConfirm(channel, message.author.id) };
+      const outcome = await this.deps.assistant.handle(incoming, { onEvent: renderer.onEvent, tools });
       const failed = outcome.reason === 'error' && !outcome.reply.trim();
       const rows = [this.deps.notes.suggestionRow(place, outcome.related), failed ? null : whyButtonRow(outcome.records)].filter((r) => r !== null);
       await renderer.finish({ text: failed ? APOLOGY_TEXT : outcome.reply, notices: [...warnings, ...outcome.notices], components: rows.length ? rows : undefined, deadline: outcome.deadline });

@@ -13,6 +13,8 @@ interface Step {
   pages: string[];
   /** Set for searches: how many hits the tool reported. */
   hits?: number;
+  /** An MCP tool: `server › tool` and its arguments, shown like the built-in tools. */
+  mcp?: { label: string; args: string };
 }
 
 const QUERY_KEYS = ['query', 'q', 'search', 'text', 'pattern', 'term'];
@@ -23,7 +25,8 @@ export class ToolTrace {
   /** Feeds one event; returns true when the line changed. */
   onEvent(event: TurnEvent): boolean {
     if (event.type === 'tool_call') {
-      this.steps.set(event.callId, { name: event.name, query: queryOf(event.args), done: false, ok: true, summary: '', pages: [] });
+      const mcp = event.source ? { label: `${event.source.server} › ${event.source.tool}`, args: argsLine(event.args) } : undefined;
+      this.steps.set(event.callId, { name: event.name, ...(mcp ? { mcp } : { query: queryOf(event.args) }), done: false, ok: true, summary: '', pages: [] });
       return true;
     }
     if (event.type === 'tool_result') {
@@ -50,6 +53,7 @@ export class ToolTrace {
 
 function describe(step: Step): string {
   const pending = step.done ? '' : '…';
+  if (step.mcp) return `${step.mcp.label}(${clip(step.mcp.args, 50)})${step.done ? `${step.ok ? ' →' : ' ⚠'} ${clip(step.summary, 50)}` : pending}`;
   if (!step.ok) return `⚠ ${humanName(step.name)} failed${step.summary ? `: ${clip(step.summary, 60)}` : ''}`;
   if (step.query !== undefined) {
     const hits = step.done && step.hits !== undefined ? ` (${step.hits === 0 ? 'no' : step.hits} ${step.hits === 1 ? 'hit' : 'hits'})` : '';
@@ -63,6 +67,14 @@ function describe(step: Step): string {
 /** `saved Topics/Tent.md` → `saved Tent`, for the pages the tool reported. */
 function shortenPages(text: string, pages: string[]): string {
   return pages.reduce((out, page) => out.replaceAll(page.startsWith('notes/') ? page.slice('notes/'.length) : page, pageName(page)), text);
+}
+
+/** `path: "/a.txt", content: "…"` — the arguments on one line. */
+function argsLine(args: unknown): string {
+  if (!args || typeof args !== 'object') return oneLine(typeof args === 'string' ? args : '');
+  return Object.entries(args as Record<string, unknown>)
+    .map(([k, v]) => `${k}: ${oneLine((JSON.stringify(v) as string | undefined) ?? '')}`)
+    .join(', ');
 }
 
 function queryOf(args: unknown): string | undefined {

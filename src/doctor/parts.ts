@@ -15,6 +15,7 @@ import { speechPart } from './speech-checks.js';
 import { storagePart } from './storage-checks.js';
 import { webPart } from './web-check.js';
 import { privacyPart } from './destinations.js';
+import { mcpPart } from './mcp-checks.js';
 
 export interface DoctorDeps {
   cwd: string;
@@ -42,6 +43,7 @@ export function doctorParts(outcome: ConfigOutcome, deps: DoctorDeps): Part[] {
     discordPart(config, deps.loadCommands),
     storagePart(config),
     webPart(config),
+    mcpPart(config),
     privacyPart(config),
   ];
 }

@@ -11,6 +11,7 @@ import { describeLane } from '../core/lanes.js';
 import { reportText } from '../core/reflection.js';
 import { parseTargetToken, targetToken } from '../core/tombstones.js';
 import { whyText } from '../core/why.js';
+import type { ToolConfirm } from '../core/tools/tool.js';
 import { eventLine, palette, renderMemory, type Palette } from './render.js';
 
 export interface TerminalOptions {
@@ -24,6 +25,8 @@ export interface TerminalOptions {
   /** Resolves to null when the model server answers, or to one line saying what to do. */
   modelStatus: Promise<string | null>;
   userName: string;
+  /** One line per MCP tool server (state, tool count or error), for /help. */
+  toolServers?: () => string[];
 }
 
 const HELP = `commands: /memory show · /memory forget [ITEM] [--messages] · /memory candidates · /memory promote KEY · /memory review · /memory hold ID · /memory why FACT · /memory reflect · /memory restore [PAGE [VERSION]] · /project style TEXT · /project distill · /search QUERY · /help · /quit`;
@@ -42,20 +45,24 @@ export async function runTerminal(o: TerminalOptions): Promise<void> {
   if (down) write(p.warn(`! ${down}. Memory commands still work.\n`));
 
   const rl = createInterface({ input: o.input, terminal: o.interactive, crlfDelay: Infinity });
+  // one reader for both the chat and the y/N of a tool confirmation in the middle of a turn
+  const lines = rl[Symbol.asyncIterator]();
+  const confirm = confirmer(lines, p, write);
   const prompt = () => {
     if (o.interactive) write(p.bold('you › '));
   };
   prompt();
-  for await (const raw of rl) {
-    const line = raw.trim();
+  for (let next = await lines.next(); !next.done; next = await lines.next()) {
+    const line = next.value.trim();
     if (!line) {
       prompt();
       continue;
     }
     if (line === '/quit' || line === '/exit') break;
     try {
-      if (line.startsWith('/')) write(`${await command(line, o.assistant, place, p, o.userName)}\n`);
-      else await turn(line, o, place, p, write);
+      if (line === '/help') write(`${helpText(o)}\n`);
+      else if (line.startsWith('/')) write(`${await command(line, o.assistant, place, p, o.userName)}\n`);
+      else await turn(line, o, place, p, write, confirm);
     } catch (error) {
       write(p.warn(`! ${error instanceof Error ? error.message : String(error)}\n`));
     }
@@ -66,7 +73,24 @@ export async function runTerminal(o: TerminalOptions): Promise<void> {
   await o.assistant.idle();
 }
 
-async function turn(text: string, o: TerminalOptions, place: Place, p: Palette, write: (s: string) => void): Promise<void> {
+/** `/help`: the commands, the models, and one line per MCP tool server. */
+function helpText(o: TerminalOptions): string {
+  const servers = o.toolServers?.() ?? [];
+  return [HELP, modelsLine(o.assistant), ...(servers.length ? ['tool servers:', ...servers.map((s) => `  ${s}`)] : [])].join('\n');
+}
+
+/** Asks y/N before a tool with side effects runs, showing exactly what it will be sent. */
+function confirmer(lines: AsyncIterator<string>, p: Palette, write: (s: string) => void): ToolConfirm {
+  return async (request) => {
+    write(p.warn(`  ? ${request.server} › ${request.tool} ${JSON.stringify(request.args)}\n    (${request.reason}) run it? [y/N] `));
+    const answer = await lines.next();
+    const yes = !answer.done && /^\s*y(es)?\s*$/i.test(answer.value);
+    write(p.dim(yes ? '    allowed\n' : '    refused\n'));
+    return yes;
+  };
+}
+
+async function turn(text: string, o: TerminalOptions, place: Place, p: Palette, write: (s: string) => void, confirm: ToolConfirm): Promise<void> {
   let streamed = '';
   let atLineStart = true;
   const onEvent = (event: TurnEvent) => {
@@ -84,7 +108,7 @@ async function turn(text: string, o: TerminalOptions, place: Place, p: Palette, 
       atLineStart = true;
     }
   };
-  const outcome = await o.assistant.handle({ place, speaker: o.userName, text, source: `terminal:${Date.now()}`, mode: 'text' }, { onEvent });
+  const outcome = await o.assistant.handle({ place, speaker: o.userName, text, source: `terminal:${Date.now()}`, mode: 'text' }, { onEvent, tools: { user: { owner: true }, confirm } });
   // Whatever the stream did not show (an apology, a deadline note) is printed at the end.
   const rest = outcome.reply.startsWith(streamed) ? outcome.reply.slice(streamed.length) : streamed ? '' : outcome.reply;
   if (rest.trim()) write(`${streamed ? '\n' : p.bold(`${o.assistantName} › `)}${rest.trim()}`);
@@ -162,8 +186,6 @@ async function command(line: string, assistant: AssistantApi, place: Place, p: P
       const r = await assistant.distillNow(place);
       return r.error ? p.warn(`distillation failed: ${r.error}`) : r.ran ? p.dim(`distilled ${r.messages} messages`) : p.dim('nothing new to distil');
     }
-    case '/help':
-      return `${HELP}\n${modelsLine(assistant)}`;
     default:
       if (name === '/search') {
         const query = line.replace(/^\/search\s*/, '');

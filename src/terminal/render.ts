@@ -24,7 +24,7 @@ function shortArgs(args: unknown): string {
 export function eventLine(event: TurnEvent, p: Palette): string | null {
   switch (event.type) {
     case 'tool_call':
-      return p.dim(`  ↳ ${event.name}(${shortArgs(event.args)})`);
+      return p.dim(`  ↳ ${event.source ? `${event.source.server} › ${event.source.tool}` : event.name}(${shortArgs(event.args)})`);
     case 'tool_result':
       return p.dim(`    ${event.ok ? '✓' : '✗'} ${event.summary}${event.pages?.length ? ` — ${event.pages.slice(0, 4).join(', ')}` : ''}`);
     case 'notice':

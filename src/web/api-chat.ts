@@ -9,12 +9,14 @@
  *   GET  /api/projects/:project/turn            the running (or just finished) turn, if any
  *   GET  /api/turns/:turn/events                SSE replay + live (Last-Event-ID / ?after=)
  *   POST /api/turns/:turn/cancel                stop a running turn
+ *   POST /api/turns/:turn/confirm               { id, allow } → answers a `confirm` event (a tool asks first)
  */
 import { randomUUID } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
 import type { TurnEvent } from '../core/events.js';
+import type { ToolConfirm } from '../core/tools/tool.js';
 import { newProjectOrigin, placeFor, PRIVATE_PROJECT } from './places.js';
 import { TurnHub, type TurnEventRecord, type WebTurn } from './turns.js';
 import type { WebEnv, WebDeps } from './app.js';
@@ -35,7 +37,38 @@ const messageBody = z.object({
   mode: z.enum(['text', 'voice']).optional(),
 });
 
+/**
+ * Tool confirmations waiting for a button in the page: the turn pushes a `confirm` event and
+ * waits; the answer (or the turn ending) settles it and pushes `confirm_done`.
+ */
+class WebConfirmations {
+  private readonly waiting = new Map<string, (allow: boolean) => void>();
+
+  for(turn: WebTurn, hub: TurnHub): ToolConfirm {
+    return (request, signal) =>
+      new Promise<boolean>((resolve) => {
+        const id = randomUUID().slice(0, 8);
+        const key = `${turn.id}:${id}`;
+        const settle = (allow: boolean) => {
+          if (!this.waiting.delete(key)) return;
+          hub.push(turn, 'confirm_done', { id, allowed: allow });
+          resolve(allow);
+        };
+        this.waiting.set(key, settle);
+        signal?.addEventListener('abort', () => settle(false), { once: true });
+        hub.push(turn, 'confirm', { id, server: request.server, tool: request.tool, args: request.args, reason: request.reason });
+      });
+  }
+
+  answer(turnId: string, id: string, allow: boolean): boolean {
+    const settle = this.waiting.get(`${turnId}:${id}`);
+    settle?.(allow);
+    return Boolean(settle);
+  }
+}
+
 export function chatRoutes(app: Hono<WebEnv>, deps: WebDeps, hub: TurnHub): void {
+  const confirmations = new WebConfirmations();
   app.get('/api/projects', async (c) => {
     const user = c.get('user');
     const list = await deps.projects.listProjects();
@@ -77,7 +110,7 @@ export function chatRoutes(app: Hono<WebEnv>, deps: WebDeps, hub: TurnHub): void
     void deps.assistant
       .handle(
         { place: at.place, speaker: user.name, ...(user.kind === 'member' ? { speakerId: user.id } : {}), text, source: `web:${Date.now()}`, images, mode: mode ?? 'text' },
-        { onEvent, signal: turn.controller.signal },
+        { onEvent, signal: turn.controller.signal, tools: { user: { owner: user.kind === 'owner', ...(user.kind === 'member' ? { id: user.id } : {}) }, confirm: confirmations.for(turn, hub) } },
       )
       .then((outcome) => hub.push(turn, 'outcome', { reply: outcome.reply, reason: outcome.reason, related: outcome.related, notices: outcome.notices }))
       .catch((err: unknown) => {
@@ -98,6 +131,14 @@ export function chatRoutes(app: Hono<WebEnv>, deps: WebDeps, hub: TurnHub): void
     if (!turn) return c.json({ error: 'no such turn (finished turns are kept for two minutes)' }, 404);
     const after = Number(c.req.header('last-event-id') ?? c.req.query('after') ?? 0) || 0;
     return followTurn(c, hub, turn, after);
+  });
+
+  app.post('/api/turns/:turn/confirm', async (c) => {
+    const turn = findTurn(c, hub);
+    if (!turn) return c.json({ error: 'no such turn' }, 404);
+    const body = z.object({ id: z.string().min(1).max(40), allow: z.boolean() }).safeParse(await c.req.json().catch(() => null));
+    if (!body.success) return c.json({ error: 'expected { id, allow }' }, 400);
+    return confirmations.answer(turn.id, body.data.id, body.data.allow) ? c.json({ ok: true }) : c.json({ error: 'that question was already answered or has expired' }, 409);
   });
 
   app.post('/api/turns/:turn/cancel', (c) => {

@@ -40,6 +40,15 @@ export interface WebDeps {
   clientDir: string;
   /** Mark the session cookie Secure (the public URL is https). */
   secureCookie?: boolean;
+  /** One line per MCP tool server, shown to the owner. */
+  toolServers?: () => string[];
+  /** Charlie's memory as an MCP server at /api/mcp (Streamable HTTP, owner token). */
+  mcpServer?: McpEndpoint;
+}
+
+/** Charlie's memory as an MCP server (Streamable HTTP), answered at /api/mcp. */
+export interface McpEndpoint {
+  handle(request: Request): Promise<Response>;
 }
 
 export const SESSION_COOKIE = 'charlie_session';
@@ -108,12 +117,21 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
       version: deps.version,
       acceptsImages: deps.acceptsImages,
       speech: { stt: typeof deps.speech?.transcribe === 'function', tts: typeof deps.speech?.speak === 'function' },
+      ...(u.kind === 'owner' && deps.toolServers ? { toolServers: deps.toolServers() } : {}),
     });
   });
   app.post('/api/logout', (c) => {
     deleteCookie(c, SESSION_COOKIE, { path: '/' });
     return c.json({ ok: true });
   });
+  const mcp = deps.mcpServer;
+  if (mcp) {
+    // MCP clients send the owner token as a Bearer header; Host and Origin were checked above
+    app.all('/api/mcp', async (c) => {
+      if (c.get('user').kind !== 'owner') return c.json({ error: "Charlie's memory server is for the owner's token" }, 403);
+      return mcp.handle(c.req.raw);
+    });
+  }
   chatRoutes(app, deps, turns);
   memoryRoutes(app, deps);
   reviewRoutes(app, deps);

@@ -43,7 +43,18 @@ describe('doctor: the embedded model', () => {
 
   it('LLM_PROVIDER=embedded: no server lane, and the memory lane is the embedded model; auto without a file: no embedded part', () => {
     const names = (env: Record<string, string>) => doctorParts({ ok: true, config: loadConfig(env, dir) }, { cwd: dir, loadCommands: () => Promise.resolve([]) }).map((p) => p.name);
-    expect(names({ ...settings, EMBEDDED_MODEL_PATH: modelPath })).toEqual(['config', 'embedded model', 'memory lane', 'embeddings', 'speech', 'discord', 'storage', 'web app', 'privacy']);
-    expect(names({ DATA_DIR: join(dir, 'data') })).toEqual(['config', 'chat lane', 'memory lane', 'embeddings', 'speech', 'discord', 'storage', 'web app', 'privacy']);
+    expect(names({ ...settings, EMBEDDED_MODEL_PATH: modelPath })).toEqual([
+      'config',
+      'embedded model',
+      'memory lane',
+      'embeddings',
+      'speech',
+      'discord',
+      'storage',
+      'web app',
+      'MCP tool servers',
+      'privacy',
+    ]);
+    expect(names({ DATA_DIR: join(dir, 'data') })).toEqual(['config', 'chat lane', 'memory lane', 'embeddings', 'speech', 'discord', 'storage', 'web app', 'MCP tool servers', 'privacy']);
   });
 });

@@ -5,7 +5,17 @@
  */
 import type { Candidate } from '../../src/core/promotion.js';
 import type { ReviewChoice, ReviewPair } from '../../src/core/ports.js';
-import { placeKey as keyOf, type AssistantApi, type DistillOutcome, type ForgettableItem, type IncomingMessage, type MemoryView, type Place, type TurnOutcome } from '../../src/core/assistant-api.js';
+import {
+  placeKey as keyOf,
+  type AssistantApi,
+  type DistillOutcome,
+  type FactProposal,
+  type ForgettableItem,
+  type IncomingMessage,
+  type MemoryView,
+  type Place,
+  type TurnOutcome,
+} from '../../src/core/assistant-api.js';
 import type { TurnEvent, TurnEventListener } from '../../src/core/events.js';
 import type { ModelLane } from '../../src/core/lanes.js';
 import type { PageVersion, ReflectionReport, RestoreOutcome } from '../../src/core/reflection.js';
@@ -240,10 +250,27 @@ export class FakeAssistant implements AssistantApi {
     ];
   }
 
+  readonly proposals: FactProposal[] = [];
+  async proposeFact(_place: Place, proposal: FactProposal): ReturnType<AssistantApi['proposeFact']> {
+    this.proposals.push(proposal);
+    return { kind: 'candidate', reviewer: 'none' };
+  }
+
   /** Text containing this must stay on this machine (never spoken by an online voice). */
   sensitiveWord: string | null = null;
   async speechMustStayLocal(_place: Place | null, text: string): Promise<boolean> {
     return this.sensitiveWord !== null && text.includes(this.sensitiveWord);
+  }
+
+  /** Lines containing the sensitive word are withheld from hosted services (a hosted MCP client). */
+  async withholdSensitive(_place: Place, text: string): Promise<string> {
+    const word = this.sensitiveWord;
+    return word
+      ? text
+          .split('\n')
+          .map((l) => (l.includes(word) ? '[withheld: test is marked sensitive]' : l))
+          .join('\n')
+      : text;
   }
 
   readonly wiped: string[] = [];

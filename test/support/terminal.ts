@@ -4,7 +4,7 @@ import type { AssistantApi } from '../../src/core/assistant-api.js';
 import { runTerminal } from '../../src/terminal/chat.js';
 
 /** Runs the terminal (project `general`, not interactive, no colour) on `input` and returns what it printed. */
-export async function pipeTerminal(assistant: AssistantApi, input: string, options: { modelStatus?: string | null; userName?: string } = {}): Promise<string> {
+export async function pipeTerminal(assistant: AssistantApi, input: string, options: { modelStatus?: string | null; userName?: string; toolServers?: () => string[] } = {}): Promise<string> {
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   let text = '';
@@ -20,6 +20,7 @@ export async function pipeTerminal(assistant: AssistantApi, input: string, optio
     color: false,
     modelStatus: Promise.resolve(options.modelStatus ?? null),
     userName: options.userName ?? 'dana',
+    ...(options.toolServers ? { toolServers: options.toolServers } : {}),
   });
   return text;
 }

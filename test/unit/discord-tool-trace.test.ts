@@ -34,3 +34,15 @@ describe('ToolTrace', () => {
     expect(t.empty).toBe(true);
   });
 });
+
+describe('ToolTrace with MCP tools', () => {
+  it('shows server › tool, the arguments and the result summary like a built-in tool', () => {
+    const t = new ToolTrace();
+    t.onEvent({ type: 'tool_call', turnId: 't', callId: '1', name: 'fs__read_text_file', args: { path: '/tmp/plan.txt' }, source: { server: 'fs', tool: 'read_text_file' } });
+    expect(t.line()).toBe('fs › read_text_file(path: "/tmp/plan.txt")…');
+    t.onEvent({ type: 'tool_result', turnId: 't', callId: '1', name: 'fs__read_text_file', ok: true, summary: '18 chars: tent, stove, maps' });
+    t.onEvent({ type: 'tool_call', turnId: 't', callId: '2', name: 'fs__write_file', args: { path: '/tmp/x', content: 'a' }, source: { server: 'fs', tool: 'write_file' } });
+    t.onEvent({ type: 'tool_result', turnId: 't', callId: '2', name: 'fs__write_file', ok: false, summary: 'declined' });
+    expect(t.line()).toBe('fs › read_text_file(path: "/tmp/plan.txt") → 18 chars: tent, stove, maps · fs › write_file(path: "/tmp/x", content: "a") ⚠ declined');
+  });
+});

@@ -78,7 +78,7 @@ export const remember = defineTool({
       case 'candidate': {
         const when = result.reviewer === 'memory-lane' ? 'when my local model runs' : 'once a local memory model is set up';
         return {
-          content: `NOT saved yet: you are a hosted model, and only the owner's local model writes memory. The request is kept as a candidate; the local model decides on it at the next distillation. Tell the user honestly, e.g. "noted — I'll file it ${when}", and do not say it is saved.`,
+          content: `NOT saved yet: only the owner's local memory model writes memory from this answer (it came from a hosted model, or used an external tool's data). The request is kept as a candidate; the local model decides on it at the next distillation. Tell the user honestly, e.g. "noted — I'll file it ${when}", and do not say it is saved.`,
           summary: `kept "${args.title}" as a candidate for the local memory model`,
           notice: `noted — I'll file "${args.title}" ${when} (a hosted model does not write memory)`,
         };

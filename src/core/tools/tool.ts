@@ -7,6 +7,9 @@ import type { SensitiveRecord } from '../egress.js';
 
 export type ToolCategory = 'memory' | 'notes' | 'time';
 
+/** A category a tool source contributes (one per MCP server: `mcp:<server>`), loaded when requested. */
+export type SourceCategory = `${string}:${string}`;
+
 export const TOOL_CATEGORIES: Record<ToolCategory, string> = {
   memory: 'search and read what this project remembers (summary, decisions, quotes, past conversation)',
   notes: 'list, read and save entity notes (people, places, topics)',
@@ -31,6 +34,12 @@ export interface ToolContext {
    * local; a saved candidate for the memory lane when it is hosted (a hosted model never writes).
    */
   writes: MemoryWrites;
+  /**
+   * Writes that always file candidates for the memory lane's gate. Once an external (MCP) tool
+   * returned in a turn, the loop uses these instead of `writes`: tool results never become
+   * memory without the gate.
+   */
+  candidateWrites?: MemoryWrites;
   clock: Clock;
   /** Source link of the message being answered, for provenance of anything saved. */
   source: string;
@@ -40,7 +49,28 @@ export interface ToolContext {
   modelLocality: 'local' | 'hosted';
   /** A tool showed the model something sensitive (a local model may read it): the turn is tainted. */
   sawSensitive(record: SensitiveRecord): void;
+  /**
+   * Asks the person before a tool with side effects runs (a button, a y/N), with the exact
+   * arguments. Absent: the front door cannot ask, so such a tool does not run.
+   */
+  confirm?: ToolConfirm;
+  /** Withholds what is sensitive in this turn's scope from text bound for a hosted tool server. */
+  scrubForHosted?: (text: string) => Promise<string>;
 }
+
+/** What the person is asked before a tool with side effects runs. */
+export interface ConfirmRequest {
+  /** The server (tool source) and its own name of the tool. */
+  server: string;
+  tool: string;
+  /** Exactly what will be sent. */
+  args: unknown;
+  /** Why it asks: not annotated read-only, or annotated destructive. */
+  reason: string;
+}
+
+/** Resolves true when the person allowed the call; false when refused or unanswered. */
+export type ToolConfirm = (request: ConfirmRequest, signal?: AbortSignal) => Promise<boolean>;
 
 export interface ToolOutput {
   /** What the model reads. */
@@ -59,9 +89,13 @@ export interface ToolOutput {
 
 export interface Tool<S extends z.ZodType = z.ZodType> {
   name: string;
-  category: ToolCategory;
+  category: ToolCategory | SourceCategory;
   description: string;
   params: S;
+  /** The JSON Schema the model sees, when the tool brings its own (an MCP tool's `inputSchema`). */
+  inputSchema?: Record<string, unknown>;
+  /** Set for tools of a tool source (MCP): the trace shows server and tool; the loop applies the rules below. */
+  origin?: ToolOrigin;
   /** Tools that only make sense in shared projects (notes live in Markdown). */
   projectOnly?: boolean;
   execute(args: z.infer<S>, ctx: ToolContext): Promise<ToolOutput>;
@@ -71,7 +105,19 @@ export function defineTool<S extends z.ZodType>(tool: Tool<S>): Tool<S> {
   return tool;
 }
 
+/** Where an external tool comes from and what the loop must do before running it. */
+export interface ToolOrigin {
+  server: string;
+  /** The server's own name of the tool (the model sees `Tool.name`). */
+  tool: string;
+  /** A hosted server: string arguments pass the egress guard's scrub first. */
+  locality: 'local' | 'hosted';
+  /** Not annotated read-only, or annotated destructive (and not in the server's alwaysAllow): ask first. */
+  confirm: string | null;
+}
+
 export function toolSpec(tool: Tool): ToolSpec {
+  if (tool.inputSchema) return { name: tool.name, description: tool.description, parameters: tool.inputSchema };
   const schema = z.toJSONSchema(tool.params) as Record<string, unknown>;
   delete schema.$schema;
   return { name: tool.name, description: tool.description, parameters: schema };

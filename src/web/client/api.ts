@@ -13,6 +13,8 @@ export interface Me {
   version: string;
   acceptsImages: boolean;
   speech: { stt: boolean; tts: boolean };
+  /** The owner sees one line per MCP tool server (state, tool count or error). */
+  toolServers?: string[];
 }
 
 export interface ProjectItem {
@@ -122,6 +124,7 @@ export const api = {
   search: (project: string, q: string) => call<{ hits: Hit[]; ms: number }>('GET', `${p(project)}/search?q=${encodeURIComponent(q)}&limit=10`),
   graph: (project: string) => call<Graph>('GET', `${p(project)}/graph`),
   cancel: (turn: string) => call<unknown>('POST', `/api/turns/${encodeURIComponent(turn)}/cancel`),
+  confirmTool: (turn: string, id: string, allow: boolean) => call<unknown>('POST', `/api/turns/${encodeURIComponent(turn)}/confirm`, { id, allow }),
 };
 
 export interface StreamEvent {

@@ -66,6 +66,20 @@ function sidebar(list: ProjectList, route: Route, me: Me, onNew: (name: string) 
       ),
     ),
     form,
+    ...(me.toolServers?.length
+      ? [
+          h(
+            'section',
+            { class: 'tool-servers', 'aria-label': 'Tool servers' },
+            h('h2', {}, 'Tool servers'),
+            h(
+              'ul',
+              {},
+              me.toolServers.map((l) => h('li', {}, l)),
+            ),
+          ),
+        ]
+      : []),
     h('div', { class: 'whoami' }, `Signed in as ${me.name}`, ' ', h('button', { type: 'button', class: 'small link', onclick: () => void api.logout().then(() => location.reload()) }, 'Sign out')),
     h('footer', { class: 'version' }, `Charlie ${me.version}`),
   ];

@@ -34,6 +34,13 @@ interface TraceData {
   level?: string;
   reason?: string;
   related?: string[];
+  /** An MCP tool: which server and its own name of the tool. */
+  source?: { server: string; tool: string };
+  /** A tool confirmation (`confirm`, `confirm_done`). */
+  id?: string;
+  server?: string;
+  tool?: string;
+  allowed?: boolean;
 }
 
 function argsText(args: unknown): string {
@@ -72,7 +79,8 @@ class LiveReply {
         this.turnId = d.turnId ?? '';
         break;
       case 'tool_call': {
-        const li = h('li', { class: 'call' }, h('span', { class: 'tool' }, d.name ?? 'tool'), ' ', h('span', { class: 'args' }, argsText(d.args)), h('div', { class: 'result pending' }, 'working…'));
+        const name = d.source ? `${d.source.server} › ${d.source.tool}` : (d.name ?? 'tool');
+        const li = h('li', { class: 'call' }, h('span', { class: 'tool' }, name), ' ', h('span', { class: 'args' }, argsText(d.args)), h('div', { class: 'result pending' }, 'working…'));
         this.calls.set(d.callId ?? String(this.calls.size), li);
         this.trace.append(li);
         break;
@@ -82,6 +90,15 @@ class LiveReply {
         const result = li.querySelector('.result') ?? li.appendChild(h('div', { class: 'result' }));
         clear(result, d.summary ?? '', ...(d.pages ?? []).slice(0, 6).map((p) => [' · ', h('a', { href: pageHref(this.project, p) }, p.replace(/^notes\//, ''))]));
         result.className = `result ${d.ok === false ? 'failed' : 'ok'}`;
+        break;
+      }
+      case 'confirm':
+        this.trace.append(this.question(d));
+        break;
+      case 'confirm_done': {
+        const box = this.trace.querySelector(`[data-confirm="${CSS.escape(d.id ?? '')}"]`);
+        if (box) clear(box, d.allowed ? 'allowed' : 'not run');
+        if (box) box.className = `confirm ${d.allowed ? 'ok' : 'failed'}`;
         break;
       }
       case 'text_delta':
@@ -101,6 +118,22 @@ class LiveReply {
       default:
         break;
     }
+  }
+
+  /** Run it / Don't for a tool with side effects, with exactly what it will be sent. */
+  private question(d: TraceData): HTMLElement {
+    const answer = (allow: boolean) => {
+      api.confirmTool(this.turnId, d.id ?? '', allow).catch((e: unknown) => toast(String(e), 'error'));
+    };
+    return h(
+      'li',
+      { class: 'confirm', 'data-confirm': d.id ?? '' },
+      h('p', {}, `May I run ${d.tool ?? 'a tool'} on ${d.server ?? 'a tool server'}? (${d.reason ?? ''})`),
+      h('pre', {}, JSON.stringify(d.args, null, 2)),
+      h('button', { type: 'button', class: 'primary small', onclick: () => answer(true) }, 'Run it'),
+      ' ',
+      h('button', { type: 'button', class: 'small', onclick: () => answer(false) }, "Don't"),
+    );
   }
 
   finish(related: string[]): void {

@@ -1,0 +1,172 @@
+/**
+ * One MCP server, through the official SDK's Client: started on first use, its tool list cached,
+ * restarted after a crash with back-off (the first restart at once, then 1 s, 2 s, 4 s … up to
+ * a minute; a server that stayed up a minute starts over). No timers: the back-off is a
+ * "not before" time checked on the next use, against an injectable clock.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { Clock, Logger } from '../core/ports.js';
+import type { McpServerEntry } from './config.js';
+
+export type ServerState = 'not started' | 'starting' | 'running' | 'failed';
+
+export interface ServerStatus {
+  name: string;
+  transport: 'stdio' | 'http';
+  locality: 'local' | 'hosted';
+  state: ServerState;
+  /** Tools the server listed (last known). */
+  tools?: number;
+  /** The last failure, one line. */
+  error?: string;
+  restarts: number;
+}
+
+export interface ConnectionOptions {
+  clock: Clock;
+  logger: Logger;
+  version: string;
+  /** A tool call gives up after this long (the turn's own deadline applies too). */
+  callTimeoutMs: number;
+  /** Starting a server (spawn + initialize + list tools) gives up after this long. */
+  startTimeoutMs: number;
+}
+
+const BACKOFF_MAX_MS = 60_000;
+
+/** An error and its cause (fetch failed → connect ECONNREFUSED 127.0.0.1:9) as one line. */
+function oneLine(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error && !error.message.includes(error.cause.message) ? ` (${error.cause.message})` : '';
+  return `${error.message}${cause}`;
+}
+const STABLE_MS = 60_000;
+
+export class McpConnection {
+  private client: Client | null = null;
+  private starting: Promise<Client> | null = null;
+  private tools: McpTool[] | null = null;
+  private state: ServerState = 'not started';
+  private error: string | undefined;
+  private crashes = 0;
+  private restarts = 0;
+  private upSince = 0;
+  private notBefore = 0;
+  private stderrTail = '';
+
+  constructor(
+    readonly entry: McpServerEntry,
+    private readonly o: ConnectionOptions,
+  ) {}
+
+  status(): ServerStatus {
+    const { name, config, locality } = this.entry;
+    return {
+      name,
+      transport: config.transport,
+      locality,
+      state: this.state,
+      ...(this.tools ? { tools: this.tools.length } : {}),
+      ...(this.error ? { error: this.error } : {}),
+      restarts: this.restarts,
+    };
+  }
+
+  /** The server's tools, starting it if needed. */
+  async listTools(signal?: AbortSignal): Promise<McpTool[]> {
+    await this.connected(signal);
+    return this.tools ?? [];
+  }
+
+  /**
+   * Calls a tool. A crash in the middle fails this call (it may have run: never sent twice);
+   * the next call starts the server again.
+   */
+  async callTool(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
+    const client = await this.connected(signal);
+    return (await client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: this.o.callTimeoutMs, resetTimeoutOnProgress: true })) as CallToolResult;
+  }
+
+  async close(): Promise<void> {
+    const client = this.client;
+    this.client = null;
+    this.state = this.state === 'running' ? 'not started' : this.state;
+    await client?.close().catch(() => {});
+  }
+
+  private connected(signal?: AbortSignal): Promise<Client> {
+    if (this.client) return Promise.resolve(this.client);
+    const wait = this.notBefore - this.o.clock.now().getTime();
+    if (wait > 0) return Promise.reject(new Error(`${this.entry.name} failed (${this.error ?? 'unknown error'}); next restart in ${Math.ceil(wait / 1000)} s`));
+    this.starting ??= this.start(signal).finally(() => (this.starting = null));
+    return this.starting;
+  }
+
+  private async start(signal?: AbortSignal): Promise<Client> {
+    const { name } = this.entry;
+    this.state = 'starting';
+    const client = new Client({ name: 'charlie', version: this.o.version });
+    const transport = this.transport();
+    const timeout = AbortSignal.timeout(this.o.startTimeoutMs);
+    const bounded = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    try {
+      await client.connect(transport, { signal: bounded, timeout: this.o.startTimeoutMs });
+      const tools: McpTool[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.listTools(cursor ? { cursor } : undefined, { signal: bounded, timeout: this.o.startTimeoutMs });
+        tools.push(...page.tools);
+        cursor = page.nextCursor;
+      } while (cursor && tools.length < 1000);
+      this.tools = tools;
+    } catch (error) {
+      await client.close().catch(() => {});
+      this.fail(oneLine(error));
+      throw new Error(`${name} could not start: ${this.error}`, { cause: error });
+    }
+    client.onclose = () => {
+      if (this.client !== client) return;
+      this.client = null;
+      this.fail(`the server stopped${this.stderrTail ? ` (${this.stderrTail})` : ''}`);
+    };
+    this.client = client;
+    this.state = 'running';
+    this.error = undefined;
+    this.upSince = this.o.clock.now().getTime();
+    this.o.logger.info({ server: name, tools: this.tools.length }, 'MCP server started');
+    return client;
+  }
+
+  private fail(message: string): void {
+    const now = this.o.clock.now().getTime();
+    if (this.upSince && now - this.upSince > STABLE_MS) this.crashes = 0;
+    this.crashes++;
+    this.restarts++;
+    this.upSince = 0;
+    this.state = 'failed';
+    this.error = message.split('\n')[0]?.slice(0, 200) ?? message;
+    // the first restart at once, then doubling from a second
+    this.notBefore = this.crashes <= 1 ? now : now + Math.min(BACKOFF_MAX_MS, 1000 * 2 ** (this.crashes - 2));
+    this.o.logger.warn({ server: this.entry.name, err: this.error, crashes: this.crashes }, 'MCP server failed');
+  }
+
+  private transport(): StdioClientTransport | StreamableHTTPClientTransport {
+    const { config } = this.entry;
+    if (config.transport === 'http') return new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } });
+    const transport = new StdioClientTransport({
+      command: config.command,
+      args: config.args,
+      env: { ...getDefaultEnvironment(), ...config.env },
+      ...(config.cwd ? { cwd: config.cwd } : {}),
+      stderr: 'pipe',
+    });
+    transport.stderr?.on('data', (chunk: Buffer) => {
+      const lines = `${this.stderrTail}\n${chunk.toString('utf8')}`.split('\n').filter((l) => l.trim());
+      this.stderrTail = (lines.at(-1) ?? '').slice(0, 200);
+    });
+    return transport;
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * Discord's tool confirmation on the real discord.js client against the fake Discord server:
+ * the question shows server, tool and exact arguments with Run it / Don't; only the person who
+ * asked can answer; the answer reaches the turn and the buttons go away.
+ */
+import { describe, expect, it } from 'vitest';
+import type { HandleOptions, IncomingMessage, TurnOutcome } from '../../src/core/assistant-api.js';
+import { CONFIRM_PREFIX } from '../../src/discord/tool-confirm.js';
+import { FakeAssistant } from '../support/fake-assistant.js';
+import { botHarnesses, type BotHarness } from '../support/fake-discord/bot-harness.js';
+import type { Json } from '../support/fake-discord/server.js';
+
+const start = botHarnesses();
+
+/** Asks once per turn, as the core does before a writing MCP tool, and says what it was told. */
+class AskingAssistant extends FakeAssistant {
+  readonly answers: boolean[] = [];
+  readonly users: unknown[] = [];
+  override async handle(message: IncomingMessage, options: HandleOptions = {}): Promise<TurnOutcome> {
+    this.handled.push(message);
+    this.users.push(options.tools?.user);
+    const confirm = options.tools?.confirm;
+    const yes = confirm ? await confirm({ server: 'fs', tool: 'write_file', args: { path: '/home/me/list.txt', content: 'tent' }, reason: 'the server marks it destructive' }) : false;
+    this.answers.push(yes);
+    return { project: 'general', reply: yes ? 'Written.' : 'Not written.', reason: 'done', related: [], notices: [] };
+  }
+}
+
+const content = (m: Json) => String(m.content ?? '');
+const buttons = (m: Json) => ((m.components as Json[] | undefined) ?? []).flatMap((row) => (row.components as Json[] | undefined) ?? []);
+
+async function question(h: BotHarness): Promise<Json> {
+  return h.fake.waitFor(() => h.fake.botMessagesIn(h.general.id).find((m) => buttons(m).some((b) => String(b.custom_id).startsWith(`${CONFIRM_PREFIX}:`))), 8000, 'the confirmation question');
+}
+
+describe('Discord: tool confirmation buttons', () => {
+  for (const [label, allow] of [
+    ['Run it', true],
+    ["Don't", false],
+  ] as const) {
+    it(`${label}: the turn is told ${String(allow)}`, async () => {
+      const assistant = new AskingAssistant();
+      const h = await start({ assistant });
+      h.fake.postMessage(h.general, h.alice, `<@${h.fake.bot.id}> write the list`, { mentions: [h.fake.bot] });
+      const asked = await question(h);
+      expect(content(asked)).toContain('**write_file** on **fs**');
+      expect(content(asked)).toContain('"path": "/home/me/list.txt"');
+      expect(content(asked)).toContain('"content": "tent"');
+      const button = buttons(asked).find((b) => b.label === label)!;
+      // someone else's press is not an answer
+      h.fake.pressButton(h.general, h.bob, asked, String(button.custom_id));
+      const press = h.fake.pressButton(h.general, h.alice, asked, String(button.custom_id));
+      await h.fake.waitFor(() => press.callbacks[0], 5000, 'the press answered');
+      await h.fake.waitFor(() => (assistant.answers.length ? true : null), 5000, 'the turn told');
+      expect(assistant.answers).toEqual([allow]);
+      expect(assistant.users[0]).toMatchObject({ owner: false, id: h.alice.id });
+      await h.fake.waitFor(() => h.fake.botMessagesIn(h.general.id).find((m) => content(m).includes(allow ? 'Written.' : 'Not written.')), 8000, 'the reply');
+    });
+  }
+});
