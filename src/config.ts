@@ -89,6 +89,22 @@ export const configSchema = z.object({
   REFLECT_MAX_PAGES: int(1, 10_000).default(50),
   REFLECT_DEADLINE_MS: int(1000, 3_600_000).default(300_000),
 
+  // time: the scheduler (reminders, commitment follow-ups, calendar polls, morning briefs)
+  SCHEDULER_ENABLED: bool.default(true),
+  /** The time zone of whoever has not set their own (/remind zone); empty = the machine's. */
+  TZ: z
+    .string()
+    .default('')
+    .transform((v) => v.trim() || Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC')
+    .refine((v) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: v });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'expected an IANA time zone such as Europe/Berlin'),
+
   // retrieval
   EMBEDDER: z.enum(['auto', 'transformers', 'openai', 'builtin']).default('auto'),
   EMBEDDING_MODEL: z.string().min(1).default('Xenova/all-MiniLM-L6-v2'),
@@ -264,5 +280,7 @@ export function dataFiles(dataDir: string) {
     webClient: resolve(dataDir, 'web', 'client'),
     /** What a hosted chat model asked to remember, waiting for the memory lane. */
     writeRequests: resolve(dataDir, 'write-requests'),
+    /** The scheduler's jobs (reminders, follow-ups, calendar polls) and per-person time zones: not derived. */
+    schedule: resolve(dataDir, 'schedule.db'),
   };
 }

@@ -47,6 +47,14 @@ import { IngestService } from './memory/ingest/ingest-service.js';
 import { FileReflectionPages } from './memory/reflect/reflection-pages.js';
 import { Reflection, reportText, type ReflectionReport } from './core/reflection.js';
 import { postToChannel } from './discord/announce.js';
+import { randomBytes } from 'node:crypto';
+import { SqliteJobStore } from './storage/job-store.js';
+import { Scheduler } from './core/time/scheduler.js';
+import { ReminderDesk } from './core/time/reminder-desk.js';
+import { isDiscordPlace, isTerminalPlace, OutboxRouter } from './time/outbox-router.js';
+import { startTicker } from './time/ticker.js';
+import { DiscordTimeOutbox } from './discord/time-post.js';
+import { TerminalOutbox } from './terminal/time.js';
 
 export async function buildApp(config: Config, logger: Logger, progress: Logger = logger, chat?: ChatModelBuild) {
   const clock = systemClock;
@@ -103,7 +111,18 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
     logger: logger.child({ component: 'reflection' }),
     settings: { quietMinutes: config.REFLECT_QUIET_MINUTES, intervalHours: config.REFLECT_INTERVAL_HOURS, maxPages: config.REFLECT_MAX_PAGES, deadlineMs: config.REFLECT_DEADLINE_MS },
   });
+  // time: jobs in data/schedule.db; the front doors add themselves to the outbox when they start
+  const jobs = new SqliteJobStore(dataFiles(config.dataDir).schedule);
+  const outbox = new OutboxRouter();
+  const scheduler = new Scheduler(jobs, clock, logger.child({ component: 'scheduler' }));
+  const reminders = new ReminderDesk({ jobs, settings: jobs, outbox, clock, defaultZone: config.TZ, newId: () => randomBytes(4).toString('hex') });
+  reminders.attach(scheduler);
+  let stopTicker = () => {};
+  const startTime = () => {
+    if (config.SCHEDULER_ENABLED) stopTicker = startTicker(scheduler, logger.child({ component: 'scheduler' }));
+  };
   const assistant = new Assistant({
+    reminders,
     reflection,
     model,
     memoryModel,
@@ -148,15 +167,17 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
     stopReflecting = () => clearInterval(timer);
   };
   const close = async () => {
+    stopTicker();
     stopReflecting();
     await assistant.idle();
     await stopWatching();
     await retrieval.close();
     usage.close();
     privateStore.close();
+    jobs.close();
     await chatModel.close();
   };
-  return { assistant, model, store, privateStore, ingest, notices, startReflecting, close };
+  return { assistant, model, store, privateStore, ingest, notices, startReflecting, time: { reminders, outbox, start: startTime }, close };
 }
 
 async function main(): Promise<void> {
@@ -206,9 +227,11 @@ async function main(): Promise<void> {
       assistant: app.assistant,
       logger,
       acceptsImages: app.model.acceptsImages,
-      services: { voice, web, ingest: app.ingest, reflectReport: config.REFLECT_REPORT },
+      services: { voice, web, ingest: app.ingest, reflectReport: config.REFLECT_REPORT, time: app.time.reminders },
       transcribeAudio: (list) => transcribeAudioAttachments(list, { stt, fetch, downloadTimeoutMs: config.VOICE_MESSAGE_DOWNLOAD_TIMEOUT_MS, language: config.STT_LANGUAGE }),
     });
+    app.time.outbox.add(isDiscordPlace, new DiscordTimeOutbox(bot.client));
+    app.time.start();
     // the report goes to the project's channel (REFLECT_REPORT=channel); it is in the log either way
     app.startReflecting(async (report) => {
       if (config.REFLECT_REPORT !== 'channel' || report.pages === 0) return;
@@ -230,7 +253,11 @@ async function main(): Promise<void> {
   for (const n of app.notices) process.stdout.write(`! ${n}\n`);
   // the terminal has no channel: reports go to the log (data/logs/charlie.log)
   app.startReflecting(async () => {});
+  const terminalOutbox = new TerminalOutbox();
+  app.time.outbox.add(isTerminalPlace, terminalOutbox);
+  app.time.start();
   await runTerminal({
+    time: { desk: app.time.reminders, outbox: terminalOutbox },
     assistant: app.assistant,
     projectName: values.project ?? 'general',
     assistantName: config.ASSISTANT_NAME,

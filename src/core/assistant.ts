@@ -29,6 +29,7 @@ import { historyMessages, systemPrompt, userMessage } from './prompt.js';
 import { runToolLoop, type LoopLimits, type LoopResult } from './tool-loop.js';
 import { builtinTools } from './tools/index.js';
 import type { Tool, ToolCategory } from './tools/tool.js';
+import { askerFor, type Asker, type ReminderDesk } from './time/reminder-desk.js';
 
 export interface AssistantSettings {
   assistantName: string;
@@ -57,6 +58,8 @@ export interface AssistantDeps extends MemoryStores {
   writeRequests?: WriteRequestStore;
   /** Reflection on the projects' pages and their kept versions (absent: none). */
   reflection?: Reflection;
+  /** Reminders the model may set for the person asking (absent: no scheduler). */
+  reminders?: ReminderDesk;
 }
 
 export const FAILURE_REPLY = 'Sorry — something went wrong while answering. Your message is saved.';
@@ -101,6 +104,8 @@ interface Ask {
   found: SensitiveRecord[];
   /** Follow-ups and review notes Charlie brings up itself in this reply (once each). */
   reminders: Reminder[];
+  /** Who asks, and where, for the reminder tools. */
+  asker: Asker;
 }
 
 export class Assistant implements AssistantApi {
@@ -268,7 +273,8 @@ export class Assistant implements AssistantApi {
       log.warn({ err }, 'reminders not read');
       return [];
     });
-    const ask: Ask = { home, speaker: message.speaker, text, images, now, mode: message.mode ?? 'text', source: message.source, turnId, emit, log, cancel, deadline, found, reminders };
+    const asker = askerFor(message.place, message.speaker, message.speakerId);
+    const ask: Ask = { home, speaker: message.speaker, text, images, now, mode: message.mode ?? 'text', source: message.source, turnId, emit, log, cancel, deadline, found, reminders, asker };
     try {
       let result: LoopResult;
       try {
@@ -339,7 +345,15 @@ export class Assistant implements AssistantApi {
       messages,
       tools,
       categories: presuggest(ask.text, available),
-      ctx: { home, writes: this.writesFor(home, ask.source), clock, source: ask.source, logger: ask.log, modelLocality: model.locality },
+      ctx: {
+        home,
+        writes: this.writesFor(home, ask.source),
+        clock,
+        source: ask.source,
+        logger: ask.log,
+        modelLocality: model.locality,
+        ...(this.deps.reminders ? { time: { desk: this.deps.reminders, asker: ask.asker } } : {}),
+      },
       limits: { ...settings.limits, deadlineMs: ask.deadline.answerMs },
       turnId,
       emit,

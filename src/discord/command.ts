@@ -18,6 +18,7 @@ import {
 } from 'discord.js';
 import type { AssistantApi, Place } from '../core/assistant-api.js';
 import type { Logger } from '../core/ports.js';
+import type { ReminderDesk } from '../core/time/reminder-desk.js';
 import type { NoteBoard } from './note-board.js';
 
 /** `/web`: personal login links to the web app (the web server, while it runs). */
@@ -42,6 +43,8 @@ export interface DiscordServices {
   ingest?: FileIngest;
   /** REFLECT_REPORT: `channel` makes /memory reflect's report visible to the channel. */
   reflectReport?: 'log' | 'channel';
+  /** Reminders and the buttons on delivered ones (/remind), while the scheduler runs. */
+  time?: ReminderDesk;
 }
 
 export interface CommandContext {
@@ -100,6 +103,7 @@ export const GROUPS = {
   private: { name: 'private', description: 'Your private memory (DMs): see it, forget parts of it, or wipe it' },
   project: { name: 'project', description: 'Settings of this channel’s project' },
   voice: { name: 'voice', description: 'Talk with Charlie in a voice channel' },
+  remind: { name: 'remind', description: 'Reminders: set one, list them, cancel one, set your time zone' },
 } as const;
 
 /**

@@ -12,6 +12,8 @@ import { reportText } from '../core/reflection.js';
 import { parseTargetToken, targetToken } from '../core/tombstones.js';
 import { whyText } from '../core/why.js';
 import { eventLine, palette, renderMemory, type Palette } from './render.js';
+import type { ReminderDesk } from '../core/time/reminder-desk.js';
+import { remindCommand, REMIND_HELP, type TerminalOutbox } from './time.js';
 
 export interface TerminalOptions {
   assistant: AssistantApi;
@@ -24,9 +26,11 @@ export interface TerminalOptions {
   /** Resolves to null when the model server answers, or to one line saying what to do. */
   modelStatus: Promise<string | null>;
   userName: string;
+  /** Reminders (/remind) and where their deliveries are printed, while the scheduler runs. */
+  time?: { desk: ReminderDesk; outbox: TerminalOutbox };
 }
 
-const HELP = `commands: /memory show · /memory forget [ITEM] [--messages] · /memory candidates · /memory promote KEY · /memory review · /memory hold ID · /memory why FACT · /memory reflect · /memory restore [PAGE [VERSION]] · /project style TEXT · /project distill · /search QUERY · /help · /quit`;
+const HELP = `commands: /memory show · /memory forget [ITEM] [--messages] · /memory candidates · /memory promote KEY · /memory review · /memory hold ID · /memory why FACT · /memory reflect · /memory restore [PAGE [VERSION]] · /project style TEXT · /project distill · /search QUERY · ${REMIND_HELP} · /help · /quit`;
 
 function modelsLine(assistant: AssistantApi): string {
   return assistant.lanes().map(describeLane).join('\n');
@@ -41,6 +45,7 @@ export async function runTerminal(o: TerminalOptions): Promise<void> {
   const down = await o.modelStatus;
   if (down) write(p.warn(`! ${down}. Memory commands still work.\n`));
 
+  const closeOutbox = o.time?.outbox.open(write);
   const rl = createInterface({ input: o.input, terminal: o.interactive, crlfDelay: Infinity });
   const prompt = () => {
     if (o.interactive) write(p.bold('you › '));
@@ -54,7 +59,8 @@ export async function runTerminal(o: TerminalOptions): Promise<void> {
     }
     if (line === '/quit' || line === '/exit') break;
     try {
-      if (line.startsWith('/')) write(`${await command(line, o.assistant, place, p, o.userName)}\n`);
+      if (line === '/remind' || line.startsWith('/remind ')) write(`${await remindCommand(line.slice('/remind'.length), o.time?.desk, place, o.userName)}\n`);
+      else if (line.startsWith('/')) write(`${await command(line, o.assistant, place, p, o.userName)}\n`);
       else await turn(line, o, place, p, write);
     } catch (error) {
       write(p.warn(`! ${error instanceof Error ? error.message : String(error)}\n`));
@@ -62,6 +68,7 @@ export async function runTerminal(o: TerminalOptions): Promise<void> {
     prompt();
   }
   rl.close();
+  closeOutbox?.();
   write(p.dim('saving memory…\n'));
   await o.assistant.idle();
 }

@@ -31,6 +31,7 @@ export function makeAssistant<S extends ProjectStore = InMemoryProjectStore, P e
   candidates?: AssistantDeps['candidates'];
   privateRecords?: AssistantDeps['privateRecords'];
   tools?: AssistantDeps['tools'];
+  reminders?: AssistantDeps['reminders'];
   clock?: C;
   logger?: Logger;
   settings?: Partial<AssistantSettings>;
@@ -50,6 +51,7 @@ export function makeAssistant<S extends ProjectStore = InMemoryProjectStore, P e
     candidates: opts.candidates,
     ...(opts.privateRecords ? { privateRecords: opts.privateRecords } : {}),
     tools: opts.tools,
+    ...(opts.reminders ? { reminders: opts.reminders } : {}),
     clock,
     logger: opts.logger ?? silentLogger,
     settings: { ...testSettings, ...opts.settings },

@@ -17,6 +17,7 @@ describe('parseWhen', () => {
     ['tomorrow at 9am', 'Wed 2026-12-02 09:00'],
     ['on 5 December at 18:30', 'Sat 2026-12-05 18:30'],
     ['at 9', 'Wed 2026-12-02 09:00'],
+    ['at 6', 'Tue 2026-12-01 18:00'],
     ['next monday', 'Mon 2026-12-07 09:00'],
   ])('%s → %s', (phrase, expected) => {
     const w = parseWhen(phrase, now, tz);

@@ -83,13 +83,15 @@ export function parseWhen(phrase: string, now: Date, tz: string): WhenResult {
   if (/^\s*in\s+(\d|an?\b|half)/i.test(phrase)) at = found.start.date();
   else {
     const s = found.start;
-    const day = DateTime.fromObject({ year: s.get('year') ?? 0, month: s.get('month') ?? 1, day: s.get('day') ?? 1 }).toISODate() ?? dayIn(now, tz);
+    const dated = s.isCertain('day') || s.isCertain('weekday');
+    // a time alone ("at 6") is today's, or tomorrow's once passed
+    const day = dated ? (DateTime.fromObject({ year: s.get('year') ?? 0, month: s.get('month') ?? 1, day: s.get('day') ?? 1 }).toISODate() ?? dayIn(now, tz)) : dayIn(now, tz);
     const spoken = timeOf(text);
     const hour = spoken?.hour ?? (s.isCertain('hour') ? (s.get('hour') ?? DEFAULT_HOUR) : DEFAULT_HOUR);
     const minute = spoken?.minute ?? (s.isCertain('minute') ? (s.get('minute') ?? 0) : 0);
     at = atLocal(day, hour, minute, tz);
     // "at 9" said at 10:00 today means tomorrow
-    if (at.getTime() <= now.getTime() && !s.isCertain('day')) at = atLocal(dayIn(new Date(now.getTime() + 86_400_000), tz), hour, minute, tz);
+    if (at.getTime() <= now.getTime() && !dated) at = atLocal(dayIn(new Date(now.getTime() + 86_400_000), tz), hour, minute, tz);
   }
   if (at.getTime() <= now.getTime()) return { ok: false, error: `"${phrase}" is in the past` };
   return { ok: true, at, tz };
