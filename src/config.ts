@@ -105,6 +105,28 @@ export const configSchema = z.object({
       }
     }, 'expected an IANA time zone such as Europe/Berlin'),
 
+  /** Minutes between two polls of a subscribed calendar (an unchanged one costs one small request). */
+  CALENDAR_POLL_MINUTES: int(1, 59).default(15),
+  /** Calendar credentials by handle: `family=ann:app-password;work=ann@example.com:secret`; a subscription names only the handle. */
+  CALENDAR_SECRETS: z
+    .string()
+    .default('')
+    .transform((v, ctx) => {
+      const out: Record<string, { username: string; password: string }> = {};
+      for (const part of v
+        .split(';')
+        .map((p) => p.trim())
+        .filter(Boolean)) {
+        const m = /^([A-Za-z0-9_-]+)=([^:]*):(.*)$/.exec(part);
+        if (!m) {
+          ctx.addIssue({ code: 'custom', message: 'expected handle=user:password entries separated by ;' });
+          return z.NEVER;
+        }
+        out[m[1]!] = { username: m[2]!, password: m[3]! };
+      }
+      return out;
+    }),
+
   // retrieval
   EMBEDDER: z.enum(['auto', 'transformers', 'openai', 'builtin']).default('auto'),
   EMBEDDING_MODEL: z.string().min(1).default('Xenova/all-MiniLM-L6-v2'),

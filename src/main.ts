@@ -55,6 +55,9 @@ import { isDiscordPlace, isTerminalPlace, OutboxRouter } from './time/outbox-rou
 import { startTicker } from './time/ticker.js';
 import { DiscordTimeOutbox } from './discord/time-post.js';
 import { TerminalOutbox } from './terminal/time.js';
+import { CalendarDesk } from './core/time/calendar.js';
+import { CalendarConnectorImpl } from './calendar/connector.js';
+import { calendarRecords } from './time/calendar-records.js';
 
 export async function buildApp(config: Config, logger: Logger, progress: Logger = logger, chat?: ChatModelBuild) {
   const clock = systemClock;
@@ -117,12 +120,24 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
   const scheduler = new Scheduler(jobs, clock, logger.child({ component: 'scheduler' }));
   const reminders = new ReminderDesk({ jobs, settings: jobs, outbox, clock, defaultZone: config.TZ, newId: () => randomBytes(4).toString('hex') });
   reminders.attach(scheduler);
+  const calendar = new CalendarDesk({
+    jobs,
+    connector: new CalendarConnectorImpl({ clock, secrets: (handle) => config.CALENDAR_SECRETS[handle] ?? null }),
+    records: calendarRecords(store, graph, privateStore.records),
+    clock,
+    zoneOf: (owner) => reminders.zoneOf(owner),
+    logger: logger.child({ component: 'calendar' }),
+    newId: () => randomBytes(4).toString('hex'),
+    pollMinutes: config.CALENDAR_POLL_MINUTES,
+  });
+  calendar.attach(scheduler);
   let stopTicker = () => {};
   const startTime = () => {
     if (config.SCHEDULER_ENABLED) stopTicker = startTicker(scheduler, logger.child({ component: 'scheduler' }));
   };
   const assistant = new Assistant({
     reminders,
+    calendar,
     reflection,
     model,
     memoryModel,
@@ -177,7 +192,7 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
     jobs.close();
     await chatModel.close();
   };
-  return { assistant, model, store, privateStore, ingest, notices, startReflecting, time: { reminders, outbox, start: startTime }, close };
+  return { assistant, model, store, privateStore, ingest, notices, startReflecting, time: { reminders, calendar, outbox, start: startTime }, close };
 }
 
 async function main(): Promise<void> {
@@ -227,7 +242,7 @@ async function main(): Promise<void> {
       assistant: app.assistant,
       logger,
       acceptsImages: app.model.acceptsImages,
-      services: { voice, web, ingest: app.ingest, reflectReport: config.REFLECT_REPORT, time: app.time.reminders },
+      services: { voice, web, ingest: app.ingest, reflectReport: config.REFLECT_REPORT, time: app.time.reminders, calendar: app.time.calendar },
       transcribeAudio: (list) => transcribeAudioAttachments(list, { stt, fetch, downloadTimeoutMs: config.VOICE_MESSAGE_DOWNLOAD_TIMEOUT_MS, language: config.STT_LANGUAGE }),
     });
     app.time.outbox.add(isDiscordPlace, new DiscordTimeOutbox(bot.client));
@@ -257,7 +272,7 @@ async function main(): Promise<void> {
   app.time.outbox.add(isTerminalPlace, terminalOutbox);
   app.time.start();
   await runTerminal({
-    time: { desk: app.time.reminders, outbox: terminalOutbox },
+    time: { desk: app.time.reminders, outbox: terminalOutbox, calendar: app.time.calendar },
     assistant: app.assistant,
     projectName: values.project ?? 'general',
     assistantName: config.ASSISTANT_NAME,

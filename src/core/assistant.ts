@@ -30,6 +30,7 @@ import { runToolLoop, type LoopLimits, type LoopResult } from './tool-loop.js';
 import { builtinTools } from './tools/index.js';
 import type { Tool, ToolCategory } from './tools/tool.js';
 import { askerFor, type Asker, type ReminderDesk } from './time/reminder-desk.js';
+import type { CalendarDesk } from './time/calendar.js';
 
 export interface AssistantSettings {
   assistantName: string;
@@ -60,6 +61,8 @@ export interface AssistantDeps extends MemoryStores {
   reflection?: Reflection;
   /** Reminders the model may set for the person asking (absent: no scheduler). */
   reminders?: ReminderDesk;
+  /** Subscribed calendars: the agenda and new events (absent: none). */
+  calendar?: CalendarDesk;
 }
 
 export const FAILURE_REPLY = 'Sorry — something went wrong while answering. Your message is saved.';
@@ -352,7 +355,7 @@ export class Assistant implements AssistantApi {
         source: ask.source,
         logger: ask.log,
         modelLocality: model.locality,
-        ...(this.deps.reminders ? { time: { desk: this.deps.reminders, asker: ask.asker } } : {}),
+        ...(this.deps.reminders ? { time: { desk: this.deps.reminders, asker: ask.asker, ...(this.deps.calendar ? { calendar: this.deps.calendar } : {}) } } : {}),
       },
       limits: { ...settings.limits, deadlineMs: ask.deadline.answerMs },
       turnId,

@@ -19,6 +19,7 @@ import {
 import type { AssistantApi, Place } from '../core/assistant-api.js';
 import type { Logger } from '../core/ports.js';
 import type { ReminderDesk } from '../core/time/reminder-desk.js';
+import type { CalendarDesk } from '../core/time/calendar.js';
 import type { NoteBoard } from './note-board.js';
 
 /** `/web`: personal login links to the web app (the web server, while it runs). */
@@ -45,6 +46,8 @@ export interface DiscordServices {
   reflectReport?: 'log' | 'channel';
   /** Reminders and the buttons on delivered ones (/remind), while the scheduler runs. */
   time?: ReminderDesk;
+  /** Subscribed calendars (/calendar). */
+  calendar?: CalendarDesk;
 }
 
 export interface CommandContext {
@@ -103,6 +106,7 @@ export const GROUPS = {
   private: { name: 'private', description: 'Your private memory (DMs): see it, forget parts of it, or wipe it' },
   project: { name: 'project', description: 'Settings of this channel’s project' },
   voice: { name: 'voice', description: 'Talk with Charlie in a voice channel' },
+  calendar: { name: 'calendar', description: 'Calendars this channel (or you, in a DM) follows: subscribe, list, agenda' },
   remind: { name: 'remind', description: 'Reminders: set one, list them, cancel one, set your time zone' },
 } as const;
 

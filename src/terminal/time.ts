@@ -6,6 +6,7 @@
 import type { Place } from '../core/assistant-api.js';
 import type { Outbox, OutboxMessage } from '../core/time/outbox.js';
 import { askerFor, type ReminderDesk } from '../core/time/reminder-desk.js';
+import type { CalendarDesk } from '../core/time/calendar.js';
 
 export const REMIND_HELP = '/remind WHEN to WHAT · /remind list · /remind cancel ID · /remind done ID · /remind snooze ID · /remind zone [TZ]';
 
@@ -54,5 +55,36 @@ export async function remindCommand(args: string, desk: ReminderDesk | undefined
       const out = desk.set(asker, m[2]!, m[1]!);
       return out.ok ? `⏰ ${out.line}` : `not set: ${out.error}`;
     }
+  }
+}
+
+export const CALENDAR_HELP = '/calendar subscribe NAME URL [HANDLE] · /calendar list · /calendar agenda [WHEN] · /calendar poll · /calendar unsubscribe NAME';
+
+export async function calendarCommand(args: string, calendar: CalendarDesk | undefined, place: Place, userName: string): Promise<string> {
+  if (!calendar) return 'calendars are not running';
+  const asker = askerFor(place, userName);
+  const [verb = '', ...rest] = args.trim().split(/\s+/);
+  switch (verb) {
+    case 'subscribe': {
+      const [name, url, handle] = rest;
+      if (!name || !url) return `usage: ${CALENDAR_HELP}`;
+      // an .ics secret address is read-only; anything else is taken as a CalDAV collection
+      const kind = /\.ics(\?|$)/i.test(url) || /^webcal:/i.test(url) ? 'ics' : 'caldav';
+      return calendar.subscribe(asker, { name, kind, url, ...(handle ? { handle } : {}) }).line;
+    }
+    case 'list': {
+      const subs = calendar.subscriptions(asker);
+      return subs.length ? subs.map((s) => `${s.name}  ${s.kind}  ${s.address}`).join('\n') : 'no calendar is subscribed here';
+    }
+    case 'agenda':
+      return calendar.agenda(asker, rest.join(' ') || 'today');
+    case 'poll': {
+      const out = await calendar.pollAll(asker);
+      return out.map((r) => `${r.name}: ${r.error ? `failed: ${r.error}` : r.changed ? `changed, ${r.written} record(s) written` : 'unchanged'}`).join('\n') || 'no calendar is subscribed here';
+    }
+    case 'unsubscribe':
+      return rest[0] && calendar.unsubscribe(asker, rest[0]) ? `unsubscribed ${rest[0]}` : `no calendar ${rest[0] ?? '(give its name)'} here`;
+    default:
+      return `usage: ${CALENDAR_HELP}`;
   }
 }

@@ -32,6 +32,7 @@ export function makeAssistant<S extends ProjectStore = InMemoryProjectStore, P e
   privateRecords?: AssistantDeps['privateRecords'];
   tools?: AssistantDeps['tools'];
   reminders?: AssistantDeps['reminders'];
+  calendar?: AssistantDeps['calendar'];
   clock?: C;
   logger?: Logger;
   settings?: Partial<AssistantSettings>;
@@ -52,6 +53,7 @@ export function makeAssistant<S extends ProjectStore = InMemoryProjectStore, P e
     ...(opts.privateRecords ? { privateRecords: opts.privateRecords } : {}),
     tools: opts.tools,
     ...(opts.reminders ? { reminders: opts.reminders } : {}),
+    ...(opts.calendar ? { calendar: opts.calendar } : {}),
     clock,
     logger: opts.logger ?? silentLogger,
     settings: { ...testSettings, ...opts.settings },

@@ -4,13 +4,14 @@ import type { MemoryWrites } from '../write-requests.js';
 import type { Home, NoteShelf, ProjectGraph } from '../home.js';
 import type { Clock, Logger, ToolSpec } from '../ports.js';
 import type { Asker, ReminderDesk } from '../time/reminder-desk.js';
+import type { CalendarDesk } from '../time/calendar.js';
 
 export type ToolCategory = 'memory' | 'notes' | 'time';
 
 export const TOOL_CATEGORIES: Record<ToolCategory, string> = {
   memory: 'search and read what this project remembers (summary, decisions, quotes, past conversation)',
   notes: 'list, read and save entity notes (people, places, topics)',
-  time: 'the current date and time; set, list and cancel reminders',
+  time: 'the current date and time; set, list and cancel reminders; the calendar (agenda, new events)',
 };
 
 /**
@@ -39,7 +40,7 @@ export interface ToolContext {
   /** Where the model that reads tool results runs: sensitive pages never go to a hosted one. */
   modelLocality: 'local' | 'hosted';
   /** Reminders (and later the calendar) for the person asking, where a scheduler runs. */
-  time?: { desk: ReminderDesk; asker: Asker };
+  time?: { desk: ReminderDesk; asker: Asker; calendar?: CalendarDesk };
 }
 
 export interface ToolOutput {
