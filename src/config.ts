@@ -105,6 +105,8 @@ export const configSchema = z.object({
       }
     }, 'expected an IANA time zone such as Europe/Berlin'),
 
+  /** The hour (in TZ) of the morning after a commitment's due day, when Charlie asks whether it happened. */
+  FOLLOW_UP_HOUR: int(0, 23).default(9),
   /** Minutes between two polls of a subscribed calendar (an unchanged one costs one small request). */
   CALENDAR_POLL_MINUTES: int(1, 59).default(15),
   /** Calendar credentials by handle: `family=ann:app-password;work=ann@example.com:secret`; a subscription names only the handle. */

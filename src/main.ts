@@ -58,6 +58,8 @@ import { TerminalOutbox } from './terminal/time.js';
 import { CalendarDesk } from './core/time/calendar.js';
 import { CalendarConnectorImpl } from './calendar/connector.js';
 import { calendarRecords } from './time/calendar-records.js';
+import { FollowUps } from './core/time/follow-ups.js';
+import { projectCommitments } from './time/commitment-book.js';
 
 export async function buildApp(config: Config, logger: Logger, progress: Logger = logger, chat?: ChatModelBuild) {
   const clock = systemClock;
@@ -131,6 +133,10 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
     pollMinutes: config.CALENDAR_POLL_MINUTES,
   });
   calendar.attach(scheduler);
+  new FollowUps({ jobs, book: projectCommitments(store, graph), outbox, clock, logger: logger.child({ component: 'follow-ups' }), zone: config.TZ, hour: config.FOLLOW_UP_HOUR }).attach(
+    scheduler,
+    reminders,
+  );
   let stopTicker = () => {};
   const startTime = () => {
     if (config.SCHEDULER_ENABLED) stopTicker = startTicker(scheduler, logger.child({ component: 'scheduler' }));

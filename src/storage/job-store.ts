@@ -20,7 +20,7 @@ const placeSchema = z.union([
 
 const rowSchema = z.object({
   id: z.string(),
-  kind: z.enum(['reminder', 'follow-up', 'calendar-poll', 'brief']),
+  kind: z.enum(['reminder', 'follow-up', 'follow-up-scan', 'calendar-poll', 'brief']),
   owner: z.string(),
   place: z.string(),
   payload: z.string(),

@@ -6,7 +6,7 @@
  */
 import type { Place } from '../assistant-api.js';
 
-export type JobKind = 'reminder' | 'follow-up' | 'calendar-poll' | 'brief';
+export type JobKind = 'reminder' | 'follow-up' | 'follow-up-scan' | 'calendar-poll' | 'brief';
 
 /** How a job comes back: a cron expression (croner, with `#` and `L`) read in `tz`. */
 export interface Recurrence {
