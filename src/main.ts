@@ -59,6 +59,7 @@ import { CalendarDesk } from './core/time/calendar.js';
 import { CalendarConnectorImpl } from './calendar/connector.js';
 import { calendarRecords } from './time/calendar-records.js';
 import { FollowUps } from './core/time/follow-ups.js';
+import { MorningBrief } from './core/time/brief.js';
 import { projectCommitments } from './time/commitment-book.js';
 
 export async function buildApp(config: Config, logger: Logger, progress: Logger = logger, chat?: ChatModelBuild) {
@@ -133,10 +134,11 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
     pollMinutes: config.CALENDAR_POLL_MINUTES,
   });
   calendar.attach(scheduler);
-  new FollowUps({ jobs, book: projectCommitments(store, graph), outbox, clock, logger: logger.child({ component: 'follow-ups' }), zone: config.TZ, hour: config.FOLLOW_UP_HOUR }).attach(
-    scheduler,
-    reminders,
-  );
+  const commitments = projectCommitments(store, graph);
+  const followUps = new FollowUps({ jobs, book: commitments, outbox, clock, logger: logger.child({ component: 'follow-ups' }), zone: config.TZ, hour: config.FOLLOW_UP_HOUR });
+  followUps.attach(scheduler, reminders);
+  const brief = new MorningBrief({ jobs, desk: reminders, calendar, book: commitments, outbox, clock });
+  brief.attach(scheduler);
   let stopTicker = () => {};
   const startTime = () => {
     if (config.SCHEDULER_ENABLED) stopTicker = startTicker(scheduler, logger.child({ component: 'scheduler' }));
@@ -198,7 +200,7 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
     jobs.close();
     await chatModel.close();
   };
-  return { assistant, model, store, privateStore, ingest, notices, startReflecting, time: { reminders, calendar, outbox, start: startTime }, close };
+  return { assistant, model, store, privateStore, ingest, notices, startReflecting, time: { reminders, calendar, brief, outbox, start: startTime }, close };
 }
 
 async function main(): Promise<void> {
@@ -248,7 +250,7 @@ async function main(): Promise<void> {
       assistant: app.assistant,
       logger,
       acceptsImages: app.model.acceptsImages,
-      services: { voice, web, ingest: app.ingest, reflectReport: config.REFLECT_REPORT, time: app.time.reminders, calendar: app.time.calendar },
+      services: { voice, web, ingest: app.ingest, reflectReport: config.REFLECT_REPORT, time: app.time.reminders, calendar: app.time.calendar, brief: app.time.brief },
       transcribeAudio: (list) => transcribeAudioAttachments(list, { stt, fetch, downloadTimeoutMs: config.VOICE_MESSAGE_DOWNLOAD_TIMEOUT_MS, language: config.STT_LANGUAGE }),
     });
     app.time.outbox.add(isDiscordPlace, new DiscordTimeOutbox(bot.client));
@@ -278,7 +280,7 @@ async function main(): Promise<void> {
   app.time.outbox.add(isTerminalPlace, terminalOutbox);
   app.time.start();
   await runTerminal({
-    time: { desk: app.time.reminders, outbox: terminalOutbox, calendar: app.time.calendar },
+    time: { desk: app.time.reminders, outbox: terminalOutbox, calendar: app.time.calendar, brief: app.time.brief },
     assistant: app.assistant,
     projectName: values.project ?? 'general',
     assistantName: config.ASSISTANT_NAME,

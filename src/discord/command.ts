@@ -20,6 +20,7 @@ import type { AssistantApi, Place } from '../core/assistant-api.js';
 import type { Logger } from '../core/ports.js';
 import type { ReminderDesk } from '../core/time/reminder-desk.js';
 import type { CalendarDesk } from '../core/time/calendar.js';
+import type { MorningBrief } from '../core/time/brief.js';
 import type { NoteBoard } from './note-board.js';
 
 /** `/web`: personal login links to the web app (the web server, while it runs). */
@@ -48,6 +49,8 @@ export interface DiscordServices {
   time?: ReminderDesk;
   /** Subscribed calendars (/calendar). */
   calendar?: CalendarDesk;
+  /** The opt-in morning brief (/remind brief). */
+  brief?: MorningBrief;
 }
 
 export interface CommandContext {

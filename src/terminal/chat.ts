@@ -14,6 +14,7 @@ import { whyText } from '../core/why.js';
 import { eventLine, palette, renderMemory, type Palette } from './render.js';
 import type { ReminderDesk } from '../core/time/reminder-desk.js';
 import type { CalendarDesk } from '../core/time/calendar.js';
+import type { MorningBrief } from '../core/time/brief.js';
 import { calendarCommand, CALENDAR_HELP, remindCommand, REMIND_HELP, type TerminalOutbox } from './time.js';
 
 export interface TerminalOptions {
@@ -28,7 +29,7 @@ export interface TerminalOptions {
   modelStatus: Promise<string | null>;
   userName: string;
   /** Reminders (/remind) and where their deliveries are printed, while the scheduler runs. */
-  time?: { desk: ReminderDesk; outbox: TerminalOutbox; calendar?: CalendarDesk };
+  time?: { desk: ReminderDesk; outbox: TerminalOutbox; calendar?: CalendarDesk; brief?: MorningBrief };
 }
 
 const HELP = `commands: /memory show · /memory forget [ITEM] [--messages] · /memory candidates · /memory promote KEY · /memory review · /memory hold ID · /memory why FACT · /memory reflect · /memory restore [PAGE [VERSION]] · /project style TEXT · /project distill · /search QUERY · ${REMIND_HELP} · ${CALENDAR_HELP} · /help · /quit`;
@@ -60,7 +61,7 @@ export async function runTerminal(o: TerminalOptions): Promise<void> {
     }
     if (line === '/quit' || line === '/exit') break;
     try {
-      if (line === '/remind' || line.startsWith('/remind ')) write(`${await remindCommand(line.slice('/remind'.length), o.time?.desk, place, o.userName)}\n`);
+      if (line === '/remind' || line.startsWith('/remind ')) write(`${await remindCommand(line.slice('/remind'.length), o.time?.desk, place, o.userName, o.time?.brief)}\n`);
       else if (line === '/calendar' || line.startsWith('/calendar ')) write(`${await calendarCommand(line.slice('/calendar'.length), o.time?.calendar, place, o.userName)}\n`);
       else if (line.startsWith('/')) write(`${await command(line, o.assistant, place, p, o.userName)}\n`);
       else await turn(line, o, place, p, write);

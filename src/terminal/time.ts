@@ -7,8 +7,9 @@ import type { Place } from '../core/assistant-api.js';
 import type { Outbox, OutboxMessage } from '../core/time/outbox.js';
 import { askerFor, type ReminderDesk } from '../core/time/reminder-desk.js';
 import type { CalendarDesk } from '../core/time/calendar.js';
+import type { MorningBrief } from '../core/time/brief.js';
 
-export const REMIND_HELP = '/remind WHEN to WHAT · /remind list · /remind cancel ID · /remind done ID · /remind snooze ID · /remind zone [TZ]';
+export const REMIND_HELP = '/remind WHEN to WHAT · /remind list · /remind cancel ID · /remind done ID · /remind snooze ID · /remind zone [TZ] · /remind brief [HH:MM|off]';
 
 /** Prints deliveries while a terminal chat is open; rejects (tried again later) while none is. */
 export class TerminalOutbox implements Outbox {
@@ -28,7 +29,7 @@ export class TerminalOutbox implements Outbox {
   }
 }
 
-export async function remindCommand(args: string, desk: ReminderDesk | undefined, place: Place, userName: string): Promise<string> {
+export async function remindCommand(args: string, desk: ReminderDesk | undefined, place: Place, userName: string, brief?: MorningBrief): Promise<string> {
   if (!desk) return 'reminders are not running';
   const asker = askerFor(place, userName);
   const [verb = '', ...rest] = args.trim().split(/\s+/);
@@ -45,6 +46,8 @@ export async function remindCommand(args: string, desk: ReminderDesk | undefined
     case 'not-yet':
     case 'drop':
       return (await desk.act(asker, arg, verb)) ?? `nothing to do for ${arg || '(give its id)'}`;
+    case 'brief':
+      return brief ? (arg ? brief.set(asker, arg) : brief.text(asker)) : 'the morning brief is not running';
     case 'zone':
       return arg ? desk.setZone(asker.ownerId, arg).line : `your time zone is ${desk.zoneOf(asker.ownerId)}`;
     case '':
