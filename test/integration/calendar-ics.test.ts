@@ -2,7 +2,8 @@
  * An `.ics` secret address, served on 127.0.0.1: a calendar subscribed in a DM records its
  * events in that person's private records (never Markdown); an unchanged address is fetched
  * and hashed but not parsed or written; a changed one writes only the new event; a recurring
- * event is expanded near now; the secret address is never shown back.
+ * event is expanded near now; the secret address is never shown back; a health event is recorded
+ * as sensitive and withheld from a hosted model's agenda.
  */
 import { createServer } from 'node:http';
 import { existsSync } from 'node:fs';
@@ -78,10 +79,22 @@ describe('an .ics calendar subscribed in a DM', () => {
     expect(site.hits()).toBe(2);
     expect(writes).toEqual([11]);
 
-    body = calendar(event('a@x', 'Parents evening', '20261203T170000Z'), event('b@x', 'Yoga', '20261202T070000Z', 'RRULE:FREQ=WEEKLY;COUNT=10\r\n'), event('c@x', 'School play', '20261210T180000Z'));
-    expect(await desk.poll(job!.id)).toEqual({ changed: true, written: 1 });
-    expect(writes).toEqual([11, 1]);
+    body = calendar(
+      event('a@x', 'Parents evening', '20261203T170000Z'),
+      event('b@x', 'Yoga', '20261202T070000Z', 'RRULE:FREQ=WEEKLY;COUNT=10\r\n'),
+      event('c@x', 'School play', '20261210T180000Z'),
+      event('d@x', 'Therapy session', '20261204T150000Z'),
+    );
+    expect(await desk.poll(job!.id)).toEqual({ changed: true, written: 2 });
+    expect(writes).toEqual([11, 2]);
     expect(desk.agenda(ann, 'this week')).toContain('Parents evening');
+    // a health event is recorded as sensitive, and a hosted model's agenda withholds it
+    expect(privateStore.records.list('123456789012', clock.now()).find((r) => r.statement.startsWith('Therapy'))?.sensitivity).toBe('sensitive/phi');
+    expect(desk.agenda(ann, 'this week')).toContain('Therapy session');
+    const hosted = desk.agenda(ann, 'this week', { hosted: true });
+    expect(hosted).not.toContain('Therapy');
+    expect(hosted).toContain('[withheld: a School event is marked sensitive]');
+    expect(hosted).toContain('Parents evening');
     expect(desk.agenda(askerFor({ kind: 'project', origin: { name: 'g', key: 'terminal:g' } }, 'Ann'), 'this week')).toContain('No calendar is subscribed here');
     privateStore.close();
     jobs.close();

@@ -63,6 +63,12 @@ describe('reminder tools', () => {
     expect(results[1]).toContain('every first Monday at 09:00, first on Mon 7 Dec 2026, 09:00');
     expect(results[2]).toContain('water the plants');
     expect(jobs.list({ kind: 'reminder' })[0]?.rule?.cron).toBe('0 9 * * 1#1');
+    // one set by hand about health is withheld from the hosted model's list
+    reminders.set(askerFor(general, 'Ann'), 'collect the prescription', 'tomorrow at 9am');
+    const again = new ScriptedChatModel([{ toolCalls: [{ name: 'list_reminders', arguments: '{}' }] }, { text: 'ok' }], false, 'hosted');
+    await makeAssistant({ model: again, clock, reminders, memoryModel: null }).assistant.handle({ place: general, speaker: 'Ann', text: 'what reminders are set?', source: 'terminal:2' });
+    expect(toolResult(again)[0]).toContain('[withheld: a reminder is marked sensitive]');
+    expect(toolResult(again)[0]).not.toContain('prescription');
   });
 
   it('without a scheduler the tools say so', async () => {

@@ -11,6 +11,8 @@
 import { DateTime } from 'luxon';
 import { placeKey, type Place } from '../assistant-api.js';
 import type { Clock, GraphFact, GraphWrite, GraphWriteReport, Logger } from '../ports.js';
+import { withheld } from '../egress.js';
+import { sensitivityOfText } from '../promotion.js';
 import type { Job, JobStore } from './jobs.js';
 import { dayIn, showTime } from './recurrence.js';
 import type { Asker } from './reminder-desk.js';
@@ -55,6 +57,8 @@ export interface CalendarRecords {
 }
 
 interface CachedEvent {
+  /** Health, money or credentials by its words: withheld from a hosted model (src/core/egress.ts). */
+  sensitive?: boolean;
   uid: string;
   summary: string;
   start: number;
@@ -171,14 +175,22 @@ export class CalendarDesk {
       .filter((e) => e.start.getTime() >= now.getTime() - PAST_DAYS * DAY)
       .sort((a, b) => a.start.getTime() - b.start.getTime())
       .slice(0, KEEP_EVENTS)
-      .map((e) => ({ uid: e.uid, summary: e.summary, start: e.start.getTime(), end: e.end?.getTime() ?? null, allDay: e.allDay, location: e.location }));
+      .map((e) => ({
+        uid: e.uid,
+        summary: e.summary,
+        start: e.start.getTime(),
+        end: e.end?.getTime() ?? null,
+        allDay: e.allDay,
+        location: e.location,
+        sensitive: sensitivityOfText(`${e.summary} ${e.location}`) !== undefined,
+      }));
     this.deps.jobs.setPayload(jobId, { ...state, marker, seen, events: keep });
     this.deps.logger.info({ calendar: state.sub.name, events: events.length, written }, 'calendar changed');
     return { changed: true, written };
   }
 
   /** What is on: `when` is "today", "tomorrow", "this week", "next 7 days" or a day ("Friday", "5 December"). */
-  agenda(asker: Asker, when: string): string {
+  agenda(asker: Asker, when: string, options: { hosted?: boolean } = {}): string {
     const tz = this.deps.zoneOf(asker.ownerId);
     const now = this.deps.clock.now();
     const w = when.trim().toLowerCase();
@@ -195,8 +207,11 @@ export class CalendarDesk {
     const lines: string[] = [];
     for (const job of this.mine(asker)) {
       const s = job.payload as unknown as PollState;
-      for (const e of s.events)
-        if (e.start < to.getTime() && (e.end ?? e.start) >= from.getTime()) lines.push(`${showTime(new Date(e.start), tz)} — ${e.summary}${e.location ? ` (${e.location})` : ''} [${s.sub.name}]`);
+      for (const e of s.events) {
+        if (e.start >= to.getTime() || (e.end ?? e.start) < from.getTime()) continue;
+        const what = options.hosted && e.sensitive ? withheld(`a ${s.sub.name} event`) : `${e.summary}${e.location ? ` (${e.location})` : ''}`;
+        lines.push(`${showTime(new Date(e.start), tz)} — ${what} [${s.sub.name}]`);
+      }
     }
     if (this.mine(asker).length === 0) return 'No calendar is subscribed here (/calendar subscribe).';
     return lines.length ? lines.sort().join('\n') : `Nothing on the calendar ${when || 'today'}.`;
@@ -248,7 +263,9 @@ export class CalendarDesk {
       const day = dayIn(e.start, tz);
       const when = e.allDay ? day : showTime(e.start, tz);
       const future = e.start.getTime() > now.getTime();
+      const sensitivity = sensitivityOfText(`${e.summary} ${e.location}`);
       return {
+        ...(sensitivity ? { sensitivity } : {}),
         text: `${e.summary || '(no title)'} — ${when}${e.location ? ` at ${e.location}` : ''}`,
         type: future ? 'commitment' : 'episode',
         said,

@@ -12,7 +12,7 @@ export const calendarAgenda = defineTool({
   async execute(args, ctx) {
     const t = ctx.time;
     if (!t?.calendar) return NONE;
-    const text = t.calendar.agenda(t.asker, args.when);
+    const text = t.calendar.agenda(t.asker, args.when, { hosted: ctx.modelLocality === 'hosted' });
     return { content: text, summary: `agenda ${args.when}` };
   },
 });

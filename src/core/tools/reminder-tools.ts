@@ -1,5 +1,7 @@
 /** Reminders the model sets, lists and cancels for the person it is talking to (src/core/time/reminder-desk.ts). */
 import { z } from 'zod';
+import { withheld } from '../egress.js';
+import { sensitivityOfText } from '../promotion.js';
 import { defineTool, type ToolContext } from './tool.js';
 
 const NOT_HERE = { content: 'Reminders are not available here.', summary: 'no reminders here' };
@@ -37,8 +39,10 @@ export const listReminders = defineTool({
     if (!t) return NOT_HERE;
     const list = t.desk.list(t.asker);
     if (list.length === 0) return { content: 'No reminders are set.', summary: 'no reminders' };
+    // a reminder set by hand may say what a hosted model must not read (health, money, credentials)
+    const text = (r: { text: string }) => (ctx.modelLocality === 'hosted' && sensitivityOfText(r.text) ? withheld('a reminder') : r.text);
     return {
-      content: list.map((r) => `- ${r.id}: ${r.text} — ${r.repeats ? `${r.repeats}, next ` : ''}${r.shown}${r.where === 'here' ? '' : ` (in ${r.where})`}`).join('\n'),
+      content: list.map((r) => `- ${r.id}: ${text(r)} — ${r.repeats ? `${r.repeats}, next ` : ''}${r.shown}${r.where === 'here' ? '' : ` (in ${r.where})`}`).join('\n'),
       summary: `${list.length} reminder(s)`,
     };
   },
