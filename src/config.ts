@@ -94,6 +94,45 @@ export const configSchema = z.object({
   BACKUP_EVERY_HOURS: int(0, 8760).default(0),
   BACKUP_KEEP: int(1, 1000).default(7),
   BACKUP_AGE_RECIPIENT: optional(z.string().regex(/^age1[0-9a-z]+$/, 'an age public key starts with age1')),
+  // time: the scheduler (reminders, commitment follow-ups, calendar polls, morning briefs)
+  SCHEDULER_ENABLED: bool.default(true),
+  /** The time zone of whoever has not set their own (/remind zone); empty = the machine's. */
+  TZ: z
+    .string()
+    .default('')
+    .transform((v) => v.trim() || Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC')
+    .refine((v) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: v });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'expected an IANA time zone such as Europe/Berlin'),
+
+  /** The hour (in TZ) of the morning after a commitment's due day, when Charlie asks whether it happened. */
+  FOLLOW_UP_HOUR: int(0, 23).default(9),
+  /** Minutes between two polls of a subscribed calendar (an unchanged one costs one small request). */
+  CALENDAR_POLL_MINUTES: int(1, 59).default(15),
+  /** Calendar credentials by handle: `family=ann:app-password;work=ann@example.com:secret`; a subscription names only the handle. */
+  CALENDAR_SECRETS: z
+    .string()
+    .default('')
+    .transform((v, ctx) => {
+      const out: Record<string, { username: string; password: string }> = {};
+      for (const part of v
+        .split(';')
+        .map((p) => p.trim())
+        .filter(Boolean)) {
+        const m = /^([A-Za-z0-9_-]+)=([^:]*):(.*)$/.exec(part);
+        if (!m) {
+          ctx.addIssue({ code: 'custom', message: 'expected handle=user:password entries separated by ;' });
+          return z.NEVER;
+        }
+        out[m[1]!] = { username: m[2]!, password: m[3]! };
+      }
+      return out;
+    }),
 
   // retrieval
   EMBEDDER: z.enum(['auto', 'transformers', 'openai', 'builtin']).default('auto'),
@@ -292,5 +331,7 @@ export function dataFiles(dataDir: string) {
     mcp: resolve(dataDir, 'mcp.json'),
     /** What each MCP server's tools are called and do, learnt when it listed them (derived). */
     mcpTools: resolve(dataDir, 'mcp-tools.json'),
+    /** The scheduler's jobs (reminders, follow-ups, calendar polls) and per-person time zones: not derived. */
+    schedule: resolve(dataDir, 'schedule.db'),
   };
 }

@@ -54,6 +54,20 @@ import { createMcpSource } from './mcp/create.js';
 import { statusLine, type McpToolSource } from './mcp/source.js';
 import { memoryEndpoint } from './mcp/memory-http.js';
 import type { MemoryServerOptions } from './mcp/memory-server.js';
+import { randomBytes } from 'node:crypto';
+import { SqliteJobStore } from './storage/job-store.js';
+import { Scheduler } from './core/time/scheduler.js';
+import { ReminderDesk } from './core/time/reminder-desk.js';
+import { isDiscordPlace, isTerminalPlace, OutboxRouter } from './time/outbox-router.js';
+import { startTicker } from './time/ticker.js';
+import { DiscordTimeOutbox } from './discord/time-post.js';
+import { TerminalOutbox } from './terminal/time.js';
+import { CalendarDesk } from './core/time/calendar.js';
+import { CalendarConnectorImpl } from './calendar/connector.js';
+import { calendarRecords } from './time/calendar-records.js';
+import { FollowUps } from './core/time/follow-ups.js';
+import { MorningBrief } from './core/time/brief.js';
+import { projectCommitments } from './time/commitment-book.js';
 
 export async function buildApp(config: Config, logger: Logger, progress: Logger = logger, chat?: ChatModelBuild) {
   const clock = systemClock;
@@ -124,7 +138,35 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
   // MCP tool servers from data/mcp.json (MCP_CONFIG): nothing starts until a turn asks for one
   const mcp = createMcpSource(config, logger.child({ component: 'mcp' }), clock);
   for (const problem of mcp.problems) notices.push(problem);
+  // time: jobs in data/schedule.db; the front doors add themselves to the outbox when they start
+  const jobs = new SqliteJobStore(dataFiles(config.dataDir).schedule);
+  const outbox = new OutboxRouter();
+  const scheduler = new Scheduler(jobs, clock, logger.child({ component: 'scheduler' }));
+  const reminders = new ReminderDesk({ jobs, settings: jobs, outbox, clock, defaultZone: config.TZ, newId: () => randomBytes(4).toString('hex') });
+  reminders.attach(scheduler);
+  const calendar = new CalendarDesk({
+    jobs,
+    connector: new CalendarConnectorImpl({ clock, secrets: (handle) => config.CALENDAR_SECRETS[handle] ?? null }),
+    records: calendarRecords(store, graph, privateStore.records),
+    clock,
+    zoneOf: (owner) => reminders.zoneOf(owner),
+    logger: logger.child({ component: 'calendar' }),
+    newId: () => randomBytes(4).toString('hex'),
+    pollMinutes: config.CALENDAR_POLL_MINUTES,
+  });
+  calendar.attach(scheduler);
+  const commitments = projectCommitments(store, graph);
+  const followUps = new FollowUps({ jobs, book: commitments, outbox, clock, logger: logger.child({ component: 'follow-ups' }), zone: config.TZ, hour: config.FOLLOW_UP_HOUR });
+  followUps.attach(scheduler, reminders);
+  const brief = new MorningBrief({ jobs, desk: reminders, calendar, book: commitments, outbox, clock });
+  brief.attach(scheduler);
+  let stopTicker = () => {};
+  const startTime = () => {
+    if (config.SCHEDULER_ENABLED) stopTicker = startTicker(scheduler, logger.child({ component: 'scheduler' }));
+  };
   const assistant = new Assistant({
+    reminders,
+    calendar,
     reflection,
     toolSource: { source: mcp, maxDefinitions: config.MCP_MAX_TOOL_DEFINITIONS },
     model,
@@ -181,6 +223,7 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
     stopReflecting = () => clearInterval(timer);
   };
   const close = async () => {
+    stopTicker();
     stopReflecting();
     stopBackups();
     await assistant.idle();
@@ -188,10 +231,11 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
     await retrieval.close();
     usage.close();
     privateStore.close();
+    jobs.close();
     await mcp.close();
     await chatModel.close();
   };
-  return { assistant, model, store, privateStore, ingest, notices, startReflecting, close, mcp };
+  return { assistant, model, store, privateStore, ingest, notices, startReflecting, time: { reminders, calendar, brief, outbox, start: startTime }, close, mcp };
 }
 
 async function main(): Promise<void> {
@@ -243,9 +287,20 @@ async function main(): Promise<void> {
       assistant: app.assistant,
       logger,
       acceptsImages: app.model.acceptsImages,
-      services: { voice, web, ingest: app.ingest, reflectReport: config.REFLECT_REPORT, toolServers: () => mcpLines(app.mcp) },
+      services: {
+        voice,
+        web,
+        ingest: app.ingest,
+        reflectReport: config.REFLECT_REPORT,
+        toolServers: () => mcpLines(app.mcp),
+        time: app.time.reminders,
+        calendar: app.time.calendar,
+        brief: app.time.brief,
+      },
       transcribeAudio: (list) => transcribeAudioAttachments(list, { stt, fetch, downloadTimeoutMs: config.VOICE_MESSAGE_DOWNLOAD_TIMEOUT_MS, language: config.STT_LANGUAGE }),
     });
+    app.time.outbox.add(isDiscordPlace, new DiscordTimeOutbox(bot.client));
+    app.time.start();
     // the report goes to the project's channel (REFLECT_REPORT=channel); it is in the log either way
     app.startReflecting(async (report) => {
       if (config.REFLECT_REPORT !== 'channel' || report.pages === 0) return;
@@ -267,7 +322,11 @@ async function main(): Promise<void> {
   for (const n of app.notices) process.stdout.write(`! ${n}\n`);
   // the terminal has no channel: reports go to the log (data/logs/charlie.log)
   app.startReflecting(async () => {});
+  const terminalOutbox = new TerminalOutbox();
+  app.time.outbox.add(isTerminalPlace, terminalOutbox);
+  app.time.start();
   await runTerminal({
+    time: { desk: app.time.reminders, outbox: terminalOutbox, calendar: app.time.calendar, brief: app.time.brief },
     assistant: app.assistant,
     projectName: values.project ?? 'general',
     assistantName: config.ASSISTANT_NAME,

@@ -45,6 +45,8 @@ import { builtinTools } from './tools/index.js';
 import type { Tool, ToolCategory } from './tools/tool.js';
 import type { ToolSource, TurnToolSource } from './tool-source.js';
 import { presuggestGroups } from './presuggest.js';
+import { askerFor, type Asker, type ReminderDesk } from './time/reminder-desk.js';
+import type { CalendarDesk } from './time/calendar.js';
 
 export interface AssistantSettings {
   assistantName: string;
@@ -75,6 +77,10 @@ export interface AssistantDeps extends MemoryStores {
   writeRequests?: WriteRequestStore;
   /** Reflection on the projects' pages and their kept versions (absent: none). */
   reflection?: Reflection;
+  /** Reminders the model may set for the person asking (absent: no scheduler). */
+  reminders?: ReminderDesk;
+  /** Subscribed calendars: the agenda and new events (absent: none). */
+  calendar?: CalendarDesk;
 }
 
 export const FAILURE_REPLY = 'Sorry — something went wrong while answering. Your message is saved.';
@@ -123,6 +129,8 @@ interface Ask {
   onWithheld: () => void;
   /** Follow-ups and review notes Charlie brings up itself in this reply (once each). */
   reminders: Reminder[];
+  /** Who asks, and where, for the reminder tools. */
+  asker: Asker;
 }
 
 export class Assistant implements AssistantApi {
@@ -300,6 +308,7 @@ export class Assistant implements AssistantApi {
       log.warn({ err }, 'reminders not read');
       return [];
     });
+    const asker = askerFor(message.place, message.speaker, message.speakerId);
     const ask: Ask = {
       home,
       speaker: message.speaker,
@@ -317,6 +326,7 @@ export class Assistant implements AssistantApi {
       access,
       reminders,
       onWithheld: () => (withheldInTurn = true),
+      asker,
     };
     try {
       let result: LoopResult;
@@ -405,6 +415,7 @@ export class Assistant implements AssistantApi {
         sawSensitive: (r) => ask.found.push(r),
         ...(ask.access?.confirm ? { confirm: ask.access.confirm } : {}),
         scrubForHosted: (text) => this.egress.scrubText(egressScope(home), text),
+        ...(this.deps.reminders ? { time: { desk: this.deps.reminders, asker: ask.asker, ...(this.deps.calendar ? { calendar: this.deps.calendar } : {}) } } : {}),
       },
       limits: { ...settings.limits, deadlineMs: ask.deadline.answerMs },
       turnId,

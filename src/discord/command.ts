@@ -18,6 +18,9 @@ import {
 } from 'discord.js';
 import type { AssistantApi, Place } from '../core/assistant-api.js';
 import type { Logger } from '../core/ports.js';
+import type { ReminderDesk } from '../core/time/reminder-desk.js';
+import type { CalendarDesk } from '../core/time/calendar.js';
+import type { MorningBrief } from '../core/time/brief.js';
 import type { NoteBoard } from './note-board.js';
 
 /** `/web`: personal login links to the web app (the web server, while it runs). */
@@ -44,6 +47,12 @@ export interface DiscordServices {
   reflectReport?: 'log' | 'channel';
   /** One line per MCP tool server (state, tool count or error), for /help. */
   toolServers?: () => string[];
+  /** Reminders and the buttons on delivered ones (/remind), while the scheduler runs. */
+  time?: ReminderDesk;
+  /** Subscribed calendars (/calendar). */
+  calendar?: CalendarDesk;
+  /** The opt-in morning brief (/remind brief). */
+  brief?: MorningBrief;
 }
 
 export interface CommandContext {
@@ -102,6 +111,8 @@ export const GROUPS = {
   private: { name: 'private', description: 'Your private memory (DMs): see it, forget parts of it, or wipe it' },
   project: { name: 'project', description: 'Settings of this channel’s project' },
   voice: { name: 'voice', description: 'Talk with Charlie in a voice channel' },
+  calendar: { name: 'calendar', description: 'Calendars this channel (or you, in a DM) follows: subscribe, list, agenda' },
+  remind: { name: 'remind', description: 'Reminders: set one, list them, cancel one, set your time zone' },
 } as const;
 
 /**

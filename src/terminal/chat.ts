@@ -13,6 +13,10 @@ import { parseTargetToken, targetToken } from '../core/tombstones.js';
 import { whyText } from '../core/why.js';
 import type { ToolConfirm } from '../core/tools/tool.js';
 import { eventLine, palette, renderMemory, type Palette } from './render.js';
+import type { ReminderDesk } from '../core/time/reminder-desk.js';
+import type { CalendarDesk } from '../core/time/calendar.js';
+import type { MorningBrief } from '../core/time/brief.js';
+import { calendarCommand, CALENDAR_HELP, remindCommand, REMIND_HELP, type TerminalOutbox } from './time.js';
 
 export interface TerminalOptions {
   assistant: AssistantApi;
@@ -27,9 +31,11 @@ export interface TerminalOptions {
   userName: string;
   /** One line per MCP tool server (state, tool count or error), for /help. */
   toolServers?: () => string[];
+  /** Reminders (/remind) and where their deliveries are printed, while the scheduler runs. */
+  time?: { desk: ReminderDesk; outbox: TerminalOutbox; calendar?: CalendarDesk; brief?: MorningBrief };
 }
 
-const HELP = `commands: /memory show · /memory forget [ITEM] [--messages] · /memory candidates · /memory promote KEY · /memory review · /memory hold ID · /memory why FACT · /memory reflect · /memory restore [PAGE [VERSION]] · /project style TEXT · /project distill · /search QUERY · /help · /quit`;
+const HELP = `commands: /memory show · /memory forget [ITEM] [--messages] · /memory candidates · /memory promote KEY · /memory review · /memory hold ID · /memory why FACT · /memory reflect · /memory restore [PAGE [VERSION]] · /project style TEXT · /project distill · /search QUERY · ${REMIND_HELP} · ${CALENDAR_HELP} · /help · /quit`;
 
 function modelsLine(assistant: AssistantApi): string {
   return assistant.lanes().map(describeLane).join('\n');
@@ -44,6 +50,7 @@ export async function runTerminal(o: TerminalOptions): Promise<void> {
   const down = await o.modelStatus;
   if (down) write(p.warn(`! ${down}. Memory commands still work.\n`));
 
+  const closeOutbox = o.time?.outbox.open(write);
   const rl = createInterface({ input: o.input, terminal: o.interactive, crlfDelay: Infinity });
   // one reader for both the chat and the y/N of a tool confirmation in the middle of a turn
   const lines = rl[Symbol.asyncIterator]();
@@ -61,6 +68,8 @@ export async function runTerminal(o: TerminalOptions): Promise<void> {
     if (line === '/quit' || line === '/exit') break;
     try {
       if (line === '/help') write(`${helpText(o)}\n`);
+      else if (line === '/remind' || line.startsWith('/remind ')) write(`${await remindCommand(line.slice('/remind'.length), o.time?.desk, place, o.userName, o.time?.brief)}\n`);
+      else if (line === '/calendar' || line.startsWith('/calendar ')) write(`${await calendarCommand(line.slice('/calendar'.length), o.time?.calendar, place, o.userName)}\n`);
       else if (line.startsWith('/')) write(`${await command(line, o.assistant, place, p, o.userName)}\n`);
       else await turn(line, o, place, p, write, confirm);
     } catch (error) {
@@ -69,6 +78,7 @@ export async function runTerminal(o: TerminalOptions): Promise<void> {
     prompt();
   }
   rl.close();
+  closeOutbox?.();
   write(p.dim('saving memory…\n'));
   await o.assistant.idle();
 }

@@ -134,6 +134,11 @@ function probes(c: Record<string, string>): Record<string, unknown[]> {
       { page: 'People/Carol.md', depth: 2 },
       { page: `Health/${c['page-title']}.md`, depth: 2 },
     ],
+    set_reminder: [{ what: 'look at the health page', when: 'in 20 minutes' }],
+    list_reminders: [{}],
+    cancel_reminder: [{ id: 'nope' }],
+    calendar_agenda: [{ when: 'today' }, { when: 'this week' }],
+    create_event: [{ title: 'Dentist', when: 'tomorrow at 9am' }],
   };
 }
 

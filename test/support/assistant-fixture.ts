@@ -32,6 +32,8 @@ export function makeAssistant<S extends ProjectStore = InMemoryProjectStore, P e
   privateRecords?: AssistantDeps['privateRecords'];
   tools?: AssistantDeps['tools'];
   toolSource?: AssistantDeps['toolSource'];
+  reminders?: AssistantDeps['reminders'];
+  calendar?: AssistantDeps['calendar'];
   clock?: C;
   logger?: Logger;
   settings?: Partial<AssistantSettings>;
@@ -52,6 +54,8 @@ export function makeAssistant<S extends ProjectStore = InMemoryProjectStore, P e
     ...(opts.privateRecords ? { privateRecords: opts.privateRecords } : {}),
     tools: opts.tools,
     ...(opts.toolSource ? { toolSource: opts.toolSource } : {}),
+    ...(opts.reminders ? { reminders: opts.reminders } : {}),
+    ...(opts.calendar ? { calendar: opts.calendar } : {}),
     clock,
     logger: opts.logger ?? silentLogger,
     settings: { ...testSettings, ...opts.settings },

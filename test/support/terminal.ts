@@ -1,10 +1,14 @@
 /** The terminal chat on piped input, as a person piping a script into `npm start` would run it. */
 import { PassThrough } from 'node:stream';
 import type { AssistantApi } from '../../src/core/assistant-api.js';
-import { runTerminal } from '../../src/terminal/chat.js';
+import { runTerminal, type TerminalOptions } from '../../src/terminal/chat.js';
 
 /** Runs the terminal (project `general`, not interactive, no colour) on `input` and returns what it printed. */
-export async function pipeTerminal(assistant: AssistantApi, input: string, options: { modelStatus?: string | null; userName?: string; toolServers?: () => string[] } = {}): Promise<string> {
+export async function pipeTerminal(
+  assistant: AssistantApi,
+  input: string,
+  options: { modelStatus?: string | null; userName?: string; toolServers?: () => string[]; time?: TerminalOptions['time'] } = {},
+): Promise<string> {
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   let text = '';
@@ -21,6 +25,7 @@ export async function pipeTerminal(assistant: AssistantApi, input: string, optio
     modelStatus: Promise.resolve(options.modelStatus ?? null),
     userName: options.userName ?? 'dana',
     ...(options.toolServers ? { toolServers: options.toolServers } : {}),
+    ...(options.time ? { time: options.time } : {}),
   });
   return text;
 }

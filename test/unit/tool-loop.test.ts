@@ -92,7 +92,7 @@ describe('tool loop guards', () => {
       { text: 'It is 12:00.' },
     ]);
     const { assistant } = makeAssistant({ model });
-    const out = await assistant.handle(msg('hmm, remind me of something'));
+    const out = await assistant.handle(msg('hmm, tell me something'));
     expect(out.reply).toBe('It is 12:00.');
     const first = model.requests[0]!.tools!.map((t) => t.name);
     expect(first).not.toContain('current_time');

@@ -77,7 +77,7 @@ describe('tool loop with a tool source', () => {
     const model = new ScriptedChatModel([{ text: 'ok' }]);
     const { assistant } = makeAssistant({ model, toolSource: { source, maxDefinitions: 12 } });
     await assistant.handle(msg('what is in my calendar'));
-    expect(JSON.stringify(model.requests[0]!.tools)).not.toContain('calendar');
+    expect(JSON.stringify(model.requests[0]!.tools)).not.toContain('mcp:calendar');
     expect(source.loads).toEqual([]);
   });
 });

@@ -4,6 +4,8 @@ import type { MemoryWrites } from '../write-requests.js';
 import type { Home, NoteShelf, ProjectGraph } from '../home.js';
 import type { Clock, Logger, ToolSpec } from '../ports.js';
 import type { SensitiveRecord } from '../egress.js';
+import type { Asker, ReminderDesk } from '../time/reminder-desk.js';
+import type { CalendarDesk } from '../time/calendar.js';
 
 export type ToolCategory = 'memory' | 'notes' | 'time';
 
@@ -13,7 +15,7 @@ export type SourceCategory = `${string}:${string}`;
 export const TOOL_CATEGORIES: Record<ToolCategory, string> = {
   memory: 'search and read what this project remembers (summary, decisions, quotes, past conversation)',
   notes: 'list, read and save entity notes (people, places, topics)',
-  time: 'the current date and time',
+  time: 'the current date and time; set, list and cancel reminders; the calendar (agenda, new events)',
 };
 
 /**
@@ -56,6 +58,8 @@ export interface ToolContext {
   confirm?: ToolConfirm;
   /** Withholds what is sensitive in this turn's scope from text bound for a hosted tool server. */
   scrubForHosted?: (text: string) => Promise<string>;
+  /** Reminders (and later the calendar) for the person asking, where a scheduler runs. */
+  time?: { desk: ReminderDesk; asker: Asker; calendar?: CalendarDesk };
 }
 
 /** What the person is asked before a tool with side effects runs. */

@@ -17,7 +17,7 @@ import { parseSensitivity, type SensitiveKind, type Sensitivity } from '../../co
 
 export const CATEGORIES = ['identity', 'preference', 'commitment', 'episode', 'relationship', 'rule'] as const;
 export type Category = (typeof CATEGORIES)[number];
-export const PROVENANCE_KINDS = ['chat', 'voice', 'ingest', 'manual', 'reflection'] as const;
+export const PROVENANCE_KINDS = ['chat', 'voice', 'ingest', 'manual', 'reflection', 'calendar'] as const;
 export type ProvenanceKind = (typeof PROVENANCE_KINDS)[number];
 export const STATUSES = ['active', 'review', 'held', 'superseded'] as const;
 export type RecordStatus = (typeof STATUSES)[number];
@@ -65,6 +65,7 @@ export function provenanceOf(source: string): ProvenanceKind {
   if (/^voice:/i.test(s)) return 'voice';
   if (/^inbox\//i.test(s) || /^ingest:/i.test(s)) return 'ingest';
   if (/^\[\[/.test(s)) return 'reflection';
+  if (/^calendar:/i.test(s)) return 'calendar';
   if (/^manual\b/i.test(s)) return 'manual';
   return 'chat';
 }

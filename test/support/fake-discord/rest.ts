@@ -39,6 +39,11 @@ export function routeRest(fake: FakeDiscord, call: RestCall): Out {
       verify_key: 'x',
     });
   }
+  if (method === 'POST' && path === '/users/@me/channels') {
+    // opens (or finds) the DM channel with a user, as Discord does for user.createDM()
+    const user = fake.users.get(String(body.recipient_id));
+    return user ? ok(channelPayload(fake.dmChannel(user), user)) : notFound;
+  }
   if ((m = /^\/channels\/(\d+)$/.exec(path)) && method === 'GET') {
     const channel = fake.channels.get(m[1]!);
     return channel ? ok(channelPayload(channel)) : notFound;
@@ -47,6 +52,9 @@ export function routeRest(fake: FakeDiscord, call: RestCall): Out {
   if ((m = /^\/channels\/(\d+)\/messages$/.exec(path)) && method === 'POST') {
     const channel = fake.channels.get(m[1]!);
     if (!channel) return notFound;
+    // enforce_nonce: a second send with the same nonce returns the first message (Discord dedups)
+    const same = body.enforce_nonce && body.nonce ? [...fake.messages.values()].find((x) => x.channel_id === channel.id && x.nonce === body.nonce) : undefined;
+    if (same) return ok(same);
     const ref = (body.message_reference as Json | undefined)?.message_id;
     const payload = {
       ...messagePayload({ id: fake.ids.next(), channel, author: fake.bot, content: '', replyTo: ref ? fake.messages.get(String(ref)) : undefined }),
@@ -113,7 +121,7 @@ function ok(body: unknown): Out {
 
 function pickMessageFields(body: Json): Json {
   const out: Json = {};
-  for (const k of ['content', 'embeds', 'components', 'flags', 'allowed_mentions']) if (k in body) out[k] = body[k];
+  for (const k of ['content', 'embeds', 'components', 'flags', 'allowed_mentions', 'nonce', 'enforce_nonce']) if (k in body) out[k] = body[k];
   return out;
 }
 

@@ -1,0 +1,281 @@
+/**
+ * Calendars, live: a place (a project or a person's DM) subscribes to a calendar — an `.ics`
+ * address (read-only) or a CalDAV collection (read and write). A subscription is a recurring
+ * scheduler job that polls it: the source's change marker (CalDAV ctag / sync token, the .ics
+ * ETag or content hash) is compared first, and an unchanged calendar costs one cheap request
+ * and nothing else — no parse, no write, no model call. New or changed events become records
+ * (a future event a commitment with its due day, a past one an episode) with provenance
+ * `calendar` and confidence 1, written through the place's record path; no model reads them.
+ * Credentials stay in the settings: a subscription names a handle, never a password.
+ */
+import { DateTime } from 'luxon';
+import { placeKey, type Place } from '../assistant-api.js';
+import type { Clock, GraphFact, GraphWrite, GraphWriteReport, Logger } from '../ports.js';
+import { withheld } from '../egress.js';
+import { sensitivityOfText } from '../sensitivity.js';
+import type { Job, JobStore } from './jobs.js';
+import { dayIn, showTime } from './recurrence.js';
+import type { Asker } from './reminder-desk.js';
+import type { Scheduler } from './scheduler.js';
+import { parseWhen } from './when.js';
+
+export interface CalendarEvent {
+  uid: string;
+  summary: string;
+  start: Date;
+  end: Date | null;
+  allDay: boolean;
+  location: string;
+}
+
+export interface Subscription {
+  name: string;
+  kind: 'ics' | 'caldav';
+  url: string;
+  /** Names the credentials in the settings (CALENDAR_SECRETS); never the secret itself. */
+  handle?: string;
+  /** The page the events are recorded on (default: "<name> calendar"). */
+  entity?: string;
+}
+
+/** One calendar, opened by the adapter (src/calendar/). */
+export interface CalendarSource {
+  /** A cheap marker that changes when the calendar does. */
+  marker(): Promise<string>;
+  events(): Promise<CalendarEvent[]>;
+  /** CalDAV only. */
+  create?(event: Omit<CalendarEvent, 'allDay'>): Promise<void>;
+}
+
+export interface CalendarConnector {
+  open(sub: Subscription): CalendarSource;
+}
+
+/** Where a place's records are written: a project's pages, or a DM's rows in private.db. */
+export interface CalendarRecords {
+  write(place: Place, write: GraphWrite): Promise<GraphWriteReport>;
+}
+
+interface CachedEvent {
+  /** Health, money or credentials by its words: withheld from a hosted model (src/core/egress.ts). */
+  sensitive?: boolean;
+  uid: string;
+  summary: string;
+  start: number;
+  end: number | null;
+  allDay: boolean;
+  location: string;
+}
+
+interface PollState {
+  sub: Subscription;
+  marker: string;
+  /** uid → a hash of what was recorded, so an unchanged event is not written again. */
+  seen: Record<string, string>;
+  events: CachedEvent[];
+}
+
+export interface CalendarDeskDeps {
+  jobs: JobStore;
+  connector: CalendarConnector;
+  records: CalendarRecords;
+  clock: Clock;
+  zoneOf: (ownerId: string) => string;
+  logger: Logger;
+  newId: () => string;
+  /** Minutes between polls (CALENDAR_POLL_MINUTES). */
+  pollMinutes: number;
+}
+
+const KEEP_EVENTS = 400;
+const PAST_DAYS = 30;
+const DAY = 86_400_000;
+const slug = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '') || 'calendar';
+const eventHash = (e: CalendarEvent) => `${e.summary}|${e.start.getTime()}|${e.end?.getTime() ?? ''}|${e.location}`;
+/** The address as shown: the host only (an .ics secret address is a password). */
+export const shownAddress = (url: string) => url.replace(/^(https?:\/\/)?(?:[^@/]*@)?([^/?#]+).*$/i, '$1$2/…');
+
+export class CalendarDesk {
+  /** Proposed events waiting for the person's yes: token → what, from which message. */
+  private readonly proposals = new Map<string, { asker: string; source: string; sub: string; event: Omit<CalendarEvent, 'allDay'> }>();
+
+  constructor(private readonly deps: CalendarDeskDeps) {}
+
+  attach(scheduler: Scheduler): void {
+    scheduler.handle('calendar-poll', async (d) => {
+      await this.poll(d.job.id);
+    });
+  }
+
+  subscribe(asker: Asker, sub: Subscription): { ok: boolean; line: string } {
+    if (!/^https?:\/\//i.test(sub.url) && !/^webcal:\/\//i.test(sub.url)) return { ok: false, line: 'a calendar address starts with https:// (or webcal://)' };
+    const url = sub.url.replace(/^webcal:/i, 'https:');
+    const id = this.jobId(asker.place, sub.name);
+    const now = this.deps.clock.now();
+    const state: PollState = { sub: { ...sub, url }, marker: '', seen: {}, events: [] };
+    const cron = `*/${this.deps.pollMinutes} * * * *`;
+    const added = this.deps.jobs.add(
+      { id, kind: 'calendar-poll', owner: asker.ownerId, place: asker.place, due: now, tz: this.deps.zoneOf(asker.ownerId), rule: { cron }, payload: state as unknown as Record<string, unknown> },
+      now,
+    );
+    if (!added) return { ok: false, line: `a calendar named ${sub.name} is already subscribed here` };
+    return {
+      ok: true,
+      line: `Subscribed to ${sub.name} (${sub.kind === 'caldav' ? 'CalDAV, read and write' : '.ics, read-only'}, ${shownAddress(url)}); I check it every ${this.deps.pollMinutes} minutes.`,
+    };
+  }
+
+  unsubscribe(asker: Asker, name: string): boolean {
+    return this.deps.jobs.cancel(this.jobId(asker.place, name));
+  }
+
+  subscriptions(asker: Asker): { name: string; kind: string; address: string }[] {
+    return this.mine(asker).map((j) => {
+      const s = (j.payload as unknown as PollState).sub;
+      return { name: s.name, kind: s.kind, address: shownAddress(s.url) };
+    });
+  }
+
+  /** Polls every subscription of the asker now (/calendar poll), errors as lines. */
+  async pollAll(asker: Asker): Promise<{ name: string; changed: boolean; written: number; error?: string }[]> {
+    const out: { name: string; changed: boolean; written: number; error?: string }[] = [];
+    for (const job of this.mine(asker)) {
+      const name = (job.payload as unknown as PollState).sub.name;
+      try {
+        out.push({ name, ...(await this.poll(job.id)) });
+      } catch (err) {
+        out.push({ name, changed: false, written: 0, error: err instanceof Error ? err.message : String(err) });
+      }
+    }
+    return out;
+  }
+
+  /** Polls one subscription now; `changed` false means only the marker was read. */
+  async poll(jobId: string): Promise<{ changed: boolean; written: number }> {
+    const job = this.deps.jobs.get(jobId);
+    if (!job || job.status === 'cancelled') return { changed: false, written: 0 };
+    const state = job.payload as unknown as PollState;
+    const source = this.deps.connector.open(state.sub);
+    const marker = await source.marker();
+    if (marker && marker === state.marker) return { changed: false, written: 0 };
+    const now = this.deps.clock.now();
+    const events = await source.events();
+    const fresh = events.filter((e) => state.seen[e.uid] !== eventHash(e));
+    let written = 0;
+    if (fresh.length) {
+      const report = await this.deps.records.write(job.place, this.recordsOf(state.sub, fresh, now, job.tz));
+      written = report.factsAdded + report.factsRefreshed;
+    }
+    const seen = Object.fromEntries(events.map((e) => [e.uid, eventHash(e)]));
+    const keep = events
+      .filter((e) => e.start.getTime() >= now.getTime() - PAST_DAYS * DAY)
+      .sort((a, b) => a.start.getTime() - b.start.getTime())
+      .slice(0, KEEP_EVENTS)
+      .map((e) => ({
+        uid: e.uid,
+        summary: e.summary,
+        start: e.start.getTime(),
+        end: e.end?.getTime() ?? null,
+        allDay: e.allDay,
+        location: e.location,
+        sensitive: sensitivityOfText(`${e.summary} ${e.location}`) !== undefined,
+      }));
+    this.deps.jobs.setPayload(jobId, { ...state, marker, seen, events: keep });
+    this.deps.logger.info({ calendar: state.sub.name, events: events.length, written }, 'calendar changed');
+    return { changed: true, written };
+  }
+
+  /** What is on: `when` is "today", "tomorrow", "this week", "next 7 days" or a day ("Friday", "5 December"). */
+  agenda(asker: Asker, when: string, options: { hosted?: boolean } = {}): string {
+    const tz = this.deps.zoneOf(asker.ownerId);
+    const now = this.deps.clock.now();
+    const w = when.trim().toLowerCase();
+    const dayStart = (at: Date) => DateTime.fromJSDate(at, { zone: tz }).startOf('day');
+    let from: Date;
+    let to: Date;
+    if (w === '' || w === 'today') [from, to] = [dayStart(now).toJSDate(), dayStart(now).plus({ days: 1 }).toJSDate()];
+    else if (/week|7 days/.test(w)) [from, to] = [now, new Date(now.getTime() + 7 * DAY)];
+    else {
+      const parsed = parseWhen(w === 'tomorrow' ? 'tomorrow at noon' : `${w} at noon`, now, tz);
+      if (!parsed.ok) return `I can't read "${when}" as a day (try today, tomorrow, this week, Friday, 5 December).`;
+      [from, to] = [dayStart(parsed.at).toJSDate(), dayStart(parsed.at).plus({ days: 1 }).toJSDate()];
+    }
+    const lines: string[] = [];
+    for (const job of this.mine(asker)) {
+      const s = job.payload as unknown as PollState;
+      for (const e of s.events) {
+        if (e.start >= to.getTime() || (e.end ?? e.start) < from.getTime()) continue;
+        const what = options.hosted && e.sensitive ? withheld(`a ${s.sub.name} event`) : `${e.summary}${e.location ? ` (${e.location})` : ''}`;
+        lines.push(`${showTime(new Date(e.start), tz)} — ${what} [${s.sub.name}]`);
+      }
+    }
+    if (this.mine(asker).length === 0) return 'No calendar is subscribed here (/calendar subscribe).';
+    return lines.length ? lines.sort().join('\n') : `Nothing on the calendar ${when || 'today'}.`;
+  }
+
+  /** A proposed event: nothing is written until the person says yes in a later message. */
+  propose(asker: Asker, source: string, e: { title: string; when: string; minutes?: number; calendar?: string; location?: string }): string {
+    const writable = this.mine(asker).filter((j) => (j.payload as unknown as PollState).sub.kind === 'caldav');
+    const target = e.calendar ? writable.find((j) => (j.payload as unknown as PollState).sub.name.toLowerCase() === e.calendar!.toLowerCase()) : writable[0];
+    if (!target) return writable.length ? `No CalDAV calendar named ${e.calendar} here.` : 'No calendar here can be written to (an .ics address is read-only; subscribe a CalDAV calendar).';
+    const tz = this.deps.zoneOf(asker.ownerId);
+    const at = parseWhen(e.when, this.deps.clock.now(), tz);
+    if (!at.ok) return `Not proposed: ${at.error}`;
+    const token = `ev-${this.deps.newId()}`;
+    const end = new Date(at.at.getTime() + (e.minutes ?? 60) * 60_000);
+    const sub = (target.payload as unknown as PollState).sub.name;
+    this.proposals.set(token, { asker: asker.ownerId, source, sub, event: { uid: `${token}@charlie`, summary: e.title.slice(0, 200), start: at.at, end, location: e.location ?? '' } });
+    return `Proposed, not written: "${e.title}" on ${showTime(at.at, tz)} for ${e.minutes ?? 60} minutes in ${sub}. Ask the person to confirm; when they say yes (in their next message), call create_event with confirm "${token}".`;
+  }
+
+  /** Writes a proposed event once the person confirmed it in a message after the proposal. */
+  async confirm(asker: Asker, source: string, token: string): Promise<string> {
+    const p = this.proposals.get(token);
+    if (!p || p.asker !== asker.ownerId) return `No proposed event ${token} (propose it first).`;
+    if (p.source === source) return 'Not written: the person has not confirmed yet. Ask them, and confirm in the turn of their answer.';
+    const job = this.mine(asker).find((j) => (j.payload as unknown as PollState).sub.name === p.sub);
+    if (!job) return `The calendar ${p.sub} is no longer subscribed here.`;
+    const cal = this.deps.connector.open((job.payload as unknown as PollState).sub);
+    if (!cal.create) return `${p.sub} cannot be written to.`;
+    await cal.create(p.event);
+    this.proposals.delete(token);
+    await this.poll(job.id);
+    return `Created "${p.event.summary}" on ${showTime(p.event.start, job.tz)} in ${p.sub}.`;
+  }
+
+  private mine(asker: Asker): Job[] {
+    return this.deps.jobs
+      .list({ kind: 'calendar-poll', status: 'pending' })
+      .filter((j) => placeKey(j.place) === placeKey(asker.place) || (asker.place.kind === 'private' && j.owner === asker.ownerId));
+  }
+
+  private jobId(place: Place, name: string): string {
+    return `cal:${placeKey(place)}:${slug(name)}`;
+  }
+
+  private recordsOf(sub: Subscription, events: CalendarEvent[], now: Date, tz: string): GraphWrite {
+    const said = dayIn(now, tz);
+    const facts: GraphFact[] = events.map((e) => {
+      const day = dayIn(e.start, tz);
+      const when = e.allDay ? day : showTime(e.start, tz);
+      const future = e.start.getTime() > now.getTime();
+      const sensitivity = sensitivityOfText(`${e.summary} ${e.location}`);
+      return {
+        ...(sensitivity ? { sensitivity } : {}),
+        text: `${e.summary || '(no title)'} — ${when}${e.location ? ` at ${e.location}` : ''}`,
+        type: future ? 'commitment' : 'episode',
+        said,
+        source: `calendar:${slug(sub.name)}#${e.uid}`,
+        via: 'calendar',
+        confidence: 1,
+        staleness: 2,
+        ...(future ? { due: day } : { happened: day }),
+      };
+    });
+    return { entities: [{ name: sub.entity ?? `${sub.name} calendar`, category: 'Events', facts, create: true }], links: [], origin: `calendar:${slug(sub.name)}` };
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * What the scheduler's handlers send, and the port they send it through. The composition root
+ * routes a place to the front door that owns it (a Discord channel or DM, the terminal, the web
+ * app). A post carries its idempotency key: a front door that can, drops a second post with the
+ * same key (Discord: an enforced nonce), so a redelivery after a crash shows once.
+ */
+import type { Place } from '../assistant-api.js';
+
+/** The buttons a delivered message may carry; a press comes back to `TimeDesk.act`. */
+export type TimeAction = 'snooze' | 'done' | 'not-yet' | 'drop';
+
+export const ACTION_LABELS: Record<TimeAction, string> = { snooze: 'Snooze 10 min', done: 'Done', 'not-yet': 'Not yet', drop: 'Drop' };
+
+export interface OutboxMessage {
+  text: string;
+  /** The occurrence's idempotency key. */
+  key: string;
+  jobId: string;
+  actions: TimeAction[];
+  /** Whom to ping in a channel (a Discord user id), when the job is for someone. */
+  mention?: string;
+}
+
+export interface Outbox {
+  /** Rejects when the place cannot be reached now (the scheduler tries again later). */
+  post(place: Place, message: OutboxMessage): Promise<void>;
+}
