@@ -277,6 +277,7 @@ export async function startWebApp(
       port: config.WEB_PORT,
       publicUrl: config.WEB_PUBLIC_URL,
       extraHosts: config.WEB_ALLOWED_HOSTS,
+      trustedProxies: config.WEB_TRUSTED_PROXY,
     },
     logger.child({ component: 'web' }),
   );

@@ -17,7 +17,7 @@ import { memoryRoutes } from './api-memory.js';
 import { reviewRoutes } from './api-review.js';
 import { voiceRoutes, type SpeechServices } from './api-voice.js';
 import { FailedLoginLimiter, type WebAuth, type WebUser } from './auth.js';
-import { hostGuard, originGuard, securityHeaders, type HostPolicy } from './guard.js';
+import { clientAddress, hostGuard, originGuard, securityHeaders, type HostPolicy } from './guard.js';
 import { loginPage } from './login-page.js';
 import type { ProjectDirectory } from './places.js';
 import { TurnHub } from './turns.js';
@@ -40,6 +40,8 @@ export interface WebDeps {
   clientDir: string;
   /** Mark the session cookie Secure (the public URL is https). */
   secureCookie?: boolean;
+  /** Proxy addresses (WEB_TRUSTED_PROXY) whose X-Forwarded-For names the real client. */
+  trustedProxies?: readonly string[];
 }
 
 export const SESSION_COOKIE = 'charlie_session';
@@ -60,20 +62,26 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
   app.get('/api/health', (c) => c.json({ ok: true, name: deps.assistantName, version: deps.version }));
 
   const clientKey = (c: Context) => {
+    let peer: string | undefined;
     try {
-      return getConnInfo(c).remote.address ?? 'unknown';
+      peer = getConnInfo(c).remote.address;
     } catch {
-      return 'unknown';
+      peer = undefined;
     }
+    return clientAddress(peer, c.req.header('x-forwarded-for'), deps.trustedProxies ?? []);
   };
+  const TOO_MANY = 'Too many wrong tokens from here — wait 15 minutes, or use the right token or a fresh link.';
   const login = (c: Context, token: string | undefined) => {
     const key = clientKey(c);
-    if (limiter.blocked(key)) return c.html(loginPage(deps.assistantName, 'Too many failed attempts — wait 15 minutes and try again.'), 429);
+    // the token is checked first: a correct one always signs in, however many wrong ones came before
     const user = token ? deps.auth.exchange(token) : null;
     if (!user) {
-      if (token) limiter.fail(key);
-      return c.html(loginPage(deps.assistantName, token ? 'That token or link is not valid (links work once and expire after 15 minutes).' : undefined), token ? 401 : 200);
+      if (!token) return c.html(loginPage(deps.assistantName));
+      if (limiter.blocked(key)) return c.html(loginPage(deps.assistantName, TOO_MANY), 429, { 'retry-after': '900' });
+      limiter.fail(key);
+      return c.html(loginPage(deps.assistantName, 'That token or link is not valid (links work once and expire after 15 minutes).'), 401);
     }
+    limiter.succeed(key);
     setCookie(c, SESSION_COOKIE, deps.auth.sessionValue(user), {
       httpOnly: true,
       sameSite: 'Strict',
@@ -92,9 +100,18 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
   });
 
   app.use('/api/*', async (c, next) => {
+    const bearer = deps.auth.readBearer(c.req.header('authorization'));
+    if (bearer === 'wrong') {
+      // getConnInfo is typed for a Context<any> too
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-argument
+      const key = clientKey(c);
+      if (limiter.blocked(key)) return c.json({ error: 'too many wrong tokens from here: wait 15 minutes' }, 429, { 'retry-after': '900' });
+      limiter.fail(key);
+      return c.json({ error: 'that Bearer token is not the owner token' }, 401);
+    }
     // getCookie is typed for a Context<any>; this one is the app's typed context
     // eslint-disable-next-line @typescript-eslint/no-unsafe-argument
-    const user = deps.auth.readBearer(c.req.header('authorization')) ?? deps.auth.readSession(getCookie(c, SESSION_COOKIE));
+    const user = bearer ?? deps.auth.readSession(getCookie(c, SESSION_COOKIE));
     if (!user) return c.json({ error: 'not signed in: open the login link Charlie printed at start (or ask for one with /web in a DM)' }, 401);
     c.set('user', user);
     await next();
@@ -111,6 +128,7 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
     });
   });
   app.post('/api/logout', (c) => {
+    deps.auth.endSession(getCookie(c, SESSION_COOKIE));
     deleteCookie(c, SESSION_COOKIE, { path: '/' });
     return c.json({ ok: true });
   });

@@ -15,6 +15,8 @@ const bearer = { authorization: `Bearer ${TOKEN}` };
 beforeAll(async () => {
   f = await startWebFixture({
     files: demoFiles(),
+    // this test process plays the reverse proxy: X-Forwarded-For names the client
+    env: { WEB_TRUSTED_PROXY: '127.0.0.1,::1' },
     script: (body: { messages: { role: string }[] }) =>
       body.messages[body.messages.length - 1]?.role === 'tool'
         ? { text: 'You are flying to Lisbon on 14 March.', chunkDelayMs: 5 }
@@ -78,6 +80,41 @@ describe('web API', () => {
     expect(res.status).toBe(403);
     const noOrigin = await fetch(`${f.web.url}/api/logout`, { method: 'POST', headers: { cookie: 'charlie_session=x' } });
     expect(noOrigin.status).toBe(403);
+    // what a browser says about a request from another site (or a sibling on the same tailnet)
+    for (const site of ['cross-site', 'same-site']) {
+      const r = await fetch(`${f.web.url}/login`, {
+        method: 'POST',
+        headers: { origin: f.web.url, 'sec-fetch-site': site, 'content-type': 'application/x-www-form-urlencoded' },
+        body: `token=${TOKEN}`,
+        redirect: 'manual',
+      });
+      expect(r.status, site).toBe(403);
+    }
+    // the opaque origin of a sandboxed frame or a data: page elsewhere
+    const opaque = await fetch(`${f.web.url}/login`, { method: 'POST', headers: { origin: 'null', 'content-type': 'application/x-www-form-urlencoded' }, body: `token=${TOKEN}`, redirect: 'manual' });
+    expect(opaque.status).toBe(403);
+  });
+
+  it('accepts the sign-in form the way browsers post it (Origin null under a strict referrer policy)', async () => {
+    const res = await fetch(`${f.web.url}/login`, {
+      method: 'POST',
+      headers: { origin: 'null', 'sec-fetch-site': 'same-origin', 'content-type': 'application/x-www-form-urlencoded' },
+      body: `token=${TOKEN}`,
+      redirect: 'manual',
+    });
+    expect(res.status).toBe(303);
+    // and the app no longer strips its own Origin: other sites get no Referer, its own pages keep it
+    expect((await fetch(`${f.web.url}/`)).headers.get('referrer-policy')).toBe('same-origin');
+  });
+
+  it('ends the session on the server at sign-out', async () => {
+    const login = await fetch(`${f.web.url}/login?token=${TOKEN}`, { redirect: 'manual' });
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    expect((await fetch(`${f.web.url}/api/me`, { headers: { cookie } })).status).toBe(200);
+    const out = await fetch(`${f.web.url}/api/logout`, { method: 'POST', headers: { cookie, origin: f.web.url } });
+    expect(out.status).toBe(200);
+    // a copy of the old cookie (kept by someone who saw it) is refused
+    expect((await fetch(`${f.web.url}/api/me`, { headers: { cookie } })).status).toBe(401);
   });
 
   it('sends a strict Content-Security-Policy', async () => {
@@ -209,15 +246,27 @@ describe('web API', () => {
     expect((await fetch(link, { redirect: 'manual' })).status).not.toBe(303);
   });
 
-  it('rate-limits failed logins (last: it blocks this client address)', async () => {
+  it('rate-limits wrong tokens per client behind the proxy, never the right token', async () => {
+    const from = (ip: string) => ({ 'x-forwarded-for': ip });
     const statuses: number[] = [];
-    for (let i = 0; i < 7; i++) statuses.push((await fetch(`${f.web.url}/login?token=wrong-${i}`)).status);
-    // five failures per address in 15 minutes (the used link of the test before counted as one)
+    for (let i = 0; i < 7; i++) statuses.push((await fetch(`${f.web.url}/login?token=wrong-${i}`, { headers: from('100.64.0.7') })).status);
     const refused = statuses.indexOf(429);
-    expect(refused).toBeGreaterThanOrEqual(4);
+    expect(refused).toBe(5);
     expect(statuses.slice(0, refused).every((s) => s === 401)).toBe(true);
     expect(statuses.slice(refused).every((s) => s === 429)).toBe(true);
-    expect((await fetch(`${f.web.url}/login?token=${TOKEN}`, { redirect: 'manual' })).status).toBe(429);
+    // another client behind the same proxy is not affected
+    expect((await fetch(`${f.web.url}/login?token=wrong-x`, { headers: from('100.64.0.8') })).status).toBe(401);
+    // the right token still signs in from the blocked client, by form and by Bearer
+    expect((await fetch(`${f.web.url}/login?token=${TOKEN}`, { headers: from('100.64.0.7'), redirect: 'manual' })).status).toBe(303);
+    expect((await fetch(`${f.web.url}/api/me`, { headers: { ...bearer, ...from('100.64.0.7') } })).status).toBe(200);
+  });
+
+  it('rate-limits wrong Bearer tokens too', async () => {
+    const headers = { authorization: 'Bearer not-the-token', 'x-forwarded-for': '100.64.0.9' };
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) statuses.push((await fetch(`${f.web.url}/api/me`, { headers })).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429]);
+    expect((await fetch(`${f.web.url}/api/me`, { headers: { ...bearer, 'x-forwarded-for': '100.64.0.9' } })).status).toBe(200);
   });
 });
 

@@ -65,12 +65,29 @@ describe.skipIf(missing !== null)('web app in Chromium', { timeout: 60_000 }, ()
   it('asks to sign in without a session, and signs in with the token', async () => {
     await page.goto(`${f.web.url}/`);
     await expect.poll(() => page.locator('main h1').textContent()).toBe('Sign in');
-    await page.goto(`${f.web.url}/login?token=${TOKEN}`);
+    // the way a person does it: follow the button, type the token, press Sign in
+    await page.locator('a', { hasText: 'Sign in with a token' }).click();
+    await page.locator('#token').fill('not-the-token');
+    await page.locator('button', { hasText: 'Sign in' }).click();
+    expect(await page.locator('.login-box .error').textContent()).toContain('not valid');
+    await page.locator('#token').fill(TOKEN);
+    await page.locator('button', { hasText: 'Sign in' }).click();
     await page.locator('#sidebar a', { hasText: 'trip' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/');
     expect(await page.locator('#sidebar').textContent()).toContain('Private chat');
     expect(await page.locator('#sidebar footer.version').textContent()).toMatch(/^Charlie \d+\.\d+\.\d+/);
     const cookies = await context.cookies();
     expect(cookies.find((c) => c.name === 'charlie_session')).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
+  });
+
+  it('signs out for good: the old cookie is refused by the server', async () => {
+    const before = (await context.cookies()).find((c) => c.name === 'charlie_session');
+    await page.locator('#sidebar button', { hasText: 'Sign out' }).click();
+    await expect.poll(() => page.locator('main h1').textContent()).toBe('Sign in');
+    const replay = await page.request.get(`${f.web.url}/api/me`, { headers: { cookie: `charlie_session=${before?.value ?? ''}` } });
+    expect(replay.status()).toBe(401);
+    await page.goto(`${f.web.url}/login?token=${TOKEN}`);
+    await page.locator('#sidebar a', { hasText: 'trip' }).waitFor();
   });
 
   it('streams a reply with the tool trace, then shows suggested notes', async () => {
