@@ -10,6 +10,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { dirname, join } from 'node:path';
 import type { AssistantApi } from '../core/assistant-api.js';
 import type { LogEntry, Logger } from '../core/ports.js';
 import { chatRoutes } from './api-chat.js';
@@ -20,6 +21,7 @@ import { FailedLoginLimiter, type WebAuth, type WebUser } from './auth.js';
 import { clientAddress, hostGuard, originGuard, securityHeaders, type HostPolicy } from './guard.js';
 import { loginPage } from './login-page.js';
 import type { ProjectDirectory } from './places.js';
+import { TraceStore } from './trace-store.js';
 import { TurnHub } from './turns.js';
 
 export type WebEnv = { Variables: { user: WebUser } };
@@ -38,6 +40,8 @@ export interface WebDeps {
   speech?: SpeechServices;
   /** Folder of the built client (index.html, app.js, …). */
   clientDir: string;
+  /** Where the web app keeps each turn's trace (default: `turns/` next to clientDir, under DATA_DIR/web). */
+  turnsDir?: string;
   /** Mark the session cookie Secure (the public URL is https). */
   secureCookie?: boolean;
   /** Proxy addresses (WEB_TRUSTED_PROXY) whose X-Forwarded-For names the real client. */
@@ -132,7 +136,7 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
     deleteCookie(c, SESSION_COOKIE, { path: '/' });
     return c.json({ ok: true });
   });
-  chatRoutes(app, deps, turns);
+  chatRoutes(app, deps, turns, new TraceStore(deps.turnsDir ?? join(dirname(deps.clientDir), 'turns')));
   memoryRoutes(app, deps);
   reviewRoutes(app, deps);
   voiceRoutes(app, deps.speech);

@@ -6,7 +6,7 @@
  * follows a streamed reply to the true bottom of the page.
  * In CI the browser must be present (.ci/run installs it); elsewhere the suite is skipped, naming why.
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -127,7 +127,10 @@ describe.skipIf(missing !== null)('Memory Inspector records in Chromium', { time
     await card.locator('button', { hasText: 'Forget' }).click();
     await card.locator('button', { hasText: 'Really forget?' }).click();
     await expect.poll(() => file('notes', 'People', 'Sarah-Chen.md')).not.toContain('flat options');
-    expect(file('forgotten.md')).toMatch(/· record · record r-88d0 of People\/Sarah-Chen\.md · by \S+ · `fp:[0-9a-f]+`/);
+    // the tombstone is written right after the page: wait for it too
+    await expect
+      .poll(() => (existsSync(join(f.projectsDir, 'trip', 'forgotten.md')) ? file('forgotten.md') : ''))
+      .toMatch(/· record · record r-88d0 of People\/Sarah-Chen\.md · by \S+ · `fp:[0-9a-f]+`/);
   });
 
   it('restores a page to a version reflection kept: byte for byte, and the page as it was is kept too', async () => {

@@ -102,7 +102,7 @@ describe.skipIf(missing !== null)('web app in Chromium', { timeout: 60_000 }, ()
     await expect
       .poll(
         async () => {
-          const t = (await live.locator('.bubble-text').textContent()) ?? '';
+          const t = ((await live.locator('.bubble-text').textContent()) ?? '').trim();
           return t.length > 0 && t.length < FINAL.length && FINAL.startsWith(t);
         },
         { interval: 20 },

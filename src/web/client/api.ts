@@ -26,11 +26,22 @@ export interface ProjectList {
   projects: ProjectItem[];
 }
 
+export interface TraceCall {
+  name: string;
+  args?: unknown;
+  ok?: boolean;
+  summary?: string;
+  pages?: string[];
+}
+
 export interface ChatEntry {
   time: string;
   speaker: string;
   role: 'user' | 'assistant';
   text: string;
+  source?: string;
+  /** What the web app showed of the turn: tool calls, suggested notes, how it ended. */
+  trace?: { calls: TraceCall[]; related: string[]; reason: string; error?: string };
 }
 
 /** A search hit as the server sends it: the core's RecallHit (a type only; nothing of the core is bundled). */
@@ -166,7 +177,7 @@ export async function readEvents(res: Response, on: (e: StreamEvent) => void): P
   }
 }
 
-export function sendMessage(project: string, body: { text: string; images?: string[]; mode?: 'text' | 'voice' }): Promise<Response> {
+export function sendMessage(project: string, body: { text: string; images?: string[]; mode?: 'text' | 'voice'; retry?: boolean }): Promise<Response> {
   return fetch(`${p(project)}/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), credentials: 'same-origin' });
 }
 
