@@ -9,11 +9,13 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { compress } from 'hono/compress';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { dirname, join } from 'node:path';
 import type { AssistantApi } from '../core/assistant-api.js';
 import type { LogEntry, Logger } from '../core/ports.js';
 import { chatRoutes } from './api-chat.js';
+import { clientAssets } from './client-build.js';
 import { memoryRoutes } from './api-memory.js';
 import { reviewRoutes } from './api-review.js';
 import { voiceRoutes, type SpeechServices } from './api-voice.js';
@@ -57,6 +59,8 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
   app.use('*', securityHeaders());
   app.use('*', hostGuard(hosts));
   app.use('*', originGuard(hosts));
+  // JSON and the pages the server writes; the built files come compressed already (.br/.gz), SSE never is
+  app.use('*', compress());
   app.use('/api/*', bodyLimit({ maxSize: 40 * 1024 * 1024, onError: (c) => c.json({ error: 'request too large (40 MB at most)' }, 413) }));
   app.onError((err, c) => {
     deps.logger.warn({ err: err.message, path: c.req.path }, 'web request failed');
@@ -74,16 +78,17 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
     }
     return clientAddress(peer, c.req.header('x-forwarded-for'), deps.trustedProxies ?? []);
   };
+  const css = () => clientAssets(deps.clientDir).css;
   const TOO_MANY = 'Too many wrong tokens from here — wait 15 minutes, or use the right token or a fresh link.';
   const login = (c: Context, token: string | undefined) => {
     const key = clientKey(c);
     // the token is checked first: a correct one always signs in, however many wrong ones came before
     const user = token ? deps.auth.exchange(token) : null;
     if (!user) {
-      if (!token) return c.html(loginPage(deps.assistantName));
-      if (limiter.blocked(key)) return c.html(loginPage(deps.assistantName, TOO_MANY), 429, { 'retry-after': '900' });
+      if (!token) return c.html(loginPage(css(), deps.assistantName));
+      if (limiter.blocked(key)) return c.html(loginPage(css(), deps.assistantName, TOO_MANY), 429, { 'retry-after': '900' });
       limiter.fail(key);
-      return c.html(loginPage(deps.assistantName, 'That token or link is not valid (links work once and expire after 15 minutes).'), 401);
+      return c.html(loginPage(css(), deps.assistantName, 'That token or link is not valid (links work once and expire after 15 minutes).'), 401);
     }
     limiter.succeed(key);
     setCookie(c, SESSION_COOKIE, deps.auth.sessionValue(user), {
@@ -144,9 +149,13 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
 
   app.use('/*', async (c, next) => {
     await next();
-    if (c.res.ok && !c.res.headers.has('cache-control')) c.res.headers.set('cache-control', 'no-cache');
+    if (!c.res.ok || c.res.headers.has('cache-control')) return;
+    // files under /assets/ have their content hash in their name: they never change
+    c.res.headers.set('cache-control', c.req.path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
   });
-  app.use('/*', serveStatic({ root: deps.clientDir }));
-  app.get('*', serveStatic({ root: deps.clientDir, rewriteRequestPath: () => '/index.html' }));
+  app.use('/*', serveStatic({ root: deps.clientDir, precompressed: true }));
+  // an old hashed name (a page from before an update) is not found, not the app's index page
+  app.get('/assets/*', (c) => c.text('not found', 404));
+  app.get('*', serveStatic({ root: deps.clientDir, precompressed: true, rewriteRequestPath: () => '/index.html' }));
   return { app, turns };
 }

@@ -117,6 +117,40 @@ describe('web API', () => {
     expect((await fetch(`${f.web.url}/api/me`, { headers: { cookie } })).status).toBe(401);
   });
 
+  it('compresses what it sends and lets hashed assets be cached for a year', async () => {
+    const { request } = await import('node:http');
+    // node's fetch would decode the body; a raw request shows the bytes on the wire
+    const raw = (path: string, headers: Record<string, string>) =>
+      new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; bytes: number }>((resolve, reject) => {
+        const u = new URL(f.web.url);
+        const req = request({ host: u.hostname, port: u.port, path, headers: { host: u.host, ...headers } }, (res) => {
+          let bytes = 0;
+          res.on('data', (b: Buffer) => (bytes += b.length));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    const index = await (await fetch(`${f.web.url}/`)).text();
+    const script = /src="(\/assets\/app-[^"]+\.js)"/.exec(index)?.[1] ?? '';
+    const style = /href="(\/assets\/app-[^"]+\.css)"/.exec(index)?.[1] ?? '';
+    expect(script).not.toBe('');
+    const plain = await raw(script, {});
+    const br = await raw(script, { 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.bytes).toBeLessThan(plain.bytes / 2);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect((await raw(style, { 'accept-encoding': 'gzip' })).headers['content-encoding']).toBe('gzip');
+    // the page that names them is revalidated on every visit, so an update is seen at once
+    expect((await raw('/', { 'accept-encoding': 'br' })).headers['cache-control']).toBe('no-cache');
+    // JSON from the API is compressed on the fly
+    const api = await raw('/api/projects/trip/records', { ...bearer, 'accept-encoding': 'gzip' });
+    expect(api.status).toBe(200);
+    expect(api.headers['content-encoding']).toBe('gzip');
+    // an old hashed name is not found (not the index page, cached for a year)
+    expect((await raw('/assets/app-OLD.js', {})).status).toBe(404);
+  });
+
   it('sends a strict Content-Security-Policy', async () => {
     const res = await fetch(`${f.web.url}/`);
     const csp = res.headers.get('content-security-policy') ?? '';

@@ -65,6 +65,7 @@ describe.skipIf(missing !== null)('web chat controls in Chromium', { timeout: 60
   const ask = async (project: string, text: string) => {
     await page.goto(`${f.web.url}/#/chat/${project}`);
     await expect.poll(() => page.locator('main h1').textContent()).toBe(project);
+    await page.locator('button.send').waitFor(); // no turn of an earlier test still running
     await page.locator('#composer').fill(text);
     await page.keyboard.press('Enter');
     return page.locator('.msg.assistant').last();
@@ -85,7 +86,7 @@ describe.skipIf(missing !== null)('web chat controls in Chromium', { timeout: 60
     const kept = (await live.locator('.bubble-text').textContent()) ?? '';
     expect(kept.length).toBeGreaterThan(0);
     expect(kept.length).toBeLessThan(LONG.length);
-    expect(await page.locator('button.send').isVisible()).toBe(true);
+    await page.locator('button.send').waitFor();
     expect(await page.locator('button.stop').isVisible()).toBe(false);
     // the next message goes through
     await page.locator('#composer').fill('and now fine');
@@ -174,7 +175,7 @@ describe.skipIf(missing !== null)('web chat controls in Chromium', { timeout: 60
       )
       .toBe('Answer number 2.');
     // only the newest reply offers Regenerate
-    expect(await page.locator('button.regenerate').count()).toBe(1);
+    await expect.poll(() => page.locator('button.regenerate').count()).toBe(1);
     await page.reload();
     await page.locator('.msg.assistant').last().waitFor();
     expect(await page.locator('.msg.user', { hasText: 'regenerate me' }).count()).toBe(1);
@@ -214,6 +215,7 @@ describe.skipIf(missing !== null)('web chat controls in Chromium', { timeout: 60
           .then((t) => t?.trim()),
       )
       .toBe('Found the trip notes.');
+    await page.locator('button.send').waitFor(); // the first turn has ended
     await page.locator('#composer').fill('trace two');
     await page.keyboard.press('Enter');
     await expect
@@ -226,10 +228,11 @@ describe.skipIf(missing !== null)('web chat controls in Chromium', { timeout: 60
           .then((t) => t?.trim()),
       )
       .toBe('Found the trip notes.');
+    await page.locator('button.send').waitFor();
     await page.reload();
     await page.locator('.msg.assistant').last().waitFor();
     const traced = page.locator('.msg.assistant', { has: page.locator('.trace .tool', { hasText: 'search_memory' }) });
-    expect(await traced.count()).toBe(2);
+    await expect.poll(() => traced.count()).toBe(2);
     expect(await traced.first().locator('.trace .result').textContent()).toMatch(/hits? for "Lisbon trip"/);
     expect(errors).toEqual([]);
   });

@@ -217,6 +217,23 @@ describe.skipIf(missing !== null)('web app in Chromium', { timeout: 60_000 }, ()
     await context.setOffline(false);
   });
 
+  it('opens offline after the very first visit: the shell list holds every chunk the app imports', async () => {
+    const fresh = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    try {
+      const p = await fresh.newPage();
+      await p.goto(`${f.web.url}/login?token=${TOKEN}`);
+      await p.locator('#sidebar a', { hasText: 'trip' }).waitFor();
+      // installed means the whole shell list was fetched and cached; no second visit online
+      await p.evaluate('navigator.serviceWorker.ready.then(() => true)');
+      await fresh.setOffline(true);
+      await p.reload();
+      await expect.poll(() => p.locator('main').textContent()).toContain('not reachable');
+      expect(await p.locator('main .loading').count()).toBe(0);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('has no serious or critical accessibility violations (axe-core) on the main views', async () => {
     const found = await axeViolations(browser, f.web.url, [
       ['#/chat/trip', '.msg'],
