@@ -19,7 +19,7 @@ export function loginPage(stylesheet: string, assistantName: string, error?: str
           <form method="post" action="/login">
             <label for="token">Token</label>
             <input id="token" name="token" type="password" autocomplete="current-password" required />
-            <button type="submit">Sign in</button>
+            <button type="submit" class="primary">Sign in</button>
           </form>
         </main>
       </body>

@@ -244,4 +244,67 @@ describe.skipIf(missing !== null)('web app in Chromium', { timeout: 60_000 }, ()
     ]);
     expect(found).toEqual([]);
   });
+
+  it('follows the system’s dark mode, and the theme toggle overrides it on this device', async () => {
+    const dark = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark' });
+    try {
+      const p = await dark.newPage();
+      await p.goto(`${f.web.url}/login?token=${TOKEN}`);
+      await p.locator('#sidebar a', { hasText: 'trip' }).waitFor();
+      // the page's background, as a luminance from 0 (black) to 1 (white)
+      const luminance = () =>
+        p.evaluate(`(() => { const [r, g, b] = getComputedStyle(document.body.parentElement).backgroundColor.match(/\\d+/g).map(Number); return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255; })()`);
+      expect(await luminance()).toBeLessThan(0.2);
+      await p.locator('#theme-button').click(); // System → Light
+      expect(await p.locator('#theme-button').textContent()).toContain('Light');
+      expect(await luminance()).toBeGreaterThan(0.8);
+      await p.reload();
+      await p.locator('#sidebar a', { hasText: 'trip' }).waitFor();
+      expect(await luminance()).toBeGreaterThan(0.8);
+      await p.locator('#theme-button').click(); // Light → Dark
+      await p.locator('#theme-button').click(); // Dark → System (dark here)
+      expect(await p.locator('#theme-button').textContent()).toContain('System');
+      expect(await luminance()).toBeLessThan(0.2);
+    } finally {
+      await dark.close();
+    }
+  });
+
+  it('on a phone: the hidden side menu is out of the tab order, and the first record shows above the fold', async () => {
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    try {
+      const p = await phone.newPage();
+      await p.goto(`${f.web.url}/login?token=${TOKEN}`);
+      await p.goto(`${f.web.url}/#/inspect/trip/records`);
+      await p.locator('.record').first().waitFor();
+      const focusInSidebar = () => p.evaluate(`Boolean(document.activeElement && document.activeElement.closest('#sidebar'))`);
+      for (let i = 0; i < 12; i++) {
+        await p.keyboard.press('Tab');
+        expect(await focusInSidebar()).toBe(false);
+      }
+      await p.locator('#menu-button').click();
+      await expect.poll(focusInSidebar).toBe(true);
+      await p.keyboard.press('Escape');
+      expect(await p.locator('#menu-button').getAttribute('aria-expanded')).toBe('false');
+      expect(await focusInSidebar()).toBe(false);
+      // the whole first record is visible without scrolling past the filters
+      const box = await p.locator('.record').first().boundingBox();
+      expect(box).not.toBeNull();
+      expect((box?.y ?? 999) + (box?.height ?? 999)).toBeLessThan(844);
+      expect(await p.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    } finally {
+      await phone.close();
+    }
+  });
+
+  it('has no serious or critical accessibility violations in dark mode and on a phone either', async () => {
+    const views = [
+      ['#/chat/trip', '.msg'],
+      ['#/inspect/trip/records', '.record'],
+      ['#/inspect/trip/review', '.view-head'],
+      ['#/graph/trip', '.graph-canvas canvas'],
+    ] as const;
+    expect(await axeViolations(browser, f.web.url, views, { colorScheme: 'dark' })).toEqual([]);
+    expect(await axeViolations(browser, f.web.url, views, { viewport: { width: 390, height: 844 } })).toEqual([]);
+  });
 });

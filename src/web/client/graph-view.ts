@@ -97,7 +97,12 @@ export async function renderGraph(main: HTMLElement, project: string, title: str
   // A big graph draws plain lines and hides edges and labels while the camera moves, so zooming
   // and panning stay smooth at a few thousand pages (bench:web measures it).
   const big = graph.order > 1000;
+  // labels in the page's own ink (light or dark theme); computed colours, as the canvas needs them
+  const ink = getComputedStyle(container).color;
+  const muted = getComputedStyle(count).color;
   const renderer = new Sigma(graph, container, {
+    labelColor: { color: ink },
+    edgeLabelColor: { color: muted },
     renderEdgeLabels: graph.order < 300,
     // room for the labels drawn right of the outermost dots (more of it, in proportion, on a phone)
     stagePadding: container.clientWidth < 600 ? 100 : 72,

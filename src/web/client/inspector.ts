@@ -122,25 +122,35 @@ async function renderRecords(body: HTMLElement, project: string): Promise<void> 
       'div',
       { class: 'filters' },
       search,
-      FILTERS.map((f) =>
-        select(
-          f,
-          `filter-${f}`,
-          uniq(records, (r) => r[f]),
-          set(f),
-        ),
-      ),
+      // on a phone the selects fold away behind "Filters", so the first record shows without scrolling
       h(
-        'label',
-        { class: 'filter' },
-        'confidence now ',
+        'details',
+        { class: 'more-filters', open: !window.matchMedia('(max-width: 760px)').matches },
+        h('summary', {}, 'Filters'),
         h(
-          'select',
-          { id: 'filter-confidence', onchange: (e: Event) => set('confidence')((e.target as HTMLSelectElement).value) },
-          CONFIDENCE.map(([value, label]) => h('option', { value }, label)),
+          'div',
+          { class: 'filter-set' },
+          FILTERS.map((f) =>
+            select(
+              f,
+              `filter-${f}`,
+              uniq(records, (r) => r[f]),
+              set(f),
+            ),
+          ),
+          h(
+            'label',
+            { class: 'filter' },
+            'confidence now ',
+            h(
+              'select',
+              { id: 'filter-confidence', onchange: (e: Event) => set('confidence')((e.target as HTMLSelectElement).value) },
+              CONFIDENCE.map(([value, label]) => h('option', { value }, label)),
+            ),
+          ),
+          h('label', { class: 'filter' }, 'sort ', sort),
         ),
       ),
-      h('label', { class: 'filter' }, 'sort ', sort),
     ),
     count,
     list,
