@@ -84,7 +84,7 @@ try {
       await page.locator('.record.kind-fact').first().waitFor();
       // one record's "why": its provenance and its history, as /memory why tells it
       const promise = page.locator('.record.kind-fact', { hasText: 'tiles museum' });
-      await promise.locator('summary').click();
+      await promise.locator('.provenance > summary').click();
       await promise.locator('ol.chain li').first().waitFor();
       await page.screenshot({ path: join(out, `facts-${label}.png`) });
       await page.goto(`${fixture.web.url}/#/page/trip/${encodeURIComponent('notes/People/Sarah-Chen.md')}`);

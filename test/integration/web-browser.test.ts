@@ -153,7 +153,7 @@ describe.skipIf(missing !== null)('web app in Chromium', { timeout: 60_000 }, ()
     await page.locator('#record-search').fill('graça');
     await expect.poll(() => page.locator('.record').count()).toBe(1);
     const edited = page.locator('.record').first();
-    await edited.locator('summary').click();
+    await edited.locator('.provenance > summary').click();
     expect(await edited.locator('.provenance').textContent()).toContain('edited by a person');
     await edited.locator('button', { hasText: 'Forget' }).click();
     await edited.locator('button', { hasText: 'Really forget?' }).click();
@@ -165,7 +165,8 @@ describe.skipIf(missing !== null)('web app in Chromium', { timeout: 60_000 }, ()
     await page.goto(`${f.web.url}/#/page/trip/${encodeURIComponent('notes/People/Sarah-Chen.md')}`);
     await page.locator('.markdown-body strong', { hasText: 'tiles museum' }).waitFor();
     await page.locator('.markdown-body a.wikilink', { hasText: 'Places/Lisbon' }).click();
-    await expect.poll(() => page.locator('main h1').textContent()).toBe('notes/Places/Lisbon.md');
+    // titled by its title, not its path
+    await expect.poll(() => page.locator('main h1').textContent()).toBe('Lisbon');
   });
 
   it('shows the graph, filterable by category', async () => {
@@ -306,5 +307,36 @@ describe.skipIf(missing !== null)('web app in Chromium', { timeout: 60_000 }, ()
     ] as const;
     expect(await axeViolations(browser, f.web.url, views, { colorScheme: 'dark' })).toEqual([]);
     expect(await axeViolations(browser, f.web.url, views, { viewport: { width: 390, height: 844 } })).toEqual([]);
+  });
+
+  it('shows memory in human words: sources, titles and dates in the reader’s locale, ids behind Details', async () => {
+    const gb = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB', timezoneId: 'UTC' });
+    try {
+      const p = await gb.newPage();
+      await p.goto(`${f.web.url}/login?token=${TOKEN}`);
+      await p.goto(`${f.web.url}/#/inspect/trip/records`);
+      const card = p.locator('.record.kind-fact', { hasText: 'tiles museum' }).first();
+      await card.waitFor();
+      expect(await card.locator('.chips').innerText()).toContain('said 3 Nov 2026');
+      await card.locator('.provenance > summary').click();
+      const why = card.locator('.provenance');
+      await expect.poll(() => why.innerText()).toContain('Discord message, 3 Nov 2026');
+      expect(await why.innerText()).toContain('kept on the page Sarah Chen');
+      expect(await why.innerText()).not.toMatch(/\^r-|notes\/People|\.md:\d/);
+      await why.locator('details.ids > summary').click();
+      expect(await why.locator('details.ids').innerText()).toMatch(/notes\/People\/Sarah-Chen\.md:\d+/);
+      // a voice message's source is a moment, linked to the conversation
+      const voice = p.locator('.record', { hasText: 'flat options' }).first();
+      await voice.locator('.provenance > summary').click();
+      expect(await voice.locator('.provenance').innerText()).toMatch(/voice message, 4 Dec 2024, 08:13/);
+      await p.goto(`${f.web.url}/#/page/trip/${encodeURIComponent('notes/People/Sarah-Chen.md')}`);
+      await p.locator('.markdown-body').waitFor();
+      expect(await p.locator('main h1').textContent()).toBe('Sarah Chen');
+      const body = await p.locator('.markdown-body').innerText();
+      expect(body).toContain('Discord message');
+      expect(body).not.toMatch(/\[msg\]\(|\^r-/);
+    } finally {
+      await gb.close();
+    }
   });
 });

@@ -188,7 +188,7 @@ async function start(): Promise<void> {
     main.setAttribute('aria-busy', 'true');
     main.inert = true; // the previous view takes no input while the next one loads
     try {
-      if (route.view === 'chat') await renderChat(main, route.project, title, me);
+      if (route.view === 'chat') await renderChat(main, route.project, title, me, route.rest);
       else if (route.view === 'inspect') await renderInspector(main, route.project, title, route.rest || 'records');
       else if (route.view === 'page') await renderPage(main, route.project, route.rest);
       else {

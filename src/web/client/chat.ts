@@ -8,7 +8,7 @@
  */
 import { api, readEvents, resumeTurn, sendMessage, type ChatEntry, type Me, type StreamEvent, type TraceCall } from './api.js';
 import { clear, h, icon, toast } from './dom.js';
-import { pageHref } from './markdown.js';
+import { pageHref } from './words.js';
 import { copyButton, renderReply } from './reply.js';
 import { speak, startRecording, toWav16k, transcribe, type Recording } from './voice.js';
 
@@ -180,11 +180,12 @@ class Reply {
   }
 }
 
-function userBubble(entry: Pick<ChatEntry, 'speaker' | 'text'>): HTMLElement {
-  return h('li', { class: 'msg user' }, h('div', { class: 'who' }, entry.speaker), h('div', { class: 'bubble-text' }, entry.text));
+function userBubble(entry: Pick<ChatEntry, 'speaker' | 'text' | 'source'>): HTMLElement {
+  return h('li', { class: 'msg user', 'data-source': entry.source ?? null }, h('div', { class: 'who' }, entry.speaker), h('div', { class: 'bubble-text' }, entry.text));
 }
 
-export async function renderChat(main: HTMLElement, project: string, title: string, me: Me): Promise<void> {
+/** `focus`: the source of a message to show (a Memory view's "chat, 27 Nov, 14:02" link). */
+export async function renderChat(main: HTMLElement, project: string, title: string, me: Me, focus = ''): Promise<void> {
   const list = h('ol', { class: 'messages', 'aria-label': 'Conversation' });
   const input = h('textarea', { id: 'composer', rows: 2, placeholder: `Message ${me.assistant}…`, 'aria-label': 'Message' });
   const images: string[] = [];
@@ -376,5 +377,9 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
     void follow(resumeTurn(current.turn.id, 0), live);
   }
 
-  input.focus();
+  const target = focus ? [...list.querySelectorAll<HTMLElement>('.msg.user')].find((m) => m.dataset.source === focus) : undefined;
+  if (target) {
+    target.classList.add('focus');
+    target.scrollIntoView({ block: 'center' });
+  } else input.focus();
 }

@@ -9,7 +9,7 @@ import Sigma from 'sigma';
 import { api, type Graph as GraphData } from './api.js';
 import { clear, h, toast } from './dom.js';
 import { labelledAtRest } from './graph-labels.js';
-import { pageHref } from './markdown.js';
+import { pageHref } from './words.js';
 
 const PALETTE = ['#2f6fde', '#d9480f', '#2b8a3e', '#ae3ec9', '#e67700', '#0c8599', '#c2255c', '#5c940d', '#6741d9', '#495057'];
 

@@ -6,7 +6,7 @@
  */
 import { api, type ReviewChoice, type ReviewPair, type Waiting } from './api.js';
 import { clear, h, toast } from './dom.js';
-import { pageHref } from './markdown.js';
+import { pageHref } from './words.js';
 
 const CHOICES: { choice: ReviewChoice; label: string; cls: string }[] = [
   { choice: 'keep-new', label: 'Keep new', cls: 'small primary' },

@@ -8,7 +8,8 @@ import { api, type Hit, type PageRef, type PageVersion } from './api.js';
 import type { MemoryRecord } from '../shared/records.js';
 import { clear, confirmButton, h, toast } from './dom.js';
 import { renderCandidates, renderReview } from './inspector-queues.js';
-import { pageHref, pageView } from './markdown.js';
+import { pageView } from './markdown.js';
+import { pageHref, pageTitle } from './words.js';
 import { recordItem } from './record-card.js';
 
 type Sort = 'date-desc' | 'date-asc' | 'confidence' | 'kind';
@@ -169,7 +170,7 @@ async function renderPages(body: HTMLElement, project: string): Promise<void> {
     h(
       'ul',
       { class: 'page-list' },
-      pages.map((p) => h('li', {}, h('a', { href: pageHref(project, p.page) }, p.title), ' ', h('code', {}, p.page))),
+      pages.map((p) => h('li', {}, h('a', { href: pageHref(project, p.page) }, p.title))),
     ),
   );
 }
@@ -180,7 +181,12 @@ export async function renderPage(main: HTMLElement, project: string, path: strin
   const links: PageRef[] = pages;
   clear(
     main,
-    h('header', { class: 'view-head' }, h('h1', {}, path), h('a', { href: `#/inspect/${encodeURIComponent(project)}/pages`, class: 'back' }, '← all pages')),
+    h(
+      'header',
+      { class: 'view-head' },
+      h('h1', {}, pages.find((p) => p.page === path)?.title ?? pageTitle(path)),
+      h('a', { href: `#/inspect/${encodeURIComponent(project)}/pages`, class: 'back' }, '← all pages'),
+    ),
     pageView(page.markdown, project, links),
     versions.length ? versionList(project, versions, () => void renderPage(main, project, path)) : '',
   );
