@@ -101,6 +101,9 @@ try {
       await page.locator('.graph-canvas canvas').first().waitFor();
       await page.waitForTimeout(800);
       await page.screenshot({ path: join(out, `graph-${label}.png`) });
+      await page.goto(`${fixture.web.url}/#/settings`);
+      await page.locator('table.settings').waitFor();
+      await page.screenshot({ path: join(out, `settings-${label}.png`) });
       if (size === 'phone') {
         await page.locator('#menu-button').click();
         await page.waitForTimeout(300);

@@ -40,6 +40,7 @@ import { selectEmbedder } from './llm/embeddings.js';
 import { createRecall, recallSettings } from './memory/recall.js';
 import { conformanceStartLine } from './doctor/conformance-store.js';
 import { WebAuth } from './web/auth.js';
+import { settingsView } from './web/settings.js';
 import { startWeb, type WebServer } from './web/server.js';
 import type { SpeechToText, TextToSpeech } from './core/ports.js';
 import { Wiki } from './memory/graph/wiki.js';
@@ -278,6 +279,7 @@ export async function startWebApp(
       publicUrl: config.WEB_PUBLIC_URL,
       extraHosts: config.WEB_ALLOWED_HOSTS,
       trustedProxies: config.WEB_TRUSTED_PROXY,
+      settings: () => settingsView(config),
     },
     logger.child({ component: 'web' }),
   );

@@ -23,6 +23,7 @@ import { FailedLoginLimiter, type WebAuth, type WebUser } from './auth.js';
 import { clientAddress, hostGuard, originGuard, securityHeaders, type HostPolicy } from './guard.js';
 import { loginPage } from './login-page.js';
 import type { ProjectDirectory } from './places.js';
+import type { SettingsView } from './settings.js';
 import { TraceStore } from './trace-store.js';
 import { TurnHub } from './turns.js';
 
@@ -42,6 +43,8 @@ export interface WebDeps {
   speech?: SpeechServices;
   /** Folder of the built client (index.html, app.js, …). */
   clientDir: string;
+  /** What the owner's Settings page shows (read-only); absent, the page says it is not available. */
+  settings?: () => SettingsView;
   /** Where the web app keeps each turn's trace (default: `turns/` next to clientDir, under DATA_DIR/web). */
   turnsDir?: string;
   /** Mark the session cookie Secure (the public URL is https). */
@@ -140,6 +143,10 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
     deps.auth.endSession(getCookie(c, SESSION_COOKIE));
     deleteCookie(c, SESSION_COOKIE, { path: '/' });
     return c.json({ ok: true });
+  });
+  app.get('/api/settings', (c) => {
+    if (c.get('user').kind !== 'owner') return c.json({ error: 'only the owner sees the settings' }, 403);
+    return c.json(deps.settings?.() ?? { items: [], doctor: 'not available' });
   });
   chatRoutes(app, deps, turns, new TraceStore(deps.turnsDir ?? join(dirname(deps.clientDir), 'turns')));
   memoryRoutes(app, deps);

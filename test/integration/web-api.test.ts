@@ -280,6 +280,19 @@ describe('web API', () => {
     expect((await fetch(link, { redirect: 'manual' })).status).not.toBe(303);
   });
 
+  it('shows the owner, and only the owner, which model does each job and where it runs', async () => {
+    const res = await fetch(`${f.web.url}/api/settings`, { headers: bearer });
+    const view = (await res.json()) as { items: { job: string; what: string; where: string; local: boolean }[]; doctor: string };
+    expect(view.items.find((i) => i.job === 'Answers in chat')).toMatchObject({ what: 'fake-model', where: new URL(f.model.url).host, local: true });
+    expect(view.items.map((i) => i.job)).toEqual(expect.arrayContaining(['Writes memory (distils, reviews, reflects)', 'Finds related memory (embeddings)', 'Understands speech', 'Speaks']));
+    expect(view.items.find((i) => i.job === 'Speaks')).toMatchObject({ local: true });
+    expect(view.doctor).toContain('fake-model');
+    expect(JSON.stringify(view)).not.toContain(TOKEN);
+    const link = await fetch(f.web.loginLinkFor('555', 'Kim'), { redirect: 'manual' });
+    const cookie = (link.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    expect((await fetch(`${f.web.url}/api/settings`, { headers: { cookie } })).status).toBe(403);
+  });
+
   it('rate-limits wrong tokens per client behind the proxy, never the right token', async () => {
     const from = (ip: string) => ({ 'x-forwarded-for': ip });
     const statuses: number[] = [];

@@ -164,7 +164,8 @@ describe.skipIf(missing !== null)('web app in Chromium', { timeout: 60_000 }, ()
   it('renders a page as Markdown with navigable [[links]]', async () => {
     await page.goto(`${f.web.url}/#/page/trip/${encodeURIComponent('notes/People/Sarah-Chen.md')}`);
     await page.locator('.markdown-body strong', { hasText: 'tiles museum' }).waitFor();
-    await page.locator('.markdown-body a.wikilink', { hasText: 'Places/Lisbon' }).click();
+    // [[Places/Lisbon]] reads "Lisbon"
+    await page.locator('.markdown-body a.wikilink', { hasText: 'Lisbon' }).click();
     // titled by its title, not its path
     await expect.poll(() => page.locator('main h1').textContent()).toBe('Lisbon');
   });
@@ -304,6 +305,7 @@ describe.skipIf(missing !== null)('web app in Chromium', { timeout: 60_000 }, ()
       ['#/inspect/trip/records', '.record'],
       ['#/inspect/trip/review', '.view-head'],
       ['#/graph/trip', '.graph-canvas canvas'],
+      ['#/settings', 'table.settings'],
     ] as const;
     expect(await axeViolations(browser, f.web.url, views, { colorScheme: 'dark' })).toEqual([]);
     expect(await axeViolations(browser, f.web.url, views, { viewport: { width: 390, height: 844 } })).toEqual([]);
@@ -321,7 +323,7 @@ describe.skipIf(missing !== null)('web app in Chromium', { timeout: 60_000 }, ()
       await card.locator('.provenance > summary').click();
       const why = card.locator('.provenance');
       await expect.poll(() => why.innerText()).toContain('Discord message, 3 Nov 2026');
-      expect(await why.innerText()).toContain('kept on the page Sarah Chen');
+      expect(await why.innerText()).toContain('kept on the page: Sarah Chen');
       expect(await why.innerText()).not.toMatch(/\^r-|notes\/People|\.md:\d/);
       await why.locator('details.ids > summary').click();
       expect(await why.locator('details.ids').innerText()).toMatch(/notes\/People\/Sarah-Chen\.md:\d+/);

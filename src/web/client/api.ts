@@ -86,6 +86,12 @@ export interface Graph {
   edges: { source: string; target: string; label?: string }[];
 }
 
+/** The owner's Settings page (GET /api/settings; src/web/settings.ts). */
+export interface SettingsView {
+  items: { job: string; what: string; where: string; local: boolean; why?: string }[];
+  doctor: string;
+}
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -132,6 +138,7 @@ export const api = {
   restore: (project: string, page: string, version: string) => call<{ ok: true; page: string; version: string }>('POST', `${p(project)}/restore`, { page, version }),
   search: (project: string, q: string) => call<{ hits: Hit[]; ms: number }>('GET', `${p(project)}/search?q=${encodeURIComponent(q)}&limit=10`),
   graph: (project: string) => call<Graph>('GET', `${p(project)}/graph`),
+  settings: () => call<SettingsView>('GET', '/api/settings'),
   cancel: (turn: string) => call<unknown>('POST', `/api/turns/${encodeURIComponent(turn)}/cancel`),
 };
 

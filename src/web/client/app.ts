@@ -9,7 +9,7 @@ import { renderChat } from './chat.js';
 import { renderInspector, renderPage } from './inspector.js';
 
 interface Route {
-  view: 'chat' | 'inspect' | 'graph' | 'page';
+  view: 'chat' | 'inspect' | 'graph' | 'page' | 'settings';
   project: string;
   rest: string;
 }
@@ -22,7 +22,7 @@ function parseRoute(list: ProjectList): Route {
   const [view = 'chat', project = '', ...rest] = parts;
   const fallback = list.projects[0]?.project ?? list.private.project;
   const known = project === list.private.project || list.projects.some((p) => p.project === project);
-  const v = (['chat', 'inspect', 'graph', 'page'] as const).find((x) => x === view) ?? 'chat';
+  const v = (['chat', 'inspect', 'graph', 'page', 'settings'] as const).find((x) => x === view) ?? 'chat';
   return { view: v, project: known ? project : fallback, rest: rest.join('/') };
 }
 
@@ -66,6 +66,7 @@ function sidebar(list: ProjectList, route: Route, me: Me, onNew: (name: string) 
       ),
     ),
     form,
+    ...(me.kind === 'owner' ? [h('a', { href: '#/settings', class: route.view === 'settings' ? 'settings-link active' : 'settings-link' }, 'Settings')] : []),
     h('div', { class: 'whoami' }, `Signed in as ${me.name}`, ' ', h('button', { type: 'button', class: 'small link', onclick: () => void api.logout().then(() => location.reload()) }, 'Sign out')),
     h('footer', { class: 'version' }, `Charlie ${me.version}`),
   ];
@@ -191,6 +192,7 @@ async function start(): Promise<void> {
       if (route.view === 'chat') await renderChat(main, route.project, title, me, route.rest);
       else if (route.view === 'inspect') await renderInspector(main, route.project, title, route.rest || 'records');
       else if (route.view === 'page') await renderPage(main, route.project, route.rest);
+      else if (route.view === 'settings') await (await import('./settings-view.js')).renderSettings(main);
       else {
         const { renderGraph } = await import('./graph-view.js');
         dispose = await renderGraph(main, route.project, title);

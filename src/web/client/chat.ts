@@ -8,7 +8,7 @@
  */
 import { api, readEvents, resumeTurn, sendMessage, type ChatEntry, type Me, type StreamEvent, type TraceCall } from './api.js';
 import { clear, h, icon, toast } from './dom.js';
-import { pageHref } from './words.js';
+import { pageHref, pageTitle } from './words.js';
 import { copyButton, renderReply } from './reply.js';
 import { speak, startRecording, toWav16k, transcribe, type Recording } from './voice.js';
 
@@ -33,8 +33,6 @@ function argsText(args: unknown): string {
     .join(', ')
     .slice(0, 200);
 }
-
-const pageName = (p: string) => p.replace(/^notes\//, '').replace(/\.md$/, '');
 
 interface ReplyActions {
   /** Sends the question again, replacing this reply. */
@@ -87,7 +85,7 @@ class Reply {
 
   private setResult(li: HTMLElement, d: Pick<TraceCall, 'ok' | 'summary' | 'pages'>): void {
     const result = li.querySelector('.result') ?? li.appendChild(h('div', { class: 'result' }));
-    clear(result, d.summary ?? '', ...(d.pages ?? []).slice(0, 6).map((p) => [' · ', h('a', { href: pageHref(this.project, p) }, pageName(p))]));
+    clear(result, d.summary ?? '', ...(d.pages ?? []).slice(0, 6).map((p) => [' · ', h('a', { href: pageHref(this.project, p) }, pageTitle(p))]));
     result.className = `result ${d.ok === false ? 'failed' : 'ok'}`;
   }
 
@@ -168,7 +166,7 @@ class Reply {
           'div',
           { class: 'related' },
           h('span', {}, 'Suggested notes: '),
-          related.map((p) => h('a', { class: 'chip', href: pageHref(this.project, p) }, icon('note'), pageName(p))),
+          related.map((p) => h('a', { class: 'chip', href: pageHref(this.project, p) }, icon('note'), pageTitle(p))),
         ),
       );
     }

@@ -30,7 +30,8 @@ function renderer(project: string, pages: readonly LinkablePage[]): InstanceType
         ['title', resolved ?? `no page “${target}” yet`],
       ];
       const text = state.push('text', '', 0);
-      text.content = (alias ?? target).trim();
+      // a page's name, not its folder path ([[Places/Lisbon]] reads "Lisbon")
+      text.content = (alias ?? target.split('/').pop() ?? target).trim();
       state.push('link_close', 'a', -1);
     }
     state.pos = end + 2;
@@ -123,15 +124,21 @@ export function pageView(markdown: string, project: string, pages: readonly Link
   const { meta, body } = splitFrontMatter(markdown);
   const article = h('article', { class: 'markdown' });
   if (meta.length) {
+    // the page's stored fields (ids, ISO times, sources): there for whoever wants them, folded away
     article.append(
       h(
-        'table',
-        { class: 'front-matter' },
-        h('caption', {}, 'Front matter'),
+        'details',
+        { class: 'page-details' },
+        h('summary', {}, 'Page details'),
         h(
-          'tbody',
-          {},
-          meta.map(([k, v]) => h('tr', {}, h('th', { scope: 'row' }, k), h('td', {}, v))),
+          'table',
+          { class: 'front-matter' },
+          h('caption', {}, 'Front matter'),
+          h(
+            'tbody',
+            {},
+            meta.map(([k, v]) => h('tr', {}, h('th', { scope: 'row' }, k), h('td', {}, v))),
+          ),
         ),
       ),
     );

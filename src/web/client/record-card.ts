@@ -137,8 +137,17 @@ export function recordItem(r: MemoryRecord, project: string, reload: () => Promi
     h(
       'ol',
       {},
-      r.provenance.map((p) => h('li', {}, `${p.label.replace(/^from /, 'from ')}: `, sourceLink(sourceWords(p.ref, project, r.date)))),
-      r.page ? h('li', {}, 'kept on the page ', h('a', { href: pageHref(project, r.page) }, pageTitle(r.page))) : h('li', {}, 'kept in private memory (SQLite, never Markdown)'),
+      r.provenance.map((p) => {
+        const words = sourceWords(p.ref, project, r.date);
+        // "kept on the page: the page Sarah Chen" says "page" once
+        if (/page$/.test(p.label)) words.text = words.text.replace(/^the page /, '');
+        return h('li', {}, `${p.label}: `, sourceLink(words));
+      }),
+      r.provenance.some((p) => /\.md(:\d+)?$/.test(p.ref))
+        ? null
+        : r.page
+          ? h('li', {}, 'kept on the page ', h('a', { href: pageHref(project, r.page) }, pageTitle(r.page)))
+          : h('li', {}, 'kept in private memory (SQLite, never Markdown)'),
     ),
     // ids, files and raw references: for whoever wants them, folded away
     h(
