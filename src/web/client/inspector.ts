@@ -9,7 +9,7 @@ import type { MemoryRecord } from '../shared/records.js';
 import { clear, confirmButton, h, toast } from './dom.js';
 import { renderCandidates, renderReview } from './inspector-queues.js';
 import { pageView } from './markdown.js';
-import { pageHref, pageTitle } from './words.js';
+import { day, pageHref, pageTitle } from './words.js';
 import { recordItem } from './record-card.js';
 
 type Sort = 'date-desc' | 'date-asc' | 'confidence' | 'kind';
@@ -244,7 +244,7 @@ function hitItem(project: string, hit: Hit): HTMLElement {
     h(
       'div',
       { class: 'record-head' },
-      h('a', { href: pageHref(project, hit.page) }, hit.page),
+      h('a', { href: pageHref(project, hit.page), title: hit.page }, /^log\/\d{4}-\d{2}-\d{2}\.md$/.test(hit.page) ? `conversation of ${day(hit.page.slice(4, 14))}` : pageTitle(hit.page)),
       h('span', { class: 'meta' }, `lines ${hit.lineStart}–${hit.lineEnd}${hit.heading ? ` · ${hit.heading}` : ''} · score ${hit.score.toFixed(3)} · ${hit.why.join(', ')}`),
     ),
     h('p', { class: 'record-text' }, hit.text.length > 500 ? `${hit.text.slice(0, 500)}…` : hit.text),
