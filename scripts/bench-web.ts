@@ -8,6 +8,8 @@
  *      (archive, context, prompt, SSE).
  *   3. The graph view at a few thousand pages (bench-web-graph.ts): the graph API, opening the
  *      view to its first frame, and frame times while zooming, in headless Chromium.
+ *   4. The first view over the wire: every byte Chromium received (headers and compressed bodies,
+ *      from the DevTools protocol) from signing in to the chat drawn, in a fresh browser profile.
  * Usage: npm run bench:web [-- --runs 30 --model-delay 50 --graph-nodes 3000]
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -18,6 +20,7 @@ import { ensureClient } from '../src/web/client-build.js';
 import { startWebFixture, TOKEN } from '../test/support/web-fixture.js';
 import { demoFiles } from '../test/support/web-demo-data.js';
 import { benchGraph } from './bench-web-graph.js';
+import { launchChromium } from '../test/support/browser.js';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '30' }, 'model-delay': { type: 'string', default: '50' }, 'graph-nodes': { type: 'string', default: '3000' } } });
 const runs = Number(values.runs);
@@ -57,22 +60,55 @@ try {
   const out = join(fixture.dataDir, 'web', 'client');
   await ensureClient(out);
   const js = files(out).filter((f) => f.endsWith('.js'));
-  const app = join(out, 'app.js');
-  const appText = readFileSync(app, 'utf8');
-  const imported = js.filter((f) => f.includes('/chunks/') && appText.includes(`./chunks/${f.split('/chunks/')[1] ?? ''}`) && !/graph-view/.test(f));
-  const graph = js.filter((f) => /graph-view/.test(f));
+  const index = readFileSync(join(out, 'index.html'), 'utf8');
+  const named = [...index.matchAll(/(?:src|href)="\/(assets\/[^"]+\.js)"/g)].map((m) => join(out, m[1] ?? ''));
+  const app = named[0] ?? join(out, 'app.js');
+  const imported = named.slice(1);
+  const lazy = js.filter((f) => f.includes('/assets/') && !named.includes(f));
   const sw = join(out, 'sw.js');
   const initial = [app, ...imported].reduce((n, f) => n + gz(f), 0);
   const initialRaw = [app, ...imported].reduce((n, f) => n + statSync(f).size, 0);
-  const graphSize = graph.reduce((n, f) => n + gz(f), 0);
   const total = js.reduce((n, f) => n + gz(f), 0);
   console.log('JavaScript shipped to the browser (gzip -9):');
   console.log(`  first load (app + ${imported.length} shared chunk${imported.length === 1 ? '' : 's'}): ${kb(initial)} gzipped (${kb(initialRaw)} minified)`);
-  console.log(`  graph view, loaded when opened:     ${kb(graphSize)} gzipped`);
+  for (const f of lazy) console.log(`  ${(f.split('/assets/')[1] ?? f).replace(/-[A-Z0-9]+\.js$/, '').padEnd(34)} ${kb(gz(f))} gzipped, loaded when needed`);
   console.log(`  service worker:                     ${kb(gz(sw))} gzipped`);
   console.log(`  all JavaScript:                     ${kb(total)} gzipped in ${js.length} files`);
-  const css = gz(join(out, 'app.css'));
-  console.log(`  (CSS: ${kb(css)} gzipped)`);
+  const cssFile = files(out).find((f) => /\/assets\/app-[^/]+\.css$/.test(f));
+  if (cssFile) console.log(`  (CSS: ${kb(gz(cssFile))} gzipped)`);
+
+  // 4 (first, in a fresh server): the first view over the wire
+  const browser = await launchChromium();
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    const byUrl = new Map<string, string>();
+    let wire = 0;
+    const parts = new Map<string, number>();
+    cdp.on('Network.requestWillBeSent', (e) => byUrl.set(e.requestId, e.request.url));
+    cdp.on('Network.loadingFinished', (e) => {
+      wire += e.encodedDataLength;
+      const path = new URL(byUrl.get(e.requestId) ?? 'http://x/').pathname;
+      const kind = path.startsWith('/api/')
+        ? 'API'
+        : path.startsWith('/assets/')
+          ? `assets (${path.endsWith('.css') ? 'css' : 'js'})`
+          : path === '/' || path === '/login'
+            ? 'pages'
+            : 'other (sw, manifest, icon)';
+      parts.set(kind, (parts.get(kind) ?? 0) + e.encodedDataLength);
+    });
+    await page.goto(`${fixture.web.url}/login?token=${TOKEN}`);
+    await page.locator('#composer').waitFor();
+    await page.waitForLoadState('networkidle');
+    console.log(`\nFirst view over the wire (sign-in to the chat drawn, fresh profile): ${kb(wire)}`);
+    for (const [k, v] of [...parts].sort((a, b) => b[1] - a[1])) console.log(`  ${k.padEnd(28)} ${kb(v)}`);
+    await context.close();
+  } finally {
+    await browser.close();
+  }
 
   // 2. Time to first token
   const modelTimes: number[] = [];

@@ -1,5 +1,6 @@
 /**
- * Screenshots of the web app (chat, inspector with its review queue and candidates, graph) at desktop and phone sizes, against a
+ * Screenshots of the web app (sign-in, chat with a code reply and a cut reply, inspector with its
+ * review queue and candidates, graph) at desktop and phone sizes, light and dark, against a
  * scripted model and demo memory: `npx tsx scripts/web-screenshots.ts [outDir]` (default
  * /tmp/web-shots). Needs /usr/bin/chromium.
  */
@@ -13,10 +14,18 @@ const out = process.argv[2] ?? '/tmp/web-shots';
 mkdirSync(out, { recursive: true });
 const fixture = await startWebFixture({
   files: demoFiles(),
-  script: (body: { messages: { role: string }[] }) =>
-    body.messages[body.messages.length - 1]?.role === 'tool'
+  script: (body: { messages: { role: string; content: unknown }[] }) => {
+    const users = body.messages.filter((m) => m.role === 'user');
+    const asked = JSON.stringify(users[users.length - 1]?.content ?? '');
+    if (asked.includes('script'))
+      return {
+        text: 'Here is a backup script:\n\n```bash\n# copy the notes\nrsync -a projects/ /mnt/backup/projects/\necho "done: $(date)"\n```\n\n| step | when |\n| --- | --- |\n| backup | nightly |',
+      };
+    if (asked.includes('crash')) return { text: 'The museum opens at ten and the tram stop is by the river, so we', chunkDelayMs: 30, dieAfterChunks: 3 };
+    return body.messages[body.messages.length - 1]?.role === 'tool'
       ? { text: 'You decided to **fly to Lisbon on 14 March** and to book a flat near Alfama. Sarah wants to see the tiles museum.', chunkDelayMs: 20 }
-      : { toolCalls: [{ name: 'search_memory', arguments: JSON.stringify({ query: 'Lisbon trip plans' }) }] },
+      : { toolCalls: [{ name: 'search_memory', arguments: JSON.stringify({ query: 'Lisbon trip plans' }) }] };
+  },
 });
 writeWaiting(fixture.dataDir);
 // one version reflection kept, so the page view shows its Earlier versions
@@ -25,55 +34,83 @@ mkdirSync(kept, { recursive: true });
 writeFileSync(join(kept, 'Sarah-Chen.2026-11-20T10-00-00.000Z.md'), readFileSync(join(fixture.projectsDir, 'trip', 'notes', 'People', 'Sarah-Chen.md')));
 const browser = await launchChromium();
 try {
-  for (const [label, viewport] of [
+  let asked = false;
+  for (const [size, viewport] of [
     ['desktop', { width: 1280, height: 800 }],
     ['phone', { width: 390, height: 844 }],
   ] as const) {
-    const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
-    const page = await context.newPage();
-    await page.goto(`${fixture.web.url}/login?token=${TOKEN}`);
-    await page.goto(`${fixture.web.url}/#/chat/trip`);
-    await page.locator('#composer').fill('What did we decide about the trip?');
-    await page.keyboard.press('Enter');
-    await page.locator('.msg.assistant .related').waitFor();
-    await page.screenshot({ path: join(out, `chat-${label}.png`) });
-    await page.goto(`${fixture.web.url}/#/inspect/trip/records`);
-    await page.locator('.record').first().waitFor();
-    await page.screenshot({ path: join(out, `inspector-${label}.png`) });
-    await page.goto(`${fixture.web.url}/#/inspect/trip/review`);
-    await page.locator('.pair').first().waitFor();
-    await page.screenshot({ path: join(out, `review-${label}.png`) });
-    await page.goto(`${fixture.web.url}/#/inspect/trip/candidates`);
-    await page.locator('.candidate').first().waitFor();
-    await page.screenshot({ path: join(out, `candidates-${label}.png`) });
-    await page.goto(`${fixture.web.url}/#/inspect/trip/records`);
-    await page.selectOption('#filter-kind', 'fact');
-    await page.locator('.record.kind-fact').first().waitFor();
-    // one record's "why": its provenance and its history, as /memory why tells it
-    const promise = page.locator('.record.kind-fact', { hasText: 'tiles museum' });
-    await promise.locator('summary').click();
-    await promise.locator('ol.chain li').first().waitFor();
-    await page.screenshot({ path: join(out, `facts-${label}.png`) });
-    await page.goto(`${fixture.web.url}/#/page/trip/${encodeURIComponent('notes/People/Sarah-Chen.md')}`);
-    await page.locator('.markdown-body').waitFor();
-    await page.screenshot({ path: join(out, `page-${label}.png`) });
-    await page.locator('.versions').scrollIntoViewIfNeeded();
-    await page.screenshot({ path: join(out, `versions-${label}.png`) });
-    await page.goto(`${fixture.web.url}/#/inspect/trip/recall`);
-    await page.locator('#recall-query').fill('tiles museum');
-    await page.keyboard.press('Enter');
-    await page.locator('.hit').first().waitFor();
-    await page.screenshot({ path: join(out, `recall-${label}.png`) });
-    await page.goto(`${fixture.web.url}/#/graph/trip`);
-    await page.locator('.graph-canvas canvas').first().waitFor();
-    await page.waitForTimeout(800);
-    await page.screenshot({ path: join(out, `graph-${label}.png`) });
-    if (label === 'phone') {
-      await page.locator('#menu-button').click();
-      await page.waitForTimeout(300);
-      await page.screenshot({ path: join(out, `menu-${label}.png`) });
+    for (const scheme of ['light', 'dark'] as const) {
+      const label = `${size}-${scheme}`;
+      const context = await browser.newContext({ viewport, deviceScaleFactor: 1, colorScheme: scheme });
+      const page = await context.newPage();
+      await page.goto(`${fixture.web.url}/`);
+      await page.locator('.login-box').waitFor();
+      await page.screenshot({ path: join(out, `signin-${label}.png`) });
+      await page.goto(`${fixture.web.url}/login`);
+      await page.screenshot({ path: join(out, `login-form-${label}.png`) });
+      await page.goto(`${fixture.web.url}/login?token=${TOKEN}`);
+      await page.goto(`${fixture.web.url}/#/chat/trip`);
+      if (!asked) {
+        // the conversation is asked once; every later screenshot shows it from history (trace kept)
+        asked = true;
+        for (const q of ['What did we decide about the trip?', 'Write me a backup script', 'crash now']) {
+          await page.locator('button.send').waitFor();
+          await page.locator('#composer').fill(q);
+          await page.keyboard.press('Enter');
+          await page.locator('.msg.assistant:not(.live)').nth(-1).waitFor();
+          await page.locator('button.send').waitFor();
+        }
+        await page.reload();
+      }
+      await page.locator('.msg.assistant .related').first().waitFor();
+      await page.locator('.hljs-comment').first().waitFor();
+      await page.screenshot({ path: join(out, `chat-${label}.png`) });
+      await page.locator('.code-block').first().scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(out, `chat-code-${label}.png`) });
+      await page.goto(`${fixture.web.url}/#/inspect/trip/records`);
+      await page.locator('.record').first().waitFor();
+      await page.screenshot({ path: join(out, `inspector-${label}.png`) });
+      await page.goto(`${fixture.web.url}/#/inspect/trip/review`);
+      await page.locator('.pair').first().waitFor();
+      await page.screenshot({ path: join(out, `review-${label}.png`) });
+      await page.goto(`${fixture.web.url}/#/inspect/trip/candidates`);
+      await page.locator('.candidate').first().waitFor();
+      await page.screenshot({ path: join(out, `candidates-${label}.png`) });
+      await page.goto(`${fixture.web.url}/#/inspect/trip/records`);
+      await page.locator('.record').first().waitFor();
+      const more = page.locator('.more-filters:not([open]) summary');
+      if (await more.count()) await more.click();
+      await page.selectOption('#filter-kind', 'fact');
+      await page.locator('.record.kind-fact').first().waitFor();
+      // one record's "why": its provenance and its history, as /memory why tells it
+      const promise = page.locator('.record.kind-fact', { hasText: 'tiles museum' });
+      await promise.locator('.provenance > summary').click();
+      await promise.locator('ol.chain li').first().waitFor();
+      await page.screenshot({ path: join(out, `facts-${label}.png`) });
+      await page.goto(`${fixture.web.url}/#/page/trip/${encodeURIComponent('notes/People/Sarah-Chen.md')}`);
+      await page.locator('.markdown-body').waitFor();
+      await page.screenshot({ path: join(out, `page-${label}.png`) });
+      await page.locator('.versions').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(out, `versions-${label}.png`) });
+      await page.goto(`${fixture.web.url}/#/inspect/trip/recall`);
+      await page.locator('#recall-query').fill('tiles museum');
+      await page.keyboard.press('Enter');
+      await page.locator('.hit').first().waitFor();
+      await page.screenshot({ path: join(out, `recall-${label}.png`) });
+      await page.goto(`${fixture.web.url}/#/graph/trip`);
+      await page.locator('.graph-canvas canvas').first().waitFor();
+      await page.waitForTimeout(800);
+      await page.screenshot({ path: join(out, `graph-${label}.png`) });
+      await page.goto(`${fixture.web.url}/#/settings`);
+      await page.locator('table.settings').waitFor();
+      await page.screenshot({ path: join(out, `settings-${label}.png`) });
+      if (size === 'phone') {
+        await page.locator('#menu-button').click();
+        await page.waitForTimeout(300);
+        await page.screenshot({ path: join(out, `menu-${label}.png`) });
+      }
+      await context.close();
     }
-    await context.close();
   }
   console.log(`screenshots in ${out}`);
 } finally {

@@ -218,6 +218,16 @@ export const configSchema = z.object({
     .pipe(z.array(z.string().regex(/^[a-z0-9.[\]:-]+$/, 'expected comma-separated host names, e.g. charlie.example-tailnet.ts.net')))
     .default([]),
   WEB_SESSION_DAYS: int(1, 365).default(30),
+  WEB_TRUSTED_PROXY: z
+    .string()
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim().toLowerCase())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().regex(/^[0-9a-f.:[\]]+$/, 'expected comma-separated IP addresses of your reverse proxy, e.g. 127.0.0.1,::1')))
+    .default([]),
 
   // MCP (docs/mcp.md): tool servers Charlie uses, and Charlie's memory as a server for other agents
   MCP_CONFIG: optional(z.string().min(1)),

@@ -41,6 +41,7 @@ import { selectEmbedder } from './llm/embeddings.js';
 import { createRecall, recallSettings } from './memory/recall.js';
 import { conformanceStartLine } from './doctor/conformance-store.js';
 import { WebAuth } from './web/auth.js';
+import { settingsView } from './web/settings.js';
 import { startWeb, type WebServer } from './web/server.js';
 import type { SpeechToText, SynthesizedAudio, TextToSpeech } from './core/ports.js';
 import { guardSpeech } from './core/egress.js';
@@ -376,6 +377,8 @@ export async function startWebApp(
       extraHosts: config.WEB_ALLOWED_HOSTS,
       ...(app.mcp ? { toolServers: () => mcpLines(app.mcp!) } : {}),
       mcpServer: memoryEndpoint(memoryServerOptions(config, app, 'web')),
+      trustedProxies: config.WEB_TRUSTED_PROXY,
+      settings: () => settingsView(config),
     },
     logger.child({ component: 'web' }),
   );

@@ -18,6 +18,7 @@ import { z } from 'zod';
 import type { TurnEvent } from '../core/events.js';
 import type { ToolConfirm } from '../core/tools/tool.js';
 import { newProjectOrigin, placeFor, PRIVATE_PROJECT } from './places.js';
+import { traceOf, type TraceStore, type TurnTrace } from './trace-store.js';
 import { TurnHub, type TurnEventRecord, type WebTurn } from './turns.js';
 import type { WebEnv, WebDeps } from './app.js';
 
@@ -35,6 +36,8 @@ const messageBody = z.object({
     .max(4)
     .optional(),
   mode: z.enum(['text', 'voice']).optional(),
+  /** Retry / Regenerate: the same text again; the earlier answer is no longer shown. */
+  retry: z.boolean().optional(),
 });
 
 /**
@@ -67,7 +70,43 @@ class WebConfirmations {
   }
 }
 
-export function chatRoutes(app: Hono<WebEnv>, deps: WebDeps, hub: TurnHub): void {
+interface ChatMessage {
+  time: string;
+  speaker: string;
+  role: 'user' | 'assistant';
+  text: string;
+  source: string;
+  trace?: { calls: TurnTrace['calls']; related: string[]; reason: string; error?: string };
+}
+
+/**
+ * The log's messages with what the web app showed of each turn: the trace on its reply, a reply
+ * cut by an error or a stop (which the log does not keep) put back with its partial text, and a
+ * retried question shown once, with only its newest answer.
+ */
+function withTraces(entries: readonly Omit<ChatMessage, 'trace'>[], traces: ReadonlyMap<string, TurnTrace>): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  const answered = new Set(entries.filter((e) => e.role === 'assistant').map((e) => e.source));
+  const lastUser = () => {
+    for (let i = out.length - 1; i >= 0; i--) if (out[i]?.role === 'user') return i;
+    return -1;
+  };
+  for (const e of entries) {
+    const t = traces.get(e.source);
+    const shown = t ? { calls: t.calls, related: t.related, reason: t.reason, ...(t.error ? { error: t.error } : {}) } : undefined;
+    if (e.role === 'user') {
+      const prev = lastUser();
+      if (t?.retry && prev >= 0 && out[prev]?.text === e.text) out.splice(prev + 1);
+      else out.push({ ...e });
+      if (t && !answered.has(e.source) && (t.partial !== undefined || t.error)) {
+        out.push({ time: e.time, speaker: '', role: 'assistant', text: t.partial ?? '', source: e.source, ...(shown ? { trace: shown } : {}) });
+      }
+    } else out.push({ ...e, ...(shown ? { trace: shown } : {}) });
+  }
+  return out;
+}
+
+export function chatRoutes(app: Hono<WebEnv>, deps: WebDeps, hub: TurnHub, traces: TraceStore): void {
   const confirmations = new WebConfirmations();
   app.get('/api/projects', async (c) => {
     const user = c.get('user');
@@ -91,7 +130,8 @@ export function chatRoutes(app: Hono<WebEnv>, deps: WebDeps, hub: TurnHub): void
     if (!at) return c.json({ error: 'no such project' }, 404);
     const limit = Math.min(Number(c.req.query('limit') ?? 50) || 50, 500);
     const entries = at.slug ? await deps.projects.recentLog(at.slug, limit) : deps.privateHistory(c.get('user').id, limit);
-    return c.json({ messages: entries.map((e) => ({ time: e.time, speaker: e.speaker, role: e.role, text: e.text, source: e.source })) });
+    const plain = entries.map((e) => ({ time: e.time, speaker: e.speaker, role: e.role, text: e.text, source: e.source }));
+    return c.json({ messages: withTraces(plain, traces.read(TurnHub.owner(c.get('user').id, c.req.param('project')))) });
   });
 
   app.post('/api/projects/:project/messages', async (c) => {
@@ -101,23 +141,33 @@ export function chatRoutes(app: Hono<WebEnv>, deps: WebDeps, hub: TurnHub): void
     if (!at) return c.json({ error: 'no such project' }, 404);
     const parsed = messageBody.safeParse(await c.req.json().catch(() => null));
     if (!parsed.success) return c.json({ error: parsed.error.issues.map((i) => i.message).join('; ') }, 400);
-    const { text, images, mode } = parsed.data;
+    const { text, images, mode, retry } = parsed.data;
     // a member signed in through /web is a Discord user (their id names their page); the owner's web id is no Discord id
     if (!text.trim() && !images?.length) return c.json({ error: 'empty message' }, 400);
-    const turn = hub.start(TurnHub.owner(user.id, project));
-    hub.push(turn, 'accepted', { turnId: turn.id, project });
+    const owner = TurnHub.owner(user.id, project);
+    const turn = hub.start(owner);
+    const source = `web:${Date.now()}`;
+    hub.push(turn, 'accepted', { turnId: turn.id, project, source });
     const onEvent = (e: TurnEvent) => hub.push(turn, e.type, e);
     void deps.assistant
       .handle(
-        { place: at.place, speaker: user.name, ...(user.kind === 'member' ? { speakerId: user.id } : {}), text, source: `web:${Date.now()}`, images, mode: mode ?? 'text' },
+        { place: at.place, speaker: user.name, ...(user.kind === 'member' ? { speakerId: user.id } : {}), text, source, images, mode: mode ?? 'text' },
         { onEvent, signal: turn.controller.signal, tools: { user: { owner: user.kind === 'owner', ...(user.kind === 'member' ? { id: user.id } : {}) }, confirm: confirmations.for(turn, hub) } },
       )
       .then((outcome) => hub.push(turn, 'outcome', { reply: outcome.reply, reason: outcome.reason, related: outcome.related, notices: outcome.notices }))
       .catch((err: unknown) => {
-        deps.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'web turn failed');
-        hub.push(turn, 'outcome', { reply: '', reason: 'error', related: [], notices: ['the turn failed; see the log'] });
+        const words = err instanceof Error ? err.message : String(err);
+        deps.logger.warn({ err: words }, 'web turn failed');
+        hub.push(turn, 'outcome', { reply: '', reason: 'error', error: words, related: [], notices: ['the turn failed; see the log'] });
       })
-      .finally(() => hub.finish(turn));
+      .finally(() => {
+        try {
+          traces.add(owner, traceOf(source, turn.events, retry ?? false));
+        } catch (err) {
+          deps.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'turn trace not kept');
+        }
+        hub.finish(turn);
+      });
     return followTurn(c, hub, turn, 0);
   });
 

@@ -9,17 +9,22 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { compress } from 'hono/compress';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { dirname, join } from 'node:path';
 import type { AssistantApi } from '../core/assistant-api.js';
 import type { LogEntry, Logger } from '../core/ports.js';
 import { chatRoutes } from './api-chat.js';
+import { clientAssets } from './client-build.js';
 import { memoryRoutes } from './api-memory.js';
 import { reviewRoutes } from './api-review.js';
 import { voiceRoutes, type SpeechServices } from './api-voice.js';
 import { FailedLoginLimiter, type WebAuth, type WebUser } from './auth.js';
-import { hostGuard, originGuard, securityHeaders, type HostPolicy } from './guard.js';
+import { clientAddress, hostGuard, originGuard, securityHeaders, type HostPolicy } from './guard.js';
 import { loginPage } from './login-page.js';
 import type { ProjectDirectory } from './places.js';
+import type { SettingsView } from './settings.js';
+import { TraceStore } from './trace-store.js';
 import { TurnHub } from './turns.js';
 
 export type WebEnv = { Variables: { user: WebUser } };
@@ -38,12 +43,18 @@ export interface WebDeps {
   speech?: SpeechServices;
   /** Folder of the built client (index.html, app.js, …). */
   clientDir: string;
+  /** What the owner's Settings page shows (read-only); absent, the page says it is not available. */
+  settings?: () => SettingsView;
+  /** Where the web app keeps each turn's trace (default: `turns/` next to clientDir, under DATA_DIR/web). */
+  turnsDir?: string;
   /** Mark the session cookie Secure (the public URL is https). */
   secureCookie?: boolean;
   /** One line per MCP tool server, shown to the owner. */
   toolServers?: () => string[];
   /** Charlie's memory as an MCP server at /api/mcp (Streamable HTTP, owner token). */
   mcpServer?: McpEndpoint;
+  /** Proxy addresses (WEB_TRUSTED_PROXY) whose X-Forwarded-For names the real client. */
+  trustedProxies?: readonly string[];
 }
 
 /** Charlie's memory as an MCP server (Streamable HTTP), answered at /api/mcp. */
@@ -60,6 +71,8 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
   app.use('*', securityHeaders());
   app.use('*', hostGuard(hosts));
   app.use('*', originGuard(hosts));
+  // JSON and the pages the server writes; the built files come compressed already (.br/.gz), SSE never is
+  app.use('*', compress());
   app.use('/api/*', bodyLimit({ maxSize: 40 * 1024 * 1024, onError: (c) => c.json({ error: 'request too large (40 MB at most)' }, 413) }));
   app.onError((err, c) => {
     deps.logger.warn({ err: err.message, path: c.req.path }, 'web request failed');
@@ -69,20 +82,27 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
   app.get('/api/health', (c) => c.json({ ok: true, name: deps.assistantName, version: deps.version }));
 
   const clientKey = (c: Context) => {
+    let peer: string | undefined;
     try {
-      return getConnInfo(c).remote.address ?? 'unknown';
+      peer = getConnInfo(c).remote.address;
     } catch {
-      return 'unknown';
+      peer = undefined;
     }
+    return clientAddress(peer, c.req.header('x-forwarded-for'), deps.trustedProxies ?? []);
   };
+  const css = () => clientAssets(deps.clientDir).css;
+  const TOO_MANY = 'Too many wrong tokens from here — wait 15 minutes, or use the right token or a fresh link.';
   const login = (c: Context, token: string | undefined) => {
     const key = clientKey(c);
-    if (limiter.blocked(key)) return c.html(loginPage(deps.assistantName, 'Too many failed attempts — wait 15 minutes and try again.'), 429);
+    // the token is checked first: a correct one always signs in, however many wrong ones came before
     const user = token ? deps.auth.exchange(token) : null;
     if (!user) {
-      if (token) limiter.fail(key);
-      return c.html(loginPage(deps.assistantName, token ? 'That token or link is not valid (links work once and expire after 15 minutes).' : undefined), token ? 401 : 200);
+      if (!token) return c.html(loginPage(css(), deps.assistantName));
+      if (limiter.blocked(key)) return c.html(loginPage(css(), deps.assistantName, TOO_MANY), 429, { 'retry-after': '900' });
+      limiter.fail(key);
+      return c.html(loginPage(css(), deps.assistantName, 'That token or link is not valid (links work once and expire after 15 minutes).'), 401);
     }
+    limiter.succeed(key);
     setCookie(c, SESSION_COOKIE, deps.auth.sessionValue(user), {
       httpOnly: true,
       sameSite: 'Strict',
@@ -101,9 +121,18 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
   });
 
   app.use('/api/*', async (c, next) => {
+    const bearer = deps.auth.readBearer(c.req.header('authorization'));
+    if (bearer === 'wrong') {
+      // getConnInfo is typed for a Context<any> too
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-argument
+      const key = clientKey(c);
+      if (limiter.blocked(key)) return c.json({ error: 'too many wrong tokens from here: wait 15 minutes' }, 429, { 'retry-after': '900' });
+      limiter.fail(key);
+      return c.json({ error: 'that Bearer token is not the owner token' }, 401);
+    }
     // getCookie is typed for a Context<any>; this one is the app's typed context
     // eslint-disable-next-line @typescript-eslint/no-unsafe-argument
-    const user = deps.auth.readBearer(c.req.header('authorization')) ?? deps.auth.readSession(getCookie(c, SESSION_COOKIE));
+    const user = bearer ?? deps.auth.readSession(getCookie(c, SESSION_COOKIE));
     if (!user) return c.json({ error: 'not signed in: open the login link Charlie printed at start (or ask for one with /web in a DM)' }, 401);
     c.set('user', user);
     await next();
@@ -121,6 +150,7 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
     });
   });
   app.post('/api/logout', (c) => {
+    deps.auth.endSession(getCookie(c, SESSION_COOKIE));
     deleteCookie(c, SESSION_COOKIE, { path: '/' });
     return c.json({ ok: true });
   });
@@ -132,7 +162,11 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
       return mcp.handle(c.req.raw);
     });
   }
-  chatRoutes(app, deps, turns);
+  app.get('/api/settings', (c) => {
+    if (c.get('user').kind !== 'owner') return c.json({ error: 'only the owner sees the settings' }, 403);
+    return c.json(deps.settings?.() ?? { items: [], doctor: 'not available' });
+  });
+  chatRoutes(app, deps, turns, new TraceStore(deps.turnsDir ?? join(dirname(deps.clientDir), 'turns')));
   memoryRoutes(app, deps);
   reviewRoutes(app, deps);
   voiceRoutes(app, deps.speech);
@@ -140,9 +174,13 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
 
   app.use('/*', async (c, next) => {
     await next();
-    if (c.res.ok && !c.res.headers.has('cache-control')) c.res.headers.set('cache-control', 'no-cache');
+    if (!c.res.ok || c.res.headers.has('cache-control')) return;
+    // files under /assets/ have their content hash in their name: they never change
+    c.res.headers.set('cache-control', c.req.path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
   });
-  app.use('/*', serveStatic({ root: deps.clientDir }));
-  app.get('*', serveStatic({ root: deps.clientDir, rewriteRequestPath: () => '/index.html' }));
+  app.use('/*', serveStatic({ root: deps.clientDir, precompressed: true }));
+  // an old hashed name (a page from before an update) is not found, not the app's index page
+  app.get('/assets/*', (c) => c.text('not found', 404));
+  app.get('*', serveStatic({ root: deps.clientDir, precompressed: true, rewriteRequestPath: () => '/index.html' }));
   return { app, turns };
 }

@@ -6,8 +6,8 @@
  * owner token as `Authorization: Bearer …`.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 /** The person behind a request. A member's private memory is their Discord DM memory. */
 export type WebUser = { kind: 'owner'; id: string; name: string } | { kind: 'member'; id: string; name: string };
@@ -24,6 +24,11 @@ export interface WebAuthOptions {
   sessionDays: number;
   /** How long a `/web` login link stays valid. */
   linkMinutes?: number;
+  /**
+   * Where used login links and ended sessions are kept (JSON), so a used link stays used and a
+   * signed-out cookie stays dead across restarts. Default: `used.json` next to the secret file.
+   */
+  stateFile?: string;
   now?: () => number;
 }
 
@@ -53,7 +58,27 @@ interface SessionClaims {
   id: string;
   n: string;
   exp: number;
+  /** The session's own id, so signing out can end this one session on the server. */
+  sid: string;
 }
+
+/** What must outlive a restart: used link tokens and ended sessions, each with its expiry (ms). */
+interface AuthState {
+  links: Map<string, number>;
+  ended: Map<string, number>;
+}
+
+function readState(file: string): AuthState {
+  try {
+    const raw = JSON.parse(readFileSync(file, 'utf8')) as { links?: unknown; ended?: unknown };
+    const clean = (o: unknown) => new Map(Object.entries(o && typeof o === 'object' ? o : {}).filter((e): e is [string, number] => typeof e[1] === 'number'));
+    return { links: clean(raw.links), ended: clean(raw.ended) };
+  } catch {
+    return { links: new Map(), ended: new Map() };
+  }
+}
+
+const digest = (s: string) => createHash('sha256').update(s).digest('base64url');
 
 export class WebAuth {
   readonly ownerToken: string;
@@ -61,14 +86,27 @@ export class WebAuth {
   readonly generated: boolean;
   private readonly secret: string;
   private readonly now: () => number;
-  /** Link tokens already exchanged (single use); pruned as they expire. */
-  private readonly usedLinks = new Map<string, number>();
+  private readonly stateFile: string;
+  /** Link tokens already exchanged (single use) and sessions signed out, by digest; pruned as they expire. */
+  private readonly state: AuthState;
 
   constructor(private readonly o: WebAuthOptions) {
     this.now = o.now ?? Date.now;
     this.generated = !o.ownerToken;
     this.ownerToken = o.ownerToken ?? readOrCreateSecret(o.tokenFile, () => randomBytes(24).toString('base64url'));
     this.secret = readOrCreateSecret(o.secretFile, () => randomBytes(32).toString('base64url'));
+    this.stateFile = o.stateFile ?? join(dirname(o.secretFile), 'used.json');
+    this.state = readState(this.stateFile);
+  }
+
+  /** Drops what has expired and writes the state (atomically: a crash leaves the old file). */
+  private saveState(): void {
+    const now = this.now();
+    for (const map of [this.state.links, this.state.ended]) for (const [k, exp] of map) if (exp < now) map.delete(k);
+    mkdirSync(dirname(this.stateFile), { recursive: true });
+    const tmp = `${this.stateFile}.tmp`;
+    writeFileSync(tmp, JSON.stringify({ links: Object.fromEntries(this.state.links), ended: Object.fromEntries(this.state.ended) }), { mode: 0o600 });
+    renameSync(tmp, this.stateFile);
   }
 
   get cookieSecret(): string {
@@ -114,46 +152,68 @@ export class WebAuth {
     }
     const now = this.now();
     if (typeof claims.id !== 'string' || typeof claims.n !== 'string' || typeof claims.exp !== 'number' || claims.exp < now) return null;
-    for (const [t, exp] of this.usedLinks) if (exp < now) this.usedLinks.delete(t);
-    if (this.usedLinks.has(payload)) return null;
-    this.usedLinks.set(payload, claims.exp);
+    const key = digest(payload);
+    if (this.state.links.has(key)) return null;
+    this.state.links.set(key, claims.exp);
+    this.saveState();
     return { kind: 'member', id: claims.id, name: claims.n };
   }
 
   /** The cookie value for a session of `user`. */
   sessionValue(user: WebUser): string {
-    const claims: SessionClaims = { k: user.kind, id: user.id, n: user.name, exp: this.now() + this.sessionSeconds * 1000 };
+    const claims: SessionClaims = { k: user.kind, id: user.id, n: user.name, exp: this.now() + this.sessionSeconds * 1000, sid: randomBytes(12).toString('base64url') };
     const payload = b64(JSON.stringify(claims));
     return `${payload}.${this.sign(`session:${payload}`)}`;
   }
 
-  /** The user of a session cookie value, or null when it is forged or expired. */
-  readSession(value: string | undefined): WebUser | null {
+  private claims(value: string | undefined): SessionClaims | null {
     if (!value || value.length > 2000) return null;
     const [payload, sig] = value.split('.');
     if (!payload || !sig || !sameSecret(sig, this.sign(`session:${payload}`))) return null;
     try {
       const c = JSON.parse(unb64(payload)) as Partial<SessionClaims>;
-      if (typeof c.exp !== 'number' || c.exp < this.now() || typeof c.id !== 'string' || typeof c.n !== 'string') return null;
-      if (c.k === 'owner') return this.owner();
-      if (c.k === 'member') return { kind: 'member', id: c.id, name: c.n };
-      return null;
+      if (typeof c.exp !== 'number' || c.exp < this.now() || typeof c.id !== 'string' || typeof c.n !== 'string' || typeof c.sid !== 'string') return null;
+      if (c.k !== 'owner' && c.k !== 'member') return null;
+      if (this.state.ended.has(digest(c.sid))) return null;
+      return c as SessionClaims;
     } catch {
       return null;
     }
   }
 
-  /** The user of an `Authorization: Bearer` header (the owner token only). */
-  readBearer(header: string | undefined): WebUser | null {
-    const m = /^Bearer\s+(\S+)$/i.exec(header ?? '');
-    return m?.[1] && this.isOwnerToken(m[1]) ? this.owner() : null;
+  /** The user of a session cookie value, or null when it is forged, expired or signed out. */
+  readSession(value: string | undefined): WebUser | null {
+    const c = this.claims(value);
+    if (!c) return null;
+    return c.k === 'owner' ? this.owner() : { kind: 'member', id: c.id, name: c.n };
+  }
+
+  /** Ends a session on the server: its cookie is refused from now on, also after a restart. */
+  endSession(value: string | undefined): boolean {
+    const c = this.claims(value);
+    if (!c) return false;
+    this.state.ended.set(digest(c.sid), c.exp);
+    this.saveState();
+    return true;
+  }
+
+  /** The user of an `Authorization: Bearer` header (the owner token only); 'wrong' when one is sent that is not it. */
+  readBearer(header: string | undefined): WebUser | 'wrong' | null {
+    if (!header) return null;
+    const m = /^Bearer\s+(\S+)$/i.exec(header);
+    if (!m?.[1]) return /^Bearer\b/i.test(header) ? 'wrong' : null;
+    return this.isOwnerToken(m[1]) ? this.owner() : 'wrong';
   }
 }
 
 /**
- * Failed logins per client address: after `max` failures within `windowMs`, further attempts
- * are refused until the window has passed. Hono ships no rate limiter (the community one is a
- * separate package with a store abstraction we do not need for one counter).
+ * Failed sign-ins (wrong tokens at /login and wrong Bearer tokens) per client: after `max`
+ * failures within `windowMs`, a wrong token from that client is answered 429 until the window
+ * has passed. A correct token is never refused: the check runs first, so a stranger who floods
+ * the form (behind a proxy every client may look the same) cannot lock the owner out. Guessing
+ * is not what this stops — the owner token has ≥ 96 bits and links are signed — it tells a
+ * guesser to stop and keeps their noise bounded. Hono ships no rate limiter (the community one
+ * is a separate package with a store abstraction we do not need for one counter).
  */
 export class FailedLoginLimiter {
   private readonly failures = new Map<string, number[]>();
@@ -174,6 +234,11 @@ export class FailedLoginLimiter {
 
   blocked(key: string): boolean {
     return this.recent(key).length >= this.max;
+  }
+
+  /** A correct token: the client's earlier failures are forgotten. */
+  succeed(key: string): void {
+    this.failures.delete(key);
   }
 
   fail(key: string): void {

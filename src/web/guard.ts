@@ -44,16 +44,22 @@ export function hostGuard(policy: HostPolicy): MiddlewareHandler {
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * State-changing requests must come from this app's own pages: an `Origin` naming an allowed
- * host, and no `Sec-Fetch-Site: cross-site`. Scripts without an Origin must use a Bearer token.
+ * State-changing requests must come from this app's own pages. A browser says where a request
+ * comes from in two headers it does not let pages set: `Sec-Fetch-Site` (Chromium, Firefox,
+ * Safari 16.4+) and `Origin`. `Sec-Fetch-Site` other than `same-origin` is refused; an `Origin`
+ * must name an allowed host — except the opaque `Origin: null` that a browser sends for a
+ * same-origin form post under a strict referrer policy, accepted only with
+ * `Sec-Fetch-Site: same-origin`. Scripts that send neither header must use a Bearer token.
  */
 export function originGuard(policy: HostPolicy): MiddlewareHandler {
   return async (c, next) => {
     if (SAFE_METHODS.has(c.req.method)) return next();
     const origin = c.req.header('origin');
     const site = c.req.header('sec-fetch-site');
-    if (site === 'cross-site') return c.json({ error: 'cross-site request refused' }, 403);
-    if (origin) {
+    if (site !== undefined && site !== 'same-origin') return c.json({ error: `${site} request refused` }, 403);
+    if (origin === 'null') {
+      if (site !== 'same-origin') return c.json({ error: 'origin null refused' }, 403);
+    } else if (origin) {
       let host: string;
       try {
         const u = new URL(origin);
@@ -62,7 +68,7 @@ export function originGuard(policy: HostPolicy): MiddlewareHandler {
         host = '';
       }
       if (!policy.allowed().has(host.toLowerCase())) return c.json({ error: `origin ${origin.slice(0, 100)} refused` }, 403);
-    } else if (!/^Bearer\s/i.test(c.req.header('authorization') ?? '')) {
+    } else if (site !== 'same-origin' && !/^Bearer\s/i.test(c.req.header('authorization') ?? '')) {
       return c.json({ error: 'a state-changing request needs an Origin header (browsers send it) or an Authorization: Bearer token' }, 403);
     }
     return next();
@@ -88,7 +94,32 @@ export function securityHeaders(): MiddlewareHandler {
       formAction: ["'self'"],
     },
     crossOriginEmbedderPolicy: false,
-    referrerPolicy: 'no-referrer',
+    // same-origin: other sites get no Referer, and the app's own form posts keep their Origin
+    referrerPolicy: 'same-origin',
     permissionsPolicy: { microphone: ['self'], camera: [], geolocation: [] },
   });
+}
+
+const plainAddress = (a: string) =>
+  a
+    .trim()
+    .toLowerCase()
+    .replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, '$1')
+    .replace(/^\[(.*)\]$/, '$1');
+
+/**
+ * The client a request comes from, for the failed-sign-in limit: the socket's peer, or — only when
+ * that peer is a proxy named in WEB_TRUSTED_PROXY — the nearest X-Forwarded-For address that is not
+ * itself a trusted proxy (entries further left are the client's own claims and could be forged).
+ */
+export function clientAddress(peer: string | undefined, forwardedFor: string | undefined, trusted: readonly string[]): string {
+  const proxies = new Set(trusted.map(plainAddress));
+  const from = plainAddress(peer ?? 'unknown');
+  if (!proxies.has(from) || !forwardedFor) return from;
+  const hops = forwardedFor.split(',').map(plainAddress).filter(Boolean);
+  for (let i = hops.length - 1; i >= 0; i--) {
+    const hop = hops[i];
+    if (hop && !proxies.has(hop)) return hop.slice(0, 64);
+  }
+  return from;
 }

@@ -1,14 +1,14 @@
 /** The sign-in page: a plain form (no script, so the CSP stays strict), escaped text only. */
 import { html } from 'hono/html';
 
-export function loginPage(assistantName: string, error?: string) {
+export function loginPage(stylesheet: string, assistantName: string, error?: string) {
   return html`<!doctype html>
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>Sign in · ${assistantName}</title>
-        <link rel="stylesheet" href="/app.css" />
+        <link rel="stylesheet" href="${stylesheet}" />
         <link rel="manifest" href="/manifest.webmanifest" />
       </head>
       <body class="login">
@@ -19,7 +19,7 @@ export function loginPage(assistantName: string, error?: string) {
           <form method="post" action="/login">
             <label for="token">Token</label>
             <input id="token" name="token" type="password" autocomplete="current-password" required />
-            <button type="submit">Sign in</button>
+            <button type="submit" class="primary">Sign in</button>
           </form>
         </main>
       </body>

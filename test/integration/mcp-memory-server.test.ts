@@ -127,7 +127,7 @@ describe('Charlie as an MCP server', () => {
       await expect(client.connect(new StreamableHTTPClientTransport(new URL(`${f.web.url}/api/mcp`)))).rejects.toThrow(/Bearer token/);
       const wrong = new Client({ name: 'test', version: '1' });
       await expect(wrong.connect(new StreamableHTTPClientTransport(new URL(`${f.web.url}/api/mcp`), { requestInit: { headers: { Authorization: 'Bearer not-the-token-000000' } } }))).rejects.toThrow(
-        /401|not signed in/,
+        /401|not signed in|not the owner token/,
       );
       const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
       const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${TOKEN}` };

@@ -15,6 +15,8 @@ const bearer = { authorization: `Bearer ${TOKEN}` };
 beforeAll(async () => {
   f = await startWebFixture({
     files: demoFiles(),
+    // this test process plays the reverse proxy: X-Forwarded-For names the client
+    env: { WEB_TRUSTED_PROXY: '127.0.0.1,::1' },
     script: (body: { messages: { role: string }[] }) =>
       body.messages[body.messages.length - 1]?.role === 'tool'
         ? { text: 'You are flying to Lisbon on 14 March.', chunkDelayMs: 5 }
@@ -78,6 +80,75 @@ describe('web API', () => {
     expect(res.status).toBe(403);
     const noOrigin = await fetch(`${f.web.url}/api/logout`, { method: 'POST', headers: { cookie: 'charlie_session=x' } });
     expect(noOrigin.status).toBe(403);
+    // what a browser says about a request from another site (or a sibling on the same tailnet)
+    for (const site of ['cross-site', 'same-site']) {
+      const r = await fetch(`${f.web.url}/login`, {
+        method: 'POST',
+        headers: { origin: f.web.url, 'sec-fetch-site': site, 'content-type': 'application/x-www-form-urlencoded' },
+        body: `token=${TOKEN}`,
+        redirect: 'manual',
+      });
+      expect(r.status, site).toBe(403);
+    }
+    // the opaque origin of a sandboxed frame or a data: page elsewhere
+    const opaque = await fetch(`${f.web.url}/login`, { method: 'POST', headers: { origin: 'null', 'content-type': 'application/x-www-form-urlencoded' }, body: `token=${TOKEN}`, redirect: 'manual' });
+    expect(opaque.status).toBe(403);
+  });
+
+  it('accepts the sign-in form the way browsers post it (Origin null under a strict referrer policy)', async () => {
+    const res = await fetch(`${f.web.url}/login`, {
+      method: 'POST',
+      headers: { origin: 'null', 'sec-fetch-site': 'same-origin', 'content-type': 'application/x-www-form-urlencoded' },
+      body: `token=${TOKEN}`,
+      redirect: 'manual',
+    });
+    expect(res.status).toBe(303);
+    // and the app no longer strips its own Origin: other sites get no Referer, its own pages keep it
+    expect((await fetch(`${f.web.url}/`)).headers.get('referrer-policy')).toBe('same-origin');
+  });
+
+  it('ends the session on the server at sign-out', async () => {
+    const login = await fetch(`${f.web.url}/login?token=${TOKEN}`, { redirect: 'manual' });
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    expect((await fetch(`${f.web.url}/api/me`, { headers: { cookie } })).status).toBe(200);
+    const out = await fetch(`${f.web.url}/api/logout`, { method: 'POST', headers: { cookie, origin: f.web.url } });
+    expect(out.status).toBe(200);
+    // a copy of the old cookie (kept by someone who saw it) is refused
+    expect((await fetch(`${f.web.url}/api/me`, { headers: { cookie } })).status).toBe(401);
+  });
+
+  it('compresses what it sends and lets hashed assets be cached for a year', async () => {
+    const { request } = await import('node:http');
+    // node's fetch would decode the body; a raw request shows the bytes on the wire
+    const raw = (path: string, headers: Record<string, string>) =>
+      new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; bytes: number }>((resolve, reject) => {
+        const u = new URL(f.web.url);
+        const req = request({ host: u.hostname, port: u.port, path, headers: { host: u.host, ...headers } }, (res) => {
+          let bytes = 0;
+          res.on('data', (b: Buffer) => (bytes += b.length));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    const index = await (await fetch(`${f.web.url}/`)).text();
+    const script = /src="(\/assets\/app-[^"]+\.js)"/.exec(index)?.[1] ?? '';
+    const style = /href="(\/assets\/app-[^"]+\.css)"/.exec(index)?.[1] ?? '';
+    expect(script).not.toBe('');
+    const plain = await raw(script, {});
+    const br = await raw(script, { 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.bytes).toBeLessThan(plain.bytes / 2);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect((await raw(style, { 'accept-encoding': 'gzip' })).headers['content-encoding']).toBe('gzip');
+    // the page that names them is revalidated on every visit, so an update is seen at once
+    expect((await raw('/', { 'accept-encoding': 'br' })).headers['cache-control']).toBe('no-cache');
+    // JSON from the API is compressed on the fly
+    const api = await raw('/api/projects/trip/records', { ...bearer, 'accept-encoding': 'gzip' });
+    expect(api.status).toBe(200);
+    expect(api.headers['content-encoding']).toBe('gzip');
+    // an old hashed name is not found (not the index page, cached for a year)
+    expect((await raw('/assets/app-OLD.js', {})).status).toBe(404);
   });
 
   it('sends a strict Content-Security-Policy', async () => {
@@ -209,15 +280,40 @@ describe('web API', () => {
     expect((await fetch(link, { redirect: 'manual' })).status).not.toBe(303);
   });
 
-  it('rate-limits failed logins (last: it blocks this client address)', async () => {
+  it('shows the owner, and only the owner, which model does each job and where it runs', async () => {
+    const res = await fetch(`${f.web.url}/api/settings`, { headers: bearer });
+    const view = (await res.json()) as { items: { job: string; what: string; where: string; local: boolean }[]; doctor: string };
+    expect(view.items.find((i) => i.job === 'Answers in chat')).toMatchObject({ what: 'fake-model', where: new URL(f.model.url).host, local: true });
+    expect(view.items.map((i) => i.job)).toEqual(expect.arrayContaining(['Writes memory (distils, reviews, reflects)', 'Finds related memory (embeddings)', 'Understands speech', 'Speaks']));
+    expect(view.items.find((i) => i.job === 'Speaks')).toMatchObject({ local: true });
+    expect(view.doctor).toContain('fake-model');
+    expect(JSON.stringify(view)).not.toContain(TOKEN);
+    const link = await fetch(f.web.loginLinkFor('555', 'Kim'), { redirect: 'manual' });
+    const cookie = (link.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    expect((await fetch(`${f.web.url}/api/settings`, { headers: { cookie } })).status).toBe(403);
+  });
+
+  it('rate-limits wrong tokens per client behind the proxy, never the right token', async () => {
+    const from = (ip: string) => ({ 'x-forwarded-for': ip });
     const statuses: number[] = [];
-    for (let i = 0; i < 7; i++) statuses.push((await fetch(`${f.web.url}/login?token=wrong-${i}`)).status);
-    // five failures per address in 15 minutes (the used link of the test before counted as one)
+    for (let i = 0; i < 7; i++) statuses.push((await fetch(`${f.web.url}/login?token=wrong-${i}`, { headers: from('100.64.0.7') })).status);
     const refused = statuses.indexOf(429);
-    expect(refused).toBeGreaterThanOrEqual(4);
+    expect(refused).toBe(5);
     expect(statuses.slice(0, refused).every((s) => s === 401)).toBe(true);
     expect(statuses.slice(refused).every((s) => s === 429)).toBe(true);
-    expect((await fetch(`${f.web.url}/login?token=${TOKEN}`, { redirect: 'manual' })).status).toBe(429);
+    // another client behind the same proxy is not affected
+    expect((await fetch(`${f.web.url}/login?token=wrong-x`, { headers: from('100.64.0.8') })).status).toBe(401);
+    // the right token still signs in from the blocked client, by form and by Bearer
+    expect((await fetch(`${f.web.url}/login?token=${TOKEN}`, { headers: from('100.64.0.7'), redirect: 'manual' })).status).toBe(303);
+    expect((await fetch(`${f.web.url}/api/me`, { headers: { ...bearer, ...from('100.64.0.7') } })).status).toBe(200);
+  });
+
+  it('rate-limits wrong Bearer tokens too', async () => {
+    const headers = { authorization: 'Bearer not-the-token', 'x-forwarded-for': '100.64.0.9' };
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) statuses.push((await fetch(`${f.web.url}/api/me`, { headers })).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429]);
+    expect((await fetch(`${f.web.url}/api/me`, { headers: { ...bearer, 'x-forwarded-for': '100.64.0.9' } })).status).toBe(200);
   });
 });
 

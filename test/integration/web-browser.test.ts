@@ -65,12 +65,29 @@ describe.skipIf(missing !== null)('web app in Chromium', { timeout: 60_000 }, ()
   it('asks to sign in without a session, and signs in with the token', async () => {
     await page.goto(`${f.web.url}/`);
     await expect.poll(() => page.locator('main h1').textContent()).toBe('Sign in');
-    await page.goto(`${f.web.url}/login?token=${TOKEN}`);
+    // the way a person does it: follow the button, type the token, press Sign in
+    await page.locator('a', { hasText: 'Sign in with a token' }).click();
+    await page.locator('#token').fill('not-the-token');
+    await page.locator('button', { hasText: 'Sign in' }).click();
+    expect(await page.locator('.login-box .error').textContent()).toContain('not valid');
+    await page.locator('#token').fill(TOKEN);
+    await page.locator('button', { hasText: 'Sign in' }).click();
     await page.locator('#sidebar a', { hasText: 'trip' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/');
     expect(await page.locator('#sidebar').textContent()).toContain('Private chat');
     expect(await page.locator('#sidebar footer.version').textContent()).toMatch(/^Charlie \d+\.\d+\.\d+/);
     const cookies = await context.cookies();
     expect(cookies.find((c) => c.name === 'charlie_session')).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
+  });
+
+  it('signs out for good: the old cookie is refused by the server', async () => {
+    const before = (await context.cookies()).find((c) => c.name === 'charlie_session');
+    await page.locator('#sidebar button', { hasText: 'Sign out' }).click();
+    await expect.poll(() => page.locator('main h1').textContent()).toBe('Sign in');
+    const replay = await page.request.get(`${f.web.url}/api/me`, { headers: { cookie: `charlie_session=${before?.value ?? ''}` } });
+    expect(replay.status()).toBe(401);
+    await page.goto(`${f.web.url}/login?token=${TOKEN}`);
+    await page.locator('#sidebar a', { hasText: 'trip' }).waitFor();
   });
 
   it('streams a reply with the tool trace, then shows suggested notes', async () => {
@@ -85,7 +102,7 @@ describe.skipIf(missing !== null)('web app in Chromium', { timeout: 60_000 }, ()
     await expect
       .poll(
         async () => {
-          const t = (await live.locator('.bubble-text').textContent()) ?? '';
+          const t = ((await live.locator('.bubble-text').textContent()) ?? '').trim();
           return t.length > 0 && t.length < FINAL.length && FINAL.startsWith(t);
         },
         { interval: 20 },
@@ -136,7 +153,7 @@ describe.skipIf(missing !== null)('web app in Chromium', { timeout: 60_000 }, ()
     await page.locator('#record-search').fill('graça');
     await expect.poll(() => page.locator('.record').count()).toBe(1);
     const edited = page.locator('.record').first();
-    await edited.locator('summary').click();
+    await edited.locator('.provenance > summary').click();
     expect(await edited.locator('.provenance').textContent()).toContain('edited by a person');
     await edited.locator('button', { hasText: 'Forget' }).click();
     await edited.locator('button', { hasText: 'Really forget?' }).click();
@@ -147,8 +164,10 @@ describe.skipIf(missing !== null)('web app in Chromium', { timeout: 60_000 }, ()
   it('renders a page as Markdown with navigable [[links]]', async () => {
     await page.goto(`${f.web.url}/#/page/trip/${encodeURIComponent('notes/People/Sarah-Chen.md')}`);
     await page.locator('.markdown-body strong', { hasText: 'tiles museum' }).waitFor();
-    await page.locator('.markdown-body a.wikilink', { hasText: 'Places/Lisbon' }).click();
-    await expect.poll(() => page.locator('main h1').textContent()).toBe('notes/Places/Lisbon.md');
+    // [[Places/Lisbon]] reads "Lisbon"
+    await page.locator('.markdown-body a.wikilink', { hasText: 'Lisbon' }).click();
+    // titled by its title, not its path
+    await expect.poll(() => page.locator('main h1').textContent()).toBe('Lisbon');
   });
 
   it('shows the graph, filterable by category', async () => {
@@ -200,6 +219,23 @@ describe.skipIf(missing !== null)('web app in Chromium', { timeout: 60_000 }, ()
     await context.setOffline(false);
   });
 
+  it('opens offline after the very first visit: the shell list holds every chunk the app imports', async () => {
+    const fresh = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    try {
+      const p = await fresh.newPage();
+      await p.goto(`${f.web.url}/login?token=${TOKEN}`);
+      await p.locator('#sidebar a', { hasText: 'trip' }).waitFor();
+      // installed means the whole shell list was fetched and cached; no second visit online
+      await p.evaluate('navigator.serviceWorker.ready.then(() => true)');
+      await fresh.setOffline(true);
+      await p.reload();
+      await expect.poll(() => p.locator('main').textContent()).toContain('not reachable');
+      expect(await p.locator('main .loading').count()).toBe(0);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('has no serious or critical accessibility violations (axe-core) on the main views', async () => {
     const found = await axeViolations(browser, f.web.url, [
       ['#/chat/trip', '.msg'],
@@ -209,5 +245,100 @@ describe.skipIf(missing !== null)('web app in Chromium', { timeout: 60_000 }, ()
       ['#/graph/trip', '.graph-canvas canvas'],
     ]);
     expect(found).toEqual([]);
+  });
+
+  it('follows the system’s dark mode, and the theme toggle overrides it on this device', async () => {
+    const dark = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark' });
+    try {
+      const p = await dark.newPage();
+      await p.goto(`${f.web.url}/login?token=${TOKEN}`);
+      await p.locator('#sidebar a', { hasText: 'trip' }).waitFor();
+      // the page's background, as a luminance from 0 (black) to 1 (white)
+      const luminance = () =>
+        p.evaluate(`(() => { const [r, g, b] = getComputedStyle(document.body.parentElement).backgroundColor.match(/\\d+/g).map(Number); return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255; })()`);
+      expect(await luminance()).toBeLessThan(0.2);
+      await p.locator('#theme-button').click(); // System → Light
+      expect(await p.locator('#theme-button').textContent()).toContain('Light');
+      expect(await luminance()).toBeGreaterThan(0.8);
+      await p.reload();
+      await p.locator('#sidebar a', { hasText: 'trip' }).waitFor();
+      expect(await luminance()).toBeGreaterThan(0.8);
+      await p.locator('#theme-button').click(); // Light → Dark
+      await p.locator('#theme-button').click(); // Dark → System (dark here)
+      expect(await p.locator('#theme-button').textContent()).toContain('System');
+      expect(await luminance()).toBeLessThan(0.2);
+    } finally {
+      await dark.close();
+    }
+  });
+
+  it('on a phone: the hidden side menu is out of the tab order, and the first record shows above the fold', async () => {
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    try {
+      const p = await phone.newPage();
+      await p.goto(`${f.web.url}/login?token=${TOKEN}`);
+      await p.goto(`${f.web.url}/#/inspect/trip/records`);
+      await p.locator('.record').first().waitFor();
+      const focusInSidebar = () => p.evaluate(`Boolean(document.activeElement && document.activeElement.closest('#sidebar'))`);
+      for (let i = 0; i < 12; i++) {
+        await p.keyboard.press('Tab');
+        expect(await focusInSidebar()).toBe(false);
+      }
+      await p.locator('#menu-button').click();
+      await expect.poll(focusInSidebar).toBe(true);
+      await p.keyboard.press('Escape');
+      expect(await p.locator('#menu-button').getAttribute('aria-expanded')).toBe('false');
+      expect(await focusInSidebar()).toBe(false);
+      // the whole first record is visible without scrolling past the filters
+      const box = await p.locator('.record').first().boundingBox();
+      expect(box).not.toBeNull();
+      expect((box?.y ?? 999) + (box?.height ?? 999)).toBeLessThan(844);
+      expect(await p.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    } finally {
+      await phone.close();
+    }
+  });
+
+  it('has no serious or critical accessibility violations in dark mode and on a phone either', async () => {
+    const views = [
+      ['#/chat/trip', '.msg'],
+      ['#/inspect/trip/records', '.record'],
+      ['#/inspect/trip/review', '.view-head'],
+      ['#/graph/trip', '.graph-canvas canvas'],
+      ['#/settings', 'table.settings'],
+    ] as const;
+    expect(await axeViolations(browser, f.web.url, views, { colorScheme: 'dark' })).toEqual([]);
+    expect(await axeViolations(browser, f.web.url, views, { viewport: { width: 390, height: 844 } })).toEqual([]);
+  });
+
+  it('shows memory in human words: sources, titles and dates in the reader’s locale, ids behind Details', async () => {
+    const gb = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB', timezoneId: 'UTC' });
+    try {
+      const p = await gb.newPage();
+      await p.goto(`${f.web.url}/login?token=${TOKEN}`);
+      await p.goto(`${f.web.url}/#/inspect/trip/records`);
+      const card = p.locator('.record.kind-fact', { hasText: 'tiles museum' }).first();
+      await card.waitFor();
+      expect(await card.locator('.chips').innerText()).toContain('said 3 Nov 2026');
+      await card.locator('.provenance > summary').click();
+      const why = card.locator('.provenance');
+      await expect.poll(() => why.innerText()).toContain('Discord message, 3 Nov 2026');
+      expect(await why.innerText()).toContain('kept on the page: Sarah Chen');
+      expect(await why.innerText()).not.toMatch(/\^r-|notes\/People|\.md:\d/);
+      await why.locator('details.ids > summary').click();
+      expect(await why.locator('details.ids').innerText()).toMatch(/notes\/People\/Sarah-Chen\.md:\d+/);
+      // a voice message's source is a moment, linked to the conversation
+      const voice = p.locator('.record', { hasText: 'flat options' }).first();
+      await voice.locator('.provenance > summary').click();
+      expect(await voice.locator('.provenance').innerText()).toMatch(/voice message, 4 Dec 2024, 08:13/);
+      await p.goto(`${f.web.url}/#/page/trip/${encodeURIComponent('notes/People/Sarah-Chen.md')}`);
+      await p.locator('.markdown-body').waitFor();
+      expect(await p.locator('main h1').textContent()).toBe('Sarah Chen');
+      const body = await p.locator('.markdown-body').innerText();
+      expect(body).toContain('Discord message');
+      expect(body).not.toMatch(/\[msg\]\(|\^r-/);
+    } finally {
+      await gb.close();
+    }
   });
 });

@@ -26,9 +26,14 @@ export function launchChromium(): Promise<Browser> {
  * Serious and critical axe-core violations on each view (`[hash, selector that shows it is drawn]`),
  * signed in with the owner's token in a context that lets axe's script past the CSP.
  */
-export async function axeViolations(browser: Browser, baseUrl: string, views: readonly (readonly [string, string])[]): Promise<string[]> {
+export async function axeViolations(
+  browser: Browser,
+  baseUrl: string,
+  views: readonly (readonly [string, string])[],
+  options: { colorScheme?: 'light' | 'dark'; viewport?: { width: number; height: number } } = {},
+): Promise<string[]> {
   const axe = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
+  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 800 }, bypassCSP: true, colorScheme: options.colorScheme ?? 'light' });
   try {
     const p = await context.newPage();
     await p.goto(`${baseUrl}/login?token=${TOKEN}`);

@@ -22,6 +22,8 @@ export interface ScriptedReply {
   hang?: boolean;
   /** Send the headers and the first chunk, then never answer again. */
   hangAfterFirstChunk?: boolean;
+  /** Send this many chunks, then drop the connection (a model server that crashed mid-reply). */
+  dieAfterChunks?: number;
   /** Default: `tool_calls` when there are tool calls, else `stop`. null = omit finish_reason entirely. */
   finishReason?: string | null;
   /** Delay between streamed chunks. */
@@ -179,6 +181,10 @@ export async function startFakeModelServer(script: Script, options: FakeModelSer
       if (reply.keepalive) res.write(': keepalive\n\n');
       res.write(`data: ${JSON.stringify(chunks[i])}\n\n`);
       if (i === 0 && reply.hangAfterFirstChunk) return;
+      if (reply.dieAfterChunks !== undefined && i + 1 >= reply.dieAfterChunks) {
+        res.socket?.destroy();
+        return;
+      }
       if (!reply.chunkDelayMs) await new Promise((r) => setImmediate(r)); // separate TCP writes
     }
     if (closed || res.destroyed) return;

@@ -28,11 +28,22 @@ export interface ProjectList {
   projects: ProjectItem[];
 }
 
+export interface TraceCall {
+  name: string;
+  args?: unknown;
+  ok?: boolean;
+  summary?: string;
+  pages?: string[];
+}
+
 export interface ChatEntry {
   time: string;
   speaker: string;
   role: 'user' | 'assistant';
   text: string;
+  source?: string;
+  /** What the web app showed of the turn: tool calls, suggested notes, how it ended. */
+  trace?: { calls: TraceCall[]; related: string[]; reason: string; error?: string };
 }
 
 /** A search hit as the server sends it: the core's RecallHit (a type only; nothing of the core is bundled). */
@@ -75,6 +86,12 @@ export interface PageRef {
 export interface Graph {
   nodes: { id: string; title: string; category: string; links: number; missing?: boolean }[];
   edges: { source: string; target: string; label?: string }[];
+}
+
+/** The owner's Settings page (GET /api/settings; src/web/settings.ts). */
+export interface SettingsView {
+  items: { job: string; what: string; where: string; local: boolean; why?: string }[];
+  doctor: string;
 }
 
 export class ApiError extends Error {
@@ -123,6 +140,7 @@ export const api = {
   restore: (project: string, page: string, version: string) => call<{ ok: true; page: string; version: string }>('POST', `${p(project)}/restore`, { page, version }),
   search: (project: string, q: string) => call<{ hits: Hit[]; ms: number }>('GET', `${p(project)}/search?q=${encodeURIComponent(q)}&limit=10`),
   graph: (project: string) => call<Graph>('GET', `${p(project)}/graph`),
+  settings: () => call<SettingsView>('GET', '/api/settings'),
   cancel: (turn: string) => call<unknown>('POST', `/api/turns/${encodeURIComponent(turn)}/cancel`),
   confirmTool: (turn: string, id: string, allow: boolean) => call<unknown>('POST', `/api/turns/${encodeURIComponent(turn)}/confirm`, { id, allow }),
 };
@@ -169,7 +187,7 @@ export async function readEvents(res: Response, on: (e: StreamEvent) => void): P
   }
 }
 
-export function sendMessage(project: string, body: { text: string; images?: string[]; mode?: 'text' | 'voice' }): Promise<Response> {
+export function sendMessage(project: string, body: { text: string; images?: string[]; mode?: 'text' | 'voice'; retry?: boolean }): Promise<Response> {
   return fetch(`${p(project)}/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), credentials: 'same-origin' });
 }
 

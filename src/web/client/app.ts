@@ -9,7 +9,7 @@ import { renderChat } from './chat.js';
 import { renderInspector, renderPage } from './inspector.js';
 
 interface Route {
-  view: 'chat' | 'inspect' | 'graph' | 'page';
+  view: 'chat' | 'inspect' | 'graph' | 'page' | 'settings';
   project: string;
   rest: string;
 }
@@ -22,7 +22,7 @@ function parseRoute(list: ProjectList): Route {
   const [view = 'chat', project = '', ...rest] = parts;
   const fallback = list.projects[0]?.project ?? list.private.project;
   const known = project === list.private.project || list.projects.some((p) => p.project === project);
-  const v = (['chat', 'inspect', 'graph', 'page'] as const).find((x) => x === view) ?? 'chat';
+  const v = (['chat', 'inspect', 'graph', 'page', 'settings'] as const).find((x) => x === view) ?? 'chat';
   return { view: v, project: known ? project : fallback, rest: rest.join('/') };
 }
 
@@ -80,6 +80,7 @@ function sidebar(list: ProjectList, route: Route, me: Me, onNew: (name: string) 
           ),
         ]
       : []),
+    ...(me.kind === 'owner' ? [h('a', { href: '#/settings', class: route.view === 'settings' ? 'settings-link active' : 'settings-link' }, 'Settings')] : []),
     h('div', { class: 'whoami' }, `Signed in as ${me.name}`, ' ', h('button', { type: 'button', class: 'small link', onclick: () => void api.logout().then(() => location.reload()) }, 'Sign out')),
     h('footer', { class: 'version' }, `Charlie ${me.version}`),
   ];
@@ -92,14 +93,68 @@ function viewTabs(route: Route): HTMLElement[] {
   return [tab('chat', 'Chat', `#/chat/${p}`), tab('inspect', 'Memory', `#/inspect/${p}/records`), tab('graph', 'Graph', `#/graph/${p}`)];
 }
 
+type Theme = 'system' | 'light' | 'dark';
+const THEMES: readonly Theme[] = ['system', 'light', 'dark'];
+
+/** System follows prefers-color-scheme (the CSS's light-dark()); Light and Dark are kept on this device. */
+function applyTheme(theme: Theme, button: HTMLElement | null): void {
+  if (theme === 'system') delete document.documentElement.dataset.theme;
+  else document.documentElement.dataset.theme = theme;
+  if (button) {
+    clear(button, icon('theme'), h('span', { class: 'label' }, `Theme: ${theme[0]?.toUpperCase()}${theme.slice(1)}`));
+    button.title = 'Switch between the system’s theme, light and dark';
+  }
+}
+
+function storedTheme(): Theme {
+  try {
+    return THEMES.find((t) => t === localStorage.getItem('charlie-theme')) ?? 'system';
+  } catch {
+    return 'system';
+  }
+}
+
+function themeButton(): HTMLElement {
+  const button = h('button', { type: 'button', id: 'theme-button', class: 'small' });
+  applyTheme(storedTheme(), button);
+  button.addEventListener('click', () => {
+    const next = THEMES[(THEMES.indexOf(storedTheme()) + 1) % THEMES.length] ?? 'system';
+    try {
+      localStorage.setItem('charlie-theme', next);
+    } catch {
+      // private mode: the choice lasts for this page only
+    }
+    applyTheme(next, button);
+  });
+  return button;
+}
+
 async function start(): Promise<void> {
+  applyTheme(storedTheme(), null);
   if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch(() => undefined);
   const main = $('#main');
   const side = $('#sidebar');
   const menu = $('#menu-button');
-  menu.addEventListener('click', () => {
-    const open = document.body.classList.toggle('menu-open');
+  $('.topbar').append(themeButton());
+  // On a phone the side menu slides away: then it is out of the tab order and hidden from screen readers too.
+  const phone = window.matchMedia('(max-width: 760px)');
+  const setMenu = (open: boolean) => {
+    document.body.classList.toggle('menu-open', open);
     menu.setAttribute('aria-expanded', String(open));
+    side.inert = phone.matches && !open;
+  };
+  setMenu(false);
+  phone.addEventListener('change', () => setMenu(false));
+  menu.addEventListener('click', () => {
+    const open = !document.body.classList.contains('menu-open');
+    setMenu(open);
+    if (open) side.querySelector<HTMLElement>('a.active, a')?.focus();
+  });
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && document.body.classList.contains('menu-open')) {
+      setMenu(false);
+      menu.focus();
+    }
   });
   let me: Me;
   try {
@@ -129,7 +184,7 @@ async function start(): Promise<void> {
   const draw = async () => {
     dispose();
     dispose = () => {};
-    document.body.classList.remove('menu-open');
+    setMenu(false);
     const route = parseRoute(list);
     clear(
       side,
@@ -148,9 +203,10 @@ async function start(): Promise<void> {
     main.setAttribute('aria-busy', 'true');
     main.inert = true; // the previous view takes no input while the next one loads
     try {
-      if (route.view === 'chat') await renderChat(main, route.project, title, me);
+      if (route.view === 'chat') await renderChat(main, route.project, title, me, route.rest);
       else if (route.view === 'inspect') await renderInspector(main, route.project, title, route.rest || 'records');
       else if (route.view === 'page') await renderPage(main, route.project, route.rest);
+      else if (route.view === 'settings') await (await import('./settings-view.js')).renderSettings(main);
       else {
         const { renderGraph } = await import('./graph-view.js');
         dispose = await renderGraph(main, route.project, title);

@@ -1,27 +1,16 @@
 /**
- * The chat view: history, a streamed reply with its tool trace (what Charlie searched, found and
- * opened), suggested notes, image upload and push-to-talk. A reply that is still streaming when
- * the page reloads is picked up again from the server.
+ * The chat view: history, a streamed reply (Markdown rendered as it arrives) with its tool trace
+ * (what Charlie searched, found and opened), suggested notes, image upload and push-to-talk. A
+ * reply can be stopped (button or Esc: the turn is cancelled on the server), retried when a model
+ * error cut it (the streamed words stay, with the error's own words) and regenerated. Traces,
+ * suggestions and cut replies come back after a reload. A reply still streaming when the page
+ * reloads is picked up again from the server.
  */
-import DOMPurify from 'dompurify';
-import MarkdownIt from 'markdown-it';
-import { api, readEvents, resumeTurn, sendMessage, type ChatEntry, type Me, type StreamEvent } from './api.js';
+import { api, readEvents, resumeTurn, sendMessage, type ChatEntry, type Me, type StreamEvent, type TraceCall } from './api.js';
 import { clear, h, icon, toast } from './dom.js';
-import { pageHref } from './markdown.js';
+import { pageHref, pageTitle } from './words.js';
+import { copyButton, renderReply } from './reply.js';
 import { speak, startRecording, toWav16k, transcribe, type Recording } from './voice.js';
-
-const replyMd = new MarkdownIt({ html: false, linkify: true, breaks: true });
-
-function replyHtml(text: string): string {
-  return DOMPurify.sanitize(replyMd.render(text), { USE_PROFILES: { html: true }, FORBID_ATTR: ['style'] });
-}
-
-function bubble(entry: Pick<ChatEntry, 'role' | 'speaker' | 'text'>, me: Me): HTMLElement {
-  const body = h('div', { class: 'bubble-text' });
-  if (entry.role === 'assistant') body.innerHTML = replyHtml(entry.text);
-  else body.textContent = entry.text;
-  return h('li', { class: `msg ${entry.role}` }, h('div', { class: 'who' }, entry.role === 'assistant' ? me.assistant : entry.speaker), body);
-}
 
 interface TraceData {
   callId?: string;
@@ -33,6 +22,7 @@ interface TraceData {
   text?: string;
   level?: string;
   reason?: string;
+  error?: string;
   related?: string[];
   /** An MCP tool: which server and its own name of the tool. */
   source?: { server: string; tool: string };
@@ -51,14 +41,21 @@ function argsText(args: unknown): string {
     .slice(0, 200);
 }
 
-/** A reply being streamed: text, trace and suggestions update as events arrive. */
-class LiveReply {
+interface ReplyActions {
+  /** Sends the question again, replacing this reply. */
+  again(reply: Reply): void;
+}
+
+/** One reply of Charlie's: streamed live or drawn from history; text, trace, suggestions, error, actions. */
+class Reply {
   readonly el: HTMLElement;
-  private readonly text = h('div', { class: 'bubble-text streaming', 'aria-live': 'polite' });
+  private readonly text = h('div', { class: 'bubble-text' });
   private readonly trace = h('ol', { class: 'trace', 'aria-label': 'What Charlie did' });
   private readonly extra = h('div', { class: 'reply-extra' });
+  private readonly actions = h('div', { class: 'reply-actions' });
   private readonly calls = new Map<string, HTMLElement>();
   private content = '';
+  private frame = 0;
   lastId = 0;
   turnId = '';
   done = false;
@@ -66,9 +63,45 @@ class LiveReply {
   constructor(
     private readonly project: string,
     private readonly me: Me,
+    private readonly act: ReplyActions,
+    live: boolean,
   ) {
-    this.el = h('li', { class: 'msg assistant live' }, h('div', { class: 'who' }, me.assistant), this.trace, this.text, this.extra);
-    this.text.append(h('span', { class: 'typing' }, 'thinking…'));
+    this.el = h('li', { class: `msg assistant${live ? ' live' : ''}` }, h('div', { class: 'who' }, me.assistant), this.trace, this.text, this.extra, this.actions);
+    if (live) {
+      this.text.classList.add('streaming');
+      this.text.setAttribute('aria-live', 'polite');
+      this.text.append(h('span', { class: 'typing' }, 'thinking…'));
+    }
+  }
+
+  /** A finished reply from history. */
+  static from(entry: ChatEntry, project: string, me: Me, act: ReplyActions): Reply {
+    const r = new Reply(project, me, act, false);
+    for (const c of entry.trace?.calls ?? []) r.addCall(String(r.calls.size), c.name, c.args, c);
+    r.content = entry.text;
+    r.end(entry.trace?.reason ?? 'done', entry.trace?.error, entry.trace?.related ?? []);
+    return r;
+  }
+
+  private addCall(id: string, name: string, args: unknown, result?: Pick<TraceCall, 'ok' | 'summary' | 'pages'>): void {
+    const li = h('li', { class: 'call' }, h('span', { class: 'tool' }, name), ' ', h('span', { class: 'args' }, argsText(args)), h('div', { class: 'result pending' }, 'working…'));
+    this.calls.set(id, li);
+    this.trace.append(li);
+    if (result?.summary !== undefined) this.setResult(li, result);
+  }
+
+  private setResult(li: HTMLElement, d: Pick<TraceCall, 'ok' | 'summary' | 'pages'>): void {
+    const result = li.querySelector('.result') ?? li.appendChild(h('div', { class: 'result' }));
+    clear(result, d.summary ?? '', ...(d.pages ?? []).slice(0, 6).map((p) => [' · ', h('a', { href: pageHref(this.project, p) }, pageTitle(p))]));
+    result.className = `result ${d.ok === false ? 'failed' : 'ok'}`;
+  }
+
+  private draw(): void {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      if (!this.done) renderReply(this.text, this.content, false);
+    });
   }
 
   on(e: StreamEvent): void {
@@ -78,18 +111,12 @@ class LiveReply {
       case 'accepted':
         this.turnId = d.turnId ?? '';
         break;
-      case 'tool_call': {
-        const name = d.source ? `${d.source.server} › ${d.source.tool}` : (d.name ?? 'tool');
-        const li = h('li', { class: 'call' }, h('span', { class: 'tool' }, name), ' ', h('span', { class: 'args' }, argsText(d.args)), h('div', { class: 'result pending' }, 'working…'));
-        this.calls.set(d.callId ?? String(this.calls.size), li);
-        this.trace.append(li);
+      case 'tool_call':
+        this.addCall(d.callId ?? String(this.calls.size), d.source ? `${d.source.server} › ${d.source.tool}` : (d.name ?? 'tool'), d.args);
         break;
-      }
       case 'tool_result': {
         const li = this.calls.get(d.callId ?? '') ?? this.trace.appendChild(h('li', { class: 'call' }, h('span', { class: 'tool' }, d.name ?? 'tool')));
-        const result = li.querySelector('.result') ?? li.appendChild(h('div', { class: 'result' }));
-        clear(result, d.summary ?? '', ...(d.pages ?? []).slice(0, 6).map((p) => [' · ', h('a', { href: pageHref(this.project, p) }, p.replace(/^notes\//, ''))]));
-        result.className = `result ${d.ok === false ? 'failed' : 'ok'}`;
+        this.setResult(li, d);
         break;
       }
       case 'confirm':
@@ -102,18 +129,19 @@ class LiveReply {
         break;
       }
       case 'text_delta':
-        if (!this.content) this.text.textContent = '';
         this.content += d.text ?? '';
-        this.text.textContent = this.content;
+        this.draw();
         break;
       case 'notice':
-        this.extra.append(h('p', { class: `notice ${d.level ?? 'info'}` }, d.text ?? ''));
+        if (d.text !== 'cancelled') this.extra.append(h('p', { class: `notice ${d.level ?? 'info'}` }, d.text ?? ''));
         break;
       case 'turn_end':
-        this.content = d.text ?? this.content;
+        // a cut reply keeps what was streamed; a finished one is the model's whole text
+        if (d.reason === 'error') this.failure = d.error ?? d.text ?? 'the reply failed';
+        else if (d.text) this.content = d.text;
         break;
       case 'outcome':
-        this.finish(d.related ?? []);
+        this.end(d.reason ?? 'done', this.failure ?? (d.reason === 'error' ? (d.error ?? 'the turn failed') : undefined), d.related ?? []);
         break;
       default:
         break;
@@ -136,35 +164,65 @@ class LiveReply {
     );
   }
 
-  finish(related: string[]): void {
+  private failure: string | undefined;
+
+  /** The stream ended without an outcome (the connection to Charlie was lost). */
+  lost(why: string): void {
+    if (!this.done) this.end('error', why, []);
+  }
+
+  private end(reason: string, error: string | undefined, related: string[]): void {
     if (this.done) return;
     this.done = true;
+    cancelAnimationFrame(this.frame);
     this.el.classList.remove('live');
     this.text.classList.remove('streaming');
-    this.text.innerHTML = replyHtml(this.content || '(no answer)');
+    this.text.removeAttribute('aria-live');
+    if (this.content || !error) renderReply(this.text, this.content || (reason === 'cancelled' ? '' : '(no answer)'), true);
+    else this.text.replaceChildren();
+    if (reason === 'cancelled') this.extra.append(h('p', { class: 'notice stopped' }, 'Stopped.'));
+    if (error) {
+      this.el.classList.add('failed');
+      this.extra.append(
+        h(
+          'div',
+          { class: 'reply-error', role: 'alert' },
+          h('p', {}, h('strong', {}, 'The reply was cut: '), error),
+          h('button', { type: 'button', class: 'small primary retry', onclick: () => this.act.again(this) }, 'Retry'),
+        ),
+      );
+    }
     if (related.length) {
       this.extra.append(
         h(
           'div',
           { class: 'related' },
           h('span', {}, 'Suggested notes: '),
-          related.map((p) => h('a', { class: 'chip', href: pageHref(this.project, p) }, icon('note'), p.replace(/^notes\//, '').replace(/\.md$/, ''))),
+          related.map((p) => h('a', { class: 'chip', href: pageHref(this.project, p) }, icon('note'), pageTitle(p))),
         ),
       );
     }
+    if (this.content) this.actions.append(copyButton('Copy reply', () => this.content));
+    if (!error) this.actions.append(h('button', { type: 'button', class: 'small regenerate', onclick: () => this.act.again(this) }, 'Regenerate'));
     if (this.me.speech.tts && this.content) {
-      this.extra.append(h('button', { class: 'small', type: 'button', onclick: () => void speak(this.content).catch((e: unknown) => toast(String(e), 'error')) }, icon('speaker'), ' Read aloud'));
+      this.actions.append(h('button', { class: 'small', type: 'button', onclick: () => void speak(this.content).catch((e: unknown) => toast(String(e), 'error')) }, icon('speaker'), ' Read aloud'));
     }
   }
 }
 
-export async function renderChat(main: HTMLElement, project: string, title: string, me: Me): Promise<void> {
+function userBubble(entry: Pick<ChatEntry, 'speaker' | 'text' | 'source'>): HTMLElement {
+  return h('li', { class: 'msg user', 'data-source': entry.source ?? null }, h('div', { class: 'who' }, entry.speaker), h('div', { class: 'bubble-text' }, entry.text));
+}
+
+/** `focus`: the source of a message to show (a Memory view's "chat, 27 Nov, 14:02" link). */
+export async function renderChat(main: HTMLElement, project: string, title: string, me: Me, focus = ''): Promise<void> {
   const list = h('ol', { class: 'messages', 'aria-label': 'Conversation' });
   const input = h('textarea', { id: 'composer', rows: 2, placeholder: `Message ${me.assistant}…`, 'aria-label': 'Message' });
   const images: string[] = [];
   const attached = h('div', { class: 'attached' });
   const file = h('input', { type: 'file', accept: 'image/png,image/jpeg,image/webp,image/gif', class: 'visually-hidden', id: 'image-file', multiple: true });
-  const send = h('button', { type: 'submit', class: 'primary' }, 'Send');
+  const send = h('button', { type: 'submit', class: 'primary send' }, 'Send');
+  const stop = h('button', { type: 'button', class: 'stop', hidden: true, title: 'Stop the reply (Esc)' }, 'Stop');
   const mic = h(
     'button',
     { type: 'button', class: 'icon', 'aria-label': 'Push to talk', title: me.speech.stt ? 'Push to talk' : 'Speech-to-text is not set up', disabled: !me.speech.stt },
@@ -182,11 +240,27 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
       input,
       mic,
       send,
+      stop,
     ),
   );
   // History first, so nothing typed meanwhile lands above it.
   const [history, current] = await Promise.all([api.messages(project), api.currentTurn(project).catch(() => ({ turn: null }))]);
-  for (const m of history.messages) list.append(bubble(m, me));
+  let lastQuestion = '';
+  let running: Reply | null = null;
+  const actions: ReplyActions = { again: (reply) => void again(reply) };
+  for (const m of history.messages) {
+    if (m.role === 'user') {
+      list.append(userBubble(m));
+      lastQuestion = m.text;
+    } else list.append(Reply.from(m, project, me, actions).el);
+  }
+  /** Only the newest reply offers Regenerate (the one a new answer would replace). */
+  const onlyLastRegenerates = () => {
+    const buttons = [...list.querySelectorAll('.regenerate')];
+    const last = list.lastElementChild;
+    for (const b of buttons) if (!last?.contains(b)) b.remove();
+  };
+  onlyLastRegenerates();
   clear(main, h('header', { class: 'view-head' }, h('h1', {}, title)), list, form);
   // The page scrolls (not the list) and the composer sticks to its bottom: follow the newest text to
   // the true bottom of the page while the reader is there; a reader who scrolled up stays put.
@@ -207,25 +281,53 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
   }).observe(list, { childList: true, subtree: true, characterData: true });
   scroll(true);
 
-  const follow = async (res: Promise<Response>, live: LiveReply) => {
-    send.disabled = true;
+  const follow = async (res: Promise<Response>, live: Reply) => {
+    running = live;
+    send.hidden = true;
+    stop.hidden = false;
+    stop.disabled = false;
     try {
       await readEvents(await res, (e) => {
         live.on(e);
         scroll();
       });
+      live.lost('the connection to Charlie ended before the reply did');
     } catch (err) {
-      toast(err instanceof Error ? err.message : String(err), 'error');
+      live.lost(err instanceof Error ? err.message : String(err));
     } finally {
-      live.finish([]);
-      send.disabled = false;
+      running = null;
+      stop.hidden = true;
+      send.hidden = false;
+      onlyLastRegenerates();
+      if (document.activeElement === stop || document.activeElement === document.body) input.focus();
     }
   };
 
+  /** Stops the reply being streamed: the server cancels the turn (its model call ends too). */
+  const stopTurn = () => {
+    const turn = running?.turnId;
+    if (!turn || stop.disabled) return;
+    stop.disabled = true;
+    api.cancel(turn).catch((e: unknown) => {
+      stop.disabled = false;
+      toast(e instanceof Error ? e.message : String(e), 'error');
+    });
+  };
+  stop.addEventListener('click', stopTurn);
+  const onKey = (e: KeyboardEvent) => {
+    if (!list.isConnected) document.removeEventListener('keydown', onKey);
+    else if (e.key === 'Escape' && running) {
+      e.preventDefault();
+      stopTurn();
+    }
+  };
+  document.addEventListener('keydown', onKey);
+
   const submit = async (text: string, mode: 'text' | 'voice' = 'text') => {
-    if (!text.trim() && !images.length) return;
-    list.append(bubble({ role: 'user', speaker: me.name, text: text + (images.length ? ` [${images.length} image${images.length > 1 ? 's' : ''}]` : '') }, me));
-    const live = new LiveReply(project, me);
+    if (running || (!text.trim() && !images.length)) return;
+    list.append(userBubble({ speaker: me.name, text: text + (images.length ? ` [${images.length} image${images.length > 1 ? 's' : ''}]` : '') }));
+    lastQuestion = text;
+    const live = new Reply(project, me, actions, true);
     list.append(live.el);
     scroll(true);
     const body = { text, mode, ...(images.length ? { images: images.splice(0) } : {}) };
@@ -233,8 +335,18 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
     await follow(sendMessage(project, body), live);
   };
 
+  /** Retry (after an error) or Regenerate: the last question again, its earlier answer replaced. */
+  const again = async (old: Reply) => {
+    if (running || !lastQuestion.trim()) return;
+    const live = new Reply(project, me, actions, true);
+    old.el.replaceWith(live.el);
+    scroll(true);
+    await follow(sendMessage(project, { text: lastQuestion, mode: 'text', retry: true }), live);
+  };
+
   form.addEventListener('submit', (e) => {
     e.preventDefault();
+    if (running) return; // Enter while a reply streams keeps the text for later
     const text = input.value;
     input.value = '';
     void submit(text);
@@ -290,10 +402,14 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
   // A turn still running (or one that ended while this page loaded its history) is replayed.
   const unanswered = history.messages[history.messages.length - 1]?.role === 'user';
   if (current.turn && (!current.turn.done || unanswered)) {
-    const live = new LiveReply(project, me);
+    const live = new Reply(project, me, actions, true);
     list.append(live.el);
     void follow(resumeTurn(current.turn.id, 0), live);
   }
 
-  input.focus();
+  const target = focus ? [...list.querySelectorAll<HTMLElement>('.msg.user')].find((m) => m.dataset.source === focus) : undefined;
+  if (target) {
+    target.classList.add('focus');
+    target.scrollIntoView({ block: 'center' });
+  } else input.focus();
 }

@@ -57,6 +57,7 @@ const ICONS: Record<string, string> = {
   note: 'M6 3h9l4 4v14H6zM14 3v5h5M9 13h7M9 17h5',
   speaker: 'M4 9h4l5-4v14l-5-4H4zM16 9a4 4 0 0 1 0 6M18.5 6.5a8 8 0 0 1 0 11',
   menu: 'M4 6h16M4 12h16M4 18h16',
+  theme: 'M12 3a9 9 0 1 0 9 9 7 7 0 0 1-9-9z',
 };
 
 /**

@@ -9,7 +9,7 @@ import Sigma from 'sigma';
 import { api, type Graph as GraphData } from './api.js';
 import { clear, h, toast } from './dom.js';
 import { labelledAtRest } from './graph-labels.js';
-import { pageHref } from './markdown.js';
+import { pageHref } from './words.js';
 
 const PALETTE = ['#2f6fde', '#d9480f', '#2b8a3e', '#ae3ec9', '#e67700', '#0c8599', '#c2255c', '#5c940d', '#6741d9', '#495057'];
 
@@ -97,7 +97,12 @@ export async function renderGraph(main: HTMLElement, project: string, title: str
   // A big graph draws plain lines and hides edges and labels while the camera moves, so zooming
   // and panning stay smooth at a few thousand pages (bench:web measures it).
   const big = graph.order > 1000;
+  // labels in the page's own ink (light or dark theme); computed colours, as the canvas needs them
+  const ink = getComputedStyle(container).color;
+  const muted = getComputedStyle(count).color;
   const renderer = new Sigma(graph, container, {
+    labelColor: { color: ink },
+    edgeLabelColor: { color: muted },
     renderEdgeLabels: graph.order < 300,
     // room for the labels drawn right of the outermost dots (more of it, in proportion, on a phone)
     stagePadding: container.clientWidth < 600 ? 100 : 72,

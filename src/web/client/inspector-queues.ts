@@ -6,7 +6,7 @@
  */
 import { api, type ReviewChoice, type ReviewPair, type Waiting } from './api.js';
 import { clear, h, toast } from './dom.js';
-import { pageHref } from './markdown.js';
+import { day, pageHref } from './words.js';
 
 const CHOICES: { choice: ReviewChoice; label: string; cls: string }[] = [
   { choice: 'keep-new', label: 'Keep new', cls: 'small primary' },
@@ -16,7 +16,13 @@ const CHOICES: { choice: ReviewChoice; label: string; cls: string }[] = [
 ];
 
 function side(label: string, r: ReviewPair['old']): HTMLElement {
-  return h('div', { class: 'side' }, h('span', { class: 'side-label' }, label), h('p', { class: 'record-text' }, r.statement), h('span', { class: 'meta' }, `said ${r.said || '?'} · ${r.id}`));
+  return h(
+    'div',
+    { class: 'side' },
+    h('span', { class: 'side-label' }, label),
+    h('p', { class: 'record-text' }, r.statement),
+    h('span', { class: 'meta', title: `record ${r.id}` }, r.said ? `said ${day(r.said)}` : 'said on a day not recorded'),
+  );
 }
 
 export async function renderReview(body: HTMLElement, project: string): Promise<void> {

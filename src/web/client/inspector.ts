@@ -8,7 +8,8 @@ import { api, type Hit, type PageRef, type PageVersion } from './api.js';
 import type { MemoryRecord } from '../shared/records.js';
 import { clear, confirmButton, h, toast } from './dom.js';
 import { renderCandidates, renderReview } from './inspector-queues.js';
-import { pageHref, pageView } from './markdown.js';
+import { pageView } from './markdown.js';
+import { day, pageHref, pageTitle } from './words.js';
 import { recordItem } from './record-card.js';
 
 type Sort = 'date-desc' | 'date-asc' | 'confidence' | 'kind';
@@ -122,25 +123,35 @@ async function renderRecords(body: HTMLElement, project: string): Promise<void> 
       'div',
       { class: 'filters' },
       search,
-      FILTERS.map((f) =>
-        select(
-          f,
-          `filter-${f}`,
-          uniq(records, (r) => r[f]),
-          set(f),
-        ),
-      ),
+      // on a phone the selects fold away behind "Filters", so the first record shows without scrolling
       h(
-        'label',
-        { class: 'filter' },
-        'confidence now ',
+        'details',
+        { class: 'more-filters', open: !window.matchMedia('(max-width: 760px)').matches },
+        h('summary', {}, 'Filters'),
         h(
-          'select',
-          { id: 'filter-confidence', onchange: (e: Event) => set('confidence')((e.target as HTMLSelectElement).value) },
-          CONFIDENCE.map(([value, label]) => h('option', { value }, label)),
+          'div',
+          { class: 'filter-set' },
+          FILTERS.map((f) =>
+            select(
+              f,
+              `filter-${f}`,
+              uniq(records, (r) => r[f]),
+              set(f),
+            ),
+          ),
+          h(
+            'label',
+            { class: 'filter' },
+            'confidence now ',
+            h(
+              'select',
+              { id: 'filter-confidence', onchange: (e: Event) => set('confidence')((e.target as HTMLSelectElement).value) },
+              CONFIDENCE.map(([value, label]) => h('option', { value }, label)),
+            ),
+          ),
+          h('label', { class: 'filter' }, 'sort ', sort),
         ),
       ),
-      h('label', { class: 'filter' }, 'sort ', sort),
     ),
     count,
     list,
@@ -159,7 +170,7 @@ async function renderPages(body: HTMLElement, project: string): Promise<void> {
     h(
       'ul',
       { class: 'page-list' },
-      pages.map((p) => h('li', {}, h('a', { href: pageHref(project, p.page) }, p.title), ' ', h('code', {}, p.page))),
+      pages.map((p) => h('li', {}, h('a', { href: pageHref(project, p.page) }, p.title))),
     ),
   );
 }
@@ -170,7 +181,12 @@ export async function renderPage(main: HTMLElement, project: string, path: strin
   const links: PageRef[] = pages;
   clear(
     main,
-    h('header', { class: 'view-head' }, h('h1', {}, path), h('a', { href: `#/inspect/${encodeURIComponent(project)}/pages`, class: 'back' }, '← all pages')),
+    h(
+      'header',
+      { class: 'view-head' },
+      h('h1', {}, pages.find((p) => p.page === path)?.title ?? pageTitle(path)),
+      h('a', { href: `#/inspect/${encodeURIComponent(project)}/pages`, class: 'back' }, '← all pages'),
+    ),
     pageView(page.markdown, project, links),
     versions.length ? versionList(project, versions, () => void renderPage(main, project, path)) : '',
   );
@@ -228,7 +244,7 @@ function hitItem(project: string, hit: Hit): HTMLElement {
     h(
       'div',
       { class: 'record-head' },
-      h('a', { href: pageHref(project, hit.page) }, hit.page),
+      h('a', { href: pageHref(project, hit.page), title: hit.page }, /^log\/\d{4}-\d{2}-\d{2}\.md$/.test(hit.page) ? `conversation of ${day(hit.page.slice(4, 14))}` : pageTitle(hit.page)),
       h('span', { class: 'meta' }, `lines ${hit.lineStart}–${hit.lineEnd}${hit.heading ? ` · ${hit.heading}` : ''} · score ${hit.score.toFixed(3)} · ${hit.why.join(', ')}`),
     ),
     h('p', { class: 'record-text' }, hit.text.length > 500 ? `${hit.text.slice(0, 500)}…` : hit.text),

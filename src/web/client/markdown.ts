@@ -7,10 +7,7 @@ import DOMPurify from 'dompurify';
 import MarkdownIt from 'markdown-it';
 import { LinkResolver, type LinkablePage } from '../shared/links.js';
 import { h } from './dom.js';
-
-export function pageHref(project: string, page: string): string {
-  return `#/page/${encodeURIComponent(project)}/${encodeURIComponent(page)}`;
-}
+import { day, pageHref, sourceWords } from './words.js';
 
 function renderer(project: string, pages: readonly LinkablePage[]): InstanceType<typeof MarkdownIt> {
   const md = new MarkdownIt({ html: false, linkify: false, typographer: false });
@@ -33,7 +30,8 @@ function renderer(project: string, pages: readonly LinkablePage[]): InstanceType
         ['title', resolved ?? `no page “${target}” yet`],
       ];
       const text = state.push('text', '', 0);
-      text.content = (alias ?? target).trim();
+      // a page's name, not its folder path ([[Places/Lisbon]] reads "Lisbon")
+      text.content = (alias ?? target.split('/').pop() ?? target).trim();
       state.push('link_close', 'a', -1);
     }
     state.pos = end + 2;
@@ -51,16 +49,21 @@ function renderer(project: string, pages: readonly LinkablePage[]): InstanceType
       state.push('key_open', 'span', 1).attrs = [['class', 'field-key']];
       state.push('text', '', 0).content = field.key;
       state.push('key_close', 'span', -1);
-      const link = /^\[([^\]]*)\]\(<?(https?:\/\/[^)\s>]+)>?\)$/.exec(field.value);
-      if (link?.[2]) {
-        state.push('link_open', 'a', 1).attrs = [
-          ['href', link[2]],
-          ['rel', 'noopener noreferrer'],
-          ['target', '_blank'],
-        ];
-        state.push('text', '', 0).content = link[1] || 'source';
+      // a source in words ("chat, 27 Nov, 14:02", "Discord message"), a day in the reader's locale
+      const link = /^\[([^\]]*)\]\(<?([^)\s>]+)>?\)$/.exec(field.value);
+      const ref = link?.[2] ?? (field.key === 'source' ? field.value : '');
+      const words = ref ? sourceWords(ref, project) : null;
+      if (words?.href && (words.external ? /^https:\/\//.test(words.href) : words.href.startsWith('#/'))) {
+        state.push('link_open', 'a', 1).attrs = words.external
+          ? [
+              ['href', words.href],
+              ['rel', 'noopener noreferrer'],
+              ['target', '_blank'],
+            ]
+          : [['href', words.href]];
+        state.push('text', '', 0).content = words.text;
         state.push('link_close', 'a', -1);
-      } else state.push('text', '', 0).content = field.value;
+      } else state.push('text', '', 0).content = words?.text ?? day(field.value);
       state.push('field_close', 'span', -1);
     }
     state.pos = field.end;
@@ -121,15 +124,21 @@ export function pageView(markdown: string, project: string, pages: readonly Link
   const { meta, body } = splitFrontMatter(markdown);
   const article = h('article', { class: 'markdown' });
   if (meta.length) {
+    // the page's stored fields (ids, ISO times, sources): there for whoever wants them, folded away
     article.append(
       h(
-        'table',
-        { class: 'front-matter' },
-        h('caption', {}, 'Front matter'),
+        'details',
+        { class: 'page-details' },
+        h('summary', {}, 'Page details'),
         h(
-          'tbody',
-          {},
-          meta.map(([k, v]) => h('tr', {}, h('th', { scope: 'row' }, k), h('td', {}, v))),
+          'table',
+          { class: 'front-matter' },
+          h('caption', {}, 'Front matter'),
+          h(
+            'tbody',
+            {},
+            meta.map(([k, v]) => h('tr', {}, h('th', { scope: 'row' }, k), h('td', {}, v))),
+          ),
         ),
       ),
     );

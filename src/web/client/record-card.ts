@@ -6,7 +6,13 @@
 import type { MemoryRecord } from '../shared/records.js';
 import { api } from './api.js';
 import { confirmButton, h, toast } from './dom.js';
-import { pageHref, renderMarkdown } from './markdown.js';
+import { renderMarkdown } from './markdown.js';
+import { day, pageHref, pageTitle, sourceWords, type SourceWords } from './words.js';
+
+function sourceLink(w: SourceWords): HTMLElement | string {
+  if (!w.href) return w.text;
+  return w.external ? h('a', { href: w.href, rel: 'noopener noreferrer', target: '_blank' }, w.text) : h('a', { href: w.href }, w.text);
+}
 
 /** Fields shown as chips or elsewhere on the card; any other field is listed under the provenance. */
 const SHOWN = new Set([
@@ -54,9 +60,9 @@ function chips(r: MemoryRecord): HTMLElement {
   const parts = [
     r.status !== 'active' ? chip(r.status, `status status-${r.status}`) : null,
     r.category && r.category !== r.kind ? chip(r.category, 'type') : null,
-    r.date ? chip(fact ? `said ${r.date}` : r.date) : null,
-    str(r.due) ? chip(`due ${str(r.due) ?? ''}`, r.decay === 'expired' ? 'expired' : '') : null,
-    str(r.happened) ? chip(`happened ${str(r.happened) ?? ''}`) : null,
+    r.date ? chip(fact ? `said ${day(r.date)}` : day(r.date)) : null,
+    str(r.due) ? chip(`due ${day(str(r.due) ?? '')}`, r.decay === 'expired' ? 'expired' : '') : null,
+    str(r.happened) ? chip(`happened ${day(str(r.happened) ?? '')}`) : null,
     r.speaker ? chip(r.speaker) : null,
     confidenceText(r) ? chip(confidenceText(r) ?? '', 'confidence') : null,
     r.sensitivity ? chip(r.sensitivity, `sensitivity-${r.sensitivity.split('/')[0] ?? ''}`) : null,
@@ -80,12 +86,11 @@ async function showChain(details: HTMLElement, project: string, id: string): Pro
           h(
             'li',
             {},
-            h('time', { datetime: s.at }, s.at.slice(0, 10) || '????-??-??'),
+            h('time', { datetime: s.at }, s.at ? day(s.at.slice(0, 10)) : 'a day not recorded'),
             ' ',
             h('span', { class: `step step-${s.kind}` }, s.kind),
             ` ${s.text}`,
-            s.source ? [' — ', /^https:\/\//.test(s.source) ? h('a', { href: s.source, rel: 'noopener noreferrer', target: '_blank' }, 'message') : h('code', {}, s.source)] : null,
-            s.from ? ` (merged record ^${s.from})` : null,
+            s.source ? [' — ', sourceLink(sourceWords(s.source, project, s.at.slice(0, 10)))] : null,
           ),
         ),
       ),
@@ -118,6 +123,13 @@ export function recordItem(r: MemoryRecord, project: string, reload: () => Promi
       },
       label,
     );
+  const ids = [
+    ['record id', r.id],
+    ...(typeof r.blockId === 'string' && r.blockId ? [['block id', `^${r.blockId}`]] : []),
+    ...(r.page ? [['file', `${r.page}${typeof r.line === 'number' ? `:${r.line}` : ''}`]] : []),
+    ...r.provenance.map((p) => [p.label, p.ref]),
+    ...extra.map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+  ];
   const provenance = h(
     'details',
     { class: 'provenance' },
@@ -125,16 +137,29 @@ export function recordItem(r: MemoryRecord, project: string, reload: () => Promi
     h(
       'ol',
       {},
-      r.provenance.map((p) => h('li', {}, `${p.label}: `, /^https:\/\//.test(p.ref) ? h('a', { href: p.ref, rel: 'noopener noreferrer', target: '_blank' }, p.ref) : h('code', {}, p.ref))),
-      r.page ? h('li', {}, 'kept in ', h('a', { href: pageHref(project, r.page) }, r.page)) : h('li', {}, 'kept in private memory (SQLite, never Markdown)'),
+      r.provenance.map((p) => {
+        const words = sourceWords(p.ref, project, r.date);
+        // "kept on the page: the page Sarah Chen" says "page" once
+        if (/page$/.test(p.label)) words.text = words.text.replace(/^the page /, '');
+        return h('li', {}, `${p.label}: `, sourceLink(words));
+      }),
+      r.provenance.some((p) => /\.md(:\d+)?$/.test(p.ref))
+        ? null
+        : r.page
+          ? h('li', {}, 'kept on the page ', h('a', { href: pageHref(project, r.page) }, pageTitle(r.page)))
+          : h('li', {}, 'kept in private memory (SQLite, never Markdown)'),
     ),
-    extra.length
-      ? h(
-          'dl',
-          {},
-          extra.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, typeof v === 'string' ? v : JSON.stringify(v))]),
-        )
-      : null,
+    // ids, files and raw references: for whoever wants them, folded away
+    h(
+      'details',
+      { class: 'ids' },
+      h('summary', {}, 'Details'),
+      h(
+        'dl',
+        {},
+        ids.flatMap(([k, v]) => [h('dt', {}, k ?? ''), h('dd', {}, h('code', {}, v ?? ''))]),
+      ),
+    ),
   );
   const blockId = typeof r.blockId === 'string' ? r.blockId : '';
   if (blockId) provenance.addEventListener('toggle', () => void showChain(provenance, project, blockId), { once: true });

@@ -1,6 +1,8 @@
 /**
  * The service worker: caches the app shell so the app opens offline (and is installable);
- * never caches the API, whose answers are private and live.
+ * never caches the API, whose answers are private and live. The shell list comes from the build
+ * (the app, every chunk it imports at once, the stylesheet), so the first visit already caches
+ * what the shell needs; hashed files never change, so they are served from the cache first.
  */
 
 interface ExtendableEvt extends Event {
@@ -19,9 +21,10 @@ interface WorkerScope {
 }
 
 declare const __BUILD_ID__: string;
+declare const __SHELL__: string[];
 const scope = self as unknown as WorkerScope;
 const CACHE = `charlie-shell-${__BUILD_ID__}`;
-const SHELL = ['/', '/index.html', '/app.js', '/app.css', '/manifest.webmanifest', '/icons/icon-192.png', '/icons/icon-512.png'];
+const SHELL = __SHELL__;
 
 scope.addEventListener('install', (e) => {
   e.waitUntil(
@@ -45,6 +48,22 @@ scope.addEventListener('fetch', (e) => {
   const url = new URL(e.request.url);
   if (e.request.method !== 'GET' || url.origin !== scope.location.origin) return;
   if (url.pathname.startsWith('/api/') || url.pathname.startsWith('/login')) return;
+  if (url.pathname.startsWith('/assets/')) {
+    e.respondWith(
+      caches.match(e.request).then(
+        (hit) =>
+          hit ??
+          fetch(e.request).then((res) => {
+            if (res.ok) {
+              const copy = res.clone();
+              void caches.open(CACHE).then((c) => c.put(e.request, copy));
+            }
+            return res;
+          }),
+      ),
+    );
+    return;
+  }
   // Network first (the shell changes when Charlie is updated), the cache when offline.
   e.respondWith(
     fetch(e.request)
@@ -55,6 +74,6 @@ scope.addEventListener('fetch', (e) => {
         }
         return res;
       })
-      .catch(async () => (await caches.match(e.request)) ?? (await caches.match('/index.html')) ?? new Response('offline', { status: 503 })),
+      .catch(async () => (await caches.match(e.request)) ?? (e.request.mode === 'navigate' ? await caches.match('/') : undefined) ?? new Response('offline', { status: 503 })),
   );
 });

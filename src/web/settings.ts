@@ -1,0 +1,70 @@
+/**
+ * What the owner's Settings page shows, read-only: which model does each job and where it runs
+ * (the doctor's own lane view, with its locality reason), the voice engines and whether they run
+ * here, the embedder, and the doctor's last model check. Built from the config in the composition
+ * root; no secret (API keys, tokens) is part of it, and server addresses are shown without
+ * credentials.
+ */
+import type { Config } from '../config.js';
+import { conformanceStartLine } from '../doctor/conformance-store.js';
+import { chatLane, localityReason, memoryLane } from '../doctor/lane.js';
+
+export interface SettingsItem {
+  /** What the part does, in words. */
+  job: string;
+  /** Which engine or model does it. */
+  what: string;
+  /** Where it runs, e.g. `this machine` or a host name. */
+  where: string;
+  local: boolean;
+  why?: string;
+}
+
+export interface SettingsView {
+  items: SettingsItem[];
+  /** The doctor's last model check, or how to run one. */
+  doctor: string;
+}
+
+function host(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
+export function settingsView(config: Config): SettingsView {
+  const chat = chatLane(config);
+  const memory = memoryLane(config);
+  const embedded = config.LLM_PROVIDER === 'embedded';
+  const items: SettingsItem[] = [
+    embedded
+      ? { job: 'Answers in chat', what: 'the embedded model', where: 'this machine', local: true, why: 'LLM_PROVIDER=embedded' }
+      : { job: 'Answers in chat', what: chat.model, where: host(chat.shownUrl), local: chat.local, why: chat.localWhy },
+    memory
+      ? { job: 'Writes memory (distils, reviews, reflects)', what: memory.model, where: host(memory.shownUrl), local: memory.local, why: memory.localWhy }
+      : { job: 'Writes memory (distils, reviews, reflects)', what: 'nothing', where: '—', local: true, why: 'no local model: set MEMORY_LLM_BASE_URL to a model on your own machine' },
+  ];
+  if (config.EMBEDDER === 'openai' && config.EMBEDDING_BASE_URL) {
+    const l = localityReason(config.EMBEDDING_BASE_URL, 'auto', 'EMBEDDING');
+    items.push({ job: 'Finds related memory (embeddings)', what: config.EMBEDDING_MODEL, where: host(config.EMBEDDING_BASE_URL), local: l.local, why: l.why });
+  } else if (config.EMBEDDER === 'builtin') items.push({ job: 'Finds related memory (embeddings)', what: 'built-in word hashing', where: 'this machine', local: true });
+  else items.push({ job: 'Finds related memory (embeddings)', what: config.EMBEDDING_MODEL, where: 'this machine', local: true, why: `EMBEDDER=${config.EMBEDDER}` });
+  if (config.STT === 'openai' && config.STT_BASE_URL) {
+    const l = localityReason(config.STT_BASE_URL, 'auto', 'STT');
+    items.push({ job: 'Understands speech', what: config.STT_SERVER_MODEL, where: host(config.STT_BASE_URL), local: l.local, why: l.why });
+  } else items.push({ job: 'Understands speech', what: config.STT_MODEL, where: 'this machine', local: true });
+  items.push(
+    config.TTS === 'local'
+      ? { job: 'Speaks', what: `eSpeak NG (${config.TTS_LOCAL_VOICE})`, where: 'this machine', local: true }
+      : {
+          job: 'Speaks',
+          what: `Microsoft Edge voices (${config.TTS_VOICE})`,
+          where: 'speech.platform.bing.com',
+          local: false,
+          why: 'TTS=edge sends the reply text to Microsoft; TTS=local keeps it here',
+        },
+  );
+  return { items, doctor: embedded ? 'the embedded model runs here (npm run doctor checks it)' : conformanceStartLine(config.dataDir, chat.model, chat.baseUrl) };
+}

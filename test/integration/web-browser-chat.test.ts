@@ -1,0 +1,223 @@
+/**
+ * The chat a person controls, in a real headless Chromium: Stop (button and Esc) cancels the turn
+ * on the server, a model that dies mid-reply leaves its streamed words, its error and a Retry that
+ * works, Regenerate replaces the last reply (also after a reload), Markdown renders while it
+ * streams with highlighted code and Copy buttons, and every turn keeps its tool trace after a reload.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserMissing, launchChromium } from '../support/browser.js';
+import { demoFiles } from '../support/web-demo-data.js';
+import { startWebFixture, TOKEN, type WebFixture } from '../support/web-fixture.js';
+
+const missing = browserMissing(process.env.CI);
+if (missing) console.warn(`web chat browser tests skipped: ${missing}`);
+
+const CRASH = 'The flight leaves at nine and the museum opens at ten, and then we walk along the river to the old tram stop.';
+const MARKDOWN = 'Here is **the plan**:\n\n| day | what |\n| --- | --- |\n| Mon | tiles |\n\n```python\ndef hello():\n    return "hi"\n```\n\nDone.';
+
+/** expect.poll with room for a loaded 2-core machine (its default gives up after 1 s). */
+const poll = <T>(fn: () => T | Promise<T>, options: { timeout?: number; interval?: number } = {}) => expect.poll(fn, { timeout: 15_000, ...options });
+
+function lastUserText(body: { messages: { role: string; content: unknown }[] }): string {
+  const users = body.messages.filter((m) => m.role === 'user');
+  const c = users[users.length - 1]?.content;
+  return typeof c === 'string' ? c : JSON.stringify(c ?? '');
+}
+
+describe.skipIf(missing !== null)('web chat controls in Chromium', { timeout: 60_000 }, () => {
+  let f: WebFixture;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let crashes = 0;
+  let regenerations = 0;
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    f = await startWebFixture({
+      files: demoFiles(),
+      script: (body: { messages: { role: string; content: unknown }[] }) => {
+        const asked = lastUserText(body);
+        const afterTool = body.messages[body.messages.length - 1]?.role === 'tool';
+        // a reply that never ends by itself: only a Stop ends it
+        if (asked.includes('count slowly')) return { endless: 'text', chunkDelayMs: 150 };
+        if (asked.includes('crash')) return crashes++ === 0 ? { text: CRASH, chunkDelayMs: 60, dieAfterChunks: 3 } : { text: 'Recovered: the flight leaves at nine.' };
+        if (asked.includes('markdown')) return { text: MARKDOWN, chunkDelayMs: 150 };
+        if (asked.includes('regenerate')) return { text: `Answer number ${++regenerations}.` };
+        if (asked.includes('trace')) return afterTool ? { text: 'Found the trip notes.' } : { toolCalls: [{ name: 'search_memory', arguments: JSON.stringify({ query: 'Lisbon trip' }) }] };
+        return { text: 'Fine.' };
+      },
+    });
+    browser = await launchChromium();
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: f.web.url });
+    page = await context.newPage();
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${f.web.url}/login?token=${TOKEN}`);
+    await page.locator('#sidebar a', { hasText: 'trip' }).waitFor();
+  }, 90_000);
+
+  afterAll(async () => {
+    /* eslint-disable @typescript-eslint/no-unnecessary-condition */
+    await browser?.close();
+    await f?.close();
+    /* eslint-enable @typescript-eslint/no-unnecessary-condition */
+  });
+
+  const ask = async (project: string, text: string) => {
+    await page.goto(`${f.web.url}/#/chat/${project}`);
+    await poll(() => page.locator('main h1').textContent()).toBe(project);
+    await page.locator('button.send').waitFor(); // no turn of an earlier test still running
+    await page.locator('#composer').fill(text);
+    await page.keyboard.press('Enter');
+    return page.locator('.msg.assistant').last();
+  };
+  const turnDone = async (project: string) => {
+    const res = await page.request.get(`${f.web.url}/api/projects/${project}/turn`);
+    return ((await res.json()) as { turn: { done: boolean } | null }).turn?.done ?? null;
+  };
+
+  const replyText = async (reply: ReturnType<Page['locator']>) => ((await reply.locator('.bubble-text').textContent()) ?? '').trim();
+
+  it('stops a reply with the Stop button: the turn ends on the server, the words so far stay, Send is back', async () => {
+    const live = await ask('home', 'count slowly please');
+    await poll(async () => (await replyText(live)).startsWith('and on'), { timeout: 15_000 }).toBe(true);
+    expect(await page.locator('button.send').isVisible()).toBe(false);
+    await page.locator('button.stop').click();
+    await live.locator('.notice.stopped').waitFor();
+    // the server cancelled the turn: it is done, and nothing more arrives
+    await poll(() => turnDone('home'), { timeout: 10_000 }).toBe(true);
+    const kept = await replyText(live);
+    expect(kept).toMatch(/^and on/);
+    await page.waitForTimeout(500);
+    expect(await replyText(live)).toBe(kept);
+    await page.locator('button.send').waitFor();
+    expect(await page.locator('button.stop').isVisible()).toBe(false);
+    // the next message goes through
+    await page.locator('#composer').fill('and now fine');
+    await page.locator('button.send').click();
+    await poll(() => replyText(page.locator('.msg.assistant').last()), { timeout: 15_000 }).toBe('Fine.');
+  });
+
+  it('stops a reply with Esc', async () => {
+    const live = await ask('home', 'count slowly again');
+    await poll(async () => (await replyText(live)).startsWith('and on'), { timeout: 15_000 }).toBe(true);
+    await page.keyboard.press('Escape');
+    await live.locator('.notice.stopped').waitFor();
+    await poll(() => turnDone('home'), { timeout: 10_000 }).toBe(true);
+  });
+
+  it('keeps the words a dying model streamed, says why in its own words, and Retry works (also after a reload)', async () => {
+    const live = await ask('trip', 'crash on purpose');
+    const error = live.locator('.reply-error');
+    await error.waitFor();
+    const kept = ((await live.locator('.bubble-text').textContent()) ?? '').trim();
+    expect(kept.length).toBeGreaterThan(0);
+    expect(CRASH.startsWith(kept)).toBe(true);
+    expect(kept).not.toBe(CRASH);
+    const words = ((await error.textContent()) ?? '').replace('The reply was cut: ', '').replace(/Retry$/, '');
+    expect(words).not.toMatch(/can't reach my model server/);
+    expect(words.length).toBeGreaterThan(5);
+    // after a reload the cut reply is still there, with its error and Retry
+    await page.reload();
+    const again = page.locator('.msg.assistant').last();
+    await again.locator('.reply-error').waitFor();
+    expect(((await again.locator('.bubble-text').textContent()) ?? '').trim()).toBe(kept);
+    await again.locator('button.retry').click();
+    await poll(() =>
+      page
+        .locator('.msg.assistant')
+        .last()
+        .locator('.bubble-text')
+        .textContent()
+        .then((t) => t?.trim()),
+    ).toBe('Recovered: the flight leaves at nine.');
+    expect(await page.locator('.reply-error').count()).toBe(0);
+    await page.reload();
+    await page.locator('.msg.assistant').last().waitFor();
+    expect(await page.locator('.msg.user', { hasText: 'crash on purpose' }).count()).toBe(1);
+    expect(
+      await page
+        .locator('.msg.assistant')
+        .last()
+        .locator('.bubble-text')
+        .textContent()
+        .then((t) => t?.trim()),
+    ).toBe('Recovered: the flight leaves at nine.');
+  });
+
+  it('regenerates the last reply, and the new one is what a reload shows', async () => {
+    const live = await ask('trip', 'regenerate me');
+    await poll(() =>
+      live
+        .locator('.bubble-text')
+        .textContent()
+        .then((t) => t?.trim()),
+    ).toBe('Answer number 1.');
+    await page.locator('.msg.assistant').last().locator('button.regenerate').click();
+    await poll(() =>
+      page
+        .locator('.msg.assistant')
+        .last()
+        .locator('.bubble-text')
+        .textContent()
+        .then((t) => t?.trim()),
+    ).toBe('Answer number 2.');
+    // only the newest reply offers Regenerate
+    await poll(() => page.locator('button.regenerate').count()).toBe(1);
+    await page.reload();
+    await page.locator('.msg.assistant').last().waitFor();
+    expect(await page.locator('.msg.user', { hasText: 'regenerate me' }).count()).toBe(1);
+    expect(await page.locator('.msg.assistant', { hasText: 'Answer number 1.' }).count()).toBe(0);
+    expect(
+      await page
+        .locator('.msg.assistant')
+        .last()
+        .locator('.bubble-text')
+        .textContent()
+        .then((t) => t?.trim()),
+    ).toBe('Answer number 2.');
+  });
+
+  it('renders Markdown while it streams, highlights code and copies reply and code', async () => {
+    const live = await ask('trip', 'markdown please');
+    // bold is a <strong> before the reply is complete
+    await poll(async () => (await live.locator('.bubble-text strong').count()) > 0 && !((await live.locator('.bubble-text').textContent()) ?? '').includes('Done.'), { interval: 20 }).toBe(true);
+    expect(await live.locator('.bubble-text').textContent()).not.toContain('**');
+    await live.locator('.bubble-text table').waitFor();
+    await live.locator('.bubble-text pre code .hljs-keyword').first().waitFor();
+    await live.locator('button.code-copy').click();
+    await poll(() => page.evaluate('navigator.clipboard.readText()')).toBe('def hello():\n    return "hi"\n');
+    await live.locator('.reply-actions button.copy').click();
+    await poll(() => page.evaluate('navigator.clipboard.readText()')).toBe(MARKDOWN);
+  });
+
+  it('keeps every turn’s tool trace and suggestions after a reload', async () => {
+    const first = await ask('trip', 'trace one');
+    await poll(() =>
+      first
+        .locator('.bubble-text')
+        .textContent()
+        .then((t) => t?.trim()),
+    ).toBe('Found the trip notes.');
+    await page.locator('button.send').waitFor(); // the first turn has ended
+    await page.locator('#composer').fill('trace two');
+    await page.keyboard.press('Enter');
+    await poll(() =>
+      page
+        .locator('.msg.assistant')
+        .last()
+        .locator('.bubble-text')
+        .textContent()
+        .then((t) => t?.trim()),
+    ).toBe('Found the trip notes.');
+    await page.locator('button.send').waitFor();
+    await page.reload();
+    await page.locator('.msg.assistant').last().waitFor();
+    const traced = page.locator('.msg.assistant', { has: page.locator('.trace .tool', { hasText: 'search_memory' }) });
+    await poll(() => traced.count()).toBe(2);
+    expect(await traced.first().locator('.trace .result').textContent()).toMatch(/hits? for "Lisbon trip"/);
+    expect(errors).toEqual([]);
+  });
+});
