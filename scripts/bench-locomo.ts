@@ -6,6 +6,7 @@
  *     [--abilities /tmp/beam-dev-abilities.json] [--out ranked.json]
  *     [--embedder builtin|transformers|openai] [--k 10] [--keep DIR]
  *     [--only conv-42,conv-43] [--exclude conv-26]   (run on a subset; per-conversation scores are printed)
+ *     [--weights '{"thread":0}']   (RecallWeights fields over the configured ones, to measure one signal)
  *
  * For each `--data` file (LoCoMo, or BEAM converted by bench-data/beam-to-locomo.mjs) prints, per
  * category, per BEAM ability (`--abilities`, the converter's question → ability file) and overall,
@@ -24,6 +25,7 @@ import { parseArgs } from 'node:util';
 import { applyIndexRuntime, loadConfig } from '../src/config.js';
 import { silentLogger, systemClock } from '../src/core/ports.js';
 import { createRecall, recallSettings } from '../src/memory/recall.js';
+import type { RecallWeights } from '../src/memory/index/fusion.js';
 import { FileProjectStore } from '../src/memory/store/project-store.js';
 import { selectEmbedder } from '../src/llm/embeddings.js';
 import { SqliteUsageStore } from '../src/storage/usage-store.js';
@@ -42,6 +44,7 @@ const { values: args } = parseArgs({
     keep: { type: 'string' },
     only: { type: 'string' },
     exclude: { type: 'string' },
+    weights: { type: 'string' },
   },
 });
 if (!args.data || args.data.length === 0) {
@@ -65,14 +68,9 @@ const root = args.keep ? resolve(args.keep) : mkdtempSync(join(tmpdir(), 'charli
 const projectsDir = join(root, 'projects');
 const dataDir = join(root, 'data');
 const usage = new SqliteUsageStore(join(dataDir, 'usage.sqlite'));
-const service = createRecall({
-  projectsDir,
-  dataDir,
-  embedder,
-  usage,
-  logger: silentLogger,
-  ...recallSettings(config),
-});
+const settings = recallSettings(config);
+const weights = { ...settings.weights, ...(JSON.parse(args.weights ?? '{}') as Partial<RecallWeights>) };
+const service = createRecall({ projectsDir, dataDir, embedder, usage, logger: silentLogger, ...settings, weights });
 
 const store = new FileProjectStore({ projectsDir, clock: systemClock, logger: silentLogger });
 const k = Number(args.k);
