@@ -8,7 +8,8 @@
  *     out of the repo, and dump development data only;
  *   npm run tune:locomo -- --candidates /tmp/candidates.json --grid '{"thread":[0,0.8],"brevity":[0,4]}'
  *     re-ranks the saved candidates through the real fusion (recall.ts `fuse`) for every combination
- *     of the given RecallWeights fields, on top of the configured weights (`"kinds":[0,1]` also
+ *     of the given RecallWeights fields (or each combination of a JSON array, e.g. one signal off
+ *     at a time: '[{"thread":0},{"brevity":0}]'), on top of the configured weights (`"kinds":[0,1]` also
  *     switches query-kind.ts KIND_WEIGHTS off and on); prints recall@5 per dataset for each, then
  *     leaves one conversation out at a time: of the combinations that do not lower recall@5 on
  *     the other conversations of *any* dataset below the configured weights', the one with the
@@ -108,11 +109,12 @@ async function dump(datasets: string[], out: string): Promise<void> {
 }
 
 /** Step 2: every combination of the grid, scored on all conversations and left out one at a time. */
-function tune(saved: Saved, grid: Record<string, number[]>): void {
-  const unknown = Object.keys(grid).filter((key) => !(key in DEFAULT_WEIGHTS) && key !== 'kinds');
-  if (unknown.length > 0) throw new Error(`not a RecallWeights field: ${unknown.join(', ')}`);
+function tune(saved: Saved, grid: Record<string, number[]> | Record<string, number>[]): void {
   let combos: Record<string, number>[] = [{}];
-  for (const [key, values] of Object.entries(grid)) combos = combos.flatMap((c) => values.map((v) => ({ ...c, [key]: v })));
+  if (Array.isArray(grid)) combos = grid;
+  else for (const [key, values] of Object.entries(grid)) combos = combos.flatMap((c) => values.map((v) => ({ ...c, [key]: v })));
+  const unknown = [...new Set(combos.flatMap((c) => Object.keys(c)))].filter((key) => !(key in DEFAULT_WEIGHTS) && key !== 'kinds');
+  if (unknown.length > 0) throw new Error(`not a RecallWeights field: ${unknown.join(', ')}`);
   const base = recallSettings(config).weights;
   const now = systemClock.now();
   const shapes = new Map(saved.questions.map((q) => [q, classifyQuery(q.question, now)]));
@@ -184,7 +186,7 @@ function tune(saved: Saved, grid: Record<string, number[]>): void {
 }
 
 if (args.dump && args.data) await dump(args.data, args.dump);
-else if (args.candidates) tune(JSON.parse(readFileSync(resolve(args.candidates), 'utf8')) as Saved, JSON.parse(args.grid) as Record<string, number[]>);
+else if (args.candidates) tune(JSON.parse(readFileSync(resolve(args.candidates), 'utf8')) as Saved, JSON.parse(args.grid) as Record<string, number[]> | Record<string, number>[]);
 else {
   console.error('usage: tune-locomo --data locomo.json [--data beam.json] --dump candidates.json | --candidates candidates.json --grid \'{"brevity":[0,4]}\'');
   process.exit(2);
