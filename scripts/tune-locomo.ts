@@ -9,8 +9,8 @@
  *   npm run tune:locomo -- --candidates /tmp/candidates.json --grid '{"thread":[0,0.8],"brevity":[0,4]}'
  *     re-ranks the saved candidates through the real fusion (recall.ts `fuse`) for every combination
  *     of the given RecallWeights fields (or each combination of a JSON array, e.g. one signal off
- *     at a time: '[{"thread":0},{"brevity":0}]'), on top of the configured weights (`"kinds":[0,1]` also
- *     switches query-kind.ts KIND_WEIGHTS off and on); prints recall@5 per dataset for each, then
+ *     at a time: '[{"thread":0},{"brevity":0}]'), on top of the configured weights; prints recall@5
+ *     per dataset for each, then
  *     leaves one conversation out at a time: of the combinations that do not lower recall@5 on
  *     the other conversations of *any* dataset below the configured weights', the one with the
  *     best mean gain across datasets is chosen there and scored on the one left out. The held-out
@@ -113,22 +113,20 @@ function tune(saved: Saved, grid: Record<string, number[]> | Record<string, numb
   let combos: Record<string, number>[] = [{}];
   if (Array.isArray(grid)) combos = grid;
   else for (const [key, values] of Object.entries(grid)) combos = combos.flatMap((c) => values.map((v) => ({ ...c, [key]: v })));
-  const unknown = [...new Set(combos.flatMap((c) => Object.keys(c)))].filter((key) => !(key in DEFAULT_WEIGHTS) && key !== 'kinds');
+  const unknown = [...new Set(combos.flatMap((c) => Object.keys(c)))].filter((key) => !(key in DEFAULT_WEIGHTS));
   if (unknown.length > 0) throw new Error(`not a RecallWeights field: ${unknown.join(', ')}`);
   const base = recallSettings(config).weights;
   const now = systemClock.now();
   const shapes = new Map(saved.questions.map((q) => [q, classifyQuery(q.question, now)]));
-  const noFactors = { temporal: {}, person: {}, preference: {}, general: {} };
   const rank = (combo: Record<string, number>): Record<string, string[]> => {
-    const { kinds, ...fields } = combo;
-    const weights = effectiveWeights({ ...base, ...fields }, false);
+    const weights = effectiveWeights({ ...base, ...combo }, false);
     const out: Record<string, string[]> = {};
     for (const q of saved.questions) {
       const conv = saved.convs[q.conv]!;
       const chunks = (list: Ranked): ScoredChunk[] => list.map(([key, score]) => ({ ...conv.chunks[key]!, score }));
       const found: Candidates = { vector: chunks(q.vector), keyword: chunks(q.keyword), temporal: chunks(q.temporal) };
       const ids: string[] = [];
-      for (const h of fuse(found, q.question, shapes.get(q)!, weights, kinds === 0 ? noFactors : undefined).rank(() => 0, now, K)) {
+      for (const h of fuse(found, q.question, shapes.get(q)!, weights).rank(() => 0, now, K)) {
         const id = conv.lines[`${h.page}#${h.lineStart}`];
         if (id && !ids.includes(id)) ids.push(id);
       }

@@ -8,7 +8,7 @@ import { systemClock, type Clock, type Embedder, type Logger, type Recall, type 
 import { DEFAULT_WEIGHTS, Fusion, type RecallWeights } from './index/fusion.js';
 import { MemoryIndex, type Candidates, type SyncStats } from './index/memory-index.js';
 import { keyTerms, terms as termsOf } from './index/text.js';
-import { classifyQuery, weightsForKind, type QueryKind, type QueryShape, type WeightFactors } from './index/query-kind.js';
+import { classifyQuery, type QueryShape } from './index/query-kind.js';
 import { watchProjects } from './index/watcher.js';
 import type { ChunkOptions } from './index/chunker.js';
 import type { Config } from '../config.js';
@@ -145,12 +145,9 @@ export function effectiveWeights(w: RecallWeights, semantic: boolean): RecallWei
   return semantic ? w : { ...w, vector: Math.min(w.vector, w.keyword), keyword: Math.max(w.vector, w.keyword) };
 }
 
-/**
- * One question's candidates merged into one rank, with the weights of its kind of question
- * (scripts/tune-locomo.ts re-ranks saved candidates with it, `byKind` = {} to tune them).
- */
-export function fuse(found: Candidates, query: string, shape: QueryShape, weights: RecallWeights, byKind?: Record<QueryKind, WeightFactors>): Fusion {
-  return new Fusion(found.vector, found.keyword, weightsForKind(weights, shape.kind, byKind), new Set(termsOf(query)), shape, found.temporal);
+/** One question's candidates merged into one rank (scripts/tune-locomo.ts re-ranks saved candidates with it). */
+export function fuse(found: Candidates, query: string, shape: QueryShape, weights: RecallWeights): Fusion {
+  return new Fusion(found.vector, found.keyword, weights, new Set(termsOf(query)), shape, found.temporal);
 }
 
 /**

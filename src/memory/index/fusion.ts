@@ -14,8 +14,8 @@
  * how often and the text tells a time ("last Friday", "in 2019", "for three years", "twice a
  * week"). `thread` is there because an answer
  * is a reply: the message after "What got you into running?" holds why, in words of its own.
- * Recency counts only when the query names no time. The weights themselves depend on the kind of
- * question (query-kind.ts KIND_WEIGHTS, applied by recall.ts `fuse`).
+ * Recency counts only when the query names no time. Each signal's measured effect on LoCoMo and
+ * BEAM dev is in docs/retrieval.md; `brevity` and `rrf` are off by default.
  * A passage of typed records is then multiplied by their best effective confidence (decay by
  * category, src/memory/records/decay.ts); held and superseded records are cut from its text,
  * and a passage left with none is not returned.
