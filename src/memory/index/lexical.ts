@@ -54,8 +54,14 @@ function field(text: string): Field {
 
 export class LexicalIndex<T> {
   private docs: Doc<T>[] = [];
-  /** term → ids of the documents whose text or context holds it (removed ones are skipped). */
+  /**
+   * term → flat triples (document id, frequency in its text, frequency in its context) of the
+   * documents that hold it; removed ones are skipped. Inline so a search reads no per-document map.
+   */
   private postings = new Map<string, number[]>();
+  /** Per document id: text length, context length (in terms), and whether it is live. */
+  private textLength: number[] = [];
+  private contextLength: number[] = [];
   private readonly byKey = new Map<string, number[]>();
   private readonly text = new FieldStats();
   private readonly context = new FieldStats();
@@ -76,10 +82,13 @@ export class LexicalIndex<T> {
   }
 
   private index(id: number, doc: Doc<T>): void {
+    this.textLength[id] = doc.text.length;
+    this.contextLength[id] = doc.context.length;
     for (const t of new Set([...doc.text.tf.keys(), ...doc.context.tf.keys()])) {
+      const entry = [id, doc.text.tf.get(t) ?? 0, doc.context.tf.get(t) ?? 0];
       const list = this.postings.get(t);
-      if (list) list.push(id);
-      else this.postings.set(t, [id]);
+      if (list) list.push(...entry);
+      else this.postings.set(t, entry);
     }
   }
 
@@ -112,6 +121,8 @@ export class LexicalIndex<T> {
     const old = this.docs;
     this.docs = [];
     this.postings = new Map();
+    this.textLength = [];
+    this.contextLength = [];
     this.byKey.clear();
     old.forEach((doc, id) => {
       if (!doc.alive) return;
@@ -135,29 +146,64 @@ export class LexicalIndex<T> {
    */
   search(query: string, limit: number, contextWeight: number): { value: T; score: number }[] {
     const n = this.live;
-    if (n === 0) return [];
+    if (n === 0 || limit <= 0) return [];
     const avgText = this.text.total / n || 1;
     const avgContext = this.context.total / n || 1;
-    const scores = new Map<number, number>();
+    const scores = new Float64Array(this.docs.length);
+    const touched: number[] = [];
     for (const t of new Set(termsOf(query))) {
       const list = this.postings.get(t);
       if (!list) continue;
       const idfText = this.text.idf(t, n);
-      const idfContext = this.context.idf(t, n);
-      for (const id of list) {
-        const doc = this.docs[id]!;
-        if (!doc.alive) continue;
+      const idfContext = this.context.idf(t, n) * contextWeight;
+      const ct = K1 * (1 - B);
+      const lt = (K1 * B) / avgText;
+      const lc = (K1 * B) / avgContext;
+      for (let i = 0; i < list.length; i += 3) {
+        const id = list[i]!;
+        const ft = list[i + 1]!;
+        const fc = list[i + 2]!;
         let s = 0;
-        const ft = doc.text.tf.get(t);
-        if (ft) s += (idfText * ft * (K1 + 1)) / (ft + K1 * (1 - B + (B * doc.text.length) / avgText));
-        const fc = contextWeight > 0 ? doc.context.tf.get(t) : undefined;
-        if (fc) s += (contextWeight * idfContext * fc * (K1 + 1)) / (fc + K1 * (1 - B + (B * doc.context.length) / avgContext));
-        if (s > 0) scores.set(id, (scores.get(id) ?? 0) + s);
+        if (ft > 0) s += (idfText * ft * (K1 + 1)) / (ft + ct + lt * this.textLength[id]!);
+        if (fc > 0 && idfContext > 0) s += (idfContext * fc * (K1 + 1)) / (fc + ct + lc * this.contextLength[id]!);
+        if (s <= 0 || !this.docs[id]!.alive) continue;
+        if (scores[id] === 0) touched.push(id);
+        scores[id]! += s;
       }
     }
-    return [...scores]
-      .sort((a, b) => b[1] - a[1] || a[0] - b[0])
-      .slice(0, limit)
-      .map(([id, score]) => ({ value: this.docs[id]!.value, score }));
+    return topK(touched, scores, limit).map((id) => ({ value: this.docs[id]!.value, score: scores[id]! }));
   }
+}
+
+/** The `k` ids of highest score, best first, ties to the lower id, without sorting them all (a bounded min-heap). */
+function topK(ids: number[], scores: Float64Array, k: number): number[] {
+  const worse = (a: number, b: number) => scores[a]! < scores[b]! || (scores[a] === scores[b] && a > b);
+  const heap: number[] = [];
+  const down = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < heap.length && worse(heap[l]!, heap[m]!)) m = l;
+      if (r < heap.length && worse(heap[r]!, heap[m]!)) m = r;
+      if (m === i) return;
+      [heap[i], heap[m]] = [heap[m]!, heap[i]!];
+      i = m;
+    }
+  };
+  for (const id of ids) {
+    if (heap.length < k) {
+      heap.push(id);
+      for (let i = heap.length - 1; i > 0;) {
+        const p = (i - 1) >> 1;
+        if (!worse(heap[i]!, heap[p]!)) break;
+        [heap[i], heap[p]] = [heap[p]!, heap[i]!];
+        i = p;
+      }
+    } else if (worse(heap[0]!, id)) {
+      heap[0] = id;
+      down(0);
+    }
+  }
+  return heap.sort((a, b) => scores[b]! - scores[a]! || a - b);
 }
