@@ -90,7 +90,7 @@ export class HybridRecall implements Recall {
     if (!q) return [];
     const now = (this.options.clock ?? systemClock).now();
     const shape = classifyQuery(q, now);
-    const found = await this.gather(q, shape, scope.project, limit);
+    const found = await this.gather(q, shape, scope.project, limit, scope.notesOnly ? 'notes/' : undefined);
     const fusion = fuse(found, q, shape, this.weights);
     const hop = this.options.links && this.weights.hop > 0 ? this.options.links : null;
     let hits = fusion.rank((page) => this.options.usage.boost(scope.project, page, now), now, hop ? limit * 3 : limit);
@@ -113,7 +113,7 @@ export class HybridRecall implements Recall {
   }
 
   /** What each pass finds for a question, once the project's index is up to date; fusion then merges them. */
-  async gather(q: string, shape: QueryShape, project: string, limit: number): Promise<Candidates> {
+  async gather(q: string, shape: QueryShape, project: string, limit: number, pagePrefix?: string): Promise<Candidates> {
     const terms = keyTerms(q, this.options.maxTerms ?? 32);
     const embedder = this.index.embedder;
     let vector: Float32Array | undefined;
@@ -124,7 +124,7 @@ export class HybridRecall implements Recall {
       this.options.logger.warn({ embedder: embedder.id, err: String(err) }, 'query embedding failed; searching by keyword only');
     }
     const candidates = Math.max(this.options.candidates ?? 100, limit * 5);
-    const search = { vector: vector ?? null, terms, limit: candidates, contextBoost: this.weights.contextBoost, windows: shape.windows };
+    const search = { vector: vector ?? null, terms, limit: candidates, contextBoost: this.weights.contextBoost, windows: pagePrefix ? [] : shape.windows, ...(pagePrefix ? { pagePrefix } : {}) };
     // search while the pages are checked for changes; when some changed, search the updated index again
     const early = this.index.search(project, search);
     early.catch(() => undefined);

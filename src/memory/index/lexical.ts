@@ -142,9 +142,10 @@ export class LexicalIndex<T> {
 
   /**
    * The best `limit` documents for the query's terms (stop words dropped, stemmed, each counted
-   * once): BM25 of the text + `contextWeight` × BM25 of the context. Ties go to the earlier document.
+   * once): BM25 of the text + `contextWeight` × BM25 of the context, among the documents `accept`
+   * takes (all by default; statistics stay those of the whole index). Ties go to the earlier document.
    */
-  search(query: string, limit: number, contextWeight: number): { value: T; score: number }[] {
+  search(query: string, limit: number, contextWeight: number, accept?: (value: T) => boolean): { value: T; score: number }[] {
     const n = this.live;
     if (n === 0 || limit <= 0) return [];
     const avgText = this.text.total / n || 1;
@@ -166,7 +167,8 @@ export class LexicalIndex<T> {
         let s = 0;
         if (ft > 0) s += (idfText * ft * (K1 + 1)) / (ft + ct + lt * this.textLength[id]!);
         if (fc > 0 && idfContext > 0) s += (idfContext * fc * (K1 + 1)) / (fc + ct + lc * this.contextLength[id]!);
-        if (s <= 0 || !this.docs[id]!.alive) continue;
+        const doc = this.docs[id]!;
+        if (s <= 0 || !doc.alive || (accept && !accept(doc.value))) continue;
         if (scores[id] === 0) touched.push(id);
         scores[id]! += s;
       }

@@ -222,11 +222,10 @@ export class ProjectTable {
   }
 
   /** Nearest chunks by cosine similarity (vectors are unit length, so dot product). */
-  async vectorSearch(vector: Float32Array, limit: number): Promise<ScoredChunk[]> {
-    const rows = await this.table
-      .query()
-      .nearestTo(Array.from(vector))
-      .distanceType('dot')
+  async vectorSearch(vector: Float32Array, limit: number, pagePrefix?: string): Promise<ScoredChunk[]> {
+    let query = this.table.query().nearestTo(Array.from(vector)).distanceType('dot');
+    if (pagePrefix) query = query.where(`page LIKE ${quote(`${pagePrefix.replace(/[%_]/g, '')}%`)}`);
+    const rows = await query
       .select([...SHOWN, '_distance'])
       .limit(limit)
       .toArray();
@@ -259,9 +258,10 @@ export class ProjectTable {
   }
 
   /** BM25 over heading + text, plus `contextBoost` × BM25 over the context (lexical.ts); `terms` are ORed. */
-  async keywordSearch(terms: string[], limit: number, contextBoost: number): Promise<ScoredChunk[]> {
+  async keywordSearch(terms: string[], limit: number, contextBoost: number, pagePrefix?: string): Promise<ScoredChunk[]> {
     if (terms.length === 0) return [];
     const index = await this.keywordIndex();
-    return index.search(terms.join(' '), limit, contextBoost).map(({ value, score }) => ({ ...value, score }));
+    const accept = pagePrefix ? (c: StoredChunk) => c.page.startsWith(pagePrefix) : undefined;
+    return index.search(terms.join(' '), limit, contextBoost, accept).map(({ value, score }) => ({ ...value, score }));
   }
 }
