@@ -40,7 +40,7 @@ const SHOWN = ['page', 'heading', 'line_start', 'line_end', 'text', 'entity', 'u
 const VECTOR_INDEX_MIN_ROWS = 8000;
 
 /** Bumped when the row layout changes: a new layout gets a new table, the old one is dropped. */
-const LAYOUT = 4;
+const LAYOUT = 5;
 
 /** One table per project, embedder and row layout, so none of them is ever mixed. */
 export function tableName(project: string, embedderId: string): string {
