@@ -4,7 +4,8 @@
  *   npm run bench:recall [-- --sizes 1000,10000,100000 --pages 1000 --queries 200]
  *
  * For each size: 1,000 Markdown pages holding size/1,000 chunks each are written to a temp
- * project; prints indexing throughput, recall p50/p95 through `recall()` (which includes the
+ * project; prints indexing throughput, recall p50/p95 through `recall()` (with the BM25 baseline of
+ * scripts/bm25.ts timed on the same queries over the same sections beside it; it includes the
  * incremental check of the pages before every search), the time of an incremental reindex of
  * the unchanged tree (warm and from a fresh process state), and peak memory.
  */
@@ -17,6 +18,7 @@ import { silentLogger } from '../src/core/ports.js';
 import { HashingEmbedder } from '../src/memory/index/hashing-embedder.js';
 import { createRecall } from '../src/memory/recall.js';
 import { SqliteUsageStore } from '../src/storage/usage-store.js';
+import { buildBm25, searchBm25 } from './bm25.js';
 import { consoleLogger, mulberry32, percentile } from './bench-util.js';
 
 const { values: args } = parseArgs({
@@ -35,13 +37,17 @@ const vocabulary = Array.from({ length: 6000 }, () => Array.from({ length: 2 + M
 const word = () => vocabulary[Math.floor(Math.pow(random(), 2.2) * vocabulary.length)]!;
 const sentence = (n: number) => Array.from({ length: n }, word).join(' ');
 
-function writeCorpus(projectDir: string, pages: number, chunksPerPage: number): void {
+/** Writes the pages; returns every section's text, for the BM25 baseline over the same chunks. */
+function writeCorpus(projectDir: string, pages: number, chunksPerPage: number): string[] {
+  const docs: string[] = [];
   for (let p = 0; p < pages; p++) {
     const dir = join(projectDir, 'notes', `Topic-${Math.floor(p / 100)}`);
     mkdirSync(dir, { recursive: true });
     const sections = Array.from({ length: chunksPerPage }, (_, i) => `## Section ${i} ${word()}\n\n${sentence(30 + Math.floor(random() * 20))}.\n`);
+    docs.push(...sections);
     writeFileSync(join(dir, `Page-${p}.md`), `---\ntitle: Page ${p} ${word()}\nstaleness: 3\n---\n\n# Page ${p}\n\n${sections.join('\n')}`);
   }
+  return docs;
 }
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
@@ -59,7 +65,7 @@ for (const size of args.sizes.split(',').map(Number)) {
   try {
     const step = (what: string) => process.stderr.write(`  [${size}] ${what}\n`);
     step('writing pages');
-    writeCorpus(join(projectsDir, 'bench'), pages, Math.max(1, Math.round(size / pages)));
+    const docs = writeCorpus(join(projectsDir, 'bench'), pages, Math.max(1, Math.round(size / pages)));
     step('indexing');
     const open = () => createRecall({ projectsDir, dataDir, embedder: new HashingEmbedder(), usage, logger: args.verbose ? consoleLogger('debug') : silentLogger });
     let service = open();
@@ -68,6 +74,8 @@ for (const size of args.sizes.split(',').map(Number)) {
     const indexMs = performance.now() - t;
     step('querying');
     const times: number[] = [];
+    const bm25Times: number[] = [];
+    const lexical = buildBm25(docs);
     const n = Number(args.queries);
     for (let i = 0; i < n + 30; i++) {
       // every fourth question names a time, so the temporal pass (a filtered search) is measured too
@@ -75,6 +83,9 @@ for (const size of args.sizes.split(',').map(Number)) {
       t = performance.now();
       await service.recall.recall(q, { project: 'bench', limit: 10 });
       if (i >= 30) times.push(performance.now() - t); // the first queries warm caches and thread pools
+      t = performance.now();
+      searchBm25(lexical, q, 10);
+      if (i >= 30) bm25Times.push(performance.now() - t);
     }
     step('incremental reindex');
     t = performance.now();
@@ -90,6 +101,7 @@ for (const size of args.sizes.split(',').map(Number)) {
     console.log(
       `${String(built.chunks).padStart(7)} chunks: index ${(indexMs / 1000).toFixed(1)} s (${Math.round((built.chunks / indexMs) * 1000)} chunks/s)` +
         `  recall p50 ${percentile(times, 50).toFixed(1)} ms p95 ${percentile(times, 95).toFixed(1)} ms` +
+        ` (BM25 over the same ${docs.length} sections: p50 ${percentile(bm25Times, 50).toFixed(2)} ms p95 ${percentile(bm25Times, 95).toFixed(2)} ms)` +
         `  unchanged reindex of ${built.pages} pages: ${warmMs.toFixed(0)} ms warm, ${coldMs.toFixed(0)} ms from a fresh start` +
         `  peak RSS ${mb(peakRss)}`,
     );

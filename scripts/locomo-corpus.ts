@@ -45,6 +45,11 @@ function sessionsOf(conv: Record<string, unknown>): { num: number; date: string;
     .sort((a, b) => a.num - b.num);
 }
 
+/** Every turn of a sample, session by session, in order (the units both engines rank). */
+export function turnsOf(sample: Sample): Turn[] {
+  return sessionsOf(sample.conversation).flatMap((s) => s.turns);
+}
+
 /** (page, header line) → dia_id, read back from the archive Charlie wrote. */
 async function diaIdsByLine(projectDir: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();

@@ -88,3 +88,46 @@ export function scoreByConversation(items: ScoredItem[], rankings: Record<string
     ...[...agg].map(([conv, b]) => `${conv.padEnd(26)}${String(b.n).padStart(6)}${b.sums.map((s) => ((100 * s) / b.n).toFixed(1).padStart(10)).join('')}`),
   ].join('\n');
 }
+
+/** Mean recall@k of each item's rankings (the items given only). */
+export function meanRecall(items: ScoredItem[], rankings: Record<string, string[]>, k: number): number {
+  let sum = 0;
+  for (const it of items) {
+    const top = new Set((rankings[it.key] ?? []).slice(0, k));
+    sum += it.gold.filter((g) => top.has(g)).length / it.gold.length;
+  }
+  return items.length > 0 ? sum / items.length : 0;
+}
+
+/**
+ * Charlie's recall@5/@10 beside BM25's, with their ratio, per category (1–4), overall, and per
+ * label in `groups` (e.g. BEAM's ability of each question) when given.
+ */
+export function compareRuns(items: ScoredItem[], charlie: Record<string, string[]>, bm25: Record<string, string[]>, groups?: Record<string, string>): string {
+  const scored = items.filter((it) => it.category >= 1 && it.category <= 4);
+  const cell = (x: number) => (100 * x).toFixed(1).padStart(8);
+  const ratio = (a: number, b: number) => (b > 0 ? (a / b).toFixed(2) : a > 0 ? 'inf' : '-').padStart(7);
+  const row = (label: string, subset: ScoredItem[]) => {
+    const [c5, b5, c10, b10] = [meanRecall(subset, charlie, 5), meanRecall(subset, bm25, 5), meanRecall(subset, charlie, 10), meanRecall(subset, bm25, 10)];
+    return `${label.padEnd(26)}${String(subset.length).padStart(5)}${cell(c5)}${cell(b5)}${ratio(c5, b5)}${cell(c10)}${cell(b10)}${ratio(c10, b10)}`;
+  };
+  const head = ['Charlie', 'BM25'].map((h) => h.padStart(8)).join('') + 'ratio'.padStart(7);
+  const lines = [`${''.padEnd(31)}${' recall@5'.padEnd(23)}${' recall@10'.padEnd(23)}`, `${'category'.padEnd(26)}${'n'.padStart(5)}${head}${head}`];
+  for (const c of [1, 2, 3, 4]) {
+    const subset = scored.filter((it) => it.category === c);
+    if (subset.length > 0) lines.push(row(`${c} ${NAMES[c]}`, subset));
+  }
+  lines.push(row('overall (1-4)', scored));
+  if (groups) {
+    const labels = [...new Set(scored.map((it) => groups[it.key]).filter((g): g is string => g !== undefined))].sort();
+    if (labels.length > 0) lines.push('by ability');
+    for (const g of labels)
+      lines.push(
+        row(
+          `  ${g}`,
+          scored.filter((it) => groups[it.key] === g),
+        ),
+      );
+  }
+  return lines.join('\n');
+}

@@ -1,28 +1,31 @@
 /**
- * Tunes recall's fusion weights on LoCoMo without re-running the slow part. Two steps:
+ * Tunes recall's fusion weights on LoCoMo-format data (LoCoMo, and BEAM converted by
+ * bench-data/beam-to-locomo.mjs) without re-running the slow part. Two steps:
  *
- *   npm run tune:locomo -- --data ../shared/bench-data/locomo-dev.json --dump /tmp/locomo-candidates.json
- *     loads every conversation as bench:locomo does and saves each question's vector, keyword and
- *     temporal candidates (what HybridRecall.gather returns) — keep the file out of the repo;
- *   npm run tune:locomo -- --candidates /tmp/locomo-candidates.json --grid '{"thread":[0,0.8],"brevity":[2,4]}'
+ *   npm run tune:locomo -- --data ../shared/bench-data/locomo-dev.json --data /tmp/beam-dev.json --dump /tmp/candidates.json
+ *     loads every conversation of every dataset as bench:locomo does and saves each question's
+ *     vector, keyword and temporal candidates (what HybridRecall.gather returns) — keep the file
+ *     out of the repo, and dump development data only;
+ *   npm run tune:locomo -- --candidates /tmp/candidates.json --grid '{"thread":[0,0.8],"brevity":[0,4]}'
  *     re-ranks the saved candidates through the real fusion (recall.ts `fuse`) for every combination
- *     of the given RecallWeights fields, on top of the configured weights; prints recall@5 per
- *     category for each, then leaves one conversation out at a time: the combination best on the
- *     others is scored on the one left out, and the held-out rankings are scored together;
- *   add --by-kind to choose the combination per kind of question (query-kind.ts) instead, with the
- *     grid's values in place of query-kind.ts KIND_WEIGHTS: prints each kind's best as factors on the
- *     configured weights, and leaves conversations out in the same way.
+ *     of the given RecallWeights fields (or each combination of a JSON array, e.g. one signal off
+ *     at a time: '[{"thread":0},{"brevity":0}]'), on top of the configured weights; prints recall@5
+ *     per dataset for each, then
+ *     leaves one conversation out at a time: of the combinations that do not lower recall@5 on
+ *     the other conversations of *any* dataset below the configured weights', the one with the
+ *     best mean gain across datasets is chosen there and scored on the one left out. The held-out
+ *     rankings, scored together per dataset, are the figure to expect on unseen conversations.
  *
  * Only fusion weights can be tuned this way: chunking, keyword terms and the context weight change
- * the candidates themselves (dump again, or run bench:locomo).
+ * the candidates themselves (dump again, or run bench:locomo --weights).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { applyIndexRuntime, loadConfig } from '../src/config.js';
 import { silentLogger, systemClock } from '../src/core/ports.js';
-import { DEFAULT_WEIGHTS, type RecallWeights } from '../src/memory/index/fusion.js';
+import { DEFAULT_WEIGHTS } from '../src/memory/index/fusion.js';
 import type { Candidates } from '../src/memory/index/memory-index.js';
 import type { ScoredChunk } from '../src/memory/index/project-table.js';
 import { classifyQuery } from '../src/memory/index/query-kind.js';
@@ -31,7 +34,7 @@ import { createRecall, effectiveWeights, fuse, recallSettings } from '../src/mem
 import { FileProjectStore } from '../src/memory/store/project-store.js';
 import { SqliteUsageStore } from '../src/storage/usage-store.js';
 import { loadConversation, loadSamples } from './locomo-corpus.js';
-import { normaliseEvidence, scoreRuns, type ScoredItem } from './locomo-util.js';
+import { meanRecall, normaliseEvidence, scoreRuns, type ScoredItem } from './locomo-util.js';
 
 type Ranked = [key: string, score: number][];
 interface Question extends ScoredItem {
@@ -42,26 +45,25 @@ interface Question extends ScoredItem {
   temporal: Ranked;
 }
 interface Saved {
-  /** Per conversation: chunk (`page#line`) → its stored fields, and archive line → dia_id. */
-  convs: Record<string, { chunks: Record<string, Omit<ScoredChunk, 'score'>>; lines: Record<string, string> }>;
+  /** Per conversation: its dataset, chunk (`page#line`) → its stored fields, and archive line → dia_id. */
+  convs: Record<string, { dataset: string; chunks: Record<string, Omit<ScoredChunk, 'score'>>; lines: Record<string, string> }>;
   questions: Question[];
 }
 
 const { values: args } = parseArgs({
   options: {
-    data: { type: 'string' },
+    data: { type: 'string', multiple: true },
     dump: { type: 'string' },
     candidates: { type: 'string' },
     grid: { type: 'string', default: '{}' },
     k: { type: 'string', default: '10' },
-    'by-kind': { type: 'boolean', default: false },
   },
 });
 const config = loadConfig();
 const K = Number(args.k);
 
 /** Step 1: every question's candidates, through the same gather() that recall() uses. */
-async function dump(data: string, out: string): Promise<void> {
+async function dump(datasets: string[], out: string): Promise<void> {
   applyIndexRuntime(config);
   const root = mkdtempSync(join(tmpdir(), 'charlie-locomo-tune-'));
   const projectsDir = join(root, 'projects');
@@ -70,10 +72,10 @@ async function dump(data: string, out: string): Promise<void> {
   const store = new FileProjectStore({ projectsDir, clock: systemClock, logger: silentLogger });
   const saved: Saved = { convs: {}, questions: [] };
   try {
-    for (const sample of loadSamples(data)) {
+    for (const sample of datasets.flatMap((path) => loadSamples(path).map((s) => ({ ...s, dataset: basename(path, '.json') })))) {
       const { project, validIds, lines } = await loadConversation(store, projectsDir, (p) => service.sync(p), sample);
       const chunks: Saved['convs'][string]['chunks'] = {};
-      saved.convs[sample.sample_id] = { chunks, lines: Object.fromEntries(lines) };
+      saved.convs[sample.sample_id] = { dataset: sample.dataset, chunks, lines: Object.fromEntries(lines) };
       const keep = (list: ScoredChunk[]): Ranked =>
         list.map(({ score, ...chunk }) => {
           const key = `${chunk.page}#${chunk.lineStart}`;
@@ -106,28 +108,25 @@ async function dump(data: string, out: string): Promise<void> {
   console.log(`${saved.questions.length} questions' candidates written to ${out}`);
 }
 
-/**
- * Step 2: every combination of the grid, scored on all conversations and left out one at a time.
- * With `byKind`, each kind of question (query-kind.ts) gets its own best combination, with the
- * grid's values in place of KIND_WEIGHTS' factors; the factors to put there are printed.
- */
-function tune(saved: Saved, grid: Record<string, number[]>, byKind: boolean): void {
-  const unknown = Object.keys(grid).filter((key) => !(key in DEFAULT_WEIGHTS));
+/** Step 2: every combination of the grid, scored on all conversations and left out one at a time. */
+function tune(saved: Saved, grid: Record<string, number[]> | Record<string, number>[]): void {
+  let combos: Record<string, number>[] = [{}];
+  if (Array.isArray(grid)) combos = grid;
+  else for (const [key, values] of Object.entries(grid)) combos = combos.flatMap((c) => values.map((v) => ({ ...c, [key]: v })));
+  const unknown = [...new Set(combos.flatMap((c) => Object.keys(c)))].filter((key) => !(key in DEFAULT_WEIGHTS));
   if (unknown.length > 0) throw new Error(`not a RecallWeights field: ${unknown.join(', ')}`);
-  let combos: Partial<RecallWeights>[] = [{}];
-  for (const [key, values] of Object.entries(grid)) combos = combos.flatMap((c) => values.map((v) => ({ ...c, [key]: v })));
   const base = recallSettings(config).weights;
   const now = systemClock.now();
   const shapes = new Map(saved.questions.map((q) => [q, classifyQuery(q.question, now)]));
-  const noFactors = { temporal: {}, person: {}, preference: {}, general: {} };
-  const rank = (weights: RecallWeights): Record<string, string[]> => {
+  const rank = (combo: Record<string, number>): Record<string, string[]> => {
+    const weights = effectiveWeights({ ...base, ...combo }, false);
     const out: Record<string, string[]> = {};
     for (const q of saved.questions) {
       const conv = saved.convs[q.conv]!;
       const chunks = (list: Ranked): ScoredChunk[] => list.map(([key, score]) => ({ ...conv.chunks[key]!, score }));
       const found: Candidates = { vector: chunks(q.vector), keyword: chunks(q.keyword), temporal: chunks(q.temporal) };
       const ids: string[] = [];
-      for (const h of fuse(found, q.question, shapes.get(q)!, weights, byKind ? noFactors : undefined).rank(() => 0, now, K)) {
+      for (const h of fuse(found, q.question, shapes.get(q)!, weights).rank(() => 0, now, K)) {
         const id = conv.lines[`${h.page}#${h.lineStart}`];
         if (id && !ids.includes(id)) ids.push(id);
       }
@@ -135,60 +134,58 @@ function tune(saved: Saved, grid: Record<string, number[]>, byKind: boolean): vo
     }
     return out;
   };
-  const recall5 = (rankings: Record<string, string[]>, items: Question[]) =>
-    items.reduce((sum, q) => sum + q.gold.filter((g) => (rankings[q.key] ?? []).slice(0, 5).includes(g)).length / q.gold.length, 0) / Math.max(1, items.length);
   const scored = saved.questions.filter((q) => q.category >= 1 && q.category <= 4);
-  const runs = combos.map((combo) => ({ combo, rankings: rank(effectiveWeights({ ...base, ...combo }, false)) }));
+  const datasets = [...new Set(Object.values(saved.convs).map((c) => c.dataset))];
+  const datasetOf = (q: Question) => saved.convs[q.conv]!.dataset;
+  const runs = [{ combo: {}, rankings: rank({}) }, ...combos.filter((c) => Object.keys(c).length > 0).map((combo) => ({ combo, rankings: rank(combo) }))];
   const pct = (x: number) => (100 * x).toFixed(1);
-  const byCategory = (rankings: Record<string, string[]>) =>
-    [1, 2, 3, 4]
-      .map((c) =>
-        pct(
-          recall5(
-            rankings,
-            scored.filter((q) => q.category === c),
-          ),
-        ).padStart(6),
-      )
-      .join('');
-  console.log(`${'weights (on top of the configured ones)'.padEnd(60)} overall    mh   tmp    od    sh`);
-  for (const r of [...runs].sort((a, b) => recall5(b.rankings, scored) - recall5(a.rankings, scored))) {
-    console.log(`${JSON.stringify(r.combo).padEnd(60)}${pct(recall5(r.rankings, scored)).padStart(7)}${byCategory(r.rankings)}`);
-  }
-  // the groups whose weights are chosen apart: each kind of question, or all questions together
-  const groupOf = (q: Question) => (byKind ? shapes.get(q)!.kind : 'all');
-  const groups = [...new Set(scored.map(groupOf))];
-  const best = (items: Question[]) => runs.reduce((a, b) => (recall5(b.rankings, items) > recall5(a.rankings, items) ? b : a));
-  if (byKind) {
-    const chosen: Record<string, string[]> = {};
-    console.log('\nbest per kind of question, on all conversations (n, recall@5, KIND_WEIGHTS factors):');
-    for (const g of groups) {
-      const items = scored.filter((q) => groupOf(q) === g);
-      const b = best(items);
-      for (const q of items) chosen[q.key] = b.rankings[q.key] ?? [];
-      const factors = Object.fromEntries(Object.entries(b.combo).map(([f, v]) => [f, Number((v / base[f as keyof RecallWeights]).toFixed(3))]));
-      console.log(`${g.padEnd(11)} ${String(items.length).padStart(4)} ${pct(recall5(b.rankings, items)).padStart(6)}  ${JSON.stringify(factors)}`);
-    }
-    console.log(`together:\n${scoreRuns(scored, chosen)}`);
-  }
+  /** recall@5 of each dataset's questions among `items`. */
+  const perDataset = (rankings: Record<string, string[]>, items: Question[]) =>
+    datasets.map((d) =>
+      meanRecall(
+        items.filter((q) => datasetOf(q) === d),
+        rankings,
+        5,
+      ),
+    );
+  const all = runs.map((r) => perDataset(r.rankings, scored));
+  console.log(`${'weights (on top of the configured ones)'.padEnd(60)}${datasets.map((d) => d.padStart(14)).join('')}`);
+  const order = runs.map((_, i) => i).sort((a, b) => all[b]!.reduce((x, y) => x + y, 0) - all[a]!.reduce((x, y) => x + y, 0));
+  for (const i of order) console.log(`${JSON.stringify(runs[i]!.combo).padEnd(60)}${all[i]!.map((x) => pct(x).padStart(14)).join('')}`);
+  /** The combination chosen on `items`: none may lower a dataset below the configured weights (runs[0]); best mean gain. */
+  const choose = (items: Question[]) => {
+    const rs = runs.map((r) => perDataset(r.rankings, items));
+    const baseline = rs[0]!;
+    let best = 0;
+    let bestGain = 1;
+    rs.forEach((r, i) => {
+      if (r.some((x, d) => x < baseline[d]! - 1e-9)) return;
+      const gain = r.reduce((sum, x, d) => sum + (baseline[d]! > 0 ? x / baseline[d]! : 1), 0) / r.length;
+      if (gain > bestGain + 1e-9) [best, bestGain] = [i, gain];
+    });
+    return runs[best]!;
+  };
   const heldOut: Record<string, string[]> = {};
-  console.log('\nleave one conversation out: best on the others → scored on the one left out');
+  console.log('\nleave one conversation out: chosen on the others → scored on the one left out');
   for (const conv of Object.keys(saved.convs)) {
     const test = scored.filter((q) => q.conv === conv);
-    const picks: string[] = [];
-    for (const g of groups) {
-      const b = best(scored.filter((q) => q.conv !== conv && groupOf(q) === g));
-      for (const q of test) if (groupOf(q) === g) heldOut[q.key] = b.rankings[q.key] ?? [];
-      picks.push(`${byKind ? `${g} ` : ''}${JSON.stringify(b.combo)}`);
-    }
-    console.log(`${conv.padEnd(10)} ${pct(recall5(heldOut, test)).padStart(5)}  with ${picks.join(', ')}`);
+    const b = choose(scored.filter((q) => q.conv !== conv));
+    for (const q of test) heldOut[q.key] = b.rankings[q.key] ?? [];
+    console.log(`${conv.padEnd(10)} ${pct(meanRecall(test, heldOut, 5)).padStart(5)} (configured ${pct(meanRecall(test, runs[0]!.rankings, 5))})  with ${JSON.stringify(b.combo)}`);
   }
-  console.log(`\nheld-out rankings together:\n${scoreRuns(scored, heldOut)}`);
+  const chosen = choose(scored);
+  console.log(`\nchosen on all conversations: ${JSON.stringify(chosen.combo)}`);
+  for (const d of datasets) {
+    const items = scored.filter((q) => datasetOf(q) === d);
+    console.log(
+      `\n${d}: held-out rankings (the expected figure on unseen conversations) — configured weights ${pct(meanRecall(items, runs[0]!.rankings, 5))} at recall@5\n${scoreRuns(items, heldOut)}`,
+    );
+  }
 }
 
 if (args.dump && args.data) await dump(args.data, args.dump);
-else if (args.candidates) tune(JSON.parse(readFileSync(resolve(args.candidates), 'utf8')) as Saved, JSON.parse(args.grid) as Record<string, number[]>, args['by-kind']);
+else if (args.candidates) tune(JSON.parse(readFileSync(resolve(args.candidates), 'utf8')) as Saved, JSON.parse(args.grid) as Record<string, number[]> | Record<string, number>[]);
 else {
-  console.error('usage: tune-locomo --data locomo.json --dump candidates.json | --candidates candidates.json --grid \'{"brevity":[2,4]}\' [--by-kind]');
+  console.error('usage: tune-locomo --data locomo.json [--data beam.json] --dump candidates.json | --candidates candidates.json --grid \'{"brevity":[0,4]}\'');
   process.exit(2);
 }

@@ -645,7 +645,8 @@ export class Assistant implements AssistantApi {
       return privateWhy(store.list(place.userId, this.deps.clock.now()), ask, (ids) => store.history(place.userId, ids));
     }
     const home = await this.home(place);
-    return explainWhy(this.deps.graph ?? {}, home.key, ask, (q) => home.search(q, 8));
+    // records first: the archive messages that said them come with each record's chain
+    return explainWhy(this.deps.graph ?? {}, home.key, ask, (q) => home.search(q, 8, { notesOnly: true }));
   }
 
   async reviewList(place: Place): Promise<ReviewPair[]> {

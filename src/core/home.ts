@@ -98,7 +98,8 @@ export interface Home {
   setStyle(style: string): Promise<void>;
   /** Whether a project answers every message or only when addressed; a private home always answers. */
   setRespond(respond: 'always' | 'mention'): Promise<void>;
-  search(query: string, limit: number): Promise<RecallHit[]>;
+  /** `notesOnly`: records and their pages only (a private home has no other kind). */
+  search(query: string, limit: number, options?: { notesOnly?: boolean }): Promise<RecallHit[]>;
   distillTarget(): DistillTarget;
 }
 
@@ -180,7 +181,7 @@ function projectHome(config: ProjectConfig, problems: FileProblem[], stores: Hom
     setRespond: async (respond) => {
       await store.updateProject(slug, { respond });
     },
-    search: (query, limit) => recall.recall(query, { project: slug, limit }),
+    search: (query, limit, options) => recall.recall(query, { project: slug, limit, ...(options?.notesOnly ? { notesOnly: true } : {}) }),
     distillTarget: () => ({
       ...projectDistillTarget(store, slug),
       ...(stores.graph

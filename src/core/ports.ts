@@ -308,6 +308,8 @@ export interface RecallHit {
 export interface RecallScope {
   project: string;
   limit?: number;
+  /** Only note pages (records and the pages they live on): for "why", where archive messages would fill the hits. */
+  notesOnly?: boolean;
 }
 
 export interface Recall {

@@ -8,7 +8,7 @@ import { systemClock, type Clock, type Embedder, type Logger, type Recall, type 
 import { DEFAULT_WEIGHTS, Fusion, type RecallWeights } from './index/fusion.js';
 import { MemoryIndex, type Candidates, type SyncStats } from './index/memory-index.js';
 import { keyTerms, terms as termsOf } from './index/text.js';
-import { classifyQuery, weightsForKind, type QueryKind, type QueryShape, type WeightFactors } from './index/query-kind.js';
+import { classifyQuery, type QueryShape } from './index/query-kind.js';
 import { watchProjects } from './index/watcher.js';
 import type { ChunkOptions } from './index/chunker.js';
 import type { Config } from '../config.js';
@@ -93,7 +93,7 @@ export class HybridRecall implements Recall {
     if (!q) return [];
     const now = (this.options.clock ?? systemClock).now();
     const shape = classifyQuery(q, now);
-    const found = await this.gather(q, shape, scope.project, limit);
+    const found = await this.gather(q, shape, scope.project, limit, scope.notesOnly ? 'notes/' : undefined);
     const fusion = fuse(found, q, shape, this.weights);
     const hop = this.options.links && this.weights.hop > 0 ? this.options.links : null;
     let hits = fusion.rank((page) => this.options.usage.boost(scope.project, page, now), now, hop ? limit * 3 : limit);
@@ -116,8 +116,8 @@ export class HybridRecall implements Recall {
   }
 
   /** What each pass finds for a question, once the project's index is up to date; fusion then merges them. */
-  async gather(q: string, shape: QueryShape, project: string, limit: number): Promise<Candidates> {
-    const terms = keyTerms(q, this.options.maxTerms ?? 10);
+  async gather(q: string, shape: QueryShape, project: string, limit: number, pagePrefix?: string): Promise<Candidates> {
+    const terms = keyTerms(q, this.options.maxTerms ?? 32);
     const embedder = this.index.embedder;
     let vector: Float32Array | undefined;
     try {
@@ -129,7 +129,7 @@ export class HybridRecall implements Recall {
       this.options.logger.warn({ embedder: embedder.id, err: String(err) }, 'query embedding failed; searching by keyword only');
     }
     const candidates = Math.max(this.options.candidates ?? 100, limit * 5);
-    const search = { vector: vector ?? null, terms, limit: candidates, contextBoost: this.weights.contextBoost, windows: shape.windows };
+    const search = { vector: vector ?? null, terms, limit: candidates, contextBoost: this.weights.contextBoost, windows: pagePrefix ? [] : shape.windows, ...(pagePrefix ? { pagePrefix } : {}) };
     // search while the pages are checked for changes; when some changed, search the updated index again
     const early = this.index.search(project, search);
     early.catch(() => undefined);
@@ -141,18 +141,18 @@ export class HybridRecall implements Recall {
   }
 }
 
-/** The weights used with an embedder: a lexical (hashing) vector is another keyword signal, so it gets no more weight than keywords. */
+/**
+ * The weights used with an embedder: a lexical (hashing) vector is another, weaker keyword
+ * signal, so keywords lead: the larger of the two weights goes to them (0.3 vector + 0.7 keyword
+ * with the defaults; measured above an even split on both LoCoMo and BEAM dev, docs/retrieval.md).
+ */
 export function effectiveWeights(w: RecallWeights, semantic: boolean): RecallWeights {
-  const even = (w.vector + w.keyword) / 2;
-  return semantic ? w : { ...w, vector: Math.min(w.vector, even), keyword: Math.max(w.keyword, even) };
+  return semantic ? w : { ...w, vector: Math.min(w.vector, w.keyword), keyword: Math.max(w.vector, w.keyword) };
 }
 
-/**
- * One question's candidates merged into one rank, with the weights of its kind of question
- * (scripts/tune-locomo.ts re-ranks saved candidates with it, `byKind` = {} to tune them).
- */
-export function fuse(found: Candidates, query: string, shape: QueryShape, weights: RecallWeights, byKind?: Record<QueryKind, WeightFactors>): Fusion {
-  return new Fusion(found.vector, found.keyword, weightsForKind(weights, shape.kind, byKind), new Set(termsOf(query)), shape, found.temporal);
+/** One question's candidates merged into one rank (scripts/tune-locomo.ts re-ranks saved candidates with it). */
+export function fuse(found: Candidates, query: string, shape: QueryShape, weights: RecallWeights): Fusion {
+  return new Fusion(found.vector, found.keyword, weights, new Set(termsOf(query)), shape, found.temporal);
 }
 
 /**

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { brevityPrior, DEFAULT_WEIGHTS, Fusion, recencyOf, type RecallWeights } from '../../src/memory/index/fusion.js';
-import { fuse } from '../../src/memory/recall.js';
 import type { ScoredChunk } from '../../src/memory/index/project-table.js';
 import { scoreByConversation } from '../../scripts/locomo-util.js';
-import { classifyQuery, KIND_WEIGHTS, weightsForKind } from '../../src/memory/index/query-kind.js';
+import { classifyQuery } from '../../src/memory/index/query-kind.js';
 
 const chunk = (page: string, score: number, extra: Partial<ScoredChunk> = {}): ScoredChunk => ({
   page,
@@ -75,11 +74,13 @@ describe('fusion', () => {
     expect(brevityPrior(log('Take care!'), 0)).toBe(1);
   });
 
-  it('ranks an informative message above a one-word match of equal similarity', () => {
+  it('with the brevity prior on, ranks an informative message above a one-word match of equal similarity', () => {
     const short = chunk('log/2026-11-01.md', 4, { lineStart: 1, text: 'Take care!' });
     const long = chunk('log/2026-11-01.md', 4, { lineStart: 5, text: 'I take care of the turtles: clean tank, good food, enough light' });
-    const hits = new Fusion([], [short, long], weights).rank(() => 0, now, 10);
+    const hits = new Fusion([], [short, long], { ...weights, brevity: 4 }).rank(() => 0, now, 10);
     expect(hits.map((h) => h.lineStart)).toEqual([5, 1]);
+    // off by default (it lowered BEAM, see docs/retrieval.md): the shorter match keeps its BM25 lead
+    expect(new Fusion([], [short, long], weights).rank(() => 0, now, 10)[0]!.lineStart).toBe(1);
   });
 });
 
@@ -193,28 +194,5 @@ describe('conversation cues', () => {
     const ask = (q: string) => new Fusion([dated, plain], [], w, new Set(), classifyQuery(q, now)).rank(() => 0, now, 2)[0]!.lineStart;
     expect(ask('When did Nate get his turtles?')).toBe(3);
     expect(ask('Where did Nate get his turtles?')).toBe(30);
-  });
-});
-
-describe('weights per kind of question', () => {
-  const said = (line: number, speaker: string, text: string, score: number) => chunk('log/2023-05-08.md', score, { lineStart: line, lineEnd: line, text, entity: speaker });
-  // equal but for who said it: Melanie's own account, and Caroline's question with more words in common
-  const own = said(3, 'Melanie', 'We went up to the lake with the kids and slept in a tent.', 0.5);
-  const asked = said(30, 'Caroline', 'Did Melanie and the kids enjoy the camping up at the lake?', 0.9);
-  const w: RecallWeights = { ...DEFAULT_WEIGHTS, brevity: 0, thread: 0, tellsTime: 0, recency: 0 };
-  const first = (q: string) => fuse({ vector: [own, asked], keyword: [], temporal: [] }, q, classifyQuery(q, now), w).rank(() => 0, now, 2)[0]!;
-
-  it('leans harder on who said it when the question asks when', () => {
-    expect(classifyQuery('When did Melanie go camping?', now).kind).toBe('temporal');
-    expect(first('When did Melanie go camping?').lineStart).toBe(3);
-    expect(first('Where did Melanie go camping?').lineStart).toBe(30);
-  });
-
-  it('scales the configured weights, so a setting still moves every kind', () => {
-    const factor = KIND_WEIGHTS.temporal.entity ?? 1;
-    expect(factor).toBeGreaterThan(1);
-    expect(weightsForKind({ ...DEFAULT_WEIGHTS, entity: 0.3 }, 'temporal').entity).toBeCloseTo(0.3 * factor, 9);
-    expect(weightsForKind({ ...DEFAULT_WEIGHTS, entity: 0.3 }, 'general').entity).toBe(0.3);
-    expect(weightsForKind({ ...DEFAULT_WEIGHTS, entity: 0.3 }, 'temporal', { temporal: {}, person: {}, preference: {}, general: {} }).entity).toBe(0.3);
   });
 });

@@ -115,10 +115,23 @@ export function spokenDate(isoDate: string): string {
   return `${d} ${MONTHS[m - 1] ?? ''} ${y}`;
 }
 
+/**
+ * Words of each neighbouring message kept in a message's context: enough for what a chat turn
+ * says or asks (LoCoMo's average 23 words), not a long reply's whole text, which would match
+ * almost any question and lift every message next to it.
+ */
+const CONTEXT_WORDS = 40;
+
+/** The first `n` words of `text`. */
+function opening(text: string, n: number): string {
+  const m = new RegExp(`^\\s*(?:\\S+\\s+){0,${n - 1}}\\S+`).exec(text);
+  return m ? m[0] : text;
+}
+
 function chunkLog(page: string, date: string, content: string, options: ChunkOptions): Chunk[] {
   const entries = parseLog(content, date);
   const n = options.neighbours ?? 2;
-  const said = (i: number) => `${entries[i]!.speaker}: ${entries[i]!.text}`;
+  const said = (i: number) => `${entries[i]!.speaker}: ${opening(entries[i]!.text, CONTEXT_WORDS)}`;
   return entries.map((e, i) => {
     const context: string[] = [];
     for (let j = Math.max(0, i - n); j <= Math.min(entries.length - 1, i + n); j++) if (j !== i) context.push(said(j));

@@ -14,8 +14,8 @@
  * how often and the text tells a time ("last Friday", "in 2019", "for three years", "twice a
  * week"). `thread` is there because an answer
  * is a reply: the message after "What got you into running?" holds why, in words of its own.
- * Recency counts only when the query names no time. The weights themselves depend on the kind of
- * question (query-kind.ts KIND_WEIGHTS, applied by recall.ts `fuse`).
+ * Recency counts only when the query names no time. Each signal's measured effect on LoCoMo and
+ * BEAM dev is in docs/retrieval.md; `brevity` and `rrf` are off by default.
  * A passage of typed records is then multiplied by their best effective confidence (decay by
  * category, src/memory/records/decay.ts); held and superseded records are cut from its text,
  * and a passage left with none is not returned.
@@ -65,6 +65,12 @@ export interface RecallWeights {
   tellsTime: number;
   /** Share of the neighbouring messages' similarity a message borrows (see liftByThread). */
   thread: number;
+  /**
+   * Reciprocal rank fusion constant: when above 0, similarity = (wv / (rrf + vector rank) +
+   * wk / (rrf + keyword rank)) scaled to 1 for a chunk first in both, instead of the weighted
+   * sum of the scores (ranks are 1-based; a chunk a pass did not find adds nothing).
+   */
+  rrf: number;
 }
 
 export const DEFAULT_WEIGHTS: RecallWeights = {
@@ -76,7 +82,7 @@ export const DEFAULT_WEIGHTS: RecallWeights = {
   contextBoost: 0.8,
   entity: 0.6,
   minScore: 0.02,
-  brevity: 4,
+  brevity: 0,
   dated: 0.5,
   window: 1,
   windowFloor: 0.3,
@@ -84,7 +90,8 @@ export const DEFAULT_WEIGHTS: RecallWeights = {
   category: 0.3,
   hop: 0.15,
   tellsTime: 0.7,
-  thread: 0.8,
+  thread: 0.4,
+  rrf: 0,
 };
 
 /** A question that names no time and asks no particular kind of thing. */
@@ -136,10 +143,13 @@ export function recencyOf(updated: string, staleness: number, now: Date): number
  * share one query word; this takes some of that back. It is near 1 from about ten content
  * words on, so it only reorders the very short. Notes are left alone (a short fact is a fact).
  */
+const BREVITY_CHARS = 2000;
+
 export function brevityPrior(chunk: Pick<ScoredChunk, 'page' | 'text'>, b: number): number {
   if (b <= 0 || !chunk.page.startsWith('log/')) return 1;
   let n = 0;
-  for (const w of words(chunk.text)) if (!isStopWord(w)) n++;
+  // the prior is within 1% of 1 past a few hundred words: a long message's opening is enough
+  for (const w of words(chunk.text.slice(0, BREVITY_CHARS))) if (!isStopWord(w)) n++;
   return Math.sqrt((n + 1) / (n + 1 + b));
 }
 
@@ -225,8 +235,23 @@ export class Fusion {
     this.confident = bestVector >= weights.minSimilarity;
     const w = weights;
     [this.wv, this.wk] = this.confident || maxKeyword === 0 ? [w.vector, w.keyword] : [Math.min(w.vector, w.keyword), Math.max(w.vector, w.keyword)];
-    for (const c of this.candidates.values()) c.similarity = this.wv * c.vector + this.wk * c.keyword;
+    if (weights.rrf > 0) this.fuseRanks(vector, keyword, weights.rrf);
+    else for (const c of this.candidates.values()) c.similarity = this.wv * c.vector + this.wk * c.keyword;
     if (weights.thread > 0) this.liftByThread(weights.thread);
+  }
+
+  /** Reciprocal rank fusion of the vector and keyword passes (see RecallWeights.rrf). */
+  private fuseRanks(vector: ScoredChunk[], keyword: ScoredChunk[], k: number): void {
+    const top = (this.wv + this.wk) / (k + 1);
+    const add = (list: ScoredChunk[], weight: number) =>
+      [...list]
+        .sort((a, b) => b.score - a.score)
+        .forEach((c, i) => {
+          const entry = this.candidates.get(keyOf(c.page, c.lineStart));
+          if (entry) entry.similarity += weight / (k + i + 1) / top;
+        });
+    add(vector, this.wv);
+    add(keyword, this.wk);
   }
 
   /**

@@ -24,6 +24,8 @@ export interface SearchQuery {
   contextBoost: number;
   /** Time windows the question names: chunks said within them are searched for on their own. */
   windows?: readonly { start: number; end: number }[];
+  /** Only pages whose path starts with this (e.g. `notes/`). */
+  pagePrefix?: string;
 }
 
 /** What each pass of a search found; fusion merges them into one rank. */
@@ -290,8 +292,8 @@ export class MemoryIndex {
       const { table } = await this.state(project);
       const windows = query.windows ?? [];
       const [vector, keyword, temporal] = await Promise.all([
-        query.vector ? table.vectorSearch(query.vector, query.limit) : Promise.resolve([]),
-        table.keywordSearch(query.terms, query.limit, query.contextBoost),
+        query.vector ? table.vectorSearch(query.vector, query.limit, query.pagePrefix) : Promise.resolve([]),
+        table.keywordSearch(query.terms, query.limit, query.contextBoost, query.pagePrefix),
         windows.length > 0 ? table.windowSearch(query.vector, windows, query.limit) : Promise.resolve([]),
       ]);
       return { vector, keyword, temporal };

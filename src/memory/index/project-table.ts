@@ -1,12 +1,13 @@
 /**
  * One project's chunks in LanceDB: a table per project and embedder (so a model change
- * never mixes vectors), a full-text index over the chunk text and its context, and a
- * vector index once the table is large enough to need one.
+ * never mixes vectors) and a vector index once the table is large enough to need one.
+ * Keyword search runs on an in-memory index of the same rows (lexical.ts).
  */
 import * as lancedb from '@lancedb/lancedb';
 import { Field, FixedSizeList, Float32, Float64, Int32, Schema, Utf8 } from 'apache-arrow';
 import type { Chunk } from './chunker.js';
 import { sha1 } from './chunker.js';
+import { LexicalIndex } from './lexical.js';
 
 export interface StoredChunk extends Chunk {
   embedder: string;
@@ -39,7 +40,7 @@ const SHOWN = ['page', 'heading', 'line_start', 'line_end', 'text', 'entity', 'u
 const VECTOR_INDEX_MIN_ROWS = 8000;
 
 /** Bumped when the row layout changes: a new layout gets a new table, the old one is dropped. */
-const LAYOUT = 4;
+const LAYOUT = 5;
 
 /** One table per project, embedder and row layout, so none of them is ever mixed. */
 export function tableName(project: string, embedderId: string): string {
@@ -91,6 +92,12 @@ function toChunk(r: Record<string, unknown>): StoredChunk {
 }
 
 export class ProjectTable {
+  /** Keyword index over every row, read from the table on the first keyword search, then kept in step by `write`. */
+  private lexical: LexicalIndex<StoredChunk> | null = null;
+  private loading: Promise<LexicalIndex<StoredChunk>> | null = null;
+  /** Set when rows were written while the keyword index was being read (it is read again). */
+  private stale = false;
+
   private constructor(
     private readonly db: lancedb.Connection,
     readonly name: string,
@@ -107,19 +114,9 @@ export class ProjectTable {
       table = await db.createEmptyTable(name, schema(dimensions));
     }
     const t = new ProjectTable(db, name, table, dimensions);
-    await t.ensureFtsIndex();
+    // read the keyword index now, so the first question does not wait for it
+    t.keywordIndex().catch(() => undefined);
     return t;
-  }
-
-  private async ensureFtsIndex(): Promise<void> {
-    const have = new Set((await this.table.listIndices()).flatMap((i) => i.columns));
-    for (const column of ['search_text', 'context']) {
-      if (have.has(column)) continue;
-      await this.table.createIndex(column, {
-        config: lancedb.Index.fts({ stem: true, language: 'English', removeStopWords: true, lowercase: true, asciiFolding: true, withPosition: false }),
-        replace: true,
-      });
-    }
   }
 
   /** The stored rows of `pages` (their identity only), to keep the unchanged ones. */
@@ -178,6 +175,36 @@ export class ProjectTable {
       }));
       await this.table.add(batch);
     }
+    if (this.loading) this.stale = true;
+    const lexical = this.lexical;
+    if (!lexical) return;
+    for (const p of change.pages) lexical.remove(p);
+    for (const r of change.rows) lexical.remove(r.page, (c) => c.lineStart === Math.trunc(r.lineStart));
+    for (const r of change.add) {
+      const { vector: _vector, ...chunk } = r;
+      lexical.add(r.page, chunk, `${r.heading}\n${r.text}`, r.context);
+    }
+  }
+
+  private keywordIndex(): Promise<LexicalIndex<StoredChunk>> {
+    if (this.lexical) return Promise.resolve(this.lexical);
+    this.loading ??= (async () => {
+      for (;;) {
+        this.stale = false;
+        const index = new LexicalIndex<StoredChunk>();
+        const rows = (await this.table
+          .query()
+          .select([...SHOWN, 'search_text', 'context'])
+          .toArray()) as Record<string, unknown>[];
+        for (const r of rows) index.add(String(r.page), toChunk(r), String(r.search_text), typeof r.context === 'string' ? r.context : '');
+        // rows written meanwhile may or may not be in what was read: read again
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by write() while awaiting
+        if (this.stale) continue;
+        this.lexical = index;
+        return index;
+      }
+    })().finally(() => (this.loading = null));
+    return this.loading;
   }
 
   /** Merges new rows into the indexes; builds the vector index once the table is large. */
@@ -195,11 +222,10 @@ export class ProjectTable {
   }
 
   /** Nearest chunks by cosine similarity (vectors are unit length, so dot product). */
-  async vectorSearch(vector: Float32Array, limit: number): Promise<ScoredChunk[]> {
-    const rows = await this.table
-      .query()
-      .nearestTo(Array.from(vector))
-      .distanceType('dot')
+  async vectorSearch(vector: Float32Array, limit: number, pagePrefix?: string): Promise<ScoredChunk[]> {
+    let query = this.table.query().nearestTo(Array.from(vector)).distanceType('dot');
+    if (pagePrefix) query = query.where(`page LIKE ${quote(`${pagePrefix.replace(/[%_]/g, '')}%`)}`);
+    const rows = await query
       .select([...SHOWN, '_distance'])
       .limit(limit)
       .toArray();
@@ -231,16 +257,11 @@ export class ProjectTable {
     return rows.map((r: Record<string, unknown>) => ({ ...toChunk(r), score: 0 }));
   }
 
-  /** BM25 over heading + text (and, less, the context); `terms` are ORed. */
-  async keywordSearch(terms: string[], limit: number, contextBoost: number): Promise<ScoredChunk[]> {
+  /** BM25 over heading + text, plus `contextBoost` × BM25 over the context (lexical.ts); `terms` are ORed. */
+  async keywordSearch(terms: string[], limit: number, contextBoost: number, pagePrefix?: string): Promise<ScoredChunk[]> {
     if (terms.length === 0) return [];
-    const query = new lancedb.MultiMatchQuery(terms.join(' '), ['search_text', 'context'], { boosts: [1, contextBoost] });
-    const rows = await this.table
-      .query()
-      .fullTextSearch(query)
-      .select([...SHOWN, '_score'])
-      .limit(limit)
-      .toArray();
-    return rows.map((r: Record<string, unknown>) => ({ ...toChunk(r), score: Number(r._score) }));
+    const index = await this.keywordIndex();
+    const accept = pagePrefix ? (c: StoredChunk) => c.page.startsWith(pagePrefix) : undefined;
+    return index.search(terms.join(' '), limit, contextBoost, accept).map(({ value, score }) => ({ ...value, score }));
   }
 }

@@ -1,12 +1,12 @@
 /**
- * A light, model-free classifier of what a question asks for, which picks the weights of
- * recall's passes: a question about when something happened leans on time, one about a
- * person on who they are and what they did, one about tastes on preferences.
+ * A light, model-free classifier of what a question asks for: a question about when something
+ * happened prefers dated entries and episodes, one about a person their identity records, one
+ * about tastes preferences (PREFERRED_CATEGORIES). The per-kind weight factors it once chose
+ * measured no better than none on LoCoMo and BEAM dev (docs/retrieval.md) and are gone.
  */
 import { dateSpans } from './text.js';
 import { RECENTLY, timeAnchors, type TimeWindow } from './time-anchors.js';
 import type { DateSpan } from './text.js';
-import type { RecallWeights } from './fusion.js';
 
 export type QueryKind = 'temporal' | 'person' | 'preference' | 'general';
 
@@ -49,32 +49,4 @@ export function classifyQuery(query: string, now: Date): QueryShape {
   else if (PREFERENCE.test(query)) kind = 'preference';
   else if (PERSON.test(query)) kind = 'person';
   return { kind, query, windows, dates, namesTime, recent, asksWhen: ASKS_WHEN.test(query) };
-}
-
-/** Factors on some of the weights, for one kind of question. */
-export type WeightFactors = Partial<Record<keyof RecallWeights, number>>;
-
-/**
- * Recall's weights per kind of question (the classifier in query-kind.ts picks the row), as
- * factors on the configured ones, so a setting still scales every kind. Measured on the LoCoMo
- * dev split with `npm run tune:locomo -- --by-kind`, each kind's weights chosen on four
- * conversations and scored on the fifth:
- * - a question about *when* leans harder on who said it: "when did Melanie go camping?" is
- *   answered in Melanie's own words, while the other person's "how was the trip?" shares
- *   as many of its words;
- * - a question about *tastes* leans harder on the thread: "what do you love about it?" is asked
- *   in one message and answered in the next, in words the question does not use.
- */
-export const KIND_WEIGHTS: Record<QueryKind, WeightFactors> = {
-  temporal: { entity: 5 / 3 },
-  preference: { thread: 1.5 },
-  person: {},
-  general: {},
-};
-
-/** The weights for one kind of question: the configured ones times that kind's factors. */
-export function weightsForKind(weights: RecallWeights, kind: QueryKind, byKind: Record<QueryKind, WeightFactors> = KIND_WEIGHTS): RecallWeights {
-  const out = { ...weights };
-  for (const [field, factor] of Object.entries(byKind[kind]) as [keyof RecallWeights, number][]) out[field] = weights[field] * factor;
-  return out;
 }

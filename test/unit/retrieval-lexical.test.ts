@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { LexicalIndex } from '../../src/memory/index/lexical.js';
+
+describe('in-memory keyword index', () => {
+  it('ranks by BM25 on stemmed terms, ignoring stop words', () => {
+    const ix = new LexicalIndex<string>();
+    ix.add('a', 'a1', 'We went hiking in the mountains');
+    ix.add('a', 'a2', 'The weather was nice and the food was good');
+    ix.add('b', 'b1', 'I hike every weekend');
+    const hits = ix.search('Who hikes?', 10, 0).map((h) => h.value);
+    expect(hits.sort()).toEqual(['a1', 'b1']);
+    expect(ix.search('the and was', 10, 0)).toEqual([]);
+  });
+
+  it('scores the context field only by its weight', () => {
+    const ix = new LexicalIndex<string>();
+    ix.add('p', 'reply', 'Yes, every morning before work', 'Do you go running?');
+    ix.add('p', 'other', 'I like tea');
+    expect(ix.search('running', 10, 0)).toEqual([]);
+    expect(ix.search('running', 10, 0.5).map((h) => h.value)).toEqual(['reply']);
+  });
+
+  it('forgets removed documents, also after compacting', () => {
+    const ix = new LexicalIndex<{ line: number }>();
+    for (let i = 0; i < 100; i++) ix.add(i < 90 ? 'old' : 'kept', { line: i }, `entry ${i} about gardening`);
+    ix.remove('kept', (v) => v.line === 95);
+    expect(ix.search('gardening', 200, 0)).toHaveLength(99);
+    ix.remove('old');
+    expect(ix.size).toBe(9);
+    const lines = ix.search('gardening', 200, 0).map((h) => h.value.line);
+    expect(lines).toEqual([90, 91, 92, 93, 94, 96, 97, 98, 99]);
+  });
+});
