@@ -88,11 +88,16 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
   // hand edits: the index follows, links follow renamed or deleted pages, _index.md is regenerated
   // and files put into a project's inbox/ are ingested through the memory lane
   const ingest = new IngestService({ projectsDir: config.projectsDir, wiki: graph, recall: retrieval.recall, memoryModel, clock, logger: logger.child({ component: 'inbox' }) });
+  // One run per burst of changes; an archive append (log/) is only indexed: no whole-graph
+  // reconcile, no inbox scan. Pages Charlie wrote and already read back do not reconcile either.
   const stopWatching = config.WATCH_PROJECTS
-    ? retrieval.watch(async (project) => {
-        await graph.reconcile(project);
-        await ingest.scan(project);
-      })
+    ? retrieval.watch(
+        async ({ project, paths, rescan }) => {
+          if (graph.filesChanged(project, paths, rescan)) await graph.reconcile(project);
+          if (rescan || paths.some((p) => p.startsWith('inbox/'))) await ingest.scan(project);
+        },
+        (trusted) => graph.watching(trusted),
+      )
     : async () => {};
   if (config.WATCH_PROJECTS) void graph.primeAll();
   void ingest.scanAll();

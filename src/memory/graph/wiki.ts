@@ -59,6 +59,8 @@ export class Wiki implements KnowledgeGraph {
   private readonly lanes = new KeyedQueue();
   /** Last pages seen per project, to tell a hand rename or delete from a new page. */
   private readonly known = new Map<string, Map<string, string>>();
+  /** A file watcher reports every change under projects/: loads re-read only what it named. */
+  private watched = false;
 
   constructor(private readonly o: WikiOptions) {}
 
@@ -68,8 +70,29 @@ export class Wiki implements KnowledgeGraph {
 
   private cache(project: string): PageCache {
     let c = this.caches.get(project);
-    if (!c) this.caches.set(project, (c = new PageCache(this.notesDir(project), `${project}/notes/`)));
+    if (!c) this.caches.set(project, (c = new PageCache(this.notesDir(project), `${project}/notes/`, this.watched)));
     return c;
+  }
+
+  /** The projects/ watcher is running (true) or stopped: while it runs, loads stop listing notes/ folders. */
+  watching(on: boolean): void {
+    this.watched = on;
+    for (const c of this.caches.values()) c.watch(on);
+  }
+
+  /**
+   * The watcher saw these files of a project change (paths relative to the project folder; `rescan`:
+   * it lost track). True when a page changed in a way Charlie has not read yet, i.e. a reconcile is due.
+   */
+  filesChanged(project: string, paths: readonly string[], rescan = false): boolean {
+    const cache = this.cache(project);
+    if (rescan) {
+      cache.rescan();
+      return true;
+    }
+    let any = false;
+    for (const p of paths) if (p.startsWith('notes/') && cache.changed(p.slice('notes/'.length))) any = true;
+    return any;
   }
 
   /** Every page of a project (cached by file size and mtime). */
@@ -369,9 +392,14 @@ export class Wiki implements KnowledgeGraph {
     };
   }
 
-  /** Every typed record of the project's pages, decay read at `now`. */
-  async records(project: string, now: Date): Promise<RecordView[]> {
-    return recordViews((await this.load(project)).pages.values(), now);
+  /** Every typed record of the project's pages (or of `pages` only: a turn's reminders read a few, not thousands), decay read at `now`. */
+  async records(project: string, now: Date, pages?: readonly string[]): Promise<RecordView[]> {
+    const all = (await this.load(project)).pages;
+    if (!pages) return recordViews(all.values(), now);
+    return recordViews(
+      pages.map((p) => all.get(p)).filter((p): p is WikiPage => p !== undefined),
+      now,
+    );
   }
 
   /** Notes on records that Charlie asked about them or mentioned their review, so it does not again. */

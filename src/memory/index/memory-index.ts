@@ -12,7 +12,7 @@ import type { Logger } from '../../core/ports.js';
 import { KeyedQueue } from '../../core/keyed-queue.js';
 import { chunkPage, embeddingText, sha1, type Chunk, type ChunkOptions } from './chunker.js';
 import type { Embedder } from '../../core/ports.js';
-import { listPageFiles, listProjects } from './page-files.js';
+import { isIndexedPage, listPageFiles, listProjects, statPages, type PageFile } from './page-files.js';
 import { loadManifest, removeManifest, saveManifest, type PageState } from './page-manifest.js';
 import { ProjectTable, projectOfTable, rowKey, tableName, type ChunkRow, type RowKey, type ScoredChunk } from './project-table.js';
 
@@ -62,6 +62,10 @@ interface ProjectState {
   unoptimized: number;
   /** Stored rows per page, filled on a page's first change in this process. */
   rows: Map<string, RowKey[]>;
+  /** Pages the watcher named since the last sync; null: list the whole project folder. */
+  dirty: Set<string> | null;
+  /** The watch epoch in which the folder was last listed whole (-1: never). */
+  listed: number;
 }
 
 /** Rows written before the full-text and vector indexes are brought up to date. */
@@ -74,6 +78,12 @@ const emptyStats = (): SyncStats => ({ projects: 0, pages: 0, changed: 0, delete
 
 export class MemoryIndex {
   private readonly states = new Map<string, Promise<ProjectState>>();
+  /** The same states once open, for the sync's fast path (no queue, no await). */
+  private readonly open = new Map<string, ProjectState>();
+  /** While a watcher reports every change, a sync checks only the pages it named. */
+  private watched = false;
+  /** Bumped when watching starts or stops: every project is listed once more. */
+  private epoch = 0;
   /** One index operation at a time per project. */
   private readonly queues = new KeyedQueue();
   private db: lancedb.Connection | null = null;
@@ -107,7 +117,10 @@ export class MemoryIndex {
     if (!s) {
       s = this.openState(project);
       this.states.set(project, s);
-      s.catch(() => this.states.delete(project));
+      s.then(
+        (state) => this.states.get(project) === s && this.open.set(project, state),
+        () => this.states.delete(project),
+      );
     }
     return s;
   }
@@ -120,12 +133,12 @@ export class MemoryIndex {
     try {
       const table = await ProjectTable.open(db, name, this.embedder.dimensions);
       await table.countRows();
-      return { table, pages: await loadManifest(manifest), manifest, unoptimized: 0, rows: new Map() };
+      return { table, pages: await loadManifest(manifest), manifest, unoptimized: 0, rows: new Map(), dirty: null, listed: -1 };
     } catch (err) {
       this.options.logger.warn({ project, err: String(err) }, 'search index unreadable; rebuilding it from the pages');
       await this.dropTable(db, name);
       const table = await ProjectTable.open(db, name, this.embedder.dimensions);
-      return { table, pages: new Map(), manifest, unoptimized: 0, rows: new Map() };
+      return { table, pages: new Map(), manifest, unoptimized: 0, rows: new Map(), dirty: null, listed: -1 };
     }
   }
 
@@ -150,10 +163,40 @@ export class MemoryIndex {
     return SAFE_PROJECT.test(project) && (this.states.has(project) || existsSync(join(this.options.projectsDir, project)));
   }
 
-  /** Brings one project's index in step with its pages. Cheap when nothing changed. */
+  /**
+   * A file watcher now reports every change under projects/ (true), or stopped or lost track
+   * (false). While it does, a sync checks only the pages it named (`changed`) instead of listing
+   * and stat-ing every page of the project before each search.
+   */
+  watching(on: boolean): void {
+    this.watched = on;
+    this.epoch++;
+  }
+
+  /** The watcher saw these files change (relative to the project folder; `rescan`: list it all): indexes them. */
+  async changed(project: string, paths: readonly string[], rescan = false): Promise<SyncStats> {
+    if (!this.exists(project)) return emptyStats();
+    const state = await this.state(project);
+    if (rescan) state.dirty = null;
+    else for (const p of paths) if (isIndexedPage(p)) state.dirty?.add(p);
+    return this.sync(project);
+  }
+
+  /** Brings one project's index in step with its pages. Cheap when nothing changed; free while watched and nothing was named. */
   sync(project: string): Promise<SyncStats> {
     if (!this.exists(project)) return Promise.resolve(emptyStats());
-    return this.queues.run(project, () => this.syncNow(project));
+    const open = this.open.get(project);
+    if (this.watched && open && open.listed === this.epoch && open.dirty?.size === 0) return Promise.resolve({ ...emptyStats(), projects: 1, pages: open.pages.size });
+    return this.queues.run(project, async () => {
+      try {
+        return await this.syncNow(project);
+      } catch (err) {
+        // what the watcher named may be lost: list the project at the next sync
+        const state = this.open.get(project);
+        if (state) state.dirty = null;
+        throw err;
+      }
+    });
   }
 
   async syncAll(): Promise<SyncStats> {
@@ -177,6 +220,7 @@ export class MemoryIndex {
     const db = await this.connection();
     await this.queues.idle();
     this.states.clear();
+    this.open.clear();
     for (const name of await db.tableNames()) await this.dropTable(db, name);
     return this.syncAll();
   }
@@ -184,7 +228,18 @@ export class MemoryIndex {
   private async syncNow(project: string): Promise<SyncStats> {
     const started = performance.now();
     const state = await this.state(project);
-    const files = listPageFiles(join(this.options.projectsDir, project));
+    const dir = join(this.options.projectsDir, project);
+    const whole = !this.watched || state.dirty === null || state.listed !== this.epoch;
+    const epoch = this.epoch;
+    const named = whole ? [] : [...state.dirty!];
+    state.dirty = new Set();
+    let files: Map<string, PageFile>;
+    try {
+      files = whole ? listPageFiles(dir) : statPages(dir, named);
+    } catch (err) {
+      state.dirty = null;
+      throw err;
+    }
     const now = (this.options.now ?? Date.now)();
     const racy = this.options.racyMs ?? 2000;
     const changed: { page: string; content: string; hash: string; mtimeMs: number; size: number }[] = [];
@@ -204,8 +259,9 @@ export class MemoryIndex {
         changed.push({ page: f.page, content, hash, mtimeMs: f.mtimeMs, size: f.size });
       }),
     );
-    const deleted = [...state.pages.keys()].filter((p) => !files.has(p));
-    const stats: SyncStats = { ...emptyStats(), projects: 1, pages: files.size, changed: changed.length, deleted: deleted.length };
+    const deleted = (whole ? [...state.pages.keys()] : named.filter((p) => state.pages.has(p))).filter((p) => !files.has(p));
+    const stats: SyncStats = { ...emptyStats(), projects: 1, pages: whole ? files.size : state.pages.size, changed: changed.length, deleted: deleted.length };
+    if (whole) state.listed = epoch;
     if (changed.length === 0 && deleted.length === 0) {
       // set inside the stat callbacks above, which the type narrowing cannot see
       // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
@@ -255,6 +311,7 @@ export class MemoryIndex {
     } catch (err) {
       // half-written: forget what we knew of these pages so the next sync reads the table again
       for (const p of [...deleted, ...changed.map((c) => c.page)]) state.rows.delete(p);
+      state.dirty = null;
       throw err;
     }
     state.unoptimized += add.length + stale.length + deleted.length;
@@ -305,6 +362,7 @@ export class MemoryIndex {
       const db = await this.connection();
       const name = tableName(project, this.embedder.id);
       this.states.delete(project);
+      this.open.delete(project);
       await this.dropTable(db, name);
       return this.syncNow(project);
     });
@@ -315,5 +373,6 @@ export class MemoryIndex {
     this.db?.close();
     this.db = null;
     this.states.clear();
+    this.open.clear();
   }
 }
