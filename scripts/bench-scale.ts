@@ -43,6 +43,8 @@ const { values: args } = parseArgs({
     'model-ms': { type: 'string', default: '50' },
     queries: { type: 'string', default: '60' },
     'skip-startup': { type: 'boolean', default: false },
+    /** A folder: each scenario's process writes a CPU profile there (node --cpu-prof). */
+    profile: { type: 'string' },
     child: { type: 'string' },
     label: { type: 'string' },
     verbose: { type: 'boolean', default: false },
@@ -95,7 +97,8 @@ async function buildIndex(root: string): Promise<void> {
 function inChild(label: string, root: string, titles: string[]): Promise<Figures> {
   return new Promise((resolve, reject) => {
     const extra = Object.entries(args).flatMap(([k, v]) => (typeof v === 'string' ? [`--${k}`, v] : v ? [`--${k}`] : []));
-    const child = spawn(process.execPath, ['--expose-gc', '--disable-warning=ExperimentalWarning', '--import', 'tsx', import.meta.filename, ...extra, '--child', root, '--label', label], {
+    const profile = args.profile ? ['--cpu-prof', '--cpu-prof-dir', args.profile] : [];
+    const child = spawn(process.execPath, [...profile, '--expose-gc', '--disable-warning=ExperimentalWarning', '--import', 'tsx', import.meta.filename, ...extra, '--child', root, '--label', label], {
       stdio: ['pipe', 'pipe', 'inherit'],
     });
     let out = '';

@@ -93,7 +93,7 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
   const stopWatching = config.WATCH_PROJECTS
     ? retrieval.watch(
         async ({ project, paths, rescan }) => {
-          if (graph.filesChanged(project, paths, rescan)) await graph.reconcile(project);
+          if (graph.filesChanged(project, paths, rescan)) await graph.reconcile(project, rescan ? undefined : paths.filter((p) => p.startsWith('notes/')).map((p) => p.slice('notes/'.length)));
           if (rescan || paths.some((p) => p.startsWith('inbox/'))) await ingest.scan(project);
         },
         (trusted) => graph.watching(trusted),

@@ -98,6 +98,22 @@ describe('the page cache while watched', () => {
     expect((await wiki.load('p')).pages.has('Places/Porto.md')).toBe(true);
   });
 
+  it('a page read again keeps the resolver unless its names changed', async () => {
+    const first = await wiki.load('p');
+    write('People/Tom-Li.md', 'Tom Li', '## Facts\n- Likes green tea now. [type:: preference] ^r-cccccc\n');
+    wiki.pageWritten('p', 'People/Tom-Li.md');
+    const second = await wiki.load('p');
+    expect(second.resolver).toBe(first.resolver);
+    const statements = (s: typeof first) => [...s.pages.get('People/Tom-Li.md')!.facts, ...s.pages.get('People/Tom-Li.md')!.unsourced].map((f) => f.text);
+    expect(statements(second)).toEqual(['Likes green tea now.']);
+    expect(statements(first)).toEqual(['Likes coffee.']);
+    write('People/Tom-Li.md', 'Thomas Li');
+    wiki.pageWritten('p', 'People/Tom-Li.md');
+    const third = await wiki.load('p');
+    expect(third.resolver).not.toBe(first.resolver);
+    expect(third.resolver.resolve('Thomas Li')).toBe('People/Tom-Li.md');
+  });
+
   it('records of a few pages read only those pages', async () => {
     const all = await wiki.records('p', new Date('2026-06-20T10:00:00Z'));
     const some = await wiki.records('p', new Date('2026-06-20T10:00:00Z'), ['People/Tom-Li.md', 'People/Nobody.md']);

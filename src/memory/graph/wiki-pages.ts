@@ -62,6 +62,8 @@ export class PageCache {
   private generation = 0;
   /** Files named since the last load; null: the folder is listed again (not watched, or the watcher asked for it). */
   private dirty: Set<string> | null = null;
+  /** Files read again or dropped since the last snapshot was built. */
+  private readonly touched = new Set<string>();
 
   constructor(
     private readonly notesDir: string,
@@ -103,6 +105,7 @@ export class PageCache {
         if (!keep.has(k)) {
           this.cache.delete(k);
           this.generation++;
+          this.touched.add(k);
         }
       }
       for (const rel of files) this.refresh(rel);
@@ -113,7 +116,16 @@ export class PageCache {
       for (const rel of named) this.refresh(rel, lstatSync(join(this.notesDir, rel), { throwIfNoEntry: false })?.isFile() === true);
     }
     const key = `${this.generation}:${this.cache.size}`;
-    if (this.last?.key === key) return this.last.snap;
+    if (this.last?.key === key) {
+      this.touched.clear();
+      return this.last.snap;
+    }
+    const patched = this.last ? this.patched(this.last.snap) : null;
+    this.touched.clear();
+    if (patched) {
+      this.last = { key, snap: patched };
+      return patched;
+    }
     const files = [...this.cache.keys()].sort();
     const pages = new Map<string, WikiPage>();
     const problems: FileProblem[] = [];
@@ -132,6 +144,23 @@ export class PageCache {
     return snap;
   }
 
+  /**
+   * The last snapshot with the pages read again swapped in, when none of them came, went, broke or
+   * changed its name (title, aliases, category, Discord id): the resolver and link targets hold,
+   * so a record added to one page of 10,000 does not rebuild them. Null when they must be rebuilt.
+   */
+  private patched(prev: WikiSnapshot): WikiSnapshot | null {
+    if (this.touched.size > 64) return null;
+    const pages = new Map(prev.pages);
+    for (const rel of this.touched) {
+      const before = prev.pages.get(rel);
+      const now = this.cache.get(rel)?.read;
+      if (!before || !now?.ok || !sameName(before, now.page)) return null;
+      pages.set(rel, now.page);
+    }
+    return { ...prev, pages };
+  }
+
   /** Drops the reused snapshot (a write planned on it added pages to its resolver). */
   forgetSnapshot(): void {
     this.last = null;
@@ -140,6 +169,7 @@ export class PageCache {
   /** Forgets a file so the next load reads it again (after Charlie wrote it). */
   invalidate(rel: string): void {
     if (this.cache.delete(rel)) this.generation++;
+    this.touched.add(rel);
     if (isNotePath(rel)) this.dirty?.add(rel);
   }
 
@@ -150,6 +180,7 @@ export class PageCache {
     const c = this.cache.get(rel);
     if (s && c && c.mtimeMs === s.mtimeMs && c.size === s.size) return;
     this.generation++;
+    this.touched.add(rel);
     let content: string | null;
     try {
       content = s ? readFileSync(full, 'utf8') : null;
@@ -162,6 +193,11 @@ export class PageCache {
     }
     this.cache.set(rel, { mtimeMs: s.mtimeMs, size: s.size, read: readPage(content, rel, this.shownPrefix + rel) });
   }
+}
+
+/** Whether two reads of a page resolve the same names (what the resolver and link targets are built from). */
+function sameName(a: WikiPage, b: WikiPage): boolean {
+  return a.title === b.title && a.category === b.category && a.discordId === b.discordId && a.aliases.length === b.aliases.length && a.aliases.every((x, i) => x === b.aliases[i]);
 }
 
 export function snapshot(pages: Map<string, WikiPage>, problems: FileProblem[], broken = new Set<string>()): WikiSnapshot {

@@ -303,7 +303,7 @@ export class Wiki implements KnowledgeGraph {
    * title appeared was renamed, so links follow it; a page that disappeared is unlinked; the
    * index is regenerated.
    */
-  reconcile(project: string): Promise<void> {
+  reconcile(project: string, changed?: readonly string[]): Promise<void> {
     return this.serial(project, async () => {
       const snap = await this.load(project);
       const now = new Map([...snap.pages.values()].map((p) => [p.path, p.title.toLowerCase()]));
@@ -327,16 +327,18 @@ export class Wiki implements KnowledgeGraph {
           ]);
         }
       }
-      await this.logHandEdits(project);
+      // the watcher names the pages that changed: only they can hold new hand edits
+      await this.logHandEdits(project, changed && [...changed, ...now.keys()].filter((p) => !before?.has(p) || changed.includes(p)));
       await this.regenerateIndex(project);
     });
   }
 
-  /** Hand edits of records not in the log yet get their `edited` line (dated when noticed). */
-  private async logHandEdits(project: string): Promise<string> {
+  /** Hand edits of records not in the log yet get their `edited` line (dated when noticed); `only`: of these pages. */
+  private async logHandEdits(project: string, only?: readonly string[]): Promise<string> {
     const snap = await this.load(project);
     const log = await this.readLog(project);
-    const edits = unloggedEdits(snap.pages.values(), parseRecordEvents(log), parseRenames(log));
+    const pages = only ? [...new Set(only)].map((p) => snap.pages.get(p)).filter((p): p is WikiPage => p !== undefined) : snap.pages.values();
+    const edits = unloggedEdits(pages, parseRecordEvents(log), parseRenames(log));
     if (edits.length === 0) return log;
     await this.log(project, edits.map(recordLogLine));
     return this.readLog(project);
