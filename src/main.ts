@@ -26,11 +26,8 @@ import { offerModelDownload } from './terminal/model-offer.js';
 import { createLogger } from './logging.js';
 import { FileProjectStore } from './memory/store/project-store.js';
 import { runTerminal } from './terminal/chat.js';
-import { startDiscord } from './discord/bot.js';
 import { createSpeechToText } from './speech/stt/create.js';
 import { createTextToSpeech } from './speech/tts/create.js';
-import { VoiceSessions } from './voice/sessions.js';
-import { voiceSettings } from './voice/settings.js';
 import { transcribeAudioAttachments, transcribeVoiceMessage } from './speech/voice-message.js';
 import { SqlitePrivateStore } from './storage/private-store.js';
 import { FileWriteRequestStore } from './storage/write-request-store.js';
@@ -39,14 +36,12 @@ import { openUsageStore } from './storage/usage-store.js';
 import { selectEmbedder } from './llm/embeddings.js';
 import { createRecall, recallSettings } from './memory/recall.js';
 import { conformanceStartLine } from './doctor/conformance-store.js';
-import { WebAuth } from './web/auth.js';
-import { startWeb, type WebServer } from './web/server.js';
+import type { WebServer } from './web/server.js';
 import type { SpeechToText, TextToSpeech } from './core/ports.js';
 import { Wiki } from './memory/graph/wiki.js';
 import { IngestService } from './memory/ingest/ingest-service.js';
 import { FileReflectionPages } from './memory/reflect/reflection-pages.js';
 import { Reflection, reportText, type ReflectionReport } from './core/reflection.js';
-import { postToChannel } from './discord/announce.js';
 
 export async function buildApp(config: Config, logger: Logger, progress: Logger = logger, chat?: ChatModelBuild) {
   const clock = systemClock;
@@ -201,6 +196,13 @@ async function main(): Promise<void> {
     await app.close();
   };
   if (!terminal) {
+    // discord.js and @discordjs/voice are loaded only for the Discord front door
+    const [{ startDiscord }, { VoiceSessions }, { voiceSettings }, { postToChannel }] = await Promise.all([
+      import('./discord/bot.js'),
+      import('./voice/sessions.js'),
+      import('./voice/settings.js'),
+      import('./discord/announce.js'),
+    ]);
     logger.info(`model: ${chat.describe}`);
     if (modelStatus) logger.warn(modelStatus);
     for (const n of app.notices) logger.warn(n);
@@ -261,6 +263,8 @@ export async function startWebApp(
   out: NodeJS.WritableStream = process.stdout,
 ): Promise<WebServer | null> {
   if (config.WEB_PORT === 0) return null;
+  // the web server (Hono, the client build) is loaded only when the web app is on
+  const [{ startWeb }, { WebAuth }] = await Promise.all([import('./web/server.js'), import('./web/auth.js')]);
   const files = dataFiles(config.dataDir);
   const { stt, tts } = speech;
   const web = await startWeb(
