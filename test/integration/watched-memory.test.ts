@@ -114,6 +114,15 @@ describe('the page cache while watched', () => {
     expect(third.resolver.resolve('Thomas Li')).toBe('People/Tom-Li.md');
   });
 
+  it('the link map is kept per snapshot and follows a new link', async () => {
+    const first = await wiki.linkMap('p');
+    expect(await wiki.linkMap('p')).toBe(first);
+    expect(first.get('notes/People/Tom-Li.md')).toBeUndefined();
+    write('People/Tom-Li.md', 'Tom Li', '## Related\n- [[People/Sarah-Chen]] (sister)\n');
+    wiki.pageWritten('p', 'People/Tom-Li.md');
+    expect((await wiki.linkMap('p')).get('notes/People/Tom-Li.md')).toEqual(['notes/People/Sarah-Chen.md']);
+  });
+
   it('records of a few pages read only those pages', async () => {
     const all = await wiki.records('p', new Date('2026-06-20T10:00:00Z'));
     const some = await wiki.records('p', new Date('2026-06-20T10:00:00Z'), ['People/Tom-Li.md', 'People/Nobody.md']);

@@ -61,6 +61,8 @@ export class Wiki implements KnowledgeGraph {
   private readonly known = new Map<string, Map<string, string>>();
   /** A file watcher reports every change under projects/: loads re-read only what it named. */
   private watched = false;
+  /** linkMap per snapshot: recall asks for it on every search, the pages change far less often. */
+  private readonly linkMaps = new WeakMap<WikiSnapshot, Map<string, string[]>>();
 
   constructor(private readonly o: WikiOptions) {}
 
@@ -214,6 +216,8 @@ export class Wiki implements KnowledgeGraph {
   /** Page → pages it links to (paths relative to the project folder), for recall's entity hop. */
   async linkMap(project: string): Promise<Map<string, string[]>> {
     const snap = await this.load(project);
+    const known = this.linkMaps.get(snap);
+    if (known) return known;
     const out = new Map<string, string[]>();
     for (const p of snap.pages.values()) {
       const targets = p.links.map((l) => snap.target(l.target)).filter((t): t is string => t !== null);
@@ -223,6 +227,7 @@ export class Wiki implements KnowledgeGraph {
           targets.map((t) => `notes/${t}`),
         );
     }
+    this.linkMaps.set(snap, out);
     return out;
   }
 

@@ -66,7 +66,12 @@ interface ProjectState {
   dirty: Set<string> | null;
   /** The watch epoch in which the folder was last listed whole (-1: never). */
   listed: number;
+  /** Vectors of the rows written last, by chunk hash: an archive append moves its neighbours' rows without a table scan. */
+  vectors: Map<string, Float32Array>;
 }
+
+/** Vectors kept per project for reuse (a few days of archive entries). */
+const RECENT_VECTORS = 2048;
 
 /** Rows written before the full-text and vector indexes are brought up to date. */
 const OPTIMIZE_AFTER_ROWS = 500;
@@ -133,12 +138,12 @@ export class MemoryIndex {
     try {
       const table = await ProjectTable.open(db, name, this.embedder.dimensions);
       await table.countRows();
-      return { table, pages: await loadManifest(manifest), manifest, unoptimized: 0, rows: new Map(), dirty: null, listed: -1 };
+      return { table, pages: await loadManifest(manifest), manifest, unoptimized: 0, rows: new Map(), dirty: null, listed: -1, vectors: new Map() };
     } catch (err) {
       this.options.logger.warn({ project, err: String(err) }, 'search index unreadable; rebuilding it from the pages');
       await this.dropTable(db, name);
       const table = await ProjectTable.open(db, name, this.embedder.dimensions);
-      return { table, pages: new Map(), manifest, unoptimized: 0, rows: new Map(), dirty: null, listed: -1 };
+      return { table, pages: new Map(), manifest, unoptimized: 0, rows: new Map(), dirty: null, listed: -1, vectors: new Map() };
     }
   }
 
@@ -290,8 +295,12 @@ export class MemoryIndex {
       }
     }
     const storedHashes = new Set(stored.map((r) => r.hash));
-    const movable = [...new Set(fresh.map((c) => c.hash).filter((h) => storedHashes.has(h)))];
+    const movable = [...new Set(fresh.map((c) => c.hash).filter((h) => storedHashes.has(h) && !state.vectors.has(h)))];
     const reuse = movable.length > 0 ? await state.table.vectorsOf(movable) : new Map<string, Float32Array>();
+    for (const c of fresh) {
+      const v = state.vectors.get(c.hash);
+      if (v && storedHashes.has(c.hash)) reuse.set(c.hash, v);
+    }
     const add: ChunkRow[] = [];
     const pending: { chunk: Chunk; row: number }[] = [];
     for (const chunk of fresh) {
@@ -303,6 +312,17 @@ export class MemoryIndex {
       const batch = pending.slice(i, i + EMBED_BATCH);
       const vectors = await this.embedder.embed(batch.map((p) => embeddingText(p.chunk)));
       batch.forEach((p, j) => (add[p.row]!.vector = vectors[j]!));
+    }
+    // a small write (an archive append, a page edit) keeps its vectors for the next one
+    if (add.length <= RECENT_VECTORS / 4) {
+      for (const r of add) {
+        state.vectors.delete(r.hash);
+        state.vectors.set(r.hash, r.vector);
+      }
+      for (const h of state.vectors.keys()) {
+        if (state.vectors.size <= RECENT_VECTORS) break;
+        state.vectors.delete(h);
+      }
     }
     const stale = stored.filter((r) => !wanted.has(`${r.page}#${rowKey(r)}`));
     this.options.logger.debug({ project, add: add.length, remove: stale.length, embedded: pending.length }, 'writing chunks');
