@@ -411,7 +411,16 @@ export class Wiki implements KnowledgeGraph {
 
   /** Notes on records that Charlie asked about them or mentioned their review, so it does not again. */
   async markRecords(project: string, ids: readonly string[], what: 'asked' | 'raised', date: string): Promise<void> {
-    for (const id of ids) await this.changePage(project, holding(id), (content) => withField(content, id, what, date), `${what}: ${id}`);
+    // an asked/raised note changes neither _index.md nor review.md: no regeneration on the turn's path
+    for (const id of ids)
+      await this.changePage(
+        project,
+        holding(id),
+        (content) => withField(content, id, what, date),
+        `${what}: ${id}`,
+        () => [],
+        false,
+      );
   }
 
   /** A person rewrote record `id`'s statement (a hand edit: manual, confidence 1). */
@@ -444,6 +453,7 @@ export class Wiki implements KnowledgeGraph {
     change: (content: string, page: WikiPage) => string | null,
     source: string,
     events: (page: WikiPage) => Omit<RecordEvent, 'at'>[] = () => [],
+    regenerate = true,
   ): Promise<boolean> {
     return this.serial(project, async () => {
       const snap = await this.load(project);
@@ -456,7 +466,9 @@ export class Wiki implements KnowledgeGraph {
       if (current === null || next === null || !read?.ok || !(await writeFileAtomic(full, next, sha256(current))).ok) return false;
       this.cache(project).invalidate(page.path);
       await this.log(project, [{ action: 'updated', path: page.path, source }, ...events(read.page).map(recordLogLine)]);
-      await this.regenerateIndex(project);
+      // read back at once, so the watcher's event for this write is known as Charlie's own
+      if (regenerate) await this.regenerateIndex(project);
+      else await this.load(project);
       return true;
     });
   }
