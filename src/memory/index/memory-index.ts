@@ -7,14 +7,16 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import * as lancedb from '@lancedb/lancedb';
+import type * as lancedb from '@lancedb/lancedb';
 import type { Logger } from '../../core/ports.js';
 import { KeyedQueue } from '../../core/keyed-queue.js';
 import { chunkPage, embeddingText, sha1, type Chunk, type ChunkOptions } from './chunker.js';
 import type { Embedder } from '../../core/ports.js';
 import { isIndexedPage, listPageFiles, listProjects, statPages, type PageFile } from './page-files.js';
 import { loadManifest, removeManifest, saveManifest, type PageState } from './page-manifest.js';
-import { ProjectTable, projectOfTable, rowKey, tableName, type ChunkRow, type RowKey, type ScoredChunk } from './project-table.js';
+import type { ChunkRow, ProjectTable, RowKey, ScoredChunk } from './project-table.js';
+
+type TableLib = typeof import('./project-table.js');
 
 export interface SearchQuery {
   vector: Float32Array | null;
@@ -92,6 +94,8 @@ export class MemoryIndex {
   /** One index operation at a time per project. */
   private readonly queues = new KeyedQueue();
   private db: lancedb.Connection | null = null;
+  /** LanceDB and the table code (native, tens of MB) are loaded by the first index operation, not at start-up. */
+  private lib: TableLib | null = null;
 
   constructor(private readonly options: MemoryIndexOptions) {}
 
@@ -99,11 +103,19 @@ export class MemoryIndex {
     return this.options.embedder;
   }
 
+  /** The table module; loaded by `connection()`, which every index operation awaits first. */
+  private get t(): TableLib {
+    if (!this.lib) throw new Error('the search index is not open yet');
+    return this.lib;
+  }
+
   private async connection(): Promise<lancedb.Connection> {
+    this.lib ??= await import('./project-table.js');
+    const { connect } = await import('@lancedb/lancedb');
     if (!this.db) {
       try {
         await mkdir(this.options.indexDir, { recursive: true });
-        const db = await lancedb.connect(this.options.indexDir);
+        const db = await connect(this.options.indexDir);
         await db.tableNames();
         this.db = db;
       } catch (err) {
@@ -111,7 +123,7 @@ export class MemoryIndex {
         this.options.logger.warn({ dir: this.options.indexDir, err: String(err) }, 'search index folder unreadable; rebuilding it from the pages');
         await rm(this.options.indexDir, { recursive: true, force: true });
         await mkdir(this.options.indexDir, { recursive: true });
-        this.db = await lancedb.connect(this.options.indexDir);
+        this.db = await connect(this.options.indexDir);
       }
     }
     return this.db;
@@ -132,17 +144,17 @@ export class MemoryIndex {
 
   private async openState(project: string): Promise<ProjectState> {
     const db = await this.connection();
-    const name = tableName(project, this.embedder.id);
+    const name = this.t.tableName(project, this.embedder.id);
     const manifest = join(this.options.indexDir, `${name}.pages.json`);
     await this.dropOtherEmbedders(db, project, name);
     try {
-      const table = await ProjectTable.open(db, name, this.embedder.dimensions);
+      const table = await this.t.ProjectTable.open(db, name, this.embedder.dimensions);
       await table.countRows();
       return { table, pages: await loadManifest(manifest), manifest, unoptimized: 0, rows: new Map(), dirty: null, listed: -1, vectors: new Map() };
     } catch (err) {
       this.options.logger.warn({ project, err: String(err) }, 'search index unreadable; rebuilding it from the pages');
       await this.dropTable(db, name);
-      const table = await ProjectTable.open(db, name, this.embedder.dimensions);
+      const table = await this.t.ProjectTable.open(db, name, this.embedder.dimensions);
       return { table, pages: new Map(), manifest, unoptimized: 0, rows: new Map(), dirty: null, listed: -1, vectors: new Map() };
     }
   }
@@ -156,7 +168,7 @@ export class MemoryIndex {
   /** A model (or row layout) change re-embeds: this project's other tables are dropped. */
   private async dropOtherEmbedders(db: lancedb.Connection, project: string, keep: string): Promise<void> {
     for (const name of await db.tableNames()) {
-      if (name !== keep && projectOfTable(name) === project.replace(/[^A-Za-z0-9_-]/g, '_')) {
+      if (name !== keep && this.t.projectOfTable(name) === project.replace(/[^A-Za-z0-9_-]/g, '_')) {
         this.options.logger.info({ project, table: name }, 'embedder changed; dropping vectors of the previous one');
         await this.dropTable(db, name);
       }
@@ -282,14 +294,14 @@ export class MemoryIndex {
       for (const r of await state.table.rowsOf(unknown)) state.rows.get(r.page)!.push(r);
     }
     const stored = changed.flatMap((c) => state.rows.get(c.page) ?? []);
-    const kept = new Set(stored.map((r) => `${r.page}#${rowKey(r)}`));
+    const kept = new Set(stored.map((r) => `${r.page}#${this.t.rowKey(r)}`));
     const wanted = new Set<string>();
     const fresh: Chunk[] = [];
     let chunks = 0;
     for (const c of changed) {
       for (const chunk of chunkPage(c.page, c.content, { ...this.options.chunking, mtime: new Date(c.mtimeMs) })) {
         chunks++;
-        const key = `${chunk.page}#${rowKey(chunk)}`;
+        const key = `${chunk.page}#${this.t.rowKey(chunk)}`;
         wanted.add(key);
         if (!kept.has(key)) fresh.push(chunk);
       }
@@ -324,7 +336,7 @@ export class MemoryIndex {
         state.vectors.delete(h);
       }
     }
-    const stale = stored.filter((r) => !wanted.has(`${r.page}#${rowKey(r)}`));
+    const stale = stored.filter((r) => !wanted.has(`${r.page}#${this.t.rowKey(r)}`));
     this.options.logger.debug({ project, add: add.length, remove: stale.length, embedded: pending.length }, 'writing chunks');
     try {
       await state.table.write({ pages: deleted, rows: stale, add });
@@ -344,7 +356,7 @@ export class MemoryIndex {
       state.rows.delete(p);
     }
     const byPage = new Map<string, RowKey[]>(changed.map((c) => [c.page, []]));
-    for (const r of stored) if (wanted.has(`${r.page}#${rowKey(r)}`)) byPage.get(r.page)!.push(r);
+    for (const r of stored) if (wanted.has(`${r.page}#${this.t.rowKey(r)}`)) byPage.get(r.page)!.push(r);
     for (const r of add) byPage.get(r.page)!.push({ page: r.page, hash: r.hash, lineStart: r.lineStart, lineEnd: r.lineEnd });
     for (const [p, rows] of byPage) state.rows.set(p, rows);
     for (const c of changed) state.pages.set(c.page, { hash: c.hash, mtimeMs: c.mtimeMs, size: c.size });
@@ -380,7 +392,7 @@ export class MemoryIndex {
   async rebuild(project: string): Promise<SyncStats> {
     return this.queues.run(project, async () => {
       const db = await this.connection();
-      const name = tableName(project, this.embedder.id);
+      const name = this.t.tableName(project, this.embedder.id);
       this.states.delete(project);
       this.open.delete(project);
       await this.dropTable(db, name);
