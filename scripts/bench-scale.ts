@@ -68,6 +68,8 @@ interface Figures {
   editBusyMs: number;
   editFoundMs: number;
   rss: Map<number, number>;
+  /** JS heap in use at the same points: RSS growth beyond it is native (LanceDB, SQLite) or freed-but-kept memory. */
+  heap: Map<number, number>;
   buildMs: number;
 }
 
@@ -106,8 +108,8 @@ function inChild(label: string, root: string, titles: string[]): Promise<Figures
         reject(new Error(`scenario ${label} failed (exit ${String(code)})`));
         return;
       }
-      const f = JSON.parse(out.trim().split('\n').at(-1)!) as Figures & { rss: [number, number][] };
-      resolve({ ...f, rss: new Map(f.rss) });
+      const f = JSON.parse(out.trim().split('\n').at(-1)!) as Figures & { rss: [number, number][]; heap: [number, number][] };
+      resolve({ ...f, rss: new Map(f.rss), heap: new Map(f.heap) });
     });
   });
 }
@@ -129,17 +131,20 @@ async function scenario(label: string, household: Household | null, root: string
   let t = performance.now();
   const app = await buildApp(config, logger);
   const buildMs = performance.now() - t;
-  const figures: Figures = { label, overhead: [], beforeModel: [], recall: [], plain: [], editBusyMs: 0, editFoundMs: 0, rss: new Map(), buildMs };
+  const figures: Figures = { label, overhead: [], beforeModel: [], recall: [], plain: [], editBusyMs: 0, editFoundMs: 0, rss: new Map(), heap: new Map(), buildMs };
   try {
     for (let i = 0; i < 5; i++) await modelAlone(model.url); // warm the connection
     const place = { kind: 'project' as const, origin: { name: MAIN.name, key: MAIN.key } };
     const titles = household?.titles ?? [];
     const sample = () => {
       gc?.();
-      return mb(process.memoryUsage().rss);
+      const m = process.memoryUsage();
+      return { rss: mb(m.rss), heap: mb(m.heapUsed) };
     };
     await sleep(1500); // let the start-up scans settle
-    figures.rss.set(0, sample());
+    const first = sample();
+    figures.rss.set(0, first.rss);
+    figures.heap.set(0, first.heap);
     step(`${label}: ${TURNS} turns`);
     // the model's own time, timed between the turns of the same run (so machine load hits both alike)
     const own: number[] = [];
@@ -160,7 +165,11 @@ async function scenario(label: string, household: Household | null, root: string
       model.requestHeaders.length = 0;
       await sleep(10);
       own.push(await modelAlone(model.url));
-      if (figures.rss.has(i) || RSS_AT.includes(i)) figures.rss.set(i, sample());
+      if (RSS_AT.includes(i)) {
+        const m = sample();
+        figures.rss.set(i, m.rss);
+        figures.heap.set(i, m.heap);
+      }
     }
     const ownP50 = percentile(own, 50);
     figures.overhead = totals.map((t) => Math.max(0, t - ownP50));
@@ -294,7 +303,7 @@ const logger = args.verbose ? consoleLogger('debug') : silentLogger;
 if (args.child) {
   const titles = JSON.parse(readFileSync(0, 'utf8')) as string[];
   const f = await scenario(args.label ?? '', titles.length ? { titles, days: 0 } : null, args.child, logger);
-  process.stdout.write(`${JSON.stringify({ ...f, rss: [...f.rss] })}\n`);
+  process.stdout.write(`${JSON.stringify({ ...f, rss: [...f.rss], heap: [...f.heap] })}\n`);
   process.exit(0);
 }
 const pages = Number(args.pages);
@@ -329,6 +338,7 @@ try {
   row('app build (buildApp)', big.buildMs, empty.buildMs);
   const rssText = (v: number) => `${v.toFixed(0)} MB`;
   for (const n of RSS_AT) row(`RSS after ${n} turns`, big.rss.get(n) ?? NaN, empty.rss.get(n) ?? NaN, rssText);
+  for (const n of RSS_AT) row(`  JS heap in use after ${n} turns`, big.heap.get(n) ?? NaN, empty.heap.get(n) ?? NaN, rssText);
   const last = RSS_AT.at(-1)!;
   if (RSS_AT.includes(50) && last > 50) {
     const growth = (f: Figures) => `${(((f.rss.get(last)! - f.rss.get(50)!) / f.rss.get(50)!) * 100).toFixed(1)} %`;
