@@ -79,6 +79,13 @@ const RECENT_VECTORS = 2048;
 const OPTIMIZE_AFTER_ROWS = 500;
 
 const EMBED_BATCH = 64;
+/**
+ * LanceDB's caches, bounded: its defaults are 6 GB of index data and 1 GB of metadata (every
+ * table version an archive append leaves behind may stay there). With these, RSS growth from 50 to
+ * 500 turns at 2,000 pages fell from 27 % to 16 % in bench:scale; recall p50 was unchanged.
+ */
+const INDEX_CACHE_BYTES = 256n * 1024n * 1024n;
+const METADATA_CACHE_BYTES = 32n * 1024n * 1024n;
 const SAFE_PROJECT = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
 const emptyStats = (): SyncStats => ({ projects: 0, pages: 0, changed: 0, deleted: 0, chunks: 0, embedded: 0, ms: 0 });
@@ -111,7 +118,8 @@ export class MemoryIndex {
 
   private async connection(): Promise<lancedb.Connection> {
     this.lib ??= await import('./project-table.js');
-    const { connect } = await import('@lancedb/lancedb');
+    const lancedbLib = await import('@lancedb/lancedb');
+    const connect = (dir: string) => lancedbLib.connect(dir, {}, new lancedbLib.Session(INDEX_CACHE_BYTES, METADATA_CACHE_BYTES));
     if (!this.db) {
       try {
         await mkdir(this.options.indexDir, { recursive: true });
