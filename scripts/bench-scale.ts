@@ -183,6 +183,8 @@ async function scenario(label: string, household: Household | null, root: string
       t = performance.now();
       await app.assistant.searchMemory(place, q, 8);
       const ours = performance.now() - t;
+      // the app compacts the table meanwhile (optimize drops old versions' files): read the latest
+      await table.checkoutLatest();
       t = performance.now();
       const vector = (await embedder.embed([q]))[0]!;
       await Promise.all([
