@@ -187,7 +187,9 @@ export class ProjectTable {
     if (rows >= VECTOR_INDEX_MIN_ROWS && !indices.some((i) => i.columns.includes('vector'))) {
       await this.table.createIndex('vector', { config: lancedb.Index.hnswSq({ distanceType: 'dot' }) });
     }
-    await this.table.optimize({ cleanupOlderThan: new Date() });
+    // versions older than a minute go: a search still reading the one just replaced (searches are
+    // not queued behind index updates) must not find its files deleted under it
+    await this.table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
   }
 
   async countRows(): Promise<number> {
