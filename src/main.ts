@@ -26,12 +26,8 @@ import { offerModelDownload } from './terminal/model-offer.js';
 import { createLogger } from './logging.js';
 import { FileProjectStore } from './memory/store/project-store.js';
 import { runTerminal } from './terminal/chat.js';
-import { startDiscord } from './discord/bot.js';
 import { createSpeechToText } from './speech/stt/create.js';
 import { createTextToSpeech } from './speech/tts/create.js';
-import { VoiceSessions } from './voice/sessions.js';
-import { voiceSettings } from './voice/settings.js';
-import { createTurnModel } from './speech/turn/create.js';
 import { transcribeAudioAttachments, transcribeVoiceMessage } from './speech/voice-message.js';
 import { SqlitePrivateStore } from './storage/private-store.js';
 import { FileWriteRequestStore } from './storage/write-request-store.js';
@@ -40,9 +36,8 @@ import { openUsageStore } from './storage/usage-store.js';
 import { selectEmbedder } from './llm/embeddings.js';
 import { createRecall, recallSettings } from './memory/recall.js';
 import { conformanceStartLine } from './doctor/conformance-store.js';
-import { WebAuth } from './web/auth.js';
 import { settingsView } from './web/settings.js';
-import { startWeb, type WebServer } from './web/server.js';
+import type { WebServer } from './web/server.js';
 import type { SpeechToText, SynthesizedAudio, TextToSpeech } from './core/ports.js';
 import { guardSpeech } from './core/egress.js';
 import { Wiki } from './memory/graph/wiki.js';
@@ -50,7 +45,6 @@ import { IngestService } from './memory/ingest/ingest-service.js';
 import { FileReflectionPages } from './memory/reflect/reflection-pages.js';
 import { startBackups } from './backup/backup-schedule.js';
 import { Reflection, reportText, type ReflectionReport } from './core/reflection.js';
-import { postToChannel } from './discord/announce.js';
 import { createMcpSource } from './mcp/create.js';
 import { statusLine, type McpToolSource } from './mcp/source.js';
 import { memoryEndpoint } from './mcp/memory-http.js';
@@ -61,7 +55,6 @@ import { Scheduler } from './core/time/scheduler.js';
 import { ReminderDesk } from './core/time/reminder-desk.js';
 import { isDiscordPlace, isTerminalPlace, OutboxRouter } from './time/outbox-router.js';
 import { startTicker } from './time/ticker.js';
-import { DiscordTimeOutbox } from './discord/time-post.js';
 import { TerminalOutbox } from './terminal/time.js';
 import { CalendarDesk } from './core/time/calendar.js';
 import { CalendarConnectorImpl } from './calendar/connector.js';
@@ -121,11 +114,16 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
     candidates: (project) => fileCandidateStore(config.dataDir, project),
     lastReflection: (project) => reflectionPages.lastReflection(project),
   });
+  // One run per burst of changes; an archive append (log/) is only indexed: no whole-graph
+  // reconcile, no inbox scan. Pages Charlie wrote and already read back do not reconcile either.
   const stopWatching = config.WATCH_PROJECTS
-    ? retrieval.watch(async (project) => {
-        await graph.reconcile(project);
-        await ingest.scan(project);
-      })
+    ? retrieval.watch(
+        async ({ project, paths, rescan }) => {
+          if (graph.filesChanged(project, paths, rescan)) await graph.reconcile(project, rescan ? undefined : paths.filter((p) => p.startsWith('notes/')).map((p) => p.slice('notes/'.length)));
+          if (rescan || paths.some((p) => p.startsWith('inbox/'))) await ingest.scan(project);
+        },
+        (trusted) => graph.watching(trusted),
+      )
     : async () => {};
   if (config.WATCH_PROJECTS) void graph.primeAll();
   void ingest.scanAll();
@@ -276,6 +274,15 @@ async function main(): Promise<void> {
     await app.close();
   };
   if (!terminal) {
+    // discord.js and @discordjs/voice are loaded only for the Discord front door
+    const [{ startDiscord }, { VoiceSessions }, { voiceSettings }, { postToChannel }, { DiscordTimeOutbox }, { createTurnModel }] = await Promise.all([
+      import('./discord/bot.js'),
+      import('./voice/sessions.js'),
+      import('./voice/settings.js'),
+      import('./discord/announce.js'),
+      import('./discord/time-post.js'),
+      import('./speech/turn/create.js'),
+    ]);
     logger.info(`model: ${chat.describe}`);
     if (modelStatus) logger.warn(modelStatus);
     for (const n of app.notices) logger.warn(n);
@@ -354,6 +361,8 @@ export async function startWebApp(
   out: NodeJS.WritableStream = process.stdout,
 ): Promise<WebServer | null> {
   if (config.WEB_PORT === 0) return null;
+  // the web server (Hono, the client build) is loaded only when the web app is on
+  const [{ startWeb }, { WebAuth }] = await Promise.all([import('./web/server.js'), import('./web/auth.js')]);
   const files = dataFiles(config.dataDir);
   const { stt, tts } = speech;
   const web = await startWeb(

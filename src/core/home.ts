@@ -246,7 +246,7 @@ function projectRecords(graph: KnowledgeGraph, slug: string, candidates: Candida
       const speakers = [{ name: ask.speaker, ...(ask.speakerId ? { discordId: ask.speakerId } : {}) }];
       const why = new Map((await graph.pageMap(slug, { texts: [ask.text], speakers })).filter((p) => p.why !== 'related').map((p) => [p.path, p.why]));
       if (why.size === 0) return [];
-      return (await graph.records(slug, now))
+      return (await graph.records(slug, now, [...why.keys()]))
         .filter((r) => why.has(r.page))
         .map((r) => ({
           id: r.id,

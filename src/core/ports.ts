@@ -582,8 +582,8 @@ export interface KnowledgeGraph {
   review?(project: string, id: string, choice: ReviewChoice): Promise<boolean>;
   /** The records asked for, each with its provenance chain (src/core/why.ts); absent: no record history. */
   provenance?(project: string, refs: readonly RecordRef[]): Promise<Provenance>;
-  /** Every typed record of the project's pages, with its decay read at `now`. */
-  records?(project: string, now: Date): Promise<RecordView[]>;
+  /** Every typed record of the project's pages (only of `pages`, paths under notes/, when given), with its decay read at `now`. */
+  records?(project: string, now: Date, pages?: readonly string[]): Promise<RecordView[]>;
   /** The pages and their labelled `## Related` links (a front door's graph view). */
   pageLinks?(project: string): Promise<PageLinks>;
   /** Notes on records that Charlie asked about them (`[asked:: date]`) or mentioned their review (`[raised:: date]`). */

@@ -1,7 +1,8 @@
 /**
- * Charlie's recall: the hybrid engine behind the `Recall` port. Before every search it
- * runs a cheap incremental sync of the project (so a page changed before a turn is
- * searchable in that turn); a background watcher picks up hand edits meanwhile.
+ * Charlie's recall: the hybrid engine behind the `Recall` port. Without a watcher, every search
+ * first runs a cheap incremental sync of the project (so a page changed before a turn is
+ * searchable in that turn). While the projects/ watcher runs, it keeps the index current
+ * instead — indexing only the files it saw change — and a search checks nothing first.
  */
 import { join } from 'node:path';
 import { systemClock, type Clock, type Embedder, type Logger, type Recall, type RecallHit, type RecallScope, type UsageStore } from '../core/ports.js';
@@ -9,7 +10,7 @@ import { DEFAULT_WEIGHTS, Fusion, type RecallWeights } from './index/fusion.js';
 import { MemoryIndex, type Candidates, type SyncStats } from './index/memory-index.js';
 import { keyTerms, terms as termsOf } from './index/text.js';
 import { classifyQuery, type QueryShape } from './index/query-kind.js';
-import { watchProjects } from './index/watcher.js';
+import { watchProjects, type ProjectChanges } from './index/watcher.js';
 import type { ChunkOptions } from './index/chunker.js';
 import type { Config } from '../config.js';
 import { classifyText, isSensitive } from '../core/sensitivity.js';
@@ -68,12 +69,20 @@ export interface RecallOptions {
 export interface RecallService {
   recall: HybridRecall;
   sync(project: string): Promise<SyncStats>;
+  /** These files changed (the watcher's report; `rescan`: list the project): indexes just them. */
+  changed(project: string, paths: readonly string[], rescan?: boolean): Promise<SyncStats>;
+  /** Whether a watcher reports every change: while it does, a search checks no page first. */
+  watching(on: boolean): void;
   syncAll(): Promise<SyncStats>;
   reindexAll(): Promise<SyncStats>;
   /** After a forget: the index follows and keeps no copy of what was forgotten in its files. */
   purge(project: string): Promise<SyncStats>;
-  /** Starts the file watcher (`also` runs after each project's index sync); returns a function that stops it. */
-  watch(also?: (project: string) => Promise<unknown>): () => Promise<void>;
+  /**
+   * Starts the file watcher: each batch of changed files is indexed, then handed to `also`;
+   * `onTrust` hears when the watcher starts reporting every change (true) and when it stops or
+   * lost track (false). Returns a function that stops it.
+   */
+  watch(also?: (changes: ProjectChanges) => Promise<unknown>, onTrust?: (trusted: boolean) => void): () => Promise<void>;
   close(): Promise<void>;
 }
 
@@ -193,17 +202,25 @@ export function createRecall(options: RecallOptions): RecallService {
   return {
     recall,
     sync: (project) => index.sync(project),
+    changed: (project, paths, rescan) => index.changed(project, paths, rescan),
+    watching: (on) => index.watching(on),
     syncAll: () => index.syncAll(),
     reindexAll: () => index.reindexAll(),
     purge: (project) => index.purge(project),
-    watch(also) {
+    watch(also, onTrust) {
       const stop = watchProjects(
         options.projectsDir,
-        async (project) => {
-          await index.sync(project);
-          await also?.(project);
+        async (changes) => {
+          await index.changed(changes.project, changes.paths, changes.rescan);
+          await also?.(changes);
         },
         options.logger,
+        {
+          onTrust: (trusted) => {
+            index.watching(trusted);
+            onTrust?.(trusted);
+          },
+        },
       );
       stops.add(stop);
       return async () => {

@@ -2,7 +2,7 @@
  * Reads every page of a project's notes/ folder, re-reading only files whose size or mtime
  * changed since the last load (the cache lives in the instance, one per notes folder).
  */
-import { readFileSync, statSync } from 'node:fs';
+import { lstatSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FileProblem } from '../../core/ports.js';
 import { INDEX_FILE, LOG_FILE_NAME } from '../notes/note-index.js';
@@ -26,18 +26,22 @@ interface Cached {
   read: ReturnType<typeof readPage>;
 }
 
+/** A Markdown page of notes/ (relative path): no dotfiles, not the generated index or log. */
+function isNotePath(rel: string): boolean {
+  return /\.md$/i.test(rel) && !rel.split('/').some((s) => s.startsWith('.') || s === '') && rel !== INDEX_FILE && rel !== LOG_FILE_NAME;
+}
+
 /** Note files under `notesDir`, relative, sorted (no dotfiles, no generated files, no symlinks). */
 export async function noteFiles(notesDir: string): Promise<string[]> {
   const entries = await entriesIfExists(notesDir, { recursive: true });
   const out: string[] = [];
   for (const e of entries) {
-    if (!e.isFile() || !/\.md$/i.test(e.name)) continue;
+    if (!e.isFile()) continue;
     const rel = join(e.parentPath, e.name)
       .slice(notesDir.length + 1)
       .split('\\')
       .join('/');
-    if (rel.split('/').some((s) => s.startsWith('.')) || rel === INDEX_FILE || rel === LOG_FILE_NAME) continue;
-    out.push(rel);
+    if (isNotePath(rel)) out.push(rel);
   }
   return out.sort();
 }
@@ -46,30 +50,83 @@ export async function noteFiles(notesDir: string): Promise<string[]> {
  * Pages are stat'ed and read synchronously: for thousands of small files that is several times
  * faster than one promise per file (no thread-pool round trip), and a load of 5,000 pages stays
  * well under the second the page map may take.
+ *
+ * While a file watcher reports every change under notes/ (`watched`), a load lists nothing: it
+ * re-reads only the files named since the last one (by the watcher or by Charlie's own writes),
+ * so a turn's page map costs the same at 10,000 pages as at 10.
  */
 export class PageCache {
   private readonly cache = new Map<string, Cached>();
   /** The last snapshot, reused while no file changed (the resolver is not rebuilt). */
   private last: { key: string; snap: WikiSnapshot } | null = null;
   private generation = 0;
+  /** Files named since the last load; null: the folder is listed again (not watched, or the watcher asked for it). */
+  private dirty: Set<string> | null = null;
+  /** Files read again or dropped since the last snapshot was built. */
+  private readonly touched = new Set<string>();
 
   constructor(
     private readonly notesDir: string,
     private readonly shownPrefix: string,
+    private watched = false,
   ) {}
 
+  /** A watcher now reports changes (true), or stopped (false); either way the next load lists the folder once. */
+  watch(on: boolean): void {
+    this.watched = on;
+    this.dirty = null;
+  }
+
+  /**
+   * A watcher saw `rel` (relative to notes/) change: re-read at the next load. True when it is a
+   * page whose file differs from what the cache holds (Charlie's own writes, already read back, are not).
+   */
+  changed(rel: string): boolean {
+    if (!isNotePath(rel)) return false;
+    const s = lstatSync(join(this.notesDir, rel), { throwIfNoEntry: false });
+    const c = this.cache.get(rel);
+    if (s && c && s.isFile() && c.mtimeMs === s.mtimeMs && c.size === s.size) return false;
+    if (!s && !c) return false;
+    this.dirty?.add(rel);
+    return true;
+  }
+
+  /** The watcher lost track (a folder moved, an error): the next load lists the folder. */
+  rescan(): void {
+    this.dirty = null;
+  }
+
   async load(): Promise<WikiSnapshot> {
-    const files = await noteFiles(this.notesDir);
-    const keep = new Set(files);
-    for (const k of this.cache.keys()) {
-      if (!keep.has(k)) {
-        this.cache.delete(k);
-        this.generation++;
+    if (!this.watched || this.dirty === null) {
+      this.dirty = new Set();
+      const files = await noteFiles(this.notesDir);
+      const keep = new Set(files);
+      for (const k of this.cache.keys()) {
+        if (!keep.has(k)) {
+          this.cache.delete(k);
+          this.generation++;
+          this.touched.add(k);
+        }
       }
+      for (const rel of files) this.refresh(rel);
+    } else if (this.dirty.size > 0) {
+      const named = [...this.dirty];
+      this.dirty.clear();
+      // a symlink or a folder never counts as a page (as when listing)
+      for (const rel of named) this.refresh(rel, lstatSync(join(this.notesDir, rel), { throwIfNoEntry: false })?.isFile() === true);
     }
-    for (const rel of files) this.refresh(rel);
-    const key = `${this.generation}:${files.length}`;
-    if (this.last?.key === key) return this.last.snap;
+    const key = `${this.generation}:${this.cache.size}`;
+    if (this.last?.key === key) {
+      this.touched.clear();
+      return this.last.snap;
+    }
+    const patched = this.last ? this.patched(this.last.snap) : null;
+    this.touched.clear();
+    if (patched) {
+      this.last = { key, snap: patched };
+      return patched;
+    }
+    const files = [...this.cache.keys()].sort();
     const pages = new Map<string, WikiPage>();
     const problems: FileProblem[] = [];
     const broken = new Set<string>();
@@ -87,6 +144,23 @@ export class PageCache {
     return snap;
   }
 
+  /**
+   * The last snapshot with the pages read again swapped in, when none of them came, went, broke or
+   * changed its name (title, aliases, category, Discord id): the resolver and link targets hold,
+   * so a record added to one page of 10,000 does not rebuild them. Null when they must be rebuilt.
+   */
+  private patched(prev: WikiSnapshot): WikiSnapshot | null {
+    if (this.touched.size > 64) return null;
+    const pages = new Map(prev.pages);
+    for (const rel of this.touched) {
+      const before = prev.pages.get(rel);
+      const now = this.cache.get(rel)?.read;
+      if (!before || !now?.ok || !sameName(before, now.page)) return null;
+      pages.set(rel, now.page);
+    }
+    return { ...prev, pages };
+  }
+
   /** Drops the reused snapshot (a write planned on it added pages to its resolver). */
   forgetSnapshot(): void {
     this.last = null;
@@ -95,14 +169,18 @@ export class PageCache {
   /** Forgets a file so the next load reads it again (after Charlie wrote it). */
   invalidate(rel: string): void {
     if (this.cache.delete(rel)) this.generation++;
+    this.touched.add(rel);
+    if (isNotePath(rel)) this.dirty?.add(rel);
   }
 
-  private refresh(rel: string): void {
+  private refresh(rel: string, isFile = true): void {
     const full = join(this.notesDir, rel);
-    const s = statSync(full, { throwIfNoEntry: false });
+    const s = isFile ? statSync(full, { throwIfNoEntry: false }) : undefined;
+    if (!s && this.cache.delete(rel)) this.generation++;
     const c = this.cache.get(rel);
     if (s && c && c.mtimeMs === s.mtimeMs && c.size === s.size) return;
     this.generation++;
+    this.touched.add(rel);
     let content: string | null;
     try {
       content = s ? readFileSync(full, 'utf8') : null;
@@ -115,6 +193,11 @@ export class PageCache {
     }
     this.cache.set(rel, { mtimeMs: s.mtimeMs, size: s.size, read: readPage(content, rel, this.shownPrefix + rel) });
   }
+}
+
+/** Whether two reads of a page resolve the same names (what the resolver and link targets are built from). */
+function sameName(a: WikiPage, b: WikiPage): boolean {
+  return a.title === b.title && a.category === b.category && a.discordId === b.discordId && a.aliases.length === b.aliases.length && a.aliases.every((x, i) => x === b.aliases[i]);
 }
 
 export function snapshot(pages: Map<string, WikiPage>, problems: FileProblem[], broken = new Set<string>()): WikiSnapshot {

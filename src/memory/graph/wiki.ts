@@ -59,6 +59,10 @@ export class Wiki implements KnowledgeGraph {
   private readonly lanes = new KeyedQueue();
   /** Last pages seen per project, to tell a hand rename or delete from a new page. */
   private readonly known = new Map<string, Map<string, string>>();
+  /** A file watcher reports every change under projects/: loads re-read only what it named. */
+  private watched = false;
+  /** linkMap per snapshot: recall asks for it on every search, the pages change far less often. */
+  private readonly linkMaps = new WeakMap<WikiSnapshot, Map<string, string[]>>();
 
   constructor(private readonly o: WikiOptions) {}
 
@@ -68,8 +72,29 @@ export class Wiki implements KnowledgeGraph {
 
   private cache(project: string): PageCache {
     let c = this.caches.get(project);
-    if (!c) this.caches.set(project, (c = new PageCache(this.notesDir(project), `${project}/notes/`)));
+    if (!c) this.caches.set(project, (c = new PageCache(this.notesDir(project), `${project}/notes/`, this.watched)));
     return c;
+  }
+
+  /** The projects/ watcher is running (true) or stopped: while it runs, loads stop listing notes/ folders. */
+  watching(on: boolean): void {
+    this.watched = on;
+    for (const c of this.caches.values()) c.watch(on);
+  }
+
+  /**
+   * The watcher saw these files of a project change (paths relative to the project folder; `rescan`:
+   * it lost track). True when a page changed in a way Charlie has not read yet, i.e. a reconcile is due.
+   */
+  filesChanged(project: string, paths: readonly string[], rescan = false): boolean {
+    const cache = this.cache(project);
+    if (rescan) {
+      cache.rescan();
+      return true;
+    }
+    let any = false;
+    for (const p of paths) if (p.startsWith('notes/') && cache.changed(p.slice('notes/'.length))) any = true;
+    return any;
   }
 
   /** Every page of a project (cached by file size and mtime). */
@@ -191,6 +216,8 @@ export class Wiki implements KnowledgeGraph {
   /** Page → pages it links to (paths relative to the project folder), for recall's entity hop. */
   async linkMap(project: string): Promise<Map<string, string[]>> {
     const snap = await this.load(project);
+    const known = this.linkMaps.get(snap);
+    if (known) return known;
     const out = new Map<string, string[]>();
     for (const p of snap.pages.values()) {
       const targets = p.links.map((l) => snap.target(l.target)).filter((t): t is string => t !== null);
@@ -200,6 +227,7 @@ export class Wiki implements KnowledgeGraph {
           targets.map((t) => `notes/${t}`),
         );
     }
+    this.linkMaps.set(snap, out);
     return out;
   }
 
@@ -280,7 +308,7 @@ export class Wiki implements KnowledgeGraph {
    * title appeared was renamed, so links follow it; a page that disappeared is unlinked; the
    * index is regenerated.
    */
-  reconcile(project: string): Promise<void> {
+  reconcile(project: string, changed?: readonly string[]): Promise<void> {
     return this.serial(project, async () => {
       const snap = await this.load(project);
       const now = new Map([...snap.pages.values()].map((p) => [p.path, p.title.toLowerCase()]));
@@ -304,16 +332,18 @@ export class Wiki implements KnowledgeGraph {
           ]);
         }
       }
-      await this.logHandEdits(project);
+      // the watcher names the pages that changed: only they can hold new hand edits
+      await this.logHandEdits(project, changed && [...changed, ...now.keys()].filter((p) => !before?.has(p) || changed.includes(p)));
       await this.regenerateIndex(project);
     });
   }
 
-  /** Hand edits of records not in the log yet get their `edited` line (dated when noticed). */
-  private async logHandEdits(project: string): Promise<string> {
+  /** Hand edits of records not in the log yet get their `edited` line (dated when noticed); `only`: of these pages. */
+  private async logHandEdits(project: string, only?: readonly string[]): Promise<string> {
     const snap = await this.load(project);
     const log = await this.readLog(project);
-    const edits = unloggedEdits(snap.pages.values(), parseRecordEvents(log), parseRenames(log));
+    const pages = only ? [...new Set(only)].map((p) => snap.pages.get(p)).filter((p): p is WikiPage => p !== undefined) : snap.pages.values();
+    const edits = unloggedEdits(pages, parseRecordEvents(log), parseRenames(log));
     if (edits.length === 0) return log;
     await this.log(project, edits.map(recordLogLine));
     return this.readLog(project);
@@ -369,14 +399,28 @@ export class Wiki implements KnowledgeGraph {
     };
   }
 
-  /** Every typed record of the project's pages, decay read at `now`. */
-  async records(project: string, now: Date): Promise<RecordView[]> {
-    return recordViews((await this.load(project)).pages.values(), now);
+  /** Every typed record of the project's pages (or of `pages` only: a turn's reminders read a few, not thousands), decay read at `now`. */
+  async records(project: string, now: Date, pages?: readonly string[]): Promise<RecordView[]> {
+    const all = (await this.load(project)).pages;
+    if (!pages) return recordViews(all.values(), now);
+    return recordViews(
+      pages.map((p) => all.get(p)).filter((p): p is WikiPage => p !== undefined),
+      now,
+    );
   }
 
   /** Notes on records that Charlie asked about them or mentioned their review, so it does not again. */
   async markRecords(project: string, ids: readonly string[], what: 'asked' | 'raised', date: string): Promise<void> {
-    for (const id of ids) await this.changePage(project, holding(id), (content) => withField(content, id, what, date), `${what}: ${id}`);
+    // an asked/raised note changes neither _index.md nor review.md: no regeneration on the turn's path
+    for (const id of ids)
+      await this.changePage(
+        project,
+        holding(id),
+        (content) => withField(content, id, what, date),
+        `${what}: ${id}`,
+        () => [],
+        false,
+      );
   }
 
   /** A person rewrote record `id`'s statement (a hand edit: manual, confidence 1). */
@@ -409,6 +453,7 @@ export class Wiki implements KnowledgeGraph {
     change: (content: string, page: WikiPage) => string | null,
     source: string,
     events: (page: WikiPage) => Omit<RecordEvent, 'at'>[] = () => [],
+    regenerate = true,
   ): Promise<boolean> {
     return this.serial(project, async () => {
       const snap = await this.load(project);
@@ -421,7 +466,9 @@ export class Wiki implements KnowledgeGraph {
       if (current === null || next === null || !read?.ok || !(await writeFileAtomic(full, next, sha256(current))).ok) return false;
       this.cache(project).invalidate(page.path);
       await this.log(project, [{ action: 'updated', path: page.path, source }, ...events(read.page).map(recordLogLine)]);
-      await this.regenerateIndex(project);
+      // read back at once, so the watcher's event for this write is known as Charlie's own
+      if (regenerate) await this.regenerateIndex(project);
+      else await this.load(project);
       return true;
     });
   }

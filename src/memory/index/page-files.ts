@@ -2,7 +2,7 @@
  * Which files of a project folder are indexed: the layer files, the notes (not the
  * generated catalogue or ingestion log) and the conversation archive.
  */
-import { readdirSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { LOG_FILE } from '../archive-format.js';
@@ -46,6 +46,18 @@ export function listPageFiles(projectDir: string): Map<string, PageFile> {
     if (!isIndexedPage(page)) continue;
     const s = statSync(absolute, { throwIfNoEntry: false });
     if (s) out.set(page, { page, absolute, mtimeMs: s.mtimeMs, size: s.size });
+  }
+  return out;
+}
+
+/** The indexed pages among `pages` (relative to the project folder) that exist, with size and mtime. */
+export function statPages(projectDir: string, pages: Iterable<string>): Map<string, PageFile> {
+  const out = new Map<string, PageFile>();
+  for (const page of pages) {
+    if (!isIndexedPage(page)) continue;
+    const absolute = join(projectDir, ...page.split('/'));
+    const s = lstatSync(absolute, { throwIfNoEntry: false });
+    if (s?.isFile()) out.set(page, { page, absolute, mtimeMs: s.mtimeMs, size: s.size });
   }
   return out;
 }

@@ -208,13 +208,16 @@ export class ProjectTable {
   }
 
   /** Merges new rows into the indexes; builds the vector index once the table is large. */
-  async optimize(): Promise<void> {
+  /** Compacts, builds the vector index when due, and deletes versions older than `keepMs` (0: all but the newest, after a forget). */
+  async optimize(keepMs = 60_000): Promise<void> {
     const rows = await this.table.countRows();
     const indices = await this.table.listIndices();
     if (rows >= VECTOR_INDEX_MIN_ROWS && !indices.some((i) => i.columns.includes('vector'))) {
       await this.table.createIndex('vector', { config: lancedb.Index.hnswSq({ distanceType: 'dot' }) });
     }
-    await this.table.optimize({ cleanupOlderThan: new Date() });
+    // versions older than a minute go: a search still reading the one just replaced (searches are
+    // not queued behind index updates) must not find its files deleted under it
+    await this.table.optimize({ cleanupOlderThan: new Date(Date.now() - keepMs) });
   }
 
   async countRows(): Promise<number> {

@@ -1,39 +1,98 @@
 /**
- * Watches `projects/` for hand edits while Charlie runs and syncs the touched project,
- * debounced. Recall also syncs before every search, so the watcher only keeps the index
- * warm; it is never needed for correctness.
+ * Watches `projects/` for changes while Charlie runs (hand edits and Charlie's own writes) and
+ * reports them per project, coalesced: the files changed during a quiet `debounceMs` come as one
+ * batch, and a project's next batch waits until its handler finished the previous one, so a burst
+ * of changes costs one run, however many files it touched. The handler learns which files
+ * changed, so an archive append need not cost what a moved folder does.
  */
 import { mkdirSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 import { watch } from 'chokidar';
 import type { Logger } from '../../core/ports.js';
 
-export function watchProjects(projectsDir: string, sync: (project: string) => Promise<unknown>, logger: Logger, debounceMs = 300): () => Promise<void> {
+/** What changed in one project since its last batch. */
+export interface ProjectChanges {
+  project: string;
+  /** Files (relative to the project folder, `/`-separated) added, changed or removed. */
+  paths: string[];
+  /** A folder came or went, or the watcher reported an error: list the project again. */
+  rescan: boolean;
+}
+
+export interface WatchOptions {
+  debounceMs?: number;
+  /**
+   * true once the watcher reports every change (its initial scan is done); false after an error,
+   * when it may have missed some: readers then list the folders again, as without a watcher.
+   */
+  onTrust?: (trusted: boolean) => void;
+}
+
+interface Pending {
+  paths: Set<string>;
+  rescan: boolean;
+  timer: NodeJS.Timeout | null;
+  running: boolean;
+}
+
+export function watchProjects(projectsDir: string, handle: (changes: ProjectChanges) => Promise<unknown>, logger: Logger, options: WatchOptions = {}): () => Promise<void> {
+  const debounceMs = options.debounceMs ?? 300;
   mkdirSync(projectsDir, { recursive: true });
-  const timers = new Map<string, NodeJS.Timeout>();
+  const pending = new Map<string, Pending>();
+  let closed = false;
   const watcher = watch(projectsDir, {
     ignoreInitial: true,
     ignored: (path: string) => /(^|[/\\])\.[^/\\]/.test(relative(projectsDir, path)),
     awaitWriteFinish: { stabilityThreshold: 100, pollInterval: 50 },
   });
-  const touched = (path: string) => {
-    const [project, folder] = relative(projectsDir, path).split(sep);
-    // Markdown pages, and any file put into the project's inbox/ (a source to ingest)
-    if (!project || project.startsWith('..') || !(path.endsWith('.md') || folder === 'inbox')) return;
-    clearTimeout(timers.get(project));
-    timers.set(
-      project,
-      setTimeout(() => {
-        timers.delete(project);
-        sync(project).catch((err: unknown) => logger.warn({ project, err: String(err) }, 'index sync after a file change failed'));
-      }, debounceMs),
-    );
+  const run = (project: string, p: Pending) => {
+    p.timer = null;
+    if (p.running || closed) return;
+    const changes: ProjectChanges = { project, paths: [...p.paths], rescan: p.rescan };
+    p.paths.clear();
+    p.rescan = false;
+    p.running = true;
+    handle(changes)
+      .catch((err: unknown) => logger.warn({ project, err: String(err) }, 'update after a file change failed'))
+      .finally(() => {
+        p.running = false;
+        // changes that came in meanwhile: one more batch
+        if (p.paths.size > 0 || p.rescan) schedule(project, p);
+        else if (!p.timer) pending.delete(project);
+      });
   };
-  watcher.on('add', touched).on('change', touched).on('unlink', touched);
-  watcher.on('error', (err) => logger.warn({ err: String(err) }, 'project watcher error'));
+  const schedule = (project: string, p: Pending) => {
+    if (p.timer) clearTimeout(p.timer);
+    p.timer = setTimeout(() => run(project, p), debounceMs);
+  };
+  const touched = (path: string, folder: boolean) => {
+    const rel = relative(projectsDir, path).split(sep);
+    const [project, top] = rel;
+    if (!project || project.startsWith('..')) return;
+    if (!folder && !(path.endsWith('.md') || top === 'inbox')) return;
+    let p = pending.get(project);
+    if (!p) pending.set(project, (p = { paths: new Set(), rescan: false, timer: null, running: false }));
+    if (folder) p.rescan = true;
+    else p.paths.add(rel.slice(1).join('/'));
+    schedule(project, p);
+  };
+  watcher
+    .on('add', (path) => touched(path, false))
+    .on('change', (path) => touched(path, false))
+    .on('unlink', (path) => touched(path, false));
+  // a folder added or removed inside a project (a whole category moved by hand): list it again
+  watcher.on('addDir', (path) => relative(projectsDir, path).includes(sep) && touched(path, true));
+  watcher.on('unlinkDir', (path) => relative(projectsDir, path).includes(sep) && touched(path, true));
+  watcher.on('error', (err) => {
+    logger.warn({ err: String(err) }, 'project watcher error; listing the project folders again before each use');
+    options.onTrust?.(false);
+  });
+  watcher.on('ready', () => options.onTrust?.(true));
   return async () => {
-    for (const t of timers.values()) clearTimeout(t);
-    timers.clear();
+    closed = true;
+    options.onTrust?.(false);
+    for (const p of pending.values()) if (p.timer) clearTimeout(p.timer);
+    pending.clear();
     await watcher.close();
   };
 }

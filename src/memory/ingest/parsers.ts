@@ -4,9 +4,9 @@
  * (mailparser, from the Nodemailer project), one CSV row (csv-parse). A file that cannot be
  * parsed throws, so nothing of it is ingested.
  */
-import ICAL from 'ical.js';
-import { parse as parseCsv } from 'csv-parse/sync';
-import { simpleParser, type AddressObject } from 'mailparser';
+// the parsers are loaded by the first file of their kind put into an inbox, not at start-up
+import type ICAL from 'ical.js';
+import type { AddressObject } from 'mailparser';
 
 export interface SourceItem {
   /** Where in the file: `L12` (line), `event-3`, `row-7`, `mail`. */
@@ -37,16 +37,17 @@ function lines(text: string): SourceItem[] {
 }
 
 /* eslint-disable @typescript-eslint/no-unnecessary-condition -- ical.js's types say every value is there; real .ics files leave many out */
-function calendar(text: string): SourceItem[] {
+async function calendar(text: string): Promise<SourceItem[]> {
+  const { default: ical } = await import('ical.js');
   let root: InstanceType<typeof ICAL.Component>;
   try {
-    root = new ICAL.Component(ICAL.parse(text) as unknown[]);
+    root = new ical.Component(ical.parse(text) as unknown[]);
   } catch (err) {
     throw new SourceParseError(`not a valid iCalendar file: ${err instanceof Error ? err.message : String(err)}`);
   }
   if (root.name !== 'vcalendar') throw new SourceParseError('not a VCALENDAR');
   return root.getAllSubcomponents('vevent').map((vevent, i) => {
-    const e = new ICAL.Event(vevent);
+    const e = new ical.Event(vevent);
     const who = vevent
       .getAllProperties('attendee')
       .map((p) => String(p.getParameter('cn') ?? p.getFirstValue() ?? '').replace(/^mailto:/i, ''))
@@ -72,6 +73,7 @@ function names(a: AddressObject | AddressObject[] | undefined): string {
 }
 
 async function email(bytes: Buffer): Promise<SourceItem[]> {
+  const { simpleParser } = await import('mailparser');
   const mail = await simpleParser(bytes);
   const from = names(mail.from);
   if (!from && !mail.subject && !mail.date) throw new SourceParseError('not an e-mail: no From, Subject or Date header');
@@ -85,7 +87,8 @@ async function email(bytes: Buffer): Promise<SourceItem[]> {
   return [{ ref: 'mail', text: clip(`${head.filter(Boolean).join(', ')}\n${body}`), ...(mail.date ? { date: mail.date.toISOString() } : {}) }];
 }
 
-function csv(text: string): SourceItem[] {
+async function csv(text: string): Promise<SourceItem[]> {
+  const { parse: parseCsv } = await import('csv-parse/sync');
   let rows: { record: Record<string, string>; info: { lines: number } }[];
   try {
     rows = parseCsv<{ record: Record<string, string>; info: { lines: number } }>(text, { columns: true, bom: true, skip_empty_lines: true, trim: true, info: true });

@@ -72,10 +72,12 @@ export function reviewPairs(pages: Iterable<WikiPage>): ReviewPair[] {
     );
     const seen = new Set<string>();
     for (const f of byId.values()) {
-      const r = readRecord(p.path, f, { sensitivity: p.sensitivity });
+      // only a record with a partner can be in a pair: the others are not read (reading hashes each)
       const vs = (field(f.fields, 'vs') ?? '').replace(/^\^/, '');
       const other = byId.get(vs);
-      if (r.status !== 'review' || !other || seen.has(r.id) || seen.has(vs)) continue;
+      if (!other) continue;
+      const r = readRecord(p.path, f, { sensitivity: p.sensitivity });
+      if (r.status !== 'review' || seen.has(r.id) || seen.has(vs)) continue;
       seen.add(r.id).add(vs);
       const o = readRecord(p.path, other, { sensitivity: p.sensitivity });
       const [a, b] = o.said > r.said || (o.said === r.said && other.line > f.line) ? [r, o] : [o, r];

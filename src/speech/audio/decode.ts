@@ -3,9 +3,7 @@
  * floats, with WebAssembly decoders only: no ffmpeg, no system packages.
  */
 import { Readable } from 'node:stream';
-import prism from 'prism-media';
-import { MPEGDecoder } from 'mpg123-decoder';
-import OpusScript from 'opusscript';
+// the decoders (WebAssembly) are loaded on the first audio to decode, not when Charlie starts
 import type { MonoAudio } from './mono-audio.js';
 import { parseWav } from './wav.js';
 
@@ -40,6 +38,7 @@ export async function decodeAudio(data: Uint8Array, mime = ''): Promise<MonoAudi
 }
 
 export async function decodeMp3(data: Uint8Array): Promise<MonoAudio> {
+  const { MPEGDecoder } = await import('mpg123-decoder');
   const decoder = new MPEGDecoder();
   await decoder.ready;
   try {
@@ -55,6 +54,7 @@ export async function decodeMp3(data: Uint8Array): Promise<MonoAudio> {
 
 /** Ogg Opus (Discord voice messages): demux with prism-media, decode with opusscript at 48 kHz. */
 export async function decodeOggOpus(data: Uint8Array): Promise<MonoAudio> {
+  const [{ default: prism }, { default: OpusScript }] = await Promise.all([import('prism-media'), import('opusscript')]);
   const demuxer = new prism.opus.OggDemuxer();
   const opus = new OpusScript(48_000, 1, OpusScript.Application.VOIP);
   const chunks: Int16Array[] = [];

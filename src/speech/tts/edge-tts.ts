@@ -4,7 +4,6 @@
  * under a timeout. The service answers MP3 (the output format is fixed in the library);
  * playback decodes it with a WebAssembly MP3 decoder, no ffmpeg.
  */
-import { Communicate } from 'edge-tts-universal';
 import type { SynthesizedAudio, TextToSpeech } from '../../core/ports.js';
 import { TtsError } from './errors.js';
 import { withTimeout } from './timeout.js';
@@ -17,7 +16,11 @@ export interface EdgeChunk {
 /** Opens one synthesis stream; injectable so tests can script a hanging or failing service. */
 export type EdgeStreamFactory = (text: string, voice: string) => AsyncIterable<EdgeChunk>;
 
-export const edgeStream: EdgeStreamFactory = (text, voice) => new Communicate(text, { voice }).stream();
+/** The library is loaded on the first synthesis (it is not needed to start Charlie). */
+export const edgeStream: EdgeStreamFactory = async function* (text, voice) {
+  const { Communicate } = await import('edge-tts-universal');
+  yield* new Communicate(text, { voice }).stream();
+};
 
 export interface EdgeTtsOptions {
   voice: string;

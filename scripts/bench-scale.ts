@@ -1,0 +1,358 @@
+/**
+ * `npm run bench:scale`: what a year of memory costs per turn, beside an empty project.
+ *
+ *   npm run bench:scale [-- --pages 10000 --days 365 --projects 20 --turns 500 --model-ms 50]
+ *
+ * Writes a household memory (scripts/bench-scale-data.ts) to a temp folder, indexes it, then runs
+ * Charlie's real composition (`buildApp`, the watcher on) against a scripted model server that
+ * answers after a fixed delay, and measures for the large memory and for an empty project:
+ *   - per-turn overhead (turn time minus the model's own time, timed straight at the server in
+ *     the same run) p50/p95, and the part before the model is called;
+ *   - recall through `searchMemory` and a plain LanceDB query (vector ∥ full-text, top 100) over
+ *     the same table;
+ *   - a hand edit: main-thread time spent in the 3 s after it, and the time until it is found;
+ *   - RSS after 0, 50, 100, 200, 500 turns (after a GC);
+ *   - start-up of the terminal chat to its prompt and its idle RSS, against `--version`.
+ * Everything is printed with the ratio large / empty.
+ */
+import { spawn } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { performance } from 'node:perf_hooks';
+import * as lancedb from '@lancedb/lancedb';
+import { applyIndexRuntime, loadConfig } from '../src/config.js';
+import { silentLogger, type Logger } from '../src/core/ports.js';
+import { HashingEmbedder } from '../src/memory/index/hashing-embedder.js';
+import { tableName } from '../src/memory/index/project-table.js';
+import { keyTerms } from '../src/memory/index/text.js';
+import { createRecall } from '../src/memory/recall.js';
+import { SqliteUsageStore } from '../src/storage/usage-store.js';
+import { buildApp } from '../src/main.js';
+import { startFakeModelServer } from '../test/support/fake-model-server.js';
+import { consoleLogger, percentile } from './bench-util.js';
+import { MAIN, SPEAKER, writeEmpty, writeHousehold, type Household } from './bench-scale-data.js';
+
+const { values: args } = parseArgs({
+  options: {
+    pages: { type: 'string', default: '10000' },
+    days: { type: 'string', default: '365' },
+    projects: { type: 'string', default: '20' },
+    turns: { type: 'string', default: '500' },
+    'model-ms': { type: 'string', default: '50' },
+    queries: { type: 'string', default: '60' },
+    'skip-startup': { type: 'boolean', default: false },
+    /** A folder: each scenario's process writes a CPU profile there (node --cpu-prof). */
+    profile: { type: 'string' },
+    child: { type: 'string' },
+    label: { type: 'string' },
+    verbose: { type: 'boolean', default: false },
+  },
+});
+const TURNS = Number(args.turns);
+const MODEL_MS = Number(args['model-ms']);
+const RSS_AT = [0, 50, 100, 200, 500].filter((n) => n <= TURNS);
+const REPLY = 'Noted — I will keep that in mind.';
+const step = (what: string) => process.stderr.write(`  · ${what}\n`);
+const mb = (bytes: number) => bytes / 1024 / 1024;
+const gc = (globalThis as { gc?: () => void }).gc;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Figures {
+  label: string;
+  overhead: number[];
+  beforeModel: number[];
+  recall: number[];
+  plain: number[];
+  editBusyMs: number;
+  editFoundMs: number;
+  rss: Map<number, number>;
+  /** JS heap in use at the same points: RSS growth beyond it is native (LanceDB, SQLite) or freed-but-kept memory. */
+  heap: Map<number, number>;
+  buildMs: number;
+}
+
+/** The model's own time: a streamed request straight at the server, read to the end. */
+async function modelAlone(url: string): Promise<number> {
+  const body = JSON.stringify({ model: 'fake-model', stream: true, messages: [{ role: 'user', content: 'model alone' }] });
+  const t = performance.now();
+  const res = await fetch(`${url}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  await res.text();
+  return performance.now() - t;
+}
+
+/** The index is derived: built before the app starts, as a household running for a year has it. */
+async function buildIndex(root: string): Promise<void> {
+  const usage = new SqliteUsageStore(join(root, 'data', 'usage.db'));
+  const service = createRecall({ projectsDir: join(root, 'projects'), dataDir: join(root, 'data'), embedder: new HashingEmbedder(), usage, logger: silentLogger });
+  await service.syncAll();
+  await service.close();
+  usage.close();
+}
+
+/** One scenario in a fresh process, so its RSS is the app's and not the data generator's or the indexer's. */
+function inChild(label: string, root: string, titles: string[]): Promise<Figures> {
+  return new Promise((resolve, reject) => {
+    const extra = Object.entries(args).flatMap(([k, v]) => (typeof v === 'string' ? [`--${k}`, v] : v ? [`--${k}`] : []));
+    const profile = args.profile ? ['--cpu-prof', '--cpu-prof-dir', args.profile] : [];
+    const child = spawn(process.execPath, [...profile, '--expose-gc', '--disable-warning=ExperimentalWarning', '--import', 'tsx', import.meta.filename, ...extra, '--child', root, '--label', label], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stdin.end(JSON.stringify(titles));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) {
+        reject(new Error(`scenario ${label} failed (exit ${String(code)})`));
+        return;
+      }
+      const f = JSON.parse(out.trim().split('\n').at(-1)!) as Figures & { rss: [number, number][]; heap: [number, number][] };
+      resolve({ ...f, rss: new Map(f.rss), heap: new Map(f.heap) });
+    });
+  });
+}
+
+async function scenario(label: string, household: Household | null, root: string, logger: Logger): Promise<Figures> {
+  const projectsDir = join(root, 'projects');
+  const dataDir = join(root, 'data');
+  const arrivals = new Map<string, number>();
+  const model = await startFakeModelServer((body: { messages?: { content?: unknown }[] }) => {
+    const last = body.messages?.at(-1)?.content;
+    const m = /\[turn (\d+)\]/.exec(typeof last === 'string' ? last : JSON.stringify(last ?? ''));
+    if (m) arrivals.set(m[1]!, performance.now());
+    return { text: REPLY, delayMs: MODEL_MS };
+  });
+  const config = loadConfig(
+    { LLM_BASE_URL: model.url, LLM_MODEL: 'fake-model', EMBEDDER: 'builtin', WATCH_PROJECTS: 'true', PROJECTS_DIR: projectsDir, DATA_DIR: dataDir, WEB_PORT: '0', LOG_LEVEL: 'silent' },
+    root,
+  );
+  let t = performance.now();
+  const app = await buildApp(config, logger);
+  const buildMs = performance.now() - t;
+  const figures: Figures = { label, overhead: [], beforeModel: [], recall: [], plain: [], editBusyMs: 0, editFoundMs: 0, rss: new Map(), heap: new Map(), buildMs };
+  try {
+    for (let i = 0; i < 5; i++) await modelAlone(model.url); // warm the connection
+    const place = { kind: 'project' as const, origin: { name: MAIN.name, key: MAIN.key } };
+    const titles = household?.titles ?? [];
+    const sample = () => {
+      gc?.();
+      const m = process.memoryUsage();
+      return { rss: mb(m.rss), heap: mb(m.heapUsed) };
+    };
+    await sleep(1500); // let the start-up scans settle
+    const first = sample();
+    figures.rss.set(0, first.rss);
+    figures.heap.set(0, first.heap);
+    step(`${label}: ${TURNS} turns`);
+    // the model's own time, timed between the turns of the same run (so machine load hits both alike)
+    const own: number[] = [];
+    const totals: number[] = [];
+    for (let i = 1; i <= TURNS; i++) {
+      const named = titles.length > 0 && i % 3 === 0 ? ` Did ${titles[(i * 7919) % titles.length]} call back?` : '';
+      const text = `Can you remember the ${['boiler', 'school run', 'dentist'][i % 3]} thing for later?${named} [turn ${i}]`;
+      t = performance.now();
+      const outcome = await app.assistant.handle({ place, speaker: SPEAKER, text, source: `terminal:${i}` });
+      const total = performance.now() - t;
+      if (outcome.reply !== REPLY) throw new Error(`turn ${i} did not get the scripted reply: ${outcome.reply}`);
+      const arrived = arrivals.get(String(i));
+      arrivals.delete(String(i));
+      if (arrived !== undefined) figures.beforeModel.push(arrived - t);
+      totals.push(total);
+      // the fake server keeps every request body; the app does not, so neither may its RSS
+      model.requests.length = 0;
+      model.requestHeaders.length = 0;
+      await sleep(10);
+      own.push(await modelAlone(model.url));
+      if (RSS_AT.includes(i)) {
+        const m = sample();
+        figures.rss.set(i, m.rss);
+        figures.heap.set(i, m.heap);
+      }
+    }
+    const ownP50 = percentile(own, 50);
+    figures.overhead = totals.map((t) => Math.max(0, t - ownP50));
+    step(`${label}: recall`);
+    const queries = Number(args.queries);
+    const db = await lancedb.connect(join(dataDir, 'index'));
+    const table = await db.openTable(tableName(MAIN.slug, new HashingEmbedder().id));
+    const embedder = new HashingEmbedder();
+    for (let i = 0; i < queries + 10; i++) {
+      const q = `${['boiler', 'school', 'dentist', 'insurance'][i % 4]} ${titles.length ? titles[(i * 31) % titles.length] : 'plans'}`;
+      t = performance.now();
+      await app.assistant.searchMemory(place, q, 8);
+      const ours = performance.now() - t;
+      // the app compacts the table meanwhile (optimize drops old versions' files): read the latest
+      await table.checkoutLatest();
+      t = performance.now();
+      const vector = (await embedder.embed([q]))[0]!;
+      await Promise.all([
+        table.query().nearestTo(Array.from(vector)).distanceType('dot').limit(100).toArray(),
+        table
+          .query()
+          .fullTextSearch(new lancedb.MultiMatchQuery(keyTerms(q, 10).join(' '), ['search_text', 'context']))
+          .limit(100)
+          .toArray(),
+      ]);
+      const plain = performance.now() - t;
+      if (i >= 10) {
+        figures.recall.push(ours);
+        figures.plain.push(plain);
+      }
+    }
+    table.close();
+    db.close();
+    step(`${label}: a hand edit`);
+    const page = join(projectsDir, MAIN.slug, 'notes', 'People', `${SPEAKER.replace(/ /g, '-')}.md`);
+    const marker = 'zanzibarquokka';
+    const elu = performance.eventLoopUtilization();
+    t = performance.now();
+    if (existsSync(page)) appendFileSync(page, `\n### 2026-11-30\n\nPlans a trip with a ${marker}.\n`);
+    else {
+      mkdirSync(dirname(page), { recursive: true });
+      writeFileSync(page, `---\nschema: 1\ntitle: ${SPEAKER}\ncategory: People\n---\n\n### 2026-11-30\n\nPlans a trip with a ${marker}.\n`);
+    }
+    let found = NaN;
+    while (performance.now() - t < 10_000) {
+      const hits = await app.assistant.searchMemory(place, marker, 3);
+      if (hits.some((h) => h.text.includes(marker))) {
+        found = performance.now() - t;
+        break;
+      }
+      await sleep(50);
+    }
+    await sleep(Math.max(0, 3000 - (performance.now() - t)));
+    const busy = performance.eventLoopUtilization(elu);
+    figures.editBusyMs = busy.active;
+    figures.editFoundMs = found;
+  } finally {
+    await app.close();
+    await model.close();
+  }
+  return figures;
+}
+
+/** Start-up of the terminal chat to its prompt line and its RSS once idle, against `--version`. */
+async function startup(root: string): Promise<{ version: number; chat: number; idleRss: number }> {
+  const model = await startFakeModelServer(() => ({ text: REPLY }));
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    LLM_BASE_URL: model.url,
+    LLM_MODEL: 'fake-model',
+    EMBEDDER: 'builtin',
+    PROJECTS_DIR: join(root, 'projects'),
+    DATA_DIR: join(root, 'data'),
+    WEB_PORT: '0',
+    LOG_LEVEL: 'silent',
+  };
+  const run = (extra: string[], until: RegExp | null) =>
+    new Promise<{ ms: number; rss: number }>((resolve, reject) => {
+      const t = performance.now();
+      const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', '--import', 'tsx', 'src/cli.ts', ...extra], {
+        cwd: join(import.meta.dirname, '..'),
+        env,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let out = '';
+      let ms = NaN;
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (until && Number.isNaN(ms) && until.test(out)) {
+          ms = performance.now() - t;
+          // idle: the prompt is shown; wait for start-up work to settle, then read the RSS
+          setTimeout(() => {
+            const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+            const rss = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN) * 1024;
+            child.stdin.end();
+            child.once('close', () => resolve({ ms, rss }));
+          }, 3000);
+        }
+      });
+      child.on('error', reject);
+      child.on('close', (code) => {
+        if (!until) resolve({ ms: performance.now() - t, rss: NaN });
+        else if (Number.isNaN(ms)) reject(new Error(`the chat did not start (exit ${code}): ${out}`));
+      });
+      if (!until) child.stdin.end();
+    });
+  try {
+    const version: number[] = [];
+    const chat: number[] = [];
+    let idleRss = 0;
+    for (let i = 0; i < 3; i++) {
+      version.push((await run(['--version'], null)).ms);
+      const c = await run(['--project', 'empty'], /— project /);
+      chat.push(c.ms);
+      idleRss = Math.max(idleRss, c.rss);
+    }
+    return { version: percentile(version, 50), chat: percentile(chat, 50), idleRss };
+  } finally {
+    await model.close();
+  }
+}
+
+const pad = (s: string, n: number) => s.padEnd(n);
+const ms = (v: number) => (Number.isFinite(v) ? `${v.toFixed(1)} ms` : 'n/a');
+function row(what: string, big: number, empty: number, unit: (v: number) => string = ms): void {
+  const ratio = empty > 0 && Number.isFinite(big) && Number.isFinite(empty) ? `${(big / empty).toFixed(2)}×` : 'n/a';
+  console.log(`  ${pad(what, 44)} ${pad(unit(big), 12)} ${pad(unit(empty), 12)} ${ratio}`);
+}
+
+applyIndexRuntime(loadConfig({}));
+const logger = args.verbose ? consoleLogger('debug') : silentLogger;
+if (args.child) {
+  const titles = JSON.parse(readFileSync(0, 'utf8')) as string[];
+  const f = await scenario(args.label ?? '', titles.length ? { titles, days: 0 } : null, args.child, logger);
+  process.stdout.write(`${JSON.stringify({ ...f, rss: [...f.rss], heap: [...f.heap] })}\n`);
+  process.exit(0);
+}
+const pages = Number(args.pages);
+const end = new Date();
+const bigRoot = mkdtempSync(join(tmpdir(), 'charlie-bench-scale-'));
+const emptyRoot = mkdtempSync(join(tmpdir(), 'charlie-bench-empty-'));
+try {
+  step(`writing ${pages} pages, ${args.days} days of archives, ${args.projects} projects`);
+  const household = writeHousehold(join(bigRoot, 'projects'), { pages, days: Number(args.days), projects: Number(args.projects), end });
+  writeEmpty(join(emptyRoot, 'projects'));
+  step('indexing');
+  await buildIndex(bigRoot);
+  await buildIndex(emptyRoot);
+  const big = await inChild(`${pages} pages`, bigRoot, household.titles);
+  const empty = await inChild('empty', emptyRoot, []);
+  console.log(
+    `\nbench:scale — ${pages} entity pages, ${args.days} days of archives, ${args.projects} projects; ${TURNS} turns; model answers after ${MODEL_MS} ms${gc ? '' : ' (run with --expose-gc for steady RSS)'}`,
+  );
+  console.log(`  ${pad('', 44)} ${pad(`${pages} pages`, 12)} ${pad('empty', 12)} ratio`);
+  row('per-turn overhead p50', percentile(big.overhead, 50), percentile(empty.overhead, 50));
+  row('per-turn overhead p95', percentile(big.overhead, 95), percentile(empty.overhead, 95));
+  row('  of which before the model, p50', percentile(big.beforeModel, 50), percentile(empty.beforeModel, 50));
+  row('  of which before the model, p95', percentile(big.beforeModel, 95), percentile(empty.beforeModel, 95));
+  row('recall (searchMemory) p50', percentile(big.recall, 50), percentile(empty.recall, 50));
+  row('recall (searchMemory) p95', percentile(big.recall, 95), percentile(empty.recall, 95));
+  row('plain LanceDB vector ∥ FTS p50', percentile(big.plain, 50), percentile(empty.plain, 50));
+  console.log(
+    `  ${pad('recall p50 / plain LanceDB p50', 44)} ${pad(`${(percentile(big.recall, 50) / percentile(big.plain, 50)).toFixed(2)}×`, 12)} ${pad(`${(percentile(empty.recall, 50) / percentile(empty.plain, 50)).toFixed(2)}×`, 12)}`,
+  );
+  row('hand edit: main-thread time in the next 3 s', big.editBusyMs, empty.editBusyMs);
+  row('hand edit: until searchable', big.editFoundMs, empty.editFoundMs);
+  row('app build (buildApp)', big.buildMs, empty.buildMs);
+  const rssText = (v: number) => `${v.toFixed(0)} MB`;
+  for (const n of RSS_AT) row(`RSS after ${n} turns`, big.rss.get(n) ?? NaN, empty.rss.get(n) ?? NaN, rssText);
+  for (const n of RSS_AT) row(`  JS heap in use after ${n} turns`, big.heap.get(n) ?? NaN, empty.heap.get(n) ?? NaN, rssText);
+  const last = RSS_AT.at(-1)!;
+  if (RSS_AT.includes(50) && last > 50) {
+    const growth = (f: Figures) => `${(((f.rss.get(last)! - f.rss.get(50)!) / f.rss.get(50)!) * 100).toFixed(1)} %`;
+    console.log(`  ${pad(`RSS growth, 50 → ${last} turns`, 44)} ${pad(growth(big), 12)} ${pad(growth(empty), 12)}`);
+  }
+  if (!args['skip-startup']) {
+    step('start-up');
+    const s = await startup(emptyRoot);
+    console.log(`\nstart-up (empty project, terminal chat, WEB_PORT=0), median of 3:`);
+    console.log(`  --version ${ms(s.version)} · chat to its prompt ${ms(s.chat)} · difference ${ms(s.chat - s.version)} · idle RSS ${rssText(mb(s.idleRss))}`);
+  }
+} finally {
+  rmSync(bigRoot, { recursive: true, force: true });
+  rmSync(emptyRoot, { recursive: true, force: true });
+}
