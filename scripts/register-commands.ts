@@ -9,7 +9,7 @@ import { registerCommands } from '../src/discord/register.js';
 async function main(): Promise<void> {
   const config = loadConfig();
   if (!config.DISCORD_TOKEN) {
-    console.error('DISCORD_TOKEN is not set — put the bot token from the Developer Portal (Bot tab) in .env; see the README, "Charlie on Discord"');
+    console.error('DISCORD_TOKEN is not set — put the bot token from the Developer Portal (Bot tab) in .env; see docs/discord.md');
     process.exitCode = 1;
     return;
   }

@@ -61,7 +61,7 @@ export interface DiscordBot {
 
 export async function startDiscord(options: StartDiscordOptions): Promise<DiscordBot> {
   const { config, assistant } = options;
-  if (!config.DISCORD_TOKEN) throw new ConfigError('DISCORD_TOKEN is not set — copy the bot token from the Bot tab of your application (README: "Charlie on Discord")');
+  if (!config.DISCORD_TOKEN) throw new ConfigError('DISCORD_TOKEN is not set — copy the bot token from the Bot tab of your application (docs/discord.md)');
   const logger = options.logger.child({ component: 'discord' });
   const commands = options.commands ?? (await loadCommands());
   const client = createDiscordClient({ apiUrl: options.apiUrl ?? config.DISCORD_API_URL });
@@ -163,7 +163,7 @@ function loginError(error: unknown): Error {
   // code (DiscordjsErrorCodes.DisallowedIntents is never thrown by login), so its text is all there is.
   // eslint-disable-next-line @typescript-eslint/no-deprecated -- still what older discord.js paths throw; the text match covers the new one
   if (code === DiscordjsErrorCodes.DisallowedIntents || /disallowed intents/i.test(text)) {
-    return new ConfigError('Discord refused the Message Content intent — enable "Message Content Intent" on the Bot tab of your application (README: "Charlie on Discord")', { cause: error });
+    return new ConfigError('Discord refused the Message Content intent — enable "Message Content Intent" on the Bot tab of your application (docs/discord.md)', { cause: error });
   }
   return error instanceof Error ? error : new Error(text);
 }

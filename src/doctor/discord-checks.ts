@@ -93,7 +93,7 @@ function guildsCheck(get: Get, config: Config, state: DiscordState): Check {
         );
       }
       const missing = allowed.filter((id) => !inGuilds.has(id));
-      const invite = `invite it: Developer Portal → OAuth2 → URL Generator, scopes bot + applications.commands (see README "Invite it to your server")`;
+      const invite = `invite it: Developer Portal → OAuth2 → URL Generator, scopes bot + applications.commands (see docs/discord.md, "Invite it to your server")`;
       if (missing.length > 0) return fail(`the bot is not in allowed server(s) ${missing.join(', ')}`, invite);
       return ok(`in every allowed server: ${allowed.map((id) => inGuilds.get(id) ?? id).join(', ')}`);
     },
@@ -176,7 +176,7 @@ function voiceStackCheck(): Check {
 
 export function discordPart(config: Config, loadCommands: () => Promise<Command[]>): Part {
   if (!config.DISCORD_TOKEN) {
-    return { name: 'discord', checks: [{ name: 'discord', run: () => Promise.resolve(skip('DISCORD_TOKEN is not set: the Discord bot does not start (see README "Charlie on Discord")')) }] };
+    return { name: 'discord', checks: [{ name: 'discord', run: () => Promise.resolve(skip('DISCORD_TOKEN is not set: the Discord bot does not start (see docs/discord.md)')) }] };
   }
   const get = getter(config);
   const state: DiscordState = { botId: undefined, applicationId: undefined };

@@ -30,7 +30,7 @@ export function doctorParts(outcome: ConfigOutcome, deps: DoctorDeps): Part[] {
   const embedded = embeddedPart(config);
   const embeddedOnly = config.LLM_PROVIDER === 'embedded';
   if (embedded !== null && !embeddedOnly) chat.fallback = 'npm start answers with the embedded model instead (LLM_PROVIDER=auto)';
-  if (embedded === null && config.LLM_PROVIDER === 'auto') chat.otherWay = 'or let Charlie run a model itself (README: "The embedded model (no server needed)")';
+  if (embedded === null && config.LLM_PROVIDER === 'auto') chat.otherWay = 'or let Charlie run a model itself (docs/models.md: "The embedded model (no server needed)")';
   const server = embeddedOnly ? [] : [modelLanePart(chat, config)];
   // With LLM_PROVIDER=auto the server wins when it answers; the memory lane follows the chat model.
   return [

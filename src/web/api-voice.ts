@@ -18,7 +18,7 @@ const MAX_AUDIO = 25 * 1024 * 1024;
 
 export function voiceRoutes(app: Hono<WebEnv>, speech: SpeechServices | undefined): void {
   app.post('/api/transcribe', async (c) => {
-    if (!speech?.transcribe) return c.json({ error: 'speech-to-text is not set up (see README: Voice channels)' }, 501);
+    if (!speech?.transcribe) return c.json({ error: 'speech-to-text is not set up (see docs/voice.md)' }, 501);
     const data = new Uint8Array(await c.req.arrayBuffer());
     if (!data.length) return c.json({ error: 'no audio in the request body' }, 400);
     if (data.length > MAX_AUDIO) return c.json({ error: 'recording too long' }, 413);

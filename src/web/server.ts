@@ -55,7 +55,7 @@ export async function startWeb(o: WebServerOptions, logger: Logger): Promise<Web
   const warnings: string[] = [];
   if (!isLoopbackHost(o.host)) {
     warnings.push(
-      `the web app listens on ${o.host}, not only on this machine: anyone on the network can reach the login page, and without TLS the session cookie travels in clear — put it behind a reverse proxy with TLS or Tailscale (see README: Web app)`,
+      `the web app listens on ${o.host}, not only on this machine: anyone on the network can reach the login page, and without TLS the session cookie travels in clear — put it behind a reverse proxy with TLS or Tailscale (see docs/web-app.md)`,
     );
   }
   return {

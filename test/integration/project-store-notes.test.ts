@@ -109,9 +109,15 @@ describe('notes', () => {
     await store.saveNote('p', { title: 'Other', body: 'tokens only', source: 's' });
     const hits = await store.grepNotes('p', 'refresh tokens', 10);
     expect(hits).toEqual([
-      { path: 'Topics/JWT-Refresh-Tokens.md', line: 3, text: 'title: JWT Refresh Tokens' },
-      { path: 'Topics/JWT-Refresh-Tokens.md', line: 19, text: 'We rotate REFRESH tokens daily.' },
+      { path: 'Topics/JWT-Refresh-Tokens.md', line: 3, text: 'title: JWT Refresh Tokens', sensitivity: 'personal' },
+      { path: 'Topics/JWT-Refresh-Tokens.md', line: 19, text: 'We rotate REFRESH tokens daily.', sensitivity: 'personal' },
     ]);
+    // a hit carries its page's sensitivity, read from the raw front matter failing closed
+    await store.saveNote('p', { title: 'Vault', body: 'the refresh tokens of the vault', source: 's' });
+    const vault = (await store.listNotes('p')).find((n) => n.title === 'Vault')!;
+    const file = join(root, 'p', 'notes', vault.path);
+    await writeFile(file, (await readFile(file, 'utf8')).replace(/^sensitivity: \w+$/m, 'sensitivity: sensitive/phi'));
+    expect((await store.grepNotes('p', 'vault', 10)).map((h) => h.sensitivity)).toEqual(expect.arrayContaining(['sensitive']));
     expect(await store.grepNotes('p', 'tokens', 1)).toHaveLength(1);
     expect(await store.grepNotes('p', '   ', 10)).toEqual([]);
   });
