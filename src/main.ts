@@ -62,6 +62,8 @@ import { calendarRecords } from './time/calendar-records.js';
 import { FollowUps } from './core/time/follow-ups.js';
 import { MorningBrief } from './core/time/brief.js';
 import { projectCommitments } from './time/commitment-book.js';
+import { describeDestinations } from './core/destinations.js';
+import { configuredDestinations } from './doctor/destinations.js';
 
 export async function buildApp(config: Config, logger: Logger, progress: Logger = logger, chat?: ChatModelBuild) {
   const clock = systemClock;
@@ -345,6 +347,7 @@ async function main(): Promise<void> {
     modelStatus: Promise.resolve(modelStatus),
     userName: safeUserName(),
     toolServers: () => mcpLines(app.mcp),
+    services: describeDestinations(configuredDestinations(config)),
   });
   await closeAll();
 }

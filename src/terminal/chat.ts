@@ -31,6 +31,8 @@ export interface TerminalOptions {
   userName: string;
   /** One line per MCP tool server (state, tool count or error), for /help. */
   toolServers?: () => string[];
+  /** One line per service Charlie sends anything to: where it runs, what it may receive (/help). */
+  services?: readonly string[];
   /** Reminders (/remind) and where their deliveries are printed, while the scheduler runs. */
   time?: { desk: ReminderDesk; outbox: TerminalOutbox; calendar?: CalendarDesk; brief?: MorningBrief };
 }
@@ -86,7 +88,13 @@ export async function runTerminal(o: TerminalOptions): Promise<void> {
 /** `/help`: the commands, the models, and one line per MCP tool server. */
 function helpText(o: TerminalOptions): string {
   const servers = o.toolServers?.() ?? [];
-  return [HELP, modelsLine(o.assistant), ...(servers.length ? ['tool servers:', ...servers.map((s) => `  ${s}`)] : [])].join('\n');
+  const services = o.services ?? [];
+  return [
+    HELP,
+    modelsLine(o.assistant),
+    ...(services.length ? ['services:', ...services.map((s) => `  ${s}`)] : []),
+    ...(servers.length ? ['tool servers:', ...servers.map((s) => `  ${s}`)] : []),
+  ].join('\n');
 }
 
 /** Asks y/N before a tool with side effects runs, showing exactly what it will be sent. */

@@ -1,0 +1,33 @@
+/** Every service the configuration sends anything to is listed, with where it runs, for doctor and /help. */
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { DESTINATIONS, describeDestinations } from '../../src/core/destinations.js';
+import { configuredDestinations } from '../../src/doctor/destinations.js';
+
+describe('destinations', () => {
+  it('lists every kind, and says which leave the machine', () => {
+    const config = loadConfig(
+      {
+        LLM_BASE_URL: 'https://api.example.com/v1',
+        MEMORY_LLM_BASE_URL: 'http://127.0.0.1:11434/v1',
+        EMBEDDER: 'openai',
+        EMBEDDING_BASE_URL: 'https://embed.example.com/v1',
+        STT_BASE_URL: 'http://127.0.0.1:8080/v1',
+        TTS: 'edge',
+      },
+      '/tmp',
+    );
+    const list = configuredDestinations(config);
+    expect(list.map((d) => d.kind).sort()).toEqual(Object.keys(DESTINATIONS).sort());
+    const where = Object.fromEntries(list.map((d) => [d.kind, d.locality]));
+    expect(where).toEqual({ chat: 'hosted', memory: 'local', embedder: 'hosted', 'speech-to-text': 'local', 'text-to-speech': 'hosted' });
+    const lines = describeDestinations(list);
+    expect(lines.find((l) => l.startsWith('the embedder'))).toMatch(/hosted .*sensitive chunks and questions are not sent/);
+    expect(lines.join('\n')).not.toContain('example.com/v1?');
+  });
+
+  it('a private setup leaves nothing', () => {
+    const config = loadConfig({ EMBEDDER: 'builtin', TTS: 'local' }, '/tmp');
+    expect(configuredDestinations(config).filter((d) => d.locality === 'hosted')).toEqual([]);
+  });
+});
