@@ -11,6 +11,7 @@ import { classifyText, isSensitive, markedSensitivity, parseSensitivity, SENSITI
 import { parseNote } from '../../src/memory/notes/note-format.js';
 import { readPage } from '../../src/memory/graph/page.js';
 import { chunkPage } from '../../src/memory/index/chunker.js';
+import { applyToPage, type PagePlan } from '../../src/memory/graph/graph-write.js';
 
 describe('one parser for every spelling', () => {
   it('reads every generated spelling as sensitive, and each kind as its kind', () => {
@@ -94,5 +95,26 @@ describe('classification rules', () => {
     const c = classifyText(text);
     if (kind === null) expect(c?.sensitivity ?? 'none').not.toBe('sensitive');
     else expect(c).toEqual({ sensitivity: 'sensitive', kind });
+  });
+});
+
+describe('a page whose records are sensitive', () => {
+  const plan = (sensitivities: (string | undefined)[]): PagePlan => ({
+    path: 'People/Carol-HIV-status.md',
+    isNew: true,
+    title: 'Carol HIV status',
+    category: 'People',
+    aliases: [],
+    description: 'Carol told me about her HIV status.',
+    staleness: 3,
+    facts: sensitivities.map((s, i) => ({ text: `Fact ${i}.`, said: '2026-11-20', source: 'manual', ...(s ? { sensitivity: s } : {}) })),
+    links: [],
+  });
+  it('starts sensitive, so its title cannot repeat them in a list or a link', () => {
+    const page = applyToPage(null, plan(['sensitive/phi', 'sensitive']), '2026-11-20', () => null)!.content;
+    expect(page).toMatch(/^sensitivity: sensitive$/m);
+    expect(page).toMatch(/^kind: phi$/m);
+    // one ordinary record among them: the page stays personal, its sensitive records marked one by one
+    expect(applyToPage(null, plan(['sensitive/phi', undefined]), '2026-11-20', () => null)!.content).toMatch(/^sensitivity: personal$/m);
   });
 });

@@ -14,6 +14,7 @@ import { reviewAgainst } from '../records/review.js';
 import type { RecordEvent } from '../records/history.js';
 import { addToSection, editLines, setFrontMatter } from './page-edit.js';
 import type { WikiSnapshot } from './wiki-pages.js';
+import { parseSensitivity, strictest, type SensitiveKind, type SensitivityValue } from '../../core/sensitivity.js';
 
 export const DEFAULT_TAXONOMY = ['People/Family', 'People/Friends', 'People/Professional', 'Work', 'Places', 'Travel', 'Events', 'Health', 'Finances', 'Topics', 'Misc'] as const;
 
@@ -189,6 +190,19 @@ function categorySensitivity(category: string): { sensitivity: 'personal' | 'sen
   return { sensitivity: 'personal' };
 }
 
+/**
+ * A new page whose every record is sensitive starts sensitive itself: its title, aliases and
+ * description are written from those records and would repeat them in lists and links.
+ */
+function pageSensitivity(plan: PagePlan): { sensitivity: 'personal' | 'sensitive'; kind?: SensitiveKind } {
+  const byCategory = categorySensitivity(plan.category);
+  if (byCategory.sensitivity === 'sensitive' || plan.facts.length === 0) return byCategory;
+  const values = plan.facts.map((f) => parseSensitivity(f.sensitivity));
+  if (!values.every((v) => v?.sensitivity === 'sensitive')) return byCategory;
+  const kind = values.reduce<SensitivityValue | null>((a, b) => strictest(a, b), null)?.kind;
+  return { sensitivity: 'sensitive', ...(kind ? { kind } : {}) };
+}
+
 function newPage(plan: PagePlan, today: string): string {
   return setFrontMatter(plan.description ? `${plan.description.replace(/\s+/g, ' ')}\n` : '', {}, () => ({
     schema: 2,
@@ -198,7 +212,7 @@ function newPage(plan: PagePlan, today: string): string {
     created: today,
     updated: today,
     staleness: plan.staleness,
-    ...categorySensitivity(plan.category),
+    ...pageSensitivity(plan),
     ...(plan.discordId ? { discord_id: plan.discordId } : {}),
     tags: [],
     sources: [],
