@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { applyIndexRuntime, dataFiles, loadConfig, type Config } from './config.js';
 import { charlieVersion } from './version.js';
 import { Assistant } from './core/assistant.js';
-import { CharlieError } from './core/errors.js';
+import { CharlieError, ConfigError } from './core/errors.js';
 import { asLocalModel, systemClock, type ChatModel, type LocalChatModel, type Logger } from './core/ports.js';
 import { publicUrl } from './llm/locality.js';
 import { chatModelOptions } from './llm/chat-model-config.js';
@@ -67,7 +67,8 @@ import { configuredDestinations } from './doctor/destinations.js';
 
 export async function buildApp(config: Config, logger: Logger, progress: Logger = logger, chat?: ChatModelBuild) {
   const clock = systemClock;
-  mkdirSync(config.dataDir, { recursive: true });
+  makeFolder('DATA_DIR', config.dataDir);
+  makeFolder('PROJECTS_DIR', config.projectsDir);
   const chatModel = chat ?? serverChatModel(config, logger.child({ component: 'llm' }));
   const model = chatModel.model;
   const memoryModel = memoryLaneModel(config, model, logger);
@@ -466,6 +467,22 @@ function safeUserName(): string {
 }
 
 /** Starts Charlie (src/cli.ts calls this); a failure ends the process with a one-line message. */
+/** Creates a folder Charlie keeps its files in, or says which setting names a place it cannot use. */
+function makeFolder(setting: string, path: string): void {
+  try {
+    mkdirSync(path, { recursive: true });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? '';
+    const why =
+      code === 'ENOTDIR' ? 'a part of that path is a file' : code === 'EACCES' || code === 'EPERM' ? 'no permission to create it' : code === 'EROFS' ? 'the disk is read-only' : errorMessageOf(err);
+    throw new ConfigError(`${setting}=${path} cannot be created (${why}): point ${setting} at a folder Charlie may write to`, { cause: err });
+  }
+}
+
+function errorMessageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
 export function runMain(): void {
   main().catch((error: unknown) => {
     const message = error instanceof CharlieError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error);

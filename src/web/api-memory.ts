@@ -61,10 +61,16 @@ export function memoryRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const where = await at(c);
     if (!where) return noSuchProject(c);
     const id = c.req.param('id');
-    const target = await forgetTarget(deps, where.place, id);
-    if (!target) return gone(c);
-    const out = await deps.assistant.forget(where.place, target, c.get('user').name);
-    return out.forgotten ? c.json({ forgotten: id, description: out.description }) : gone(c);
+    try {
+      const target = await forgetTarget(deps, where.place, id);
+      if (!target) return gone(c);
+      const out = await deps.assistant.forget(where.place, target, c.get('user').name);
+      return out.forgotten ? c.json({ forgotten: id, description: out.description }) : gone(c);
+    } catch (err) {
+      // `note:../../x` or `fact:…` naming a path outside projects/: the caller's mistake, not ours
+      if (err instanceof UnsafeNameError) return c.json({ error: err.message }, 400);
+      throw err;
+    }
   });
 
   for (const [action, choice] of [

@@ -154,6 +154,14 @@ describe('inspector API: typed records', () => {
     expect((await fetch(url(`/records/${encodeURIComponent(promise?.id ?? '')}`), { method: 'DELETE', headers: bearer })).status).toBe(409);
   });
 
+  it('answers 400, not 500, for a record id naming a path outside the project', async () => {
+    for (const id of ['note:../../../etc/passwd', 'fact:../../../etc/passwd:r-1234', 'note:/etc/passwd']) {
+      const res = await fetch(url(`/records/${encodeURIComponent(id)}`), { method: 'DELETE', headers: bearer });
+      expect([400, 409], id).toContain(res.status);
+      expect(res.status, id).not.toBe(500);
+    }
+  });
+
   it('lists the kept versions of a page and restores one; refuses without a token and outside notes/', async () => {
     const kept = join(f.projectsDir, 'trip', '.history', 'notes', 'Places');
     mkdirSync(kept, { recursive: true });
