@@ -1,10 +1,34 @@
 import { defineConfig } from 'vitest/config';
 
+// Two projects. Unit tests hold no module state (the architecture forbids module-level mutable
+// state), so they share one worker's module cache instead of re-importing discord.js, LanceDB,
+// zod and yaml per file: measured 23.3 s -> 10.6 s for test/unit on the 2-core machine, all passing.
+// Integration and chaos tests start servers, child processes and SQLite files, and keep the
+// per-file isolation of forks, where one file's leftovers cannot reach the next.
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
     pool: 'forks',
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          isolate: false,
+          // A unit test that hangs fails in 10 s instead of 30.
+          testTimeout: 10_000,
+          hookTimeout: 10_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts', 'test/chaos/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
+      },
+    ],
   },
 });

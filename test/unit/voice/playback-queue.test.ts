@@ -1,10 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PlaybackQueue } from '../../../src/voice/playback-queue.js';
 import { BargeInDetector } from '../../../src/voice/barge-in.js';
 import { RecordingSink } from '../../support/recording-sink.js';
 import { FakeTts } from '../../support/voice-fakes.js';
 
 describe('PlaybackQueue', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
   it('plays sentences in order, one at a time, synthesising ahead', async () => {
     const tts = new FakeTts('tts', { delayMs: 20 });
     const sink = new RecordingSink(30);
@@ -19,27 +22,32 @@ describe('PlaybackQueue', () => {
     expect(q.speaking).toBe(false);
   });
   it('answers queued behind each other never overlap or cut each other off', async () => {
+    vi.useFakeTimers();
     const sink = new RecordingSink(20);
     const q = new PlaybackQueue({ tts: new FakeTts(), sink });
     q.enqueue('First answer.');
-    await new Promise((r) => setTimeout(r, 5));
+    await vi.advanceTimersByTimeAsync(5);
     q.enqueue('Second answer.');
+    await vi.runAllTimersAsync();
     await q.idle();
     expect(sink.finished).toEqual(['First answer.', 'Second answer.']);
     expect(sink.stopped).toEqual([]);
   });
   it('interrupt stops the current sentence and drops the queue', async () => {
+    vi.useFakeTimers();
     const sink = new RecordingSink(200);
     const q = new PlaybackQueue({ tts: new FakeTts(), sink });
     for (const s of ['A.', 'B.', 'C.']) q.enqueue(s);
-    await new Promise((r) => setTimeout(r, 50));
+    await vi.advanceTimersByTimeAsync(50);
     expect(sink.started).toEqual(['A.']);
     expect(q.interrupt()).toBe(3);
+    await vi.runAllTimersAsync();
     await q.idle();
     expect(sink.stopped).toEqual(['A.']);
     expect(sink.started).toEqual(['A.']);
     expect(q.speaking).toBe(false);
     q.enqueue('D.');
+    await vi.runAllTimersAsync();
     await q.idle();
     expect(sink.finished).toEqual(['D.']);
   });

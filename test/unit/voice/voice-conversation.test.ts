@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Place } from '../../../src/core/assistant-api.js';
 import { AddressingPolicy } from '../../../src/voice/addressing.js';
 import { PlaybackQueue } from '../../../src/voice/playback-queue.js';
@@ -30,6 +30,10 @@ function setup(opts: { transcripts: string[]; humans?: number; reply?: string[];
 }
 
 describe('VoiceConversation', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('answers in voice mode, speaks cleaned sentences and posts transcript then reply', async () => {
     const t = setup({ transcripts: ["What's the weather?"] });
     const out = await t.conv.hear({ userId: 'u1', displayName: 'Ana', pcm });
@@ -42,11 +46,13 @@ describe('VoiceConversation', () => {
   });
 
   it('speaks the first sentence while the rest is still being generated', async () => {
+    vi.useFakeTimers();
     const t = setup({ transcripts: ['tell me a story'], reply: ['Once upon a time. ', 'There was ', 'a fox. ', 'The end.'], deltaMs: 80 });
     const done = t.conv.hear({ userId: 'u1', displayName: 'Ana', pcm });
-    await new Promise((r) => setTimeout(r, 200));
+    await vi.advanceTimersByTimeAsync(200);
     expect(t.sink.started).toEqual(['Once upon a time.']);
     expect(t.assistant.deltaTimes.length).toBeLessThan(4);
+    await vi.runAllTimersAsync();
     await done;
     await t.conv.idle();
     expect(t.sink.finished).toEqual(['Once upon a time.', 'There was a fox.', 'The end.']);
@@ -70,9 +76,10 @@ describe('VoiceConversation', () => {
   });
 
   it('"stop" cancels the reply in progress and what is being said', async () => {
+    vi.useFakeTimers();
     const t = setup({ transcripts: ['read me the whole list', 'stop'], reply: ['Item one. ', 'Item two. ', 'Item three. ', 'Item four.'], deltaMs: 60, sinkMs: 500 });
     const first = t.conv.hear({ userId: 'u1', displayName: 'Ana', pcm });
-    await new Promise((r) => setTimeout(r, 150));
+    await vi.advanceTimersByTimeAsync(150);
     expect(t.queue.speaking).toBe(true);
     expect(await t.conv.hear({ userId: 'u1', displayName: 'Ana', pcm })).toMatchObject({ kind: 'stopped' });
     expect((await first).kind).toBe('cancelled');
