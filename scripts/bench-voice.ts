@@ -21,9 +21,6 @@ import { loadavg } from 'node:os';
 import type { AssistantApi } from '../src/core/assistant-api.js';
 import { silentLogger, type SpeechToText, type SynthesizedAudio, type TextToSpeech } from '../src/core/ports.js';
 import { loadConfig } from '../src/config.js';
-import { decodeAudio } from '../src/speech/audio/decode.js';
-import { OpusPacketEncoder } from '../src/speech/audio/opus.js';
-import { toDiscordPcm } from '../src/speech/audio/pcm.js';
 import { EspeakTts } from '../src/speech/tts/espeak-tts.js';
 import { AddressingPolicy } from '../src/voice/addressing.js';
 import { toAudioResource } from '../src/voice/discord-audio.js';
@@ -33,6 +30,7 @@ import { realTimers } from '../src/voice/timers.js';
 import { TurnTaker, type HeardTurn } from '../src/voice/turn-taker.js';
 import { VoiceConversation } from '../src/voice/voice-conversation.js';
 import { percentile } from './bench-util.js';
+import { speechPackets } from '../test/fixtures/audio/speech.js';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -133,27 +131,6 @@ const UTTERANCES: Utterance[] = [
     ],
   },
 ];
-
-/** Trim leading/trailing near-silence (Discord clients send packets only while their own VAD hears voice). */
-function trim(stereo: Int16Array): Int16Array {
-  const loud = (i: number) => Math.abs(stereo[i]!) > 300;
-  let a = 0;
-  while (a < stereo.length && !loud(a)) a++;
-  let b = stereo.length - 1;
-  while (b > a && !loud(b)) b--;
-  return stereo.subarray(a & ~1, (b + 2) & ~1);
-}
-
-async function packetsFor(tts: EspeakTts, text: string): Promise<Uint8Array[]> {
-  const audio = await tts.synthesize(text);
-  const pcm = toDiscordPcm(await decodeAudio(audio.data, audio.mime));
-  const enc = new OpusPacketEncoder();
-  try {
-    return enc.encode(trim(new Int16Array(pcm.buffer, pcm.byteOffset, pcm.byteLength >> 1)));
-  } finally {
-    enc.close();
-  }
-}
 
 /** Answers with what had been said when it was called, after a fixed latency. */
 class ScriptedRecogniser implements SpeechToText {
@@ -291,7 +268,7 @@ async function main(): Promise<void> {
   console.log(`scripted recogniser R = ${sttMs} ms, scripted model first sentence M = ${modelMs} ms; local voice espeak-ng; times in ms from the last word`);
   const speaker = new EspeakTts({ voice: 'en-us', wordsPerMinute: 165 });
   const packets = new Map<string, Uint8Array[]>();
-  for (const u of UTTERANCES) for (const p of u.parts) if (!packets.has(p.say)) packets.set(p.say, await packetsFor(speaker, p.say));
+  for (const u of UTTERANCES) for (const p of u.parts) if (!packets.has(p.say)) packets.set(p.say, await speechPackets(p.say, speaker));
   const local = new EspeakTts({ voice: config.TTS_LOCAL_VOICE });
   const voice = new TimedVoice(local);
   const t0 = performance.now();

@@ -7,6 +7,7 @@
  * and, if proposed anyway (by the memory model), refused. Pure.
  */
 import { stemmer } from 'stemmer';
+import { CARDINALS } from './number-words.js';
 
 export interface StatementFacts {
   numbers: string[];
@@ -16,26 +17,14 @@ export interface StatementFacts {
 }
 
 const NUMBER_WORDS: Record<string, number> = {
-  zero: 0,
+  ...CARDINALS,
   none: 0,
-  one: 1,
   once: 1,
   single: 1,
-  two: 2,
   twice: 2,
   pair: 2,
   couple: 2,
-  three: 3,
   thrice: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
   dozen: 12,
   thirteen: 13,
   fourteen: 14,

@@ -4,11 +4,10 @@
  * only here (never Markdown). A job is written before `add` returns; claiming an occurrence
  * (a `deliveries` row keyed by job and due time) and moving the job on are one transaction.
  */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync } from 'node:sqlite';
 import { z } from 'zod';
 import type { Claim, Job, JobKind, JobStore, NewJob, TimeSettings } from '../core/time/jobs.js';
+import { openSqliteFile } from './sqlite-file.js';
 
 /** schedule.db's schema version (PRAGMA user_version). */
 export const SCHEDULE_SCHEMA_VERSION = 1;
@@ -52,42 +51,33 @@ function toJob(raw: Row): Job {
   };
 }
 
+const SCHEMA = `
+    PRAGMA journal_mode = WAL;
+    PRAGMA synchronous = FULL;
+    PRAGMA busy_timeout = 5000;
+    BEGIN;
+    CREATE TABLE IF NOT EXISTS jobs (
+      id TEXT PRIMARY KEY, kind TEXT NOT NULL, owner TEXT NOT NULL DEFAULT '', place TEXT NOT NULL,
+      payload TEXT NOT NULL DEFAULT '{}', due_at INTEGER NOT NULL, tz TEXT NOT NULL, rule TEXT NOT NULL DEFAULT '',
+      status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'done', 'cancelled')),
+      created INTEGER NOT NULL, fired INTEGER NOT NULL DEFAULT 0);
+    CREATE INDEX IF NOT EXISTS jobs_due ON jobs (status, due_at);
+    CREATE TABLE IF NOT EXISTS deliveries (
+      key TEXT PRIMARY KEY, job_id TEXT NOT NULL, due_at INTEGER NOT NULL,
+      state TEXT NOT NULL CHECK (state IN ('sending', 'sent', 'failed')),
+      attempts INTEGER NOT NULL DEFAULT 0, claimed_at INTEGER NOT NULL, tried_at INTEGER NOT NULL, done_at INTEGER);
+    CREATE INDEX IF NOT EXISTS deliveries_open ON deliveries (state, tried_at);
+    CREATE TABLE IF NOT EXISTS time_settings (owner TEXT PRIMARY KEY, tz TEXT NOT NULL DEFAULT '');
+    PRAGMA user_version = ${SCHEDULE_SCHEMA_VERSION};
+    COMMIT;
+  `;
+
 export class SqliteJobStore implements JobStore, TimeSettings {
   private readonly db: DatabaseSync;
 
   /** `path` is a file (its folder is created) or `:memory:`. */
   constructor(path: string) {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    this.db = new DatabaseSync(path);
-    try {
-      this.migrate();
-    } catch (err) {
-      this.db.close();
-      throw err;
-    }
-  }
-
-  private migrate(): void {
-    this.db.exec(`
-      PRAGMA journal_mode = WAL;
-      PRAGMA synchronous = FULL;
-      PRAGMA busy_timeout = 5000;
-      BEGIN;
-      CREATE TABLE IF NOT EXISTS jobs (
-        id TEXT PRIMARY KEY, kind TEXT NOT NULL, owner TEXT NOT NULL DEFAULT '', place TEXT NOT NULL,
-        payload TEXT NOT NULL DEFAULT '{}', due_at INTEGER NOT NULL, tz TEXT NOT NULL, rule TEXT NOT NULL DEFAULT '',
-        status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'done', 'cancelled')),
-        created INTEGER NOT NULL, fired INTEGER NOT NULL DEFAULT 0);
-      CREATE INDEX IF NOT EXISTS jobs_due ON jobs (status, due_at);
-      CREATE TABLE IF NOT EXISTS deliveries (
-        key TEXT PRIMARY KEY, job_id TEXT NOT NULL, due_at INTEGER NOT NULL,
-        state TEXT NOT NULL CHECK (state IN ('sending', 'sent', 'failed')),
-        attempts INTEGER NOT NULL DEFAULT 0, claimed_at INTEGER NOT NULL, tried_at INTEGER NOT NULL, done_at INTEGER);
-      CREATE INDEX IF NOT EXISTS deliveries_open ON deliveries (state, tried_at);
-      CREATE TABLE IF NOT EXISTS time_settings (owner TEXT PRIMARY KEY, tz TEXT NOT NULL DEFAULT '');
-      PRAGMA user_version = ${SCHEDULE_SCHEMA_VERSION};
-      COMMIT;
-    `);
+    this.db = openSqliteFile(path, (db) => db.exec(SCHEMA));
   }
 
   private tx<T>(work: () => T): T {

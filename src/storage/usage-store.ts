@@ -3,10 +3,10 @@
  * retrieval of a page adds a weighted amount to a score that decays exponentially while
  * the page goes untouched. The boost is that score squashed into [0, 1).
  */
-import { mkdirSync, renameSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { renameSync } from 'node:fs';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { Logger, UsageKind, UsageStore } from '../core/ports.js';
+import { openSqliteFile } from './sqlite-file.js';
 
 export interface UsageOptions {
   /** Days for an untouched page's score to halve. */
@@ -19,6 +19,17 @@ export interface UsageOptions {
 const DEFAULT_WEIGHTS: Record<UsageKind, number> = { view: 1, tag: 1.5, suggestion_accepted: 2, retrieved: 0.2 };
 const DAY_MS = 86_400_000;
 
+const SCHEMA = `
+    PRAGMA journal_mode = WAL;
+    PRAGMA synchronous = NORMAL;
+    PRAGMA busy_timeout = 2000;
+    CREATE TABLE IF NOT EXISTS usage_events (
+      id INTEGER PRIMARY KEY, project TEXT NOT NULL, page TEXT NOT NULL, kind TEXT NOT NULL, at INTEGER NOT NULL);
+    CREATE TABLE IF NOT EXISTS usage_scores (
+      project TEXT NOT NULL, page TEXT NOT NULL, score REAL NOT NULL, at INTEGER NOT NULL,
+      PRIMARY KEY (project, page));
+  `;
+
 export class SqliteUsageStore implements UsageStore {
   private readonly db: DatabaseSync;
   private readonly halfLifeMs: number;
@@ -30,33 +41,13 @@ export class SqliteUsageStore implements UsageStore {
 
   /** `path` is a file (its folder is created) or `:memory:`. */
   constructor(path: string, options: UsageOptions = {}) {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    this.db = new DatabaseSync(path);
-    try {
-      this.migrate();
-    } catch (err) {
-      this.db.close();
-      throw err;
-    }
+    this.db = openSqliteFile(path, (db) => db.exec(SCHEMA));
     this.halfLifeMs = (options.halfLifeDays ?? 30) * DAY_MS;
     this.scale = options.scale ?? 3;
     this.weights = { ...DEFAULT_WEIGHTS, ...options.weights };
     this.insertEvent = this.db.prepare('INSERT INTO usage_events (project, page, kind, at) VALUES (?, ?, ?, ?)');
     this.readScore = this.db.prepare('SELECT score, at FROM usage_scores WHERE project = ? AND page = ?');
     this.writeScore = this.db.prepare('INSERT INTO usage_scores (project, page, score, at) VALUES (?, ?, ?, ?) ON CONFLICT (project, page) DO UPDATE SET score = excluded.score, at = excluded.at');
-  }
-
-  private migrate(): void {
-    this.db.exec(`
-      PRAGMA journal_mode = WAL;
-      PRAGMA synchronous = NORMAL;
-      PRAGMA busy_timeout = 2000;
-      CREATE TABLE IF NOT EXISTS usage_events (
-        id INTEGER PRIMARY KEY, project TEXT NOT NULL, page TEXT NOT NULL, kind TEXT NOT NULL, at INTEGER NOT NULL);
-      CREATE TABLE IF NOT EXISTS usage_scores (
-        project TEXT NOT NULL, page TEXT NOT NULL, score REAL NOT NULL, at INTEGER NOT NULL,
-        PRIMARY KEY (project, page));
-    `);
   }
 
   private decayed(score: number, fromMs: number, toMs: number): number {

@@ -6,6 +6,7 @@
  * read by `dateSpans` in text.ts; this file covers what needs a reference time.
  * Days, weeks (Monday first) and months are counted in UTC.
  */
+import { CARDINALS } from '../../core/number-words.js';
 
 export interface TimeWindow {
   /** Inclusive start, ms since the epoch. */
@@ -23,25 +24,8 @@ export interface TimeWindow {
 }
 
 const DAY = 86_400_000;
-const NUMBER_WORDS: Record<string, number> = {
-  a: 1,
-  an: 1,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-  couple: 2,
-  few: 3,
-  several: 4,
-};
+// "a week ago", "a couple of days", "a few weeks": the fuzzy quantities a conversation uses
+const NUMBER_WORDS: Record<string, number> = { ...CARDINALS, a: 1, an: 1, couple: 2, few: 3, several: 4 };
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 const SEASONS: Record<string, [number, number]> = { spring: [2, 5], summer: [5, 8], autumn: [8, 11], fall: [8, 11], winter: [11, 14] };
