@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../scripts/bench-util.js';
 import { SqliteJobStore } from '../../src/storage/job-store.js';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -20,16 +21,6 @@ const KILLS = 6;
 const ONE_OFF = 4000;
 const dir = mkdtempSync(join(tmpdir(), 'charlie-chaos-schedule-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Runs the worker; kills it `killAfterMs` after it is ready, or (null) lets it run until drained. */
 function runWorker(killAfterMs: number | null): Promise<void> {
@@ -57,7 +48,7 @@ describe('kill -9 while the scheduler delivers', () => {
     for (let i = 0; i < ONE_OFF; i++) store.add({ id: `once-${i}`, kind: 'reminder', owner: 'u', place, due: new Date(now.getTime() - i), tz: 'UTC', payload: {} }, now);
     for (let i = 0; i < 3; i++) store.add({ id: `every-${i}`, kind: 'reminder', owner: 'u', place, due: now, tz: 'UTC', rule: { cron: '* * * * * *' }, payload: {} }, now);
     store.close();
-    const next = random(SEED);
+    const next = mulberry32(SEED);
     const progress: number[] = [];
     for (let kill = 0; kill < KILLS; kill++) {
       await runWorker(Math.floor(next() * 400));

@@ -9,6 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../scripts/bench-util.js';
 import type { Clock } from '../../src/core/ports.js';
 import { parseLog } from '../../src/memory/archive-format.js';
 import { FileProjectStore } from '../../src/memory/store/project-store.js';
@@ -18,17 +19,6 @@ const SEED = 20261130;
 const KILLS = 6;
 const dir = mkdtempSync(join(tmpdir(), 'charlie-chaos-kill-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** mulberry32: a small seeded generator. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Runs the writer until `killAfterMs` after it is ready, then SIGKILL; returns its acknowledgements. */
 function runWriter(first: number, killAfterMs: number): Promise<string[]> {
@@ -61,7 +51,7 @@ function runWriter(first: number, killAfterMs: number): Promise<string[]> {
 
 describe('kill -9 while memory is being written', () => {
   it(`every file parses after each kill and nothing acknowledged is lost (seed ${SEED}, ${KILLS} kills)`, async () => {
-    const next = random(SEED);
+    const next = mulberry32(SEED);
     const acked = { log: new Set<number>(), decision: new Set<number>(), note: new Set<number>() };
     let first = 0;
     const clock: Clock = { now: () => new Date() };

@@ -6,9 +6,9 @@
  * private (DM) memory. No canary string may reach the server, and nothing under projects/
  * may change except the archive (log/) and project.md.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import type { Place } from '../../src/core/assistant-api.js';
@@ -17,6 +17,8 @@ import { buildApp } from '../../src/main.js';
 import { builtinTools } from '../../src/core/tools/index.js';
 import { SqlitePrivateStore } from '../../src/storage/private-store.js';
 import { startFakeModelServer, type ScriptedReply } from '../support/fake-model-server.js';
+import { readTree } from '../support/temp-dir.js';
+import { callEveryTool } from '../support/tool-calling-model.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -36,19 +38,6 @@ const CANARY = {
   dmOther: 'CANARY-DM-OTHER-0c3e someone else private',
   dmMessage: 'CANARY-DM-MSG-44aa the lab results',
 };
-
-function files(dir: string): Map<string, string> {
-  const out = new Map<string, string>();
-  const walk = (d: string) => {
-    for (const name of readdirSync(d)) {
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else out.set(relative(dir, p).split('\\').join('/'), readFileSync(p, 'utf8'));
-    }
-  };
-  if (existsSync(dir)) walk(dir);
-  return out;
-}
 
 /** The hosted model: asks for every category, calls every offered tool once per argument set, then answers. */
 function adversary(): (request: { tools?: { function: { name: string; parameters: { properties?: Record<string, { enum?: string[]; items?: { enum?: string[] } }> } } }[] }) => ScriptedReply {
@@ -73,18 +62,7 @@ function adversary(): (request: { tools?: { function: { name: string; parameters
     follow_links: [{ page: 'People/Alice.md', depth: 2 }, { page: 'People/Bob.md', depth: 2 }, { page: 'Bob' }],
   };
   return (request) => {
-    const offered = (request.tools ?? []).map((t) => t.function);
-    const calls: { name: string; arguments: string }[] = [];
-    for (const tool of offered) {
-      if (tool.name === 'request_tools') {
-        const categories = tool.parameters.properties?.categories?.items?.enum ?? [];
-        if (categories.length) calls.push({ name: 'request_tools', arguments: JSON.stringify({ categories }) });
-        continue;
-      }
-      if (called.has(tool.name)) continue;
-      called.add(tool.name);
-      for (const args of argsFor[tool.name] ?? [{}]) calls.push({ name: tool.name, arguments: JSON.stringify(args) });
-    }
+    const calls = callEveryTool(request, argsFor, called);
     return calls.length ? { toolCalls: calls } : { text: 'Here is what I found.' };
   };
 }
@@ -160,7 +138,7 @@ describe('egress guard: a hosted model never receives a sensitive record', () =>
     await t.app.assistant.showMemory(project);
     seedProject(t.projectsDir);
     seedPrivate(t.dataDir);
-    const before = files(t.projectsDir);
+    const before = readTree(t.projectsDir);
 
     const turns = [
       { text: 'What is the vault code of Bob? And Alice therapist?', mode: 'text' as const },
@@ -185,7 +163,7 @@ describe('egress guard: a hosted model never receives a sensitive record', () =>
     expect(sent).toContain('Alice likes climbing');
     expect(sent).toContain('Use the blue tent');
 
-    const after = files(t.projectsDir);
+    const after = readTree(t.projectsDir);
     const changed = [...new Set([...before.keys(), ...after.keys()])].filter((p) => before.get(p) !== after.get(p));
     expect(changed.length).toBeGreaterThan(0);
     expect(changed.filter((p) => !/^general\/(log\/[^/]+\.md|project\.md)$/.test(p))).toEqual([]);

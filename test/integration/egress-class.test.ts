@@ -29,6 +29,7 @@ import { buildApp } from '../../src/main.js';
 import { SqlitePrivateStore } from '../../src/storage/private-store.js';
 import { startFakeModelServer, type FakeModelServer, type ScriptedReply } from '../support/fake-model-server.js';
 import { tempDirs } from '../support/temp-dir.js';
+import { callEveryTool } from '../support/tool-calling-model.js';
 
 const tempDir = tempDirs('charlie-egress-class-');
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -149,17 +150,7 @@ function adversary(argsFor: Record<string, unknown[]>) {
     messages: { role: string; content: unknown }[];
     tools?: { function: { name: string; parameters: { properties?: Record<string, { items?: { enum?: string[] } }> } } }[];
   }): ScriptedReply => {
-    const calls: { name: string; arguments: string }[] = [];
-    for (const tool of (request.tools ?? []).map((t) => t.function)) {
-      if (tool.name === 'request_tools') {
-        const categories = tool.parameters.properties?.categories?.items?.enum ?? [];
-        if (categories.length) calls.push({ name: 'request_tools', arguments: JSON.stringify({ categories }) });
-        continue;
-      }
-      if (called.has(tool.name)) continue;
-      called.add(tool.name);
-      for (const args of argsFor[tool.name] ?? [{}]) calls.push({ name: tool.name, arguments: JSON.stringify(args) });
-    }
+    const calls = callEveryTool(request, argsFor, called);
     if (calls.length) return { toolCalls: calls };
     // a model that repeats everything: the worst case for what it says next
     const shown = request.messages.map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n');

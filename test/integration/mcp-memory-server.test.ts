@@ -4,16 +4,15 @@
  * page-and-line hits; propose_fact files a candidate and writes no page; a hosted client
  * (the default) never sees a sensitive page; a request without the token is refused.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { request } from 'node:http';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { projectFile, startWebFixture, TOKEN, writeProjectFiles, type WebFixture } from '../support/web-fixture.js';
-import { tempDirs } from '../support/temp-dir.js';
+import { readTree, tempDirs } from '../support/temp-dir.js';
 
 const CANARY = 'CANARY-MCP-5d1e vault code 9931';
 const files = {
@@ -27,19 +26,6 @@ const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const c of closers.splice(0).reverse()) await c();
 });
-
-function snapshot(dir: string): Map<string, string> {
-  const out = new Map<string, string>();
-  const walk = (d: string) => {
-    for (const name of readdirSync(d)) {
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else out.set(relative(dir, p), readFileSync(p, 'utf8'));
-    }
-  };
-  if (existsSync(dir)) walk(dir);
-  return out;
-}
 
 const text = (r: unknown) => (r as CallToolResult).content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
 
@@ -76,12 +62,12 @@ async function exercise(client: Client, projectsDir: string, dataDir: string): P
   ];
   expect(all.join('\n')).not.toContain('CANARY-MCP');
 
-  const before = snapshot(projectsDir);
+  const before = readTree(projectsDir);
   const proposed = (await client.callTool({ name: 'propose_fact', arguments: { entity: 'Alice', fact: 'Alice is learning to lead climb.' } })) as CallToolResult;
   expect(proposed.isError).toBeFalsy();
   expect(text(proposed)).toMatch(/candidate.*nothing was written to a page/);
-  expect(snapshot(projectsDir)).toEqual(before);
-  const waiting = [...snapshot(join(dataDir, 'write-requests')).values()].join('\n');
+  expect(readTree(projectsDir)).toEqual(before);
+  const waiting = [...readTree(join(dataDir, 'write-requests')).values()].join('\n');
   expect(waiting).toContain('Alice is learning to lead climb.');
 }
 

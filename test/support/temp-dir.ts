@@ -1,7 +1,7 @@
 /** Temporary folders for tests: made on demand, removed after each test. */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterEach } from 'vitest';
 
 /** Returns a maker of fresh temporary folders; every folder it made is removed after each test. */
@@ -15,4 +15,18 @@ export function tempDirs(prefix: string): () => string {
     made.push(dir);
     return dir;
   };
+}
+
+/** Every file below `dir` by its path relative to `dir` (with `/`), and its text; empty when `dir` does not exist. */
+export function readTree(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else out.set(relative(dir, p).split('\\').join('/'), readFileSync(p, 'utf8'));
+    }
+  };
+  if (existsSync(dir)) walk(dir);
+  return out;
 }
