@@ -5,7 +5,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from './web-fixture.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -14,18 +14,6 @@ export const radicaleAvailable = spawnSync('radicale', ['--version'], { stdio: '
 export interface Radicale {
   url: string;
   close(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const address = s.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 export async function startRadicale(): Promise<Radicale> {
