@@ -238,6 +238,31 @@ describe.skipIf(missing !== null)('more web chat controls in Chromium', { timeou
     await poll(() => page.evaluate('location.hash')).toBe('#/chat/trip');
   });
 
+  it('tells a record’s history as a timeline, oldest first, with moments in the reader’s locale', async () => {
+    await page.goto(`${f.web.url}/#/inspect/trip/records`);
+    // a person edits the record: its history gains a step after the one that said it
+    await page.locator('.record.kind-fact', { hasText: 'flat options' }).waitFor();
+    await page.locator('.record.kind-fact', { hasText: 'flat options' }).locator('button', { hasText: 'Edit' }).click();
+    const editor = page.locator('.record.kind-fact .editor');
+    await editor.locator('textarea.edit-text').fill('Will send the flat options by Saturday.');
+    await editor.locator('button', { hasText: 'Save' }).click();
+    await page.locator('.record.kind-fact', { hasText: 'by Saturday' }).waitFor();
+    const edited = page.locator('.record.kind-fact', { hasText: 'by Saturday' });
+    await edited.locator('.provenance > summary').click();
+    const steps = edited.locator('ol.chain.timeline > li');
+    await poll(() => steps.count()).toBeGreaterThanOrEqual(2);
+    const times = await steps.locator('time').evaluateAll((ts) => ts.map((t) => t.getAttribute('datetime') ?? ''));
+    expect([...times].sort()).toEqual(times);
+    const said = steps.first();
+    expect(await said.locator('.step').textContent()).toBe('Said');
+    expect(await said.locator('time').textContent()).toMatch(/4 Nov 2026|Nov 4, 2026/);
+    // the voice message it came from, in words, opening the conversation
+    expect(await said.locator('.from a').textContent()).toMatch(/^voice message, /);
+    expect(await steps.last().locator('.step').textContent()).toBe('Edited');
+    // no storage syntax: no ISO times, record ids or archive file names
+    expect(await edited.locator('ol.chain').textContent()).not.toMatch(/\d{4}-\d{2}-\d{2}|\br-[0-9a-f]{4}|log\//);
+  });
+
   it('notifies when a reply finishes while the tab is in the background', async () => {
     await open('trip');
     expect(await page.evaluate('Notification.permission')).toBe('granted');
