@@ -59,6 +59,7 @@ export function conversationSearch(project: string, onPick: (source: string) => 
           ),
         );
         results.hidden = !hits.length;
+        if (hits.length) form.scrollIntoView({ block: 'nearest' });
       })
       .catch((err: unknown) => (status.textContent = err instanceof Error ? err.message : String(err)));
   });

@@ -7,10 +7,10 @@ import { h } from './dom.js';
 
 const LIST: readonly (readonly [string, string])[] = [
   ['?', 'Show this list'],
-  ['/', 'Search this conversation (or the Memory view’s records)'],
+  ['/', 'Search: this conversation, the Memory view’s records, the graph’s pages'],
   ['Enter or Ctrl+Enter', 'Send the message'],
   ['Shift+Enter', 'New line in the message'],
-  ['↑ (in an empty message box)', 'Edit your last message'],
+  ['↑', 'Edit your last message (in an empty message box)'],
   ['Esc', 'Stop the reply · close a dialog or the search results'],
   ['g then c', 'Go to the chat'],
   ['g then m', 'Go to the Memory view'],
