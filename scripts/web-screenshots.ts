@@ -67,6 +67,17 @@ try {
       await page.screenshot({ path: join(out, `chat-${label}.png`) });
       await page.locator('.code-block').first().scrollIntoViewIfNeeded();
       await page.screenshot({ path: join(out, `chat-code-${label}.png`) });
+      // searching the conversation, and the shortcut list on ?
+      await page.locator('#chat-search').fill('trip');
+      await page.keyboard.press('Enter');
+      await page.locator('.chat-hits a.hit').first().waitFor();
+      await page.screenshot({ path: join(out, `chat-search-${label}.png`) });
+      await page.keyboard.press('Escape');
+      await page.locator('main h1').click();
+      await page.keyboard.press('?');
+      await page.locator('dialog#shortcuts').waitFor();
+      await page.screenshot({ path: join(out, `shortcuts-${label}.png`) });
+      await page.keyboard.press('Escape');
       await page.goto(`${fixture.web.url}/#/inspect/trip/records`);
       await page.locator('.record').first().waitFor();
       await page.screenshot({ path: join(out, `inspector-${label}.png`) });

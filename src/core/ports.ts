@@ -112,6 +112,8 @@ export interface ProjectConfig {
   respond: 'always' | 'mention';
   keys: string[];
   discord?: { guildId: string; channelIds: string[] };
+  /** Hidden from the web app's project list (front matter `archived: true`); memory and channel mapping stay. */
+  archived?: boolean;
   created: string;
   updated: string;
 }

@@ -38,6 +38,8 @@ const messageBody = z.object({
   mode: z.enum(['text', 'voice']).optional(),
   /** Retry / Regenerate: the same text again; the earlier answer is no longer shown. */
   retry: z.boolean().optional(),
+  /** Edit and resend: the source of the person's last message, which this one replaces with its reply. */
+  replaces: z.string().min(1).max(300).optional(),
 });
 
 /**
@@ -96,7 +98,9 @@ function withTraces(entries: readonly Omit<ChatMessage, 'trace'>[], traces: Read
     const shown = t ? { calls: t.calls, related: t.related, reason: t.reason, ...(t.error ? { error: t.error } : {}) } : undefined;
     if (e.role === 'user') {
       const prev = lastUser();
-      if (t?.retry && prev >= 0 && out[prev]?.text === e.text) out.splice(prev + 1);
+      const replaced = t?.replaces ? out.findIndex((m) => m.role === 'user' && m.source === t.replaces) : -1;
+      if (replaced >= 0) out.splice(replaced, out.length - replaced, { ...e });
+      else if (t?.retry && prev >= 0 && out[prev]?.text === e.text) out.splice(prev + 1);
       else out.push({ ...e });
       if (t && !answered.has(e.source) && (t.partial !== undefined || t.error)) {
         out.push({ time: e.time, speaker: '', role: 'assistant', text: t.partial ?? '', source: e.source, ...(shown ? { trace: shown } : {}) });
@@ -106,15 +110,26 @@ function withTraces(entries: readonly Omit<ChatMessage, 'trace'>[], traces: Read
   return out;
 }
 
+function lastUserSource(messages: readonly ChatMessage[]): string | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i]?.role === 'user') return messages[i]?.source;
+  return undefined;
+}
+
 export function chatRoutes(app: Hono<WebEnv>, deps: WebDeps, hub: TurnHub, traces: TraceStore): void {
   const confirmations = new WebConfirmations();
+  /** The conversation as the web app shows it: the log with each turn's trace, retries and edits applied. */
+  const shownMessages = async (userId: string, project: string, slug: string | null, limit: number): Promise<ChatMessage[]> => {
+    const entries = slug ? await deps.projects.recentLog(slug, limit) : deps.privateHistory(userId, limit);
+    const plain = entries.map((e) => ({ time: e.time, speaker: e.speaker, role: e.role, text: e.text, source: e.source }));
+    return withTraces(plain, traces.read(TurnHub.owner(userId, project)));
+  };
   app.get('/api/projects', async (c) => {
     const user = c.get('user');
     const list = await deps.projects.listProjects();
     return c.json({
       user: { kind: user.kind, name: user.name },
       private: { project: PRIVATE_PROJECT, name: `Private: ${user.name}` },
-      projects: list.map((p) => ({ project: p.slug, name: p.name, style: p.style, discord: Boolean(p.discord), updated: p.updated })),
+      projects: list.map((p) => ({ project: p.slug, name: p.name, style: p.style, discord: Boolean(p.discord), archived: Boolean(p.archived), updated: p.updated })),
     });
   });
 
@@ -129,9 +144,7 @@ export function chatRoutes(app: Hono<WebEnv>, deps: WebDeps, hub: TurnHub, trace
     const at = await placeFor(c.req.param('project'), c.get('user'), deps.projects);
     if (!at) return c.json({ error: 'no such project' }, 404);
     const limit = Math.min(Number(c.req.query('limit') ?? 50) || 50, 500);
-    const entries = at.slug ? await deps.projects.recentLog(at.slug, limit) : deps.privateHistory(c.get('user').id, limit);
-    const plain = entries.map((e) => ({ time: e.time, speaker: e.speaker, role: e.role, text: e.text, source: e.source }));
-    return c.json({ messages: withTraces(plain, traces.read(TurnHub.owner(c.get('user').id, c.req.param('project')))) });
+    return c.json({ messages: await shownMessages(c.get('user').id, c.req.param('project'), at.slug, limit) });
   });
 
   app.post('/api/projects/:project/messages', async (c) => {
@@ -141,7 +154,10 @@ export function chatRoutes(app: Hono<WebEnv>, deps: WebDeps, hub: TurnHub, trace
     if (!at) return c.json({ error: 'no such project' }, 404);
     const parsed = messageBody.safeParse(await c.req.json().catch(() => null));
     if (!parsed.success) return c.json({ error: parsed.error.issues.map((i) => i.message).join('; ') }, 400);
-    const { text, images, mode, retry } = parsed.data;
+    const { text, images, mode, retry, replaces } = parsed.data;
+    if (replaces && lastUserSource(await shownMessages(user.id, project, at.slug, 60)) !== replaces) {
+      return c.json({ error: 'only your last message can be edited' }, 409);
+    }
     // a member signed in through /web is a Discord user (their id names their page); the owner's web id is no Discord id
     if (!text.trim() && !images?.length) return c.json({ error: 'empty message' }, 400);
     const owner = TurnHub.owner(user.id, project);
@@ -162,7 +178,7 @@ export function chatRoutes(app: Hono<WebEnv>, deps: WebDeps, hub: TurnHub, trace
       })
       .finally(() => {
         try {
-          traces.add(owner, traceOf(source, turn.events, retry ?? false));
+          traces.add(owner, traceOf(source, turn.events, retry ?? false, replaces));
         } catch (err) {
           deps.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'turn trace not kept');
         }

@@ -15,6 +15,7 @@ import { dirname, join } from 'node:path';
 import type { AssistantApi } from '../core/assistant-api.js';
 import type { LogEntry, Logger } from '../core/ports.js';
 import { chatRoutes } from './api-chat.js';
+import { projectRoutes } from './api-projects.js';
 import { clientAssets } from './client-build.js';
 import { memoryRoutes } from './api-memory.js';
 import { reviewRoutes } from './api-review.js';
@@ -167,6 +168,7 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
     return c.json(deps.settings?.() ?? { items: [], doctor: 'not available' });
   });
   chatRoutes(app, deps, turns, new TraceStore(deps.turnsDir ?? join(dirname(deps.clientDir), 'turns')));
+  projectRoutes(app, deps);
   memoryRoutes(app, deps);
   reviewRoutes(app, deps);
   voiceRoutes(app, deps.speech);

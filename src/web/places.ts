@@ -21,6 +21,8 @@ export interface ProjectDirectory {
   /** A note page parsed (throws when its front matter does not parse). */
   readNote(slug: string, path: string): Promise<Note | null>;
   recentLog(slug: string, limit: number): Promise<LogEntry[]>;
+  /** Renames (display name only: the folder stays) or archives / unarchives a project. */
+  relabelProject(slug: string, change: { name?: string; archived?: boolean }): Promise<ProjectConfig>;
 }
 
 export type WebPlace = { place: Place; slug: string | null };

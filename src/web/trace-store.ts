@@ -25,6 +25,8 @@ const turnTrace = z.object({
   partial: z.string().optional(),
   /** A Retry or Regenerate of the message before it (same text). */
   retry: z.boolean().optional(),
+  /** An edit: the source of the person's last message this one replaces (with its reply). */
+  replaces: z.string().optional(),
 });
 
 export type TurnTrace = z.infer<typeof turnTrace>;
@@ -66,7 +68,7 @@ export class TraceStore {
 }
 
 /** The trace of a finished turn, from the events the web app streamed of it. */
-export function traceOf(source: string, events: readonly { event: string; data: unknown }[], retry: boolean): TurnTrace {
+export function traceOf(source: string, events: readonly { event: string; data: unknown }[], retry: boolean, replaces?: string): TurnTrace {
   const calls = new Map<string, TraceCall>();
   let streamed = '';
   let related: string[] = [];
@@ -101,5 +103,6 @@ export function traceOf(source: string, events: readonly { event: string; data: 
     ...(error ? { error } : {}),
     ...(cut && (streamed || finalText) ? { partial: reason === 'error' ? streamed : finalText || streamed } : {}),
     ...(retry ? { retry: true } : {}),
+    ...(replaces ? { replaces } : {}),
   };
 }

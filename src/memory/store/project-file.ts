@@ -40,6 +40,7 @@ export const projectSchema = z.looseObject({
     .nullish()
     .transform((v) => v ?? true),
   respond: z.enum(['always', 'mention']).nullish(),
+  archived: z.boolean().nullish(),
   distill_cursor: z
     .object({
       file: z.string().regex(LOG_FILE, 'expected a log file name like 2026-11-29.md'),
@@ -115,6 +116,7 @@ export function parseProjectFile(text: string, slug: string, path: string, defau
     respond: fm.respond ?? 'always',
     keys: fm.keys,
     ...(fm.discord ? { discord: { guildId: fm.discord.guild_id, channelIds: fm.discord.channel_ids } } : {}),
+    ...(fm.archived ? { archived: true } : {}),
     created: fm.created,
     updated: fm.updated,
   };

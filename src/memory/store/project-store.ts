@@ -70,6 +70,21 @@ const patchSchema = z.object({
   respond: z.enum(['always', 'mention']).optional(),
 });
 
+/** A display name: one line of at most 80 visible characters (control characters become spaces). */
+const relabelSchema = z.object({
+  name: z
+    .string()
+    .transform((n) =>
+      n
+        .replace(/[\p{Cc}\p{Zl}\p{Zp}]+/gu, ' ')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    )
+    .pipe(z.string().min(1, 'a project needs a name').max(80, 'a project name has at most 80 characters'))
+    .optional(),
+  archived: z.boolean().optional(),
+});
+
 const MAX_ATTEMPTS = 3;
 const ENSURE_LANE = '\u0000ensure';
 
@@ -276,6 +291,23 @@ export class FileProjectStore implements ProjectStore {
         ...(p.distillEvery !== undefined ? { distill_every: p.distillEvery } : {}),
         ...(p.archive !== undefined ? { archive: p.archive } : {}),
         ...(p.respond !== undefined ? { respond: p.respond } : {}),
+        updated: this.clock.now().toISOString(),
+      }));
+      return parsed.config;
+    });
+  }
+
+  /**
+   * A project's display name and whether the web app lists it, in project.md's front matter. The
+   * folder (slug) and the keys stay, so the channel mapping, the archive, links and the index keep
+   * working: a rename never moves memory. The name is text in YAML, never a path.
+   */
+  async relabelProject(slug: string, change: { name?: string; archived?: boolean }): Promise<ProjectConfig> {
+    const c = relabelSchema.parse(change);
+    return this.lanes.run(slug, async () => {
+      const parsed = await this.patchProjectFile(slug, () => ({
+        ...(c.name !== undefined ? { name: c.name } : {}),
+        ...(c.archived !== undefined ? { archived: c.archived } : {}),
         updated: this.clock.now().toISOString(),
       }));
       return parsed.config;

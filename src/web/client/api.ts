@@ -21,6 +21,8 @@ export interface ProjectItem {
   project: string;
   name: string;
   discord: boolean;
+  /** Hidden from the list (it can be unarchived). */
+  archived?: boolean;
 }
 
 export interface ProjectList {
@@ -44,6 +46,15 @@ export interface ChatEntry {
   source?: string;
   /** What the web app showed of the turn: tool calls, suggested notes, how it ended. */
   trace?: { calls: TraceCall[]; related: string[]; reason: string; error?: string };
+}
+
+/** A message of the conversation that holds the searched words (GET …/conversation?q=). */
+export interface ConversationHit {
+  time: string;
+  speaker: string;
+  role: 'user' | 'assistant';
+  source: string;
+  snippet: string;
 }
 
 /** A search hit as the server sends it: the core's RecallHit (a type only; nothing of the core is bundled). */
@@ -122,7 +133,9 @@ export const api = {
   logout: () => call<{ ok: boolean }>('POST', '/api/logout'),
   projects: () => call<ProjectList>('GET', '/api/projects'),
   createProject: (name: string) => call<{ project: string; name: string }>('POST', '/api/projects', { name }),
-  messages: (project: string) => call<{ messages: ChatEntry[] }>('GET', `${p(project)}/messages?limit=60`),
+  messages: (project: string, limit = 60) => call<{ messages: ChatEntry[] }>('GET', `${p(project)}/messages?limit=${limit}`),
+  relabelProject: (project: string, change: { name?: string; archived?: boolean }) => call<{ project: string; name: string; archived: boolean }>('PATCH', p(project), change),
+  searchConversation: (project: string, q: string) => call<{ hits: ConversationHit[] }>('GET', `${p(project)}/conversation?q=${encodeURIComponent(q)}`),
   currentTurn: (project: string) => call<{ turn: { id: string; done: boolean } | null }>('GET', `${p(project)}/turn`),
   records: (project: string) => call<{ records: MemoryRecord[]; problems: Problem[]; style: string }>('GET', `${p(project)}/records`),
   editRecord: (project: string, id: string, text: string) => call<unknown>('PATCH', `${p(project)}/records/${encodeURIComponent(id)}`, { text }),
@@ -187,7 +200,7 @@ export async function readEvents(res: Response, on: (e: StreamEvent) => void): P
   }
 }
 
-export function sendMessage(project: string, body: { text: string; images?: string[]; mode?: 'text' | 'voice'; retry?: boolean }): Promise<Response> {
+export function sendMessage(project: string, body: { text: string; images?: string[]; mode?: 'text' | 'voice'; retry?: boolean; replaces?: string }): Promise<Response> {
   return fetch(`${p(project)}/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), credentials: 'same-origin' });
 }
 

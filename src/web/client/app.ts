@@ -7,6 +7,8 @@ import { api, ApiError, type Me, type ProjectList } from './api.js';
 import { $, clear, h, icon, toast } from './dom.js';
 import { renderChat } from './chat.js';
 import { renderInspector, renderPage } from './inspector.js';
+import { archivedList, PROJECTS_CHANGED } from './project-menu.js';
+import { installShortcuts } from './shortcuts.js';
 
 interface Route {
   view: 'chat' | 'inspect' | 'graph' | 'page' | 'settings';
@@ -62,8 +64,9 @@ function sidebar(list: ProjectList, route: Route, me: Me, onNew: (name: string) 
       h(
         'ul',
         {},
-        list.projects.map((p) => link(p.project, p.name, p.discord ? 'hash' : 'dot')),
+        list.projects.filter((p) => !p.archived).map((p) => link(p.project, p.name, p.discord ? 'hash' : 'dot')),
       ),
+      archivedList(list.projects, (project) => `#/chat/${encodeURIComponent(project)}`),
     ),
     form,
     ...(me.toolServers?.length
@@ -203,7 +206,15 @@ async function start(): Promise<void> {
     main.setAttribute('aria-busy', 'true');
     main.inert = true; // the previous view takes no input while the next one loads
     try {
-      if (route.view === 'chat') await renderChat(main, route.project, title, me, route.rest);
+      if (route.view === 'chat')
+        await renderChat(
+          main,
+          route.project,
+          title,
+          me,
+          route.rest,
+          list.projects.find((p) => p.project === route.project),
+        );
       else if (route.view === 'inspect') await renderInspector(main, route.project, title, route.rest || 'records');
       else if (route.view === 'page') await renderPage(main, route.project, route.rest);
       else if (route.view === 'settings') await (await import('./settings-view.js')).renderSettings(main);
@@ -219,6 +230,8 @@ async function start(): Promise<void> {
     }
   };
   window.addEventListener('hashchange', () => void draw());
+  window.addEventListener(PROJECTS_CHANGED, () => void api.projects().then((next) => ((list = next), draw())));
+  installShortcuts();
   await draw();
 }
 

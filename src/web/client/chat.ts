@@ -6,7 +6,11 @@
  * suggestions and cut replies come back after a reload. A reply still streaming when the page
  * reloads is picked up again from the server.
  */
-import { api, readEvents, resumeTurn, sendMessage, type ChatEntry, type Me, type StreamEvent, type TraceCall } from './api.js';
+import { api, readEvents, resumeTurn, sendMessage, type ChatEntry, type Me, type ProjectItem, type StreamEvent, type TraceCall } from './api.js';
+import { startEdit } from './chat-edit.js';
+import { conversationSearch, messageHref } from './chat-search.js';
+import { askToNotify, notifyReply } from './notify.js';
+import { projectActions } from './project-menu.js';
 import { clear, h, icon, toast } from './dom.js';
 import { pageHref, pageTitle } from './words.js';
 import { copyButton, renderReply } from './reply.js';
@@ -59,6 +63,12 @@ class Reply {
   lastId = 0;
   turnId = '';
   done = false;
+  /** How it ended (`done`, `error`, `cancelled`…). */
+  reason = '';
+
+  get markdown(): string {
+    return this.content;
+  }
 
   constructor(
     private readonly project: string,
@@ -77,6 +87,7 @@ class Reply {
   /** A finished reply from history. */
   static from(entry: ChatEntry, project: string, me: Me, act: ReplyActions): Reply {
     const r = new Reply(project, me, act, false);
+    if (entry.source) r.el.dataset.source = entry.source;
     for (const c of entry.trace?.calls ?? []) r.addCall(String(r.calls.size), c.name, c.args, c);
     r.content = entry.text;
     r.end(entry.trace?.reason ?? 'done', entry.trace?.error, entry.trace?.related ?? []);
@@ -174,6 +185,7 @@ class Reply {
   private end(reason: string, error: string | undefined, related: string[]): void {
     if (this.done) return;
     this.done = true;
+    this.reason = reason;
     cancelAnimationFrame(this.frame);
     this.el.classList.remove('live');
     this.text.classList.remove('streaming');
@@ -214,8 +226,8 @@ function userBubble(entry: Pick<ChatEntry, 'speaker' | 'text' | 'source'>): HTML
   return h('li', { class: 'msg user', 'data-source': entry.source ?? null }, h('div', { class: 'who' }, entry.speaker), h('div', { class: 'bubble-text' }, entry.text));
 }
 
-/** `focus`: the source of a message to show (a Memory view's "chat, 27 Nov, 14:02" link). */
-export async function renderChat(main: HTMLElement, project: string, title: string, me: Me, focus = ''): Promise<void> {
+/** `focus`: the source of a message to show (a Memory view's "chat, 27 Nov, 14:02" link, a search hit). */
+export async function renderChat(main: HTMLElement, project: string, title: string, me: Me, focus = '', item?: ProjectItem): Promise<void> {
   const list = h('ol', { class: 'messages', 'aria-label': 'Conversation' });
   const input = h('textarea', { id: 'composer', rows: 2, placeholder: `Message ${me.assistant}…`, 'aria-label': 'Message' });
   const images: string[] = [];
@@ -244,7 +256,8 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
     ),
   );
   // History first, so nothing typed meanwhile lands above it.
-  const [history, current] = await Promise.all([api.messages(project), api.currentTurn(project).catch(() => ({ turn: null }))]);
+  // a message asked for by a link may be older than the last 60: then more is loaded
+  const [history, current] = await Promise.all([api.messages(project, focus ? 500 : 60), api.currentTurn(project).catch(() => ({ turn: null }))]);
   let lastQuestion = '';
   let running: Reply | null = null;
   const actions: ReplyActions = { again: (reply) => void again(reply) };
@@ -260,8 +273,34 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
     const last = list.lastElementChild;
     for (const b of buttons) if (!last?.contains(b)) b.remove();
   };
+  /** Only the person's last message can be edited (while no reply is being written). */
+  const onlyLastEdits = () => {
+    for (const b of list.querySelectorAll('button.edit')) b.remove();
+    const last = [...list.querySelectorAll<HTMLElement>('.msg.user')].pop();
+    if (running || !last?.dataset.source) return;
+    last.append(h('button', { type: 'button', class: 'small link edit', 'aria-label': 'Edit your last message', onclick: () => editLast() }, 'Edit'));
+  };
   onlyLastRegenerates();
-  clear(main, h('header', { class: 'view-head' }, h('h1', {}, title)), list, form);
+  /** Shows a message by its source: the question (or the reply) gets the focus ring and is scrolled to. */
+  const show = (source: string): boolean => {
+    const all = [...list.querySelectorAll<HTMLElement>('.msg')].filter((m) => m.dataset.source === source);
+    const el = all.find((m) => m.classList.contains('user')) ?? all[0];
+    if (!el) return false;
+    for (const m of list.querySelectorAll('.msg.focus')) m.classList.remove('focus');
+    el.classList.add('focus');
+    el.tabIndex = -1;
+    el.scrollIntoView({ block: 'center' });
+    el.focus({ preventScroll: true });
+    return true;
+  };
+  const pick = (source: string) => {
+    if (show(source)) return;
+    const href = messageHref(project, source);
+    if (location.hash !== href) location.hash = href;
+    else toast('That message is older than the 500 the chat can show.');
+  };
+  const heading = h('h1', {}, title);
+  clear(main, h('header', { class: 'view-head chat-head' }, heading, projectActions(item, heading), conversationSearch(project, pick)), list, form);
   // The page scrolls (not the list) and the composer sticks to its bottom: follow the newest text to
   // the true bottom of the page while the reader is there; a reader who scrolled up stays put.
   const page = document.scrollingElement ?? document.documentElement;
@@ -281,14 +320,20 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
   }).observe(list, { childList: true, subtree: true, characterData: true });
   scroll(true);
 
-  const follow = async (res: Promise<Response>, live: Reply) => {
+  const follow = async (res: Promise<Response>, live: Reply, bubble: HTMLElement | null = null) => {
     running = live;
+    onlyLastEdits();
     send.hidden = true;
     stop.hidden = false;
     stop.disabled = false;
     try {
       await readEvents(await res, (e) => {
         live.on(e);
+        const source = e.event === 'accepted' ? (e.data as { source?: unknown }).source : undefined;
+        if (typeof source === 'string') {
+          live.el.dataset.source = source;
+          if (bubble) bubble.dataset.source = source;
+        }
         scroll();
       });
       live.lost('the connection to Charlie ended before the reply did');
@@ -299,6 +344,8 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
       stop.hidden = true;
       send.hidden = false;
       onlyLastRegenerates();
+      onlyLastEdits();
+      if (live.reason && live.reason !== 'cancelled') notifyReply(me.assistant, title, live.markdown, messageHref(project, live.el.dataset.source ?? ''));
       if (document.activeElement === stop || document.activeElement === document.body) input.focus();
     }
   };
@@ -325,19 +372,38 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
 
   const submit = async (text: string, mode: 'text' | 'voice' = 'text') => {
     if (running || (!text.trim() && !images.length)) return;
-    list.append(userBubble({ speaker: me.name, text: text + (images.length ? ` [${images.length} image${images.length > 1 ? 's' : ''}]` : '') }));
+    askToNotify();
+    const bubble = userBubble({ speaker: me.name, text: text + (images.length ? ` [${images.length} image${images.length > 1 ? 's' : ''}]` : '') });
+    list.append(bubble);
     lastQuestion = text;
     const live = new Reply(project, me, actions, true);
     list.append(live.el);
     scroll(true);
     const body = { text, mode, ...(images.length ? { images: images.splice(0) } : {}) };
     attached.replaceChildren();
-    await follow(sendMessage(project, body), live);
+    await follow(sendMessage(project, body), live, bubble);
   };
+
+  /** Edit and resend the last message: it and its reply are replaced (the server keeps the edit too). */
+  function editLast(): void {
+    const bubble = [...list.querySelectorAll<HTMLElement>('.msg.user')].pop();
+    const replaces = bubble?.dataset.source;
+    if (running || !bubble || !replaces) return;
+    startEdit(bubble, bubble.querySelector('.bubble-text')?.textContent ?? '', (text) => {
+      askToNotify();
+      while (bubble.nextElementSibling) bubble.nextElementSibling.remove();
+      lastQuestion = text;
+      const live = new Reply(project, me, actions, true);
+      list.append(live.el);
+      scroll(true);
+      void follow(sendMessage(project, { text, mode: 'text', replaces }), live, bubble);
+    });
+  }
 
   /** Retry (after an error) or Regenerate: the last question again, its earlier answer replaced. */
   const again = async (old: Reply) => {
     if (running || !lastQuestion.trim()) return;
+    askToNotify();
     const live = new Reply(project, me, actions, true);
     old.el.replaceWith(live.el);
     scroll(true);
@@ -355,6 +421,9 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
     if (e.key === 'Enter' && !e.shiftKey) {
       e.preventDefault();
       form.requestSubmit();
+    } else if (e.key === 'ArrowUp' && !input.value) {
+      e.preventDefault();
+      editLast();
     }
   });
   file.addEventListener('change', () => {
@@ -407,9 +476,6 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
     void follow(resumeTurn(current.turn.id, 0), live);
   }
 
-  const target = focus ? [...list.querySelectorAll<HTMLElement>('.msg.user')].find((m) => m.dataset.source === focus) : undefined;
-  if (target) {
-    target.classList.add('focus');
-    target.scrollIntoView({ block: 'center' });
-  } else input.focus();
+  onlyLastEdits();
+  if (!focus || !show(focus)) input.focus();
 }

@@ -8,6 +8,7 @@ import { api } from './api.js';
 import { confirmButton, h, toast } from './dom.js';
 import { renderMarkdown } from './markdown.js';
 import { day, pageHref, pageTitle, sourceWords, type SourceWords } from './words.js';
+import { whyTimeline } from './why-timeline.js';
 
 function sourceLink(w: SourceWords): HTMLElement | string {
   if (!w.href) return w.text;
@@ -78,22 +79,8 @@ async function showChain(details: HTMLElement, project: string, id: string): Pro
     const chain = answer.chains[0];
     if (!chain) return;
     details.append(
-      h('p', { class: 'chain-head' }, 'History (as /memory why tells it)'),
-      h(
-        'ol',
-        { class: 'chain', 'aria-label': 'History of this record' },
-        chain.steps.map((s) =>
-          h(
-            'li',
-            {},
-            h('time', { datetime: s.at }, s.at ? day(s.at.slice(0, 10)) : 'a day not recorded'),
-            ' ',
-            h('span', { class: `step step-${s.kind}` }, s.kind),
-            ` ${s.text}`,
-            s.source ? [' — ', sourceLink(sourceWords(s.source, project, s.at.slice(0, 10)))] : null,
-          ),
-        ),
-      ),
+      h('p', { class: 'chain-head' }, 'What happened, oldest first'),
+      whyTimeline(chain.steps, (source, date) => sourceLink(sourceWords(source, project, date))),
     );
   } catch (e: unknown) {
     toast(e instanceof Error ? e.message : String(e), 'error');
