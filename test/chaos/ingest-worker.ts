@@ -17,7 +17,7 @@ import { IngestService } from '../../src/memory/ingest/ingest-service.js';
 const [dir] = process.argv.slice(2);
 if (!dir) throw new Error('usage: ingest-worker.ts PROJECTS_DIR');
 
-export const EVERY = 1000;
+const EVERY = 1000;
 const SHELVES = 7;
 
 const model: LocalChatModel = {
