@@ -1,17 +1,19 @@
 /**
  * `/memory ingest file`: puts an attached file (.md .txt .ics .eml .csv) into this channel's
  * `inbox/` and reads it into the project's notes through the local memory lane. Needs
- * `ctx.services.ingest` (an IngestService, built in main.ts).
+ * `ctx.services.ingest` (an IngestService, built in main.ts). Without a file: where the
+ * project's big inbox files stand (rows and bytes done of the total, batches, rate, time left).
  */
 import { ApplicationCommandOptionType, MessageFlags } from 'discord.js';
 import { ephemeral, GROUPS, type Command } from '../src/discord/command.js';
+import { ingestStatusText } from '../src/core/ingest-status.js';
 
 const MAX_BYTES = 5_000_000;
 
 export default {
   ...GROUPS.memory,
-  subcommand: { name: 'ingest', description: 'Read a file (.md .txt .ics .eml .csv) into this channel’s notes' },
-  options: [{ type: ApplicationCommandOptionType.Attachment, name: 'file', description: 'A calendar, e-mail, CSV export or text file', required: true }],
+  subcommand: { name: 'ingest', description: 'Read a file (.md .txt .ics .eml .csv) into this channel’s notes; without one, show progress' },
+  options: [{ type: ApplicationCommandOptionType.Attachment, name: 'file', description: 'A calendar, e-mail, CSV export or text file (none: how far the inbox is)', required: false }],
   async execute(interaction, ctx) {
     const say = (content: string) => interaction.editReply({ content, allowedMentions: { parse: [] } });
     const ingest = ctx.services.ingest;
@@ -20,7 +22,11 @@ export default {
       await interaction.reply(ephemeral('Files can be read into the notes of a project channel only (private conversations keep no notes).'));
       return;
     }
-    const file = interaction.options.getAttachment('file', true);
+    const file = interaction.options.getAttachment('file');
+    if (!file) {
+      await interaction.reply(ephemeral(ingest.status ? ingestStatusText(await ingest.status(config.slug)) : 'Progress is not available here.'));
+      return;
+    }
     await interaction.deferReply({ flags: MessageFlags.Ephemeral });
     if (file.size > MAX_BYTES) {
       await say(`\`${file.name}\` is ${Math.round(file.size / 1000)} kB; I read files up to ${MAX_BYTES / 1_000_000} MB.`);

@@ -42,6 +42,7 @@ import type { SpeechToText, SynthesizedAudio, TextToSpeech } from './core/ports.
 import { guardSpeech } from './core/egress.js';
 import { Wiki } from './memory/graph/wiki.js';
 import { IngestService } from './memory/ingest/ingest-service.js';
+import type { IngestStatus } from './core/ingest-status.js';
 import { FileReflectionPages } from './memory/reflect/reflection-pages.js';
 import { startBackups } from './backup/backup-schedule.js';
 import { Reflection, reportText, type ReflectionReport } from './core/reflection.js';
@@ -349,6 +350,7 @@ async function main(): Promise<void> {
     userName: safeUserName(),
     toolServers: () => mcpLines(app.mcp),
     services: describeDestinations(configuredDestinations(config)),
+    ingest: app.ingest,
   });
   await closeAll();
 }
@@ -359,7 +361,7 @@ async function main(): Promise<void> {
  */
 export async function startWebApp(
   config: Config,
-  app: Pick<Awaited<ReturnType<typeof buildApp>>, 'assistant' | 'store' | 'privateStore' | 'model'> & { mcp?: McpToolSource },
+  app: Pick<Awaited<ReturnType<typeof buildApp>>, 'assistant' | 'store' | 'privateStore' | 'model'> & { mcp?: McpToolSource; ingest?: IngestStatus },
   logger: Logger,
   speech: { stt?: SpeechToText; tts?: TextToSpeech },
   out: NodeJS.WritableStream = process.stdout,
@@ -392,6 +394,7 @@ export async function startWebApp(
       mcpServer: memoryEndpoint(memoryServerOptions(config, app, 'web')),
       trustedProxies: config.WEB_TRUSTED_PROXY,
       settings: () => settingsView(config),
+      ...(app.ingest ? { ingest: app.ingest } : {}),
     },
     logger.child({ component: 'web' }),
   );

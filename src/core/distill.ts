@@ -261,7 +261,9 @@ function speakersOf(entries: LogEntry[], ids: ReadonlyMap<string, string> | unde
   const names = [...new Set(entries.filter((e) => e.role === 'user').map((e) => e.speaker))];
   return names.map((name) => {
     const id = ids?.get(name);
-    return id ? { name, discordId: id } : { name };
+    // a message from the web app (source `web:…`) names its speaker by their web sign-in
+    const web = entries.some((e) => e.role === 'user' && e.speaker === name && e.source.startsWith('web:'));
+    return { name, ...(id ? { discordId: id } : {}), ...(web ? { webUser: name } : {}) };
   });
 }
 

@@ -132,6 +132,8 @@ export interface GraphItems {
 export interface Speaker {
   name: string;
   discordId?: string;
+  /** Set when they spoke through the web app: the name they signed in with. */
+  webUser?: string;
 }
 
 /** Validates every item on its own; returns the write and what was dropped, with why. */
@@ -154,6 +156,7 @@ export function toGraphWrite(items: GraphItems, entries: readonly LogEntry[], sp
     e.centre = true;
     e.category = USERS_CATEGORY;
     if (s.discordId) e.discordId = s.discordId;
+    if (s.webUser) e.webUser = s.webUser;
   }
   for (const raw of items.entities) {
     const p = entityItem.safeParse(raw);

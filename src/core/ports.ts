@@ -516,6 +516,8 @@ export interface GraphFact {
   about?: string;
   /** How it was let in (the promotion gate's verdict and score), kept in the record's history (`_log.md`). */
   gate?: string;
+  /** Set by the graph writer: the centre pages (`Users/Ann/USER`) of the people the fact names. */
+  person?: string[];
 }
 
 export interface GraphEntity {
@@ -527,6 +529,8 @@ export interface GraphEntity {
   /** For a new page: set once, never recomputed. */
   staleness?: number;
   discordId?: string;
+  /** A speaker's web identity (the name they sign in to the web app with), kept on their USER.md. */
+  webUser?: string;
   facts: GraphFact[];
   /** May a new page be created for it (lasting significance, or a speaker)? */
   create: boolean;

@@ -17,6 +17,7 @@ import {
   type ModalSubmitInteraction,
 } from 'discord.js';
 import type { AssistantApi, Place } from '../core/assistant-api.js';
+import type { IngestStatus } from '../core/ingest-status.js';
 import type { Logger } from '../core/ports.js';
 import type { ReminderDesk } from '../core/time/reminder-desk.js';
 import type { CalendarDesk } from '../core/time/calendar.js';
@@ -32,6 +33,8 @@ export interface WebLinks {
 /** `/memory ingest`: reads a file into a project's notes through the memory lane (the ingest service). */
 export interface FileIngest {
   add(project: string, name: string, bytes: Buffer): Promise<{ source: string; outcome: 'unchanged' | 'ingested' | 'unparseable' | 'failed'; items: number; facts: number; message?: string }>;
+  /** `/memory ingest` without a file: where the project's big inbox files stand. */
+  status?: IngestStatus['status'];
 }
 
 /**

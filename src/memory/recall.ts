@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { systemClock, type Clock, type Embedder, type Logger, type Recall, type RecallHit, type RecallScope, type UsageStore } from '../core/ports.js';
 import { DEFAULT_WEIGHTS, Fusion, type RecallWeights } from './index/fusion.js';
 import { MemoryIndex, type Candidates, type SyncStats } from './index/memory-index.js';
+import { boundedSync, defaultSyncWait, type SyncWait } from './index/bounded-sync.js';
 import { keyTerms, terms as termsOf } from './index/text.js';
 import { classifyQuery, type QueryShape } from './index/query-kind.js';
 import { watchProjects, type ProjectChanges } from './index/watcher.js';
@@ -64,6 +65,12 @@ export interface RecallOptions {
   candidates?: number;
   /** Page → pages it links to (`notes/…` paths), for the entity-hop signal. */
   links?: (project: string) => Promise<ReadonlyMap<string, readonly string[]>>;
+  /**
+   * How long a search waits for the project's index to catch up before it answers from the index
+   * as it is (a huge archive never indexed takes minutes; the turn must not wait for it). Tests
+   * pass their own wait.
+   */
+  syncWait?: SyncWait;
 }
 
 export interface RecallService {
@@ -91,7 +98,7 @@ export class HybridRecall implements Recall {
 
   constructor(
     private readonly index: MemoryIndex,
-    private readonly options: Pick<RecallOptions, 'usage' | 'logger' | 'clock' | 'maxTerms' | 'candidates' | 'links'> & { weights?: Partial<RecallWeights> },
+    private readonly options: Pick<RecallOptions, 'usage' | 'logger' | 'clock' | 'maxTerms' | 'candidates' | 'links' | 'syncWait'> & { weights?: Partial<RecallWeights> },
   ) {
     this.weights = effectiveWeights({ ...DEFAULT_WEIGHTS, ...options.weights }, index.embedder.semantic);
   }
@@ -142,11 +149,13 @@ export class HybridRecall implements Recall {
     // search while the pages are checked for changes; when some changed, search the updated index again
     const early = this.index.search(project, search);
     early.catch(() => undefined);
-    const synced = await this.index.sync(project).catch((err: unknown) => {
+    const syncing = this.index.sync(project).catch((err: unknown) => {
       this.options.logger.warn({ project, err: String(err) }, 'index update failed; searching the index as it is');
       return null;
     });
-    return synced && synced.changed + synced.deleted > 0 ? this.index.search(project, search) : early;
+    const synced = await boundedSync(syncing, this.options.syncWait ?? defaultSyncWait);
+    if (synced === 'late') this.options.logger.info({ project }, 'the index is still catching up; searching it as it is');
+    return synced !== 'late' && synced && synced.changed + synced.deleted > 0 ? this.index.search(project, search) : early;
   }
 }
 

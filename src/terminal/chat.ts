@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { AssistantApi, Place } from '../core/assistant-api.js';
 import type { TurnEvent } from '../core/events.js';
+import { ingestStatusText, type IngestStatus } from '../core/ingest-status.js';
 import { describeLane } from '../core/lanes.js';
 import { reportText } from '../core/reflection.js';
 import { parseTargetToken, targetToken } from '../core/tombstones.js';
@@ -35,9 +36,11 @@ export interface TerminalOptions {
   services?: readonly string[];
   /** Reminders (/remind) and where their deliveries are printed, while the scheduler runs. */
   time?: { desk: ReminderDesk; outbox: TerminalOutbox; calendar?: CalendarDesk; brief?: MorningBrief };
+  /** `/memory ingest`: where the project's big inbox files stand (the ingest service). */
+  ingest?: IngestStatus;
 }
 
-export const HELP = `commands: /memory show · /memory forget [ITEM] [--messages] · /memory candidates · /memory promote KEY · /memory review · /memory hold ID · /memory why FACT · /memory reflect · /memory restore [PAGE [VERSION]] · /project style TEXT · /project distill · /search QUERY · ${REMIND_HELP} · ${CALENDAR_HELP} · /help · /quit`;
+export const HELP = `commands: /memory show · /memory forget [ITEM] [--messages] · /memory candidates · /memory promote KEY · /memory review · /memory hold ID · /memory why FACT · /memory reflect · /memory ingest · /memory restore [PAGE [VERSION]] · /project style TEXT · /project distill · /search QUERY · ${REMIND_HELP} · ${CALENDAR_HELP} · /help · /quit`;
 
 function modelsLine(assistant: AssistantApi): string {
   return assistant.lanes().map(describeLane).join('\n');
@@ -72,6 +75,7 @@ export async function runTerminal(o: TerminalOptions): Promise<void> {
       if (line === '/help') write(`${helpText(o)}\n`);
       else if (line === '/remind' || line.startsWith('/remind ')) write(`${await remindCommand(line.slice('/remind'.length), o.time?.desk, place, o.userName, o.time?.brief)}\n`);
       else if (line === '/calendar' || line.startsWith('/calendar ')) write(`${await calendarCommand(line.slice('/calendar'.length), o.time?.calendar, place, o.userName)}\n`);
+      else if (line === '/memory ingest') write(`${await ingestStatusReply(o, place)}\n`);
       else if (line.startsWith('/')) write(`${await command(line, o.assistant, place, p, o.userName)}\n`);
       else await turn(line, o, place, p, write, confirm);
     } catch (error) {
@@ -83,6 +87,13 @@ export async function runTerminal(o: TerminalOptions): Promise<void> {
   closeOutbox?.();
   write(p.dim('saving memory…\n'));
   await o.assistant.idle();
+}
+
+/** `/memory ingest`: the project's big inbox files part-way (rows and bytes of the total, batches, rate). */
+async function ingestStatusReply(o: TerminalOptions, place: Place): Promise<string> {
+  const config = await o.assistant.projectConfig(place);
+  if (!o.ingest || !config) return 'inbox progress is not available here';
+  return ingestStatusText(await o.ingest.status(config.slug));
 }
 
 /** `/help`: the commands, the models, and one line per MCP tool server. */

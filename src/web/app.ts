@@ -18,6 +18,8 @@ import { chatRoutes } from './api-chat.js';
 import { projectRoutes } from './api-projects.js';
 import { clientAssets } from './client-build.js';
 import { memoryRoutes } from './api-memory.js';
+import { ingestRoutes } from './api-ingest.js';
+import type { IngestStatus } from '../core/ingest-status.js';
 import { reviewRoutes } from './api-review.js';
 import { voiceRoutes, type SpeechServices } from './api-voice.js';
 import { FailedLoginLimiter, type WebAuth, type WebUser } from './auth.js';
@@ -56,6 +58,8 @@ export interface WebDeps {
   mcpServer?: McpEndpoint;
   /** Proxy addresses (WEB_TRUSTED_PROXY) whose X-Forwarded-For names the real client. */
   trustedProxies?: readonly string[];
+  /** Where each project's big inbox files stand (GET /api/projects/:project/ingest). */
+  ingest?: IngestStatus;
 }
 
 /** Charlie's memory as an MCP server (Streamable HTTP), answered at /api/mcp. */
@@ -170,6 +174,7 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
   chatRoutes(app, deps, turns, new TraceStore(deps.turnsDir ?? join(dirname(deps.clientDir), 'turns')));
   projectRoutes(app, deps);
   memoryRoutes(app, deps);
+  ingestRoutes(app, deps);
   reviewRoutes(app, deps);
   voiceRoutes(app, deps.speech);
   app.all('/api/*', (c) => c.json({ error: 'no such API route' }, 404));

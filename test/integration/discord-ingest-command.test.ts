@@ -58,6 +58,23 @@ describe('/memory ingest', () => {
     expect(ingest.added).toEqual([{ project: `discord:${h.guild.id}:${h.general.id}`, name: 'notes.txt', bytes: 31 }]);
   });
 
+  it('without a file, shows how far the channel’s big inbox files are', async () => {
+    const asked: string[] = [];
+    const ingest = Object.assign(new RecordingIngest(), {
+      status: async (project: string) => {
+        asked.push(project);
+        return [{ source: 'inbox/big.csv', mode: 'rows' as const, done: 3000, bytesDone: 250_000, bytesTotal: 1_000_000, batches: 100 }];
+      },
+    });
+    const h = await startHarness({ assistant: new FakeAssistant(), services: { ingest } });
+    const run = h.fake.runCommand(h.general, h.alice, 'memory', subcommand('ingest', []));
+    const content = () => (run.callbacks[0]?.data as { content?: string } | undefined)?.content;
+    await h.fake.waitFor(content, 5000, 'status reply');
+    expect(String(content())).toBe('Reading 1 inbox file:\n• inbox/big.csv — 3,000 rows · 0.3 of 1.0 MB (25%) · 100 batches');
+    expect(asked).toEqual([`discord:${h.guild.id}:${h.general.id}`]);
+    expect(ingest.added).toEqual([]);
+  });
+
   it('stops reading a file that turns out larger than 5 MB, whatever size it declared', async () => {
     const base = await cdn();
     const ingest = new RecordingIngest();

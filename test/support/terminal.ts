@@ -7,7 +7,7 @@ import { runTerminal, type TerminalOptions } from '../../src/terminal/chat.js';
 export async function pipeTerminal(
   assistant: AssistantApi,
   input: string,
-  options: { modelStatus?: string | null; userName?: string; toolServers?: () => string[]; time?: TerminalOptions['time'] } = {},
+  options: { modelStatus?: string | null; userName?: string; toolServers?: () => string[]; time?: TerminalOptions['time']; ingest?: TerminalOptions['ingest'] } = {},
 ): Promise<string> {
   const stdin = new PassThrough();
   const stdout = new PassThrough();
@@ -26,6 +26,7 @@ export async function pipeTerminal(
     userName: options.userName ?? 'dana',
     ...(options.toolServers ? { toolServers: options.toolServers } : {}),
     ...(options.time ? { time: options.time } : {}),
+    ...(options.ingest ? { ingest: options.ingest } : {}),
   });
   return text;
 }

@@ -7,6 +7,7 @@
 import type { GraphFact, GraphWrite, GraphWriteReport } from '../../core/ports.js';
 import { USERS_CATEGORY } from '../../core/graph-distill.js';
 import { titleSlug } from '../slug.js';
+import { isCentrePath, linkFactsToCentres } from './centre-links.js';
 import { addField, renderFact, renderLink, setField, sourceOf, withSaid, field, parseFactLine } from './lines.js';
 import { normalizeName, normalizeStatement, statementContains } from './names.js';
 import { readPage, titleFromPath } from './page.js';
@@ -36,6 +37,7 @@ export interface PagePlan {
   description: string;
   staleness: number;
   discordId?: string;
+  webUser?: string;
   facts: GraphFact[];
   links: { target: string; label: string; source: string }[];
 }
@@ -109,6 +111,7 @@ export async function planWrite(snap: WikiSnapshot, write: GraphWrite, ctx: Plan
         description: e.description?.trim() ?? '',
         staleness: e.staleness ?? minStaleness(e.facts),
         ...(e.discordId ? { discordId: e.discordId } : {}),
+        ...(e.webUser ? { webUser: e.webUser } : {}),
         facts: [],
         links: [],
       });
@@ -122,12 +125,17 @@ export async function planWrite(snap: WikiSnapshot, write: GraphWrite, ctx: Plan
     if (!plan.isNew) {
       for (const a of e.aliases ?? []) if (snap.resolver.candidates(a).length === 0 && normalizeName(a) !== normalizeName(plan.title)) plan.aliases.push(a);
       if (e.discordId && !snap.pages.get(path)?.discordId) plan.discordId = e.discordId;
+      if (e.webUser && !snap.pages.get(path)?.webUser) plan.webUser = e.webUser;
     }
     for (const f of e.facts) {
       if (ctx.isForgotten?.({ kind: 'fact', project: ctx.project, page: path, text: f.text })) refuse(f.text, 'forgotten: a person asked Charlie to forget it');
       else plan.facts.push(f);
     }
   }
+
+  // facts on other pages that name someone who talks to Charlie link to their USER.md
+  const centres = [...snap.pages.values(), ...[...plans.values()].filter((p) => p.isNew)].filter((p) => isCentrePath(p.path)).map((p) => ({ path: p.path, names: [p.title, ...p.aliases] }));
+  for (const plan of plans.values()) linkFactsToCentres(plan.path, plan.facts, centres);
 
   for (const l of write.links) {
     const item = `${l.from} → ${l.to} (${l.label})`;
@@ -214,6 +222,7 @@ function newPage(plan: PagePlan, today: string): string {
     staleness: plan.staleness,
     ...pageSensitivity(plan),
     ...(plan.discordId ? { discord_id: plan.discordId } : {}),
+    ...(plan.webUser ? { web_user: plan.webUser } : {}),
     tags: [],
     sources: [],
   }));
@@ -271,6 +280,7 @@ export function applyToPage(current: string | null, plan: PagePlan, today: strin
       source: f.source,
       ...(f.via ? { via: f.via } : {}),
       ...(staleness !== undefined ? { staleness } : {}),
+      ...(f.person?.length ? { person: f.person } : {}),
     });
     added.push(rendered);
     const id = parseFactLine(rendered, 0)?.blockId;
@@ -301,7 +311,8 @@ export function applyToPage(current: string | null, plan: PagePlan, today: strin
   }
   const newAliases = plan.aliases.filter((a) => !page.aliases.some((x) => normalizeName(x) === normalizeName(a)));
   const discord = plan.discordId && page.discordId !== plan.discordId ? plan.discordId : undefined;
-  if (current !== null && added.length === 0 && refreshed === 0 && links.length === 0 && newAliases.length === 0 && !discord) return null;
+  const webUser = plan.webUser && !page.webUser ? plan.webUser : undefined;
+  if (current !== null && added.length === 0 && refreshed === 0 && links.length === 0 && newAliases.length === 0 && !discord && !webUser) return null;
   let next = editLines(content, edits);
   next = addToSection(next, 'Facts', added, 'Related');
   next = addToSection(next, 'Related', links);
@@ -318,6 +329,7 @@ export function applyToPage(current: string | null, plan: PagePlan, today: strin
       sources: addSources,
       ...(newAliases.length ? { aliases: [...page.aliases, ...newAliases] } : {}),
       ...(discord ? { discord_id: discord } : {}),
+      ...(webUser ? { web_user: webUser } : {}),
     },
     () => ({ schema: 2, title: page.title, category: page.category || plan.category, created: today }),
   );

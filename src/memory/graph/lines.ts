@@ -102,6 +102,8 @@ export interface FactDraft {
   about?: string;
   /** Only when it differs from the page's. */
   staleness?: number;
+  /** The centre pages (`Users/Ann/USER`) of the people it names: `[person:: [[Users/Ann/USER]]]`. */
+  person?: readonly string[];
 }
 
 /** Block ids are stable: derived from the page and the fact's text. */
@@ -128,6 +130,7 @@ export function renderFact(page: string, fact: FactDraft): string {
   if (fact.sensitivity) parts.push(`[sensitivity:: ${plain(fact.sensitivity)}]`);
   if (fact.about) parts.push(`[about:: ${plain(fact.about)}]`);
   if (fact.staleness !== undefined) parts.push(`[staleness:: ${fact.staleness}]`);
+  for (const person of fact.person ?? []) parts.push(`[person:: [[${plain(person)}]]]`);
   parts.push(`[said:: ${fact.said}]`, `[source:: ${renderSource(fact.source)}]`);
   if (fact.via) parts.push(`[via:: ${plain(fact.via)}]`);
   parts.push(`^${blockIdFor(page, text)}`);

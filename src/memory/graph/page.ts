@@ -26,6 +26,8 @@ export interface WikiPage {
   /** With `sensitive`: what makes it so (the default of the page's records). */
   sensitiveKind?: SensitiveKind;
   discordId?: string;
+  /** A centre page's web identity (`web_user`): the name its person signs in to the web app with. */
+  webUser?: string;
   description: string;
   facts: FactLine[];
   links: LinkLine[];
@@ -116,6 +118,7 @@ export function readPage(content: string, path: string, shown: string): PageRead
       sensitivity: sensitivity.sensitivity,
       ...(sensitivity.kind ? { sensitiveKind: sensitivity.kind } : {}),
       ...(d.discord_id ? { discordId: d.discord_id } : {}),
+      ...(d.web_user ? { webUser: d.web_user } : {}),
       description: description.join(' ').slice(0, 300),
       facts,
       links,

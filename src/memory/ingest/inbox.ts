@@ -14,6 +14,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { z } from 'zod';
+import type { IngestProgress } from '../../core/ingest-status.js';
 import type { Logger } from '../../core/ports.js';
 import { resolveChild, resolveInside } from '../store/safe-path.js';
 import type { Wiki } from '../graph/wiki.js';
@@ -82,6 +83,8 @@ const progressSchema = z.record(
     columns: z.array(z.string()),
     rows: z.number().int().nonnegative().optional(),
     items: z.array(z.object({ ref: z.string(), text: z.string(), date: z.string().optional() })).optional(),
+    batches: z.number().int().nonnegative().optional(),
+    updatedMs: z.number().optional(),
   }),
 );
 type Progress = z.infer<typeof progressSchema>;
@@ -93,10 +96,46 @@ export interface InboxOptions {
   logger: Logger;
   streamBytes?: number;
   batch?: number;
+  /** Milliseconds now (progress times and rates); Date.now by default. */
+  now?: () => number;
 }
 
 export class Inbox {
+  /** Where each streamed file stood when this run first saw it move (the rate and time left). */
+  private readonly firstSeen = new Map<string, { ms: number; done: number; offset: number }>();
+
   constructor(private readonly o: InboxOptions) {}
+
+  private now(): number {
+    return this.o.now?.() ?? Date.now();
+  }
+
+  /** Every streamed file of a project that is part-way, from its checkpoint. */
+  async status(project: string): Promise<IngestProgress[]> {
+    const all = await this.progress(project);
+    return Object.entries(all).map(([name, p]) => {
+      const first = this.firstSeen.get(`${project}\n${name}`);
+      const total = p.mode === 'summary' ? (p.items ?? []).length : undefined;
+      const out: IngestProgress = {
+        source: `${INBOX_DIR}/${name}`,
+        mode: p.mode,
+        done: p.done,
+        ...(total !== undefined ? { total } : {}),
+        bytesDone: p.mode === 'summary' ? p.size : p.offset,
+        bytesTotal: p.size,
+        batches: p.batches ?? 0,
+        ...(p.updatedMs !== undefined ? { updated: new Date(p.updatedMs).toISOString() } : {}),
+      };
+      const seconds = first && p.updatedMs !== undefined ? (p.updatedMs - first.ms) / 1000 : 0;
+      if (first && seconds > 0 && p.done > first.done) {
+        const rate = (p.done - first.done) / seconds;
+        out.rate = rate;
+        if (p.mode === 'summary' && total !== undefined) out.etaSeconds = (total - p.done) / rate;
+        else if (p.offset > first.offset) out.etaSeconds = ((p.size - p.offset) / (p.offset - first.offset)) * seconds;
+      }
+      return out;
+    });
+  }
 
   private progressFile(project: string): string {
     return resolveInside(this.dir(project), '.progress.json');
@@ -151,6 +190,9 @@ export class Inbox {
         ? { ...known, size: st.size, mtimeMs: st.mtimeMs }
         : { hash, size: st.size, mtimeMs: st.mtimeMs, mode: bank ? 'summary' : 'rows', done: 0, offset: 0, line: 0, columns: header };
     const batch = this.o.batch ?? STREAM_BATCH;
+    const seenKey = `${project}\n${name}`;
+    const seen = this.firstSeen.get(seenKey);
+    if (!seen || seen.done > p.done) this.firstSeen.set(seenKey, { ms: this.now(), done: p.done, offset: p.offset });
     let sent = 0;
     let facts = 0;
     try {
@@ -164,8 +206,9 @@ export class Inbox {
         const next = await nextBatch(path, p, batch);
         if (next.items.length) facts += (await extract(project, source, next.items)).facts;
         sent += next.items.length;
-        p = { ...p, done: p.done + next.items.length, offset: next.offset, line: next.line };
+        p = { ...p, done: p.done + next.items.length, offset: next.offset, line: next.line, batches: (p.batches ?? 0) + 1, updatedMs: this.now() };
         if (next.done) {
+          this.firstSeen.delete(seenKey);
           await this.saveProgress(project, omit(all, name));
           const detail =
             p.mode === 'summary'

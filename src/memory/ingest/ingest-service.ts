@@ -8,6 +8,7 @@ import { titleSlug } from '../slug.js';
 import { ABSENT, fileVersion, sha256 } from '../store/atomic-write.js';
 import { resolveChild, resolveInside } from '../store/safe-path.js';
 import { ingestItems } from '../../core/ingest.js';
+import type { IngestProgress } from '../../core/ingest-status.js';
 import type { CandidateStore } from '../../core/promotion.js';
 import type { Clock, LocalChatModel, Logger, Recall } from '../../core/ports.js';
 import type { Wiki } from '../graph/wiki.js';
@@ -41,6 +42,7 @@ export class IngestService {
       projectsDir: o.projectsDir,
       wiki: o.wiki,
       logger: o.logger,
+      now: () => o.clock.now().getTime(),
       ...(o.stream?.bytes !== undefined ? { streamBytes: o.stream.bytes } : {}),
       ...(o.stream?.batch !== undefined ? { batch: o.stream.batch } : {}),
     });
@@ -124,6 +126,11 @@ export class IngestService {
         message: 'no local memory model: the file waits in the inbox',
       }
     );
+  }
+
+  /** Where a project's big inbox files stand while they stream (`/memory ingest` status, the web app). */
+  status(project: string): Promise<IngestProgress[]> {
+    return this.inbox.status(project);
   }
 
   /** Every project's inbox, side by side (one huge inbox never holds up another project's). */

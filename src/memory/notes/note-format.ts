@@ -65,6 +65,8 @@ export const noteSchema = z.looseObject({
   status: z.enum(['active', 'review', 'held']).nullish(),
   /** Schema 2: the Discord user id of a person who talks to Charlie (their own page). */
   discord_id: text.nullish(),
+  /** The name a person who talks to Charlie signs in to the web app with (their own page). */
+  web_user: text.nullish(),
 });
 
 /** A page's sensitivity: the stricter of its `sensitivity` and `kind` fields, else personal. */

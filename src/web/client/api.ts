@@ -2,6 +2,7 @@
 import type { RecallHit, ReviewChoice, ReviewPair } from '../../core/ports.js';
 import type { MemoryRecord } from '../shared/records.js';
 import type { WhyAnswer } from '../../core/why.js';
+import type { IngestProgress } from '../../core/ingest-status.js';
 
 export type { ReviewChoice, ReviewPair };
 
@@ -146,6 +147,7 @@ export const api = {
   resolveReview: (project: string, id: string, choice: ReviewChoice) => call<unknown>('POST', `${p(project)}/review/${encodeURIComponent(id)}`, { choice }),
   why: (project: string, id: string) => call<WhyAnswer>('GET', `${p(project)}/why?id=${encodeURIComponent(id)}`),
   candidates: (project: string) => call<{ candidates: Waiting[] }>('GET', `${p(project)}/candidates`),
+  ingest: (project: string) => call<{ files: IngestProgress[] }>('GET', `${p(project)}/ingest`),
   promote: (project: string, key: string) => call<unknown>('POST', `${p(project)}/candidates/${encodeURIComponent(key)}/promote`),
   pages: (project: string) => call<{ pages: PageRef[] }>('GET', `${p(project)}/pages`),
   page: (project: string, path: string) => call<{ path: string; markdown: string }>('GET', `${p(project)}/page?path=${encodeURIComponent(path)}`),

@@ -8,6 +8,7 @@ import { api, type Hit, type PageRef, type PageVersion } from './api.js';
 import type { MemoryRecord } from '../shared/records.js';
 import { clear, confirmButton, h, toast } from './dom.js';
 import { renderCandidates, renderReview } from './inspector-queues.js';
+import { ingestPanel } from './ingest-view.js';
 import { pageView } from './markdown.js';
 import { day, pageHref, pageTitle } from './words.js';
 import { recordItem } from './record-card.js';
@@ -57,6 +58,7 @@ export async function renderInspector(main: HTMLElement, project: string, title:
   );
   const body = h('section', { class: 'inspector-body' });
   clear(main, h('header', { class: 'view-head' }, h('h1', {}, `Memory · ${title}`), tabs), body);
+  void ingestPanel(project).then((panel) => panel && body.before(panel));
   if (tab === 'pages') await renderPages(body, project);
   else if (tab === 'review') await renderReview(body, project);
   else if (tab === 'candidates') await renderCandidates(body, project);
