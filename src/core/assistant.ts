@@ -646,7 +646,8 @@ export class Assistant implements AssistantApi {
     }
     const home = await this.home(place);
     // records first: the archive messages that said them come with each record's chain
-    return explainWhy(this.deps.graph ?? {}, home.key, ask, (q) => home.search(q, 8, { notesOnly: true }));
+    if (!this.deps.graph) return { chains: [], missing: [], unavailable: 'this memory keeps no record history' };
+    return explainWhy(this.deps.graph, home.key, ask, (q) => home.search(q, 8, { notesOnly: true }));
   }
 
   async reviewList(place: Place): Promise<ReviewPair[]> {
@@ -664,28 +665,28 @@ export class Assistant implements AssistantApi {
     if (place.kind === 'private') return this.deps.privateRecords?.list(place.userId, now).map(privateRecordView) ?? [];
     const home = await this.home(place);
     const graph = this.deps.graph;
-    if (!graph?.records) return [];
+    if (!graph) return [];
     return graph.records(home.key, now);
   }
 
   async pageLinks(place: Place): Promise<PageLinks | null> {
     const home = await this.home(place);
     const graph = this.deps.graph;
-    if (home.private || !graph?.pageLinks) return null;
+    if (home.private || !graph) return null;
     return graph.pageLinks(home.key);
   }
 
   async editRecord(place: Place, id: string, statement: string): Promise<boolean> {
     const home = await this.home(place);
     const graph = this.deps.graph;
-    if (home.private || !graph?.editRecord || !/^r-[\w-]+$/.test(id) || !statement.trim()) return false;
+    if (home.private || !graph || !/^r-[\w-]+$/.test(id) || !statement.trim()) return false;
     return graph.editRecord(home.key, id, statement);
   }
 
   async editNotePage(place: Place, path: string, body: string): Promise<boolean> {
     const home = await this.home(place);
     const graph = this.deps.graph;
-    if (home.private || !graph?.editPage || !body.trim()) return false;
+    if (home.private || !graph || !body.trim()) return false;
     return graph.editPage(home.key, path, body);
   }
 

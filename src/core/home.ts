@@ -238,11 +238,10 @@ function bindGraph(graph: KnowledgeGraph, slug: string): ProjectGraph {
 function projectRecords(graph: KnowledgeGraph, slug: string, candidates: CandidateStore | null): RecordShelf {
   return {
     candidates,
-    reviewList: async () => (graph.reviewList ? graph.reviewList(slug) : []),
-    review: async (id, choice) => (graph.review ? graph.review(slug, id, choice) : false),
+    reviewList: () => graph.reviewList(slug),
+    review: (id, choice) => graph.review(slug, id, choice),
     write: (write) => graph.write(slug, write),
     raisable: async (ask, now) => {
-      if (!graph.records) return [];
       const speakers = [{ name: ask.speaker, ...(ask.speakerId ? { discordId: ask.speakerId } : {}) }];
       const why = new Map((await graph.pageMap(slug, { texts: [ask.text], speakers })).filter((p) => p.why !== 'related').map((p) => [p.path, p.why]));
       if (why.size === 0) return [];
@@ -265,7 +264,7 @@ function projectRecords(graph: KnowledgeGraph, slug: string, candidates: Candida
         }));
     },
     mark: async (ids, what, date) => {
-      await graph.markRecords?.(slug, ids, what, date);
+      await graph.markRecords(slug, ids, what, date);
     },
   };
 }
