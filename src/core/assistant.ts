@@ -182,14 +182,13 @@ export class Assistant implements AssistantApi {
   }
 
   /**
-   * Writes a note for the memory lane or a local chat model: through the knowledge graph when
-   * the project has one ("Sarah" finds Sarah Chen's page; a restated fact is not added twice),
-   * else as a dated entry. Forgotten items are refused by the store or the graph.
+   * Writes a note for the memory lane or a local chat model: through the knowledge graph ("Sarah"
+   * finds Sarah Chen's page; a restated fact is not added twice). Forgotten items are refused by the graph.
    */
   private async fileNote(home: Home, draft: NoteDraft): Promise<WriteResult> {
     try {
       const graph = home.graph;
-      if (!graph) return { kind: 'saved', ...(await this.deps.store.saveNote(home.key, draft)) };
+      if (!graph) return { kind: 'refused', reason: 'notes are not kept for private conversations' };
       const said = this.deps.clock.now().toISOString().slice(0, 10);
       const facts = sentences(draft.body).map((text) => ({ text, said, source: draft.source, gate: 'saved with the remember tool (the gate does not judge it)' }));
       const report = await graph.write({ origin: 'remember', entities: [{ name: draft.title, ...(draft.category ? { category: draft.category } : {}), create: true, facts }], links: [] });
@@ -213,7 +212,7 @@ export class Assistant implements AssistantApi {
       privateStore,
       recall,
       usage,
-      ...(graph ? { graph } : {}),
+      graph,
       ...(candidates ? { candidates } : {}),
       ...(lastReflection ? { lastReflection } : {}),
       ...(privateRecords ? { privateRecords } : {}),
@@ -646,7 +645,7 @@ export class Assistant implements AssistantApi {
     }
     const home = await this.home(place);
     // records first: the archive messages that said them come with each record's chain
-    return explainWhy(this.deps.graph ?? {}, home.key, ask, (q) => home.search(q, 8, { notesOnly: true }));
+    return explainWhy(this.deps.graph, home.key, ask, (q) => home.search(q, 8, { notesOnly: true }));
   }
 
   async reviewList(place: Place): Promise<ReviewPair[]> {
@@ -663,29 +662,27 @@ export class Assistant implements AssistantApi {
     const now = this.deps.clock.now();
     if (place.kind === 'private') return this.deps.privateRecords?.list(place.userId, now).map(privateRecordView) ?? [];
     const home = await this.home(place);
-    const graph = this.deps.graph;
-    if (!graph?.records) return [];
-    return graph.records(home.key, now);
+    return this.deps.graph.records(home.key, now);
   }
 
   async pageLinks(place: Place): Promise<PageLinks | null> {
     const home = await this.home(place);
     const graph = this.deps.graph;
-    if (home.private || !graph?.pageLinks) return null;
+    if (home.private) return null;
     return graph.pageLinks(home.key);
   }
 
   async editRecord(place: Place, id: string, statement: string): Promise<boolean> {
     const home = await this.home(place);
     const graph = this.deps.graph;
-    if (home.private || !graph?.editRecord || !/^r-[\w-]+$/.test(id) || !statement.trim()) return false;
+    if (home.private || !/^r-[\w-]+$/.test(id) || !statement.trim()) return false;
     return graph.editRecord(home.key, id, statement);
   }
 
   async editNotePage(place: Place, path: string, body: string): Promise<boolean> {
     const home = await this.home(place);
     const graph = this.deps.graph;
-    if (home.private || !graph?.editPage || !body.trim()) return false;
+    if (home.private || !body.trim()) return false;
     return graph.editPage(home.key, path, body);
   }
 

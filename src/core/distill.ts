@@ -21,7 +21,6 @@ import type {
   LogEntry,
   Logger,
   MemoryLayers,
-  NoteDraft,
   PageMapEntry,
   PageMapRequest,
   Quote,
@@ -42,9 +41,7 @@ export interface DistillTarget {
   readLayers(): Promise<{ layers: MemoryLayers; versions: Record<string, string> }>;
   /** `distilled`: how many of the pending entries these layers cover (a target may move its cursor with them). */
   writeLayers(layers: MemoryLayers, versions: Record<string, string>, distilled: number): Promise<WriteOutcome>;
-  /** Entity pages; absent for private conversations. */
-  saveEntity?(draft: NoteDraft): Promise<void>;
-  /** The knowledge graph (page map and writes); when present it replaces `saveEntity`. */
+  /** The knowledge graph (page map and writes); a private conversation's records, or absent: no entity facts. */
   graph?: DistillGraph;
 }
 
@@ -72,13 +69,11 @@ const MAX_MESSAGE_CHARS = 1500;
 const index = z.coerce.number().int().min(1);
 const decisionItem = z.object({ text: z.string().trim().min(3).max(1000), message: index });
 const quoteItem = z.object({ text: z.string().trim().min(3).max(1000), message: index });
-const entityItem = z.object({ title: z.string().trim().min(1).max(120), category: z.string().max(60).optional(), facts: z.string().trim().min(3).max(4000) });
 export interface DistillReply {
   /** null: the model gave no usable summary (the current one is kept). */
   summary: string | null;
   decisions: z.infer<typeof decisionItem>[];
   quotes: z.infer<typeof quoteItem>[];
-  entities: z.infer<typeof entityItem>[];
   /** Graph mode: entities, facts and links as given, validated one by one in toGraphWrite. */
   graph: GraphItems;
 }
@@ -87,7 +82,7 @@ export interface DistillReply {
  * The reply's shape as a JSON Schema, for grammar-constrained generation. Lengths and counts
  * are bounded so a constrained reply always finishes well inside the token limit.
  */
-export function distillJsonSchema(withEntities: boolean, graph = false): JsonSchema {
+export function distillJsonSchema(graph = false): JsonSchema {
   const cited = (maxItems: number) => ({
     type: 'array',
     maxItems,
@@ -95,39 +90,22 @@ export function distillJsonSchema(withEntities: boolean, graph = false): JsonSch
   });
   const properties: Record<string, unknown> = { summary: { type: 'string', minLength: 1, maxLength: 1500 }, decisions: cited(5), quotes: cited(3) };
   if (graph) Object.assign(properties, GRAPH_SCHEMA_PROPERTIES);
-  else if (withEntities) {
-    properties.entities = {
-      type: 'array',
-      maxItems: 5,
-      items: {
-        type: 'object',
-        properties: { title: { type: 'string', minLength: 1, maxLength: 120 }, category: { enum: ['People', 'Places', 'Topics', 'Things'] }, facts: { type: 'string', minLength: 3, maxLength: 300 } },
-        required: ['title', 'category', 'facts'],
-      },
-    };
-  }
   return { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };
 }
 
-export function distillPrompt(layers: MemoryLayers, entries: LogEntry[], withEntities: boolean, graph?: GraphView): ChatMessage[] {
+export function distillPrompt(layers: MemoryLayers, entries: LogEntry[], graph?: GraphView): ChatMessage[] {
   const numbered = entries.map((e, i) => `[${i + 1}] ${promptLine(e)}`).join('\n');
   const system = [
     'You maintain the long-term memory of a conversation. Reply with ONE JSON object and nothing else:',
     '{"summary": string, "decisions": [{"text": string, "message": number}], "quotes": [{"text": string, "message": number}]' +
       (graph
         ? ', "entities": [{"name": string, "category"?: string, "aliases"?: [string], "description"?: string, "staleness"?: number, "new"?: boolean}], "facts": [{"entity": string, "text": string, "message": number, "type"?: string, "staleness"?: number}], "links": [{"from": string, "to": string, "label": string, "reverse_label": string, "evidence": {"message"?: number, "page"?: string, "quote": string}}]'
-        : withEntities
-          ? ', "entities": [{"title": string, "category": "People"|"Places"|"Topics"|"Things", "facts": string}]'
-          : '') +
+        : '') +
       '}',
     '- summary: rewrite the whole summary (at most ~200 words) so it covers the old summary plus the new messages: goals, state, open questions.',
     '- decisions: only NEW decisions or commitments made in the new messages (not ones already listed), each with the number of the message that made it. Usually none.',
     '- quotes: at most 3 short, meaningful sentences copied word for word from the new messages of people (not the assistant), with the message number.',
-    ...(graph
-      ? graphInstructions(graph.taxonomy)
-      : withEntities
-        ? ['- entities: people, places or things the new messages say something lasting about, with those facts in one or two sentences. Usually few or none.']
-        : []),
+    ...(graph ? graphInstructions(graph.taxonomy) : []),
     'Use only what the messages say. Empty arrays are fine.',
   ].join('\n');
   const user = [
@@ -205,7 +183,6 @@ export function parseDistillReply(raw: string, graph = false): { reply: DistillR
     summary,
     decisions: validItems(value.decisions, decisionItem, 'decisions', dropped),
     quotes: validItems(value.quotes, quoteItem, 'quotes', dropped),
-    entities: graph ? [] : validItems(value.entities, entityItem, 'entities', dropped),
     graph: graph ? { entities: list(value.entities), facts: list(value.facts), links: list(value.links) } : { entities: [], facts: [], links: [] },
   };
   return { reply, dropped };
@@ -310,8 +287,7 @@ async function distilBatch(target: DistillTarget, entries: LogEntry[], through: 
   const speakers = speakersOf(entries, deps.speakerIds);
   const view = target.graph ? await graphView(target.graph, entries, speakers) : undefined;
   let text = '';
-  const withEntities = !!target.saveEntity;
-  const request = { messages: distillPrompt(before.layers, entries, withEntities, view), json: true, jsonSchema: distillJsonSchema(withEntities, !!view), temperature: 0.2, signal };
+  const request = { messages: distillPrompt(before.layers, entries, view), json: true, jsonSchema: distillJsonSchema(!!view), temperature: 0.2, signal };
   for await (const chunk of deps.model.stream(request)) {
     if (chunk.type === 'text') text += chunk.text;
   }
@@ -319,7 +295,7 @@ async function distilBatch(target: DistillTarget, entries: LogEntry[], through: 
   const { reply, dropped } = parseDistillReply(text, !!view);
   if (dropped.length) deps.logger.warn({ target: target.label, dropped: dropped.slice(0, 20), count: dropped.length }, 'dropped invalid items of a distillation reply');
   const graphItems = reply.graph.entities.length + reply.graph.facts.length + reply.graph.links.length;
-  if (reply.summary === null && reply.decisions.length + reply.quotes.length + reply.entities.length + graphItems === 0) {
+  if (reply.summary === null && reply.decisions.length + reply.quotes.length + graphItems === 0) {
     throw new DistillError('distillation reply has nothing usable (no summary, no valid items)');
   }
   let ungrounded: string[] = [];
@@ -333,7 +309,6 @@ async function distilBatch(target: DistillTarget, entries: LogEntry[], through: 
   }
   if (!outcome.ok) throw new DistillError(`memory not written (${outcome.reason}): ${outcome.message}`);
   if (ungrounded.length) deps.logger.warn({ target: target.label, dropped: ungrounded.slice(0, 20), count: ungrounded.length }, 'dropped distillation items not grounded in the messages');
-  const last = entries[entries.length - 1];
   if (target.graph) {
     const proposed = toGraphWrite(reply.graph, entries, speakers, 'distillation');
     for (const d of proposed.dropped) deps.logger.warn({ target: target.label, reason: d.reason }, 'memory item dropped');
@@ -359,14 +334,6 @@ async function distilBatch(target: DistillTarget, entries: LogEntry[], through: 
       },
       'knowledge graph updated',
     );
-  } else if (target.saveEntity && last) {
-    for (const e of reply.entities.slice(0, 5)) {
-      // The key names these messages: a replay after a crash (cursor not yet moved) adds nothing.
-      const key = `${entries[0]?.source ?? ''}..${last.source}`;
-      await target.saveEntity({ title: e.title, category: e.category, body: e.facts, source: last.source, key }).catch((err: unknown) => {
-        deps.logger.warn({ target: target.label, err }, 'entity page not saved');
-      });
-    }
   }
   deps.logger.info({ target: target.label, messages: entries.length, decisions: reply.decisions.length, quotes: reply.quotes.length }, 'distilled');
 }

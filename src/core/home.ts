@@ -21,7 +21,6 @@ import type {
   LogEntry,
   MemoryLayers,
   Note,
-  NoteDraft,
   NoteSummary,
   PageCard,
   PageMapEntry,
@@ -45,8 +44,6 @@ export interface NoteShelf {
   read(path: string): Promise<Note | null>;
   /** Records that a note was used (opened, tagged, accepted): it feeds the recall boost. */
   used(note: Note, kind: UsageKind): void;
-  save(draft: NoteDraft): Promise<{ path: string; created: boolean }>;
-  remove(path: string): Promise<boolean>;
   grep(query: string, limit: number): Promise<TextHit[]>;
 }
 
@@ -109,8 +106,8 @@ export interface MemoryStores {
   privateStore: PrivateStore;
   recall: Recall;
   usage: UsageStore;
-  /** The knowledge graph of Markdown projects (traversal; distillation's page map and writes); absent: no graph, e.g. in some tests. */
-  graph?: KnowledgeGraph;
+  /** The knowledge graph of Markdown projects (traversal; distillation's page map and writes): the only writer of entity pages. */
+  graph: KnowledgeGraph;
   /** Waiting candidates of the promotion gate, per project; absent = no gate. */
   candidates?: (project: string) => CandidateStore;
   /** Typed records of private conversations (private.db); absent = DMs keep none. */
@@ -156,12 +153,10 @@ function projectHome(config: ProjectConfig, problems: FileProblem[], stores: Hom
       used: (note, kind) => {
         usage.record(slug, `notes/${note.path}`, kind, stores.now());
       },
-      save: (draft) => store.saveNote(slug, draft),
-      remove: (path) => store.deleteNote(slug, notePath(path)),
       grep: (query, limit) => store.grepNotes(slug, query, limit),
     },
-    graph: stores.graph ? bindGraph(stores.graph, slug) : null,
-    records: stores.graph ? projectRecords(stores.graph, slug, stores.candidates?.(slug) ?? null) : null,
+    graph: bindGraph(stores.graph, slug),
+    records: projectRecords(stores.graph, slug, stores.candidates?.(slug) ?? null),
     recent: (limit) => store.recentLog(slug, limit),
     archive: async (entry) => {
       if (config.archive) await store.appendLog(slug, entry);
@@ -184,26 +179,22 @@ function projectHome(config: ProjectConfig, problems: FileProblem[], stores: Hom
     search: (query, limit, options) => recall.recall(query, { project: slug, limit, ...(options?.notesOnly ? { notesOnly: true } : {}) }),
     distillTarget: () => ({
       ...projectDistillTarget(store, slug),
-      ...(stores.graph
-        ? {
-            graph: {
-              ...bindGraph(stores.graph, slug),
-              related: async (text: string) => {
-                const hits = await recall.recall(text, { project: slug, limit: 12 });
-                return [...new Set(hits.filter((h) => h.page.startsWith('notes/')).map((h) => h.page))];
-              },
-              ...(stores.candidates ? { candidates: stores.candidates(slug) } : {}),
-              ...(stores.lastReflection ? { lastReflection: () => stores.lastReflection?.(slug) ?? Promise.resolve(null) } : {}),
-            },
-          }
-        : {}),
+      graph: {
+        ...bindGraph(stores.graph, slug),
+        related: async (text: string) => {
+          const hits = await recall.recall(text, { project: slug, limit: 12 });
+          return [...new Set(hits.filter((h) => h.page.startsWith('notes/')).map((h) => h.page))];
+        },
+        ...(stores.candidates ? { candidates: stores.candidates(slug) } : {}),
+        ...(stores.lastReflection ? { lastReflection: () => stores.lastReflection?.(slug) ?? Promise.resolve(null) } : {}),
+      },
     }),
   };
 }
 
 /**
  * A project as distillation reads and writes it: the archive after the distil cursor (commit
- * moves the cursor), the three layers, and entity notes.
+ * moves the cursor) and the three layers; entity facts go through the knowledge graph.
  */
 export function projectDistillTarget(store: ProjectStore, slug: string): DistillTarget {
   return {
@@ -220,9 +211,6 @@ export function projectDistillTarget(store: ProjectStore, slug: string): Distill
     },
     readLayers: () => store.readLayers(slug),
     writeLayers: (layers, versions) => store.writeLayers(slug, layers, versions),
-    saveEntity: async (draft) => {
-      await store.saveNote(slug, draft);
-    },
   };
 }
 
@@ -238,11 +226,10 @@ function bindGraph(graph: KnowledgeGraph, slug: string): ProjectGraph {
 function projectRecords(graph: KnowledgeGraph, slug: string, candidates: CandidateStore | null): RecordShelf {
   return {
     candidates,
-    reviewList: async () => (graph.reviewList ? graph.reviewList(slug) : []),
-    review: async (id, choice) => (graph.review ? graph.review(slug, id, choice) : false),
+    reviewList: () => graph.reviewList(slug),
+    review: (id, choice) => graph.review(slug, id, choice),
     write: (write) => graph.write(slug, write),
     raisable: async (ask, now) => {
-      if (!graph.records) return [];
       const speakers = [{ name: ask.speaker, ...(ask.speakerId ? { discordId: ask.speakerId } : {}) }];
       const why = new Map((await graph.pageMap(slug, { texts: [ask.text], speakers })).filter((p) => p.why !== 'related').map((p) => [p.path, p.why]));
       if (why.size === 0) return [];
@@ -265,7 +252,7 @@ function projectRecords(graph: KnowledgeGraph, slug: string, candidates: Candida
         }));
     },
     mark: async (ids, what, date) => {
-      await graph.markRecords?.(slug, ids, what, date);
+      await graph.markRecords(slug, ids, what, date);
     },
   };
 }

@@ -582,22 +582,22 @@ export interface KnowledgeGraph {
   write(project: string, write: GraphWrite): Promise<GraphWriteReport>;
   /** Pages linked from a page (path or name), optionally only links whose label matches, 1–2 hops. */
   follow(project: string, start: string, options: { label?: string; depth: number }): Promise<{ start: PageCard; linked: LinkedPage[] } | null>;
-  /** Pairs of records that disagree, waiting for a person (absent: no review). */
-  reviewList?(project: string): Promise<ReviewPair[]>;
+  /** Pairs of records that disagree, waiting for a person. */
+  reviewList(project: string): Promise<ReviewPair[]>;
   /** A person's choice about a record in review, or `hold`; false when no page has the record. */
-  review?(project: string, id: string, choice: ReviewChoice): Promise<boolean>;
-  /** The records asked for, each with its provenance chain (src/core/why.ts); absent: no record history. */
-  provenance?(project: string, refs: readonly RecordRef[]): Promise<Provenance>;
+  review(project: string, id: string, choice: ReviewChoice): Promise<boolean>;
+  /** The records asked for, each with its provenance chain (src/core/why.ts). */
+  provenance(project: string, refs: readonly RecordRef[]): Promise<Provenance>;
   /** Every typed record of the project's pages (only of `pages`, paths under notes/, when given), with its decay read at `now`. */
-  records?(project: string, now: Date, pages?: readonly string[]): Promise<RecordView[]>;
+  records(project: string, now: Date, pages?: readonly string[]): Promise<RecordView[]>;
   /** The pages and their labelled `## Related` links (a front door's graph view). */
-  pageLinks?(project: string): Promise<PageLinks>;
+  pageLinks(project: string): Promise<PageLinks>;
   /** Notes on records that Charlie asked about them (`[asked:: date]`) or mentioned their review (`[raised:: date]`). */
-  markRecords?(project: string, ids: readonly string[], what: 'asked' | 'raised', date: string): Promise<void>;
+  markRecords(project: string, ids: readonly string[], what: 'asked' | 'raised', date: string): Promise<void>;
   /** A person rewrote a record's statement: provenance `manual`, confidence 1; false when no page has the record. */
-  editRecord?(project: string, id: string, statement: string): Promise<boolean>;
+  editRecord(project: string, id: string, statement: string): Promise<boolean>;
   /** A person rewrote a page's text (front matter kept): source `manual`, confidence 1; false when there is no such page. */
-  editPage?(project: string, path: string, body: string): Promise<boolean>;
+  editPage(project: string, path: string, body: string): Promise<boolean>;
 }
 
 /** A project's pages and the labelled links between them, as read from the pages. */

@@ -10,6 +10,7 @@ import type { DistillGraph } from './distill.js';
 import type { RecordShelf } from './home.js';
 import type { GraphWrite, PageMapEntry, PageMapRequest, PrivateRecord, PrivateRecords, PrivateStore, RecordView } from './ports.js';
 import { forgottenBy } from './tombstones.js';
+import { retrievable } from './records/record.js';
 import { isSensitive, parseSensitivity } from './sensitivity.js';
 
 const MAX_MAP = 40;
@@ -24,7 +25,7 @@ const words = (s: string) =>
 
 /** Records a model or a search may see: held and superseded ones stay in private.db for the record. */
 export function retrievableRecords(records: readonly PrivateRecord[]): PrivateRecord[] {
-  return records.filter((r) => r.status === 'active' || r.status === 'review');
+  return records.filter((r) => retrievable(r.status));
 }
 
 /** Whether a record is marked sensitive (any spelling, any kind): never sent to a hosted model. */

@@ -75,7 +75,6 @@ const words = (s: string) =>
 
 /** The records that answer `query`: from recall's hits on entity pages, best match first (at most `limit`). */
 export async function whyQuery(graph: Pick<KnowledgeGraph, 'provenance'>, project: string, hits: readonly RecallHit[], query: string, limit = 3): Promise<WhyAnswer> {
-  if (!graph.provenance) return { chains: [], missing: [], unavailable: 'this memory keeps no record history' };
   const refs = hits.filter((h) => h.page.startsWith('notes/') && h.lineStart > 0).map((h) => ({ page: h.page.slice('notes/'.length), lineStart: h.lineStart, lineEnd: h.lineEnd }));
   if (refs.length === 0) return { chains: [], missing: [] };
   const found = await graph.provenance(project, refs);
@@ -97,7 +96,6 @@ export async function explainWhy(
   ask: { query: string } | { ids: readonly string[] },
   search: (query: string) => Promise<RecallHit[]>,
 ): Promise<WhyAnswer> {
-  if (!graph.provenance) return { chains: [], missing: [], unavailable: 'this memory keeps no record history' };
   const asIds = 'ids' in ask ? ask.ids : ask.query.trim().split(/[\s,]+/);
   const ids = asIds.map((id) => id.replace(/^\^/, '')).filter((id) => RECORD_ID.test(id));
   if ('ids' in ask || (ids.length > 0 && ids.length === asIds.length))

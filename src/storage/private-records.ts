@@ -13,7 +13,7 @@ import { blockIdFor } from '../memory/graph/lines.js';
 import { nameTokens, normalizeStatement } from '../memory/graph/names.js';
 import { parseCandidates } from '../memory/records/candidate-store.js';
 import { decay } from '../memory/records/decay.js';
-import { CATEGORIES, STATUSES, type Category, type RecordStatus } from '../memory/records/record.js';
+import { CATEGORIES, STATUSES, type Category, type RecordStatus } from '../core/records/record.js';
 import { attributeOf } from '../memory/records/review.js';
 
 /** The kinds of change a DM record's history keeps (PrivateRecordEvent['kind']). */

@@ -24,7 +24,7 @@ export function projectCommitments(projects: { listProjects(): Promise<ProjectCo
       for (const config of await projects.listProjects()) {
         const place = placeOfProject(config);
         if (place.kind === 'project') slugOf.set(place.origin.key, config.slug);
-        for (const r of (await graph.records?.(config.slug, now)) ?? []) {
+        for (const r of await graph.records(config.slug, now)) {
           if (r.category !== 'commitment' || !r.id || !r.due) continue;
           out.push({ place, id: r.id, entity: r.pageTitle, statement: r.statement, due: r.due, asked: r.asked ?? '', status: r.status, sensitive: r.sensitivity === 'sensitive' });
         }
@@ -33,7 +33,7 @@ export function projectCommitments(projects: { listProjects(): Promise<ProjectCo
     },
     async markAsked(c, date) {
       const slug = c.place.kind === 'project' ? slugOf.get(c.place.origin.key) : undefined;
-      if (slug) await graph.markRecords?.(slug, [c.id], 'asked', date);
+      if (slug) await graph.markRecords(slug, [c.id], 'asked', date);
     },
     async done(c, date, by) {
       const slug = c.place.kind === 'project' ? slugOf.get(c.place.origin.key) : undefined;
@@ -52,7 +52,7 @@ export function projectCommitments(projects: { listProjects(): Promise<ProjectCo
     },
     async drop(c) {
       const slug = c.place.kind === 'project' ? slugOf.get(c.place.origin.key) : undefined;
-      if (slug) await graph.review?.(slug, c.id, 'hold');
+      if (slug) await graph.review(slug, c.id, 'hold');
     },
   };
 }

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Place } from '../../src/core/assistant-api.js';
 import { silentLogger, systemClock } from '../../src/core/ports.js';
 import { FileProjectStore } from '../../src/memory/store/project-store.js';
+import { Wiki } from '../../src/memory/graph/wiki.js';
 import { type Script } from '../support/fake-model-server.js';
 import { makeAssistant } from '../support/assistant-fixture.js';
 import { tempDirs } from '../support/temp-dir.js';
@@ -26,7 +27,9 @@ async function setup(script: Script, opts: { baseUrl?: string } = {}) {
   const dir = newDir();
   const server = opts.baseUrl ? undefined : await startServer(script);
   const model = testChatModel(opts.baseUrl ?? server!.url);
-  const { assistant, store } = makeAssistant({ model, store: new FileProjectStore({ projectsDir: join(dir, 'projects'), clock: systemClock, logger: silentLogger }), clock: systemClock });
+  const projectsDir = join(dir, 'projects');
+  const graph = new Wiki({ projectsDir, clock: systemClock, logger: silentLogger });
+  const { assistant, store } = makeAssistant({ model, store: new FileProjectStore({ projectsDir, clock: systemClock, logger: silentLogger }), graph, clock: systemClock });
   return { dir, server, assistant, store, projectDir: join(dir, 'projects', 'general') };
 }
 
@@ -101,14 +104,16 @@ describe('Charlie core on real adapters', () => {
   });
 
   it('the model calls a tool through the real client and the reply uses it', async () => {
-    const { assistant, server } = await setup([
+    const { assistant, server, projectDir } = await setup([
       { toolCalls: [{ name: 'remember', arguments: '{"title":"Sarah Chen","category":"People","text":"Sarah prefers tea."}' }] },
       { text: 'Saved: Sarah prefers tea.' },
     ]);
     const out = await assistant.handle(say('remember that Sarah Chen prefers tea', 0));
     expect(out.reply).toBe('Saved: Sarah prefers tea.');
-    expect(out.related).toEqual(['notes/People/Sarah-Chen.md']);
-    expect(server!.requests[1].messages.at(-1)).toMatchObject({ role: 'tool', content: expect.stringContaining('People/Sarah-Chen.md') });
+    // the graph files "People" under the taxonomy's first People folder, as a record with its source
+    expect(out.related).toEqual(['notes/People/Family/Sarah-Chen.md']);
+    expect(server!.requests[1].messages.at(-1)).toMatchObject({ role: 'tool', content: expect.stringContaining('People/Family/Sarah-Chen.md') });
+    expect(readFileSync(join(projectDir, 'notes/People/Family/Sarah-Chen.md'), 'utf8')).toMatch(/- Sarah prefers tea\. .*\[source:: terminal:1000\]/);
   });
 });
 

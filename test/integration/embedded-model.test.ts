@@ -131,7 +131,7 @@ describe('embedded model (tiny random GGUF, real node-llama-cpp)', () => {
 
   it('the distillation schema constrains the reply so the distiller accepts it', async () => {
     const entries = [1, 2, 3, 4, 5].map((i) => ({ time: `2026-11-30T10:0${i}:00Z`, speaker: 'sam', source: `terminal:${i}`, text: `message number ${i} about the project`, role: 'user' as const }));
-    const request = { messages: distillPrompt({ summary: '', decisions: [], quotes: [] }, entries, true), jsonSchema: distillJsonSchema(true), temperature: 0 };
+    const request = { messages: distillPrompt({ summary: '', decisions: [], quotes: [] }, entries), jsonSchema: distillJsonSchema(), temperature: 0 };
     // A reply cap (EMBEDDED_MAX_TOKENS) must not cut a schema-bounded reply short.
     const capped = new EmbeddedChatModel(runtime, { temperature: 0, maxTokens: 5 });
     const chunks: ChatChunk[] = [];
@@ -139,7 +139,7 @@ describe('embedded model (tiny random GGUF, real node-llama-cpp)', () => {
     expect(chunks[chunks.length - 1]).toEqual({ type: 'done', finishReason: 'stop' });
     const { reply } = parseDistillReply(textOf(chunks));
     expect(reply.decisions.length).toBeLessThanOrEqual(5);
-    expect(reply.entities.length).toBeLessThanOrEqual(5);
+    expect(reply.quotes.length).toBeLessThanOrEqual(3);
   });
 
   it('plain json mode returns a JSON value', async () => {

@@ -3,13 +3,15 @@
  * replay the conversation that created the item through distillation, and it does not come
  * back; delete the tombstone by hand and it does.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Place } from '../../src/core/assistant-api.js';
 import { silentLogger, systemClock } from '../../src/core/ports.js';
 import { FileProjectStore } from '../../src/memory/store/project-store.js';
+import { Wiki } from '../../src/memory/graph/wiki.js';
+import { graphTombstoneCheck } from '../../src/memory/tombstones.js';
 import { HashingEmbedder } from '../../src/memory/index/hashing-embedder.js';
 import { createRecall } from '../../src/memory/recall.js';
 import { ScriptedChatModel } from '../support/fakes.js';
@@ -25,8 +27,15 @@ const memoryReply = JSON.stringify({
   summary: 'Talked about Sarah and the launch.',
   decisions: [{ text: 'Move the launch to March', message: 2 }],
   quotes: [{ text: 'Sarah Chen leads the design team at Acme now.', message: 1 }],
-  entities: [{ title: 'Sarah Chen', category: 'People', facts: 'Leads the design team at Acme; prefers async updates.' }],
+  entities: [{ name: 'Sarah Chen', category: 'People', new: true }],
+  facts: [
+    { entity: 'Sarah Chen', text: 'Leads the design team at Acme.', message: 1, type: 'identity' },
+    { entity: 'Sarah Chen', text: 'Prefers async updates.', message: 3, type: 'preference' },
+  ],
+  links: [],
 });
+/** Where the graph files a "People" entity (the taxonomy's first People folder). */
+const PAGE = 'People/Family/Sarah-Chen.md';
 
 function setup() {
   const dir = mkdtempSync(join(tmpdir(), 'charlie-forget-'));
@@ -34,47 +43,53 @@ function setup() {
   const projectsDir = join(dir, 'projects');
   const store = new FileProjectStore({ projectsDir, clock: systemClock, logger: silentLogger });
   const memory = new ScriptedChatModel(() => ({ text: memoryReply }));
-  const { assistant } = makeAssistant({ model: memory, store, clock: systemClock });
+  const graph = new Wiki({ projectsDir, clock: systemClock, logger: silentLogger, isForgotten: graphTombstoneCheck(projectsDir) });
+  const { assistant } = makeAssistant({ model: memory, store, graph, clock: systemClock });
   const root = join(projectsDir, 'general');
   const replay = async () => {
     for (const text of said) await assistant.handle({ place, speaker: 'Alice', text, source: `discord:${text.length}`, reply: false });
     await assistant.distillNow(place);
     await assistant.idle();
   };
-  return { dir, projectsDir, root, store, assistant, replay };
+  return { dir, projectsDir, root, store, graph, assistant, replay };
 }
 
 describe('forgetting sticks', () => {
   it('a forgotten note, decision and quote are not re-created by replaying the conversation; removing the tombstones lets them back', async () => {
     const t = setup();
     await t.replay();
-    expect(existsSync(join(t.root, 'notes', 'People', 'Sarah-Chen.md'))).toBe(true);
+    expect(existsSync(join(t.root, 'notes', PAGE))).toBe(true);
     let view = await t.assistant.showMemory(place);
     expect(view.layers.decisions.map((d) => d.text)).toEqual(['Move the launch to March']);
     expect(view.layers.quotes).toHaveLength(1);
 
-    expect((await t.assistant.forget(place, { kind: 'note', path: 'People/Sarah-Chen.md' }, 'Alice')).forgotten).toBe(true);
+    expect((await t.assistant.forget(place, { kind: 'note', path: PAGE }, 'Alice')).forgotten).toBe(true);
     expect((await t.assistant.forget(place, { kind: 'decision', index: 1 }, 'Alice')).description).toBe('decision of ' + view.layers.decisions[0]!.date);
     expect((await t.assistant.forget(place, { kind: 'quote', index: 1 }, 'Bob')).forgotten).toBe(true);
     const tombstones = readFileSync(join(t.root, 'forgotten.md'), 'utf8');
-    expect(tombstones).toMatch(/· note · note People\/Sarah-Chen\.md · by Alice · `title:[0-9a-f]{16}`/);
+    expect(tombstones).toMatch(/· note · note People\/Family\/Sarah-Chen\.md · by Alice · `title:[0-9a-f]{16}`/);
     expect(tombstones).toMatch(/· quote · quote by Alice of \d{4}-\d{2}-\d{2} · by Bob · `fp:[0-9a-f]{16}`/);
     // never the forgotten text
     for (const words of ['design team', 'launch to March', 'Acme']) expect(tombstones).not.toContain(words);
 
     await t.replay();
-    expect(existsSync(join(t.root, 'notes', 'People', 'Sarah-Chen.md'))).toBe(false);
+    expect(existsSync(join(t.root, 'notes', PAGE))).toBe(false);
     view = await t.assistant.showMemory(place);
     expect(view.layers.decisions).toEqual([]);
     expect(view.layers.quotes).toEqual([]);
     // remember (a local chat model writing directly) cannot re-create it either
-    const refused = await t.store.saveNote('general', { title: 'sarah-chen', body: 'anything', source: 'x' }).catch((e: unknown) => (e instanceof Error ? e.message : String(e)));
-    expect(refused).toMatch(/forgotten/);
+    const refused = await t.graph.write('general', {
+      origin: 'remember',
+      entities: [{ name: 'Sarah Chen', create: true, facts: [{ text: 'Anything at all.', said: '2026-12-01', source: 'x' }] }],
+      links: [],
+    });
+    expect(refused.created).toEqual([]);
+    expect(refused.refused.map((r) => r.reason).join('\n')).toMatch(/forgotten/);
 
     // a person deletes the tombstones by hand: Charlie may learn it again
     writeFileSync(join(t.root, 'forgotten.md'), '# Forgotten\n');
     await t.replay();
-    expect(existsSync(join(t.root, 'notes', 'People', 'Sarah-Chen.md'))).toBe(true);
+    expect(existsSync(join(t.root, 'notes', PAGE))).toBe(true);
     view = await t.assistant.showMemory(place);
     expect(view.layers.decisions.map((d) => d.text)).toEqual(['Move the launch to March']);
   });
@@ -82,13 +97,18 @@ describe('forgetting sticks', () => {
   it('forgets one entry of a note, and on request the messages that said it, which leave the index', async () => {
     const t = setup();
     await t.replay();
-    await t.store.saveNote('general', { title: 'Sarah Chen', category: 'People', body: 'Her badge number is 7781.', source: 'discord:9' });
+    // a schema-1 page (dated entries), as older versions wrote them: still read, and its entries forgettable
+    mkdirSync(join(t.root, 'notes', 'People'), { recursive: true });
+    writeFileSync(
+      join(t.root, 'notes', 'People', 'Dana.md'),
+      '---\nschema: 1\ntitle: Dana\ncategory: People\n---\n\n### 2026-11-01\n\nLeads the design team.\n\n### 2026-11-02\n\nHer badge number is 7781.\n',
+    );
     const items = await t.assistant.forgettable(place);
     const entry = items.find((i) => i.target.kind === 'entry' && i.label.includes('entry 2'));
     expect(entry).toBeDefined();
     const out = await t.assistant.forget(place, entry!.target, 'Alice', { removeMessages: true });
     expect(out.forgotten).toBe(true);
-    const note = readFileSync(join(t.root, 'notes', 'People', 'Sarah-Chen.md'), 'utf8');
+    const note = readFileSync(join(t.root, 'notes', 'People', 'Dana.md'), 'utf8');
     expect(note).toContain('Leads the design team');
     expect(note).not.toContain('7781');
 

@@ -4,6 +4,25 @@ import type { Place } from '../../src/core/assistant-api.js';
 import type { TurnEvent } from '../../src/core/events.js';
 import { silentLogger, type ChatModel, type Clock, type LocalChatModel, type Logger, type ProjectStore, type PrivateStore, type Recall, type UsageStore } from '../../src/core/ports.js';
 import { FixedClock, GrepRecall, InMemoryPrivateStore, InMemoryProjectStore, RecordingUsageStore } from './fakes.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { onTestFinished } from 'vitest';
+import { Wiki } from '../../src/memory/graph/wiki.js';
+
+/**
+ * The knowledge graph as production builds it: a Wiki on a fresh temporary projects folder,
+ * removed when the test that made it finishes.
+ */
+export function tempGraph(clock: Clock = new FixedClock()): { graph: Wiki; projectsDir: string } {
+  const projectsDir = mkdtempSync(join(tmpdir(), 'charlie-graph-'));
+  try {
+    onTestFinished(() => rmSync(projectsDir, { recursive: true, force: true }));
+  } catch {
+    // made outside a test (a describe block): the OS's temp cleanup removes it
+  }
+  return { graph: new Wiki({ projectsDir, clock, logger: silentLogger }), projectsDir };
+}
 
 export const testSettings: AssistantSettings = {
   assistantName: 'Charlie',
@@ -37,10 +56,11 @@ export function makeAssistant<S extends ProjectStore = InMemoryProjectStore, P e
   clock?: C;
   logger?: Logger;
   settings?: Partial<AssistantSettings>;
-}): { assistant: Assistant; store: S; privateStore: P; clock: C } {
+}): { assistant: Assistant; store: S; privateStore: P; clock: C; graph: AssistantDeps['graph'] } {
   const store = opts.store ?? (new InMemoryProjectStore() as ProjectStore as S);
   const privateStore = opts.privateStore ?? (new InMemoryPrivateStore() as PrivateStore as P);
   const clock = opts.clock ?? (new FixedClock() as Clock as C);
+  const graph = opts.graph ?? tempGraph(clock).graph;
   const memoryModel = opts.memoryModel === undefined ? (opts.model.locality === 'local' ? (opts.model as LocalChatModel) : null) : opts.memoryModel;
   const assistant = new Assistant({
     model: opts.model,
@@ -49,7 +69,7 @@ export function makeAssistant<S extends ProjectStore = InMemoryProjectStore, P e
     privateStore,
     recall: opts.recall ?? new GrepRecall(store),
     usage: opts.usage ?? new RecordingUsageStore(),
-    graph: opts.graph,
+    graph,
     candidates: opts.candidates,
     ...(opts.privateRecords ? { privateRecords: opts.privateRecords } : {}),
     tools: opts.tools,
@@ -60,7 +80,7 @@ export function makeAssistant<S extends ProjectStore = InMemoryProjectStore, P e
     logger: opts.logger ?? silentLogger,
     settings: { ...testSettings, ...opts.settings },
   });
-  return { assistant, store, privateStore, clock };
+  return { assistant, store, privateStore, clock, graph };
 }
 
 export const general: Place = { kind: 'project', origin: { name: 'general', key: 'terminal:general' } };
@@ -74,4 +94,12 @@ let n = 0;
 export function msg(text: string, place: Place = general, extra: Partial<import('../../src/core/assistant-api.js').IncomingMessage> = {}) {
   n++;
   return { place, speaker: 'Alice', text, source: `test:${n}`, ...extra };
+}
+
+/** The statements on a project's entity pages, by page title (what the graph holds). */
+export async function entityFacts(graph: AssistantDeps['graph'], project = 'general'): Promise<Record<string, string[]>> {
+  const out: Record<string, string[]> = {};
+  for (const p of (await graph.pageLinks(project)).pages) out[p.title] ??= [];
+  for (const r of await graph.records(project, new Date('2030-01-01T00:00:00Z'))) (out[r.pageTitle] ??= []).push(r.statement);
+  return out;
 }

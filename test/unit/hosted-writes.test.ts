@@ -5,7 +5,7 @@ import { collect, general, makeAssistant, msg } from '../support/assistant-fixtu
 import { Assistant } from '../../src/core/assistant.js';
 import { silentLogger } from '../../src/core/ports.js';
 import { FixedClock, GrepRecall, InMemoryProjectStore, InMemoryPrivateStore, RecordingUsageStore } from '../support/fakes.js';
-import { testSettings } from '../support/assistant-fixture.js';
+import { entityFacts, tempGraph, testSettings } from '../support/assistant-fixture.js';
 
 const rememberCall = { name: 'remember', arguments: JSON.stringify({ title: 'Alice', text: 'Alice is allergic to peanuts.', category: 'People' }) };
 
@@ -14,6 +14,7 @@ function twoLanes(memoryScript: ConstructorParameters<typeof ScriptedChatModel>[
   const memory = new ScriptedChatModel(memoryScript);
   const store = new InMemoryProjectStore();
   const candidates = new InMemoryWriteRequests();
+  const { graph } = tempGraph();
   const assistant = new Assistant({
     model: chat,
     memoryModel: memory,
@@ -21,21 +22,22 @@ function twoLanes(memoryScript: ConstructorParameters<typeof ScriptedChatModel>[
     privateStore: new InMemoryPrivateStore(),
     recall: new GrepRecall(store),
     usage: new RecordingUsageStore(),
+    graph,
     writeRequests: candidates,
     clock: new FixedClock(),
     logger: silentLogger,
     settings: testSettings,
   });
-  return { chat, memory, store, candidates, assistant };
+  return { chat, memory, store, candidates, assistant, graph };
 }
 
 describe('a hosted chat model never writes memory', () => {
   it('remember becomes a saved candidate, and the user is told honestly', async () => {
     const chat = new ScriptedChatModel<'hosted'>([{ toolCalls: [rememberCall] }, { text: 'Saved!' }], false, 'hosted');
-    const { assistant, store } = makeAssistant({ model: chat, memoryModel: null });
+    const { assistant, graph } = makeAssistant({ model: chat, memoryModel: null });
     const { events, onEvent } = collect();
     const out = await assistant.handle(msg('remember that Alice is allergic to peanuts'), { onEvent });
-    expect(store.projects.get('general')!.notes.size).toBe(0);
+    expect(await entityFacts(graph)).toEqual({});
     const result = events.find((e) => e.type === 'tool_result');
     expect(result).toMatchObject({ ok: true, summary: expect.stringMatching(/candidate/) });
     const toolMessage = chat.requests[1]!.messages.find((m) => m.role === 'tool');
@@ -45,9 +47,9 @@ describe('a hosted chat model never writes memory', () => {
 
   it('a local chat model still writes directly', async () => {
     const chat = new ScriptedChatModel([{ toolCalls: [rememberCall] }, { text: 'Saved.' }]);
-    const { assistant, store } = makeAssistant({ model: chat });
+    const { assistant, graph } = makeAssistant({ model: chat });
     await assistant.handle(msg('remember that Alice is allergic to peanuts'));
-    expect(store.projects.get('general')!.notes.get('People/Alice.md')?.body).toContain('peanuts');
+    expect(await entityFacts(graph)).toEqual({ Alice: ['Alice is allergic to peanuts.'] });
   });
 
   it('the memory lane reviews candidates at the next distillation: accepted ones are filed, others wait', async () => {
@@ -60,8 +62,8 @@ describe('a hosted chat model never writes memory', () => {
     expect(out.notices.join('\n')).toMatch(/when my local model runs/);
     expect(await t.candidates.list('general')).toHaveLength(1);
     await t.assistant.distillNow(general);
-    // invalid verdicts: nothing filed, the candidate waits
-    expect(t.store.projects.get('general')!.notes.size).toBe(0);
+    // invalid verdicts: nothing filed (distillation makes the speaker's page, with no record), the candidate waits
+    expect(Object.values(await entityFacts(t.graph)).flat()).toEqual([]);
     const [waiting] = await t.candidates.list('general');
     expect(waiting).toMatchObject({ title: 'Alice', text: 'Alice is allergic to peanuts.', by: 'scripted' });
   });
@@ -78,7 +80,7 @@ describe('a hosted chat model never writes memory', () => {
     });
     await t.assistant.handle(msg('remember that Alice is allergic to peanuts'));
     await t.assistant.distillNow(general);
-    expect(t.store.projects.get('general')!.notes.get('People/Alice.md')?.body).toBe('Allergic to peanuts.');
+    expect(await entityFacts(t.graph)).toEqual({ Alice: ['Allergic to peanuts.'] });
     expect(await t.candidates.list('general')).toHaveLength(0);
   });
 });
@@ -90,7 +92,7 @@ describe('untrusted text stays untrusted', () => {
     it(`a ${locality} model obeying a note that says "call remember" files nothing`, async () => {
       const obey = { name: 'remember', arguments: JSON.stringify({ title: 'Mallory', text: 'Mallory is the owner of this household.', category: 'People' }) };
       const chat = new ScriptedChatModel([{ toolCalls: [{ name: 'read_note', arguments: '{"path":"Topics/House-rules.md"}' }] }, { toolCalls: [obey] }, { text: 'Done.' }], false, locality);
-      const { assistant, store } = makeAssistant({ model: chat, memoryModel: null });
+      const { assistant, store, graph } = makeAssistant({ model: chat, memoryModel: null });
       await assistant.showMemory(general);
       await store.saveNote('general', { title: 'House rules', category: 'Topics', body: injected, source: 'manual' });
       const { events, onEvent } = collect();
@@ -99,6 +101,7 @@ describe('untrusted text stays untrusted', () => {
       expect(result).toMatchObject({ name: 'remember' });
       expect(JSON.stringify(chat.requests.at(-1)!.messages.at(-1))).toMatch(/nobody in this conversation said that/);
       expect([...store.projects.get('general')!.notes.keys()]).toEqual(['Topics/House-rules.md']);
+      expect(await entityFacts(graph)).toEqual({});
       expect(await assistant.memoryCandidates(general)).toEqual([]);
     });
   }

@@ -27,7 +27,8 @@ import { inSpan, isStopWord, terms, words } from './text.js';
 import { inWindow, tellsTime } from './time-anchors.js';
 import { parseFactLine } from '../graph/lines.js';
 import { decay } from '../records/decay.js';
-import { readRecord, retrievable } from '../records/record.js';
+import { readRecord } from '../records/record.js';
+import { retrievable } from '../../core/records/record.js';
 
 export interface RecallWeights {
   vector: number;

@@ -15,12 +15,7 @@ import { blockIdFor, field, sourceOf, type FactLine } from '../graph/lines.js';
 import type { WikiPage } from '../graph/page.js';
 import { parseSensitivity, type SensitiveKind, type Sensitivity } from '../../core/sensitivity.js';
 
-export const CATEGORIES = ['identity', 'preference', 'commitment', 'episode', 'relationship', 'rule'] as const;
-export type Category = (typeof CATEGORIES)[number];
-export const PROVENANCE_KINDS = ['chat', 'voice', 'ingest', 'manual', 'reflection', 'calendar'] as const;
-export type ProvenanceKind = (typeof PROVENANCE_KINDS)[number];
-export const STATUSES = ['active', 'review', 'held', 'superseded'] as const;
-export type RecordStatus = (typeof STATUSES)[number];
+import { CATEGORIES, PROVENANCE_KINDS, STATUSES, type Category, type ProvenanceKind, type RecordStatus } from '../../core/records/record.js';
 
 export interface MemoryRecord {
   /** The block id (`r-…`), or '' for a line without one. */
@@ -104,14 +99,6 @@ export function readRecord(page: string, fact: FactLine, defaults: PageDefaults)
     raised: dateOf(f('raised')),
     handEdited,
   };
-}
-
-/**
- * Held and superseded records stay on the page for the record but out of retrieval and prompts.
- * @public (for retrieval, which does not call it yet; knip would otherwise report it unused)
- */
-export function retrievable(status: RecordStatus): boolean {
-  return status === 'active' || status === 'review';
 }
 
 /** Every record of a page (sourced or not), in page order. */

@@ -10,6 +10,7 @@ import { distill, type DistillTarget } from '../../../src/core/distill.js';
 import { projectDistillTarget } from '../../../src/core/home.js';
 import { silentLogger, type Clock } from '../../../src/core/ports.js';
 import { FileProjectStore } from '../../../src/memory/store/project-store.js';
+import { Wiki } from '../../../src/memory/graph/wiki.js';
 import { ScriptedChatModel } from '../../support/fakes.js';
 import { tempDirs } from '../../support/temp-dir.js';
 
@@ -38,20 +39,33 @@ describe('entity notes and replays', () => {
     expect(count(after, 'Moved to Lyon.')).toBe(1);
   });
 
-  it('a distillation that crashes before its cursor moves, replayed (with reworded facts), writes each entity once', async () => {
+  it('a distillation that crashes before its cursor moves, replayed, writes each entity and fact once (through the graph)', async () => {
     const store = new FileProjectStore({ projectsDir: root, clock });
+    const wiki = new Wiki({ projectsDir: root, clock, logger: silentLogger });
     const { slug } = await store.ensureProject({ key: 'terminal:p', name: 'p' });
     for (let i = 1; i <= 5; i++) {
-      await store.appendLog(slug, { time: `2026-11-29T18:0${i}:00Z`, speaker: 'Ann', source: `s:${i}`, text: `Sarah leads the design team (${i}).`, role: 'user' });
+      await store.appendLog(slug, { time: `2026-11-29T18:0${i}:00Z`, speaker: 'Ann', source: `s:${i}`, text: `Sarah Chen leads the design team (${i}).`, role: 'user' });
     }
-    const wordings = ['Sarah leads the design team.', 'Sarah is the lead of the design team.', 'Leads design.', 'Design team lead.'];
-    const model = new ScriptedChatModel((_req, n) => ({
-      text: JSON.stringify({ summary: 'Design.', decisions: [], quotes: [], entities: [{ title: 'Sarah Chen', category: 'People', facts: wordings[n % wordings.length] }] }),
+    const model = new ScriptedChatModel(() => ({
+      text: JSON.stringify({
+        summary: 'Design.',
+        decisions: [],
+        quotes: [],
+        entities: [{ name: 'Sarah Chen', category: 'People', new: true }],
+        facts: [{ entity: 'Sarah Chen', text: 'Leads the design team.', message: 1, type: 'identity' }],
+        links: [],
+      }),
     }));
     let crashes = 3;
     const base = projectDistillTarget(store, slug);
     const target: DistillTarget = {
       ...base,
+      graph: {
+        taxonomy: () => wiki.taxonomy(slug),
+        pageMap: (r) => wiki.pageMap(slug, r),
+        write: (w) => wiki.write(slug, w),
+        related: async () => [],
+      },
       pending: async () => {
         const pending = await base.pending();
         return {
@@ -64,7 +78,10 @@ describe('entity notes and replays', () => {
       },
     };
     for (let run = 0; run < 4; run++) await distill(target, { model, logger: silentLogger, batchChars: 24_000 }).catch(() => 0);
-    const page = await readFile(join(root, slug, 'notes/People/Sarah-Chen.md'), 'utf8');
-    expect(count(page, '### 2026-11-29')).toBe(1);
+    expect(model.requests.length).toBe(4);
+    const pages = (await wiki.pageLinks(slug)).pages.filter((p) => p.title === 'Sarah Chen');
+    expect(pages).toHaveLength(1);
+    const page = await readFile(join(root, slug, 'notes', pages[0]!.path), 'utf8');
+    expect(count(page, 'Leads the design team.')).toBe(1);
   });
 });

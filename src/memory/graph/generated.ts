@@ -1,0 +1,62 @@
+/**
+ * The files Charlie generates next to the pages: `notes/_index.md` (from the pages' front
+ * matter), `notes/_log.md` (append-only, one line per change) and the project's `review.md`
+ * (the pairs of records in review). This module is their only writer.
+ */
+import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Clock } from '../../core/ports.js';
+import { formatLogLine, INDEX_FILE, LOG_FILE_NAME, LOG_HEADING, renderIndex, type LogAction } from '../notes/note-index.js';
+import { reviewPairs, renderReview } from '../records/review.js';
+import { ABSENT, fileVersion, sha256, writeFileAtomic } from '../store/atomic-write.js';
+import { resolveInside } from '../store/safe-path.js';
+import type { PageStore } from './page-store.js';
+
+/** Generated at the project's root: the pairs of records in review. */
+export const REVIEW_FILE = 'review.md';
+
+export interface LogEntry {
+  action: LogAction;
+  path: string;
+  source?: string;
+  detail?: string;
+}
+
+export class GeneratedFiles {
+  constructor(
+    private readonly store: PageStore,
+    private readonly clock: Clock,
+  ) {}
+
+  /** `_index.md` from the pages' front matter (and the project's `review.md`); written only when its bytes change. */
+  async regenerateIndex(project: string): Promise<boolean> {
+    const snap = await this.store.load(project);
+    const pairs = reviewPairs(snap.pages.values());
+    const reviewFile = resolveInside(this.store.projectDir(project), REVIEW_FILE);
+    const reviewText = renderReview(pairs);
+    const reviewVersion = await fileVersion(reviewFile);
+    if ((pairs.length > 0 || reviewVersion !== ABSENT) && reviewVersion !== sha256(reviewText)) await writeFileAtomic(reviewFile, reviewText);
+    const notes = [...snap.pages.values()].map((p) => ({ path: p.path, title: p.title, tags: p.tags, updated: p.updated }));
+    const text = renderIndex(notes, snap.problems);
+    const full = resolveInside(this.store.notesDir(project), INDEX_FILE);
+    if ((await fileVersion(full)) === sha256(text)) return false;
+    await mkdir(dirname(full), { recursive: true });
+    await writeFileAtomic(full, text);
+    return true;
+  }
+
+  async log(project: string, lines: readonly LogEntry[]): Promise<void> {
+    if (!lines.length) return;
+    const full = resolveInside(this.store.notesDir(project), LOG_FILE_NAME);
+    await mkdir(dirname(full), { recursive: true });
+    const exists = (await fileVersion(full)) !== ABSENT;
+    const now = this.clock.now().toISOString();
+    const text = lines.map((l) => formatLogLine({ time: now, ...l })).join('');
+    await appendFile(full, (exists ? '' : LOG_HEADING) + text, 'utf8');
+  }
+
+  /** The log's text ('' when there is none yet). */
+  async readLog(project: string): Promise<string> {
+    return await readFile(resolveInside(this.store.notesDir(project), LOG_FILE_NAME), 'utf8').catch(() => '');
+  }
+}
