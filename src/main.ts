@@ -12,6 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { applyIndexRuntime, dataFiles, loadConfig, type Config } from './config.js';
 import { charlieVersion } from './version.js';
 import { Assistant } from './core/assistant.js';
+import { TEXT_BUDGET_CHARS } from './core/prompt.js';
 import { CharlieError, ConfigError } from './core/errors.js';
 import { asLocalModel, systemClock, type ChatModel, type LocalChatModel, type Logger } from './core/ports.js';
 import { publicUrl } from './llm/locality.js';
@@ -190,7 +191,7 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
       historyMessages: config.HISTORY_MESSAGES,
       distillEvery: config.DISTILL_EVERY,
       temperature: config.LLM_TEMPERATURE,
-      maxMessageChars: 24_000,
+      maxMessageChars: TEXT_BUDGET_CHARS,
       distillBatchChars: config.DISTILL_BATCH_CHARS,
       distillDeadlineMs: config.DISTILL_DEADLINE_MS,
     },
@@ -278,8 +279,9 @@ async function main(): Promise<void> {
   };
   if (!terminal) {
     // discord.js and @discordjs/voice are loaded only for the Discord front door
-    const [{ startDiscord }, { VoiceSessions }, { voiceSettings }, { postToChannel }, { DiscordTimeOutbox }, { createTurnModel }] = await Promise.all([
+    const [{ startDiscord }, { loadCommands }, { VoiceSessions }, { voiceSettings }, { postToChannel }, { DiscordTimeOutbox }, { createTurnModel }] = await Promise.all([
       import('./discord/bot.js'),
+      import('../commands/index.js'),
       import('./voice/sessions.js'),
       import('./voice/settings.js'),
       import('./discord/announce.js'),
@@ -295,6 +297,7 @@ async function main(): Promise<void> {
     const voice = new VoiceSessions({ assistant: app.assistant, stt, tts, settings: voiceSettings(config), logger: voiceLog, turnModel });
     const bot = await startDiscord({
       config,
+      commands: await loadCommands(),
       assistant: app.assistant,
       logger,
       acceptsImages: app.model.acceptsImages,
@@ -381,7 +384,7 @@ export async function startWebApp(
       acceptsImages: app.model.acceptsImages,
       speech: {
         ...(stt ? { transcribe: (audio: Uint8Array, mime: string, signal?: AbortSignal) => transcribeVoiceMessage(stt, audio, mime, { language: config.STT_LANGUAGE, signal }) } : {}),
-        ...(tts ? { speak: speakerOf(guardSpeech(tts, (text) => app.assistant.speechMustStayLocal(null, text))) } : {}),
+        ...(tts ? { speak: speakerOf(guardSpeech(tts, (text) => app.assistant.conversation.speechMustStayLocal(null, text))) } : {}),
       },
       clientDir: files.webClient,
       host: config.WEB_HOST,

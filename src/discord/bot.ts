@@ -5,7 +5,6 @@
  */
 import { describeLane } from '../core/lanes.js';
 import { DiscordjsErrorCodes, Events, type Client } from 'discord.js';
-import { loadCommands } from '../../commands/index.js';
 import type { Config } from '../config.js';
 import type { AssistantApi } from '../core/assistant-api.js';
 import { ConfigError } from '../core/errors.js';
@@ -45,8 +44,8 @@ export interface StartDiscordOptions {
   services?: DiscordServices | ((client: Client) => DiscordServices);
   /** Transcribes voice messages in project channels (see src/speech/voice-message.ts). */
   transcribeAudio?: MessageHandlerDeps['transcribeAudio'];
-  /** Overrides the commands loaded from `commands/`. */
-  commands?: readonly Command[];
+  /** The slash commands (the composition root loads them from `commands/`; tests pass theirs). */
+  commands: readonly Command[];
   /** For attachment downloads (tests). */
   fetch?: typeof fetch;
 }
@@ -63,7 +62,7 @@ export async function startDiscord(options: StartDiscordOptions): Promise<Discor
   const { config, assistant } = options;
   if (!config.DISCORD_TOKEN) throw new ConfigError('DISCORD_TOKEN is not set — copy the bot token from the Bot tab of your application (docs/discord.md)');
   const logger = options.logger.child({ component: 'discord' });
-  const commands = options.commands ?? (await loadCommands());
+  const commands = options.commands;
   const client = createDiscordClient({ apiUrl: options.apiUrl ?? config.DISCORD_API_URL });
   const access = new AccessPolicy({ allowedUsers: config.DISCORD_ALLOWED_USERS, allowedGuilds: config.DISCORD_ALLOWED_GUILDS });
   const notes = new NoteBoard(assistant);

@@ -17,7 +17,7 @@ import {
   type DiscordGatewayAdapterCreator,
   type VoiceConnection,
 } from '@discordjs/voice';
-import type { AssistantApi, Place } from '../core/assistant-api.js';
+import type { ConversationApi, Place } from '../core/assistant-api.js';
 import type { Logger, SpeechToText, TextToSpeech } from '../core/ports.js';
 import { AddressingPolicy, type WakeRule } from './addressing.js';
 import { BargeInDetector } from './barge-in.js';
@@ -73,7 +73,7 @@ export interface VoiceTarget {
 }
 
 export interface VoiceSessionDeps {
-  assistant: Pick<AssistantApi, 'handle' | 'speechMustStayLocal'>;
+  assistant: { conversation: Pick<ConversationApi, 'handle' | 'speechMustStayLocal'> };
   stt: SpeechToText;
   tts: TextToSpeech;
   settings: VoiceSettings;
@@ -150,7 +150,7 @@ export class VoiceSession {
     this.player = createAudioPlayer({ behaviors: { noSubscriber: NoSubscriberBehavior.Play } });
     this.player.on('error', (error) => this.log.warn({ err: String(error) }, 'audio player error'));
     // The online voice is a hosted service: what it is sent passes the egress guard.
-    const tts = guardSpeech(deps.tts, (text) => deps.assistant.speechMustStayLocal(target.place, text));
+    const tts = guardSpeech(deps.tts, (text) => deps.assistant.conversation.speechMustStayLocal(target.place, text));
     this.timings = new TurnTimingTracker(this.timers, this.log);
     const sink = this.timings.wrap((deps.sink ?? ((p) => new DiscordAudioSink(p)))(this.player));
     this.queue = new PlaybackQueue({ tts, sink, logger: this.log });

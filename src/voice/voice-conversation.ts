@@ -5,7 +5,7 @@
  * (`🎙️ Name: transcript`, then the reply). Turns run one at a time; "stop" cancels the
  * turn in progress, the turns waiting, and what is being said.
  */
-import type { AssistantApi, Place } from '../core/assistant-api.js';
+import type { ConversationApi, Place } from '../core/assistant-api.js';
 import type { Logger, SpeechToText } from '../core/ports.js';
 import { silentLogger } from '../core/ports.js';
 import { isHallucination, stripNonSpeech } from '../speech/stt/hallucinations.js';
@@ -32,7 +32,7 @@ export type HearOutcome =
   | { kind: 'failed'; transcript: string; error: string };
 
 export interface VoiceConversationDeps {
-  assistant: Pick<AssistantApi, 'handle'>;
+  assistant: { conversation: Pick<ConversationApi, 'handle'> };
   stt: SpeechToText;
   queue: PlaybackQueue;
   place: Place;
@@ -103,7 +103,7 @@ export class VoiceConversation {
       for (const s of sentences) this.deps.queue.enqueue(s);
     };
     try {
-      const outcome = await this.deps.assistant.handle(
+      const outcome = await this.deps.assistant.conversation.handle(
         {
           place: this.deps.place,
           speaker: segment.displayName,

@@ -149,7 +149,7 @@ export function chatRoutes(app: Hono<WebEnv>, deps: WebDeps, hub: TurnHub, trace
     const source = `web:${Date.now()}`;
     hub.push(turn, 'accepted', { turnId: turn.id, project, source });
     const onEvent = (e: TurnEvent) => hub.push(turn, e.type, e);
-    void deps.assistant
+    void deps.assistant.conversation
       .handle(
         { place: at.place, speaker: user.name, ...(user.kind === 'member' ? { speakerId: user.id } : {}), text, source, images, mode: mode ?? 'text' },
         { onEvent, signal: turn.controller.signal, tools: { user: { owner: user.kind === 'owner', ...(user.kind === 'member' ? { id: user.id } : {}) }, confirm: confirmations.for(turn, hub) } },

@@ -30,7 +30,7 @@ import { TurnHub } from './turns.js';
 export type WebEnv = { Variables: { user: WebUser } };
 
 export interface WebDeps {
-  assistant: AssistantApi;
+  assistant: Pick<AssistantApi, 'conversation' | 'memory' | 'settings'>;
   projects: ProjectDirectory;
   /** The signed-in person's private (DM) history, newest last. */
   privateHistory(userId: string, limit: number): LogEntry[];

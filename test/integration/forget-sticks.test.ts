@@ -37,8 +37,8 @@ function setup() {
   const { assistant } = makeAssistant({ model: memory, store, clock: systemClock });
   const root = join(projectsDir, 'general');
   const replay = async () => {
-    for (const text of said) await assistant.handle({ place, speaker: 'Alice', text, source: `discord:${text.length}`, reply: false });
-    await assistant.distillNow(place);
+    for (const text of said) await assistant.conversation.handle({ place, speaker: 'Alice', text, source: `discord:${text.length}`, reply: false });
+    await assistant.memory.distillNow(place);
     await assistant.idle();
   };
   return { dir, projectsDir, root, store, assistant, replay };
@@ -49,13 +49,13 @@ describe('forgetting sticks', () => {
     const t = setup();
     await t.replay();
     expect(existsSync(join(t.root, 'notes', 'People', 'Sarah-Chen.md'))).toBe(true);
-    let view = await t.assistant.showMemory(place);
+    let view = await t.assistant.settings.showMemory(place);
     expect(view.layers.decisions.map((d) => d.text)).toEqual(['Move the launch to March']);
     expect(view.layers.quotes).toHaveLength(1);
 
-    expect((await t.assistant.forget(place, { kind: 'note', path: 'People/Sarah-Chen.md' }, 'Alice')).forgotten).toBe(true);
-    expect((await t.assistant.forget(place, { kind: 'decision', index: 1 }, 'Alice')).description).toBe('decision of ' + view.layers.decisions[0]!.date);
-    expect((await t.assistant.forget(place, { kind: 'quote', index: 1 }, 'Bob')).forgotten).toBe(true);
+    expect((await t.assistant.memory.forget(place, { kind: 'note', path: 'People/Sarah-Chen.md' }, 'Alice')).forgotten).toBe(true);
+    expect((await t.assistant.memory.forget(place, { kind: 'decision', index: 1 }, 'Alice')).description).toBe('decision of ' + view.layers.decisions[0]!.date);
+    expect((await t.assistant.memory.forget(place, { kind: 'quote', index: 1 }, 'Bob')).forgotten).toBe(true);
     const tombstones = readFileSync(join(t.root, 'forgotten.md'), 'utf8');
     expect(tombstones).toMatch(/· note · note People\/Sarah-Chen\.md · by Alice · `title:[0-9a-f]{16}`/);
     expect(tombstones).toMatch(/· quote · quote by Alice of \d{4}-\d{2}-\d{2} · by Bob · `fp:[0-9a-f]{16}`/);
@@ -64,7 +64,7 @@ describe('forgetting sticks', () => {
 
     await t.replay();
     expect(existsSync(join(t.root, 'notes', 'People', 'Sarah-Chen.md'))).toBe(false);
-    view = await t.assistant.showMemory(place);
+    view = await t.assistant.settings.showMemory(place);
     expect(view.layers.decisions).toEqual([]);
     expect(view.layers.quotes).toEqual([]);
     // remember (a local chat model writing directly) cannot re-create it either
@@ -75,7 +75,7 @@ describe('forgetting sticks', () => {
     writeFileSync(join(t.root, 'forgotten.md'), '# Forgotten\n');
     await t.replay();
     expect(existsSync(join(t.root, 'notes', 'People', 'Sarah-Chen.md'))).toBe(true);
-    view = await t.assistant.showMemory(place);
+    view = await t.assistant.settings.showMemory(place);
     expect(view.layers.decisions.map((d) => d.text)).toEqual(['Move the launch to March']);
   });
 
@@ -83,10 +83,10 @@ describe('forgetting sticks', () => {
     const t = setup();
     await t.replay();
     await t.store.saveNote('general', { title: 'Sarah Chen', category: 'People', body: 'Her badge number is 7781.', source: 'discord:9' });
-    const items = await t.assistant.forgettable(place);
+    const items = await t.assistant.memory.forgettable(place);
     const entry = items.find((i) => i.target.kind === 'entry' && i.label.includes('entry 2'));
     expect(entry).toBeDefined();
-    const out = await t.assistant.forget(place, entry!.target, 'Alice', { removeMessages: true });
+    const out = await t.assistant.memory.forget(place, entry!.target, 'Alice', { removeMessages: true });
     expect(out.forgotten).toBe(true);
     const note = readFileSync(join(t.root, 'notes', 'People', 'Sarah-Chen.md'), 'utf8');
     expect(note).toContain('Leads the design team');
@@ -102,7 +102,7 @@ describe('forgetting sticks', () => {
     });
     try {
       expect((await recall.recall.recall('launch March', { project: 'general' })).some((h) => h.page.startsWith('log/') && h.text.includes('launch to March'))).toBe(true);
-      const decision = await t.assistant.forget(place, { kind: 'decision', index: 1 }, 'Alice', { removeMessages: true });
+      const decision = await t.assistant.memory.forget(place, { kind: 'decision', index: 1 }, 'Alice', { removeMessages: true });
       expect(decision.redacted).toBeGreaterThan(0);
       const logs = readdirSync(join(t.root, 'log'))
         .map((f) => readFileSync(join(t.root, 'log', f), 'utf8'))
