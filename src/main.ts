@@ -13,6 +13,7 @@ import { applyIndexRuntime, dataFiles, loadConfig, type Config } from './config.
 import { charlieVersion } from './version.js';
 import { Assistant } from './core/assistant.js';
 import { TEXT_BUDGET_CHARS } from './core/prompt.js';
+import { errorMessage } from './util/error-text.js';
 import { CharlieError, ConfigError } from './core/errors.js';
 import { asLocalModel, systemClock, type ChatModel, type LocalChatModel, type Logger } from './core/ports.js';
 import { publicUrl } from './llm/locality.js';
@@ -217,9 +218,9 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
       void reflection
         .tick()
         .then(async (reports) => {
-          for (const r of reports) await deliver(r).catch((err: unknown) => logger.warn({ project: r.project, err: String(err) }, 'reflection report not delivered'));
+          for (const r of reports) await deliver(r).catch((err: unknown) => logger.warn({ project: r.project, err: err }, 'reflection report not delivered'));
         })
-        .catch((err: unknown) => logger.warn({ err: String(err) }, 'scheduled reflection failed'))
+        .catch((err: unknown) => logger.warn({ err }, 'scheduled reflection failed'))
         .finally(() => (running = false));
     }, 60_000);
     timer.unref();
@@ -477,13 +478,9 @@ function makeFolder(setting: string, path: string): void {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? '';
     const why =
-      code === 'ENOTDIR' ? 'a part of that path is a file' : code === 'EACCES' || code === 'EPERM' ? 'no permission to create it' : code === 'EROFS' ? 'the disk is read-only' : errorMessageOf(err);
+      code === 'ENOTDIR' ? 'a part of that path is a file' : code === 'EACCES' || code === 'EPERM' ? 'no permission to create it' : code === 'EROFS' ? 'the disk is read-only' : errorMessage(err);
     throw new ConfigError(`${setting}=${path} cannot be created (${why}): point ${setting} at a folder Charlie may write to`, { cause: err });
   }
-}
-
-function errorMessageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 export function runMain(): void {

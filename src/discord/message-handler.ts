@@ -197,7 +197,3 @@ export function channelRef(message: Message): ChannelRef {
 function displayName(message: Message): string {
   return message.member?.displayName ?? message.author.globalName ?? message.author.username;
 }
-
-export function errorText(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-}

@@ -14,6 +14,7 @@ import { z } from 'zod';
 import type { AssistantApi, Place } from '../core/assistant-api.js';
 import type { ProjectConfig } from '../core/ports.js';
 import { whyText } from '../core/why.js';
+import { errorMessage } from '../util/error-text.js';
 
 export interface MemoryServerOptions {
   assistant: Pick<AssistantApi, 'conversation' | 'memory'>;
@@ -57,8 +58,7 @@ export function createMemoryServer(o: MemoryServerOptions): McpServer {
     const safe = hosted ? await o.assistant.conversation.withholdSensitive(place, text) : text;
     return { content: [{ type: 'text', text: safe }], ...(structured && !hosted ? { structuredContent: structured } : {}) };
   };
-  const run = (work: () => Promise<CallToolResult>) =>
-    work().catch((error: unknown): CallToolResult => ({ isError: true, content: [{ type: 'text', text: error instanceof Error ? error.message : String(error) }] }));
+  const run = (work: () => Promise<CallToolResult>) => work().catch((error: unknown): CallToolResult => ({ isError: true, content: [{ type: 'text', text: errorMessage(error) }] }));
   const visible = (s: string | undefined) => !hosted || s !== 'sensitive';
 
   server.registerTool(

@@ -20,6 +20,7 @@ import type { ReminderDesk } from '../core/time/reminder-desk.js';
 import type { CalendarDesk } from '../core/time/calendar.js';
 import type { MorningBrief } from '../core/time/brief.js';
 import { calendarCommand, CALENDAR_HELP, remindCommand, REMIND_HELP, type TerminalOutbox } from './time.js';
+import { errorMessage } from '../util/error-text.js';
 
 export interface TerminalOptions {
   assistant: TerminalAssistant;
@@ -78,7 +79,7 @@ export async function runTerminal(o: TerminalOptions): Promise<void> {
       else if (line.startsWith('/')) write(`${await command(line, o.assistant, place, p, o.userName)}\n`);
       else await turn(line, o, place, p, write, confirm);
     } catch (error) {
-      write(p.warn(`! ${error instanceof Error ? error.message : String(error)}\n`));
+      write(p.warn(`! ${errorMessage(error)}\n`));
     }
     prompt();
   }

@@ -21,6 +21,7 @@ import { newProjectOrigin, placeFor, PRIVATE_PROJECT } from './places.js';
 import { traceOf, type TraceStore, type TurnTrace } from './trace-store.js';
 import { TurnHub, type TurnEventRecord, type WebTurn } from './turns.js';
 import type { WebEnv, WebDeps } from './app.js';
+import { errorMessage } from '../util/error-text.js';
 
 const MAX_IMAGE_CHARS = 8_000_000;
 
@@ -156,7 +157,7 @@ export function chatRoutes(app: Hono<WebEnv>, deps: WebDeps, hub: TurnHub, trace
       )
       .then((outcome) => hub.push(turn, 'outcome', { reply: outcome.reply, reason: outcome.reason, related: outcome.related, notices: outcome.notices }))
       .catch((err: unknown) => {
-        const words = err instanceof Error ? err.message : String(err);
+        const words = errorMessage(err);
         deps.logger.warn({ err: words }, 'web turn failed');
         hub.push(turn, 'outcome', { reply: '', reason: 'error', error: words, related: [], notices: ['the turn failed; see the log'] });
       })
@@ -164,7 +165,7 @@ export function chatRoutes(app: Hono<WebEnv>, deps: WebDeps, hub: TurnHub, trace
         try {
           traces.add(owner, traceOf(source, turn.events, retry ?? false));
         } catch (err) {
-          deps.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'turn trace not kept');
+          deps.logger.warn({ err }, 'turn trace not kept');
         }
         hub.finish(turn);
       });

@@ -75,7 +75,7 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
   app.use('*', compress());
   app.use('/api/*', bodyLimit({ maxSize: 40 * 1024 * 1024, onError: (c) => c.json({ error: 'request too large (40 MB at most)' }, 413) }));
   app.onError((err, c) => {
-    deps.logger.warn({ err: err.message, path: c.req.path }, 'web request failed');
+    deps.logger.warn({ err, path: c.req.path }, 'web request failed');
     return c.json({ error: err.message }, 500);
   });
 

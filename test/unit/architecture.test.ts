@@ -72,7 +72,7 @@ describe('architecture', () => {
       if (spec === 'discord.js') return true;
       if (!spec.startsWith('.')) return false;
       const target = relative('.', resolve(dirname(file), spec));
-      if (target.startsWith('commands/') || target.startsWith('src/discord/') || target.startsWith('src/core/')) return true;
+      if (['commands/', 'src/discord/', 'src/core/', 'src/util/'].some((d) => target.startsWith(d))) return true;
       return file === join('commands', 'voice.ts') && target.startsWith('src/voice/');
     };
     const offenders = files('commands')
