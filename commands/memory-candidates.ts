@@ -12,11 +12,11 @@ export default {
   async execute(interaction, ctx) {
     const key = interaction.options.getString('promote')?.trim();
     if (key) {
-      const done = await ctx.assistant.promoteCandidate(ctx.place, key);
+      const done = await ctx.assistant.memory.promoteCandidate(ctx.place, key);
       await interaction.reply(ephemeral(done ? `📌 Promoted \`${key}\` into memory.` : `Nothing waits as \`${key}\`. Try \`/memory candidates\`.`));
       return;
     }
-    const waiting = await ctx.assistant.memoryCandidates(ctx.place);
+    const waiting = await ctx.assistant.memory.memoryCandidates(ctx.place);
     if (!waiting.length) {
       await interaction.reply(ephemeral('Nothing waits for promotion.'));
       return;
@@ -30,7 +30,7 @@ export default {
   },
   async autocomplete(interaction, ctx) {
     const typed = interaction.options.getFocused().toLowerCase();
-    const waiting = await ctx.assistant.memoryCandidates(ctx.place);
+    const waiting = await ctx.assistant.memory.memoryCandidates(ctx.place);
     const matches = waiting.filter((c) => c.key.includes(typed) || `${c.entity} ${c.fact.text}`.toLowerCase().includes(typed)).slice(0, 25);
     await interaction.respond(matches.map((c) => ({ name: `${c.entity}: ${c.fact.text}`.slice(0, 100), value: c.key })));
   },

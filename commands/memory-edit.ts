@@ -33,14 +33,14 @@ export default {
       const field = interaction.fields.fields.get(f.id);
       if (field && 'value' in field && typeof field.value === 'string') edit[f.id] = field.value.trim();
     }
-    const view = await ctx.assistant.editMemory(ctx.place, edit);
+    const view = await ctx.assistant.settings.editMemory(ctx.place, edit);
     const counts = `${view.layers.decisions.length} decisions, ${view.layers.quotes.length} quotes`;
     await interaction.reply(ephemeral(`Saved ✓ — summary, ${counts}${edit.style !== undefined ? ', style' : ''}. Edited items are marked as manual.`));
   },
 } satisfies Command;
 
 async function openEditor(interaction: ChatInputCommandInteraction | ButtonInteraction, ctx: CommandContext): Promise<void> {
-  const view = await ctx.assistant.showMemory(ctx.place);
+  const view = await ctx.assistant.settings.showMemory(ctx.place);
   const values: Record<string, string> = {
     summary: view.layers.summary,
     decisions: decisionsToText(view.layers.decisions),

@@ -29,7 +29,7 @@ export default {
       return;
     }
     const by = interaction.user.username || interaction.user.id;
-    const out = await ctx.assistant.forget(ctx.place, target, by, { removeMessages: interaction.options.getBoolean('remove_messages') ?? false });
+    const out = await ctx.assistant.memory.forget(ctx.place, target, by, { removeMessages: interaction.options.getBoolean('remove_messages') ?? false });
     const content = out.forgotten
       ? `Forgot ${out.description}. A tombstone in \`forgotten.md\` keeps me from learning it again (delete its line there to allow it).${out.redacted ? ` Removed ${out.redacted} message(s) that said it.` : ''}`
       : `Nothing to forget at \`${token.slice(0, 80)}\` — it may be gone already. Try \`/memory show\` or \`/memory search\`.`;
@@ -37,7 +37,7 @@ export default {
   },
   async autocomplete(interaction, ctx) {
     const typed = interaction.options.getFocused().toLowerCase();
-    const items = await ctx.assistant.forgettable(ctx.place);
+    const items = await ctx.assistant.memory.forgettable(ctx.place);
     const matches = items.filter((i) => i.label.toLowerCase().includes(typed)).slice(0, 25);
     await interaction.respond(matches.map((i) => ({ name: i.label.replace(/\s+/g, ' ').slice(0, 100), value: targetToken(i.target).slice(0, 100) })));
   },

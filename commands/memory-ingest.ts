@@ -17,7 +17,7 @@ export default {
   async execute(interaction, ctx) {
     const say = (content: string) => interaction.editReply({ content, allowedMentions: { parse: [] } });
     const ingest = ctx.services.ingest;
-    const config = await ctx.assistant.projectConfig(ctx.place);
+    const config = await ctx.assistant.settings.projectConfig(ctx.place);
     if (!ingest || !config) {
       await interaction.reply(ephemeral('Files can be read into the notes of a project channel only (private conversations keep no notes).'));
       return;

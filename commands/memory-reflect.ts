@@ -16,7 +16,7 @@ export default {
   async execute(interaction, ctx) {
     const inChannel = ctx.services.reflectReport === 'channel' && ctx.place.kind === 'project';
     await interaction.deferReply(inChannel ? {} : { flags: MessageFlags.Ephemeral });
-    const report = await ctx.assistant.reflect(ctx.place);
+    const report = await ctx.assistant.memory.reflect(ctx.place);
     await interaction.editReply({ content: `🪞 ${reportText(report)}`.slice(0, 2000), allowedMentions: { parse: [] } });
   },
 } satisfies Command;

@@ -18,7 +18,7 @@ export default {
   async execute(interaction, ctx) {
     const page = interaction.options.getString('page', true);
     const version = interaction.options.getString('version') ?? undefined;
-    const out = await ctx.assistant.restorePage(ctx.place, page, version);
+    const out = await ctx.assistant.memory.restorePage(ctx.place, page, version);
     const content = out.ok ? `Restored \`${out.page}\` to its version of ${out.version}. The version it replaced is kept too.` : `Not restored: ${out.reason}`;
     await interaction.reply(ephemeral(content.slice(0, 2000)));
   },
@@ -27,7 +27,7 @@ export default {
     const typed = focused.value.toLowerCase();
     if (focused.name === 'version') {
       const page = interaction.options.getString('page') ?? '';
-      const versions = (await ctx.assistant.pageVersions(ctx.place, page)).reverse();
+      const versions = (await ctx.assistant.memory.pageVersions(ctx.place, page)).reverse();
       await interaction.respond(
         versions
           .filter((v) => v.version.toLowerCase().includes(typed))
@@ -36,7 +36,7 @@ export default {
       );
       return;
     }
-    const pages = [...new Set((await ctx.assistant.pageVersions(ctx.place)).map((v) => v.page.replace(/\.md$/, '')))];
+    const pages = [...new Set((await ctx.assistant.memory.pageVersions(ctx.place)).map((v) => v.page.replace(/\.md$/, '')))];
     await interaction.respond(
       pages
         .filter((p) => p.toLowerCase().includes(typed))

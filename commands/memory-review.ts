@@ -37,15 +37,15 @@ export default {
   subcommand: { name: 'review', description: 'Records that disagree: keep new, keep old, keep both, or hold' },
   componentPrefix: PREFIX,
   async execute(interaction, ctx) {
-    const pairs = await ctx.assistant.reviewList(ctx.place);
+    const pairs = await ctx.assistant.memory.reviewList(ctx.place);
     await interaction.reply({ ...ephemeral(''), ...view(pairs) });
   },
   async handleComponent(interaction, ctx) {
     if (!interaction.isButton()) return;
     const [, choice = '', id = ''] = interaction.customId.split(':');
     const known = CHOICES.find((c) => c.choice === choice);
-    const done = known ? await ctx.assistant.resolveReview(ctx.place, id, known.choice) : false;
+    const done = known ? await ctx.assistant.memory.resolveReview(ctx.place, id, known.choice) : false;
     const note = done ? `✅ ${known?.label ?? ''}: done.\n\n` : `Nothing to do for ${id} (already resolved?).\n\n`;
-    await interaction.update({ ...view(await ctx.assistant.reviewList(ctx.place), note), allowedMentions: { parse: [] } });
+    await interaction.update({ ...view(await ctx.assistant.memory.reviewList(ctx.place), note), allowedMentions: { parse: [] } });
   },
 } satisfies Command;

@@ -9,7 +9,7 @@ export default {
   async execute(interaction, ctx) {
     const query = interaction.options.getString('query', true);
     await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-    const hits = await ctx.assistant.searchMemory(ctx.place, query, 5);
+    const hits = await ctx.assistant.memory.searchMemory(ctx.place, query, 5);
     if (!hits.length) {
       await interaction.editReply({ content: `Nothing found for “${query}”.`, allowedMentions: { parse: [] } });
       return;

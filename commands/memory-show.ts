@@ -10,7 +10,7 @@ export default {
   subcommand: { name: 'show', description: 'Show the summary, decisions and quotes Charlie keeps for this channel (or your DMs)' },
   componentPrefix: PREFIX,
   async execute(interaction, ctx) {
-    const pages = memoryPages(await ctx.assistant.showMemory(ctx.place), ctx.place.kind === 'private');
+    const pages = memoryPages(await ctx.assistant.settings.showMemory(ctx.place), ctx.place.kind === 'private');
     const edit =
       ctx.place.kind === 'project'
         ? [{ type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, style: ButtonStyle.Secondary, custom_id: 'memory-edit:open', label: '✏️ Edit' }] }]
@@ -19,7 +19,7 @@ export default {
   },
   async handleComponent(interaction, ctx) {
     if (!interaction.isButton()) return;
-    const pages = memoryPages(await ctx.assistant.showMemory(ctx.place), ctx.place.kind === 'private');
+    const pages = memoryPages(await ctx.assistant.settings.showMemory(ctx.place), ctx.place.kind === 'private');
     const page = Math.min(Math.max(Number(interaction.customId.split(':')[1]) || 0, 0), pages.length - 1);
     await interaction.update({ content: pages[page]!, components: pagerRow(PREFIX, page, pages.length), allowedMentions: { parse: [] } });
   },

@@ -22,7 +22,7 @@ export default {
   async execute(interaction, ctx) {
     const fact = interaction.options.getString('fact', true);
     await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-    const answer = await ctx.assistant.why(ctx.place, { query: fact });
+    const answer = await ctx.assistant.memory.why(ctx.place, { query: fact });
     await interaction.editReply({ content: first(whyText(answer, noEmbed)), allowedMentions: { parse: [] } });
   },
   async handleComponent(interaction, ctx) {
@@ -32,7 +32,7 @@ export default {
       await interaction.reply(ephemeral('That why? button is not one I can read (it may be from an older version). Ask with `/memory why`.'));
       return;
     }
-    const answer = await ctx.assistant.why(ctx.place, { ids });
+    const answer = await ctx.assistant.memory.why(ctx.place, { ids });
     const content =
       answer.chains.length === 0
         ? 'The records this reply used are no longer in memory here (forgotten, or changed by hand without their ids). Ask with `/memory why`.'

@@ -43,12 +43,12 @@ export default {
       await interaction.reply(ephemeral('Pick one of the suggestions (start typing).'));
       return;
     }
-    const out = await ctx.assistant.forgetPrivate(ctx.place, target);
+    const out = await ctx.assistant.private.forgetPrivate(ctx.place, target);
     await interaction.reply(ephemeral(out.forgotten ? `Forgot ${out.description}. I won't learn it again from what is left.` : `Nothing to forget: ${out.description}.`));
   },
   async autocomplete(interaction, ctx) {
     const typed = interaction.options.getFocused().toLowerCase();
-    const view = await ctx.assistant.privateMemory(ctx.place);
+    const view = await ctx.assistant.private.privateMemory(ctx.place);
     if (!view) {
       await interaction.respond([]);
       return;

@@ -8,7 +8,7 @@ export default {
   ...GROUPS.private,
   subcommand: { name: 'show', description: 'What I hold about you from our DMs' },
   async execute(interaction, ctx) {
-    const view = await ctx.assistant.privateMemory(ctx.place);
+    const view = await ctx.assistant.private.privateMemory(ctx.place);
     if (!view) {
       await interaction.reply(ephemeral(NOT_IN_DM));
       return;

@@ -14,7 +14,7 @@ export default {
   subcommand: { name: 'wipe', description: 'Delete everything I hold about you from our DMs (asks first)' },
   componentPrefix: PREFIX,
   async execute(interaction, ctx) {
-    const view = await ctx.assistant.privateMemory(ctx.place);
+    const view = await ctx.assistant.private.privateMemory(ctx.place);
     if (!view || ctx.place.kind !== 'private') {
       await interaction.reply(ephemeral(NOT_IN_DM));
       return;
@@ -46,7 +46,7 @@ export default {
       await interaction.update({ content: 'Nothing was deleted.', components: [] });
       return;
     }
-    await ctx.assistant.wipePrivate(ctx.place);
+    await ctx.assistant.private.wipePrivate(ctx.place);
     await interaction.update({ content: 'Done: everything I held about you from our DMs is deleted.', components: [] });
   },
 } satisfies Command;

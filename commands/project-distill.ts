@@ -8,7 +8,7 @@ export default {
   editsSharedMemory: true,
   async execute(interaction, ctx) {
     await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-    const outcome = await ctx.assistant.distillNow(ctx.place);
+    const outcome = await ctx.assistant.memory.distillNow(ctx.place);
     const content = outcome.error
       ? `Distillation failed: ${outcome.error.slice(0, 300)}`
       : outcome.ran

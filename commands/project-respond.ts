@@ -24,12 +24,12 @@ export default {
       return;
     }
     const when = interaction.options.getString('when') as 'always' | 'mention' | null;
-    const current = (await ctx.assistant.projectConfig(ctx.place))?.respond ?? 'always';
+    const current = (await ctx.assistant.settings.projectConfig(ctx.place))?.respond ?? 'always';
     if (!when) {
       await interaction.reply(ephemeral(`Here I answer ${describe(current)}.`));
       return;
     }
-    await ctx.assistant.setRespond(ctx.place, when);
+    await ctx.assistant.settings.setRespond(ctx.place, when);
     await interaction.reply(ephemeral(`From now on I answer ${describe(when)}.`));
   },
 } satisfies Command;

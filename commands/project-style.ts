@@ -10,11 +10,11 @@ export default {
   async execute(interaction, ctx) {
     const text = interaction.options.getString('text');
     if (text === null) {
-      const view = await ctx.assistant.showMemory(ctx.place);
+      const view = await ctx.assistant.settings.showMemory(ctx.place);
       await interaction.reply(ephemeral(`Current style: ${view.style.trim() ? `“${view.style.trim()}”` : 'default'}`));
       return;
     }
-    await ctx.assistant.setStyle(ctx.place, text.trim());
+    await ctx.assistant.settings.setStyle(ctx.place, text.trim());
     await interaction.reply(ephemeral(text.trim() ? `Style set: “${text.trim()}”` : 'Style reset to the default.'));
   },
 } satisfies Command;

@@ -9,6 +9,7 @@ import { describeLane } from '../src/core/lanes.js';
 import { postText } from '../src/discord/post-text.js';
 import type { VoiceMember, VoiceStatus, VoiceTarget } from '../src/voice/session.js';
 import { VoiceSessions } from '../src/voice/sessions.js';
+import { errorMessage } from '../src/util/error-text.js';
 
 type VoiceRun = (interaction: ChatInputCommandInteraction, ctx: CommandContext, voice: VoiceSessions | null) => Promise<void>;
 
@@ -81,8 +82,8 @@ const join = voiceCommand({ name: 'join', description: "Join your voice channel;
     const verb = result.outcome === 'already' ? 'Already in' : result.outcome === 'moved' ? 'Moved to' : 'Joined';
     await interaction.editReply({ content: `${verb} **${channel.name}**.\n${describeStatus(result.status)}`, allowedMentions: { parse: [] } });
   } catch (error) {
-    ctx.logger.warn({ err: String(error) }, 'voice join failed');
-    await interaction.editReply({ content: `Couldn't join **${channel.name}**: ${error instanceof Error ? error.message : String(error)}`, allowedMentions: { parse: [] } });
+    ctx.logger.warn({ err: error }, 'voice join failed');
+    await interaction.editReply({ content: `Couldn't join **${channel.name}**: ${errorMessage(error)}`, allowedMentions: { parse: [] } });
   }
 });
 

@@ -80,7 +80,7 @@ try {
   const built = performance.now() - t0;
   const place = { kind: 'project' as const, origin: { name: 'house', key: 'terminal:house' } };
   const t1 = performance.now();
-  const outcome = await app.assistant.handle({ place, speaker: 'Ann', text: 'When was the boiler serviced?', source: 'terminal:first' }, { tools: { user: { owner: true } } });
+  const outcome = await app.assistant.conversation.handle({ place, speaker: 'Ann', text: 'When was the boiler serviced?', source: 'terminal:first' }, { tools: { user: { owner: true } } });
   const turn = performance.now() - t1;
   console.log(`archive: ${ENTRIES.toLocaleString('en')} entries in ${String(Math.ceil(ENTRIES / PER_DAY))} daily files, never distilled or indexed`);
   console.log(`  app build: ${(built / 1000).toFixed(1)} s`);

@@ -153,7 +153,7 @@ async function scenario(label: string, household: Household | null, root: string
       const named = titles.length > 0 && i % 3 === 0 ? ` Did ${titles[(i * 7919) % titles.length]} call back?` : '';
       const text = `Can you remember the ${['boiler', 'school run', 'dentist'][i % 3]} thing for later?${named} [turn ${i}]`;
       t = performance.now();
-      const outcome = await app.assistant.handle({ place, speaker: SPEAKER, text, source: `terminal:${i}` });
+      const outcome = await app.assistant.conversation.handle({ place, speaker: SPEAKER, text, source: `terminal:${i}` });
       const total = performance.now() - t;
       if (outcome.reply !== REPLY) throw new Error(`turn ${i} did not get the scripted reply: ${outcome.reply}`);
       const arrived = arrivals.get(String(i));
@@ -181,7 +181,7 @@ async function scenario(label: string, household: Household | null, root: string
     for (let i = 0; i < queries + 10; i++) {
       const q = `${['boiler', 'school', 'dentist', 'insurance'][i % 4]} ${titles.length ? titles[(i * 31) % titles.length] : 'plans'}`;
       t = performance.now();
-      await app.assistant.searchMemory(place, q, 8);
+      await app.assistant.memory.searchMemory(place, q, 8);
       const ours = performance.now() - t;
       // the app compacts the table meanwhile (optimize drops old versions' files): read the latest
       await table.checkoutLatest();
@@ -215,7 +215,7 @@ async function scenario(label: string, household: Household | null, root: string
     }
     let found = NaN;
     while (performance.now() - t < 10_000) {
-      const hits = await app.assistant.searchMemory(place, marker, 3);
+      const hits = await app.assistant.memory.searchMemory(place, marker, 3);
       if (hits.some((h) => h.text.includes(marker))) {
         found = performance.now() - t;
         break;

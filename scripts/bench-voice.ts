@@ -18,7 +18,7 @@
  * utterance committed later than the long window (+ R) after its last word.
  */
 import { loadavg } from 'node:os';
-import type { AssistantApi } from '../src/core/assistant-api.js';
+import type { ConversationApi } from '../src/core/assistant-api.js';
 import { silentLogger, type SpeechToText, type SynthesizedAudio, type TextToSpeech } from '../src/core/ports.js';
 import { loadConfig } from '../src/config.js';
 import { EspeakTts } from '../src/speech/tts/espeak-tts.js';
@@ -173,12 +173,14 @@ class TimedVoice implements TextToSpeech {
 async function runSet(detection: TurnDetection, utterances: Utterance[], packets: Map<string, Uint8Array[]>, voice: TimedVoice, repeat: number): Promise<Sample[]> {
   const stt = new ScriptedRecogniser();
   const heard: string[] = [];
-  const assistant: Pick<AssistantApi, 'handle'> = {
-    handle: async (message, options) => {
-      heard.push(message.text);
-      await sleep(modelMs);
-      options?.onEvent?.({ type: 'text_delta', turnId: 't', text: 'Sure, I can help with that. ' });
-      return { project: 'bench', reply: 'Sure, I can help with that.', reason: 'done', related: [], notices: [] };
+  const assistant: { conversation: Pick<ConversationApi, 'handle'> } = {
+    conversation: {
+      handle: async (message, options) => {
+        heard.push(message.text);
+        await sleep(modelMs);
+        options?.onEvent?.({ type: 'text_delta', turnId: 't', text: 'Sure, I can help with that. ' });
+        return { project: 'bench', reply: 'Sure, I can help with that.', reason: 'done', related: [], notices: [] };
+      },
     },
   };
   let firstAudioAt = 0;

@@ -6,11 +6,12 @@
 import { parseArgs } from 'node:util';
 import { loadCommands } from '../commands/index.js';
 import { loadConfig } from '../src/config.js';
-import { errorText, runParts } from '../src/doctor/check.js';
+import { runParts } from '../src/doctor/check.js';
 import type { ConfigOutcome } from '../src/doctor/config-check.js';
 import { doctorParts } from '../src/doctor/parts.js';
 import { exitCode, formatLine, formatSummary, toJson } from '../src/doctor/report.js';
 import { charlieVersion } from '../src/version.js';
+import { errorWithCause } from '../src/util/error-text.js';
 
 const { values } = parseArgs({ options: { json: { type: 'boolean', default: false } } });
 const started = performance.now();
@@ -20,7 +21,7 @@ let outcome: ConfigOutcome;
 try {
   outcome = { ok: true, config: loadConfig() };
 } catch (err) {
-  outcome = { ok: false, message: errorText(err) };
+  outcome = { ok: false, message: errorWithCause(err) };
 }
 
 if (!values.json) process.stdout.write(`Charlie ${charlieVersion()} doctor — checking every part this configuration uses…\n\n`);

@@ -13,6 +13,7 @@ import { silentLogger, systemClock } from '../src/core/ports.js';
 import { runMemoryCheck } from '../src/memory/graph/check-run.js';
 import { Wiki } from '../src/memory/graph/wiki.js';
 import { FileReflectionPages } from '../src/memory/reflect/reflection-pages.js';
+import { errorMessage } from '../src/util/error-text.js';
 
 const { values, positionals } = parseArgs({
   options: { project: { type: 'string', short: 'p' }, fix: { type: 'boolean', default: false }, out: { type: 'string', short: 'o' } },
@@ -51,7 +52,7 @@ if (command === 'check') {
       const r = await exportProject({ projectsDir: config.projectsDir, project: values.project, out: target });
       out(`exported ${r.project}: ${String(r.files)} files into ${r.out} (open it as an Obsidian vault, or read it as plain Markdown)`);
     } catch (err) {
-      process.stderr.write(`not exported: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.stderr.write(`not exported: ${errorMessage(err)}\n`);
       process.exitCode = 1;
     }
   }

@@ -18,6 +18,7 @@ import { gb, progressPrinter, type DownloadProgress } from '../src/terminal/prog
 import { embeddedModelFile, modelsDir } from '../src/llm/embedded/model-file.js';
 import { TransformersEmbedder } from '../src/llm/embeddings-transformers.js';
 import { localWhisper } from '../src/speech/stt/create.js';
+import { errorMessage } from '../src/util/error-text.js';
 
 type Job = 'chat' | 'embedding' | 'whisper';
 const JOBS: Job[] = ['chat', 'embedding', 'whisper'];
@@ -148,7 +149,7 @@ async function main(): Promise<void> {
         await pull(config, [job]);
       } catch (err) {
         failed++;
-        process.stdout.write(`  ✗ ${err instanceof Error ? err.message : String(err)}\n`);
+        process.stdout.write(`  ✗ ${errorMessage(err)}\n`);
       }
     }
     if (failed) process.exitCode = 1;
@@ -158,6 +159,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`models: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.stderr.write(`models: ${errorMessage(err)}\n`);
   process.exit(1);
 });

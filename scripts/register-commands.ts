@@ -5,6 +5,7 @@
 import { loadCommands } from '../commands/index.js';
 import { loadConfig } from '../src/config.js';
 import { registerCommands } from '../src/discord/register.js';
+import { errorMessage } from '../src/util/error-text.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -25,6 +26,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(`register-commands failed: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(`register-commands failed: ${errorMessage(error)}`);
   process.exitCode = 1;
 });

@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
 import { restoreBackup } from '../src/backup/restore-file.js';
 import type { BackupUnlock } from '../src/backup/backup-crypto.js';
+import { errorMessage } from '../src/util/error-text.js';
 
 const { values, positionals } = parseArgs({ options: { 'passphrase-file': { type: 'string' }, identity: { type: 'string' } }, allowPositionals: true });
 const file = positionals[0];
@@ -32,6 +33,6 @@ try {
       'The search index is rebuilt on the next start (or run npm run reindex).\n',
   );
 } catch (err) {
-  process.stderr.write(`not restored: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.stderr.write(`not restored: ${errorMessage(err)}\n`);
   process.exitCode = 1;
 }

@@ -56,7 +56,8 @@ export function scrubForLog(value: unknown, level: number, depth = 0): unknown {
       const v: unknown = (value as unknown as Record<string, unknown>)[key];
       if (typeof v === 'string' || typeof v === 'number') out[key] = v;
     }
-    if (level <= DEBUG && value.stack) out.stack = removeSecrets(value.stack).text;
+    // the stack at every level: a warning that cannot say where it came from is not worth logging
+    if (value.stack) out.stack = removeSecrets(value.stack).text;
     if (value.cause !== undefined && depth < 4) out.cause = scrubForLog(value.cause, level, depth + 1);
     return out;
   }

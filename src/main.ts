@@ -12,6 +12,8 @@ import { pathToFileURL } from 'node:url';
 import { applyIndexRuntime, dataFiles, loadConfig, type Config } from './config.js';
 import { charlieVersion } from './version.js';
 import { Assistant } from './core/assistant.js';
+import { TEXT_BUDGET_CHARS } from './core/prompt.js';
+import { errorMessage } from './util/error-text.js';
 import { CharlieError, ConfigError } from './core/errors.js';
 import { asLocalModel, systemClock, type ChatModel, type LocalChatModel, type Logger } from './core/ports.js';
 import { publicUrl } from './llm/locality.js';
@@ -191,7 +193,7 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
       historyMessages: config.HISTORY_MESSAGES,
       distillEvery: config.DISTILL_EVERY,
       temperature: config.LLM_TEMPERATURE,
-      maxMessageChars: 24_000,
+      maxMessageChars: TEXT_BUDGET_CHARS,
       distillBatchChars: config.DISTILL_BATCH_CHARS,
       distillDeadlineMs: config.DISTILL_DEADLINE_MS,
     },
@@ -217,9 +219,9 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
       void reflection
         .tick()
         .then(async (reports) => {
-          for (const r of reports) await deliver(r).catch((err: unknown) => logger.warn({ project: r.project, err: String(err) }, 'reflection report not delivered'));
+          for (const r of reports) await deliver(r).catch((err: unknown) => logger.warn({ project: r.project, err: err }, 'reflection report not delivered'));
         })
-        .catch((err: unknown) => logger.warn({ err: String(err) }, 'scheduled reflection failed'))
+        .catch((err: unknown) => logger.warn({ err }, 'scheduled reflection failed'))
         .finally(() => (running = false));
     }, 60_000);
     timer.unref();
@@ -279,8 +281,9 @@ async function main(): Promise<void> {
   };
   if (!terminal) {
     // discord.js and @discordjs/voice are loaded only for the Discord front door
-    const [{ startDiscord }, { VoiceSessions }, { voiceSettings }, { postToChannel }, { DiscordTimeOutbox }, { createTurnModel }] = await Promise.all([
+    const [{ startDiscord }, { loadCommands }, { VoiceSessions }, { voiceSettings }, { postToChannel }, { DiscordTimeOutbox }, { createTurnModel }] = await Promise.all([
       import('./discord/bot.js'),
+      import('../commands/index.js'),
       import('./voice/sessions.js'),
       import('./voice/settings.js'),
       import('./discord/announce.js'),
@@ -296,6 +299,7 @@ async function main(): Promise<void> {
     const voice = new VoiceSessions({ assistant: app.assistant, stt, tts, settings: voiceSettings(config), logger: voiceLog, turnModel });
     const bot = await startDiscord({
       config,
+      commands: await loadCommands(),
       assistant: app.assistant,
       logger,
       acceptsImages: app.model.acceptsImages,
@@ -383,7 +387,7 @@ export async function startWebApp(
       acceptsImages: app.model.acceptsImages,
       speech: {
         ...(stt ? { transcribe: (audio: Uint8Array, mime: string, signal?: AbortSignal) => transcribeVoiceMessage(stt, audio, mime, { language: config.STT_LANGUAGE, signal }) } : {}),
-        ...(tts ? { speak: speakerOf(guardSpeech(tts, (text) => app.assistant.speechMustStayLocal(null, text))) } : {}),
+        ...(tts ? { speak: speakerOf(guardSpeech(tts, (text) => app.assistant.conversation.speechMustStayLocal(null, text))) } : {}),
       },
       clientDir: files.webClient,
       host: config.WEB_HOST,
@@ -477,13 +481,9 @@ function makeFolder(setting: string, path: string): void {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? '';
     const why =
-      code === 'ENOTDIR' ? 'a part of that path is a file' : code === 'EACCES' || code === 'EPERM' ? 'no permission to create it' : code === 'EROFS' ? 'the disk is read-only' : errorMessageOf(err);
+      code === 'ENOTDIR' ? 'a part of that path is a file' : code === 'EACCES' || code === 'EPERM' ? 'no permission to create it' : code === 'EROFS' ? 'the disk is read-only' : errorMessage(err);
     throw new ConfigError(`${setting}=${path} cannot be created (${why}): point ${setting} at a folder Charlie may write to`, { cause: err });
   }
-}
-
-function errorMessageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 export function runMain(): void {

@@ -6,6 +6,7 @@
  */
 import { Decrypter, Encrypter } from 'age-encryption';
 import { Readable } from 'node:stream';
+import { errorMessage } from '../util/error-text.js';
 
 /** How a backup is encrypted: a passphrase, or an age recipient (public key). */
 export type BackupKey = { passphrase: string; scryptWorkFactor?: number } | { recipient: string };
@@ -51,12 +52,12 @@ export function decryptStage(unlock: BackupUnlock): (source: AsyncIterable<Uint8
     try {
       out = await d.decrypt(web);
     } catch (err) {
-      throw new BackupKeyError(`the backup does not open with this ${'passphrase' in unlock ? 'passphrase' : 'key'} (${err instanceof Error ? err.message : String(err)})`);
+      throw new BackupKeyError(`the backup does not open with this ${'passphrase' in unlock ? 'passphrase' : 'key'} (${errorMessage(err)})`);
     }
     try {
       for await (const chunk of out) yield chunk;
     } catch (err) {
-      throw new BackupKeyError(`the backup does not decrypt: it was altered or cut short (${err instanceof Error ? err.message : String(err)})`);
+      throw new BackupKeyError(`the backup does not decrypt: it was altered or cut short (${errorMessage(err)})`);
     }
   };
 }

@@ -44,7 +44,7 @@ export function startBackups(o: BackupScheduleOptions): () => void {
     if (running) return;
     running = true;
     void backupIfDue(o)
-      .catch((err: unknown) => o.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'scheduled backup failed'))
+      .catch((err: unknown) => o.logger.warn({ err }, 'scheduled backup failed'))
       .finally(() => (running = false));
   };
   const timer = setInterval(tick, 10 * 60_000);

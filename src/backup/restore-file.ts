@@ -17,6 +17,7 @@ import { extract } from 'tar-stream';
 import { z } from 'zod';
 import { AGE_MAGIC, BackupKeyError, decryptStage, type BackupUnlock } from './backup-crypto.js';
 import { BACKUP_FORMAT, MANIFEST } from './backup-file.js';
+import { errorMessage } from '../util/error-text.js';
 
 export class BackupError extends Error {}
 
@@ -116,7 +117,7 @@ export async function restoreBackup(o: RestoreOptions): Promise<RestoreReport> {
     } catch (err) {
       const cause = failed[0] ?? err;
       if (cause instanceof BackupKeyError || cause instanceof BackupError) throw cause;
-      throw new BackupError(`the backup does not read (${cause instanceof Error ? cause.message : String(cause)}): it is damaged or cut short`);
+      throw new BackupError(`the backup does not read (${errorMessage(cause)}): it is damaged or cut short`);
     }
     if (!manifestText) throw new BackupError('the backup has no manifest: it is cut short or not a Charlie backup');
     let manifest;

@@ -1,6 +1,6 @@
 /**
- * What every front door (terminal, Discord text, voice, web) calls. Implemented by
- * `Assistant` in assistant.ts; front doors receive it as a parameter.
+ * What every front door (terminal, Discord text, voice, web, MCP) calls, in slices. Implemented
+ * by `Assistant` in assistant.ts; front doors receive the slices they need as a parameter.
  */
 import type { Candidate } from './promotion.js';
 import type { ReviewChoice, ReviewPair } from './ports.js';
@@ -101,8 +101,17 @@ export interface DistillOutcome {
   error?: string;
 }
 
-export interface AssistantApi {
+/** A turn, and what a front door asks before sending text to a hosted service other than the chat model. */
+export interface ConversationApi {
   handle(message: IncomingMessage, options?: HandleOptions): Promise<TurnOutcome>;
+  /** Text for a hosted service other than the chat model (a hosted MCP client or tool server): sensitive records withheld. */
+  withholdSensitive(place: Place, text: string): Promise<string>;
+  /** Whether text for a hosted service other than the chat model (an online voice) must stay on this machine (src/core/taint.ts). */
+  speechMustStayLocal(place: Place | null, text: string): Promise<boolean>;
+}
+
+/** A place's settings and its three layers (summary, decisions, quotes). */
+export interface SettingsApi {
   showMemory(place: Place): Promise<MemoryView>;
   /** The project's settings without reading its memory (null for a private conversation). */
   projectConfig(place: Place): Promise<ProjectConfig | null>;
@@ -111,6 +120,10 @@ export interface AssistantApi {
   setStyle(place: Place, style: string): Promise<void>;
   /** Whether a project answers every message or only when addressed; no effect in a private conversation. */
   setRespond(place: Place, respond: 'always' | 'mention'): Promise<void>;
+}
+
+/** The Memory Inspector: notes, typed records and their history, review, candidates, forgetting, page versions. */
+export interface MemoryApi {
   distillNow(place: Place): Promise<DistillOutcome>;
   searchMemory(place: Place, query: string, limit?: number): Promise<RecallHit[]>;
   listNotes(place: Place): Promise<NoteSummary[]>;
@@ -123,23 +136,13 @@ export interface AssistantApi {
    * gate, like a hosted model's `remember` — never written to a page directly.
    */
   proposeFact(place: Place, proposal: FactProposal): Promise<{ kind: 'candidate'; reviewer: 'memory-lane' | 'none' } | { kind: 'refused'; reason: string }>;
-  /** Text for a hosted service other than the chat model (a hosted MCP client or tool server): sensitive records withheld. */
-  withholdSensitive(place: Place, text: string): Promise<string>;
-  /** Whether text for a hosted service other than the chat model (an online voice) must stay on this machine (src/core/taint.ts). */
-  speechMustStayLocal(place: Place | null, text: string): Promise<boolean>;
-  /** What Charlie holds privately about the user of a private place (null in a project). */
-  privateMemory(place: Place): Promise<PrivateMemoryView | null>;
-  /** Forgets an item or a message range of the asking user's own private memory, with tombstones. */
-  forgetPrivate(place: Place, target: PrivateForgetTarget): Promise<PrivateForgetOutcome>;
-  /** Deletes every row of the asking user's private memory. */
-  wipePrivate(place: Place): Promise<boolean>;
-  /** What can be forgotten here, labelled for autocomplete. */
+  /** What can be forgotten here, labelled for autocomplete (none in a private conversation: /private forget does that). */
   forgettable(place: Place): Promise<ForgettableItem[]>;
-  /** What the promotion gate keeps waiting, best score first (none in a private conversation). */
+  /** What the promotion gate keeps waiting, best score first (a project's, or a DM's in private.db). */
   memoryCandidates(place: Place): Promise<Candidate[]>;
   /** Promotes a waiting candidate (its key, or the start of it) by hand; false when none. */
   promoteCandidate(place: Place, key: string): Promise<boolean>;
-  /** Pairs of records that disagree, waiting for the person (none in a private conversation). */
+  /** Pairs of records that disagree, waiting for the person (a project's, or a DM's in private.db). */
   reviewList(place: Place): Promise<ReviewPair[]>;
   /** keep-new / keep-old / keep-both for a pair (either record's id), or hold one record; false when none. */
   resolveReview(place: Place, id: string, choice: ReviewChoice): Promise<boolean>;
@@ -148,7 +151,7 @@ export interface AssistantApi {
    * records with these block ids (a reply's "why?" button), each with its provenance chain.
    */
   why(place: Place, ask: { query: string } | { ids: readonly string[] }): Promise<WhyAnswer>;
-  /** Every typed record of the project's entity pages, with decay read now (none in a private conversation). */
+  /** Every typed record of the place, with decay read now: a project's entity pages, or a DM's rows in private.db. */
   records(place: Place): Promise<RecordView[]>;
   /** The pages and their labelled links, for a graph view (null in a private conversation). */
   pageLinks(place: Place): Promise<PageLinks | null>;
@@ -162,6 +165,27 @@ export interface AssistantApi {
   pageVersions(place: Place, page?: string): Promise<PageVersion[]>;
   /** Writes a kept version of a page back, byte for byte (the newest when no version is named). */
   restorePage(place: Place, page: string, version?: string): Promise<RestoreOutcome>;
+}
+
+/** The asking user's own private memory (src/core/private-memory.ts); never another user's. */
+export interface PrivateApi {
+  /** What Charlie holds privately about the user of a private place (null in a project). */
+  privateMemory(place: Place): Promise<PrivateMemoryView | null>;
+  /** Forgets an item or a message range of the asking user's own private memory, with tombstones. */
+  forgetPrivate(place: Place, target: PrivateForgetTarget): Promise<PrivateForgetOutcome>;
+  /** Deletes every row of the asking user's private memory. */
+  wipePrivate(place: Place): Promise<boolean>;
+}
+
+/**
+ * What the front doors call, in slices: each front door asks only for the slices it uses
+ * (`Pick<AssistantApi, 'conversation'>` for voice), so a fake of it needs only those.
+ */
+export interface AssistantApi {
+  readonly conversation: ConversationApi;
+  readonly settings: SettingsApi;
+  readonly memory: MemoryApi;
+  readonly private: PrivateApi;
   /** Which model does which job (chat, memory) and whether each is local. */
   lanes(): ModelLane[];
   /** Waits for background work (distillation) to settle; for shutdown and tests. */

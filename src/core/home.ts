@@ -12,6 +12,7 @@ import { CharlieError } from './errors.js';
 import { privateDistillGraph, privateRecordShelf } from './private-records.js';
 import type { Raisable } from './reminders.js';
 import { searchPrivate } from './private-search.js';
+import { privateCapabilities, projectCapabilities, type HomeCapabilities, type ReflectionDesk } from './home-capabilities.js';
 import type {
   FileProblem,
   GraphWrite,
@@ -70,8 +71,8 @@ export interface RecordShelf {
   mark(ids: readonly string[], what: 'asked' | 'raised', date: string): Promise<void>;
 }
 
-export interface Home {
-  /** Project slug, or `dm:<userId>` for a private conversation: the key of background work and logs. */
+export interface Home extends HomeCapabilities {
+  /** Project slug, or `dm:<userId>` for a private conversation: the key of background work and logs (`id` says which). */
   readonly key: string;
   readonly name: string;
   readonly private: boolean;
@@ -121,6 +122,8 @@ export interface HomeStores extends MemoryStores {
   now(): Date;
   /** distill_every of private conversations (projects carry their own). */
   distillEvery: number;
+  /** Reflection over projects' pages and their kept versions (absent: none). */
+  reflection?: ReflectionDesk;
 }
 
 /** A write to memory was refused (a hand edit since it was read, or a file that does not parse). */
@@ -139,6 +142,7 @@ function projectHome(config: ProjectConfig, problems: FileProblem[], stores: Hom
   const slug = config.slug;
   const notePath = (path: string) => path.replace(/^notes\//, '');
   return {
+    ...projectCapabilities(slug, stores, (q) => recall.recall(q, { project: slug, limit: 8, notesOnly: true })),
     key: slug,
     name: config.name,
     private: false,
@@ -261,6 +265,7 @@ function privateHome(userId: string, userName: string, stores: HomeStores): Home
   const store = stores.privateStore;
   const current = store.readLayers(userId);
   return {
+    ...privateCapabilities(userId, stores),
     key: `dm:${userId}`,
     name: `private conversation with ${userName}`,
     private: true,

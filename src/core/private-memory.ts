@@ -5,7 +5,8 @@
  * function takes the user id of the person asking — front doors pass the id of whoever sent
  * the command, so nobody, the owner included, can reach another user's private memory.
  */
-import type { MemoryLayers, PrivateStore } from './ports.js';
+import type { Place, PrivateApi } from './assistant-api.js';
+import type { Clock, Logger, MemoryLayers, PrivateStore } from './ports.js';
 import { fingerprint } from './tombstones.js';
 
 export interface PrivateMemoryView {
@@ -57,4 +58,31 @@ export function forgetPrivate(store: PrivateStore, userId: string, target: Priva
   store.writeLayers(userId, layers, current.distilledThrough);
   const description = 'lastN' in target ? `your last ${deleted} message(s)` : `${deleted} message(s) since ${target.sinceTime.slice(0, 16).replace('T', ' ')} UTC`;
   return { forgotten: deleted > 0, description, messages: deleted };
+}
+
+/** The private slice of the assistant: every method serves only the user of a private place. */
+export class PrivateMemory implements PrivateApi {
+  constructor(private readonly deps: { store: PrivateStore; clock: Clock; logger: Logger; idle: () => Promise<void> }) {}
+
+  /** What Charlie holds privately about the user of a private place (null elsewhere). */
+  async privateMemory(place: Place): Promise<PrivateMemoryView | null> {
+    return place.kind === 'private' ? showPrivate(this.deps.store, place.userId) : null;
+  }
+
+  /** Forgets an item or a range of the user's own private memory; never another user's. */
+  async forgetPrivate(place: Place, target: PrivateForgetTarget): Promise<PrivateForgetOutcome> {
+    if (place.kind !== 'private') return { forgotten: false, description: 'private memory is forgotten from a DM', messages: 0 };
+    const out = forgetPrivate(this.deps.store, place.userId, target, this.deps.clock.now().toISOString());
+    if (out.forgotten) this.deps.logger.info({ kind: target.kind, messages: out.messages }, 'private memory forgotten');
+    return out;
+  }
+
+  /** Deletes every row of this user's private memory, after the background work on it settled. */
+  async wipePrivate(place: Place): Promise<boolean> {
+    if (place.kind !== 'private') return false;
+    await this.deps.idle();
+    this.deps.store.wipe(place.userId);
+    this.deps.logger.info('private memory wiped');
+    return true;
+  }
 }

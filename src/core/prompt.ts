@@ -35,6 +35,12 @@ export function systemPrompt(p: PromptInput): string {
   return lines.join('\n');
 }
 
+/**
+ * Characters of text the model reads from one message, and from the history before it (about
+ * 6k tokens each): a longer message is archived whole and cut for the model, with a notice.
+ */
+export const TEXT_BUDGET_CHARS = 24_000;
+
 /** Archive entries as chat turns; other people's messages carry their name. */
 export function historyMessages(entries: LogEntry[], maxChars: number): ChatMessage[] {
   const out: ChatMessage[] = [];

@@ -10,6 +10,7 @@ import { batchBy } from './batches.js';
 import { KeyedQueue } from './keyed-queue.js';
 import type { Clock, LocalChatModel, Logger } from './ports.js';
 import { planChanges, proposeWithModel, type PageChange, type ReflectionPage } from './reflect.js';
+import { errorMessage } from '../util/error-text.js';
 
 export interface PageOutcome {
   /** False when the guard refused the rewrite (`reason`) or the page changed meanwhile: the page is as it was. */
@@ -161,7 +162,7 @@ export class Reflection {
         }
         await pages.finished(project, clock.now());
       } catch (error) {
-        report.error = error instanceof Error ? error.message : String(error);
+        report.error = errorMessage(error);
         logger.warn({ err: report.error }, 'reflection failed; pages already changed stay changed, the rest is left for the next run');
       }
       logger.info({ ...report, rejections: report.rejections.length }, reportText(report));

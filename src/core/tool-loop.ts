@@ -14,6 +14,7 @@ import { parseToolArguments } from './tool-args.js';
 import { TOOL_CATEGORIES, toolSpec, type SourceCategory, type Tool, type ToolCategory, type ToolContext } from './tools/tool.js';
 import type { TurnToolSource } from './tool-source.js';
 import { guardToolCall } from './tool-guard.js';
+import { errorMessage } from '../util/error-text.js';
 
 type AnyCategory = ToolCategory | SourceCategory;
 
@@ -230,7 +231,7 @@ async function loadCategories(wanted: SourceCategory[], loader: Loader, signal: 
       loader.loaded.add(category);
       loaded.push(category);
     } catch (error) {
-      failed.push(`${category}: ${error instanceof Error ? error.message : String(error)}`);
+      failed.push(`${category}: ${errorMessage(error)}`);
     }
   }
   return { loaded, failed };
@@ -288,8 +289,8 @@ async function executeCall(call: ToolCall, input: LoopInput, loader: Loader, off
       return { ok: true, content: out.content, summary: out.summary, pages: out.pages, hits: out.hits, records: out.records, counted: true };
     } catch (error) {
       const home = input.ctx.home;
-      const message = withoutHostPaths(error instanceof Error ? error.message : String(error), home.private ? undefined : home.key);
-      input.ctx.logger.warn({ tool: call.name, err: message }, 'tool failed');
+      const message = withoutHostPaths(errorMessage(error), home.private ? undefined : home.key);
+      input.ctx.logger.warn({ tool: call.name, err: error }, 'tool failed');
       return { ok: false, content: `error: ${call.name} failed: ${message}`, summary: `failed: ${message.slice(0, 120)}`, counted: true };
     }
   })();

@@ -4,6 +4,7 @@
  * accepts images — Ollama refuses remote image URLs and LM Studio expects data URLs; everything
  * else becomes a short visible warning.
  */
+import { errorMessage } from '../util/error-text.js';
 
 export interface AttachmentRef {
   name: string;
@@ -55,7 +56,7 @@ export async function readAttachments(list: readonly AttachmentRef[], options: A
         try {
           result.images.push(await fetchImage(a, options));
         } catch (error) {
-          result.warnings.push(`Couldn't read ${a.name}: ${error instanceof Error ? error.message : String(error)}.`);
+          result.warnings.push(`Couldn't read ${a.name}: ${errorMessage(error)}.`);
         }
       }
     } else if (isTextAttachment(a)) {

@@ -5,7 +5,6 @@
  */
 import { describeLane } from '../core/lanes.js';
 import { DiscordjsErrorCodes, Events, type Client } from 'discord.js';
-import { loadCommands } from '../../commands/index.js';
 import type { Config } from '../config.js';
 import type { AssistantApi } from '../core/assistant-api.js';
 import { ConfigError } from '../core/errors.js';
@@ -15,9 +14,10 @@ import { createDiscordClient } from './client.js';
 import type { Command, DiscordServices } from './command.js';
 import { InteractionRouter } from './interaction-router.js';
 import { KeyedQueue } from '../core/keyed-queue.js';
-import { errorText, MessageHandler, type MessageHandlerDeps } from './message-handler.js';
+import { MessageHandler, type MessageHandlerDeps } from './message-handler.js';
 import { NoteBoard } from './note-board.js';
 import { SeenIds } from './seen-ids.js';
+import { errorMessage } from '../util/error-text.js';
 
 export type DiscordConfig = Pick<
   Config,
@@ -45,8 +45,8 @@ export interface StartDiscordOptions {
   services?: DiscordServices | ((client: Client) => DiscordServices);
   /** Transcribes voice messages in project channels (see src/speech/voice-message.ts). */
   transcribeAudio?: MessageHandlerDeps['transcribeAudio'];
-  /** Overrides the commands loaded from `commands/`. */
-  commands?: readonly Command[];
+  /** The slash commands (the composition root loads them from `commands/`; tests pass theirs). */
+  commands: readonly Command[];
   /** For attachment downloads (tests). */
   fetch?: typeof fetch;
 }
@@ -63,7 +63,7 @@ export async function startDiscord(options: StartDiscordOptions): Promise<Discor
   const { config, assistant } = options;
   if (!config.DISCORD_TOKEN) throw new ConfigError('DISCORD_TOKEN is not set — copy the bot token from the Bot tab of your application (docs/discord.md)');
   const logger = options.logger.child({ component: 'discord' });
-  const commands = options.commands ?? (await loadCommands());
+  const commands = options.commands;
   const client = createDiscordClient({ apiUrl: options.apiUrl ?? config.DISCORD_API_URL });
   const access = new AccessPolicy({ allowedUsers: config.DISCORD_ALLOWED_USERS, allowedGuilds: config.DISCORD_ALLOWED_GUILDS });
   const notes = new NoteBoard(assistant);
@@ -108,12 +108,12 @@ export async function startDiscord(options: StartDiscordOptions): Promise<Discor
   const ownersReady = new Promise<void>((resolve) => (ownersKnown = resolve));
   const serve = (what: string, run: () => Promise<void>) => {
     if (stopping) return;
-    track(ownersReady.then(run).catch((e: unknown) => logger.error({ err: errorText(e) }, `${what} handler crashed`)));
+    track(ownersReady.then(run).catch((e: unknown) => logger.error({ err: e }, `${what} handler crashed`)));
   };
 
   client.on(Events.MessageCreate, (message) => serve('message', () => messages.onMessage(message)));
   client.on(Events.InteractionCreate, (interaction) => serve('interaction', () => router.onInteraction(interaction)));
-  client.on(Events.Error, (e) => logger.error({ err: errorText(e) }, 'discord client error'));
+  client.on(Events.Error, (e) => logger.error({ err: e }, 'discord client error'));
   client.on(Events.ShardReconnecting, (shardId) => logger.warn({ shardId }, 'gateway connection lost; reconnecting'));
   client.on(Events.ShardDisconnect, (event, shardId) => logger.error({ shardId, code: event.code }, 'gateway closed for good; restart Charlie'));
   client.on(Events.ShardResume, (shardId, replayed) => logger.info({ shardId, replayed }, 'gateway session resumed'));
@@ -130,7 +130,7 @@ export async function startDiscord(options: StartDiscordOptions): Promise<Discor
     const app = await client.application!.fetch();
     access.setOwners(ownerIdsOf(app.owner));
   } catch (error) {
-    logger.warn({ err: errorText(error) }, 'could not look up the application owner; only allow-listed users will be served');
+    logger.warn({ err: error }, 'could not look up the application owner; only allow-listed users will be served');
   }
   ownersKnown();
   logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size, owners: access.ownerIds.length, commands: commands.length }, 'Discord connected');
@@ -158,7 +158,7 @@ function loginError(error: unknown): Error {
   if (code === DiscordjsErrorCodes.TokenInvalid) {
     return new ConfigError('Discord rejected DISCORD_TOKEN — reset the token on the Bot tab and put the new one in .env', { cause: error });
   }
-  const text = error instanceof Error ? error.message : String(error);
+  const text = errorMessage(error);
   // @discordjs/ws reports gateway close 4014 as a plain Error("Used disallowed intents") without a
   // code (DiscordjsErrorCodes.DisallowedIntents is never thrown by login), so its text is all there is.
   // eslint-disable-next-line @typescript-eslint/no-deprecated -- still what older discord.js paths throw; the text match covers the new one

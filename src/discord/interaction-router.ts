@@ -10,7 +10,6 @@ import type { AccessPolicy } from './access.js';
 import { download } from './attachments.js';
 import { commandKey, type Command, type CommandContext, type DiscordServices } from './command.js';
 import { mayEditSharedMemory } from './memory-editors.js';
-import { errorText } from './message-handler.js';
 import type { NoteBoard } from './note-board.js';
 import { placeFor, type ChannelRef } from './place.js';
 import { CONFIRM_PREFIX } from './tool-confirm.js';
@@ -81,7 +80,7 @@ export class InteractionRouter {
         await command.handleComponent(interaction, ctx);
       }
     } catch (error) {
-      log.error({ err: errorText(error) }, 'interaction failed');
+      log.error({ err: error }, 'interaction failed');
       if (interaction.isRepliable()) await apologise(interaction);
     }
   }

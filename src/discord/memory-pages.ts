@@ -6,6 +6,7 @@ import { ButtonStyle, ComponentType } from 'discord.js';
 import type { MemoryView } from '../core/assistant-api.js';
 import { decisionsToText, quotesToText } from '../core/memory-edit.js';
 import { splitMessage } from './split.js';
+import { formatProblem } from '../util/error-text.js';
 
 const PAGE_CHARS = 1700;
 
@@ -18,7 +19,7 @@ export function memoryPages(view: MemoryView, isPrivate: boolean): string[] {
     `__Quotes__\n${quotes.length ? quotesToText(quotes) : '_None recorded._'}`,
     `__Style__\n${view.style.trim() || '_Default._'}`,
   ];
-  if (view.problems.length) sections.push(`__Problems__\n${view.problems.map((p) => `⚠ ${p.path}${p.line ? `:${p.line}` : ''}: ${p.message}`).join('\n')}`);
+  if (view.problems.length) sections.push(`__Problems__\n${view.problems.map((p) => `⚠ ${formatProblem(p)}`).join('\n')}`);
   const bodies: string[] = [];
   let current = '';
   for (const section of sections) {

@@ -22,7 +22,7 @@ import { discordConfirm } from './tool-confirm.js';
 export const APOLOGY_TEXT = "Sorry — something went wrong on my side and I couldn't answer that. Please try again in a moment.";
 
 export interface MessageHandlerDeps {
-  assistant: AssistantApi;
+  assistant: Pick<AssistantApi, 'conversation' | 'settings'>;
   access: AccessPolicy;
   queue: KeyedQueue;
   seen: SeenIds;
@@ -75,7 +75,7 @@ export class MessageHandler {
       const reply = addressed || (await this.respondsToAll(place));
       const incoming = await this.toIncoming(message, place, botId, reply);
       if (!reply) {
-        const outcome = await this.deps.assistant.handle(incoming.message);
+        const outcome = await this.deps.assistant.conversation.handle(incoming.message);
         // e.g. "I removed a secret from your message": told once, even when not addressed.
         if (outcome.notices.length)
           await message.reply({
@@ -97,7 +97,7 @@ export class MessageHandler {
 
   /** A private conversation has no project config and always answers. */
   private async respondsToAll(place: Place): Promise<boolean> {
-    const config = await this.deps.assistant.projectConfig(place);
+    const config = await this.deps.assistant.settings.projectConfig(place);
     return (config?.respond ?? 'always') === 'always';
   }
 
@@ -147,7 +147,7 @@ export class MessageHandler {
     const stopTyping = keepTyping(channel, this.deps.typingIntervalMs ?? 8000, log);
     try {
       const tools = { user: { owner: this.deps.access.isOwner(message.author.id), id: message.author.id }, confirm: discordConfirm(channel, message.author.id) };
-      const outcome = await this.deps.assistant.handle(incoming, { onEvent: renderer.onEvent, tools });
+      const outcome = await this.deps.assistant.conversation.handle(incoming, { onEvent: renderer.onEvent, tools });
       const failed = outcome.reason === 'error' && !outcome.reply.trim();
       const rows = [this.deps.notes.suggestionRow(place, outcome.related), failed ? null : whyButtonRow(outcome.records)].filter((r) => r !== null);
       await renderer.finish({ text: failed ? APOLOGY_TEXT : outcome.reply, notices: [...warnings, ...outcome.notices], components: rows.length ? rows : undefined, deadline: outcome.deadline });
@@ -196,8 +196,4 @@ export function channelRef(message: Message): ChannelRef {
 
 function displayName(message: Message): string {
   return message.member?.displayName ?? message.author.globalName ?? message.author.username;
-}
-
-export function errorText(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }

@@ -3,7 +3,7 @@
  * list of notes sharing a tag. Custom ids are short (`note:<n>`, `tag:<n>`) and index into a
  * bounded per-instance map that also remembers which place a button belongs to, so a button
  * never shows a note outside its own project. Every press records a usage signal
- * (accepted suggestion, view, tag interaction) through `AssistantApi.readNote`.
+ * (accepted suggestion, view, tag interaction) through `AssistantApi.memory.readNote`.
  */
 import { ButtonStyle, ComponentType, MessageFlags, type ButtonInteraction } from 'discord.js';
 import { placeKey, type AssistantApi, type Place } from '../core/assistant-api.js';
@@ -25,7 +25,7 @@ export class NoteBoard {
   private counter = 0;
 
   constructor(
-    private readonly assistant: AssistantApi,
+    private readonly assistant: Pick<AssistantApi, 'memory'>,
     private readonly capacity = 2000,
   ) {}
 
@@ -51,7 +51,7 @@ export class NoteBoard {
   }
 
   private async showNote(interaction: ButtonInteraction, place: Place, path: string, reason: 'view' | 'suggestion_accepted'): Promise<void> {
-    const note = await this.assistant.readNote(place, path, reason);
+    const note = await this.assistant.memory.readNote(place, path, reason);
     if (!note) {
       await interaction.reply({ content: `The note \`${pageName(path)}\` is gone.`, flags: MessageFlags.Ephemeral });
       return;
@@ -64,8 +64,8 @@ export class NoteBoard {
   }
 
   private async showTag(interaction: ButtonInteraction, place: Place, tag: string, from: string): Promise<void> {
-    await this.assistant.readNote(place, from, 'tag'); // the tag interaction is the signal
-    const notes = (await this.assistant.listNotes(place)).filter((n) => n.tags.includes(tag) && n.path !== from.replace(/^notes\//, ''));
+    await this.assistant.memory.readNote(place, from, 'tag'); // the tag interaction is the signal
+    const notes = (await this.assistant.memory.listNotes(place)).filter((n) => n.tags.includes(tag) && n.path !== from.replace(/^notes\//, ''));
     const key = placeKey(place);
     const rows = notes.length
       ? [row(notes.slice(0, 5).map((n) => ({ label: n.title.slice(0, 80) || pageName(n.path), id: this.add({ kind: 'note', placeKey: key, path: n.path, reason: 'view' }) })))]

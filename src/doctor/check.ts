@@ -4,6 +4,7 @@
  * Adding a check is adding one object to a part's list (src/doctor/checks.ts).
  */
 import { withPublicUrls } from '../core/public-url.js';
+import { errorWithCause } from '../util/error-text.js';
 
 export type Status = 'ok' | 'warn' | 'fail' | 'skip';
 
@@ -45,14 +46,6 @@ export const skip = (detail: string): Verdict => ({ status: 'skip', detail });
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 
-export function errorText(err: unknown): string {
-  if (err instanceof Error) {
-    const cause = err.cause instanceof Error ? `: ${err.cause.message}` : '';
-    return `${err.message}${cause}`;
-  }
-  return String(err);
-}
-
 /** Runs one check under its time limit; a throw or a timeout is a fail, never a crash. */
 export async function runCheck(part: string, check: Check, outer?: AbortSignal): Promise<CheckResult> {
   const started = performance.now();
@@ -71,7 +64,7 @@ export async function runCheck(part: string, check: Check, outer?: AbortSignal):
   try {
     verdict = await Promise.race([check.run(controller.signal), timeout]);
   } catch (err) {
-    verdict = fail(`error: ${errorText(err)}`, 'this is unexpected: run with LOG_LEVEL=debug and report it with this line');
+    verdict = fail(`error: ${errorWithCause(err)}`, 'this is unexpected: run with LOG_LEVEL=debug and report it with this line');
   } finally {
     clearTimeout(timer);
     outer?.removeEventListener('abort', onOuter);

@@ -8,12 +8,13 @@
 import { z } from 'zod';
 import { parseToolArguments } from '../core/tool-args.js';
 import type { ChatMessage, ChatModel, ToolCall } from '../core/ports.js';
-import { fail, ok, skip, warn, errorText, type Check, type Verdict } from './check.js';
+import { fail, ok, skip, warn, type Check, type Verdict } from './check.js';
 import type { ConformanceRecord } from './conformance-store.js';
 import { headers, networkReason, request, trimSlash } from './http.js';
 import type { Lane } from './lane.js';
 import type { LaneState } from './model-server.js';
 import { redSquarePng } from './png.js';
+import { errorWithCause } from '../util/error-text.js';
 
 /** Roughly what one Charlie turn needs: prompt, tools, history, recalled chunks. */
 export const CONTEXT_NEEDED_TOKENS = 8192;
@@ -54,8 +55,8 @@ function requestFailure(lane: Lane, err: unknown): Verdict {
   if (status === 404)
     return fail(`the server answered 404 for model "${lane.model}"`, `set ${lane.env}_MODEL to a model id the server has (GET ${lane.shownUrl}/models lists them) and load that model`);
   if (status === 401 || status === 403) return fail(`the server refused the key (${String(status)})`, `set ${lane.env}_API_KEY`);
-  if (status === 400 && /context|token/i.test(errorText(err))) return fail(`the server refused the prompt as too long: ${errorText(err).slice(0, 160)}`, CONTEXT_FIX);
-  return fail(errorText(err).slice(0, 240), 'see the message; a model that fails here fails in conversations too');
+  if (status === 400 && /context|token/i.test(errorWithCause(err))) return fail(`the server refused the prompt as too long: ${errorWithCause(err).slice(0, 160)}`, CONTEXT_FIX);
+  return fail(errorWithCause(err).slice(0, 240), 'see the message; a model that fails here fails in conversations too');
 }
 
 function gate(deps: ConformanceDeps): Verdict | null {

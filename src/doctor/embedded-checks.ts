@@ -8,10 +8,11 @@ import type { Config } from '../config.js';
 import { EmbeddedChatModel } from '../llm/embedded/embedded-chat.js';
 import { embeddedModelFile } from '../llm/embedded/model-file.js';
 import { EmbeddedRuntime } from '../llm/embedded/runtime.js';
-import { errorText, fail, ok, skip, type Check, type Part, type Verdict } from './check.js';
+import { fail, ok, skip, type Check, type Part, type Verdict } from './check.js';
 import { jsonCheck, toolCallCheck, type ConformanceDeps } from './conformance.js';
 import type { Lane } from './lane.js';
 import { newLaneState } from './model-server.js';
+import { errorWithCause } from '../util/error-text.js';
 
 /** Whether `npm start` would answer with the embedded model: chosen explicitly, or `auto` with the file present. */
 function embeddedInUse(config: Config, present: boolean): boolean {
@@ -61,7 +62,7 @@ export function embeddedPart(config: Config): Part | null {
         state.modelUsable = true;
         return ok(`loaded in ${(loaded.loadMs / 1000).toFixed(1)} s on ${loaded.gpu === false ? 'the CPU' : loaded.gpu}, context ${String(loaded.context.contextSize)} tokens`);
       } catch (err) {
-        return fail(errorText(err).slice(0, 240), 'a smaller model or quantisation, a smaller EMBEDDED_CONTEXT_SIZE, or EMBEDDED_GPU=off; or use a model server (LLM_PROVIDER=server)');
+        return fail(errorWithCause(err).slice(0, 240), 'a smaller model or quantisation, a smaller EMBEDDED_CONTEXT_SIZE, or EMBEDDED_GPU=off; or use a model server (LLM_PROVIDER=server)');
       }
     },
   };

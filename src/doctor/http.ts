@@ -1,4 +1,5 @@
 /** Small HTTP helpers for the doctor's live checks: every request has a deadline and a signal. */
+import { errorMessage } from '../util/error-text.js';
 export interface HttpAnswer {
   status: number;
   contentType: string;
@@ -34,7 +35,7 @@ export function networkReason(err: unknown): string {
   if (code === 'ECONNREFUSED') return 'connection refused (nothing listens there)';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'unknown host';
   if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) return 'no answer in time';
-  return cause instanceof Error ? cause.message : String(cause);
+  return errorMessage(cause);
 }
 
 export function trimSlash(url: string): string {

@@ -10,6 +10,7 @@ import { McpToolSource } from '../mcp/source.js';
 import { categoryOf } from '../mcp/tools.js';
 import { charlieVersion } from '../version.js';
 import { fail, ok, skip, type Check, type Part } from './check.js';
+import { errorMessage } from '../util/error-text.js';
 
 export function mcpPart(config: Config): Part {
   const path = mcpConfigPath(config);
@@ -32,7 +33,7 @@ export function mcpPart(config: Config): Part {
         return ok(`${where}: ${tools.length} tools${asks ? `, ${asks} ask before they run` : ''}`);
       } catch (err) {
         // the message already names the cause in one line (connection.ts)
-        return fail(`${where}: ${err instanceof Error ? err.message : String(err)}`, `check its command/url in ${path} (docs/mcp.md); Charlie answers without it meanwhile`);
+        return fail(`${where}: ${errorMessage(err)}`, `check its command/url in ${path} (docs/mcp.md); Charlie answers without it meanwhile`);
       }
     },
   }));

@@ -12,7 +12,8 @@ import { createSpeechToText } from '../speech/stt/create.js';
 import { TransformersWhisper } from '../speech/stt/transformers-whisper.js';
 import { EdgeTts } from '../speech/tts/edge-tts.js';
 import { EspeakTts } from '../speech/tts/espeak-tts.js';
-import { errorText, fail, ok, skip, warn, type Check, type Part } from './check.js';
+import { fail, ok, skip, warn, type Check, type Part } from './check.js';
+import { errorWithCause } from '../util/error-text.js';
 
 /** The clip: made by the local voice at check time, so no audio file has to ship. */
 const CLIP_TEXT = 'Hello Charlie, what is the weather today?';
@@ -67,7 +68,7 @@ function edgeCheck(config: Config): Check {
         return ok(`${edge.id}: ${await synthesize(edge, signal)} (the reply text is sent to Microsoft)`);
       } catch (err) {
         return warn(
-          `${edge.id} did not answer (${errorText(err).slice(0, 100)}): voice replies will use the local engine`,
+          `${edge.id} did not answer (${errorWithCause(err).slice(0, 100)}): voice replies will use the local engine`,
           'check internet access, or set TTS=local to use the private local voice only',
         );
       }
@@ -83,7 +84,7 @@ function localVoiceCheck(local: EspeakTts): Check {
       try {
         return ok(`${local.id}: ${await synthesize(local, signal)}`);
       } catch (err) {
-        return fail(`${local.id} failed: ${errorText(err)}`, 'reinstall with `npm ci` (the espeak-ng package ships the engine as WebAssembly)');
+        return fail(`${local.id} failed: ${errorWithCause(err)}`, 'reinstall with `npm ci` (the espeak-ng package ships the engine as WebAssembly)');
       }
     },
   };

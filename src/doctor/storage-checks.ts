@@ -9,7 +9,8 @@ import type { Config } from '../config.js';
 import { runMemoryCheck } from '../memory/graph/check-run.js';
 import { loadManifest } from '../memory/index/page-manifest.js';
 import { listPageFiles, listProjects } from '../memory/index/page-files.js';
-import { errorText, fail, ok, warn, type Check, type Part } from './check.js';
+import { fail, ok, warn, type Check, type Part } from './check.js';
+import { errorWithCause } from '../util/error-text.js';
 
 function writableCheck(label: string, dir: string, variable: string): Check {
   return {
@@ -22,7 +23,7 @@ function writableCheck(label: string, dir: string, variable: string): Check {
         rmSync(probe);
         return ok(`${dir} is writable`);
       } catch (err) {
-        return fail(`${dir} cannot be written: ${errorText(err)}`, `fix the folder's permissions, or point ${variable} at a folder you own`);
+        return fail(`${dir} cannot be written: ${errorWithCause(err)}`, `fix the folder's permissions, or point ${variable} at a folder you own`);
       }
     },
   };

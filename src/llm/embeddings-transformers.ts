@@ -7,6 +7,7 @@ import type { Embedder, Logger } from '../core/ports.js';
 import { CharlieError } from '../core/errors.js';
 import { embedderId, normalize } from '../memory/index/embedder.js';
 import { downloadProgress, loadTransformers, sourceOptions, type TransformersLib } from './transformers-runtime.js';
+import { errorMessage } from '../util/error-text.js';
 
 export interface TransformersEmbedderOptions {
   /** Hugging Face id, e.g. `Xenova/all-MiniLM-L6-v2` or `Xenova/bge-small-en-v1.5`. */
@@ -58,7 +59,7 @@ export class TransformersEmbedder implements Embedder {
       extractor = pipe as unknown as Extractor;
     } catch (err) {
       const where = options.modelDir ? `from ${options.modelDir}` : `(downloading into ${options.cacheDir})`;
-      throw new EmbeddingModelError(`embedding model ${options.model} could not be loaded ${where}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+      throw new EmbeddingModelError(`embedding model ${options.model} could not be loaded ${where}: ${errorMessage(err)}`, { cause: err });
     }
     const probe = await extractor(['dimension probe'], { pooling: 'mean', normalize: true });
     const dims = probe.dims[probe.dims.length - 1] ?? 0;

@@ -10,6 +10,7 @@ import { HashingEmbedder } from '../memory/index/hashing-embedder.js';
 import { OpenAIEmbedder } from './embeddings-openai.js';
 import { publicUrl, urlIsLocal } from './locality.js';
 import { TransformersEmbedder } from './embeddings-transformers.js';
+import { errorMessage } from '../util/error-text.js';
 
 export type EmbedderConfig = Pick<
   Config,
@@ -40,7 +41,7 @@ export async function selectEmbedder(config: EmbedderConfig, logger: Logger): Pr
       });
       return { embedder, notice: null };
     } catch (err) {
-      failures.push(err instanceof Error ? err.message : String(err));
+      failures.push(errorMessage(err));
     }
   }
   if (wantOpenAI) {
@@ -57,7 +58,7 @@ export async function selectEmbedder(config: EmbedderConfig, logger: Logger): Pr
         if (notice) logger.warn({ embedder: embedder.id }, notice);
         return { embedder, notice };
       } catch (err) {
-        failures.push(`embeddings server: ${err instanceof Error ? err.message : String(err)}`);
+        failures.push(`embeddings server: ${errorMessage(err)}`);
       }
     }
   }

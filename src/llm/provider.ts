@@ -75,7 +75,7 @@ export function buildChatModel(settings: ProviderSettings, choice: ProviderChoic
       model,
       describe: `${runtime.name} — embedded (llama.cpp in this process, ${gpu}, context ${settings.EMBEDDED_CONTEXT_SIZE} tokens)`,
       warmUp: () => {
-        runtime.load().catch((err: unknown) => logger.warn({ err: String(err) }, 'embedded model not loaded'));
+        runtime.load().catch((err: unknown) => logger.warn({ err }, 'embedded model not loaded'));
       },
       close: () => runtime.close(),
     };

@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { errorMessage } from '../util/error-text.js';
 
 const name = z.string().regex(/^[A-Za-z0-9][\w.-]{0,39}$/, 'server names are letters, digits, . _ - (at most 40)');
 
@@ -74,7 +75,7 @@ export function parseMcpConfig(text: string, label = 'mcp.json'): McpConfigFile 
   try {
     json = JSON.parse(text);
   } catch (error) {
-    return { servers: [], problems: [`${label}: not valid JSON (${error instanceof Error ? error.message : String(error)})`] };
+    return { servers: [], problems: [`${label}: not valid JSON (${errorMessage(error)})`] };
   }
   const top = z.object({ mcpServers: z.record(z.string(), z.unknown()) }).safeParse(json);
   if (!top.success) return { servers: [], problems: [`${label}: expected { "mcpServers": { "<name>": { "command": … } | { "url": … } } }`] };
@@ -110,6 +111,6 @@ export function loadMcpConfig(path: string): McpConfigFile {
   try {
     return parseMcpConfig(readFileSync(path, 'utf8'), path);
   } catch (error) {
-    return { servers: [], problems: [`${path}: ${error instanceof Error ? error.message : String(error)}`] };
+    return { servers: [], problems: [`${path}: ${errorMessage(error)}`] };
   }
 }

@@ -14,9 +14,10 @@ import { z } from 'zod';
 import type { AssistantApi, Place } from '../core/assistant-api.js';
 import type { ProjectConfig } from '../core/ports.js';
 import { whyText } from '../core/why.js';
+import { errorMessage } from '../util/error-text.js';
 
 export interface MemoryServerOptions {
-  assistant: AssistantApi;
+  assistant: Pick<AssistantApi, 'conversation' | 'memory'>;
   projects: { listProjects(): Promise<ProjectConfig[]>; getProject(slug: string): Promise<{ config: ProjectConfig } | null> };
   /** `hosted` (default): sensitive content is withheld from the client. */
   locality: 'local' | 'hosted';
@@ -54,11 +55,10 @@ export function createMemoryServer(o: MemoryServerOptions): McpServer {
   };
   /** Text for the client: for a hosted one, what is sensitive in the project is withheld. */
   const out = async (place: Place, text: string, structured?: Record<string, unknown>): Promise<CallToolResult> => {
-    const safe = hosted ? await o.assistant.withholdSensitive(place, text) : text;
+    const safe = hosted ? await o.assistant.conversation.withholdSensitive(place, text) : text;
     return { content: [{ type: 'text', text: safe }], ...(structured && !hosted ? { structuredContent: structured } : {}) };
   };
-  const run = (work: () => Promise<CallToolResult>) =>
-    work().catch((error: unknown): CallToolResult => ({ isError: true, content: [{ type: 'text', text: error instanceof Error ? error.message : String(error) }] }));
+  const run = (work: () => Promise<CallToolResult>) => work().catch((error: unknown): CallToolResult => ({ isError: true, content: [{ type: 'text', text: errorMessage(error) }] }));
   const visible = (s: string | undefined) => !hosted || s !== 'sensitive';
 
   server.registerTool(
@@ -71,7 +71,7 @@ export function createMemoryServer(o: MemoryServerOptions): McpServer {
     (args) =>
       run(async () => {
         const place = await placeOf(args.project);
-        const hits = (await o.assistant.searchMemory(place, args.query, args.limit ?? 8)).filter((h) => visible(h.sensitivity));
+        const hits = (await o.assistant.memory.searchMemory(place, args.query, args.limit ?? 8)).filter((h) => visible(h.sensitivity));
         const text = hits.length
           ? hits.map((h) => `${h.page}:${h.lineStart}-${h.lineEnd}${h.heading ? ` (${h.heading})` : ''} score ${h.score.toFixed(2)}\n${h.text.trim()}`).join('\n\n')
           : `no hits for "${args.query}"`;
@@ -86,7 +86,7 @@ export function createMemoryServer(o: MemoryServerOptions): McpServer {
       run(async () => {
         const place = await placeOf(args.project);
         const path = args.path.replace(/^notes\//, '');
-        const note = await o.assistant.readNote(place, path, 'view');
+        const note = await o.assistant.memory.readNote(place, path, 'view');
         if (!note) throw new NotFound(`no page ${path}`);
         if (!visible(note.sensitivity)) return out(place, `${path} is marked sensitive: it is not shown to a hosted client`);
         return out(place, `# ${note.title}\n(path notes/${note.path} · updated ${note.updated} · confidence ${note.confidence})\n\n${note.body.trim()}`);
@@ -103,7 +103,7 @@ export function createMemoryServer(o: MemoryServerOptions): McpServer {
     (args) =>
       run(async () => {
         const place = await placeOf(args.project);
-        const notes = (await o.assistant.listNotes(place)).filter((n) => !args.category || n.path.toLowerCase().startsWith(`${args.category.toLowerCase().replace(/\/$/, '')}/`));
+        const notes = (await o.assistant.memory.listNotes(place)).filter((n) => !args.category || n.path.toLowerCase().startsWith(`${args.category.toLowerCase().replace(/\/$/, '')}/`));
         return out(place, notes.length ? notes.map((n) => `${n.path} — ${n.title}`).join('\n') : 'no pages');
       }),
   );
@@ -114,7 +114,7 @@ export function createMemoryServer(o: MemoryServerOptions): McpServer {
     (args) =>
       run(async () => {
         const place = await placeOf(args.project);
-        const graph = await o.assistant.pageLinks(place);
+        const graph = await o.assistant.memory.pageLinks(place);
         if (!graph) throw new NotFound('this project has no pages yet');
         const want = args.page
           .replace(/^notes\//, '')
@@ -139,7 +139,7 @@ export function createMemoryServer(o: MemoryServerOptions): McpServer {
     (args) =>
       run(async () => {
         const place = await placeOf(args.project);
-        return out(place, whyText(await o.assistant.why(place, { query: args.query })));
+        return out(place, whyText(await o.assistant.memory.why(place, { query: args.query })));
       }),
   );
 
@@ -161,7 +161,7 @@ export function createMemoryServer(o: MemoryServerOptions): McpServer {
       run(async () => {
         const place = await placeOf(args.project);
         const page = args.page?.replace(/^notes\//, '').toLowerCase();
-        const list = (await o.assistant.records(place))
+        const list = (await o.assistant.memory.records(place))
           .filter((r) => visible(r.sensitivity))
           .filter((r) => !page || r.page.toLowerCase() === page || r.page.toLowerCase() === `${page}.md` || r.pageTitle.toLowerCase() === page)
           .filter((r) => !args.category || r.category === args.category)
@@ -190,7 +190,7 @@ export function createMemoryServer(o: MemoryServerOptions): McpServer {
     (args) =>
       run(async () => {
         const place = await placeOf(args.project);
-        const result = await o.assistant.proposeFact(place, {
+        const result = await o.assistant.memory.proposeFact(place, {
           title: args.entity,
           text: args.fact,
           ...(args.category ? { category: args.category } : {}),

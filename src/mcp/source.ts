@@ -99,7 +99,7 @@ export class McpToolSource implements ToolSource {
       mkdirSync(dirname(this.o.cacheFile), { recursive: true });
       writeFileSync(this.o.cacheFile, JSON.stringify(this.cache, null, 1));
     } catch (error) {
-      this.o.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'MCP tool cache not written');
+      this.o.logger.warn({ err: error }, 'MCP tool cache not written');
     }
   }
 

@@ -115,7 +115,7 @@ export class HybridRecall implements Recall {
     let hits = fusion.rank((page) => this.options.usage.boost(scope.project, page, now), now, hop ? limit * 3 : limit);
     if (hop) {
       const links = await hop(scope.project).catch((err: unknown) => {
-        this.options.logger.warn({ project: scope.project, err: String(err) }, 'page links not read; searching without the entity hop');
+        this.options.logger.warn({ project: scope.project, err: err }, 'page links not read; searching without the entity hop');
         return new Map<string, readonly string[]>();
       });
       hits = liftLinked(hits, links, this.weights.hop, limit);
@@ -125,7 +125,7 @@ export class HybridRecall implements Recall {
         this.options.usage.record(scope.project, page, 'retrieved', now);
       }
     } catch (err) {
-      this.options.logger.warn({ err: String(err) }, 'could not record note retrievals');
+      this.options.logger.warn({ err }, 'could not record note retrievals');
     }
     this.options.logger.debug({ project: scope.project, kind: shape.kind, windows: shape.windows.length, hits: hits.length }, 'recall');
     return hits;
@@ -142,7 +142,7 @@ export class HybridRecall implements Recall {
       else vector = embedder.embedQuery ? await embedder.embedQuery(q) : (await embedder.embed([q]))[0];
     } catch (err) {
       // the embedder is down: keyword search still answers
-      this.options.logger.warn({ embedder: embedder.id, err: String(err) }, 'query embedding failed; searching by keyword only');
+      this.options.logger.warn({ embedder: embedder.id, err: err }, 'query embedding failed; searching by keyword only');
     }
     const candidates = Math.max(this.options.candidates ?? 100, limit * 5);
     const search = { vector: vector ?? null, terms, limit: candidates, contextBoost: this.weights.contextBoost, windows: pagePrefix ? [] : shape.windows, ...(pagePrefix ? { pagePrefix } : {}) };
@@ -150,7 +150,7 @@ export class HybridRecall implements Recall {
     const early = this.index.search(project, search);
     early.catch(() => undefined);
     const syncing = this.index.sync(project).catch((err: unknown) => {
-      this.options.logger.warn({ project, err: String(err) }, 'index update failed; searching the index as it is');
+      this.options.logger.warn({ project, err }, 'index update failed; searching the index as it is');
       return null;
     });
     const synced = await boundedSync(syncing, this.options.syncWait ?? defaultSyncWait);

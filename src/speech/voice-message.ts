@@ -6,6 +6,7 @@ import type { SpeechToText } from '../core/ports.js';
 import { decodeAudio } from './audio/decode.js';
 import { floatToInt16, RECOGNISER_RATE, resampleMono } from './audio/pcm.js';
 import { isHallucination, stripNonSpeech } from './stt/hallucinations.js';
+import { errorMessage } from '../util/error-text.js';
 
 export function isAudioAttachment(contentType: string | null, name: string): boolean {
   return /^audio\//i.test(contentType ?? '') || /\.(ogg|oga|opus|mp3|wav)$/i.test(name);
@@ -83,7 +84,7 @@ export async function transcribeAudioAttachments(list: readonly AudioAttachment[
     } catch (error) {
       if (error instanceof TooLargeError) warnings.push(`${a.name} is too long to transcribe.`);
       else if (timeout.aborted) warnings.push(`Couldn't transcribe ${a.name}: it did not download within ${options.downloadTimeoutMs / 1000} s.`);
-      else warnings.push(`Couldn't transcribe ${a.name}: ${error instanceof Error ? error.message : String(error)}`);
+      else warnings.push(`Couldn't transcribe ${a.name}: ${errorMessage(error)}`);
       if (options.signal?.aborted) break;
       continue;
     }
@@ -95,7 +96,7 @@ export async function transcribeAudioAttachments(list: readonly AudioAttachment[
       if (text) texts.push(`[voice message ${a.name}] ${text}`);
       else warnings.push(`I couldn't hear any words in ${a.name}.`);
     } catch (error) {
-      warnings.push(`Couldn't transcribe ${a.name}: ${error instanceof Error ? error.message : String(error)}`);
+      warnings.push(`Couldn't transcribe ${a.name}: ${errorMessage(error)}`);
     }
   }
   return { texts, warnings };

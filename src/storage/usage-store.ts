@@ -101,7 +101,7 @@ export function openUsageStore(path: string, logger: Logger, options: UsageOptio
     return store;
   } catch (err) {
     const aside = `${path}.corrupt-${Date.now()}`;
-    logger.warn({ path, aside, err: String(err) }, 'usage database unreadable; starting a fresh one');
+    logger.warn({ path, aside, err: err }, 'usage database unreadable; starting a fresh one');
     for (const suffix of ['', '-wal', '-shm']) {
       try {
         renameSync(`${path}${suffix}`, `${aside}${suffix}`);

@@ -6,6 +6,9 @@
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { AssistantApi, Place } from '../core/assistant-api.js';
+
+/** The terminal uses every slice but the private one (a terminal conversation is a project). */
+type TerminalAssistant = Omit<AssistantApi, 'private'>;
 import type { TurnEvent } from '../core/events.js';
 import { ingestStatusText, type IngestStatus } from '../core/ingest-status.js';
 import { describeLane } from '../core/lanes.js';
@@ -18,9 +21,10 @@ import type { ReminderDesk } from '../core/time/reminder-desk.js';
 import type { CalendarDesk } from '../core/time/calendar.js';
 import type { MorningBrief } from '../core/time/brief.js';
 import { calendarCommand, CALENDAR_HELP, remindCommand, REMIND_HELP, type TerminalOutbox } from './time.js';
+import { errorMessage } from '../util/error-text.js';
 
 export interface TerminalOptions {
-  assistant: AssistantApi;
+  assistant: TerminalAssistant;
   projectName: string;
   assistantName: string;
   input: Readable;
@@ -42,7 +46,7 @@ export interface TerminalOptions {
 
 export const HELP = `commands: /memory show · /memory forget [ITEM] [--messages] · /memory candidates · /memory promote KEY · /memory review · /memory hold ID · /memory why FACT · /memory reflect · /memory ingest · /memory restore [PAGE [VERSION]] · /project style TEXT · /project distill · /search QUERY · ${REMIND_HELP} · ${CALENDAR_HELP} · /help · /quit`;
 
-function modelsLine(assistant: AssistantApi): string {
+function modelsLine(assistant: Pick<AssistantApi, 'lanes'>): string {
   return assistant.lanes().map(describeLane).join('\n');
 }
 
@@ -50,7 +54,7 @@ export async function runTerminal(o: TerminalOptions): Promise<void> {
   const p = palette(o.color);
   const write = (s: string) => o.output.write(s);
   const place: Place = { kind: 'project', origin: { name: o.projectName, key: `terminal:${o.projectName}` } };
-  const view = await o.assistant.showMemory(place);
+  const view = await o.assistant.settings.showMemory(place);
   write(`${p.bold(o.assistantName)} — project ${p.bold(view.project)}. ${p.dim(HELP)}\n${p.dim(modelsLine(o.assistant))}\n`);
   const down = await o.modelStatus;
   if (down) write(p.warn(`! ${down}. Memory commands still work.\n`));
@@ -79,7 +83,7 @@ export async function runTerminal(o: TerminalOptions): Promise<void> {
       else if (line.startsWith('/')) write(`${await command(line, o.assistant, place, p, o.userName)}\n`);
       else await turn(line, o, place, p, write, confirm);
     } catch (error) {
-      write(p.warn(`! ${error instanceof Error ? error.message : String(error)}\n`));
+      write(p.warn(`! ${errorMessage(error)}\n`));
     }
     prompt();
   }
@@ -91,7 +95,7 @@ export async function runTerminal(o: TerminalOptions): Promise<void> {
 
 /** `/memory ingest`: the project's big inbox files part-way (rows and bytes of the total, batches, rate). */
 async function ingestStatusReply(o: TerminalOptions, place: Place): Promise<string> {
-  const config = await o.assistant.projectConfig(place);
+  const config = await o.assistant.settings.projectConfig(place);
   if (!o.ingest || !config) return 'inbox progress is not available here';
   return ingestStatusText(await o.ingest.status(config.slug));
 }
@@ -137,7 +141,7 @@ async function turn(text: string, o: TerminalOptions, place: Place, p: Palette, 
       atLineStart = true;
     }
   };
-  const outcome = await o.assistant.handle({ place, speaker: o.userName, text, source: `terminal:${Date.now()}`, mode: 'text' }, { onEvent, tools: { user: { owner: true }, confirm } });
+  const outcome = await o.assistant.conversation.handle({ place, speaker: o.userName, text, source: `terminal:${Date.now()}`, mode: 'text' }, { onEvent, tools: { user: { owner: true }, confirm } });
   // Whatever the stream did not show (an apology, a deadline note) is printed at the end.
   const rest = outcome.reply.startsWith(streamed) ? outcome.reply.slice(streamed.length) : streamed ? '' : outcome.reply;
   if (rest.trim()) write(`${streamed ? '\n' : p.bold(`${o.assistantName} › `)}${rest.trim()}`);
@@ -145,7 +149,7 @@ async function turn(text: string, o: TerminalOptions, place: Place, p: Palette, 
   if (outcome.reason !== 'done') write(p.dim(`  (turn ended: ${outcome.reason.replace(/_/g, ' ')})\n`));
 }
 
-async function command(line: string, assistant: AssistantApi, place: Place, p: Palette, userName: string): Promise<string> {
+async function command(line: string, assistant: TerminalAssistant, place: Place, p: Palette, userName: string): Promise<string> {
   const [name, sub, ...rest] = line.split(/\s+/);
   const arg = line.replace(/^\/\S+\s+\S+\s*/, '');
   switch (`${name} ${sub ?? ''}`.trim()) {
@@ -153,9 +157,9 @@ async function command(line: string, assistant: AssistantApi, place: Place, p: P
       return forgetCommand(rest, assistant, place, p, userName);
     case '/memory show':
     case '/memory':
-      return renderMemory(await assistant.showMemory(place), p);
+      return renderMemory(await assistant.settings.showMemory(place), p);
     case '/memory candidates': {
-      const waiting = await assistant.memoryCandidates(place);
+      const waiting = await assistant.memory.memoryCandidates(place);
       if (waiting.length === 0) return p.dim('nothing waits for promotion');
       return [
         p.dim('Waiting for promotion (promoted when said again before they expire; /memory promote KEY promotes now):'),
@@ -166,7 +170,7 @@ async function command(line: string, assistant: AssistantApi, place: Place, p: P
       // /memory review                 lists the pairs; /memory review ID keep-new|keep-old|keep-both
       const [id, choice] = rest;
       if (!id) {
-        const pairs = await assistant.reviewList(place);
+        const pairs = await assistant.memory.reviewList(place);
         if (pairs.length === 0) return p.dim('nothing is in review');
         return [
           p.dim('In review (/memory review ID keep-new|keep-old|keep-both):'),
@@ -177,49 +181,49 @@ async function command(line: string, assistant: AssistantApi, place: Place, p: P
         ].join('\n');
       }
       if (choice !== 'keep-new' && choice !== 'keep-old' && choice !== 'keep-both') return 'usage: /memory review ID keep-new|keep-old|keep-both';
-      return (await assistant.resolveReview(place, id, choice)) ? p.dim(`${choice}: done`) : p.warn(`no record ${id} in review`);
+      return (await assistant.memory.resolveReview(place, id, choice)) ? p.dim(`${choice}: done`) : p.warn(`no record ${id} in review`);
     }
     case '/memory why': {
       // a question or a fact ("where does Sarah work"), or record ids (r-3f9a1c)
       if (!arg.trim()) return 'usage: /memory why FACT OR QUESTION (or a record id such as r-3f9a1c)';
-      return whyText(await assistant.why(place, { query: arg.trim() }));
+      return whyText(await assistant.memory.why(place, { query: arg.trim() }));
     }
     case '/memory hold': {
       const [id] = rest;
       if (!id) return 'usage: /memory hold ID (keeps the record out of answers until you decide)';
-      return (await assistant.resolveReview(place, id, 'hold')) ? p.dim(`held ${id}`) : p.warn(`no record ${id}`);
+      return (await assistant.memory.resolveReview(place, id, 'hold')) ? p.dim(`held ${id}`) : p.warn(`no record ${id}`);
     }
     case '/memory promote': {
       if (!arg.trim()) return 'usage: /memory promote KEY (see /memory candidates)';
-      return (await assistant.promoteCandidate(place, arg.trim())) ? p.dim(`promoted ${arg.trim()}`) : p.warn(`no waiting candidate ${arg.trim()}`);
+      return (await assistant.memory.promoteCandidate(place, arg.trim())) ? p.dim(`promoted ${arg.trim()}`) : p.warn(`no waiting candidate ${arg.trim()}`);
     }
     case '/memory reflect':
-      return reportText(await assistant.reflect(place));
+      return reportText(await assistant.memory.reflect(place));
     case '/memory restore': {
       // /memory restore               lists the kept versions; PAGE [VERSION] restores one (the newest by default)
       const [page, version] = rest;
       if (!page) {
-        const versions = await assistant.pageVersions(place);
+        const versions = await assistant.memory.pageVersions(place);
         if (versions.length === 0) return p.dim('no earlier page versions are kept');
         return [p.dim('Kept versions (/memory restore PAGE [VERSION]):'), ...versions.map((v) => `${p.bold(v.page.replace(/\.md$/, ''))} ${v.version} ${p.dim(v.file)}`)].join('\n');
       }
-      const out = await assistant.restorePage(place, page, version);
+      const out = await assistant.memory.restorePage(place, page, version);
       return out.ok ? p.dim(`restored ${out.page} to its version of ${out.version} (the version it replaced is kept too)`) : p.warn(`not restored: ${out.reason}`);
     }
     case '/project style': {
-      if (rest.length === 0) return `style: ${(await assistant.showMemory(place)).style || '(none)'}`;
-      await assistant.setStyle(place, arg);
+      if (rest.length === 0) return `style: ${(await assistant.settings.showMemory(place)).style || '(none)'}`;
+      await assistant.settings.setStyle(place, arg);
       return p.dim(`style set: ${arg}`);
     }
     case '/project distill': {
-      const r = await assistant.distillNow(place);
+      const r = await assistant.memory.distillNow(place);
       return r.error ? p.warn(`distillation failed: ${r.error}`) : r.ran ? p.dim(`distilled ${r.messages} messages`) : p.dim('nothing new to distil');
     }
     default:
       if (name === '/search') {
         const query = line.replace(/^\/search\s*/, '');
         if (!query) return 'usage: /search QUERY';
-        const hits = await assistant.searchMemory(place, query, 8);
+        const hits = await assistant.memory.searchMemory(place, query, 8);
         return hits.length
           ? hits
               .map(
@@ -234,14 +238,14 @@ async function command(line: string, assistant: AssistantApi, place: Place, p: P
 }
 
 /** `/memory forget` lists what can be forgotten; `/memory forget ITEM [--messages]` forgets it, with a tombstone. */
-async function forgetCommand(args: string[], assistant: AssistantApi, place: Place, p: Palette, userName: string): Promise<string> {
+async function forgetCommand(args: string[], assistant: TerminalAssistant, place: Place, p: Palette, userName: string): Promise<string> {
   const removeMessages = args.includes('--messages');
   const token = args
     .filter((a) => a !== '--messages')
     .join(' ')
     .trim();
   if (!token) {
-    const items = await assistant.forgettable(place);
+    const items = await assistant.memory.forgettable(place);
     if (items.length === 0) return 'nothing to forget here';
     return [
       'what can be forgotten (use /memory forget ITEM, add --messages to also remove the messages that said it):',
@@ -250,7 +254,7 @@ async function forgetCommand(args: string[], assistant: AssistantApi, place: Pla
   }
   const target = parseTargetToken(token);
   if (!target) return p.warn(`not an item: ${token} (try /memory forget to list them)`);
-  const out = await assistant.forget(place, target, userName, { removeMessages });
+  const out = await assistant.memory.forget(place, target, userName, { removeMessages });
   if (!out.forgotten) return p.warn(`nothing to forget at ${token}`);
   return p.dim(`forgot ${out.description}; a tombstone in forgotten.md keeps it from coming back${out.redacted ? `; ${out.redacted} message(s) removed from the archive` : ''}`);
 }

@@ -8,6 +8,7 @@ import { dirname } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { Readable, Writable } from 'node:stream';
 import { gb, progressPrinter, type DownloadProgress } from './progress.js';
+import { errorMessage } from '../util/error-text.js';
 
 export interface ModelOfferOptions {
   /** The embedded model's file (what `npm run models -- pull` would fetch). */
@@ -47,7 +48,7 @@ export async function offerModelDownload(o: ModelOfferOptions): Promise<boolean>
     o.output.write(`✓ ${gb(result.bytes)} at ${result.path}\n`);
     return true;
   } catch (err) {
-    o.output.write(`! download failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    o.output.write(`! download failed: ${errorMessage(err)}\n`);
     return false;
   }
 }

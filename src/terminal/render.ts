@@ -2,6 +2,7 @@
 import type { TurnEvent } from '../core/events.js';
 import type { MemoryView } from '../core/assistant-api.js';
 import { decisionsToText, quotesToText } from '../core/memory-edit.js';
+import { formatProblem } from '../util/error-text.js';
 
 export interface Palette {
   dim(s: string): string;
@@ -47,6 +48,6 @@ export function renderMemory(view: MemoryView, p: Palette): string {
     p.bold('Recent quotes'),
     quotesToText(view.layers.quotes) || p.dim('(none)'),
   ];
-  for (const problem of view.problems) out.push(p.warn(`! ${problem.path}${problem.line ? `:${problem.line}` : ''}: ${problem.message} (left untouched)`));
+  for (const problem of view.problems) out.push(p.warn(`! ${formatProblem(problem)} (left untouched)`));
   return out.join('\n');
 }

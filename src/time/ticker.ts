@@ -12,7 +12,7 @@ export function startTicker(scheduler: Scheduler, logger: Logger, maxSleepMs = 1
     if (stopped) return;
     scheduler
       .tick()
-      .catch((err: unknown) => logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'scheduler tick failed'))
+      .catch((err: unknown) => logger.warn({ err }, 'scheduler tick failed'))
       .finally(() => {
         if (stopped) return;
         const next = scheduler.nextDue();

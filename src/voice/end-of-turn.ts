@@ -13,6 +13,7 @@ import { stripNonSpeech } from '../speech/stt/hallucinations.js';
 import { classifyUtterance } from './intent.js';
 import { words } from './text-normalize.js';
 import { WakeNameMatcher } from './wake-name.js';
+import { errorMessage } from '../util/error-text.js';
 
 export interface TurnEvidence {
   /** Speculative transcript of the utterance so far. */
@@ -207,7 +208,7 @@ export class LearnedDetector implements EndOfTurnDetector {
       probability = await this.model.probability(evidence, signal);
     } catch (error) {
       signal?.throwIfAborted();
-      this.failure = error instanceof Error ? error.message : String(error);
+      this.failure = errorMessage(error);
       return this.rules.decideNow(evidence);
     }
     return probability >= this.threshold ? { end: true, reason: 'model_complete', probability } : { end: false, reason: 'model_incomplete', probability };

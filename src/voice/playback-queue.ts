@@ -79,7 +79,7 @@ export class PlaybackQueue {
     try {
       return await this.options.tts.synthesize(item.text, { signal: item.controller.signal });
     } catch (error) {
-      if (!item.controller.signal.aborted) this.log.warn({ err: String(error), tts: this.options.tts.id }, 'could not synthesise a sentence; skipping it');
+      if (!item.controller.signal.aborted) this.log.warn({ err: error, tts: this.options.tts.id }, 'could not synthesise a sentence; skipping it');
       return null;
     }
   }
@@ -94,7 +94,7 @@ export class PlaybackQueue {
         try {
           await this.options.sink.play(audio, item.controller.signal);
         } catch (error) {
-          this.log.warn({ err: String(error) }, 'playback failed');
+          this.log.warn({ err: error }, 'playback failed');
         } finally {
           this.playing = false;
         }

@@ -17,7 +17,7 @@ import {
   type DiscordGatewayAdapterCreator,
   type VoiceConnection,
 } from '@discordjs/voice';
-import type { AssistantApi, Place } from '../core/assistant-api.js';
+import type { ConversationApi, Place } from '../core/assistant-api.js';
 import type { Logger, SpeechToText, TextToSpeech } from '../core/ports.js';
 import { AddressingPolicy, type WakeRule } from './addressing.js';
 import { BargeInDetector } from './barge-in.js';
@@ -73,7 +73,7 @@ export interface VoiceTarget {
 }
 
 export interface VoiceSessionDeps {
-  assistant: Pick<AssistantApi, 'handle' | 'speechMustStayLocal'>;
+  assistant: { conversation: Pick<ConversationApi, 'handle' | 'speechMustStayLocal'> };
   stt: SpeechToText;
   tts: TextToSpeech;
   settings: VoiceSettings;
@@ -148,9 +148,9 @@ export class VoiceSession {
     this.timers = deps.timers ?? realTimers;
     const s = deps.settings;
     this.player = createAudioPlayer({ behaviors: { noSubscriber: NoSubscriberBehavior.Play } });
-    this.player.on('error', (error) => this.log.warn({ err: String(error) }, 'audio player error'));
+    this.player.on('error', (error) => this.log.warn({ err: error }, 'audio player error'));
     // The online voice is a hosted service: what it is sent passes the egress guard.
-    const tts = guardSpeech(deps.tts, (text) => deps.assistant.speechMustStayLocal(target.place, text));
+    const tts = guardSpeech(deps.tts, (text) => deps.assistant.conversation.speechMustStayLocal(target.place, text));
     this.timings = new TurnTimingTracker(this.timers, this.log);
     const sink = this.timings.wrap((deps.sink ?? ((p) => new DiscordAudioSink(p)))(this.player));
     this.queue = new PlaybackQueue({ tts, sink, logger: this.log });
@@ -220,10 +220,10 @@ export class VoiceSession {
     this.state = 'listening';
     this.membersChanged();
     // fetch / load the local Whisper model now rather than on the first utterance
-    this.deps.stt.warmUp?.().catch((error: unknown) => this.log.warn({ err: String(error) }, 'speech to text is not ready'));
+    this.deps.stt.warmUp?.().catch((error: unknown) => this.log.warn({ err: error }, 'speech to text is not ready'));
     // and the local voice: its WebAssembly is compiled on first use (~0.1–0.3 s the first reply would wait)
-    this.deps.tts.warmUp?.().catch((error: unknown) => this.log.warn({ err: String(error) }, 'text to speech is not ready'));
-    this.deps.turnModel?.load?.().catch((error: unknown) => this.log.warn({ err: String(error) }, 'end-of-turn model is not ready; the text rules decide'));
+    this.deps.tts.warmUp?.().catch((error: unknown) => this.log.warn({ err: error }, 'text to speech is not ready'));
+    this.deps.turnModel?.load?.().catch((error: unknown) => this.log.warn({ err: error }, 'end-of-turn model is not ready; the text rules decide'));
   }
 
   private attach(connection: VoiceConnection): void {
@@ -232,7 +232,7 @@ export class VoiceSession {
     connection.subscribe(this.player);
     connection.on('debug', (message: string) => this.dave.observe(message));
     connection.on('error', (error: Error) => {
-      if (!this.dave.observe(error.message)) this.log.warn({ err: String(error) }, 'voice connection error');
+      if (!this.dave.observe(error.message)) this.log.warn({ err: error }, 'voice connection error');
     });
     connection.on('stateChange', (_old, state) => {
       if (connection !== this.connection) return;
@@ -251,7 +251,7 @@ export class VoiceSession {
     stream.on('data', (packet: Buffer) => this.listener.push(userId, packet));
     stream.on('error', (error) => {
       // the receiver destroys a speaker's stream when a packet cannot be decrypted (DAVE gave up)
-      this.log.warn({ user: userId, err: String(error) }, 'receive stream failed; will resubscribe when they speak');
+      this.log.warn({ user: userId, err: error }, 'receive stream failed; will resubscribe when they speak');
       this.dave.observeStreamError();
     });
     stream.on('close', () => this.subscribed.delete(userId));
@@ -279,7 +279,7 @@ export class VoiceSession {
       this.attach((this.deps.connect ?? defaultConnect)(this.target));
       await entersState(this.connection!, VoiceConnectionStatus.Ready, this.deps.readyTimeoutMs ?? 20_000);
     } catch (error) {
-      this.log.warn({ err: String(error) }, 'rejoin failed');
+      this.log.warn({ err: error }, 'rejoin failed');
       this.rejoining = false;
       this.leave('rejoin failed');
       return;

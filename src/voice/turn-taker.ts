@@ -144,7 +144,7 @@ export class TurnTaker {
       .transcribe(snapshot.pcm, { signal: controller.signal, ...(this.deps.language ? { language: this.deps.language } : {}) })
       .then((t) => stripNonSpeech(t))
       .catch((error: unknown) => {
-        if (!controller.signal.aborted) this.deps.logger.debug({ user: snapshot.userId, err: String(error) }, 'speculative transcription failed');
+        if (!controller.signal.aborted) this.deps.logger.debug({ user: snapshot.userId, err: error }, 'speculative transcription failed');
         return null;
       });
     const spec: Speculation = { upTo: snapshot.lastVoicedAt, controller, result, speechMs: snapshot.speechMs, recheck: null };
@@ -166,7 +166,7 @@ export class TurnTaker {
     try {
       decision = await this.deps.detector!.decide({ transcript: text, pauseMs, speechMs: snapshot.speechMs, endFallDb: fallDb, pcm: snapshot.pcm }, spec.controller.signal);
     } catch (error) {
-      if (!spec.controller.signal.aborted) this.deps.logger.warn({ err: String(error), mode: this.deps.detector!.mode }, 'end-of-turn detector failed; waiting for the long window');
+      if (!spec.controller.signal.aborted) this.deps.logger.warn({ err: error, mode: this.deps.detector!.mode }, 'end-of-turn detector failed; waiting for the long window');
       return;
     }
     if (s.spec !== spec || this.closed) return;

@@ -5,7 +5,7 @@
  * (`🎙️ Name: transcript`, then the reply). Turns run one at a time; "stop" cancels the
  * turn in progress, the turns waiting, and what is being said.
  */
-import type { AssistantApi, Place } from '../core/assistant-api.js';
+import type { ConversationApi, Place } from '../core/assistant-api.js';
 import type { Logger, SpeechToText } from '../core/ports.js';
 import { silentLogger } from '../core/ports.js';
 import { isHallucination, stripNonSpeech } from '../speech/stt/hallucinations.js';
@@ -13,6 +13,7 @@ import type { AddressingPolicy } from './addressing.js';
 import type { PlaybackQueue } from './playback-queue.js';
 import { compressForSpeech, splitSentences } from './speech-text.js';
 import { SpokenReplyStream } from './spoken-reply.js';
+import { errorMessage } from '../util/error-text.js';
 
 export interface HeardSegment {
   userId: string;
@@ -32,7 +33,7 @@ export type HearOutcome =
   | { kind: 'failed'; transcript: string; error: string };
 
 export interface VoiceConversationDeps {
-  assistant: Pick<AssistantApi, 'handle'>;
+  assistant: { conversation: Pick<ConversationApi, 'handle'> };
   stt: SpeechToText;
   queue: PlaybackQueue;
   place: Place;
@@ -66,11 +67,11 @@ export class VoiceConversation {
     try {
       transcript = stripNonSpeech(segment.transcript ?? (await this.deps.stt.transcribe(segment.pcm, { signal: controller.signal, ...(this.deps.language ? { language: this.deps.language } : {}) })));
     } catch (error) {
-      this.log.warn({ err: String(error), stt: this.deps.stt.id }, 'speech to text failed');
+      this.log.warn({ err: error, stt: this.deps.stt.id }, 'speech to text failed');
       if (!this.sttFailureShown && !controller.signal.aborted) {
         // say it once where people can see it (e.g. the Whisper model is missing and where to put it)
         this.sttFailureShown = true;
-        await this.safePost(`⚠️ I can't understand speech right now: ${error instanceof Error ? error.message : String(error)}`);
+        await this.safePost(`⚠️ I can't understand speech right now: ${errorMessage(error)}`);
       }
       return { kind: 'failed', transcript: '', error: String(error) };
     } finally {
@@ -103,7 +104,7 @@ export class VoiceConversation {
       for (const s of sentences) this.deps.queue.enqueue(s);
     };
     try {
-      const outcome = await this.deps.assistant.handle(
+      const outcome = await this.deps.assistant.conversation.handle(
         {
           place: this.deps.place,
           speaker: segment.displayName,
@@ -134,7 +135,7 @@ export class VoiceConversation {
       return { kind: 'answered', transcript: text, reply: outcome.reply };
     } catch (error) {
       if (controller.signal.aborted) return { kind: 'cancelled', transcript: text };
-      this.log.warn({ err: String(error) }, 'voice turn failed');
+      this.log.warn({ err: error }, 'voice turn failed');
       this.deps.queue.enqueue('Sorry, something went wrong.');
       return { kind: 'failed', transcript: text, error: String(error) };
     } finally {
@@ -153,7 +154,7 @@ export class VoiceConversation {
     try {
       await this.deps.post(text);
     } catch (error) {
-      this.log.warn({ err: String(error) }, 'could not post to the text channel');
+      this.log.warn({ err: error }, 'could not post to the text channel');
     }
   }
 

@@ -21,6 +21,7 @@ import { newProjectOrigin, placeFor, PRIVATE_PROJECT } from './places.js';
 import { traceOf, type TraceStore, type TurnTrace } from './trace-store.js';
 import { TurnHub, type TurnEventRecord, type WebTurn } from './turns.js';
 import type { WebEnv, WebDeps } from './app.js';
+import { errorMessage } from '../util/error-text.js';
 
 const MAX_IMAGE_CHARS = 8_000_000;
 
@@ -165,14 +166,14 @@ export function chatRoutes(app: Hono<WebEnv>, deps: WebDeps, hub: TurnHub, trace
     const source = `web:${Date.now()}`;
     hub.push(turn, 'accepted', { turnId: turn.id, project, source });
     const onEvent = (e: TurnEvent) => hub.push(turn, e.type, e);
-    void deps.assistant
+    void deps.assistant.conversation
       .handle(
         { place: at.place, speaker: user.name, ...(user.kind === 'member' ? { speakerId: user.id } : {}), text, source, images, mode: mode ?? 'text' },
         { onEvent, signal: turn.controller.signal, tools: { user: { owner: user.kind === 'owner', ...(user.kind === 'member' ? { id: user.id } : {}) }, confirm: confirmations.for(turn, hub) } },
       )
       .then((outcome) => hub.push(turn, 'outcome', { reply: outcome.reply, reason: outcome.reason, related: outcome.related, notices: outcome.notices }))
       .catch((err: unknown) => {
-        const words = err instanceof Error ? err.message : String(err);
+        const words = errorMessage(err);
         deps.logger.warn({ err: words }, 'web turn failed');
         hub.push(turn, 'outcome', { reply: '', reason: 'error', error: words, related: [], notices: ['the turn failed; see the log'] });
       })
@@ -180,7 +181,7 @@ export function chatRoutes(app: Hono<WebEnv>, deps: WebDeps, hub: TurnHub, trace
         try {
           traces.add(owner, traceOf(source, turn.events, retry ?? false, replaces));
         } catch (err) {
-          deps.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'turn trace not kept');
+          deps.logger.warn({ err }, 'turn trace not kept');
         }
         hub.finish(turn);
       });

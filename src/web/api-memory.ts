@@ -33,7 +33,7 @@ export function memoryRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
   app.get('/api/projects/:project/records', async (c) => {
     const where = await at(c);
     if (!where) return noSuchProject(c);
-    const view = await deps.assistant.showMemory(where.place);
+    const view = await deps.assistant.settings.showMemory(where.place);
     const records: MemoryRecord[] = layerRecords(view.layers, where.slug !== null);
     const problems = view.problems.map((p) => ({ path: p.path, line: p.line, message: p.message }));
     if (where.slug) {
@@ -41,7 +41,7 @@ export function memoryRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
       records.push(...pages.notes.map(noteRecord));
       problems.push(...pages.problems.map((p) => ({ ...p, line: undefined })));
     }
-    records.push(...factRecords(await deps.assistant.records(where.place)));
+    records.push(...factRecords(await deps.assistant.memory.records(where.place)));
     return c.json({ project: c.req.param('project'), style: view.style, records, problems });
   });
 
@@ -52,8 +52,8 @@ export function memoryRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     if (!body.success) return c.json({ error: 'send { "text": "…" } with the new text' }, 400);
     const id = c.req.param('id');
     const fact = factTarget(id);
-    if (fact) return (await deps.assistant.editRecord(where.place, fact.blockId, body.data.text)) ? c.json({ edited: id }) : gone(c);
-    if (id.startsWith('note:')) return (await deps.assistant.editNotePage(where.place, id.slice(5), body.data.text)) ? c.json({ edited: id }) : gone(c);
+    if (fact) return (await deps.assistant.memory.editRecord(where.place, fact.blockId, body.data.text)) ? c.json({ edited: id }) : gone(c);
+    if (id.startsWith('note:')) return (await deps.assistant.memory.editNotePage(where.place, id.slice(5), body.data.text)) ? c.json({ edited: id }) : gone(c);
     return editLayer(c, deps, where.place, id, body.data.text);
   });
 
@@ -64,7 +64,7 @@ export function memoryRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     try {
       const target = await forgetTarget(deps, where.place, id);
       if (!target) return gone(c);
-      const out = await deps.assistant.forget(where.place, target, c.get('user').name);
+      const out = await deps.assistant.memory.forget(where.place, target, c.get('user').name);
       return out.forgotten ? c.json({ forgotten: id, description: out.description }) : gone(c);
     } catch (err) {
       // `note:../../x` or `fact:…` naming a path outside projects/: the caller's mistake, not ours
@@ -82,7 +82,7 @@ export function memoryRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
       if (!where) return noSuchProject(c);
       const fact = factTarget(c.req.param('id'));
       if (!fact) return c.json({ error: 'only typed records (facts of an entity page) can be held' }, 400);
-      return (await deps.assistant.resolveReview(where.place, fact.blockId, choice)) ? c.json({ [action === 'hold' ? 'held' : 'released']: fact.blockId }) : gone(c);
+      return (await deps.assistant.memory.resolveReview(where.place, fact.blockId, choice)) ? c.json({ [action === 'hold' ? 'held' : 'released']: fact.blockId }) : gone(c);
     });
   }
 
@@ -90,7 +90,7 @@ export function memoryRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const where = await at(c);
     if (!where) return noSuchProject(c);
     if (!where.slug) return c.json({ pages: [] });
-    const notes = await deps.assistant.listNotes(where.place);
+    const notes = await deps.assistant.memory.listNotes(where.place);
     const layers = ['project.md', 'decisions.md', 'quotes.md'].map((page) => ({ page, title: page.replace('.md', ''), aliases: [] as string[] }));
     const { notes: pages } = await readNotePages(deps, where.slug);
     const aliases = new Map(pages.map((p) => [p.path, p.aliases]));
@@ -116,7 +116,7 @@ export function memoryRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const where = await at(c);
     if (!where) return noSuchProject(c);
     const page = c.req.query('page')?.replace(/^notes\//, '');
-    return c.json({ versions: await deps.assistant.pageVersions(where.place, page || undefined) });
+    return c.json({ versions: await deps.assistant.memory.pageVersions(where.place, page || undefined) });
   });
 
   app.post('/api/projects/:project/restore', async (c) => {
@@ -125,7 +125,7 @@ export function memoryRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const body = z.object({ page: z.string().trim().min(1).max(500), version: z.string().trim().max(100).optional() }).safeParse(await c.req.json().catch(() => null));
     if (!body.success) return c.json({ error: 'send { "page": "People/Sarah-Chen.md", "version": "…" }' }, 400);
     // a name outside notes/ never throws: restore answers with a reason ("… is not a page name")
-    const out = await deps.assistant.restorePage(where.place, body.data.page, body.data.version || undefined);
+    const out = await deps.assistant.memory.restorePage(where.place, body.data.page, body.data.version || undefined);
     return out.ok ? c.json(out) : c.json({ error: out.reason }, 404);
   });
 
@@ -136,7 +136,7 @@ export function memoryRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     if (!q) return c.json({ error: 'give a query: ?q=…' }, 400);
     const limit = Math.min(Math.max(Number(c.req.query('limit') ?? 8) || 8, 1), 50);
     const started = performance.now();
-    const hits = await deps.assistant.searchMemory(where.place, q, limit);
+    const hits = await deps.assistant.memory.searchMemory(where.place, q, limit);
     return c.json({ query: q, ms: Math.round(performance.now() - started), hits });
   });
 
@@ -144,7 +144,7 @@ export function memoryRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const where = await at(c);
     if (!where) return noSuchProject(c);
     if (!where.slug) return c.json({ nodes: [], edges: [] });
-    const links = await deps.assistant.pageLinks(where.place);
+    const links = await deps.assistant.memory.pageLinks(where.place);
     return c.json(links ? buildGraph(links) : { nodes: [], edges: [] });
   });
 }
@@ -156,24 +156,24 @@ async function forgetTarget(deps: WebDeps, place: Place, id: string): Promise<Fo
   const fact = factTarget(id);
   if (fact) return { kind: 'record', path: fact.path, id: fact.blockId };
   if (id.startsWith('note:')) return { kind: 'note', path: id.slice(5) };
-  const item = findLayerItem((await deps.assistant.showMemory(place)).layers, id);
+  const item = findLayerItem((await deps.assistant.settings.showMemory(place)).layers, id);
   return item && item.kind !== 'summary' ? { kind: item.kind, index: item.index + 1 } : null;
 }
 
 async function editLayer(c: Context<WebEnv>, deps: WebDeps, place: Place, id: string, text: string): Promise<Response> {
-  const view = await deps.assistant.showMemory(place);
+  const view = await deps.assistant.settings.showMemory(place);
   const item = findLayerItem(view.layers, id);
   if (!item) return gone(c);
   const layers: MemoryLayers = view.layers;
   const one = text.replace(/\s*\n\s*/g, ' ');
   try {
-    if (item.kind === 'summary') await deps.assistant.editMemory(place, { summary: text });
+    if (item.kind === 'summary') await deps.assistant.settings.editMemory(place, { summary: text });
     else if (item.kind === 'decision') {
       const list = layers.decisions.map((d, i) => (i !== item.index ? d : { ...d, text: one }));
-      await deps.assistant.editMemory(place, { decisions: decisionsToText(list) });
+      await deps.assistant.settings.editMemory(place, { decisions: decisionsToText(list) });
     } else {
       const list = layers.quotes.map((q, i) => (i !== item.index ? q : { ...q, text: one }));
-      await deps.assistant.editMemory(place, { quotes: quotesToText(list) });
+      await deps.assistant.settings.editMemory(place, { quotes: quotesToText(list) });
     }
   } catch (err) {
     if (err instanceof CharlieError) return c.json({ error: err.message }, 409);

@@ -21,7 +21,7 @@ export function reviewRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
   app.get('/api/projects/:project/review', async (c) => {
     const where = await at(c);
     if (!where) return noSuchProject(c);
-    return c.json({ pairs: await deps.assistant.reviewList(where.place) });
+    return c.json({ pairs: await deps.assistant.memory.reviewList(where.place) });
   });
 
   app.post('/api/projects/:project/review/:id', async (c) => {
@@ -30,7 +30,7 @@ export function reviewRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const body = choiceBody.safeParse(await c.req.json().catch(() => null));
     if (!body.success) return c.json({ error: 'send { "choice": "keep-new" | "keep-old" | "keep-both" | "hold" }' }, 400);
     const id = c.req.param('id');
-    const done = await deps.assistant.resolveReview(where.place, id, body.data.choice);
+    const done = await deps.assistant.memory.resolveReview(where.place, id, body.data.choice);
     return done ? c.json({ resolved: id, choice: body.data.choice }) : c.json({ error: `nothing in review as ${id} (already resolved?) — reload` }, 409);
   });
 
@@ -40,13 +40,13 @@ export function reviewRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const ids = c.req.queries('id') ?? [];
     const q = (c.req.query('q') ?? '').trim().slice(0, 500);
     if (!ids.length && !q) return c.json({ error: 'give record ids (?id=r-…) or a question (?q=…)' }, 400);
-    return c.json(await deps.assistant.why(where.place, ids.length ? { ids: ids.slice(0, 20) } : { query: q }));
+    return c.json(await deps.assistant.memory.why(where.place, ids.length ? { ids: ids.slice(0, 20) } : { query: q }));
   });
 
   app.get('/api/projects/:project/candidates', async (c) => {
     const where = await at(c);
     if (!where) return noSuchProject(c);
-    const waiting = await deps.assistant.memoryCandidates(where.place);
+    const waiting = await deps.assistant.memory.memoryCandidates(where.place);
     return c.json({
       candidates: waiting.map((w) => ({
         key: w.key,
@@ -67,6 +67,6 @@ export function reviewRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const where = await at(c);
     if (!where) return noSuchProject(c);
     const key = c.req.param('key');
-    return (await deps.assistant.promoteCandidate(where.place, key)) ? c.json({ promoted: key }) : c.json({ error: `nothing waits as ${key} — reload` }, 409);
+    return (await deps.assistant.memory.promoteCandidate(where.place, key)) ? c.json({ promoted: key }) : c.json({ error: `nothing waits as ${key} — reload` }, 409);
   });
 }

@@ -7,6 +7,7 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import type { WebEnv } from './app.js';
+import { errorMessage } from '../util/error-text.js';
 
 export interface SpeechServices {
   /** Audio bytes + their MIME type → text ('' for silence). */
@@ -26,7 +27,7 @@ export function voiceRoutes(app: Hono<WebEnv>, speech: SpeechServices | undefine
       const text = await speech.transcribe(data, c.req.header('content-type') ?? '', c.req.raw.signal);
       return c.json({ text });
     } catch (err) {
-      return c.json({ error: `could not transcribe: ${err instanceof Error ? err.message : String(err)}` }, 422);
+      return c.json({ error: `could not transcribe: ${errorMessage(err)}` }, 422);
     }
   });
 

@@ -33,7 +33,7 @@ import { TurnHub } from './turns.js';
 export type WebEnv = { Variables: { user: WebUser } };
 
 export interface WebDeps {
-  assistant: AssistantApi;
+  assistant: Pick<AssistantApi, 'conversation' | 'memory' | 'settings'>;
   projects: ProjectDirectory;
   /** The signed-in person's private (DM) history, newest last. */
   privateHistory(userId: string, limit: number): LogEntry[];
@@ -80,7 +80,7 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
   app.use('*', compress());
   app.use('/api/*', bodyLimit({ maxSize: 40 * 1024 * 1024, onError: (c) => c.json({ error: 'request too large (40 MB at most)' }, 413) }));
   app.onError((err, c) => {
-    deps.logger.warn({ err: err.message, path: c.req.path }, 'web request failed');
+    deps.logger.warn({ err, path: c.req.path }, 'web request failed');
     return c.json({ error: err.message }, 500);
   });
 

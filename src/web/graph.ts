@@ -4,6 +4,7 @@
  */
 import type { WebDeps } from './app.js';
 import type { Note, PageLinks } from '../core/ports.js';
+import { errorMessage } from '../util/error-text.js';
 
 export interface GraphNode {
   id: string;
@@ -28,7 +29,7 @@ export async function readNotePages(deps: Pick<WebDeps, 'projects'>, slug: strin
       const note = await deps.projects.readNote(slug, path);
       if (note) notes.push(note);
     } catch (err) {
-      problems.push({ path: `${slug}/notes/${path}`, message: `${err instanceof Error ? err.message : String(err)}; left untouched` });
+      problems.push({ path: `${slug}/notes/${path}`, message: `${errorMessage(err)}; left untouched` });
     }
   }
   return { notes, problems };

@@ -4,6 +4,7 @@
  * answers after random delays. Each message gets exactly one reply, and each channel's replies
  * come in the order its messages were sent; each project's archive holds its own messages only.
  */
+import { loadCommands } from '../../commands/index.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -61,6 +62,7 @@ describe('60 messages across 10 channels', () => {
     const store = new FileProjectStore({ projectsDir: root, clock: { now: () => new Date() } });
     const { assistant } = makeAssistant({ model: new JitteryModel(), memoryModel: null, store });
     bot = await startDiscord({
+      commands: await loadCommands(),
       config: {
         ...configSchema.parse({}),
         DISCORD_TOKEN: fake.token,

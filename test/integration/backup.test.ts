@@ -113,7 +113,7 @@ async function turns(c: Awaited<ReturnType<typeof charlie>>, from: number, count
     Array.from({ length: count }, (_, k) => {
       const i = from + k;
       const place = places[i % places.length] as Place;
-      return c.assistant.handle({
+      return c.assistant.conversation.handle({
         place,
         speaker: place.kind === 'private' ? 'Dana' : 'Ann',
         text: text(i),

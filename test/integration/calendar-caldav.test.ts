@@ -124,12 +124,12 @@ describe.skipIf(!radicaleAvailable)('calendars against Radicale (CalDAV)', () =>
     });
     const reminders = new ReminderDesk({ jobs, settings: jobs, outbox: new OutboxRouter(), clock, defaultZone: 'Europe/Berlin', newId: () => 'r' });
     const { assistant } = makeAssistant({ model, clock, store, reminders, calendar, memoryModel: null });
-    await assistant.handle({ place, speaker: 'Ann', text: 'put piano lesson on the calendar for friday at 5pm', source: 'terminal:1' });
+    await assistant.conversation.handle({ place, speaker: 'Ann', text: 'put piano lesson on the calendar for friday at 5pm', source: 'terminal:1' });
     const sameTurn = model.requests[2]!.messages.at(-1);
     expect(sameTurn?.role === 'tool' && sameTurn.content).toContain('has not confirmed yet');
     const onServer = async () => (await device.fetchCalendarObjects({ calendar: { url: collection } })).map((o) => String(o.data));
     expect((await onServer()).some((d) => d.includes('Piano lesson'))).toBe(false);
-    await assistant.handle({ place, speaker: 'Ann', text: 'yes please', source: 'terminal:2' });
+    await assistant.conversation.handle({ place, speaker: 'Ann', text: 'yes please', source: 'terminal:2' });
     const created = (await onServer()).find((d) => d.includes('Piano lesson'));
     expect(created).toContain('DTSTART:20261204T160000Z'); // 17:00 in Berlin
     expect(calendar.agenda(ann, 'Friday')).toContain('Piano lesson');

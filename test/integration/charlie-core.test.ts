@@ -48,7 +48,7 @@ describe('Charlie core on real adapters', () => {
   it('after five messages the project folder holds a summary, decisions and quotes citing their sources', async () => {
     const { assistant, projectDir } = await setup(chatOrDistill);
     const lines = ['I am planning a trip', 'Budget is 1500 euros', "Let's go to Lisbon in March", 'Maybe a hotel in Alfama', 'I want to see the tiles everywhere'];
-    for (const [i, text] of lines.entries()) await assistant.handle(say(text, i));
+    for (const [i, text] of lines.entries()) await assistant.conversation.handle(say(text, i));
     await assistant.idle();
     const project = readFileSync(join(projectDir, 'project.md'), 'utf8');
     expect(project).toMatch(/Lisbon in March with a budget/);
@@ -77,7 +77,7 @@ describe('Charlie core on real adapters', () => {
       return { text: DISTILLED };
     });
     projectDir = pd;
-    for (let i = 0; i < 5; i++) await assistant.handle(say(i === 2 ? "Let's go to Lisbon in March" : `message ${i}`, i));
+    for (let i = 0; i < 5; i++) await assistant.conversation.handle(say(i === 2 ? "Let's go to Lisbon in March" : `message ${i}`, i));
     await assistant.idle();
     const project = readFileSync(join(projectDir, 'project.md'), 'utf8');
     expect(project).toContain('My own summary, by hand.');
@@ -87,19 +87,19 @@ describe('Charlie core on real adapters', () => {
 
   it('malformed front matter is reported and left untouched; the project keeps working', async () => {
     const { assistant, projectDir } = await setup(chatOrDistill);
-    await assistant.handle(say('hello', 0));
+    await assistant.conversation.handle(say('hello', 0));
     const path = join(projectDir, 'project.md');
     const broken = '---\nname: general\nstyle: [unclosed\n---\nsummary\n';
     writeFileSync(path, broken);
     const events: string[] = [];
-    const out = await assistant.handle(say('still there?', 1), { onEvent: (e) => e.type === 'notice' && events.push(e.text) });
+    const out = await assistant.conversation.handle(say('still there?', 1), { onEvent: (e) => e.type === 'notice' && events.push(e.text) });
     expect(out.reply).toBe('Noted.');
     expect(events.join('\n')).toMatch(/project\.md/);
-    for (let i = 2; i < 8; i++) await assistant.handle(say(`m${i}`, i));
+    for (let i = 2; i < 8; i++) await assistant.conversation.handle(say(`m${i}`, i));
     await assistant.idle();
-    await assistant.setStyle(general, 'terse').catch(() => undefined);
+    await assistant.settings.setStyle(general, 'terse').catch(() => undefined);
     expect(readFileSync(path, 'utf8')).toBe(broken);
-    const view = await assistant.showMemory(general);
+    const view = await assistant.settings.showMemory(general);
     expect(view.problems.some((p) => p.path.endsWith('project.md'))).toBe(true);
   });
 
@@ -108,7 +108,7 @@ describe('Charlie core on real adapters', () => {
       { toolCalls: [{ name: 'remember', arguments: '{"title":"Sarah Chen","category":"People","text":"Sarah prefers tea."}' }] },
       { text: 'Saved: Sarah prefers tea.' },
     ]);
-    const out = await assistant.handle(say('remember that Sarah Chen prefers tea', 0));
+    const out = await assistant.conversation.handle(say('remember that Sarah Chen prefers tea', 0));
     expect(out.reply).toBe('Saved: Sarah prefers tea.');
     // the graph files "People" under the taxonomy's first People folder, as a record with its source
     expect(out.related).toEqual(['notes/People/Family/Sarah-Chen.md']);

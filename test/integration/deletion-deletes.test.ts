@@ -65,16 +65,16 @@ describe('deletion deletes', () => {
     const app = await buildApp(config, silentLogger);
     cleanups.push(() => app.close());
     const place: Place = { kind: 'project', origin: { name: 'general', key: 'terminal:general' } };
-    await app.assistant.showMemory(place);
+    await app.assistant.settings.showMemory(place);
     await app.store.saveNote('general', { title: 'Vault', category: 'Topics', body: 'CANARYLANCE7f3a the vault code is behind the painting.', source: 'manual' });
-    const hits = await app.assistant.searchMemory(place, 'vault painting');
+    const hits = await app.assistant.memory.searchMemory(place, 'vault painting');
     expect(hits.some((h) => h.text.includes('CANARYLANCE7f3a'))).toBe(true);
     const index = join(dir, 'data', 'index');
     expect(rawBytes(index)).toContain('CANARYLANCE7f3a');
 
-    const out = await app.assistant.forget(place, { kind: 'note', path: 'Topics/Vault.md' }, 'owner');
+    const out = await app.assistant.memory.forget(place, { kind: 'note', path: 'Topics/Vault.md' }, 'owner');
     expect(out.forgotten).toBe(true);
     expect(rawBytes(index)).not.toContain('CANARYLANCE7f3a');
-    expect(await app.assistant.searchMemory(place, 'vault painting')).toEqual([]);
+    expect(await app.assistant.memory.searchMemory(place, 'vault painting')).toEqual([]);
   }, 60_000);
 });

@@ -17,7 +17,7 @@ describe('Discord slash commands', () => {
     const assistant = new FakeAssistant();
     const h = await startHarness({ assistant });
     const key = `discord:${h.guild.id}:${h.general.id}`;
-    assistant.memory.set(key, {
+    assistant.layersByPlace.set(key, {
       summary: 'The family plans a trip to Lisbon in May.',
       decisions: Array.from({ length: 60 }, (_, i) => ({ date: '2026-11-01', text: `decision number ${i} about the trip and its many details`, source: 'manual' })),
       quotes: [{ date: '2026-11-02', speaker: 'alice', text: 'Pastéis first!', source: 'x' }],
@@ -45,7 +45,7 @@ describe('Discord slash commands', () => {
     const assistant = new FakeAssistant();
     const h = await startHarness({ assistant });
     const key = `discord:${h.guild.id}:${h.general.id}`;
-    assistant.memory.set(key, { summary: 'Old summary', decisions: [{ date: '2026-11-01', text: 'Buy a tent', source: 'x' }], quotes: [], style: 'brief' });
+    assistant.layersByPlace.set(key, { summary: 'Old summary', decisions: [{ date: '2026-11-01', text: 'Buy a tent', source: 'x' }], quotes: [], style: 'brief' });
     const rec = h.fake.runCommand(h.general, h.alice, 'memory', subcommand('edit'));
     const cb = await firstCallback(h, rec);
     expect(cb.type).toBe(9);
@@ -75,14 +75,14 @@ describe('Discord slash commands', () => {
       expect((cb.data as Json).content).toBe(REFUSAL);
       expect(Number((cb.data as Json).flags) & EPHEMERAL).toBe(EPHEMERAL);
     }
-    expect(assistant.memory.size).toBe(0);
+    expect(assistant.layersByPlace.size).toBe(0);
   });
 
   it('/memory show in a DM shows the private memory of that user only', async () => {
     const assistant = new FakeAssistant();
     const h = await startHarness({ assistant });
-    assistant.memory.set(`dm:${h.alice.id}`, { summary: 'Alice is planning a surprise party.', decisions: [], quotes: [], style: '' });
-    assistant.memory.set(`discord:${h.guild.id}:${h.general.id}`, { summary: 'Shared channel stuff.', decisions: [], quotes: [], style: '' });
+    assistant.layersByPlace.set(`dm:${h.alice.id}`, { summary: 'Alice is planning a surprise party.', decisions: [], quotes: [], style: '' });
+    assistant.layersByPlace.set(`discord:${h.guild.id}:${h.general.id}`, { summary: 'Shared channel stuff.', decisions: [], quotes: [], style: '' });
     const rec = h.fake.runCommand(h.fake.dmChannel(h.alice), h.alice, 'memory', subcommand('show'));
     const content = String(((await firstCallback(h, rec)).data as Json).content);
     expect(content).toContain('Your private memory');
@@ -102,7 +102,7 @@ describe('Discord slash commands', () => {
     const key = `discord:${h.guild.id}:${h.general.id}`;
     const style = await firstCallback(h, h.fake.runCommand(h.general, h.alice, 'project', subcommand('style', [{ type: 3, name: 'text', value: 'pirate speak' }])));
     expect(String((style.data as Json).content)).toContain('pirate speak');
-    expect(assistant.memory.get(key)?.style).toBe('pirate speak');
+    expect(assistant.layersByPlace.get(key)?.style).toBe('pirate speak');
 
     const distill = h.fake.runCommand(h.general, h.alice, 'project', subcommand('distill'));
     await h.fake.waitFor(() => distill.original?.content, 5000, 'distill edit');

@@ -34,7 +34,7 @@ describe('changing shared memory needs an editor', () => {
       const text = refusal(await firstCallback(h, h.fake.runCommand(h.general, h.bob, name, options)));
       expect(text).toMatch(/Only Charlie's owner, someone with \*\*Manage Server\*\*.*can change this channel's shared memory/);
     }
-    expect(assistant.memory.get(key)?.style ?? '').toBe('');
+    expect(assistant.layersByPlace.get(key)?.style ?? '').toBe('');
     expect(assistant.respond.get(key)).toBeUndefined();
     expect(assistant.forgets).toEqual([]);
     expect(assistant.notes).toHaveLength(1);
@@ -70,7 +70,7 @@ describe('changing shared memory needs an editor', () => {
     const pressedByAlice = await firstCallback(h, h.fake.pressButton(h.general, h.alice, message, 'memory-edit:open'));
     expect(pressedByAlice.type).toBe(9); // the modal opens
     await firstCallback(h, h.fake.submitModal(h.general, h.alice, 'memory-edit:save', { summary: 'Camping in May' }));
-    expect(assistant.memory.get(key)?.summary).toBe('Camping in May');
+    expect(assistant.layersByPlace.get(key)?.summary).toBe('Camping in May');
   });
 
   it('the editor role from DISCORD_MEMORY_EDITOR_ROLE may edit', async () => {

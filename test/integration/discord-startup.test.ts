@@ -1,4 +1,5 @@
 /** Startup of the Discord front door: owner lookup and helpful errors for common setup mistakes. */
+import { loadCommands } from '../../commands/index.js';
 import { configSchema } from '../../src/config.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/core/errors.js';
@@ -28,7 +29,7 @@ const config = (f: FakeDiscord, token = f.token): DiscordConfig => ({
 describe('startDiscord', () => {
   it('learns the application owner, who is then the only one served with empty allow-lists', async () => {
     fake = await startFakeDiscord();
-    const bot = await startDiscord({ config: config(fake), assistant: new FakeAssistant(), logger: silentLogger, acceptsImages: false });
+    const bot = await startDiscord({ commands: await loadCommands(), config: config(fake), assistant: new FakeAssistant(), logger: silentLogger, acceptsImages: false });
     try {
       expect(bot.access.ownerIds).toEqual([fake.owner.id]);
       expect(bot.access.allows({ userId: fake.owner.id, guildId: '1' })).toBe(true);
@@ -40,21 +41,27 @@ describe('startDiscord', () => {
 
   it('says what to do when the token is wrong', async () => {
     fake = await startFakeDiscord();
-    const start = startDiscord({ config: config(fake, 'wrong-token-0123456789abcdefghij'), assistant: new FakeAssistant(), logger: silentLogger, acceptsImages: false });
+    const start = startDiscord({
+      commands: await loadCommands(),
+      config: config(fake, 'wrong-token-0123456789abcdefghij'),
+      assistant: new FakeAssistant(),
+      logger: silentLogger,
+      acceptsImages: false,
+    });
     await expect(start).rejects.toThrow(ConfigError);
     await expect(start).rejects.toThrow(/DISCORD_TOKEN/);
   });
 
   it('says what to do when the Message Content intent is not enabled', async () => {
     fake = await startFakeDiscord({ rejectPrivilegedIntents: true });
-    const start = startDiscord({ config: config(fake), assistant: new FakeAssistant(), logger: silentLogger, acceptsImages: false });
+    const start = startDiscord({ commands: await loadCommands(), config: config(fake), assistant: new FakeAssistant(), logger: silentLogger, acceptsImages: false });
     await expect(start).rejects.toThrow(/Message Content Intent/);
   });
 
   it('refuses to start without a token', async () => {
     fake = await startFakeDiscord();
-    await expect(startDiscord({ config: { ...config(fake), DISCORD_TOKEN: undefined }, assistant: new FakeAssistant(), logger: silentLogger, acceptsImages: false })).rejects.toThrow(
-      /DISCORD_TOKEN is not set/,
-    );
+    await expect(
+      startDiscord({ commands: await loadCommands(), config: { ...config(fake), DISCORD_TOKEN: undefined }, assistant: new FakeAssistant(), logger: silentLogger, acceptsImages: false }),
+    ).rejects.toThrow(/DISCORD_TOKEN is not set/);
   });
 });

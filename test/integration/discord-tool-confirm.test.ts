@@ -4,7 +4,7 @@
  * asked can answer; the answer reaches the turn and the buttons go away.
  */
 import { describe, expect, it } from 'vitest';
-import type { HandleOptions, IncomingMessage, TurnOutcome } from '../../src/core/assistant-api.js';
+import type { ConversationApi, HandleOptions, IncomingMessage, TurnOutcome } from '../../src/core/assistant-api.js';
 import { CONFIRM_PREFIX } from '../../src/discord/tool-confirm.js';
 import { FakeAssistant } from '../support/fake-assistant.js';
 import { botHarnesses, type BotHarness } from '../support/fake-discord/bot-harness.js';
@@ -16,7 +16,12 @@ const start = botHarnesses();
 class AskingAssistant extends FakeAssistant {
   readonly answers: boolean[] = [];
   readonly users: unknown[] = [];
-  override async handle(message: IncomingMessage, options: HandleOptions = {}): Promise<TurnOutcome> {
+  override readonly conversation: ConversationApi = {
+    handle: (message, options) => this.ask(message, options),
+    speechMustStayLocal: async () => false,
+    withholdSensitive: async (_place, text) => text,
+  };
+  async ask(message: IncomingMessage, options: HandleOptions = {}): Promise<TurnOutcome> {
     this.handled.push(message);
     this.users.push(options.tools?.user);
     const confirm = options.tools?.confirm;

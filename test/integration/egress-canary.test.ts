@@ -135,7 +135,7 @@ function leaked(bodies: unknown[]): string[] {
 describe('egress guard: a hosted model never receives a sensitive record', () => {
   it('every tool and prompt, in a project, in text and voice, with an image', async () => {
     const t = await setup();
-    await t.app.assistant.showMemory(project);
+    await t.app.assistant.settings.showMemory(project);
     seedProject(t.projectsDir);
     seedPrivate(t.dataDir);
     const before = readTree(t.projectsDir);
@@ -146,7 +146,7 @@ describe('egress guard: a hosted model never receives a sensitive record', () =>
       { text: 'what does this picture show? the salary?', mode: 'text' as const, images: ['data:image/png;base64,iVBORw0KGgo='] },
     ];
     for (const turn of turns) {
-      const out = await t.app.assistant.handle({ place: project, speaker: 'Alice', source: `terminal:${turn.mode}`, ...turn });
+      const out = await t.app.assistant.conversation.handle({ place: project, speaker: 'Alice', source: `terminal:${turn.mode}`, ...turn });
       expect(out.reason).not.toBe('error');
     }
     await t.app.assistant.idle();
@@ -177,7 +177,7 @@ describe('egress guard: a hosted model never receives a sensitive record', () =>
     const t = await setup();
     seedPrivate(t.dataDir);
     const dm: Place = { kind: 'private', userId: '111', userName: 'Dana' };
-    const out = await t.app.assistant.handle({ place: dm, speaker: 'Dana', text: 'what do you know about my bank PIN and the lab results?', source: 'dm:9' });
+    const out = await t.app.assistant.conversation.handle({ place: dm, speaker: 'Dana', text: 'what do you know about my bank PIN and the lab results?', source: 'dm:9' });
     expect(out.reason).not.toBe('error');
     expect(leaked(t.server.requests)).toEqual([]);
     const sent = JSON.stringify(t.server.requests);

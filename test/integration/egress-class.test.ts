@@ -190,7 +190,7 @@ async function world(spelling: string, n: number, chatLocality: 'hosted' | 'loca
   // the project folder and its project.md, made by the real store, before the canaries go in
   const first = await buildApp(base, silentLogger);
   const project: Place = { kind: 'project', origin: { name: 'general', key: 'terminal:general' } };
-  await first.assistant.showMemory(project);
+  await first.assistant.settings.showMemory(project);
   await first.close();
   const c = seed(projectsDir, dataDir, spelling, n);
   const ingested = seedInbox(projectsDir);
@@ -296,12 +296,12 @@ describe('privacy by type: no canary reaches any hosted destination', () => {
       ];
       for (const q of questions) w.asked.add(q);
       for (const text of questions.slice(0, 2)) {
-        const out = await app.assistant.handle({ place: project, speaker: 'Alice', source: 'terminal:1', text });
+        const out = await app.assistant.conversation.handle({ place: project, speaker: 'Alice', source: 'terminal:1', text });
         expect(out.reason).not.toBe('error');
       }
       const dm: Place = { kind: 'private', userId: '111', userName: 'Dana' };
-      await app.assistant.handle({ place: dm, speaker: 'Dana', text: questions[2]!, source: 'dm:9' });
-      await app.assistant.searchMemory(project, questions[3]!);
+      await app.assistant.conversation.handle({ place: dm, speaker: 'Dana', text: questions[2]!, source: 'dm:9' });
+      await app.assistant.memory.searchMemory(project, questions[3]!);
       // the run did reach every tool, and the embedder saw ordinary text
       const offered = new Set(w.chat.requests.flatMap((r: { tools?: { function: { name: string } }[] }) => (r.tools ?? []).map((x) => x.function.name)));
       for (const t of builtinTools()) expect(offered, t.name).toContain(t.name);
@@ -323,10 +323,10 @@ describe('privacy by type: no canary reaches any hosted destination', () => {
         synthesize: async (text) => (sink.push(text), { mime: 'audio/wav', data: new Uint8Array() }),
       });
       const spokenLocally: string[] = [];
-      const voice = guardSpeech(recorder('edge', 'hosted', w.voice, recorder('espeak', 'local', spokenLocally)), (text) => app.assistant.speechMustStayLocal(project, text));
+      const voice = guardSpeech(recorder('edge', 'hosted', w.voice, recorder('espeak', 'local', spokenLocally)), (text) => app.assistant.conversation.speechMustStayLocal(project, text));
       const question = 'Tell me everything about Carol and Alice, and their health';
       w.asked.add(question);
-      const out = await app.assistant.handle({ place: project, speaker: 'Alice', source: 'voice:1', mode: 'voice', text: question });
+      const out = await app.assistant.conversation.handle({ place: project, speaker: 'Alice', source: 'voice:1', mode: 'voice', text: question });
       expect(leaks(out.reply, canaries).length).toBeGreaterThan(0); // the local model did see them
       for (const sentence of out.reply.split(/(?<=[.!?])\s+/)) await voice.synthesize(sentence);
       expect(spokenLocally.length).toBeGreaterThan(0);

@@ -47,8 +47,8 @@ function setup() {
   const { assistant } = makeAssistant({ model: memory, store, graph, clock: systemClock });
   const root = join(projectsDir, 'general');
   const replay = async () => {
-    for (const text of said) await assistant.handle({ place, speaker: 'Alice', text, source: `discord:${text.length}`, reply: false });
-    await assistant.distillNow(place);
+    for (const text of said) await assistant.conversation.handle({ place, speaker: 'Alice', text, source: `discord:${text.length}`, reply: false });
+    await assistant.memory.distillNow(place);
     await assistant.idle();
   };
   return { dir, projectsDir, root, store, graph, assistant, replay };
@@ -59,13 +59,13 @@ describe('forgetting sticks', () => {
     const t = setup();
     await t.replay();
     expect(existsSync(join(t.root, 'notes', PAGE))).toBe(true);
-    let view = await t.assistant.showMemory(place);
+    let view = await t.assistant.settings.showMemory(place);
     expect(view.layers.decisions.map((d) => d.text)).toEqual(['Move the launch to March']);
     expect(view.layers.quotes).toHaveLength(1);
 
-    expect((await t.assistant.forget(place, { kind: 'note', path: PAGE }, 'Alice')).forgotten).toBe(true);
-    expect((await t.assistant.forget(place, { kind: 'decision', index: 1 }, 'Alice')).description).toBe('decision of ' + view.layers.decisions[0]!.date);
-    expect((await t.assistant.forget(place, { kind: 'quote', index: 1 }, 'Bob')).forgotten).toBe(true);
+    expect((await t.assistant.memory.forget(place, { kind: 'note', path: PAGE }, 'Alice')).forgotten).toBe(true);
+    expect((await t.assistant.memory.forget(place, { kind: 'decision', index: 1 }, 'Alice')).description).toBe('decision of ' + view.layers.decisions[0]!.date);
+    expect((await t.assistant.memory.forget(place, { kind: 'quote', index: 1 }, 'Bob')).forgotten).toBe(true);
     const tombstones = readFileSync(join(t.root, 'forgotten.md'), 'utf8');
     expect(tombstones).toMatch(/· note · note People\/Family\/Sarah-Chen\.md · by Alice · `title:[0-9a-f]{16}`/);
     expect(tombstones).toMatch(/· quote · quote by Alice of \d{4}-\d{2}-\d{2} · by Bob · `fp:[0-9a-f]{16}`/);
@@ -74,7 +74,7 @@ describe('forgetting sticks', () => {
 
     await t.replay();
     expect(existsSync(join(t.root, 'notes', PAGE))).toBe(false);
-    view = await t.assistant.showMemory(place);
+    view = await t.assistant.settings.showMemory(place);
     expect(view.layers.decisions).toEqual([]);
     expect(view.layers.quotes).toEqual([]);
     // remember (a local chat model writing directly) cannot re-create it either
@@ -90,7 +90,7 @@ describe('forgetting sticks', () => {
     writeFileSync(join(t.root, 'forgotten.md'), '# Forgotten\n');
     await t.replay();
     expect(existsSync(join(t.root, 'notes', PAGE))).toBe(true);
-    view = await t.assistant.showMemory(place);
+    view = await t.assistant.settings.showMemory(place);
     expect(view.layers.decisions.map((d) => d.text)).toEqual(['Move the launch to March']);
   });
 
@@ -103,10 +103,10 @@ describe('forgetting sticks', () => {
       join(t.root, 'notes', 'People', 'Dana.md'),
       '---\nschema: 1\ntitle: Dana\ncategory: People\n---\n\n### 2026-11-01\n\nLeads the design team.\n\n### 2026-11-02\n\nHer badge number is 7781.\n',
     );
-    const items = await t.assistant.forgettable(place);
+    const items = await t.assistant.memory.forgettable(place);
     const entry = items.find((i) => i.target.kind === 'entry' && i.label.includes('entry 2'));
     expect(entry).toBeDefined();
-    const out = await t.assistant.forget(place, entry!.target, 'Alice', { removeMessages: true });
+    const out = await t.assistant.memory.forget(place, entry!.target, 'Alice', { removeMessages: true });
     expect(out.forgotten).toBe(true);
     const note = readFileSync(join(t.root, 'notes', 'People', 'Dana.md'), 'utf8');
     expect(note).toContain('Leads the design team');
@@ -122,7 +122,7 @@ describe('forgetting sticks', () => {
     });
     try {
       expect((await recall.recall.recall('launch March', { project: 'general' })).some((h) => h.page.startsWith('log/') && h.text.includes('launch to March'))).toBe(true);
-      const decision = await t.assistant.forget(place, { kind: 'decision', index: 1 }, 'Alice', { removeMessages: true });
+      const decision = await t.assistant.memory.forget(place, { kind: 'decision', index: 1 }, 'Alice', { removeMessages: true });
       expect(decision.redacted).toBeGreaterThan(0);
       const logs = readdirSync(join(t.root, 'log'))
         .map((f) => readFileSync(join(t.root, 'log', f), 'utf8'))

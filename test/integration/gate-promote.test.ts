@@ -44,12 +44,12 @@ describe('promoting a waiting candidate by hand', () => {
       }),
     }));
     const { assistant } = makeAssistant({ model: new ScriptedChatModel(() => ({ text: 'ok' })), memoryModel, store, graph, clock, candidates: (p) => fileCandidateStore(dataDir, p) });
-    await assistant.handle({ place, speaker: 'Ann', text: 'apparently Zed got a new job somewhere', source: 'https://discord.com/channels/1/2/3', time: clock.now(), reply: false });
+    await assistant.conversation.handle({ place, speaker: 'Ann', text: 'apparently Zed got a new job somewhere', source: 'https://discord.com/channels/1/2/3', time: clock.now(), reply: false });
     clock.advance(60_000);
-    expect((await assistant.distillNow(place)).ran).toBe(true);
-    const waiting = await assistant.memoryCandidates(place);
+    expect((await assistant.memory.distillNow(place)).ran).toBe(true);
+    const waiting = await assistant.memory.memoryCandidates(place);
     expect(waiting.map((c) => [c.entity, c.category, c.fact.text])).toEqual([['Zed', 'People/Friends', 'Has a new job.']]);
-    expect(await assistant.promoteCandidate(place, waiting[0]?.key ?? '')).toBe(true);
+    expect(await assistant.memory.promoteCandidate(place, waiting[0]?.key ?? '')).toBe(true);
     const notes = join(projectsDir, 'general', 'notes');
     expect(existsSync(join(notes, 'Misc', 'Zed.md'))).toBe(false);
     const page = readFileSync(join(notes, 'People', 'Friends', 'Zed.md'), 'utf8');
@@ -121,10 +121,26 @@ describe('the people who talk to Charlie', () => {
       }),
     }));
     const { assistant } = makeAssistant({ model: new ScriptedChatModel(() => ({ text: 'ok' })), memoryModel, store, graph, clock, candidates: (p) => fileCandidateStore(dataDir, p) });
-    await assistant.handle({ place, speaker: 'Ann', speakerId: '111', text: 'I am vegetarian, and Tom is my husband', source: 'https://discord.com/channels/1/2/3', time: clock.now(), reply: false });
-    await assistant.handle({ place, speaker: 'Ben', speakerId: '222', text: 'I am a nurse at the children’s hospital', source: 'https://discord.com/channels/1/2/4', time: clock.now(), reply: false });
+    await assistant.conversation.handle({
+      place,
+      speaker: 'Ann',
+      speakerId: '111',
+      text: 'I am vegetarian, and Tom is my husband',
+      source: 'https://discord.com/channels/1/2/3',
+      time: clock.now(),
+      reply: false,
+    });
+    await assistant.conversation.handle({
+      place,
+      speaker: 'Ben',
+      speakerId: '222',
+      text: 'I am a nurse at the children’s hospital',
+      source: 'https://discord.com/channels/1/2/4',
+      time: clock.now(),
+      reply: false,
+    });
     clock.advance(60_000);
-    expect((await assistant.distillNow(place)).ran).toBe(true);
+    expect((await assistant.memory.distillNow(place)).ran).toBe(true);
     const notes = join(projectsDir, 'general', 'notes');
     const ann = readFileSync(join(notes, 'Users', 'Ann', 'USER.md'), 'utf8');
     const ben = readFileSync(join(notes, 'Users', 'Ben', 'USER.md'), 'utf8');

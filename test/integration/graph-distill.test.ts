@@ -102,10 +102,10 @@ describe('distillation writes through the knowledge graph', () => {
     for (const batch of conversation) {
       for (const [speaker, id, time, text] of batch) {
         n++;
-        await assistant.handle({ place, speaker, ...(id ? { speakerId: id } : {}), text, source: url(n), time: new Date(time), reply: false });
+        await assistant.conversation.handle({ place, speaker, ...(id ? { speakerId: id } : {}), text, source: url(n), time: new Date(time), reply: false });
       }
       clock.advance(7 * 86_400_000);
-      expect((await assistant.distillNow(place)).ran).toBe(true);
+      expect((await assistant.memory.distillNow(place)).ran).toBe(true);
     }
     const notes = join(root, 'team', 'notes');
     const read = (rel: string) => readFile(join(notes, rel), 'utf8');

@@ -43,7 +43,7 @@ describe('follow_links', () => {
     const model = new ScriptedChatModel([{ toolCalls: [{ name: 'follow_links', arguments: '{"page":"Sarah"}' }] }, { text: 'Sarah works at Acme.' }]);
     const { assistant } = makeAssistant({ model, memoryModel: null, store, graph, clock });
     const { events, onEvent } = collect();
-    const out = await assistant.handle(msg('where does Sarah work? check her links'), { onEvent });
+    const out = await assistant.conversation.handle(msg('where does Sarah work? check her links'), { onEvent });
     expect(out.reply).toBe('Sarah works at Acme.');
     const toolMessage = model.requests[1]!.messages.find((m) => m.role === 'tool');
     expect(toolMessage?.content).toContain('Sarah Chen (People/Professional/Sarah-Chen.md; updated 2026-06-20');
@@ -67,8 +67,8 @@ describe('remember through the graph', () => {
     const model = new ScriptedChatModel([{ toolCalls: [call] }, { text: 'Saved.' }, { toolCalls: [call] }, { text: 'Saved.' }]);
     const { assistant } = makeAssistant({ model, memoryModel: null, store, graph, clock });
     const { events, onEvent } = collect();
-    await assistant.handle(msg('remember that Sarah likes green tea and lives in Leeds'), { onEvent });
-    await assistant.handle(msg('remember that again'), { onEvent });
+    await assistant.conversation.handle(msg('remember that Sarah likes green tea and lives in Leeds'), { onEvent });
+    await assistant.conversation.handle(msg('remember that again'), { onEvent });
     const page = await readFile(join(root, slug, 'notes/People/Professional/Sarah-Chen.md'), 'utf8');
     expect(page.match(/^- She likes green tea\. \[said:: 2026-06-20\]/gm)).toHaveLength(1);
     expect(page.match(/^- She lives in Leeds\./gm)).toHaveLength(1);

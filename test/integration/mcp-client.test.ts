@@ -44,7 +44,7 @@ function setup(servers: McpServerEntry[], script: ScriptStep[], answers: boolean
   };
   const run = async (text: string) => {
     const { events, onEvent } = collect();
-    const outcome = await assistant.handle(msg(text), { onEvent, tools: { user: { owner: true }, confirm } });
+    const outcome = await assistant.conversation.handle(msg(text), { onEvent, tools: { user: { owner: true }, confirm } });
     return { outcome, events };
   };
   return { model, tools, asked, run };
@@ -181,7 +181,7 @@ describe('MCP client against server-everything', () => {
       settings: { limits: { maxSteps: 6, maxToolCalls: 8, deadlineMs: 30_000, maxReplyChars: 10_000 } },
     });
     const { events, onEvent } = collect();
-    const outcome = await assistant.handle(msg('echo twice'), { onEvent, tools: { user: { owner: true } } });
+    const outcome = await assistant.conversation.handle(msg('echo twice'), { onEvent, tools: { user: { owner: true } } });
     expect(outcome.reason).toBe('done');
     expect(outcome.reply).toBe('Both echoes came back.');
     const echoes = results(events).filter((e) => e.name === 'everything__echo');

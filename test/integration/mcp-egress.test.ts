@@ -102,7 +102,7 @@ describe('a hosted tool server never receives sensitive memory', () => {
   for (const locality of ['hosted', 'local'] as const) {
     it(`with a ${locality} chat model`, async () => {
       const { app, tools } = await setup(locality);
-      const outcome = await app.assistant.handle({ place: project, speaker: 'Alice', text: 'look up what Bob keeps', source: 'test:1' }, { tools: { user: { owner: true } } });
+      const outcome = await app.assistant.conversation.handle({ place: project, speaker: 'Alice', text: 'look up what Bob keeps', source: 'test:1' }, { tools: { user: { owner: true } } });
       expect(outcome.reply).toContain('Looked it up.');
       // the calls went through (a read-only tool: no question), with the harmless one intact
       expect(tools.calls.length).toBe(4);

@@ -81,9 +81,9 @@ describe('/memory why', () => {
     const dataDir = fx.dataDir;
     const { assistant } = makeAssistant({ model: chat, memoryModel, store, graph, recall, clock, candidates: (p) => fileCandidateStore(dataDir, p) });
     const say = async (n: number, speaker: string, text: string) => {
-      await assistant.handle({ place, speaker, text, source: url(n), time: clock.now(), reply: false });
+      await assistant.conversation.handle({ place, speaker, text, source: url(n), time: clock.now(), reply: false });
       clock.advance(3_600_000);
-      expect((await assistant.distillNow(place)).ran).toBe(true);
+      expect((await assistant.memory.distillNow(place)).ran).toBe(true);
     };
 
     await say(1, 'Alice', 'Sarah Chen is head of design at Acme.'); // 2026-06-01: stated
@@ -140,14 +140,14 @@ describe('/memory why', () => {
     expect((await readFile(join(projectsDir, 'general', 'notes', '_log.md'), 'utf8')).match(/ edited /g)).toHaveLength(1);
 
     // the merged-away record's id leads to the record that absorbed it
-    const viaDup = await assistant.why(place, { ids: [dup] });
+    const viaDup = await assistant.memory.why(place, { ids: [dup] });
     expect(viaDup.chains.map((c) => [c.id, c.askedFor])).toEqual([[kept, dup]]);
 
     // a reply that searched memory carries the ids of the records it was shown (the why? button)
-    const outcome = await assistant.handle({ place, speaker: 'Alice', text: 'What does Sarah do?', source: url(9), time: clock.now() });
+    const outcome = await assistant.conversation.handle({ place, speaker: 'Alice', text: 'What does Sarah do?', source: url(9), time: clock.now() });
     expect(outcome.reply).toBe('Sarah is head of design at Acme.');
     expect(outcome.records).toContain(kept);
-    const why = await assistant.why(place, { ids: outcome.records ?? [] });
+    const why = await assistant.memory.why(place, { ids: outcome.records ?? [] });
     expect(why.chains.find((c) => c.id === kept)?.steps.map((s) => s.kind)).toEqual(['added', 'added', 'restated', 'merged', 'edited']);
   });
 
@@ -167,11 +167,11 @@ describe('/memory why', () => {
     await write('Works at Acme.', 1);
     clock.advance(DAY);
     await write('Joined Globex.', 2);
-    const pairs = await assistant.reviewList(place);
+    const pairs = await assistant.memory.reviewList(place);
     const globex = pairs[0]?.new.id ?? '';
     clock.advance(DAY);
-    expect(await assistant.resolveReview(place, globex, 'keep-new')).toBe(true);
-    const answer = await assistant.why(place, { query: 'where does Sarah work Acme' });
+    expect(await assistant.memory.resolveReview(place, globex, 'keep-new')).toBe(true);
+    const answer = await assistant.memory.why(place, { query: 'where does Sarah work Acme' });
     const acme = answer.chains.find((c) => c.statement === 'Works at Acme.');
     expect(acme?.status).toBe('superseded');
     expect(acme?.steps.map((s) => [s.at.slice(0, 10), s.kind, s.text])).toEqual([
@@ -179,7 +179,7 @@ describe('/memory why', () => {
       ['2026-06-02', 'review', `put into review: disagrees with ^${globex}`],
       ['2026-06-03', 'reviewed', `review decision: keep-new: superseded by ^${globex}`],
     ]);
-    const dm = await assistant.why({ kind: 'private', userId: '42', userName: 'Alice' }, { query: 'Sarah' });
+    const dm = await assistant.memory.why({ kind: 'private', userId: '42', userName: 'Alice' }, { query: 'Sarah' });
     expect(dm.unavailable).toContain('private');
   });
 
@@ -193,22 +193,22 @@ describe('/memory why', () => {
     const { assistant } = makeAssistant({ model: memory, store: new InMemoryProjectStore(), privateStore, privateRecords: privateStore.records, clock });
     const dana: Place = { kind: 'private', userId: '1001', userName: 'Dana' };
     try {
-      await assistant.handle({ place: dana, speaker: 'Dana', text: 'Remember that Sarah works at Acme', source: 'dm:m1', reply: false });
+      await assistant.conversation.handle({ place: dana, speaker: 'Dana', text: 'Remember that Sarah works at Acme', source: 'dm:m1', reply: false });
       facts = [{ entity: 'Sarah', text: 'Works at Acme.', message: 1, type: 'identity' }];
-      await assistant.distillNow(dana);
+      await assistant.memory.distillNow(dana);
       clock.advance(30 * DAY);
-      await assistant.handle({ place: dana, speaker: 'Dana', text: 'Sarah joined Globex as head of design', source: 'dm:m2', reply: false });
+      await assistant.conversation.handle({ place: dana, speaker: 'Dana', text: 'Sarah joined Globex as head of design', source: 'dm:m2', reply: false });
       facts = [{ entity: 'Sarah', text: 'Joined Globex as head of design.', message: 1, type: 'identity' }];
-      await assistant.distillNow(dana);
-      const pair = (await assistant.reviewList(dana))[0];
+      await assistant.memory.distillNow(dana);
+      const pair = (await assistant.memory.reviewList(dana))[0];
       const [acmeId, globexId] = [pair?.old.id ?? '', pair?.new.id ?? ''];
       clock.advance(DAY);
-      expect(await assistant.resolveReview(dana, globexId, 'keep-new')).toBe(true);
+      expect(await assistant.memory.resolveReview(dana, globexId, 'keep-new')).toBe(true);
       clock.advance(DAY);
-      await assistant.handle({ place: dana, speaker: 'Dana', text: 'Remember that Sarah joined Globex as head of design', source: 'dm:m3', reply: false });
-      await assistant.distillNow(dana);
+      await assistant.conversation.handle({ place: dana, speaker: 'Dana', text: 'Remember that Sarah joined Globex as head of design', source: 'dm:m3', reply: false });
+      await assistant.memory.distillNow(dana);
 
-      const answer = await assistant.why(dana, { query: 'where does Sarah work?' });
+      const answer = await assistant.memory.why(dana, { query: 'where does Sarah work?' });
       expect(answer.chains.map((c) => c.statement)).toEqual(['Joined Globex as head of design.']); // the superseded one is no answer
       expect(answer.chains[0]?.steps.map((st) => [st.at, st.kind, st.text.replace(/gate [\d.]+ \(.*\)/, 'gate …'), st.source])).toEqual([
         ['2026-07-01', 'added', 'said in this conversation; gate …', 'dm:m2'],
@@ -217,7 +217,7 @@ describe('/memory why', () => {
         ['2026-07-03', 'restated', 'said again', 'dm:m3'],
       ]);
       expect(answer.note).toBeUndefined();
-      const acme = await assistant.why(dana, { ids: [acmeId, 'r-000000'] });
+      const acme = await assistant.memory.why(dana, { ids: [acmeId, 'r-000000'] });
       expect(acme.missing).toEqual(['r-000000']);
       expect(acme.chains[0]?.status).toBe('superseded');
       expect(acme.chains[0]?.steps.map((st) => [st.at, st.kind, st.source])).toEqual([
@@ -226,19 +226,19 @@ describe('/memory why', () => {
         ['2026-07-02', 'reviewed', undefined],
       ]);
       expect(acme.chains[0]?.steps[2]?.text).toBe(`review decision: keep-new: superseded by ^${globexId}`);
-      expect((await assistant.why(dana, { query: 'Works at Acme' })).chains).toEqual([]);
-      const text = whyText(await assistant.why(dana, { query: 'Sarah Globex' }));
+      expect((await assistant.memory.why(dana, { query: 'Works at Acme' })).chains).toEqual([]);
+      const text = whyText(await assistant.memory.why(dana, { query: 'Sarah Globex' }));
       expect(text).toContain('2026-07-03  restated said again — dm:m3');
 
       // a record from before private.db kept a history: its own fields, and a note saying so
       const db = new DatabaseSync(file);
       db.prepare('DELETE FROM dm_record_events WHERE id = ?').run(globexId);
       db.close();
-      const old = await assistant.why(dana, { ids: [globexId] });
+      const old = await assistant.memory.why(dana, { ids: [globexId] });
       expect(old.chains[0]?.steps).toEqual([{ at: '2026-07-03', kind: 'said', text: 'said in this conversation, about Sarah', source: 'dm:m2' }]);
       expect(whyText(old)).toContain('(records written before Charlie kept their history show their latest state only)');
       // another user's DM sees none of it
-      expect((await assistant.why({ kind: 'private', userId: '2002', userName: 'Eve' }, { query: 'Sarah Globex' })).chains).toEqual([]);
+      expect((await assistant.memory.why({ kind: 'private', userId: '2002', userName: 'Eve' }, { query: 'Sarah Globex' })).chains).toEqual([]);
     } finally {
       privateStore.close();
     }

@@ -66,8 +66,8 @@ const dm: Place = { kind: 'private', userId: '4242', userName: 'Dana' };
 describe('logs at info hold no DM text, key or password', () => {
   it('a distillation answered in prose', async () => {
     const t = await setup([{ text: 'ok' }], [{ text: `Sure! Dana said: "${DM_TEXT}". That is all.` }]);
-    await t.assistant.handle({ place: dm, speaker: 'Dana', text: DM_TEXT, source: 'discord:dm:1', reply: false });
-    const outcome = await t.assistant.distillNow(dm);
+    await t.assistant.conversation.handle({ place: dm, speaker: 'Dana', text: DM_TEXT, source: 'discord:dm:1', reply: false });
+    const outcome = await t.assistant.memory.distillNow(dm);
     expect(outcome.error).toMatch(/not JSON/);
     const log = await readLog(t.logger, t.file);
     expect(log).toMatch(/distillation failed/);
@@ -76,7 +76,7 @@ describe('logs at info hold no DM text, key or password', () => {
 
   it('a 400 whose body echoes the request', async () => {
     const t = await setup([{ status: 400, errorBody: JSON.stringify({ error: { message: `Invalid content: "${DM_TEXT}"`, code: 'invalid_request' } }) }], []);
-    const out = await t.assistant.handle({ place: dm, speaker: 'Dana', text: DM_TEXT, source: 'discord:dm:2' });
+    const out = await t.assistant.conversation.handle({ place: dm, speaker: 'Dana', text: DM_TEXT, source: 'discord:dm:2' });
     expect(out.reason).toBe('error');
     const log = await readLog(t.logger, t.file);
     expect(log).toMatch(/turn failed.*|answered 400/);
@@ -86,7 +86,7 @@ describe('logs at info hold no DM text, key or password', () => {
 
   it('a 401 whose body echoes the Authorization header', async () => {
     const t = await setup([{ status: 401, errorBody: JSON.stringify({ error: { message: `Incorrect API key provided: Bearer ${KEY}`, code: 'invalid_api_key' } }) }], [], { apiKey: KEY });
-    const out = await t.assistant.handle({ place: dm, speaker: 'Dana', text: 'hello there', source: 'discord:dm:3' });
+    const out = await t.assistant.conversation.handle({ place: dm, speaker: 'Dana', text: 'hello there', source: 'discord:dm:3' });
     expect(out.reason).toBe('error');
     expect(t.chatServer.requestHeaders[0]?.authorization).toBe(`Bearer ${KEY}`);
     const log = await readLog(t.logger, t.file);

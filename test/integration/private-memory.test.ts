@@ -29,7 +29,8 @@ function setup() {
   const { privateStore, file } = newPrivateStore();
   const memory = new ScriptedChatModel(() => ({ text: reply }));
   const { assistant } = makeAssistant({ model: memory, privateStore, clock: systemClock });
-  const say = async (place: Place, text: string) => assistant.handle({ place, speaker: place.kind === 'private' ? place.userName : 'x', text, source: `dm:${Math.random()}`, reply: false });
+  const say = async (place: Place, text: string) =>
+    assistant.conversation.handle({ place, speaker: place.kind === 'private' ? place.userName : 'x', text, source: `dm:${Math.random()}`, reply: false });
   const rows = () => {
     const db = new DatabaseSync(file, { readOnly: true });
     try {
@@ -48,38 +49,38 @@ describe('private memory is yours to delete', () => {
     const t = setup();
     await t.say(dana, 'I will sell the old car before moving');
     await t.say(eve, 'my own private thing');
-    await t.assistant.distillNow(dana);
-    await t.assistant.distillNow(eve);
-    await t.assistant.forgetPrivate(dana, { kind: 'decision', index: 1 });
+    await t.assistant.memory.distillNow(dana);
+    await t.assistant.memory.distillNow(eve);
+    await t.assistant.private.forgetPrivate(dana, { kind: 'decision', index: 1 });
     const before = t.rows();
     expect(before.dana.every((n) => n > 0)).toBe(true);
     expect(before.eve[0]).toBe(1);
-    expect(await t.assistant.wipePrivate(dana)).toBe(true);
+    expect(await t.assistant.private.wipePrivate(dana)).toBe(true);
     const after = t.rows();
     expect(after.dana).toEqual([0, 0, 0]);
     expect(after.eve).toEqual(before.eve);
-    expect((await t.assistant.privateMemory(eve))?.messages.count).toBe(1);
+    expect((await t.assistant.private.privateMemory(eve))?.messages.count).toBe(1);
     // a project place cannot wipe anything
-    expect(await t.assistant.wipePrivate({ kind: 'project', origin: { name: 'general', key: 'terminal:general' } })).toBe(false);
+    expect(await t.assistant.private.wipePrivate({ kind: 'project', origin: { name: 'general', key: 'terminal:general' } })).toBe(false);
   });
 
   it('/private forget: a decision stays forgotten when its messages are distilled again; a message range goes with what came from it', async () => {
     const t = setup();
     await t.say(dana, 'I will sell the old car before moving');
-    await t.assistant.distillNow(dana);
-    expect((await t.assistant.privateMemory(dana))?.layers.decisions.map((d) => d.text)).toEqual(['Sell the old car before moving']);
-    const out = await t.assistant.forgetPrivate(dana, { kind: 'decision', index: 1 });
+    await t.assistant.memory.distillNow(dana);
+    expect((await t.assistant.private.privateMemory(dana))?.layers.decisions.map((d) => d.text)).toEqual(['Sell the old car before moving']);
+    const out = await t.assistant.private.forgetPrivate(dana, { kind: 'decision', index: 1 });
     expect(out.forgotten).toBe(true);
     // replay: the same message again, the same distillation reply
     await t.say(dana, 'I will sell the old car before moving');
-    await t.assistant.distillNow(dana);
-    expect((await t.assistant.privateMemory(dana))?.layers.decisions).toEqual([]);
+    await t.assistant.memory.distillNow(dana);
+    expect((await t.assistant.private.privateMemory(dana))?.layers.decisions).toEqual([]);
     expect(t.privateStore.tombstones('1001')[0]).toMatchObject({ kind: 'decision', description: expect.stringMatching(/^private decision of/) });
     expect(JSON.stringify(t.privateStore.tombstones('1001'))).not.toContain('old car');
 
-    const gone = await t.assistant.forgetPrivate(dana, { kind: 'messages', lastN: 1 });
+    const gone = await t.assistant.private.forgetPrivate(dana, { kind: 'messages', lastN: 1 });
     expect(gone).toMatchObject({ forgotten: true, messages: 1 });
-    expect((await t.assistant.privateMemory(dana))?.messages.count).toBe(1);
+    expect((await t.assistant.private.privateMemory(dana))?.messages.count).toBe(1);
   });
 });
 

@@ -46,12 +46,12 @@ function setup() {
   let n = 0;
   const say = async (text: string) => {
     n++;
-    await assistant.handle({ place: dana, speaker: 'Dana', text, source: `dm:m${n}`, reply: false });
+    await assistant.conversation.handle({ place: dana, speaker: 'Dana', text, source: `dm:m${n}`, reply: false });
     return `dm:m${n}`;
   };
   const distil = async (facts: Fact[]) => {
     next = facts;
-    await assistant.distillNow(dana);
+    await assistant.memory.distillNow(dana);
   };
   const records = () => privateStore.records.list('1001', clock.now());
   return { assistant, privateStore, store, clock, file, say, distil, records };
@@ -83,11 +83,11 @@ describe('DM records in private.db', () => {
     });
     expect(acme?.id).toMatch(/^r-[0-9a-f]{6}$/);
 
-    const waiting = await t.assistant.memoryCandidates(dana);
+    const waiting = await t.assistant.memory.memoryCandidates(dana);
     expect(waiting.map((c) => [c.entity, c.fact.text])).toEqual([['Tom', 'Bakes sourdough bread every weekend.']]);
     expect(waiting[0]?.score).toBeLessThan(PROMOTE_AT);
-    expect(await t.assistant.promoteCandidate(dana, waiting[0]?.key ?? 'none')).toBe(true);
-    expect(await t.assistant.memoryCandidates(dana)).toEqual([]);
+    expect(await t.assistant.memory.promoteCandidate(dana, waiting[0]?.key ?? 'none')).toBe(true);
+    expect(await t.assistant.memory.memoryCandidates(dana)).toEqual([]);
     expect(t.records().find((r) => r.entity === 'Tom')).toMatchObject({ statement: 'Bakes sourdough bread every weekend.', confidence: 1, category: 'preference' });
 
     // none of it reached Markdown: the DM made no project, and the rows are in private.db
@@ -114,27 +114,27 @@ describe('DM records in private.db', () => {
     const [acme, globex] = t.records();
     expect(acme).toMatchObject({ statement: 'Works at Acme.', status: 'review', vs: globex?.id });
     expect(globex).toMatchObject({ statement: 'Joined Globex as head of design.', status: 'review', vs: acme?.id, confidence: 0.79, said: '2026-07-01' });
-    const pairs = await t.assistant.reviewList(dana);
+    const pairs = await t.assistant.memory.reviewList(dana);
     expect(pairs.map((p) => [p.title, p.old.statement, p.new.statement])).toEqual([['Sarah', 'Works at Acme.', 'Joined Globex as head of design.']]);
-    const before = await t.assistant.searchMemory(dana, 'where does Sarah work, Acme or Globex?');
+    const before = await t.assistant.memory.searchMemory(dana, 'where does Sarah work, Acme or Globex?');
     expect(before.filter((h) => h.page === 'private record').map((h) => h.why.includes('review'))).toEqual([true, true]);
 
     t.clock.advance(DAY);
-    expect(await t.assistant.resolveReview(dana, globex?.id ?? '', 'keep-new')).toBe(true);
+    expect(await t.assistant.memory.resolveReview(dana, globex?.id ?? '', 'keep-new')).toBe(true);
     const [acmeAfter, globexAfter] = t.records();
     expect(acmeAfter).toMatchObject({ status: 'superseded', superseded: '2026-07-02' });
     expect(globexAfter).toMatchObject({ status: 'active', vs: '' });
-    expect(await t.assistant.reviewList(dana)).toEqual([]);
-    const after = await t.assistant.searchMemory(dana, 'where does Sarah work, Acme or Globex?');
+    expect(await t.assistant.memory.reviewList(dana)).toEqual([]);
+    const after = await t.assistant.memory.searchMemory(dana, 'where does Sarah work, Acme or Globex?');
     const typed = after.filter((h) => h.page === 'private record').map((h) => h.text);
     expect(typed.some((x) => x.includes('Acme'))).toBe(false);
     expect(typed.some((x) => x.includes('Globex'))).toBe(true);
 
-    expect(await t.assistant.resolveReview(dana, globex?.id ?? '', 'hold')).toBe(true);
-    const held = await t.assistant.searchMemory(dana, 'Sarah Globex head of design');
+    expect(await t.assistant.memory.resolveReview(dana, globex?.id ?? '', 'hold')).toBe(true);
+    const held = await t.assistant.memory.searchMemory(dana, 'Sarah Globex head of design');
     expect(held.filter((h) => h.page === 'private record')).toEqual([]);
     // another place cannot reach these records
-    expect(await t.assistant.resolveReview({ kind: 'private', userId: '2002', userName: 'Eve' }, globex?.id ?? '', 'keep-both')).toBe(false);
+    expect(await t.assistant.memory.resolveReview({ kind: 'private', userId: '2002', userName: 'Eve' }, globex?.id ?? '', 'keep-both')).toBe(false);
   });
 
   it('a sensitive record is on the egress guard list; wipe removes every record, its history and every candidate', async () => {
@@ -148,13 +148,13 @@ describe('DM records in private.db', () => {
     expect(t.records().map((r) => [r.statement, r.sensitivity])).toEqual([['Takes medication for migraines.', 'sensitive/phi']]);
     const list = await sensitiveRecords(new InMemoryProjectStore(), () => new Date(), t.privateStore, t.privateStore.records).list({ kind: 'private', userId: '1001' });
     expect(list.map((r) => r.text)).toContain('Takes medication for migraines.');
-    expect(await t.assistant.memoryCandidates(dana)).toHaveLength(1);
+    expect(await t.assistant.memory.memoryCandidates(dana)).toHaveLength(1);
     const ids = t.records().map((r) => r.id);
     expect(t.privateStore.records.history('1001', ids).map((e) => e.kind)).toEqual(['added']);
-    expect(await t.assistant.wipePrivate(dana)).toBe(true);
+    expect(await t.assistant.private.wipePrivate(dana)).toBe(true);
     expect(t.records()).toEqual([]);
     expect(t.privateStore.records.history('1001', ids)).toEqual([]);
-    expect(await t.assistant.memoryCandidates(dana)).toEqual([]);
+    expect(await t.assistant.memory.memoryCandidates(dana)).toEqual([]);
   });
 });
 

@@ -30,7 +30,7 @@ describe('reminder tools', () => {
     const { jobs, desk: reminders } = desk(clock);
     const model = new ScriptedChatModel([{ toolCalls: [{ name: 'set_reminder', arguments: '{"what":"call mum","when":"Friday at 6"}' }] }, { text: 'Done — Friday 18:00.' }]);
     const { assistant, store } = makeAssistant({ model, clock, reminders });
-    const out = await assistant.handle({ place: dm, speaker: 'Ann', speakerId: '123456789012', text: 'remind me on Friday at 6 to call mum', source: 'discord:dm:1' });
+    const out = await assistant.conversation.handle({ place: dm, speaker: 'Ann', speakerId: '123456789012', text: 'remind me on Friday at 6 to call mum', source: 'discord:dm:1' });
     expect(out.reply).toBe('Done — Friday 18:00.');
     expect(toolResult(model)[0]).toContain('Fri 4 Dec 2026, 18:00 (Europe/Berlin)');
     const [job] = jobs.list({ kind: 'reminder' });
@@ -57,7 +57,7 @@ describe('reminder tools', () => {
       'hosted',
     );
     const { assistant } = makeAssistant({ model, clock, reminders, memoryModel: null });
-    await assistant.handle({ place: general, speaker: 'Ann', text: 'remind us every first Monday to water the plants', source: 'terminal:1' });
+    await assistant.conversation.handle({ place: general, speaker: 'Ann', text: 'remind us every first Monday to water the plants', source: 'terminal:1' });
     const results = toolResult(model);
     expect(results[0]).toContain('Not set');
     expect(results[1]).toContain('every first Monday at 09:00, first on Mon 7 Dec 2026, 09:00');
@@ -66,7 +66,7 @@ describe('reminder tools', () => {
     // one set by hand about health is withheld from the hosted model's list
     reminders.set(askerFor(general, 'Ann'), 'collect the prescription', 'tomorrow at 9am');
     const again = new ScriptedChatModel([{ toolCalls: [{ name: 'list_reminders', arguments: '{}' }] }, { text: 'ok' }], false, 'hosted');
-    await makeAssistant({ model: again, clock, reminders, memoryModel: null }).assistant.handle({ place: general, speaker: 'Ann', text: 'what reminders are set?', source: 'terminal:2' });
+    await makeAssistant({ model: again, clock, reminders, memoryModel: null }).assistant.conversation.handle({ place: general, speaker: 'Ann', text: 'what reminders are set?', source: 'terminal:2' });
     expect(toolResult(again)[0]).toContain('[withheld: a reminder is marked sensitive]');
     expect(toolResult(again)[0]).not.toContain('prescription');
   });
@@ -74,7 +74,7 @@ describe('reminder tools', () => {
   it('without a scheduler the tools say so', async () => {
     const model = new ScriptedChatModel([{ toolCalls: [{ name: 'set_reminder', arguments: '{"what":"x","when":"in 5 minutes"}' }] }, { text: 'ok' }]);
     const { assistant } = makeAssistant({ model });
-    await assistant.handle({ place: general, speaker: 'Ann', text: 'remind me in 5 minutes', source: 'terminal:1' });
+    await assistant.conversation.handle({ place: general, speaker: 'Ann', text: 'remind me in 5 minutes', source: 'terminal:1' });
     expect(toolResult(model)[0]).toBe('Reminders are not available here.');
   });
 });

@@ -52,7 +52,7 @@ describe('reminders in a project', () => {
     const model = new ScriptedChatModel(() => ({ text: 'Morning!' }));
     const { assistant } = makeAssistant({ model, memoryModel: null, store, graph, clock });
     const sarah = { place: general, speaker: 'Sarah', speakerId: '42', text: 'morning!' };
-    await assistant.handle({ ...sarah, source: src(10) });
+    await assistant.conversation.handle({ ...sarah, source: src(10) });
     const first = system(model.requests[0]);
     expect(first).toContain('Follow-up: Sarah Chen committed to "Will send the mock-ups.", due 2026-06-19');
     expect(first).not.toContain('venue');
@@ -60,10 +60,10 @@ describe('reminders in a project', () => {
     const page = await readFile(join(root, slug, 'notes', 'People', 'Professional', 'Sarah-Chen.md'), 'utf8');
     expect(page.split('\n').find((l) => l.includes('mock-ups'))).toContain('[asked:: 2026-06-20]');
 
-    await assistant.handle({ ...sarah, text: 'what is on today?', source: src(11) });
+    await assistant.conversation.handle({ ...sarah, text: 'what is on today?', source: src(11) });
     expect(system(model.requests[1])).not.toContain('Follow-up');
     // Tom's is raised when Tom talks (his page is found by his name)
-    await assistant.handle({ place: general, speaker: 'Tom Baker', text: 'hi', source: src(12) });
+    await assistant.conversation.handle({ place: general, speaker: 'Tom Baker', text: 'hi', source: src(12) });
     expect(system(model.requests[2])).toContain('Follow-up: Tom Baker committed to "Will book the venue."');
   });
 
@@ -78,13 +78,13 @@ describe('reminders in a project', () => {
 
     const model = new ScriptedChatModel(() => ({ text: 'ok' }));
     const { assistant } = makeAssistant({ model, memoryModel: null, store, graph, clock });
-    await assistant.handle({ place: general, speaker: 'Bob', text: 'what is the weather like?', source: src(20) });
+    await assistant.conversation.handle({ place: general, speaker: 'Bob', text: 'what is the weather like?', source: src(20) });
     expect(system(model.requests[0])).not.toContain('conflicting');
-    await assistant.handle({ place: general, speaker: 'Bob', text: "what's new with Sarah?", source: src(21) });
+    await assistant.conversation.handle({ place: general, speaker: 'Bob', text: "what's new with Sarah?", source: src(21) });
     expect(system(model.requests[1])).toContain('two conflicting facts about Sarah Chen: "Works at Acme." and "Joined Globex as head of design."');
     const page = await readFile(join(root, slug, 'notes', 'People', 'Professional', 'Sarah-Chen.md'), 'utf8');
     expect(page.split('\n').filter((l) => l.includes('[raised:: 2026-07-01]'))).toHaveLength(2);
-    await assistant.handle({ place: general, speaker: 'Bob', text: 'and Sarah again?', source: src(22) });
+    await assistant.conversation.handle({ place: general, speaker: 'Bob', text: 'and Sarah again?', source: src(22) });
     expect(system(model.requests[2])).not.toContain('conflicting');
     // the pair is still in review: raising it changed nothing else
     expect(await graph.reviewList(slug)).toHaveLength(1);
@@ -102,15 +102,15 @@ describe('reminders in a DM', () => {
     const model = new ScriptedChatModel(() => ({ text: 'ok' }));
     const { assistant } = makeAssistant({ model, memoryModel: null, privateStore, privateRecords: privateStore.records, clock });
     try {
-      await assistant.handle({ place: dana, speaker: 'Dana', text: 'hello', source: 'dm:10' });
+      await assistant.conversation.handle({ place: dana, speaker: 'Dana', text: 'hello', source: 'dm:10' });
       const first = system(model.requests[0]);
       expect(first).toContain('Follow-up: Dana committed to "Will renew the passport.", due 2026-06-19');
       expect(first).not.toContain('conflicting');
-      await assistant.handle({ place: dana, speaker: 'Dana', text: 'did Sarah call?', source: 'dm:11' });
+      await assistant.conversation.handle({ place: dana, speaker: 'Dana', text: 'did Sarah call?', source: 'dm:11' });
       const second = system(model.requests[1]);
       expect(second).not.toContain('Follow-up');
       expect(second).toContain('two conflicting facts about Sarah');
-      await assistant.handle({ place: dana, speaker: 'Dana', text: 'Sarah again', source: 'dm:12' });
+      await assistant.conversation.handle({ place: dana, speaker: 'Dana', text: 'Sarah again', source: 'dm:12' });
       expect(system(model.requests[2])).not.toContain('conflicting');
       const rows = privateStore.records.list('1001', clock.now());
       expect(rows.map((r) => [r.statement, r.asked, r.raised])).toEqual([

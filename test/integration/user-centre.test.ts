@@ -62,7 +62,7 @@ describe('USER.md at the centre', () => {
     const graph = new Wiki({ projectsDir: root, clock, logger: silentLogger });
     const memoryModel = new ScriptedChatModel(() => ({ text: JSON.stringify(reply) }));
     const { assistant } = makeAssistant({ model: new ScriptedChatModel(() => ({ text: 'ok' })), memoryModel, store, graph, clock });
-    await assistant.handle({
+    await assistant.conversation.handle({
       place,
       speaker: 'Ann',
       speakerId: '111',
@@ -71,7 +71,7 @@ describe('USER.md at the centre', () => {
       time: new Date('2026-06-01T09:00:00Z'),
       reply: false,
     });
-    await assistant.handle({
+    await assistant.conversation.handle({
       place,
       speaker: 'Bob',
       text: 'Remember that Ann and I booked the flat near Alfama; I pay for the flights.',
@@ -80,7 +80,7 @@ describe('USER.md at the centre', () => {
       reply: false,
     });
     clock.advance(86_400_000);
-    expect((await assistant.distillNow(place)).ran).toBe(true);
+    expect((await assistant.memory.distillNow(place)).ran).toBe(true);
 
     const notes = join(root, 'home', 'notes');
     const pages = await factLines(notes);

@@ -142,7 +142,7 @@ describe('inspector API: typed records', () => {
 
   it('forgets a fact with a tombstone, as /memory forget does', async () => {
     // /memory forget (Discord autocomplete, the terminal) names typed records too
-    const items = await f.app.assistant.forgettable({ kind: 'project', origin: { name: 'trip', key: 'web:trip' } });
+    const items = await f.app.assistant.memory.forgettable({ kind: 'project', origin: { name: 'trip', key: 'web:trip' } });
     expect(items).toContainEqual({ label: 'record Sarah Chen: Will send the flat options by Friday.', target: { kind: 'record', path: 'People/Sarah-Chen.md', id: 'r-88d0' } });
     const promise = await fact('flat options');
     const res = await fetch(url(`/records/${encodeURIComponent(promise?.id ?? '')}`), { method: 'DELETE', headers: bearer });

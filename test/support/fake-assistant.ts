@@ -8,6 +8,10 @@ import type { ReviewChoice, ReviewPair } from '../../src/core/ports.js';
 import {
   placeKey as keyOf,
   type AssistantApi,
+  type ConversationApi,
+  type MemoryApi,
+  type PrivateApi,
+  type SettingsApi,
   type DistillOutcome,
   type FactProposal,
   type ForgettableItem,
@@ -45,31 +49,15 @@ export interface ScriptedTurn {
 
 export type TurnScript = (message: IncomingMessage, index: number) => ScriptedTurn;
 
-export class FakeAssistant implements AssistantApi {
-  readonly handled: IncomingMessage[] = [];
-  /** performance.now() of each streamed text delta. */
-  readonly deltaTimes: number[] = [];
-  readonly reads: { place: string; path: string; reason: string }[] = [];
-  readonly edits: { place: string; edit: Record<string, string | undefined> }[] = [];
-  readonly memory = new Map<string, MemoryLayers & { style: string }>();
-  readonly respond = new Map<string, 'always' | 'mention'>();
-  notes: Note[] = [];
-  /** Make showMemory and projectConfig throw this (e.g. a project file that cannot be read). */
-  showMemoryError: Error | null = null;
-  private turns = 0;
-
-  constructor(private script: TurnScript = (m) => ({ reply: `echo: ${m.text}` })) {}
-
-  setScript(script: TurnScript): void {
-    this.script = script;
-  }
+class FakeConversation implements ConversationApi {
+  constructor(private readonly s: FakeAssistant) {}
 
   async handle(message: IncomingMessage, options: { onEvent?: TurnEventListener; signal?: AbortSignal } = {}): Promise<TurnOutcome> {
-    this.handled.push(message);
+    this.s.handled.push(message);
     const project = keyOf(message.place);
     if (message.reply === false) return { project, reply: '', reason: 'done', related: [], notices: [] };
-    const turnId = `t${this.turns}`;
-    const turn = this.script(message, this.turns++);
+    const turnId = `t${this.s.turns}`;
+    const turn = this.s.script(message, this.s.turns++);
     options.onEvent?.({ type: 'turn_start', turnId, project, mode: message.mode ?? 'text' });
     for (const e of turn.events ?? []) options.onEvent?.({ ...e, turnId } as TurnEvent);
     let streamed = '';
@@ -80,7 +68,7 @@ export class FakeAssistant implements AssistantApi {
         return { project, reply: streamed, reason: 'cancelled', related: [], notices: [] };
       }
       streamed += text;
-      this.deltaTimes.push(performance.now());
+      this.s.deltaTimes.push(performance.now());
       options.onEvent?.({ type: 'text_delta', turnId, text });
     }
     if (turn.delayMs) await sleep(turn.delayMs);
@@ -90,20 +78,32 @@ export class FakeAssistant implements AssistantApi {
     return { project, reply, reason: turn.reason ?? 'done', related: turn.related ?? [], ...(turn.records ? { records: turn.records } : {}), notices: turn.notices ?? [] };
   }
 
-  private layers(place: Place): MemoryLayers & { style: string } {
-    const key = keyOf(place);
-    let m = this.memory.get(key);
-    if (!m) this.memory.set(key, (m = { summary: '', decisions: [], quotes: [], style: '' }));
-    return m;
+  async speechMustStayLocal(_place: Place | null, text: string): Promise<boolean> {
+    return this.s.sensitiveWord !== null && text.includes(this.s.sensitiveWord);
   }
 
+  /** Lines containing the sensitive word are withheld from hosted services (a hosted MCP client). */
+  async withholdSensitive(_place: Place, text: string): Promise<string> {
+    const word = this.s.sensitiveWord;
+    return word
+      ? text
+          .split('\n')
+          .map((l) => (l.includes(word) ? '[withheld: test is marked sensitive]' : l))
+          .join('\n')
+      : text;
+  }
+}
+
+class FakeSettings implements SettingsApi {
+  constructor(private readonly s: FakeAssistant) {}
+
   async showMemory(place: Place): Promise<MemoryView> {
-    if (this.showMemoryError) throw this.showMemoryError;
-    const m = this.layers(place);
+    if (this.s.showMemoryError) throw this.s.showMemoryError;
+    const m = this.s.layersOf(place);
     const key = keyOf(place);
     const config: ProjectConfig | undefined =
       place.kind === 'project'
-        ? { slug: key, name: place.origin.name, style: m.style, distillEvery: 5, archive: true, respond: this.respond.get(key) ?? 'always', keys: [key], created: '', updated: '' }
+        ? { slug: key, name: place.origin.name, style: m.style, distillEvery: 5, archive: true, respond: this.s.respond.get(key) ?? 'always', keys: [key], created: '', updated: '' }
         : undefined;
     return { project: key, layers: { summary: m.summary, decisions: m.decisions, quotes: m.quotes }, problems: [], config, style: m.style };
   }
@@ -113,55 +113,50 @@ export class FakeAssistant implements AssistantApi {
   }
 
   async editMemory(place: Place, edit: { summary?: string; decisions?: string; quotes?: string; style?: string }): Promise<MemoryView> {
-    this.edits.push({ place: keyOf(place), edit });
-    const m = this.layers(place);
+    this.s.edits.push({ place: keyOf(place), edit });
+    const m = this.s.layersOf(place);
     if (edit.summary !== undefined) m.summary = edit.summary;
     if (edit.style !== undefined) m.style = edit.style;
     return this.showMemory(place);
   }
 
   async setStyle(place: Place, style: string): Promise<void> {
-    this.layers(place).style = style;
+    this.s.layersOf(place).style = style;
   }
 
   async setRespond(place: Place, respond: 'always' | 'mention'): Promise<void> {
-    this.respond.set(keyOf(place), respond);
+    this.s.respond.set(keyOf(place), respond);
   }
+}
 
-  candidates: Candidate[] = [];
+class FakeMemory implements MemoryApi {
+  constructor(private readonly s: FakeAssistant) {}
 
   async memoryCandidates(): Promise<Candidate[]> {
-    return this.candidates;
+    return this.s.candidates;
   }
 
-  reviews: ReviewPair[] = [];
-  readonly resolved: { id: string; choice: ReviewChoice }[] = [];
-
   async reviewList(): Promise<ReviewPair[]> {
-    return this.reviews;
+    return this.s.reviews;
   }
 
   async resolveReview(_place: Place, id: string, choice: ReviewChoice): Promise<boolean> {
-    const found = this.reviews.some((r) => r.old.id === id || r.new.id === id);
-    if (found) this.resolved.push({ id, choice });
-    if (found && choice !== 'hold') this.reviews = this.reviews.filter((r) => r.old.id !== id && r.new.id !== id);
+    const found = this.s.reviews.some((r) => r.old.id === id || r.new.id === id);
+    if (found) this.s.resolved.push({ id, choice });
+    if (found && choice !== 'hold') this.s.reviews = this.s.reviews.filter((r) => r.old.id !== id && r.new.id !== id);
     return found;
   }
 
-  /** What why() knows: chains by record id. */
-  chains: RecordChain[] = [];
-  readonly whyAsked: ({ query: string } | { ids: readonly string[] })[] = [];
-
   async why(_place: Place, ask: { query: string } | { ids: readonly string[] }): Promise<WhyAnswer> {
-    this.whyAsked.push(ask);
-    if ('ids' in ask) return { chains: this.chains.filter((c) => ask.ids.includes(c.id)), missing: ask.ids.filter((id) => !this.chains.some((c) => c.id === id)) };
-    return { chains: this.chains.filter((c) => c.statement.toLowerCase().includes(ask.query.toLowerCase())), missing: [] };
+    this.s.whyAsked.push(ask);
+    if ('ids' in ask) return { chains: this.s.chains.filter((c) => ask.ids.includes(c.id)), missing: ask.ids.filter((id) => !this.s.chains.some((c) => c.id === id)) };
+    return { chains: this.s.chains.filter((c) => c.statement.toLowerCase().includes(ask.query.toLowerCase())), missing: [] };
   }
 
   async promoteCandidate(_place: Place, key: string): Promise<boolean> {
-    const before = this.candidates.length;
-    this.candidates = this.candidates.filter((c) => !c.key.startsWith(key));
-    return this.candidates.length < before;
+    const before = this.s.candidates.length;
+    this.s.candidates = this.s.candidates.filter((c) => !c.key.startsWith(key));
+    return this.s.candidates.length < before;
   }
 
   /** Typed records are the knowledge graph's; this fake has none (the web tests use the real one). */
@@ -181,17 +176,13 @@ export class FakeAssistant implements AssistantApi {
     return false;
   }
 
-  readonly reflections: string[] = [];
-
   async reflect(place: Place): Promise<ReflectionReport> {
-    this.reflections.push(keyOf(place));
+    this.s.reflections.push(keyOf(place));
     return { project: keyOf(place), pages: 2, merged: 1, rules: 1, expired: 1, settled: 0, proposed: 0, rejected: 0, dropped: 0, rejections: [] };
   }
 
-  versions: PageVersion[] = [];
-
   async pageVersions(_place: Place, page?: string): Promise<PageVersion[]> {
-    return this.versions.filter((v) => page === undefined || v.page === page || v.page === `${page}.md`);
+    return this.s.versions.filter((v) => page === undefined || v.page === page || v.page === `${page}.md`);
   }
 
   async restorePage(_place: Place, page: string, version?: string): Promise<RestoreOutcome> {
@@ -204,7 +195,7 @@ export class FakeAssistant implements AssistantApi {
   }
 
   async searchMemory(_place: Place, query: string): Promise<RecallHit[]> {
-    return this.notes
+    return this.s.notes
       .filter((n) => n.body.includes(query))
       .map((n) => ({
         page: `notes/${n.path}`,
@@ -221,80 +212,112 @@ export class FakeAssistant implements AssistantApi {
   }
 
   async listNotes(place: Place): Promise<NoteSummary[]> {
-    return place.kind === 'private' ? [] : this.notes;
+    return place.kind === 'private' ? [] : this.s.notes;
   }
 
   async readNote(place: Place, path: string, reason: 'view' | 'suggestion_accepted' | 'tag'): Promise<Note | null> {
-    this.reads.push({ place: keyOf(place), path, reason });
-    return this.notes.find((n) => n.path === path.replace(/^notes\//, '')) ?? null;
+    this.s.reads.push({ place: keyOf(place), path, reason });
+    return this.s.notes.find((n) => n.path === path.replace(/^notes\//, '')) ?? null;
   }
 
   async forgetNote(_place: Place, path: string): Promise<boolean> {
-    const before = this.notes.length;
-    this.notes = this.notes.filter((n) => n.path !== path.replace(/^notes\//, ''));
-    return this.notes.length < before;
+    const before = this.s.notes.length;
+    this.s.notes = this.s.notes.filter((n) => n.path !== path.replace(/^notes\//, ''));
+    return this.s.notes.length < before;
   }
 
-  readonly forgets: { place: string; target: ForgetTarget; by: string; removeMessages: boolean }[] = [];
   async forget(place: Place, target: ForgetTarget, by: string, options: { removeMessages?: boolean } = {}): Promise<ForgetOutcome> {
-    this.forgets.push({ place: keyOf(place), target, by, removeMessages: options.removeMessages ?? false });
+    this.s.forgets.push({ place: keyOf(place), target, by, removeMessages: options.removeMessages ?? false });
     if (target.kind === 'note') return { forgotten: await this.forgetNote(place, target.path), description: `note ${target.path}`, redacted: 0 };
     return { forgotten: true, description: target.kind, redacted: options.removeMessages ? 1 : 0 };
   }
 
   async forgettable(place: Place): Promise<ForgettableItem[]> {
-    const m = this.layers(place);
+    const m = this.s.layersOf(place);
     return [
       ...m.decisions.map((d, i) => ({ label: `decision ${d.date}: ${d.text}`, target: { kind: 'decision' as const, index: i + 1 } })),
-      ...this.notes.map((n) => ({ label: `note ${n.path}`, target: { kind: 'note' as const, path: n.path } })),
+      ...this.s.notes.map((n) => ({ label: `note ${n.path}`, target: { kind: 'note' as const, path: n.path } })),
     ];
   }
 
-  readonly proposals: FactProposal[] = [];
-  async proposeFact(_place: Place, proposal: FactProposal): ReturnType<AssistantApi['proposeFact']> {
-    this.proposals.push(proposal);
+  async proposeFact(_place: Place, proposal: FactProposal): ReturnType<MemoryApi['proposeFact']> {
+    this.s.proposals.push(proposal);
     return { kind: 'candidate', reviewer: 'none' };
   }
+}
 
-  /** Text containing this must stay on this machine (never spoken by an online voice). */
-  sensitiveWord: string | null = null;
-  async speechMustStayLocal(_place: Place | null, text: string): Promise<boolean> {
-    return this.sensitiveWord !== null && text.includes(this.sensitiveWord);
-  }
+class FakePrivate implements PrivateApi {
+  constructor(private readonly s: FakeAssistant) {}
 
-  /** Lines containing the sensitive word are withheld from hosted services (a hosted MCP client). */
-  async withholdSensitive(_place: Place, text: string): Promise<string> {
-    const word = this.sensitiveWord;
-    return word
-      ? text
-          .split('\n')
-          .map((l) => (l.includes(word) ? '[withheld: test is marked sensitive]' : l))
-          .join('\n')
-      : text;
-  }
-
-  readonly wiped: string[] = [];
-  readonly privateForgets: { place: string; target: PrivateForgetTarget }[] = [];
   async privateMemory(place: Place): Promise<PrivateMemoryView | null> {
     if (place.kind !== 'private') return null;
-    const m = this.layers(place);
+    const m = this.s.layersOf(place);
     return {
       layers: { summary: m.summary, decisions: m.decisions, quotes: m.quotes },
       style: m.style,
-      messages: { count: this.handled.filter((h) => keyOf(h.place) === keyOf(place)).length, first: null, last: null },
+      messages: { count: this.s.handled.filter((h) => keyOf(h.place) === keyOf(place)).length, first: null, last: null },
       forgotten: 0,
     };
   }
   async forgetPrivate(place: Place, target: PrivateForgetTarget): Promise<PrivateForgetOutcome> {
-    this.privateForgets.push({ place: keyOf(place), target });
+    this.s.privateForgets.push({ place: keyOf(place), target });
     return { forgotten: place.kind === 'private', description: target.kind, messages: 0 };
   }
   async wipePrivate(place: Place): Promise<boolean> {
     if (place.kind !== 'private') return false;
-    this.wiped.push(place.userId);
-    this.memory.delete(keyOf(place));
+    this.s.wiped.push(place.userId);
+    this.s.layersByPlace.delete(keyOf(place));
     return true;
   }
+}
+
+/** The assistant's four slices over one scripted state: front-door tests read and set the state here. */
+export class FakeAssistant implements AssistantApi {
+  readonly handled: IncomingMessage[] = [];
+  /** performance.now() of each streamed text delta. */
+  readonly deltaTimes: number[] = [];
+  readonly reads: { place: string; path: string; reason: string }[] = [];
+  readonly edits: { place: string; edit: Record<string, string | undefined> }[] = [];
+  readonly layersByPlace = new Map<string, MemoryLayers & { style: string }>();
+  readonly respond = new Map<string, 'always' | 'mention'>();
+  notes: Note[] = [];
+  /** Make showMemory and projectConfig throw this (e.g. a project file that cannot be read). */
+  showMemoryError: Error | null = null;
+  /** Turns answered so far. */
+  turns = 0;
+
+  constructor(public script: TurnScript = (m) => ({ reply: `echo: ${m.text}` })) {}
+
+  setScript(script: TurnScript): void {
+    this.script = script;
+  }
+  candidates: Candidate[] = [];
+  reviews: ReviewPair[] = [];
+  readonly resolved: { id: string; choice: ReviewChoice }[] = [];
+  /** What why() knows: chains by record id. */
+  chains: RecordChain[] = [];
+  readonly whyAsked: ({ query: string } | { ids: readonly string[] })[] = [];
+  readonly reflections: string[] = [];
+  versions: PageVersion[] = [];
+  readonly forgets: { place: string; target: ForgetTarget; by: string; removeMessages: boolean }[] = [];
+  readonly proposals: FactProposal[] = [];
+  /** Text containing this must stay on this machine (never spoken by an online voice). */
+  sensitiveWord: string | null = null;
+  readonly wiped: string[] = [];
+  readonly privateForgets: { place: string; target: PrivateForgetTarget }[] = [];
+
+  /** The layers and style kept for a place (created empty). */
+  layersOf(place: Place): MemoryLayers & { style: string } {
+    const key = keyOf(place);
+    let m = this.layersByPlace.get(key);
+    if (!m) this.layersByPlace.set(key, (m = { summary: '', decisions: [], quotes: [], style: '' }));
+    return m;
+  }
+
+  readonly conversation: ConversationApi = new FakeConversation(this);
+  readonly settings: FakeSettings = new FakeSettings(this);
+  readonly memory: FakeMemory = new FakeMemory(this);
+  readonly private: FakePrivate = new FakePrivate(this);
 
   lanes(): ModelLane[] {
     return [

@@ -20,18 +20,17 @@ function relativeImports(file: string): string[] {
 
 /** The front doors: each talks to the core (and its own adapters), never to another front door. */
 const FRONT_DOORS = ['src/discord', 'src/terminal', 'src/voice', 'src/web'];
-/** The model client's public entry; everything else under src/llm is its internals. */
-const LLM_ENTRY = 'src/llm/index.js';
+/** Generic helpers (error text, one-line text): every layer may use them, and they use no layer. */
+const UTIL = 'src/util';
 
 describe('architecture', () => {
-  it('front doors import neither each other nor the model client internals', () => {
+  it('front doors import neither each other nor the model client (the composition root hands them the core)', () => {
     const offenders = FRONT_DOORS.filter((d) => existsSync(d)).flatMap((door) =>
       files(door).flatMap((f) =>
         relativeImports(f)
           .filter((target) => {
             const otherDoor = FRONT_DOORS.some((d) => d !== door && target.startsWith(`${d}/`));
-            const llmInternal = target.startsWith('src/llm/') && target !== LLM_ENTRY;
-            return otherDoor || llmInternal;
+            return otherDoor || target.startsWith('src/llm/');
           })
           .map((target) => `${f} imports ${target}`),
       ),
@@ -73,7 +72,7 @@ describe('architecture', () => {
       if (spec === 'discord.js') return true;
       if (!spec.startsWith('.')) return false;
       const target = relative('.', resolve(dirname(file), spec));
-      if (target.startsWith('commands/') || target.startsWith('src/discord/') || target.startsWith('src/core/')) return true;
+      if (['commands/', 'src/discord/', 'src/core/', 'src/util/'].some((d) => target.startsWith(d))) return true;
       return file === join('commands', 'voice.ts') && target.startsWith('src/voice/');
     };
     const offenders = files('commands')
@@ -95,9 +94,21 @@ describe('architecture', () => {
         .filter((line) => {
           if (FORBIDDEN.test(line)) return true;
           const rel = /from ['"](\.{1,2}\/[^'"]+)['"]/.exec(line);
-          return rel !== null && !resolve(dirname(f), rel[1]!).startsWith(resolve('src/core'));
+          if (rel === null) return false;
+          const target = resolve(dirname(f), rel[1]!);
+          return !target.startsWith(resolve('src/core')) && !target.startsWith(resolve(UTIL) + '/');
         })
         .map((line) => `${f}: ${line.trim()}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('src/util imports nothing of src: no domain folder, no core, no adapter', () => {
+    expect(files(UTIL).length).toBeGreaterThan(0);
+    const offenders = files(UTIL).flatMap((f) =>
+      relativeImports(f)
+        .filter((target) => target.startsWith('src/') && !target.startsWith(`${UTIL}/`))
+        .map((target) => `${f} imports ${target}`),
     );
     expect(offenders).toEqual([]);
   });

@@ -27,10 +27,10 @@ describe('distillation', () => {
   it('runs after exactly distill_every messages, from the new messages only', async () => {
     const m = model((req) => ({ text: distillReply(req.messages.length) }));
     const { assistant, store } = makeAssistant({ model: m });
-    for (let i = 1; i <= 4; i++) await assistant.handle(msg(i === 1 ? "let's ship it on Friday" : `message ${i}`));
+    for (let i = 1; i <= 4; i++) await assistant.conversation.handle(msg(i === 1 ? "let's ship it on Friday" : `message ${i}`));
     await assistant.idle();
     expect(m.requests.filter(isDistill)).toHaveLength(0);
-    await assistant.handle(msg('message 5'));
+    await assistant.conversation.handle(msg('message 5'));
     await assistant.idle();
     expect(m.requests.filter(isDistill)).toHaveLength(1);
 
@@ -41,7 +41,7 @@ describe('distillation', () => {
     expect(layers.quotes).toEqual([{ date: '2026-11-29', speaker: 'Alice', text: 'ship it on Friday', source: expect.stringMatching(/^test:/) }]);
 
     // the next distillation sees only messages after the cursor
-    for (let i = 6; i <= 10; i++) await assistant.handle(msg(`message ${i}`));
+    for (let i = 6; i <= 10; i++) await assistant.conversation.handle(msg(`message ${i}`));
     await assistant.idle();
     const second = m.requests.filter(isDistill)[1]!;
     const prompt = second.messages[1]!.content as string;
@@ -55,17 +55,17 @@ describe('distillation', () => {
     let mode: 'garbage' | 'error' | 'good' = 'garbage';
     const m = model(() => (mode === 'garbage' ? { text: 'I think the summary is nice!' } : mode === 'error' ? { error: new Error('500') } : { text: distillReply(0) }));
     const { assistant, store } = makeAssistant({ model: m });
-    for (let i = 1; i <= 5; i++) await assistant.handle(msg(i === 1 ? 'we ship it on Friday' : `m${i}`));
+    for (let i = 1; i <= 5; i++) await assistant.conversation.handle(msg(i === 1 ? 'we ship it on Friday' : `m${i}`));
     await assistant.idle();
     expect((await store.readLayers('general')).layers).toEqual({ summary: '', decisions: [], quotes: [] });
     expect((await store.getDistillCursor('general')).offset).toBe(0);
 
     mode = 'error';
-    expect((await assistant.distillNow(general)).error).toBeDefined();
+    expect((await assistant.memory.distillNow(general)).error).toBeDefined();
     expect((await store.readLayers('general')).layers.summary).toBe('');
 
     mode = 'good';
-    const out = await assistant.distillNow(general);
+    const out = await assistant.memory.distillNow(general);
     expect(out).toMatchObject({ ran: true, messages: 10 }); // 5 messages + 5 replies, none lost
     const prompt = m.requests.filter(isDistill).at(-1)!.messages[1]!.content as string;
     expect(prompt).toContain('we ship it on Friday');
@@ -82,7 +82,7 @@ describe('distillation', () => {
         return { text: distillReply(0) };
       }),
     });
-    for (let i = 1; i <= 5; i++) await assistant.handle(msg(i === 1 ? 'ship it on Friday' : `m${i}`));
+    for (let i = 1; i <= 5; i++) await assistant.conversation.handle(msg(i === 1 ? 'ship it on Friday' : `m${i}`));
     await assistant.idle();
     const { layers } = await store.readLayers('general');
     expect(layers.summary).toBe('Written by a human.');
@@ -92,10 +92,10 @@ describe('distillation', () => {
   it('a hosted model never distils', async () => {
     const m = model(() => ({ text: distillReply(0) }));
     const { assistant } = makeAssistant({ model: m, memoryModel: null });
-    for (let i = 1; i <= 6; i++) await assistant.handle(msg(`m${i}`));
+    for (let i = 1; i <= 6; i++) await assistant.conversation.handle(msg(`m${i}`));
     await assistant.idle();
     expect(m.requests.filter(isDistill)).toHaveLength(0);
-    expect((await assistant.distillNow(general)).error).toMatch(/local model/);
+    expect((await assistant.memory.distillNow(general)).error).toMatch(/local model/);
   });
 
   it('in a DM, search_memory finds an old message beyond the history window, and only from that DM', async () => {
@@ -107,22 +107,22 @@ describe('distillation', () => {
     const { assistant } = makeAssistant({ model: m, memoryModel: null, settings: { historyMessages: 2 } });
     const ann = { kind: 'private', userId: '1', userName: 'Ann' } as const;
     const bob = { kind: 'private', userId: '2', userName: 'Bob' } as const;
-    await assistant.handle(msg('my passport expires on 3 March', ann));
-    await assistant.handle(msg('bob passport expires in June', bob));
-    for (let i = 0; i < 4; i++) await assistant.handle(msg(`filler ${i}`, ann));
-    await assistant.handle(msg('when does my passport expire?', ann));
+    await assistant.conversation.handle(msg('my passport expires on 3 March', ann));
+    await assistant.conversation.handle(msg('bob passport expires in June', bob));
+    for (let i = 0; i < 4; i++) await assistant.conversation.handle(msg(`filler ${i}`, ann));
+    await assistant.conversation.handle(msg('when does my passport expire?', ann));
     const toolResult = m.requests.at(-1)!.messages.at(-1)!;
     expect(toolResult.role).toBe('tool');
     expect(toolResult.content).toContain('my passport expires on 3 March');
     expect(toolResult.content).not.toContain('June');
-    expect((await assistant.searchMemory(ann, 'passport')).map((h) => h.text)).toContain('Alice: my passport expires on 3 March');
+    expect((await assistant.memory.searchMemory(ann, 'passport')).map((h) => h.text)).toContain('Alice: my passport expires on 3 March');
   });
 
   it('private conversations distil into the private store and never touch projects', async () => {
     const m = model(() => ({ text: distillReply(0) }));
     const { assistant, store, privateStore } = makeAssistant({ model: m });
     const dm = { kind: 'private', userId: '42', userName: 'Alice' } as const;
-    for (let i = 1; i <= 5; i++) await assistant.handle(msg(i === 1 ? 'ship it on Friday' : `secret ${i}`, dm));
+    for (let i = 1; i <= 5; i++) await assistant.conversation.handle(msg(i === 1 ? 'ship it on Friday' : `secret ${i}`, dm));
     await assistant.idle();
     expect((store as unknown as { projects: Map<string, unknown> }).projects.size).toBe(0);
     const layers = privateStore.readLayers('42');
@@ -145,7 +145,7 @@ describe('distillation', () => {
     });
     const m = model(() => ({ text: reply }));
     const { assistant, store } = makeAssistant({ model: m });
-    for (let i = 1; i <= 5; i++) await assistant.handle(msg(i === 1 ? "ok, let's ship it on Friday" : `m${i}`));
+    for (let i = 1; i <= 5; i++) await assistant.conversation.handle(msg(i === 1 ? "ok, let's ship it on Friday" : `m${i}`));
     await assistant.idle();
     const { layers } = await store.readLayers('general');
     expect(layers.summary).toBe('We planned the launch.');
@@ -158,7 +158,7 @@ describe('distillation', () => {
     const sink = new RecordingSink();
     const m = model(() => ({ text: distillReply(5) }));
     const { assistant, store } = makeAssistant({ model: m, logger: createLogger('info', sink) });
-    for (let i = 1; i <= 5; i++) await assistant.handle(msg(i === 1 ? "let's ship it on Friday" : `message ${i}`));
+    for (let i = 1; i <= 5; i++) await assistant.conversation.handle(msg(i === 1 ? "let's ship it on Friday" : `message ${i}`));
     await assistant.idle();
     expect((await store.readLayers('general')).layers.quotes.map((q) => q.text)).toEqual(['ship it on Friday']);
     const line = sink.lines.find((l) => l.msg === 'dropped distillation items not grounded in the messages');
@@ -170,7 +170,7 @@ describe('distillation', () => {
     const m = model(() => ({ text: JSON.stringify({ summary: '', decisions: [{ text: 'Use tea, not coffee', message: 1 }] }) }));
     const { assistant, store } = makeAssistant({ model: m });
     store.projects.clear();
-    for (let i = 1; i <= 5; i++) await assistant.handle(msg(`m${i}`));
+    for (let i = 1; i <= 5; i++) await assistant.conversation.handle(msg(`m${i}`));
     await assistant.idle();
     const { layers } = await store.readLayers('general');
     expect(layers.summary).toBe('');
@@ -180,10 +180,10 @@ describe('distillation', () => {
   it('distils a backlog larger than a batch in several requests, moving the cursor after each', async () => {
     const m = model((req) => ({ text: JSON.stringify({ summary: `batch with ${(String(req.messages[1]!.content).match(/^\[\d+\]/gm) ?? []).length} messages` }) }));
     const { assistant: filler, store } = makeAssistant({ model: m, memoryModel: null });
-    for (let i = 1; i <= 30; i++) await filler.handle(msg(`message number ${i} ${'words '.repeat(20)}`));
+    for (let i = 1; i <= 30; i++) await filler.conversation.handle(msg(`message number ${i} ${'words '.repeat(20)}`));
     m.requests.length = 0;
     const { assistant } = makeAssistant({ model: m, store, settings: { distillBatchChars: 2000 } });
-    const out = await assistant.distillNow(general);
+    const out = await assistant.memory.distillNow(general);
     expect(out).toMatchObject({ ran: true, messages: 60 });
     const prompts = m.requests.filter(isDistill).map((r) => String(r.messages[1]!.content));
     expect(prompts.length).toBeGreaterThan(3);
@@ -200,17 +200,17 @@ describe('distillation', () => {
       return { text: JSON.stringify({ summary: `${count} messages` }) };
     });
     const { assistant: filler, store } = makeAssistant({ model: m, memoryModel: null });
-    for (let i = 1; i <= 8; i++) await filler.handle(msg(`m${i}`));
+    for (let i = 1; i <= 8; i++) await filler.conversation.handle(msg(`m${i}`));
     const { assistant } = makeAssistant({ model: m, store, settings: { distillBatchChars: 100_000 } });
-    expect(await assistant.distillNow(general)).toMatchObject({ ran: true, messages: 16 });
+    expect(await assistant.memory.distillNow(general)).toMatchObject({ ran: true, messages: 16 });
     expect((await store.getDistillCursor('general')).offset).toBe(16);
 
-    for (let i = 9; i <= 12; i++) await filler.handle(msg(`m${i}`));
+    for (let i = 9; i <= 12; i++) await filler.conversation.handle(msg(`m${i}`));
     let n = 0;
     const failing = m as unknown as { script: (req: ChatRequest, k: number) => ScriptStep };
     const original = failing.script;
     failing.script = (req, k) => (isDistill(req) && ++n === 3 ? { error: new Error('server crashed') } : original(req, k));
-    const second = await assistant.distillNow(general);
+    const second = await assistant.memory.distillNow(general);
     expect(second.error).toMatch(/server crashed/);
     expect((await store.getDistillCursor('general')).offset).toBeGreaterThan(16);
     expect((await store.getDistillCursor('general')).offset).toBeLessThan(24);
@@ -220,10 +220,10 @@ describe('distillation', () => {
     const m = model(() => ({ text: distillReply(0) }));
     const { assistant: filler, privateStore } = makeAssistant({ model: m, memoryModel: null });
     const dm = { kind: 'private', userId: '7', userName: 'Ann' } as const;
-    for (let i = 1; i <= 20; i++) await filler.handle(msg(`private ${i} ${'words '.repeat(20)}`, dm));
+    for (let i = 1; i <= 20; i++) await filler.conversation.handle(msg(`private ${i} ${'words '.repeat(20)}`, dm));
     m.requests.length = 0;
     const { assistant } = makeAssistant({ model: m, privateStore, settings: { distillBatchChars: 2000 } });
-    expect(await assistant.distillNow(dm)).toMatchObject({ ran: true, messages: 40 });
+    expect(await assistant.memory.distillNow(dm)).toMatchObject({ ran: true, messages: 40 });
     expect(m.requests.filter(isDistill).length).toBeGreaterThan(2);
     expect(privateStore.readLayers('7').distilledThrough).toBe(40);
   });

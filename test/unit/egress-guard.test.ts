@@ -87,10 +87,10 @@ describe('the online voice passes the guard too', () => {
     });
     const chat = new ScriptedChatModel([]);
     const { assistant, store } = makeAssistant({ model: chat });
-    await assistant.showMemory(general);
+    await assistant.settings.showMemory(general);
     await store.saveNote('general', { title: 'Bob', body: 'Bob keeps the vault code 4471 in the blue folder.', source: 'x' });
     store.projects.get('general')!.notes.get('Topics/Bob.md')!.sensitivity = 'sensitive';
-    const policy = (text: string) => assistant.speechMustStayLocal(general, text);
+    const policy = (text: string) => assistant.conversation.speechMustStayLocal(general, text);
     const told: string[] = [];
     const online = guardSpeech(engine('edge', 'hosted', engine('espeak', 'local')), policy, () => told.push('local'));
     await online.synthesize('Sure. Bob keeps the vault code 4471 in the blue folder.');
@@ -125,11 +125,11 @@ describe('a tainted turn', () => {
       const model = new ScriptedChatModel([{ toolCalls: [{ name: 'search_memory', arguments: '{"query":"Bob"}' }] }, { text: 'He keeps it where you would expect.' }], false, 'local');
       const recall = { recall: () => Promise.resolve(tainted ? [sensitiveHit] : []) };
       const { assistant } = makeAssistant({ model, memoryModel: null, recall });
-      const out = await assistant.handle(msg('where does Bob keep it?'));
+      const out = await assistant.conversation.handle(msg('where does Bob keep it?'));
       expect(out.tainted).toBe(tainted);
-      expect(await assistant.speechMustStayLocal(general, 'He keeps it where you would expect.')).toBe(tainted);
+      expect(await assistant.conversation.speechMustStayLocal(general, 'He keeps it where you would expect.')).toBe(tainted);
       // the web's Read aloud does not know the place: the ledger of every place answers
-      expect(await assistant.speechMustStayLocal(null, 'He keeps it where you would expect.')).toBe(tainted);
+      expect(await assistant.conversation.speechMustStayLocal(null, 'He keeps it where you would expect.')).toBe(tainted);
     }
   });
 });

@@ -41,6 +41,25 @@ describe('logging', () => {
     expect(line.err.cause).toMatchObject({ message: 'socket hang up', code: 'ECONNRESET' });
   });
 
+  it('an error logged at info keeps its stack and its cause, the stack of the cause too, and no secret', () => {
+    function failingRead(): never {
+      throw new Error('could not read the pages', { cause: Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' }) });
+    }
+    let error: unknown;
+    try {
+      failingRead();
+    } catch (e) {
+      error = e;
+    }
+    const text = logged('info', (log) => log.warn({ err: error, url: 'http://user:hunter2secret@127.0.0.1:9/v1' }, 'pages not read'));
+    const line = JSON.parse(text.trim().split('\n')[0]!) as { err: { message: string; stack: string; cause: { message: string; code: string; stack: string } } };
+    expect(line.err.message).toBe('could not read the pages');
+    expect(line.err.stack).toContain('failingRead');
+    expect(line.err.cause).toMatchObject({ message: 'EACCES: permission denied', code: 'EACCES' });
+    expect(line.err.cause.stack).toContain('EACCES');
+    expect(text).not.toContain('hunter2secret');
+  });
+
   it('a file destination (the terminal chat) is written at once, in a folder it creates, with no secret in it', () => {
     const dir = mkdtempSync(join(tmpdir(), 'charlie-log-'));
     try {

@@ -10,7 +10,7 @@ describe('a message with a credential', () => {
     const model = new ScriptedChatModel([{ text: 'got it' }]);
     const { assistant, store } = makeAssistant({ model });
     const { events, onEvent } = collect();
-    const out = await assistant.handle(msg(`my key is ${key} and my card ${card}, thanks`), { onEvent });
+    const out = await assistant.conversation.handle(msg(`my key is ${key} and my card ${card}, thanks`), { onEvent });
     const log = store.projects.get('general')!.log;
     expect(log[0]!.text).toBe('my key is [secret removed] and my card [secret removed], thanks');
     expect(JSON.stringify(model.requests)).not.toContain(key);
@@ -24,7 +24,7 @@ describe('a message with a credential', () => {
     const model = new ScriptedChatModel([]);
     const { assistant, privateStore } = makeAssistant({ model });
     const dm = { kind: 'private' as const, userId: 'u1', userName: 'Ann' };
-    const out = await assistant.handle(msg(`password: Tr0ub4dor&3`, dm, { reply: false }));
+    const out = await assistant.conversation.handle(msg(`password: Tr0ub4dor&3`, dm, { reply: false }));
     expect(privateStore.messages.get('u1')![0]!.entry.text).toBe('password: [secret removed]');
     expect(out.notices).toHaveLength(1);
     expect(model.requests).toHaveLength(0);

@@ -9,7 +9,7 @@ describe('tool loop guards', () => {
     const model = new ScriptedChatModel((req) => (req.tools ? { toolCalls: [{ name: 'current_time', arguments: '{}' }] } : { text: 'It is noon on Sunday.' }));
     const { assistant } = makeAssistant({ model, settings: { limits: { maxSteps: 3, maxToolCalls: 50, deadlineMs: 5000, maxReplyChars: 10_000 } } });
     const { events, onEvent } = collect();
-    const out = await assistant.handle(msg('what time is it?'), { onEvent });
+    const out = await assistant.conversation.handle(msg('what time is it?'), { onEvent });
     expect(out.reason).toBe('max_steps');
     expect(out.reply).toContain('It is noon on Sunday.');
     // 3 tool steps + 1 final answer without tools
@@ -23,7 +23,7 @@ describe('tool loop guards', () => {
     const model = new ScriptedChatModel((req) => (req.tools ? { toolCalls: Array.from({ length: 4 }, () => ({ name: 'current_time', arguments: '{}' })) } : { text: 'done' }));
     const { assistant } = makeAssistant({ model, settings: { limits: { maxSteps: 10, maxToolCalls: 6, deadlineMs: 5000, maxReplyChars: 10_000 } } });
     const { events, onEvent } = collect();
-    const out = await assistant.handle(msg('time please'), { onEvent });
+    const out = await assistant.conversation.handle(msg('time please'), { onEvent });
     expect(out.reason).toBe('max_tool_calls');
     const results = events.flatMap((e) => (e.type === 'tool_result' ? [e] : []));
     expect(results.filter((e) => e.ok)).toHaveLength(6);
@@ -42,7 +42,7 @@ describe('tool loop guards', () => {
       { text: 'Sorry, I found nothing about that.' },
     ]);
     const { assistant } = makeAssistant({ model });
-    const out = await assistant.handle(msg('what did we decide about jwt?'));
+    const out = await assistant.conversation.handle(msg('what did we decide about jwt?'));
     expect(out.reason).toBe('done');
     expect(out.reply).toBe('Sorry, I found nothing about that.');
     const toolMessages = model.requests[1]!.messages.filter((m) => m.role === 'tool');
@@ -59,7 +59,7 @@ describe('tool loop guards', () => {
       throw new Error('disk on fire');
     };
     const { events, onEvent } = collect();
-    const out = await assistant.handle(msg('find my note about tea'), { onEvent });
+    const out = await assistant.conversation.handle(msg('find my note about tea'), { onEvent });
     expect(out.reason).toBe('done');
     expect(out.reply).toBe('I could not search just now.');
     expect(events.find((e) => e.type === 'tool_result')).toMatchObject({ ok: false, summary: expect.stringMatching(/disk on fire/) });
@@ -70,7 +70,7 @@ describe('tool loop guards', () => {
     const model = new ScriptedChatModel([{ hang: true }]);
     const { assistant } = makeAssistant({ model, settings: { limits: { maxSteps: 3, maxToolCalls: 3, deadlineMs: 300, maxReplyChars: 10_000 } } });
     const started = Date.now();
-    const out = await assistant.handle(msg('hello?'));
+    const out = await assistant.conversation.handle(msg('hello?'));
     expect(Date.now() - started).toBeLessThan(3000);
     expect(out.reason).toBe('deadline');
     expect(out.reply).toMatch(/ran out of time/);
@@ -81,7 +81,7 @@ describe('tool loop guards', () => {
     const { assistant } = makeAssistant({ model });
     const ctrl = new AbortController();
     setTimeout(() => ctrl.abort(), 50);
-    const out = await assistant.handle(msg('long question'), { signal: ctrl.signal });
+    const out = await assistant.conversation.handle(msg('long question'), { signal: ctrl.signal });
     expect(out.reason).toBe('cancelled');
   });
 
@@ -92,7 +92,7 @@ describe('tool loop guards', () => {
       { text: 'It is 12:00.' },
     ]);
     const { assistant } = makeAssistant({ model });
-    const out = await assistant.handle(msg('hmm, tell me something'));
+    const out = await assistant.conversation.handle(msg('hmm, tell me something'));
     expect(out.reply).toBe('It is 12:00.');
     const first = model.requests[0]!.tools!.map((t) => t.name);
     expect(first).not.toContain('current_time');
@@ -104,7 +104,7 @@ describe('tool loop guards', () => {
     const model = new ScriptedChatModel([{ toolCalls: [{ name: 'current_time', arguments: '{"timeZone":"Europe/Berlin"}' }] }, { text: 'Noon.' }]);
     const { assistant } = makeAssistant({ model });
     const { events, onEvent } = collect();
-    await assistant.handle(msg('what time is it now'), { onEvent });
+    await assistant.conversation.handle(msg('what time is it now'), { onEvent });
     expect(events.map((e) => e.type)).toEqual(['turn_start', 'tool_call', 'tool_result', 'text_delta', 'turn_end']);
     expect(events[1]).toMatchObject({ name: 'current_time', args: { timeZone: 'Europe/Berlin' } });
   });
@@ -135,15 +135,15 @@ describe('the turn', () => {
   it('shapes every reply with the project style and keeps the user message in the archive when the model is down', async () => {
     const down = new ScriptedChatModel([{ error: new (await import('../../src/core/errors.js')).ModelUnavailableError('http://127.0.0.1:9/v1') }]);
     const { assistant, store } = makeAssistant({ model: down });
-    await assistant.setStyle(general, 'answer like a pirate');
-    const out = await assistant.handle(msg('are you there?'));
+    await assistant.settings.setStyle(general, 'answer like a pirate');
+    const out = await assistant.conversation.handle(msg('are you there?'));
     expect(out.reason).toBe('error');
     expect(out.reply).toMatch(/can't reach my model server/);
     expect((await store.recentLog('general', 10)).map((e) => e.text)).toEqual(['are you there?']);
 
     const up = new ScriptedChatModel([{ text: 'Arr.' }]);
     const { assistant: a2 } = makeAssistant({ model: up, store });
-    await a2.handle(msg('hello'));
+    await a2.conversation.handle(msg('hello'));
     expect(up.requests[0]!.messages[0]!.content).toContain('answer like a pirate');
   });
 
@@ -151,7 +151,7 @@ describe('the turn', () => {
     const model = new ScriptedChatModel([{ text: 'That is long.' }]);
     const { assistant, store } = makeAssistant({ model });
     const big = 'x'.repeat(100_000);
-    const out = await assistant.handle(msg(big));
+    const out = await assistant.conversation.handle(msg(big));
     expect(out.notices.join(' ')).toMatch(/first 20000 characters/);
     const log = await store.recentLog('general', 5);
     expect(log[0]!.text).toHaveLength(100_000);
@@ -162,11 +162,11 @@ describe('the turn', () => {
   it('images are skipped with a visible notice when the model does not accept them', async () => {
     const model = new ScriptedChatModel([{ text: 'ok' }, { text: 'I see a cat.' }]);
     const { assistant } = makeAssistant({ model });
-    const out = await assistant.handle(msg('look', general, { images: ['data:image/png;base64,AAAA'] }));
+    const out = await assistant.conversation.handle(msg('look', general, { images: ['data:image/png;base64,AAAA'] }));
     expect(out.notices.join(' ')).toMatch(/image\(s\) skipped/);
     const vision = new ScriptedChatModel([{ text: 'I see a cat.' }], true);
     const { assistant: a2 } = makeAssistant({ model: vision });
-    await a2.handle(msg('look', general, { images: ['data:image/png;base64,AAAA'] }));
+    await a2.conversation.handle(msg('look', general, { images: ['data:image/png;base64,AAAA'] }));
     const content = vision.requests[0]!.messages.at(-1)!.content;
     expect(Array.isArray(content) && content.some((p) => p.type === 'image_url')).toBe(true);
   });
@@ -179,7 +179,7 @@ describe('the turn', () => {
       await store.ensureProject(general.kind === 'project' ? general.origin : (undefined as never));
       await store.saveNote('general', { title: 'Bank', category: 'People', body: 'PIN is 1234', source: 'manual' });
       store.projects.get('general')!.notes.get('People/Bank.md')!.sensitivity = 'sensitive';
-      await assistant.handle(msg('open my bank note'));
+      await assistant.conversation.handle(msg('open my bank note'));
       const toolResult = model.requests[1]!.messages.at(-1)!.content as string;
       if (locality === 'hosted') {
         expect(toolResult).toMatch(/marked sensitive/);
@@ -213,7 +213,7 @@ describe('the turn', () => {
     };
     const { assistant, store } = makeAssistant({ model, memoryModel: null, recall });
     await store.ensureProject(general.kind === 'project' ? general.origin : (undefined as never));
-    await assistant.handle(msg('where does Sarah work'));
+    await assistant.conversation.handle(msg('where does Sarah work'));
     const toolResult = model.requests[1]!.messages.at(-1)!.content as string;
     const [review, expired, plain] = toolResult.split('\n\n');
     expect(review).toMatch(/confidence 0\.80; vector\+review\)\nNOTE: records marked \[status:: review\] disagree/);
@@ -254,7 +254,7 @@ describe('the turn', () => {
       const { assistant, store } = makeAssistant({ model, memoryModel: null, recall });
       await store.ensureProject(general.kind === 'project' ? general.origin : (undefined as never));
       await store.saveNote('general', { title: 'Sam', category: 'People', body: `## Facts\n${line}\n- Likes chess. [source:: manual]`, source: 'manual' });
-      await assistant.handle(msg('tell me about Sam'));
+      await assistant.conversation.handle(msg('tell me about Sam'));
       const sent = JSON.stringify(model.requests[1]!.messages);
       expect(sent).toContain('Likes chess.');
       if (locality === 'hosted') expect(sent).not.toContain('insulin');
@@ -273,7 +273,7 @@ describe('the turn', () => {
       '- Lives in Lisbon. [status::held] [source:: manual]',
     ].join('\n');
     await store.saveNote('general', { title: 'Sarah', category: 'People', body, source: 'manual' });
-    await assistant.handle(msg('where does Sarah work'));
+    await assistant.conversation.handle(msg('where does Sarah work'));
     const toolResult = model.requests[1]!.messages.at(-1)!.content as string;
     expect(toolResult).toContain('Works at Globex.');
     expect(JSON.stringify(model.requests)).not.toContain('Acme');
@@ -283,7 +283,7 @@ describe('the turn', () => {
   it('voice mode asks for short spoken replies', async () => {
     const model = new ScriptedChatModel([{ text: 'Sure.' }]);
     const { assistant } = makeAssistant({ model });
-    await assistant.handle(msg('hey', general, { mode: 'voice' }));
+    await assistant.conversation.handle(msg('hey', general, { mode: 'voice' }));
     expect(model.requests[0]!.messages[0]!.content).toMatch(/speaking aloud/);
   });
 });

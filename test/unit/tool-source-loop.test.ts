@@ -43,7 +43,7 @@ describe('tool loop with a tool source', () => {
     const source = new FakeSource({ big: 30, small: 2 });
     const model = new ScriptedChatModel([{ toolCalls: [call('request_tools', { categories: ['mcp:big'] })] }, { text: 'done' }]);
     const { assistant } = makeAssistant({ model, toolSource: { source, maxDefinitions: 12 } });
-    await assistant.handle(msg('hello'), { tools: { user: { owner: true } } });
+    await assistant.conversation.handle(msg('hello'), { tools: { user: { owner: true } } });
     expect(source.loads).toEqual(['mcp:big']);
     expect(model.requests[0]!.tools!.some((t) => t.name.startsWith('big__'))).toBe(false);
     const second = model.requests[1]!.tools!.map((t) => t.name);
@@ -56,7 +56,7 @@ describe('tool loop with a tool source', () => {
     const model = new ScriptedChatModel([{ toolCalls: [call('request_tools', { categories: ['mcp:broken'] })] }, { text: 'It is not available.' }]);
     const { assistant } = makeAssistant({ model, toolSource: { source, maxDefinitions: 12 } });
     const { events, onEvent } = collect();
-    const outcome = await assistant.handle(msg('use broken'), { onEvent, tools: { user: { owner: true } } });
+    const outcome = await assistant.conversation.handle(msg('use broken'), { onEvent, tools: { user: { owner: true } } });
     expect(outcome.reason).toBe('done');
     expect(outcome.reply).toBe('It is not available.');
     const tool = model.requests[1]!.messages.find((m) => m.role === 'tool');
@@ -68,7 +68,7 @@ describe('tool loop with a tool source', () => {
     const source = new FakeSource({ calendar: 2 });
     const model = new ScriptedChatModel([{ text: 'ok' }]);
     const { assistant } = makeAssistant({ model, toolSource: { source, maxDefinitions: 12 } });
-    await assistant.handle(msg('what is in my calendar'), { tools: { user: { owner: true } } });
+    await assistant.conversation.handle(msg('what is in my calendar'), { tools: { user: { owner: true } } });
     expect(model.requests[0]!.tools!.map((t) => t.name)).toContain('calendar__t0');
   });
 
@@ -76,7 +76,7 @@ describe('tool loop with a tool source', () => {
     const source = new FakeSource({ calendar: 2 });
     const model = new ScriptedChatModel([{ text: 'ok' }]);
     const { assistant } = makeAssistant({ model, toolSource: { source, maxDefinitions: 12 } });
-    await assistant.handle(msg('what is in my calendar'));
+    await assistant.conversation.handle(msg('what is in my calendar'));
     expect(JSON.stringify(model.requests[0]!.tools)).not.toContain('mcp:calendar');
     expect(source.loads).toEqual([]);
   });
@@ -93,7 +93,7 @@ describe('tool results never become memory without the gate', () => {
     ]);
     const { assistant, graph } = makeAssistant({ model, toolSource: { source, maxDefinitions: 12 } });
     const { events, onEvent } = collect();
-    await assistant.handle(msg('remember that the tent is blue, and the stove is a gift'), { onEvent, tools: { user: { owner: true } } });
+    await assistant.conversation.handle(msg('remember that the tent is blue, and the stove is a gift'), { onEvent, tools: { user: { owner: true } } });
     const saves = events.filter((e) => e.type === 'tool_result' && e.name === 'remember').map((e) => (e.type === 'tool_result' ? e.summary : ''));
     expect(saves[0]).not.toMatch(/candidate/);
     expect(saves[1]).toMatch(/candidate/);

@@ -21,9 +21,9 @@ describe('model errors by kind', () => {
       return withHistory ? { error: overflow() } : { text: 'Answered without the old messages.' };
     });
     const { assistant } = makeAssistant({ model, memoryModel: null });
-    for (let i = 0; i < 3; i++) await assistant.handle(msg(`earlier ${i}`, undefined, { reply: false }));
+    for (let i = 0; i < 3; i++) await assistant.conversation.handle(msg(`earlier ${i}`, undefined, { reply: false }));
     const { events, onEvent } = collect();
-    const out = await assistant.handle(msg('and now?'), { onEvent });
+    const out = await assistant.conversation.handle(msg('and now?'), { onEvent });
     expect(out.reason).toBe('done');
     expect(out.reply).toBe('Answered without the old messages.');
     expect(out.notices).toContain(CONTEXT_RETRY_NOTICE);
@@ -35,8 +35,8 @@ describe('model errors by kind', () => {
   it('a context overflow even without history gets its own explanation, never "can\'t reach"', async () => {
     const model = new ScriptedChatModel(() => ({ error: overflow() }));
     const { assistant } = makeAssistant({ model, memoryModel: null });
-    await assistant.handle(msg('earlier', undefined, { reply: false }));
-    const out = await assistant.handle(msg('too much'));
+    await assistant.conversation.handle(msg('earlier', undefined, { reply: false }));
+    const out = await assistant.conversation.handle(msg('too much'));
     expect(out.reason).toBe('error');
     expect(out.reply).toMatch(/too long for the model's context/);
     expect(out.reply).not.toMatch(/can't reach/);
@@ -53,23 +53,23 @@ describe('model errors by kind', () => {
     ];
     for (const [error, expected] of cases) {
       const { assistant } = makeAssistant({ model: new ScriptedChatModel([{ error }]), memoryModel: null });
-      const out = await assistant.handle(msg('hi'));
+      const out = await assistant.conversation.handle(msg('hi'));
       expect(out.reply, error.message).toMatch(expected);
       expect(out.reply, error.message).not.toMatch(/can't reach/);
     }
     const { assistant } = makeAssistant({ model: new ScriptedChatModel([{ error: new ModelUnavailableError('http://127.0.0.1:9/v1') }]), memoryModel: null });
-    expect((await assistant.handle(msg('hi'))).reply).toMatch(/can't reach my model server/);
+    expect((await assistant.conversation.handle(msg('hi'))).reply).toMatch(/can't reach my model server/);
   });
 
   it('the embedded model: a context overflow is retried with less history; a missing file points to the doctor, not to a server', async () => {
     const overflowing = new ScriptedChatModel((req) => (req.messages.length > 2 ? { error: new EmbeddedModelError('context_overflow', 'does not fit') } : { text: 'short answer' }));
     const { assistant } = makeAssistant({ model: overflowing, memoryModel: null });
-    await assistant.handle(msg('earlier', undefined, { reply: false }));
-    expect((await assistant.handle(msg('now'))).reply).toBe('short answer');
+    await assistant.conversation.handle(msg('earlier', undefined, { reply: false }));
+    expect((await assistant.conversation.handle(msg('now'))).reply).toBe('short answer');
 
     const missing = new ScriptedChatModel([{ error: new EmbeddedModelError('missing_file', 'the embedded model file /home/x/model.gguf is missing') }]);
     const { assistant: a2 } = makeAssistant({ model: missing, memoryModel: null });
-    const out = await a2.handle(msg('hi'));
+    const out = await a2.conversation.handle(msg('hi'));
     expect(out.reply).toMatch(/npm run doctor/);
     expect(out.reply).not.toMatch(/LLM_BASE_URL|model server|\/home\/x/);
   });
@@ -92,7 +92,7 @@ describe('one turn deadline', () => {
     const model = new ScriptedChatModel([{ toolCalls: [{ name: 'slow_lookup', arguments: '{}' }] }, { text: 'after' }]);
     const { assistant } = makeAssistant({ model, memoryModel: null, settings: { limits: { ...testSettings.limits, deadlineMs: 1500 } }, tools: [slow] });
     const started = Date.now();
-    const out = await assistant.handle(msg('look it up'));
+    const out = await assistant.conversation.handle(msg('look it up'));
     expect(Date.now() - started).toBeLessThan(5000);
     expect(toolSignal?.aborted).toBe(true);
     expect(out.reason).toBe('deadline');
@@ -104,7 +104,7 @@ describe('one turn deadline', () => {
     store.recentLog = () => new Promise(() => {});
     const { assistant } = makeAssistant({ model: new ScriptedChatModel([{ text: 'never' }]), store, settings: { limits: { ...testSettings.limits, deadlineMs: 1000 } } });
     const started = Date.now();
-    const out = await assistant.handle(msg('hello'));
+    const out = await assistant.conversation.handle(msg('hello'));
     expect(Date.now() - started).toBeLessThan(4000);
     expect(out.reason).toBe('deadline');
     expect(out.reply).toMatch(/ran out of time/);
@@ -135,7 +135,7 @@ describe('bounded replies', () => {
     const model = new EndlessModel();
     const { assistant } = makeAssistant({ model, memoryModel: null, settings: { limits: { ...testSettings.limits, maxReplyChars: 500 } } });
     const { events, onEvent } = collect();
-    const out = await assistant.handle(msg('talk'), { onEvent });
+    const out = await assistant.conversation.handle(msg('talk'), { onEvent });
     expect(out.reply.endsWith(REPLY_CUT)).toBe(true);
     expect(out.reply.length).toBeLessThanOrEqual(500 + REPLY_CUT.length + 2);
     expect(model.closed).toBe(1);
@@ -149,7 +149,7 @@ describe('bounded replies', () => {
     const model = new ScriptedChatModel((req) => (req.tools ? { toolCalls: many } : { text: 'done' }));
     const { assistant } = makeAssistant({ model, memoryModel: null });
     const { events, onEvent } = collect();
-    const out = await assistant.handle(msg('what time is it'), { onEvent });
+    const out = await assistant.conversation.handle(msg('what time is it'), { onEvent });
     expect(out.reply).toBe('done');
     expect(events.filter((e) => e.type === 'tool_call').length).toBeLessThanOrEqual(testSettings.limits.maxToolCalls);
   });

@@ -18,6 +18,7 @@ import { dayIn, showTime } from './recurrence.js';
 import type { Asker } from './reminder-desk.js';
 import type { Scheduler } from './scheduler.js';
 import { parseWhen } from './when.js';
+import { errorMessage } from '../../util/error-text.js';
 
 export interface CalendarEvent {
   uid: string;
@@ -148,7 +149,7 @@ export class CalendarDesk {
       try {
         out.push({ name, ...(await this.poll(job.id)) });
       } catch (err) {
-        out.push({ name, changed: false, written: 0, error: err instanceof Error ? err.message : String(err) });
+        out.push({ name, changed: false, written: 0, error: errorMessage(err) });
       }
     }
     return out;

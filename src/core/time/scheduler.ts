@@ -90,7 +90,7 @@ export class Scheduler {
       this.store.delivered(claim.key, this.clock.now());
     } catch (err) {
       const final = claim.attempts + 1 >= this.maxAttempts;
-      log.warn({ err: err instanceof Error ? err.message : String(err), attempts: claim.attempts + 1, final }, 'job delivery failed');
+      log.warn({ err, attempts: claim.attempts + 1, final }, 'job delivery failed');
       this.store.failed(claim.key, this.clock.now(), final);
     }
   }

@@ -16,6 +16,7 @@ import { open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { CharlieError } from '../../core/errors.js';
 import type { EmbeddedModelFile } from './model-file.js';
+import { errorMessage } from '../../util/error-text.js';
 
 export class DownloadError extends CharlieError {}
 
@@ -90,7 +91,7 @@ async function resumable(url: string, path: string, options: DownloadOptions): P
     }
   } catch (err) {
     if (options.signal?.aborted) throw err;
-    throw new DownloadError(`download of ${publicUrl(url)} was interrupted at ${downloaded} bytes (${err instanceof Error ? err.message : String(err)}) — run the same command again to resume`, {
+    throw new DownloadError(`download of ${publicUrl(url)} was interrupted at ${downloaded} bytes (${errorMessage(err)}) — run the same command again to resume`, {
       cause: err,
     });
   } finally {

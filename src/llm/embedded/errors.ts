@@ -1,5 +1,6 @@
 /** Failures of the embedded model, each saying what to do. */
 import { ModelError, type ModelErrorKind } from '../../core/errors.js';
+import { errorMessage } from '../../util/error-text.js';
 
 export type EmbeddedErrorKind = 'missing_file' | 'load_failed' | 'out_of_memory' | 'context_overflow' | 'generation_failed';
 
@@ -32,7 +33,7 @@ export class EmbeddedModelError extends ModelError {
 }
 
 function text(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  return errorMessage(err);
 }
 
 export function embeddedLoadError(modelPath: string, err: unknown): EmbeddedModelError {

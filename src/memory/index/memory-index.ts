@@ -131,7 +131,7 @@ export class MemoryIndex {
         this.db = db;
       } catch (err) {
         // the folder is derived data: set it aside and start empty rather than stop Charlie
-        this.options.logger.warn({ dir: this.options.indexDir, err: String(err) }, 'search index folder unreadable; rebuilding it from the pages');
+        this.options.logger.warn({ dir: this.options.indexDir, err: err }, 'search index folder unreadable; rebuilding it from the pages');
         await rm(this.options.indexDir, { recursive: true, force: true });
         await mkdir(this.options.indexDir, { recursive: true });
         this.db = await connect(this.options.indexDir);
@@ -163,7 +163,7 @@ export class MemoryIndex {
       await table.countRows();
       return { table, pages: await loadManifest(manifest), manifest, unoptimized: 0, rows: new Map(), dirty: null, listed: -1, vectors: new Map() };
     } catch (err) {
-      this.options.logger.warn({ project, err: String(err) }, 'search index unreadable; rebuilding it from the pages');
+      this.options.logger.warn({ project, err: err }, 'search index unreadable; rebuilding it from the pages');
       await this.dropTable(db, name);
       const table = await this.t.ProjectTable.open(db, name, this.embedder.dimensions);
       return { table, pages: new Map(), manifest, unoptimized: 0, rows: new Map(), dirty: null, listed: -1, vectors: new Map() };
@@ -398,7 +398,7 @@ export class MemoryIndex {
     try {
       return await run();
     } catch (err) {
-      this.options.logger.warn({ project, err: String(err) }, 'search index failed; rebuilding this project from its pages');
+      this.options.logger.warn({ project, err: err }, 'search index failed; rebuilding this project from its pages');
       await this.rebuild(project);
       return run();
     }

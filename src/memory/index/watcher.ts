@@ -53,7 +53,7 @@ export function watchProjects(projectsDir: string, handle: (changes: ProjectChan
     p.rescan = false;
     p.running = true;
     handle(changes)
-      .catch((err: unknown) => logger.warn({ project, err: String(err) }, 'update after a file change failed'))
+      .catch((err: unknown) => logger.warn({ project, err: err }, 'update after a file change failed'))
       .finally(() => {
         p.running = false;
         // changes that came in meanwhile: one more batch
@@ -84,7 +84,7 @@ export function watchProjects(projectsDir: string, handle: (changes: ProjectChan
   watcher.on('addDir', (path) => relative(projectsDir, path).includes(sep) && touched(path, true));
   watcher.on('unlinkDir', (path) => relative(projectsDir, path).includes(sep) && touched(path, true));
   watcher.on('error', (err) => {
-    logger.warn({ err: String(err) }, 'project watcher error; listing the project folders again before each use');
+    logger.warn({ err }, 'project watcher error; listing the project folders again before each use');
     options.onTrust?.(false);
   });
   watcher.on('ready', () => options.onTrust?.(true));

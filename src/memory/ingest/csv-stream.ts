@@ -11,6 +11,7 @@ import { createReadStream } from 'node:fs';
 import { parse } from 'csv-parse';
 import type { SourceItem } from './parsers.js';
 import { SourceParseError } from './parsers.js';
+import { errorMessage } from '../../util/error-text.js';
 
 export interface BankColumns {
   date: string;
@@ -85,7 +86,7 @@ export async function readRows(path: string, from: { offset: number; line: numbe
     }
   } catch (err) {
     if (items.length >= max) return { items, offset, line, done: false };
-    throw new SourceParseError(`not a valid CSV file: ${err instanceof Error ? err.message : String(err)}`);
+    throw new SourceParseError(`not a valid CSV file: ${errorMessage(err)}`);
   }
   return { items, offset, line, done: true };
 }
@@ -157,7 +158,7 @@ export async function summariseBank(path: string, cols: BankColumns): Promise<{ 
       groups.set(key, g);
     }
   } catch (err) {
-    throw new SourceParseError(`not a valid CSV file: ${err instanceof Error ? err.message : String(err)}`);
+    throw new SourceParseError(`not a valid CSV file: ${errorMessage(err)}`);
   }
   const items = [...groups.values()]
     .sort((a, b) => a.month.localeCompare(b.month) || a.payee.localeCompare(b.payee))

@@ -226,7 +226,7 @@ export class Inbox {
         await this.o.wiki.log(project, [{ action: 'skipped', path: `${source} — sha256 ${hash}, ${String(p.done)} items, prefix ${'0'.repeat(16)}`, detail: err.message }]);
         return { source, outcome: 'unparseable', items: sent, facts, message: err.message };
       }
-      this.o.logger.warn({ project, source, err: String(err) }, 'inbox file stopped part-way; it goes on from its checkpoint next time');
+      this.o.logger.warn({ project, source, err: err }, 'inbox file stopped part-way; it goes on from its checkpoint next time');
       return { source, outcome: 'failed', items: sent, facts, message: String(err instanceof Error ? err.message : err) };
     }
     const total = p.mode === 'summary' ? (p.items ?? []).length : undefined;
@@ -269,7 +269,7 @@ export class Inbox {
       try {
         facts = (await extract(project, source, fresh)).facts;
       } catch (err) {
-        this.o.logger.warn({ project, source, err: String(err) }, 'inbox file not ingested; it is tried again next time');
+        this.o.logger.warn({ project, source, err: err }, 'inbox file not ingested; it is tried again next time');
         return { source, outcome: 'failed', items: fresh.length, facts: 0, message: String(err instanceof Error ? err.message : err) };
       }
     }

@@ -137,9 +137,7 @@ export class IngestService {
   async scanAll(): Promise<void> {
     const dirs = await readdir(this.o.projectsDir, { withFileTypes: true }).catch(() => []);
     await Promise.all(
-      dirs
-        .filter((d) => d.isDirectory() && !d.name.startsWith('.'))
-        .map((d) => this.scan(d.name).catch((err: unknown) => this.o.logger.warn({ project: d.name, err: String(err) }, 'inbox scan failed'))),
+      dirs.filter((d) => d.isDirectory() && !d.name.startsWith('.')).map((d) => this.scan(d.name).catch((err: unknown) => this.o.logger.warn({ project: d.name, err: err }, 'inbox scan failed'))),
     );
   }
 }

@@ -7,6 +7,7 @@
 // the parsers are loaded by the first file of their kind put into an inbox, not at start-up
 import type ICAL from 'ical.js';
 import type { AddressObject } from 'mailparser';
+import { errorMessage } from '../../util/error-text.js';
 
 export interface SourceItem {
   /** Where in the file: `L12` (line), `event-3`, `row-7`, `mail`. */
@@ -43,7 +44,7 @@ async function calendar(text: string): Promise<SourceItem[]> {
   try {
     root = new ical.Component(ical.parse(text) as unknown[]);
   } catch (err) {
-    throw new SourceParseError(`not a valid iCalendar file: ${err instanceof Error ? err.message : String(err)}`);
+    throw new SourceParseError(`not a valid iCalendar file: ${errorMessage(err)}`);
   }
   if (root.name !== 'vcalendar') throw new SourceParseError('not a VCALENDAR');
   return root.getAllSubcomponents('vevent').map((vevent, i) => {
@@ -93,7 +94,7 @@ async function csv(text: string): Promise<SourceItem[]> {
   try {
     rows = parseCsv<{ record: Record<string, string>; info: { lines: number } }>(text, { columns: true, bom: true, skip_empty_lines: true, trim: true, info: true });
   } catch (err) {
-    throw new SourceParseError(`not a valid CSV file: ${err instanceof Error ? err.message : String(err)}`);
+    throw new SourceParseError(`not a valid CSV file: ${errorMessage(err)}`);
   }
   return rows.map((r) => ({
     ref: `L${r.info.lines}`,

@@ -8,6 +8,7 @@ import { open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { CharlieError, MemoryUnavailableError } from '../../core/errors.js';
 import type { FileProblem } from '../../core/ports.js';
+import { errorMessage } from '../../util/error-text.js';
 
 /** Version of an absent file. */
 export const ABSENT = 'absent';
@@ -146,7 +147,7 @@ export function writeFailure(path: string, err: unknown, consequence: string): M
   if (err instanceof MemoryUnavailableError) return err;
   const code = (err as NodeJS.ErrnoException | null)?.code ?? '';
   const known = WRITE_FAILURES[code];
-  const why = known ? `${known} (${code})` : err instanceof Error ? err.message : String(err);
+  const why = known ? `${known} (${code})` : errorMessage(err);
   return new MemoryUnavailableError(`Couldn't save ${path}: ${why}. ${consequence}`, { cause: err });
 }
 

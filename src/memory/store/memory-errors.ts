@@ -1,5 +1,6 @@
 import { CharlieError } from '../../core/errors.js';
 import type { FileProblem } from '../../core/ports.js';
+import { formatProblem } from '../../util/error-text.js';
 
 /** A Markdown file that does not parse; it is left untouched until a person fixes it. */
 export class MemoryFileError extends CharlieError {
@@ -7,6 +8,6 @@ export class MemoryFileError extends CharlieError {
     readonly problem: FileProblem,
     options?: { cause?: unknown },
   ) {
-    super(`${problem.path}${problem.line ? `:${problem.line}` : ''}: ${problem.message} — fix the file by hand; Charlie will not overwrite it`, options);
+    super(`${formatProblem(problem)} — fix the file by hand; Charlie will not overwrite it`, options);
   }
 }

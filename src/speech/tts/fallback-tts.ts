@@ -45,7 +45,7 @@ export class FallbackTts implements TextToSpeech {
       } catch (error) {
         if (options.signal?.aborted) throw error;
         this.skipUntil = now() + (this.options.cooldownMs ?? 60_000);
-        log.warn({ engine: this.primary.id, fallback: this.fallback.id, err: String(error) }, 'text to speech failed, using the local engine');
+        log.warn({ engine: this.primary.id, fallback: this.fallback.id, err: error }, 'text to speech failed, using the local engine');
       }
     }
     return this.fallback.synthesize(text, options);

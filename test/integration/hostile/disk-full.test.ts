@@ -86,9 +86,9 @@ describe('a full disk', () => {
     const model = new ScriptedChatModel(() => ({ text: 'Noted!' }));
     const { assistant } = makeAssistant({ model, memoryModel: null, store });
     const place = { kind: 'project' as const, origin: { key: 'terminal:disk', name: 'disk' } };
-    await assistant.showMemory(place);
+    await assistant.settings.showMemory(place);
     state.free = 5;
-    const out = await assistant.handle({ place, speaker: 'Ann', text: 'Remember the milk', source: 's:1' });
+    const out = await assistant.conversation.handle({ place, speaker: 'Ann', text: 'Remember the milk', source: 's:1' });
     expect(out.reason).toBe('error');
     expect(out.reply).toMatch(/couldn't save .*disk is full/i);
     expect(model.requests).toHaveLength(0);
@@ -103,7 +103,7 @@ describe('a full disk', () => {
     });
     const { assistant } = makeAssistant({ model, memoryModel: null, store });
     const place = { kind: 'project' as const, origin: { key: 'terminal:disk', name: 'disk' } };
-    const out = await assistant.handle({ place, speaker: 'Ann', text: 'Remember the milk', source: 's:1' });
+    const out = await assistant.conversation.handle({ place, speaker: 'Ann', text: 'Remember the milk', source: 's:1' });
     expect(out.reply).toBe('Noted!');
     expect(out.notices).toEqual([expect.stringMatching(/not saved.*disk is full/i)]);
   });

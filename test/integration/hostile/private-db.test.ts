@@ -40,8 +40,8 @@ describe('a damaged private.db', () => {
 
     const model = new ScriptedChatModel(() => ({ text: 'Hello!' }));
     const { assistant } = makeAssistant({ model, privateStore: store });
-    expect((await assistant.handle(msg('hi', general))).reply).toBe('Hello!');
-    const reply = await assistant.handle(msg('hi', dm));
+    expect((await assistant.conversation.handle(msg('hi', general))).reply).toBe('Hello!');
+    const reply = await assistant.conversation.handle(msg('hi', dm));
     expect(reply.reason).toBe('error');
     // A reply never shows host paths: the file is named, its folder is not.
     expectHonestRecovery(reply.reply, 'private.db');
@@ -63,10 +63,10 @@ describe('a damaged private.db', () => {
     const store = new SqlitePrivateStore(path);
     const model = new ScriptedChatModel(() => ({ text: 'Hello!' }));
     const { assistant } = makeAssistant({ model, privateStore: store });
-    const reply = await assistant.handle(msg('what did I tell you?', dm));
+    const reply = await assistant.conversation.handle(msg('what did I tell you?', dm));
     expect(reply.reason).toBe('error');
     expectHonestRecovery(reply.reply, 'private.db');
-    expect((await assistant.handle(msg('hi', general))).reply).toBe('Hello!');
+    expect((await assistant.conversation.handle(msg('hi', general))).reply).toBe('Hello!');
     store.close();
   });
 });

@@ -1,4 +1,5 @@
 /** Starts the real Discord front door (discord.js client) against the fake Discord server. */
+import { loadCommands } from '../../../commands/index.js';
 import { afterEach } from 'vitest';
 import { configSchema } from '../../../src/config.js';
 import type { AssistantApi } from '../../../src/core/assistant-api.js';
@@ -62,6 +63,7 @@ export async function startBotHarness(options: HarnessOptions): Promise<BotHarne
   let bot: DiscordBot;
   try {
     bot = await startDiscord({
+      commands: await loadCommands(),
       config,
       assistant: options.assistant,
       logger: options.logger ?? silentLogger,

@@ -92,7 +92,7 @@ describe('VoiceConversation', () => {
   it('a turn that fails says so briefly and posts the notices', async () => {
     const t = setup({ transcripts: ['what is new'] });
     const conv = new VoiceConversation({
-      assistant: { handle: async () => ({ project: 'p', reply: '', reason: 'error', related: [], notices: ['no model server at http://localhost:1234/v1'] }) },
+      assistant: { conversation: { handle: async () => ({ project: 'p', reply: '', reason: 'error', related: [], notices: ['no model server at http://localhost:1234/v1'] }) } },
       stt: t.stt,
       queue: t.queue,
       place,
