@@ -7,9 +7,10 @@ import { api, ApiError, type Me, type ProjectList } from './api.js';
 import { $, clear, h, icon, toast } from './dom.js';
 import { renderChat } from './chat.js';
 import { renderInspector, renderPage } from './inspector.js';
+import { ROUTE_VIEWS, type RouteView } from './views.js';
 
 interface Route {
-  view: 'chat' | 'inspect' | 'graph' | 'page' | 'settings';
+  view: RouteView;
   project: string;
   rest: string;
 }
@@ -22,7 +23,7 @@ function parseRoute(list: ProjectList): Route {
   const [view = 'chat', project = '', ...rest] = parts;
   const fallback = list.projects[0]?.project ?? list.private.project;
   const known = project === list.private.project || list.projects.some((p) => p.project === project);
-  const v = (['chat', 'inspect', 'graph', 'page', 'settings'] as const).find((x) => x === view) ?? 'chat';
+  const v = ROUTE_VIEWS.find((x) => x === view) ?? 'chat';
   return { view: v, project: known ? project : fallback, rest: rest.join('/') };
 }
 
