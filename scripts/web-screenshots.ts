@@ -114,6 +114,10 @@ try {
       await page.goto(`${fixture.web.url}/#/settings`);
       await page.locator('table.settings').waitFor();
       await page.screenshot({ path: join(out, `settings-${label}.png`) });
+      // Run checks (the first click runs the doctor, later ones show its results again) and the projects' styles
+      await page.locator('#run-checks').click();
+      await page.locator('table.checks tr.check').first().waitFor({ timeout: 60_000 });
+      await page.screenshot({ path: join(out, `settings-checks-${label}.png`), fullPage: true });
       if (size === 'phone') {
         await page.locator('#menu-button').click();
         await page.waitForTimeout(300);
