@@ -10,6 +10,7 @@
  *      view to its first frame, and frame times while zooming, in headless Chromium.
  *   4. The first view over the wire: every byte Chromium received (headers and compressed bodies,
  *      from the DevTools protocol) from signing in to the chat drawn, in a fresh browser profile.
+ *   5. Server memory (RSS and V8 heap after a GC) at 0, 50, 100 and 200 chat turns (bench-web-memory.ts).
  * Usage: npm run bench:web [-- --runs 30 --model-delay 50 --graph-nodes 3000]
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -20,6 +21,7 @@ import { ensureClient } from '../src/web/client-build.js';
 import { startWebFixture, TOKEN } from '../test/support/web-fixture.js';
 import { demoFiles } from '../test/support/web-demo-data.js';
 import { benchGraph } from './bench-web-graph.js';
+import { benchMemory } from './bench-web-memory.js';
 import { launchChromium } from '../test/support/browser.js';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '30' }, 'model-delay': { type: 'string', default: '50' }, 'graph-nodes': { type: 'string', default: '3000' } } });
@@ -109,6 +111,9 @@ try {
   } finally {
     await browser.close();
   }
+
+  // 5. Server memory at 0, 50, 100 and 200 turns (first: no turn has run yet; the graph comes later)
+  await benchMemory(fixture, 'home');
 
   // 2. Time to first token
   const modelTimes: number[] = [];

@@ -1,6 +1,6 @@
 /**
  * Screenshots of the web app (sign-in, chat with a code reply and a cut reply, inspector with its
- * review queue and candidates, graph) at desktop and phone sizes, light and dark, against a
+ * review queue and candidates, graph — also at 24 and 1,000 pages —, settings) at desktop and phone sizes, light and dark, against a
  * scripted model and demo memory: `npx tsx scripts/web-screenshots.ts [outDir]` (default
  * /tmp/web-shots). Needs /usr/bin/chromium.
  */
@@ -8,12 +8,13 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchChromium } from '../test/support/browser.js';
 import { demoFiles, writeWaiting } from '../test/support/web-demo-data.js';
+import { bigWiki, householdWiki } from '../test/support/web-graph-data.js';
 import { startWebFixture, TOKEN } from '../test/support/web-fixture.js';
 
 const out = process.argv[2] ?? '/tmp/web-shots';
 mkdirSync(out, { recursive: true });
 const fixture = await startWebFixture({
-  files: demoFiles(),
+  files: { ...demoFiles(), ...householdWiki('household'), ...bigWiki('big', 1000) },
   script: (body: { messages: { role: string; content: unknown }[] }) => {
     const users = body.messages.filter((m) => m.role === 'user');
     const asked = JSON.stringify(users[users.length - 1]?.content ?? '');
@@ -112,9 +113,22 @@ try {
       await page.locator('.graph-canvas canvas').first().waitFor();
       await page.waitForTimeout(800);
       await page.screenshot({ path: join(out, `graph-${label}.png`) });
+      for (const [slug, pages] of [
+        ['household', 24],
+        ['big', 1000],
+      ] as const) {
+        await page.goto(`${fixture.web.url}/#/graph/${slug}`);
+        await page.locator('.graph-labels .graph-label').first().waitFor({ timeout: 60_000 });
+        await page.waitForTimeout(500);
+        await page.screenshot({ path: join(out, `graph-${pages}-${label}.png`) });
+      }
       await page.goto(`${fixture.web.url}/#/settings`);
       await page.locator('table.settings').waitFor();
       await page.screenshot({ path: join(out, `settings-${label}.png`) });
+      // Run checks (the first click runs the doctor, later ones show its results again) and the projects' styles
+      await page.locator('#run-checks').click();
+      await page.locator('table.checks tr.check').first().waitFor({ timeout: 60_000 });
+      await page.screenshot({ path: join(out, `settings-checks-${label}.png`), fullPage: true });
       if (size === 'phone') {
         await page.locator('#menu-button').click();
         await page.waitForTimeout(300);

@@ -39,6 +39,7 @@ import { selectEmbedder } from './llm/embeddings.js';
 import { createRecall, recallSettings } from './memory/recall.js';
 import { conformanceStartLine } from './doctor/conformance-store.js';
 import { settingsView } from './web/settings.js';
+import { webChecks } from './web/run-checks.js';
 import type { WebServer } from './web/server.js';
 import type { SpeechToText, SynthesizedAudio, TextToSpeech } from './core/ports.js';
 import { guardSpeech } from './core/egress.js';
@@ -399,6 +400,7 @@ export async function startWebApp(
       trustedProxies: config.WEB_TRUSTED_PROXY,
       settings: () => settingsView(config),
       ...(app.ingest ? { ingest: app.ingest } : {}),
+      runChecks: webChecks(config),
     },
     logger.child({ component: 'web' }),
   );

@@ -27,6 +27,7 @@ import { clientAddress, hostGuard, originGuard, securityHeaders, type HostPolicy
 import { loginPage } from './login-page.js';
 import type { ProjectDirectory } from './places.js';
 import type { SettingsView } from './settings.js';
+import { settingsRoutes, type CheckLine } from './api-settings.js';
 import { TraceStore } from './trace-store.js';
 import { TurnHub } from './turns.js';
 
@@ -48,6 +49,10 @@ export interface WebDeps {
   clientDir: string;
   /** What the owner's Settings page shows (read-only); absent, the page says it is not available. */
   settings?: () => SettingsView;
+  /** Runs the doctor's checks here, for the Settings page's "Run checks" (api-settings.ts). */
+  runChecks?: () => Promise<CheckLine[]>;
+  /** The clock of the checks' rate limit (default Date.now). */
+  now?: () => number;
   /** Where the web app keeps each turn's trace (default: `turns/` next to clientDir, under DATA_DIR/web). */
   turnsDir?: string;
   /** Mark the session cookie Secure (the public URL is https). */
@@ -171,6 +176,7 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
     if (c.get('user').kind !== 'owner') return c.json({ error: 'only the owner sees the settings' }, 403);
     return c.json(deps.settings?.() ?? { items: [], doctor: 'not available' });
   });
+  settingsRoutes(app, deps);
   chatRoutes(app, deps, turns, new TraceStore(deps.turnsDir ?? join(dirname(deps.clientDir), 'turns')));
   projectRoutes(app, deps);
   memoryRoutes(app, deps);

@@ -7,7 +7,8 @@
  * Scripts and the stylesheet go to `assets/` with a content hash in their names (served with a
  * year-long, immutable cache lifetime); index.html names them, `assets.json` tells the server
  * (the sign-in page's stylesheet), and the service worker gets the list of what the shell needs
- * (the app, every chunk it imports at once, the stylesheet) to keep offline from its first install. Every text file also gets a brotli (.br) and a gzip (.gz) copy, which
+ * (the app, every chunk it imports at once, the stylesheet) to keep offline from its first install.
+ * The graph's layout Web Worker (graph-worker.ts) is built first, and the app is told its hashed name. Every text file also gets a brotli (.br) and a gzip (.gz) copy, which
  * the static server sends to browsers that accept them.
  */
 import { build } from 'esbuild';
@@ -61,8 +62,20 @@ export async function ensureClient(outDir: string, options: { force?: boolean; m
   mkdirSync(tmp, { recursive: true });
   const buildId = Date.now().toString(36);
   const common = { bundle: true, minify: options.minify ?? true, sourcemap: false, target: ['es2022'], logLevel: 'silent' as const, legalComments: 'none' as const };
+  // the graph's layout worker first: the app is told its hashed name (graph-view.ts)
+  const worker = await build({
+    ...common,
+    entryPoints: { 'graph-worker': join(CLIENT_SRC, 'graph-worker.ts') },
+    outdir: tmp,
+    format: 'esm',
+    entryNames: 'assets/[name]-[hash]',
+    metafile: true,
+  });
+  const workerFile = Object.keys(worker.metafile.outputs).find((f) => f.endsWith('.js'));
+  if (!workerFile) throw new Error('the client build made no graph worker');
   const result = await build({
     ...common,
+    define: { __GRAPH_WORKER__: JSON.stringify(`/${relative(tmp, resolve(workerFile)).split('\\').join('/')}`) },
     entryPoints: { app: join(CLIENT_SRC, 'app.ts') },
     outdir: tmp,
     format: 'esm',

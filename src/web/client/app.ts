@@ -9,9 +9,10 @@ import { renderChat } from './chat.js';
 import { renderInspector, renderPage } from './inspector.js';
 import { archivedList, PROJECTS_CHANGED } from './project-menu.js';
 import { installShortcuts } from './shortcuts.js';
+import { ROUTE_VIEWS, type RouteView } from './views.js';
 
 interface Route {
-  view: 'chat' | 'inspect' | 'graph' | 'page' | 'settings';
+  view: RouteView;
   project: string;
   rest: string;
 }
@@ -24,7 +25,7 @@ function parseRoute(list: ProjectList): Route {
   const [view = 'chat', project = '', ...rest] = parts;
   const fallback = list.projects[0]?.project ?? list.private.project;
   const known = project === list.private.project || list.projects.some((p) => p.project === project);
-  const v = (['chat', 'inspect', 'graph', 'page', 'settings'] as const).find((x) => x === view) ?? 'chat';
+  const v = ROUTE_VIEWS.find((x) => x === view) ?? 'chat';
   return { view: v, project: known ? project : fallback, rest: rest.join('/') };
 }
 

@@ -4,6 +4,7 @@
  * shows each hit's score parts. Records carry whatever fields exist; new ones show up as columns
  * in the details without changes here.
  */
+import { INSPECTOR_TABS } from './views.js';
 import { api, type Hit, type PageRef, type PageVersion } from './api.js';
 import type { MemoryRecord } from '../shared/records.js';
 import { clear, confirmButton, h, toast } from './dom.js';
@@ -52,7 +53,7 @@ export async function renderInspector(main: HTMLElement, project: string, title:
   const tabs = h(
     'nav',
     { class: 'subtabs', 'aria-label': 'Inspector sections' },
-    ['records', 'review', 'candidates', 'pages', 'recall'].map((t) =>
+    INSPECTOR_TABS.map((t) =>
       h('a', { href: `#/inspect/${encodeURIComponent(project)}/${t}`, class: t === tab ? 'active' : '', 'aria-current': t === tab ? 'page' : null }, `${t.charAt(0).toUpperCase()}${t.slice(1)}`),
     ),
   );

@@ -1,9 +1,14 @@
-/** The owner's Settings page, read-only: which model does each job and where it runs, voice, embedder, the doctor's last check. */
+/**
+ * The owner's Settings page: which model does each job and where it runs, voice, embedder, the
+ * doctor's last model check (read-only); then "Run checks" and each project's style and response
+ * mode (settings-checks.ts).
+ */
 import { api } from './api.js';
 import { clear, h } from './dom.js';
+import { editableSettings } from './settings-checks.js';
 
 export async function renderSettings(main: HTMLElement): Promise<void> {
-  const view = await api.settings();
+  const [view, editable] = await Promise.all([api.settings(), editableSettings()]);
   clear(
     main,
     h('header', { class: 'view-head' }, h('h1', {}, 'Settings')),
@@ -34,5 +39,6 @@ export async function renderSettings(main: HTMLElement): Promise<void> {
     ),
     h('h2', {}, 'Last model check'),
     h('p', {}, view.doctor),
+    ...editable,
   );
 }

@@ -1,0 +1,61 @@
+/**
+ * Server memory over many turns, for `npm run bench:web`: the resident set size (RSS) and the
+ * V8 heap of this process — which is the whole Charlie with its web app, the fixture's — after a
+ * full garbage collection, at 0, 50, 100 and 200 chat turns through POST /api/projects/:project/messages
+ * (SSE, read to the end). Run with --expose-gc (the npm script does), else the figures include
+ * garbage not yet collected.
+ */
+import { TOKEN, type WebFixture } from '../test/support/web-fixture.js';
+
+const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
+
+/**
+ * The scripted model server runs in this process too and keeps every request it got (for tests'
+ * assertions): a heap snapshot diff over 100 turns showed those bodies (system prompt, tools,
+ * history, ~16 KB a turn) as most of the growth. They are dropped before each measure, so the
+ * figures are Charlie's.
+ */
+function forgetModelLog(fixture: WebFixture): void {
+  fixture.model.requests.length = 0;
+  fixture.model.requestHeaders.length = 0;
+  fixture.model.embedInputs.length = 0;
+}
+
+async function settle(): Promise<{ rss: number; heap: number }> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  for (let i = 0; i < 3; i++) {
+    gc?.();
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const m = process.memoryUsage();
+  return { rss: m.rss, heap: m.heapUsed };
+}
+
+async function turn(fixture: WebFixture, project: string, i: number): Promise<void> {
+  const res = await fetch(`${fixture.web.url}/api/projects/${project}/messages`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ text: `what about the flight, question ${i}?` }),
+  });
+  await res.text();
+}
+
+export async function benchMemory(fixture: WebFixture, project: string, marks: readonly number[] = [0, 50, 100, 200]): Promise<void> {
+  const gcOn = typeof (globalThis as { gc?: unknown }).gc === 'function';
+  console.log(`\nServer memory over chat turns (this process: Charlie + its web app${gcOn ? ', after a full GC' : '; run with --expose-gc for figures after a GC'}):`);
+  let done = 0;
+  const rows: { turns: number; rss: number; heap: number }[] = [];
+  for (const mark of marks) {
+    while (done < mark) await turn(fixture, project, done++);
+    forgetModelLog(fixture);
+    const m = await settle();
+    rows.push({ turns: mark, ...m });
+    console.log(`  ${String(mark).padStart(4)} turns:  RSS ${mb(m.rss).padStart(9)} · heap used ${mb(m.heap).padStart(8)}`);
+  }
+  const first = rows[1] ?? rows[0];
+  const last = rows[rows.length - 1];
+  if (first && last && last.turns > first.turns) {
+    const per = (last.heap - first.heap) / (last.turns - first.turns);
+    console.log(`  heap from ${first.turns} to ${last.turns} turns: ${per >= 0 ? '+' : ''}${(per / 1024).toFixed(1)} KB a turn; RSS ${last.rss >= first.rss ? '+' : ''}${mb(last.rss - first.rss)}`);
+  }
+}
