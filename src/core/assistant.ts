@@ -207,7 +207,7 @@ export class Assistant implements AssistantApi {
   }
 
   private home(place: Place, recall: Recall = this.deps.recall): Promise<Home> {
-    const { store, privateStore, privateRecords, usage, graph, candidates, lastReflection, clock, settings } = this.deps;
+    const { store, privateStore, privateRecords, privateRecall, usage, graph, candidates, lastReflection, clock, settings } = this.deps;
     return openHome(place, {
       store,
       privateStore,
@@ -217,6 +217,7 @@ export class Assistant implements AssistantApi {
       ...(candidates ? { candidates } : {}),
       ...(lastReflection ? { lastReflection } : {}),
       ...(privateRecords ? { privateRecords } : {}),
+      ...(privateRecall ? { privateRecall } : {}),
       now: () => clock.now(),
       distillEvery: settings.distillEvery,
     });
