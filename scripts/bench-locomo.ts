@@ -109,7 +109,7 @@ try {
         queryMs.push(performance.now() - t);
         const ids: string[] = [];
         for (const h of hits) {
-          const id = lines.get(`${h.page}#${h.lineStart}`);
+          const id = lines.get(`${h.page}#${h.message ?? h.lineStart}`);
           if (id && !ids.includes(id)) ids.push(id);
         }
         rankings[key] = ids;

@@ -127,7 +127,7 @@ function tune(saved: Saved, grid: Record<string, number[]> | Record<string, numb
       const found: Candidates = { vector: chunks(q.vector), keyword: chunks(q.keyword), temporal: chunks(q.temporal) };
       const ids: string[] = [];
       for (const h of fuse(found, q.question, shapes.get(q)!, weights).rank(() => 0, now, K)) {
-        const id = conv.lines[`${h.page}#${h.lineStart}`];
+        const id = conv.lines[`${h.page}#${h.message ?? h.lineStart}`];
         if (id && !ids.includes(id)) ids.push(id);
       }
       out[q.key] = ids;

@@ -184,6 +184,7 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
     candidates: (project) => fileCandidateStore(config.dataDir, project),
     lastReflection: (project) => reflectionPages.lastReflection(project),
     privateRecords: privateStore.records,
+    privateRecall: privateStore.recall(embedder, clock),
     usage,
     writeRequests: new FileWriteRequestStore(dataFiles(config.dataDir).writeRequests),
     clock,

@@ -99,7 +99,7 @@ export class Assistant implements AssistantApi {
   }
 
   private home(place: Place, recall: Recall = this.deps.recall): Promise<Home> {
-    const { store, privateStore, privateRecords, usage, graph, candidates, lastReflection, clock, settings, reflection } = this.deps;
+    const { store, privateStore, privateRecords, privateRecall, usage, graph, candidates, lastReflection, clock, settings, reflection } = this.deps;
     return openHome(place, {
       store,
       privateStore,
@@ -110,6 +110,7 @@ export class Assistant implements AssistantApi {
       ...(lastReflection ? { lastReflection } : {}),
       ...(privateRecords ? { privateRecords } : {}),
       ...(reflection ? { reflection } : {}),
+      ...(privateRecall ? { privateRecall } : {}),
       now: () => clock.now(),
       distillEvery: settings.distillEvery,
     });

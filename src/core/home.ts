@@ -11,8 +11,9 @@ import type { DistillTarget } from './distill.js';
 import { CharlieError } from './errors.js';
 import { privateDistillGraph, privateRecordShelf } from './private-records.js';
 import type { Raisable } from './reminders.js';
-import { searchPrivate } from './private-search.js';
 import { privateCapabilities, projectCapabilities, type HomeCapabilities, type ReflectionDesk } from './home-capabilities.js';
+import { searchPrivate, searchPrivateHybrid } from './private-search.js';
+import type { PrivateRecallIndex } from './private-recall.js';
 import type {
   FileProblem,
   GraphWrite,
@@ -113,6 +114,8 @@ export interface MemoryStores {
   candidates?: (project: string) => CandidateStore;
   /** Typed records of private conversations (private.db); absent = DMs keep none. */
   privateRecords?: PrivateRecords;
+  /** Each private conversation's own hybrid index (private.db); absent = DMs are searched by their words only. */
+  privateRecall?: PrivateRecallIndex;
   /** When reflection last ran over a project (the gate measures recency against it); absent = never. */
   lastReflection?: (project: string) => Promise<Date | null>;
 }
@@ -290,7 +293,10 @@ function privateHome(userId: string, userName: string, stores: HomeStores): Home
       store.setStyle(userId, style);
     },
     setRespond: async () => {},
-    search: async (query, limit) => searchPrivate(store, userId, query, limit, stores.privateRecords?.list(userId, stores.now()) ?? []),
+    search: async (query, limit) => {
+      const records = stores.privateRecords?.list(userId, stores.now()) ?? [];
+      return stores.privateRecall ? searchPrivateHybrid(store, stores.privateRecall, userId, query, limit, records) : searchPrivate(store, userId, query, limit, records);
+    },
     distillTarget: () => {
       let ids: number[] = [];
       return {

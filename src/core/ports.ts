@@ -305,6 +305,8 @@ export interface RecallHit {
   why: string[];
   /** The chunk's sensitivity: its page's front matter, or its own marker. */
   sensitivity?: Sensitivity;
+  /** A section of a long archive message: the message's header line (lineStart..lineEnd is the section). */
+  message?: number;
 }
 
 export interface RecallScope {

@@ -4,6 +4,7 @@
  */
 import { isSensitive, sensitivityOf } from './sensitivity.js';
 import type { MemoryLayers, PrivateRecord, PrivateStore, RecallHit, Sensitivity } from './ports.js';
+import type { PrivateDoc, PrivateRecallIndex } from './private-recall.js';
 import { retrievableRecords } from './private-records.js';
 
 const COMMON = new Set([
@@ -85,6 +86,48 @@ export function searchPrivate(store: PrivateStore, userId: string, query: string
     .searchMessages(userId, terms, limit)
     .map((e) => hit(`private message ${e.time.slice(0, 16).replace('T', ' ')}`, `${e.speaker}: ${e.text}`, e.time, e.sensitivity ?? sensitivityOf(e.text)));
   return [...typed, ...memory, ...messages].sort((a, b) => b.score - a.score).slice(0, limit);
+}
+
+/**
+ * The same passages as `searchPrivate` — typed records, lines of the distilled memory, every
+ * message — ranked by the conversation's own hybrid index (keyword, local vectors, usage), so a
+ * question in other words than the DM's still finds it. A record's score is then multiplied by
+ * its effective confidence, as in project recall.
+ */
+export async function searchPrivateHybrid(store: PrivateStore, index: PrivateRecallIndex, userId: string, query: string, limit: number, records: readonly PrivateRecord[] = []): Promise<RecallHit[]> {
+  const docs: PrivateDoc[] = [];
+  const hits = new Map<string, (score: number, parts: RecallHit['parts']) => RecallHit>();
+  const add = (key: string, text: string, make: (score: number, parts: RecallHit['parts']) => RecallHit) => {
+    if (hits.has(key)) return;
+    docs.push({ key, text });
+    hits.set(key, make);
+  };
+  const base = (page: string, text: string, updated: string, sensitivity: Sensitivity, score: number, parts: RecallHit['parts']): RecallHit => {
+    const why = [parts.vector > 0 ? 'vector' : '', parts.keyword > 0 ? 'keyword' : '', parts.usage > 0 ? 'usage' : ''].filter(Boolean);
+    return { page, heading: '', lineStart: 0, lineEnd: 0, text, updated, staleness: 0, score, parts, why, sensitivity };
+  };
+  for (const r of retrievableRecords(records)) {
+    const flags = [r.status === 'review' ? 'review' : '', r.state === 'expired' || r.state === 'old' ? r.state : ''].filter(Boolean);
+    add(`r:${r.id}`, `${r.entity}: ${r.statement}`, (score, parts) => {
+      const h = base('private record', recordLine(r), r.said, isSensitive(r.sensitivity) ? 'sensitive' : 'personal', score * r.effective, parts);
+      return { ...h, confidence: r.effective, why: [...h.why, ...flags] };
+    });
+  }
+  for (const line of renderLayers(store.readLayers(userId)).split('\n')) {
+    if (!line.trim() || line.startsWith('## ') || line.startsWith('(no')) continue;
+    add(`l:${line}`, line, (score, parts) => base('private memory', line, '', sensitivityOf(line), score, parts));
+  }
+  for (const { id, entry: e } of store.messagesSince(userId, 0)) {
+    const text = `${e.speaker}: ${e.text}`;
+    add(`m:${id}`, text, (score, parts) => base(`private message ${e.time.slice(0, 16).replace('T', ' ')}`, text, e.time, e.sensitivity ?? sensitivityOf(e.text), score, parts));
+  }
+  const ranked = await index.search(userId, query, docs, limit);
+  return ranked
+    .flatMap((h) => {
+      const make = hits.get(h.key);
+      return make ? [make(h.score, { vector: h.vector, keyword: h.keyword, usage: h.usage, recency: 0 })] : [];
+    })
+    .sort((a, b) => b.score - a.score);
 }
 
 export function renderLayers(layers: MemoryLayers, part: 'all' | 'summary' | 'decisions' | 'quotes' = 'all'): string {

@@ -15,6 +15,7 @@ import { parseCandidates } from '../memory/records/candidate-store.js';
 import { decay } from '../memory/records/decay.js';
 import { CATEGORIES, STATUSES, type Category, type RecordStatus } from '../core/records/record.js';
 import { attributeOf } from '../memory/records/review.js';
+import { dropRecallRows } from './private-recall.js';
 
 /** The kinds of change a DM record's history keeps (PrivateRecordEvent['kind']). */
 const EVENT_KINDS = ['added', 'restated', 'review', 'reviewed'] as const satisfies readonly PrivateRecordEvent['kind'][];
@@ -107,6 +108,12 @@ export class SqlitePrivateRecords implements PrivateRecords {
       try {
         for (const r of list) insert.run(userId, ...COLUMNS.map((c) => r[c]));
         for (const e of events) log.run(userId, e.id, e.at, e.kind, e.text, e.source);
+        // a record out of answers (held, superseded) leaves the DM's recall index with it
+        dropRecallRows(
+          this.db,
+          userId,
+          list.filter((r) => r.status === 'held' || r.status === 'superseded').map((r) => `r:${r.id}`),
+        );
         this.db.exec('COMMIT');
       } catch (error) {
         this.db.exec('ROLLBACK');

@@ -8,9 +8,10 @@ import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { MemoryUnavailableError } from '../core/errors.js';
 import { sensitivityOf } from '../core/sensitivity.js';
-import type { Decision, LogEntry, MemoryLayers, PrivateStore, Quote } from '../core/ports.js';
+import type { Clock, Decision, Embedder, LogEntry, MemoryLayers, PrivateStore, Quote } from '../core/ports.js';
 import { forgottenBy, type Tombstone } from '../core/tombstones.js';
 import { migrateRecords, SqlitePrivateRecords } from './private-records.js';
+import { dropDeletedMessages, migrateRecall, SqlitePrivateRecall } from './private-recall.js';
 
 type Row = Record<string, unknown>;
 
@@ -75,6 +76,8 @@ function prepare(db: DatabaseSync): Statements {
   if (!columns.includes('sensitivity')) db.exec("ALTER TABLE dm_messages ADD COLUMN sensitivity TEXT NOT NULL DEFAULT 'personal'");
   // Schema 3: typed records and waiting candidates (private-records.ts)
   migrateRecords(db);
+  // Schema 5: the per-user hybrid index of DM recall (private-recall.ts)
+  migrateRecall(db);
   return {
     insertMessage: db.prepare('INSERT INTO dm_messages (user_id, time, speaker, source, text, role, sensitivity) VALUES (?, ?, ?, ?, ?, ?, ?)'),
     selectRecent: db.prepare('SELECT * FROM (SELECT * FROM dm_messages WHERE user_id = ? ORDER BY id DESC LIMIT ?) ORDER BY id ASC'),
@@ -100,6 +103,8 @@ export class SqlitePrivateStore implements PrivateStore {
   readonly problem: PrivateMemoryError | null;
   /** The typed records and waiting candidates of each user's private conversation. */
   readonly records: SqlitePrivateRecords;
+  /** The hybrid indexes handed out by `recall`, told when a user's rows are wiped. */
+  private readonly recalls: SqlitePrivateRecall[] = [];
 
   /** `path` is a file (its folder is created) or `:memory:`. A damaged file is reported, never changed. */
   constructor(private readonly path: string) {
@@ -115,6 +120,13 @@ export class SqlitePrivateStore implements PrivateStore {
       this.problem = this.damaged(err);
     }
     this.records = new SqlitePrivateRecords(this.db, <T>(fn: () => T) => this.use(fn));
+  }
+
+  /** The per-user hybrid index of DM recall in this file; `embedder` is used only when it is local. */
+  recall(embedder: Embedder | null, clock: Clock): SqlitePrivateRecall {
+    const index = new SqlitePrivateRecall(this.db, <T>(fn: () => T) => this.use(fn), embedder, clock);
+    this.recalls.push(index);
+    return index;
   }
 
   private damaged(err: unknown): PrivateMemoryError {
@@ -154,7 +166,12 @@ export class SqlitePrivateStore implements PrivateStore {
         ? this.db.prepare('DELETE FROM dm_messages WHERE user_id = ? AND time >= ?').run(userId, range.sinceTime)
         : this.db.prepare('DELETE FROM dm_messages WHERE id IN (SELECT id FROM dm_messages WHERE user_id = ? ORDER BY id DESC LIMIT ?)').run(userId, Math.max(0, Math.trunc(range.lastN))),
     );
-    if (Number(result.changes) > 0) this.use(() => this.scrubLog());
+    if (Number(result.changes) > 0)
+      this.use(() => {
+        dropDeletedMessages(this.db, userId);
+        for (const r of this.recalls) r.drop(userId);
+        this.scrubLog();
+      });
     return Number(result.changes);
   }
 
@@ -174,12 +191,14 @@ export class SqlitePrivateStore implements PrivateStore {
     this.use(() => {
       this.db.exec('BEGIN');
       try {
-        for (const table of ['dm_messages', 'dm_memory', 'dm_tombstones', 'dm_records', 'dm_candidates', 'dm_record_events']) this.db.prepare(`DELETE FROM ${table} WHERE user_id = ?`).run(userId);
+        for (const table of ['dm_messages', 'dm_memory', 'dm_tombstones', 'dm_records', 'dm_candidates', 'dm_record_events', 'dm_recall'])
+          this.db.prepare(`DELETE FROM ${table} WHERE user_id = ?`).run(userId);
         this.db.exec('COMMIT');
       } catch (error) {
         this.db.exec('ROLLBACK');
         throw error;
       }
+      for (const r of this.recalls) r.drop(userId);
       // secure_delete zeroes the freed pages; VACUUM rebuilds the file and the checkpoint empties the
       // write-ahead log, which still holds the old pages until then
       this.db.exec('VACUUM');

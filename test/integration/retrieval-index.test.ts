@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LONG_MESSAGE } from '../../src/memory/index/chunker.js';
 import { HashingEmbedder } from '../../src/memory/index/hashing-embedder.js';
 import { CountingEmbedder, note, retrievalFixture, type RetrievalFixture } from '../support/retrieval-fixture.js';
 
@@ -227,5 +228,49 @@ describe('hybrid recall over LanceDB', () => {
     const log = hits.find((h) => h.page === 'log/2026-11-29.md')!;
     expect(log).toMatchObject({ lineStart: 3, lineEnd: 5, text: 'Shall we move the standup to 9?' });
     expect(log.heading).toContain('Alice');
+  });
+
+  it('a long structured reply is found by its section, and takes one place among the hits', async () => {
+    const filler = (topic: string) => Array.from({ length: 24 }, (_, i) => `The ${topic} step ${i} covers the kettle descaling routine in detail.`).join(' ');
+    const reply = [
+      '## Kettle',
+      '',
+      filler('first'),
+      '',
+      '## More kettle',
+      '',
+      filler('second'),
+      '',
+      '## Even more kettle',
+      '',
+      filler('third'),
+      '',
+      '## Garden',
+      '',
+      'Water the tomatoes every morning.',
+    ].join('\n');
+    expect(reply.length).toBeGreaterThan(LONG_MESSAGE);
+    const msg = (time: string, who: string, text: string, n: number) => `### ${time} · ${who} · [↗](<terminal:${n}>)\n\n${text}\n\n`;
+    fx.write(
+      'alpha',
+      'log/2026-11-29.md',
+      '# 2026-11-29\n\n' +
+        msg('10:00:00', 'Alice', 'How do I keep the kettle clean?', 1) +
+        msg('10:00:05', 'Charlie', reply, 2) +
+        msg('10:01:00', 'Alice', 'The kettle descaling with vinegar worked.', 3) +
+        msg('10:02:00', 'Bob', 'I descale my kettle monthly.', 4),
+    );
+    const s = fx.open();
+    const hits = await s.recall.recall('kettle descaling routine', { project: 'alpha', limit: 4 });
+    const logHits = hits.filter((h) => h.page === 'log/2026-11-29.md');
+    const fromReply = logHits.filter((h) => h.message === 7);
+    // the reply's sections would fill the top hits; it takes one place and the other messages are found
+    expect(fromReply).toHaveLength(1);
+    expect(fromReply[0]!.heading).toMatch(/Charlie › (More |Even more )?[Kk]ettle/);
+    expect(logHits.map((h) => h.text)).toEqual(expect.arrayContaining([expect.stringContaining('vinegar'), expect.stringContaining('monthly')]));
+    // a question about one section finds that section, lines inside the message
+    const garden = await s.recall.recall('how often to water the tomatoes', { project: 'alpha', limit: 1 });
+    expect(garden[0]).toMatchObject({ message: 7, heading: expect.stringContaining('Garden') as unknown });
+    expect(garden[0]!.lineStart).toBeGreaterThan(7);
   });
 });

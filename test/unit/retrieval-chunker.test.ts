@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatLogEntry, logFileHeading } from '../../src/memory/archive-format.js';
-import { chunkPage, spokenDate } from '../../src/memory/index/chunker.js';
+import { chunkPage, LONG_MESSAGE, spokenDate } from '../../src/memory/index/chunker.js';
 
 describe('Markdown chunking', () => {
   const page = [
@@ -72,6 +72,57 @@ describe('archive chunking', () => {
     expect(chunks[1]!.context).toBe('Caroline: I went to a support group yesterday.\nCaroline: Really powerful.');
     expect(chunks[0]!.context).toBe('Melanie: How was it?\nTell me everything.\nCaroline: Really powerful.');
     expect(chunkPage('log/2023-05-08.md', content, { neighbours: 1 })[0]!.context).toBe('Melanie: How was it?\nTell me everything.');
+  });
+
+  it('sections a long structured message by its headings and size; each section names its message and its lines', () => {
+    const para = (word: string) => Array.from({ length: Math.ceil(LONG_MESSAGE / 40) }, (_, i) => `${word}${i}`).join(' ');
+    const reply = [
+      '## Setup',
+      '',
+      para('install'),
+      '',
+      '```sh',
+      '# not a heading: inside a fence',
+      'npm ci',
+      '```',
+      '',
+      '## Usage',
+      '',
+      `- ${para('run')}`,
+      `- ${para('stop')}`,
+      '',
+      para('usage'),
+      '',
+      para('more'),
+      '',
+      para('tail'),
+    ].join('\n');
+    expect(reply.length).toBeGreaterThan(LONG_MESSAGE);
+    const long = [entries[0]!, { ...entries[1]!, role: 'assistant' as const, text: reply }, entries[2]!];
+    const page = logFileHeading('2023-05-08.md') + long.map(formatLogEntry).join('');
+    const chunks = chunkPage('log/2023-05-08.md', page);
+    const whole = chunkPage('log/2023-05-08.md', content)[1]!;
+    const sections = chunks.filter((c) => c.message !== undefined);
+    expect(sections.length).toBeGreaterThanOrEqual(3);
+    // every section points at its message's header line; the first starts there, the last ends with it
+    expect(new Set(sections.map((c) => c.message))).toEqual(new Set([whole.lineStart]));
+    expect(sections[0]!.lineStart).toBe(whole.lineStart);
+    expect(chunks[chunks.length - 1]!.lineStart).toBe(sections.at(-1)!.lineEnd + 2);
+    expect(sections.map((c) => c.heading.split(' › ').slice(1).join(' › '))).toEqual(['Setup', ...Array<string>(sections.length - 1).fill('Usage')]);
+    // the fenced '#' line stayed code, in the Setup section
+    expect(sections[0]!.text).toContain('# not a heading');
+    // the section's lines are its text in the file
+    const file = page.split('\n');
+    for (const c of sections.slice(1))
+      expect(
+        file
+          .slice(c.lineStart - 1, c.lineEnd)
+          .join('\n')
+          .trim(),
+      ).toBe(c.text);
+    // a short message stays one chunk, with no message pointer
+    expect(chunks[0]!.message).toBeUndefined();
+    expect(new Set(chunks.map((c) => c.lineStart)).size).toBe(chunks.length);
   });
 
   it('writes dates as people say them', () => {

@@ -30,6 +30,11 @@ export interface Chunk {
   sensitivity: Sensitivity;
   /** Hash of heading + text + context + page (+ sensitivity when sensitive); keys the stored vector. */
   hash: string;
+  /**
+   * For a section of a long archive message: the message's header line (its whole-message
+   * chunk would start there). Absent for a message kept whole and for notes.
+   */
+  message?: number;
 }
 
 export interface ChunkOptions {
@@ -128,18 +133,86 @@ function opening(text: string, n: number): string {
   return m ? m[0] : text;
 }
 
+/**
+ * A message longer than this (in characters) is sectioned: by its own headings, then into
+ * blocks of about LONG_MESSAGE_SECTION characters, fenced code kept whole where it fits.
+ */
+export const LONG_MESSAGE = 4000;
+const LONG_MESSAGE_SECTION = 2000;
+
 function chunkLog(page: string, date: string, content: string, options: ChunkOptions): Chunk[] {
   const entries = parseLog(content, date);
   const n = options.neighbours ?? 2;
   const said = (i: number) => `${entries[i]!.speaker}: ${opening(entries[i]!.text, CONTEXT_WORDS)}`;
-  return entries.map((e, i) => {
+  return entries.flatMap((e, i) => {
     const context: string[] = [];
     for (let j = Math.max(0, i - n); j <= Math.min(entries.length - 1, i + n); j++) if (j !== i) context.push(said(j));
     const heading = `${spokenDate(date)} ${e.time.slice(11, 16)} · ${e.speaker}${e.role === 'assistant' ? ' (reply)' : ''}`;
+    // the marker of a sensitive message covers every section of it
     const sensitivity = sensitivityOf(e.text);
-    const chunk = { page, heading, lineStart: e.line, lineEnd: e.endLine, text: e.text, context: context.join('\n'), entity: e.speaker, updated: e.time, staleness: 5, sensitivity };
-    return { ...chunk, hash: sha1(`${page}\n${heading}\n${e.text}\n${chunk.context}${sensitivity === 'sensitive' ? '\nsensitive' : ''}`) };
+    const mark = sensitivity === 'sensitive' ? '\nsensitive' : '';
+    const base = { page, context: context.join('\n'), entity: e.speaker, updated: e.time, staleness: 5, sensitivity };
+    const sections = e.text.length > LONG_MESSAGE ? messageSections(e.text, e.endLine) : [];
+    if (sections.length < 2) {
+      const chunk = { ...base, heading, lineStart: e.line, lineEnd: e.endLine, text: e.text };
+      return [{ ...chunk, hash: sha1(`${page}\n${heading}\n${e.text}\n${chunk.context}${mark}`) }];
+    }
+    return sections.map((sec, k) => {
+      const h = sec.path.length ? `${heading} › ${sec.path.join(' › ')}` : heading;
+      // the first section starts at the header line and the last ends with the message, so the
+      // neighbouring messages find them (thread); every section names its message
+      const lineStart = k === 0 ? e.line : sec.start;
+      const lineEnd = k === sections.length - 1 ? e.endLine : sec.end;
+      return { ...base, heading: h, lineStart, lineEnd, text: sec.text, message: e.line, hash: sha1(`${page}\n${h}\n${sec.text}\n${base.context}${mark}`) };
+    });
   });
+}
+
+/**
+ * The sections of a long message's text (its last line is file line `endLine`): split at its
+ * Markdown headings (outside code fences), then at blank lines once a block holds about
+ * LONG_MESSAGE_SECTION characters. Each keeps its heading path and its file lines.
+ */
+function messageSections(text: string, endLine: number): { path: string[]; start: number; end: number; text: string }[] {
+  const lines = text.split('\n');
+  const first = endLine - lines.length + 1;
+  const out: { path: string[]; start: number; end: number; text: string }[] = [];
+  const path: string[] = [];
+  let block: { start: number; end: number; lines: string[]; size: number } | null = null;
+  let inFence = false;
+  const flush = () => {
+    const body = block?.lines.join('\n').trim();
+    if (block && body) out.push({ path: path.filter(Boolean), start: block.start, end: block.end, text: body });
+    block = null;
+  };
+  lines.forEach((line, i) => {
+    const lineNo = first + i;
+    if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
+    const h = inFence ? null : heading(line);
+    if (h) {
+      flush();
+      path.length = Math.min(path.length, h.level - 1);
+      path[h.level - 1] = h.text;
+      for (let k = 0; k < path.length; k++) path[k] ??= '';
+      // the heading stays in the section's text too: it is what the message says
+      block = { start: lineNo, end: lineNo, lines: [line], size: line.length };
+      return;
+    }
+    const blank = line.trim() === '';
+    if (!block) {
+      if (!blank) block = { start: lineNo, end: lineNo, lines: [line], size: line.length };
+      return;
+    }
+    if (blank && !inFence && block.size >= LONG_MESSAGE_SECTION) {
+      flush();
+      return;
+    }
+    block.lines.push(line);
+    block.size += line.length + 1;
+    if (!blank) block.end = lineNo;
+  });
+  flush();
+  return out;
 }
 
 interface FrontMatter {

@@ -200,6 +200,25 @@ interface Candidate {
 
 const keyOf = (page: string, line: number) => `${page}#${line}`;
 
+/**
+ * The first `limit` hits, best first, with one place per archive message: a long message's
+ * sections after its best one are left out, so one message cannot crowd the top hits.
+ */
+export function onePerMessage(sorted: readonly RecallHit[], limit: number): RecallHit[] {
+  const seen = new Set<string>();
+  const out: RecallHit[] = [];
+  for (const h of sorted) {
+    if (out.length >= limit) break;
+    if (h.message !== undefined) {
+      const key = keyOf(h.page, h.message);
+      if (seen.has(key)) continue;
+      seen.add(key);
+    }
+    out.push(h);
+  }
+  return out;
+}
+
 export class Fusion {
   private readonly candidates = new Map<string, Candidate>();
   private readonly wv: number;
@@ -342,10 +361,11 @@ export class Fusion {
         score,
         parts: { vector, keyword, usage: boost, recency },
         ...(records.confidence !== undefined ? { confidence: records.confidence } : {}),
+        ...(chunk.message !== undefined ? { message: chunk.message } : {}),
         why,
       });
     }
     hits.sort((a, b) => b.score - a.score || a.page.localeCompare(b.page) || a.lineStart - b.lineStart);
-    return hits.slice(0, limit);
+    return onePerMessage(hits, limit);
   }
 }

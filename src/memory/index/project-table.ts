@@ -35,12 +35,12 @@ export interface ScoredChunk extends StoredChunk {
 
 /** Besides the archive, the one page whose chunks are dated by entry (see chunker). */
 const DATED_PAGE = 'decisions.md';
-const SHOWN = ['page', 'heading', 'line_start', 'line_end', 'text', 'entity', 'updated', 'staleness', 'sensitivity', 'hash', 'embedder'];
+const SHOWN = ['page', 'heading', 'line_start', 'line_end', 'message_line', 'text', 'entity', 'updated', 'staleness', 'sensitivity', 'hash', 'embedder'];
 /** Rows before a vector index pays for itself (flat search is exact and fast enough below). */
 const VECTOR_INDEX_MIN_ROWS = 8000;
 
 /** Bumped when the row layout changes: a new layout gets a new table, the old one is dropped. */
-const LAYOUT = 5;
+const LAYOUT = 6;
 
 /** One table per project, embedder and row layout, so none of them is ever mixed. */
 export function tableName(project: string, embedderId: string): string {
@@ -59,6 +59,8 @@ function schema(dimensions: number): Schema {
     str('heading'),
     new Field('line_start', new Int32(), false),
     new Field('line_end', new Int32(), false),
+    // a section of a long archive message: the message's header line (0: a whole message or a note)
+    new Field('message_line', new Int32(), false),
     str('text'),
     str('search_text'),
     str('context'),
@@ -88,6 +90,7 @@ function toChunk(r: Record<string, unknown>): StoredChunk {
     sensitivity: r.sensitivity === 'sensitive' || r.sensitivity === 'public' ? r.sensitivity : 'personal',
     hash: String(r.hash),
     embedder: String(r.embedder),
+    ...(Number(r.message_line) > 0 ? { message: Number(r.message_line) } : {}),
   };
 }
 
@@ -162,6 +165,7 @@ export class ProjectTable {
         heading: r.heading,
         line_start: r.lineStart,
         line_end: r.lineEnd,
+        message_line: r.message ?? 0,
         text: r.text,
         search_text: `${r.heading}\n${r.text}`,
         context: r.context,
