@@ -13,7 +13,7 @@ import { applyIndexRuntime, dataFiles, loadConfig, type Config } from './config.
 import { charlieVersion } from './version.js';
 import { Assistant } from './core/assistant.js';
 import { CharlieError, ConfigError } from './core/errors.js';
-import { asLocalModel, systemClock, type ChatModel, type LocalChatModel, type Logger } from './core/ports.js';
+import { asLocalModel, systemClock, type ChatModel, type Clock, type LocalChatModel, type Logger } from './core/ports.js';
 import { publicUrl } from './llm/locality.js';
 import { chatModelOptions } from './llm/chat-model-config.js';
 import { EmbeddedChatModel } from './llm/embedded/embedded-chat.js';
@@ -53,7 +53,7 @@ import { randomBytes } from 'node:crypto';
 import { SqliteJobStore } from './storage/job-store.js';
 import { Scheduler } from './core/time/scheduler.js';
 import { ReminderDesk } from './core/time/reminder-desk.js';
-import { isDiscordPlace, isTerminalPlace, OutboxRouter } from './time/outbox-router.js';
+import { isDiscordPlace, isTerminalPlace, isWebPlace, OutboxRouter } from './time/outbox-router.js';
 import { startTicker } from './time/ticker.js';
 import { TerminalOutbox } from './terminal/time.js';
 import { CalendarDesk } from './core/time/calendar.js';
@@ -65,8 +65,7 @@ import { projectCommitments } from './time/commitment-book.js';
 import { describeDestinations } from './core/destinations.js';
 import { configuredDestinations } from './doctor/destinations.js';
 
-export async function buildApp(config: Config, logger: Logger, progress: Logger = logger, chat?: ChatModelBuild) {
-  const clock = systemClock;
+export async function buildApp(config: Config, logger: Logger, progress: Logger = logger, chat?: ChatModelBuild, clock: Clock = systemClock) {
   makeFolder('DATA_DIR', config.dataDir);
   makeFolder('PROJECTS_DIR', config.projectsDir);
   const chatModel = chat ?? serverChatModel(config, logger.child({ component: 'llm' }));
@@ -237,7 +236,7 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
     await mcp.close();
     await chatModel.close();
   };
-  return { assistant, model, store, privateStore, ingest, notices, startReflecting, time: { reminders, calendar, brief, outbox, start: startTime }, close, mcp };
+  return { assistant, model, store, privateStore, ingest, notices, startReflecting, time: { reminders, calendar, brief, outbox, start: startTime, tick: () => scheduler.tick() }, close, mcp };
 }
 
 async function main(): Promise<void> {
@@ -359,14 +358,19 @@ async function main(): Promise<void> {
  */
 export async function startWebApp(
   config: Config,
-  app: Pick<Awaited<ReturnType<typeof buildApp>>, 'assistant' | 'store' | 'privateStore' | 'model'> & { mcp?: McpToolSource },
+  app: Pick<Awaited<ReturnType<typeof buildApp>>, 'assistant' | 'store' | 'privateStore' | 'model'> & {
+    mcp?: McpToolSource;
+    time?: Pick<Awaited<ReturnType<typeof buildApp>>['time'], 'reminders' | 'outbox'>;
+  },
   logger: Logger,
   speech: { stt?: SpeechToText; tts?: TextToSpeech },
   out: NodeJS.WritableStream = process.stdout,
 ): Promise<WebServer | null> {
   if (config.WEB_PORT === 0) return null;
   // the web server (Hono, the client build) is loaded only when the web app is on
-  const [{ startWeb }, { WebAuth }] = await Promise.all([import('./web/server.js'), import('./web/auth.js')]);
+  const [{ startWeb }, { WebAuth }, { WebTimeOutbox }] = await Promise.all([import('./web/server.js'), import('./web/auth.js'), import('./web/time-outbox.js')]);
+  const webTime = app.time ? { desk: app.time.reminders, outbox: new WebTimeOutbox() } : undefined;
+  if (app.time && webTime) app.time.outbox.add(isWebPlace, webTime.outbox, 'web');
   const files = dataFiles(config.dataDir);
   const { stt, tts } = speech;
   const web = await startWeb(
@@ -392,6 +396,7 @@ export async function startWebApp(
       mcpServer: memoryEndpoint(memoryServerOptions(config, app, 'web')),
       trustedProxies: config.WEB_TRUSTED_PROXY,
       settings: () => settingsView(config),
+      ...(webTime ? { time: webTime } : {}),
     },
     logger.child({ component: 'web' }),
   );

@@ -18,6 +18,7 @@ import { chatRoutes } from './api-chat.js';
 import { clientAssets } from './client-build.js';
 import { memoryRoutes } from './api-memory.js';
 import { reviewRoutes } from './api-review.js';
+import { reminderRoutes, type WebTime } from './api-reminders.js';
 import { voiceRoutes, type SpeechServices } from './api-voice.js';
 import { FailedLoginLimiter, type WebAuth, type WebUser } from './auth.js';
 import { clientAddress, hostGuard, originGuard, securityHeaders, type HostPolicy } from './guard.js';
@@ -55,6 +56,8 @@ export interface WebDeps {
   mcpServer?: McpEndpoint;
   /** Proxy addresses (WEB_TRUSTED_PROXY) whose X-Forwarded-For names the real client. */
   trustedProxies?: readonly string[];
+  /** Reminders (the Reminders view, and due ones pushed to the open page). */
+  time?: WebTime;
 }
 
 /** Charlie's memory as an MCP server (Streamable HTTP), answered at /api/mcp. */
@@ -170,6 +173,7 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
   memoryRoutes(app, deps);
   reviewRoutes(app, deps);
   voiceRoutes(app, deps.speech);
+  reminderRoutes(app, deps);
   app.all('/api/*', (c) => c.json({ error: 'no such API route' }, 404));
 
   app.use('/*', async (c, next) => {

@@ -7,9 +7,10 @@ import { api, ApiError, type Me, type ProjectList } from './api.js';
 import { $, clear, h, icon, toast } from './dom.js';
 import { renderChat } from './chat.js';
 import { renderInspector, renderPage } from './inspector.js';
+import { renderReminders, startReminderFeed } from './reminders.js';
 
 interface Route {
-  view: 'chat' | 'inspect' | 'graph' | 'page' | 'settings';
+  view: 'chat' | 'inspect' | 'graph' | 'page' | 'settings' | 'reminders';
   project: string;
   rest: string;
 }
@@ -22,7 +23,7 @@ function parseRoute(list: ProjectList): Route {
   const [view = 'chat', project = '', ...rest] = parts;
   const fallback = list.projects[0]?.project ?? list.private.project;
   const known = project === list.private.project || list.projects.some((p) => p.project === project);
-  const v = (['chat', 'inspect', 'graph', 'page', 'settings'] as const).find((x) => x === view) ?? 'chat';
+  const v = (['chat', 'inspect', 'graph', 'page', 'settings', 'reminders'] as const).find((x) => x === view) ?? 'chat';
   return { view: v, project: known ? project : fallback, rest: rest.join('/') };
 }
 
@@ -90,7 +91,7 @@ function viewTabs(route: Route): HTMLElement[] {
   const p = encodeURIComponent(route.project);
   const tab = (view: string, label: string, href: string) =>
     h('a', { href, class: route.view === view || (view === 'inspect' && route.view === 'page') ? 'active' : '', 'aria-current': route.view === view ? 'page' : null }, label);
-  return [tab('chat', 'Chat', `#/chat/${p}`), tab('inspect', 'Memory', `#/inspect/${p}/records`), tab('graph', 'Graph', `#/graph/${p}`)];
+  return [tab('chat', 'Chat', `#/chat/${p}`), tab('inspect', 'Memory', `#/inspect/${p}/records`), tab('graph', 'Graph', `#/graph/${p}`), tab('reminders', 'Reminders', `#/reminders/${p}`)];
 }
 
 type Theme = 'system' | 'light' | 'dark';
@@ -180,6 +181,7 @@ async function start(): Promise<void> {
   document.title = me.assistant;
   $('.brand').textContent = me.assistant;
   let list = await api.projects();
+  startReminderFeed();
   let dispose: () => void = () => {};
   const draw = async () => {
     dispose();
@@ -207,6 +209,7 @@ async function start(): Promise<void> {
       else if (route.view === 'inspect') await renderInspector(main, route.project, title, route.rest || 'records');
       else if (route.view === 'page') await renderPage(main, route.project, route.rest);
       else if (route.view === 'settings') await (await import('./settings-view.js')).renderSettings(main);
+      else if (route.view === 'reminders') await renderReminders(main, route.project, title);
       else {
         const { renderGraph } = await import('./graph-view.js');
         dispose = await renderGraph(main, route.project, title);
