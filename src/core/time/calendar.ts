@@ -114,6 +114,12 @@ export class CalendarDesk {
   subscribe(asker: Asker, sub: Subscription): { ok: boolean; line: string } {
     if (!/^https?:\/\//i.test(sub.url) && !/^webcal:\/\//i.test(sub.url)) return { ok: false, line: 'a calendar address starts with https:// (or webcal://)' };
     const url = sub.url.replace(/^webcal:/i, 'https:');
+    // a password in the address would be kept in data/schedule.db: it belongs in CALENDAR_SECRETS
+    if (/^https?:\/\/[^/?#]*@/i.test(url))
+      return {
+        ok: false,
+        line: `Not subscribed: that address holds a user name or password, and I have not kept it. Put them in .env as CALENDAR_SECRETS=${slug(sub.name) || 'family'}=USER:PASSWORD, restart, and subscribe the address without them, with the handle ${slug(sub.name) || 'family'}.`,
+      };
     const id = this.jobId(asker.place, sub.name);
     const now = this.deps.clock.now();
     const state: PollState = { sub: { ...sub, url }, marker: '', seen: {}, events: [] };
