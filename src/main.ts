@@ -236,7 +236,26 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
     await mcp.close();
     await chatModel.close();
   };
-  return { assistant, model, store, privateStore, ingest, notices, startReflecting, time: { reminders, calendar, brief, outbox, start: startTime, tick: () => scheduler.tick() }, close, mcp };
+  return {
+    assistant,
+    model,
+    store,
+    privateStore,
+    ingest,
+    notices,
+    startReflecting,
+    time: {
+      reminders,
+      calendar,
+      brief,
+      outbox,
+      start: startTime,
+      tick: () => scheduler.tick(),
+      shown: { was: (key: string) => jobs.wasDelivered(key), mark: (key: string) => jobs.delivered(key, clock.now()) },
+    },
+    close,
+    mcp,
+  };
 }
 
 async function main(): Promise<void> {
@@ -332,7 +351,7 @@ async function main(): Promise<void> {
   for (const n of app.notices) process.stdout.write(`! ${n}\n`);
   // the terminal has no channel: reports go to the log (data/logs/charlie.log)
   app.startReflecting(async () => {});
-  const terminalOutbox = new TerminalOutbox();
+  const terminalOutbox = new TerminalOutbox(app.time.shown);
   app.time.outbox.add(isTerminalPlace, terminalOutbox);
   app.time.start();
   await runTerminal({
