@@ -62,6 +62,7 @@ import { calendarRecords } from './time/calendar-records.js';
 import { FollowUps } from './core/time/follow-ups.js';
 import { MorningBrief } from './core/time/brief.js';
 import { projectCommitments } from './time/commitment-book.js';
+import { bothBooks, privateCommitments } from './time/private-commitments.js';
 import { describeDestinations } from './core/destinations.js';
 import { configuredDestinations } from './doctor/destinations.js';
 
@@ -156,7 +157,11 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
     pollMinutes: config.CALENDAR_POLL_MINUTES,
   });
   calendar.attach(scheduler);
-  const commitments = projectCommitments(store, graph);
+  // DM commitments are followed up in the DM, their answers kept in private.db like the DM
+  const commitments = bothBooks(
+    projectCommitments(store, graph),
+    privateCommitments(privateStore.records, () => privateStore.records.ownersWithDueCommitments(), clock),
+  );
   const followUps = new FollowUps({ jobs, book: commitments, outbox, clock, logger: logger.child({ component: 'follow-ups' }), zone: config.TZ, hour: config.FOLLOW_UP_HOUR });
   followUps.attach(scheduler, reminders);
   const brief = new MorningBrief({ jobs, desk: reminders, calendar, book: commitments, outbox, clock });

@@ -60,7 +60,7 @@ function notificationButton(): HTMLElement | null {
       );
     });
   });
-  return button;
+  return h('p', {}, button);
 }
 
 export async function renderReminders(main: HTMLElement, project: string, title: string): Promise<void> {
