@@ -78,7 +78,7 @@ export async function remindCommand(args: string, desk: ReminderDesk | undefined
   }
 }
 
-export const CALENDAR_HELP = '/calendar subscribe NAME URL [HANDLE] · /calendar list · /calendar agenda [WHEN] · /calendar poll · /calendar unsubscribe NAME';
+export const CALENDAR_HELP = '/calendar subscribe NAME URL [HANDLE] · /calendar list · /calendar agenda [WHEN] · /calendar poll · /calendar lead NAME MINUTES · /calendar unsubscribe NAME';
 
 export async function calendarCommand(args: string, calendar: CalendarDesk | undefined, place: Place, userName: string): Promise<string> {
   if (!calendar) return 'calendars are not running';
@@ -102,6 +102,8 @@ export async function calendarCommand(args: string, calendar: CalendarDesk | und
       const out = await calendar.pollAll(asker);
       return out.map((r) => `${r.name}: ${r.error ? `failed: ${r.error}` : r.changed ? `changed, ${r.written} record(s) written` : 'unchanged'}`).join('\n') || 'no calendar is subscribed here';
     }
+    case 'lead':
+      return rest[0] && rest[1] ? calendar.setLead(asker, rest[0], Number(rest[1])) : `usage: ${CALENDAR_HELP}`;
     case 'unsubscribe':
       return rest[0] && calendar.unsubscribe(asker, rest[0]) ? `unsubscribed ${rest[0]}` : `no calendar ${rest[0] ?? '(give its name)'} here`;
     default:
