@@ -1,6 +1,6 @@
 /**
  * Screenshots of the web app (sign-in, chat with a code reply and a cut reply, inspector with its
- * review queue and candidates, graph — also at 24 and 1,000 pages —, settings) at desktop and phone sizes, light and dark, against a
+ * review queue and candidates, graph — also at 24 and 1,000 pages —, reminders, settings) at desktop and phone sizes, light and dark, against a
  * scripted model and demo memory: `npx tsx scripts/web-screenshots.ts [outDir]` (default
  * /tmp/web-shots). Needs /usr/bin/chromium.
  */
@@ -36,6 +36,7 @@ writeFileSync(join(kept, 'Sarah-Chen.2026-11-20T10-00-00.000Z.md'), readFileSync
 const browser = await launchChromium();
 try {
   let asked = false;
+  let reminded = false;
   for (const [size, viewport] of [
     ['desktop', { width: 1280, height: 800 }],
     ['phone', { width: 390, height: 844 }],
@@ -122,6 +123,16 @@ try {
         await page.waitForTimeout(500);
         await page.screenshot({ path: join(out, `graph-${pages}-${label}.png`) });
       }
+      await page.goto(`${fixture.web.url}/#/reminders/trip`);
+      await page.locator('.reminder-form').waitFor();
+      if (!reminded) {
+        reminded = true;
+        await page.locator('#reminder-when').fill('Friday at 6');
+        await page.locator('#reminder-what').fill('book the flat near Alfama');
+        await page.locator('.reminder-form button[type=submit]').click();
+      }
+      await page.locator('.reminder', { hasText: 'book the flat' }).waitFor();
+      await page.screenshot({ path: join(out, `reminders-${label}.png`) });
       await page.goto(`${fixture.web.url}/#/settings`);
       await page.locator('table.settings').waitFor();
       await page.screenshot({ path: join(out, `settings-${label}.png`) });

@@ -15,7 +15,7 @@ import { Assistant } from './core/assistant.js';
 import { TEXT_BUDGET_CHARS } from './core/prompt.js';
 import { errorMessage } from './util/error-text.js';
 import { CharlieError, ConfigError } from './core/errors.js';
-import { asLocalModel, systemClock, type ChatModel, type LocalChatModel, type Logger } from './core/ports.js';
+import { asLocalModel, systemClock, type ChatModel, type Clock, type LocalChatModel, type Logger } from './core/ports.js';
 import { publicUrl } from './llm/locality.js';
 import { chatModelOptions } from './llm/chat-model-config.js';
 import { EmbeddedChatModel } from './llm/embedded/embedded-chat.js';
@@ -57,7 +57,7 @@ import { randomBytes } from 'node:crypto';
 import { SqliteJobStore } from './storage/job-store.js';
 import { Scheduler } from './core/time/scheduler.js';
 import { ReminderDesk } from './core/time/reminder-desk.js';
-import { isDiscordPlace, isTerminalPlace, OutboxRouter } from './time/outbox-router.js';
+import { isDiscordPlace, isTerminalPlace, isWebPlace, OutboxRouter } from './time/outbox-router.js';
 import { startTicker } from './time/ticker.js';
 import { TerminalOutbox } from './terminal/time.js';
 import { CalendarDesk } from './core/time/calendar.js';
@@ -66,11 +66,11 @@ import { calendarRecords } from './time/calendar-records.js';
 import { FollowUps } from './core/time/follow-ups.js';
 import { MorningBrief } from './core/time/brief.js';
 import { projectCommitments } from './time/commitment-book.js';
+import { bothBooks, privateCommitments } from './time/private-commitments.js';
 import { describeDestinations } from './core/destinations.js';
 import { configuredDestinations } from './doctor/destinations.js';
 
-export async function buildApp(config: Config, logger: Logger, progress: Logger = logger, chat?: ChatModelBuild) {
-  const clock = systemClock;
+export async function buildApp(config: Config, logger: Logger, progress: Logger = logger, chat?: ChatModelBuild, clock: Clock = systemClock) {
   makeFolder('DATA_DIR', config.dataDir);
   makeFolder('PROJECTS_DIR', config.projectsDir);
   const chatModel = chat ?? serverChatModel(config, logger.child({ component: 'llm' }));
@@ -161,7 +161,11 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
     pollMinutes: config.CALENDAR_POLL_MINUTES,
   });
   calendar.attach(scheduler);
-  const commitments = projectCommitments(store, graph);
+  // DM commitments are followed up in the DM, their answers kept in private.db like the DM
+  const commitments = bothBooks(
+    projectCommitments(store, graph),
+    privateCommitments(privateStore.records, () => privateStore.records.ownersWithDueCommitments(), clock),
+  );
   const followUps = new FollowUps({ jobs, book: commitments, outbox, clock, logger: logger.child({ component: 'follow-ups' }), zone: config.TZ, hour: config.FOLLOW_UP_HOUR });
   followUps.attach(scheduler, reminders);
   const brief = new MorningBrief({ jobs, desk: reminders, calendar, book: commitments, outbox, clock });
@@ -242,7 +246,26 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
     await mcp.close();
     await chatModel.close();
   };
-  return { assistant, model, store, privateStore, ingest, notices, startReflecting, time: { reminders, calendar, brief, outbox, start: startTime }, close, mcp };
+  return {
+    assistant,
+    model,
+    store,
+    privateStore,
+    ingest,
+    notices,
+    startReflecting,
+    time: {
+      reminders,
+      calendar,
+      brief,
+      outbox,
+      start: startTime,
+      tick: () => scheduler.tick(),
+      shown: { was: (key: string) => jobs.wasDelivered(key), mark: (key: string) => jobs.delivered(key, clock.now()) },
+    },
+    close,
+    mcp,
+  };
 }
 
 async function main(): Promise<void> {
@@ -340,7 +363,7 @@ async function main(): Promise<void> {
   for (const n of app.notices) process.stdout.write(`! ${n}\n`);
   // the terminal has no channel: reports go to the log (data/logs/charlie.log)
   app.startReflecting(async () => {});
-  const terminalOutbox = new TerminalOutbox();
+  const terminalOutbox = new TerminalOutbox(app.time.shown);
   app.time.outbox.add(isTerminalPlace, terminalOutbox);
   app.time.start();
   await runTerminal({
@@ -367,14 +390,20 @@ async function main(): Promise<void> {
  */
 export async function startWebApp(
   config: Config,
-  app: Pick<Awaited<ReturnType<typeof buildApp>>, 'assistant' | 'store' | 'privateStore' | 'model'> & { mcp?: McpToolSource; ingest?: IngestStatus },
+  app: Pick<Awaited<ReturnType<typeof buildApp>>, 'assistant' | 'store' | 'privateStore' | 'model'> & {
+    mcp?: McpToolSource;
+    ingest?: IngestStatus;
+    time?: Pick<Awaited<ReturnType<typeof buildApp>>['time'], 'reminders' | 'outbox'>;
+  },
   logger: Logger,
   speech: { stt?: SpeechToText; tts?: TextToSpeech },
   out: NodeJS.WritableStream = process.stdout,
 ): Promise<WebServer | null> {
   if (config.WEB_PORT === 0) return null;
   // the web server (Hono, the client build) is loaded only when the web app is on
-  const [{ startWeb }, { WebAuth }] = await Promise.all([import('./web/server.js'), import('./web/auth.js')]);
+  const [{ startWeb }, { WebAuth }, { WebTimeOutbox }] = await Promise.all([import('./web/server.js'), import('./web/auth.js'), import('./web/time-outbox.js')]);
+  const webTime = app.time ? { desk: app.time.reminders, outbox: new WebTimeOutbox() } : undefined;
+  if (app.time && webTime) app.time.outbox.add(isWebPlace, webTime.outbox, 'web');
   const files = dataFiles(config.dataDir);
   const { stt, tts } = speech;
   const web = await startWeb(
@@ -402,6 +431,7 @@ export async function startWebApp(
       settings: () => settingsView(config),
       ...(app.ingest ? { ingest: app.ingest } : {}),
       runChecks: webChecks(config),
+      ...(webTime ? { time: webTime } : {}),
     },
     logger.child({ component: 'web' }),
   );

@@ -168,6 +168,12 @@ export class SqliteJobStore implements JobStore, TimeSettings {
     this.db.prepare("UPDATE deliveries SET state = 'sent', done_at = ? WHERE key = ?").run(at.getTime(), key);
   }
 
+  /** The occurrence was marked delivered (a front door without a nonce checks this before it shows one). */
+  wasDelivered(key: string): boolean {
+    const row = this.db.prepare('SELECT state FROM deliveries WHERE key = ?').get(key) as { state: string } | undefined;
+    return row?.state === 'sent';
+  }
+
   failed(key: string, at: Date, final: boolean): void {
     this.db.prepare('UPDATE deliveries SET state = ?, attempts = attempts + 1, tried_at = ? WHERE key = ?').run(final ? 'failed' : 'sending', at.getTime(), key);
   }

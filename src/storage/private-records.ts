@@ -86,6 +86,12 @@ export class SqlitePrivateRecords implements PrivateRecords {
     private readonly use: <T>(fn: () => T) => T,
   ) {}
 
+  /** The people with a commitment that has a due date (the follow-ups' scan reads only theirs). */
+  ownersWithDueCommitments(): string[] {
+    const rows = this.use(() => this.db.prepare("SELECT DISTINCT user_id FROM dm_records WHERE category = 'commitment' AND due != ''").all() as { user_id: string }[]);
+    return rows.map((r) => r.user_id);
+  }
+
   private rows(userId: string): Stored[] {
     const rows = this.use(() => this.db.prepare('SELECT * FROM dm_records WHERE user_id = ? ORDER BY rowid').all(userId) as Row[]);
     return rows.flatMap((r) => {

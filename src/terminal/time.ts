@@ -11,9 +11,24 @@ import type { MorningBrief } from '../core/time/brief.js';
 
 export const REMIND_HELP = '/remind WHEN to WHAT · /remind list · /remind cancel ID · /remind done ID · /remind snooze ID · /remind zone [TZ] · /remind brief [HH:MM|off]';
 
-/** Prints deliveries while a terminal chat is open; rejects (tried again later) while none is. */
+/** What the terminal asks the job store about an occurrence's key (it has no nonce of its own). */
+export interface ShownKeys {
+  /** It was printed (and marked) already. */
+  was(key: string): boolean;
+  /** It has just been printed. */
+  mark(key: string): void;
+}
+
+/**
+ * Prints deliveries while a terminal chat is open; rejects (tried again later) while none is.
+ * With `shown` (the job store's), an occurrence already printed is not printed again after a
+ * restart, and one is marked the moment it is printed: a kill -9 then leaves only the
+ * microseconds between the print and the mark's write to the database file.
+ */
 export class TerminalOutbox implements Outbox {
   private write: ((s: string) => void) | null = null;
+
+  constructor(private readonly shown?: ShownKeys) {}
 
   open(write: (s: string) => void): () => void {
     this.write = write;
@@ -24,8 +39,10 @@ export class TerminalOutbox implements Outbox {
 
   async post(_place: Place, message: OutboxMessage): Promise<void> {
     if (!this.write) throw new Error('the terminal chat is not open');
+    if (this.shown?.was(message.key)) return;
     const hint = message.actions.length ? `\n  (${message.actions.map((a) => `/remind ${a} ${message.jobId}`).join(' · ')})` : '';
     this.write(`\n${message.text}${hint}\n`);
+    this.shown?.mark(message.key);
   }
 }
 
@@ -61,7 +78,7 @@ export async function remindCommand(args: string, desk: ReminderDesk | undefined
   }
 }
 
-export const CALENDAR_HELP = '/calendar subscribe NAME URL [HANDLE] · /calendar list · /calendar agenda [WHEN] · /calendar poll · /calendar unsubscribe NAME';
+export const CALENDAR_HELP = '/calendar subscribe NAME URL [HANDLE] · /calendar list · /calendar agenda [WHEN] · /calendar poll · /calendar lead NAME MINUTES · /calendar unsubscribe NAME';
 
 export async function calendarCommand(args: string, calendar: CalendarDesk | undefined, place: Place, userName: string): Promise<string> {
   if (!calendar) return 'calendars are not running';
@@ -85,6 +102,8 @@ export async function calendarCommand(args: string, calendar: CalendarDesk | und
       const out = await calendar.pollAll(asker);
       return out.map((r) => `${r.name}: ${r.error ? `failed: ${r.error}` : r.changed ? `changed, ${r.written} record(s) written` : 'unchanged'}`).join('\n') || 'no calendar is subscribed here';
     }
+    case 'lead':
+      return rest[0] && rest[1] ? calendar.setLead(asker, rest[0], Number(rest[1])) : `usage: ${CALENDAR_HELP}`;
     case 'unsubscribe':
       return rest[0] && calendar.unsubscribe(asker, rest[0]) ? `unsubscribed ${rest[0]}` : `no calendar ${rest[0] ?? '(give its name)'} here`;
     default:

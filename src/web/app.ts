@@ -21,6 +21,7 @@ import { memoryRoutes } from './api-memory.js';
 import { ingestRoutes } from './api-ingest.js';
 import type { IngestStatus } from '../core/ingest-status.js';
 import { reviewRoutes } from './api-review.js';
+import { reminderRoutes, type WebTime } from './api-reminders.js';
 import { voiceRoutes, type SpeechServices } from './api-voice.js';
 import { FailedLoginLimiter, type WebAuth, type WebUser } from './auth.js';
 import { clientAddress, hostGuard, originGuard, securityHeaders, type HostPolicy } from './guard.js';
@@ -65,6 +66,8 @@ export interface WebDeps {
   trustedProxies?: readonly string[];
   /** Where each project's big inbox files stand (GET /api/projects/:project/ingest). */
   ingest?: IngestStatus;
+  /** Reminders (the Reminders view, and due ones pushed to the open page). */
+  time?: WebTime;
 }
 
 /** Charlie's memory as an MCP server (Streamable HTTP), answered at /api/mcp. */
@@ -183,6 +186,7 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
   ingestRoutes(app, deps);
   reviewRoutes(app, deps);
   voiceRoutes(app, deps.speech);
+  reminderRoutes(app, deps);
   app.all('/api/*', (c) => c.json({ error: 'no such API route' }, 404));
 
   app.use('/*', async (c, next) => {

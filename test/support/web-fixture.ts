@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import { loadConfig } from '../../src/config.js';
-import { silentLogger } from '../../src/core/ports.js';
+import { silentLogger, type Clock } from '../../src/core/ports.js';
 import { buildApp, startWebApp } from '../../src/main.js';
 import type { WebServer } from '../../src/web/server.js';
 import { startFakeModelServer, type FakeModelServer, type Script } from './fake-model-server.js';
@@ -52,7 +52,8 @@ export function projectFile(name: string, key: string): string {
   return `---\nschema: 1\nid: ${key}\nname: ${name}\nkeys:\n  - ${key}\nstyle: ""\ndistill_every: 50\narchive: true\nrespond: always\ncreated: 2026-11-01T10:00:00.000Z\nupdated: 2026-11-01T10:00:00.000Z\n---\n\nThe ${name} project plans things together.\n`;
 }
 
-export async function startWebFixture(options: { script: Script; files?: Record<string, string>; env?: Record<string, string> }): Promise<WebFixture> {
+/** `clock` drives the scheduler (and everything else in the app); the test calls `app.time.tick()`. */
+export async function startWebFixture(options: { script: Script; files?: Record<string, string>; env?: Record<string, string>; clock?: Clock }): Promise<WebFixture> {
   const root = mkdtempSync(join(tmpdir(), 'charlie-web-'));
   const projectsDir = join(root, 'projects');
   const dataDir = join(root, 'data');
@@ -76,7 +77,7 @@ export async function startWebFixture(options: { script: Script; files?: Record<
     },
     root,
   );
-  const app = await buildApp(config, silentLogger);
+  const app = await buildApp(config, silentLogger, silentLogger, undefined, options.clock);
   let printed = '';
   const out = new Writable({
     write(chunk: Buffer, _enc, done) {

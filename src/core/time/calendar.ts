@@ -19,6 +19,7 @@ import type { Asker } from './reminder-desk.js';
 import type { Scheduler } from './scheduler.js';
 import { parseWhen } from './when.js';
 import { errorMessage } from '../../util/error-text.js';
+import { syncEventReminders } from './event-reminders.js';
 
 export interface CalendarEvent {
   uid: string;
@@ -37,6 +38,8 @@ export interface Subscription {
   handle?: string;
   /** The page the events are recorded on (default: "<name> calendar"). */
   entity?: string;
+  /** Minutes before each upcoming event to remind, where the calendar was subscribed (0 or absent: none). */
+  leadMinutes?: number;
 }
 
 /** One calendar, opened by the adapter (src/calendar/). */
@@ -115,6 +118,12 @@ export class CalendarDesk {
   subscribe(asker: Asker, sub: Subscription): { ok: boolean; line: string } {
     if (!/^https?:\/\//i.test(sub.url) && !/^webcal:\/\//i.test(sub.url)) return { ok: false, line: 'a calendar address starts with https:// (or webcal://)' };
     const url = sub.url.replace(/^webcal:/i, 'https:');
+    // a password in the address would be kept in data/schedule.db: it belongs in CALENDAR_SECRETS
+    if (/^https?:\/\/[^/?#]*@/i.test(url))
+      return {
+        ok: false,
+        line: `Not subscribed: that address holds a user name or password, and I have not kept it. Put them in .env as CALENDAR_SECRETS=${slug(sub.name) || 'family'}=USER:PASSWORD, restart, and subscribe the address without them, with the handle ${slug(sub.name) || 'family'}.`,
+      };
     const id = this.jobId(asker.place, sub.name);
     const now = this.deps.clock.now();
     const state: PollState = { sub: { ...sub, url }, marker: '', seen: {}, events: [] };
@@ -131,7 +140,31 @@ export class CalendarDesk {
   }
 
   unsubscribe(asker: Asker, name: string): boolean {
+    const job = this.deps.jobs.get(this.jobId(asker.place, name));
+    if (job) this.syncReminders(job, { ...(job.payload as unknown as PollState).sub, leadMinutes: 0 }, []);
     return this.deps.jobs.cancel(this.jobId(asker.place, name));
+  }
+
+  /** Reminds `minutes` before each upcoming event of this calendar (0: no more reminders). */
+  setLead(asker: Asker, name: string, minutes: number): string {
+    const job = this.deps.jobs.get(this.jobId(asker.place, name));
+    if (!job || job.status !== 'pending') return `no calendar ${name} here`;
+    if (!Number.isInteger(minutes) || minutes < 0 || minutes > 7 * 24 * 60) return 'give the minutes before an event as a whole number (0 turns the reminders off)';
+    const state = job.payload as unknown as PollState;
+    const sub = { ...state.sub, leadMinutes: minutes };
+    this.deps.jobs.setPayload(job.id, { ...state, sub });
+    this.syncReminders(job, sub, state.events);
+    return minutes ? `I'll remind you ${minutes} minutes before each event of ${state.sub.name}, here.` : `${state.sub.name}: no reminders before its events any more.`;
+  }
+
+  private syncReminders(job: Job, sub: Subscription, events: readonly CachedEvent[]): void {
+    const changed = syncEventReminders(
+      this.deps.jobs,
+      { subId: job.id, name: sub.name, owner: job.owner, place: job.place, tz: job.tz, leadMinutes: sub.leadMinutes ?? 0 },
+      events,
+      this.deps.clock.now(),
+    );
+    if (changed.added + changed.moved + changed.cancelled) this.deps.logger.info({ calendar: sub.name, ...changed }, 'event reminders updated');
   }
 
   subscriptions(asker: Asker): { name: string; kind: string; address: string }[] {
@@ -186,6 +219,7 @@ export class CalendarDesk {
         sensitive: sensitivityOfText(`${e.summary} ${e.location}`) !== undefined,
       }));
     this.deps.jobs.setPayload(jobId, { ...state, marker, seen, events: keep });
+    this.syncReminders(job, state.sub, keep);
     this.deps.logger.info({ calendar: state.sub.name, events: events.length, written }, 'calendar changed');
     return { changed: true, written };
   }

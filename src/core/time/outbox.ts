@@ -19,6 +19,8 @@ export interface OutboxMessage {
   actions: TimeAction[];
   /** Whom to ping in a channel (a Discord user id), when the job is for someone. */
   mention?: string;
+  /** The front door it was asked through, when that is not the place's own (the web app). */
+  door?: 'web';
 }
 
 export interface Outbox {

@@ -31,8 +31,20 @@ export interface ReminderView {
   at: Date;
   /** "Fri 4 Dec 2026, 18:00 (Europe/Berlin)" */
   shown: string;
+  /** The zone `shown` is in (the one the reminder was set in). */
+  tz: string;
   repeats: string;
   where: 'here' | 'a DM' | 'another channel';
+}
+
+/** How a reminder was asked for beyond what and when. */
+export interface SetOptions {
+  /** For whom ("Sam"), when not the asker. */
+  forWhom?: string;
+  /** The asker's own zone when they have not set one (the web app sends the browser's). */
+  zone?: string;
+  /** The front door it was set through, which delivers it (the web app: a notification while it is open). */
+  door?: 'web';
 }
 
 export type SetOutcome = { ok: true; reminder: ReminderView; line: string } | { ok: false; error: string };
@@ -71,17 +83,19 @@ export class ReminderDesk {
     return { ok: true, line: `Your time zone is now ${tz}: it is ${showTime(this.deps.clock.now(), tz)}.` };
   }
 
-  set(asker: Asker, what: string, when: string, forWhom?: string): SetOutcome {
+  set(asker: Asker, what: string, when: string, forWhomOrOptions?: string | SetOptions): SetOutcome {
+    const options: SetOptions = typeof forWhomOrOptions === 'string' ? { forWhom: forWhomOrOptions } : (forWhomOrOptions ?? {});
+    const { forWhom } = options;
     const text = what.replace(/\s+/g, ' ').trim().slice(0, MAX_TEXT);
     if (!text) return { ok: false, error: 'what should I remind you of?' };
     const now = this.deps.clock.now();
-    const tz = this.zoneOf(asker.ownerId);
+    const tz = this.deps.settings.zoneOf(asker.ownerId) ?? (options.zone && validZone(options.zone) ? options.zone : this.deps.defaultZone);
     const parsed = parseWhen(when, now, tz);
     if (!parsed.ok) return parsed;
     if (this.deps.jobs.list({ owner: asker.ownerId, kind: 'reminder', status: 'pending' }).length >= MAX_PER_OWNER)
       return { ok: false, error: `you have ${MAX_PER_OWNER} reminders already; cancel some first` };
     const id = `rem-${this.deps.newId()}`;
-    const payload = { text, by: asker.ownerName, ...(forWhom ? { for: forWhom.slice(0, 100) } : {}) };
+    const payload = { text, by: asker.ownerName, ...(forWhom ? { for: forWhom.slice(0, 100) } : {}), ...(options.door ? { door: options.door } : {}) };
     this.deps.jobs.add({ id, kind: 'reminder', owner: asker.ownerId, place: asker.place, due: parsed.at, tz, ...(parsed.rule ? { rule: parsed.rule } : {}), payload }, now);
     const job = this.deps.jobs.get(id);
     if (!job) return { ok: false, error: 'the reminder could not be saved' };
@@ -101,6 +115,11 @@ export class ReminderDesk {
     const job = this.deps.jobs.get(id.trim());
     if (!job || job.kind !== 'reminder' || !this.visible(job, asker)) return false;
     return this.deps.jobs.cancel(job.id);
+  }
+
+  /** Where a reminder or follow-up is delivered (a front door checks its reader may act on it). */
+  placeOf(jobId: string): Place | null {
+    return this.deps.jobs.get(jobId)?.place ?? null;
   }
 
   /** Another kind of job whose delivered message has buttons (commitment follow-ups). */
@@ -132,7 +151,7 @@ export class ReminderDesk {
 
   private view(job: Job, asker: Asker): ReminderView {
     const where = placeKey(job.place) === placeKey(asker.place) ? 'here' : job.place.kind === 'private' ? 'a DM' : 'another channel';
-    return { id: job.id, text: String(job.payload.text), at: job.due, shown: showTime(job.due, job.tz), repeats: job.rule ? repeatsText(job.rule.cron) : '', where };
+    return { id: job.id, text: String(job.payload.text), at: job.due, shown: showTime(job.due, job.tz), tz: job.tz, repeats: job.rule ? repeatsText(job.rule.cron) : '', where };
   }
 
   private async deliver(d: Delivery): Promise<void> {
@@ -143,7 +162,14 @@ export class ReminderDesk {
     const next = job.rule ? nextOccurrence(job, this.deps.clock.now()) : null;
     if (next) lines.push(`next: ${showTime(next, job.tz)}`);
     const mention = job.place.kind === 'project' && /^\d{5,}$/.test(job.owner) ? job.owner : undefined;
-    await this.deps.outbox.post(job.place, { text: lines.join('\n'), key: d.key, jobId: job.id, actions: ['snooze', 'done'], ...(mention ? { mention } : {}) });
+    await this.deps.outbox.post(job.place, {
+      text: lines.join('\n'),
+      key: d.key,
+      jobId: job.id,
+      actions: ['snooze', 'done'],
+      ...(mention ? { mention } : {}),
+      ...(job.payload.door === 'web' ? { door: 'web' as const } : {}),
+    });
   }
 }
 

@@ -10,6 +10,7 @@ import { renderInspector, renderPage } from './inspector.js';
 import { archivedList, PROJECTS_CHANGED } from './project-menu.js';
 import { installShortcuts } from './shortcuts.js';
 import { ROUTE_VIEWS, type RouteView } from './views.js';
+import { renderReminders, startReminderFeed } from './reminders.js';
 
 interface Route {
   view: RouteView;
@@ -94,7 +95,7 @@ function viewTabs(route: Route): HTMLElement[] {
   const p = encodeURIComponent(route.project);
   const tab = (view: string, label: string, href: string) =>
     h('a', { href, class: route.view === view || (view === 'inspect' && route.view === 'page') ? 'active' : '', 'aria-current': route.view === view ? 'page' : null }, label);
-  return [tab('chat', 'Chat', `#/chat/${p}`), tab('inspect', 'Memory', `#/inspect/${p}/records`), tab('graph', 'Graph', `#/graph/${p}`)];
+  return [tab('chat', 'Chat', `#/chat/${p}`), tab('inspect', 'Memory', `#/inspect/${p}/records`), tab('graph', 'Graph', `#/graph/${p}`), tab('reminders', 'Reminders', `#/reminders/${p}`)];
 }
 
 type Theme = 'system' | 'light' | 'dark';
@@ -184,6 +185,7 @@ async function start(): Promise<void> {
   document.title = me.assistant;
   $('.brand').textContent = me.assistant;
   let list = await api.projects();
+  startReminderFeed();
   let dispose: () => void = () => {};
   const draw = async () => {
     dispose();
@@ -219,6 +221,7 @@ async function start(): Promise<void> {
       else if (route.view === 'inspect') await renderInspector(main, route.project, title, route.rest || 'records');
       else if (route.view === 'page') await renderPage(main, route.project, route.rest);
       else if (route.view === 'settings') await (await import('./settings-view.js')).renderSettings(main);
+      else if (route.view === 'reminders') await renderReminders(main, route.project, title);
       else {
         const { renderGraph } = await import('./graph-view.js');
         dispose = await renderGraph(main, route.project, title);

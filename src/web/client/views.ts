@@ -3,7 +3,7 @@
  * it, and the accessibility test walks it (every view, desktop and phone, light and dark), so a
  * view added here is checked by axe-core without touching the test.
  */
-export const ROUTE_VIEWS = ['chat', 'inspect', 'graph', 'page', 'settings'] as const;
+export const ROUTE_VIEWS = ['chat', 'inspect', 'graph', 'page', 'settings', 'reminders'] as const;
 export type RouteView = (typeof ROUTE_VIEWS)[number];
 
 export const INSPECTOR_TABS = ['records', 'review', 'candidates', 'pages', 'recall'] as const;
