@@ -186,6 +186,12 @@ export class ProjectTable {
     }
   }
 
+  /** Lets go of the in-memory keyword index (a large build): the next keyword search reads it from the table again. */
+  dropKeywordIndex(): void {
+    this.lexical = null;
+    if (this.loading) this.stale = true;
+  }
+
   private keywordIndex(): Promise<LexicalIndex<StoredChunk>> {
     if (this.lexical) return Promise.resolve(this.lexical);
     this.loading ??= (async () => {
