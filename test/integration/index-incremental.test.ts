@@ -129,6 +129,20 @@ describe('incremental indexing', () => {
     expect(await rows()).toHaveLength(0);
   });
 
+  it('a write while the keyword index is being read is in it once read, neither lost nor doubled', async () => {
+    write('log/2026-11-29.md', day(30));
+    await open().sync('home');
+    for (const i of indexes.splice(0)) await i.close();
+    // a fresh process: the keyword index is read from the table while the next append is written
+    const index = open();
+    write('log/2026-11-29.md', day(30, (i) => (i === 29 ? 'the hedgehog came back' : undefined)) + entry(30, 'the hedgehog ate the slugs'));
+    const [hits] = await Promise.all([keyword(index, ['hedgehog']), index.sync('home')]);
+    expect(hits.length).toBeLessThanOrEqual(2);
+    expect((await keyword(index, ['hedgehog'])).sort()).toEqual(['the hedgehog ate the slugs', 'the hedgehog came back']);
+    expect(await keyword(index, ['number', '29'])).not.toContain('message number 29 about the garden');
+    expect(await rows("page = 'log/2026-11-29.md'")).toHaveLength(31);
+  });
+
   it('a build larger than one batch is written in bounded batches and ends with every chunk', async () => {
     for (let p = 0; p < 12; p++)
       write(`notes/Topic-${p}.md`, `---\ntitle: Topic ${p}\n---\n\n# Topic ${p}\n\n${Array.from({ length: 3 }, (_, i) => `## Part ${i}\n\nword${p}x${i} is said here.\n`).join('\n')}`);
