@@ -24,6 +24,7 @@ import { createRecall } from '../src/memory/recall.js';
 import { SqliteUsageStore } from '../src/storage/usage-store.js';
 import { buildBm25, searchBm25 } from './bm25.js';
 import { consoleLogger, mulberry32, percentile } from './bench-util.js';
+import { buildChild, measureBuild } from './bench-recall-build.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -32,8 +33,17 @@ const { values: args } = parseArgs({
     queries: { type: 'string', default: '200' },
     verbose: { type: 'boolean', default: false },
     unwatched: { type: 'boolean', default: false },
+    /** Peak memory of Charlie's index build beside a plain LanceDB build, each in its own process. */
+    build: { type: 'boolean', default: false },
+    'build-child': { type: 'string' },
+    root: { type: 'string' },
   },
 });
+
+if (args['build-child']) {
+  await buildChild(args['build-child'], args.root!);
+  process.exit(0);
+}
 
 const random = mulberry32(42);
 const SYLLABLES = ['ka', 'lo', 'mi', 'ren', 'tu', 'sa', 'vel', 'dor', 'pi', 'nex', 'ar', 'qui', 'ban', 'zo', 'li', 'mor', 'ta', 'gen'];
@@ -43,13 +53,13 @@ const word = () => vocabulary[Math.floor(Math.pow(random(), 2.2) * vocabulary.le
 const sentence = (n: number) => Array.from({ length: n }, word).join(' ');
 
 /** Writes the pages; returns every section's text, for the BM25 baseline over the same chunks. */
-function writeCorpus(projectDir: string, pages: number, chunksPerPage: number): string[] {
+function writeCorpus(projectDir: string, pages: number, chunksPerPage: number, keep = true): string[] {
   const docs: string[] = [];
   for (let p = 0; p < pages; p++) {
     const dir = join(projectDir, 'notes', `Topic-${Math.floor(p / 100)}`);
     mkdirSync(dir, { recursive: true });
     const sections = Array.from({ length: chunksPerPage }, (_, i) => `## Section ${i} ${word()}\n\n${sentence(30 + Math.floor(random() * 20))}.\n`);
-    docs.push(...sections);
+    if (keep) docs.push(...sections);
     writeFileSync(join(dir, `Page-${p}.md`), `---\ntitle: Page ${p} ${word()}\nstaleness: 3\n---\n\n# Page ${p}\n\n${sections.join('\n')}`);
   }
   return docs;
@@ -61,6 +71,28 @@ const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsa
 
 applyIndexRuntime(loadConfig());
 const pages = Number(args.pages);
+if (args.build) {
+  console.log(`bench:recall --build — built-in embedder, ${pages} pages per corpus; peak RSS of each build in its own process`);
+  for (const size of args.sizes.split(',').map(Number)) {
+    const root = mkdtempSync(join(tmpdir(), 'charlie-bench-build-'));
+    try {
+      process.stderr.write(`  [${size}] writing pages\n`);
+      writeCorpus(join(root, 'projects', 'bench'), pages, Math.max(1, Math.round(size / pages)), false);
+      process.stderr.write(`  [${size}] Charlie's build\n`);
+      const ours = measureBuild('charlie', root);
+      process.stderr.write(`  [${size}] plain LanceDB build\n`);
+      const peer = measureBuild('lancedb', root);
+      console.log(
+        `${String(ours.chunks).padStart(8)} chunks: Charlie ${mb(ours.peakRss)} peak RSS, ${(ours.ms / 1000).toFixed(1)} s` +
+          `  plain LanceDB ${mb(peer.peakRss)}, ${(peer.ms / 1000).toFixed(1)} s (${peer.chunks} chunks)  ratio ${(ours.peakRss / peer.peakRss).toFixed(2)}×`,
+      );
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  }
+  clearInterval(sampler);
+  process.exit(0);
+}
 console.log(`bench:recall — built-in embedder, ${pages} pages per corpus, ${args.queries} queries each`);
 for (const size of args.sizes.split(',').map(Number)) {
   const root = mkdtempSync(join(tmpdir(), 'charlie-bench-recall-'));

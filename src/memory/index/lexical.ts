@@ -45,9 +45,9 @@ class FieldStats {
   }
 }
 
-function field(text: string): Field {
+function field(text: string, stems: Map<string, string>): Field {
   const tf = new Map<string, number>();
-  const ts = termsOf(text);
+  const ts = termsOf(text, stems);
   for (const t of ts) tf.set(t, (tf.get(t) ?? 0) + 1);
   return { tf, length: ts.length };
 }
@@ -66,10 +66,12 @@ export class LexicalIndex<T> {
   private readonly text = new FieldStats();
   private readonly context = new FieldStats();
   private live = 0;
+  /** Word → stem, shared by every document: stemming was most of the time of reading a large index. */
+  private readonly stems = new Map<string, string>();
 
   /** `key` groups documents for removal (e.g. the page they come from). */
   add(key: string, value: T, text: string, context = ''): void {
-    const doc: Doc<T> = { value, text: field(text), context: field(context), alive: true };
+    const doc: Doc<T> = { value, text: field(text, this.stems), context: field(context, this.stems), alive: true };
     const id = this.docs.length;
     this.docs.push(doc);
     this.index(id, doc);
@@ -84,12 +86,14 @@ export class LexicalIndex<T> {
   private index(id: number, doc: Doc<T>): void {
     this.textLength[id] = doc.text.length;
     this.contextLength[id] = doc.context.length;
-    for (const t of new Set([...doc.text.tf.keys(), ...doc.context.tf.keys()])) {
-      const entry = [id, doc.text.tf.get(t) ?? 0, doc.context.tf.get(t) ?? 0];
+    // no per-term arrays or sets: this runs for every row when a large table's index is read
+    const post = (t: string, ft: number, fc: number) => {
       const list = this.postings.get(t);
-      if (list) list.push(...entry);
-      else this.postings.set(t, entry);
-    }
+      if (list) list.push(id, ft, fc);
+      else this.postings.set(t, [id, ft, fc]);
+    };
+    for (const [t, ft] of doc.text.tf) post(t, ft, doc.context.tf.get(t) ?? 0);
+    for (const [t, fc] of doc.context.tf) if (!doc.text.tf.has(t)) post(t, 0, fc);
   }
 
   /** Removes the documents of `key` for which `which` holds (all of them by default). */
@@ -152,7 +156,7 @@ export class LexicalIndex<T> {
     const avgContext = this.context.total / n || 1;
     const scores = new Float64Array(this.docs.length);
     const touched: number[] = [];
-    for (const t of new Set(termsOf(query))) {
+    for (const t of new Set(termsOf(query, this.stems))) {
       const list = this.postings.get(t);
       if (!list) continue;
       const idfText = this.text.idf(t, n);

@@ -98,8 +98,13 @@ export class ProjectTable {
   /** Keyword index over every row, read from the table on the first keyword search, then kept in step by `write`. */
   private lexical: LexicalIndex<StoredChunk> | null = null;
   private loading: Promise<LexicalIndex<StoredChunk>> | null = null;
-  /** Set when rows were written while the keyword index was being read (it is read again). */
-  private stale = false;
+  /**
+   * Writes made while the keyword index is being read, replayed onto it once read (each replays
+   * as "remove these rows, then put these", so one the read already saw is applied twice to the
+   * same effect). Before, such a write made the whole table be read again: with an archive
+   * append every turn and a read of seconds at a year of memory, it never finished.
+   */
+  private journal: ((index: LexicalIndex<StoredChunk>) => void)[] | null = null;
 
   private constructor(
     private readonly db: lancedb.Connection,
@@ -179,33 +184,43 @@ export class ProjectTable {
       }));
       await this.table.add(batch);
     }
-    if (this.loading) this.stale = true;
-    const lexical = this.lexical;
-    if (!lexical) return;
-    for (const p of change.pages) lexical.remove(p);
-    for (const r of change.rows) lexical.remove(r.page, (c) => c.lineStart === Math.trunc(r.lineStart));
-    for (const r of change.add) {
-      const { vector: _vector, ...chunk } = r;
-      lexical.add(r.page, chunk, `${r.heading}\n${r.text}`, r.context);
-    }
+    const chunks = change.add.map(({ vector: _vector, ...chunk }): StoredChunk => chunk);
+    /** `replay`: the index may hold these rows already (read after the write): each added row replaces its place. */
+    const apply = (lexical: LexicalIndex<StoredChunk>, replay = true) => {
+      for (const p of change.pages) lexical.remove(p);
+      for (const r of change.rows) lexical.remove(r.page, (c) => c.lineStart === Math.trunc(r.lineStart));
+      for (const c of chunks) {
+        if (replay) lexical.remove(c.page, (d) => d.lineStart === c.lineStart);
+        lexical.add(c.page, c, `${c.heading}\n${c.text}`, c.context);
+      }
+    };
+    if (this.lexical) apply(this.lexical, false);
+    else this.journal?.push(apply);
+  }
+
+  /** Lets go of the in-memory keyword index (a large build): the next keyword search reads it from the table again. */
+  dropKeywordIndex(): void {
+    this.lexical = null;
   }
 
   private keywordIndex(): Promise<LexicalIndex<StoredChunk>> {
     if (this.lexical) return Promise.resolve(this.lexical);
     this.loading ??= (async () => {
-      for (;;) {
-        this.stale = false;
+      const journal: ((index: LexicalIndex<StoredChunk>) => void)[] = [];
+      this.journal = journal;
+      try {
         const index = new LexicalIndex<StoredChunk>();
         const rows = (await this.table
           .query()
           .select([...SHOWN, 'search_text', 'context'])
           .toArray()) as Record<string, unknown>[];
         for (const r of rows) index.add(String(r.page), toChunk(r), String(r.search_text), typeof r.context === 'string' ? r.context : '');
-        // rows written meanwhile may or may not be in what was read: read again
-        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by write() while awaiting
-        if (this.stale) continue;
+        // rows written meanwhile may or may not be in what was read: replayed, to the same effect either way
+        for (const apply of journal) apply(index);
         this.lexical = index;
         return index;
+      } finally {
+        this.journal = null;
       }
     })().finally(() => (this.loading = null));
     return this.loading;
