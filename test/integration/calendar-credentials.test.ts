@@ -11,12 +11,12 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import type { Logger } from '../../src/core/ports.js';
 import { askerFor } from '../../src/core/time/reminder-desk.js';
 import { buildApp } from '../../src/main.js';
 import { calendarCommand } from '../../src/terminal/time.js';
 import { FixedClock } from '../support/fakes.js';
 import { tempDirs } from '../support/temp-dir.js';
+import { recordingLogger } from '../support/recording-logger.js';
 
 const PASSWORD = 'Cal-Canary-7f3e9b';
 const tmp = tempDirs('charlie-calcred-');
@@ -24,12 +24,6 @@ const closers: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const c of closers.splice(0).reverse()) await c();
 });
-
-function recordingLogger(lines: string[]): Logger {
-  const log = (level: string) => (obj: object | string, msg?: string) => void lines.push(`${level} ${JSON.stringify(obj)} ${msg ?? ''}`);
-  const logger: Logger = { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error'), child: () => logger };
-  return logger;
-}
 
 /** Every file under `dir` that holds `needle` (as bytes: SQLite files too). */
 function filesHolding(dir: string, needle: string): string[] {

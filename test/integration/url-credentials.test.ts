@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configSchema, loadConfig } from '../../src/config.js';
-import type { Logger } from '../../src/core/ports.js';
 import { runParts } from '../../src/doctor/check.js';
 import { doctorParts } from '../../src/doctor/parts.js';
 import { buildApp } from '../../src/main.js';
+import { recordingLogger } from '../support/recording-logger.js';
 
 const SECRET = 'CanaryPass9f31';
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -21,12 +21,6 @@ afterEach(async () => {
 
 /** Every setting whose name says it holds a URL. */
 const URL_SETTINGS = Object.keys(configSchema.shape).filter((k) => /_URL$/.test(k));
-
-function recordingLogger(lines: string[]): Logger {
-  const log = (level: string) => (obj: object | string, msg?: string) => void lines.push(`${level} ${JSON.stringify(obj)} ${msg ?? ''}`);
-  const logger: Logger = { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error'), child: () => logger };
-  return logger;
-}
 
 describe('credentials in URL settings', () => {
   it('covers the URL settings the schema has', () => {

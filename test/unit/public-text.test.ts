@@ -17,12 +17,16 @@ describe('no absolute host paths reach a model or a status line', () => {
 describe('log values', () => {
   it('hide message text above debug and remove credentials always', () => {
     const value = { text: 'hello Bob', count: 3, err: new Error('failed at https://u:pw123456@host/v1'), nested: { query: 'where is Bob' } };
-    expect(scrubForLog(value, 30)).toEqual({
+    const logged = scrubForLog(value, 30) as { err: { stack?: string } };
+    expect(logged).toMatchObject({
       text: '[9 characters; shown at debug]',
       count: 3,
       err: { type: 'Error', message: 'failed at https://[secret removed]@host/v1' },
       nested: { query: '[12 characters; shown at debug]' },
     });
+    // an error keeps its stack at every level (where it failed matters most when it fails), without the credentials
+    expect(logged.err.stack).toContain('public-text.test.ts');
+    expect(logged.err.stack).not.toContain('pw123456');
     expect(scrubForLog(value, 20)).toMatchObject({ text: 'hello Bob', nested: { query: 'where is Bob' } });
   });
 });
