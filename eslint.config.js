@@ -60,7 +60,7 @@ export default tseslint.config(
           patterns: [
             {
               group: ['discord.js', '@discordjs/*', '@lancedb/*', 'node:fs', 'node:fs/*', 'fs', 'node:sqlite', 'node:net', 'node:http', 'node:https', 'ws', 'pino', 'chokidar', '@huggingface/*'],
-              message: 'src/core talks through ports (src/core/ports.ts), never to infrastructure',
+              message: 'src/core talks through ports (src/core/ports/), never to infrastructure',
             },
           ],
         },

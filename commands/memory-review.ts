@@ -4,7 +4,7 @@
  * terminal's; here `hold` is a button (and `/memory review record: action:` does the same).
  */
 import { ButtonStyle, ComponentType } from 'discord.js';
-import type { ReviewChoice, ReviewPair } from '../src/core/ports.js';
+import type { ReviewChoice, ReviewPair } from '../src/core/ports/index.js';
 import { ephemeral, GROUPS, type Command } from '../src/discord/command.js';
 
 const PREFIX = 'memory-review';

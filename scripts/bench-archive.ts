@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
-import { silentLogger } from '../src/core/ports.js';
+import { silentLogger } from '../src/core/ports/index.js';
 import { formatLogEntry, logFileHeading } from '../src/memory/archive-format.js';
 import { buildApp } from '../src/main.js';
 import { startFakeModelServer } from '../test/support/fake-model-server.js';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { graphView } from '../src/core/distill.js';
 import { toGraphWrite } from '../src/core/graph-distill.js';
-import { silentLogger, systemClock, type LogEntry } from '../src/core/ports.js';
+import { silentLogger, systemClock, type LogEntry } from '../src/core/ports/index.js';
 import { runMemoryCheck } from '../src/memory/graph/check-run.js';
 import { Wiki } from '../src/memory/graph/wiki.js';
 

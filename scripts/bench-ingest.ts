@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
-import { silentLogger, systemClock } from '../src/core/ports.js';
+import { silentLogger, systemClock } from '../src/core/ports/index.js';
 import { Wiki } from '../src/memory/graph/wiki.js';
 import { Inbox } from '../src/memory/ingest/inbox.js';
 

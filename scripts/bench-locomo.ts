@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { applyIndexRuntime, loadConfig } from '../src/config.js';
-import { silentLogger, systemClock } from '../src/core/ports.js';
+import { silentLogger, systemClock } from '../src/core/ports/index.js';
 import { createRecall, recallSettings } from '../src/memory/recall.js';
 import type { RecallWeights } from '../src/memory/index/fusion.js';
 import { FileProjectStore } from '../src/memory/store/project-store.js';

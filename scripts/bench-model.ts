@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
-import { silentLogger, type ChatModel, type ChatRequest } from '../src/core/ports.js';
+import { silentLogger, type ChatModel, type ChatRequest } from '../src/core/ports/index.js';
 import { serverChatModel } from '../src/llm/provider.js';
 import { EmbeddedChatModel } from '../src/llm/embedded/embedded-chat.js';
 import { embeddedModelFile } from '../src/llm/embedded/model-file.js';

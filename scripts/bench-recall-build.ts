@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
-import { silentLogger } from '../src/core/ports.js';
+import { silentLogger } from '../src/core/ports/index.js';
 import { chunkPage } from '../src/memory/index/chunker.js';
 import { HashingEmbedder } from '../src/memory/index/hashing-embedder.js';
 import { createRecall } from '../src/memory/recall.js';

@@ -18,7 +18,7 @@ import * as lancedb from '@lancedb/lancedb';
 import { applyIndexRuntime, loadConfig } from '../src/config.js';
 import { tableName } from '../src/memory/index/project-table.js';
 import { keyTerms } from '../src/memory/index/text.js';
-import { silentLogger } from '../src/core/ports.js';
+import { silentLogger } from '../src/core/ports/index.js';
 import { HashingEmbedder } from '../src/memory/index/hashing-embedder.js';
 import { createRecall } from '../src/memory/recall.js';
 import { SqliteUsageStore } from '../src/storage/usage-store.js';

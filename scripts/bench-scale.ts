@@ -23,7 +23,7 @@ import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import * as lancedb from '@lancedb/lancedb';
 import { applyIndexRuntime, loadConfig } from '../src/config.js';
-import { silentLogger, type Logger } from '../src/core/ports.js';
+import { silentLogger, type Logger } from '../src/core/ports/index.js';
 import { HashingEmbedder } from '../src/memory/index/hashing-embedder.js';
 import { tableName } from '../src/memory/index/project-table.js';
 import { keyTerms } from '../src/memory/index/text.js';

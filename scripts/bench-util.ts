@@ -1,5 +1,5 @@
 /** Small helpers for the command-line scripts. */
-import type { Logger } from '../src/core/ports.js';
+import type { Logger } from '../src/core/ports/index.js';
 
 export function percentile(values: number[], p: number): number {
   if (values.length === 0) return 0;

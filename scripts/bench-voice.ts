@@ -19,7 +19,7 @@
  */
 import { loadavg } from 'node:os';
 import type { ConversationApi } from '../src/core/assistant-api.js';
-import { silentLogger, type SpeechToText, type SynthesizedAudio, type TextToSpeech } from '../src/core/ports.js';
+import { silentLogger, type SpeechToText, type SynthesizedAudio, type TextToSpeech } from '../src/core/ports/index.js';
 import { loadConfig } from '../src/config.js';
 import { EspeakTts } from '../src/speech/tts/espeak-tts.js';
 import { AddressingPolicy } from '../src/voice/addressing.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { askedToRemember, conversationOf, factors, rejection, scoreOf, type GateWeights, type ScoreParts } from '../src/core/gate-factors.js';
 import { comparable } from '../src/core/comparable.js';
 import { candidateKey, CANDIDATE_TTL_DAYS } from '../src/core/promotion.js';
-import type { GraphWrite, LogEntry } from '../src/core/ports.js';
+import type { GraphWrite, LogEntry } from '../src/core/ports/index.js';
 
 export interface GateRow {
   line: number;

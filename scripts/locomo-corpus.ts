@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { LogEntry } from '../src/core/ports.js';
+import type { LogEntry } from '../src/core/ports/index.js';
 import { LOG_FILE, parseLog } from '../src/memory/archive-format.js';
 import type { FileProjectStore } from '../src/memory/store/project-store.js';
 import { parseLocomoDate } from './locomo-util.js';

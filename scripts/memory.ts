@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { exportProject } from '../src/backup/export-project.js';
 import { loadConfig } from '../src/config.js';
-import { silentLogger, systemClock } from '../src/core/ports.js';
+import { silentLogger, systemClock } from '../src/core/ports/index.js';
 import { runMemoryCheck } from '../src/memory/graph/check-run.js';
 import { Wiki } from '../src/memory/graph/wiki.js';
 import { FileReflectionPages } from '../src/memory/reflect/reflection-pages.js';

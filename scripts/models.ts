@@ -11,8 +11,8 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig, type Config } from '../src/config.js';
-import type { Logger } from '../src/core/ports.js';
-import { silentLogger } from '../src/core/ports.js';
+import type { Logger } from '../src/core/ports/index.js';
+import { silentLogger } from '../src/core/ports/index.js';
 import { downloadModel } from '../src/llm/embedded/download.js';
 import { gb, progressPrinter, type DownloadProgress } from '../src/terminal/progress.js';
 import { embeddedModelFile, modelsDir } from '../src/llm/embedded/model-file.js';

@@ -24,7 +24,7 @@ import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { applyIndexRuntime, loadConfig } from '../src/config.js';
-import { silentLogger, systemClock } from '../src/core/ports.js';
+import { silentLogger, systemClock } from '../src/core/ports/index.js';
 import { DEFAULT_WEIGHTS } from '../src/memory/index/fusion.js';
 import type { Candidates } from '../src/memory/index/memory-index.js';
 import type { ScoredChunk } from '../src/memory/index/project-table.js';

@@ -4,7 +4,7 @@
  * again), encrypted to BACKUP_AGE_RECIPIENT when set, and only the newest BACKUP_KEEP are kept.
  */
 import { join } from 'node:path';
-import type { Clock, Logger } from '../core/ports.js';
+import type { Clock, Logger } from '../core/ports/index.js';
 import { backupFiles, backupName, pruneBackups, writeBackup } from './backup-file.js';
 
 export interface BackupScheduleOptions {

@@ -8,7 +8,7 @@ import type { TurnEvent } from './events.js';
 import { SENSITIVE_PAGE, type EgressGuard, type EgressScope, type SensitiveRecord } from './egress.js';
 import type { Home } from './home.js';
 import type { MemoryWriter } from './memory-writer.js';
-import type { ChatModel, Clock, FileProblem, LogEntry, Logger, Recall } from './ports.js';
+import type { ChatModel, Clock, FileProblem, LogEntry, Logger, Recall } from './ports/index.js';
 import { presuggest, presuggestGroups } from './presuggest.js';
 import { historyMessages, systemPrompt, TEXT_BUDGET_CHARS, userMessage } from './prompt.js';
 import { remindersPrompt, type Reminder } from './reminders.js';

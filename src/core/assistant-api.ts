@@ -3,7 +3,7 @@
  * by `Assistant` in assistant.ts; front doors receive the slices they need as a parameter.
  */
 import type { Candidate } from './promotion.js';
-import type { ReviewChoice, ReviewPair } from './ports.js';
+import type { ReviewChoice, ReviewPair } from './ports/index.js';
 import type { TurnEndReason, TurnEventListener } from './events.js';
 import type { ModelLane } from './lanes.js';
 import type { PageVersion, ReflectionReport, RestoreOutcome } from './reflection.js';
@@ -12,7 +12,7 @@ import type { PrivateForgetOutcome, PrivateForgetTarget, PrivateMemoryView } fro
 import type { WhyAnswer } from './why.js';
 import type { ToolUser } from './tool-source.js';
 import type { ToolConfirm } from './tools/tool.js';
-import type { FileProblem, MemoryLayers, NoteSummary, Note, ProjectConfig, ProjectOrigin, PageLinks, RecallHit, RecordView } from './ports.js';
+import type { FileProblem, MemoryLayers, NoteSummary, Note, ProjectConfig, ProjectOrigin, PageLinks, RecallHit, RecordView } from './ports/index.js';
 
 /**
  * Where a message came from, as a front door knows it: a shared project (Markdown) or a private

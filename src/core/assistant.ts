@@ -12,7 +12,7 @@ import { MemoryInspector } from './inspector.js';
 import { modelLanes, type ModelLane } from './lanes.js';
 import { MemoryWriter } from './memory-writer.js';
 import { PlaceSettings } from './place-settings.js';
-import type { ChatModel, Clock, LocalChatModel, Logger, Recall } from './ports.js';
+import type { ChatModel, Clock, LocalChatModel, Logger, Recall } from './ports/index.js';
 import { PrivateMemory } from './private-memory.js';
 import type { Reflection } from './reflection.js';
 import { sensitiveRecords } from './sensitive-records.js';

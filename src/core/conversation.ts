@@ -9,7 +9,7 @@ import { CONTEXT_RETRY_NOTICE, MemoryUnavailableError, ModelError, modelErrorRep
 import type { SensitiveRecord } from './egress.js';
 import type { TurnEvent, TurnEventListener } from './events.js';
 import type { Home } from './home.js';
-import type { Clock, LogEntry, Logger, Recall } from './ports.js';
+import type { Clock, LogEntry, Logger, Recall } from './ports/index.js';
 import { remindersFor, type Reminder } from './reminders.js';
 import { classifyText, isSensitive } from './sensitivity.js';
 import { removeSecrets, secretNotice } from './secrets.js';

@@ -9,7 +9,7 @@
  * meanwhile wins over the model.
  */
 import { z } from 'zod';
-import { systemClock } from './ports.js';
+import { systemClock } from './ports/index.js';
 import type {
   ChatMessage,
   Clock,
@@ -25,7 +25,7 @@ import type {
   PageMapRequest,
   Quote,
   WriteOutcome,
-} from './ports.js';
+} from './ports/index.js';
 import { gateWrite, type CandidateStore } from './promotion.js';
 import { GRAPH_SCHEMA_PROPERTIES, graphInstructions, pageMapText, toGraphWrite, type GraphItems, type Speaker } from './graph-distill.js';
 import { parseToolArguments } from './tool-args.js';

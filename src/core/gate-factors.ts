@@ -14,7 +14,7 @@
  * (`npm run tune:gate` prints the sweep); the gate test prints precision and recall on it.
  */
 import { comparable as norm } from './comparable.js';
-import type { GraphFact, LogEntry } from './ports.js';
+import type { GraphFact, LogEntry } from './ports/index.js';
 
 export interface ScoreParts {
   recency: number;

@@ -9,7 +9,7 @@ import { privateRecordView } from './private-records.js';
 import { explainWhy, privateWhy, type WhyAnswer } from './why.js';
 import type { ForgetOutcome, ForgetTarget } from './tombstones.js';
 import type { PageVersion, ReflectionReport, RestoreOutcome } from './reflection.js';
-import type { KnowledgeGraph, PageLinks, PrivateRecords, ProjectStore, RecallHit, RecordView } from './ports.js';
+import type { KnowledgeGraph, PageLinks, PrivateRecords, ProjectStore, RecallHit, RecordView } from './ports/index.js';
 
 /** Which place a home is: the folder of a project, or the user of a private conversation. */
 export type HomeId = { kind: 'project'; slug: string } | { kind: 'private'; userId: string };

@@ -38,7 +38,7 @@ import type {
   TextHit,
   UsageKind,
   UsageStore,
-} from './ports.js';
+} from './ports/index.js';
 
 /** Entity notes (Markdown pages under `notes/`): only shared projects have them. */
 export interface NoteShelf {

@@ -7,7 +7,7 @@ import { batchBy } from './batches.js';
 import type { DistillGraph } from './distill.js';
 import { GRAPH_SCHEMA_PROPERTIES, graphInstructions, pageMapText, toGraphWrite } from './graph-distill.js';
 import { DistillError } from './distill.js';
-import type { ChatMessage, LocalChatModel, LogEntry, Logger, PageMapEntry } from './ports.js';
+import type { ChatMessage, LocalChatModel, LogEntry, Logger, PageMapEntry } from './ports/index.js';
 import { gateWrite } from './promotion.js';
 import { parseToolArguments } from './tool-args.js';
 import { isSensitive, parseSensitivity, sensitivityOfText, stricter } from './sensitivity.js';

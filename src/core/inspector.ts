@@ -8,7 +8,7 @@
 import type { DistillOutcome, FactProposal, ForgettableItem, MemoryApi, Place } from './assistant-api.js';
 import type { Home } from './home.js';
 import type { MemoryWriter } from './memory-writer.js';
-import type { Clock, Logger, Note, NoteSummary, PageLinks, RecallHit, RecordView, ReviewChoice, ReviewPair } from './ports.js';
+import type { Clock, Logger, Note, NoteSummary, PageLinks, RecallHit, RecordView, ReviewChoice, ReviewPair } from './ports/index.js';
 import { scoreText, takeCandidate, viaOf, type Candidate } from './promotion.js';
 import { NO_MEMORY_MODEL, type PageVersion, type ReflectionReport, type RestoreOutcome } from './reflection.js';
 import { sensitivityOfText, stricter } from './sensitivity.js';

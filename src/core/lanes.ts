@@ -2,7 +2,7 @@
  * Which model does which job, and whether it runs on the owner's machine. Shown on the
  * startup line, in /help and (with the voice engines) in /voice status.
  */
-import type { ChatModel, LocalChatModel } from './ports.js';
+import type { ChatModel, LocalChatModel } from './ports/index.js';
 
 export interface ModelLane {
   job: string;

@@ -11,7 +11,7 @@ import { ForgottenError } from './tombstones.js';
 import { KeyedQueue } from './keyed-queue.js';
 import type { DistillOutcome, FactProposal, MemoryApi } from './assistant-api.js';
 import type { Home } from './home.js';
-import type { ChatModel, Clock, LocalChatModel, Logger, NoteDraft, ProjectStore } from './ports.js';
+import type { ChatModel, Clock, LocalChatModel, Logger, NoteDraft, ProjectStore } from './ports/index.js';
 import { errorMessage } from '../util/error-text.js';
 
 export interface MemoryWriterDeps {

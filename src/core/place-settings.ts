@@ -5,7 +5,7 @@
 import type { MemoryView, Place, SettingsApi } from './assistant-api.js';
 import type { Home } from './home.js';
 import { decisionsFromText, quotesFromText } from './memory-edit.js';
-import type { Clock, ProjectConfig } from './ports.js';
+import type { Clock, ProjectConfig } from './ports/index.js';
 
 export class PlaceSettings implements SettingsApi {
   constructor(private readonly deps: { clock: Clock; openHome: (place: Place) => Promise<Home> }) {}

@@ -6,7 +6,7 @@
  * the command, so nobody, the owner included, can reach another user's private memory.
  */
 import type { Place, PrivateApi } from './assistant-api.js';
-import type { Clock, Logger, MemoryLayers, PrivateStore } from './ports.js';
+import type { Clock, Logger, MemoryLayers, PrivateStore } from './ports/index.js';
 import { fingerprint } from './tombstones.js';
 
 export interface PrivateMemoryView {

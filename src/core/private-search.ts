@@ -3,7 +3,7 @@
  * in SQLite. DMs never enter the shared index, so this is plain term matching.
  */
 import { isSensitive, sensitivityOf } from './sensitivity.js';
-import type { MemoryLayers, PrivateRecord, PrivateStore, RecallHit, Sensitivity } from './ports.js';
+import type { MemoryLayers, PrivateRecord, PrivateStore, RecallHit, Sensitivity } from './ports/index.js';
 import type { PrivateDoc, PrivateRecallIndex } from './private-recall.js';
 import { retrievableRecords } from './private-records.js';
 

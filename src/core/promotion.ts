@@ -11,7 +11,7 @@
  */
 import { comparable as norm } from './comparable.js';
 import { askedToRemember, conversationOf, factors, PROMOTE_AT, rejection, scoreOf, sourceWeight, type ScoreParts } from './gate-factors.js';
-import type { GraphFact, GraphWrite, LogEntry } from './ports.js';
+import type { GraphFact, GraphWrite, LogEntry } from './ports/index.js';
 import { sensitivityOfText, stricter } from './sensitivity.js';
 
 export const CANDIDATE_TTL_DAYS = 14;

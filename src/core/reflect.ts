@@ -14,7 +14,7 @@
  */
 import { z } from 'zod';
 import { validItems } from './distill.js';
-import type { JsonSchema, LocalChatModel, Logger, Sensitivity } from './ports.js';
+import type { JsonSchema, LocalChatModel, Logger, Sensitivity } from './ports/index.js';
 import { exactDifference, sameStatement } from './statement-facts.js';
 import { parseToolArguments } from './tool-args.js';
 

@@ -8,7 +8,7 @@
  */
 import { batchBy } from './batches.js';
 import { KeyedQueue } from './keyed-queue.js';
-import type { Clock, LocalChatModel, Logger } from './ports.js';
+import type { Clock, LocalChatModel, Logger } from './ports/index.js';
 import { planChanges, proposeWithModel, type PageChange, type ReflectionPage } from './reflect.js';
 import { errorMessage } from '../util/error-text.js';
 

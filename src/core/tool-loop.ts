@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { REPLY_CUT, type TurnEndReason, type TurnEvent } from './events.js';
 import type { GuardedModel } from './egress.js';
-import type { ChatMessage, ToolCall, ToolSpec } from './ports.js';
+import type { ChatMessage, ToolCall, ToolSpec } from './ports/index.js';
 import { withoutHostPaths } from './public-text.js';
 import { parseToolArguments } from './tool-args.js';
 import { TOOL_CATEGORIES, toolSpec, type SourceCategory, type Tool, type ToolCategory, type ToolContext } from './tools/tool.js';

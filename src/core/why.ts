@@ -6,7 +6,7 @@
  * and the project's `notes/_log.md`) by the knowledge graph; this module picks the records and
  * renders a chain as plain lines for every front door.
  */
-import type { KnowledgeGraph, PrivateRecord, PrivateRecordEvent, RecallHit } from './ports.js';
+import type { KnowledgeGraph, PrivateRecord, PrivateRecordEvent, RecallHit } from './ports/index.js';
 
 export type ChainStepKind = 'said' | 'added' | 'restated' | 'edited' | 'merged' | 'review' | 'reviewed' | 'distilled' | 'expired' | 'settled';
 

@@ -8,7 +8,7 @@ import { DiscordjsErrorCodes, Events, type Client } from 'discord.js';
 import type { Config } from '../config.js';
 import type { AssistantApi } from '../core/assistant-api.js';
 import { ConfigError } from '../core/errors.js';
-import type { Logger } from '../core/ports.js';
+import type { Logger } from '../core/ports/index.js';
 import { AccessPolicy, ownerIdsOf } from './access.js';
 import { createDiscordClient } from './client.js';
 import type { Command, DiscordServices } from './command.js';

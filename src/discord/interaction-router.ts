@@ -5,7 +5,7 @@
  */
 import { MessageFlags, type BaseInteraction, type Interaction, type RepliableInteraction } from 'discord.js';
 import type { AssistantApi } from '../core/assistant-api.js';
-import type { Logger } from '../core/ports.js';
+import type { Logger } from '../core/ports/index.js';
 import type { AccessPolicy } from './access.js';
 import { download } from './attachments.js';
 import { commandKey, type Command, type CommandContext, type DiscordServices } from './command.js';

@@ -7,7 +7,7 @@
  */
 import { MessageType, type Message, type SendableChannels } from 'discord.js';
 import { placeKey, type AssistantApi, type IncomingMessage, type Place } from '../core/assistant-api.js';
-import type { Logger } from '../core/ports.js';
+import type { Logger } from '../core/ports/index.js';
 import type { AccessPolicy } from './access.js';
 import { readAttachments, type AttachmentRef } from './attachments.js';
 import { isAudioAttachment } from '../speech/voice-message.js';

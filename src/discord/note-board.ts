@@ -7,7 +7,7 @@
  */
 import { ButtonStyle, ComponentType, MessageFlags, type ButtonInteraction } from 'discord.js';
 import { placeKey, type AssistantApi, type Place } from '../core/assistant-api.js';
-import type { Note } from '../core/ports.js';
+import type { Note } from '../core/ports/index.js';
 import { pageName } from './tool-trace.js';
 
 type Entry = { kind: 'note'; placeKey: string; path: string; reason: 'view' | 'suggestion_accepted' } | { kind: 'tag'; placeKey: string; tag: string; from: string };

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { parseToolArguments } from '../core/tool-args.js';
-import type { ChatMessage, ChatModel, ToolCall } from '../core/ports.js';
+import type { ChatMessage, ChatModel, ToolCall } from '../core/ports/index.js';
 import { fail, ok, skip, warn, type Check, type Verdict } from './check.js';
 import type { ConformanceRecord } from './conformance-store.js';
 import { headers, networkReason, request, trimSlash } from './http.js';

@@ -3,7 +3,7 @@ import { publicUrl } from '../core/public-url.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config.js';
-import { silentLogger } from '../core/ports.js';
+import { silentLogger } from '../core/ports/index.js';
 import { selectEmbedder } from '../llm/embeddings.js';
 import { fail, ok, warn, type Check, type Part } from './check.js';
 

@@ -3,7 +3,7 @@
  * (`filesystem (local, stdio): 14 tools`), or its error; one line per problem in mcp.json.
  */
 import type { Config } from '../config.js';
-import { silentLogger, systemClock } from '../core/ports.js';
+import { silentLogger, systemClock } from '../core/ports/index.js';
 import { loadMcpConfig } from '../mcp/config.js';
 import { mcpConfigPath } from '../mcp/create.js';
 import { McpToolSource } from '../mcp/source.js';

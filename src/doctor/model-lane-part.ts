@@ -1,6 +1,6 @@
 /** The checks of one model lane: server, model, locality, then the conformance run, whose result is kept under data/. */
 import type { Config } from '../config.js';
-import { silentLogger } from '../core/ports.js';
+import { silentLogger } from '../core/ports/index.js';
 import { chatModelOptions } from '../llm/chat-model-config.js';
 import { OpenAIChatModel } from '../llm/openai-chat.js';
 import { ok, warn, type Check, type Part } from './check.js';

@@ -5,7 +5,7 @@
  * when the network is down.
  */
 import type { Config } from '../config.js';
-import { silentLogger, type TextToSpeech } from '../core/ports.js';
+import { silentLogger, type TextToSpeech } from '../core/ports/index.js';
 import { decodeAudio } from '../speech/audio/decode.js';
 import { floatToInt16, RECOGNISER_RATE, resampleMono } from '../speech/audio/pcm.js';
 import { createSpeechToText } from '../speech/stt/create.js';

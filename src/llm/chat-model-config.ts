@@ -2,7 +2,7 @@
  * From the parsed configuration to chat-model options. The config decides locality
  * (`LLM_LOCALITY`, or `auto` from the host of `LLM_BASE_URL`, computed as `llmLocal`).
  */
-import type { Locality, Logger } from '../core/ports.js';
+import type { Locality, Logger } from '../core/ports/index.js';
 import type { OpenAIChatModelOptions } from './openai-chat.js';
 
 /** The subset of `Config` the chat model needs. */

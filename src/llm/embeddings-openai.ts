@@ -3,7 +3,7 @@
  * llama.cpp server, vLLM). The dimension is learnt from a first probe request.
  */
 import { ModelHttpError, ModelTimeoutError, ModelUnavailableError } from '../core/errors.js';
-import type { Embedder, Locality } from '../core/ports.js';
+import type { Embedder, Locality } from '../core/ports/index.js';
 import { embedderId, normalize } from '../memory/index/embedder.js';
 
 export interface OpenAIEmbedderOptions {

@@ -3,7 +3,7 @@
  * once into `data/models` with visible progress, or read from a folder the owner provides
  * (then nothing is ever fetched).
  */
-import type { Embedder, Logger } from '../core/ports.js';
+import type { Embedder, Logger } from '../core/ports/index.js';
 import { CharlieError } from '../core/errors.js';
 import { embedderId, normalize } from '../memory/index/embedder.js';
 import { downloadProgress, loadTransformers, sourceOptions, type TransformersLib } from './transformers-runtime.js';

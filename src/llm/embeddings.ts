@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import type { Config } from '../config.js';
-import type { Embedder, Logger } from '../core/ports.js';
+import type { Embedder, Logger } from '../core/ports/index.js';
 import { HashingEmbedder } from '../memory/index/hashing-embedder.js';
 import { OpenAIEmbedder } from './embeddings-openai.js';
 import { publicUrl, urlIsLocal } from './locality.js';

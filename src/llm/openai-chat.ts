@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { CharlieError, ModelBadResponseError, ModelHttpError, ModelTimeoutError, ModelUnavailableError } from '../core/errors.js';
-import { silentLogger, type ChatChunk, type ChatModel, type ChatRequest, type Locality, type Logger } from '../core/ports.js';
+import { silentLogger, type ChatChunk, type ChatModel, type ChatRequest, type Locality, type Logger } from '../core/ports/index.js';
 import { decodeCompletion } from './openai-stream.js';
 import { toWireRequest, type WireRequest } from './openai-wire.js';
 import { abortReason, backoffDelay, parseRetryAfter, sleep } from './retry.js';

@@ -5,7 +5,7 @@
  * text), then one `done`.
  */
 import { ModelBadResponseError, ModelHttpError } from '../core/errors.js';
-import type { ChatChunk, Logger, ToolCall } from '../core/ports.js';
+import type { ChatChunk, Logger, ToolCall } from '../core/ports/index.js';
 import { SseDecoder } from './sse.js';
 import { TextToolCallFilter, type TextPiece } from './text-tool-calls.js';
 import { ToolCallAssembler } from './tool-call-deltas.js';

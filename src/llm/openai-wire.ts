@@ -1,7 +1,7 @@
 /**
  * Our ChatRequest → the OpenAI `/chat/completions` request body (snake_case wire format).
  */
-import type { ChatMessage, ChatRequest, ContentPart, ToolSpec } from '../core/ports.js';
+import type { ChatMessage, ChatRequest, ContentPart, ToolSpec } from '../core/ports/index.js';
 
 export interface WireToolCall {
   id: string;

@@ -4,7 +4,7 @@
  * choice of the embedded model costs anything (its load starts in the background).
  */
 import { existsSync } from 'node:fs';
-import type { ChatModel, Logger } from '../core/ports.js';
+import type { ChatModel, Logger } from '../core/ports/index.js';
 import { chatModelOptions, type ChatModelSettings } from './chat-model-config.js';
 import { publicUrl } from './locality.js';
 import { EmbeddedChatModel } from './embedded/embedded-chat.js';

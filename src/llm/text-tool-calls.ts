@@ -5,7 +5,7 @@
  * `<think>…</think>` reasoning. Text that might be the start of a marker is held back until
  * the next chunk (or the end) shows what it is; everything else passes through at once.
  */
-import type { ToolCall } from '../core/ports.js';
+import type { ToolCall } from '../core/ports/index.js';
 import { scanJsonEnd } from '../core/json-scan.js';
 import { parseCallJson, parseMistralCalls, type ParsedCall } from './text-tool-call-parse.js';
 

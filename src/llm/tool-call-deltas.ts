@@ -3,7 +3,7 @@
  * Tolerates servers that omit `index` (one call per array slot, or matched by id), repeat
  * the id or name in every fragment, send whole arguments at once, or give no id at all.
  */
-import type { ToolCall } from '../core/ports.js';
+import type { ToolCall } from '../core/ports/index.js';
 
 interface Partial {
   id: string | undefined;

@@ -8,7 +8,7 @@
  * where a model is read from and whether it may be downloaded go into that pipeline's own
  * options (`cache_dir`, `local_files_only`), which transformers.js supports per call.
  */
-import type { Logger } from '../core/ports.js';
+import type { Logger } from '../core/ports/index.js';
 
 export type TransformersLib = typeof import('@huggingface/transformers');
 

@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
-import type { Clock, Logger } from '../core/ports.js';
+import type { Clock, Logger } from '../core/ports/index.js';
 import type { McpServerEntry } from './config.js';
 
 export type ServerState = 'not started' | 'starting' | 'running' | 'failed';

@@ -12,7 +12,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { AssistantApi, Place } from '../core/assistant-api.js';
-import type { ProjectConfig } from '../core/ports.js';
+import type { ProjectConfig } from '../core/ports/index.js';
 import { whyText } from '../core/why.js';
 import { errorMessage } from '../util/error-text.js';
 

@@ -16,7 +16,7 @@
  * speaker whose name ends in "(reply)" likewise gets a backslash before the "(", so only the
  * assistant's own entries end in " (reply)".
  */
-import type { LogEntry } from '../core/ports.js';
+import type { LogEntry } from '../core/ports/index.js';
 
 const HEADER_START = /^### (\d\d:\d\d:\d\d) · /;
 const LINK = ' · [↗](';

@@ -5,7 +5,7 @@
  * instead — indexing only the files it saw change — and a search checks nothing first.
  */
 import { join } from 'node:path';
-import { systemClock, type Clock, type Embedder, type Logger, type Recall, type RecallHit, type RecallScope, type UsageStore } from '../core/ports.js';
+import { systemClock, type Clock, type Embedder, type Logger, type Recall, type RecallHit, type RecallScope, type UsageStore } from '../core/ports/index.js';
 import { DEFAULT_WEIGHTS, Fusion, type RecallWeights } from './index/fusion.js';
 import { MemoryIndex, type Candidates, type SyncStats } from './index/memory-index.js';
 import { boundedSync, defaultSyncWait, type SyncWait } from './index/bounded-sync.js';

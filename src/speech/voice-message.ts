@@ -2,7 +2,7 @@
  * Voice messages (audio attachments in project channels): decode (Ogg Opus, MP3, WAV),
  * resample to 16 kHz mono, transcribe. Returns '' for silence or a known hallucination.
  */
-import type { SpeechToText } from '../core/ports.js';
+import type { SpeechToText } from '../core/ports/index.js';
 import { decodeAudio } from './audio/decode.js';
 import { floatToInt16, RECOGNISER_RATE, resampleMono } from './audio/pcm.js';
 import { isHallucination, stripNonSpeech } from './stt/hallucinations.js';

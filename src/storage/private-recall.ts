@@ -12,7 +12,7 @@
  */
 import type { DatabaseSync } from 'node:sqlite';
 import type { PrivateDoc, PrivateRecallHit, PrivateRecallIndex } from '../core/private-recall.js';
-import type { Clock, Embedder } from '../core/ports.js';
+import type { Clock, Embedder } from '../core/ports/index.js';
 import { LexicalIndex } from '../memory/index/lexical.js';
 
 type Row = Record<string, unknown>;

@@ -8,7 +8,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { z } from 'zod';
 import type { CandidateStore } from '../core/promotion.js';
-import type { GraphWrite, GraphWriteReport, PrivateRecord, PrivateRecordEvent, PrivateRecords, ReviewChoice, ReviewPair } from '../core/ports.js';
+import type { GraphWrite, GraphWriteReport, PrivateRecord, PrivateRecordEvent, PrivateRecords, ReviewChoice, ReviewPair } from '../core/ports/index.js';
 import { blockIdFor } from '../memory/graph/lines.js';
 import { nameTokens, normalizeStatement } from '../memory/graph/names.js';
 import { parseCandidates } from '../memory/records/candidate-store.js';

@@ -8,7 +8,7 @@ import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { MemoryUnavailableError } from '../core/errors.js';
 import { sensitivityOf } from '../core/sensitivity.js';
-import type { Clock, Decision, Embedder, LogEntry, MemoryLayers, PrivateStore, Quote } from '../core/ports.js';
+import type { Clock, Decision, Embedder, LogEntry, MemoryLayers, PrivateStore, Quote } from '../core/ports/index.js';
 import { forgottenBy, type Tombstone } from '../core/tombstones.js';
 import { migrateRecords, SqlitePrivateRecords } from './private-records.js';
 import { dropDeletedMessages, migrateRecall, SqlitePrivateRecall } from './private-recall.js';

@@ -5,7 +5,7 @@
  */
 import { renameSync } from 'node:fs';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type { Logger, UsageKind, UsageStore } from '../core/ports.js';
+import type { Logger, UsageKind, UsageStore } from '../core/ports/index.js';
 import { openSqliteFile } from './sqlite-file.js';
 
 export interface UsageOptions {

@@ -4,7 +4,7 @@
  * private.db (never Markdown).
  */
 import type { Place } from '../core/assistant-api.js';
-import type { GraphWrite, GraphWriteReport, KnowledgeGraph, PrivateRecords, ProjectStore } from '../core/ports.js';
+import type { GraphWrite, GraphWriteReport, KnowledgeGraph, PrivateRecords, ProjectStore } from '../core/ports/index.js';
 import type { CalendarRecords } from '../core/time/calendar.js';
 
 export function calendarRecords(store: ProjectStore, graph: Pick<KnowledgeGraph, 'write'>, privateRecords: Pick<PrivateRecords, 'write'>): CalendarRecords {

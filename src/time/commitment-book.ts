@@ -5,7 +5,7 @@
  * A follow-up is asked in the project's Discord channel, or in its terminal project.
  */
 import type { Place } from '../core/assistant-api.js';
-import type { KnowledgeGraph, ProjectConfig } from '../core/ports.js';
+import type { KnowledgeGraph, ProjectConfig } from '../core/ports/index.js';
 import type { Commitment, CommitmentBook } from '../core/time/follow-ups.js';
 
 type Graph = Pick<KnowledgeGraph, 'records' | 'markRecords' | 'write' | 'review'>;

@@ -4,7 +4,7 @@
  * noted, an episode for Done, the record held for Drop — never in Markdown, like the DM.
  * `bothBooks` puts the projects' book and this one behind the one port the follow-ups use.
  */
-import type { Clock, PrivateRecords } from '../core/ports.js';
+import type { Clock, PrivateRecords } from '../core/ports/index.js';
 import type { Commitment, CommitmentBook } from '../core/time/follow-ups.js';
 
 type Records = Pick<PrivateRecords, 'list' | 'write' | 'review' | 'mark'>;

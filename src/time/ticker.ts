@@ -2,7 +2,7 @@
  * The scheduler's one timer (the core owns none): wakes when the next job is due, or every
  * `maxSleepMs` at most (a job added meanwhile, a changed clock), and calls `tick()`.
  */
-import type { Logger } from '../core/ports.js';
+import type { Logger } from '../core/ports/index.js';
 import type { Scheduler } from '../core/time/scheduler.js';
 
 export function startTicker(scheduler: Scheduler, logger: Logger, maxSleepMs = 15_000): () => void {

@@ -5,7 +5,7 @@
  */
 import { Readable } from 'node:stream';
 import { AudioPlayerStatus, createAudioResource, StreamType, type AudioPlayer, type AudioResource } from '@discordjs/voice';
-import type { SynthesizedAudio } from '../core/ports.js';
+import type { SynthesizedAudio } from '../core/ports/index.js';
 import { decodeAudio } from '../speech/audio/decode.js';
 import { toDiscordPcm } from '../speech/audio/pcm.js';
 import type { AudioSink } from './playback-queue.js';

@@ -4,8 +4,8 @@
  * overlap or cut each other off. `interrupt()` (barge-in, "stop") stops the current
  * sentence and drops everything queued.
  */
-import type { Logger, SynthesizedAudio, TextToSpeech } from '../core/ports.js';
-import { silentLogger } from '../core/ports.js';
+import type { Logger, SynthesizedAudio, TextToSpeech } from '../core/ports/index.js';
+import { silentLogger } from '../core/ports/index.js';
 
 /** Where audio goes (the Discord AudioPlayer in production, a recorder in tests). */
 export interface AudioSink {

@@ -18,7 +18,7 @@ import {
   type VoiceConnection,
 } from '@discordjs/voice';
 import type { ConversationApi, Place } from '../core/assistant-api.js';
-import type { Logger, SpeechToText, TextToSpeech } from '../core/ports.js';
+import type { Logger, SpeechToText, TextToSpeech } from '../core/ports/index.js';
 import { AddressingPolicy, type WakeRule } from './addressing.js';
 import { BargeInDetector } from './barge-in.js';
 import { DaveFailureMonitor } from './dave-monitor.js';

@@ -6,7 +6,7 @@
  * coming back discards the speculative transcript (aborting it if still running): a
  * transcript that turned out premature is never handed on.
  */
-import type { Logger, SpeechToText } from '../core/ports.js';
+import type { Logger, SpeechToText } from '../core/ports/index.js';
 import { stripNonSpeech } from '../speech/stt/hallucinations.js';
 import { endFallDb, type EndOfTurnDetector, type TurnDecision, type TurnReason } from './end-of-turn.js';
 import { ReceivePipeline, type ReceiveHandlers, type ReceivePipelineOptions, type Segment } from './receive-pipeline.js';

@@ -3,7 +3,7 @@
  * after the last word, and when the reply's first audio started. The session tells it when a
  * turn is handed on and when the sink starts playing; the first play after a turn is its reply.
  */
-import type { Logger } from '../core/ports.js';
+import type { Logger } from '../core/ports/index.js';
 import type { AudioSink } from './playback-queue.js';
 import type { Timers } from './timers.js';
 import type { TurnTimings } from './turn-taker.js';

@@ -6,8 +6,8 @@
  * turn in progress, the turns waiting, and what is being said.
  */
 import type { ConversationApi, Place } from '../core/assistant-api.js';
-import type { Logger, SpeechToText } from '../core/ports.js';
-import { silentLogger } from '../core/ports.js';
+import type { Logger, SpeechToText } from '../core/ports/index.js';
+import { silentLogger } from '../core/ports/index.js';
 import { isHallucination, stripNonSpeech } from '../speech/stt/hallucinations.js';
 import type { AddressingPolicy } from './addressing.js';
 import type { PlaybackQueue } from './playback-queue.js';

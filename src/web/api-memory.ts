@@ -18,7 +18,7 @@ import { z } from 'zod';
 import type { Place } from '../core/assistant-api.js';
 import { CharlieError, UnsafeNameError } from '../core/errors.js';
 import { decisionsToText, quotesToText } from '../core/memory-edit.js';
-import type { MemoryLayers } from '../core/ports.js';
+import type { MemoryLayers } from '../core/ports/index.js';
 import type { ForgetTarget } from '../core/tombstone-types.js';
 import type { WebDeps, WebEnv } from './app.js';
 import { buildGraph, readNotePages } from './graph.js';

@@ -10,7 +10,7 @@
  */
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import type { LogEntry } from '../core/ports.js';
+import type { LogEntry } from '../core/ports/index.js';
 import type { WebDeps, WebEnv } from './app.js';
 import { noSuchProject, requestPlace } from './places.js';
 

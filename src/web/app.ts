@@ -13,7 +13,7 @@ import { compress } from 'hono/compress';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { dirname, join } from 'node:path';
 import type { AssistantApi } from '../core/assistant-api.js';
-import type { LogEntry, Logger } from '../core/ports.js';
+import type { LogEntry, Logger } from '../core/ports/index.js';
 import { chatRoutes } from './api-chat.js';
 import { projectRoutes } from './api-projects.js';
 import { clientAssets } from './client-build.js';

@@ -3,7 +3,7 @@
  * from the core's assistant API (the knowledge graph reads them with their defaults, provenance,
  * hand edits and decay), so the inspector shows exactly what retrieval and the memory lane see.
  */
-import type { RecordView } from '../core/ports.js';
+import type { RecordView } from '../core/ports/index.js';
 import { PRIVATE_PROJECT } from './places.js';
 import type { MemoryRecord } from './shared/records.js';
 

@@ -3,7 +3,7 @@
  * the knowledge graph (through the assistant API); and the note pages as the inspector reads them.
  */
 import type { WebDeps } from './app.js';
-import type { Note, PageLinks } from '../core/ports.js';
+import type { Note, PageLinks } from '../core/ports/index.js';
 import { errorMessage } from '../util/error-text.js';
 
 export interface GraphNode {

@@ -4,7 +4,7 @@
  * file of the web front door that builds the core's `Place`.
  */
 import type { Place } from '../core/assistant-api.js';
-import type { FileProblem, LogEntry, Note, NoteSummary, ProjectConfig, ProjectOrigin } from '../core/ports.js';
+import type { FileProblem, LogEntry, Note, NoteSummary, ProjectConfig, ProjectOrigin } from '../core/ports/index.js';
 import type { Context } from 'hono';
 import type { WebEnv } from './app.js';
 import type { WebUser } from './auth.js';

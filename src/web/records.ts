@@ -4,7 +4,7 @@
  * records of entity pages). The client shows whatever fields a record has.
  */
 import { createHash } from 'node:crypto';
-import type { MemoryLayers, Note } from '../core/ports.js';
+import type { MemoryLayers, Note } from '../core/ports/index.js';
 import type { MemoryRecord, ProvenanceStep } from './shared/records.js';
 
 export function textHash(text: string): string {

@@ -4,7 +4,7 @@
  */
 import { createAdaptorServer } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
-import type { Logger } from '../core/ports.js';
+import type { Logger } from '../core/ports/index.js';
 import { createWebApp, type WebDeps } from './app.js';
 import { ensureClient } from './client-build.js';
 import { allowedHosts, isLoopbackHost } from './guard.js';

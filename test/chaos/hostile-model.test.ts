@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AssistantSettings } from '../../src/core/assistant.js';
 import { REPLY_CUT } from '../../src/core/events.js';
-import { silentLogger, systemClock } from '../../src/core/ports.js';
+import { silentLogger, systemClock } from '../../src/core/ports/index.js';
 import { FileProjectStore } from '../../src/memory/store/project-store.js';
 import { makeAssistant, testSettings } from '../support/assistant-fixture.js';
 import { testChatModel } from '../support/model-servers.js';

@@ -10,7 +10,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { silentLogger, systemClock, type ChatChunk, type ChatRequest, type LocalChatModel } from '../../src/core/ports.js';
+import { silentLogger, systemClock, type ChatChunk, type ChatRequest, type LocalChatModel } from '../../src/core/ports/index.js';
 import { Wiki } from '../../src/memory/graph/wiki.js';
 import { IngestService } from '../../src/memory/ingest/ingest-service.js';
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../scripts/bench-util.js';
-import type { Clock } from '../../src/core/ports.js';
+import type { Clock } from '../../src/core/ports/index.js';
 import { parseLog } from '../../src/memory/archive-format.js';
 import { FileProjectStore } from '../../src/memory/store/project-store.js';
 

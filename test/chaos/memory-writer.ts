@@ -6,7 +6,7 @@
  *
  *     node --import tsx test/chaos/memory-writer.ts PROJECTS_DIR FIRST_INDEX
  */
-import { systemClock } from '../../src/core/ports.js';
+import { systemClock } from '../../src/core/ports/index.js';
 import { FileProjectStore } from '../../src/memory/store/project-store.js';
 
 const [dir, first] = process.argv.slice(2);

@@ -9,7 +9,7 @@
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setImmediate as turn } from 'node:timers/promises';
-import { silentLogger, systemClock } from '../../src/core/ports.js';
+import { silentLogger, systemClock } from '../../src/core/ports/index.js';
 import { Scheduler } from '../../src/core/time/scheduler.js';
 import { SqliteJobStore } from '../../src/storage/job-store.js';
 

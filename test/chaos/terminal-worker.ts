@@ -10,7 +10,7 @@
 import { writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { setImmediate as turn } from 'node:timers/promises';
-import { silentLogger, systemClock } from '../../src/core/ports.js';
+import { silentLogger, systemClock } from '../../src/core/ports/index.js';
 import { ReminderDesk } from '../../src/core/time/reminder-desk.js';
 import { Scheduler } from '../../src/core/time/scheduler.js';
 import { SqliteJobStore } from '../../src/storage/job-store.js';

@@ -12,7 +12,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { generateIdentity, identityToRecipient } from 'age-encryption';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Place } from '../../src/core/assistant-api.js';
-import { silentLogger } from '../../src/core/ports.js';
+import { silentLogger } from '../../src/core/ports/index.js';
 import { BackupKeyError } from '../../src/backup/backup-crypto.js';
 import { backupName, pruneBackups, writeBackup } from '../../src/backup/backup-file.js';
 import { backupIfDue, backupTime } from '../../src/backup/backup-schedule.js';

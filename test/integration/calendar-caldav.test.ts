@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { DAVClient } from 'tsdav';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Place } from '../../src/core/assistant-api.js';
-import type { ChatMessage, Logger } from '../../src/core/ports.js';
+import type { ChatMessage, Logger } from '../../src/core/ports/index.js';
 import { CalendarDesk, type CalendarConnector } from '../../src/core/time/calendar.js';
 import { askerFor, ReminderDesk } from '../../src/core/time/reminder-desk.js';
 import { Scheduler } from '../../src/core/time/scheduler.js';

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Place } from '../../src/core/assistant-api.js';
-import { silentLogger } from '../../src/core/ports.js';
+import { silentLogger } from '../../src/core/ports/index.js';
 import { CalendarDesk } from '../../src/core/time/calendar.js';
 import { askerFor } from '../../src/core/time/reminder-desk.js';
 import { CalendarConnectorImpl } from '../../src/calendar/connector.js';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import type { Place } from '../../src/core/assistant-api.js';
-import { silentLogger } from '../../src/core/ports.js';
+import { silentLogger } from '../../src/core/ports/index.js';
 import { buildApp } from '../../src/main.js';
 import { SqlitePrivateStore } from '../../src/storage/private-store.js';
 import { tempDirs } from '../support/temp-dir.js';

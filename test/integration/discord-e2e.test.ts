@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
-import { silentLogger, systemClock } from '../../src/core/ports.js';
+import { silentLogger, systemClock } from '../../src/core/ports/index.js';
 import { APOLOGY_TEXT } from '../../src/discord/message-handler.js';
 import { FileProjectStore } from '../../src/memory/store/project-store.js';
 import { SqlitePrivateStore } from '../../src/storage/private-store.js';

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/core/ports.js';
+import { silentLogger } from '../../src/core/ports/index.js';
 import { ReminderDesk } from '../../src/core/time/reminder-desk.js';
 import { Scheduler } from '../../src/core/time/scheduler.js';
 import { nextOccurrence } from '../../src/core/time/recurrence.js';

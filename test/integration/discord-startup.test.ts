@@ -3,7 +3,7 @@ import { loadCommands } from '../../commands/index.js';
 import { configSchema } from '../../src/config.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/core/errors.js';
-import { silentLogger } from '../../src/core/ports.js';
+import { silentLogger } from '../../src/core/ports/index.js';
 import { startDiscord, type DiscordConfig } from '../../src/discord/bot.js';
 import { startFakeDiscord, type FakeDiscord } from '../support/fake-discord/server.js';
 import { FakeAssistant } from '../support/fake-assistant.js';

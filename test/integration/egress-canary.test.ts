@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import type { Place } from '../../src/core/assistant-api.js';
-import { silentLogger } from '../../src/core/ports.js';
+import { silentLogger } from '../../src/core/ports/index.js';
 import { buildApp } from '../../src/main.js';
 import { builtinTools } from '../../src/core/tools/index.js';
 import { SqlitePrivateStore } from '../../src/storage/private-store.js';

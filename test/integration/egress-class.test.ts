@@ -22,7 +22,7 @@ import { loadConfig } from '../../src/config.js';
 import type { Place } from '../../src/core/assistant-api.js';
 import { DESTINATIONS, type DestinationKind } from '../../src/core/destinations.js';
 import { guardSpeech } from '../../src/core/egress.js';
-import { silentLogger, type TextToSpeech } from '../../src/core/ports.js';
+import { silentLogger, type TextToSpeech } from '../../src/core/ports/index.js';
 import { sensitiveSpellings } from '../../src/core/sensitivity.js';
 import { builtinTools } from '../../src/core/tools/index.js';
 import { buildApp } from '../../src/main.js';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { ChatChunk, ChatRequest, JsonSchema } from '../../src/core/ports.js';
+import type { ChatChunk, ChatRequest, JsonSchema } from '../../src/core/ports/index.js';
 import { distillJsonSchema, distillPrompt, parseDistillReply } from '../../src/core/distill.js';
 import { EmbeddedChatModel } from '../../src/llm/embedded/embedded-chat.js';
 import { EmbeddedModelError } from '../../src/llm/embedded/errors.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Place } from '../../src/core/assistant-api.js';
-import { silentLogger, systemClock } from '../../src/core/ports.js';
+import { silentLogger, systemClock } from '../../src/core/ports/index.js';
 import { FileProjectStore } from '../../src/memory/store/project-store.js';
 import { Wiki } from '../../src/memory/graph/wiki.js';
 import { graphTombstoneCheck } from '../../src/memory/tombstones.js';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { silentLogger, type RecallHit } from '../../src/core/ports.js';
+import { silentLogger, type RecallHit } from '../../src/core/ports/index.js';
 import { Wiki } from '../../src/memory/graph/wiki.js';
 import { liftLinked } from '../../src/memory/recall.js';
 import { FileProjectStore } from '../../src/memory/store/project-store.js';

@@ -2,7 +2,7 @@ import { mkdtemp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { silentLogger, type GraphWrite } from '../../src/core/ports.js';
+import { silentLogger, type GraphWrite } from '../../src/core/ports/index.js';
 import { Wiki } from '../../src/memory/graph/wiki.js';
 import { FileProjectStore } from '../../src/memory/store/project-store.js';
 import { EntityResolver } from '../../src/memory/graph/resolver.js';

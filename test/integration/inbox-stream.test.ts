@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Candidate } from '../../src/core/promotion.js';
-import { silentLogger } from '../../src/core/ports.js';
+import { silentLogger } from '../../src/core/ports/index.js';
 import { Wiki } from '../../src/memory/graph/wiki.js';
 import { Inbox, type InboxResult } from '../../src/memory/ingest/inbox.js';
 import { IngestService } from '../../src/memory/ingest/ingest-service.js';

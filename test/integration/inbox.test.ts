@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ingestItems } from '../../src/core/ingest.js';
-import { silentLogger } from '../../src/core/ports.js';
+import { silentLogger } from '../../src/core/ports/index.js';
 import { Wiki } from '../../src/memory/graph/wiki.js';
 import { Inbox } from '../../src/memory/ingest/inbox.js';
 import { IngestService } from '../../src/memory/ingest/ingest-service.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Logger } from '../../src/core/ports.js';
+import type { Logger } from '../../src/core/ports/index.js';
 import { HashingEmbedder } from '../../src/memory/index/hashing-embedder.js';
 import { MemoryIndex } from '../../src/memory/index/memory-index.js';
 import { tableName } from '../../src/memory/index/project-table.js';

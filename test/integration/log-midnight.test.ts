@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LogEntry } from '../../src/core/ports.js';
+import type { LogEntry } from '../../src/core/ports/index.js';
 import { LogArchive } from '../../src/memory/store/log-archive.js';
 
 const dirs: string[] = [];

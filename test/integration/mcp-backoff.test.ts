@@ -1,6 +1,6 @@
 /** Restart back-off of an MCP server that keeps failing, on a fake clock (no waiting). */
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/core/ports.js';
+import { silentLogger } from '../../src/core/ports/index.js';
 import { McpConnection } from '../../src/mcp/connection.js';
 import { FixedClock } from '../support/fakes.js';
 

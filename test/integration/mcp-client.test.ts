@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ConfirmRequest } from '../../src/core/tools/tool.js';
 import type { TurnEvent } from '../../src/core/events.js';
-import { silentLogger } from '../../src/core/ports.js';
+import { silentLogger } from '../../src/core/ports/index.js';
 import { McpToolSource, statusLine } from '../../src/mcp/source.js';
 import { pipeTerminal } from '../support/terminal.js';
 import { presuggestGroups } from '../../src/core/presuggest.js';

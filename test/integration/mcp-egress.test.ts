@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import type { Place } from '../../src/core/assistant-api.js';
-import { silentLogger } from '../../src/core/ports.js';
+import { silentLogger } from '../../src/core/ports/index.js';
 import { buildApp } from '../../src/main.js';
 import { startFakeModelServer, type ScriptedReply } from '../support/fake-model-server.js';
 import { startRecordingMcpServer } from '../support/recording-mcp-server.js';

@@ -11,7 +11,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { PassThrough, Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Place } from '../../src/core/assistant-api.js';
-import { silentLogger } from '../../src/core/ports.js';
+import { silentLogger } from '../../src/core/ports/index.js';
 import { Reflection } from '../../src/core/reflection.js';
 import { Wiki } from '../../src/memory/graph/wiki.js';
 import { FileReflectionPages } from '../../src/memory/reflect/reflection-pages.js';

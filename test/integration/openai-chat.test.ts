@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { ModelError, ModelHttpError, ModelTimeoutError, ModelUnavailableError } from '../../src/core/errors.js';
-import { asLocalModel, type ChatChunk, type ChatRequest, type LocalChatModel, type ToolCall } from '../../src/core/ports.js';
+import { asLocalModel, type ChatChunk, type ChatRequest, type LocalChatModel, type ToolCall } from '../../src/core/ports/index.js';
 import { chatModelOptions } from '../../src/llm/chat-model-config.js';
 import { OpenAIChatModel, type OpenAIChatModelOptions } from '../../src/llm/openai-chat.js';
 import { fakeModelServers } from '../support/model-servers.js';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import type { Place } from '../../src/core/assistant-api.js';
-import { systemClock, type Logger } from '../../src/core/ports.js';
+import { systemClock, type Logger } from '../../src/core/ports/index.js';
 import { createLogger } from '../../src/logging.js';
 import { buildApp } from '../../src/main.js';
 import { FileProjectStore } from '../../src/memory/store/project-store.js';

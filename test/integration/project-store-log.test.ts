@@ -2,7 +2,7 @@ import { mkdtemp, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Clock, LogEntry } from '../../src/core/ports.js';
+import type { Clock, LogEntry } from '../../src/core/ports/index.js';
 import { FileProjectStore } from '../../src/memory/store/project-store.js';
 
 const clock: Clock = { now: () => new Date('2026-11-29T18:20:11.000Z') };

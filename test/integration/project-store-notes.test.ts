@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UnsafeNameError } from '../../src/core/errors.js';
-import type { Clock } from '../../src/core/ports.js';
+import type { Clock } from '../../src/core/ports/index.js';
 import { MemoryFileError } from '../../src/memory/store/memory-errors.js';
 import { FileProjectStore } from '../../src/memory/store/project-store.js';
 

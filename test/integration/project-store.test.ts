@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UnsafeNameError } from '../../src/core/errors.js';
-import type { Clock } from '../../src/core/ports.js';
+import type { Clock } from '../../src/core/ports/index.js';
 import { FileProjectStore } from '../../src/memory/store/project-store.js';
 
 const clock: Clock = { now: () => new Date('2026-11-29T18:20:11.000Z') };

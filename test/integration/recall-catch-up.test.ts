@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { silentLogger, systemClock } from '../../src/core/ports.js';
+import { silentLogger, systemClock } from '../../src/core/ports/index.js';
 import { HashingEmbedder } from '../../src/memory/index/hashing-embedder.js';
 import { createRecall } from '../../src/memory/recall.js';
 import type { SyncWait } from '../../src/memory/index/bounded-sync.js';

@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { silentLogger, type GraphWrite } from '../../src/core/ports.js';
+import { silentLogger, type GraphWrite } from '../../src/core/ports/index.js';
 import { Wiki } from '../../src/memory/graph/wiki.js';
 import { FixedClock } from '../support/fakes.js';
 import { retrievalFixture, type RetrievalFixture } from '../support/retrieval-fixture.js';

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Place } from '../../src/core/assistant-api.js';
-import type { ChatMessage } from '../../src/core/ports.js';
+import type { ChatMessage } from '../../src/core/ports/index.js';
 import { askerFor, ReminderDesk } from '../../src/core/time/reminder-desk.js';
 import { SqliteJobStore } from '../../src/storage/job-store.js';
 import { OutboxRouter } from '../../src/time/outbox-router.js';

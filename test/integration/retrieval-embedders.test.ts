@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Logger } from '../../src/core/ports.js';
+import type { Logger } from '../../src/core/ports/index.js';
 import { ModelHttpError, ModelUnavailableError } from '../../src/core/errors.js';
 import { OpenAIEmbedder } from '../../src/llm/embeddings-openai.js';
 import { selectEmbedder, type EmbedderConfig } from '../../src/llm/embeddings.js';

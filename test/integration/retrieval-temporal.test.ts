@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Clock } from '../../src/core/ports.js';
+import type { Clock } from '../../src/core/ports/index.js';
 import { retrievalFixture, type RetrievalFixture } from '../support/retrieval-fixture.js';
 
 const at = (iso: string): Clock => ({ now: () => new Date(iso) });

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SqliteUsageStore, openUsageStore } from '../../src/storage/usage-store.js';
-import { silentLogger } from '../../src/core/ports.js';
+import { silentLogger } from '../../src/core/ports/index.js';
 import { note, retrievalFixture } from '../support/retrieval-fixture.js';
 import { tempDirs } from '../support/temp-dir.js';
 

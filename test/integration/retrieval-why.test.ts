@@ -5,7 +5,7 @@
  * Searched the way Assistant.why wires it: explainWhy over Home.search(q, 8, { notesOnly: true }).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/core/ports.js';
+import { silentLogger } from '../../src/core/ports/index.js';
 import { explainWhy, whyText } from '../../src/core/why.js';
 import { Wiki } from '../../src/memory/graph/wiki.js';
 import { FixedClock } from '../support/fakes.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import type { Place } from '../../src/core/assistant-api.js';
-import { silentLogger } from '../../src/core/ports.js';
+import { silentLogger } from '../../src/core/ports/index.js';
 import type { NewJob } from '../../src/core/time/jobs.js';
 import { nextOccurrence } from '../../src/core/time/recurrence.js';
 import { lateLine, Scheduler, type Delivery } from '../../src/core/time/scheduler.js';

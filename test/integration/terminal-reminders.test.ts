@@ -1,6 +1,6 @@
 /** `/remind` in the terminal chat, and a delivered reminder printed there with its commands. */
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/core/ports.js';
+import { silentLogger } from '../../src/core/ports/index.js';
 import { ReminderDesk } from '../../src/core/time/reminder-desk.js';
 import { Scheduler } from '../../src/core/time/scheduler.js';
 import { SqliteJobStore } from '../../src/storage/job-store.js';

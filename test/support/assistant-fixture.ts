@@ -2,7 +2,7 @@
 import { Assistant, type AssistantDeps, type AssistantSettings } from '../../src/core/assistant.js';
 import type { Place } from '../../src/core/assistant-api.js';
 import type { TurnEvent } from '../../src/core/events.js';
-import { silentLogger, type ChatModel, type Clock, type LocalChatModel, type Logger, type ProjectStore, type PrivateStore, type Recall, type UsageStore } from '../../src/core/ports.js';
+import { silentLogger, type ChatModel, type Clock, type LocalChatModel, type Logger, type ProjectStore, type PrivateStore, type Recall, type UsageStore } from '../../src/core/ports/index.js';
 import { FixedClock, GrepRecall, InMemoryPrivateStore, InMemoryProjectStore, RecordingUsageStore } from './fakes.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -3,7 +3,7 @@
  * share a dimension, so a paraphrase is near its source with no model download; every other
  * word is hashed into dimensions of its own. `semantic` and `locality` are set per test.
  */
-import type { Embedder, Locality } from '../../src/core/ports.js';
+import type { Embedder, Locality } from '../../src/core/ports/index.js';
 
 export class ConceptEmbedder implements Embedder {
   readonly dimensions = 64;

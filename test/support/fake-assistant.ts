@@ -4,7 +4,7 @@
  * honours the turn's abort signal, and keeps memory per place in memory.
  */
 import type { Candidate } from '../../src/core/promotion.js';
-import type { ReviewChoice, ReviewPair } from '../../src/core/ports.js';
+import type { ReviewChoice, ReviewPair } from '../../src/core/ports/index.js';
 import {
   placeKey as keyOf,
   type AssistantApi,
@@ -25,7 +25,7 @@ import type { ModelLane } from '../../src/core/lanes.js';
 import type { PageVersion, ReflectionReport, RestoreOutcome } from '../../src/core/reflection.js';
 import type { ForgetOutcome, ForgetTarget } from '../../src/core/tombstones.js';
 import type { PrivateForgetOutcome, PrivateForgetTarget, PrivateMemoryView } from '../../src/core/private-memory.js';
-import type { MemoryLayers, Note, NoteSummary, ProjectConfig, RecallHit, RecordView } from '../../src/core/ports.js';
+import type { MemoryLayers, Note, NoteSummary, ProjectConfig, RecallHit, RecordView } from '../../src/core/ports/index.js';
 import type { RecordChain, WhyAnswer } from '../../src/core/why.js';
 import { sleep } from './sleep.js';
 

@@ -23,7 +23,7 @@ import type {
   UsageStore,
   ToolCall,
   WriteOutcome,
-} from '../../src/core/ports.js';
+} from '../../src/core/ports/index.js';
 
 import { ForgottenError, forgottenBy, keysOf, type ForgetOutcome, type ForgetTarget, type Tombstone } from '../../src/core/tombstones.js';
 
@@ -206,7 +206,7 @@ export class InMemoryProjectStore implements ProjectStore {
   }
 }
 
-import type { PrivateStore } from '../../src/core/ports.js';
+import type { PrivateStore } from '../../src/core/ports/index.js';
 
 /** In-memory PrivateStore (the real one is SQLite). */
 export class InMemoryPrivateStore implements PrivateStore {

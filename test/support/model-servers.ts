@@ -1,6 +1,6 @@
 /** Fake model servers for one test file: each one started is closed after its test. */
 import { afterEach } from 'vitest';
-import type { Locality } from '../../src/core/ports.js';
+import type { Locality } from '../../src/core/ports/index.js';
 import { OpenAIChatModel, type OpenAIChatModelOptions } from '../../src/llm/openai-chat.js';
 import { startFakeModelServer, type FakeModelServer, type FakeModelServerOptions, type Script } from './fake-model-server.js';
 

@@ -1,5 +1,5 @@
 /** A logger that keeps every line as text, errors as the real logger writes them (message, stack, cause), so a test can search the lines for what must never be logged. */
-import type { Logger } from '../../src/core/ports.js';
+import type { Logger } from '../../src/core/ports/index.js';
 
 const errors = (_key: string, value: unknown) => (value instanceof Error ? { type: value.name, message: value.message, stack: value.stack, cause: value.cause } : value);
 

@@ -4,7 +4,7 @@
  * send / edit), spoken audio (`AudioSink`: play, which takes `playMs` or until stopped), and
  * log lines (a pino destination: write).
  */
-import type { SynthesizedAudio } from '../../src/core/ports.js';
+import type { SynthesizedAudio } from '../../src/core/ports/index.js';
 import type { ComponentRows, ReplySink } from '../../src/discord/reply-renderer.js';
 import type { AudioSink } from '../../src/voice/playback-queue.js';
 import { sleep } from './sleep.js';

@@ -2,7 +2,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { Clock, Embedder, Logger } from '../../src/core/ports.js';
+import type { Clock, Embedder, Logger } from '../../src/core/ports/index.js';
 import { HashingEmbedder } from '../../src/memory/index/hashing-embedder.js';
 import { createRecall, type RecallService } from '../../src/memory/recall.js';
 import type { RecallWeights } from '../../src/memory/index/fusion.js';

@@ -1,5 +1,5 @@
 /** Scripted fakes of the voice ports (no mocks): they record what they were given. */
-import type { SpeechToText, SynthesizedAudio, TextToSpeech } from '../../src/core/ports.js';
+import type { SpeechToText, SynthesizedAudio, TextToSpeech } from '../../src/core/ports/index.js';
 import { sleep } from './sleep.js';
 
 export class ScriptedStt implements SpeechToText {

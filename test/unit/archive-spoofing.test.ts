@@ -3,7 +3,7 @@
  * nickname ending in " (reply)" made that person's messages read back as Charlie's own.
  */
 import { describe, expect, it } from 'vitest';
-import type { LogEntry } from '../../src/core/ports.js';
+import type { LogEntry } from '../../src/core/ports/index.js';
 import { formatLogEntry, logFileHeading, parseLog } from '../../src/memory/archive-format.js';
 
 const at = '2026-11-29T18:20:11.000Z';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatRequest } from '../../src/core/ports.js';
+import type { ChatRequest } from '../../src/core/ports/index.js';
 import { ModelHttpError } from '../../src/core/errors.js';
 import { ScriptedChatModel, type ScriptStep } from '../support/fakes.js';
 import { general, makeAssistant, msg } from '../support/assistant-fixture.js';

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { factors, GATE_WEIGHTS, PROMOTE_AT } from '../../src/core/gate-factors.js';
 import { gateWrite, type Candidate, type CandidateStore } from '../../src/core/promotion.js';
-import type { GraphFact } from '../../src/core/ports.js';
+import type { GraphFact } from '../../src/core/ports/index.js';
 import { prepare, readGateFixture, replay, scoresOf } from '../../scripts/gate-fixture.js';
 
 class MemoryCandidates implements CandidateStore {

@@ -3,7 +3,7 @@ import { InMemoryWriteRequests } from '../../src/core/write-requests.js';
 import { ScriptedChatModel } from '../support/fakes.js';
 import { collect, general, makeAssistant, msg } from '../support/assistant-fixture.js';
 import { Assistant } from '../../src/core/assistant.js';
-import { silentLogger } from '../../src/core/ports.js';
+import { silentLogger } from '../../src/core/ports/index.js';
 import { FixedClock, GrepRecall, InMemoryProjectStore, InMemoryPrivateStore, RecordingUsageStore } from '../support/fakes.js';
 import { entityFacts, tempGraph, testSettings } from '../support/assistant-fixture.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { gateWrite, takeCandidate, type Candidate, type CandidateStore } from '../../src/core/promotion.js';
 import { sensitivityOfText, stricter } from '../../src/core/sensitivity.js';
 import { isChitChat, PROMOTE_AT } from '../../src/core/gate-factors.js';
-import type { GraphWrite, LogEntry } from '../../src/core/ports.js';
+import type { GraphWrite, LogEntry } from '../../src/core/ports/index.js';
 import { toGraphWrite } from '../../src/core/graph-distill.js';
 import { applyToPage, type PagePlan } from '../../src/memory/graph/graph-write.js';
 import { readPage } from '../../src/memory/graph/page.js';

@@ -5,7 +5,7 @@
  * the records (no model reads them); a commitment marked sensitive is counted, not quoted.
  */
 import { placeKey } from '../assistant-api.js';
-import type { Clock } from '../ports.js';
+import type { Clock } from '../ports/index.js';
 import type { CalendarDesk } from './calendar.js';
 import type { CommitmentBook } from './follow-ups.js';
 import type { JobStore } from './jobs.js';

@@ -10,7 +10,7 @@
  */
 import { DateTime } from 'luxon';
 import { placeKey, type Place } from '../assistant-api.js';
-import type { Clock, GraphFact, GraphWrite, GraphWriteReport, Logger } from '../ports.js';
+import type { Clock, GraphFact, GraphWrite, GraphWriteReport, Logger } from '../ports/index.js';
 import { withheld } from '../egress.js';
 import { sensitivityOfText } from '../sensitivity.js';
 import type { Job, JobStore } from './jobs.js';

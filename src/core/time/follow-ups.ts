@@ -8,7 +8,7 @@
  * days; Drop holds the record (kept, out of answers). A sensitive record is never followed up.
  */
 import { placeKey, type Place } from '../assistant-api.js';
-import type { Clock, Logger } from '../ports.js';
+import type { Clock, Logger } from '../ports/index.js';
 import type { Job, JobStore } from './jobs.js';
 import type { Outbox, TimeAction } from './outbox.js';
 import { atLocal, dayIn, showTime } from './recurrence.js';

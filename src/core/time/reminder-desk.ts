@@ -6,7 +6,7 @@
  * chat model may set it; what it says is shown to the people it is for, never written to Markdown.
  */
 import { placeKey, type Place } from '../assistant-api.js';
-import type { Clock } from '../ports.js';
+import type { Clock } from '../ports/index.js';
 import type { Job, JobStore, TimeSettings } from './jobs.js';
 import type { Outbox, TimeAction } from './outbox.js';
 import { nextOccurrence, showTime, validZone } from './recurrence.js';

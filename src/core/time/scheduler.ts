@@ -7,7 +7,7 @@
  * (Discord's enforced nonce, an upsert keyed by it). A job missed while Charlie was down fires
  * once, late, and a recurring one then goes on from now (not once per missed occurrence).
  */
-import type { Clock, Logger } from '../ports.js';
+import type { Clock, Logger } from '../ports/index.js';
 import type { Claim, JobKind, JobStore } from './jobs.js';
 import { nextOccurrence, showTime } from './recurrence.js';
 

@@ -1,7 +1,7 @@
 /** Walking the knowledge graph: from a page to the pages it links to, with the links' labels. */
 import { z } from 'zod';
 import { clip, defineTool } from './tool.js';
-import type { LinkedPage, PageCard } from '../ports.js';
+import type { LinkedPage, PageCard } from '../ports/index.js';
 
 function when(card: PageCard): string {
   return `updated ${card.updated.slice(0, 10) || 'unknown'}, staleness ${card.staleness}`;

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { renderLayers } from '../private-search.js';
 import { recordIds, withoutSensitiveRecords } from '../record-view.js';
-import type { RecallHit } from '../ports.js';
+import type { RecallHit } from '../ports/index.js';
 import { clip, defineTool } from './tool.js';
 
 function where(h: RecallHit): string {

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { MemoryWrites } from '../write-requests.js';
 import type { Home, NoteShelf, ProjectGraph } from '../home.js';
-import type { Clock, Logger, ToolSpec } from '../ports.js';
+import type { Clock, Logger, ToolSpec } from '../ports/index.js';
 import type { SensitiveRecord } from '../egress.js';
 import type { Asker, ReminderDesk } from '../time/reminder-desk.js';
 import type { CalendarDesk } from '../time/calendar.js';

@@ -10,7 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { GbnfJsonSchema, LlamaGrammar } from 'node-llama-cpp';
-import type { ChatChunk, ChatModel, ChatRequest, JsonSchema } from '../../core/ports.js';
+import type { ChatChunk, ChatModel, ChatRequest, JsonSchema } from '../../core/ports/index.js';
 import { abortReason } from '../retry.js';
 import { embeddedGenerationError } from './errors.js';
 import { toChatHistory, toFunctions, toGrammarSchema } from './history.js';

@@ -4,7 +4,7 @@
  * them; tool results are attached to the call that asked for them, as node-llama-cpp expects.
  */
 import type { ChatHistoryItem, ChatModelFunctionCall, ChatModelFunctions, ChatModelResponse, GbnfJsonSchema } from 'node-llama-cpp';
-import type { ChatMessage, ContentPart, JsonSchema, ToolSpec } from '../../core/ports.js';
+import type { ChatMessage, ContentPart, JsonSchema, ToolSpec } from '../../core/ports/index.js';
 
 function userText(content: string | ContentPart[]): string {
   if (typeof content === 'string') return content;

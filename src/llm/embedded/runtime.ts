@@ -11,7 +11,7 @@
 import { access } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Llama, LlamaChat, LlamaContext, LlamaModel } from 'node-llama-cpp';
-import { silentLogger, type Logger } from '../../core/ports.js';
+import { silentLogger, type Logger } from '../../core/ports/index.js';
 import { abortReason } from '../retry.js';
 import { embeddedLoadError } from './errors.js';
 

@@ -4,7 +4,7 @@
  * (`[person:: [[Users/Ann/USER]]]`), so "Tom is Ann's brother" on Tom's page leads to Ann. Names are
  * the centre page's title and aliases, matched as whole words (any case, "Ann's" too).
  */
-import type { GraphFact } from '../../core/ports.js';
+import type { GraphFact } from '../../core/ports/index.js';
 
 export interface CentrePage {
   /** `Users/Ann/USER.md`. */

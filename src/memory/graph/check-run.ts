@@ -1,6 +1,6 @@
 /** `npm run memory -- check [--project NAME] [--fix]`, as a function the script and tests call. */
 import { readdir } from 'node:fs/promises';
-import { silentLogger, systemClock } from '../../core/ports.js';
+import { silentLogger, systemClock } from '../../core/ports/index.js';
 import { checkPages, fixDangling, formatProblem } from './check.js';
 import { Wiki } from './wiki.js';
 

@@ -4,7 +4,7 @@
  * `path:line: problem`. `fix` repairs what is mechanical (links to missing pages are removed)
  * and leaves the rest to a person.
  */
-import type { FileProblem } from '../../core/ports.js';
+import type { FileProblem } from '../../core/ports/index.js';
 import { readIfExists, sha256, writeFileAtomic } from '../store/atomic-write.js';
 import { resolveInside } from '../store/safe-path.js';
 import { normalizeName } from './names.js';

@@ -5,7 +5,7 @@
  */
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { Clock } from '../../core/ports.js';
+import type { Clock } from '../../core/ports/index.js';
 import { formatLogLine, INDEX_FILE, LOG_FILE_NAME, LOG_HEADING, renderIndex, type LogAction } from '../notes/note-index.js';
 import { reviewPairs, renderReview } from '../records/review.js';
 import { ABSENT, fileVersion, sha256, writeFileAtomic } from '../store/atomic-write.js';

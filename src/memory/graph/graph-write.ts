@@ -4,7 +4,7 @@
  * (a restated fact refreshes its date), links written on both pages with their own labels and
  * only with evidence. `planWrite` resolves; `applyToPage` renders one page from its current text.
  */
-import type { GraphFact, GraphWrite, GraphWriteReport } from '../../core/ports.js';
+import type { GraphFact, GraphWrite, GraphWriteReport } from '../../core/ports/index.js';
 import { USERS_CATEGORY } from '../../core/graph-distill.js';
 import { titleSlug } from '../slug.js';
 import { isCentrePath, linkFactsToCentres } from './centre-links.js';

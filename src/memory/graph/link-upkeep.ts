@@ -5,7 +5,7 @@
  */
 import { mkdir, readdir, rename as renameFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { Logger } from '../../core/ports.js';
+import type { Logger } from '../../core/ports/index.js';
 import { CharlieError } from '../../core/errors.js';
 import { parseRecordEvents, parseRenames, recordLogLine } from '../records/history.js';
 import { unloggedEdits } from '../records/provenance.js';

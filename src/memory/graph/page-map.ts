@@ -3,7 +3,7 @@
  * pages named in the new messages, the speakers' own pages, then the most relevant others by
  * recall — bounded in size however large the wiki grows.
  */
-import type { PageMapEntry, PageMapRequest } from '../../core/ports.js';
+import type { PageMapEntry, PageMapRequest } from '../../core/ports/index.js';
 import type { WikiPage } from './page.js';
 import type { EntityResolver } from './resolver.js';
 

@@ -4,7 +4,7 @@
  * front matter subset is read without the full YAML parser) because the page map and
  * `memory check` read every page of a project.
  */
-import type { FileProblem } from '../../core/ports.js';
+import type { FileProblem } from '../../core/ports/index.js';
 import { NOTE_DEFAULTS, noteSchema, pageSensitivity } from '../notes/note-format.js';
 import type { SensitiveKind, Sensitivity } from '../../core/sensitivity.js';
 import { parseFrontMatter, splitFrontMatter } from '../store/front-matter.js';

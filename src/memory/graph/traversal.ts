@@ -1,5 +1,5 @@
 /** Reading the links of a snapshot: a page's neighbours (1–2 hops), the link map recall hops along, the graph view. */
-import type { LinkedPage, PageCard, PageLinks } from '../../core/ports.js';
+import type { LinkedPage, PageCard, PageLinks } from '../../core/ports/index.js';
 import type { WikiPage } from './page.js';
 import type { WikiSnapshot } from './wiki-pages.js';
 

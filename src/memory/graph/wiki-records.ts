@@ -4,7 +4,7 @@
  * text. Both rewrites read afterwards as a hand edit does (records/record.ts): provenance
  * `manual`, confidence 1, and the rest of the page byte for byte as it was.
  */
-import type { RecordView } from '../../core/ports.js';
+import type { RecordView } from '../../core/ports/index.js';
 import { decay } from '../records/decay.js';
 import { recordsOf } from '../records/record.js';
 import { formatConfidence, parseFactLine, setField } from './lines.js';

@@ -5,7 +5,7 @@
  * this one plans writes, traverses links and reads records.
  */
 import { z } from 'zod';
-import type { Clock, GraphWrite, GraphWriteReport, KnowledgeGraph, LinkedPage, Logger, PageCard, PageLinks, PageMapEntry, PageMapRequest, RecordView } from '../../core/ports.js';
+import type { Clock, GraphWrite, GraphWriteReport, KnowledgeGraph, LinkedPage, Logger, PageCard, PageLinks, PageMapEntry, PageMapRequest, RecordView } from '../../core/ports/index.js';
 import { reviewEvents, reviewPairs, resolveOnPage, type ReviewChoice, type ReviewPair } from '../records/review.js';
 import { editEvent, parseRecordEvents, recordLogLine, type RecordEvent } from '../records/history.js';
 import { buildChains } from '../records/provenance.js';

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { LOG_FILE, parseLog } from '../archive-format.js';
 import { parseYamlLimited } from '../store/front-matter.js';
 import { parseSensitivity, sensitivityOf } from '../../core/sensitivity.js';
-import type { Sensitivity } from '../../core/ports.js';
+import type { Sensitivity } from '../../core/ports/index.js';
 
 export interface Chunk {
   /** Page path relative to the project folder. */

@@ -20,7 +20,7 @@
  * category, src/memory/records/decay.ts); held and superseded records are cut from its text,
  * and a passage left with none is not returned.
  */
-import type { RecallHit } from '../../core/ports.js';
+import type { RecallHit } from '../../core/ports/index.js';
 import type { ScoredChunk } from './project-table.js';
 import { PREFERRED_CATEGORIES, type QueryShape } from './query-kind.js';
 import { inSpan, isStopWord, terms, words } from './text.js';

@@ -3,7 +3,7 @@
  * word bigrams and character trigrams into a fixed number of signed buckets, then
  * L2-normalised. Similar wording gives similar vectors; it knows no synonyms.
  */
-import type { Embedder } from '../../core/ports.js';
+import type { Embedder } from '../../core/ports/index.js';
 import { embedderId, normalize } from './embedder.js';
 import { terms } from './text.js';
 

@@ -8,7 +8,7 @@
 import { mkdirSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 import { watch } from 'chokidar';
-import type { Logger } from '../../core/ports.js';
+import type { Logger } from '../../core/ports/index.js';
 
 /** What changed in one project since its last batch. */
 export interface ProjectChanges {

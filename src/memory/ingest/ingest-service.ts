@@ -10,7 +10,7 @@ import { resolveChild, resolveInside } from '../store/safe-path.js';
 import { ingestItems } from '../../core/ingest.js';
 import type { IngestProgress } from '../../core/ingest-status.js';
 import type { CandidateStore } from '../../core/promotion.js';
-import type { Clock, LocalChatModel, Logger, Recall } from '../../core/ports.js';
+import type { Clock, LocalChatModel, Logger, Recall } from '../../core/ports/index.js';
 import type { Wiki } from '../graph/wiki.js';
 import { INBOX_DIR, Inbox, type InboxResult } from './inbox.js';
 import { extensionOf, SUPPORTED } from './parsers.js';

@@ -4,7 +4,7 @@
  * and re-checks the file's bytes just before replacing it.
  */
 import { appendFile, mkdir, rm, stat } from 'node:fs/promises';
-import type { Clock, FileProblem, Logger, Note, NoteDraft, NoteSummary, Sensitivity, TextHit } from '../../core/ports.js';
+import type { Clock, FileProblem, Logger, Note, NoteDraft, NoteSummary, Sensitivity, TextHit } from '../../core/ports/index.js';
 import { parseSensitivity } from '../../core/sensitivity.js';
 import { UnsafeNameError } from '../../core/errors.js';
 import { titleSlug } from '../slug.js';

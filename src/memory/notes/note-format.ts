@@ -26,7 +26,7 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import type { FileProblem, Note, NoteDraft } from '../../core/ports.js';
+import type { FileProblem, Note, NoteDraft } from '../../core/ports/index.js';
 import { frontMatterBlock, newDocument, parseFrontMatter, type FrontMatterSplit } from '../store/front-matter.js';
 import type { Document } from 'yaml';
 import { parseSensitivity, strictest, type SensitivityValue } from '../../core/sensitivity.js';

@@ -2,7 +2,7 @@
  * `notes/_index.md` (a catalogue of every page, regenerated deterministically from front
  * matter: same notes in, same bytes out) and `notes/_log.md` (append-only ingestion log).
  */
-import type { FileProblem, NoteSummary } from '../../core/ports.js';
+import type { FileProblem, NoteSummary } from '../../core/ports/index.js';
 import type { RecordAction } from '../records/history.js';
 
 export const INDEX_FILE = '_index.md';

@@ -9,7 +9,7 @@
  * The attribute is the record's `[about:: …]` field when it has one, else read from the
  * statement by a few plain patterns (employer, home, partner, birthday, role).
  */
-import type { ReviewChoice, ReviewPair } from '../../core/ports.js';
+import type { ReviewChoice, ReviewPair } from '../../core/ports/index.js';
 import { field, parseFactLine, setField, type FactLine } from '../graph/lines.js';
 import { normalizeStatement } from '../graph/names.js';
 import type { WikiPage } from '../graph/page.js';

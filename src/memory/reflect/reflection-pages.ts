@@ -9,7 +9,7 @@
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import type { Clock, Logger } from '../../core/ports.js';
+import type { Clock, Logger } from '../../core/ports/index.js';
 import type { PageChange, ReflectionPage, ReflectionRecord } from '../../core/reflect.js';
 import type { PageOutcome, PageVersion, ReflectionPages, RestoreOutcome } from '../../core/reflection.js';
 import { field } from '../graph/lines.js';

@@ -5,7 +5,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Clock, LayersSnapshot, MemoryLayers, Note, WriteOutcome } from '../../core/ports.js';
+import type { Clock, LayersSnapshot, MemoryLayers, Note, WriteOutcome } from '../../core/ports/index.js';
 import { fingerprint, keysOf, normaliseForFingerprint, type ForgetOutcome, type ForgetTarget, type Tombstone } from '../../core/tombstones.js';
 import { formatLogEntry, LOG_FILE, parseLog } from '../archive-format.js';
 import { parseFactLine, sourceOf } from '../graph/lines.js';

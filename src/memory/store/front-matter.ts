@@ -10,7 +10,7 @@
  */
 import { Document, LineCounter, isAlias, isMap, isPair, isSeq, parseDocument } from 'yaml';
 import type { z } from 'zod';
-import type { FileProblem } from '../../core/ports.js';
+import type { FileProblem } from '../../core/ports/index.js';
 
 export interface FrontMatterSplit {
   /** The YAML text between the fences. */

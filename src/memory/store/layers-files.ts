@@ -3,7 +3,7 @@
  * project.md), decisions.md and quotes.md. Versions are sha256 hashes; project.md's version
  * covers only its body, because its front matter is re-read and kept as-is on every write.
  */
-import type { FileProblem, LayersSnapshot, MemoryLayers, WriteOutcome } from '../../core/ports.js';
+import type { FileProblem, LayersSnapshot, MemoryLayers, WriteOutcome } from '../../core/ports/index.js';
 import { ABSENT, fileVersion, openFile, readTextOrProblem, sha256, writeFileAtomic, type OpenFile } from './atomic-write.js';
 import { parseDecisions, parseQuotes, serializeDecisions, serializeQuotes } from './layers-format.js';
 import { parseProjectFile, withSummary, type ProjectDefaults } from './project-file.js';

@@ -10,7 +10,7 @@
  * `-`/`–`/`:` instead of `—`, missing dates or sources, wrapped lines. Lines that are none of
  * these are reported as problems (the file is then not rewritten, so no prose is lost).
  */
-import type { Decision, FileProblem, Quote } from '../../core/ports.js';
+import type { Decision, FileProblem, Quote } from '../../core/ports/index.js';
 
 // Every pattern below is anchored and cannot backtrack over a run of spaces more than once:
 // the former one-regex-per-line patterns (`(.*?)…\s*$`) took 48 s on a line of 150,000 spaces.

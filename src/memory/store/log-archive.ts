@@ -5,7 +5,7 @@
  */
 import { mkdir, open, readdir, stat } from 'node:fs/promises';
 import { openFile, writeAll, writeFailure, type OpenFile } from './atomic-write.js';
-import type { LogEntry } from '../../core/ports.js';
+import type { LogEntry } from '../../core/ports/index.js';
 import { LOG_FILE, formatLogEntry, logFileHeading, logFileName, parseLog, type ParsedLogEntry } from '../archive-format.js';
 import type { StoredLogCursor } from './project-file.js';
 import { resolveInside } from './safe-path.js';

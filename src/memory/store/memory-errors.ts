@@ -1,5 +1,5 @@
 import { CharlieError } from '../../core/errors.js';
-import type { FileProblem } from '../../core/ports.js';
+import type { FileProblem } from '../../core/ports/index.js';
 import { formatProblem } from '../../util/error-text.js';
 
 /** A Markdown file that does not parse; it is left untouched until a person fixes it. */

@@ -4,7 +4,7 @@
  * channel by the message links in its archive) instead of splitting the memory into `name-2`.
  */
 import { stat } from 'node:fs/promises';
-import type { ProjectOrigin } from '../../core/ports.js';
+import type { ProjectOrigin } from '../../core/ports/index.js';
 import type { LogArchive } from './log-archive.js';
 import { resolveInside } from './safe-path.js';
 

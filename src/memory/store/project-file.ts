@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { isScalar, type Document } from 'yaml';
-import type { FileProblem, LogCursor, ProjectConfig, ProjectOrigin } from '../../core/ports.js';
+import type { FileProblem, LogCursor, ProjectConfig, ProjectOrigin } from '../../core/ports/index.js';
 import { LOG_FILE } from '../archive-format.js';
 import { frontMatterBlock, newDocument, parseFrontMatter, type FrontMatterSplit } from './front-matter.js';
 

@@ -14,7 +14,7 @@ import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { CharlieError, UnsafeNameError } from '../../core/errors.js';
-import { silentLogger } from '../../core/ports.js';
+import { silentLogger } from '../../core/ports/index.js';
 import { KeyedQueue } from '../../core/keyed-queue.js';
 import type {
   Clock,
@@ -33,7 +33,7 @@ import type {
   ProjectStore,
   TextHit,
   WriteOutcome,
-} from '../../core/ports.js';
+} from '../../core/ports/index.js';
 import { LOG_FILE } from '../archive-format.js';
 import { numberedSlug, slugify } from '../slug.js';
 import { NoteFiles } from '../notes/note-files.js';

@@ -1,6 +1,6 @@
 /** Choose the speech-to-text adapter from the configuration. */
 import { join } from 'node:path';
-import type { Logger, SpeechToText } from '../../core/ports.js';
+import type { Logger, SpeechToText } from '../../core/ports/index.js';
 import type { Config } from '../../config.js';
 import { OpenAITranscriber } from './openai-transcriber.js';
 import { TransformersWhisper } from './transformers-whisper.js';

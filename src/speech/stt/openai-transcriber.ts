@@ -3,7 +3,7 @@
  * (whisper.cpp server, faster-whisper-server, speaches, LocalAI, or OpenAI itself).
  * Sends the utterance as a 16 kHz mono WAV in a multipart form.
  */
-import type { SpeechToText } from '../../core/ports.js';
+import type { SpeechToText } from '../../core/ports/index.js';
 import { encodeWav } from '../audio/wav.js';
 import { publicUrl } from '../../core/public-url.js';
 import { SttError } from './errors.js';

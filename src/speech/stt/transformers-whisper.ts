@@ -6,8 +6,8 @@
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Logger, SpeechToText } from '../../core/ports.js';
-import { silentLogger } from '../../core/ports.js';
+import type { Logger, SpeechToText } from '../../core/ports/index.js';
+import { silentLogger } from '../../core/ports/index.js';
 import { int16ToFloat } from '../audio/pcm.js';
 import { downloadProgress, loadTransformers, sourceOptions, type TransformersLib } from '../../llm/transformers-runtime.js';
 import { SpeechModelMissingError, SttError } from './errors.js';

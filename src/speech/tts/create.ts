@@ -1,5 +1,5 @@
 /** Choose the text-to-speech engine from the configuration. */
-import type { Logger, TextToSpeech } from '../../core/ports.js';
+import type { Logger, TextToSpeech } from '../../core/ports/index.js';
 import type { Config } from '../../config.js';
 import { EdgeTts } from './edge-tts.js';
 import { EspeakTts } from './espeak-tts.js';

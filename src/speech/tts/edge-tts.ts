@@ -4,7 +4,7 @@
  * under a timeout. The service answers MP3 (the output format is fixed in the library);
  * playback decodes it with a WebAssembly MP3 decoder, no ffmpeg.
  */
-import type { SynthesizedAudio, TextToSpeech } from '../../core/ports.js';
+import type { SynthesizedAudio, TextToSpeech } from '../../core/ports/index.js';
 import { TtsError } from './errors.js';
 import { withTimeout } from './timeout.js';
 

@@ -4,7 +4,7 @@
  * and always there: the fallback when Edge fails and the engine of private mode.
  */
 import { readFile } from 'node:fs/promises';
-import type { SynthesizedAudio, TextToSpeech } from '../../core/ports.js';
+import type { SynthesizedAudio, TextToSpeech } from '../../core/ports/index.js';
 import { TtsError } from './errors.js';
 
 export interface EspeakOptions {

@@ -3,8 +3,8 @@
  * After a failure the primary is skipped for `cooldownMs`, so a dead network costs one
  * timeout, not one per sentence.
  */
-import type { Logger, SynthesizedAudio, TextToSpeech } from '../../core/ports.js';
-import { silentLogger } from '../../core/ports.js';
+import type { Logger, SynthesizedAudio, TextToSpeech } from '../../core/ports/index.js';
+import { silentLogger } from '../../core/ports/index.js';
 import { withTimeout } from './timeout.js';
 
 export interface FallbackOptions {

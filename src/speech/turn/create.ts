@@ -1,7 +1,7 @@
 /** The learned end-of-turn model from the configuration: only when the setting allows it and its file is there. */
 import { join } from 'node:path';
 import type { Config } from '../../config.js';
-import type { Logger } from '../../core/ports.js';
+import type { Logger } from '../../core/ports/index.js';
 import type { TurnModel } from '../../voice/end-of-turn.js';
 import { locateTurnModel, SmartTurnModel } from './smart-turn.js';
 

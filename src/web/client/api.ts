@@ -1,5 +1,5 @@
 /** The JSON API the server documents (README: Web app → API), typed for the client. */
-import type { RecallHit, ReviewChoice, ReviewPair } from '../../core/ports.js';
+import type { RecallHit, ReviewChoice, ReviewPair } from '../../core/ports/index.js';
 import type { MemoryRecord } from '../shared/records.js';
 import type { WhyAnswer } from '../../core/why.js';
 import type { IngestProgress } from '../../core/ingest-status.js';

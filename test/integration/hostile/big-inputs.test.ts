@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { distill } from '../../../src/core/distill.js';
 import { projectDistillTarget } from '../../../src/core/home.js';
-import { silentLogger, type Clock } from '../../../src/core/ports.js';
+import { silentLogger, type Clock } from '../../../src/core/ports/index.js';
 import { chunkPage } from '../../../src/memory/index/chunker.js';
 import { appendToNote, parseNote } from '../../../src/memory/notes/note-format.js';
 import { formatLogEntry, logFileHeading, parseLog } from '../../../src/memory/archive-format.js';

@@ -7,7 +7,7 @@ import { open, readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { MemoryUnavailableError } from '../../../src/core/errors.js';
-import type { Clock } from '../../../src/core/ports.js';
+import type { Clock } from '../../../src/core/ports/index.js';
 import { parseLog } from '../../../src/memory/archive-format.js';
 import type { OpenFile, WritableFile } from '../../../src/memory/store/atomic-write.js';
 import { FileProjectStore } from '../../../src/memory/store/project-store.js';

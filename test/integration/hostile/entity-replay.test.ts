@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { distill, type DistillTarget } from '../../../src/core/distill.js';
 import { projectDistillTarget } from '../../../src/core/home.js';
-import { silentLogger, type Clock } from '../../../src/core/ports.js';
+import { silentLogger, type Clock } from '../../../src/core/ports/index.js';
 import { FileProjectStore } from '../../../src/memory/store/project-store.js';
 import { Wiki } from '../../../src/memory/graph/wiki.js';
 import { ScriptedChatModel } from '../../support/fakes.js';

@@ -5,7 +5,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Clock } from '../../../src/core/ports.js';
+import type { Clock } from '../../../src/core/ports/index.js';
 import { chunkPage } from '../../../src/memory/index/chunker.js';
 import { FileProjectStore } from '../../../src/memory/store/project-store.js';
 import { tempDirs } from '../../support/temp-dir.js';

@@ -3,7 +3,7 @@
  * the next day's file (issue 13, item 4) was never distilled: the cursor only looked forward.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Clock, LogEntry } from '../../../src/core/ports.js';
+import type { Clock, LogEntry } from '../../../src/core/ports/index.js';
 import { FileProjectStore } from '../../../src/memory/store/project-store.js';
 import { tempDirs } from '../../support/temp-dir.js';
 

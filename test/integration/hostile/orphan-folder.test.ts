@@ -5,7 +5,7 @@
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Clock, ProjectOrigin } from '../../../src/core/ports.js';
+import type { Clock, ProjectOrigin } from '../../../src/core/ports/index.js';
 import { FileProjectStore } from '../../../src/memory/store/project-store.js';
 import { tempDirs } from '../../support/temp-dir.js';
 

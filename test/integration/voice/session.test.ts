@@ -11,7 +11,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { VoiceConnection } from '@discordjs/voice';
 import { VoiceSessions } from '../../../src/voice/sessions.js';
 import type { VoiceMember, VoiceSessionDeps, VoiceTarget } from '../../../src/voice/session.js';
-import { silentLogger } from '../../../src/core/ports.js';
+import { silentLogger } from '../../../src/core/ports/index.js';
 import { speechPackets } from '../../fixtures/audio/speech.js';
 import { FakeAssistant } from '../../support/fake-assistant.js';
 import { ManualTimers } from '../../support/manual-timers.js';

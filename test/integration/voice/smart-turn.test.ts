@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createTurnModel, turnModelPath } from '../../../src/speech/turn/create.js';
 import { locateTurnModel, prepareAudio, SmartTurnModel, TurnModelError } from '../../../src/speech/turn/smart-turn.js';
-import { silentLogger } from '../../../src/core/ports.js';
+import { silentLogger } from '../../../src/core/ports/index.js';
 import type { TurnEvidence } from '../../../src/voice/end-of-turn.js';
 import { meanSigmoidModel } from '../../support/tiny-onnx.js';
 import { tempDirs } from '../../support/temp-dir.js';

@@ -10,7 +10,7 @@ import { SpeechModelMissingError, SttError } from '../../../src/speech/stt/error
 import { createSpeechToText } from '../../../src/speech/stt/create.js';
 import { configSchema } from '../../../src/config.js';
 import { parseWav } from '../../../src/speech/audio/wav.js';
-import { silentLogger } from '../../../src/core/ports.js';
+import { silentLogger } from '../../../src/core/ports/index.js';
 import { transcribeAudioAttachments, transcribeVoiceMessage } from '../../../src/speech/voice-message.js';
 import { EspeakTts } from '../../../src/speech/tts/espeak-tts.js';
 import { speechPackets } from '../../fixtures/audio/speech.js';

@@ -10,7 +10,7 @@ import { createTextToSpeech } from '../../../src/speech/tts/create.js';
 import { parseWav } from '../../../src/speech/audio/wav.js';
 import { DiscordAudioSink, toAudioResource } from '../../../src/voice/discord-audio.js';
 import { PlaybackQueue } from '../../../src/voice/playback-queue.js';
-import { silentLogger } from '../../../src/core/ports.js';
+import { silentLogger } from '../../../src/core/ports/index.js';
 import { FakeTts } from '../../support/voice-fakes.js';
 
 const local = new EspeakTts();

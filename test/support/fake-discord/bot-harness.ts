@@ -3,7 +3,7 @@ import { loadCommands } from '../../../commands/index.js';
 import { afterEach } from 'vitest';
 import { configSchema } from '../../../src/config.js';
 import type { AssistantApi } from '../../../src/core/assistant-api.js';
-import { silentLogger, type Logger } from '../../../src/core/ports.js';
+import { silentLogger, type Logger } from '../../../src/core/ports/index.js';
 import { startDiscord, type DiscordBot, type DiscordConfig } from '../../../src/discord/bot.js';
 import type { DiscordServices } from '../../../src/discord/command.js';
 import { DEFAULT_PERMISSIONS, MANAGE_GUILD } from './payloads.js';

@@ -5,7 +5,7 @@
  * transcript; the caps close what would otherwise never end; every decision is logged.
  */
 import { describe, expect, it } from 'vitest';
-import type { Logger, SpeechToText } from '../../../src/core/ports.js';
+import type { Logger, SpeechToText } from '../../../src/core/ports/index.js';
 import { chooseDetector, type TurnDetection } from '../../../src/voice/end-of-turn.js';
 import { TurnTaker, type HeardTurn } from '../../../src/voice/turn-taker.js';
 import { encode, noisePackets } from '../../fixtures/audio/speech.js';
