@@ -6,7 +6,7 @@
  */
 import type { Place } from '../core/assistant-api.js';
 import type { KnowledgeGraph, ProjectConfig } from '../core/ports/index.js';
-import type { Commitment, CommitmentBook } from '../core/time/follow-ups.js';
+import { doneWrite, type Commitment, type CommitmentBook } from '../core/time/follow-ups.js';
 
 type Graph = Pick<KnowledgeGraph, 'records' | 'markRecords' | 'write' | 'review'>;
 
@@ -38,17 +38,7 @@ export function projectCommitments(projects: { listProjects(): Promise<ProjectCo
     async done(c, date, by) {
       const slug = c.place.kind === 'project' ? slugOf.get(c.place.origin.key) : undefined;
       if (!slug) return;
-      await graph.write(slug, {
-        entities: [
-          {
-            name: c.entity,
-            create: false,
-            facts: [{ text: `Done: ${c.statement}`, type: 'episode', said: date, happened: date, source: `manual: follow-up of ^${c.id}, answered by ${by}`, via: 'manual', confidence: 1 }],
-          },
-        ],
-        links: [],
-        origin: `follow-up of ${c.id}`,
-      });
+      await graph.write(slug, doneWrite(c, date, by));
     },
     async drop(c) {
       const slug = c.place.kind === 'project' ? slugOf.get(c.place.origin.key) : undefined;

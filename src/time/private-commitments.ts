@@ -5,7 +5,7 @@
  * `bothBooks` puts the projects' book and this one behind the one port the follow-ups use.
  */
 import type { Clock, PrivateRecords } from '../core/ports/index.js';
-import type { Commitment, CommitmentBook } from '../core/time/follow-ups.js';
+import { doneWrite, type Commitment, type CommitmentBook } from '../core/time/follow-ups.js';
 
 type Records = Pick<PrivateRecords, 'list' | 'write' | 'review' | 'mark'>;
 
@@ -38,18 +38,7 @@ export function privateCommitments(records: Records, owners: () => string[], clo
     },
     done(c, date, by) {
       const userId = userOf(c);
-      if (userId)
-        records.write(userId, {
-          entities: [
-            {
-              name: c.entity,
-              create: false,
-              facts: [{ text: `Done: ${c.statement}`, type: 'episode', said: date, happened: date, source: `manual: follow-up of ^${c.id}, answered by ${by}`, via: 'manual', confidence: 1 }],
-            },
-          ],
-          links: [],
-          origin: `follow-up of ${c.id}`,
-        });
+      if (userId) records.write(userId, doneWrite(c, date, by));
       return Promise.resolve();
     },
     drop(c) {

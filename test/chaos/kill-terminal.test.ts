@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SqliteJobStore } from '../../src/storage/job-store.js';
+import { mulberry32 } from '../../scripts/bench-util.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const SEED = 20261202;
@@ -20,16 +21,6 @@ const KILLS = 8;
 const REMINDERS = 200;
 const dir = mkdtempSync(join(tmpdir(), 'charlie-chaos-terminal-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Runs the worker, which kills itself at post `killAt` (`phase` its print), or (null) until drained. */
 function runWorker(kill: { at: number; phase: 'before' | 'after' } | null): Promise<string> {
@@ -56,7 +47,7 @@ describe('kill -9 while the terminal prints reminders', () => {
     for (let i = 0; i < REMINDERS; i++)
       store.add({ id: `rem-${i}`, kind: 'reminder', owner: 'terminal:general:dana', place, due: new Date(now.getTime() - i), tz: 'UTC', payload: { text: `n-${i}`, by: 'dana' } }, now);
     store.close();
-    const next = random(SEED);
+    const next = mulberry32(SEED);
     let printed = '';
     const progress: number[] = [];
     for (let kill = 0; kill < KILLS; kill++) {

@@ -4,6 +4,7 @@
  * with a few hubs, as real memories grow them.
  */
 import { projectFile } from './web-fixture.js';
+import { mulberry32 } from '../../scripts/bench-util.js';
 
 const HOUSEHOLD: [string, string][] = [
   ['People', 'Sarah Chen'],
@@ -50,21 +51,11 @@ export function householdWiki(slug: string): Record<string, string> {
   return files;
 }
 
-function seeded(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const WORDS = ['Garden', 'School', 'Holiday', 'Budget', 'Doctor', 'Recipe', 'Concert', 'Insurance', 'Library', 'Bicycle', 'Football', 'Passport', 'Landlord', 'Boiler', 'Wedding'];
 
 /** `count` linked pages (deterministic), a few hubs collecting many links. */
 export function bigWiki(slug: string, count: number): Record<string, string> {
-  const rand = seeded(11);
+  const rand = mulberry32(11);
   const categories = ['People', 'Places', 'Topics', 'Work', 'Trips', 'Health'];
   const files: Record<string, string> = { [`${slug}/project.md`]: projectFile(slug, `web:${slug}`) };
   const title = (i: number) => `${WORDS[i % WORDS.length] ?? 'Page'} ${i}`;

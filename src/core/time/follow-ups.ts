@@ -8,7 +8,7 @@
  * days; Drop holds the record (kept, out of answers). A sensitive record is never followed up.
  */
 import { placeKey, type Place } from '../assistant-api.js';
-import type { Clock, Logger } from '../ports/index.js';
+import type { Clock, GraphWrite, Logger } from '../ports/index.js';
 import type { Job, JobStore } from './jobs.js';
 import type { Outbox, TimeAction } from './outbox.js';
 import { atLocal, dayIn, showTime } from './recurrence.js';
@@ -29,6 +29,21 @@ export interface Commitment {
 }
 
 /** The records behind follow-ups (adapter: the projects' pages). */
+/** "Done" answered to a follow-up: an episode on the commitment's page, with the follow-up as its provenance (the same for a project's pages and a DM's records). */
+export function doneWrite(c: Commitment, date: string, by: string): GraphWrite {
+  return {
+    entities: [
+      {
+        name: c.entity,
+        create: false,
+        facts: [{ text: `Done: ${c.statement}`, type: 'episode', said: date, happened: date, source: `manual: follow-up of ^${c.id}, answered by ${by}`, via: 'manual', confidence: 1 }],
+      },
+    ],
+    links: [],
+    origin: `follow-up of ${c.id}`,
+  };
+}
+
 export interface CommitmentBook {
   commitments(now: Date): Promise<Commitment[]>;
   /** Notes on the record that Charlie asked (the `asked` of src/core/reminders.ts). */

@@ -4,7 +4,7 @@
  * (with Snooze and Done) and, once the reader allowed it from the button here, as a system
  * notification. A reminder already shown (a redelivery after a restart) is not shown again.
  */
-import { ApiError, readEvents } from './api.js';
+import { call, readEvents } from './api.js';
 import { clear, h, toast } from './dom.js';
 
 export interface ReminderItem {
@@ -26,18 +26,6 @@ interface Delivery {
 
 const ACTION_LABELS: Record<string, string> = { snooze: 'Snooze 10 min', done: 'Done', 'not-yet': 'Not yet', drop: 'Drop' };
 const SEEN_KEY = 'charlie-reminders-shown';
-
-async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(path, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    credentials: 'same-origin',
-  });
-  const data = (await res.json().catch(() => ({}))) as { error?: string };
-  if (!res.ok) throw new ApiError(res.status, data.error ?? `${res.status} ${res.statusText}`);
-  return data as T;
-}
 
 const base = (project: string) => `/api/projects/${encodeURIComponent(project)}/reminders`;
 const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
