@@ -240,6 +240,9 @@ describe.skipIf(missing !== null)('more web chat controls in Chromium', { timeou
 
   it('tells a record’s history as a timeline, oldest first, with moments in the reader’s locale', async () => {
     await page.goto(`${f.web.url}/#/inspect/trip/records`);
+    // a fresh page: the previous test's last move (g c) may still be drawing the chat, and a view
+    // that finishes drawing late replaces the one asked for after it (the router has no guard yet)
+    await page.reload();
     // a person edits the record: its history gains a step after the one that said it
     await page.locator('.record.kind-fact', { hasText: 'flat options' }).waitFor();
     await page.locator('.record.kind-fact', { hasText: 'flat options' }).locator('button', { hasText: 'Edit' }).click();
