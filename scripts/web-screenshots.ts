@@ -134,7 +134,7 @@ try {
       await page.locator('.reminder', { hasText: 'book the flat' }).waitFor();
       await page.screenshot({ path: join(out, `reminders-${label}.png`) });
       await page.goto(`${fixture.web.url}/#/settings`);
-      await page.locator('table.settings').waitFor();
+      await page.locator('table.settings').first().waitFor();
       await page.screenshot({ path: join(out, `settings-${label}.png`) });
       // Run checks (the first click runs the doctor, later ones show its results again) and the projects' styles
       await page.locator('#run-checks').click();
