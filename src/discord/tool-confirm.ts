@@ -5,7 +5,7 @@
  * buttons alone (prefix `tool-confirm`): the waiting turn collects the press itself.
  */
 import { randomUUID } from 'node:crypto';
-import { ButtonStyle, ComponentType, type Message, type SendableChannels } from 'discord.js';
+import { ButtonStyle, ComponentType, MessageFlags, type ButtonInteraction, type Message, type SendableChannels } from 'discord.js';
 import type { ConfirmRequest, ToolConfirm } from '../core/tools/tool.js';
 
 export const CONFIRM_PREFIX = 'tool-confirm';
@@ -29,26 +29,39 @@ export function discordConfirm(channel: SendableChannels, askerId: string, timeo
         { type: ComponentType.Button, style: ButtonStyle.Secondary, label: "Don't", custom_id: `${CONFIRM_PREFIX}:${id}:no` },
       ],
     };
-    const message: Message = await channel.send({ content: text, components: [row] as never, allowedMentions: { parse: [] } });
-    const settle = (note: string) => message.edit({ content: `${text}\n${note}`, components: [] }).catch(() => undefined);
-    try {
-      const press = message.awaitMessageComponent({
-        componentType: ComponentType.Button,
-        filter: (i) => i.user.id === askerId && i.customId.startsWith(`${CONFIRM_PREFIX}:${id}:`),
-        time: timeoutMs,
+    // Listen before the question is sent: a press that arrives before `send` resolves (a fast
+    // hand, a slow reply from Discord) would otherwise find no collector and be lost.
+    const collector = channel.createMessageComponentCollector({
+      componentType: ComponentType.Button,
+      filter: (i) => i.customId.startsWith(`${CONFIRM_PREFIX}:${id}:`),
+      time: timeoutMs,
+    });
+    const press = new Promise<ButtonInteraction | null>((resolve) => {
+      collector.on('collect', (i: ButtonInteraction) => {
+        if (i.user.id !== askerId) {
+          void i.reply({ content: 'Only the person who asked can answer this.', flags: MessageFlags.Ephemeral }).catch(() => undefined);
+          return;
+        }
+        resolve(i);
+        collector.stop('answered');
       });
-      const ended = new Promise<null>((resolve) => signal?.addEventListener('abort', () => resolve(null), { once: true }));
-      const click = await Promise.race([press, ended]);
-      if (!click) {
-        await settle('⌛ the answer ran out of time — not run');
-        return false;
-      }
-      const yes = click.customId.endsWith(':yes');
-      await click.update({ content: `${text}\n${yes ? '✅ allowed' : '✋ refused — not run'}`, components: [] }).catch(() => undefined);
-      return yes;
-    } catch {
-      await settle('⌛ no answer — not run');
+      collector.on('end', () => resolve(null));
+      signal?.addEventListener('abort', () => collector.stop('turn ended'), { once: true });
+    });
+    let message: Message;
+    try {
+      message = await channel.send({ content: text, components: [row] as never, allowedMentions: { parse: [] } });
+    } catch (error) {
+      collector.stop('not sent');
+      throw error;
+    }
+    const click = await press;
+    if (!click) {
+      await message.edit({ content: `${text}\n⌛ no answer in time — not run`, components: [] }).catch(() => undefined);
       return false;
     }
+    const yes = click.customId.endsWith(':yes');
+    await click.update({ content: `${text}\n${yes ? '✅ allowed' : '✋ refused — not run'}`, components: [] }).catch(() => undefined);
+    return yes;
   };
 }

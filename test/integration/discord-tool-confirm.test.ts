@@ -63,4 +63,22 @@ describe('Discord: tool confirmation buttons', () => {
       await h.fake.waitFor(() => h.fake.botMessagesIn(h.general.id).find((m) => content(m).includes(allow ? 'Written.' : 'Not written.')), 15_000, 'the reply');
     }, 60_000);
   }
+
+  it('a press that comes before Discord has answered the send is still the answer', async () => {
+    const assistant = new AskingAssistant();
+    const h = await start({ assistant });
+    // Discord stores the question and delivers the press before the bot hears back about its send.
+    const release = h.fake.holdReplies('POST', new RegExp(`^/channels/${h.general.id}/messages$`));
+    h.fake.postMessage(h.general, h.alice, `<@${h.fake.bot.id}> write the list`, { mentions: [h.fake.bot] });
+    const asked = await question(h);
+    const yes = String(buttons(asked).find((b) => b.label === 'Run it')!.custom_id);
+    const other = h.fake.pressButton(h.general, h.bob, asked, yes);
+    const press = h.fake.pressButton(h.general, h.alice, asked, yes);
+    await h.fake.waitFor(() => other.callbacks[0], 15_000, "the other person's press answered");
+    expect(other.callbacks[0]).toMatchObject({ type: 4, data: { content: expect.stringContaining('Only the person who asked') } });
+    release();
+    await h.fake.waitFor(() => press.callbacks[0], 15_000, 'the press answered');
+    await h.fake.waitFor(() => (assistant.answers.length ? true : null), 15_000, 'the turn told');
+    expect(assistant.answers).toEqual([true]);
+  }, 60_000);
 });

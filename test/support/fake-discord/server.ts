@@ -223,6 +223,22 @@ export class FakeDiscord {
     return record;
   }
 
+  private readonly holds: { method: string; pattern: RegExp; released: Promise<void> }[] = [];
+
+  /**
+   * Holds the answers to matching REST calls (the call itself is handled at once, so its message
+   * exists) until the returned function is called: a slow Discord, as the bot sees it.
+   */
+  holdReplies(method: string, pattern: RegExp): () => void {
+    let release = () => {};
+    const hold = { method, pattern, released: new Promise<void>((resolve) => (release = resolve)) };
+    this.holds.push(hold);
+    return () => {
+      this.holds.splice(this.holds.indexOf(hold), 1);
+      release();
+    };
+  }
+
   private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -247,6 +263,8 @@ export class FakeDiscord {
       return;
     }
     const out = routeRest(this, call);
+    const hold = this.holds.find((h) => h.method === call.method && h.pattern.test(call.path));
+    if (hold) await hold.released;
     reply(res, out.status, out.body);
   }
 }
