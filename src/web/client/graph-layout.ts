@@ -1,7 +1,8 @@
 /**
  * The constellation's layout, as plain data so it can run in a Web Worker (graph-worker.ts) and,
  * where a worker cannot start, on the page: seeded positions by category, then ForceAtlas2
- * (graphology's implementation) with Barnes-Hut above 300 pages. Positions come back as one
+ * (graphology's implementation) with Barnes-Hut and the lin-log model above 300 pages, whose dots
+ * are then spread evenly over the disc (spreadEvenly). Positions come back as one
  * Float32Array (x0, y0, x1, y1, …) that is transferred, not copied.
  */
 import Graph from 'graphology';
@@ -43,11 +44,13 @@ export function layoutPositions(input: LayoutInput): Float32Array {
   for (const [a, b] of input.edges) if (a !== b && graph.hasNode(a) && graph.hasNode(b) && !graph.hasEdge(a, b)) graph.addEdge(a, b);
   if (graph.order > 1) {
     const settings = forceAtlas2.inferSettings(graph);
-    // a small graph is spread wider (more repulsion, dots kept apart), so its labels have room
+    // a small graph is spread wider (more repulsion, dots kept apart), so its labels have room;
+    // a big one uses the lin-log model, which pulls clusters apart instead of round their hubs
     const small = graph.order <= 100;
+    const big = graph.order > 300;
     forceAtlas2.assign(graph, {
       iterations: iterationsFor(graph.order),
-      settings: { ...settings, barnesHutOptimize: graph.order > 300, ...(small ? { adjustSizes: true, scalingRatio: 20, gravity: 0.5 } : {}) },
+      settings: { ...settings, barnesHutOptimize: big, ...(small ? { adjustSizes: true, scalingRatio: 20, gravity: 0.5 } : {}), ...(big ? { linLogMode: true } : {}) },
     });
   }
   const out = new Float32Array(input.nodes.length * 2);
@@ -55,5 +58,35 @@ export function layoutPositions(input: LayoutInput): Float32Array {
     out[2 * i] = graph.getNodeAttribute(i, 'x') as number;
     out[2 * i + 1] = graph.getNodeAttribute(i, 'y') as number;
   });
+  if (graph.order > 300) spreadEvenly(out);
   return out;
+}
+
+/**
+ * A few hubs that most pages link to pull a big wiki into one clump in the middle: each dot keeps
+ * its direction from the centre, and its distance becomes its rank's, so the dots fill the disc
+ * evenly (as many in the middle fifth of its area as in any other). ForceAtlas2 has no such
+ * setting, and noverlap only pushes touching dots apart; this is one sort, O(n log n).
+ */
+export function spreadEvenly(pos: Float32Array): void {
+  const n = pos.length / 2;
+  let cx = 0;
+  let cy = 0;
+  for (let i = 0; i < n; i++) {
+    cx += pos[2 * i] ?? 0;
+    cy += pos[2 * i + 1] ?? 0;
+  }
+  cx /= n;
+  cy /= n;
+  const r = Array.from({ length: n }, (_, i) => Math.hypot((pos[2 * i] ?? 0) - cx, (pos[2 * i + 1] ?? 0) - cy));
+  const order = r.map((_, i) => i).sort((a, b) => (r[a] ?? 0) - (r[b] ?? 0));
+  const outer = r[order[n - 1] ?? 0] ?? 0;
+  if (!outer) return;
+  order.forEach((i, rank) => {
+    const was = r[i] ?? 0;
+    if (!was) return;
+    const k = (outer * Math.sqrt((rank + 0.5) / n)) / was;
+    pos[2 * i] = cx + ((pos[2 * i] ?? 0) - cx) * k;
+    pos[2 * i + 1] = cy + ((pos[2 * i + 1] ?? 0) - cy) * k;
+  });
 }
