@@ -1,10 +1,10 @@
 /**
  * The big graph's layout does not clump round its hubs: spreadEvenly gives every dot the distance
- * of its rank (same direction), so the middle fifth of the disc holds about a fifth of the dots,
- * and a hub-heavy 400-page wiki laid out by layoutPositions comes out that way too.
+ * of its rank (same direction), so the middle fifth of the disc holds about a fifth of the dots.
+ * (graph-layout.ts applies it above 300 pages; the browser test lays out 1,000.)
  */
 import { describe, expect, it } from 'vitest';
-import { layoutPositions, spreadEvenly } from '../../src/web/client/graph-layout.js';
+import { spreadEvenly } from '../../src/web/client/graph-spread.js';
 
 /** Share of the dots within the disc of a fifth of the outermost dot's area, round their centre. */
 function middleShare(pos: Float32Array): number {
@@ -48,14 +48,5 @@ describe('the big graph spread evenly', () => {
       const b = Math.atan2((pos[2 * i + 1] ?? 0) - cy, (pos[2 * i] ?? 0) - cx);
       expect(Math.abs(Math.sin(a - b))).toBeLessThan(1e-3);
     }
-  });
-
-  it('lays out a wiki of 400 pages, most linking to a few hubs, without a clump in the middle', () => {
-    const nodes = Array.from({ length: 400 }, (_, i) => ({ category: i % 6, size: 4 }));
-    const edges: [number, number][] = [];
-    for (let i = 5; i < 400; i++) edges.push([i, i % 5], [i, (i * 37) % 400]);
-    const pos = layoutPositions({ nodes, edges, categories: 6 });
-    expect(middleShare(pos)).toBeGreaterThan(0.17);
-    expect(middleShare(pos)).toBeLessThan(0.23);
   });
 });
