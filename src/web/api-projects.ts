@@ -12,6 +12,7 @@ import type { Hono } from 'hono';
 import { z } from 'zod';
 import type { LogEntry } from '../core/ports/index.js';
 import type { WebDeps, WebEnv } from './app.js';
+import type { ConversationHit } from './shared/conversation.js';
 import { noSuchProject, requestPlace } from './places.js';
 
 /** How far back a conversation search reads (the archive's newest messages). */
@@ -19,15 +20,6 @@ const SEARCH_DEPTH = 5_000;
 const MAX_HITS = 30;
 
 const relabelBody = z.object({ name: z.string().max(400).optional(), archived: z.boolean().optional() }).refine((b) => b.name !== undefined || b.archived !== undefined, 'give a name or archived');
-
-export interface ConversationHit {
-  time: string;
-  speaker: string;
-  role: 'user' | 'assistant';
-  source: string;
-  /** The matching part of the message (at most ~200 characters). */
-  snippet: string;
-}
 
 /** The messages holding every word of `query` (case-insensitive), newest first. */
 export function searchConversation(entries: readonly LogEntry[], query: string, max = MAX_HITS): ConversationHit[] {

@@ -7,11 +7,11 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserMissing, launchChromium } from '../support/browser.js';
+import { browserMissing, launchChromium, signedInPage } from '../support/browser.js';
 import { demoFiles } from '../support/web-demo-data.js';
-import { projectFile, startWebFixture, TOKEN, type WebFixture } from '../support/web-fixture.js';
+import { projectFile, startWebFixture, type WebFixture } from '../support/web-fixture.js';
 
 const missing = browserMissing(process.env.CI);
 if (missing) console.warn(`web chat browser tests skipped: ${missing}`);
@@ -54,10 +54,9 @@ const RECORD_NOTIFICATIONS = `(() => {
 describe.skipIf(missing !== null)('more web chat controls in Chromium', { timeout: 60_000 }, () => {
   let f: WebFixture;
   let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   const asked: string[] = [];
-  const errors: string[] = [];
+  let errors: string[] = [];
 
   beforeAll(async () => {
     f = await startWebFixture({
@@ -70,14 +69,8 @@ describe.skipIf(missing !== null)('more web chat controls in Chromium', { timeou
       },
     });
     browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    await context.grantPermissions(['notifications'], { origin: f.web.url });
     // a hook on the Notification API: every notification the page makes is recorded
-    await context.addInitScript(RECORD_NOTIFICATIONS);
-    page = await context.newPage();
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${f.web.url}/login?token=${TOKEN}`);
-    await page.locator('#sidebar a', { hasText: 'trip' }).waitFor();
+    ({ page, errors } = await signedInPage(browser, f.web.url, { permissions: ['notifications'], initScript: RECORD_NOTIFICATIONS, sidebar: 'trip' }));
   }, 90_000);
 
   afterAll(async () => {

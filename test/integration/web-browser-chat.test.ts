@@ -4,11 +4,11 @@
  * works, Regenerate replaces the last reply (also after a reload), Markdown renders while it
  * streams with highlighted code and Copy buttons, and every turn keeps its tool trace after a reload.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserMissing, launchChromium } from '../support/browser.js';
+import { browserMissing, launchChromium, signedInPage } from '../support/browser.js';
 import { demoFiles } from '../support/web-demo-data.js';
-import { startWebFixture, TOKEN, type WebFixture } from '../support/web-fixture.js';
+import { startWebFixture, type WebFixture } from '../support/web-fixture.js';
 
 const missing = browserMissing(process.env.CI);
 if (missing) console.warn(`web chat browser tests skipped: ${missing}`);
@@ -28,11 +28,10 @@ function lastUserText(body: { messages: { role: string; content: unknown }[] }):
 describe.skipIf(missing !== null)('web chat controls in Chromium', { timeout: 60_000 }, () => {
   let f: WebFixture;
   let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   let crashes = 0;
   let regenerations = 0;
-  const errors: string[] = [];
+  let errors: string[] = [];
 
   beforeAll(async () => {
     f = await startWebFixture({
@@ -50,12 +49,7 @@ describe.skipIf(missing !== null)('web chat controls in Chromium', { timeout: 60
       },
     });
     browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: f.web.url });
-    page = await context.newPage();
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${f.web.url}/login?token=${TOKEN}`);
-    await page.locator('#sidebar a', { hasText: 'trip' }).waitFor();
+    ({ page, errors } = await signedInPage(browser, f.web.url, { permissions: ['clipboard-read', 'clipboard-write'], sidebar: 'trip' }));
   }, 90_000);
 
   afterAll(async () => {

@@ -5,9 +5,9 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserMissing, launchChromium } from '../support/browser.js';
+import { browserMissing, launchChromium, signedInPage } from '../support/browser.js';
 import { bigWiki, householdWiki } from '../support/web-graph-data.js';
-import { startWebFixture, TOKEN, type WebFixture } from '../support/web-fixture.js';
+import { startWebFixture, type WebFixture } from '../support/web-fixture.js';
 
 const missing = browserMissing(process.env.CI);
 if (missing) console.warn(`web graph browser tests skipped: ${missing}`);
@@ -65,12 +65,8 @@ describe.skipIf(missing !== null)('the graph in Chromium', { timeout: 120_000 },
       ['big', 1000, 16],
     ] as const) {
       it(`${pages} pages on a ${size}: no two labels overlap, and the worker laid it out`, async () => {
-        const context = await browser.newContext({ viewport });
+        const { context, page, errors } = await signedInPage(browser, f.web.url, { viewport });
         try {
-          const page = await context.newPage();
-          const errors: string[] = [];
-          page.on('pageerror', (e) => errors.push(e.message));
-          await page.goto(`${f.web.url}/login?token=${TOKEN}`);
           await page.goto(`${f.web.url}/#/graph/${slug}`);
           await page.locator('.graph-labels .graph-label').first().waitFor({ timeout: 60_000 });
           expect(await page.locator('.view-head .count').textContent()).toContain(`${pages} pages`);

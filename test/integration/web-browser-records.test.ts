@@ -10,9 +10,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations, browserMissing, launchChromium } from '../support/browser.js';
+import { axeViolations, browserMissing, launchChromium, signedInPage } from '../support/browser.js';
 import { ACME, demoFiles, GLOBEX, WAITING, writeWaiting } from '../support/web-demo-data.js';
-import { startWebFixture, TOKEN, type WebFixture } from '../support/web-fixture.js';
+import { startWebFixture, type WebFixture } from '../support/web-fixture.js';
 
 const missing = browserMissing(process.env.CI);
 if (missing) console.warn(`web browser tests skipped: ${missing}`);
@@ -23,18 +23,15 @@ describe.skipIf(missing !== null)('Memory Inspector records in Chromium', { time
   let f: WebFixture;
   let browser: Browser;
   let page: Page;
-  const errors: string[] = [];
+  let errors: string[] = [];
   const file = (...parts: string[]) => readFileSync(join(f.projectsDir, 'trip', ...parts), 'utf8');
 
   beforeAll(async () => {
     f = await startWebFixture({ files: demoFiles(), script: () => ({ text: LONG, chunkDelayMs: 10 }) });
     writeWaiting(f.dataDir);
     browser = await launchChromium();
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${f.web.url}/login?token=${TOKEN}`);
     // warm: the client is built and the first view drawn before the tests time anything
-    await page.locator('#sidebar a', { hasText: 'trip' }).waitFor({ timeout: 60_000 });
+    ({ page, errors } = await signedInPage(browser, f.web.url, { sidebar: 'trip' }));
   }, 90_000);
 
   afterAll(async () => {

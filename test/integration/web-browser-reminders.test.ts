@@ -9,9 +9,9 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserMissing, launchChromium } from '../support/browser.js';
+import { browserMissing, launchChromium, signedInPage } from '../support/browser.js';
 import { FixedClock } from '../support/fakes.js';
-import { startWebFixture, TOKEN, type WebFixture } from '../support/web-fixture.js';
+import { startWebFixture, type WebFixture } from '../support/web-fixture.js';
 
 const missing = browserMissing(process.env.CI);
 if (missing) console.warn(`web browser tests skipped: ${missing}`);
@@ -33,18 +33,13 @@ describe.skipIf(missing !== null)('Reminders in the web app (Chromium)', { timeo
   let f: WebFixture;
   let browser: Browser;
   let page: Page;
-  const errors: string[] = [];
+  let errors: string[] = [];
   const clock = new FixedClock(new Date('2026-12-04T14:00:00Z'));
 
   beforeAll(async () => {
     f = await startWebFixture({ script: () => ({ text: 'ok' }), env: { TZ: 'Europe/Berlin' }, clock });
     browser = await launchChromium();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US', timezoneId: READER_ZONE });
-    await context.addInitScript(NOTIFICATION_SPY);
-    page = await context.newPage();
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${f.web.url}/login?token=${TOKEN}`);
-    await page.locator('#sidebar a').first().waitFor({ timeout: 60_000 });
+    ({ page, errors } = await signedInPage(browser, f.web.url, { locale: 'en-US', timezoneId: READER_ZONE, initScript: NOTIFICATION_SPY }));
   }, 90_000);
 
   afterAll(async () => {

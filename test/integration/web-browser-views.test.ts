@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { everyScreen } from '../../src/web/client/views.js';
-import { browserMissing, launchChromium } from '../support/browser.js';
+import { browserMissing, launchChromium, signedInPage } from '../support/browser.js';
 import { demoFiles, writeWaiting } from '../support/web-demo-data.js';
 import { startWebFixture, TOKEN, type WebFixture } from '../support/web-fixture.js';
 
@@ -60,11 +60,8 @@ describe.skipIf(missing !== null)('every view in Chromium', { timeout: 300_000 }
 
   for (const look of LOOKS) {
     it(`axe-core finds no serious or critical violation on any view (${look.name})`, async () => {
-      const context = await browser.newContext({ viewport: look.viewport, colorScheme: look.colorScheme, bypassCSP: true });
+      const { context, page } = await signedInPage(browser, f.web.url, { viewport: look.viewport, colorScheme: look.colorScheme, bypassCSP: true, sidebar: 'trip' });
       try {
-        const page = await context.newPage();
-        await page.goto(`${f.web.url}/login?token=${TOKEN}`);
-        await page.locator('#sidebar a', { hasText: 'trip' }).waitFor();
         const found: string[] = [];
         for (const screen of SCREENS) {
           await page.goto(`${f.web.url}/${screen.hash}`);

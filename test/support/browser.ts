@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { TOKEN } from './web-fixture.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -20,6 +20,42 @@ export function browserMissing(ci: string | undefined): string | null {
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}
+
+export interface SignedIn {
+  context: BrowserContext;
+  page: Page;
+  /** Uncaught errors of the page's scripts, as they happen. */
+  errors: string[];
+}
+
+export interface SignInOptions extends BrowserContextOptions {
+  /** A script run in every page before the app's (e.g. a hook on the Notification API). */
+  initScript?: string;
+  /** Permissions granted to the app's origin (notifications, clipboard-read…). */
+  permissions?: string[];
+  /** The side menu has a link with this text once signed in (default: any link). */
+  sidebar?: string;
+}
+
+/**
+ * A new context (desktop size unless told) signed in as the owner with the printed link, once
+ * the side menu is drawn: the first view is built and shown before a test times anything.
+ */
+export async function signedInPage(browser: Browser, baseUrl: string, options: SignInOptions = {}): Promise<SignedIn> {
+  const { initScript, permissions, sidebar, ...contextOptions } = options;
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...contextOptions });
+  if (permissions) await context.grantPermissions(permissions, { origin: baseUrl });
+  if (initScript) await context.addInitScript(initScript);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${baseUrl}/login?token=${TOKEN}`);
+  await page
+    .locator('#sidebar a', sidebar === undefined ? {} : { hasText: sidebar })
+    .first()
+    .waitFor({ timeout: 60_000 });
+  return { context, page, errors };
 }
 
 /**

@@ -1,5 +1,6 @@
 /** The JSON API the server documents (README: Web app → API), typed for the client. */
 import type { RecallHit, ReviewChoice, ReviewPair } from '../../core/ports/index.js';
+import type { ConversationHit } from '../shared/conversation.js';
 import type { MemoryRecord } from '../shared/records.js';
 import type { WhyAnswer } from '../../core/why.js';
 import type { IngestProgress } from '../../core/ingest-status.js';
@@ -47,15 +48,6 @@ export interface ChatEntry {
   source?: string;
   /** What the web app showed of the turn: tool calls, suggested notes, how it ended. */
   trace?: { calls: TraceCall[]; related: string[]; reason: string; error?: string };
-}
-
-/** A message of the conversation that holds the searched words (GET …/conversation?q=). */
-export interface ConversationHit {
-  time: string;
-  speaker: string;
-  role: 'user' | 'assistant';
-  source: string;
-  snippet: string;
 }
 
 /** A search hit as the server sends it: the core's RecallHit (a type only; nothing of the core is bundled). */

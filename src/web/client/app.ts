@@ -5,14 +5,13 @@
  */
 import { api, ApiError, type Me, type ProjectList } from './api.js';
 import { $, clear, h, icon, toast } from './dom.js';
-import { renderChat } from './chat.js';
-import { renderInspector, renderPage } from './inspector.js';
 import { archivedList, PROJECTS_CHANGED } from './project-menu.js';
 import { installShortcuts } from './shortcuts.js';
+import { enterView, leaveView, renderView } from './router-views.js';
 import { ROUTE_VIEWS, type RouteView } from './views.js';
-import { renderReminders, startReminderFeed } from './reminders.js';
+import { startReminderFeed } from './reminders.js';
 
-interface Route {
+export interface Route {
   view: RouteView;
   project: string;
   rest: string;
@@ -187,7 +186,9 @@ async function start(): Promise<void> {
   let list = await api.projects();
   startReminderFeed();
   let dispose: () => void = () => {};
+  let current = 0;
   const draw = async () => {
+    const seq = ++current;
     dispose();
     dispose = () => {};
     setMenu(false);
@@ -206,32 +207,23 @@ async function start(): Promise<void> {
     );
     clear($('#view-tabs'), viewTabs(route));
     const title = titleOf(list, route.project);
+    const view = enterView(main);
     main.setAttribute('aria-busy', 'true');
-    main.inert = true; // the previous view takes no input while the next one loads
+    let drawn: (() => void) | undefined;
     try {
-      if (route.view === 'chat')
-        await renderChat(
-          main,
-          route.project,
-          title,
-          me,
-          route.rest,
-          list.projects.find((p) => p.project === route.project),
-        );
-      else if (route.view === 'inspect') await renderInspector(main, route.project, title, route.rest || 'records');
-      else if (route.view === 'page') await renderPage(main, route.project, route.rest);
-      else if (route.view === 'settings') await (await import('./settings-view.js')).renderSettings(main);
-      else if (route.view === 'reminders') await renderReminders(main, route.project, title);
-      else {
-        const { renderGraph } = await import('./graph-view.js');
-        dispose = await renderGraph(main, route.project, title);
-      }
+      drawn = await renderView(view, route, title, me, list);
     } catch (err) {
-      clear(main, h('p', { class: 'error', role: 'alert' }, err instanceof Error ? err.message : String(err)));
-    } finally {
-      main.removeAttribute('aria-busy');
-      main.inert = false;
+      clear(view, h('p', { class: 'error', role: 'alert' }, err instanceof Error ? err.message : String(err)));
     }
+    if (seq !== current) {
+      // a newer route was asked for while this view loaded: it never reaches the screen
+      drawn?.();
+      leaveView(main, view, false);
+      return;
+    }
+    if (drawn) dispose = drawn;
+    leaveView(main, view, true);
+    main.removeAttribute('aria-busy');
   };
   window.addEventListener('hashchange', () => void draw());
   window.addEventListener(PROJECTS_CHANGED, () => void api.projects().then((next) => ((list = next), draw())));

@@ -4,7 +4,8 @@
  * hold every word, newest first, dated in the reader's locale. Choosing one shows it in the chat,
  * loading older messages when it is not among the ones on screen.
  */
-import { api, type ConversationHit } from './api.js';
+import type { ConversationHit } from '../shared/conversation.js';
+import { api } from './api.js';
 import { clear, h } from './dom.js';
 import { moment } from './words.js';
 

@@ -39,13 +39,32 @@ export function $(selector: string): HTMLElement {
   return el;
 }
 
-/** Announces a short status to screen readers and shows it briefly. */
+/**
+ * Announces a short status to screen readers and shows it briefly. A toast belongs to the view it
+ * was shown in (the route's hash): going to another view takes it away (dropStaleToast); a redraw
+ * of the same view (a renamed or archived project) keeps it. A newer toast gets the full 4 s.
+ */
 export function toast(text: string, kind: 'info' | 'error' = 'info'): void {
   const box = document.getElementById('toast');
   if (!box) return;
+  window.clearTimeout(Number(box.dataset.timer));
   box.textContent = text;
   box.className = `toast show ${kind}`;
-  window.setTimeout(() => (box.className = 'toast'), 4000);
+  box.dataset.route = location.hash;
+  box.dataset.timer = String(window.setTimeout(() => hideToast(box), 4000));
+}
+
+function hideToast(box: HTMLElement): void {
+  window.clearTimeout(Number(box.dataset.timer));
+  box.className = 'toast';
+  box.textContent = '';
+  delete box.dataset.route;
+}
+
+/** The router calls this as a view is entered: a toast of another route goes. */
+export function dropStaleToast(): void {
+  const box = document.getElementById('toast');
+  if (box?.dataset.route !== undefined && box.dataset.route !== location.hash) hideToast(box);
 }
 
 const ICONS: Record<string, string> = {

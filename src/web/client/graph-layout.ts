@@ -1,11 +1,13 @@
 /**
  * The constellation's layout, as plain data so it can run in a Web Worker (graph-worker.ts) and,
  * where a worker cannot start, on the page: seeded positions by category, then ForceAtlas2
- * (graphology's implementation) with Barnes-Hut above 300 pages. Positions come back as one
+ * (graphology's implementation) with Barnes-Hut and the lin-log model above 300 pages, whose dots
+ * are then spread evenly over the disc (spreadEvenly). Positions come back as one
  * Float32Array (x0, y0, x1, y1, …) that is transferred, not copied.
  */
 import Graph from 'graphology';
 import forceAtlas2 from 'graphology-layout-forceatlas2';
+import { spreadEvenly } from './graph-spread.js';
 
 export interface LayoutInput {
   /** Per node: its category's index (for the seeded start) and its dot size. */
@@ -43,11 +45,13 @@ export function layoutPositions(input: LayoutInput): Float32Array {
   for (const [a, b] of input.edges) if (a !== b && graph.hasNode(a) && graph.hasNode(b) && !graph.hasEdge(a, b)) graph.addEdge(a, b);
   if (graph.order > 1) {
     const settings = forceAtlas2.inferSettings(graph);
-    // a small graph is spread wider (more repulsion, dots kept apart), so its labels have room
+    // a small graph is spread wider (more repulsion, dots kept apart), so its labels have room;
+    // a big one uses the lin-log model, which pulls clusters apart instead of round their hubs
     const small = graph.order <= 100;
+    const big = graph.order > 300;
     forceAtlas2.assign(graph, {
       iterations: iterationsFor(graph.order),
-      settings: { ...settings, barnesHutOptimize: graph.order > 300, ...(small ? { adjustSizes: true, scalingRatio: 20, gravity: 0.5 } : {}) },
+      settings: { ...settings, barnesHutOptimize: big, ...(small ? { adjustSizes: true, scalingRatio: 20, gravity: 0.5 } : {}), ...(big ? { linLogMode: true } : {}) },
     });
   }
   const out = new Float32Array(input.nodes.length * 2);
@@ -55,5 +59,6 @@ export function layoutPositions(input: LayoutInput): Float32Array {
     out[2 * i] = graph.getNodeAttribute(i, 'x') as number;
     out[2 * i + 1] = graph.getNodeAttribute(i, 'y') as number;
   });
+  if (graph.order > 300) spreadEvenly(out);
   return out;
 }

@@ -53,7 +53,7 @@ function layoutInput(data: GraphData, categories: string[]): LayoutInput {
     // a big graph draws smaller dots, so its clusters stay apart and the labels readable
     nodes: data.nodes.map((n) => ({
       category: Math.max(categories.indexOf(n.category), 0),
-      size: data.nodes.length > 1000 ? Math.min(2 + Math.sqrt(n.links), 10) : Math.min(4 + Math.sqrt(n.links) * 2, 16),
+      size: data.nodes.length > 300 ? Math.min(2 + Math.sqrt(n.links), 10) : Math.min(4 + Math.sqrt(n.links) * 2, 16),
     })),
     edges,
   };

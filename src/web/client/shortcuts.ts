@@ -4,25 +4,14 @@
  * field has focus; the chat's own keys (Enter, Ctrl+Enter, ↑, Esc) live in the composer.
  */
 import { h } from './dom.js';
-
-const LIST: readonly (readonly [string, string])[] = [
-  ['?', 'Show this list'],
-  ['/', 'Search: this conversation, the Memory view’s records, the graph’s pages'],
-  ['Enter or Ctrl+Enter', 'Send the message'],
-  ['Shift+Enter', 'New line in the message'],
-  ['↑', 'Edit your last message (in an empty message box)'],
-  ['Esc', 'Stop the reply · close a dialog or the search results'],
-  ['g then c', 'Go to the chat'],
-  ['g then m', 'Go to the Memory view'],
-  ['g then g', 'Go to the graph'],
-];
+import { GO_TO, SHORTCUT_LIST } from './shortcut-table.js';
 
 function typing(target: EventTarget | null): boolean {
   return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
 }
 
 /** The hash of `view` for the project in the current route (`#/chat/trip/…` → `#/inspect/trip/records`). */
-function routeTo(view: 'chat' | 'inspect' | 'graph'): string {
+function routeTo(view: (typeof GO_TO)[number]['view']): string {
   const project = location.hash.replace(/^#\/?/, '').split('/')[1] ?? '';
   return `#/${view}/${project}${view === 'inspect' ? '/records' : ''}`;
 }
@@ -36,7 +25,7 @@ function dialog(): HTMLDialogElement {
     h(
       'dl',
       {},
-      LIST.flatMap(([key, what]) => [h('dt', {}, h('kbd', {}, key)), h('dd', {}, what)]),
+      SHORTCUT_LIST.flatMap(([key, what]) => [h('dt', {}, h('kbd', {}, key)), h('dd', {}, what)]),
     ),
     close,
   );
@@ -79,16 +68,21 @@ export function installShortcuts(): void {
     if (e.key === '?') {
       e.preventDefault();
       open();
-    } else if (e.key === '/') {
+      return;
+    }
+    if (e.key === '/') {
       const search = document.querySelector<HTMLInputElement>('main input[type="search"]');
       if (!search) return;
       e.preventDefault();
       search.focus();
       search.select();
-    } else if (pendingG && Date.now() - pendingG < 1500 && ['c', 'm', 'g'].includes(e.key)) {
+      return;
+    }
+    const go = pendingG && Date.now() - pendingG < 1500 ? GO_TO.find((g) => g.key === e.key) : undefined;
+    if (go) {
       e.preventDefault();
       pendingG = 0;
-      location.hash = routeTo(e.key === 'c' ? 'chat' : e.key === 'm' ? 'inspect' : 'graph');
+      location.hash = routeTo(go.view);
     } else pendingG = e.key === 'g' ? Date.now() : 0;
   });
 }

@@ -25,8 +25,10 @@ export function day(iso: string): string {
   return d.toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
 }
 
-/** `notes/People/Sarah-Chen.md` → "Sarah Chen". */
+/** `notes/People/Sarah-Chen.md` → "Sarah Chen"; a day of the conversation (`log/2026-12-02.md`) → "conversation of 2 Dec 2026". */
 export function pageTitle(path: string): string {
+  const log = /^log\/(\d{4}-\d{2}-\d{2})\.md(:\d+)?$/.exec(path);
+  if (log?.[1]) return `conversation of ${day(log[1])}`;
   const base = path.replace(/:\d+$/, '').split('/').pop() ?? path;
   return base.replace(/\.md$/, '').replace(/[-_]+/g, ' ').trim() || path;
 }
