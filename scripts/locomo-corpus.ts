@@ -90,7 +90,9 @@ export async function loadConversation(store: FileProjectStore, projectsDir: str
     for (const turn of session.turns) validIds.add(turn.dia_id);
     for (const [i, turn] of session.turns.entries()) {
       const image = turn.blip_caption ? ` [shared an image: ${turn.blip_caption}]` : '';
-      const entry: LogEntry = { time: new Date(start + i * 10_000).toISOString(), speaker: turn.speaker, source: `locomo:${turn.dia_id}`, text: `${turn.text}${image}`, role: 'user' };
+      // BEAM's chats (beam-to-locomo.mjs) name the assistant "Assistant": its turns are replies, as Charlie's own are in its archive; LoCoMo's speakers are two people
+      const role = turn.speaker === 'Assistant' ? 'assistant' : 'user';
+      const entry: LogEntry = { time: new Date(start + i * 10_000).toISOString(), speaker: turn.speaker, source: `locomo:${turn.dia_id}`, text: `${turn.text}${image}`, role };
       await store.appendLog(project, entry);
       turns++;
     }
