@@ -4,7 +4,7 @@
  * (`log/`) at its session's date with `locomo:<dia_id>` as source, then indexed.
  */
 import { readFileSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, utimes } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { LogEntry } from '../src/core/ports/index.js';
 import { LOG_FILE, parseLog } from '../src/memory/archive-format.js';
@@ -97,6 +97,13 @@ export async function loadConversation(store: FileProjectStore, projectsDir: str
       turns++;
     }
     previous = start + session.turns.length * 10_000;
+  }
+  // a conversation of months ago was not written a moment ago: each archive day's page gets that day's
+  // time, as it would have in use (a page written within the last two seconds is re-read by every search)
+  const logDir = join(projectsDir, project, 'log');
+  for (const file of (await readdir(logDir)).filter((f) => LOG_FILE.test(f))) {
+    const day = Date.parse(`${file.slice(0, 10)}T23:59:59Z`);
+    if (!Number.isNaN(day) && day < Date.now()) await utimes(join(logDir, file), new Date(day), new Date(day));
   }
   const ingestMs = performance.now() - t0;
   t0 = performance.now();
