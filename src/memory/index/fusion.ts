@@ -16,7 +16,8 @@
  * chunk is a message a person wrote, not one of the assistant's replies. `thread` is there because an answer
  * is a reply: the message after "What got you into running?" holds why, in words of its own.
  * Recency counts only when the query names no time. Each signal's measured effect on LoCoMo and
- * BEAM dev is in docs/retrieval.md; `brevity` and `rrf` are off by default.
+ * BEAM dev is in docs/retrieval.md; `rrf` is off by default, `brevity` is mild (1) and spares
+ * the asker's own messages when the question is about themselves (then `own` applies).
  * A passage of typed records is then multiplied by their best effective confidence (decay by
  * category, src/memory/records/decay.ts); held and superseded records are cut from its text,
  * and a passage left with none is not returned.
@@ -89,7 +90,7 @@ export const DEFAULT_WEIGHTS: RecallWeights = {
   contextBoost: 0.8,
   entity: 0.6,
   minScore: 0.02,
-  brevity: 0,
+  brevity: 1,
   dated: 0.5,
   window: 1,
   windowFloor: 0.3,
@@ -339,13 +340,14 @@ export class Fusion {
       if (boost === undefined) boosts.set(chunk.page, (boost = Math.min(1, Math.max(0, boostOf(chunk.page)))));
       const recency = recencyOf(chunk.updated, chunk.staleness, now);
       const entity = named(chunk.entity) ? w.entity : 0;
-      const prior = brevityPrior(chunk, w.brevity);
       const time = this.timeMatch(chunk);
       const dated = time === 'window' ? w.window : time === 'date' ? w.dated : 0;
       const floor = time === 'window' ? w.windowFloor : 0;
       const timely = time === 'outside' ? 1 - w.outside : 1;
       const told = w.tellsTime > 0 && this.shape.asksWhen && tellsTime(chunk.text) ? w.tellsTime : 0;
       const own = w.own > 0 && this.shape.firstPerson && ownMessage(chunk) ? w.own : 0;
+      // the asker's own short message is a statement of theirs, not a chat turn between others
+      const prior = own > 0 ? 1 : brevityPrior(chunk, w.brevity);
       const category = this.preferred.size > 0 && this.preferred.has(categoryOf(chunk)) ? w.category : 0;
       // a question that names a time wants that time, not the latest; one that asks what is recent wants it more
       const wr = this.shape.namesTime ? 0 : this.shape.recent ? Math.min(1, w.recency * 3) : w.recency;
