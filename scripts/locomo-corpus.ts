@@ -4,7 +4,7 @@
  * (`log/`) at its session's date with `locomo:<dia_id>` as source, then indexed.
  */
 import { readFileSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, utimes } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { LogEntry } from '../src/core/ports/index.js';
 import { LOG_FILE, parseLog } from '../src/memory/archive-format.js';
@@ -90,11 +90,20 @@ export async function loadConversation(store: FileProjectStore, projectsDir: str
     for (const turn of session.turns) validIds.add(turn.dia_id);
     for (const [i, turn] of session.turns.entries()) {
       const image = turn.blip_caption ? ` [shared an image: ${turn.blip_caption}]` : '';
-      const entry: LogEntry = { time: new Date(start + i * 10_000).toISOString(), speaker: turn.speaker, source: `locomo:${turn.dia_id}`, text: `${turn.text}${image}`, role: 'user' };
+      // BEAM's chats (beam-to-locomo.mjs) name the assistant "Assistant": its turns are replies, as Charlie's own are in its archive; LoCoMo's speakers are two people
+      const role = turn.speaker === 'Assistant' ? 'assistant' : 'user';
+      const entry: LogEntry = { time: new Date(start + i * 10_000).toISOString(), speaker: turn.speaker, source: `locomo:${turn.dia_id}`, text: `${turn.text}${image}`, role };
       await store.appendLog(project, entry);
       turns++;
     }
     previous = start + session.turns.length * 10_000;
+  }
+  // a conversation of months ago was not written a moment ago: each archive day's page gets that day's
+  // time, as it would have in use (a page written within the last two seconds is re-read by every search)
+  const logDir = join(projectsDir, project, 'log');
+  for (const file of (await readdir(logDir)).filter((f) => LOG_FILE.test(f))) {
+    const day = Date.parse(`${file.slice(0, 10)}T23:59:59Z`);
+    if (!Number.isNaN(day) && day < Date.now()) await utimes(join(logDir, file), new Date(day), new Date(day));
   }
   const ingestMs = performance.now() - t0;
   t0 = performance.now();

@@ -79,8 +79,8 @@ describe('fusion', () => {
     const long = chunk('log/2026-11-01.md', 4, { lineStart: 5, text: 'I take care of the turtles: clean tank, good food, enough light' });
     const hits = new Fusion([], [short, long], { ...weights, brevity: 4 }).rank(() => 0, now, 10);
     expect(hits.map((h) => h.lineStart)).toEqual([5, 1]);
-    // off by default (it lowered BEAM, see docs/retrieval.md): the shorter match keeps its BM25 lead
-    expect(new Fusion([], [short, long], weights).rank(() => 0, now, 10)[0]!.lineStart).toBe(1);
+    // switched off, the shorter match keeps its BM25 lead
+    expect(new Fusion([], [short, long], { ...weights, brevity: 0 }).rank(() => 0, now, 10)[0]!.lineStart).toBe(1);
   });
 });
 
@@ -194,5 +194,44 @@ describe('conversation cues', () => {
     const ask = (q: string) => new Fusion([dated, plain], [], w, new Set(), classifyQuery(q, now)).rank(() => 0, now, 2)[0]!.lineStart;
     expect(ask('When did Nate get his turtles?')).toBe(3);
     expect(ask('Where did Nate get his turtles?')).toBe(30);
+  });
+
+  it("prefers the asker's own messages to the assistant's replies when the question says I or my", () => {
+    const mine = chunk('log/2024-03-15.md', 0.5, { lineStart: 3, lineEnd: 5, heading: '15 March 2024 12:00 · User', text: 'My budget tracker needs a CSV export.' });
+    const reply = chunk('log/2024-03-15.md', 0.6, {
+      lineStart: 7,
+      lineEnd: 9,
+      heading: '15 March 2024 12:01 · Charlie (reply) › Export',
+      text: 'A budget tracker can export CSV with a small writer.',
+    });
+    const ask = (q: string) => new Fusion([mine, reply], [], { ...w, thread: 0 }, new Set(), classifyQuery(q, now)).rank(() => 0, now, 2);
+    const first = ask('What format does my budget tracker export?');
+    expect(first.map((h) => h.lineStart)).toEqual([3, 7]);
+    expect(first[0]!.why).toContain('own');
+    expect(ask('What format does the budget tracker export?').map((h) => h.lineStart)).toEqual([7, 3]);
+    expect(new Fusion([mine, reply], [], { ...w, thread: 0, own: 0 }, new Set(), classifyQuery('What format does my tracker export?', now)).rank(() => 0, now, 2)[0]!.lineStart).toBe(7);
+  });
+
+  it('reads the first person from the pronoun, not from a Roman numeral or a word inside another', () => {
+    expect(classifyQuery('What did I decide about the tank?', now).firstPerson).toBe(true);
+    expect(classifyQuery("I'm wondering what we picked", now).firstPerson).toBe(true);
+    expect(classifyQuery('Remind me of the plan', now).firstPerson).toBe(true);
+    expect(classifyQuery('What did Nate say in part i of the talk?', now).firstPerson).toBe(false);
+    expect(classifyQuery('Which enemy did Nate mention to Tim?', now).firstPerson).toBe(false);
+    expect(classifyQuery('Where did Nate get his turtles?', now).firstPerson).toBe(false);
+  });
+
+  it("spares the asker's own short messages the brevity discount when the question is about themselves", () => {
+    const short = chunk('log/2024-03-15.md', 0.5, { lineStart: 3, lineEnd: 5, heading: '15 March 2024 12:00 · User', text: 'Deadline moved: June 3.' });
+    const long = chunk('log/2024-03-15.md', 0.5, {
+      lineStart: 7,
+      lineEnd: 9,
+      heading: '15 March 2024 12:01 · User',
+      text: 'The project plan covers the analytics features, the accessibility review and the final deployment.',
+    });
+    const w2 = { ...w, thread: 0, brevity: 4, own: 0.7 };
+    const score = (q: string, c: ScoredChunk) => new Fusion([short, long], [], w2, new Set(), classifyQuery(q, now)).rank(() => 0, now, 2).find((h) => h.lineStart === c.lineStart)!.score;
+    expect(score('What is my deadline?', short)).toBeCloseTo(score('What is my deadline?', long), 6);
+    expect(score('What is the deadline?', short)).toBeLessThan(score('What is the deadline?', long));
   });
 });

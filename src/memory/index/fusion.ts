@@ -3,7 +3,7 @@
  *   similarity = wv·vector + wk·keyword          (keyword-led when vector similarity is not confident)
  *                + thread × mean similarity of the messages just before and after (archive messages)
  *   score      = (similarity + floor) × timely × brevity × (1 + dated) × (1 + told) × (1 + category)
- *                × (1 + entity) × (1 + boost × usage) × (1 − wr + wr·recency)
+ *                × (1 + entity) × (1 + own) × (1 + boost × usage) × (1 − wr + wr·recency)
  * where `entity` applies when the query names the chunk's speaker or note title; `dated` (the
  * temporal pass) when the chunk was said or happened within a time the query names — a calendar
  * date or a relative anchor ("last week") resolved against the conversation's time — and then
@@ -12,10 +12,12 @@
  * one the kind of question prefers (see query-kind.ts); `brevity` discounts very short
  * conversation messages (see `brevityPrior`); `told` when the question asks when, how long or
  * how often and the text tells a time ("last Friday", "in 2019", "for three years", "twice a
- * week"). `thread` is there because an answer
+ * week"); `own` when the question speaks in the first person ("when did I mention…") and the
+ * chunk is a message a person wrote, not one of the assistant's replies. `thread` is there because an answer
  * is a reply: the message after "What got you into running?" holds why, in words of its own.
  * Recency counts only when the query names no time. Each signal's measured effect on LoCoMo and
- * BEAM dev is in docs/retrieval.md; `brevity` and `rrf` are off by default.
+ * BEAM dev is in docs/retrieval.md; `rrf` is off by default, `brevity` is mild (1) and spares
+ * the asker's own messages when the question is about themselves (then `own` applies).
  * A passage of typed records is then multiplied by their best effective confidence (decay by
  * category, src/memory/records/decay.ts); held and superseded records are cut from its text,
  * and a passage left with none is not returned.
@@ -72,6 +74,11 @@ export interface RecallWeights {
    * sum of the scores (ranks are 1-based; a chunk a pass did not find adds nothing).
    */
   rrf: number;
+  /**
+   * Boost of a person's own archive message over the assistant's replies when the question speaks
+   * in the first person ("when did I mention…", "my budget"): the asker's facts are in what they wrote.
+   */
+  own: number;
 }
 
 export const DEFAULT_WEIGHTS: RecallWeights = {
@@ -83,7 +90,7 @@ export const DEFAULT_WEIGHTS: RecallWeights = {
   contextBoost: 0.8,
   entity: 0.6,
   minScore: 0.02,
-  brevity: 0,
+  brevity: 1,
   dated: 0.5,
   window: 1,
   windowFloor: 0.3,
@@ -93,6 +100,7 @@ export const DEFAULT_WEIGHTS: RecallWeights = {
   tellsTime: 0.7,
   thread: 0.4,
   rrf: 0,
+  own: 0.7,
 };
 
 /** A question that names no time and asks no particular kind of thing. */
@@ -199,6 +207,14 @@ interface Candidate {
 }
 
 const keyOf = (page: string, line: number) => `${page}#${line}`;
+
+/** The assistant's own archive entries carry " (reply)" after the speaker in their heading (chunker.ts), sections too. */
+const REPLY_HEADING = / \(reply\)(?: ›|$)/;
+
+/** Whether a chunk is a message a person wrote (not one of the assistant's replies). */
+export function ownMessage(chunk: Pick<ScoredChunk, 'page' | 'heading'>): boolean {
+  return chunk.page.startsWith('log/') && !REPLY_HEADING.test(chunk.heading);
+}
 
 /**
  * The first `limit` hits, best first, with one place per archive message: a long message's
@@ -324,12 +340,14 @@ export class Fusion {
       if (boost === undefined) boosts.set(chunk.page, (boost = Math.min(1, Math.max(0, boostOf(chunk.page)))));
       const recency = recencyOf(chunk.updated, chunk.staleness, now);
       const entity = named(chunk.entity) ? w.entity : 0;
-      const prior = brevityPrior(chunk, w.brevity);
       const time = this.timeMatch(chunk);
       const dated = time === 'window' ? w.window : time === 'date' ? w.dated : 0;
       const floor = time === 'window' ? w.windowFloor : 0;
       const timely = time === 'outside' ? 1 - w.outside : 1;
       const told = w.tellsTime > 0 && this.shape.asksWhen && tellsTime(chunk.text) ? w.tellsTime : 0;
+      const own = w.own > 0 && this.shape.firstPerson && ownMessage(chunk) ? w.own : 0;
+      // the asker's own short message is a statement of theirs, not a chat turn between others
+      const prior = own > 0 ? 1 : brevityPrior(chunk, w.brevity);
       const category = this.preferred.size > 0 && this.preferred.has(categoryOf(chunk)) ? w.category : 0;
       // a question that names a time wants that time, not the latest; one that asks what is recent wants it more
       const wr = this.shape.namesTime ? 0 : this.shape.recent ? Math.min(1, w.recency * 3) : w.recency;
@@ -337,7 +355,7 @@ export class Fusion {
       // nothing left but held or superseded records: out of retrieval
       if (!records.text) continue;
       const trust = records.confidence ?? 1;
-      const score = (similarity + floor) * timely * prior * (1 + dated) * (1 + told) * (1 + category) * (1 + entity) * (1 + boost * w.usage) * (1 - wr + wr * recency) * trust;
+      const score = (similarity + floor) * timely * prior * (1 + dated) * (1 + told) * (1 + category) * (1 + entity) * (1 + own) * (1 + boost * w.usage) * (1 - wr + wr * recency) * trust;
       // the discount for being outside the time asked about reorders; it does not drop what would be kept
       if (score < w.minScore * timely) continue;
       const why: string[] = [];
@@ -346,6 +364,7 @@ export class Fusion {
       if (entity > 0) why.push('entity');
       if (dated > 0) why.push('temporal');
       if (category > 0) why.push('category');
+      if (own > 0) why.push('own');
       if (boost >= 0.05) why.push('usage');
       if (wr > 0 && recency >= 0.5) why.push('recent');
       why.push(...records.flags);

@@ -32,6 +32,8 @@ export interface QueryShape {
   recent?: boolean;
   /** Whether it asks when, how long or how often: messages that tell a time count more. */
   asksWhen?: boolean;
+  /** Whether the asker speaks of themselves ("what did I say", "my budget"): their own messages count more than the assistant's replies. */
+  firstPerson?: boolean;
 }
 
 const PREFERENCE = /\b(?:like[sd]?|love[sd]?|enjoys?|prefers?|preferences?|favou?rites?|hates?|dislikes?|into|fan of|tastes?|wants?|wish(?:es)?)\b/i;
@@ -48,5 +50,10 @@ export function classifyQuery(query: string, now: Date): QueryShape {
   if (namesTime || recent || TEMPORAL.test(query)) kind = 'temporal';
   else if (PREFERENCE.test(query)) kind = 'preference';
   else if (PERSON.test(query)) kind = 'person';
-  return { kind, query, windows, dates, namesTime, recent, asksWhen: ASKS_WHEN.test(query) };
+  return { kind, query, windows, dates, namesTime, recent, asksWhen: ASKS_WHEN.test(query), firstPerson: firstPerson(query) };
+}
+
+/** Whether `query` speaks in the first person: "I" (capital, so not a Roman numeral in "part i"), "me", "my", "mine", "myself". */
+export function firstPerson(query: string): boolean {
+  return /\bI(?:['’](?:m|ve|d|ll))?\b/u.test(query) || /\b(?:me|my|mine|myself)\b/i.test(query);
 }
