@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
+import { writeHeapSnapshot } from 'node:v8';
 import * as lancedb from '@lancedb/lancedb';
 import { applyIndexRuntime, loadConfig } from '../src/config.js';
 import { silentLogger, type Logger } from '../src/core/ports/index.js';
@@ -31,7 +32,7 @@ import { createRecall } from '../src/memory/recall.js';
 import { SqliteUsageStore } from '../src/storage/usage-store.js';
 import { buildApp } from '../src/main.js';
 import { startFakeModelServer } from '../test/support/fake-model-server.js';
-import { consoleLogger, percentile } from './bench-util.js';
+import { consoleLogger, percentile, START_NODE_FLAGS, startEnv } from './bench-util.js';
 import { MAIN, SPEAKER, writeEmpty, writeHousehold, type Household } from './bench-scale-data.js';
 
 const { values: args } = parseArgs({
@@ -45,6 +46,8 @@ const { values: args } = parseArgs({
     'skip-startup': { type: 'boolean', default: false },
     /** A folder: each scenario's process writes a CPU profile there (node --cpu-prof). */
     profile: { type: 'string' },
+    /** A folder: each scenario writes a V8 heap snapshot there at 50 and at its last RSS point, to diff in DevTools. */
+    'heap-snapshots': { type: 'string' },
     child: { type: 'string' },
     label: { type: 'string' },
     verbose: { type: 'boolean', default: false },
@@ -70,6 +73,8 @@ interface Figures {
   rss: Map<number, number>;
   /** JS heap in use at the same points: RSS growth beyond it is native (LanceDB, SQLite) or freed-but-kept memory. */
   heap: Map<number, number>;
+  /** Memory V8 knows of outside its heap (Buffers, Arrow's ArrayBuffers) at the same points. */
+  external: Map<number, number>;
   buildMs: number;
 }
 
@@ -96,9 +101,14 @@ function inChild(label: string, root: string, titles: string[]): Promise<Figures
   return new Promise((resolve, reject) => {
     const extra = Object.entries(args).flatMap(([k, v]) => (typeof v === 'string' ? [`--${k}`, v] : v ? [`--${k}`] : []));
     const profile = args.profile ? ['--cpu-prof', '--cpu-prof-dir', args.profile] : [];
-    const child = spawn(process.execPath, [...profile, '--expose-gc', '--disable-warning=ExperimentalWarning', '--import', 'tsx', import.meta.filename, ...extra, '--child', root, '--label', label], {
-      stdio: ['pipe', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      [...profile, ...START_NODE_FLAGS, '--expose-gc', '--disable-warning=ExperimentalWarning', '--import', 'tsx', import.meta.filename, ...extra, '--child', root, '--label', label],
+      {
+        stdio: ['pipe', 'pipe', 'inherit'],
+        env: startEnv(process.env),
+      },
+    );
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stdin.end(JSON.stringify(titles));
@@ -108,8 +118,8 @@ function inChild(label: string, root: string, titles: string[]): Promise<Figures
         reject(new Error(`scenario ${label} failed (exit ${String(code)})`));
         return;
       }
-      const f = JSON.parse(out.trim().split('\n').at(-1)!) as Figures & { rss: [number, number][]; heap: [number, number][] };
-      resolve({ ...f, rss: new Map(f.rss), heap: new Map(f.heap) });
+      const f = JSON.parse(out.trim().split('\n').at(-1)!) as Figures & { rss: [number, number][]; heap: [number, number][]; external: [number, number][] };
+      resolve({ ...f, rss: new Map(f.rss), heap: new Map(f.heap), external: new Map(f.external) });
     });
   });
 }
@@ -131,7 +141,7 @@ async function scenario(label: string, household: Household | null, root: string
   let t = performance.now();
   const app = await buildApp(config, logger);
   const buildMs = performance.now() - t;
-  const figures: Figures = { label, overhead: [], beforeModel: [], recall: [], plain: [], editBusyMs: 0, editFoundMs: 0, rss: new Map(), heap: new Map(), buildMs };
+  const figures: Figures = { label, overhead: [], beforeModel: [], recall: [], plain: [], editBusyMs: 0, editFoundMs: 0, rss: new Map(), heap: new Map(), external: new Map(), buildMs };
   try {
     for (let i = 0; i < 5; i++) await modelAlone(model.url); // warm the connection
     const place = { kind: 'project' as const, origin: { name: MAIN.name, key: MAIN.key } };
@@ -139,12 +149,17 @@ async function scenario(label: string, household: Household | null, root: string
     const sample = () => {
       gc?.();
       const m = process.memoryUsage();
-      return { rss: mb(m.rss), heap: mb(m.heapUsed) };
+      return { rss: mb(m.rss), heap: mb(m.heapUsed), external: mb(m.external) };
+    };
+    const record = (i: number) => {
+      const m = sample();
+      figures.rss.set(i, m.rss);
+      figures.heap.set(i, m.heap);
+      figures.external.set(i, m.external);
+      if (args['heap-snapshots'] && (i === 50 || i === RSS_AT.at(-1))) writeHeapSnapshot(join(args['heap-snapshots'], `${label.replace(/\W+/g, '-')}-${i}.heapsnapshot`));
     };
     await sleep(1500); // let the start-up scans settle
-    const first = sample();
-    figures.rss.set(0, first.rss);
-    figures.heap.set(0, first.heap);
+    record(0);
     step(`${label}: ${TURNS} turns`);
     // the model's own time, timed between the turns of the same run (so machine load hits both alike)
     const own: number[] = [];
@@ -165,11 +180,7 @@ async function scenario(label: string, household: Household | null, root: string
       model.requestHeaders.length = 0;
       await sleep(10);
       own.push(await modelAlone(model.url));
-      if (RSS_AT.includes(i)) {
-        const m = sample();
-        figures.rss.set(i, m.rss);
-        figures.heap.set(i, m.heap);
-      }
+      if (RSS_AT.includes(i)) record(i);
     }
     const ownP50 = percentile(own, 50);
     figures.overhead = totals.map((t) => Math.max(0, t - ownP50));
@@ -236,7 +247,7 @@ async function scenario(label: string, household: Household | null, root: string
 /** Start-up of the terminal chat to its prompt line and its RSS once idle, against `--version`. */
 async function startup(root: string): Promise<{ version: number; chat: number; idleRss: number }> {
   const model = await startFakeModelServer(() => ({ text: REPLY }));
-  const env = {
+  const env = startEnv({
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '',
     LLM_BASE_URL: model.url,
@@ -246,11 +257,11 @@ async function startup(root: string): Promise<{ version: number; chat: number; i
     DATA_DIR: join(root, 'data'),
     WEB_PORT: '0',
     LOG_LEVEL: 'silent',
-  };
+  });
   const run = (extra: string[], until: RegExp | null) =>
     new Promise<{ ms: number; rss: number }>((resolve, reject) => {
       const t = performance.now();
-      const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', '--import', 'tsx', 'src/cli.ts', ...extra], {
+      const child = spawn(process.execPath, [...START_NODE_FLAGS, '--disable-warning=ExperimentalWarning', '--import', 'tsx', 'src/cli.ts', ...extra], {
         cwd: join(import.meta.dirname, '..'),
         env,
         stdio: ['pipe', 'pipe', 'pipe'],
@@ -305,7 +316,7 @@ const logger = args.verbose ? consoleLogger('debug') : silentLogger;
 if (args.child) {
   const titles = JSON.parse(readFileSync(0, 'utf8')) as string[];
   const f = await scenario(args.label ?? '', titles.length ? { titles, days: 0 } : null, args.child, logger);
-  process.stdout.write(`${JSON.stringify({ ...f, rss: [...f.rss], heap: [...f.heap] })}\n`);
+  process.stdout.write(`${JSON.stringify({ ...f, rss: [...f.rss], heap: [...f.heap], external: [...f.external] })}\n`);
   process.exit(0);
 }
 const pages = Number(args.pages);
@@ -341,6 +352,7 @@ try {
   const rssText = (v: number) => `${v.toFixed(0)} MB`;
   for (const n of RSS_AT) row(`RSS after ${n} turns`, big.rss.get(n) ?? NaN, empty.rss.get(n) ?? NaN, rssText);
   for (const n of RSS_AT) row(`  JS heap in use after ${n} turns`, big.heap.get(n) ?? NaN, empty.heap.get(n) ?? NaN, rssText);
+  for (const n of RSS_AT) row(`  external (Buffers, Arrow) after ${n} turns`, big.external.get(n) ?? NaN, empty.external.get(n) ?? NaN, rssText);
   const last = RSS_AT.at(-1)!;
   if (RSS_AT.includes(50) && last > 50) {
     const growth = (f: Figures) => `${(((f.rss.get(last)! - f.rss.get(50)!) / f.rss.get(50)!) * 100).toFixed(1)} %`;

@@ -37,3 +37,12 @@ export function mulberry32(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/**
+ * How `npm start` runs Charlie's process, so a benchmark's child measures the same: a young
+ * generation of at most 2 × 16 MB (V8 otherwise sizes it from the machine's memory: 128 MB
+ * committed after a few turns here) and at most 2 glibc malloc arenas (LanceDB's tokio threads
+ * each get an arena otherwise, and freed native memory stays in them). See docs/performance.md.
+ */
+export const START_NODE_FLAGS = ['--max-semi-space-size=16'];
+export const startEnv = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({ ...env, MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX ?? '2' });

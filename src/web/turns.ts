@@ -31,6 +31,12 @@ export class TurnHub {
     /** How long a finished turn can still be replayed. */
     private readonly keepMs = 120_000,
     private readonly now: () => number = Date.now,
+    /**
+     * At most this many finished turns are kept, whatever their age: a reload replays only the
+     * latest turn of its project, and a burst of turns within `keepMs` kept every event of each
+     * (the web server's heap grew by ~100 KB a turn in bench:web until they expired).
+     */
+    private readonly keepDone = 32,
   ) {}
 
   static owner(userId: string, project: string): string {
@@ -86,8 +92,23 @@ export class TurnHub {
     return () => turn.listeners.delete(listener);
   }
 
+  /** Finished turns kept (for a bound's test). */
+  get finished(): number {
+    let n = 0;
+    for (const t of this.turns.values()) if (t.done) n++;
+    return n;
+  }
+
   private prune(): void {
     const cutoff = this.now() - this.keepMs;
     for (const [id, t] of this.turns) if (t.done && t.startedAt < cutoff) this.turns.delete(id);
+    let excess = this.finished - this.keepDone;
+    if (excess <= 0) return;
+    // the ones that finished first go first
+    const done = [...this.turns.values()].filter((t) => t.done).sort((a, b) => a.startedAt - b.startedAt);
+    for (const t of done) {
+      if (excess-- <= 0) break;
+      this.turns.delete(t.id);
+    }
   }
 }

@@ -15,6 +15,7 @@ import type { Embedder } from '../../core/ports/index.js';
 import { isIndexedPage, listPageFiles, listProjects, statPages, type PageFile } from './page-files.js';
 import { loadManifest, removeManifest, saveManifest, type PageState } from './page-manifest.js';
 import type { ChunkRow, ProjectTable, RowKey, ScoredChunk } from './project-table.js';
+import { connectBounded } from './lance-connect.js';
 
 type TableLib = typeof import('./project-table.js');
 import { classifyText, isSensitive, markedSensitivity, parseSensitivity } from '../../core/sensitivity.js';
@@ -91,13 +92,6 @@ const EMBED_BATCH = 64;
 const WRITE_BATCH_CHUNKS = 2048;
 /** Pages read at once while filling a batch. */
 const READ_AHEAD = 16;
-/**
- * LanceDB's caches, bounded: its defaults are 6 GB of index data and 1 GB of metadata (every
- * table version an archive append leaves behind may stay there). With these, RSS growth from 50 to
- * 500 turns at 2,000 pages fell from 27 % to 16 % in bench:scale; recall p50 was unchanged.
- */
-const INDEX_CACHE_BYTES = 256n * 1024n * 1024n;
-const METADATA_CACHE_BYTES = 32n * 1024n * 1024n;
 const SAFE_PROJECT = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
 /** A page whose content changed since the index last saw it, chunked. */
@@ -140,7 +134,7 @@ export class MemoryIndex {
   private async connection(): Promise<lancedb.Connection> {
     this.lib ??= await import('./project-table.js');
     const lancedbLib = await import('@lancedb/lancedb');
-    const connect = (dir: string) => lancedbLib.connect(dir, {}, new lancedbLib.Session(INDEX_CACHE_BYTES, METADATA_CACHE_BYTES));
+    const connect = async (dir: string) => (await connectBounded(lancedbLib, dir)).db;
     if (!this.db) {
       try {
         await mkdir(this.options.indexDir, { recursive: true });
