@@ -27,6 +27,9 @@ export interface ProjectState {
   listed: number;
   /** Vectors of the rows written last, by chunk hash: an archive append moves its neighbours' rows without a table scan. */
   vectors: Map<string, Float32Array>;
+  /** When the page manifest was last written (the index's clock), and whether it has changed since. */
+  savedAt: number;
+  unsaved: boolean;
 }
 
 /** A page whose content changed since the index last saw it, chunked. */

@@ -13,7 +13,7 @@ import { KeyedQueue } from '../../core/keyed-queue.js';
 import { chunkPage, sha1, type ChunkOptions } from './chunker.js';
 import { BatchWriter, type ChangedPage, type ProjectState } from './index-write.js';
 import { isIndexedPage, listPageFiles, listProjects, statPages, type PageFile } from './page-files.js';
-import { loadManifest, removeManifest, saveManifest } from './page-manifest.js';
+import { loadManifest, removeManifest, saveManifest, saveWhenDue } from './page-manifest.js';
 import type { ScoredChunk } from './project-table.js';
 
 type TableLib = typeof import('./project-table.js');
@@ -153,12 +153,12 @@ export class MemoryIndex {
     try {
       const table = await this.t.ProjectTable.open(db, name, this.embedder.dimensions);
       await table.countRows();
-      return { table, pages: await loadManifest(manifest), manifest, unoptimized: 0, rows: new Map(), dirty: null, listed: -1, vectors: new Map() };
+      return { table, pages: await loadManifest(manifest), manifest, unoptimized: 0, rows: new Map(), dirty: null, listed: -1, vectors: new Map(), savedAt: -Infinity, unsaved: false };
     } catch (err) {
       this.options.logger.warn({ project, err: err }, 'search index unreadable; rebuilding it from the pages');
       await this.dropTable(db, name);
       const table = await this.t.ProjectTable.open(db, name, this.embedder.dimensions);
-      return { table, pages: new Map(), manifest, unoptimized: 0, rows: new Map(), dirty: null, listed: -1, vectors: new Map() };
+      return { table, pages: new Map(), manifest, unoptimized: 0, rows: new Map(), dirty: null, listed: -1, vectors: new Map(), savedAt: -Infinity, unsaved: false };
     }
   }
 
@@ -316,7 +316,7 @@ export class MemoryIndex {
     }
     if (batches === 0) {
       // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set inside read(), which the narrowing cannot see
-      if (touched) await saveManifest(state.manifest, state.pages);
+      if (touched) await saveWhenDue(state, (this.options.now ?? Date.now)(), batches > 1);
       stats.ms = performance.now() - started;
       return stats;
     }
@@ -324,7 +324,7 @@ export class MemoryIndex {
       await state.table.optimize();
       state.unoptimized = 0;
     }
-    await saveManifest(state.manifest, state.pages);
+    await saveWhenDue(state, (this.options.now ?? Date.now)(), batches > 1);
     stats.ms = performance.now() - started;
     this.options.logger.debug({ project, ...stats }, 'index synced');
     return stats;
@@ -383,6 +383,7 @@ export class MemoryIndex {
 
   async close(): Promise<void> {
     await this.queues.idle();
+    for (const state of this.open.values()) if (state.unsaved) await saveManifest(state.manifest, state.pages).catch(() => undefined);
     this.db?.close();
     this.db = null;
     this.states.clear();
