@@ -5,7 +5,6 @@
  */
 import { join } from 'node:path';
 import type { Clock, Logger } from '../core/ports/index.js';
-import { backupFiles, backupName, pruneBackups, writeBackup } from './backup-file.js';
 
 export interface BackupScheduleOptions {
   everyHours: number;
@@ -26,6 +25,8 @@ export function backupTime(name: string): Date | null {
 
 /** Writes a backup when one is due; returns its path, or null when the newest is recent enough. */
 export async function backupIfDue(o: BackupScheduleOptions): Promise<string | null> {
+  // the archive writer (tar, gzip, age encryption) loads on the first check, not with Charlie
+  const { backupFiles, backupName, pruneBackups, writeBackup } = await import('./backup-file.js');
   const now = o.clock.now();
   const newest = (await backupFiles(o.dir)).map(backupTime).find((t) => t !== null);
   if (newest && now.getTime() - newest.getTime() < o.everyHours * 3_600_000) return null;

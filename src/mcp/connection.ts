@@ -4,9 +4,9 @@
  * a minute; a server that stayed up a minute starts over). No timers: the back-off is a
  * "not before" time checked on the next use, against an injectable clock.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { Clock, Logger } from '../core/ports/index.js';
 import type { McpServerEntry } from './config.js';
@@ -108,8 +108,14 @@ export class McpConnection {
   private async start(signal?: AbortSignal): Promise<Client> {
     const { name } = this.entry;
     this.state = 'starting';
+    // the SDK (and its JSON-schema validator, ~200 modules) loads when a server first starts, not with Charlie
+    const [{ Client }, stdio, http] = await Promise.all([
+      import('@modelcontextprotocol/sdk/client/index.js'),
+      import('@modelcontextprotocol/sdk/client/stdio.js'),
+      import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+    ]);
     const client = new Client({ name: 'charlie', version: this.o.version });
-    const transport = this.transport();
+    const transport = this.transport(stdio, http);
     const timeout = AbortSignal.timeout(this.o.startTimeoutMs);
     const bounded = signal ? AbortSignal.any([signal, timeout]) : timeout;
     try {
@@ -153,7 +159,10 @@ export class McpConnection {
     this.o.logger.warn({ server: this.entry.name, err: this.error, crashes: this.crashes }, 'MCP server failed');
   }
 
-  private transport(): StdioClientTransport | StreamableHTTPClientTransport {
+  private transport(
+    { getDefaultEnvironment, StdioClientTransport }: typeof import('@modelcontextprotocol/sdk/client/stdio.js'),
+    { StreamableHTTPClientTransport }: typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+  ): StdioClientTransport | StreamableHTTPClientTransport {
     const { config } = this.entry;
     if (config.transport === 'http') return new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } });
     const transport = new StdioClientTransport({

@@ -5,7 +5,7 @@
  * becomes a cron rule — chrono reads dates, not recurrences, and no kept library turns English
  * recurrence phrases into RFC 5545 or cron. The result is checked (zone, rule, not in the past).
  */
-import * as chrono from 'chrono-node';
+import * as chrono from 'chrono-node/en';
 import { DateTime } from 'luxon';
 import { atLocal, dayIn, nextOfRule, validCron, validZone } from './recurrence.js';
 

@@ -4,21 +4,20 @@
  * pages are re-chunked and only their new chunks embedded, deleted pages removed. An
  * unreadable table is dropped and rebuilt from the pages, never fatal.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type * as lancedb from '@lancedb/lancedb';
-import type { Logger } from '../../core/ports/index.js';
+import type { Embedder, Logger } from '../../core/ports/index.js';
 import { KeyedQueue } from '../../core/keyed-queue.js';
-import { chunkPage, embeddingText, sha1, type Chunk, type ChunkOptions } from './chunker.js';
-import type { Embedder } from '../../core/ports/index.js';
+import { chunkPage, sha1, type ChunkOptions } from './chunker.js';
+import { BatchWriter, type ChangedPage, type ProjectState } from './index-write.js';
 import { isIndexedPage, listPageFiles, listProjects, statPages, type PageFile } from './page-files.js';
-import { loadManifest, removeManifest, saveManifest, type PageState } from './page-manifest.js';
-import type { ChunkRow, ProjectTable, RowKey, ScoredChunk } from './project-table.js';
+import { loadManifest, removeManifest, saveManifest, saveWhenDue } from './page-manifest.js';
+import type { ScoredChunk } from './project-table.js';
 import { connectBounded } from './lance-connect.js';
 
 type TableLib = typeof import('./project-table.js');
-import { classifyText, isSensitive, markedSensitivity, parseSensitivity } from '../../core/sensitivity.js';
 
 export interface SearchQuery {
   vector: Float32Array | null;
@@ -62,29 +61,9 @@ export interface MemoryIndexOptions {
   writeBatchChunks?: number;
 }
 
-interface ProjectState {
-  table: ProjectTable;
-  pages: Map<string, PageState>;
-  manifest: string;
-  /** Rows written since the indexes last took them in (they are searched flat meanwhile). */
-  unoptimized: number;
-  /** Stored rows per page, filled on a page's first change in this process. */
-  rows: Map<string, RowKey[]>;
-  /** Pages the watcher named since the last sync; null: list the whole project folder. */
-  dirty: Set<string> | null;
-  /** The watch epoch in which the folder was last listed whole (-1: never). */
-  listed: number;
-  /** Vectors of the rows written last, by chunk hash: an archive append moves its neighbours' rows without a table scan. */
-  vectors: Map<string, Float32Array>;
-}
-
-/** Vectors kept per project for reuse (a few days of archive entries). */
-const RECENT_VECTORS = 2048;
-
 /** Rows written before the full-text and vector indexes are brought up to date. */
 const OPTIMIZE_AFTER_ROWS = 500;
 
-const EMBED_BATCH = 64;
 /**
  * Chunks chunked, embedded and written per batch: a build or large reindex holds one batch of
  * pages, chunks and vectors at a time instead of every changed page's before the first write.
@@ -93,15 +72,6 @@ const WRITE_BATCH_CHUNKS = 2048;
 /** Pages read at once while filling a batch. */
 const READ_AHEAD = 16;
 const SAFE_PROJECT = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
-
-/** A page whose content changed since the index last saw it, chunked. */
-interface ChangedPage {
-  page: string;
-  hash: string;
-  mtimeMs: number;
-  size: number;
-  chunks: Chunk[];
-}
 
 const emptyStats = (): SyncStats => ({ projects: 0, pages: 0, changed: 0, deleted: 0, chunks: 0, embedded: 0, ms: 0 });
 
@@ -119,7 +89,11 @@ export class MemoryIndex {
   /** LanceDB and the table code (native, tens of MB) are loaded by the first index operation, not at start-up. */
   private lib: TableLib | null = null;
 
-  constructor(private readonly options: MemoryIndexOptions) {}
+  private readonly writer: BatchWriter;
+
+  constructor(private readonly options: MemoryIndexOptions) {
+    this.writer = new BatchWriter(options);
+  }
 
   get embedder(): Embedder {
     return this.options.embedder;
@@ -173,12 +147,12 @@ export class MemoryIndex {
     try {
       const table = await this.t.ProjectTable.open(db, name, this.embedder.dimensions);
       await table.countRows();
-      return { table, pages: await loadManifest(manifest), manifest, unoptimized: 0, rows: new Map(), dirty: null, listed: -1, vectors: new Map() };
+      return { table, pages: await loadManifest(manifest), manifest, unoptimized: 0, rows: new Map(), dirty: null, listed: -1, vectors: new Map(), savedAt: -Infinity, unsaved: false };
     } catch (err) {
       this.options.logger.warn({ project, err: err }, 'search index unreadable; rebuilding it from the pages');
       await this.dropTable(db, name);
       const table = await this.t.ProjectTable.open(db, name, this.embedder.dimensions);
-      return { table, pages: new Map(), manifest, unoptimized: 0, rows: new Map(), dirty: null, listed: -1, vectors: new Map() };
+      return { table, pages: new Map(), manifest, unoptimized: 0, rows: new Map(), dirty: null, listed: -1, vectors: new Map(), savedAt: -Infinity, unsaved: false };
     }
   }
 
@@ -328,7 +302,7 @@ export class MemoryIndex {
       if (batch.length === 0 && removals.length === 0) break;
       // a build or large reindex: the in-memory keyword index is read again on the next keyword search instead of growing with it
       if (++batches === 2) state.table.dropKeywordIndex();
-      const written = await this.writeBatch(project, state, batch, removals);
+      const written = await this.writer.write(this.t, project, state, batch, removals);
       removals = [];
       stats.changed += batch.length;
       stats.chunks += written.chunks;
@@ -336,7 +310,7 @@ export class MemoryIndex {
     }
     if (batches === 0) {
       // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set inside read(), which the narrowing cannot see
-      if (touched) await saveManifest(state.manifest, state.pages);
+      if (touched) await saveWhenDue(state, (this.options.now ?? Date.now)(), batches > 1);
       stats.ms = performance.now() - started;
       return stats;
     }
@@ -344,89 +318,10 @@ export class MemoryIndex {
       await state.table.optimize();
       state.unoptimized = 0;
     }
-    await saveManifest(state.manifest, state.pages);
+    await saveWhenDue(state, (this.options.now ?? Date.now)(), batches > 1);
     stats.ms = performance.now() - started;
     this.options.logger.debug({ project, ...stats }, 'index synced');
     return stats;
-  }
-
-  /** Writes one batch of changed pages (and removes deleted ones): identical rows stay, moved ones keep their vectors, the rest is embedded. */
-  private async writeBatch(project: string, state: ProjectState, changed: readonly ChangedPage[], deleted: readonly string[]): Promise<{ chunks: number; embedded: number }> {
-    // rows already stored for these pages: identical ones stay, their vectors are reused by hash
-    const unknown = changed.map((c) => c.page).filter((p) => !state.rows.has(p));
-    if (unknown.length > 0) {
-      for (const p of unknown) state.rows.set(p, []);
-      for (const r of await state.table.rowsOf(unknown)) state.rows.get(r.page)!.push(r);
-    }
-    const stored = changed.flatMap((c) => state.rows.get(c.page) ?? []);
-    const kept = new Set(stored.map((r) => `${r.page}#${this.t.rowKey(r)}`));
-    const wanted = new Set<string>();
-    const fresh: Chunk[] = [];
-    let chunks = 0;
-    for (const c of changed) {
-      for (const chunk of c.chunks) {
-        chunks++;
-        const key = `${chunk.page}#${this.t.rowKey(chunk)}`;
-        wanted.add(key);
-        if (!kept.has(key)) fresh.push(chunk);
-      }
-    }
-    const storedHashes = new Set(stored.map((r) => r.hash));
-    const movable = [...new Set(fresh.map((c) => c.hash).filter((h) => storedHashes.has(h) && !state.vectors.has(h)))];
-    const reuse = movable.length > 0 ? await state.table.vectorsOf(movable) : new Map<string, Float32Array>();
-    for (const c of fresh) {
-      const v = state.vectors.get(c.hash);
-      if (v && storedHashes.has(c.hash)) reuse.set(c.hash, v);
-    }
-    const add: ChunkRow[] = [];
-    const pending: { chunk: Chunk; row: number }[] = [];
-    for (const chunk of fresh) {
-      const vector = reuse.get(chunk.hash);
-      if (!vector) pending.push({ chunk, row: add.length });
-      add.push({ ...chunk, embedder: this.embedder.id, vector: vector ?? new Float32Array(0) });
-    }
-    // a hosted embedder never sees a sensitive chunk: it gets a zero vector and is found by keywords
-    const hosted = this.embedder.locality === 'hosted';
-    const local = hosted ? new Set(pending.filter((p) => mustStayLocal(p.chunk) || this.linksToSensitive(project, p.chunk.text)).map((p) => p.row)) : new Set<number>();
-    const embeddable = pending.filter((p) => !local.has(p.row));
-    for (const row of local) add[row]!.vector = new Float32Array(this.embedder.dimensions);
-    for (let i = 0; i < embeddable.length; i += EMBED_BATCH) {
-      const batch = embeddable.slice(i, i + EMBED_BATCH);
-      const vectors = await this.embedder.embed(batch.map((p) => embeddingText(p.chunk)));
-      batch.forEach((p, j) => (add[p.row]!.vector = vectors[j]!));
-    }
-    // a small write (an archive append, a page edit) keeps its vectors for the next one
-    if (add.length <= RECENT_VECTORS / 4) {
-      for (const r of add) {
-        state.vectors.delete(r.hash);
-        state.vectors.set(r.hash, r.vector);
-      }
-      for (const h of state.vectors.keys()) {
-        if (state.vectors.size <= RECENT_VECTORS) break;
-        state.vectors.delete(h);
-      }
-    }
-    const stale = stored.filter((r) => !wanted.has(`${r.page}#${this.t.rowKey(r)}`));
-    this.options.logger.debug({ project, add: add.length, remove: stale.length, embedded: pending.length }, 'writing chunks');
-    try {
-      await state.table.write({ pages: [...deleted], rows: stale, add });
-    } catch (err) {
-      // half-written: forget what we knew of these pages so the next sync reads the table again
-      for (const p of [...deleted, ...changed.map((c) => c.page)]) state.rows.delete(p);
-      state.dirty = null;
-      throw err;
-    }
-    state.unoptimized += add.length + stale.length + deleted.length;
-    for (const p of deleted) {
-      state.pages.delete(p);
-      state.rows.delete(p);
-    }
-    const byPage = new Map<string, RowKey[]>(changed.map((c) => [c.page, []]));
-    for (const r of stored) if (wanted.has(`${r.page}#${this.t.rowKey(r)}`)) byPage.get(r.page)!.push(r);
-    for (const r of add) byPage.get(r.page)!.push({ page: r.page, hash: r.hash, lineStart: r.lineStart, lineEnd: r.lineEnd });
-    for (const [p, rows] of byPage) state.rows.set(p, rows);
-    for (const c of changed) state.pages.set(c.page, { hash: c.hash, mtimeMs: c.mtimeMs, size: c.size });
-    return { chunks, embedded: pending.length };
   }
 
   /** Vector, keyword and time-window candidates of one project (after `sync`, which recall runs first). */
@@ -449,32 +344,6 @@ export class MemoryIndex {
       await this.rebuild(project);
       return run();
     }
-  }
-
-  /** Pages whose front matter is sensitive, by their link target (`Health/Carol`), read when a chunk links to them. */
-  private readonly sensitiveTargets = new Map<string, { mtimeMs: number; sensitive: boolean }>();
-
-  /** Whether a chunk names a sensitive page by a wiki link (its path is its title, and the link label can say why). */
-  private linksToSensitive(project: string, text: string): boolean {
-    for (const m of text.matchAll(/\[\[([^\]|#]+)/g)) {
-      const target = (m[1] ?? '').trim().replace(/\.md$/i, '');
-      if (!target || target.includes('..')) continue;
-      const file = join(this.options.projectsDir, project, 'notes', `${target}.md`);
-      const key = `${project}/${target}`;
-      const mtimeMs = mtimeOf(file);
-      if (mtimeMs === null) continue;
-      let known = this.sensitiveTargets.get(key);
-      if (!known || known.mtimeMs !== mtimeMs) {
-        const head = readFileSync(file, 'utf8').slice(0, 4000);
-        const fm = /^---\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)\s*$/m.exec(head)?.[1] ?? '';
-        const sensitive = fm.split(/\r?\n/).some((l) => /^\s*(?:sensitivity|kind)\s*:/i.test(l) && isSensitive(parseSensitivity(l.replace(/^[^:]*:\s*/, '').replace(/^['"]|['"]$/g, ''))));
-        known = { mtimeMs, sensitive };
-        if (this.sensitiveTargets.size > 10_000) this.sensitiveTargets.clear();
-        this.sensitiveTargets.set(key, known);
-      }
-      if (known.sensitive) return true;
-    }
-    return false;
   }
 
   /**
@@ -508,24 +377,10 @@ export class MemoryIndex {
 
   async close(): Promise<void> {
     await this.queues.idle();
+    for (const state of this.open.values()) if (state.unsaved) await saveManifest(state.manifest, state.pages).catch(() => undefined);
     this.db?.close();
     this.db = null;
     this.states.clear();
     this.open.clear();
-  }
-}
-
-/** A chunk a hosted service must not receive: marked sensitive, or sensitive by the rules every writer applies. */
-function mustStayLocal(chunk: Chunk): boolean {
-  // what would be sent: the chunk with its context (a message's neighbours), which may be marked itself
-  const sent = embeddingText(chunk);
-  return isSensitive(chunk.sensitivity) || isSensitive(markedSensitivity(sent)) || isSensitive(classifyText(sent));
-}
-
-function mtimeOf(file: string): number | null {
-  try {
-    return statSync(file).mtimeMs;
-  } catch {
-    return null;
   }
 }

@@ -29,6 +29,23 @@ export async function saveManifest(path: string, pages: Map<string, PageState>):
   await rename(tmp, path);
 }
 
+/** A small write saves the manifest at most this often. */
+const SAVE_EVERY_MS = 30_000;
+
+/**
+ * The manifest lists every page: rewritten on each small write (every turn's archive append) it
+ * cost O(pages) per turn. A small write saves it at most every SAVE_EVERY_MS, an `urgent` one (a
+ * build) at once; the index saves what is left when it closes. A manifest older than the pages
+ * only costs re-reading those pages, whose chunks are then found unchanged.
+ */
+export async function saveWhenDue(m: { manifest: string; pages: Map<string, PageState>; savedAt: number; unsaved: boolean }, now: number, urgent: boolean): Promise<void> {
+  m.unsaved = true;
+  if (!urgent && now - m.savedAt < SAVE_EVERY_MS) return;
+  m.savedAt = now;
+  m.unsaved = false;
+  await saveManifest(m.manifest, m.pages);
+}
+
 export async function removeManifest(path: string): Promise<void> {
   await rm(path, { force: true });
 }

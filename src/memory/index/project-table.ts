@@ -39,6 +39,9 @@ const SHOWN = ['page', 'heading', 'line_start', 'line_end', 'message_line', 'tex
 /** Rows before a vector index pays for itself (flat search is exact and fast enough below). */
 const VECTOR_INDEX_MIN_ROWS = 8000;
 
+/** Rows tokenised for the keyword index between two yields to the event loop (a few ms each). */
+const KEYWORD_READ_SLICE = 256;
+
 /** Bumped when the row layout changes: a new layout gets a new table, the old one is dropped. */
 const LAYOUT = 6;
 
@@ -210,11 +213,15 @@ export class ProjectTable {
       this.journal = journal;
       try {
         const index = new LexicalIndex<StoredChunk>();
-        const rows = (await this.table
-          .query()
-          .select([...SHOWN, 'search_text', 'context'])
-          .toArray()) as Record<string, unknown>[];
-        for (const r of rows) index.add(String(r.page), toChunk(r), String(r.search_text), typeof r.context === 'string' ? r.context : '');
+        // batch by batch, yielding between slices: at a year of memory the read is seconds of
+        // main thread, and read in one go it held up every turn that came meanwhile
+        let done = 0;
+        for await (const batch of this.table.query().select([...SHOWN, 'search_text', 'context'])) {
+          for (const r of batch.toArray() as Record<string, unknown>[]) {
+            index.add(String(r.page), toChunk(r), String(r.search_text), typeof r.context === 'string' ? r.context : '');
+            if (++done % KEYWORD_READ_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
+          }
+        }
         // rows written meanwhile may or may not be in what was read: replayed, to the same effect either way
         for (const apply of journal) apply(index);
         this.lexical = index;

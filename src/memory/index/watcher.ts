@@ -7,7 +7,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { relative, sep } from 'node:path';
-import { watch } from 'chokidar';
+import { DirWatch } from './dir-watch.js';
 import type { Logger } from '../../core/ports/index.js';
 
 /** What changed in one project since its last batch. */
@@ -40,11 +40,6 @@ export function watchProjects(projectsDir: string, handle: (changes: ProjectChan
   mkdirSync(projectsDir, { recursive: true });
   const pending = new Map<string, Pending>();
   let closed = false;
-  const watcher = watch(projectsDir, {
-    ignoreInitial: true,
-    ignored: (path: string) => /(^|[/\\])\.[^/\\]/.test(relative(projectsDir, path)),
-    awaitWriteFinish: { stabilityThreshold: 100, pollInterval: 50 },
-  });
   const run = (project: string, p: Pending) => {
     p.timer = null;
     if (p.running || closed) return;
@@ -76,23 +71,31 @@ export function watchProjects(projectsDir: string, handle: (changes: ProjectChan
     else p.paths.add(rel.slice(1).join('/'));
     schedule(project, p);
   };
-  watcher
-    .on('add', (path) => touched(path, false))
-    .on('change', (path) => touched(path, false))
-    .on('unlink', (path) => touched(path, false));
-  // a folder added or removed inside a project (a whole category moved by hand): list it again
-  watcher.on('addDir', (path) => relative(projectsDir, path).includes(sep) && touched(path, true));
-  watcher.on('unlinkDir', (path) => relative(projectsDir, path).includes(sep) && touched(path, true));
-  watcher.on('error', (err) => {
-    logger.warn({ err }, 'project watcher error; listing the project folders again before each use');
-    options.onTrust?.(false);
+  // a folder added or removed inside a project (a whole category moved by hand): list it again;
+  // the files of a new project folder are reported one by one (some may predate its watch)
+  const started = DirWatch.start(projectsDir, {
+    file: (path) => touched(path, false),
+    folder: (path, found) => {
+      if (relative(projectsDir, path).includes(sep)) touched(path, true);
+      else for (const f of found) touched(f, false);
+    },
+    error: (err) => {
+      logger.warn({ err }, 'project watcher error; listing the project folders again before each use');
+      options.onTrust?.(false);
+    },
   });
-  watcher.on('ready', () => options.onTrust?.(true));
+  started.then(
+    () => closed || options.onTrust?.(true),
+    (err: unknown) => {
+      logger.warn({ err }, 'project watcher could not start; listing the project folders before each use');
+      options.onTrust?.(false);
+    },
+  );
   return async () => {
     closed = true;
     options.onTrust?.(false);
     for (const p of pending.values()) if (p.timer) clearTimeout(p.timer);
     pending.clear();
-    await watcher.close();
+    (await started.catch(() => null))?.close();
   };
 }

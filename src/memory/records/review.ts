@@ -64,6 +64,8 @@ export type { ReviewChoice, ReviewPair };
 export function reviewPairs(pages: Iterable<WikiPage>): ReviewPair[] {
   const out: ReviewPair[] = [];
   for (const p of pages) {
+    // most pages have no record with a partner: they are passed over without building their map
+    if (!p.facts.some((f) => field(f.fields, 'vs')) && !p.unsourced.some((f) => field(f.fields, 'vs'))) continue;
     const byId = new Map(
       p.facts
         .concat(p.unsourced)

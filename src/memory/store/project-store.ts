@@ -10,7 +10,7 @@
  * at a time (a promise chain per slug in this instance).
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, readdir } from 'node:fs/promises';
+import { mkdir, readdir, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { CharlieError, UnsafeNameError } from '../../core/errors.js';
@@ -99,6 +99,9 @@ export class FileProjectStore implements ProjectStore {
   private readonly onForgotten: FileProjectStoreOptions['onForgotten'];
   /** origin key → slug, built lazily from project.md files and refreshed on a miss. */
   private keys: Map<string, string> | null = null;
+  private realRoot: string | null = null;
+  /** The last parse of each project.md, by its text: a turn reads it several times, and parsing its YAML cost more than reading it. */
+  private readonly parsedProjects = new Map<string, { text: string; parsed: ParsedProject }>();
   /** One file operation at a time per project (and one lane for creating projects). */
   private readonly lanes = new KeyedQueue();
 
@@ -117,9 +120,15 @@ export class FileProjectStore implements ProjectStore {
     return resolveChild(this.root, slug);
   }
 
+  /** The symlink check under the projects folder, with the folder's own realpath taken once (it was half of every check). */
+  private async assertInside(full: string): Promise<void> {
+    this.realRoot ??= await realpath(this.root).catch(() => null);
+    await assertRealInside(this.root, full, this.realRoot ?? undefined);
+  }
+
   private async archive(slug: string): Promise<LogArchive> {
     const logDir = resolveInside(this.dir(slug), 'log');
-    await assertRealInside(this.root, logDir);
+    await this.assertInside(logDir);
     return new LogArchive(logDir, this.onLogRead, this.openFile);
   }
 
@@ -131,21 +140,26 @@ export class FileProjectStore implements ProjectStore {
     for (const p of problems) this.logger.warn({ path: p.path, line: p.line }, `memory file not understood, left untouched: ${p.message}`);
   }
 
-  private async readProject(slug: string): Promise<{ text: string; parsed: ParsedProject } | null> {
+  /** `fresh`: a parse of its own (patching edits the parsed document in place). */
+  private async readProject(slug: string, fresh = false): Promise<{ text: string; parsed: ParsedProject } | null> {
     const path = resolveInside(this.dir(slug), PROJECT_FILE);
-    await assertRealInside(this.root, path);
+    await this.assertInside(path);
     const read = await readTextOrProblem(path, `${slug}/${PROJECT_FILE}`);
     if (read === null) return null;
     // Not UTF-8: a broken project (defaults, never rewritten); its rough text still finds its key.
     if ('problem' in read) return { text: read.roughText, parsed: unreadableProject(slug, read.problem, this.defaults) };
-    return { text: read.text, parsed: parseProjectFile(read.text, slug, `${slug}/${PROJECT_FILE}`, this.defaults) };
+    const known = this.parsedProjects.get(slug);
+    if (!fresh && known?.text === read.text) return known;
+    const project = { text: read.text, parsed: parseProjectFile(read.text, slug, `${slug}/${PROJECT_FILE}`, this.defaults) };
+    if (!fresh) this.parsedProjects.set(slug, project);
+    return project;
   }
 
   /** Re-reads project.md and rewrites front matter fields, keeping everything else. */
   private async patchProjectFile(slug: string, fields: (parsed: ParsedProject) => Record<string, unknown>): Promise<ParsedProject> {
     const path = resolveInside(this.dir(slug), PROJECT_FILE);
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-      const current = await this.readProject(slug);
+      const current = await this.readProject(slug, true);
       if (!current) throw new CharlieError(`no project "${slug}" (missing ${slug}/${PROJECT_FILE})`);
       const { parsed, text } = current;
       if (!parsed.doc || !parsed.split) throw new MemoryFileError(parsed.problems[0]!);
@@ -272,7 +286,7 @@ export class FileProjectStore implements ProjectStore {
   async readPage(slug: string, page: string): Promise<string | null> {
     if (!/\.md$/i.test(page)) throw new UnsafeNameError(`"${page.slice(0, 80)}" is not a Markdown page`);
     const full = resolveInside(this.dir(slug), page);
-    await assertRealInside(this.root, full);
+    await this.assertInside(full);
     return readIfExists(full);
   }
 
@@ -324,7 +338,7 @@ export class FileProjectStore implements ProjectStore {
 
   writeLayers(slug: string, layers: MemoryLayers, versions: Record<string, string>): Promise<WriteOutcome> {
     return this.lanes.run(slug, async () => {
-      await assertRealInside(this.root, this.dir(slug));
+      await this.assertInside(this.dir(slug));
       const outcome = await writeLayerFiles(this.dir(slug), slug, withoutForgotten(layers, await readTombstones(this.dir(slug))), versions, this.defaults, this.openFile);
       if (!outcome.ok) this.logger.warn({ slug, reason: outcome.reason, paths: outcome.paths }, outcome.message);
       return outcome;
@@ -407,7 +421,7 @@ export class FileProjectStore implements ProjectStore {
     const dir = this.dir(slug);
     const notes = this.notes(slug);
     const outcome = this.lanes.run(slug, async () => {
-      await assertRealInside(this.root, dir);
+      await this.assertInside(dir);
       return forgetInProject(
         {
           dir,

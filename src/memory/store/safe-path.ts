@@ -48,10 +48,11 @@ export function resolveChild(root: string, name: string): string {
  * Symlink check: the deepest existing ancestor of `full` must really be inside `root`.
  * Cheap (one or two realpath calls); throws UnsafeNameError on an escape.
  */
-export async function assertRealInside(root: string, full: string): Promise<void> {
+export async function assertRealInside(root: string, full: string, knownRealRoot?: string): Promise<void> {
   let realRoot: string;
   try {
-    realRoot = await realpath(root);
+    // `knownRealRoot`: the caller's cached realpath of `root` (a store checks many paths under one root)
+    realRoot = knownRealRoot ?? (await realpath(root));
   } catch {
     return; // root does not exist yet: nothing below it can be a symlink
   }
