@@ -11,7 +11,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { z } from 'zod';
 import { CharlieError, UnsafeNameError } from '../../core/errors.js';
 import { silentLogger } from '../../core/ports/index.js';
@@ -26,7 +25,6 @@ import type {
   Logger,
   MemoryLayers,
   Note,
-  NoteDraft,
   NoteSummary,
   ProjectConfig,
   ProjectOrigin,
@@ -37,6 +35,7 @@ import type {
 import { LOG_FILE } from '../archive-format.js';
 import { numberedSlug, slugify } from '../slug.js';
 import { NoteFiles } from '../notes/note-files.js';
+import type { PageEdits } from '../graph/page-removal.js';
 import { ABSENT, openFile, readIfExists, readTextOrProblem, sha256, writeFileAtomic, type OpenFile } from './atomic-write.js';
 import { PROJECT_FILE, readLayerFiles, writeLayerFiles } from './layers-files.js';
 import { LogArchive, type ReadObserver } from './log-archive.js';
@@ -45,7 +44,7 @@ import { newProjectFile, parseProjectFile, unreadableProject, withFields, type P
 import { holdsMemory, orphanFor } from './orphans.js';
 import { forgetInProject } from './forget.js';
 import { readTombstones } from '../tombstones.js';
-import { ForgottenError, forgottenBy, type ForgetOutcome, type ForgetTarget, type Tombstone } from '../../core/tombstones.js';
+import { forgottenBy, type ForgetOutcome, type ForgetTarget, type Tombstone } from '../../core/tombstones.js';
 import { assertRealInside, resolveChild, resolveInside } from './safe-path.js';
 
 export interface FileProjectStoreOptions {
@@ -57,8 +56,8 @@ export interface FileProjectStoreOptions {
   onLogRead?: ReadObserver;
   /** The file-system edge for writes (tests script a full disk with it). */
   openFile?: OpenFile;
-  /** Called after a note was deleted (the knowledge graph removes the links to it). */
-  onNoteDeleted?: (slug: string, path: string) => Promise<void>;
+  /** The knowledge graph's page edits: forgetting a note, an entry or a record of one goes through its one writer. */
+  pages?: PageEdits;
   /** Something was forgotten in the project: derived copies (the index) must let go of it too. */
   onForgotten?: (slug: string) => Promise<unknown>;
 }
@@ -95,7 +94,7 @@ export class FileProjectStore implements ProjectStore {
   private readonly defaults: ProjectDefaults;
   private readonly onLogRead: ReadObserver | undefined;
   private readonly openFile: OpenFile;
-  private readonly onNoteDeleted: FileProjectStoreOptions['onNoteDeleted'];
+  private readonly pages: PageEdits | undefined;
   private readonly onForgotten: FileProjectStoreOptions['onForgotten'];
   /** origin key → slug, built lazily from project.md files and refreshed on a miss. */
   private keys: Map<string, string> | null = null;
@@ -109,7 +108,7 @@ export class FileProjectStore implements ProjectStore {
     this.defaults = options.defaults ?? { distillEvery: 5 };
     this.onLogRead = options.onLogRead;
     this.openFile = options.openFile ?? openFile;
-    this.onNoteDeleted = options.onNoteDeleted;
+    this.pages = options.pages;
     this.onForgotten = options.onForgotten;
   }
 
@@ -124,7 +123,7 @@ export class FileProjectStore implements ProjectStore {
   }
 
   private notes(slug: string): NoteFiles {
-    return new NoteFiles({ notesDir: resolveInside(this.dir(slug), 'notes'), shownPrefix: `${slug}/notes/`, clock: this.clock, logger: this.logger, openFile: this.openFile });
+    return new NoteFiles({ notesDir: resolveInside(this.dir(slug), 'notes'), shownPrefix: `${slug}/notes/` });
   }
 
   private report(problems: FileProblem[]): void {
@@ -391,14 +390,6 @@ export class FileProjectStore implements ProjectStore {
     return this.notes(slug).read(path);
   }
 
-  saveNote(slug: string, draft: NoteDraft): Promise<{ path: string; created: boolean }> {
-    return this.lanes.run(slug, async () => {
-      const tomb = forgottenBy(await readTombstones(this.dir(slug)), { title: draft.title, aliases: draft.aliases, text: draft.body });
-      if (tomb) throw new ForgottenError(tomb);
-      return this.notes(slug).save(draft);
-    });
-  }
-
   tombstones(slug: string): Promise<Tombstone[]> {
     return readTombstones(this.dir(slug));
   }
@@ -406,6 +397,8 @@ export class FileProjectStore implements ProjectStore {
   forget(slug: string, target: ForgetTarget, by: string, options: { removeMessages: boolean }): Promise<ForgetOutcome> {
     const dir = this.dir(slug);
     const notes = this.notes(slug);
+    const pages = this.pages;
+    const source = `forgotten by ${by}`;
     const outcome = this.lanes.run(slug, async () => {
       await assertRealInside(this.root, dir);
       return forgetInProject(
@@ -413,12 +406,10 @@ export class FileProjectStore implements ProjectStore {
           dir,
           clock: this.clock,
           readNote: (path) => notes.read(path),
-          readNoteFile: async (path) => {
-            const full = resolveInside(join(dir, 'notes'), /\.md$/i.test(path) ? path.replace(/^notes\//, '') : `${path.replace(/^notes\//, '')}.md`);
-            const content = await readIfExists(full);
-            return content === null ? null : { full, content };
+          pages: {
+            deletePage: (path) => needPages(pages).deletePage(slug, path, source),
+            rewritePage: (path, change) => needPages(pages).rewritePage(slug, path, change, source),
           },
-          deleteNote: (path) => notes.delete(path),
           readLayers: () => readLayerFiles(dir, slug, this.defaults),
           writeLayers: (layers, versions) => writeLayerFiles(dir, slug, layers, versions, this.defaults, this.openFile),
         },
@@ -427,35 +418,20 @@ export class FileProjectStore implements ProjectStore {
         options,
       );
     });
-    // A forgotten note is deleted like any other: the knowledge graph removes the links to it.
     return outcome.then(async (out) => {
-      if (out.forgotten && target.kind === 'note') await this.unlinkNote(slug, target.path, 'forgotten');
       if (out.forgotten && this.onForgotten) await this.onForgotten(slug).catch((err: unknown) => this.logger.warn({ slug, err }, 'the index still holds a forgotten item until its next clean-up'));
       return out;
-    });
-  }
-
-  async deleteNote(slug: string, path: string): Promise<boolean> {
-    const deleted = await this.lanes.run(slug, () => this.notes(slug).delete(path));
-    if (deleted) await this.unlinkNote(slug, path, 'deleted');
-    return deleted;
-  }
-
-  /** Tells the knowledge graph a note is gone, so it removes the links to it; a failure is logged, the deletion stands. */
-  private async unlinkNote(slug: string, path: string, how: 'deleted' | 'forgotten'): Promise<void> {
-    if (!this.onNoteDeleted) return;
-    const rel = path
-      .trim()
-      .replace(/^\.\//, '')
-      .replace(/^notes\//, '');
-    await this.onNoteDeleted(slug, /\.md$/i.test(rel) ? rel : `${rel}.md`).catch((err: unknown) => {
-      this.logger.warn({ slug, path: rel, err }, `links to a ${how} note were not removed`);
     });
   }
 
   grepNotes(slug: string, query: string, limit: number): Promise<TextHit[]> {
     return this.notes(slug).grep(query, limit);
   }
+}
+
+function needPages(pages: PageEdits | undefined): PageEdits {
+  if (!pages) throw new CharlieError('forgetting a page needs the knowledge graph (FileProjectStore option `pages`)');
+  return pages;
 }
 
 function plainEntry(e: LogEntry): LogEntry {
