@@ -9,12 +9,12 @@ import type { DatabaseSync } from 'node:sqlite';
 import { z } from 'zod';
 import type { CandidateStore } from '../core/promotion.js';
 import type { GraphWrite, GraphWriteReport, PrivateRecord, PrivateRecordEvent, PrivateRecords, ReviewChoice, ReviewPair } from '../core/ports/index.js';
-import { blockIdFor } from '../memory/graph/lines.js';
+import { blockIdFor } from '../core/records/block-id.js';
 import { nameTokens, normalizeStatement } from '../memory/graph/names.js';
 import { parseCandidates } from '../memory/records/candidate-store.js';
-import { decay } from '../memory/records/decay.js';
+import { decay } from '../core/records/decay.js';
 import { CATEGORIES, STATUSES, type Category, type RecordStatus } from '../core/records/record.js';
-import { attributeOf } from '../memory/records/review.js';
+import { attributeOf } from '../core/records/review.js';
 import { dropRecallRows } from './private-recall.js';
 
 /** The kinds of change a DM record's history keeps (PrivateRecordEvent['kind']). */
