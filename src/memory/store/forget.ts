@@ -10,7 +10,12 @@ import { fingerprint, keysOf, normaliseForFingerprint, type ForgetOutcome, type 
 import { formatLogEntry, LOG_FILE, parseLog } from '../archive-format.js';
 import { parseFactLine, sourceOf, type FactLine } from '../graph/lines.js';
 import { addTombstone } from '../tombstones.js';
-import { sha256, writeFileAtomic } from './atomic-write.js';
+import { sha256, writeFileAtomic, type OpenFile } from './atomic-write.js';
+import { CharlieError } from '../../core/errors.js';
+import type { PageEdits } from '../graph/page-removal.js';
+import type { NoteFiles } from '../notes/note-files.js';
+import { readLayerFiles, writeLayerFiles } from './layers-files.js';
+import type { ProjectDefaults } from './project-file.js';
 
 export interface ForgetDeps {
   dir: string;
@@ -136,4 +141,24 @@ export async function redactArchive(logDir: string, said: Said, when: string): P
     if (written.ok) count += hits.length;
   }
   return count;
+}
+
+/** The forget dependencies of one project of the Markdown store: layers on disk, pages through the knowledge graph. */
+export function forgetDeps(o: { dir: string; slug: string; clock: Clock; notes: NoteFiles; pages: PageEdits | undefined; defaults: ProjectDefaults; openFile: OpenFile }, by: string): ForgetDeps {
+  const source = `forgotten by ${by}`;
+  const pages = (): PageEdits => {
+    if (!o.pages) throw new CharlieError('forgetting a page needs the knowledge graph (FileProjectStore option `pages`)');
+    return o.pages;
+  };
+  return {
+    dir: o.dir,
+    clock: o.clock,
+    readNote: (path) => o.notes.read(path),
+    pages: {
+      deletePage: (path) => pages().deletePage(o.slug, path, source),
+      rewritePage: (path, change) => pages().rewritePage(o.slug, path, change, source),
+    },
+    readLayers: () => readLayerFiles(o.dir, o.slug, o.defaults),
+    writeLayers: (layers, versions) => writeLayerFiles(o.dir, o.slug, layers, versions, o.defaults, o.openFile),
+  };
 }

@@ -165,3 +165,26 @@ export function withFields(doc: Document, split: FrontMatterSplit, fields: Recor
   }
   return `${frontMatterBlock(doc)}${split.body}`;
 }
+
+/** What updateProject may change in project.md. */
+export const patchSchema = z.object({
+  style: z.string().max(4000).optional(),
+  distillEvery: z.number().int().min(1).max(1000).optional(),
+  archive: z.boolean().optional(),
+  respond: z.enum(['always', 'mention']).optional(),
+});
+
+/** A display name: one line of at most 80 visible characters (control characters become spaces). */
+export const relabelSchema = z.object({
+  name: z
+    .string()
+    .transform((n) =>
+      n
+        .replace(/[\p{Cc}\p{Zl}\p{Zp}]+/gu, ' ')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    )
+    .pipe(z.string().min(1, 'a project needs a name').max(80, 'a project name has at most 80 characters'))
+    .optional(),
+  archived: z.boolean().optional(),
+});

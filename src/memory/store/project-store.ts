@@ -3,7 +3,8 @@
  *
  *     projects/<slug>/project.md     settings (front matter) + summary (body)
  *     projects/<slug>/decisions.md   layer 2        projects/<slug>/quotes.md   layer 3
- *     projects/<slug>/log/*.md       archive        projects/<slug>/notes/      entity pages
+ *     projects/<slug>/log/*.md       archive        projects/<slug>/notes/      entity pages (read here;
+ *                                                    the knowledge graph writes them, and forgets them for this store)
  *
  * Writes are atomic and never replace a file whose bytes changed since it was read; files that
  * do not parse are reported (FileProblem) and never rewritten. Mutations of one project run one
@@ -11,7 +12,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir } from 'node:fs/promises';
-import { z } from 'zod';
 import { CharlieError, UnsafeNameError } from '../../core/errors.js';
 import { silentLogger } from '../../core/ports/index.js';
 import { KeyedQueue } from '../../core/keyed-queue.js';
@@ -40,11 +40,11 @@ import { ABSENT, openFile, readIfExists, readTextOrProblem, sha256, writeFileAto
 import { PROJECT_FILE, readLayerFiles, writeLayerFiles } from './layers-files.js';
 import { LogArchive, type ReadObserver } from './log-archive.js';
 import { MemoryFileError } from './memory-errors.js';
-import { newProjectFile, parseProjectFile, unreadableProject, withFields, type ParsedProject, type ProjectDefaults, type StoredLogCursor } from './project-file.js';
+import { newProjectFile, parseProjectFile, patchSchema, relabelSchema, unreadableProject, withFields, type ParsedProject, type ProjectDefaults, type StoredLogCursor } from './project-file.js';
 import { holdsMemory, orphanFor } from './orphans.js';
-import { forgetInProject } from './forget.js';
-import { readTombstones } from '../tombstones.js';
-import { forgottenBy, type ForgetOutcome, type ForgetTarget, type Tombstone } from '../../core/tombstones.js';
+import { forgetDeps, forgetInProject } from './forget.js';
+import { readTombstones, withoutForgotten } from '../tombstones.js';
+import { type ForgetOutcome, type ForgetTarget, type Tombstone } from '../../core/tombstones.js';
 import { assertRealInside, resolveChild, resolveInside } from './safe-path.js';
 
 export interface FileProjectStoreOptions {
@@ -61,28 +61,6 @@ export interface FileProjectStoreOptions {
   /** Something was forgotten in the project: derived copies (the index) must let go of it too. */
   onForgotten?: (slug: string) => Promise<unknown>;
 }
-
-const patchSchema = z.object({
-  style: z.string().max(4000).optional(),
-  distillEvery: z.number().int().min(1).max(1000).optional(),
-  archive: z.boolean().optional(),
-  respond: z.enum(['always', 'mention']).optional(),
-});
-
-/** A display name: one line of at most 80 visible characters (control characters become spaces). */
-const relabelSchema = z.object({
-  name: z
-    .string()
-    .transform((n) =>
-      n
-        .replace(/[\p{Cc}\p{Zl}\p{Zp}]+/gu, ' ')
-        .replace(/\s+/g, ' ')
-        .trim(),
-    )
-    .pipe(z.string().min(1, 'a project needs a name').max(80, 'a project name has at most 80 characters'))
-    .optional(),
-  archived: z.boolean().optional(),
-});
 
 const MAX_ATTEMPTS = 3;
 const ENSURE_LANE = '\u0000ensure';
@@ -396,27 +374,10 @@ export class FileProjectStore implements ProjectStore {
 
   forget(slug: string, target: ForgetTarget, by: string, options: { removeMessages: boolean }): Promise<ForgetOutcome> {
     const dir = this.dir(slug);
-    const notes = this.notes(slug);
-    const pages = this.pages;
-    const source = `forgotten by ${by}`;
     const outcome = this.lanes.run(slug, async () => {
       await assertRealInside(this.root, dir);
-      return forgetInProject(
-        {
-          dir,
-          clock: this.clock,
-          readNote: (path) => notes.read(path),
-          pages: {
-            deletePage: (path) => needPages(pages).deletePage(slug, path, source),
-            rewritePage: (path, change) => needPages(pages).rewritePage(slug, path, change, source),
-          },
-          readLayers: () => readLayerFiles(dir, slug, this.defaults),
-          writeLayers: (layers, versions) => writeLayerFiles(dir, slug, layers, versions, this.defaults, this.openFile),
-        },
-        target,
-        by,
-        options,
-      );
+      const deps = { dir, slug, clock: this.clock, notes: this.notes(slug), pages: this.pages, defaults: this.defaults, openFile: this.openFile };
+      return forgetInProject(forgetDeps(deps, by), target, by, options);
     });
     return outcome.then(async (out) => {
       if (out.forgotten && this.onForgotten) await this.onForgotten(slug).catch((err: unknown) => this.logger.warn({ slug, err }, 'the index still holds a forgotten item until its next clean-up'));
@@ -429,21 +390,6 @@ export class FileProjectStore implements ProjectStore {
   }
 }
 
-function needPages(pages: PageEdits | undefined): PageEdits {
-  if (!pages) throw new CharlieError('forgetting a page needs the knowledge graph (FileProjectStore option `pages`)');
-  return pages;
-}
-
 function plainEntry(e: LogEntry): LogEntry {
   return { time: e.time, speaker: e.speaker, source: e.source, text: e.text, role: e.role };
-}
-
-/** Decisions and quotes that were forgotten are never written back (by distillation or anyone). */
-function withoutForgotten(layers: MemoryLayers, tombstones: Tombstone[]): MemoryLayers {
-  if (tombstones.length === 0) return layers;
-  return {
-    ...layers,
-    decisions: layers.decisions.filter((d) => !forgottenBy(tombstones, { text: d.text })),
-    quotes: layers.quotes.filter((q) => !forgottenBy(tombstones, { text: q.text })),
-  };
 }
