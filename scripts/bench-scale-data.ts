@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { formatLogEntry, logFileHeading } from '../src/memory/archive-format.js';
-import { blockIdFor } from '../src/memory/graph/lines.js';
+import { blockIdFor } from '../src/core/records/block-id.js';
 import { mulberry32 } from './bench-util.js';
 
 export const MAIN = { name: 'Household', key: 'bench:household', slug: 'household' };

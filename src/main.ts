@@ -105,7 +105,7 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
     clock,
     logger,
     defaults: { distillEvery: config.DISTILL_EVERY },
-    onNoteDeleted: (slug, path) => graph.removeLinksTo(slug, path),
+    pages: graph.pages,
     onForgotten: (slug) => retrieval.purge(slug),
   });
   // hand edits: the index follows, links follow renamed or deleted pages, _index.md is regenerated

@@ -76,7 +76,7 @@ export class Assistant implements AssistantApi {
       (origins) => logger.info({ withheld: origins.length }, 'sensitive records withheld from a hosted model'),
     );
     const writeRequests = deps.writeRequests ?? new InMemoryWriteRequests();
-    this.writer = new MemoryWriter({ model, memoryModel, store: deps.store, clock, logger, writeRequests, settings: deps.settings, newId });
+    this.writer = new MemoryWriter({ model, memoryModel, clock, logger, writeRequests, settings: deps.settings, newId });
     const open = (place: Place, recall?: Recall) => this.home(place, recall);
     this.conversation = new Conversation({
       model,

@@ -11,13 +11,12 @@ import { ForgottenError } from './tombstones.js';
 import { KeyedQueue } from './keyed-queue.js';
 import type { DistillOutcome, FactProposal, MemoryApi } from './assistant-api.js';
 import type { Home } from './home.js';
-import type { ChatModel, Clock, LocalChatModel, Logger, NoteDraft, ProjectStore } from './ports/index.js';
+import type { ChatModel, Clock, LocalChatModel, Logger, NoteDraft } from './ports/index.js';
 import { errorMessage } from '../util/error-text.js';
 
 export interface MemoryWriterDeps {
   model: ChatModel;
   memoryModel: LocalChatModel | null;
-  store: ProjectStore;
   clock: Clock;
   logger: Logger;
   writeRequests: WriteRequestStore;
@@ -78,14 +77,14 @@ export class MemoryWriter {
   }
 
   /**
-   * Writes a note for the memory lane or a local chat model: through the knowledge graph when
-   * the project has one ("Sarah" finds Sarah Chen's page; a restated fact is not added twice),
-   * else as a dated entry. Forgotten items are refused by the store or the graph.
+   * Writes a note for the memory lane or a local chat model through the knowledge graph, the
+   * only writer of pages ("Sarah" finds Sarah Chen's page; a restated fact is not added twice).
+   * Forgotten items are refused by the graph.
    */
   private async fileNote(home: Home, draft: NoteDraft): Promise<WriteResult> {
     try {
       const graph = home.graph;
-      if (!graph) return { kind: 'saved', ...(await this.deps.store.saveNote(home.key, draft)) };
+      if (!graph) return { kind: 'refused', reason: 'notes are not kept for private conversations' };
       const said = this.deps.clock.now().toISOString().slice(0, 10);
       const facts = sentences(draft.body).map((text) => ({ text, said, source: draft.source, gate: 'saved with the remember tool (the gate does not judge it)' }));
       const report = await graph.write({ origin: 'remember', entities: [{ name: draft.title, ...(draft.category ? { category: draft.category } : {}), create: true, facts }], links: [] });

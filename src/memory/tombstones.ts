@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { forgottenBy, type ForgottenKind, type Tombstone } from '../core/tombstones.js';
+import type { MemoryLayers } from '../core/ports/index.js';
 import { writeFileAtomic } from './store/atomic-write.js';
 
 export const FORGOTTEN_FILE = 'forgotten.md';
@@ -71,5 +72,15 @@ export function graphTombstoneCheck(projectsDir: string): (candidate: { kind: 'p
     }
     if (tombstones.length === 0) return false;
     return candidate.kind === 'page' ? forgottenBy(tombstones, { title: candidate.text }) !== null : forgottenBy(tombstones, { text: candidate.text }) !== null;
+  };
+}
+
+/** Decisions and quotes that were forgotten are never written back (by distillation or anyone). */
+export function withoutForgotten(layers: MemoryLayers, tombstones: Tombstone[]): MemoryLayers {
+  if (tombstones.length === 0) return layers;
+  return {
+    ...layers,
+    decisions: layers.decisions.filter((d) => !forgottenBy(tombstones, { text: d.text })),
+    quotes: layers.quotes.filter((q) => !forgottenBy(tombstones, { text: q.text })),
   };
 }

@@ -9,12 +9,12 @@ import type { DatabaseSync } from 'node:sqlite';
 import { z } from 'zod';
 import type { CandidateStore } from '../core/promotion.js';
 import type { GraphWrite, GraphWriteReport, PrivateRecord, PrivateRecordEvent, PrivateRecords, ReviewChoice, ReviewPair } from '../core/ports/index.js';
-import { blockIdFor } from '../memory/graph/lines.js';
+import { blockIdFor } from '../core/records/block-id.js';
 import { nameTokens, normalizeStatement } from '../memory/graph/names.js';
 import { parseCandidates } from '../memory/records/candidate-store.js';
-import { decay } from '../memory/records/decay.js';
-import { CATEGORIES, STATUSES, type Category, type RecordStatus } from '../core/records/record.js';
-import { attributeOf } from '../memory/records/review.js';
+import { decay } from '../core/records/decay.js';
+import { CATEGORIES, PROVENANCE_KINDS, retrievable, STATUSES, type Category, type ProvenanceKind } from '../core/records/record.js';
+import { attributeOf } from '../core/records/review.js';
 import { dropRecallRows } from './private-recall.js';
 
 /** The kinds of change a DM record's history keeps (PrivateRecordEvent['kind']). */
@@ -55,9 +55,9 @@ const rowSchema = z.object({
   id: z.string(),
   entity: z.string(),
   statement: z.string(),
-  category: z.string(),
+  category: z.enum(['', ...CATEGORIES]).catch(''),
   source: z.string(),
-  via: z.string(),
+  via: z.enum(PROVENANCE_KINDS).catch('chat'),
   confidence: z.number(),
   sensitivity: z.string(),
   status: z.enum(STATUSES),
@@ -77,7 +77,11 @@ const COLUMNS = ['id', 'entity', 'statement', 'category', 'source', 'via', 'conf
 
 const entityKey = (name: string) => nameTokens(name).join(' ');
 const isCategory = (c: string): c is Category => (CATEGORIES as readonly string[]).includes(c);
-const open = (status: RecordStatus) => status === 'active' || status === 'review';
+/** The same reading as a fact line's `[type:: …]`: a known category, else '' (untyped). */
+const categoryOf = (type: string | undefined): Category | '' => {
+  const c = (type ?? '').toLowerCase();
+  return isCategory(c) ? c : '';
+};
 
 export class SqlitePrivateRecords implements PrivateRecords {
   constructor(
@@ -130,7 +134,7 @@ export class SqlitePrivateRecords implements PrivateRecords {
 
   list(userId: string, now: Date): PrivateRecord[] {
     return this.rows(userId).map((r) => {
-      const d = decay({ category: isCategory(r.category) ? r.category : '', confidence: r.confidence, said: r.said, due: r.due, happened: r.happened }, now);
+      const d = decay({ category: r.category, confidence: r.confidence, said: r.said, due: r.due, happened: r.happened }, now);
       return { ...r, effective: d.effective, state: d.state };
     });
   }
@@ -174,9 +178,9 @@ export class SqlitePrivateRecords implements PrivateRecords {
           id: blockIdFor(`dm:${userId}/${entity}`, f.text),
           entity,
           statement: f.text.replace(/\s+/g, ' ').trim(),
-          category: (f.type ?? '').toLowerCase(),
+          category: categoryOf(f.type),
           source: f.source,
-          via: f.via ?? 'chat',
+          via: (PROVENANCE_KINDS as readonly string[]).includes(f.via ?? '') ? (f.via as ProvenanceKind) : 'chat',
           confidence: f.confidence ?? 1,
           sensitivity: f.sensitivity ?? 'personal',
           status: 'active',
@@ -193,7 +197,7 @@ export class SqlitePrivateRecords implements PrivateRecords {
         const attr = attributeOf(fresh.statement, fresh.about);
         if (attr) {
           for (const old of mine) {
-            if (!open(old.status) || attributeOf(old.statement, old.about) !== attr) continue;
+            if (!retrievable(old.status) || attributeOf(old.statement, old.about) !== attr) continue;
             Object.assign(old, { status: 'review', vs: fresh.id });
             changed.set(old.id, old);
             events.push({ id: old.id, at: f.said, kind: 'review', text: `put into review: disagrees with ^${fresh.id}`, source: '' });

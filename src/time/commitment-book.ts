@@ -26,7 +26,7 @@ export function projectCommitments(projects: { listProjects(): Promise<ProjectCo
         if (place.kind === 'project') slugOf.set(place.origin.key, config.slug);
         for (const r of await graph.records(config.slug, now)) {
           if (r.category !== 'commitment' || !r.id || !r.due) continue;
-          out.push({ place, id: r.id, entity: r.pageTitle, statement: r.statement, due: r.due, asked: r.asked ?? '', status: r.status, sensitive: r.sensitivity === 'sensitive' });
+          out.push({ place, id: r.id, entity: r.pageTitle, statement: r.statement, due: r.due, asked: r.asked, status: r.status, sensitive: r.sensitivity === 'sensitive' });
         }
       }
       return out;

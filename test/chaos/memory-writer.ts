@@ -1,17 +1,20 @@
 /**
- * Child process for the kill -9 chaos test: writes memory through the real FileProjectStore as
- * fast as it can (archive appends, layer rewrites, entity notes, cursor and settings updates)
+ * Child process for the kill -9 chaos test: writes memory through the real FileProjectStore and
+ * knowledge graph as fast as it can (archive appends, layer rewrites, entity pages, cursor and settings updates)
  * and prints one line per acknowledged write ("log 12", "decision 12", "note 12") only after the
  * store's promise resolved. The parent kills it with SIGKILL at random moments.
  *
  *     node --import tsx test/chaos/memory-writer.ts PROJECTS_DIR FIRST_INDEX
  */
-import { systemClock } from '../../src/core/ports/index.js';
+import { silentLogger, systemClock } from '../../src/core/ports/index.js';
 import { FileProjectStore } from '../../src/memory/store/project-store.js';
+import { Wiki } from '../../src/memory/graph/wiki.js';
+import { writePage } from '../support/pages.js';
 
 const [dir, first] = process.argv.slice(2);
 if (!dir || !first) throw new Error('usage: memory-writer.ts PROJECTS_DIR FIRST_INDEX');
 const store = new FileProjectStore({ projectsDir: dir, clock: systemClock });
+const graph = new Wiki({ projectsDir: dir, clock: systemClock, logger: silentLogger });
 const ack = (what: string) => new Promise<void>((resolve) => process.stdout.write(`${what}\n`, () => resolve()));
 
 const { slug } = await store.ensureProject({ key: 'terminal:chaos', name: 'chaos' });
@@ -27,7 +30,7 @@ for (let i = Number(first); ; i++) {
     if (out.ok) await ack(`decision ${i}`);
   }
   if (i % 4 === 0) {
-    await store.saveNote(slug, { title: `Topic ${i % 5}`, category: 'Topics', body: `fact ${i}`, source: `chaos:${i}`, key: `chaos:${i}` });
+    await writePage(graph, slug, { title: `Topic ${i % 5}`, category: 'Topics', facts: [`fact ${i}`], source: `chaos:${i}` });
     await ack(`note ${i}`);
   }
   if (i % 5 === 0) {

@@ -9,10 +9,12 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import type { Place } from '../../src/core/assistant-api.js';
-import { silentLogger } from '../../src/core/ports/index.js';
+import { silentLogger, systemClock } from '../../src/core/ports/index.js';
+import { Wiki } from '../../src/memory/graph/wiki.js';
 import { buildApp } from '../../src/main.js';
 import { SqlitePrivateStore } from '../../src/storage/private-store.js';
 import { tempDirs } from '../support/temp-dir.js';
+import { writePage } from '../support/pages.js';
 
 const tempDir = tempDirs('charlie-deletion-');
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -66,7 +68,8 @@ describe('deletion deletes', () => {
     cleanups.push(() => app.close());
     const place: Place = { kind: 'project', origin: { name: 'general', key: 'terminal:general' } };
     await app.assistant.settings.showMemory(place);
-    await app.store.saveNote('general', { title: 'Vault', category: 'Topics', body: 'CANARYLANCE7f3a the vault code is behind the painting.', source: 'manual' });
+    const graph = new Wiki({ projectsDir: config.projectsDir, clock: systemClock, logger: silentLogger });
+    expect(await writePage(graph, 'general', { title: 'Vault', category: 'Topics', facts: ['CANARYLANCE7f3a the vault code is behind the painting.'] })).toBe('Topics/Vault.md');
     const hits = await app.assistant.memory.searchMemory(place, 'vault painting');
     expect(hits.some((h) => h.text.includes('CANARYLANCE7f3a'))).toBe(true);
     const index = join(dir, 'data', 'index');

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger, systemClock } from '../../src/core/ports/index.js';
 import { APOLOGY_TEXT } from '../../src/discord/message-handler.js';
 import { FileProjectStore } from '../../src/memory/store/project-store.js';
+import { Wiki } from '../../src/memory/graph/wiki.js';
 import { SqlitePrivateStore } from '../../src/storage/private-store.js';
 import { SqliteUsageStore } from '../../src/storage/usage-store.js';
 import { makeAssistant } from '../support/assistant-fixture.js';
@@ -17,6 +18,7 @@ import { startBotHarness, subcommand, type BotHarness } from '../support/fake-di
 import type { Json } from '../support/fake-discord/server.js';
 import { type Script } from '../support/fake-model-server.js';
 import { tempDirs } from '../support/temp-dir.js';
+import { writePage } from '../support/pages.js';
 import { fakeModelServers, testChatModel } from '../support/model-servers.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -37,13 +39,14 @@ async function setup(script: Script, opts: { modelUrl?: string; allowBothGuilds?
   cleanups.push(() => privateStore.close());
   const usage = new SqliteUsageStore(join(dir, 'data', 'charlie.db'));
   cleanups.push(() => usage.close());
-  const { assistant } = makeAssistant({ model, memoryModel: null, store, privateStore, usage, clock: systemClock });
+  const graph = new Wiki({ projectsDir, clock: systemClock, logger: silentLogger });
+  const { assistant } = makeAssistant({ model, memoryModel: null, store, privateStore, usage, graph, clock: systemClock });
   const h: BotHarness = await startBotHarness({ assistant, config: opts.allowBothGuilds ? { DISCORD_ALLOWED_GUILDS: [] } : {} });
   cleanups.push(async () => {
     await h.close();
     await assistant.idle();
   });
-  return { dir, projectsDir, dbPath: join(dir, 'data', 'charlie.db'), server, assistant, store, usage, h };
+  return { dir, projectsDir, dbPath: join(dir, 'data', 'charlie.db'), server, assistant, store, graph, usage, h };
 }
 
 const content = (m: Json) => String(m.content);
@@ -76,9 +79,9 @@ describe('Discord on the real core', () => {
   });
 
   it('shows the tool trace, offers the opened note as a button, and pressing it records usage', async () => {
-    const { h, store, usage } = await setup([{ toolCalls: [{ name: 'read_note', arguments: '{"path":"Topics/Tent.md"}' }] }, { text: 'Take the blue tent; it sleeps four.' }]);
+    const { h, store, graph, usage } = await setup([{ toolCalls: [{ name: 'read_note', arguments: '{"path":"Topics/Tent.md"}' }] }, { text: 'Take the blue tent; it sleeps four.' }]);
     const config = await store.ensureProject({ name: 'general', key: `discord:${h.guild.id}:${h.general.id}`, discord: { guildId: h.guild.id, channelId: h.general.id } });
-    await store.saveNote(config.slug, { title: 'Tent', body: 'The blue tent sleeps four.', category: 'Topics', tags: ['camping'], source: 'manual' });
+    await writePage(graph, config.slug, { title: 'Tent', category: 'Topics', facts: ['The blue tent sleeps four.'] });
     const [note] = await store.listNotes(config.slug);
     ask(h, h.general, h.alice, 'which tent should we take?');
     const answer = await reply(h, h.general.id);

@@ -41,9 +41,9 @@ function setup() {
   const dir = mkdtempSync(join(tmpdir(), 'charlie-forget-'));
   dirs.push(dir);
   const projectsDir = join(dir, 'projects');
-  const store = new FileProjectStore({ projectsDir, clock: systemClock, logger: silentLogger });
   const memory = new ScriptedChatModel(() => ({ text: memoryReply }));
   const graph = new Wiki({ projectsDir, clock: systemClock, logger: silentLogger, isForgotten: graphTombstoneCheck(projectsDir) });
+  const store = new FileProjectStore({ projectsDir, clock: systemClock, logger: silentLogger, pages: graph.pages });
   const { assistant } = makeAssistant({ model: memory, store, graph, clock: systemClock });
   const root = join(projectsDir, 'general');
   const replay = async () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger, type GraphWrite } from '../../src/core/ports/index.js';
+import { UnsafeNameError } from '../../src/core/errors.js';
 import { Wiki } from '../../src/memory/graph/wiki.js';
 import { FileProjectStore } from '../../src/memory/store/project-store.js';
 import { EntityResolver } from '../../src/memory/graph/resolver.js';
@@ -186,19 +187,27 @@ describe('links follow renames and deletions', () => {
     await wiki.rename('p', 'Work/Acme.md', 'Work/Acme-Corp.md');
     expect(await read('People/Professional/Sarah-Chen.md')).toContain('- [[Work/Acme-Corp]] (employer)');
     expect(await read('_log.md')).toContain('renamed Work/Acme.md → Work/Acme-Corp.md');
-    await rm(notes('People/Professional/Sarah-Chen.md'));
-    await wiki.removeLinksTo('p', 'People/Professional/Sarah-Chen.md');
+    expect(await wiki.pages.deletePage('p', 'People/Professional/Sarah-Chen.md', 'test')).toBe(true);
+    expect(await wiki.pages.deletePage('p', 'People/Professional/Sarah-Chen.md', 'test')).toBe(false);
     expect(await read('Work/Acme-Corp.md')).not.toContain('Sarah-Chen');
     expect(await read('_index.md')).not.toContain('Sarah-Chen');
+    expect(await read('_log.md')).toContain('deleted People/Professional/Sarah-Chen.md (source: test)');
   });
 
-  it('when the store deletes a note (forget)', async () => {
+  it('when the store forgets a note: the graph deletes it and unlinks it', async () => {
     await wiki.primeAll();
-    const store = new FileProjectStore({ projectsDir: root, clock, onNoteDeleted: (slug, path) => wiki.removeLinksTo(slug, path) });
-    expect(await store.deleteNote('p', 'notes/Work/Acme')).toBe(true);
+    const store = new FileProjectStore({ projectsDir: root, clock, pages: wiki.pages });
+    expect((await store.forget('p', { kind: 'note', path: 'notes/Work/Acme' }, 'Ann', { removeMessages: false })).forgotten).toBe(true);
     expect(await read('People/Professional/Sarah-Chen.md')).not.toContain('[[Work/Acme]]');
+    expect(await read('_log.md')).toContain('deleted Work/Acme.md (source: forgotten by Ann)');
     await wiki.reconcile('p'); // the watcher then sees the file gone: already handled, not a hand delete
     expect(await read('_log.md')).not.toContain('hand edit');
+  });
+
+  it('refuses unsafe page names and the generated files', async () => {
+    for (const bad of ['../x', '../../etc/passwd', '/etc/passwd', 'a/../../b']) await expect(wiki.pages.deletePage('p', bad, 'test')).rejects.toBeInstanceOf(UnsafeNameError);
+    for (const generated of ['_index.md', '_log', 'notes/_index.md']) await expect(wiki.pages.deletePage('p', generated, 'test')).rejects.toBeInstanceOf(UnsafeNameError);
+    expect(await read('_index.md')).toContain('Sarah-Chen');
   });
 
   it('when a person renames or deletes a file while Charlie runs (the watcher reconciles)', async () => {

@@ -149,7 +149,11 @@ export class InMemoryProjectStore implements ProjectStore {
   async readNote(slug: string, path: string) {
     return this.get(slug).notes.get(path) ?? null;
   }
-  async saveNote(slug: string, draft: NoteDraft) {
+  /**
+   * A page lying in the project's notes/ folder, as a test sets it up (no port method: in
+   * production the knowledge graph is the only writer of pages; see test/support/pages.ts).
+   */
+  async putPage(slug: string, draft: NoteDraft) {
     const tomb = forgottenBy(this.forgotten.get(slug) ?? [], { title: draft.title, aliases: draft.aliases, text: draft.body });
     if (tomb) throw new ForgottenError(tomb);
     const path = `${draft.category ?? 'Topics'}/${draft.title.replace(/\s+/g, '-')}.md`;
@@ -167,9 +171,6 @@ export class InMemoryProjectStore implements ProjectStore {
       sensitivity: 'personal',
     });
     return { path, created: !old };
-  }
-  async deleteNote(slug: string, path: string) {
-    return this.get(slug).notes.delete(path);
   }
   readonly forgotten = new Map<string, Tombstone[]>();
   async tombstones(slug: string): Promise<Tombstone[]> {

@@ -1,7 +1,7 @@
 /** A small household's memory for the web tests, benchmark and screenshots (incl. an XSS canary note). */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { blockIdFor } from '../../src/memory/graph/lines.js';
+import { blockIdFor } from '../../src/core/records/block-id.js';
 import { projectFile } from './web-fixture.js';
 
 const MUSEUM = 'Wants to see the tiles museum in Lisbon.';

@@ -117,4 +117,21 @@ describe('architecture', () => {
     const offenders = files('src').filter((f) => f !== join('src', 'config.ts') && /process\.env\b/.test(readFileSync(f, 'utf8')));
     expect(offenders).toEqual([]);
   });
+
+  it('the record domain is one set of rules in src/core/records, which imports only the core', () => {
+    const RECORDS = join('src', 'core', 'records');
+    const outside = files(RECORDS).flatMap((f) =>
+      relativeImports(f)
+        .filter((t) => !t.startsWith('src/core/'))
+        .map((t) => `${f} imports ${t}`),
+    );
+    expect(outside).toEqual([]);
+    // each rule is defined once, there: a copy elsewhere (in a store, an adapter, the core) fails
+    const rules = /export (?:function|const) (retrievable|decay|attributeOf|blockIdFor|provenanceOf)\b|export interface (MemoryRecord)\b/g;
+    const defined = files('src')
+      .filter((f) => !f.startsWith(join('src', 'web')))
+      .flatMap((f) => [...readFileSync(f, 'utf8').matchAll(rules)].map((m) => `${m[1] ?? m[2]} in ${f.split('\\').join('/')}`));
+    expect(defined.filter((d) => !d.includes(' in src/core/records/'))).toEqual([]);
+    expect(new Set(defined.map((d) => d.split(' ')[0])).size).toBe(6);
+  });
 });

@@ -88,7 +88,7 @@ describe('the online voice passes the guard too', () => {
     const chat = new ScriptedChatModel([]);
     const { assistant, store } = makeAssistant({ model: chat });
     await assistant.settings.showMemory(general);
-    await store.saveNote('general', { title: 'Bob', body: 'Bob keeps the vault code 4471 in the blue folder.', source: 'x' });
+    await store.putPage('general', { title: 'Bob', body: 'Bob keeps the vault code 4471 in the blue folder.', source: 'x' });
     store.projects.get('general')!.notes.get('Topics/Bob.md')!.sensitivity = 'sensitive';
     const policy = (text: string) => assistant.conversation.speechMustStayLocal(general, text);
     const told: string[] = [];

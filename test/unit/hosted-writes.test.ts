@@ -94,7 +94,7 @@ describe('untrusted text stays untrusted', () => {
       const chat = new ScriptedChatModel([{ toolCalls: [{ name: 'read_note', arguments: '{"path":"Topics/House-rules.md"}' }] }, { toolCalls: [obey] }, { text: 'Done.' }], false, locality);
       const { assistant, store, graph } = makeAssistant({ model: chat, memoryModel: null });
       await assistant.settings.showMemory(general);
-      await store.saveNote('general', { title: 'House rules', category: 'Topics', body: injected, source: 'manual' });
+      await store.putPage('general', { title: 'House rules', category: 'Topics', body: injected, source: 'manual' });
       const { events, onEvent } = collect();
       await assistant.conversation.handle(msg('what do the house rules say?'), { onEvent });
       const result = events.filter((e) => e.type === 'tool_result').at(-1);

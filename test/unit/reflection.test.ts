@@ -8,7 +8,7 @@ import { sameStatement } from '../../src/core/statement-facts.js';
 import { reflectionDue, reportText } from '../../src/core/reflection.js';
 import { addField, renderFact } from '../../src/memory/graph/lines.js';
 import { isIndexedPage } from '../../src/memory/index/page-files.js';
-import { formatLogLine, logLine } from '../../src/memory/notes/note-index.js';
+import { formatLogLine } from '../../src/memory/notes/note-index.js';
 import { mergeEvent, parseRecordEvents, recordLogLine, ruleEvent } from '../../src/memory/records/history.js';
 import { guardRewrite } from '../../src/memory/reflect/guard.js';
 import { PageHistory, pageName } from '../../src/memory/reflect/history.js';
@@ -57,7 +57,9 @@ describe('the reflection guard', () => {
 describe('_log.md lines', () => {
   it('are one format: page lines and the record lines reflection writes, read back with their ids', () => {
     const at = new Date('2026-11-30T14:00:00Z');
-    expect(logLine(at, 'created', 'People/Bob.md', 'distillation')).toBe('- 2026-11-30T14:00:00.000Z created People/Bob.md (source: distillation)\n');
+    expect(formatLogLine({ time: at.toISOString(), action: 'created', path: 'People/Bob.md', source: 'distillation' })).toBe(
+      '- 2026-11-30T14:00:00.000Z created People/Bob.md (source: distillation)\n',
+    );
     const merge = recordLogLine(mergeEvent({ page: 'People/Sarah.md', id: 'r-abc123' }, { page: 'People/Sarah.md', id: 'r-def456' }));
     const rule = recordLogLine(ruleEvent({ page: 'Work/TBC.md', id: 'r-777777' }, [{ id: 'r-111111' }, { id: 'r-222222' }]));
     const text = [merge, rule].map((l) => formatLogLine({ time: at.toISOString(), ...l })).join('');

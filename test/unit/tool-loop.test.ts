@@ -177,7 +177,7 @@ describe('the turn', () => {
       const model = new ScriptedChatModel(script(), false, locality);
       const { assistant, store } = makeAssistant({ model, memoryModel: null });
       await store.ensureProject(general.kind === 'project' ? general.origin : (undefined as never));
-      await store.saveNote('general', { title: 'Bank', category: 'People', body: 'PIN is 1234', source: 'manual' });
+      await store.putPage('general', { title: 'Bank', category: 'People', body: 'PIN is 1234', source: 'manual' });
       store.projects.get('general')!.notes.get('People/Bank.md')!.sensitivity = 'sensitive';
       await assistant.conversation.handle(msg('open my bank note'));
       const toolResult = model.requests[1]!.messages.at(-1)!.content as string;
@@ -253,7 +253,7 @@ describe('the turn', () => {
       };
       const { assistant, store } = makeAssistant({ model, memoryModel: null, recall });
       await store.ensureProject(general.kind === 'project' ? general.origin : (undefined as never));
-      await store.saveNote('general', { title: 'Sam', category: 'People', body: `## Facts\n${line}\n- Likes chess. [source:: manual]`, source: 'manual' });
+      await store.putPage('general', { title: 'Sam', category: 'People', body: `## Facts\n${line}\n- Likes chess. [source:: manual]`, source: 'manual' });
       await assistant.conversation.handle(msg('tell me about Sam'));
       const sent = JSON.stringify(model.requests[1]!.messages);
       expect(sent).toContain('Likes chess.');
@@ -272,7 +272,7 @@ describe('the turn', () => {
       '- Works at Acme. [type:: identity] [status:: superseded] [said:: 2026-01-01] [source:: manual]',
       '- Lives in Lisbon. [status::held] [source:: manual]',
     ].join('\n');
-    await store.saveNote('general', { title: 'Sarah', category: 'People', body, source: 'manual' });
+    await store.putPage('general', { title: 'Sarah', category: 'People', body, source: 'manual' });
     await assistant.conversation.handle(msg('where does Sarah work'));
     const toolResult = model.requests[1]!.messages.at(-1)!.content as string;
     expect(toolResult).toContain('Works at Globex.');

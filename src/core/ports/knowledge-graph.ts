@@ -1,6 +1,8 @@
 /** Ports owned by the core: knowledge graph. Adapters implement them; nothing here imports infrastructure. */
 import type { Provenance, RecordRef } from '../why.js';
-import type { SensitiveKind, Sensitivity } from '../sensitivity.js';
+import type { MemoryRecord } from '../records/record.js';
+import type { Sensitivity } from '../sensitivity.js';
+import type { DecayState } from '../records/decay.js';
 
 /** What the memory writer and traversal see of a page (never its whole text). */
 export interface PageCard {
@@ -143,39 +145,17 @@ export interface PageLinks {
   links: { from: string; to: string | null; target: string; label: string }[];
 }
 
-/** A typed record (one `## Facts` line) as a front door shows it, e.g. the Memory Inspector. */
-export interface RecordView {
-  /** The block id (`r-…`), or '' for a line without one. */
-  id: string;
-  /** Page path relative to notes/; '' for a record of a private conversation (private.db, no page). */
-  page: string;
-  /** The page's title, or the entity a private record is about. */
+/**
+ * A typed record as a front door shows it (e.g. the Memory Inspector): the one MemoryRecord of
+ * src/core/records with its page's title and category and its decay read at the time of reading.
+ * A record of a private conversation has no page: `page` is '' and `pageTitle` the entity.
+ */
+export interface RecordView extends MemoryRecord {
   pageTitle: string;
   pageCategory: string;
-  line: number;
-  statement: string;
-  /** identity, preference, commitment, episode, relationship, rule, or '' when untyped. */
-  category: string;
-  /** chat, voice, ingest, manual or reflection, and the source (a message link, `voice:…`, a page). */
-  provenance: { kind: string; source: string };
-  confidence: number;
   /** Confidence after decay at the time of reading (0–1). */
   effective: number;
-  decay: 'fresh' | 'fading' | 'old' | 'expired';
-  sensitivity: Sensitivity;
-  sensitiveKind?: SensitiveKind;
-  /** active, review, held or superseded. */
-  status: string;
-  /** YYYY-MM-DD or ''. */
-  said: string;
-  happened: string;
-  due: string;
-  /** The other record of a pair in review; when Charlie asked about a past-due commitment; when it mentioned the review (each once). */
-  vs?: string;
-  asked?: string;
-  raised?: string;
-  /** Whether a person changed the statement since Charlie wrote it. */
-  handEdited: boolean;
+  decay: DecayState;
 }
 
 export type ReviewChoice = 'keep-new' | 'keep-old' | 'keep-both' | 'hold';

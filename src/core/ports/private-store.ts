@@ -3,6 +3,8 @@ import type { Tombstone } from '../tombstone-types.js';
 import type { CandidateStore } from '../promotion.js';
 import type { GraphWrite, GraphWriteReport, ReviewChoice, ReviewPair } from './knowledge-graph.js';
 import type { LogEntry, MemoryLayers } from './project-store.js';
+import type { MemoryRecord, ProvenanceKind } from '../records/record.js';
+import type { DecayState } from '../records/decay.js';
 
 /** DM conversations: SQLite only, never Markdown, never the shared index. */
 export interface PrivateStore {
@@ -28,40 +30,23 @@ export interface PrivateStore {
 }
 
 /**
- * A typed record of a private conversation, as read (decay computed on read): the same fields
- * as a fact line of an entity page, kept in SQLite (private.db), never in Markdown.
+ * A typed record of a private conversation, as read (decay computed on read): the core's one
+ * MemoryRecord (src/core/records) as private.db keeps it, never in Markdown. It has no page: the
+ * entity it is about stands for one; `privateRecordView` makes it a RecordView.
  */
-export interface PrivateRecord {
-  /** Stable id (`r-…`), a hash of the user, the entity and the statement as first written. */
-  id: string;
+export interface PrivateRecord extends Pick<MemoryRecord, 'id' | 'statement' | 'category' | 'confidence' | 'status' | 'said' | 'happened' | 'due' | 'vs' | 'asked' | 'raised'> {
   /** Who or what the record is about, as named (the DM's "page"). */
   entity: string;
-  statement: string;
-  /** identity, preference, commitment, episode, relationship, rule — or '' (none). */
-  category: string;
   source: string;
-  /** chat, voice, ingest, manual, reflection. */
-  via: string;
-  confidence: number;
-  /** Confidence decayed by category (src/memory/records/decay.ts) at the time of reading. */
+  via: ProvenanceKind;
+  /** Confidence decayed by category (src/core/records/decay.ts) at the time of reading. */
   effective: number;
-  state: 'fresh' | 'fading' | 'old' | 'expired';
-  /** `public`, `personal`, `sensitive`, `sensitive/phi` … */
+  state: DecayState;
+  /** `public`, `personal`, `sensitive`, `sensitive/phi` … as stored (parsed failing closed on use). */
   sensitivity: string;
-  status: 'active' | 'review' | 'held' | 'superseded';
-  /** YYYY-MM-DD or ''. */
-  said: string;
-  happened: string;
-  due: string;
   about: string;
-  /** The other record of a pair in review. */
-  vs: string;
   /** The day the record lost a review. */
   superseded: string;
-  /** The day Charlie asked whether a past-due commitment happened (asked once). */
-  asked: string;
-  /** The day Charlie mentioned the open review this record is in (mentioned once). */
-  raised: string;
 }
 
 /** One change to a DM record, as private.db keeps it: the record's history for `/memory why`. */

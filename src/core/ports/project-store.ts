@@ -116,6 +116,7 @@ export interface Note extends NoteSummary {
   status?: string;
 }
 
+/** What the `remember` tool (or the memory lane) asks to file; the knowledge graph writes it as records. */
 export interface NoteDraft {
   title: string;
   body: string;
@@ -123,11 +124,6 @@ export interface NoteDraft {
   tags?: string[];
   aliases?: string[];
   source: string;
-  /**
-   * Makes the save idempotent: a note that already holds an entry saved with this key is left
-   * as it is (distillation replayed after a crash passes the same key for the same messages).
-   */
-  key?: string;
 }
 
 export interface TextHit {
@@ -158,9 +154,6 @@ export interface ProjectStore {
   /** Notes that cannot be read (their front matter does not parse), as paths relative to notes/. */
   unreadableNotes(slug: string): Promise<string[]>;
   readNote(slug: string, path: string): Promise<Note | null>;
-  /** Creates or updates (appends a dated entry to) the note for `draft.title`. Returns its path. */
-  saveNote(slug: string, draft: NoteDraft): Promise<{ path: string; created: boolean }>;
-  deleteNote(slug: string, path: string): Promise<boolean>;
   /** Plain case-insensitive text search over notes (the hybrid engine lives in recall). */
   grepNotes(slug: string, query: string, limit: number): Promise<TextHit[]>;
   /** The project's tombstones (forgotten.md). Notes and layers that match one are never written. */

@@ -15,6 +15,9 @@ import type { PageStore } from './page-store.js';
 /** Generated at the project's root: the pairs of records in review. */
 export const REVIEW_FILE = 'review.md';
 
+/** Every file this module generates, relative to a project's folder: it is their only writer (test/unit/one-writer.test.ts). */
+export const GENERATED_FILES = [`notes/${INDEX_FILE}`, `notes/${LOG_FILE_NAME}`, REVIEW_FILE] as const;
+
 export interface LogEntry {
   action: LogAction;
   path: string;

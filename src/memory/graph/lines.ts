@@ -12,7 +12,7 @@
  * fields a line leaves out take defaults, and `setField` edits one field in place so the rest
  * of a line a person wrote stays byte for byte as it was.
  */
-import { createHash } from 'node:crypto';
+import { blockIdFor } from '../../core/records/block-id.js';
 
 export interface InlineField {
   key: string;
@@ -104,11 +104,6 @@ export interface FactDraft {
   staleness?: number;
   /** The centre pages (`Users/Ann/USER`) of the people it names: `[person:: [[Users/Ann/USER]]]`. */
   person?: readonly string[];
-}
-
-/** Block ids are stable: derived from the page and the fact's text. */
-export function blockIdFor(page: string, text: string): string {
-  return `r-${createHash('sha1').update(`${page}\n${text}`).digest('hex').slice(0, 6)}`;
 }
 
 function oneLine(text: string): string {

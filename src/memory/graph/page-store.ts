@@ -2,7 +2,7 @@
  * The pages of every project on disk: one cache per notes/ folder, one write lane per project,
  * and the one read → compare-and-swap → invalidate loop every page change goes through.
  */
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { KeyedQueue } from '../../core/keyed-queue.js';
 import { ABSENT, readIfExists, sha256, writeFileAtomic } from '../store/atomic-write.js';
@@ -89,5 +89,20 @@ export class PageStore {
       return { kind: 'written', result, created: current === null };
     }
     return { kind: 'conflict' };
+  }
+
+  /** Deletes a page file (`path` under notes/); false when there is none. Call inside `serial`. */
+  async remove(project: string, path: string): Promise<boolean> {
+    const full = resolveInside(this.notesDir(project), path);
+    await assertRealInside(this.projectsDir, full);
+    try {
+      if (!(await stat(full)).isFile()) return false;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw err;
+    }
+    await rm(full);
+    this.invalidate(project, path);
+    return true;
   }
 }

@@ -5,7 +5,7 @@
  * `manual`, confidence 1, and the rest of the page byte for byte as it was.
  */
 import type { RecordView } from '../../core/ports/index.js';
-import { decay } from '../records/decay.js';
+import { decay } from '../../core/records/decay.js';
 import { recordsOf } from '../records/record.js';
 import { formatConfidence, parseFactLine, setField } from './lines.js';
 import { setFrontMatter } from './page-edit.js';

@@ -18,6 +18,7 @@ import { applyToPage, DEFAULT_TAXONOMY, planWrite, type IsForgotten } from './gr
 import { LinkUpkeep } from './link-upkeep.js';
 import { buildPageMap } from './page-map.js';
 import { PageStore } from './page-store.js';
+import { PageRemoval, type PageEdits } from './page-removal.js';
 import { follow, linkMap, pageLinks } from './traversal.js';
 import { readPage, type WikiPage } from './page.js';
 import type { WikiSnapshot } from './wiki-pages.js';
@@ -39,6 +40,8 @@ export class Wiki implements KnowledgeGraph {
   private readonly store: PageStore;
   private readonly files: GeneratedFiles;
   private readonly upkeep: LinkUpkeep;
+  /** Deleting a page, or a line of one, for the project store's delete and forget. */
+  readonly pages: PageEdits;
   /** linkMap per snapshot: recall asks for it on every search, the pages change far less often. */
   private readonly linkMaps = new WeakMap<WikiSnapshot, Map<string, string[]>>();
 
@@ -46,6 +49,7 @@ export class Wiki implements KnowledgeGraph {
     this.store = new PageStore(o.projectsDir);
     this.files = new GeneratedFiles(this.store, o.clock);
     this.upkeep = new LinkUpkeep(this.store, this.files, o.logger);
+    this.pages = new PageRemoval(this.store, this.files, this.upkeep);
   }
 
   notesDir(project: string): string {
@@ -149,14 +153,6 @@ export class Wiki implements KnowledgeGraph {
   rename(project: string, from: string, to: string): Promise<void> {
     return this.store.serial(project, async () => {
       await this.upkeep.rename(project, from, to);
-      await this.files.regenerateIndex(project);
-    });
-  }
-
-  /** After a page was deleted (by Charlie or by hand): links to it are removed. */
-  removeLinksTo(project: string, path: string): Promise<void> {
-    return this.store.serial(project, async () => {
-      await this.upkeep.removeLinksTo(project, path);
       await this.files.regenerateIndex(project);
     });
   }

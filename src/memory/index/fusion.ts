@@ -28,7 +28,7 @@ import { PREFERRED_CATEGORIES, type QueryShape } from './query-kind.js';
 import { inSpan, isStopWord, terms, words } from './text.js';
 import { inWindow, tellsTime } from './time-anchors.js';
 import { parseFactLine } from '../graph/lines.js';
-import { decay } from '../records/decay.js';
+import { decay } from '../../core/records/decay.js';
 import { readRecord } from '../records/record.js';
 import { retrievable } from '../../core/records/record.js';
 

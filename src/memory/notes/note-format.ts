@@ -1,5 +1,7 @@
 /**
- * A note (entity page) on disk: front matter (schema 1) + Markdown body of dated entries.
+ * A note (entity page) on disk, as read: front matter + Markdown body. The knowledge graph writes
+ * schema 2 (`## Facts` records, src/memory/graph/page.ts); pages written by earlier versions
+ * (schema 1, a body of dated entries) are still read, and the graph adds records to them:
  *
  *     ---
  *     schema: 1
@@ -24,11 +26,9 @@
  * for the rest), so people can drop plain pages in. Front matter that fails the schema is a
  * problem: the note is skipped and never rewritten.
  */
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import type { FileProblem, Note, NoteDraft } from '../../core/ports/index.js';
-import { frontMatterBlock, newDocument, parseFrontMatter, type FrontMatterSplit } from '../store/front-matter.js';
-import type { Document } from 'yaml';
+import type { FileProblem, Note } from '../../core/ports/index.js';
+import { parseFrontMatter } from '../store/front-matter.js';
 import { parseSensitivity, strictest, type SensitivityValue } from '../../core/sensitivity.js';
 
 const num = z.union([z.number(), z.bigint()]).transform(Number);
@@ -76,7 +76,7 @@ export function pageSensitivity(fm: { sensitivity?: SensitivityValue | null; kin
 
 export const NOTE_DEFAULTS = { staleness: 5, confidence: 0.8, sensitivity: 'personal', status: 'active' } as const;
 
-export type ParsedNote = { ok: true; note: Note; doc: Document | null; split: FrontMatterSplit | null; sources: unknown[] } | { ok: false; problem: FileProblem };
+export type ParsedNote = { ok: true; note: Note } | { ok: false; problem: FileProblem };
 
 function titleFromPath(path: string): string {
   return (path.split('/').pop() ?? path).replace(/\.md$/i, '').replace(/-/g, ' ');
@@ -103,72 +103,5 @@ export function parseNote(content: string, path: string, shownPath: string): Par
     sources: (fm.sources ?? []).map((s) => (typeof s === 'string' ? s : JSON.stringify(s))),
     ...(fm.status ? { status: fm.status } : {}),
   };
-  return result.kind === 'ok' ? { ok: true, note, doc: result.doc, split: result.split, sources: fm.sources ?? [] } : { ok: true, note, doc: null, split: null, sources: [] };
-}
-
-/** The Obsidian block id (`^k-…`) that marks an entry saved with `key`. */
-export function entryBlockId(key: string): string {
-  return `k-${createHash('sha256').update(key).digest('hex').slice(0, 10)}`;
-}
-
-export function entryBlock(date: string, body: string, key?: string): string {
-  const text = body.replace(/\r\n?/g, '\n').trim();
-  return `### ${date}\n\n${text}${key ? ` ^${entryBlockId(key)}` : ''}\n`;
-}
-
-function squash(text: string): string {
-  return text.replace(/\s+/g, ' ').trim().toLowerCase();
-}
-
-/** Whether saving `draft` to a note with this body adds nothing: an entry with its key, or its very text, is there. */
-export function alreadyHolds(body: string, draft: NoteDraft): boolean {
-  if (draft.key && body.includes(`^${entryBlockId(draft.key)}`)) return true;
-  const text = squash(draft.body);
-  return text.length > 0 && squash(body).includes(text);
-}
-
-export function newNoteFile(draft: NoteDraft, category: string | undefined, now: Date): string {
-  const iso = now.toISOString();
-  const doc = newDocument({
-    schema: 1,
-    title: draft.title.replace(/[\r\n]+/g, ' ').trim(),
-    aliases: draft.aliases ?? [],
-    tags: draft.tags ?? [],
-    ...(category ? { category } : {}),
-    created: iso,
-    updated: iso,
-    staleness: NOTE_DEFAULTS.staleness,
-    confidence: NOTE_DEFAULTS.confidence,
-    sensitivity: NOTE_DEFAULTS.sensitivity,
-    sources: draft.source ? [draft.source] : [],
-    status: NOTE_DEFAULTS.status,
-  });
-  return `${frontMatterBlock(doc)}\n${entryBlock(iso.slice(0, 10), draft.body, draft.key)}`;
-}
-
-function union(a: string[], b: string[] | undefined): string[] {
-  const seen = new Set(a.map((x) => x.toLowerCase()));
-  return [...a, ...(b ?? []).filter((x) => !seen.has(x.toLowerCase()) && seen.add(x.toLowerCase()))];
-}
-
-/** An existing note with a new dated entry appended; front matter edited in place (comments kept). */
-export function appendToNote(content: string, parsed: Extract<ParsedNote, { ok: true }>, draft: NoteDraft, now: Date): string {
-  const iso = now.toISOString();
-  const entry = entryBlock(iso.slice(0, 10), draft.body, draft.key);
-  if (!parsed.doc || !parsed.split) {
-    // Plain Markdown page without front matter: give it one, keep its text.
-    const fresh = newNoteFile({ ...draft, title: parsed.note.title }, parsed.note.category, now);
-    const head = fresh.slice(0, fresh.indexOf('\n---\n') + 5);
-    return `${head}\n${content.trimEnd()}\n\n${entry}`;
-  }
-  const { doc, split, note } = parsed;
-  doc.set('updated', iso);
-  const sources = parsed.sources.map((s) => (typeof s === 'string' ? s : JSON.stringify(s)));
-  if (draft.source && !sources.includes(draft.source)) doc.set('sources', doc.createNode([...parsed.sources, draft.source]));
-  const tags = union(note.tags, draft.tags);
-  if (tags.length !== note.tags.length) doc.set('tags', doc.createNode(tags));
-  const aliases = union(note.aliases, draft.aliases);
-  if (aliases.length !== note.aliases.length) doc.set('aliases', doc.createNode(aliases));
-  const body = `${split.body.trimEnd()}\n`;
-  return `${frontMatterBlock(doc)}${body.trim() ? `${body}\n` : '\n'}${entry}`;
+  return { ok: true, note };
 }

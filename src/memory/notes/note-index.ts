@@ -67,7 +67,3 @@ interface LogLine {
 export function formatLogLine(l: LogLine): string {
   return `- ${l.time} ${l.action} ${oneLine(l.path)}${l.source ? ` (source: ${oneLine(l.source)})` : ''}${l.detail ? ` — ${oneLine(l.detail)}` : ''}\n`;
 }
-
-export function logLine(time: Date, action: 'created' | 'updated' | 'deleted', path: string, source?: string): string {
-  return formatLogLine({ time: time.toISOString(), action, path, ...(source ? { source } : {}) });
-}

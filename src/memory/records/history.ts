@@ -24,7 +24,7 @@
  *     - … settled People/Sarah-Chen.md#^r-eeeeee (source: reflection) — (happened 2026-01-02)
  *     - … review People/Sarah-Chen.md#^r-aaaaaa (source: reflection) — disagrees with ^r-ffffff (proposed by reflection: …)
  */
-import { blockIdFor } from '../graph/lines.js';
+import { blockIdFor } from '../../core/records/block-id.js';
 
 export const RECORD_ACTIONS = ['added', 'restated', 'edited', 'merged', 'review', 'reviewed', 'distilled', 'expired', 'settled'] as const;
 export type RecordAction = (typeof RECORD_ACTIONS)[number];

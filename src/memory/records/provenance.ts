@@ -5,11 +5,12 @@
  * written before its history was kept shows the source on its line, saying so.
  */
 import type { ChainStep, Provenance, RecordChain, RecordRef } from '../../core/why.js';
-import { blockIdFor } from '../graph/lines.js';
+import { blockIdFor } from '../../core/records/block-id.js';
 import type { WikiPage } from '../graph/page.js';
-import { decay } from './decay.js';
+import { decay } from '../../core/records/decay.js';
 import { absorbedBy, editEvent, type RecordEvent } from './history.js';
-import { recordsOf, type MemoryRecord } from './record.js';
+import { recordsOf } from './record.js';
+import type { MemoryRecord } from '../../core/records/record.js';
 
 /** `terminal:<ms>` and `voice:<ms|ISO>` messages live in the archive file of their day. */
 export function sourceLink(source: string): string {

@@ -1,6 +1,6 @@
 /**
- * A typed record: one fact line of an entity page read with its defaults filled in. The line
- * format is lines.ts's (one parser); this module only gives the fields their meaning:
+ * The Markdown adapter of the record domain (src/core/records): one fact line of an entity page
+ * read as a MemoryRecord, its defaults filled in. The line format is lines.ts's (one parser):
  *
  *     - Will send the mock-ups by Friday. [type:: commitment] [due:: 2026-06-26] [confidence:: 0.8]
  *       [said:: 2026-06-22] [source:: voice:2026-06-22T10:00] [via:: voice] ^r-88d0
@@ -11,39 +11,11 @@
  * was written or changed by a person: it reads as via `manual` with confidence 1. A page moved
  * by hand keeps its old ids, so its records read as manual too (the id hashes the old path).
  */
-import { blockIdFor, field, sourceOf, type FactLine } from '../graph/lines.js';
+import { field, sourceOf, type FactLine } from '../graph/lines.js';
+import { blockIdFor } from '../../core/records/block-id.js';
 import type { WikiPage } from '../graph/page.js';
 import { parseSensitivity, type SensitiveKind, type Sensitivity } from '../../core/sensitivity.js';
-
-import { CATEGORIES, PROVENANCE_KINDS, STATUSES, type Category, type ProvenanceKind, type RecordStatus } from '../../core/records/record.js';
-
-export interface MemoryRecord {
-  /** The block id (`r-…`), or '' for a line without one. */
-  id: string;
-  /** Page path relative to notes/. */
-  page: string;
-  line: number;
-  statement: string;
-  /** '' when the line has no (known) `type`. */
-  category: Category | '';
-  provenance: { kind: ProvenanceKind; source: string };
-  confidence: number;
-  sensitivity: Sensitivity;
-  sensitiveKind?: SensitiveKind;
-  status: RecordStatus;
-  /** YYYY-MM-DD, or '' when unknown. */
-  said: string;
-  happened: string;
-  due: string;
-  /** The other record of a pair in review (an id without `^`), or ''. */
-  vs: string;
-  /** The day Charlie asked whether a past-due commitment happened, or '' (asked once). */
-  asked: string;
-  /** The day Charlie mentioned the review this record is in, or '' (mentioned once). */
-  raised: string;
-  /** Whether a person changed the statement since Charlie wrote it. */
-  handEdited: boolean;
-}
+import { CATEGORIES, PROVENANCE_KINDS, provenanceOf, STATUSES, type MemoryRecord } from '../../core/records/record.js';
 
 export interface PageDefaults {
   sensitivity: Sensitivity;
@@ -53,17 +25,6 @@ export interface PageDefaults {
 const DATE = /^\d{4}-\d{2}-\d{2}/;
 const dateOf = (v: string | undefined) => (v && DATE.test(v) ? v.slice(0, 10) : '');
 const isOneOf = <T extends string>(list: readonly T[], v: string | undefined): v is T => v !== undefined && (list as readonly string[]).includes(v);
-
-/** How a source reached Charlie, from its form. */
-export function provenanceOf(source: string): ProvenanceKind {
-  const s = source.trim();
-  if (/^voice:/i.test(s)) return 'voice';
-  if (/^inbox\//i.test(s) || /^ingest:/i.test(s)) return 'ingest';
-  if (/^\[\[/.test(s)) return 'reflection';
-  if (/^calendar:/i.test(s)) return 'calendar';
-  if (/^manual\b/i.test(s)) return 'manual';
-  return 'chat';
-}
 
 /** Whether the statement is still the one Charlie wrote: its block id is a hash of it. */
 export function writtenByCharlie(page: string, fact: Pick<FactLine, 'text' | 'blockId'>): boolean {

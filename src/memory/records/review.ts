@@ -6,8 +6,8 @@
  * date (`[superseded:: YYYY-MM-DD]`), kept on the page for the record but out of retrieval.
  * `hold` keeps a record out of retrieval and prompts while the person decides.
  *
- * The attribute is the record's `[about:: …]` field when it has one, else read from the
- * statement by a few plain patterns (employer, home, partner, birthday, role).
+ * This module is the Markdown side (fact lines, `review.md`); the rule that two records are about
+ * the same attribute is the core's (src/core/records/review.ts), shared with private.db.
  */
 import type { ReviewChoice, ReviewPair } from '../../core/ports/index.js';
 import { field, parseFactLine, setField, type FactLine } from '../graph/lines.js';
@@ -15,23 +15,11 @@ import { normalizeStatement } from '../graph/names.js';
 import type { WikiPage } from '../graph/page.js';
 import type { RecordEvent } from './history.js';
 import { readRecord } from './record.js';
-
-const ATTRIBUTES: [string, RegExp][] = [
-  ['employer', /\b(?:works? (?:at|for)|working (?:at|for)|joined|employed (?:at|by)|job at|hired by|started (?:at|with)|employer is)\b/i],
-  ['home', /\b(?:lives? (?:in|at)|living in|moved to|based in|relocated to|home is in)\b/i],
-  ['partner', /\b(?:married to|engaged to|dating|partner is|wife is|husband is)\b/i],
-  ['birthday', /\b(?:born on|birthday is)\b/i],
-  ['role', /\b(?:role is|title is|works as|promoted to)\b/i],
-];
-
-export function attributeOf(text: string, about?: string): string {
-  if (about?.trim()) return about.trim().toLowerCase();
-  return ATTRIBUTES.find(([, re]) => re.test(text))?.[0] ?? '';
-}
+import { attributeOf } from '../../core/records/review.js';
+import { retrievable } from '../../core/records/record.js';
 
 function isOpen(page: string, fact: FactLine): boolean {
-  const status = readRecord(page, fact, { sensitivity: 'personal' }).status;
-  return status === 'active' || status === 'review';
+  return retrievable(readRecord(page, fact, { sensitivity: 'personal' }).status);
 }
 
 /**

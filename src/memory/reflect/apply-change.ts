@@ -20,7 +20,7 @@ import { normalizeStatement } from '../graph/names.js';
 import { addField, field, parseFactLine, renderFact, setField, sourceOf, type FactLine } from '../graph/lines.js';
 import { addToSection, editLines } from '../graph/page-edit.js';
 import type { WikiPage } from '../graph/page.js';
-import { provenanceOf } from '../records/record.js';
+import { provenanceOf } from '../../core/records/record.js';
 
 /** A rule's confidence: the model saw a pattern, nobody said it. */
 export const RULE_CONFIDENCE = 0.7;

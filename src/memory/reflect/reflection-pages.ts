@@ -17,7 +17,7 @@ import { readPage, type WikiPage } from '../graph/page.js';
 import type { Wiki } from '../graph/wiki.js';
 import { noteFiles } from '../graph/wiki-pages.js';
 import { listProjects } from '../index/page-files.js';
-import { decay } from '../records/decay.js';
+import { decay } from '../../core/records/decay.js';
 import { recordLogLine } from '../records/history.js';
 import { recordsOf } from '../records/record.js';
 import { readIfExists, sha256, writeFileAtomic } from '../store/atomic-write.js';

@@ -8,16 +8,24 @@ import { join } from 'node:path';
 import type { Clock, LayersSnapshot, MemoryLayers, Note, WriteOutcome } from '../../core/ports/index.js';
 import { fingerprint, keysOf, normaliseForFingerprint, type ForgetOutcome, type ForgetTarget, type Tombstone } from '../../core/tombstones.js';
 import { formatLogEntry, LOG_FILE, parseLog } from '../archive-format.js';
-import { parseFactLine, sourceOf } from '../graph/lines.js';
+import { parseFactLine, sourceOf, type FactLine } from '../graph/lines.js';
 import { addTombstone } from '../tombstones.js';
-import { sha256, writeFileAtomic } from './atomic-write.js';
+import { sha256, writeFileAtomic, type OpenFile } from './atomic-write.js';
+import { CharlieError } from '../../core/errors.js';
+import type { PageEdits } from '../graph/page-removal.js';
+import type { NoteFiles } from '../notes/note-files.js';
+import { readLayerFiles, writeLayerFiles } from './layers-files.js';
+import type { ProjectDefaults } from './project-file.js';
 
 export interface ForgetDeps {
   dir: string;
   clock: Clock;
   readNote(path: string): Promise<Note | null>;
-  readNoteFile(path: string): Promise<{ full: string; content: string } | null>;
-  deleteNote(path: string): Promise<boolean>;
+  /** Pages are deleted and rewritten by the knowledge graph, their one writer. */
+  pages: {
+    deletePage(path: string): Promise<boolean>;
+    rewritePage(path: string, change: (content: string) => string | null): Promise<boolean>;
+  };
   readLayers(): Promise<LayersSnapshot>;
   writeLayers(layers: MemoryLayers, versions: Record<string, string>): Promise<WriteOutcome>;
 }
@@ -50,34 +58,35 @@ export async function forgetInProject(deps: ForgetDeps, target: ForgetTarget, by
   let said: Said;
   if (target.kind === 'note') {
     const note = await deps.readNote(target.path);
-    if (!note || !(await deps.deleteNote(note.path))) return NOTHING;
+    if (!note || !(await deps.pages.deletePage(note.path))) return NOTHING;
     tombstone = { kind: 'note', description: `note ${note.path}`, keys: keysOf({ title: note.title, aliases: note.aliases }), when, by };
     said = { sources: [], texts: [note.title, ...note.aliases] };
   } else if (target.kind === 'entry') {
-    const file = await deps.readNoteFile(target.path);
-    if (!file) return NOTHING;
     const note = await deps.readNote(target.path);
     const entry = note ? noteEntries(note.body)[target.entry - 1] : undefined;
     if (!note || !entry) return NOTHING;
-    const bodyAt = file.content.lastIndexOf(note.body);
-    if (bodyAt < 0) return NOTHING;
-    const next = `${file.content.slice(0, bodyAt + entry.start)}${file.content.slice(bodyAt + entry.end)}`.replace(/\n{3,}/g, '\n\n');
-    const written = await writeFileAtomic(file.full, next, sha256(file.content));
-    if (!written.ok) return NOTHING;
+    const written = await deps.pages.rewritePage(note.path, (content) => {
+      const bodyAt = content.lastIndexOf(note.body);
+      return bodyAt < 0 ? null : `${content.slice(0, bodyAt + entry.start)}${content.slice(bodyAt + entry.end)}`.replace(/\n{3,}/g, '\n\n');
+    });
+    if (!written) return NOTHING;
     tombstone = { kind: 'entry', description: `entry ${target.entry} (${entry.heading}) of ${note.path}`, keys: [fingerprint(entry.text)], when, by };
     said = { sources: [], texts: [entry.text] };
   } else if (target.kind === 'record') {
-    const file = await deps.readNoteFile(target.path);
-    const lines = file?.content.split('\n') ?? [];
-    const at = lines.findIndex((raw, i) => parseFactLine(raw, i + 1)?.blockId === target.id);
-    const fact = at < 0 ? null : parseFactLine(lines[at] ?? '', at + 1);
-    if (!file || !fact) return NOTHING;
-    lines.splice(at, 1);
-    const written = await writeFileAtomic(file.full, lines.join('\n'), sha256(file.content));
-    if (!written.ok) return NOTHING;
-    const source = fact.fields.find((f) => f.key === 'source')?.value;
-    tombstone = { kind: 'record', description: `record ${target.id} of ${target.path.replace(/^notes\//, '')}`, keys: [fingerprint(fact.text)], when, by };
-    said = { sources: source ? [sourceOf(source)] : [], texts: [fact.text] };
+    let fact: FactLine | null = null;
+    const written = await deps.pages.rewritePage(target.path, (content) => {
+      const lines = content.split('\n');
+      const at = lines.findIndex((raw, i) => parseFactLine(raw, i + 1)?.blockId === target.id);
+      fact = at < 0 ? null : parseFactLine(lines[at] ?? '', at + 1);
+      if (!fact) return null;
+      lines.splice(at, 1);
+      return lines.join('\n');
+    });
+    const removed = fact as FactLine | null;
+    if (!written || !removed) return NOTHING;
+    const source = removed.fields.find((f) => f.key === 'source')?.value;
+    tombstone = { kind: 'record', description: `record ${target.id} of ${target.path.replace(/^notes\//, '')}`, keys: [fingerprint(removed.text)], when, by };
+    said = { sources: source ? [sourceOf(source)] : [], texts: [removed.text] };
   } else {
     const snap = await deps.readLayers();
     const list = target.kind === 'decision' ? snap.layers.decisions : snap.layers.quotes;
@@ -132,4 +141,24 @@ export async function redactArchive(logDir: string, said: Said, when: string): P
     if (written.ok) count += hits.length;
   }
   return count;
+}
+
+/** The forget dependencies of one project of the Markdown store: layers on disk, pages through the knowledge graph. */
+export function forgetDeps(o: { dir: string; slug: string; clock: Clock; notes: NoteFiles; pages: PageEdits | undefined; defaults: ProjectDefaults; openFile: OpenFile }, by: string): ForgetDeps {
+  const source = `forgotten by ${by}`;
+  const pages = (): PageEdits => {
+    if (!o.pages) throw new CharlieError('forgetting a page needs the knowledge graph (FileProjectStore option `pages`)');
+    return o.pages;
+  };
+  return {
+    dir: o.dir,
+    clock: o.clock,
+    readNote: (path) => o.notes.read(path),
+    pages: {
+      deletePage: (path) => pages().deletePage(o.slug, path, source),
+      rewritePage: (path, change) => pages().rewritePage(o.slug, path, change, source),
+    },
+    readLayers: () => readLayerFiles(o.dir, o.slug, o.defaults),
+    writeLayers: (layers, versions) => writeLayerFiles(o.dir, o.slug, layers, versions, o.defaults, o.openFile),
+  };
 }

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { isScalar, type Document } from 'yaml';
 import type { FileProblem, LogCursor, ProjectConfig, ProjectOrigin } from '../../core/ports/index.js';
 import { LOG_FILE } from '../archive-format.js';
+import { readTextOrProblem } from './atomic-write.js';
 import { frontMatterBlock, newDocument, parseFrontMatter, type FrontMatterSplit } from './front-matter.js';
 
 /** Integers arrive as bigint (so Discord snowflakes written without quotes keep every digit). */
@@ -164,4 +165,46 @@ export function withFields(doc: Document, split: FrontMatterSplit, fields: Recor
     } else doc.set(key, doc.createNode(value));
   }
   return `${frontMatterBlock(doc)}${split.body}`;
+}
+
+/** What updateProject may change in project.md. */
+export const patchSchema = z.object({
+  style: z.string().max(4000).optional(),
+  distillEvery: z.number().int().min(1).max(1000).optional(),
+  archive: z.boolean().optional(),
+  respond: z.enum(['always', 'mention']).optional(),
+});
+
+/** A display name: one line of at most 80 visible characters (control characters become spaces). */
+export const relabelSchema = z.object({
+  name: z
+    .string()
+    .transform((n) =>
+      n
+        .replace(/[\p{Cc}\p{Zl}\p{Zp}]+/gu, ' ')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    )
+    .pipe(z.string().min(1, 'a project needs a name').max(80, 'a project name has at most 80 characters'))
+    .optional(),
+  archived: z.boolean().optional(),
+});
+
+/** Reads project.md files, keeping the last parse of each by its text: a turn reads it several times, and parsing its YAML cost more than reading it. */
+export class ProjectFileReader {
+  private readonly parsed = new Map<string, { text: string; parsed: ParsedProject }>();
+  constructor(private readonly defaults: ProjectDefaults) {}
+
+  /** `fresh`: a parse of its own, not cached (patching edits the parsed document in place). */
+  async read(path: string, shown: string, slug: string, fresh: boolean): Promise<{ text: string; parsed: ParsedProject } | null> {
+    const read = await readTextOrProblem(path, shown);
+    if (read === null) return null;
+    // Not UTF-8: a broken project (defaults, never rewritten); its rough text still finds its key.
+    if ('problem' in read) return { text: read.roughText, parsed: unreadableProject(slug, read.problem, this.defaults) };
+    const known = this.parsed.get(slug);
+    if (!fresh && known?.text === read.text) return known;
+    const project = { text: read.text, parsed: parseProjectFile(read.text, slug, shown, this.defaults) };
+    if (!fresh) this.parsed.set(slug, project);
+    return project;
+  }
 }

@@ -3,16 +3,15 @@
  *
  *     projects/<slug>/project.md     settings (front matter) + summary (body)
  *     projects/<slug>/decisions.md   layer 2        projects/<slug>/quotes.md   layer 3
- *     projects/<slug>/log/*.md       archive        projects/<slug>/notes/      entity pages
+ *     projects/<slug>/log/*.md       archive        projects/<slug>/notes/      entity pages (read here;
+ *                                                    the knowledge graph writes them, and forgets them for this store)
  *
  * Writes are atomic and never replace a file whose bytes changed since it was read; files that
  * do not parse are reported (FileProblem) and never rewritten. Mutations of one project run one
  * at a time (a promise chain per slug in this instance).
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, realpath } from 'node:fs/promises';
-import { join } from 'node:path';
-import { z } from 'zod';
+import { mkdir, readdir } from 'node:fs/promises';
 import { CharlieError, UnsafeNameError } from '../../core/errors.js';
 import { silentLogger } from '../../core/ports/index.js';
 import { KeyedQueue } from '../../core/keyed-queue.js';
@@ -26,7 +25,6 @@ import type {
   Logger,
   MemoryLayers,
   Note,
-  NoteDraft,
   NoteSummary,
   ProjectConfig,
   ProjectOrigin,
@@ -37,16 +35,17 @@ import type {
 import { LOG_FILE } from '../archive-format.js';
 import { numberedSlug, slugify } from '../slug.js';
 import { NoteFiles } from '../notes/note-files.js';
-import { ABSENT, openFile, readIfExists, readTextOrProblem, sha256, writeFileAtomic, type OpenFile } from './atomic-write.js';
+import type { PageEdits } from '../graph/page-removal.js';
+import { ABSENT, openFile, readIfExists, sha256, writeFileAtomic, type OpenFile } from './atomic-write.js';
 import { PROJECT_FILE, readLayerFiles, writeLayerFiles } from './layers-files.js';
 import { LogArchive, type ReadObserver } from './log-archive.js';
 import { MemoryFileError } from './memory-errors.js';
-import { newProjectFile, parseProjectFile, unreadableProject, withFields, type ParsedProject, type ProjectDefaults, type StoredLogCursor } from './project-file.js';
+import { newProjectFile, parseProjectFile, patchSchema, ProjectFileReader, relabelSchema, withFields, type ParsedProject, type ProjectDefaults, type StoredLogCursor } from './project-file.js';
 import { holdsMemory, orphanFor } from './orphans.js';
-import { forgetInProject } from './forget.js';
-import { readTombstones } from '../tombstones.js';
-import { ForgottenError, forgottenBy, type ForgetOutcome, type ForgetTarget, type Tombstone } from '../../core/tombstones.js';
-import { assertRealInside, resolveChild, resolveInside } from './safe-path.js';
+import { forgetDeps, forgetInProject } from './forget.js';
+import { readTombstones, withoutForgotten } from '../tombstones.js';
+import { type ForgetOutcome, type ForgetTarget, type Tombstone } from '../../core/tombstones.js';
+import { realInsideChecker, resolveChild, resolveInside } from './safe-path.js';
 
 export interface FileProjectStoreOptions {
   projectsDir: string;
@@ -57,33 +56,11 @@ export interface FileProjectStoreOptions {
   onLogRead?: ReadObserver;
   /** The file-system edge for writes (tests script a full disk with it). */
   openFile?: OpenFile;
-  /** Called after a note was deleted (the knowledge graph removes the links to it). */
-  onNoteDeleted?: (slug: string, path: string) => Promise<void>;
+  /** The knowledge graph's page edits: forgetting a note, an entry or a record of one goes through its one writer. */
+  pages?: PageEdits;
   /** Something was forgotten in the project: derived copies (the index) must let go of it too. */
   onForgotten?: (slug: string) => Promise<unknown>;
 }
-
-const patchSchema = z.object({
-  style: z.string().max(4000).optional(),
-  distillEvery: z.number().int().min(1).max(1000).optional(),
-  archive: z.boolean().optional(),
-  respond: z.enum(['always', 'mention']).optional(),
-});
-
-/** A display name: one line of at most 80 visible characters (control characters become spaces). */
-const relabelSchema = z.object({
-  name: z
-    .string()
-    .transform((n) =>
-      n
-        .replace(/[\p{Cc}\p{Zl}\p{Zp}]+/gu, ' ')
-        .replace(/\s+/g, ' ')
-        .trim(),
-    )
-    .pipe(z.string().min(1, 'a project needs a name').max(80, 'a project name has at most 80 characters'))
-    .optional(),
-  archived: z.boolean().optional(),
-});
 
 const MAX_ATTEMPTS = 3;
 const ENSURE_LANE = '\u0000ensure';
@@ -95,35 +72,31 @@ export class FileProjectStore implements ProjectStore {
   private readonly defaults: ProjectDefaults;
   private readonly onLogRead: ReadObserver | undefined;
   private readonly openFile: OpenFile;
-  private readonly onNoteDeleted: FileProjectStoreOptions['onNoteDeleted'];
+  private readonly pages: PageEdits | undefined;
   private readonly onForgotten: FileProjectStoreOptions['onForgotten'];
   /** origin key → slug, built lazily from project.md files and refreshed on a miss. */
   private keys: Map<string, string> | null = null;
-  private realRoot: string | null = null;
-  /** The last parse of each project.md, by its text: a turn reads it several times, and parsing its YAML cost more than reading it. */
-  private readonly parsedProjects = new Map<string, { text: string; parsed: ParsedProject }>();
+  /** The symlink check under the projects folder, with the folder's own realpath taken once (it was half of every check). */
+  private readonly assertInside: (full: string) => Promise<void>;
+  private readonly projectFiles: ProjectFileReader;
   /** One file operation at a time per project (and one lane for creating projects). */
   private readonly lanes = new KeyedQueue();
 
   constructor(options: FileProjectStoreOptions) {
     this.root = options.projectsDir;
+    this.assertInside = realInsideChecker(this.root);
     this.clock = options.clock;
     this.logger = (options.logger ?? silentLogger).child({ component: 'project-store' });
     this.defaults = options.defaults ?? { distillEvery: 5 };
+    this.projectFiles = new ProjectFileReader(this.defaults);
     this.onLogRead = options.onLogRead;
     this.openFile = options.openFile ?? openFile;
-    this.onNoteDeleted = options.onNoteDeleted;
+    this.pages = options.pages;
     this.onForgotten = options.onForgotten;
   }
 
   private dir(slug: string): string {
     return resolveChild(this.root, slug);
-  }
-
-  /** The symlink check under the projects folder, with the folder's own realpath taken once (it was half of every check). */
-  private async assertInside(full: string): Promise<void> {
-    this.realRoot ??= await realpath(this.root).catch(() => null);
-    await assertRealInside(this.root, full, this.realRoot ?? undefined);
   }
 
   private async archive(slug: string): Promise<LogArchive> {
@@ -133,7 +106,7 @@ export class FileProjectStore implements ProjectStore {
   }
 
   private notes(slug: string): NoteFiles {
-    return new NoteFiles({ notesDir: resolveInside(this.dir(slug), 'notes'), shownPrefix: `${slug}/notes/`, clock: this.clock, logger: this.logger, openFile: this.openFile });
+    return new NoteFiles({ notesDir: resolveInside(this.dir(slug), 'notes'), shownPrefix: `${slug}/notes/` });
   }
 
   private report(problems: FileProblem[]): void {
@@ -144,15 +117,7 @@ export class FileProjectStore implements ProjectStore {
   private async readProject(slug: string, fresh = false): Promise<{ text: string; parsed: ParsedProject } | null> {
     const path = resolveInside(this.dir(slug), PROJECT_FILE);
     await this.assertInside(path);
-    const read = await readTextOrProblem(path, `${slug}/${PROJECT_FILE}`);
-    if (read === null) return null;
-    // Not UTF-8: a broken project (defaults, never rewritten); its rough text still finds its key.
-    if ('problem' in read) return { text: read.roughText, parsed: unreadableProject(slug, read.problem, this.defaults) };
-    const known = this.parsedProjects.get(slug);
-    if (!fresh && known?.text === read.text) return known;
-    const project = { text: read.text, parsed: parseProjectFile(read.text, slug, `${slug}/${PROJECT_FILE}`, this.defaults) };
-    if (!fresh) this.parsedProjects.set(slug, project);
-    return project;
+    return this.projectFiles.read(path, `${slug}/${PROJECT_FILE}`, slug, fresh);
   }
 
   /** Re-reads project.md and rewrites front matter fields, keeping everything else. */
@@ -405,65 +370,20 @@ export class FileProjectStore implements ProjectStore {
     return this.notes(slug).read(path);
   }
 
-  saveNote(slug: string, draft: NoteDraft): Promise<{ path: string; created: boolean }> {
-    return this.lanes.run(slug, async () => {
-      const tomb = forgottenBy(await readTombstones(this.dir(slug)), { title: draft.title, aliases: draft.aliases, text: draft.body });
-      if (tomb) throw new ForgottenError(tomb);
-      return this.notes(slug).save(draft);
-    });
-  }
-
   tombstones(slug: string): Promise<Tombstone[]> {
     return readTombstones(this.dir(slug));
   }
 
   forget(slug: string, target: ForgetTarget, by: string, options: { removeMessages: boolean }): Promise<ForgetOutcome> {
     const dir = this.dir(slug);
-    const notes = this.notes(slug);
     const outcome = this.lanes.run(slug, async () => {
       await this.assertInside(dir);
-      return forgetInProject(
-        {
-          dir,
-          clock: this.clock,
-          readNote: (path) => notes.read(path),
-          readNoteFile: async (path) => {
-            const full = resolveInside(join(dir, 'notes'), /\.md$/i.test(path) ? path.replace(/^notes\//, '') : `${path.replace(/^notes\//, '')}.md`);
-            const content = await readIfExists(full);
-            return content === null ? null : { full, content };
-          },
-          deleteNote: (path) => notes.delete(path),
-          readLayers: () => readLayerFiles(dir, slug, this.defaults),
-          writeLayers: (layers, versions) => writeLayerFiles(dir, slug, layers, versions, this.defaults, this.openFile),
-        },
-        target,
-        by,
-        options,
-      );
+      const deps = { dir, slug, clock: this.clock, notes: this.notes(slug), pages: this.pages, defaults: this.defaults, openFile: this.openFile };
+      return forgetInProject(forgetDeps(deps, by), target, by, options);
     });
-    // A forgotten note is deleted like any other: the knowledge graph removes the links to it.
     return outcome.then(async (out) => {
-      if (out.forgotten && target.kind === 'note') await this.unlinkNote(slug, target.path, 'forgotten');
       if (out.forgotten && this.onForgotten) await this.onForgotten(slug).catch((err: unknown) => this.logger.warn({ slug, err }, 'the index still holds a forgotten item until its next clean-up'));
       return out;
-    });
-  }
-
-  async deleteNote(slug: string, path: string): Promise<boolean> {
-    const deleted = await this.lanes.run(slug, () => this.notes(slug).delete(path));
-    if (deleted) await this.unlinkNote(slug, path, 'deleted');
-    return deleted;
-  }
-
-  /** Tells the knowledge graph a note is gone, so it removes the links to it; a failure is logged, the deletion stands. */
-  private async unlinkNote(slug: string, path: string, how: 'deleted' | 'forgotten'): Promise<void> {
-    if (!this.onNoteDeleted) return;
-    const rel = path
-      .trim()
-      .replace(/^\.\//, '')
-      .replace(/^notes\//, '');
-    await this.onNoteDeleted(slug, /\.md$/i.test(rel) ? rel : `${rel}.md`).catch((err: unknown) => {
-      this.logger.warn({ slug, path: rel, err }, `links to a ${how} note were not removed`);
     });
   }
 
@@ -474,14 +394,4 @@ export class FileProjectStore implements ProjectStore {
 
 function plainEntry(e: LogEntry): LogEntry {
   return { time: e.time, speaker: e.speaker, source: e.source, text: e.text, role: e.role };
-}
-
-/** Decisions and quotes that were forgotten are never written back (by distillation or anyone). */
-function withoutForgotten(layers: MemoryLayers, tombstones: Tombstone[]): MemoryLayers {
-  if (tombstones.length === 0) return layers;
-  return {
-    ...layers,
-    decisions: layers.decisions.filter((d) => !forgottenBy(tombstones, { text: d.text })),
-    quotes: layers.quotes.filter((q) => !forgottenBy(tombstones, { text: q.text })),
-  };
 }

@@ -73,3 +73,12 @@ export async function assertRealInside(root: string, full: string, knownRealRoot
     }
   }
 }
+
+/** `assertRealInside` for many paths under one root, taking the root's own realpath once it exists. */
+export function realInsideChecker(root: string): (full: string) => Promise<void> {
+  let realRoot: string | null = null;
+  return async (full) => {
+    realRoot ??= await realpath(root).catch(() => null);
+    await assertRealInside(root, full, realRoot ?? undefined);
+  };
+}

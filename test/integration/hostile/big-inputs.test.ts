@@ -4,7 +4,7 @@
  * stack when distillation reads it. Before the fixes these tests ran into vitest's timeout or
  * threw RangeError.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -12,11 +12,12 @@ import { distill } from '../../../src/core/distill.js';
 import { projectDistillTarget } from '../../../src/core/home.js';
 import { silentLogger, type Clock } from '../../../src/core/ports/index.js';
 import { chunkPage } from '../../../src/memory/index/chunker.js';
-import { appendToNote, parseNote } from '../../../src/memory/notes/note-format.js';
 import { formatLogEntry, logFileHeading, parseLog } from '../../../src/memory/archive-format.js';
 import { parseDecisions, parseQuotes, serializeDecisions, serializeQuotes } from '../../../src/memory/store/layers-format.js';
 import { FileProjectStore } from '../../../src/memory/store/project-store.js';
 import { ScriptedChatModel } from '../../support/fakes.js';
+import { Wiki } from '../../../src/memory/graph/wiki.js';
+import { writePage } from '../../support/pages.js';
 
 const SPACES = ' '.repeat(150_000);
 
@@ -54,11 +55,17 @@ describe('parsers stay linear on 150,000 spaces', () => {
     expect(chunks.map((c) => c.heading === `A › Plans${SPACES}x`)).toEqual([true]);
   });
 
-  it('a note whose body ends in 150,000 spaces can be added to', async () => {
-    const content = `---\ntitle: A\n---\n\nx${SPACES}y${SPACES}`;
-    const parsed = parseNote(content, 'A.md', 'p/notes/A.md');
-    expect(parsed.ok).toBe(true);
-    if (parsed.ok) expect(appendToNote(content, parsed, { title: 'A', body: 'more', source: 's' }, new Date('2026-11-29T00:00:00Z'))).toMatch(/y\n\n### 2026-11-29\n\nmore\n$/);
+  it('a page whose body ends in 150,000 spaces can be added to (through the graph)', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'charlie-big-page-'));
+    try {
+      await mkdir(join(root, 'p', 'notes'), { recursive: true });
+      await writeFile(join(root, 'p', 'notes', 'A.md'), `---\ntitle: A\n---\n\nx${SPACES}y${SPACES}`);
+      const wiki = new Wiki({ projectsDir: root, clock: { now: () => new Date('2026-11-29T00:00:00Z') }, logger: silentLogger });
+      expect(await writePage(wiki, 'p', { title: 'A', facts: ['More about A.'] })).toBe('A.md');
+      expect(await readFile(join(root, 'p', 'notes', 'A.md'), 'utf8')).toMatch(/^- More about A\./m);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 
   it('a log entry of 150,000 blank lines and a hand-made header line of spaces', () => {

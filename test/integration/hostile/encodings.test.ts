@@ -7,7 +7,9 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Clock } from '../../../src/core/ports/index.js';
+import { silentLogger, type Clock } from '../../../src/core/ports/index.js';
+import { Wiki } from '../../../src/memory/graph/wiki.js';
+import { writePageReport } from '../../support/pages.js';
 import { FileProjectStore } from '../../../src/memory/store/project-store.js';
 import { tempDirs } from '../../support/temp-dir.js';
 
@@ -66,7 +68,10 @@ describe('files that are not UTF-8', () => {
     expect(problems).toEqual([expect.objectContaining({ path: `${slug}/notes/People/Zoe.md`, message: expect.stringMatching(/UTF-16/) })]);
     expect((await store.grepNotes(slug, 'café', 5)).map((h) => h.path)).toEqual(['People/Sam.md']);
     await expect(store.readNote(slug, 'People/Zoe.md')).rejects.toThrow(/UTF-16/);
-    const err = await store.saveNote(slug, { title: 'Zoe', category: 'People', body: 'Moved to Lyon.', source: 'manual' }).catch((e: unknown) => e);
-    expect(String(err)).toMatch(/UTF-16/);
+    const wiki = new Wiki({ projectsDir: root, clock, logger: silentLogger });
+    const report = await writePageReport(wiki, slug, { title: 'Zoe', category: 'People', facts: ['Moved to Lyon.'] });
+    expect(report.created.concat(report.updated)).toEqual([]);
+    expect(report.refused).toEqual([{ item: 'People/Zoe.md', reason: expect.stringMatching(/UTF-16/) }]);
+    await expect(store.readNote(slug, 'People/Zoe.md')).rejects.toThrow(/UTF-16/);
   });
 });

@@ -12,6 +12,7 @@ import { silentLogger, type Clock } from '../../../src/core/ports/index.js';
 import { FileProjectStore } from '../../../src/memory/store/project-store.js';
 import { Wiki } from '../../../src/memory/graph/wiki.js';
 import { ScriptedChatModel } from '../../support/fakes.js';
+import { writePage, writePageReport } from '../../support/pages.js';
 import { tempDirs } from '../../support/temp-dir.js';
 
 const clock: Clock = { now: () => new Date('2026-11-29T18:20:11.000Z') };
@@ -24,17 +25,18 @@ beforeEach(() => {
 const count = (text: string, needle: string) => text.split(needle).length - 1;
 
 describe('entity notes and replays', () => {
-  it('the same save twice (same key) leaves one entry; a different key still adds one', async () => {
+  it('the same write twice (same message) leaves one record; a new fact is still added', async () => {
     const store = new FileProjectStore({ projectsDir: root, clock });
+    const wiki = new Wiki({ projectsDir: root, clock, logger: silentLogger });
     const { slug } = await store.ensureProject({ key: 'terminal:p', name: 'p' });
-    const draft = { title: 'Sarah Chen', category: 'People', body: 'Leads the design team.', source: 's:1', key: 's:1..s:5' };
-    await store.saveNote(slug, draft);
-    await store.saveNote(slug, draft);
-    await store.saveNote(slug, { ...draft, body: 'Leads the design team.\n' });
-    const page = await readFile(join(root, slug, 'notes/People/Sarah-Chen.md'), 'utf8');
-    expect(count(page, 'Leads the design team.')).toBe(1);
-    await store.saveNote(slug, { ...draft, body: 'Moved to Lyon.', key: 's:6..s:9' });
-    const after = await readFile(join(root, slug, 'notes/People/Sarah-Chen.md'), 'utf8');
+    const page = { title: 'Sarah Chen', category: 'People/Professional', facts: ['Leads the design team.'], source: 's:1' };
+    const path = await writePage(wiki, slug, page);
+    expect((await writePageReport(wiki, slug, page)).factsAdded).toBe(0);
+    expect((await writePageReport(wiki, slug, { ...page, facts: ['Leads the design team.\n'] })).factsAdded).toBe(0);
+    const first = await readFile(join(root, slug, 'notes', path), 'utf8');
+    expect(count(first, 'Leads the design team.')).toBe(1);
+    await writePage(wiki, slug, { ...page, facts: ['Moved to Lyon.'], source: 's:6' });
+    const after = await readFile(join(root, slug, 'notes', path), 'utf8');
     expect(count(after, 'Leads the design team.')).toBe(1);
     expect(count(after, 'Moved to Lyon.')).toBe(1);
   });

@@ -5,7 +5,9 @@
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Clock, ProjectOrigin } from '../../../src/core/ports/index.js';
+import { silentLogger, type Clock, type ProjectOrigin } from '../../../src/core/ports/index.js';
+import { Wiki } from '../../../src/memory/graph/wiki.js';
+import { writePage } from '../../support/pages.js';
 import { FileProjectStore } from '../../../src/memory/store/project-store.js';
 import { tempDirs } from '../../support/temp-dir.js';
 
@@ -23,7 +25,7 @@ async function seed(origin: ProjectOrigin): Promise<string> {
   await store.appendLog(slug, { time: '2026-11-29T18:00:00Z', speaker: 'Ann', source, text: 'We meet on Friday.', role: 'user' });
   const snap = await store.readLayers(slug);
   await store.writeLayers(slug, { summary: 'Planning.', decisions: [{ date: '2026-11-29', text: 'Meet on Friday', source }], quotes: [] }, snap.versions);
-  await store.saveNote(slug, { title: 'Ann', category: 'People', body: 'Organises the meetings.', source });
+  await writePage(new Wiki({ projectsDir: root, clock, logger: silentLogger }), slug, { title: 'Ann', category: 'People/Friends', facts: ['Organises the meetings.'], source });
   await rm(join(root, slug, 'project.md'));
   return slug;
 }

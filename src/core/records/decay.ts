@@ -8,8 +8,7 @@
  * settles into `old`. A record without a category does not decay here (the page's staleness
  * still discounts it in ranking).
  */
-import type { Category } from '../../core/records/record.js';
-import type { MemoryRecord } from './record.js';
+import type { Category, MemoryRecord } from './record.js';
 
 /** Half-life in days; null = no decay. */
 export const HALF_LIFE_DAYS: Record<Category, number | null> = {
