@@ -36,6 +36,7 @@ import { FileWriteRequestStore } from './storage/write-request-store.js';
 import { graphTombstoneCheck } from './memory/tombstones.js';
 import { openUsageStore } from './storage/usage-store.js';
 import { selectEmbedder } from './llm/embeddings.js';
+import type { ModelDownloadStep } from './llm/transformers-runtime.js';
 import { createRecall, recallSettings } from './memory/recall.js';
 import { conformanceStartLine } from './doctor/conformance-store.js';
 import { settingsView } from './web/settings.js';
@@ -70,7 +71,7 @@ import { bothBooks, privateCommitments } from './time/private-commitments.js';
 import { describeDestinations } from './core/destinations.js';
 import { configuredDestinations } from './doctor/destinations.js';
 
-export async function buildApp(config: Config, logger: Logger, progress: Logger = logger, chat?: ChatModelBuild, clock: Clock = systemClock) {
+export async function buildApp(config: Config, logger: Logger, onDownload?: (step: ModelDownloadStep) => void, chat?: ChatModelBuild, clock: Clock = systemClock) {
   makeFolder('DATA_DIR', config.dataDir);
   makeFolder('PROJECTS_DIR', config.projectsDir);
   const chatModel = chat ?? serverChatModel(config, logger.child({ component: 'llm' }));
@@ -87,7 +88,7 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
   // A damaged private.db pauses DMs only; the message names the file and how to recover it.
   if (privateStore.problem) notices.push(privateStore.problem.message);
   const usage = openUsageStore(dataFiles(config.dataDir).usage, logger);
-  const { embedder, notice } = await selectEmbedder(config, progress.child({ component: 'embedder' }));
+  const { embedder, notice } = await selectEmbedder(config, logger.child({ component: 'embedder' }), onDownload);
   if (notice) notices.push(notice);
   applyIndexRuntime(config);
   const retrieval = createRecall({
@@ -289,7 +290,7 @@ async function main(): Promise<void> {
   const chat = buildChatModel(config, choice, logger.child({ component: 'llm' }));
   chat.warmUp();
   const modelStatus = choice.provider === 'none' ? choice.message : choice.provider === 'server' ? choice.status : null;
-  const app = await buildApp(config, logger, terminal ? echoDownloads(logger) : logger, chat);
+  const app = await buildApp(config, logger, terminal ? echoDownload : undefined, chat);
   // What the last `npm run doctor` found about the server models, so a degraded one is visible at once.
   const serverChat = choice.provider !== 'embedded';
   const modelLines = serverChat ? [conformanceStartLine(config.dataDir, config.LLM_MODEL, config.LLM_BASE_URL)] : [];
@@ -466,21 +467,8 @@ function memoryLaneModel(config: Config, chat: ChatModel, logger: Logger): Local
 }
 
 /** In the terminal chat, logs go to a file; model download progress is also shown on screen. */
-function echoDownloads(base: Logger): Logger {
-  return {
-    ...base,
-    debug: (o, m) => base.debug(o, m),
-    warn: (o, m) => base.warn(o, m),
-    error: (o, m) => base.error(o, m),
-    info(obj, msg) {
-      base.info(obj, msg);
-      if (typeof obj === 'object' && msg?.startsWith('downloading')) {
-        const p = obj as { file?: string; percent?: number };
-        process.stdout.write(`  ${msg}: ${p.file ?? ''} ${p.percent ?? ''}%\n`);
-      }
-    },
-    child: (bindings) => echoDownloads(base.child(bindings)),
-  };
+function echoDownload(step: ModelDownloadStep): void {
+  process.stdout.write(`  ${step.label}: ${step.file} ${step.percent}%\n`);
 }
 
 /** The web's Read aloud speaks through the same speech guard as voice channels. */

@@ -77,7 +77,7 @@ export async function startWebFixture(options: { script: Script; files?: Record<
     },
     root,
   );
-  const app = await buildApp(config, silentLogger, silentLogger, undefined, options.clock);
+  const app = await buildApp(config, silentLogger, undefined, undefined, options.clock);
   let printed = '';
   const out = new Writable({
     write(chunk: Buffer, _enc, done) {
