@@ -13,6 +13,7 @@
  * of a line a person wrote stays byte for byte as it was.
  */
 import { createHash } from 'node:crypto';
+import { oneLine } from '../../util/one-line.js';
 
 export interface InlineField {
   key: string;
@@ -109,13 +110,6 @@ export interface FactDraft {
 /** Block ids are stable: derived from the page and the fact's text. */
 export function blockIdFor(page: string, text: string): string {
   return `r-${createHash('sha1').update(`${page}\n${text}`).digest('hex').slice(0, 6)}`;
-}
-
-function oneLine(text: string): string {
-  return text
-    .replace(/[\r\n]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
 }
 
 export function renderFact(page: string, fact: FactDraft): string {
