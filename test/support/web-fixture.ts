@@ -10,7 +10,8 @@ import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import { loadConfig } from '../../src/config.js';
 import { silentLogger, type Clock } from '../../src/core/ports/index.js';
-import { buildApp, startWebApp } from '../../src/main.js';
+import { buildApp } from '../../src/main.js';
+import { startWebApp } from '../../src/app/web-door.js';
 import type { WebServer } from '../../src/web/server.js';
 import { startFakeModelServer, type FakeModelServer, type Script } from './fake-model-server.js';
 
