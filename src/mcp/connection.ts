@@ -38,7 +38,6 @@ export interface ConnectionOptions {
 
 const BACKOFF_MAX_MS = 60_000;
 
-/** An error and its cause (fetch failed → connect ECONNREFUSED 127.0.0.1:9) as one line. */
 const STABLE_MS = 60_000;
 
 export class McpConnection {
