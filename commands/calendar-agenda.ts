@@ -1,7 +1,7 @@
 /** `/calendar agenda [when]`: what is on today, tomorrow, this week or on a day, from the calendars followed here. */
 import { ApplicationCommandOptionType } from 'discord.js';
-import { askerFor } from '../src/core/time/reminder-desk.js';
 import { GROUPS, ephemeral, type Command } from '../src/discord/command.js';
+import { commandAsker } from '../src/discord/time-commands.js';
 
 export default {
   ...GROUPS.calendar,
@@ -9,8 +9,7 @@ export default {
   options: [{ type: ApplicationCommandOptionType.String, name: 'when', description: 'today (default), tomorrow, this week, Friday, 5 December', required: false, max_length: 60 }],
   async execute(interaction, ctx) {
     const calendar = ctx.services.calendar;
-    const user = interaction.user;
-    const text = calendar ? calendar.agenda(askerFor(ctx.place, user.globalName ?? user.username, user.id), interaction.options.getString('when') ?? 'today') : 'Calendars are not running right now.';
+    const text = calendar ? calendar.agenda(commandAsker(interaction, ctx), interaction.options.getString('when') ?? 'today') : 'Calendars are not running right now.';
     await interaction.reply(ephemeral(`📅 ${text}`.slice(0, 2000)));
   },
 } satisfies Command;

@@ -1,13 +1,12 @@
 /** `/calendar list`: the calendars followed here (host only: a secret address is a password). */
-import { askerFor } from '../src/core/time/reminder-desk.js';
 import { GROUPS, ephemeral, type Command } from '../src/discord/command.js';
+import { commandAsker } from '../src/discord/time-commands.js';
 
 export default {
   ...GROUPS.calendar,
   subcommand: { name: 'list', description: 'The calendars followed here' },
   async execute(interaction, ctx) {
-    const user = interaction.user;
-    const subs = ctx.services.calendar?.subscriptions(askerFor(ctx.place, user.globalName ?? user.username, user.id)) ?? [];
+    const subs = ctx.services.calendar?.subscriptions(commandAsker(interaction, ctx)) ?? [];
     await interaction.reply(
       ephemeral(
         subs.length

@@ -6,8 +6,8 @@
  * host, and only to you: a secret address is a password.
  */
 import { ApplicationCommandOptionType } from 'discord.js';
-import { askerFor } from '../src/core/time/reminder-desk.js';
 import { GROUPS, ephemeral, type Command } from '../src/discord/command.js';
+import { commandAsker, runningDesk } from '../src/discord/time-commands.js';
 
 export default {
   ...GROUPS.calendar,
@@ -19,16 +19,12 @@ export default {
     { type: ApplicationCommandOptionType.String, name: 'handle', description: 'Credentials by name from CALENDAR_SECRETS (CalDAV, or a protected .ics)', required: false, max_length: 60 },
   ],
   async execute(interaction, ctx) {
-    const calendar = ctx.services.calendar;
-    if (!calendar) {
-      await interaction.reply(ephemeral('Calendars are not running right now.'));
-      return;
-    }
+    const calendar = await runningDesk(interaction, ctx.services.calendar, 'Calendars are');
+    if (!calendar) return;
     const url = interaction.options.getString('address', true).trim();
     const handle = interaction.options.getString('handle') ?? undefined;
     const kind = /\.ics(\?|$)/i.test(url) || /^webcal:/i.test(url) ? 'ics' : 'caldav';
-    const user = interaction.user;
-    const out = calendar.subscribe(askerFor(ctx.place, user.globalName ?? user.username, user.id), {
+    const out = calendar.subscribe(commandAsker(interaction, ctx), {
       name: interaction.options.getString('name', true).trim(),
       kind,
       url,

@@ -1,7 +1,7 @@
 /** `/calendar unsubscribe name`: stop following a calendar here (its records stay, as any record does). */
 import { ApplicationCommandOptionType } from 'discord.js';
-import { askerFor } from '../src/core/time/reminder-desk.js';
 import { GROUPS, ephemeral, type Command } from '../src/discord/command.js';
+import { commandAsker } from '../src/discord/time-commands.js';
 
 export default {
   ...GROUPS.calendar,
@@ -9,9 +9,8 @@ export default {
   editsSharedMemory: true,
   options: [{ type: ApplicationCommandOptionType.String, name: 'name', description: 'Its name from /calendar list', required: true, max_length: 60 }],
   async execute(interaction, ctx) {
-    const user = interaction.user;
     const name = interaction.options.getString('name', true).trim();
-    const done = ctx.services.calendar?.unsubscribe(askerFor(ctx.place, user.globalName ?? user.username, user.id), name) ?? false;
+    const done = ctx.services.calendar?.unsubscribe(commandAsker(interaction, ctx), name) ?? false;
     await interaction.reply(ephemeral(done ? `No longer following ${name}.` : `No calendar named ${name} here.`));
   },
 } satisfies Command;

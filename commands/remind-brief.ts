@@ -4,8 +4,8 @@
  * a time it shows today's brief now.
  */
 import { ApplicationCommandOptionType } from 'discord.js';
-import { askerFor } from '../src/core/time/reminder-desk.js';
 import { GROUPS, ephemeral, type Command } from '../src/discord/command.js';
+import { commandAsker } from '../src/discord/time-commands.js';
 
 export default {
   ...GROUPS.remind,
@@ -17,8 +17,7 @@ export default {
       await interaction.reply(ephemeral('The morning brief is not running right now.'));
       return;
     }
-    const user = interaction.user;
-    const asker = askerFor(ctx.place, user.globalName ?? user.username, user.id);
+    const asker = commandAsker(interaction, ctx);
     const time = interaction.options.getString('time');
     await interaction.reply(ephemeral((time ? brief.set(asker, time) : await brief.text(asker)).slice(0, 2000)));
   },

@@ -5,9 +5,9 @@
  * commitment follow-ups (`remind:<action>:<job id>`).
  */
 import { ApplicationCommandOptionType, MessageFlags } from 'discord.js';
-import { askerFor } from '../src/core/time/reminder-desk.js';
 import type { TimeAction } from '../src/core/time/outbox.js';
 import { GROUPS, ephemeral, type Command } from '../src/discord/command.js';
+import { commandAsker } from '../src/discord/time-commands.js';
 
 const ACTIONS: readonly TimeAction[] = ['snooze', 'done', 'not-yet', 'drop'];
 const NO_SCHEDULER = 'Reminders are not running right now.';
@@ -26,8 +26,7 @@ export default {
       await interaction.reply(ephemeral(NO_SCHEDULER));
       return;
     }
-    const user = interaction.user;
-    const out = desk.set(askerFor(ctx.place, user.globalName ?? user.username, user.id), interaction.options.getString('what', true), interaction.options.getString('when', true));
+    const out = desk.set(commandAsker(interaction, ctx), interaction.options.getString('what', true), interaction.options.getString('when', true));
     const text = out.ok ? `⏰ ${out.line}` : `Not set: ${out.error}`;
     // in a channel the reminder is the channel's to see; a failure only its author sees
     await interaction.reply(out.ok && ctx.place.kind === 'project' ? { content: text, allowedMentions: { parse: [] } } : ephemeral(text));
@@ -37,8 +36,7 @@ export default {
     const [, action = '', jobId = ''] = interaction.customId.split(':');
     const desk = ctx.services.time;
     const known = ACTIONS.find((a) => a === action);
-    const user = interaction.user;
-    const line = desk && known ? await desk.act(askerFor(ctx.place, user.globalName ?? user.username, user.id), jobId, known) : null;
+    const line = desk && known ? await desk.act(commandAsker(interaction, ctx), jobId, known) : null;
     if (!line) {
       await interaction.reply({ content: 'Nothing to do for that (already answered, or not yours).', flags: MessageFlags.Ephemeral });
       return;

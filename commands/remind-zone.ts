@@ -1,17 +1,15 @@
 /** `/remind zone tz`: your time zone (IANA, e.g. Europe/Berlin); reminders and briefs are read in it. */
 import { ApplicationCommandOptionType } from 'discord.js';
 import { GROUPS, ephemeral, type Command } from '../src/discord/command.js';
+import { runningDesk } from '../src/discord/time-commands.js';
 
 export default {
   ...GROUPS.remind,
   subcommand: { name: 'zone', description: 'Your time zone, e.g. Europe/Berlin (shown when left out)' },
   options: [{ type: ApplicationCommandOptionType.String, name: 'tz', description: 'An IANA time zone such as Europe/Berlin or America/New_York', required: false, max_length: 60 }],
   async execute(interaction, ctx) {
-    const desk = ctx.services.time;
-    if (!desk) {
-      await interaction.reply(ephemeral('Reminders are not running right now.'));
-      return;
-    }
+    const desk = await runningDesk(interaction, ctx.services.time, 'Reminders are');
+    if (!desk) return;
     const tz = interaction.options.getString('tz');
     if (!tz) {
       await interaction.reply(ephemeral(`Your time zone is ${desk.zoneOf(interaction.user.id)}.`));

@@ -8,7 +8,8 @@ import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { dataFiles, loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logging.js';
-import { buildApp, memoryServerOptions } from '../src/main.js';
+import { buildApp } from '../src/main.js';
+import { memoryServerOptions } from '../src/app/web-door.js';
 import { createMemoryServer } from '../src/mcp/memory-server.js';
 
 const { values } = parseArgs({ options: { project: { type: 'string', short: 'p' }, client: { type: 'string', default: 'stdio-client' } } });

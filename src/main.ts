@@ -1,20 +1,17 @@
 /**
  * The composition root: the only place adapters are constructed. Reads the config once,
  * builds the adapters, hands them to the core, and starts a front door — the Discord bot
- * when DISCORD_TOKEN is set, otherwise the terminal chat.
+ * when DISCORD_TOKEN is set, otherwise the terminal chat. The front-door starters and start-up
+ * helpers it calls live in src/app/, which only this file imports.
  */
 import { fileCandidateStore } from './memory/records/candidate-store.js';
-import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { userInfo } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { applyIndexRuntime, dataFiles, loadConfig, type Config } from './config.js';
-import { charlieVersion } from './version.js';
 import { Assistant } from './core/assistant.js';
 import { TEXT_BUDGET_CHARS } from './core/prompt.js';
-import { errorMessage } from './util/error-text.js';
-import { CharlieError, ConfigError } from './core/errors.js';
+import { CharlieError } from './core/errors.js';
 import { asLocalModel, systemClock, type ChatModel, type Clock, type LocalChatModel, type Logger } from './core/ports/index.js';
 import { publicUrl } from './llm/locality.js';
 import { chatModelOptions } from './llm/chat-model-config.js';
@@ -30,34 +27,24 @@ import { FileProjectStore } from './memory/store/project-store.js';
 import { runTerminal } from './terminal/chat.js';
 import { createSpeechToText } from './speech/stt/create.js';
 import { createTextToSpeech } from './speech/tts/create.js';
-import { transcribeAudioAttachments, transcribeVoiceMessage } from './speech/voice-message.js';
 import { SqlitePrivateStore } from './storage/private-store.js';
 import { FileWriteRequestStore } from './storage/write-request-store.js';
 import { graphTombstoneCheck } from './memory/tombstones.js';
 import { openUsageStore } from './storage/usage-store.js';
 import { selectEmbedder } from './llm/embeddings.js';
+import type { ModelDownloadStep } from './llm/transformers-runtime.js';
 import { createRecall, recallSettings } from './memory/recall.js';
-import { conformanceStartLine } from './doctor/conformance-store.js';
-import { settingsView } from './web/settings.js';
-import { webChecks } from './web/run-checks.js';
-import type { WebServer } from './web/server.js';
-import type { SpeechToText, SynthesizedAudio, TextToSpeech } from './core/ports/index.js';
-import { guardSpeech } from './core/egress.js';
 import { Wiki } from './memory/graph/wiki.js';
 import { IngestService } from './memory/ingest/ingest-service.js';
-import type { IngestStatus } from './core/ingest-status.js';
 import { FileReflectionPages } from './memory/reflect/reflection-pages.js';
 import { startBackups } from './backup/backup-schedule.js';
-import { Reflection, reportText, type ReflectionReport } from './core/reflection.js';
+import { Reflection, type ReflectionReport } from './core/reflection.js';
 import { createMcpSource } from './mcp/create.js';
-import { statusLine, type McpToolSource } from './mcp/source.js';
-import { memoryEndpoint } from './mcp/memory-http.js';
-import type { MemoryServerOptions } from './mcp/memory-server.js';
 import { randomBytes } from 'node:crypto';
 import { SqliteJobStore } from './storage/job-store.js';
 import { Scheduler } from './core/time/scheduler.js';
 import { ReminderDesk } from './core/time/reminder-desk.js';
-import { isDiscordPlace, isTerminalPlace, isWebPlace, OutboxRouter } from './time/outbox-router.js';
+import { isTerminalPlace, OutboxRouter } from './time/outbox-router.js';
 import { startTicker } from './time/ticker.js';
 import { TerminalOutbox } from './terminal/time.js';
 import { CalendarDesk } from './core/time/calendar.js';
@@ -69,8 +56,11 @@ import { projectCommitments } from './time/commitment-book.js';
 import { bothBooks, privateCommitments } from './time/private-commitments.js';
 import { describeDestinations } from './core/destinations.js';
 import { configuredDestinations } from './doctor/destinations.js';
+import { echoDownload, makeFolder, modelStartLines, safeUserName } from './app/startup.js';
+import { mcpLines, startWebApp } from './app/web-door.js';
+import { startDiscordDoor } from './app/discord-door.js';
 
-export async function buildApp(config: Config, logger: Logger, progress: Logger = logger, chat?: ChatModelBuild, clock: Clock = systemClock) {
+export async function buildApp(config: Config, logger: Logger, onDownload?: (step: ModelDownloadStep) => void, chat?: ChatModelBuild, clock: Clock = systemClock) {
   makeFolder('DATA_DIR', config.dataDir);
   makeFolder('PROJECTS_DIR', config.projectsDir);
   const chatModel = chat ?? serverChatModel(config, logger.child({ component: 'llm' }));
@@ -87,7 +77,7 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
   // A damaged private.db pauses DMs only; the message names the file and how to recover it.
   if (privateStore.problem) notices.push(privateStore.problem.message);
   const usage = openUsageStore(dataFiles(config.dataDir).usage, logger);
-  const { embedder, notice } = await selectEmbedder(config, progress.child({ component: 'embedder' }));
+  const { embedder, notice } = await selectEmbedder(config, logger.child({ component: 'embedder' }), onDownload);
   if (notice) notices.push(notice);
   applyIndexRuntime(config);
   const retrieval = createRecall({
@@ -268,6 +258,9 @@ export async function buildApp(config: Config, logger: Logger, progress: Logger 
   };
 }
 
+/** What buildApp returns: the core, its stores and the time desks, handed to the front doors. */
+export type App = Awaited<ReturnType<typeof buildApp>>;
+
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { project: { type: 'string', short: 'p' } }, allowPositionals: true });
   const config = loadConfig();
@@ -289,14 +282,8 @@ async function main(): Promise<void> {
   const chat = buildChatModel(config, choice, logger.child({ component: 'llm' }));
   chat.warmUp();
   const modelStatus = choice.provider === 'none' ? choice.message : choice.provider === 'server' ? choice.status : null;
-  const app = await buildApp(config, logger, terminal ? echoDownloads(logger) : logger, chat);
-  // What the last `npm run doctor` found about the server models, so a degraded one is visible at once.
-  const serverChat = choice.provider !== 'embedded';
-  const modelLines = serverChat ? [conformanceStartLine(config.dataDir, config.LLM_MODEL, config.LLM_BASE_URL)] : [];
-  const memory = config.memoryLane;
-  if (memory && (serverChat || memory.from === 'memory') && (memory.baseUrl !== config.LLM_BASE_URL || memory.model !== config.LLM_MODEL)) {
-    modelLines.push(`memory lane: ${conformanceStartLine(config.dataDir, memory.model, memory.baseUrl)}`);
-  }
+  const app = await buildApp(config, logger, terminal ? echoDownload : undefined, chat);
+  const modelLines = modelStartLines(config, choice.provider !== 'embedded');
   const stt = createSpeechToText(config, logger.child({ component: 'stt' }));
   const tts = createTextToSpeech(config, logger.child({ component: 'tts' }));
   const web = await startWebApp(config, app, logger, { stt, tts });
@@ -305,57 +292,7 @@ async function main(): Promise<void> {
     await app.close();
   };
   if (!terminal) {
-    // discord.js and @discordjs/voice are loaded only for the Discord front door
-    const [{ startDiscord }, { loadCommands }, { VoiceSessions }, { voiceSettings }, { postToChannel }, { DiscordTimeOutbox }, { createTurnModel }] = await Promise.all([
-      import('./discord/bot.js'),
-      import('../commands/index.js'),
-      import('./voice/sessions.js'),
-      import('./voice/settings.js'),
-      import('./discord/announce.js'),
-      import('./discord/time-post.js'),
-      import('./speech/turn/create.js'),
-    ]);
-    logger.info(`model: ${chat.describe}`);
-    if (modelStatus) logger.warn(modelStatus);
-    for (const n of app.notices) logger.warn(n);
-    for (const line of modelLines) logger.info({ model: config.LLM_MODEL }, line);
-    const voiceLog = logger.child({ component: 'voice' });
-    const turnModel = createTurnModel(config, voiceLog);
-    const voice = new VoiceSessions({ assistant: app.assistant, stt, tts, settings: voiceSettings(config), logger: voiceLog, turnModel });
-    const bot = await startDiscord({
-      config,
-      commands: await loadCommands(),
-      assistant: app.assistant,
-      logger,
-      acceptsImages: app.model.acceptsImages,
-      services: {
-        voice,
-        web,
-        ingest: app.ingest,
-        reflectReport: config.REFLECT_REPORT,
-        toolServers: () => mcpLines(app.mcp),
-        time: app.time.reminders,
-        calendar: app.time.calendar,
-        brief: app.time.brief,
-      },
-      transcribeAudio: (list) => transcribeAudioAttachments(list, { stt, fetch, downloadTimeoutMs: config.VOICE_MESSAGE_DOWNLOAD_TIMEOUT_MS, language: config.STT_LANGUAGE }),
-    });
-    app.time.outbox.add(isDiscordPlace, new DiscordTimeOutbox(bot.client));
-    app.time.start();
-    // the report goes to the project's channel (REFLECT_REPORT=channel); it is in the log either way
-    app.startReflecting(async (report) => {
-      if (config.REFLECT_REPORT !== 'channel' || report.pages === 0) return;
-      const channel = (await app.store.getProject(report.project))?.config.discord?.channelIds[0];
-      if (channel) await postToChannel(bot.client, channel, `🪞 ${reportText(report)}`);
-    });
-    const stop = async () => {
-      voice.closeAll();
-      await bot.stop();
-      await closeAll();
-      process.exit(0);
-    };
-    process.once('SIGINT', () => void stop());
-    process.once('SIGTERM', () => void stop());
+    await startDiscordDoor({ config, app, logger, web, speech: { stt, tts }, model: { describe: chat.describe, status: modelStatus, lines: modelLines }, closeAll });
     return;
   }
   process.stdout.write(`model: ${chat.describe}\n`);
@@ -385,66 +322,6 @@ async function main(): Promise<void> {
 }
 
 /**
- * The web front door, next to the terminal chat or Discord (WEB_PORT=0 turns it off). Prints its
- * address and the owner's login link on stdout (never into the log: the link holds the token).
- */
-export async function startWebApp(
-  config: Config,
-  app: Pick<Awaited<ReturnType<typeof buildApp>>, 'assistant' | 'store' | 'privateStore' | 'model'> & {
-    mcp?: McpToolSource;
-    ingest?: IngestStatus;
-    time?: Pick<Awaited<ReturnType<typeof buildApp>>['time'], 'reminders' | 'outbox'>;
-  },
-  logger: Logger,
-  speech: { stt?: SpeechToText; tts?: TextToSpeech },
-  out: NodeJS.WritableStream = process.stdout,
-): Promise<WebServer | null> {
-  if (config.WEB_PORT === 0) return null;
-  // the web server (Hono, the client build) is loaded only when the web app is on
-  const [{ startWeb }, { WebAuth }, { WebTimeOutbox }] = await Promise.all([import('./web/server.js'), import('./web/auth.js'), import('./web/time-outbox.js')]);
-  const webTime = app.time ? { desk: app.time.reminders, outbox: new WebTimeOutbox() } : undefined;
-  if (app.time && webTime) app.time.outbox.add(isWebPlace, webTime.outbox, 'web');
-  const files = dataFiles(config.dataDir);
-  const { stt, tts } = speech;
-  const web = await startWeb(
-    {
-      assistant: app.assistant,
-      projects: app.store,
-      privateHistory: (userId, limit) => app.privateStore.recentMessages(userId, limit),
-      auth: new WebAuth({ ownerToken: config.WEB_TOKEN, ownerName: safeUserName(), tokenFile: files.webToken, secretFile: files.webSecret, sessionDays: config.WEB_SESSION_DAYS }),
-      logger: logger.child({ component: 'web' }),
-      assistantName: config.ASSISTANT_NAME,
-      version: charlieVersion(),
-      acceptsImages: app.model.acceptsImages,
-      speech: {
-        ...(stt ? { transcribe: (audio: Uint8Array, mime: string, signal?: AbortSignal) => transcribeVoiceMessage(stt, audio, mime, { language: config.STT_LANGUAGE, signal }) } : {}),
-        ...(tts ? { speak: speakerOf(guardSpeech(tts, (text) => app.assistant.conversation.speechMustStayLocal(null, text))) } : {}),
-      },
-      clientDir: files.webClient,
-      host: config.WEB_HOST,
-      port: config.WEB_PORT,
-      publicUrl: config.WEB_PUBLIC_URL,
-      extraHosts: config.WEB_ALLOWED_HOSTS,
-      ...(app.mcp ? { toolServers: () => mcpLines(app.mcp!) } : {}),
-      mcpServer: memoryEndpoint(memoryServerOptions(config, app, 'web')),
-      trustedProxies: config.WEB_TRUSTED_PROXY,
-      settings: () => settingsView(config),
-      ...(app.ingest ? { ingest: app.ingest } : {}),
-      runChecks: webChecks(config),
-      ...(webTime ? { time: webTime } : {}),
-    },
-    logger.child({ component: 'web' }),
-  );
-  if (!web) {
-    out.write(`! web app not started: port ${config.WEB_PORT} on ${config.WEB_HOST} is taken (set WEB_PORT; 0 turns it off)\n`);
-    return null;
-  }
-  for (const w of web.warnings) out.write(`! ${w}\n`);
-  out.write(`web app: ${web.url}  ·  sign in on this device: ${web.ownerLoginUrl}\n`);
-  return web;
-}
-
-/**
  * The memory lane's model: the chat model itself when the lane reuses the local chat settings,
  * or when the chat model is the embedded one (it runs here) and MEMORY_LLM_* names no other.
  */
@@ -465,60 +342,7 @@ function memoryLaneModel(config: Config, chat: ChatModel, logger: Logger): Local
   });
 }
 
-/** In the terminal chat, logs go to a file; model download progress is also shown on screen. */
-function echoDownloads(base: Logger): Logger {
-  return {
-    ...base,
-    debug: (o, m) => base.debug(o, m),
-    warn: (o, m) => base.warn(o, m),
-    error: (o, m) => base.error(o, m),
-    info(obj, msg) {
-      base.info(obj, msg);
-      if (typeof obj === 'object' && msg?.startsWith('downloading')) {
-        const p = obj as { file?: string; percent?: number };
-        process.stdout.write(`  ${msg}: ${p.file ?? ''} ${p.percent ?? ''}%\n`);
-      }
-    },
-    child: (bindings) => echoDownloads(base.child(bindings)),
-  };
-}
-
-/** The web's Read aloud speaks through the same speech guard as voice channels. */
-function speakerOf(tts: TextToSpeech): (text: string, signal?: AbortSignal) => Promise<SynthesizedAudio> {
-  return (text, signal) => tts.synthesize(text, { signal });
-}
-
-/** Charlie's memory as an MCP server: for `npm run mcp` and the web app's /api/mcp. */
-export function memoryServerOptions(config: Config, app: Pick<Awaited<ReturnType<typeof buildApp>>, 'assistant' | 'store'>, clientName: string): MemoryServerOptions {
-  return { assistant: app.assistant, projects: app.store, locality: config.MCP_SERVER_LOCALITY, defaultProject: config.MCP_SERVER_PROJECT, version: charlieVersion(), clientName };
-}
-
-/** One line per MCP tool server and per problem in its config (for /help and the web settings). */
-function mcpLines(mcp: McpToolSource): string[] {
-  return [...mcp.status().map(statusLine), ...mcp.problems.map((p) => `config problem: ${p}`)];
-}
-
-function safeUserName(): string {
-  try {
-    return userInfo().username || 'you';
-  } catch {
-    return 'you';
-  }
-}
-
 /** Starts Charlie (src/cli.ts calls this); a failure ends the process with a one-line message. */
-/** Creates a folder Charlie keeps its files in, or says which setting names a place it cannot use. */
-function makeFolder(setting: string, path: string): void {
-  try {
-    mkdirSync(path, { recursive: true });
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? '';
-    const why =
-      code === 'ENOTDIR' ? 'a part of that path is a file' : code === 'EACCES' || code === 'EPERM' ? 'no permission to create it' : code === 'EROFS' ? 'the disk is read-only' : errorMessage(err);
-    throw new ConfigError(`${setting}=${path} cannot be created (${why}): point ${setting} at a folder Charlie may write to`, { cause: err });
-  }
-}
-
 export function runMain(): void {
   main().catch((error: unknown) => {
     const message = error instanceof CharlieError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error);

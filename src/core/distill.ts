@@ -27,8 +27,9 @@ import type {
   WriteOutcome,
 } from './ports/index.js';
 import { gateWrite, type CandidateStore } from './promotion.js';
-import { GRAPH_SCHEMA_PROPERTIES, graphInstructions, pageMapText, toGraphWrite, type GraphItems, type Speaker } from './graph-distill.js';
+import { graphInstructions, graphReply, replyJsonSchema, pageMapText, toGraphWrite, type GraphItems, type Speaker } from './graph-distill.js';
 import { parseToolArguments } from './tool-args.js';
+import { shapeText } from './json-shape.js';
 import { CharlieError, ModelError } from './errors.js';
 
 export class DistillError extends CharlieError {}
@@ -67,8 +68,17 @@ export const MAX_QUOTES = 12;
 const MAX_MESSAGE_CHARS = 1500;
 
 const index = z.coerce.number().int().min(1);
-const decisionItem = z.object({ text: z.string().trim().min(3).max(1000), message: index });
-const quoteItem = z.object({ text: z.string().trim().min(3).max(1000), message: index });
+/** The one set of bounds of a reply's summary, decisions and quotes (zod, JSON Schema and prompt read them). llama.cpp refuses a grammar with a 2000-character string: keep the summary at 1500. */
+export const DISTILL_BOUNDS = { summaryChars: 1500, decisions: 5, quotes: 3, itemChars: 300 } as const;
+const cited = z.object({ text: z.string().trim().min(3).max(DISTILL_BOUNDS.itemChars), message: index });
+const decisionItem = cited;
+const quoteItem = cited;
+const summaryText = z.string().trim().min(1).max(DISTILL_BOUNDS.summaryChars);
+const layersReply = z.object({
+  summary: summaryText,
+  decisions: z.array(decisionItem).max(DISTILL_BOUNDS.decisions),
+  quotes: z.array(quoteItem).max(DISTILL_BOUNDS.quotes),
+});
 export interface DistillReply {
   /** null: the model gave no usable summary (the current one is kept). */
   summary: string | null;
@@ -79,32 +89,23 @@ export interface DistillReply {
 }
 
 /**
- * The reply's shape as a JSON Schema, for grammar-constrained generation. Lengths and counts
- * are bounded so a constrained reply always finishes well inside the token limit.
+ * The reply's shape as a JSON Schema, for grammar-constrained generation, derived from the zod
+ * schemas that validate it. Lengths and counts are bounded so a constrained reply always
+ * finishes well inside the token limit.
  */
 export function distillJsonSchema(graph = false): JsonSchema {
-  const cited = (maxItems: number) => ({
-    type: 'array',
-    maxItems,
-    items: { type: 'object', properties: { text: { type: 'string', minLength: 3, maxLength: 200 }, message: { type: 'integer' } }, required: ['text', 'message'] },
-  });
-  const properties: Record<string, unknown> = { summary: { type: 'string', minLength: 1, maxLength: 1500 }, decisions: cited(5), quotes: cited(3) };
-  if (graph) Object.assign(properties, GRAPH_SCHEMA_PROPERTIES);
-  return { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };
+  return { ...replyJsonSchema(graph ? layersReply.extend(graphReply.shape) : layersReply), additionalProperties: false };
 }
 
 export function distillPrompt(layers: MemoryLayers, entries: LogEntry[], graph?: GraphView): ChatMessage[] {
   const numbered = entries.map((e, i) => `[${i + 1}] ${promptLine(e)}`).join('\n');
   const system = [
     'You maintain the long-term memory of a conversation. Reply with ONE JSON object and nothing else:',
-    '{"summary": string, "decisions": [{"text": string, "message": number}], "quotes": [{"text": string, "message": number}]' +
-      (graph
-        ? ', "entities": [{"name": string, "category"?: string, "aliases"?: [string], "description"?: string, "staleness"?: number, "new"?: boolean}], "facts": [{"entity": string, "text": string, "message": number, "type"?: string, "staleness"?: number}], "links": [{"from": string, "to": string, "label": string, "reverse_label": string, "evidence": {"message"?: number, "page"?: string, "quote": string}}]'
-        : '') +
-      '}',
-    '- summary: rewrite the whole summary (at most ~200 words) so it covers the old summary plus the new messages: goals, state, open questions.',
-    '- decisions: only NEW decisions or commitments made in the new messages (not ones already listed), each with the number of the message that made it. Usually none.',
-    '- quotes: at most 3 short, meaningful sentences copied word for word from the new messages of people (not the assistant), with the message number.',
+    shapeText(distillJsonSchema(!!graph)),
+    `- summary: rewrite the whole summary (at most ${DISTILL_BOUNDS.summaryChars} characters) so it covers the old summary plus the new messages: goals, state, open questions.`,
+    `- decisions: only NEW decisions or commitments made in the new messages (not ones already listed), at most ${DISTILL_BOUNDS.decisions}, each with the number of the message that made it. Usually none.`,
+    `- quotes: at most ${DISTILL_BOUNDS.quotes} short, meaningful sentences copied word for word from the new messages of people (not the assistant), with the message number.`,
+    `- each decision and quote text: at most ${DISTILL_BOUNDS.itemChars} characters.`,
     ...(graph ? graphInstructions(graph.taxonomy) : []),
     'Use only what the messages say. Empty arrays are fine.',
   ].join('\n');
@@ -163,6 +164,12 @@ export function validItems<T>(raw: unknown, schema: z.ZodType<T>, field: string,
   return out;
 }
 
+/** The first `max` items; the rest are listed in `dropped` (by count, never by text). */
+function capped<T>(items: T[], max: number, field: string, dropped: string[]): T[] {
+  if (items.length > max) dropped.push(`${field}: ${items.length - max} beyond the ${max} a reply may hold`);
+  return items.slice(0, max);
+}
+
 function list(x: unknown): unknown[] {
   return Array.isArray(x) ? (x as unknown[]) : [];
 }
@@ -177,12 +184,16 @@ export function parseDistillReply(raw: string, graph = false): { reply: DistillR
   if (!parsed.ok) throw new DistillError(`distillation reply is not JSON (${raw.length} characters of prose; the reply is logged at debug)`);
   const value = parsed.value as Record<string, unknown>;
   const dropped: string[] = [];
-  const summary = typeof value.summary === 'string' && value.summary.trim() ? value.summary : null;
-  if (summary === null) dropped.push('summary: missing or empty');
+  const parsedSummary = summaryText.safeParse(value.summary);
+  const summary = parsedSummary.success ? parsedSummary.data : null;
+  if (summary === null)
+    dropped.push(
+      value.summary === undefined || (typeof value.summary === 'string' && !value.summary.trim()) ? 'summary: missing or empty' : `summary: ${parsedSummary.error?.issues[0]?.message ?? 'not text'}`,
+    );
   const reply: DistillReply = {
     summary,
-    decisions: validItems(value.decisions, decisionItem, 'decisions', dropped),
-    quotes: validItems(value.quotes, quoteItem, 'quotes', dropped),
+    decisions: capped(validItems(value.decisions, decisionItem, 'decisions', dropped), DISTILL_BOUNDS.decisions, 'decisions', dropped),
+    quotes: capped(validItems(value.quotes, quoteItem, 'quotes', dropped), DISTILL_BOUNDS.quotes, 'quotes', dropped),
     graph: graph ? { entities: list(value.entities), facts: list(value.facts), links: list(value.links) } : { entities: [], facts: [], links: [] },
   };
   return { reply, dropped };

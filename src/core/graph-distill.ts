@@ -17,99 +17,66 @@ export const STALENESS_GUIDE =
 const text = (max: number) => z.string().trim().min(1).max(max);
 const index = z.coerce.number().int().min(1);
 const staleness = z.coerce.number().int().min(0).max(10);
+const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .optional()
+  .catch(undefined);
+
+/** The one set of bounds of the graph part of a reply: the zod schemas, the JSON Schema and the prompt all read them. */
+export const GRAPH_BOUNDS = { entities: 8, facts: 16, links: 8, nameChars: 120, factChars: 300, quoteChars: 300 } as const;
 
 export const entityItem = z.object({
-  name: text(120),
+  name: text(GRAPH_BOUNDS.nameChars),
   category: z.string().max(60).optional(),
-  aliases: z.array(text(120)).max(10).optional(),
+  aliases: z.array(text(GRAPH_BOUNDS.nameChars)).max(10).optional(),
   description: z.string().max(300).optional(),
   staleness: staleness.optional(),
   new: z.boolean().optional(),
 });
 
 export const factItem = z.object({
-  entity: text(120),
-  text: text(400),
+  entity: text(GRAPH_BOUNDS.nameChars),
+  text: text(GRAPH_BOUNDS.factChars),
   message: index,
   type: z.string().max(40).optional(),
   staleness: staleness.optional(),
-  due: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/)
-    .optional()
-    .catch(undefined),
-  happened: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/)
-    .optional()
-    .catch(undefined),
+  due: day,
+  happened: day,
   about: z.string().max(40).optional().catch(undefined),
   sensitivity: z.enum(['public', 'personal', 'sensitive', 'sensitive/phi', 'sensitive/credential', 'sensitive/financial']).optional().catch(undefined),
 });
 
 export const linkItem = z.object({
-  from: text(120),
-  to: text(120),
+  from: text(GRAPH_BOUNDS.nameChars),
+  to: text(GRAPH_BOUNDS.nameChars),
   label: text(60),
   reverse_label: text(60),
-  evidence: z.union([z.object({ message: index, quote: text(400) }), z.object({ page: text(300), quote: text(400) })]),
+  evidence: z.union([z.object({ message: index, quote: text(GRAPH_BOUNDS.quoteChars) }), z.object({ page: text(300), quote: text(GRAPH_BOUNDS.quoteChars) })]),
 });
 
-const ENTITY_PROPS = {
-  name: { type: 'string', minLength: 1, maxLength: 120 },
-  category: { type: 'string' },
-  aliases: { type: 'array', items: { type: 'string' } },
-  description: { type: 'string' },
-  staleness: { type: 'integer', minimum: 0, maximum: 10 },
-  new: { type: 'boolean' },
-};
+/** The graph part of a reply as one zod object: its JSON Schema is derived from it, never written by hand. */
+export const graphReply = z.object({
+  entities: z.array(entityItem).max(GRAPH_BOUNDS.entities),
+  facts: z.array(factItem).max(GRAPH_BOUNDS.facts),
+  links: z.array(linkItem).max(GRAPH_BOUNDS.links),
+});
 
-/** The graph part of the reply's JSON schema (merged into distillation's schema). */
-export const GRAPH_SCHEMA_PROPERTIES: Record<string, JsonSchema> = {
-  entities: { type: 'array', maxItems: 8, items: { type: 'object', properties: ENTITY_PROPS, required: ['name'] } },
-  facts: {
-    type: 'array',
-    maxItems: 16,
-    items: {
-      type: 'object',
-      properties: {
-        entity: { type: 'string', minLength: 1, maxLength: 120 },
-        text: { type: 'string', minLength: 1, maxLength: 300 },
-        message: { type: 'integer' },
-        type: { type: 'string' },
-        staleness: { type: 'integer', minimum: 0, maximum: 10 },
-        due: { type: 'string' },
-        happened: { type: 'string' },
-        about: { type: 'string' },
-        sensitivity: { type: 'string' },
-      },
-      required: ['entity', 'text', 'message'],
-    },
-  },
-  links: {
-    type: 'array',
-    maxItems: 8,
-    items: {
-      type: 'object',
-      properties: {
-        from: { type: 'string' },
-        to: { type: 'string' },
-        label: { type: 'string' },
-        reverse_label: { type: 'string' },
-        evidence: { type: 'object', properties: { message: { type: 'integer' }, page: { type: 'string' }, quote: { type: 'string' } }, required: ['quote'] },
-      },
-      required: ['from', 'to', 'label', 'reverse_label', 'evidence'],
-    },
-  },
-};
+/**
+ * A zod schema as JSON Schema for grammar-constrained generation: zod's own `z.toJSONSchema`,
+ * read as the model's input (coercions and `.catch` fallbacks describe what it should write).
+ */
+export function replyJsonSchema(schema: z.ZodType): JsonSchema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
+  return rest;
+}
 
 export function graphInstructions(taxonomy: readonly string[]): string[] {
   return [
-    '- entities: the people, places, organisations, events and topics the new messages say something lasting about. Use the exact title of an existing page when one is meant (see "Pages that may be concerned"); set "new": true only for a genuinely new entity of lasting significance (a person, an employer, a trip, a recurring bill, a wedding — not a passing mention), with a category from: ' +
-      `${taxonomy.join(', ')}; an optional short description and aliases; and its staleness.`,
-    "- facts: atomic facts, ONE statement each, about one entity, with the number of the message that said it (never an assistant message). Do not repeat facts the page already holds unless restated. Optional: type (identity, preference, commitment, episode, relationship, rule); due (YYYY-MM-DD) for a commitment; happened (YYYY-MM-DD) for an episode, when it took place; about (the attribute, e.g. employer, home); sensitivity (sensitive/phi, sensitive/credential, sensitive/financial) for health, secrets or money; staleness when it differs from the page's.",
+    `- entities (at most ${GRAPH_BOUNDS.entities}): the people, places, organisations, events and topics the new messages say something lasting about. Use the exact title of an existing page when one is meant (see "Pages that may be concerned"); set "new": true only for a genuinely new entity of lasting significance (a person, an employer, a trip, a recurring bill, a wedding — not a passing mention), with a category from: ${taxonomy.join(', ')}; an optional short description and aliases; and its staleness.`,
+    `- facts (at most ${GRAPH_BOUNDS.facts}): atomic facts, ONE statement each (at most ${GRAPH_BOUNDS.factChars} characters), about one entity, with the number of the message that said it (never an assistant message). Do not repeat facts the page already holds unless restated. Optional: type (identity, preference, commitment, episode, relationship, rule); due (YYYY-MM-DD) for a commitment; happened (YYYY-MM-DD) for an episode, when it took place; about (the attribute, e.g. employer, home); sensitivity (sensitive/phi, sensitive/credential, sensitive/financial) for health, secrets or money; staleness when it differs from the page's.`,
     `- ${STALENESS_GUIDE}`,
-    '- links: a relationship between two entities, ONLY when a message or an existing page states it, with evidence: {"message": n, "quote": "words copied from that message"} or {"page": "path", "quote": "words copied from that page"}. label is what "to" is to "from" (employer), reverse_label what "from" is to "to" (employee). Being mentioned in the same conversation is not evidence.',
+    `- links (at most ${GRAPH_BOUNDS.links}): a relationship between two entities, ONLY when a message or an existing page states it, with evidence: {"message": n, "quote": "words copied from that message"} or {"page": "path", "quote": "words copied from that page"}. label is what "to" is to "from" (employer), reverse_label what "from" is to "to" (employee). Being mentioned in the same conversation is not evidence.`,
   ];
 }
 
@@ -158,7 +125,11 @@ export function toGraphWrite(items: GraphItems, entries: readonly LogEntry[], sp
     if (s.discordId) e.discordId = s.discordId;
     if (s.webUser) e.webUser = s.webUser;
   }
-  for (const raw of items.entities) {
+  const capped = (list: unknown[], max: number, what: string): unknown[] => {
+    for (const raw of list.slice(max)) drop(raw, `${what} beyond the ${max} a reply may hold`);
+    return list.slice(0, max);
+  };
+  for (const raw of capped(items.entities, GRAPH_BOUNDS.entities, 'entity')) {
     const p = entityItem.safeParse(raw);
     if (!p.success) {
       drop(raw, `entity does not fit: ${p.error.issues[0]?.message ?? ''}`);
@@ -172,7 +143,7 @@ export function toGraphWrite(items: GraphItems, entries: readonly LogEntry[], sp
     if (p.data.description) e.description = p.data.description;
     if (p.data.staleness !== undefined) e.staleness = p.data.staleness;
   }
-  for (const raw of items.facts) {
+  for (const raw of capped(items.facts, GRAPH_BOUNDS.facts, 'fact')) {
     const p = factItem.safeParse(raw);
     if (!p.success) {
       drop(raw, `fact does not fit: ${p.error.issues[0]?.message ?? ''}`);
@@ -196,7 +167,7 @@ export function toGraphWrite(items: GraphItems, entries: readonly LogEntry[], sp
     });
   }
   const links: GraphLink[] = [];
-  for (const raw of items.links) {
+  for (const raw of capped(items.links, GRAPH_BOUNDS.links, 'link')) {
     const p = linkItem.safeParse(raw);
     if (!p.success) {
       drop(raw, `link refused: ${p.error.issues[0]?.message ?? 'no evidence'}`);

@@ -5,11 +5,12 @@
  */
 import { batchBy } from './batches.js';
 import type { DistillGraph } from './distill.js';
-import { GRAPH_SCHEMA_PROPERTIES, graphInstructions, pageMapText, toGraphWrite } from './graph-distill.js';
+import { graphInstructions, graphReply, replyJsonSchema, pageMapText, toGraphWrite } from './graph-distill.js';
 import { DistillError } from './distill.js';
 import type { ChatMessage, LocalChatModel, LogEntry, Logger, PageMapEntry } from './ports/index.js';
 import { gateWrite } from './promotion.js';
 import { parseToolArguments } from './tool-args.js';
+import { shapeText } from './json-shape.js';
 import { isSensitive, parseSensitivity, sensitivityOfText, stricter } from './sensitivity.js';
 
 export interface SourceItemInput {
@@ -38,7 +39,7 @@ function batches(items: SourceItemInput[]): SourceItemInput[][] {
 export function ingestPrompt(source: string, entries: LogEntry[], map: PageMapEntry[], taxonomy: readonly string[]): ChatMessage[] {
   const system = [
     `You add what a source file says to a long-term memory of people, places, organisations, events and topics. The source is ${source}. Reply with ONE JSON object and nothing else:`,
-    '{"entities": [{"name": string, "category"?: string, "aliases"?: [string], "description"?: string, "staleness"?: number, "new"?: boolean}], "facts": [{"entity": string, "text": string, "message": number, "type"?: string, "staleness"?: number}], "links": [{"from": string, "to": string, "label": string, "reverse_label": string, "evidence": {"message"?: number, "page"?: string, "quote": string}}]}',
+    shapeText(replyJsonSchema(graphReply)),
     'Here "message" is the number of the source item in brackets.',
     ...graphInstructions(taxonomy),
     'Use only what the items say. Routine entries (a coffee purchase, an automated notification) usually give nothing lasting. Empty arrays are fine.',
@@ -60,12 +61,12 @@ export async function ingestItems(source: string, items: SourceItemInput[], deps
     const askable = batch.filter((item) => !isSensitive(parseSensitivity(stricter(item.sensitivity, sensitivityOfText(item.text))))).map((item) => item.text);
     const related = askable.length ? await deps.graph.related(askable.join('\n').slice(0, 2000)).catch(() => []) : [];
     const [map, taxonomy] = await Promise.all([deps.graph.pageMap({ texts, speakers: [], related }), deps.graph.taxonomy()]);
-    const schema = { type: 'object', properties: GRAPH_SCHEMA_PROPERTIES, required: ['entities', 'facts', 'links'] };
+    const schema = replyJsonSchema(graphReply);
     let text = '';
     for await (const chunk of deps.model.stream({
       messages: ingestPrompt(source, entries, map, taxonomy),
       json: true,
-      jsonSchema: { name: 'ingestion', schema },
+      jsonSchema: schema,
       temperature: 0.2,
       signal: deps.signal,
     })) {

@@ -3,6 +3,7 @@
  * `searched “jwt refresh” (3 hits) · opened Sarah-Chen`. Never shows raw tool JSON.
  */
 import type { TurnEvent } from '../core/events.js';
+import { oneLine } from '../util/one-line.js';
 
 interface Step {
   name: string;
@@ -93,10 +94,6 @@ export function pageName(page: string): string {
 
 function humanName(name: string): string {
   return name.replace(/[_-]+/g, ' ').trim();
-}
-
-function oneLine(s: string): string {
-  return s.replace(/\s+/g, ' ').trim();
 }
 
 function clip(s: string, n: number): string {

@@ -6,7 +6,7 @@
 import type { Embedder, Logger } from '../core/ports/index.js';
 import { CharlieError } from '../core/errors.js';
 import { embedderId, normalize } from '../memory/index/embedder.js';
-import { downloadProgress, loadTransformers, sourceOptions, type TransformersLib } from './transformers-runtime.js';
+import { downloadProgress, loadTransformers, sourceOptions, type ModelDownloadStep, type TransformersLib } from './transformers-runtime.js';
 import { errorMessage } from '../util/error-text.js';
 
 export interface TransformersEmbedderOptions {
@@ -20,6 +20,8 @@ export interface TransformersEmbedderOptions {
   queryPrefix?: string;
   batchSize?: number;
   logger: Logger;
+  /** Each 10 % of a file's download (the terminal chat shows it). */
+  onDownload?: (step: ModelDownloadStep) => void;
 }
 
 /** The embedding model could not be loaded: says why, so the caller can name its fallback. */
@@ -53,7 +55,7 @@ export class TransformersEmbedder implements Embedder {
     try {
       const pipe = await lib.pipeline('feature-extraction', options.model, {
         ...sourceOptions(source),
-        progress_callback: downloadProgress(options.logger, 'downloading embedding model', { model: options.model }),
+        progress_callback: downloadProgress(options.logger, 'downloading embedding model', { model: options.model }, options.onDownload),
         dtype: 'fp32',
       });
       extractor = pipe as unknown as Extractor;

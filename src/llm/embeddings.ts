@@ -10,6 +10,7 @@ import { HashingEmbedder } from '../memory/index/hashing-embedder.js';
 import { OpenAIEmbedder } from './embeddings-openai.js';
 import { publicUrl, urlIsLocal } from './locality.js';
 import { TransformersEmbedder } from './embeddings-transformers.js';
+import type { ModelDownloadStep } from './transformers-runtime.js';
 import { errorMessage } from '../util/error-text.js';
 
 export type EmbedderConfig = Pick<
@@ -25,7 +26,7 @@ export interface EmbedderChoice {
 
 const BGE_PREFIX = 'Represent this sentence for searching relevant passages: ';
 
-export async function selectEmbedder(config: EmbedderConfig, logger: Logger): Promise<EmbedderChoice> {
+export async function selectEmbedder(config: EmbedderConfig, logger: Logger, onDownload?: (step: ModelDownloadStep) => void): Promise<EmbedderChoice> {
   const failures: string[] = [];
   const wantTransformers = config.EMBEDDER === 'transformers' || config.EMBEDDER === 'auto';
   const wantOpenAI = config.EMBEDDER === 'openai' || (config.EMBEDDER === 'auto' && !!config.EMBEDDING_BASE_URL);
@@ -38,6 +39,7 @@ export async function selectEmbedder(config: EmbedderConfig, logger: Logger): Pr
         modelDir: config.EMBEDDING_MODEL_DIR,
         queryPrefix: config.EMBEDDING_QUERY_PREFIX ?? (/bge/i.test(config.EMBEDDING_MODEL) ? BGE_PREFIX : ''),
         logger,
+        ...(onDownload ? { onDownload } : {}),
       });
       return { embedder, notice: null };
     } catch (err) {

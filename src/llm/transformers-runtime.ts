@@ -8,6 +8,7 @@
  * where a model is read from and whether it may be downloaded go into that pipeline's own
  * options (`cache_dir`, `local_files_only`), which transformers.js supports per call.
  */
+import type { ProgressCallback, ProgressInfo } from '@huggingface/transformers';
 import type { Logger } from '../core/ports/index.js';
 
 export type TransformersLib = typeof import('@huggingface/transformers');
@@ -31,18 +32,28 @@ export function sourceOptions(source: ModelSource): { cache_dir: string; local_f
   return { cache_dir: source.cacheDir, local_files_only: source.localOnly };
 }
 
+/** One step of a model file's download, as the terminal chat shows it on screen. */
+export interface ModelDownloadStep {
+  /** What is downloaded: `downloading embedding model`. */
+  label: string;
+  file: string;
+  /** 0, 10, … 100. */
+  percent: number;
+}
+
 /**
- * A `progress_callback` that logs each file's download at most once per 10 %, at info level
- * (the terminal chat echoes these lines on screen).
+ * A `progress_callback` that logs each file's download at most once per 10 %, at info level,
+ * and hands the same step to `onStep` (the terminal chat echoes it on screen). It reads the
+ * library's typed `progress` event, not the log line.
  */
-export function downloadProgress(logger: Logger, message: string, fields: Record<string, unknown> = {}): (event: unknown) => void {
+export function downloadProgress(logger: Logger, message: string, fields: Record<string, unknown> = {}, onStep?: (step: ModelDownloadStep) => void): ProgressCallback {
   const lastStep = new Map<string, number>();
-  return (event) => {
-    const e = event as { status?: string; file?: string; progress?: number; loaded?: number; total?: number };
-    if (e.status !== 'progress' || !e.file || typeof e.progress !== 'number') return;
-    const step = Math.floor(e.progress / 10) * 10;
-    if ((lastStep.get(e.file) ?? -1) >= step) return;
-    lastStep.set(e.file, step);
-    logger.info({ ...fields, file: e.file, percent: step, loaded: e.loaded, total: e.total }, message);
+  return (event: ProgressInfo) => {
+    if (event.status !== 'progress') return;
+    const step = Math.floor(event.progress / 10) * 10;
+    if ((lastStep.get(event.file) ?? -1) >= step) return;
+    lastStep.set(event.file, step);
+    logger.info({ ...fields, file: event.file, percent: step, loaded: event.loaded, total: event.total }, message);
+    onStep?.({ label: message, file: event.file, percent: step });
   };
 }

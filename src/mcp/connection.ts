@@ -10,6 +10,7 @@ import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/cl
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { Clock, Logger } from '../core/ports/index.js';
 import type { McpServerEntry } from './config.js';
+import { errorWithCause } from '../util/error-text.js';
 
 export type ServerState = 'not started' | 'starting' | 'running' | 'failed';
 
@@ -37,12 +38,6 @@ export interface ConnectionOptions {
 
 const BACKOFF_MAX_MS = 60_000;
 
-/** An error and its cause (fetch failed → connect ECONNREFUSED 127.0.0.1:9) as one line. */
-function oneLine(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error && !error.message.includes(error.cause.message) ? ` (${error.cause.message})` : '';
-  return `${error.message}${cause}`;
-}
 const STABLE_MS = 60_000;
 
 export class McpConnection {
@@ -130,7 +125,7 @@ export class McpConnection {
       this.tools = tools;
     } catch (error) {
       await client.close().catch(() => {});
-      this.fail(oneLine(error));
+      this.fail(errorWithCause(error));
       throw new Error(`${name} could not start: ${this.error}`, { cause: error });
     }
     client.onclose = () => {

@@ -14,6 +14,7 @@ import { z } from 'zod';
 import type { AssistantApi, Place } from '../core/assistant-api.js';
 import type { ProjectConfig } from '../core/ports/index.js';
 import { whyText } from '../core/why.js';
+import { projectOrigin } from '../core/project-origin.js';
 import { errorMessage } from '../util/error-text.js';
 
 export interface MemoryServerOptions {
@@ -51,7 +52,7 @@ export function createMemoryServer(o: MemoryServerOptions): McpServer {
       throw new NotFound(`no project "${wanted}"; projects: ${names.join(', ') || '(none yet)'}`);
     }
     const { config } = found;
-    return { kind: 'project', origin: { name: config.name, key: config.keys[0] ?? `web:${config.slug}` } };
+    return { kind: 'project', origin: projectOrigin(config, 'web') };
   };
   /** Text for the client: for a hosted one, what is sensitive in the project is withheld. */
   const out = async (place: Place, text: string, structured?: Record<string, unknown>): Promise<CallToolResult> => {

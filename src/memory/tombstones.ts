@@ -12,19 +12,21 @@ import { join } from 'node:path';
 import { forgottenBy, type ForgottenKind, type Tombstone } from '../core/tombstones.js';
 import type { MemoryLayers } from '../core/ports/index.js';
 import { writeFileAtomic } from './store/atomic-write.js';
+import { oneLine } from '../util/one-line.js';
 
 export const FORGOTTEN_FILE = 'forgotten.md';
 
 const HEAD = `# Forgotten\n\nCharlie will not learn these again (only their fingerprints are kept, never the text).\nDelete a line to allow re-learning it.\n\n`;
 const LINE = /^[-*]\s+(\d{4}-\d{2}-\d{2})(?:\s+(\d{2}:\d{2}))?(?:\s+UTC)?\s+·\s+(note|entry|record|decision|quote)\s+·\s+(.*?)\s+·\s+by\s+(.*?)\s+·\s+((?:`[a-z]+:[0-9a-f]+`\s*)+)$/;
 
-function oneLine(text: string): string {
-  return text.replace(/[\r\n`·]+/g, ' ').trim();
+/** Backticks and middle dots delimit a tombstone line's fields: inside a field they become spaces. */
+function noDelimiters(text: string): string {
+  return text.replace(/[`·]+/g, ' ');
 }
 
 export function formatTombstone(t: Tombstone): string {
   const when = `${t.when.slice(0, 10)} ${t.when.slice(11, 16)} UTC`;
-  return `- ${when} · ${t.kind} · ${oneLine(t.description)} · by ${oneLine(t.by) || 'someone'} · ${t.keys.map((k) => `\`${k}\``).join(' ')}`;
+  return `- ${when} · ${t.kind} · ${oneLine(noDelimiters(t.description))} · by ${oneLine(noDelimiters(t.by)) || 'someone'} · ${t.keys.map((k) => `\`${k}\``).join(' ')}`;
 }
 
 export function parseTombstones(text: string): Tombstone[] {

@@ -5,15 +5,15 @@
  * A follow-up is asked in the project's Discord channel, or in its terminal project.
  */
 import type { Place } from '../core/assistant-api.js';
+import { projectOrigin } from '../core/project-origin.js';
 import type { KnowledgeGraph, ProjectConfig } from '../core/ports/index.js';
 import { doneWrite, type Commitment, type CommitmentBook } from '../core/time/follow-ups.js';
 
 type Graph = Pick<KnowledgeGraph, 'records' | 'markRecords' | 'write' | 'review'>;
 
 export function placeOfProject(config: ProjectConfig): Place {
-  const key = config.keys[0] ?? `terminal:${config.slug}`;
   const channelId = config.discord?.channelIds[0];
-  return { kind: 'project', origin: { name: config.name, key, ...(config.discord && channelId ? { discord: { guildId: config.discord.guildId, channelId } } : {}) } };
+  return { kind: 'project', origin: { ...projectOrigin(config, 'terminal'), ...(config.discord && channelId ? { discord: { guildId: config.discord.guildId, channelId } } : {}) } };
 }
 
 export function projectCommitments(projects: { listProjects(): Promise<ProjectConfig[]> }, graph: Graph): CommitmentBook {

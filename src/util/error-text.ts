@@ -15,10 +15,10 @@ export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** The message and, when there is one, the message of its cause: "fetch failed: ECONNREFUSED". */
+/** The message and, when there is one it does not already say, the message of its cause: "fetch failed: ECONNREFUSED". */
 export function errorWithCause(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
-  return err.cause instanceof Error ? `${err.message}: ${err.cause.message}` : err.message;
+  return err.cause instanceof Error && !err.message.includes(err.cause.message) ? `${err.message}: ${err.cause.message}` : err.message;
 }
 
 /** A problem in a file as `path:line: message` (the line left out when unknown). */

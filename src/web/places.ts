@@ -8,6 +8,7 @@ import type { FileProblem, LogEntry, Note, NoteSummary, ProjectConfig, ProjectOr
 import type { Context } from 'hono';
 import type { WebEnv } from './app.js';
 import type { WebUser } from './auth.js';
+import { projectOrigin } from '../core/project-origin.js';
 
 export const PRIVATE_PROJECT = '@me';
 
@@ -36,7 +37,7 @@ export async function placeFor(project: string, user: WebUser, projects: Project
   const found = await projects.getProject(project);
   if (!found) return null;
   const { config } = found;
-  return { place: { kind: 'project', origin: { name: config.name, key: config.keys[0] ?? `web:${config.slug}` } }, slug: config.slug };
+  return { place: { kind: 'project', origin: projectOrigin(config, 'web') }, slug: config.slug };
 }
 
 /** The place a request's `:project` names for its signed-in user; null (answer 404) when there is none. */

@@ -72,7 +72,7 @@ describe('calendar credentials', () => {
     );
     const logs: string[] = [];
     const clock = new FixedClock(new Date('2026-12-01T10:00:00Z'));
-    const app = await buildApp(config, recordingLogger(logs), recordingLogger(logs), undefined, clock);
+    const app = await buildApp(config, recordingLogger(logs), undefined, undefined, clock);
     closers.push(() => app.close());
     const dm = { kind: 'private' as const, userId: '123456789012', userName: 'Ann' };
     const replies: string[] = [];

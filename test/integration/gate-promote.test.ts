@@ -26,24 +26,28 @@ afterEach(async () => {
 
 const place: Place = { kind: 'project', origin: { name: 'general', key: 'terminal:general' } };
 
+/** An assistant on real files whose memory model gives `reply` to every distillation, the gate's candidates kept in data/. */
+function gatedAssistant(reply: Record<string, unknown>) {
+  fx = retrievalFixture();
+  const clock = new FixedClock(new Date('2026-11-11T09:00:00Z'));
+  const { projectsDir, dataDir } = fx;
+  const store = new FileProjectStore({ projectsDir, clock, defaults: { distillEvery: 100 } });
+  const graph = new Wiki({ projectsDir, clock, logger: silentLogger });
+  const memoryModel = new ScriptedChatModel(() => ({ text: JSON.stringify(reply) }));
+  const { assistant } = makeAssistant({ model: new ScriptedChatModel(() => ({ text: 'ok' })), memoryModel, store, graph, clock, candidates: (p) => fileCandidateStore(dataDir, p) });
+  return { assistant, clock, projectsDir };
+}
+
 describe('promoting a waiting candidate by hand', () => {
   it('files the page under the category the memory model proposed', async () => {
-    fx = retrievalFixture();
-    const clock = new FixedClock(new Date('2026-11-11T09:00:00Z'));
-    const { projectsDir, dataDir } = fx;
-    const store = new FileProjectStore({ projectsDir, clock, defaults: { distillEvery: 100 } });
-    const graph = new Wiki({ projectsDir, clock, logger: silentLogger });
-    const memoryModel = new ScriptedChatModel(() => ({
-      text: JSON.stringify({
-        summary: 'Ann chatted.',
-        decisions: [],
-        quotes: [],
-        entities: [{ name: 'Zed', category: 'People/Friends', new: true }],
-        facts: [{ entity: 'Zed', text: 'Has a new job.', message: 1, type: 'identity' }],
-        links: [],
-      }),
-    }));
-    const { assistant } = makeAssistant({ model: new ScriptedChatModel(() => ({ text: 'ok' })), memoryModel, store, graph, clock, candidates: (p) => fileCandidateStore(dataDir, p) });
+    const { assistant, clock, projectsDir } = gatedAssistant({
+      summary: 'Ann chatted.',
+      decisions: [],
+      quotes: [],
+      entities: [{ name: 'Zed', category: 'People/Friends', new: true }],
+      facts: [{ entity: 'Zed', text: 'Has a new job.', message: 1, type: 'identity' }],
+      links: [],
+    });
     await assistant.conversation.handle({ place, speaker: 'Ann', text: 'apparently Zed got a new job somewhere', source: 'https://discord.com/channels/1/2/3', time: clock.now(), reply: false });
     clock.advance(60_000);
     expect((await assistant.memory.distillNow(place)).ran).toBe(true);
@@ -97,30 +101,22 @@ describe('a page on hold', () => {
 
 describe('the people who talk to Charlie', () => {
   it('each get a USER.md centre page with their Discord id, holding the facts about them, linked from the pages that name them', async () => {
-    fx = retrievalFixture();
-    const clock = new FixedClock(new Date('2026-11-11T09:00:00Z'));
-    const { projectsDir, dataDir } = fx;
-    const store = new FileProjectStore({ projectsDir, clock, defaults: { distillEvery: 100 } });
-    const graph = new Wiki({ projectsDir, clock, logger: silentLogger });
-    const memoryModel = new ScriptedChatModel(() => ({
-      text: JSON.stringify({
-        summary: 'Ann and Ben talk about the family.',
-        decisions: [],
-        quotes: [],
-        // the model guesses a category for Ann; a speaker's page is their centre page all the same
-        entities: [
-          { name: 'Ann', category: 'People/Friends' },
-          { name: 'Tom', category: 'People/Family', new: true },
-        ],
-        facts: [
-          { entity: 'Ann', text: 'Is vegetarian.', message: 1, type: 'identity' },
-          { entity: 'Ben', text: 'Is a nurse at the children’s hospital.', message: 2, type: 'identity' },
-          { entity: 'Tom', text: 'Is Ann’s husband.', message: 1, type: 'relationship' },
-        ],
-        links: [{ from: 'Tom', to: 'Ann', label: 'wife', reverse_label: 'husband', evidence: { message: 1, quote: 'Tom is my husband' } }],
-      }),
-    }));
-    const { assistant } = makeAssistant({ model: new ScriptedChatModel(() => ({ text: 'ok' })), memoryModel, store, graph, clock, candidates: (p) => fileCandidateStore(dataDir, p) });
+    const { assistant, clock, projectsDir } = gatedAssistant({
+      summary: 'Ann and Ben talk about the family.',
+      decisions: [],
+      quotes: [],
+      // the model guesses a category for Ann; a speaker's page is their centre page all the same
+      entities: [
+        { name: 'Ann', category: 'People/Friends' },
+        { name: 'Tom', category: 'People/Family', new: true },
+      ],
+      facts: [
+        { entity: 'Ann', text: 'Is vegetarian.', message: 1, type: 'identity' },
+        { entity: 'Ben', text: 'Is a nurse at the children’s hospital.', message: 2, type: 'identity' },
+        { entity: 'Tom', text: 'Is Ann’s husband.', message: 1, type: 'relationship' },
+      ],
+      links: [{ from: 'Tom', to: 'Ann', label: 'wife', reverse_label: 'husband', evidence: { message: 1, quote: 'Tom is my husband' } }],
+    });
     await assistant.conversation.handle({
       place,
       speaker: 'Ann',

@@ -10,7 +10,8 @@ import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import { loadConfig } from '../../src/config.js';
 import { silentLogger, type Clock } from '../../src/core/ports/index.js';
-import { buildApp, startWebApp } from '../../src/main.js';
+import { buildApp } from '../../src/main.js';
+import { startWebApp } from '../../src/app/web-door.js';
 import type { WebServer } from '../../src/web/server.js';
 import { startFakeModelServer, type FakeModelServer, type Script } from './fake-model-server.js';
 
@@ -77,7 +78,7 @@ export async function startWebFixture(options: { script: Script; files?: Record<
     },
     root,
   );
-  const app = await buildApp(config, silentLogger, silentLogger, undefined, options.clock);
+  const app = await buildApp(config, silentLogger, undefined, undefined, options.clock);
   let printed = '';
   const out = new Writable({
     write(chunk: Buffer, _enc, done) {

@@ -113,6 +113,20 @@ describe('architecture', () => {
     expect(offenders).toEqual([]);
   });
 
+  /** The composition root is src/main.ts with the starters it calls in src/app/: nothing else in src reaches them. */
+  it('only the composition root (src/main.ts and src/app/) imports src/app', () => {
+    expect(files('src/app').length).toBeGreaterThan(0);
+    const offenders = files('src')
+      .filter((f) => f !== join('src', 'main.ts') && !f.startsWith(join('src', 'app') + '/'))
+      .flatMap((f) =>
+        relativeImports(f)
+          // src/cli.ts is the entry: it calls runMain and nothing else
+          .filter((target) => target.startsWith('src/app/') || (target === 'src/main.js' && f !== join('src', 'cli.ts')))
+          .map((target) => `${f} imports ${target}`),
+      );
+    expect(offenders).toEqual([]);
+  });
+
   it('only src/config.ts reads process.env', () => {
     const offenders = files('src').filter((f) => f !== join('src', 'config.ts') && /process\.env\b/.test(readFileSync(f, 'utf8')));
     expect(offenders).toEqual([]);

@@ -5,20 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { factors, GATE_WEIGHTS, PROMOTE_AT } from '../../src/core/gate-factors.js';
-import { gateWrite, type Candidate, type CandidateStore } from '../../src/core/promotion.js';
+import { gateWrite } from '../../src/core/promotion.js';
 import type { GraphFact } from '../../src/core/ports/index.js';
 import { prepare, readGateFixture, replay, scoresOf } from '../../scripts/gate-fixture.js';
-
-class MemoryCandidates implements CandidateStore {
-  items: Candidate[] = [];
-  list() {
-    return Promise.resolve(this.items.map((c) => ({ ...c })));
-  }
-  replace(c: Candidate[]) {
-    this.items = c;
-    return Promise.resolve();
-  }
-}
+import { MemoryCandidates } from '../support/memory-fakes.js';
 
 const fixture = readGateFixture();
 

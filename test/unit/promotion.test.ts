@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gateWrite, takeCandidate, type Candidate, type CandidateStore } from '../../src/core/promotion.js';
+import { gateWrite, takeCandidate } from '../../src/core/promotion.js';
 import { sensitivityOfText, stricter } from '../../src/core/sensitivity.js';
 import { isChitChat, PROMOTE_AT } from '../../src/core/gate-factors.js';
 import type { GraphWrite, LogEntry } from '../../src/core/ports/index.js';
@@ -7,17 +7,7 @@ import { toGraphWrite } from '../../src/core/graph-distill.js';
 import { applyToPage, type PagePlan } from '../../src/memory/graph/graph-write.js';
 import { readPage } from '../../src/memory/graph/page.js';
 import { recordsOf } from '../../src/memory/records/record.js';
-
-class MemoryCandidates implements CandidateStore {
-  items: Candidate[] = [];
-  list() {
-    return Promise.resolve(this.items.map((c) => ({ ...c })));
-  }
-  replace(c: Candidate[]) {
-    this.items = c;
-    return Promise.resolve();
-  }
-}
+import { MemoryCandidates } from '../support/memory-fakes.js';
 
 const day = (n: number) => `2026-11-${String(n).padStart(2, '0')}`;
 const entry = (n: number, text: string, role: LogEntry['role'] = 'user', speaker = 'Ann'): LogEntry => ({

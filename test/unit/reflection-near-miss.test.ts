@@ -12,6 +12,7 @@ import { renderFact } from '../../src/memory/graph/lines.js';
 import { readPage } from '../../src/memory/graph/page.js';
 import { applyChange } from '../../src/memory/reflect/apply-change.js';
 import { guardRewrite } from '../../src/memory/reflect/guard.js';
+import { reflectionRecord } from '../support/memory-fakes.js';
 
 const NEAR_MISSES: [string, string][] = [
   ['Has 3 cats.', 'Has 2 cats.'],
@@ -61,20 +62,7 @@ const DUPLICATES: [string, string][] = [
   ['Plays the guitar.', 'Plays guitar.'],
 ];
 
-const rec = (id: string, statement: string): ReflectionRecord => ({
-  id,
-  page: 'People/Sarah.md',
-  statement,
-  category: 'identity',
-  said: '2026-06-01',
-  due: '',
-  happened: '',
-  status: 'active',
-  state: 'fresh',
-  manual: false,
-  marked: false,
-  sensitivity: 'personal',
-});
+const rec = (id: string, statement: string): ReflectionRecord => reflectionRecord(id, 'People/Sarah.md', statement, { category: 'identity' });
 
 const PAGE = 'People/Sarah.md';
 function pageOf(a: string, b: string) {

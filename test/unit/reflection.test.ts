@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseReflection, planChanges, type ReflectionRecord } from '../../src/core/reflect.js';
+import { parseReflection, planChanges } from '../../src/core/reflect.js';
 import { sameStatement } from '../../src/core/statement-facts.js';
 import { reflectionDue, reportText } from '../../src/core/reflection.js';
 import { addField, renderFact } from '../../src/memory/graph/lines.js';
@@ -12,6 +12,7 @@ import { formatLogLine } from '../../src/memory/notes/note-index.js';
 import { mergeEvent, parseRecordEvents, recordLogLine, ruleEvent } from '../../src/memory/records/history.js';
 import { guardRewrite } from '../../src/memory/reflect/guard.js';
 import { PageHistory, pageName } from '../../src/memory/reflect/history.js';
+import { reflectionRecord } from '../support/memory-fakes.js';
 
 const PAGE = 'People/Sarah.md';
 const fact = (text: string, n: number, extra: Record<string, string> = {}) =>
@@ -95,21 +96,7 @@ describe('when reflection runs', () => {
 });
 
 describe("the memory model's proposals", () => {
-  const rec = (id: string, page: string, statement: string, extra: Partial<ReflectionRecord> = {}): ReflectionRecord => ({
-    id,
-    page,
-    statement,
-    category: 'preference',
-    said: '2026-06-01',
-    due: '',
-    happened: '',
-    status: 'active',
-    state: 'fresh',
-    manual: false,
-    marked: false,
-    sensitivity: 'personal',
-    ...extra,
-  });
+  const rec = reflectionRecord;
   const records = new Map(
     [
       rec('r-a', 'A.md', 'Likes tea.'),

@@ -5,9 +5,15 @@ import { clip, defineTool, type ToolContext, type ToolHome } from './tool.js';
 import { SENSITIVE_PAGE } from '../egress.js';
 import { markedBlocks } from '../sensitive-records.js';
 
+/** The project's notes; throws in a private conversation, which has none. */
 function shelf(ctx: ToolContext): NonNullable<ToolHome['notes']> {
+  requireNotes(ctx);
+  return ctx.home.notes!;
+}
+
+/** Refuses a tool call in a place without notes (a private conversation). */
+function requireNotes(ctx: ToolContext): void {
   if (!ctx.home.notes) throw new Error('notes are not available in a private conversation');
-  return ctx.home.notes;
 }
 
 export const listNotes = defineTool({
@@ -66,7 +72,8 @@ export const remember = defineTool({
     tags: z.array(z.string().max(40)).max(10).optional(),
   }),
   async execute(args, ctx) {
-    shelf(ctx);
+    // the write goes through ctx.writes; the shelf is asked for only to refuse a private conversation
+    requireNotes(ctx);
     const result = await ctx.writes.saveNote({ title: args.title, body: args.text, category: args.category, tags: args.tags, source: ctx.source });
     switch (result.kind) {
       case 'saved':

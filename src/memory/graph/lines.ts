@@ -13,6 +13,7 @@
  * of a line a person wrote stays byte for byte as it was.
  */
 import { blockIdFor } from '../../core/records/block-id.js';
+import { oneLine } from '../../util/one-line.js';
 
 export interface InlineField {
   key: string;
@@ -104,13 +105,6 @@ export interface FactDraft {
   staleness?: number;
   /** The centre pages (`Users/Ann/USER`) of the people it names: `[person:: [[Users/Ann/USER]]]`. */
   person?: readonly string[];
-}
-
-function oneLine(text: string): string {
-  return text
-    .replace(/[\r\n]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
 }
 
 export function renderFact(page: string, fact: FactDraft): string {

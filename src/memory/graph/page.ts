@@ -10,6 +10,7 @@ import type { SensitiveKind, Sensitivity } from '../../core/sensitivity.js';
 import { parseFrontMatter, splitFrontMatter } from '../store/front-matter.js';
 import { parseFactLine, parseLinkLine, type FactLine, type LinkLine } from './lines.js';
 import { parseSimpleYaml } from './simple-yaml.js';
+import { titleFromPath } from '../../util/one-line.js';
 
 export interface WikiPage {
   /** Relative to notes/, with `.md`. */
@@ -41,10 +42,6 @@ export type PageRead = { ok: true; page: WikiPage } | { ok: false; problem: File
 
 export function folderOf(path: string): string {
   return path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
-}
-
-export function titleFromPath(path: string): string {
-  return (path.split('/').pop() ?? path).replace(/\.md$/i, '').replace(/-/g, ' ');
 }
 
 type FrontMatterData = ReturnType<typeof noteSchema.parse>;

@@ -4,7 +4,7 @@
  * when exactly one person page has it, and a Discord id when the page records one.
  */
 import { nameTokens, normalizeName } from './names.js';
-import { titleFromPath } from './page.js';
+import { titleFromPath } from '../../util/one-line.js';
 
 export interface Resolvable {
   path: string;

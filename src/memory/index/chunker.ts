@@ -6,7 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import { LOG_FILE, parseLog } from '../archive-format.js';
-import { parseYamlLimited } from '../store/front-matter.js';
+import { z } from 'zod';
+import { parseYamlLimited, splitFrontMatter } from '../store/front-matter.js';
 import { parseSensitivity, sensitivityOf } from '../../core/sensitivity.js';
 import type { Sensitivity } from '../../core/ports/index.js';
 
@@ -228,29 +229,42 @@ interface FrontMatter {
   lines: number;
 }
 
-function readFrontMatter(lines: string[]): FrontMatter {
-  const none: FrontMatter = { tags: [], aliases: [], lines: 0 };
-  if (lines[0]?.trim() !== '---') return none;
-  const end = lines.findIndex((l, i) => i > 0 && /^(---|\.\.\.)\s*$/.test(l));
-  if (end < 0) return none;
-  let data: Record<string, unknown> = {};
-  // A broken or hostile front matter is reported by the note store; the index still reads the body.
-  const read = parseYamlLimited(lines.slice(1, end).join('\n'), { intAsBigInt: false });
-  if ('data' in read && read.data && typeof read.data === 'object') data = read.data as Record<string, unknown>;
+const list = z.preprocess((v) => (Array.isArray(v) ? v.map(String) : typeof v === 'string' ? [v] : []), z.array(z.string()));
+/** What the index reads of a page's front matter; a field of the wrong type is ignored, never fatal. */
+const indexedFields = z.object({
+  title: z.string().optional().catch(undefined),
+  name: z.string().optional().catch(undefined),
+  updated: z
+    .union([z.date().transform((d) => d.toISOString()), z.string()])
+    .optional()
+    .catch(undefined),
+  staleness: z.number().optional().catch(undefined),
+  sensitivity: z.string().optional().catch(undefined),
+  kind: z.string().optional().catch(undefined),
+  status: z.unknown().optional(),
+  tags: list,
+  aliases: list,
+});
+
+/** The shared front-matter split (src/memory/store/front-matter.ts), read leniently: the note store reports what is broken. */
+function readFrontMatter(content: string): FrontMatter {
+  const split = splitFrontMatter(content);
+  if (split === null || split === 'unterminated') return { tags: [], aliases: [], lines: 0 };
+  const read = parseYamlLimited(split.yaml, { intAsBigInt: false });
+  const fields = indexedFields.safeParse('data' in read ? read.data : {});
+  const data = fields.success ? fields.data : indexedFields.parse({});
   // fails closed: a front matter that does not parse but names a sensitivity is indexed as sensitive
-  else if (lines.slice(1, end).some((l) => /^\s*(?:sensitivity|kind)\s*:\s*\S/i.test(l) && !/^\s*sensitivity\s*:\s*['"]?(?:public|personal)['"]?\s*$/i.test(l)))
-    data = { ...data, sensitivity: 'sensitive' };
-  const list = (v: unknown) => (Array.isArray(v) ? v.map(String) : typeof v === 'string' ? [v] : []);
-  const updated = data.updated instanceof Date ? data.updated.toISOString() : typeof data.updated === 'string' ? data.updated : undefined;
+  const unreadable = !('data' in read) && split.yaml.split('\n').some((l) => /^\s*(?:sensitivity|kind)\s*:\s*\S/i.test(l) && !/^\s*sensitivity\s*:\s*['"]?(?:public|personal)['"]?\s*$/i.test(l));
+  const sensitivity = unreadable ? 'sensitive' : (parseSensitivity(data.sensitivity)?.sensitivity ?? (data.kind?.trim() ? 'sensitive' : undefined));
   return {
-    title: typeof data.title === 'string' ? data.title : typeof data.name === 'string' ? data.name : undefined,
-    updated,
-    staleness: typeof data.staleness === 'number' ? data.staleness : undefined,
-    sensitivity: parseSensitivity(typeof data.sensitivity === 'string' ? data.sensitivity : undefined)?.sensitivity ?? (typeof data.kind === 'string' && data.kind.trim() ? 'sensitive' : undefined),
-    tags: list(data.tags),
-    aliases: list(data.aliases),
+    title: data.title ?? data.name,
+    updated: data.updated,
+    staleness: data.staleness,
+    sensitivity,
+    tags: data.tags,
+    aliases: data.aliases,
     ...(data.status === 'held' ? { held: true } : {}),
-    lines: end + 1,
+    lines: split.bodyLine - 1,
   };
 }
 
@@ -271,7 +285,7 @@ function heading(line: string): { level: number; text: string } | null {
 function chunkMarkdown(page: string, content: string, options: ChunkOptions): Chunk[] {
   const maxChars = options.maxChars ?? 1200;
   const lines = content.replace(/\r\n?/g, '\n').split('\n');
-  const fm = readFrontMatter(lines);
+  const fm = readFrontMatter(lines.join('\n'));
   // a page a person put on hold is kept for the record but never found
   if (fm.held) return [];
   const title = fm.title ?? (page.split('/').pop() ?? page).replace(/\.md$/, '').replace(/-/g, ' ');

@@ -30,6 +30,7 @@ import { z } from 'zod';
 import type { FileProblem, Note } from '../../core/ports/index.js';
 import { parseFrontMatter } from '../store/front-matter.js';
 import { parseSensitivity, strictest, type SensitivityValue } from '../../core/sensitivity.js';
+import { titleFromPath } from '../../util/one-line.js';
 
 const num = z.union([z.number(), z.bigint()]).transform(Number);
 const text = z.union([z.string(), z.number(), z.bigint()]).transform(String);
@@ -77,10 +78,6 @@ export function pageSensitivity(fm: { sensitivity?: SensitivityValue | null; kin
 export const NOTE_DEFAULTS = { staleness: 5, confidence: 0.8, sensitivity: 'personal', status: 'active' } as const;
 
 export type ParsedNote = { ok: true; note: Note } | { ok: false; problem: FileProblem };
-
-function titleFromPath(path: string): string {
-  return (path.split('/').pop() ?? path).replace(/\.md$/i, '').replace(/-/g, ' ');
-}
 
 /** `path` is relative to notes/; `shownPath` is what problems report. */
 export function parseNote(content: string, path: string, shownPath: string): ParsedNote {

@@ -4,14 +4,11 @@
  */
 import type { FileProblem, NoteSummary } from '../../core/ports/index.js';
 import type { RecordAction } from '../records/history.js';
+import { oneLine } from '../../util/one-line.js';
 
 export const INDEX_FILE = '_index.md';
 export const LOG_FILE_NAME = '_log.md';
 export const LOG_HEADING = '# Ingestion log\n\nOne line per change Charlie made to these notes (append-only).\n\n';
-
-function oneLine(text: string): string {
-  return text.replace(/[\r\n]+/g, ' ').trim();
-}
 
 export function renderIndex(notes: NoteSummary[], problems: FileProblem[]): string {
   const groups = new Map<string, NoteSummary[]>();

@@ -11,6 +11,7 @@
  * these are reported as problems (the file is then not rewritten, so no prose is lost).
  */
 import type { Decision, FileProblem, Quote } from '../../core/ports/index.js';
+import { oneLine } from '../../util/one-line.js';
 
 // Every pattern below is anchored and cannot backtrack over a run of spaces more than once:
 // the former one-regex-per-line patterns (`(.*?)…\s*$`) took 48 s on a line of 150,000 spaces.
@@ -67,14 +68,6 @@ export const QUOTES_HEADING = '# Quotes';
 /** The YYYY-MM-DD part of a date, or '' (so what is written always reads back). */
 function day(date: string): string {
   return /^\s*(\d{4}-\d{2}-\d{2})/.exec(date)?.[1] ?? '';
-}
-
-function oneLine(text: string): string {
-  return text
-    .split(/[\r\n]+/)
-    .map((l) => l.trim())
-    .filter((l) => l !== '')
-    .join(' ');
 }
 
 function sourceLink(source: string): string {

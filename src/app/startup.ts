@@ -1,0 +1,51 @@
+/**
+ * Start-up helpers of the composition root (src/main.ts): the folders Charlie keeps its files
+ * in, the owner's name, the download echo of the terminal chat, and the model lines shown at
+ * start.
+ */
+import { mkdirSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import type { Config } from '../config.js';
+import { ConfigError } from '../core/errors.js';
+import { conformanceStartLine } from '../doctor/conformance-store.js';
+import type { ModelDownloadStep } from '../llm/transformers-runtime.js';
+import { errorMessage } from '../util/error-text.js';
+
+/** Creates a folder Charlie keeps its files in, or says which setting names a place it cannot use. */
+export function makeFolder(setting: string, path: string): void {
+  try {
+    mkdirSync(path, { recursive: true });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? '';
+    const why =
+      code === 'ENOTDIR' ? 'a part of that path is a file' : code === 'EACCES' || code === 'EPERM' ? 'no permission to create it' : code === 'EROFS' ? 'the disk is read-only' : errorMessage(err);
+    throw new ConfigError(`${setting}=${path} cannot be created (${why}): point ${setting} at a folder Charlie may write to`, { cause: err });
+  }
+}
+
+/** The signed-in account's name, for the terminal chat and the web app's owner. */
+export function safeUserName(): string {
+  try {
+    return userInfo().username || 'you';
+  } catch {
+    return 'you';
+  }
+}
+
+/** In the terminal chat, logs go to a file; model download progress is also shown on screen. */
+export function echoDownload(step: ModelDownloadStep): void {
+  process.stdout.write(`  ${step.label}: ${step.file} ${step.percent}%\n`);
+}
+
+/**
+ * What the last `npm run doctor` found about the server models, so a degraded one is visible at
+ * once: the chat model (unless it is the embedded one) and a memory lane of its own.
+ */
+export function modelStartLines(config: Config, serverChat: boolean): string[] {
+  const lines = serverChat ? [conformanceStartLine(config.dataDir, config.LLM_MODEL, config.LLM_BASE_URL)] : [];
+  const memory = config.memoryLane;
+  if (memory && (serverChat || memory.from === 'memory') && (memory.baseUrl !== config.LLM_BASE_URL || memory.model !== config.LLM_MODEL)) {
+    lines.push(`memory lane: ${conformanceStartLine(config.dataDir, memory.model, memory.baseUrl)}`);
+  }
+  return lines;
+}
