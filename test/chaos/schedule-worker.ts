@@ -16,7 +16,8 @@ import { SqliteJobStore } from '../../src/storage/job-store.js';
 const [dir] = process.argv.slice(2);
 if (!dir) throw new Error('usage: schedule-worker.ts DIR');
 const store = new SqliteJobStore(join(dir, 'schedule.db'));
-const scheduler = new Scheduler(store, systemClock, silentLogger, { batch: 15 });
+const BATCH = 15;
+const scheduler = new Scheduler(store, systemClock, silentLogger, { batch: BATCH });
 scheduler.handle('reminder', async (d) => {
   await turn(); // the window between the claim and the delivery
   appendFileSync(join(dir, 'sent.log'), `${d.key} ${d.redelivery ? 1 : 0}\n`);
@@ -24,8 +25,9 @@ scheduler.handle('reminder', async (d) => {
 });
 process.stdout.write('ready\n');
 for (;;) {
-  await scheduler.tick();
-  if (store.list({ status: 'pending' }).every((j) => j.rule) && store.unfinished(new Date()).length === 0) {
+  // a full tick (a whole batch) means one-off jobs are still being claimed: look for the end only after a short one
+  const handed = await scheduler.tick();
+  if (handed < BATCH && store.list({ status: 'pending' }).every((j) => j.rule) && store.unfinished(new Date()).length === 0) {
     process.stdout.write('drained\n');
   }
   await turn();

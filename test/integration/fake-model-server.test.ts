@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fakeModelServers } from '../support/model-servers.js';
 
 const start = fakeModelServers();
@@ -84,8 +84,8 @@ describe('fake model server', () => {
       (r) => (r.done ? 'ended' : 'more'),
       () => 'failed',
     );
-    await new Promise((r) => setTimeout(r, 50));
-    expect(s.requests).toHaveLength(2);
+    // both requests reached the server (the hanging one may be read after the other): wait for that, not for 50 ms
+    await vi.waitFor(() => expect(s.requests).toHaveLength(2));
     const t0 = Date.now();
     await s.close();
     expect(await hanging).toBe('failed');

@@ -80,8 +80,11 @@ describe('hybrid recall over LanceDB', () => {
     const embedder = new CountingEmbedder();
     const s = fx.open(embedder);
     await s.sync('alpha');
-    const stop = s.watch();
-    await new Promise((r) => setTimeout(r, 300));
+    // the watcher reports every change from its 'ready' on: wait for that, not for a fixed time
+    let ready!: () => void;
+    const isReady = new Promise<void>((r) => (ready = r));
+    const stop = s.watch(undefined, (trusted) => trusted && ready());
+    await isReady;
     embedder.texts = [];
     fx.write('alpha', 'notes/Topics/Garden.md', note('Garden', 'Tomatoes need watering every morning.'));
     const deadline = Date.now() + 10_000;
