@@ -165,4 +165,20 @@ describe.skipIf(missing !== null)('Memory Inspector records in Chromium', { time
     expect((reply?.y ?? 0) + (reply?.height ?? 0)).toBeLessThanOrEqual((composer?.y ?? 0) + 1);
     expect(errors).toEqual([]);
   });
+
+  it('says what to do when there is nothing to show: a new project, and a search that matches nothing', async () => {
+    await page.goto(`${f.web.url}/#/inspect/trip/records`);
+    await page.locator('#record-search').fill('no record says this');
+    await expect.poll(() => page.locator('.inspector-body .count').textContent()).toMatch(/^No record of \d+ matches: clear the search or a filter\.$/);
+    await page.locator('#new-project').fill('Empty shelf');
+    await page.locator('#new-project').press('Enter');
+    await page.waitForURL(/#\/chat\/(?!trip)/);
+    const slug = decodeURIComponent(page.url().split('#/chat/')[1] ?? '');
+    await page.goto(`${f.web.url}/#/inspect/${encodeURIComponent(slug)}/records`);
+    await expect.poll(() => page.locator('.inspector-body .empty').textContent()).toContain('Nothing is remembered here yet');
+    await page.locator('.inspector-body a', { hasText: 'Go to the chat' }).click();
+    await page.waitForURL(new RegExp(`#/chat/${encodeURIComponent(slug)}$`));
+    expect(await axeViolations(browser, f.web.url, [[`#/inspect/${encodeURIComponent(slug)}/records`, '.inspector-body .empty']])).toEqual([]);
+    expect(errors).toEqual([]);
+  });
 });

@@ -67,9 +67,16 @@ export async function renderInspector(main: HTMLElement, project: string, title:
   else await renderRecords(body, project);
 }
 
+/** What a project with no records yet shows instead of empty filters: how records come to be. */
+const NO_RECORDS = 'Nothing is remembered here yet. Tell Charlie in the chat (for example "remember that the boiler is serviced in March"): what it keeps appears here, with where it came from.';
+
 async function renderRecords(body: HTMLElement, project: string): Promise<void> {
   const data = await api.records(project);
   const records = data.records;
+  if (!records.length && !data.problems.length) {
+    clear(body, h('p', { class: 'empty' }, NO_RECORDS), h('p', {}, h('a', { href: `#/chat/${encodeURIComponent(project)}` }, 'Go to the chat')));
+    return;
+  }
   const state = { q: '', kind: '', category: '', source: '', sensitivity: '', status: '', confidence: '', sort: 'date-desc' as Sort };
   const list = h('ul', { class: 'records', 'aria-label': 'Records' });
   const count = h('p', { class: 'count', 'aria-live': 'polite' });
@@ -86,7 +93,7 @@ async function renderRecords(body: HTMLElement, project: string): Promise<void> 
       const d = (a.date ?? '').localeCompare(b.date ?? '');
       return state.sort === 'date-asc' ? d : -d;
     });
-    count.textContent = `${shown.length} of ${records.length} records`;
+    count.textContent = shown.length || !records.length ? `${shown.length} of ${records.length} records` : `No record of ${records.length} matches: clear the search or a filter.`;
     clear(
       list,
       shown.map((r) => recordItem(r, project, async () => renderRecords(body, project))),
