@@ -11,7 +11,7 @@ import type { RecordShelf } from './home.js';
 import type { GraphWrite, PageMapEntry, PageMapRequest, PrivateRecord, PrivateRecords, PrivateStore, RecordView } from './ports/index.js';
 import { forgottenBy } from './tombstones.js';
 import { retrievable } from './records/record.js';
-import { recordView } from './records/view.js';
+import { toRecordView } from './records/view.js';
 import { isSensitive, parseSensitivity } from './sensitivity.js';
 
 const MAX_MAP = 40;
@@ -85,7 +85,7 @@ export function privateDistillGraph(store: PrivateStore, records: PrivateRecords
 /** A DM's record (private.db) as front doors show typed records: its entity stands for the page, which it has none of. */
 export function privateRecordView(r: PrivateRecord): RecordView {
   const s = parseSensitivity(r.sensitivity) ?? { sensitivity: 'personal' };
-  return recordView(r, {
+  return toRecordView(r, {
     page: '',
     pageTitle: r.entity,
     pageCategory: '',

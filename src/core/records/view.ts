@@ -12,7 +12,7 @@ type RecordCore = Pick<MemoryRecord, 'id' | 'statement' | 'category' | 'confiden
 /** What the holder of a record knows of it. */
 type RecordPlace = Omit<RecordView, keyof RecordCore>;
 
-export function recordView(r: RecordCore, place: RecordPlace): RecordView {
+export function toRecordView(r: RecordCore, place: RecordPlace): RecordView {
   const { sensitiveKind, ...rest } = place;
   return {
     id: r.id,

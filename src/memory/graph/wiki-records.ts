@@ -6,7 +6,7 @@
  */
 import type { RecordView } from '../../core/ports/index.js';
 import { decay } from '../../core/records/decay.js';
-import { recordView } from '../../core/records/view.js';
+import { toRecordView } from '../../core/records/view.js';
 import { recordsOf } from '../records/record.js';
 import { formatConfidence, parseFactLine, setField } from './lines.js';
 import { setFrontMatter } from './page-edit.js';
@@ -18,7 +18,7 @@ export function recordViews(pages: Iterable<WikiPage>, now: Date): RecordView[] 
     for (const r of recordsOf(page)) {
       const d = decay(r, now);
       out.push(
-        recordView(r, {
+        toRecordView(r, {
           page: r.page,
           pageTitle: page.title,
           pageCategory: page.category,
