@@ -132,6 +132,18 @@ describe('architecture', () => {
     expect(offenders).toEqual([]);
   });
 
+  it("private.db's record store depends on the core only: nothing it reaches imports src/memory", () => {
+    const seen = new Set<string>();
+    const visit = (f: string): void => {
+      if (seen.has(f)) return;
+      seen.add(f);
+      for (const t of relativeImports(f)) visit(t.replace(/\.js$/, '.ts'));
+    };
+    visit(join('src', 'storage', 'private-records.ts'));
+    expect(seen.size).toBeGreaterThan(5);
+    expect([...seen].filter((f) => !f.startsWith(join('src', 'core')) && !f.startsWith(join('src', 'storage')))).toEqual([]);
+  });
+
   it('the record domain is one set of rules in src/core/records, which imports only the core', () => {
     const RECORDS = join('src', 'core', 'records');
     const outside = files(RECORDS).flatMap((f) =>

@@ -6,7 +6,7 @@
  */
 import type { FileProblem } from '../../core/ports/index.js';
 import type { Mutation } from './page-store.js';
-import { normalizeName } from './names.js';
+import { normalizeName } from '../../core/names.js';
 import { editLines } from './page-edit.js';
 import type { WikiSnapshot } from './wiki-pages.js';
 
