@@ -11,6 +11,7 @@ import type { RecordShelf } from './home.js';
 import type { GraphWrite, PageMapEntry, PageMapRequest, PrivateRecord, PrivateRecords, PrivateStore, RecordView } from './ports/index.js';
 import { forgottenBy } from './tombstones.js';
 import { retrievable } from './records/record.js';
+import { toRecordView } from './records/view.js';
 import { isSensitive, parseSensitivity } from './sensitivity.js';
 
 const MAX_MAP = 40;
@@ -84,29 +85,18 @@ export function privateDistillGraph(store: PrivateStore, records: PrivateRecords
 /** A DM's record (private.db) as front doors show typed records: its entity stands for the page, which it has none of. */
 export function privateRecordView(r: PrivateRecord): RecordView {
   const s = parseSensitivity(r.sensitivity) ?? { sensitivity: 'personal' };
-  return {
-    id: r.id,
+  return toRecordView(r, {
     page: '',
     pageTitle: r.entity,
     pageCategory: '',
     line: 0,
-    statement: r.statement,
-    category: r.category,
     provenance: { kind: r.via, source: r.source },
-    confidence: r.confidence,
     effective: r.effective,
     decay: r.state,
     sensitivity: s.sensitivity,
-    ...(s.kind ? { sensitiveKind: s.kind } : {}),
-    status: r.status,
-    said: r.said,
-    happened: r.happened,
-    due: r.due,
-    vs: r.vs,
-    asked: r.asked,
-    raised: r.raised,
+    sensitiveKind: s.kind,
     handEdited: r.via === 'manual',
-  };
+  });
 }
 
 /** A DM's records as the home's record shelf: review, hold, candidates and reminders, all in private.db. */

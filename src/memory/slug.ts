@@ -3,16 +3,7 @@
  * Pure functions: the result is always a single path segment of [A-Za-z0-9-], never empty,
  * never `.` or `..`, so it can be joined under a folder without escaping it.
  */
-
-/** Folds accents and compatibility forms to ASCII where possible (é → e, ß → ss, ﬁ → fi). */
-export function foldAccents(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/ß/g, 'ss')
-    .replace(/[æÆ]/g, 'ae')
-    .replace(/[øØ]/g, 'o');
-}
+import { foldAccents } from '../core/names.js';
 
 function squash(text: string, allowed: RegExp, max: number): string {
   const s = foldAccents(text)

@@ -14,6 +14,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import type { PrivateDoc, PrivateRecallHit, PrivateRecallIndex } from '../core/private-recall.js';
 import type { Clock, Embedder } from '../core/ports/index.js';
 import { LexicalIndex } from '../memory/index/lexical.js';
+import { dropRecallRows } from './recall-rows.js';
 
 type Row = Record<string, unknown>;
 
@@ -36,12 +37,6 @@ export function migrateRecall(db: DatabaseSync): void {
       embedder TEXT NOT NULL DEFAULT '', vector BLOB, uses REAL NOT NULL DEFAULT 0, used TEXT NOT NULL DEFAULT '',
       PRIMARY KEY (user_id, key));
   `);
-}
-
-/** Deletes the index rows of these passages now (a store that removes them calls it). */
-export function dropRecallRows(db: DatabaseSync, userId: string, keys: readonly string[]): void {
-  const del = db.prepare('DELETE FROM dm_recall WHERE user_id = ? AND key = ?');
-  for (const k of keys) del.run(userId, k);
 }
 
 /** Deletes the rows of messages that are no longer in dm_messages. */

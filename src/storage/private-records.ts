@@ -10,12 +10,12 @@ import { z } from 'zod';
 import type { CandidateStore } from '../core/promotion.js';
 import type { GraphWrite, GraphWriteReport, PrivateRecord, PrivateRecordEvent, PrivateRecords, ReviewChoice, ReviewPair } from '../core/ports/index.js';
 import { blockIdFor } from '../core/records/block-id.js';
-import { nameTokens, normalizeStatement } from '../memory/graph/names.js';
-import { parseCandidates } from '../memory/records/candidate-store.js';
+import { nameTokens, normalizeStatement } from '../core/names.js';
+import { parseCandidates } from '../core/records/candidates.js';
 import { decay } from '../core/records/decay.js';
 import { CATEGORIES, PROVENANCE_KINDS, retrievable, STATUSES, type Category, type ProvenanceKind } from '../core/records/record.js';
 import { attributeOf } from '../core/records/review.js';
-import { dropRecallRows } from './private-recall.js';
+import { dropRecallRows } from './recall-rows.js';
 
 /** The kinds of change a DM record's history keeps (PrivateRecordEvent['kind']). */
 const EVENT_KINDS = ['added', 'restated', 'review', 'reviewed'] as const satisfies readonly PrivateRecordEvent['kind'][];

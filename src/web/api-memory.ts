@@ -25,7 +25,7 @@ import { buildGraph, readNotePages } from './graph.js';
 import { noSuchProject, requestPlace } from './places.js';
 import { factRecords, factTarget } from './facts.js';
 import { findLayerItem, layerRecords, noteRecord } from './records.js';
-import type { MemoryRecord } from './shared/records.js';
+import type { RecordWire } from './shared/records.js';
 
 export function memoryRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
   const at = (c: Context<WebEnv>) => requestPlace(c, deps.projects);
@@ -34,7 +34,7 @@ export function memoryRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const where = await at(c);
     if (!where) return noSuchProject(c);
     const view = await deps.assistant.settings.showMemory(where.place);
-    const records: MemoryRecord[] = layerRecords(view.layers, where.slug !== null);
+    const records: RecordWire[] = layerRecords(view.layers, where.slug !== null);
     const problems = view.problems.map((p) => ({ path: p.path, line: p.line, message: p.message }));
     if (where.slug) {
       const pages = await readNotePages(deps, where.slug);

@@ -5,9 +5,9 @@
  */
 import type { RecordView } from '../core/ports/index.js';
 import { PRIVATE_PROJECT } from './places.js';
-import type { MemoryRecord } from './shared/records.js';
+import type { RecordWire } from './shared/records.js';
 
-export function factRecords(views: readonly RecordView[]): MemoryRecord[] {
+export function factRecords(views: readonly RecordView[]): RecordWire[] {
   return views.map((r) => {
     const source = r.provenance.source
       ? { label: r.provenance.kind === 'manual' ? 'written or changed by a person' : `from ${r.provenance.kind}`, ref: r.provenance.source }

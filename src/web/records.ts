@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { MemoryLayers, Note } from '../core/ports/index.js';
-import type { MemoryRecord, ProvenanceStep } from './shared/records.js';
+import type { RecordWire, ProvenanceStep } from './shared/records.js';
 
 export function textHash(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 10);
@@ -24,8 +24,8 @@ function provenance(source: string, extra: ProvenanceStep[] = []): ProvenanceSte
   return [...steps, ...extra];
 }
 
-export function layerRecords(layers: MemoryLayers, inProject: boolean): MemoryRecord[] {
-  const out: MemoryRecord[] = [];
+export function layerRecords(layers: MemoryLayers, inProject: boolean): RecordWire[] {
+  const out: RecordWire[] = [];
   if (layers.summary.trim()) {
     out.push({
       id: `summary:0:${textHash(layers.summary)}`,
@@ -81,7 +81,7 @@ export function layerRecords(layers: MemoryLayers, inProject: boolean): MemoryRe
 }
 
 /** A note page as a record: its text, front matter and provenance. */
-export function noteRecord(note: Note): MemoryRecord {
+export function noteRecord(note: Note): RecordWire {
   const sources = note.sources ?? [];
   const first = sources[0] ?? '';
   return {

@@ -6,7 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { parseReflection, planChanges } from '../../src/core/reflect.js';
 import { sameStatement } from '../../src/core/statement-facts.js';
 import { reflectionDue, reportText } from '../../src/core/reflection.js';
+import { silentLogger, systemClock } from '../../src/core/ports/index.js';
 import { addField, renderFact } from '../../src/memory/graph/lines.js';
+import { Wiki } from '../../src/memory/graph/wiki.js';
 import { isIndexedPage } from '../../src/memory/index/page-files.js';
 import { formatLogLine } from '../../src/memory/notes/note-index.js';
 import { mergeEvent, parseRecordEvents, recordLogLine, ruleEvent } from '../../src/memory/records/history.js';
@@ -156,7 +158,7 @@ describe('kept versions', () => {
     try {
       mkdirSync(join(root, 'p', 'notes'), { recursive: true });
       writeFileSync(join(root, 'p', 'notes', 'A.md'), 'now\n');
-      const history = new PageHistory(root);
+      const history = new PageHistory(root, new Wiki({ projectsDir: root, clock: systemClock, logger: silentLogger }));
       expect(await history.restore('p', '../../../outside', undefined, new Date())).toMatchObject({ ok: false });
       expect(await history.restore('p', 'A', '../../x', new Date())).toMatchObject({ ok: false, reason: expect.stringContaining('is not a version') as string });
       await expect(history.keep('../escape', 'A.md', 'x', new Date())).rejects.toThrow();

@@ -29,7 +29,7 @@ export async function runMemoryCheck(run: CheckRun): Promise<number> {
     let snap = await wiki.load(project);
     let problems = checkPages(project, snap);
     if (run.fix) {
-      const fixed = await fixDangling(wiki.notesDir(project), project, problems);
+      const fixed = await fixDangling(wiki, project, problems);
       if (fixed) {
         run.write(`${project}: removed ${fixed} link(s) to missing pages`);
         await wiki.regenerateIndex(project);

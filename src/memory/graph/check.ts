@@ -5,9 +5,8 @@
  * and leaves the rest to a person.
  */
 import type { FileProblem } from '../../core/ports/index.js';
-import { readIfExists, sha256, writeFileAtomic } from '../store/atomic-write.js';
-import { resolveInside } from '../store/safe-path.js';
-import { normalizeName } from './names.js';
+import type { Mutation } from './page-store.js';
+import { normalizeName } from '../../core/names.js';
 import { editLines } from './page-edit.js';
 import type { WikiSnapshot } from './wiki-pages.js';
 
@@ -54,8 +53,14 @@ export function formatProblem(p: FileProblem): string {
   return `${p.path}${p.line ? `:${p.line}` : ''}: ${p.message}`;
 }
 
-/** Removes the lines of links to missing pages; returns the number of links removed. */
-export async function fixDangling(notesDir: string, project: string, problems: CheckProblem[]): Promise<number> {
+/** What fixing needs of the knowledge graph: its lane and its one page-change loop. */
+interface PageFixer {
+  exclusive<T>(project: string, fn: () => Promise<T>): Promise<T>;
+  mutatePage<T extends { content: string }>(project: string, path: string, change: (current: string | null) => T | null): Promise<Mutation<T>>;
+}
+
+/** Removes the lines of links to missing pages, through the page store; returns the number of links removed. */
+export function fixDangling(pages: PageFixer, project: string, problems: CheckProblem[]): Promise<number> {
   const byPage = new Map<string, number[]>();
   const prefix = `${project}/notes/`;
   for (const p of problems) {
@@ -63,13 +68,12 @@ export async function fixDangling(notesDir: string, project: string, problems: C
     const rel = p.path.slice(prefix.length);
     byPage.set(rel, [...(byPage.get(rel) ?? []), p.line]);
   }
-  let fixed = 0;
-  for (const [rel, lines] of byPage) {
-    const full = resolveInside(notesDir, rel);
-    const content = await readIfExists(full);
-    if (content === null) continue;
-    const next = editLines(content, new Map(lines.map((l) => [l, null])));
-    if ((await writeFileAtomic(full, next, sha256(content))).ok) fixed += lines.length;
-  }
-  return fixed;
+  return pages.exclusive(project, async () => {
+    let fixed = 0;
+    for (const [rel, lines] of byPage) {
+      const done = await pages.mutatePage(project, rel, (content) => (content === null ? null : { content: editLines(content, new Map(lines.map((l) => [l, null]))) }));
+      if (done.kind === 'written') fixed += lines.length;
+    }
+    return fixed;
+  });
 }

@@ -9,7 +9,7 @@ import { USERS_CATEGORY } from '../../core/graph-distill.js';
 import { titleSlug } from '../slug.js';
 import { isCentrePath, linkFactsToCentres } from './centre-links.js';
 import { addField, renderFact, renderLink, setField, sourceOf, withSaid, field, parseFactLine } from './lines.js';
-import { normalizeName, normalizeStatement, statementContains } from './names.js';
+import { normalizeName, normalizeStatement, statementContains } from '../../core/names.js';
 import { readPage } from './page.js';
 import { titleFromPath } from '../../util/one-line.js';
 import { reviewAgainst } from '../records/review.js';

@@ -3,14 +3,10 @@
  * hand while Charlie runs (a page gone while one with the same title appeared was renamed). Hand
  * edits of records are logged when first noticed.
  */
-import { mkdir, readdir, rename as renameFile, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readdir } from 'node:fs/promises';
 import type { Logger } from '../../core/ports/index.js';
-import { CharlieError } from '../../core/errors.js';
 import { parseRecordEvents, parseRenames, recordLogLine } from '../records/history.js';
 import { unloggedEdits } from '../records/provenance.js';
-import { ABSENT, fileVersion } from '../store/atomic-write.js';
-import { resolveInside } from '../store/safe-path.js';
 import type { GeneratedFiles } from './generated.js';
 import { editLines } from './page-edit.js';
 import type { PageStore } from './page-store.js';
@@ -37,13 +33,7 @@ export class LinkUpkeep {
 
   /** Moves a page's file and every link to it (inside the project's lane). */
   async rename(project: string, from: string, to: string): Promise<void> {
-    const dir = this.store.notesDir(project);
-    const src = resolveInside(dir, from);
-    const dst = resolveInside(dir, to);
-    if ((await fileVersion(dst)) !== ABSENT) throw new CharlieError(`${project}/notes/${to} already exists`);
-    await stat(src);
-    await mkdir(dirname(dst), { recursive: true });
-    await renameFile(src, dst);
+    await this.store.move(project, from, to);
     const known = this.known.get(project);
     const title = known?.get(from);
     if (known && title !== undefined) {

@@ -2,10 +2,11 @@
  * The pages of every project on disk: one cache per notes/ folder, one write lane per project,
  * and the one read → compare-and-swap → invalidate loop every page change goes through.
  */
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { CharlieError } from '../../core/errors.js';
 import { dirname } from 'node:path';
 import { KeyedQueue } from '../../core/keyed-queue.js';
-import { ABSENT, readIfExists, sha256, writeFileAtomic } from '../store/atomic-write.js';
+import { ABSENT, fileVersion, readIfExists, sha256, writeFileAtomic } from '../store/atomic-write.js';
 import { assertRealInside, resolveChild, resolveInside } from '../store/safe-path.js';
 import { PageCache, type WikiSnapshot } from './wiki-pages.js';
 
@@ -89,6 +90,20 @@ export class PageStore {
       return { kind: 'written', result, created: current === null };
     }
     return { kind: 'conflict' };
+  }
+
+  /** Moves a page file (`from`, `to` under notes/); throws when `to` exists or `from` does not. Call inside `serial`. */
+  async move(project: string, from: string, to: string): Promise<void> {
+    const dir = this.notesDir(project);
+    const src = resolveInside(dir, from);
+    const dst = resolveInside(dir, to);
+    await assertRealInside(this.projectsDir, dst);
+    if ((await fileVersion(dst)) !== ABSENT) throw new CharlieError(`${project}/notes/${to} already exists`);
+    await stat(src);
+    await mkdir(dirname(dst), { recursive: true });
+    await rename(src, dst);
+    this.invalidate(project, from);
+    this.invalidate(project, to);
   }
 
   /** Deletes a page file (`path` under notes/); false when there is none. Call inside `serial`. */

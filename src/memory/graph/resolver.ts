@@ -3,7 +3,7 @@
  * aliases and file name (case, accents and possessives ignored), a person's first name alone
  * when exactly one person page has it, and a Discord id when the page records one.
  */
-import { nameTokens, normalizeName } from './names.js';
+import { nameTokens, normalizeName } from '../../core/names.js';
 import { titleFromPath } from '../../util/one-line.js';
 
 export interface Resolvable {

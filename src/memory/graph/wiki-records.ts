@@ -6,6 +6,7 @@
  */
 import type { RecordView } from '../../core/ports/index.js';
 import { decay } from '../../core/records/decay.js';
+import { toRecordView } from '../../core/records/view.js';
 import { recordsOf } from '../records/record.js';
 import { formatConfidence, parseFactLine, setField } from './lines.js';
 import { setFrontMatter } from './page-edit.js';
@@ -16,29 +17,20 @@ export function recordViews(pages: Iterable<WikiPage>, now: Date): RecordView[] 
   for (const page of pages) {
     for (const r of recordsOf(page)) {
       const d = decay(r, now);
-      out.push({
-        id: r.id,
-        page: r.page,
-        pageTitle: page.title,
-        pageCategory: page.category,
-        line: r.line,
-        statement: r.statement,
-        category: r.category,
-        provenance: r.provenance,
-        confidence: r.confidence,
-        effective: d.effective,
-        decay: d.state,
-        sensitivity: r.sensitivity,
-        ...(r.sensitiveKind ? { sensitiveKind: r.sensitiveKind } : {}),
-        status: r.status,
-        said: r.said,
-        happened: r.happened,
-        due: r.due,
-        vs: r.vs,
-        asked: r.asked,
-        raised: r.raised,
-        handEdited: r.handEdited,
-      });
+      out.push(
+        toRecordView(r, {
+          page: r.page,
+          pageTitle: page.title,
+          pageCategory: page.category,
+          line: r.line,
+          provenance: r.provenance,
+          effective: d.effective,
+          decay: d.state,
+          sensitivity: r.sensitivity,
+          sensitiveKind: r.sensitiveKind,
+          handEdited: r.handEdited,
+        }),
+      );
     }
   }
   return out;

@@ -17,7 +17,7 @@ import { GeneratedFiles, type LogEntry } from './generated.js';
 import { applyToPage, DEFAULT_TAXONOMY, planWrite, type IsForgotten } from './graph-write.js';
 import { LinkUpkeep } from './link-upkeep.js';
 import { buildPageMap } from './page-map.js';
-import { PageStore } from './page-store.js';
+import { PageStore, type Mutation } from './page-store.js';
 import { PageRemoval, type PageEdits } from './page-removal.js';
 import { follow, linkMap, pageLinks } from './traversal.js';
 import { readPage, type WikiPage } from './page.js';
@@ -77,6 +77,14 @@ export class Wiki implements KnowledgeGraph {
   /** Runs `fn` with no graph write of the project in between (reflection, restore); `fn` must not call `write`. */
   exclusive<T>(project: string, fn: () => Promise<T>): Promise<T> {
     return this.store.serial(project, fn);
+  }
+
+  /**
+   * Changes one page through the page store's compare-and-swap loop (reflection, restore,
+   * `memory check --fix`); call inside `exclusive`. The cache follows.
+   */
+  mutatePage<T extends { content: string }>(project: string, path: string, change: (current: string | null) => T | null): Promise<Mutation<T>> {
+    return this.store.mutate(project, path, change);
   }
 
   /** A page was written outside `write` (reflection, restore): the next load reads it again. */

@@ -4,51 +4,9 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
-import type { Candidate, CandidateStore } from '../../core/promotion.js';
+import type { CandidateStore } from '../../core/promotion.js';
+import { parseCandidates } from '../../core/records/candidates.js';
 import { readIfExists, writeFileAtomic } from '../store/atomic-write.js';
-
-const candidateSchema = z.object({
-  key: z.string(),
-  entity: z.string(),
-  category: z.string().optional(),
-  fact: z.object({
-    text: z.string(),
-    type: z.string().optional(),
-    said: z.string(),
-    source: z.string(),
-    staleness: z.number().optional(),
-    // a waiting commitment keeps its due date, an episode its day, a fact its attribute and sensitivity
-    due: z.string().optional(),
-    happened: z.string().optional(),
-    about: z.string().optional(),
-    sensitivity: z.string().optional(),
-  }),
-  message: z.string(),
-  conversation: z.string().optional(),
-  score: z.number(),
-  // a candidate kept before salience replaced novelty reads with a middling salience
-  parts: z
-    .object({ recency: z.number(), salience: z.number().optional(), novelty: z.number().optional(), identity: z.number(), source: z.number() })
-    .transform(({ recency, salience, identity, source }) => ({ recency, salience: salience ?? 0.5, identity, source })),
-  firstSeen: z.string(),
-  expires: z.string(),
-});
-
-/** The waiting candidates stored as JSON text: one bad entry does not lose the others. */
-export function parseCandidates(text: string | null | undefined): Candidate[] {
-  if (!text) return [];
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    return [];
-  }
-  return (Array.isArray(data) ? data : []).flatMap((c) => {
-    const p = candidateSchema.safeParse(c);
-    return p.success ? [p.data] : [];
-  });
-}
 
 export function fileCandidateStore(dataDir: string, project: string): CandidateStore {
   const dir = join(dataDir, 'candidates');

@@ -11,7 +11,7 @@
  */
 import type { ReviewChoice, ReviewPair } from '../../core/ports/index.js';
 import { field, parseFactLine, setField, type FactLine } from '../graph/lines.js';
-import { normalizeStatement } from '../graph/names.js';
+import { normalizeStatement } from '../../core/names.js';
 import type { WikiPage } from '../graph/page.js';
 import type { RecordEvent } from './history.js';
 import { readRecord } from './record.js';

@@ -16,7 +16,7 @@
  */
 import type { PageChange } from '../../core/reflect.js';
 import { mergeEvent, ruleEvent, type RecordEvent } from '../records/history.js';
-import { normalizeStatement } from '../graph/names.js';
+import { normalizeStatement } from '../../core/names.js';
 import { addField, field, parseFactLine, renderFact, setField, sourceOf, type FactLine } from '../graph/lines.js';
 import { addToSection, editLines } from '../graph/page-edit.js';
 import type { WikiPage } from '../graph/page.js';

@@ -9,7 +9,8 @@ import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { UnsafeNameError } from '../../core/errors.js';
 import type { PageVersion, RestoreOutcome } from '../../core/reflection.js';
-import { ABSENT, entriesIfExists, readIfExists, sha256, writeFileAtomic } from '../store/atomic-write.js';
+import type { Mutation } from '../graph/page-store.js';
+import { entriesIfExists, readIfExists, writeFileAtomic } from '../store/atomic-write.js';
 import { assertRealInside, resolveChild, resolveInside } from '../store/safe-path.js';
 
 export const HISTORY_DIR = '.history';
@@ -31,8 +32,17 @@ export function versionOf(time: Date): string {
   return time.toISOString().replace(/:/g, '-');
 }
 
+/** The page store's side a restore writes through (the knowledge graph): its folder and its one compare-and-swap loop. */
+export interface PageWriter {
+  notesDir(project: string): string;
+  mutatePage<T extends { content: string }>(project: string, path: string, change: (current: string | null) => T | null): Promise<Mutation<T>>;
+}
+
 export class PageHistory {
-  constructor(private readonly projectsDir: string) {}
+  constructor(
+    private readonly projectsDir: string,
+    private readonly pages: PageWriter,
+  ) {}
 
   private projectDir(project: string): string {
     return resolveChild(this.projectsDir, project);
@@ -78,7 +88,8 @@ export class PageHistory {
 
   /**
    * Writes a kept version of `page` back (the newest when `version` is left out), byte for byte;
-   * the page as it is now is kept first.
+   * the page as it is now is kept first. The page is written through the page store (call
+   * inside its lane), so its cache follows.
    */
   async restore(project: string, name: string, version: string | undefined, time: Date): Promise<RestoreOutcome> {
     const page = pageName(name);
@@ -87,7 +98,7 @@ export class PageHistory {
       return { ok: false, reason: `"${version}" is not a version (e.g. 2026-11-30T14-00-00.000Z; /memory restore ${page.replace(/\.md$/, '')} lists them)` };
     let target: string;
     try {
-      target = resolveInside(resolveInside(this.projectDir(project), 'notes'), page);
+      target = resolveInside(this.pages.notesDir(project), page);
     } catch (err) {
       if (err instanceof UnsafeNameError) return { ok: false, reason: err.message };
       throw err;
@@ -101,9 +112,8 @@ export class PageHistory {
     const current = await readIfExists(target);
     if (current === previous) return { ok: true, page, version: chosen.version };
     if (current !== null) await this.keep(project, page, current, time);
-    await mkdir(dirname(target), { recursive: true });
-    const written = await writeFileAtomic(target, previous, current === null ? ABSENT : sha256(current));
-    if (!written.ok) return { ok: false, reason: `${page} changed while it was being restored; try again` };
+    const written = await this.pages.mutatePage(project, page, (now) => (now === current ? { content: previous } : null));
+    if (written.kind !== 'written') return { ok: false, reason: `${page} changed while it was being restored; try again` };
     return { ok: true, page, version: chosen.version };
   }
 }

@@ -20,7 +20,7 @@ import { listProjects } from '../index/page-files.js';
 import { decay } from '../../core/records/decay.js';
 import { recordLogLine } from '../records/history.js';
 import { recordsOf } from '../records/record.js';
-import { readIfExists, sha256, writeFileAtomic } from '../store/atomic-write.js';
+import { readIfExists, writeFileAtomic } from '../store/atomic-write.js';
 import { resolveInside } from '../store/safe-path.js';
 import { applyChange } from './apply-change.js';
 import { guardRewrite } from './guard.js';
@@ -43,7 +43,7 @@ export class FileReflectionPages implements ReflectionPages {
   private readonly history: PageHistory;
 
   constructor(private readonly o: FileReflectionPagesOptions) {
-    this.history = new PageHistory(o.projectsDir);
+    this.history = new PageHistory(o.projectsDir, o.wiki);
   }
 
   private get stateFile(): string {
@@ -132,8 +132,8 @@ export class FileReflectionPages implements ReflectionPages {
         return { applied: false, reason: verdict.reason, ...none };
       }
       const kept = await this.history.keep(project, change.page, before, now);
-      if (!(await writeFileAtomic(full, result.content, sha256(before))).ok) return { applied: false, reason: 'the page changed while reflection wrote it', ...none };
-      this.o.wiki.pageWritten(project, change.page);
+      const written = await this.o.wiki.mutatePage(project, change.page, (current) => (current === before ? { content: result.content } : null));
+      if (written.kind !== 'written') return { applied: false, reason: 'the page changed while reflection wrote it', ...none };
       await this.o.wiki.log(project, [...result.log.map(recordLogLine), { action: 'updated' as const, path: change.page, source: SOURCE, detail: `previous version kept in ${kept}` }]);
       return { applied: true, ...result.counts };
     });
@@ -156,7 +156,6 @@ export class FileReflectionPages implements ReflectionPages {
     return this.o.wiki.exclusive(project, async () => {
       const out = await this.history.restore(project, page, version, this.o.clock.now());
       if (out.ok) {
-        this.o.wiki.pageWritten(project, out.page);
         const state = await this.state();
         const written = await stat(resolveInside(this.o.wiki.notesDir(project), out.page)).catch(() => null);
         if (written) state.restored[`${project}/${out.page}`] = written.mtimeMs;

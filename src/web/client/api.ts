@@ -1,7 +1,7 @@
 /** The JSON API the server documents (README: Web app → API), typed for the client. */
 import type { RecallHit, ReviewChoice, ReviewPair } from '../../core/ports/index.js';
 import type { ConversationHit } from '../shared/conversation.js';
-import type { MemoryRecord } from '../shared/records.js';
+import type { RecordWire } from '../shared/records.js';
 import type { WhyAnswer } from '../../core/why.js';
 import type { IngestProgress } from '../../core/ingest-status.js';
 
@@ -130,7 +130,7 @@ export const api = {
   relabelProject: (project: string, change: { name?: string; archived?: boolean }) => call<{ project: string; name: string; archived: boolean }>('PATCH', p(project), change),
   searchConversation: (project: string, q: string) => call<{ hits: ConversationHit[] }>('GET', `${p(project)}/conversation?q=${encodeURIComponent(q)}`),
   currentTurn: (project: string) => call<{ turn: { id: string; done: boolean } | null }>('GET', `${p(project)}/turn`),
-  records: (project: string) => call<{ records: MemoryRecord[]; problems: Problem[]; style: string }>('GET', `${p(project)}/records`),
+  records: (project: string) => call<{ records: RecordWire[]; problems: Problem[]; style: string }>('GET', `${p(project)}/records`),
   editRecord: (project: string, id: string, text: string) => call<unknown>('PATCH', `${p(project)}/records/${encodeURIComponent(id)}`, { text }),
   forgetRecord: (project: string, id: string) => call<unknown>('DELETE', `${p(project)}/records/${encodeURIComponent(id)}`),
   holdRecord: (project: string, id: string) => call<unknown>('POST', `${p(project)}/records/${encodeURIComponent(id)}/hold`),

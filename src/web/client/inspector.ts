@@ -6,7 +6,7 @@
  */
 import { INSPECTOR_TABS } from './views.js';
 import { api, type Hit, type PageRef, type PageVersion } from './api.js';
-import type { MemoryRecord } from '../shared/records.js';
+import type { RecordWire } from '../shared/records.js';
 import { clear, confirmButton, h, toast } from './dom.js';
 import { renderCandidates, renderReview } from './inspector-queues.js';
 import { ingestPanel } from './ingest-view.js';
@@ -28,7 +28,7 @@ const CONFIDENCE: [string, string][] = [
   ['low', 'below 0.5'],
 ];
 
-function confident(r: MemoryRecord, filter: string): boolean {
+function confident(r: RecordWire, filter: string): boolean {
   if (!filter) return true;
   const c = r.effective ?? r.confidence;
   if (c === undefined) return false;
@@ -45,7 +45,7 @@ function select(label: string, id: string, values: string[], onChange: (v: strin
   return h('label', { class: 'filter' }, `${label} `, el);
 }
 
-function uniq(records: MemoryRecord[], key: (r: MemoryRecord) => string | undefined): string[] {
+function uniq(records: RecordWire[], key: (r: RecordWire) => string | undefined): string[] {
   return [...new Set(records.map(key).filter((v): v is string => Boolean(v)))].sort();
 }
 

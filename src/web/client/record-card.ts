@@ -3,7 +3,7 @@
  * status, when it was said, due or happened, confidence now after decay, sensitivity, a hand
  * edit), its provenance chain, and what a person can do with it (edit, hold or release, forget).
  */
-import type { MemoryRecord } from '../shared/records.js';
+import type { RecordWire } from '../shared/records.js';
 import { api } from './api.js';
 import { confirmButton, h, toast } from './dom.js';
 import { renderMarkdown } from './markdown.js';
@@ -47,7 +47,7 @@ function chip(text: string, cls = ''): HTMLElement {
   return h('span', { class: `chip-field ${cls}`.trim() }, text);
 }
 
-function confidenceText(r: MemoryRecord): string | null {
+function confidenceText(r: RecordWire): string | null {
   if (r.confidence === undefined) return null;
   const now = r.effective;
   if (now === undefined || Math.abs(now - r.confidence) < 0.005) return `confidence ${r.confidence.toFixed(2)}`;
@@ -55,7 +55,7 @@ function confidenceText(r: MemoryRecord): string | null {
   return `confidence ${r.confidence.toFixed(2)} → ${now.toFixed(2)} now${state}`;
 }
 
-function chips(r: MemoryRecord): HTMLElement {
+function chips(r: RecordWire): HTMLElement {
   const fact = r.kind === 'fact';
   const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
   const parts = [
@@ -87,7 +87,7 @@ async function showChain(details: HTMLElement, project: string, id: string): Pro
   }
 }
 
-export function recordItem(r: MemoryRecord, project: string, reload: () => Promise<void>): HTMLElement {
+export function recordItem(r: RecordWire, project: string, reload: () => Promise<void>): HTMLElement {
   const extra = Object.entries(r).filter(([k, v]) => !SHOWN.has(k) && v !== undefined && v !== null);
   let text: HTMLElement = h('p', { class: 'record-text' }, r.text.length > 400 ? `${r.text.slice(0, 400)}…` : r.text);
   if (r.kind === 'note') {

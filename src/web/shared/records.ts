@@ -13,7 +13,8 @@ export interface ProvenanceStep {
   ref: string;
 }
 
-export interface MemoryRecord {
+/** The wire shape of a record (typed records, layer items, notes alike); the record itself is the core's MemoryRecord. */
+export interface RecordWire {
   /** Stable while the item is unchanged: kind, position and a hash of its text. */
   id: string;
   kind: RecordKind;

@@ -1,8 +1,18 @@
 /**
  * How a name is compared with titles and aliases: accents folded, case ignored, possessives
- * dropped ("Sarah's", "James’"), punctuation treated as spacing. Pure functions.
+ * dropped ("Sarah's", "James’"), punctuation treated as spacing. Pure functions, in the core:
+ * the knowledge graph and private.db's record store compare names and statements alike.
  */
-import { foldAccents } from '../slug.js';
+
+/** Folds accents and compatibility forms to ASCII where possible (é → e, ß → ss, ﬁ → fi). */
+export function foldAccents(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/ß/g, 'ss')
+    .replace(/[æÆ]/g, 'ae')
+    .replace(/[øØ]/g, 'o');
+}
 
 /** Tokens of a name or a text: lowercase words without accents, possessive endings removed. */
 export function nameTokens(text: string): string[] {
