@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_WEIGHTS, Fusion, recordView } from '../../src/memory/index/fusion.js';
+import { DEFAULT_WEIGHTS, Fusion, passageRecords } from '../../src/memory/index/fusion.js';
 import type { ScoredChunk } from '../../src/memory/index/project-table.js';
 import { renderFact, setField } from '../../src/memory/graph/lines.js';
 import { decay } from '../../src/core/records/decay.js';
@@ -69,17 +69,17 @@ describe('records in ranking', () => {
   it('cuts held and superseded records out of a passage, and drops a passage left empty', () => {
     const acme = fact('Works at Acme.', { type: 'identity' });
     const globex = fact('Works at Globex.', { type: 'identity' });
-    const view = recordView(chunk([setField(acme, 'status', 'superseded'), globex].join('\n')), now);
+    const view = passageRecords(chunk([setField(acme, 'status', 'superseded'), globex].join('\n')), now);
     expect(view.text).toBe(globex);
-    expect(recordView(chunk(setField(acme, 'status', 'held')), now).text).toBe('');
+    expect(passageRecords(chunk(setField(acme, 'status', 'held')), now).text).toBe('');
     const hits = new Fusion([chunk(setField(acme, 'status', 'held'))], [], DEFAULT_WEIGHTS).rank(() => 0, now, 10);
     expect(hits).toEqual([]);
-    expect(recordView(chunk(setField(acme, 'status', 'review')), now).flags).toEqual(['review']);
+    expect(passageRecords(chunk(setField(acme, 'status', 'review')), now).flags).toEqual(['review']);
   });
   it('leaves log messages and prose untouched', () => {
     const prose = chunk('Leads design; prefers async updates.');
-    expect(recordView(prose, now)).toEqual({ text: prose.text, flags: [] });
+    expect(passageRecords(prose, now)).toEqual({ text: prose.text, flags: [] });
     const log = chunk('- Sarah: [type:: identity] hm', 'log/2026-11-29.md');
-    expect(recordView(log, now).confidence).toBeUndefined();
+    expect(passageRecords(log, now).confidence).toBeUndefined();
   });
 });

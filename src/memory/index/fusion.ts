@@ -162,7 +162,7 @@ export function brevityPrior(chunk: Pick<ScoredChunk, 'page' | 'text'>, b: numbe
   return Math.sqrt((n + 1) / (n + 1 + b));
 }
 
-export interface RecordView {
+export interface PassageRecords {
   /** The text without held or superseded records. */
   text: string;
   /** Best effective confidence of the records left; undefined when the text holds no record. */
@@ -172,7 +172,7 @@ export interface RecordView {
 }
 
 /** The records of a note passage, read and decayed as of `now`. */
-export function recordView(chunk: Pick<ScoredChunk, 'page' | 'text'>, now: Date): RecordView {
+export function passageRecords(chunk: Pick<ScoredChunk, 'page' | 'text'>, now: Date): PassageRecords {
   if (!chunk.page.startsWith('notes/') || !chunk.text.includes('::')) return { text: chunk.text, flags: [] };
   const page = chunk.page.slice('notes/'.length);
   const kept: string[] = [];
@@ -351,7 +351,7 @@ export class Fusion {
       const category = this.preferred.size > 0 && this.preferred.has(categoryOf(chunk)) ? w.category : 0;
       // a question that names a time wants that time, not the latest; one that asks what is recent wants it more
       const wr = this.shape.namesTime ? 0 : this.shape.recent ? Math.min(1, w.recency * 3) : w.recency;
-      const records = recordView(chunk, now);
+      const records = passageRecords(chunk, now);
       // nothing left but held or superseded records: out of retrieval
       if (!records.text) continue;
       const trust = records.confidence ?? 1;
