@@ -30,6 +30,19 @@ async function put(project: string, name: string, text: string) {
   await writeFile(join(root, project, 'inbox', name), text);
 }
 
+/** An ingest service over the test root with no recall, at a fixed clock; `more` adds options. */
+function ingestService(memoryModel: ScriptedChatModel, more: Partial<ConstructorParameters<typeof IngestService>[0]>): IngestService {
+  return new IngestService({
+    projectsDir: root,
+    wiki,
+    recall: { recall: () => Promise.resolve([]) },
+    memoryModel,
+    clock: new FixedClock(new Date('2026-06-02T10:00:00Z')),
+    logger: silentLogger,
+    ...more,
+  });
+}
+
 const generic = (rows: number) => `id,name,note\n${Array.from({ length: rows }, (_, i) => `${String(i + 1)},"Item ${String(i + 1)}","a note, with a comma"`).join('\n')}\n`;
 
 describe('a large CSV file', () => {
@@ -121,15 +134,7 @@ describe('one huge inbox file', () => {
       calls.push(/The source is (\S+)\./.exec(content)?.[1] ?? '?');
       return { text: '{"entities":[],"facts":[],"links":[]}' };
     });
-    const service = new IngestService({
-      projectsDir: root,
-      wiki,
-      recall: { recall: () => Promise.resolve([]) },
-      memoryModel: model,
-      clock: new FixedClock(new Date('2026-06-02T10:00:00Z')),
-      logger: silentLogger,
-      stream: { bytes: 1000, batch: 30 },
-    });
+    const service = ingestService(model, { stream: { bytes: 1000, batch: 30 } });
     await service.scanAll();
     const big = calls.filter((c) => c === 'inbox/rows.csv').length;
     expect(big).toBe(100);
@@ -158,15 +163,7 @@ describe('ingested items', () => {
     }));
     const waiting: Candidate[] = [];
     const store = { list: () => Promise.resolve([...waiting]), replace: (c: Candidate[]) => Promise.resolve(void waiting.splice(0, waiting.length, ...c)) };
-    const service = new IngestService({
-      projectsDir: root,
-      wiki,
-      recall: { recall: () => Promise.resolve([]) },
-      memoryModel: model,
-      clock: new FixedClock(new Date('2026-06-02T10:00:00Z')),
-      logger: silentLogger,
-      candidates: () => store,
-    });
+    const service = ingestService(model, { candidates: () => store });
     expect((await service.scan('home')).map((r) => r.outcome)).toEqual(['ingested']);
     expect(waiting.map((c) => [c.entity, c.fact.text])).toEqual([['IKEA', 'Sold Ann 2 lamps and a rug.']]);
     const pages = await readdir(join(root, 'home', 'notes'), { recursive: true });
