@@ -26,6 +26,7 @@ import { SqlitePrivateStore } from '../../src/storage/private-store.js';
 import { openUsageStore } from '../../src/storage/usage-store.js';
 import { makeAssistant } from '../support/assistant-fixture.js';
 import { FixedClock, ScriptedChatModel } from '../support/fakes.js';
+import { distillReply } from '../support/distill-reply.js';
 
 const roots: string[] = [];
 afterEach(async () => {
@@ -62,20 +63,19 @@ async function charlie() {
   const privateStore = new SqlitePrivateStore(join(dataDir, 'private.db'));
   const usage = openUsageStore(join(dataDir, 'usage.db'), silentLogger);
   const memoryModel = new ScriptedChatModel(() => ({
-    text: JSON.stringify({
-      summary: 'Talk about Sarah and Zed.',
-      decisions: [],
-      quotes: [],
-      entities: [
-        { name: 'Sarah', category: 'People/Professional', new: true },
-        { name: 'Zed', category: 'People/Friends', new: true },
-      ],
-      facts: [
-        { entity: 'Sarah', text: 'Works at Acme.', message: 1, type: 'identity' },
-        { entity: 'Zed', text: 'Has a new job.', message: 1, type: 'identity' },
-      ],
-      links: [],
-    }),
+    text: JSON.stringify(
+      distillReply({
+        summary: 'Talk about Sarah and Zed.',
+        entities: [
+          { name: 'Sarah', category: 'People/Professional', new: true },
+          { name: 'Zed', category: 'People/Friends', new: true },
+        ],
+        facts: [
+          { entity: 'Sarah', text: 'Works at Acme.', message: 1, type: 'identity' },
+          { entity: 'Zed', text: 'Has a new job.', message: 1, type: 'identity' },
+        ],
+      }),
+    ),
   }));
   const { assistant } = makeAssistant({
     model: new ScriptedChatModel(() => ({ text: 'Noted.' })),
