@@ -124,6 +124,18 @@ async function turns(c: Awaited<ReturnType<typeof charlie>>, from: number, count
   );
 }
 
+/** Runs `run` on a Charlie that has answered `first` turns and gone idle, closing it after. */
+async function withCharlie(first: number, run: (c: Awaited<ReturnType<typeof charlie>>) => Promise<void>): Promise<void> {
+  const c = await charlie();
+  try {
+    await turns(c, 0, first);
+    await c.assistant.idle();
+    await run(c);
+  } finally {
+    c.close();
+  }
+}
+
 async function fresh() {
   const root = await mkdtemp(join(tmpdir(), 'charlie-restore-'));
   roots.push(root);
@@ -132,10 +144,7 @@ async function fresh() {
 
 describe('npm run backup / restore', () => {
   it('backs up while 20 turns run, and restores every page, record, DM row and candidate identically', async () => {
-    const c = await charlie();
-    try {
-      await turns(c, 0, 4);
-      await c.assistant.idle();
+    await withCharlie(4, async (c) => {
       // a backup taken while 20 turns (and the distillations they start) run
       const during = join(c.root, 'backups', backupName(new Date('2026-11-20T10:00:00Z'), false));
       const [manifest] = await Promise.all([writeBackup({ projectsDir: c.projectsDir, dataDir: c.dataDir, out: during, now: new Date('2026-11-20T10:00:00Z') }), turns(c, 4, 20)]);
@@ -173,16 +182,11 @@ describe('npm run backup / restore', () => {
 
       // keep the newest N
       expect(await pruneBackups(join(c.root, 'backups'), 1)).toEqual([during.split('/').pop()]);
-    } finally {
-      c.close();
-    }
+    });
   }, 60_000);
 
   it('an encrypted backup does not open without its key; a damaged one or a full target folder is refused', async () => {
-    const c = await charlie();
-    try {
-      await turns(c, 0, 3);
-      await c.assistant.idle();
+    await withCharlie(3, async (c) => {
       const now = new Date('2026-11-20T10:00:00Z');
       const withPass = join(c.root, 'pass.tar.gz.age');
       await writeBackup({ projectsDir: c.projectsDir, dataDir: c.dataDir, out: withPass, now, key: { passphrase: 'correct horse battery staple', scryptWorkFactor: 10 } });
@@ -222,18 +226,13 @@ describe('npm run backup / restore', () => {
       expect(await tree(target.dataDir)).toEqual(new Map());
       // a restore never writes over a folder in use
       await expect(restoreBackup({ file: plain, projectsDir: c.projectsDir, dataDir: join(c.root, 'empty') })).rejects.toThrow(/is not empty/);
-    } finally {
-      c.close();
-    }
+    });
   }, 60_000);
 });
 
 describe('npm run memory -- export', () => {
   it('writes a project as a Markdown folder and Obsidian vault, its links resolving from the root, and no DM in it', async () => {
-    const c = await charlie();
-    try {
-      await turns(c, 0, 6);
-      await c.assistant.idle();
+    await withCharlie(6, async (c) => {
       const out = join(c.root, 'export');
       const r = await exportProject({ projectsDir: c.projectsDir, project: 'kitchen', out });
       const files = await tree(out);
@@ -250,9 +249,7 @@ describe('npm run memory -- export', () => {
       }
       await expect(exportProject({ projectsDir: c.projectsDir, project: 'kitchen', out })).rejects.toThrow(/not empty/);
       await expect(exportProject({ projectsDir: c.projectsDir, project: 'nope', out: join(c.root, 'x') })).rejects.toThrow(/no project "nope"/);
-    } finally {
-      c.close();
-    }
+    });
   }, 60_000);
 });
 
