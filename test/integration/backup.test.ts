@@ -26,7 +26,7 @@ import { SqlitePrivateStore } from '../../src/storage/private-store.js';
 import { openUsageStore } from '../../src/storage/usage-store.js';
 import { makeAssistant } from '../support/assistant-fixture.js';
 import { FixedClock, ScriptedChatModel } from '../support/fakes.js';
-import { distillReply } from '../support/distill-reply.js';
+import { distillReply, fact, newEntity } from '../support/distill-reply.js';
 
 const roots: string[] = [];
 afterEach(async () => {
@@ -66,14 +66,8 @@ async function charlie() {
     text: JSON.stringify(
       distillReply({
         summary: 'Talk about Sarah and Zed.',
-        entities: [
-          { name: 'Sarah', category: 'People/Professional', new: true },
-          { name: 'Zed', category: 'People/Friends', new: true },
-        ],
-        facts: [
-          { entity: 'Sarah', text: 'Works at Acme.', message: 1, type: 'identity' },
-          { entity: 'Zed', text: 'Has a new job.', message: 1, type: 'identity' },
-        ],
+        entities: [newEntity('Sarah', 'People/Professional'), newEntity('Zed', 'People/Friends')],
+        facts: [fact('Sarah', 'Works at Acme.', 1, 'identity'), fact('Zed', 'Has a new job.', 1, 'identity')],
       }),
     ),
   }));

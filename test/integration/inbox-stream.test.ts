@@ -14,6 +14,7 @@ import { Inbox, type InboxResult } from '../../src/memory/ingest/inbox.js';
 import { IngestService } from '../../src/memory/ingest/ingest-service.js';
 import type { SourceItem } from '../../src/memory/ingest/parsers.js';
 import { FixedClock, ScriptedChatModel } from '../support/fakes.js';
+import { fact, newEntity } from '../support/distill-reply.js';
 
 let root: string;
 let wiki: Wiki;
@@ -150,14 +151,8 @@ describe('ingested items', () => {
     await put('home', 'notes.md', 'Receipt for your purchase at IKEA: 2 lamps, 1 rug.\nDr Ahmed is the dentist Mia sees at Riverside Dental.\n');
     const model = new ScriptedChatModel(() => ({
       text: JSON.stringify({
-        entities: [
-          { name: 'IKEA', category: 'Places', new: true },
-          { name: 'Dr Ahmed', category: 'People', new: true },
-        ],
-        facts: [
-          { entity: 'IKEA', text: 'Sold Ann 2 lamps and a rug.', message: 1, type: 'episode' },
-          { entity: 'Dr Ahmed', text: 'Is the dentist Mia sees at Riverside Dental.', message: 2, type: 'identity' },
-        ],
+        entities: [newEntity('IKEA', 'Places'), newEntity('Dr Ahmed', 'People')],
+        facts: [fact('IKEA', 'Sold Ann 2 lamps and a rug.', 1, 'episode'), fact('Dr Ahmed', 'Is the dentist Mia sees at Riverside Dental.', 2, 'identity')],
         links: [],
       }),
     }));

@@ -15,3 +15,9 @@ export interface DistillReplyParts {
 export function distillReply(parts: DistillReplyParts): Required<DistillReplyParts> {
   return { summary: '', decisions: [], quotes: [], entities: [], facts: [], links: [], ...parts };
 }
+
+/** An entity the memory model proposes as new, filed under `category`. */
+export const newEntity = (name: string, category: string) => ({ name, category, new: true });
+
+/** A fact the memory model draws about `entity` from message number `message`. */
+export const fact = (entity: string, text: string, message: number, type: string) => ({ entity, text, message, type });
