@@ -16,6 +16,7 @@ import { silentLogger } from '../src/core/ports/index.js';
 import { formatLogEntry, logFileHeading } from '../src/memory/archive-format.js';
 import { buildApp } from '../src/main.js';
 import { startFakeModelServer } from '../test/support/fake-model-server.js';
+import { offlineAppEnv } from '../test/support/web-fixture.js';
 
 const { values } = parseArgs({ options: { entries: { type: 'string', default: '250000' }, 'deadline-ms': { type: 'string', default: '180000' } } });
 const ENTRIES = Number(values.entries);
@@ -61,20 +62,7 @@ try {
     if (msgs.some((m) => m.role === 'tool')) return { text: REPLY };
     return { toolCalls: [{ name: 'search_memory', arguments: JSON.stringify({ query: 'boiler service' }) }] };
   });
-  const config = loadConfig(
-    {
-      LLM_BASE_URL: model.url,
-      LLM_MODEL: 'fake-model',
-      EMBEDDER: 'builtin',
-      WATCH_PROJECTS: 'false',
-      PROJECTS_DIR: projectsDir,
-      DATA_DIR: join(root, 'data'),
-      WEB_PORT: '0',
-      LOG_LEVEL: 'silent',
-      TURN_DEADLINE_MS: String(DEADLINE),
-    },
-    root,
-  );
+  const config = loadConfig({ ...offlineAppEnv(model.url, projectsDir, join(root, 'data')), WEB_PORT: '0', TURN_DEADLINE_MS: String(DEADLINE) }, root);
   const t0 = performance.now();
   const app = await buildApp(config, silentLogger);
   const built = performance.now() - t0;

@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import * as lancedb from '@lancedb/lancedb';
 import { applyIndexRuntime, loadConfig } from '../src/config.js';
 import { tableName } from '../src/memory/index/project-table.js';
-import { keyTerms } from '../src/memory/index/text.js';
+import { plainHybridQuery } from './bench-plain-query.js';
 import { silentLogger } from '../src/core/ports/index.js';
 import { HashingEmbedder } from '../src/memory/index/hashing-embedder.js';
 import { createRecall } from '../src/memory/recall.js';
@@ -131,14 +131,7 @@ for (const size of args.sizes.split(',').map(Number)) {
       const ours = performance.now() - t;
       t = performance.now();
       const [vector] = await embedder.embed([q]);
-      await Promise.all([
-        table.query().nearestTo(Array.from(vector!)).distanceType('dot').limit(100).toArray(),
-        table
-          .query()
-          .fullTextSearch(new lancedb.MultiMatchQuery(keyTerms(q, 10).join(' '), ['search_text', 'context']))
-          .limit(100)
-          .toArray(),
-      ]);
+      await plainHybridQuery(table, vector!, q);
       const plainMs = performance.now() - t;
       t = performance.now();
       searchBm25(lexical, q, 10);

@@ -27,7 +27,7 @@ import { applyIndexRuntime, loadConfig } from '../src/config.js';
 import { silentLogger, type Logger } from '../src/core/ports/index.js';
 import { HashingEmbedder } from '../src/memory/index/hashing-embedder.js';
 import { tableName } from '../src/memory/index/project-table.js';
-import { keyTerms } from '../src/memory/index/text.js';
+import { plainHybridQuery } from './bench-plain-query.js';
 import { createRecall } from '../src/memory/recall.js';
 import { SqliteUsageStore } from '../src/storage/usage-store.js';
 import { buildApp } from '../src/main.js';
@@ -198,14 +198,7 @@ async function scenario(label: string, household: Household | null, root: string
       await table.checkoutLatest();
       t = performance.now();
       const vector = (await embedder.embed([q]))[0]!;
-      await Promise.all([
-        table.query().nearestTo(Array.from(vector)).distanceType('dot').limit(100).toArray(),
-        table
-          .query()
-          .fullTextSearch(new lancedb.MultiMatchQuery(keyTerms(q, 10).join(' '), ['search_text', 'context']))
-          .limit(100)
-          .toArray(),
-      ]);
+      await plainHybridQuery(table, vector, q);
       const plain = performance.now() - t;
       if (i >= 10) {
         figures.recall.push(ours);

@@ -46,3 +46,14 @@ export function mulberry32(seed: number): () => number {
  */
 export const START_NODE_FLAGS = ['--max-semi-space-size=16'];
 export const startEnv = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({ ...env, MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX ?? '2' });
+
+/** Two to four distinct pages for page `i` of `nodes` to link to, three in ten drawn from the first 40: a few hubs collect many links, as real memories do. */
+export function hubLinks(rand: () => number, i: number, nodes: number): Set<number> {
+  const links = new Set<number>();
+  const count = 2 + Math.floor(rand() * 3);
+  while (links.size < count) {
+    const j = rand() < 0.3 ? Math.floor(rand() * Math.min(40, nodes)) : Math.floor(rand() * nodes);
+    if (j !== i) links.add(j);
+  }
+  return links;
+}

@@ -59,6 +59,11 @@ interface Utterance {
 }
 
 const one = (kind: Kind, text: string): Utterance => ({ kind, parts: [{ say: text, heard: text }] });
+/** An utterance in parts: each `[say, heard, pauseAfterMs?]`. */
+const paused = (kind: Kind, ...parts: [say: string, heard: string, pauseAfterMs?: number][]): Utterance => ({
+  kind,
+  parts: parts.map(([say, heard, pauseAfterMs]) => (pauseAfterMs === undefined ? { say, heard } : { say, heard, pauseAfterMs })),
+});
 const UTTERANCES: Utterance[] = [
   one('complete', 'Remind me to call Sarah at five.'),
   one('complete', 'Turn off the lights in the kitchen.'),
@@ -66,70 +71,15 @@ const UTTERANCES: Utterance[] = [
   one('question', 'What is on my calendar tomorrow?'),
   one('question', 'How long does it take to drive to Porto?'),
   one('question', 'Is it going to rain this afternoon?'),
-  {
-    kind: 'mid-sentence',
-    parts: [
-      { say: 'I was thinking', heard: 'I was thinking...', pauseAfterMs: 700 },
-      { say: 'maybe Lisbon in May.', heard: 'I was thinking... maybe Lisbon in May.' },
-    ],
-  },
-  {
-    kind: 'mid-sentence',
-    parts: [
-      { say: 'Can you book a table for', heard: 'Can you book a table for', pauseAfterMs: 800 },
-      { say: 'four people on Friday?', heard: 'Can you book a table for four people on Friday?' },
-    ],
-  },
-  {
-    kind: 'mid-sentence',
-    parts: [
-      { say: 'Remind me to', heard: 'Remind me to', pauseAfterMs: 600 },
-      { say: 'water the plants.', heard: 'Remind me to water the plants.' },
-    ],
-  },
-  {
-    kind: 'trailing conjunction',
-    parts: [
-      { say: 'I want to go to Lisbon because', heard: 'I want to go to Lisbon because', pauseAfterMs: 900 },
-      { say: 'the weather is nice.', heard: 'I want to go to Lisbon because the weather is nice.' },
-    ],
-  },
-  {
-    kind: 'trailing conjunction',
-    parts: [
-      { say: "Let's order pizza and", heard: "Let's order pizza, and", pauseAfterMs: 700 },
-      { say: 'maybe a salad.', heard: "Let's order pizza, and maybe a salad." },
-    ],
-  },
-  {
-    kind: 'trailing conjunction',
-    parts: [
-      { say: 'So', heard: 'So...', pauseAfterMs: 600 },
-      { say: 'what is the plan for Saturday?', heard: "So... what's the plan for Saturday?" },
-    ],
-  },
-  {
-    kind: 'trailing conjunction',
-    parts: [
-      { say: 'Um', heard: 'Um,', pauseAfterMs: 700 },
-      { say: 'when is the dentist?', heard: 'Um, when is the dentist?' },
-    ],
-  },
-  {
-    kind: 'list',
-    parts: [
-      { say: 'Add milk', heard: 'Add milk,', pauseAfterMs: 600 },
-      { say: 'eggs', heard: 'Add milk, eggs,', pauseAfterMs: 600 },
-      { say: 'and butter to the list.', heard: 'Add milk, eggs, and butter to the list.' },
-    ],
-  },
-  {
-    kind: 'list',
-    parts: [
-      { say: 'We need apples, pears and', heard: 'We need apples, pears, and', pauseAfterMs: 800 },
-      { say: 'some grapes.', heard: 'We need apples, pears, and some grapes.' },
-    ],
-  },
+  paused('mid-sentence', ['I was thinking', 'I was thinking...', 700], ['maybe Lisbon in May.', 'I was thinking... maybe Lisbon in May.']),
+  paused('mid-sentence', ['Can you book a table for', 'Can you book a table for', 800], ['four people on Friday?', 'Can you book a table for four people on Friday?']),
+  paused('mid-sentence', ['Remind me to', 'Remind me to', 600], ['water the plants.', 'Remind me to water the plants.']),
+  paused('trailing conjunction', ['I want to go to Lisbon because', 'I want to go to Lisbon because', 900], ['the weather is nice.', 'I want to go to Lisbon because the weather is nice.']),
+  paused('trailing conjunction', ["Let's order pizza and", "Let's order pizza, and", 700], ['maybe a salad.', "Let's order pizza, and maybe a salad."]),
+  paused('trailing conjunction', ['So', 'So...', 600], ['what is the plan for Saturday?', "So... what's the plan for Saturday?"]),
+  paused('trailing conjunction', ['Um', 'Um,', 700], ['when is the dentist?', 'Um, when is the dentist?']),
+  paused('list', ['Add milk', 'Add milk,', 600], ['eggs', 'Add milk, eggs,', 600], ['and butter to the list.', 'Add milk, eggs, and butter to the list.']),
+  paused('list', ['We need apples, pears and', 'We need apples, pears, and', 800], ['some grapes.', 'We need apples, pears, and some grapes.']),
 ];
 
 /** Answers with what had been said when it was called, after a fixed latency. */

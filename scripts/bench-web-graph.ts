@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHROMIUM, launchChromium } from '../test/support/browser.js';
 import { projectFile, TOKEN, writeProjectFiles, type WebFixture } from '../test/support/web-fixture.js';
-import { mulberry32, percentile } from './bench-util.js';
+import { hubLinks, mulberry32, percentile } from './bench-util.js';
 
 const CATEGORIES = ['People', 'Places', 'Topics', 'Work', 'Trips', 'Health'];
 
@@ -20,13 +20,7 @@ export function graphProjectFiles(slug: string, nodes: number): Record<string, s
   const files: Record<string, string> = { [`${slug}/project.md`]: projectFile(slug, `web:${slug}`) };
   const path = (i: number) => `${CATEGORIES[i % CATEGORIES.length] ?? 'Topics'}/Page-${String(i).padStart(5, '0')}`;
   for (let i = 0; i < nodes; i++) {
-    // a few hubs (low numbers) collect many links, as real memories do
-    const links = new Set<number>();
-    const count = 2 + Math.floor(rand() * 3);
-    while (links.size < count) {
-      const j = rand() < 0.3 ? Math.floor(rand() * Math.min(40, nodes)) : Math.floor(rand() * nodes);
-      if (j !== i) links.add(j);
-    }
+    const links = hubLinks(rand, i, nodes);
     const category = CATEGORIES[i % CATEGORIES.length] ?? 'Topics';
     const related = [...links].map((j) => `- [[${path(j)}]] (related)`).join('\n');
     files[`${slug}/notes/${path(i)}.md`] = `---\nschema: 1\ntitle: Page ${i}\ncategory: ${category}\n---\n\nAbout page ${i}.\n\n## Related\n${related}\n`;

@@ -15,15 +15,18 @@ export { isLocalHost };
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], { error: 'expected true or false' }).transform((v) => ['true', '1', 'yes', 'on'].includes(v));
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const num = (min: number, max: number) => z.coerce.number().min(min).max(max);
-const idList = z
-  .string()
-  .transform((v) =>
-    v
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
-  )
-  .pipe(z.array(z.string().regex(/^\d{5,25}$/, 'expected comma-separated numeric Discord ids')));
+/** A comma-separated list, trimmed and lower-cased (ids and addresses alike), each item matching `item`. */
+const commaList = (item: RegExp, message: string) =>
+  z
+    .string()
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim().toLowerCase())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().regex(item, message)));
+const idList = commaList(/^\d{5,25}$/, 'expected comma-separated numeric Discord ids');
 const url = z
   .string()
   .regex(/^https?:\/\/[^\s/]+/, 'expected a URL such as http://localhost:1234/v1')
@@ -207,27 +210,9 @@ export const configSchema = z.object({
   WEB_PORT: int(0, 65535).default(3210),
   WEB_TOKEN: optional(z.string().min(16, 'a web token needs at least 16 characters — or leave it empty to have one generated')),
   WEB_PUBLIC_URL: optional(url),
-  WEB_ALLOWED_HOSTS: z
-    .string()
-    .transform((v) =>
-      v
-        .split(',')
-        .map((s) => s.trim().toLowerCase())
-        .filter(Boolean),
-    )
-    .pipe(z.array(z.string().regex(/^[a-z0-9.[\]:-]+$/, 'expected comma-separated host names, e.g. charlie.example-tailnet.ts.net')))
-    .default([]),
+  WEB_ALLOWED_HOSTS: commaList(/^[a-z0-9.[\]:-]+$/, 'expected comma-separated host names, e.g. charlie.example-tailnet.ts.net').default([]),
   WEB_SESSION_DAYS: int(1, 365).default(30),
-  WEB_TRUSTED_PROXY: z
-    .string()
-    .transform((v) =>
-      v
-        .split(',')
-        .map((s) => s.trim().toLowerCase())
-        .filter(Boolean),
-    )
-    .pipe(z.array(z.string().regex(/^[0-9a-f.:[\]]+$/, 'expected comma-separated IP addresses of your reverse proxy, e.g. 127.0.0.1,::1')))
-    .default([]),
+  WEB_TRUSTED_PROXY: commaList(/^[0-9a-f.:[\]]+$/, 'expected comma-separated IP addresses of your reverse proxy, e.g. 127.0.0.1,::1').default([]),
 
   // MCP (docs/mcp.md): tool servers Charlie uses, and Charlie's memory as a server for other agents
   MCP_CONFIG: optional(z.string().min(1)),

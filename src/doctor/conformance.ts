@@ -39,6 +39,14 @@ export interface ConformanceDeps {
   record: ConformanceRecord;
 }
 
+/** A probe's opening: a system instruction and one user message. */
+function systemAndUser(system: string, user: string): ChatMessage[] {
+  return [
+    { role: 'system', content: system },
+    { role: 'user', content: user },
+  ];
+}
+
 async function collect(model: ChatModel, messages: ChatMessage[], signal: AbortSignal, extra: { tools?: Parameters<ChatModel['stream']>[0]['tools']; json?: boolean; maxTokens?: number } = {}) {
   let text = '';
   const calls: ToolCall[] = [];
@@ -119,10 +127,7 @@ const lookupTool = {
 export function toolCallCheck(deps: ConformanceDeps): Check {
   const { lane, model, record } = deps;
   return modelCheck(deps, 'tool calls', 60_000, async (signal) => {
-    const messages: ChatMessage[] = [
-      { role: 'system', content: 'You are a helpful assistant. Use the tools you are given.' },
-      { role: 'user', content: 'What is the secret word today? Use the get_secret_word tool, then tell me the word.' },
-    ];
+    const messages = systemAndUser('You are a helpful assistant. Use the tools you are given.', 'What is the secret word today? Use the get_secret_word tool, then tell me the word.');
     const first = await collect(model, messages, signal, { tools: [lookupTool], maxTokens: 200 });
     const call = first.calls.find((c) => c.name === lookupTool.name);
     if (!call) {
@@ -146,10 +151,7 @@ const cityReply = z.object({ city: z.string().min(1), colors: z.array(z.string()
 export function jsonCheck(deps: ConformanceDeps): Check {
   const { lane, model, record } = deps;
   return modelCheck(deps, 'JSON output', 45_000, async (signal) => {
-    const messages: ChatMessage[] = [
-      { role: 'system', content: 'Reply with one JSON object and nothing else.' },
-      { role: 'user', content: 'Return {"city": string, "colors": [three strings]} for Paris: the city name and three colours of its flag.' },
-    ];
+    const messages = systemAndUser('Reply with one JSON object and nothing else.', 'Return {"city": string, "colors": [three strings]} for Paris: the city name and three colours of its flag.');
     const { text } = await collect(model, messages, signal, { json: true, maxTokens: 200 });
     const parsed = parseToolArguments(text);
     if (!parsed.ok) {

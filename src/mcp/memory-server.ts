@@ -60,6 +60,11 @@ export function createMemoryServer(o: MemoryServerOptions): McpServer {
     return { content: [{ type: 'text', text: safe }], ...(structured && !hosted ? { structuredContent: structured } : {}) };
   };
   const run = (work: () => Promise<CallToolResult>) => work().catch((error: unknown): CallToolResult => ({ isError: true, content: [{ type: 'text', text: errorMessage(error) }] }));
+  /** A tool's handler in the project it names (or the default one), its errors as an error result. */
+  const inProject =
+    <A extends { project?: string | undefined }>(work: (args: A, place: Place) => Promise<CallToolResult>) =>
+    (args: A) =>
+      run(async () => work(args, await placeOf(args.project)));
   const visible = (s: string | undefined) => !hosted || s !== 'sensitive';
 
   server.registerTool(
@@ -69,29 +74,25 @@ export function createMemoryServer(o: MemoryServerOptions): McpServer {
       inputSchema: { query: z.string().min(1).max(500), limit: z.number().int().min(1).max(30).optional(), project },
       annotations: READ,
     },
-    (args) =>
-      run(async () => {
-        const place = await placeOf(args.project);
-        const hits = (await o.assistant.memory.searchMemory(place, args.query, args.limit ?? 8)).filter((h) => visible(h.sensitivity));
-        const text = hits.length
-          ? hits.map((h) => `${h.page}:${h.lineStart}-${h.lineEnd}${h.heading ? ` (${h.heading})` : ''} score ${h.score.toFixed(2)}\n${h.text.trim()}`).join('\n\n')
-          : `no hits for "${args.query}"`;
-        return out(place, text);
-      }),
+    inProject(async (args, place) => {
+      const hits = (await o.assistant.memory.searchMemory(place, args.query, args.limit ?? 8)).filter((h) => visible(h.sensitivity));
+      const text = hits.length
+        ? hits.map((h) => `${h.page}:${h.lineStart}-${h.lineEnd}${h.heading ? ` (${h.heading})` : ''} score ${h.score.toFixed(2)}\n${h.text.trim()}`).join('\n\n')
+        : `no hits for "${args.query}"`;
+      return out(place, text);
+    }),
   );
 
   server.registerTool(
     'read_page',
     { description: 'Read one note page by its path under notes/ (e.g. People/Sarah-Chen.md), as Markdown.', inputSchema: { path: z.string().min(1).max(300), project }, annotations: READ },
-    (args) =>
-      run(async () => {
-        const place = await placeOf(args.project);
-        const path = args.path.replace(/^notes\//, '');
-        const note = await o.assistant.memory.readNote(place, path, 'view');
-        if (!note) throw new NotFound(`no page ${path}`);
-        if (!visible(note.sensitivity)) return out(place, `${path} is marked sensitive: it is not shown to a hosted client`);
-        return out(place, `# ${note.title}\n(path notes/${note.path} · updated ${note.updated} · confidence ${note.confidence})\n\n${note.body.trim()}`);
-      }),
+    inProject(async (args, place) => {
+      const path = args.path.replace(/^notes\//, '');
+      const note = await o.assistant.memory.readNote(place, path, 'view');
+      if (!note) throw new NotFound(`no page ${path}`);
+      if (!visible(note.sensitivity)) return out(place, `${path} is marked sensitive: it is not shown to a hosted client`);
+      return out(place, `# ${note.title}\n(path notes/${note.path} · updated ${note.updated} · confidence ${note.confidence})\n\n${note.body.trim()}`);
+    }),
   );
 
   server.registerTool(
@@ -101,33 +102,29 @@ export function createMemoryServer(o: MemoryServerOptions): McpServer {
       inputSchema: { category: z.string().max(100).optional(), project },
       annotations: READ,
     },
-    (args) =>
-      run(async () => {
-        const place = await placeOf(args.project);
-        const notes = (await o.assistant.memory.listNotes(place)).filter((n) => !args.category || n.path.toLowerCase().startsWith(`${args.category.toLowerCase().replace(/\/$/, '')}/`));
-        return out(place, notes.length ? notes.map((n) => `${n.path} — ${n.title}`).join('\n') : 'no pages');
-      }),
+    inProject(async (args, place) => {
+      const notes = (await o.assistant.memory.listNotes(place)).filter((n) => !args.category || n.path.toLowerCase().startsWith(`${args.category.toLowerCase().replace(/\/$/, '')}/`));
+      return out(place, notes.length ? notes.map((n) => `${n.path} — ${n.title}`).join('\n') : 'no pages');
+    }),
   );
 
   server.registerTool(
     'follow_links',
     { description: "A page's labelled links: the pages it links to and the pages that link to it.", inputSchema: { page: z.string().min(1).max(300), project }, annotations: READ },
-    (args) =>
-      run(async () => {
-        const place = await placeOf(args.project);
-        const graph = await o.assistant.memory.pageLinks(place);
-        if (!graph) throw new NotFound('this project has no pages yet');
-        const want = args.page
-          .replace(/^notes\//, '')
-          .replace(/\.md$/i, '')
-          .toLowerCase();
-        const page = graph.pages.find((p) => p.path.replace(/\.md$/i, '').toLowerCase() === want || p.title.toLowerCase() === want);
-        if (!page) throw new NotFound(`no page ${args.page}`);
-        const title = (path: string | null) => graph.pages.find((p) => p.path === path)?.title ?? path ?? '';
-        const from = graph.links.filter((l) => l.from === page.path).map((l) => `→ ${l.to ?? `${l.target} (no page yet)`} (${l.label || 'related'})`);
-        const to = graph.links.filter((l) => l.to === page.path).map((l) => `← ${l.from} ${title(l.from)} (${l.label || 'related'})`);
-        return out(place, [`${page.path} — ${page.title}`, ...from, ...to].join('\n'));
-      }),
+    inProject(async (args, place) => {
+      const graph = await o.assistant.memory.pageLinks(place);
+      if (!graph) throw new NotFound('this project has no pages yet');
+      const want = args.page
+        .replace(/^notes\//, '')
+        .replace(/\.md$/i, '')
+        .toLowerCase();
+      const page = graph.pages.find((p) => p.path.replace(/\.md$/i, '').toLowerCase() === want || p.title.toLowerCase() === want);
+      if (!page) throw new NotFound(`no page ${args.page}`);
+      const title = (path: string | null) => graph.pages.find((p) => p.path === path)?.title ?? path ?? '';
+      const from = graph.links.filter((l) => l.from === page.path).map((l) => `→ ${l.to ?? `${l.target} (no page yet)`} (${l.label || 'related'})`);
+      const to = graph.links.filter((l) => l.to === page.path).map((l) => `← ${l.from} ${title(l.from)} (${l.label || 'related'})`);
+      return out(place, [`${page.path} — ${page.title}`, ...from, ...to].join('\n'));
+    }),
   );
 
   server.registerTool(
@@ -137,11 +134,9 @@ export function createMemoryServer(o: MemoryServerOptions): McpServer {
       inputSchema: { query: z.string().min(1).max(500), project },
       annotations: READ,
     },
-    (args) =>
-      run(async () => {
-        const place = await placeOf(args.project);
-        return out(place, whyText(await o.assistant.memory.why(place, { query: args.query })));
-      }),
+    inProject(async (args, place) => {
+      return out(place, whyText(await o.assistant.memory.why(place, { query: args.query })));
+    }),
   );
 
   server.registerTool(
@@ -158,27 +153,25 @@ export function createMemoryServer(o: MemoryServerOptions): McpServer {
       },
       annotations: READ,
     },
-    (args) =>
-      run(async () => {
-        const place = await placeOf(args.project);
-        const page = args.page?.replace(/^notes\//, '').toLowerCase();
-        const list = (await o.assistant.memory.records(place))
-          .filter((r) => visible(r.sensitivity))
-          .filter((r) => !page || r.page.toLowerCase() === page || r.page.toLowerCase() === `${page}.md` || r.pageTitle.toLowerCase() === page)
-          .filter((r) => !args.category || r.category === args.category)
-          .filter((r) => !args.status || r.status === args.status)
-          .filter((r) => !args.contains || r.statement.toLowerCase().includes(args.contains.toLowerCase()))
-          .slice(0, args.limit ?? 50);
-        const text = list.length
-          ? list
-              .map(
-                (r) =>
-                  `${r.id || '-'} ${r.pageTitle}: ${r.statement} [${r.category || 'fact'} · ${r.status} · confidence ${r.effective.toFixed(2)} · ${r.provenance.kind} ${r.provenance.source}] (notes/${r.page}:${r.line})`,
-              )
-              .join('\n')
-          : 'no records match';
-        return out(place, text);
-      }),
+    inProject(async (args, place) => {
+      const page = args.page?.replace(/^notes\//, '').toLowerCase();
+      const list = (await o.assistant.memory.records(place))
+        .filter((r) => visible(r.sensitivity))
+        .filter((r) => !page || r.page.toLowerCase() === page || r.page.toLowerCase() === `${page}.md` || r.pageTitle.toLowerCase() === page)
+        .filter((r) => !args.category || r.category === args.category)
+        .filter((r) => !args.status || r.status === args.status)
+        .filter((r) => !args.contains || r.statement.toLowerCase().includes(args.contains.toLowerCase()))
+        .slice(0, args.limit ?? 50);
+      const text = list.length
+        ? list
+            .map(
+              (r) =>
+                `${r.id || '-'} ${r.pageTitle}: ${r.statement} [${r.category || 'fact'} · ${r.status} · confidence ${r.effective.toFixed(2)} · ${r.provenance.kind} ${r.provenance.source}] (notes/${r.page}:${r.line})`,
+            )
+            .join('\n')
+        : 'no records match';
+      return out(place, text);
+    }),
   );
 
   server.registerTool(
@@ -188,20 +181,18 @@ export function createMemoryServer(o: MemoryServerOptions): McpServer {
       inputSchema: { entity: z.string().min(1).max(120).describe('who or what it is about, e.g. "Sarah Chen"'), fact: z.string().min(3).max(2000), category: z.string().max(80).optional(), project },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
-    (args) =>
-      run(async () => {
-        const place = await placeOf(args.project);
-        const result = await o.assistant.memory.proposeFact(place, {
-          title: args.entity,
-          text: args.fact,
-          ...(args.category ? { category: args.category } : {}),
-          source: `mcp:${o.clientName}`,
-          by: `mcp:${o.clientName}`,
-        });
-        if (result.kind === 'refused') return { isError: true, content: [{ type: 'text', text: result.reason }] };
-        const who = result.reviewer === 'memory-lane' ? "Charlie's memory gate reviews it at the next distillation" : 'it waits until a local memory model is set up';
-        return { content: [{ type: 'text', text: `filed as a candidate: ${who}; nothing was written to a page.` }] };
-      }),
+    inProject(async (args, place) => {
+      const result = await o.assistant.memory.proposeFact(place, {
+        title: args.entity,
+        text: args.fact,
+        ...(args.category ? { category: args.category } : {}),
+        source: `mcp:${o.clientName}`,
+        by: `mcp:${o.clientName}`,
+      });
+      if (result.kind === 'refused') return { isError: true, content: [{ type: 'text', text: result.reason }] };
+      const who = result.reviewer === 'memory-lane' ? "Charlie's memory gate reviews it at the next distillation" : 'it waits until a local memory model is set up';
+      return { content: [{ type: 'text', text: `filed as a candidate: ${who}; nothing was written to a page.` }] };
+    }),
   );
 
   return server;

@@ -11,16 +11,16 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../scripts/bench-util.js';
 import { SqliteJobStore } from '../../src/storage/job-store.js';
+import { suiteTempDir } from '../support/temp-dir.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const SEED = 20261201;
 const KILLS = 6;
 const ONE_OFF = 4000;
-const dir = mkdtempSync(join(tmpdir(), 'charlie-chaos-schedule-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = suiteTempDir('charlie-chaos-schedule-');
 
 /** Runs the worker; kills it `killAfterMs` after it is ready, or (null) lets it run until drained. */
 function runWorker(killAfterMs: number | null): Promise<void> {

@@ -8,19 +8,17 @@
  * instruction are the scheduler's chaos test, kill-schedule.test.ts.)
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SqliteJobStore } from '../../src/storage/job-store.js';
 import { mulberry32 } from '../../scripts/bench-util.js';
+import { suiteTempDir } from '../support/temp-dir.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const SEED = 20261202;
 const KILLS = 8;
 const REMINDERS = 200;
-const dir = mkdtempSync(join(tmpdir(), 'charlie-chaos-terminal-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = suiteTempDir('charlie-chaos-terminal-');
 
 /** Runs the worker, which kills itself at post `killAt` (`phase` its print), or (null) until drained. */
 function runWorker(kill: { at: number; phase: 'before' | 'after' } | null): Promise<string> {

@@ -5,20 +5,19 @@
  * is in the test name), so a failure can be replayed.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../scripts/bench-util.js';
 import type { Clock } from '../../src/core/ports/index.js';
 import { parseLog } from '../../src/memory/archive-format.js';
 import { FileProjectStore } from '../../src/memory/store/project-store.js';
+import { suiteTempDir } from '../support/temp-dir.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const SEED = 20261130;
 const KILLS = 6;
-const dir = mkdtempSync(join(tmpdir(), 'charlie-chaos-kill-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = suiteTempDir('charlie-chaos-kill-');
 
 /** Runs the writer until `killAfterMs` after it is ready, then SIGKILL; returns its acknowledgements. */
 function runWriter(first: number, killAfterMs: number): Promise<string[]> {

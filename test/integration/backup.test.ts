@@ -26,6 +26,7 @@ import { SqlitePrivateStore } from '../../src/storage/private-store.js';
 import { openUsageStore } from '../../src/storage/usage-store.js';
 import { makeAssistant } from '../support/assistant-fixture.js';
 import { FixedClock, ScriptedChatModel } from '../support/fakes.js';
+import { distillReply, fact, newEntity } from '../support/distill-reply.js';
 
 const roots: string[] = [];
 afterEach(async () => {
@@ -62,20 +63,13 @@ async function charlie() {
   const privateStore = new SqlitePrivateStore(join(dataDir, 'private.db'));
   const usage = openUsageStore(join(dataDir, 'usage.db'), silentLogger);
   const memoryModel = new ScriptedChatModel(() => ({
-    text: JSON.stringify({
-      summary: 'Talk about Sarah and Zed.',
-      decisions: [],
-      quotes: [],
-      entities: [
-        { name: 'Sarah', category: 'People/Professional', new: true },
-        { name: 'Zed', category: 'People/Friends', new: true },
-      ],
-      facts: [
-        { entity: 'Sarah', text: 'Works at Acme.', message: 1, type: 'identity' },
-        { entity: 'Zed', text: 'Has a new job.', message: 1, type: 'identity' },
-      ],
-      links: [],
-    }),
+    text: JSON.stringify(
+      distillReply({
+        summary: 'Talk about Sarah and Zed.',
+        entities: [newEntity('Sarah', 'People/Professional'), newEntity('Zed', 'People/Friends')],
+        facts: [fact('Sarah', 'Works at Acme.', 1, 'identity'), fact('Zed', 'Has a new job.', 1, 'identity')],
+      }),
+    ),
   }));
   const { assistant } = makeAssistant({
     model: new ScriptedChatModel(() => ({ text: 'Noted.' })),
@@ -124,6 +118,18 @@ async function turns(c: Awaited<ReturnType<typeof charlie>>, from: number, count
   );
 }
 
+/** Runs `run` on a Charlie that has answered `first` turns and gone idle, closing it after. */
+async function withCharlie(first: number, run: (c: Awaited<ReturnType<typeof charlie>>) => Promise<void>): Promise<void> {
+  const c = await charlie();
+  try {
+    await turns(c, 0, first);
+    await c.assistant.idle();
+    await run(c);
+  } finally {
+    c.close();
+  }
+}
+
 async function fresh() {
   const root = await mkdtemp(join(tmpdir(), 'charlie-restore-'));
   roots.push(root);
@@ -132,10 +138,7 @@ async function fresh() {
 
 describe('npm run backup / restore', () => {
   it('backs up while 20 turns run, and restores every page, record, DM row and candidate identically', async () => {
-    const c = await charlie();
-    try {
-      await turns(c, 0, 4);
-      await c.assistant.idle();
+    await withCharlie(4, async (c) => {
       // a backup taken while 20 turns (and the distillations they start) run
       const during = join(c.root, 'backups', backupName(new Date('2026-11-20T10:00:00Z'), false));
       const [manifest] = await Promise.all([writeBackup({ projectsDir: c.projectsDir, dataDir: c.dataDir, out: during, now: new Date('2026-11-20T10:00:00Z') }), turns(c, 4, 20)]);
@@ -173,16 +176,11 @@ describe('npm run backup / restore', () => {
 
       // keep the newest N
       expect(await pruneBackups(join(c.root, 'backups'), 1)).toEqual([during.split('/').pop()]);
-    } finally {
-      c.close();
-    }
+    });
   }, 60_000);
 
   it('an encrypted backup does not open without its key; a damaged one or a full target folder is refused', async () => {
-    const c = await charlie();
-    try {
-      await turns(c, 0, 3);
-      await c.assistant.idle();
+    await withCharlie(3, async (c) => {
       const now = new Date('2026-11-20T10:00:00Z');
       const withPass = join(c.root, 'pass.tar.gz.age');
       await writeBackup({ projectsDir: c.projectsDir, dataDir: c.dataDir, out: withPass, now, key: { passphrase: 'correct horse battery staple', scryptWorkFactor: 10 } });
@@ -222,18 +220,13 @@ describe('npm run backup / restore', () => {
       expect(await tree(target.dataDir)).toEqual(new Map());
       // a restore never writes over a folder in use
       await expect(restoreBackup({ file: plain, projectsDir: c.projectsDir, dataDir: join(c.root, 'empty') })).rejects.toThrow(/is not empty/);
-    } finally {
-      c.close();
-    }
+    });
   }, 60_000);
 });
 
 describe('npm run memory -- export', () => {
   it('writes a project as a Markdown folder and Obsidian vault, its links resolving from the root, and no DM in it', async () => {
-    const c = await charlie();
-    try {
-      await turns(c, 0, 6);
-      await c.assistant.idle();
+    await withCharlie(6, async (c) => {
       const out = join(c.root, 'export');
       const r = await exportProject({ projectsDir: c.projectsDir, project: 'kitchen', out });
       const files = await tree(out);
@@ -250,9 +243,7 @@ describe('npm run memory -- export', () => {
       }
       await expect(exportProject({ projectsDir: c.projectsDir, project: 'kitchen', out })).rejects.toThrow(/not empty/);
       await expect(exportProject({ projectsDir: c.projectsDir, project: 'nope', out: join(c.root, 'x') })).rejects.toThrow(/no project "nope"/);
-    } finally {
-      c.close();
-    }
+    });
   }, 60_000);
 });
 

@@ -6,7 +6,7 @@
  * private (DM) memory. No canary string may reach the server, and nothing under projects/
  * may change except the archive (log/) and project.md.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -19,6 +19,7 @@ import { SqlitePrivateStore } from '../../src/storage/private-store.js';
 import { startFakeModelServer, type ScriptedReply } from '../support/fake-model-server.js';
 import { readTree } from '../support/temp-dir.js';
 import { callEveryTool } from '../support/tool-calling-model.js';
+import { writeMarkedLayers, writeNote } from '../support/camping-project.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -96,24 +97,19 @@ const project: Place = { kind: 'project', origin: { name: 'general', key: 'termi
 
 function seedProject(projectsDir: string): void {
   const root = join(projectsDir, 'general');
-  const note = (path: string, text: string) => {
-    mkdirSync(join(root, 'notes', path, '..'), { recursive: true });
-    writeFileSync(join(root, 'notes', path), text);
-  };
+  const note = (path: string, text: string) => writeNote(root, path, text);
   note('People/Bob.md', `---\nschema: 1\ntitle: Bob\nsensitivity: sensitive\n---\n\n### 2026-11-20\n\nBob keeps the ${CANARY.page}.\n`);
   note(
     'People/Alice.md',
     `---\nschema: 1\ntitle: Alice\nsensitivity: personal\n---\n\n### 2026-11-20\n\nAlice likes climbing.\n\n### 2026-11-21 ${M}\n\nAlice has a ${CANARY.entry}.\n${CANARY.entryMultiline}\n\n### 2026-11-22\n\nAlice moved to Leipzig.\n\n## Related\n- [[People/Bob]] (friend)\n`,
   );
-  writeFileSync(join(root, 'decisions.md'), `# Decisions\n\n- **2026-11-20** — Use the blue tent ([source](terminal:1))\n- **2026-11-21** — ${CANARY.decision} ${M} ([source](terminal:2))\n`);
-  writeFileSync(join(root, 'quotes.md'), `# Quotes\n\n> "${CANARY.quote} ${M}"\n> — Alice, 2026-11-21 ([source](terminal:3))\n`);
-  const projectMd = readFileSync(join(root, 'project.md'), 'utf8');
-  writeFileSync(join(root, 'project.md'), `${projectMd.trimEnd()}\n\nWe plan a camping trip.\n\n${CANARY.summary} ${M}\n`);
-  mkdirSync(join(root, 'log'), { recursive: true });
-  writeFileSync(
-    join(root, 'log', '2026-11-20.md'),
-    `# 2026-11-20\n\n### 10:00:00 · Alice · [↗](terminal:10)\n\nWe should buy a tent.\n\n### 10:01:00 · Alice · [↗](terminal:11)\n\n${CANARY.log} ${M}\n\n### 10:02:00 · Bob · [↗](terminal:12)\n\nSounds good, the blue one.\n`,
-  );
+  writeMarkedLayers(root, M, {
+    decision: CANARY.decision,
+    quote: CANARY.quote,
+    summary: CANARY.summary,
+    log: CANARY.log,
+    logTail: '\n### 10:02:00 · Bob · [↗](terminal:12)\n\nSounds good, the blue one.\n',
+  });
 }
 
 function seedPrivate(dataDir: string): void {

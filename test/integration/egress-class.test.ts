@@ -30,6 +30,7 @@ import { SqlitePrivateStore } from '../../src/storage/private-store.js';
 import { startFakeModelServer, type FakeModelServer, type ScriptedReply } from '../support/fake-model-server.js';
 import { tempDirs } from '../support/temp-dir.js';
 import { callEveryTool } from '../support/tool-calling-model.js';
+import { writeMarkedLayers, writeNote } from '../support/camping-project.js';
 
 const tempDir = tempDirs('charlie-egress-class-');
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -63,10 +64,7 @@ const canary = (spelling: number, place: string) => `Cnry${spelling}x${place.rep
 function seed(projectsDir: string, dataDir: string, s: string, n: number): Record<PlaceName, string> {
   const c = Object.fromEntries(PLACES.map((p) => [p, canary(n, p)])) as Record<PlaceName, string>;
   const root = join(projectsDir, 'general');
-  const note = (path: string, text: string) => {
-    mkdirSync(join(root, 'notes', path, '..'), { recursive: true });
-    writeFileSync(join(root, 'notes', path), text);
-  };
+  const note = (path: string, text: string) => writeNote(root, path, text);
   const m = `[sensitivity:: ${s}]`;
   // a page sensitive as a whole: its title, alias and description name it
   note(
@@ -80,15 +78,7 @@ function seed(projectsDir: string, dataDir: string, s: string, n: number): Recor
   );
   // a schema-1 page with a marked dated entry
   note('People/Alice.md', `---\nschema: 1\ntitle: Alice\nsensitivity: personal\n---\n\n### 2026-11-20\n\nAlice likes tea.\n\n### 2026-11-21 ${m}\n\nAlice has ${c['dated-entry']}.\n`);
-  writeFileSync(join(root, 'decisions.md'), `# Decisions\n\n- **2026-11-20** — Use the blue tent ([source](terminal:1))\n- **2026-11-21** — ${c.decision} ${m} ([source](terminal:2))\n`);
-  writeFileSync(join(root, 'quotes.md'), `# Quotes\n\n> "${c.quote} ${m}"\n> — Alice, 2026-11-21 ([source](terminal:3))\n`);
-  const projectMd = readFileSync(join(root, 'project.md'), 'utf8');
-  writeFileSync(join(root, 'project.md'), `${projectMd.trimEnd()}\n\nWe plan a camping trip.\n\n${c.summary} ${m}\n`);
-  mkdirSync(join(root, 'log'), { recursive: true });
-  writeFileSync(
-    join(root, 'log', '2026-11-20.md'),
-    `# 2026-11-20\n\n### 10:00:00 · Alice · [↗](terminal:10)\n\nWe should buy a tent.\n\n### 10:01:00 · Alice · [↗](terminal:11)\n\n${c.archive} ${m}\n`,
-  );
+  writeMarkedLayers(root, m, { decision: c.decision, quote: c.quote, summary: c.summary, log: c.archive });
   const store = new SqlitePrivateStore(join(dataDir, 'private.db'));
   const at = '2026-11-20T10:00:00.000Z';
   store.appendMessage('111', { time: at, speaker: 'Dana', source: 'dm:1', text: `${c['dm-message']} ${m}`, role: 'user' });

@@ -17,6 +17,7 @@ import { FileProjectStore } from '../../src/memory/store/project-store.js';
 import { makeAssistant } from '../support/assistant-fixture.js';
 import { FixedClock, ScriptedChatModel } from '../support/fakes.js';
 import { retrievalFixture, type RetrievalFixture } from '../support/retrieval-fixture.js';
+import { distillReply, type DistillReplyParts } from '../support/distill-reply.js';
 
 let fx: RetrievalFixture | undefined;
 afterEach(async () => {
@@ -27,13 +28,13 @@ afterEach(async () => {
 const place: Place = { kind: 'project', origin: { name: 'general', key: 'terminal:general' } };
 
 /** An assistant on real files whose memory model gives `reply` to every distillation, the gate's candidates kept in data/. */
-function gatedAssistant(reply: Record<string, unknown>) {
+function gatedAssistant(reply: DistillReplyParts) {
   fx = retrievalFixture();
   const clock = new FixedClock(new Date('2026-11-11T09:00:00Z'));
   const { projectsDir, dataDir } = fx;
   const store = new FileProjectStore({ projectsDir, clock, defaults: { distillEvery: 100 } });
   const graph = new Wiki({ projectsDir, clock, logger: silentLogger });
-  const memoryModel = new ScriptedChatModel(() => ({ text: JSON.stringify(reply) }));
+  const memoryModel = new ScriptedChatModel(() => ({ text: JSON.stringify(distillReply(reply)) }));
   const { assistant } = makeAssistant({ model: new ScriptedChatModel(() => ({ text: 'ok' })), memoryModel, store, graph, clock, candidates: (p) => fileCandidateStore(dataDir, p) });
   return { assistant, clock, projectsDir };
 }
@@ -42,11 +43,8 @@ describe('promoting a waiting candidate by hand', () => {
   it('files the page under the category the memory model proposed', async () => {
     const { assistant, clock, projectsDir } = gatedAssistant({
       summary: 'Ann chatted.',
-      decisions: [],
-      quotes: [],
       entities: [{ name: 'Zed', category: 'People/Friends', new: true }],
       facts: [{ entity: 'Zed', text: 'Has a new job.', message: 1, type: 'identity' }],
-      links: [],
     });
     await assistant.conversation.handle({ place, speaker: 'Ann', text: 'apparently Zed got a new job somewhere', source: 'https://discord.com/channels/1/2/3', time: clock.now(), reply: false });
     clock.advance(60_000);
@@ -103,8 +101,6 @@ describe('the people who talk to Charlie', () => {
   it('each get a USER.md centre page with their Discord id, holding the facts about them, linked from the pages that name them', async () => {
     const { assistant, clock, projectsDir } = gatedAssistant({
       summary: 'Ann and Ben talk about the family.',
-      decisions: [],
-      quotes: [],
       // the model guesses a category for Ann; a speaker's page is their centre page all the same
       entities: [
         { name: 'Ann', category: 'People/Friends' },

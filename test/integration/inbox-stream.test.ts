@@ -14,6 +14,7 @@ import { Inbox, type InboxResult } from '../../src/memory/ingest/inbox.js';
 import { IngestService } from '../../src/memory/ingest/ingest-service.js';
 import type { SourceItem } from '../../src/memory/ingest/parsers.js';
 import { FixedClock, ScriptedChatModel } from '../support/fakes.js';
+import { fact, newEntity } from '../support/distill-reply.js';
 
 let root: string;
 let wiki: Wiki;
@@ -28,6 +29,19 @@ afterEach(async () => {
 async function put(project: string, name: string, text: string) {
   await mkdir(join(root, project, 'inbox'), { recursive: true });
   await writeFile(join(root, project, 'inbox', name), text);
+}
+
+/** An ingest service over the test root with no recall, at a fixed clock; `more` adds options. */
+function ingestService(memoryModel: ScriptedChatModel, more: Partial<ConstructorParameters<typeof IngestService>[0]>): IngestService {
+  return new IngestService({
+    projectsDir: root,
+    wiki,
+    recall: { recall: () => Promise.resolve([]) },
+    memoryModel,
+    clock: new FixedClock(new Date('2026-06-02T10:00:00Z')),
+    logger: silentLogger,
+    ...more,
+  });
 }
 
 const generic = (rows: number) => `id,name,note\n${Array.from({ length: rows }, (_, i) => `${String(i + 1)},"Item ${String(i + 1)}","a note, with a comma"`).join('\n')}\n`;
@@ -121,15 +135,7 @@ describe('one huge inbox file', () => {
       calls.push(/The source is (\S+)\./.exec(content)?.[1] ?? '?');
       return { text: '{"entities":[],"facts":[],"links":[]}' };
     });
-    const service = new IngestService({
-      projectsDir: root,
-      wiki,
-      recall: { recall: () => Promise.resolve([]) },
-      memoryModel: model,
-      clock: new FixedClock(new Date('2026-06-02T10:00:00Z')),
-      logger: silentLogger,
-      stream: { bytes: 1000, batch: 30 },
-    });
+    const service = ingestService(model, { stream: { bytes: 1000, batch: 30 } });
     await service.scanAll();
     const big = calls.filter((c) => c === 'inbox/rows.csv').length;
     expect(big).toBe(100);
@@ -145,28 +151,14 @@ describe('ingested items', () => {
     await put('home', 'notes.md', 'Receipt for your purchase at IKEA: 2 lamps, 1 rug.\nDr Ahmed is the dentist Mia sees at Riverside Dental.\n');
     const model = new ScriptedChatModel(() => ({
       text: JSON.stringify({
-        entities: [
-          { name: 'IKEA', category: 'Places', new: true },
-          { name: 'Dr Ahmed', category: 'People', new: true },
-        ],
-        facts: [
-          { entity: 'IKEA', text: 'Sold Ann 2 lamps and a rug.', message: 1, type: 'episode' },
-          { entity: 'Dr Ahmed', text: 'Is the dentist Mia sees at Riverside Dental.', message: 2, type: 'identity' },
-        ],
+        entities: [newEntity('IKEA', 'Places'), newEntity('Dr Ahmed', 'People')],
+        facts: [fact('IKEA', 'Sold Ann 2 lamps and a rug.', 1, 'episode'), fact('Dr Ahmed', 'Is the dentist Mia sees at Riverside Dental.', 2, 'identity')],
         links: [],
       }),
     }));
     const waiting: Candidate[] = [];
     const store = { list: () => Promise.resolve([...waiting]), replace: (c: Candidate[]) => Promise.resolve(void waiting.splice(0, waiting.length, ...c)) };
-    const service = new IngestService({
-      projectsDir: root,
-      wiki,
-      recall: { recall: () => Promise.resolve([]) },
-      memoryModel: model,
-      clock: new FixedClock(new Date('2026-06-02T10:00:00Z')),
-      logger: silentLogger,
-      candidates: () => store,
-    });
+    const service = ingestService(model, { candidates: () => store });
     expect((await service.scan('home')).map((r) => r.outcome)).toEqual(['ingested']);
     expect(waiting.map((c) => [c.entity, c.fact.text])).toEqual([['IKEA', 'Sold Ann 2 lamps and a rug.']]);
     const pages = await readdir(join(root, 'home', 'notes'), { recursive: true });

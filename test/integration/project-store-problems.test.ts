@@ -43,6 +43,14 @@ async function everyOperation(store: FileProjectStore, slug: string) {
   };
 }
 
+/** A store over the test root holding the project `origin`, whose `file` (under the root) is then overwritten with `text`. */
+async function projectWithFile(origin: { name: string; key: string }, file: string, text: string): Promise<FileProjectStore> {
+  const store = new FileProjectStore({ projectsDir: root, clock });
+  await store.ensureProject(origin);
+  await writeFile(join(root, file), text);
+  return store;
+}
+
 describe('files that do not parse', () => {
   it('reports bad YAML with path and line, keeps working on defaults, and never rewrites the file', async () => {
     const lines: { level: string; obj: unknown; msg?: string }[] = [];
@@ -69,10 +77,8 @@ describe('files that do not parse', () => {
   });
 
   it('keeps using a broken project whose keys were lost when its folder matches the origin name', async () => {
-    const store = new FileProjectStore({ projectsDir: root, clock });
-    await store.ensureProject({ name: 'General', key: 'terminal:general' });
     const broken = '---\nname: general\nstyle: [unclosed\n---\nsummary\n';
-    await writeFile(join(root, 'general/project.md'), broken);
+    const store = await projectWithFile({ name: 'General', key: 'terminal:general' }, 'general/project.md', broken);
     const again = await store.ensureProject({ name: 'General', key: 'terminal:general' });
     expect(again.slug).toBe('general');
     expect((await readdir(root)).sort()).toEqual(['general']);
@@ -92,10 +98,8 @@ describe('files that do not parse', () => {
   });
 
   it('refuses the whole layer write when decisions.md holds prose it does not understand', async () => {
-    const store = new FileProjectStore({ projectsDir: root, clock });
-    await store.ensureProject({ name: 'p', key: 'k' });
     const decisions = '# Decisions\n\n- **2026-11-29** — Keep it\n\nSome prose a person wrote here.\n';
-    await writeFile(join(root, 'p/decisions.md'), decisions);
+    const store = await projectWithFile({ name: 'p', key: 'k' }, 'p/decisions.md', decisions);
     const project = await readFile(join(root, 'p/project.md'), 'utf8');
     const snap = await store.readLayers('p');
     expect(snap.layers.decisions).toEqual([{ date: '2026-11-29', text: 'Keep it', source: '' }]);

@@ -11,18 +11,13 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserMissing, launchChromium, signedInPage } from '../support/browser.js';
 import { demoFiles } from '../support/web-demo-data.js';
+import { lastUserText, type ChatBody } from '../support/fake-model-server.js';
 import { projectFile, startWebFixture, type WebFixture } from '../support/web-fixture.js';
 
 const missing = browserMissing(process.env.CI);
 if (missing) console.warn(`web chat browser tests skipped: ${missing}`);
 
 const poll = <T>(fn: () => T | Promise<T>, options: { timeout?: number; interval?: number } = {}) => expect.poll(fn, { timeout: 15_000, ...options });
-
-function lastUserText(body: { messages: { role: string; content: unknown }[] }): string {
-  const users = body.messages.filter((m) => m.role === 'user');
-  const c = users[users.length - 1]?.content;
-  return typeof c === 'string' ? c : JSON.stringify(c ?? '');
-}
 
 /** A garden conversation of 150 messages; the oldest one mentions the quince tree. */
 function gardenLog(): string {
@@ -61,7 +56,7 @@ describe.skipIf(missing !== null)('more web chat controls in Chromium', { timeou
   beforeAll(async () => {
     f = await startWebFixture({
       files: { ...demoFiles(), 'garden/project.md': projectFile('garden', 'web:garden'), 'garden/log/2026-10-03.md': gardenLog() },
-      script: (body: { messages: { role: string; content: unknown }[] }) => {
+      script: (body: ChatBody) => {
         const q = lastUserText(body).replace(/^[^:\n]{1,40}: /, ''); // without the speaker's name
         asked.push(q);
         if (q.includes('slowly')) return { text: 'A slow answer that takes its time to arrive.', chunkDelayMs: 120 };

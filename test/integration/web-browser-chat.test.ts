@@ -8,6 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserMissing, launchChromium, signedInPage } from '../support/browser.js';
 import { demoFiles } from '../support/web-demo-data.js';
+import { lastUserText, type ChatBody } from '../support/fake-model-server.js';
 import { startWebFixture, type WebFixture } from '../support/web-fixture.js';
 
 const missing = browserMissing(process.env.CI);
@@ -18,12 +19,6 @@ const MARKDOWN = 'Here is **the plan**:\n\n| day | what |\n| --- | --- |\n| Mon 
 
 /** expect.poll with room for a loaded 2-core machine (its default gives up after 1 s). */
 const poll = <T>(fn: () => T | Promise<T>, options: { timeout?: number; interval?: number } = {}) => expect.poll(fn, { timeout: 15_000, ...options });
-
-function lastUserText(body: { messages: { role: string; content: unknown }[] }): string {
-  const users = body.messages.filter((m) => m.role === 'user');
-  const c = users[users.length - 1]?.content;
-  return typeof c === 'string' ? c : JSON.stringify(c ?? '');
-}
 
 describe.skipIf(missing !== null)('web chat controls in Chromium', { timeout: 60_000 }, () => {
   let f: WebFixture;
@@ -36,7 +31,7 @@ describe.skipIf(missing !== null)('web chat controls in Chromium', { timeout: 60
   beforeAll(async () => {
     f = await startWebFixture({
       files: demoFiles(),
-      script: (body: { messages: { role: string; content: unknown }[] }) => {
+      script: (body: ChatBody) => {
         const asked = lastUserText(body);
         const afterTool = body.messages[body.messages.length - 1]?.role === 'tool';
         // a reply that never ends by itself: only a Stop ends it
@@ -72,7 +67,16 @@ describe.skipIf(missing !== null)('web chat controls in Chromium', { timeout: 60
     return ((await res.json()) as { turn: { done: boolean } | null }).turn?.done ?? null;
   };
 
+  const lastReply = () => page.locator('.msg.assistant').last();
   const replyText = async (reply: ReturnType<Page['locator']>) => ((await reply.locator('.bubble-text').textContent()) ?? '').trim();
+
+  /** After a reload the question stands once and the last reply reads `reply`. */
+  const reloadShows = async (asked: string, reply: string) => {
+    await page.reload();
+    await lastReply().waitFor();
+    expect(await page.locator('.msg.user', { hasText: asked }).count()).toBe(1);
+    expect(await replyText(lastReply())).toBe(reply);
+  };
 
   it('stops a reply with the Stop button: the turn ends on the server, the words so far stay, Send is back', async () => {
     const live = await ask('home', 'count slowly please');
@@ -91,7 +95,7 @@ describe.skipIf(missing !== null)('web chat controls in Chromium', { timeout: 60
     // the next message goes through
     await page.locator('#composer').fill('and now fine');
     await page.locator('button.send').click();
-    await poll(() => replyText(page.locator('.msg.assistant').last()), { timeout: 15_000 }).toBe('Fine.');
+    await poll(() => replyText(lastReply()), { timeout: 15_000 }).toBe('Fine.');
   });
 
   it('stops a reply with Esc', async () => {
@@ -106,7 +110,7 @@ describe.skipIf(missing !== null)('web chat controls in Chromium', { timeout: 60
     const live = await ask('trip', 'crash on purpose');
     const error = live.locator('.reply-error');
     await error.waitFor();
-    const kept = ((await live.locator('.bubble-text').textContent()) ?? '').trim();
+    const kept = await replyText(live);
     expect(kept.length).toBeGreaterThan(0);
     expect(CRASH.startsWith(kept)).toBe(true);
     expect(kept).not.toBe(CRASH);
@@ -115,63 +119,24 @@ describe.skipIf(missing !== null)('web chat controls in Chromium', { timeout: 60
     expect(words.length).toBeGreaterThan(5);
     // after a reload the cut reply is still there, with its error and Retry
     await page.reload();
-    const again = page.locator('.msg.assistant').last();
+    const again = lastReply();
     await again.locator('.reply-error').waitFor();
-    expect(((await again.locator('.bubble-text').textContent()) ?? '').trim()).toBe(kept);
+    expect(await replyText(again)).toBe(kept);
     await again.locator('button.retry').click();
-    await poll(() =>
-      page
-        .locator('.msg.assistant')
-        .last()
-        .locator('.bubble-text')
-        .textContent()
-        .then((t) => t?.trim()),
-    ).toBe('Recovered: the flight leaves at nine.');
+    await poll(() => replyText(lastReply())).toBe('Recovered: the flight leaves at nine.');
     expect(await page.locator('.reply-error').count()).toBe(0);
-    await page.reload();
-    await page.locator('.msg.assistant').last().waitFor();
-    expect(await page.locator('.msg.user', { hasText: 'crash on purpose' }).count()).toBe(1);
-    expect(
-      await page
-        .locator('.msg.assistant')
-        .last()
-        .locator('.bubble-text')
-        .textContent()
-        .then((t) => t?.trim()),
-    ).toBe('Recovered: the flight leaves at nine.');
+    await reloadShows('crash on purpose', 'Recovered: the flight leaves at nine.');
   });
 
   it('regenerates the last reply, and the new one is what a reload shows', async () => {
     const live = await ask('trip', 'regenerate me');
-    await poll(() =>
-      live
-        .locator('.bubble-text')
-        .textContent()
-        .then((t) => t?.trim()),
-    ).toBe('Answer number 1.');
+    await poll(() => replyText(live)).toBe('Answer number 1.');
     await page.locator('.msg.assistant').last().locator('button.regenerate').click();
-    await poll(() =>
-      page
-        .locator('.msg.assistant')
-        .last()
-        .locator('.bubble-text')
-        .textContent()
-        .then((t) => t?.trim()),
-    ).toBe('Answer number 2.');
+    await poll(() => replyText(lastReply())).toBe('Answer number 2.');
     // only the newest reply offers Regenerate
     await poll(() => page.locator('button.regenerate').count()).toBe(1);
-    await page.reload();
-    await page.locator('.msg.assistant').last().waitFor();
-    expect(await page.locator('.msg.user', { hasText: 'regenerate me' }).count()).toBe(1);
+    await reloadShows('regenerate me', 'Answer number 2.');
     expect(await page.locator('.msg.assistant', { hasText: 'Answer number 1.' }).count()).toBe(0);
-    expect(
-      await page
-        .locator('.msg.assistant')
-        .last()
-        .locator('.bubble-text')
-        .textContent()
-        .then((t) => t?.trim()),
-    ).toBe('Answer number 2.');
   });
 
   it('renders Markdown while it streams, highlights code and copies reply and code', async () => {
@@ -189,23 +154,11 @@ describe.skipIf(missing !== null)('web chat controls in Chromium', { timeout: 60
 
   it('keeps every turn’s tool trace and suggestions after a reload', async () => {
     const first = await ask('trip', 'trace one');
-    await poll(() =>
-      first
-        .locator('.bubble-text')
-        .textContent()
-        .then((t) => t?.trim()),
-    ).toBe('Found the trip notes.');
+    await poll(() => replyText(first)).toBe('Found the trip notes.');
     await page.locator('button.send').waitFor(); // the first turn has ended
     await page.locator('#composer').fill('trace two');
     await page.keyboard.press('Enter');
-    await poll(() =>
-      page
-        .locator('.msg.assistant')
-        .last()
-        .locator('.bubble-text')
-        .textContent()
-        .then((t) => t?.trim()),
-    ).toBe('Found the trip notes.');
+    await poll(() => replyText(lastReply())).toBe('Found the trip notes.');
     await page.locator('button.send').waitFor();
     await page.reload();
     await page.locator('.msg.assistant').last().waitFor();

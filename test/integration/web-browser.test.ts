@@ -11,6 +11,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, browserMissing, launchChromium } from '../support/browser.js';
 import { demoFiles } from '../support/web-demo-data.js';
+import { lastUserText, type ChatBody, type ScriptedReply } from '../support/fake-model-server.js';
 import { startWebFixture, TOKEN, type WebFixture } from '../support/web-fixture.js';
 
 const missing = browserMissing(process.env.CI);
@@ -20,10 +21,13 @@ const FINAL = 'You decided to fly to Lisbon on 14 March and to book a flat near 
 const SLOW = 'Slowly: the tiles museum is on Sarah’s list, and the flight is on 14 March, in the morning.';
 const XSS_REPLY = 'Careful <img src=x onerror="window.__xss=9"> <script>window.__xss=8</script> done.';
 
-function lastUserText(body: { messages: { role: string; content: unknown }[] }): string {
-  const users = body.messages.filter((m) => m.role === 'user');
-  const c = users[users.length - 1]?.content;
-  return typeof c === 'string' ? c : JSON.stringify(c ?? '');
+/** The scripted model: a slow reply, the XSS canary, else a memory search and then the answer. */
+function answer(body: ChatBody): ScriptedReply {
+  const asked = lastUserText(body);
+  const afterTool = body.messages[body.messages.length - 1]?.role === 'tool';
+  if (asked.includes('slowly')) return { text: SLOW, chunkDelayMs: 700 };
+  if (asked.includes('canary')) return { text: XSS_REPLY };
+  return afterTool ? { text: FINAL, chunkDelayMs: 300 } : { toolCalls: [{ name: 'search_memory', arguments: JSON.stringify({ query: 'Lisbon trip' }) }] };
 }
 
 describe.skipIf(missing !== null)('web app in Chromium', { timeout: 60_000 }, () => {
@@ -34,16 +38,7 @@ describe.skipIf(missing !== null)('web app in Chromium', { timeout: 60_000 }, ()
   const errors: string[] = [];
 
   beforeAll(async () => {
-    f = await startWebFixture({
-      files: demoFiles(),
-      script: (body: { messages: { role: string; content: unknown }[] }) => {
-        const asked = lastUserText(body);
-        const afterTool = body.messages[body.messages.length - 1]?.role === 'tool';
-        if (asked.includes('slowly')) return { text: SLOW, chunkDelayMs: 700 };
-        if (asked.includes('canary')) return { text: XSS_REPLY };
-        return afterTool ? { text: FINAL, chunkDelayMs: 300 } : { toolCalls: [{ name: 'search_memory', arguments: JSON.stringify({ query: 'Lisbon trip' }) }] };
-      },
-    });
+    f = await startWebFixture({ files: demoFiles(), script: answer });
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     page = await context.newPage();

@@ -54,6 +54,18 @@ export interface ScriptedReply {
 
 export type Script = ScriptedReply[] | ((request: any, index: number) => ScriptedReply);
 
+/** The part of a chat request body a script reads. */
+export interface ChatBody {
+  messages: { role: string; content: unknown }[];
+}
+
+/** The text of the last user message in a request (non-text content as JSON). */
+export function lastUserText(body: ChatBody): string {
+  const users = body.messages.filter((m) => m.role === 'user');
+  const c = users[users.length - 1]?.content;
+  return typeof c === 'string' ? c : JSON.stringify(c ?? '');
+}
+
 export interface FakeModelServerOptions {
   /** What GET /v1/models lists; default one model, `fake-model`. */
   models?: ({ id: string } & Record<string, unknown>)[];

@@ -2,7 +2,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { afterEach } from 'vitest';
+import { afterAll, afterEach } from 'vitest';
 
 /** Returns a maker of fresh temporary folders; every folder it made is removed after each test. */
 export function tempDirs(prefix: string): () => string {
@@ -15,6 +15,13 @@ export function tempDirs(prefix: string): () => string {
     made.push(dir);
     return dir;
   };
+}
+
+/** One temporary folder for a whole test file, made now and removed after its last test. */
+export function suiteTempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
 }
 
 /** Every file below `dir` by its path relative to `dir` (with `/`), and its text; empty when `dir` does not exist. */

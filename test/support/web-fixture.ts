@@ -53,6 +53,11 @@ export function projectFile(name: string, key: string): string {
   return `---\nschema: 1\nid: ${key}\nname: ${name}\nkeys:\n  - ${key}\nstyle: ""\ndistill_every: 50\narchive: true\nrespond: always\ncreated: 2026-11-01T10:00:00.000Z\nupdated: 2026-11-01T10:00:00.000Z\n---\n\nThe ${name} project plans things together.\n`;
 }
 
+/** The settings of a whole app that runs offline against a fake model server: built-in embedder, no folder watcher, silent log. */
+export function offlineAppEnv(modelUrl: string, projectsDir: string, dataDir: string): Record<string, string> {
+  return { LLM_BASE_URL: modelUrl, LLM_MODEL: 'fake-model', EMBEDDER: 'builtin', WATCH_PROJECTS: 'false', PROJECTS_DIR: projectsDir, DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
+}
+
 /** `clock` drives the scheduler (and everything else in the app); the test calls `app.time.tick()`. */
 export async function startWebFixture(options: { script: Script; files?: Record<string, string>; env?: Record<string, string>; clock?: Clock }): Promise<WebFixture> {
   const root = mkdtempSync(join(tmpdir(), 'charlie-web-'));
@@ -64,16 +69,10 @@ export async function startWebFixture(options: { script: Script; files?: Record<
   const port = await freePort();
   const config = loadConfig(
     {
-      LLM_BASE_URL: model.url,
-      LLM_MODEL: 'fake-model',
-      EMBEDDER: 'builtin',
-      WATCH_PROJECTS: 'false',
-      PROJECTS_DIR: projectsDir,
-      DATA_DIR: dataDir,
+      ...offlineAppEnv(model.url, projectsDir, dataDir),
       WEB_PORT: String(port),
       WEB_TOKEN: TOKEN,
       TTS: 'local',
-      LOG_LEVEL: 'silent',
       ...options.env,
     },
     root,

@@ -4,7 +4,7 @@
  * with a few hubs, as real memories grow them.
  */
 import { projectFile } from './web-fixture.js';
-import { mulberry32 } from '../../scripts/bench-util.js';
+import { hubLinks, mulberry32 } from '../../scripts/bench-util.js';
 
 const HOUSEHOLD: [string, string][] = [
   ['People', 'Sarah Chen'],
@@ -61,12 +61,7 @@ export function bigWiki(slug: string, count: number): Record<string, string> {
   const title = (i: number) => `${WORDS[i % WORDS.length] ?? 'Page'} ${i}`;
   const path = (i: number) => slugOf(categories[i % categories.length] ?? 'Topics', title(i));
   for (let i = 0; i < count; i++) {
-    const links = new Set<number>();
-    const n = 2 + Math.floor(rand() * 3);
-    while (links.size < n) {
-      const j = rand() < 0.3 ? Math.floor(rand() * Math.min(40, count)) : Math.floor(rand() * count);
-      if (j !== i) links.add(j);
-    }
+    const links = hubLinks(rand, i, count);
     files[`${slug}/notes/${path(i)}.md`] = page(
       categories[i % categories.length] ?? 'Topics',
       title(i),

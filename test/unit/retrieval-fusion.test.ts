@@ -20,6 +20,8 @@ const chunk = (page: string, score: number, extra: Partial<ScoredChunk> = {}): S
   score,
   ...extra,
 });
+/** A turn of the 15 March 2024 log: three lines from `lineStart`, under its heading. */
+const logTurn = (lineStart: number, score: number, heading: string, text: string): ScoredChunk => chunk('log/2024-03-15.md', score, { lineStart, lineEnd: lineStart + 2, heading, text });
 const weights: RecallWeights = { ...DEFAULT_WEIGHTS, vector: 0.7, keyword: 0.3, usage: 0.3, recency: 0, minSimilarity: 0.35, entity: 0.5 };
 const now = new Date('2026-11-29T00:00:00Z');
 
@@ -197,13 +199,8 @@ describe('conversation cues', () => {
   });
 
   it("prefers the asker's own messages to the assistant's replies when the question says I or my", () => {
-    const mine = chunk('log/2024-03-15.md', 0.5, { lineStart: 3, lineEnd: 5, heading: '15 March 2024 12:00 · User', text: 'My budget tracker needs a CSV export.' });
-    const reply = chunk('log/2024-03-15.md', 0.6, {
-      lineStart: 7,
-      lineEnd: 9,
-      heading: '15 March 2024 12:01 · Charlie (reply) › Export',
-      text: 'A budget tracker can export CSV with a small writer.',
-    });
+    const mine = logTurn(3, 0.5, '15 March 2024 12:00 · User', 'My budget tracker needs a CSV export.');
+    const reply = logTurn(7, 0.6, '15 March 2024 12:01 · Charlie (reply) › Export', 'A budget tracker can export CSV with a small writer.');
     const ask = (q: string) => new Fusion([mine, reply], [], { ...w, thread: 0 }, new Set(), classifyQuery(q, now)).rank(() => 0, now, 2);
     const first = ask('What format does my budget tracker export?');
     expect(first.map((h) => h.lineStart)).toEqual([3, 7]);
@@ -222,13 +219,8 @@ describe('conversation cues', () => {
   });
 
   it("spares the asker's own short messages the brevity discount when the question is about themselves", () => {
-    const short = chunk('log/2024-03-15.md', 0.5, { lineStart: 3, lineEnd: 5, heading: '15 March 2024 12:00 · User', text: 'Deadline moved: June 3.' });
-    const long = chunk('log/2024-03-15.md', 0.5, {
-      lineStart: 7,
-      lineEnd: 9,
-      heading: '15 March 2024 12:01 · User',
-      text: 'The project plan covers the analytics features, the accessibility review and the final deployment.',
-    });
+    const short = logTurn(3, 0.5, '15 March 2024 12:00 · User', 'Deadline moved: June 3.');
+    const long = logTurn(7, 0.5, '15 March 2024 12:01 · User', 'The project plan covers the analytics features, the accessibility review and the final deployment.');
     const w2 = { ...w, thread: 0, brevity: 4, own: 0.7 };
     const score = (q: string, c: ScoredChunk) => new Fusion([short, long], [], w2, new Set(), classifyQuery(q, now)).rank(() => 0, now, 2).find((h) => h.lineStart === c.lineStart)!.score;
     expect(score('What is my deadline?', short)).toBeCloseTo(score('What is my deadline?', long), 6);

@@ -14,6 +14,7 @@ import { Wiki } from '../../../src/memory/graph/wiki.js';
 import { ScriptedChatModel } from '../../support/fakes.js';
 import { writePage, writePageReport } from '../../support/pages.js';
 import { tempDirs } from '../../support/temp-dir.js';
+import { distillReply } from '../../support/distill-reply.js';
 
 const clock: Clock = { now: () => new Date('2026-11-29T18:20:11.000Z') };
 const newRoot = tempDirs('charlie-hostile-replay-');
@@ -49,14 +50,13 @@ describe('entity notes and replays', () => {
       await store.appendLog(slug, { time: `2026-11-29T18:0${i}:00Z`, speaker: 'Ann', source: `s:${i}`, text: `Sarah Chen leads the design team (${i}).`, role: 'user' });
     }
     const model = new ScriptedChatModel(() => ({
-      text: JSON.stringify({
-        summary: 'Design.',
-        decisions: [],
-        quotes: [],
-        entities: [{ name: 'Sarah Chen', category: 'People', new: true }],
-        facts: [{ entity: 'Sarah Chen', text: 'Leads the design team.', message: 1, type: 'identity' }],
-        links: [],
-      }),
+      text: JSON.stringify(
+        distillReply({
+          summary: 'Design.',
+          entities: [{ name: 'Sarah Chen', category: 'People', new: true }],
+          facts: [{ entity: 'Sarah Chen', text: 'Leads the design team.', message: 1, type: 'identity' }],
+        }),
+      ),
     }));
     let crashes = 3;
     const base = projectDistillTarget(store, slug);

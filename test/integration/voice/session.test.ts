@@ -171,17 +171,20 @@ describe('VoiceSession', () => {
     expect(last.firstAudioMs).toBeGreaterThanOrEqual(last.waitedMs);
   });
 
-  it('warms the local voice when it joins, before the first turn', async () => {
+  it.each([
+    { part: 'tts', what: 'the local voice' },
+    { part: 'stt', what: 'the local recogniser' },
+  ] as const)('warms $what when it joins, before the first turn', async ({ part }) => {
     const t = setup([ana]);
     let warmed = 0;
-    Object.assign(t.tts, {
+    Object.assign(t[part], {
       warmUp: async () => {
         warmed++;
       },
     });
     await t.sessions.join(t.target);
     expect(warmed).toBe(1);
-    expect(t.tts.calls).toEqual([]);
+    expect(t[part].calls).toEqual([]);
   });
 
   it('repeated DAVE decryption failures lead to a rejoin and a visible warning', async () => {
@@ -197,18 +200,6 @@ describe('VoiceSession', () => {
     await t.connections[1]!.talk('ana', packets, t.clock);
     await pause(t.clock, 450);
     await waitFor(() => t.stt.calls.length === 1);
-  });
-
-  it('starts loading the local recogniser when it joins, not on the first utterance', async () => {
-    const t = setup([ana]);
-    let loads = 0;
-    Object.assign(t.stt, {
-      warmUp: async () => {
-        loads++;
-      },
-    });
-    await t.sessions.join(t.target);
-    expect(loads).toBe(1);
   });
 
   it('receive streams destroyed by decryption errors are resubscribed, and repeated ones rejoin', async () => {
