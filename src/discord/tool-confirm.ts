@@ -31,6 +31,7 @@ export function discordConfirm(channel: SendableChannels, askerId: string, timeo
     };
     // Listen before the question is sent: a press that arrives before `send` resolves (a fast
     // hand, a slow reply from Discord) would otherwise find no collector and be lost.
+    if (signal?.aborted) return false; // the turn is over: nobody is left to act on the answer
     const collector = channel.createMessageComponentCollector({
       componentType: ComponentType.Button,
       filter: (i) => i.customId.startsWith(`${CONFIRM_PREFIX}:${id}:`),
@@ -45,8 +46,12 @@ export function discordConfirm(channel: SendableChannels, askerId: string, timeo
         resolve(i);
         collector.stop('answered');
       });
-      collector.on('end', () => resolve(null));
-      signal?.addEventListener('abort', () => collector.stop('turn ended'), { once: true });
+      const onAbort = () => collector.stop('turn ended');
+      collector.on('end', () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve(null);
+      });
+      signal?.addEventListener('abort', onAbort, { once: true });
     });
     let message: Message;
     try {
