@@ -78,6 +78,8 @@ for (const engine of ENGINES) {
     const otherPages = new Map<string, string>();
     let s: EngineSession;
     let base: string;
+    /** The owner's cookie from before Sign out, which must stay refused. */
+    let signedOut = '';
 
     /** Text of the first match, or null while it is not there (or the page is between loads). */
     const text = async (selector: string) => {
@@ -151,11 +153,11 @@ for (const engine of ENGINES) {
     });
 
     it('signs out for good: the old cookie is refused by the server', async () => {
-      const before = (await sessionCookie())?.value ?? '';
-      expect((await me(before)).status).toBe(200);
+      signedOut = (await sessionCookie())?.value ?? '';
+      expect((await me(signedOut)).status).toBe(200);
       await signOut();
       expect(await sessionCookie()).toBeUndefined();
-      expect((await me(before)).status).toBe(401);
+      expect((await me(signedOut)).status).toBe(401);
     });
 
     it('signs in with the link printed at start', async () => {
@@ -167,7 +169,7 @@ for (const engine of ENGINES) {
       await signOut();
     });
 
-    it('signs in once with a household /web link, and refuses it again, also after a restart', async () => {
+    it('signs in once with a household /web link, and refuses it and a signed-out cookie again after a restart', async () => {
       const link = charlie.web.loginLinkFor('4242', 'Sam');
       const spare = charlie.web.loginLinkFor('4343', 'Kim');
       // followed from another site, as from a Discord DM
@@ -191,6 +193,8 @@ for (const engine of ENGINES) {
       await charlie.stop();
       charlie = await startCharlie(root, port, model.url);
       await refused();
+      // and the cookie signed out before the restart is still refused
+      expect((await me(signedOut)).status).toBe(401);
       // a link not yet used still works after the restart
       await s.goto(spare);
       await expect.poll(() => text('#sidebar .whoami'), { timeout: 15_000 }).toBe('Signed in as Kim Sign out');
