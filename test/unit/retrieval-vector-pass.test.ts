@@ -73,6 +73,8 @@ describe('in-memory vector pass', () => {
     expect(pass.searchable).toBe(false);
     expect(pass.search(unit([1, 0]), 2)).toBeNull();
     expect(pass.get('a.md', 3)).toEqual({ page: 'a.md', lineStart: 3 });
+    expect(pass.some((r) => r.lineStart === 3)).toBe(true);
+    expect(pass.some((r) => r.page.startsWith('log/'))).toBe(false);
     // a row without a vector (a table read without them) also hands the search to LanceDB
     const bare = new VectorPass<Row>(2, 10);
     bare.put({ page: 'a.md', lineStart: 1 }, null);

@@ -98,6 +98,12 @@ export class VectorPass<T extends Placed> {
     if (slots.size === 0) this.byPage.delete(page);
   }
 
+  /** Whether any row is one `accept` takes (a filtered LanceDB search for none would read its index for nothing). */
+  some(accept: (value: T) => boolean): boolean {
+    for (const value of this.values) if (value !== undefined && accept(value)) return true;
+    return false;
+  }
+
   /** The row at this page and first line. */
   get(page: string, lineStart: number): T | undefined {
     const slot = this.bySpot.get(spot(page, lineStart));
