@@ -19,7 +19,7 @@
  * Rankings (of every dataset, in one file) are written in the run format of bm25-baseline.mjs.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { applyIndexRuntime, loadConfig } from '../src/config.js';
@@ -30,7 +30,7 @@ import { FileProjectStore } from '../src/memory/store/project-store.js';
 import { selectEmbedder } from '../src/llm/embeddings.js';
 import { SqliteUsageStore } from '../src/storage/usage-store.js';
 import { buildBm25, searchBm25, turnText } from './bm25.js';
-import { consoleLogger, percentile } from './bench-util.js';
+import { consoleLogger, percentile, phaseLine } from './bench-util.js';
 import { loadConversation, loadSamples, turnsOf } from './locomo-corpus.js';
 import { compareRuns, normaliseEvidence, scoreByConversation, type ScoredItem } from './locomo-util.js';
 
@@ -70,7 +70,14 @@ const dataDir = join(root, 'data');
 const usage = new SqliteUsageStore(join(dataDir, 'usage.sqlite'));
 const settings = recallSettings(config);
 const weights = { ...settings.weights, ...(JSON.parse(args.weights ?? '{}') as Partial<RecallWeights>) };
-const service = createRecall({ projectsDir, dataDir, embedder, usage, logger: silentLogger, ...settings, weights });
+/** How long each phase of the current dataset's searches took (embed, sync, vector, keyword, temporal, fuse). */
+const phases = new Map<string, number[]>();
+const phase = (name: string, ms: number) => {
+  const list = phases.get(name);
+  if (list) list.push(ms);
+  else phases.set(name, [ms]);
+};
+const service = createRecall({ projectsDir, dataDir, embedder, usage, logger: silentLogger, ...settings, weights, phase });
 
 const store = new FileProjectStore({ projectsDir, clock: systemClock, logger: silentLogger });
 const k = Number(args.k);
@@ -87,11 +94,14 @@ try {
     const bm25: Record<string, string[]> = {};
     const items: ScoredItem[] = [];
     const queryMs: number[] = [];
+    /** CPU time of the process (every thread) during each question: the work, whatever the machine's load. */
+    const cpuMs: number[] = [];
     const bm25Ms: number[] = [];
     let ingestMs = 0;
     let indexMs = 0;
     let bm25IndexMs = 0;
     let turns = 0;
+    phases.clear();
     for (const sample of data) {
       const { project, validIds, lines, ...loaded } = await loadConversation(store, projectsDir, (p) => service.sync(p), sample);
       turns += loaded.turns;
@@ -104,9 +114,12 @@ try {
       for (const [i, qa] of sample.qa.entries()) {
         const key = `${sample.sample_id}#${i}`;
         const gold = normaliseEvidence(qa.evidence ?? [], validIds);
+        const cpu = process.cpuUsage();
         t = performance.now();
         const hits = await service.recall.recall(qa.question, { project, limit: k });
         queryMs.push(performance.now() - t);
+        const used = process.cpuUsage(cpu);
+        cpuMs.push((used.user + used.system) / 1000);
         const ids: string[] = [];
         for (const h of hits) {
           const id = lines.get(`${h.page}#${h.message ?? h.lineStart}`);
@@ -130,6 +143,14 @@ try {
     console.log(
       `query latency: Charlie p50 ${percentile(queryMs, 50).toFixed(2)} ms p95 ${percentile(queryMs, 95).toFixed(2)} ms (${queryMs.length} queries);` +
         ` BM25 p50 ${percentile(bm25Ms, 50).toFixed(3)} ms p95 ${percentile(bm25Ms, 95).toFixed(3)} ms (${bm25Ms.length})`,
+    );
+    console.log(
+      `  CPU per question p50 ${percentile(cpuMs, 50).toFixed(2)} ms p95 ${percentile(cpuMs, 95).toFixed(2)} ms; phases (p50 / p95 ms; vector, keyword and temporal run at once): ${phaseLine(phases)}`,
+    );
+    console.log(
+      `  load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' / ')}`,
     );
   }
 } finally {

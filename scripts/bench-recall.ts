@@ -11,7 +11,7 @@
  * unchanged tree (warm and from a fresh process state), and peak memory.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import * as lancedb from '@lancedb/lancedb';
@@ -23,7 +23,7 @@ import { HashingEmbedder } from '../src/memory/index/hashing-embedder.js';
 import { createRecall } from '../src/memory/recall.js';
 import { SqliteUsageStore } from '../src/storage/usage-store.js';
 import { buildBm25, searchBm25 } from './bm25.js';
-import { consoleLogger, mulberry32, percentile } from './bench-util.js';
+import { consoleLogger, mulberry32, percentile, phaseLine } from './bench-util.js';
 import { buildChild, measureBuild } from './bench-recall-build.js';
 
 const { values: args } = parseArgs({
@@ -104,7 +104,16 @@ for (const size of args.sizes.split(',').map(Number)) {
     step('writing pages');
     const docs = writeCorpus(join(projectsDir, 'bench'), pages, Math.max(1, Math.round(size / pages)));
     step('indexing');
-    const open = () => createRecall({ projectsDir, dataDir, embedder: new HashingEmbedder(), usage, logger: args.verbose ? consoleLogger('debug') : silentLogger });
+    /** How long each phase of the measured searches took (embed, sync, vector, keyword, temporal, fuse). */
+    const phases = new Map<string, number[]>();
+    let timing = false;
+    const phase = (name: string, ms: number) => {
+      if (!timing) return;
+      const list = phases.get(name);
+      if (list) list.push(ms);
+      else phases.set(name, [ms]);
+    };
+    const open = () => createRecall({ projectsDir, dataDir, embedder: new HashingEmbedder(), usage, logger: args.verbose ? consoleLogger('debug') : silentLogger, phase });
     let service = open();
     let t = performance.now();
     const built = await service.sync('bench');
@@ -119,6 +128,8 @@ for (const size of args.sizes.split(',').map(Number)) {
     const db = await lancedb.connect(join(dataDir, 'index'));
     const table = await db.openTable(tableName('bench', embedder.id));
     const times: number[] = [];
+    /** CPU time of the process (every thread) during each search: the work, whatever the machine's load. */
+    const cpuTimes: number[] = [];
     const bm25Times: number[] = [];
     const lexical = buildBm25(docs);
     const plain: number[] = [];
@@ -126,9 +137,14 @@ for (const size of args.sizes.split(',').map(Number)) {
     for (let i = 0; i < n + 30; i++) {
       // every fourth question names a time, so the temporal pass (a filtered search) is measured too
       const q = sentence(2 + Math.floor(random() * 4)) + (i % 4 === 3 ? ' last week' : '');
+      // the first queries warm caches and thread pools
+      timing = i >= 30;
+      const cpu = process.cpuUsage();
       t = performance.now();
       await service.recall.recall(q, { project: 'bench', limit: 10 });
       const ours = performance.now() - t;
+      const used = process.cpuUsage(cpu);
+      timing = false;
       t = performance.now();
       const [vector] = await embedder.embed([q]);
       await plainHybridQuery(table, vector!, q);
@@ -136,8 +152,8 @@ for (const size of args.sizes.split(',').map(Number)) {
       t = performance.now();
       searchBm25(lexical, q, 10);
       const bm25Ms = performance.now() - t;
-      // the first queries warm caches and thread pools
       if (i >= 30) {
+        cpuTimes.push((used.user + used.system) / 1000);
         times.push(ours);
         plain.push(plainMs);
         bm25Times.push(bm25Ms);
@@ -164,6 +180,9 @@ for (const size of args.sizes.split(',').map(Number)) {
         ` (BM25 over the same ${docs.length} sections: p50 ${percentile(bm25Times, 50).toFixed(2)} ms p95 ${percentile(bm25Times, 95).toFixed(2)} ms)` +
         `  unchanged reindex of ${built.pages} pages: ${warmMs.toFixed(0)} ms warm, ${coldMs.toFixed(0)} ms from a fresh start` +
         `  peak RSS ${mb(peakRss)}`,
+    );
+    console.log(
+      `  recall CPU per search p50 ${percentile(cpuTimes, 50).toFixed(1)} ms p95 ${percentile(cpuTimes, 95).toFixed(1)} ms; phases (p50 / p95 ms): ${phaseLine(phases)}; load average ${loadavg()[0]!.toFixed(1)}`,
     );
   } finally {
     usage.close();

@@ -57,3 +57,8 @@ export function hubLinks(rand: () => number, i: number, nodes: number): Set<numb
   }
   return links;
 }
+
+/** Each phase's p50 / p95 (ms), in the order they were first heard: `embed 0.12 / 0.30, vector …`. */
+export function phaseLine(phases: ReadonlyMap<string, number[]>): string {
+  return [...phases].map(([name, ms]) => `${name} ${percentile(ms, 50).toFixed(2)} / ${percentile(ms, 95).toFixed(2)}`).join(', ');
+}

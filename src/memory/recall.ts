@@ -71,7 +71,11 @@ export interface RecallOptions {
    * pass their own wait.
    */
   syncWait?: SyncWait;
+  /** Benchmarks: hears how long each phase of a search took (embed, sync, vector, keyword, temporal, fuse), in ms. */
+  phase?: PhaseListener;
 }
+
+export type PhaseListener = (phase: string, ms: number) => void;
 
 export interface RecallService {
   recall: HybridRecall;
@@ -98,7 +102,7 @@ export class HybridRecall implements Recall {
 
   constructor(
     private readonly index: MemoryIndex,
-    private readonly options: Pick<RecallOptions, 'usage' | 'logger' | 'clock' | 'maxTerms' | 'candidates' | 'links' | 'syncWait'> & { weights?: Partial<RecallWeights> },
+    private readonly options: Pick<RecallOptions, 'usage' | 'logger' | 'clock' | 'maxTerms' | 'candidates' | 'links' | 'syncWait' | 'phase'> & { weights?: Partial<RecallWeights> },
   ) {
     this.weights = effectiveWeights({ ...DEFAULT_WEIGHTS, ...options.weights }, index.embedder.semantic);
   }
@@ -110,9 +114,11 @@ export class HybridRecall implements Recall {
     const now = (this.options.clock ?? systemClock).now();
     const shape = classifyQuery(q, now);
     const found = await this.gather(q, shape, scope.project, limit, scope.notesOnly ? 'notes/' : undefined);
+    const fused = performance.now();
     const fusion = fuse(found, q, shape, this.weights);
     const hop = this.options.links && this.weights.hop > 0 ? this.options.links : null;
     let hits = fusion.rank((page) => this.options.usage.boost(scope.project, page, now), now, hop ? limit * 3 : limit);
+    this.options.phase?.('fuse', performance.now() - fused);
     if (hop) {
       const links = await hop(scope.project).catch((err: unknown) => {
         this.options.logger.warn({ project: scope.project, err: err }, 'page links not read; searching without the entity hop');
@@ -136,6 +142,7 @@ export class HybridRecall implements Recall {
     const terms = keyTerms(q, this.options.maxTerms ?? 32);
     const embedder = this.index.embedder;
     let vector: Float32Array | undefined;
+    const embedding = performance.now();
     try {
       // a question the rules call sensitive is never sent to a hosted embedder: keywords answer it
       if (embedder.locality === 'hosted' && isSensitive(classifyText(q))) vector = undefined;
@@ -144,15 +151,29 @@ export class HybridRecall implements Recall {
       // the embedder is down: keyword search still answers
       this.options.logger.warn({ embedder: embedder.id, err: err }, 'query embedding failed; searching by keyword only');
     }
+    const { phase } = this.options;
+    phase?.('embed', performance.now() - embedding);
     const candidates = Math.max(this.options.candidates ?? 100, limit * 5);
-    const search = { vector: vector ?? null, terms, limit: candidates, contextBoost: this.weights.contextBoost, windows: pagePrefix ? [] : shape.windows, ...(pagePrefix ? { pagePrefix } : {}) };
+    const search = {
+      vector: vector ?? null,
+      terms,
+      limit: candidates,
+      contextBoost: this.weights.contextBoost,
+      windows: pagePrefix ? [] : shape.windows,
+      ...(pagePrefix ? { pagePrefix } : {}),
+      ...(phase ? { phase } : {}),
+    };
     // search while the pages are checked for changes; when some changed, search the updated index again
     const early = this.index.search(project, search);
     early.catch(() => undefined);
-    const syncing = this.index.sync(project).catch((err: unknown) => {
-      this.options.logger.warn({ project, err }, 'index update failed; searching the index as it is');
-      return null;
-    });
+    const checking = performance.now();
+    const syncing = this.index
+      .sync(project)
+      .catch((err: unknown) => {
+        this.options.logger.warn({ project, err }, 'index update failed; searching the index as it is');
+        return null;
+      })
+      .finally(() => phase?.('sync', performance.now() - checking));
     const synced = await boundedSync(syncing, this.options.syncWait ?? defaultSyncWait);
     if (synced === 'late') this.options.logger.info({ project }, 'the index is still catching up; searching it as it is');
     return synced !== 'late' && synced && synced.changed + synced.deleted > 0 ? this.index.search(project, search) : early;

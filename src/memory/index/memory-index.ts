@@ -28,6 +28,8 @@ export interface SearchQuery {
   windows?: readonly { start: number; end: number }[];
   /** Only pages whose path starts with this (e.g. `notes/`). */
   pagePrefix?: string;
+  /** Benchmarks: hears how long each pass took (vector, keyword, temporal), in ms. */
+  phase?: (phase: string, ms: number) => void;
 }
 
 /** What each pass of a search found; fusion merges them into one rank. */
@@ -330,10 +332,12 @@ export class MemoryIndex {
     const run = async () => {
       const { table } = await this.state(project);
       const windows = query.windows ?? [];
+      const started = performance.now();
+      const timed = <T>(phase: string, pass: Promise<T>): Promise<T> => (query.phase ? pass.finally(() => query.phase?.(phase, performance.now() - started)) : pass);
       const [vector, keyword, temporal] = await Promise.all([
-        query.vector ? table.vectorSearch(query.vector, query.limit, query.pagePrefix) : Promise.resolve([]),
-        table.keywordSearch(query.terms, query.limit, query.contextBoost, query.pagePrefix),
-        windows.length > 0 ? table.windowSearch(query.vector, windows, query.limit) : Promise.resolve([]),
+        query.vector ? timed('vector', table.vectorSearch(query.vector, query.limit, query.pagePrefix)) : Promise.resolve([]),
+        timed('keyword', table.keywordSearch(query.terms, query.limit, query.contextBoost, query.pagePrefix)),
+        windows.length > 0 ? timed('temporal', table.windowSearch(query.vector, windows, query.limit)) : Promise.resolve([]),
       ]);
       return { vector, keyword, temporal };
     };

@@ -8,9 +8,13 @@ import { Field, FixedSizeList, Float32, Float64, Int32, Schema, Utf8 } from 'apa
 import type { Chunk } from './chunker.js';
 import { sha1 } from './chunker.js';
 import { LexicalIndex } from './lexical.js';
+import { VectorPass } from './vector-pass.js';
+import { contentWords } from './fusion.js';
 
 export interface StoredChunk extends Chunk {
   embedder: string;
+  /** An archive message's content words (fusion's brevity prior), counted on its first search and kept in memory. */
+  contentWords?: number;
 }
 
 export interface ChunkRow extends StoredChunk {
@@ -38,6 +42,20 @@ const DATED_PAGE = 'decisions.md';
 const SHOWN = ['page', 'heading', 'line_start', 'line_end', 'message_line', 'text', 'entity', 'updated', 'staleness', 'sensitivity', 'hash', 'embedder'];
 /** Rows before a vector index pays for itself (flat search is exact and fast enough below). */
 const VECTOR_INDEX_MIN_ROWS = 8000;
+
+/**
+ * Rows up to which the vector pass runs in memory (vector-pass.ts), as exact as LanceDB's flat
+ * search it replaces: 384 dimensions × 4 bytes × 8,000 rows is at most 12 MB per project (15 MB
+ * per 10,000 rows). An exact scan costs about 0.4 ms of CPU per 1,000 rows in JS, so larger
+ * tables are searched by LanceDB's vector index, which returns only each row's page, line and score.
+ */
+const MEMORY_VECTOR_ROWS = VECTOR_INDEX_MIN_ROWS;
+
+/** What a search reads from memory: the keyword index and the rows (with their vectors, up to MEMORY_VECTOR_ROWS). */
+interface InMemory {
+  lexical: LexicalIndex<StoredChunk>;
+  rows: VectorPass<StoredChunk>;
+}
 
 /** Rows tokenised for the keyword index between two yields to the event loop (a few ms each). */
 const KEYWORD_READ_SLICE = 256;
@@ -77,6 +95,12 @@ function schema(dimensions: number): Schema {
   ]);
 }
 
+/** A candidate of a search: the row in memory with its score (an archive message's content words counted once, kept with the row). */
+function scored(value: StoredChunk, score: number): ScoredChunk {
+  if (value.contentWords === undefined && value.page.startsWith('log/')) value.contentWords = contentWords(value.text);
+  return { ...value, score };
+}
+
 const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
 function toChunk(r: Record<string, unknown>): StoredChunk {
@@ -99,24 +123,26 @@ function toChunk(r: Record<string, unknown>): StoredChunk {
 
 export class ProjectTable {
   /** Keyword index over every row, read from the table on the first keyword search, then kept in step by `write`. */
-  private lexical: LexicalIndex<StoredChunk> | null = null;
-  private loading: Promise<LexicalIndex<StoredChunk>> | null = null;
+  private lexical: InMemory | null = null;
+  private loading: Promise<InMemory> | null = null;
   /**
    * Writes made while the keyword index is being read, replayed onto it once read (each replays
    * as "remove these rows, then put these", so one the read already saw is applied twice to the
    * same effect). Before, such a write made the whole table be read again: with an archive
    * append every turn and a read of seconds at a year of memory, it never finished.
    */
-  private journal: ((index: LexicalIndex<StoredChunk>) => void)[] | null = null;
+  private journal: ((index: InMemory) => void)[] | null = null;
 
   private constructor(
     private readonly db: lancedb.Connection,
     readonly name: string,
     private table: lancedb.Table,
     private readonly dimensions: number,
+    private readonly memoryRows: number,
   ) {}
 
-  static async open(db: lancedb.Connection, name: string, dimensions: number): Promise<ProjectTable> {
+  /** `memoryRows`: rows up to which vectors are searched in memory (tests set it low to reach LanceDB's path). */
+  static async open(db: lancedb.Connection, name: string, dimensions: number, memoryRows = MEMORY_VECTOR_ROWS): Promise<ProjectTable> {
     const names = await db.tableNames();
     let table: lancedb.Table;
     if (names.includes(name)) {
@@ -124,7 +150,7 @@ export class ProjectTable {
     } else {
       table = await db.createEmptyTable(name, schema(dimensions));
     }
-    const t = new ProjectTable(db, name, table, dimensions);
+    const t = new ProjectTable(db, name, table, dimensions, memoryRows);
     // read the keyword index now, so the first question does not wait for it
     t.keywordIndex().catch(() => undefined);
     return t;
@@ -189,13 +215,20 @@ export class ProjectTable {
     }
     const chunks = change.add.map(({ vector: _vector, ...chunk }): StoredChunk => chunk);
     /** `replay`: the index may hold these rows already (read after the write): each added row replaces its place. */
-    const apply = (lexical: LexicalIndex<StoredChunk>, replay = true) => {
-      for (const p of change.pages) lexical.remove(p);
-      for (const r of change.rows) lexical.remove(r.page, (c) => c.lineStart === Math.trunc(r.lineStart));
-      for (const c of chunks) {
+    const apply = ({ lexical, rows }: InMemory, replay = true) => {
+      for (const p of change.pages) {
+        lexical.remove(p);
+        rows.remove(p);
+      }
+      for (const r of change.rows) {
+        lexical.remove(r.page, (c) => c.lineStart === Math.trunc(r.lineStart));
+        rows.remove(r.page, (c) => c.lineStart === Math.trunc(r.lineStart));
+      }
+      chunks.forEach((c, i) => {
         if (replay) lexical.remove(c.page, (d) => d.lineStart === c.lineStart);
         lexical.add(c.page, c, `${c.heading}\n${c.text}`, c.context);
-      }
+        rows.put(c, change.add[i]!.vector);
+      });
     };
     if (this.lexical) apply(this.lexical, false);
     else this.journal?.push(apply);
@@ -206,19 +239,23 @@ export class ProjectTable {
     this.lexical = null;
   }
 
-  private keywordIndex(): Promise<LexicalIndex<StoredChunk>> {
+  private keywordIndex(): Promise<InMemory> {
     if (this.lexical) return Promise.resolve(this.lexical);
     this.loading ??= (async () => {
-      const journal: ((index: LexicalIndex<StoredChunk>) => void)[] = [];
+      const journal: ((index: InMemory) => void)[] = [];
       this.journal = journal;
       try {
-        const index = new LexicalIndex<StoredChunk>();
+        // vectors are read only when the table fits the in-memory bound (rows written meanwhile may still tip it over)
+        const withVectors = (await this.table.countRows()) <= this.memoryRows;
+        const index: InMemory = { lexical: new LexicalIndex<StoredChunk>(), rows: new VectorPass<StoredChunk>(this.dimensions, this.memoryRows, withVectors) };
         // batch by batch, yielding between slices: at a year of memory the read is seconds of
         // main thread, and read in one go it held up every turn that came meanwhile
         let done = 0;
-        for await (const batch of this.table.query().select([...SHOWN, 'search_text', 'context'])) {
+        for await (const batch of this.table.query().select([...SHOWN, 'search_text', 'context', ...(withVectors ? ['vector'] : [])])) {
           for (const r of batch.toArray() as Record<string, unknown>[]) {
-            index.add(String(r.page), toChunk(r), String(r.search_text), typeof r.context === 'string' ? r.context : '');
+            const chunk = toChunk(r);
+            index.lexical.add(chunk.page, chunk, String(r.search_text), typeof r.context === 'string' ? r.context : '');
+            index.rows.put(chunk, withVectors ? (r.vector as { toArray(): Float32Array }).toArray() : null);
             if (++done % KEYWORD_READ_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
           }
         }
@@ -252,13 +289,37 @@ export class ProjectTable {
 
   /** Nearest chunks by cosine similarity (vectors are unit length, so dot product). */
   async vectorSearch(vector: Float32Array, limit: number, pagePrefix?: string): Promise<ScoredChunk[]> {
-    let query = this.table.query().nearestTo(Array.from(vector)).distanceType('dot');
-    if (pagePrefix) query = query.where(`page LIKE ${quote(`${pagePrefix.replace(/[%_]/g, '')}%`)}`);
-    const rows = await query
-      .select([...SHOWN, '_distance'])
-      .limit(limit)
-      .toArray();
-    return rows.map((r: Record<string, unknown>) => ({ ...toChunk(r), score: 1 - Number(r._distance) }));
+    const { rows } = await this.keywordIndex();
+    const prefix = pagePrefix?.replace(/[%_]/g, '');
+    const found = rows.search(vector, limit, prefix ? (c) => c.page.startsWith(prefix) : undefined);
+    if (found) return found.map(({ value, score }) => scored(value, score));
+    return this.nearest(rows, vector, prefix ? `page LIKE ${quote(`${prefix}%`)}` : null, limit);
+  }
+
+  /**
+   * LanceDB's vector search for a table too large for the in-memory pass: only each row's page,
+   * line, hash and distance are read, the rows come from memory (all of them when one is missing
+   * there, e.g. written since the keyword index was read).
+   */
+  private async nearest(rows: VectorPass<StoredChunk>, vector: Float32Array, where: string | null, limit: number): Promise<ScoredChunk[]> {
+    const query = () => {
+      const q = this.table.query().nearestTo(vector).distanceType('dot');
+      return where ? q.where(where) : q;
+    };
+    const ids = (await query().select(['page', 'line_start', 'hash', '_distance']).limit(limit).toArray()) as Record<string, unknown>[];
+    const out: ScoredChunk[] = [];
+    for (const r of ids) {
+      const chunk = rows.get(String(r.page), Number(r.line_start));
+      if (!chunk || chunk.hash !== String(r.hash)) {
+        const full = (await query()
+          .select([...SHOWN, '_distance'])
+          .limit(limit)
+          .toArray()) as Record<string, unknown>[];
+        return full.map((f) => ({ ...toChunk(f), score: 1 - Number(f._distance) }));
+      }
+      out.push(scored(chunk, 1 - Number(r._distance)));
+    }
+    return out;
   }
 
   /**
@@ -272,15 +333,12 @@ export class ProjectTable {
     const within = windows.map((w) => `(updated >= '${iso(w.start)}' AND updated < '${iso(w.end)}')`).join(' OR ');
     const where = `(${within}) AND (page LIKE 'log/%' OR page = '${DATED_PAGE}')`;
     if (vector) {
-      const rows = await this.table
-        .query()
-        .nearestTo(Array.from(vector))
-        .distanceType('dot')
-        .where(where)
-        .select([...SHOWN, '_distance'])
-        .limit(limit)
-        .toArray();
-      return rows.map((r: Record<string, unknown>) => ({ ...toChunk(r), score: 1 - Number(r._distance) }));
+      const { rows } = await this.keywordIndex();
+      const spans = windows.map((w) => [iso(w.start), iso(w.end)] as const);
+      const dated = (c: StoredChunk) => (c.page.startsWith('log/') || c.page === DATED_PAGE) && spans.some(([start, end]) => c.updated >= start && c.updated < end);
+      const found = rows.search(vector, limit, dated);
+      if (found) return found.map(({ value, score }) => scored(value, score));
+      return rows.some(dated) ? this.nearest(rows, vector, where, limit) : [];
     }
     const rows = await this.table.query().where(where).select(SHOWN).limit(limit).toArray();
     return rows.map((r: Record<string, unknown>) => ({ ...toChunk(r), score: 0 }));
@@ -289,8 +347,8 @@ export class ProjectTable {
   /** BM25 over heading + text, plus `contextBoost` × BM25 over the context (lexical.ts); `terms` are ORed. */
   async keywordSearch(terms: string[], limit: number, contextBoost: number, pagePrefix?: string): Promise<ScoredChunk[]> {
     if (terms.length === 0) return [];
-    const index = await this.keywordIndex();
+    const { lexical: index } = await this.keywordIndex();
     const accept = pagePrefix ? (c: StoredChunk) => c.page.startsWith(pagePrefix) : undefined;
-    return index.search(terms.join(' '), limit, contextBoost, accept).map(({ value, score }) => ({ ...value, score }));
+    return index.search(terms.join(' '), limit, contextBoost, accept).map(({ value, score }) => scored(value, score));
   }
 }

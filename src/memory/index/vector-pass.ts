@@ -1,0 +1,177 @@
+/**
+ * The vector pass in memory: every row of a project's table once more, keyed by page and first
+ * line, and — up to `maxRows` rows — its vector in one Float32Array matrix, searched by an exact
+ * dot product (vectors are unit length, so cosine similarity). Kept beside the keyword index
+ * (lexical.ts) and updated by the same writes (project-table.ts).
+ *
+ * Why not LanceDB for this: a LanceDB query that returns 100 rows with their text was most of a
+ * search's time (p50 6.8 / p95 26 ms on BEAM chats at load 15, against about 1 ms for this over
+ * a few thousand rows), and most of its work is reading and copying text the keyword index
+ * already holds. Above `maxRows` the matrix is let go (384 dimensions: 15 MB per 10,000 rows)
+ * and LanceDB's vector index answers, returning only each row's page, line and score; the rows
+ * themselves still come from here (`get`), which costs no more memory than the keyword index,
+ * whose values they are.
+ *
+ * No library: the search is a loop of multiply-adds and a bounded heap; what is kept in step
+ * (per-row removal by page and line) is the table's own rule.
+ */
+
+/** The identity of a row within its table: its page and first line (project-table.ts deletes by these). */
+export interface Placed {
+  page: string;
+  lineStart: number;
+}
+
+const spot = (page: string, lineStart: number) => `${page}\n${lineStart}`;
+
+export class VectorPass<T extends Placed> {
+  /** Row values by slot (undefined: a free slot). */
+  private values: (T | undefined)[] = [];
+  private readonly free: number[] = [];
+  private readonly bySpot = new Map<string, number>();
+  private readonly byPage = new Map<string, Set<number>>();
+  /** `dimensions` floats per slot; null once the table outgrew `maxRows` (LanceDB searches then). */
+  private matrix: Float32Array | null;
+  /** Scores of the last search, reused (a search allocates no array of the table's size). */
+  private scores = new Float32Array(0);
+  private live = 0;
+
+  constructor(
+    readonly dimensions: number,
+    readonly maxRows: number,
+    withVectors = true,
+  ) {
+    this.matrix = withVectors && maxRows > 0 ? new Float32Array(dimensions * 64) : null;
+  }
+
+  get size(): number {
+    return this.live;
+  }
+
+  /** Whether vectors are kept (false: the table is larger than `maxRows`, and LanceDB's index searches it). */
+  get searchable(): boolean {
+    return this.matrix !== null;
+  }
+
+  /** Adds a row, or replaces the one at the same page and first line. `vector`: null when the vectors are not kept. */
+  put(value: T, vector: ArrayLike<number> | null): void {
+    const key = spot(value.page, value.lineStart);
+    let slot = this.bySpot.get(key);
+    if (slot === undefined) {
+      slot = this.free.pop() ?? this.values.length;
+      this.bySpot.set(key, slot);
+      let slots = this.byPage.get(value.page);
+      if (!slots) this.byPage.set(value.page, (slots = new Set()));
+      slots.add(slot);
+      this.live++;
+    }
+    this.values[slot] = value;
+    if (this.live > this.maxRows) this.matrix = null;
+    if (!this.matrix) return;
+    if (!vector || vector.length !== this.dimensions) {
+      // a row without a usable vector: the table's vectors are not all here, let LanceDB answer
+      this.matrix = null;
+      return;
+    }
+    const at = slot * this.dimensions;
+    if (at + this.dimensions > this.matrix.length) {
+      const grown = new Float32Array(Math.min(Math.max(this.matrix.length * 2, at + this.dimensions), this.maxRows * this.dimensions + this.dimensions));
+      grown.set(this.matrix);
+      this.matrix = grown;
+    }
+    this.matrix.set(vector, at);
+  }
+
+  /** Removes the rows of `page` for which `which` holds (all of them by default). */
+  remove(page: string, which: (value: T) => boolean = () => true): void {
+    const slots = this.byPage.get(page);
+    if (!slots) return;
+    for (const slot of [...slots]) {
+      const value = this.values[slot]!;
+      if (!which(value)) continue;
+      slots.delete(slot);
+      this.bySpot.delete(spot(value.page, value.lineStart));
+      this.values[slot] = undefined;
+      this.free.push(slot);
+      this.live--;
+    }
+    if (slots.size === 0) this.byPage.delete(page);
+  }
+
+  /** Whether any row is one `accept` takes (a filtered LanceDB search for none would read its index for nothing). */
+  some(accept: (value: T) => boolean): boolean {
+    for (const value of this.values) if (value !== undefined && accept(value)) return true;
+    return false;
+  }
+
+  /** The row at this page and first line. */
+  get(page: string, lineStart: number): T | undefined {
+    const slot = this.bySpot.get(spot(page, lineStart));
+    return slot === undefined ? undefined : this.values[slot];
+  }
+
+  /**
+   * The `limit` rows nearest `query` by dot product among those `accept` takes, best first (ties
+   * to the earlier slot); null when the vectors are not kept.
+   */
+  search(query: Float32Array, limit: number, accept?: (value: T) => boolean): { value: T; score: number }[] | null {
+    const m = this.matrix;
+    if (!m) return null;
+    if (limit <= 0 || this.live === 0) return [];
+    const d = this.dimensions;
+    const n = this.values.length;
+    if (this.scores.length < n) this.scores = new Float32Array(Math.max(n, this.scores.length * 2));
+    const scores = this.scores;
+    const ids: number[] = [];
+    for (let slot = 0; slot < n; slot++) {
+      const value = this.values[slot];
+      if (value === undefined || (accept && !accept(value))) continue;
+      let a = 0;
+      let b = 0;
+      let c = 0;
+      let e = 0;
+      const at = slot * d;
+      let i = 0;
+      for (; i + 3 < d; i += 4) {
+        a += m[at + i]! * query[i]!;
+        b += m[at + i + 1]! * query[i + 1]!;
+        c += m[at + i + 2]! * query[i + 2]!;
+        e += m[at + i + 3]! * query[i + 3]!;
+      }
+      for (; i < d; i++) a += m[at + i]! * query[i]!;
+      scores[slot] = a + b + c + e;
+      ids.push(slot);
+    }
+    return topK(ids, scores, limit).map((slot) => ({ value: this.values[slot]!, score: scores[slot]! }));
+  }
+}
+
+/** The `k` ids of highest score, best first, ties to the lower id (a bounded min-heap, as lexical.ts). */
+function topK(ids: number[], scores: Float32Array, k: number): number[] {
+  const worse = (x: number, y: number) => scores[x]! < scores[y]! || (scores[x] === scores[y] && x > y);
+  const heap: number[] = [];
+  for (const id of ids) {
+    if (heap.length < k) {
+      heap.push(id);
+      for (let i = heap.length - 1; i > 0;) {
+        const p = (i - 1) >> 1;
+        if (!worse(heap[i]!, heap[p]!)) break;
+        [heap[i], heap[p]] = [heap[p]!, heap[i]!];
+        i = p;
+      }
+    } else if (worse(heap[0]!, id)) {
+      heap[0] = id;
+      for (let i = 0; ;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let w = i;
+        if (l < heap.length && worse(heap[l]!, heap[w]!)) w = l;
+        if (r < heap.length && worse(heap[r]!, heap[w]!)) w = r;
+        if (w === i) break;
+        [heap[i], heap[w]] = [heap[w]!, heap[i]!];
+        i = w;
+      }
+    }
+  }
+  return heap.sort((x, y) => scores[y]! - scores[x]! || x - y);
+}

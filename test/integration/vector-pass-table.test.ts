@@ -1,0 +1,79 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import * as lancedb from '@lancedb/lancedb';
+import { chunkPage } from '../../src/memory/index/chunker.js';
+import { brevityPrior, contentWords } from '../../src/memory/index/fusion.js';
+import { HashingEmbedder } from '../../src/memory/index/hashing-embedder.js';
+import { ProjectTable, type ChunkRow, type ScoredChunk } from '../../src/memory/index/project-table.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const embedder = new HashingEmbedder();
+let dir: string;
+let db: lancedb.Connection;
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'charlie-vector-pass-'));
+  db = await lancedb.connect(dir);
+});
+afterEach(() => {
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const TOPICS = ['hiking in the mountains', 'the payments team standup', 'a trip to Lisbon in March', 'refresh tokens in a cookie', 'baking sourdough bread', 'the garden and its tomatoes'];
+
+async function rows(page: string, day: string, lines: string[]): Promise<ChunkRow[]> {
+  const md = lines.map((l, i) => `\n### 10:00:${String(i).padStart(2, '0')} · Sam · [↗](<terminal:${i}>)\n\n${l}\n`).join('');
+  const chunks = chunkPage(page, `# ${day}\n${md}`, { mtime: new Date(`${day}T12:00:00Z`) });
+  const vectors = await embedder.embed(chunks.map((c) => c.text));
+  return chunks.map((c, i) => ({ ...c, embedder: embedder.id, vector: vectors[i]! }));
+}
+
+const keys = (hits: ScoredChunk[]) => hits.map((h) => `${h.page}:${h.lineStart}`);
+
+describe('vector pass: in memory and through LanceDB', () => {
+  it('finds the same rows with the same scores either way, and follows writes', async () => {
+    const add = [
+      ...(await rows(
+        'log/2024-03-01.md',
+        '2024-03-01',
+        TOPICS.map((t, i) => `Talked about ${t}, part ${i}.`),
+      )),
+      ...(await rows(
+        'log/2024-03-02.md',
+        '2024-03-02',
+        TOPICS.map((t, i) => `More on ${t} and ${TOPICS[(i + 1) % TOPICS.length]}.`),
+      )),
+      ...(await rows('notes/Topics.md', '2024-02-01', TOPICS)),
+    ];
+    const memory = await ProjectTable.open(db, 't', embedder.dimensions);
+    await memory.write({ pages: [], rows: [], add });
+    // the same table, opened with no room for vectors in memory: LanceDB searches it
+    const lance = await ProjectTable.open(db, 't', embedder.dimensions, 0);
+    const [q] = await embedder.embed(['a trip to Lisbon']);
+    const a = await memory.vectorSearch(q!, 5);
+    const b = await lance.vectorSearch(q!, 5);
+    expect(keys(a)).toEqual(keys(b));
+    expect(a[0]!.text).toContain('Lisbon');
+    a.forEach((h, i) => expect(h.score).toBeCloseTo(b[i]!.score, 5));
+    expect(b[0]).toMatchObject({ text: a[0]!.text, heading: a[0]!.heading, updated: a[0]!.updated });
+    // an archive message comes with the content words of the brevity prior, counted once and kept with the row
+    const message = a.find((h) => h.page.startsWith('log/'))!;
+    expect(message.contentWords).toBe(contentWords(message.text));
+    expect(brevityPrior(message, 1)).toBe(brevityPrior({ page: message.page, text: message.text }, 1));
+
+    // the page prefix, and the time windows of the temporal pass
+    expect((await memory.vectorSearch(q!, 5, 'notes/')).every((h) => h.page.startsWith('notes/'))).toBe(true);
+    expect(keys(await memory.vectorSearch(q!, 5, 'notes/'))).toEqual(keys(await lance.vectorSearch(q!, 5, 'notes/')));
+    const day = [{ start: Date.parse('2024-03-02T00:00:00Z'), end: Date.parse('2024-03-03T00:00:00Z') }];
+    const inWindow = await memory.windowSearch(q!, day, 5);
+    expect(inWindow.length).toBeGreaterThan(0);
+    expect(inWindow.every((h) => h.page === 'log/2024-03-02.md')).toBe(true);
+    expect(keys(inWindow)).toEqual(keys(await lance.windowSearch(q!, day, 5)));
+
+    // a deleted page leaves the in-memory pass at once
+    await memory.write({ pages: ['log/2024-03-01.md', 'log/2024-03-02.md'], rows: [], add: [] });
+    expect((await memory.vectorSearch(q!, 50)).every((h) => h.page === 'notes/Topics.md')).toBe(true);
+  });
+});
