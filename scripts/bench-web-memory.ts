@@ -44,7 +44,7 @@ async function turn(fixture: WebFixture, project: string, i: number): Promise<vo
 /** `heapSnapshots`: a folder to write a V8 heap snapshot to at 50 turns and at the last mark (to compare in DevTools' Memory tab). */
 export async function benchMemory(fixture: WebFixture, project: string, marks: readonly number[] = [0, 50, 100, 200], verbose = false, heapSnapshots?: string): Promise<void> {
   const gcOn = typeof (globalThis as { gc?: unknown }).gc === 'function';
-  console.log(`\nServer memory over chat turns (this process: Charlie + its web app${gcOn ? ', after a full GC' : '; run with --expose-gc for figures after a GC'}):`);
+  console.log(`\nServer memory over chat turns (this process: Charlie + its web app${gcOn ? ', after a full GC that gives memory back' : '; run with --expose-gc for figures after a GC'}):`);
   // LanceDB loads on the first search or index update, once: its library (~50 MB of code, file-backed)
   // and its thread pools. One search first, so that this one-time step does not read as growth.
   const before = await settle();
