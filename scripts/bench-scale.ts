@@ -33,6 +33,7 @@ import { SqliteUsageStore } from '../src/storage/usage-store.js';
 import { buildApp } from '../src/main.js';
 import { startFakeModelServer } from '../test/support/fake-model-server.js';
 import { consoleLogger, percentile, START_NODE_FLAGS, startEnv } from './bench-util.js';
+import { formatProcMemory, procMemory, reducingGc } from './proc-memory.js';
 import { MAIN, SPEAKER, writeEmpty, writeHousehold, type Household } from './bench-scale-data.js';
 
 const { values: args } = parseArgs({
@@ -75,6 +76,8 @@ interface Figures {
   heap: Map<number, number>;
   /** Memory V8 knows of outside its heap (Buffers, Arrow's ArrayBuffers) at the same points. */
   external: Map<number, number>;
+  /** The process's thread count at the same points (LanceDB's pools start on its first use). */
+  threads: Map<number, number>;
   buildMs: number;
 }
 
@@ -118,8 +121,8 @@ function inChild(label: string, root: string, titles: string[]): Promise<Figures
         reject(new Error(`scenario ${label} failed (exit ${String(code)})`));
         return;
       }
-      const f = JSON.parse(out.trim().split('\n').at(-1)!) as Figures & { rss: [number, number][]; heap: [number, number][]; external: [number, number][] };
-      resolve({ ...f, rss: new Map(f.rss), heap: new Map(f.heap), external: new Map(f.external) });
+      const f = JSON.parse(out.trim().split('\n').at(-1)!) as Figures & { rss: [number, number][]; heap: [number, number][]; external: [number, number][]; threads: [number, number][] };
+      resolve({ ...f, rss: new Map(f.rss), heap: new Map(f.heap), external: new Map(f.external), threads: new Map(f.threads) });
     });
   });
 }
@@ -141,24 +144,44 @@ async function scenario(label: string, household: Household | null, root: string
   let t = performance.now();
   const app = await buildApp(config, logger);
   const buildMs = performance.now() - t;
-  const figures: Figures = { label, overhead: [], beforeModel: [], recall: [], plain: [], editBusyMs: 0, editFoundMs: 0, rss: new Map(), heap: new Map(), external: new Map(), buildMs };
+  const figures: Figures = {
+    label,
+    overhead: [],
+    beforeModel: [],
+    recall: [],
+    plain: [],
+    editBusyMs: 0,
+    editFoundMs: 0,
+    rss: new Map(),
+    heap: new Map(),
+    external: new Map(),
+    threads: new Map(),
+    buildMs,
+  };
   try {
     for (let i = 0; i < 5; i++) await modelAlone(model.url); // warm the connection
     const place = { kind: 'project' as const, origin: { name: MAIN.name, key: MAIN.key } };
     const titles = household?.titles ?? [];
     const sample = () => {
-      gc?.();
+      reducingGc();
       const m = process.memoryUsage();
       return { rss: mb(m.rss), heap: mb(m.heapUsed), external: mb(m.external) };
     };
     const record = (i: number) => {
       const m = sample();
+      const proc = procMemory();
+      step(`${label} after ${i} turns: ${formatProcMemory(proc)}`);
+      figures.threads.set(i, proc.threads);
       figures.rss.set(i, m.rss);
       figures.heap.set(i, m.heap);
       figures.external.set(i, m.external);
       if (args['heap-snapshots'] && (i === 50 || i === RSS_AT.at(-1))) writeHeapSnapshot(join(args['heap-snapshots'], `${label.replace(/\W+/g, '-')}-${i}.heapsnapshot`));
     };
     await sleep(1500); // let the start-up scans settle
+    // LanceDB loads on the first search or index update, once (its library, ~40 MB of code, and its
+    // thread pools): one search first, so that this one-time step does not read as growth per turn
+    step(`${label} before the first search: ${formatProcMemory(procMemory())}`);
+    await app.assistant.memory.searchMemory(place, 'boiler', 8);
     record(0);
     step(`${label}: ${TURNS} turns`);
     // the model's own time, timed between the turns of the same run (so machine load hits both alike)
@@ -309,7 +332,7 @@ const logger = args.verbose ? consoleLogger('debug') : silentLogger;
 if (args.child) {
   const titles = JSON.parse(readFileSync(0, 'utf8')) as string[];
   const f = await scenario(args.label ?? '', titles.length ? { titles, days: 0 } : null, args.child, logger);
-  process.stdout.write(`${JSON.stringify({ ...f, rss: [...f.rss], heap: [...f.heap], external: [...f.external] })}\n`);
+  process.stdout.write(`${JSON.stringify({ ...f, rss: [...f.rss], heap: [...f.heap], external: [...f.external], threads: [...f.threads] })}\n`);
   process.exit(0);
 }
 const pages = Number(args.pages);
@@ -346,6 +369,7 @@ try {
   for (const n of RSS_AT) row(`RSS after ${n} turns`, big.rss.get(n) ?? NaN, empty.rss.get(n) ?? NaN, rssText);
   for (const n of RSS_AT) row(`  JS heap in use after ${n} turns`, big.heap.get(n) ?? NaN, empty.heap.get(n) ?? NaN, rssText);
   for (const n of RSS_AT) row(`  external (Buffers, Arrow) after ${n} turns`, big.external.get(n) ?? NaN, empty.external.get(n) ?? NaN, rssText);
+  for (const n of RSS_AT) row(`  threads after ${n} turns`, big.threads.get(n) ?? NaN, empty.threads.get(n) ?? NaN, (v) => v.toFixed(0));
   const last = RSS_AT.at(-1)!;
   if (RSS_AT.includes(50) && last > 50) {
     const growth = (f: Figures) => `${(((f.rss.get(last)! - f.rss.get(50)!) / f.rss.get(50)!) * 100).toFixed(1)} %`;

@@ -28,7 +28,8 @@ export function graphProjectFiles(slug: string, nodes: number): Record<string, s
   return files;
 }
 
-export async function benchGraph(fixture: WebFixture, nodes: number): Promise<void> {
+/** `timeoutMs`: how long each wait in the browser may take (bench-web.ts scales it with the machine's load). */
+export async function benchGraph(fixture: WebFixture, nodes: number, timeoutMs = 30_000): Promise<void> {
   console.log(`\nThe graph at ${nodes} pages:`);
   if (!existsSync(CHROMIUM)) {
     console.log(`  skipped: ${CHROMIUM} is missing (apt-get install -y chromium)`);
@@ -49,6 +50,8 @@ export async function benchGraph(fixture: WebFixture, nodes: number): Promise<vo
   const browser = await launchChromium();
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    context.setDefaultTimeout(timeoutMs);
+    context.setDefaultNavigationTimeout(timeoutMs);
     const page = await context.newPage();
     await page.goto(`${fixture.web.url}/login?token=${TOKEN}`);
     const opened: number[] = [];

@@ -5,7 +5,10 @@
  * (SSE, read to the end). Run with --expose-gc (the npm script does), else the figures include
  * garbage not yet collected.
  */
+import { join } from 'node:path';
+import { writeHeapSnapshot } from 'node:v8';
 import { TOKEN, type WebFixture } from '../test/support/web-fixture.js';
+import { anonByKind, formatAnonByKind, formatHeapSpaces, reducingGc, formatProcMemory, procMemory, type ProcMemory } from './proc-memory.js';
 
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
 
@@ -21,14 +24,12 @@ function forgetModelLog(fixture: WebFixture): void {
   fixture.model.embedInputs.length = 0;
 }
 
-async function settle(): Promise<{ rss: number; heap: number }> {
-  const gc = (globalThis as { gc?: () => void }).gc;
+async function settle(): Promise<ProcMemory> {
   for (let i = 0; i < 3; i++) {
-    gc?.();
+    reducingGc();
     await new Promise((r) => setTimeout(r, 50));
   }
-  const m = process.memoryUsage();
-  return { rss: m.rss, heap: m.heapUsed };
+  return procMemory();
 }
 
 async function turn(fixture: WebFixture, project: string, i: number): Promise<void> {
@@ -40,17 +41,34 @@ async function turn(fixture: WebFixture, project: string, i: number): Promise<vo
   await res.text();
 }
 
-export async function benchMemory(fixture: WebFixture, project: string, marks: readonly number[] = [0, 50, 100, 200]): Promise<void> {
+/** `heapSnapshots`: a folder to write a V8 heap snapshot to at 50 turns and at the last mark (to compare in DevTools' Memory tab). */
+export async function benchMemory(fixture: WebFixture, project: string, marks: readonly number[] = [0, 50, 100, 200], verbose = false, heapSnapshots?: string): Promise<void> {
   const gcOn = typeof (globalThis as { gc?: unknown }).gc === 'function';
-  console.log(`\nServer memory over chat turns (this process: Charlie + its web app${gcOn ? ', after a full GC' : '; run with --expose-gc for figures after a GC'}):`);
+  console.log(`\nServer memory over chat turns (this process: Charlie + its web app${gcOn ? ', after a full GC that gives memory back' : '; run with --expose-gc for figures after a GC'}):`);
+  // LanceDB loads on the first search or index update, once: its library (~50 MB of code, file-backed)
+  // and its thread pools. One search first, so that this one-time step does not read as growth.
+  const before = await settle();
+  await fetch(`${fixture.web.url}/api/projects/${project}/search?q=flight`, { headers: { authorization: `Bearer ${TOKEN}` } }).then((r) => r.text());
+  const loaded = await settle();
+  console.log(`  before the first search: RSS ${mb(before.rss)} (${before.threads} threads); after it (LanceDB loaded): RSS ${mb(loaded.rss)} (${loaded.threads} threads)`);
   let done = 0;
   const rows: { turns: number; rss: number; heap: number }[] = [];
   for (const mark of marks) {
     while (done < mark) await turn(fixture, project, done++);
     forgetModelLog(fixture);
     const m = await settle();
-    rows.push({ turns: mark, ...m });
-    console.log(`  ${String(mark).padStart(4)} turns:  RSS ${mb(m.rss).padStart(9)} · heap used ${mb(m.heap).padStart(8)}`);
+    rows.push({ turns: mark, rss: m.rss, heap: m.heapUsed });
+    console.log(
+      `  ${String(mark).padStart(4)} turns:  RSS ${mb(m.rss).padStart(9)} (anonymous ${mb(m.rssAnon).padStart(9)}, code and files ${mb(m.rssFile).padStart(9)}) · heap used ${mb(m.heapUsed).padStart(8)} · ${m.threads} threads`,
+    );
+    if (verbose) console.log(`              ${formatProcMemory(m)}\n              ${formatAnonByKind(anonByKind())}\n              ${formatHeapSpaces()}`);
+    if (heapSnapshots && (mark === 50 || mark === marks.at(-1))) console.log(`              heap snapshot: ${writeHeapSnapshot(join(heapSnapshots, `web-${mark}.heapsnapshot`))}`);
+  }
+  if (verbose) {
+    // V8 gives back pages it keeps pooled, and tokio its idle threads (after 10 s), only when the process is idle for a while
+    await new Promise((r) => setTimeout(r, 20_000));
+    const idle = await settle();
+    console.log(`  20 s idle after the last turn: RSS ${mb(idle.rss)} · ${formatProcMemory(idle)}\n              ${formatAnonByKind(anonByKind())}`);
   }
   const first = rows[1] ?? rows[0];
   const last = rows[rows.length - 1];

@@ -11,7 +11,14 @@
  *   4. The first view over the wire: every byte Chromium received (headers and compressed bodies,
  *      from the DevTools protocol) from signing in to the chat drawn, in a fresh browser profile.
  *   5. Server memory (RSS and V8 heap after a GC) at 0, 50, 100 and 200 chat turns (bench-web-memory.ts).
- * Usage: npm run bench:web [-- --runs 30 --model-delay 50 --graph-nodes 3000]
+ * Usage: npm run bench:web [-- --runs 30 --model-delay 50 --graph-nodes 3000 --memory-turns 200]
+ *   --only memory,wire   run only these steps (js, wire, memory, first-token, graph)
+ *   --timeout MS         how long a browser step may wait for the page (default 30 s, times the
+ *                        machine's load per core when that is above 1)
+ *   --verbose            the memory step also prints RSS by kind and the threads by name
+ *   --heap-snapshots DIR the memory step writes a V8 heap snapshot there at 50 turns and at its last
+ * A browser step that times out is reported as not measured, with the reason; the other steps
+ * still run, and the exit code is 1.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,11 +29,43 @@ import { startWebFixture, TOKEN } from '../test/support/web-fixture.js';
 import { demoFiles } from '../test/support/web-demo-data.js';
 import { benchGraph } from './bench-web-graph.js';
 import { benchMemory } from './bench-web-memory.js';
-import { launchChromium } from '../test/support/browser.js';
+import { browserStepTimeout, firstViewBytes } from './bench-web-wire.js';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '30' }, 'model-delay': { type: 'string', default: '50' }, 'graph-nodes': { type: 'string', default: '3000' } } });
+const STEPS = ['js', 'wire', 'memory', 'first-token', 'graph'] as const;
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '30' },
+    'model-delay': { type: 'string', default: '50' },
+    'graph-nodes': { type: 'string', default: '3000' },
+    'memory-turns': { type: 'string', default: '200' },
+    only: { type: 'string', default: STEPS.join(',') },
+    timeout: { type: 'string' },
+    verbose: { type: 'boolean', default: false },
+    'heap-snapshots': { type: 'string' },
+  },
+});
 const runs = Number(values.runs);
 const modelDelay = Number(values['model-delay']);
+const only = new Set(values.only.split(',').map((s) => s.trim()));
+const unknown = [...only].filter((s) => !(STEPS as readonly string[]).includes(s));
+if (unknown.length > 0) throw new Error(`--only: no step ${unknown.join(', ')} (steps: ${STEPS.join(', ')})`);
+const want = (step: (typeof STEPS)[number]) => only.has(step);
+const memoryTurns = Number(values['memory-turns']);
+const memoryMarks = [...new Set([0, 50, 100, 200, memoryTurns])].filter((n) => n <= memoryTurns).sort((a, b) => a - b);
+const timeout = browserStepTimeout(values.timeout === undefined ? undefined : Number(values.timeout));
+const failed: string[] = [];
+
+/** A browser step that may time out on a loaded machine: say so, with the reason, and go on. */
+async function browserStep(name: string, run: () => Promise<void>): Promise<void> {
+  try {
+    await run();
+  } catch (e) {
+    const why = (e instanceof Error ? e.message : String(e)).split('\n')[0] ?? '';
+    console.log(`  not measured: ${name}: ${why}`);
+    console.log(`  (${timeout.why}; rerun with --timeout ${timeout.ms * 2} --only ${name === 'the graph' ? 'graph' : 'wire'})`);
+    failed.push(`${name} (${why})`);
+  }
+}
 
 function files(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -58,7 +97,24 @@ async function firstToken(url: string, init: RequestInit, isToken: (line: string
 
 const fixture = await startWebFixture({ files: demoFiles(), script: () => ({ text: 'The flight is on 14 March, in the morning, from Lisbon.', delayMs: modelDelay }) });
 try {
-  // 1. JavaScript shipped
+  if (want('js')) await benchShipped();
+  // 4 (first, in a fresh server): the first view over the wire
+  if (want('wire')) await browserStep('the first view over the wire', () => firstViewBytes(fixture.web.url, timeout.ms));
+  // 5. Server memory over turns (before the other steps' turns; the graph's pages come later)
+  if (want('memory')) await benchMemory(fixture, 'home', memoryMarks, values.verbose, values['heap-snapshots']);
+  // 2. Time to first token
+  if (want('first-token')) await benchFirstToken();
+  // 3. The graph at a few thousand pages
+  if (want('graph')) await browserStep('the graph', () => benchGraph(fixture, Number(values['graph-nodes']), timeout.ms));
+} finally {
+  await fixture.close();
+}
+if (failed.length > 0) {
+  console.log(`\nNot measured: ${failed.join('; ')}.`);
+  process.exitCode = 1;
+}
+
+async function benchShipped(): Promise<void> {
   const out = join(fixture.dataDir, 'web', 'client');
   await ensureClient(out);
   const js = files(out).filter((f) => f.endsWith('.js'));
@@ -78,44 +134,9 @@ try {
   console.log(`  all JavaScript:                     ${kb(total)} gzipped in ${js.length} files`);
   const cssFile = files(out).find((f) => /\/assets\/app-[^/]+\.css$/.test(f));
   if (cssFile) console.log(`  (CSS: ${kb(gz(cssFile))} gzipped)`);
+}
 
-  // 4 (first, in a fresh server): the first view over the wire
-  const browser = await launchChromium();
-  try {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Network.enable');
-    const byUrl = new Map<string, string>();
-    let wire = 0;
-    const parts = new Map<string, number>();
-    cdp.on('Network.requestWillBeSent', (e) => byUrl.set(e.requestId, e.request.url));
-    cdp.on('Network.loadingFinished', (e) => {
-      wire += e.encodedDataLength;
-      const path = new URL(byUrl.get(e.requestId) ?? 'http://x/').pathname;
-      const kind = path.startsWith('/api/')
-        ? 'API'
-        : path.startsWith('/assets/')
-          ? `assets (${path.endsWith('.css') ? 'css' : 'js'})`
-          : path === '/' || path === '/login'
-            ? 'pages'
-            : 'other (sw, manifest, icon)';
-      parts.set(kind, (parts.get(kind) ?? 0) + e.encodedDataLength);
-    });
-    await page.goto(`${fixture.web.url}/login?token=${TOKEN}`);
-    await page.locator('#composer').waitFor();
-    await page.waitForLoadState('networkidle');
-    console.log(`\nFirst view over the wire (sign-in to the chat drawn, fresh profile): ${kb(wire)}`);
-    for (const [k, v] of [...parts].sort((a, b) => b[1] - a[1])) console.log(`  ${k.padEnd(28)} ${kb(v)}`);
-    await context.close();
-  } finally {
-    await browser.close();
-  }
-
-  // 5. Server memory at 0, 50, 100 and 200 turns (first: no turn has run yet; the graph comes later)
-  await benchMemory(fixture, 'home');
-
-  // 2. Time to first token
+async function benchFirstToken(): Promise<void> {
   const modelTimes: number[] = [];
   const webTimes: number[] = [];
   const modelBody = JSON.stringify({ model: 'fake-model', stream: true, messages: [{ role: 'user', content: 'when do we fly?' }] });
@@ -141,9 +162,4 @@ try {
   console.log(`  model alone:           p50 ${p50m.toFixed(1)} ms · p95 ${quantile(modelTimes, 0.95).toFixed(1)} ms`);
   console.log(`  through the web app:   p50 ${p50w.toFixed(1)} ms · p95 ${quantile(webTimes, 0.95).toFixed(1)} ms`);
   console.log(`  added by Charlie:      p50 ${(p50w - p50m).toFixed(1)} ms (archive, history, memory layers, prompt, SSE)`);
-
-  // 3. The graph at a few thousand pages
-  await benchGraph(fixture, Number(values['graph-nodes']));
-} finally {
-  await fixture.close();
 }

@@ -10,6 +10,7 @@ import { sha1 } from './chunker.js';
 import { LexicalIndex } from './lexical.js';
 import { VectorPass } from './vector-pass.js';
 import { contentWords } from './fusion.js';
+import { ownString } from './own-string.js';
 
 export interface StoredChunk extends Chunk {
   embedder: string;
@@ -213,7 +214,15 @@ export class ProjectTable {
       }));
       await this.table.add(batch);
     }
-    const chunks = change.add.map(({ vector: _vector, ...chunk }): StoredChunk => chunk);
+    // kept in the keyword index for as long as the row lives: its strings must not pin the page text they were cut from
+    const chunks = change.add.map(({ vector: _vector, ...chunk }): StoredChunk => ({
+      ...chunk,
+      page: ownString(chunk.page),
+      heading: ownString(chunk.heading),
+      text: ownString(chunk.text),
+      context: ownString(chunk.context),
+      entity: ownString(chunk.entity),
+    }));
     /** `replay`: the index may hold these rows already (read after the write): each added row replaces its place. */
     const apply = ({ lexical, rows }: InMemory, replay = true) => {
       for (const p of change.pages) {
