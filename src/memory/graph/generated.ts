@@ -6,10 +6,10 @@
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Clock } from '../../core/ports/index.js';
-import { formatLogLine, INDEX_FILE, LOG_FILE_NAME, LOG_HEADING, renderIndex, type LogAction } from '../notes/note-index.js';
-import { reviewPairs, renderReview } from '../records/review.js';
+import { formatLogLine, INDEX_FILE, LOG_FILE_NAME, LOG_HEADING, type LogAction } from '../notes/note-index.js';
 import { ABSENT, fileVersion, sha256, writeFileAtomic } from '../store/atomic-write.js';
 import { resolveInside } from '../store/safe-path.js';
+import { GeneratedRender } from './generated-render.js';
 import type { PageStore } from './page-store.js';
 
 /** Generated at the project's root: the pairs of records in review. */
@@ -26,6 +26,9 @@ export interface LogEntry {
 }
 
 export class GeneratedFiles {
+  /** Per project: the index and review texts, kept up to date page by page. */
+  private readonly renders = new Map<string, GeneratedRender>();
+
   constructor(
     private readonly store: PageStore,
     private readonly clock: Clock,
@@ -34,13 +37,12 @@ export class GeneratedFiles {
   /** `_index.md` from the pages' front matter (and the project's `review.md`); written only when its bytes change. */
   async regenerateIndex(project: string): Promise<boolean> {
     const snap = await this.store.load(project);
-    const pairs = reviewPairs(snap.pages.values());
+    let render = this.renders.get(project);
+    if (!render) this.renders.set(project, (render = new GeneratedRender()));
+    const { index: text, review: reviewText, inReview } = render.render(snap.pages, snap.problems);
     const reviewFile = resolveInside(this.store.projectDir(project), REVIEW_FILE);
-    const reviewText = renderReview(pairs);
     const reviewVersion = await fileVersion(reviewFile);
-    if ((pairs.length > 0 || reviewVersion !== ABSENT) && reviewVersion !== sha256(reviewText)) await writeFileAtomic(reviewFile, reviewText);
-    const notes = [...snap.pages.values()].map((p) => ({ path: p.path, title: p.title, tags: p.tags, updated: p.updated }));
-    const text = renderIndex(notes, snap.problems);
+    if ((inReview || reviewVersion !== ABSENT) && reviewVersion !== sha256(reviewText)) await writeFileAtomic(reviewFile, reviewText);
     const full = resolveInside(this.store.notesDir(project), INDEX_FILE);
     if ((await fileVersion(full)) === sha256(text)) return false;
     await mkdir(dirname(full), { recursive: true });
