@@ -10,6 +10,7 @@ import { formatLogLine, INDEX_FILE, LOG_FILE_NAME, LOG_HEADING, type LogAction }
 import { ABSENT, fileVersion, sha256, writeFileAtomic } from '../store/atomic-write.js';
 import { resolveInside } from '../store/safe-path.js';
 import { GeneratedRender } from './generated-render.js';
+import { LogState } from './log-state.js';
 import type { PageStore } from './page-store.js';
 
 /** Generated at the project's root: the pairs of records in review. */
@@ -28,6 +29,8 @@ export interface LogEntry {
 export class GeneratedFiles {
   /** Per project: the index and review texts, kept up to date page by page. */
   private readonly renders = new Map<string, GeneratedRender>();
+  /** Per project: what the log holds for the hand-edit check, read as it grows. */
+  private readonly logStates = new Map<string, LogState>();
 
   constructor(
     private readonly store: PageStore,
@@ -58,6 +61,13 @@ export class GeneratedFiles {
     const now = this.clock.now().toISOString();
     const text = lines.map((l) => formatLogLine({ time: now, ...l })).join('');
     await appendFile(full, (exists ? '' : LOG_HEADING) + text, 'utf8');
+  }
+
+  /** The hand edits the log already holds and its page renames, reading only what was appended since the last call. */
+  logState(project: string): ReturnType<LogState['read']> {
+    let state = this.logStates.get(project);
+    if (!state) this.logStates.set(project, (state = new LogState(resolveInside(this.store.notesDir(project), LOG_FILE_NAME))));
+    return state.read();
   }
 
   /** The log's text ('' when there is none yet). */

@@ -5,7 +5,7 @@
  */
 import { readdir } from 'node:fs/promises';
 import type { Logger } from '../../core/ports/index.js';
-import { parseRecordEvents, parseRenames, recordLogLine } from '../records/history.js';
+import { recordLogLine } from '../records/history.js';
 import { unloggedEdits } from '../records/provenance.js';
 import type { GeneratedFiles } from './generated.js';
 import { editLines } from './page-edit.js';
@@ -102,18 +102,22 @@ export class LinkUpkeep {
       }
     }
     // the watcher names the pages that changed: only they can hold new hand edits
-    await this.logHandEdits(project, changed && [...changed, ...now.keys()].filter((p) => !before?.has(p) || changed.includes(p)));
+    await this.noteHandEdits(project, changed && [...changed, ...now.keys()].filter((p) => !before?.has(p) || changed.includes(p)));
   }
 
   /** Hand edits of records not in the log yet get their `edited` line (dated when noticed); `only`: of these pages. Returns the log. */
   async logHandEdits(project: string, only?: readonly string[]): Promise<string> {
-    const snap = await this.store.load(project);
-    const log = await this.files.readLog(project);
-    const pages = only ? [...new Set(only)].map((p) => snap.pages.get(p)).filter((p): p is WikiPage => p !== undefined) : snap.pages.values();
-    const edits = unloggedEdits(pages, parseRecordEvents(log), parseRenames(log));
-    if (edits.length === 0) return log;
-    await this.files.log(project, edits.map(recordLogLine));
+    await this.noteHandEdits(project, only);
     return this.files.readLog(project);
+  }
+
+  /** logHandEdits without reading the log back: what it already holds is read as it grows (log-state.ts). */
+  private async noteHandEdits(project: string, only?: readonly string[]): Promise<void> {
+    const snap = await this.store.load(project);
+    const { logged, renamed } = await this.files.logState(project);
+    const pages = only ? [...new Set(only)].map((p) => snap.pages.get(p)).filter((p): p is WikiPage => p !== undefined) : snap.pages.values();
+    const edits = unloggedEdits(pages, logged, renamed);
+    if (edits.length) await this.files.log(project, edits.map(recordLogLine));
   }
 
   /** Records the pages of every project as they are now, so the first hand rename after start is recognised. */
