@@ -33,11 +33,14 @@ export class GeneratedRender {
   private readonly entries = new Map<string, Entry>();
   private readonly categories = new Map<string, Category>();
   private order: string[] = [];
+  /** The last review text and the entries (with pairs, in snapshot order) it was rendered from. */
+  private review = { text: renderReview([]), from: [] as Entry[] };
   private readonly byEn = new Intl.Collator('en').compare;
 
   /** The index and review texts for `pages` (and the unreadable `problems`). */
   render(pages: ReadonlyMap<string, WikiPage>, problems: readonly FileProblem[]): { index: string; review: string; inReview: boolean } {
-    const pairs: ReviewPair[] = [];
+    const inReview: Entry[] = [];
+    let reviewChanged = false;
     let categoriesChanged = false;
     for (const [path, page] of pages) {
       let entry = this.entries.get(path);
@@ -57,12 +60,16 @@ export class GeneratedRender {
         entry = { page, line, category, pairs: reviewPairs([page]) };
         this.entries.set(path, entry);
       }
-      for (const p of entry.pairs) pairs.push(p);
+      if (entry.pairs.length) {
+        if (this.review.from[inReview.length] !== entry) reviewChanged = true;
+        inReview.push(entry);
+      }
     }
+    if (reviewChanged || inReview.length !== this.review.from.length) this.review = { text: renderReview(inReview.flatMap((e) => e.pairs)), from: inReview };
     if (this.entries.size > pages.size) categoriesChanged = this.drop(pages) || categoriesChanged;
     if (categoriesChanged) this.order = [...this.categories.keys()].sort(this.byEn);
     const blocks = this.order.map((name) => this.block(name, pages));
-    return { index: joinIndex(blocks, problems, this.byEn), review: renderReview(pairs), inReview: pairs.length > 0 };
+    return { index: joinIndex(blocks, problems, this.byEn), review: this.review.text, inReview: inReview.length > 0 };
   }
 
   /** Forgets the pages no longer in `pages`; true when a category emptied. */

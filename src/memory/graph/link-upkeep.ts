@@ -21,6 +21,20 @@ function matching(target: string, set: Iterable<string>): string | null {
   return null;
 }
 
+/**
+ * Whether `pages` has exactly the paths of `known`; if so, `known`'s titles are brought up to
+ * date in place. One pass of lookups, where building the map again cost tens of ms at 10,000 pages.
+ */
+function sameKeysNoting(known: Map<string, string>, pages: ReadonlyMap<string, WikiPage>): boolean {
+  if (known.size !== pages.size) return false;
+  for (const path of pages.keys()) if (!known.has(path)) return false;
+  for (const [path, page] of pages) {
+    const title = page.title.toLowerCase();
+    if (known.get(path) !== title) known.set(path, title);
+  }
+  return true;
+}
+
 export class LinkUpkeep {
   /** Last pages seen per project (path → lower-case title), to tell a hand rename or delete from a new page. */
   private readonly known = new Map<string, Map<string, string>>();
@@ -80,6 +94,12 @@ export class LinkUpkeep {
   /** After files changed on disk (inside the project's lane): hand renames and deletes are followed and logged. */
   async reconcile(project: string, changed?: readonly string[]): Promise<void> {
     const snap = await this.store.load(project);
+    const known = this.known.get(project);
+    if (changed && known && sameKeysNoting(known, snap.pages)) {
+      // no page came or went (the common hand edit of one page): nothing was renamed or deleted
+      await this.noteHandEdits(project, changed);
+      return;
+    }
     const now = new Map([...snap.pages.values()].map((p) => [p.path, p.title.toLowerCase()]));
     const before = this.known.get(project);
     this.known.set(project, now);
