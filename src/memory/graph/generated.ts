@@ -12,6 +12,7 @@ import { resolveInside } from '../store/safe-path.js';
 import { GeneratedRender } from './generated-render.js';
 import { LogState } from './log-state.js';
 import type { PageStore } from './page-store.js';
+import type { WikiSnapshot } from './wiki-pages.js';
 
 /** Generated at the project's root: the pairs of records in review. */
 export const REVIEW_FILE = 'review.md';
@@ -40,9 +41,7 @@ export class GeneratedFiles {
   /** `_index.md` from the pages' front matter (and the project's `review.md`); written only when its bytes change. */
   async regenerateIndex(project: string): Promise<boolean> {
     const snap = await this.store.load(project);
-    let render = this.renders.get(project);
-    if (!render) this.renders.set(project, (render = new GeneratedRender()));
-    const { index: text, review: reviewText, inReview } = render.render(snap.pages, snap.problems);
+    const { index: text, review: reviewText, inReview } = this.render(project).render(snap.pages, snap.problems);
     const reviewFile = resolveInside(this.store.projectDir(project), REVIEW_FILE);
     const reviewVersion = await fileVersion(reviewFile);
     if ((inReview || reviewVersion !== ABSENT) && reviewVersion !== sha256(reviewText)) await writeFileAtomic(reviewFile, reviewText);
@@ -61,6 +60,17 @@ export class GeneratedFiles {
     const now = this.clock.now().toISOString();
     const text = lines.map((l) => formatLogLine({ time: now, ...l })).join('');
     await appendFile(full, (exists ? '' : LOG_HEADING) + text, 'utf8');
+  }
+
+  /** Renders a project's index once ahead of its first change (at start, in the background), so that change renders only its page. */
+  prime(project: string, snap: Pick<WikiSnapshot, 'pages' | 'problems'>): void {
+    this.render(project).render(snap.pages, snap.problems);
+  }
+
+  private render(project: string): GeneratedRender {
+    let render = this.renders.get(project);
+    if (!render) this.renders.set(project, (render = new GeneratedRender()));
+    return render;
   }
 
   /** The hand edits the log already holds and its page renames, reading only what was appended since the last call. */

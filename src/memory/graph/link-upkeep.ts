@@ -140,7 +140,7 @@ export class LinkUpkeep {
     if (edits.length) await this.files.log(project, edits.map(recordLogLine));
   }
 
-  /** Records the pages of every project as they are now, so the first hand rename after start is recognised. */
+  /** Records the pages of every project as they are now, so the first hand rename after start is recognised (and renders their index once, so the first edit renders only its page). */
   async primeAll(): Promise<void> {
     const dirs = await readdir(this.store.projectsDir, { withFileTypes: true }).catch(() => []);
     for (const d of dirs) {
@@ -148,6 +148,7 @@ export class LinkUpkeep {
       try {
         const snap = await this.store.load(d.name);
         if (!this.known.has(d.name)) this.known.set(d.name, new Map([...snap.pages.values()].map((p) => [p.path, p.title.toLowerCase()])));
+        this.files.prime(d.name, snap);
       } catch (err) {
         this.logger.warn({ project: d.name, err }, 'could not read the pages of a project');
       }
