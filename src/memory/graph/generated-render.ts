@@ -68,7 +68,9 @@ export class GeneratedRender {
     if (reviewChanged || inReview.length !== this.review.from.length) this.review = { text: renderReview(inReview.flatMap((e) => e.pairs)), from: inReview };
     if (this.entries.size > pages.size) categoriesChanged = this.drop(pages) || categoriesChanged;
     if (categoriesChanged) this.order = [...this.categories.keys()].sort(this.byEn);
-    const blocks = this.order.map((name) => this.block(name, pages));
+    let rank: Map<string, number> | null = null;
+    const ranks = () => (rank ??= new Map([...pages.keys()].map((k, i) => [k, i])));
+    const blocks = this.order.map((name) => this.block(name, ranks));
     return { index: joinIndex(blocks, problems, this.byEn), review: this.review.text, inReview: inReview.length > 0 };
   }
 
@@ -89,15 +91,14 @@ export class GeneratedRender {
     return emptied;
   }
 
-  private block(name: string, pages: ReadonlyMap<string, WikiPage>): string {
+  private block(name: string, rank: () => ReadonlyMap<string, number>): string {
     const cat = this.categories.get(name)!;
     if (cat.unsorted) {
       // ties of the collator keep the snapshot's order, as in renderIndex's (stable) sort
-      const rank = new Map<string, number>();
-      let i = 0;
-      for (const path of pages.keys()) if (categoryOf(path) === name) rank.set(path, i++);
-      const shown = (key: string) => this.entries.get(key)!.page.path;
-      cat.paths.sort((a, b) => this.byEn(shown(a), shown(b)) || rank.get(a)! - rank.get(b)!);
+      const order = rank();
+      const items = cat.paths.map((key) => ({ key, shown: this.entries.get(key)!.page.path, at: order.get(key)! }));
+      items.sort((a, b) => this.byEn(a.shown, b.shown) || a.at - b.at);
+      cat.paths = items.map((i) => i.key);
       cat.unsorted = false;
     }
     cat.block ??= categoryBlock(
