@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'projects/', 'coverage/'] },
+  { ignores: ['node_modules/', 'data/', 'projects/', 'coverage/', 'dist/'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {
@@ -75,5 +75,11 @@ export default tseslint.config(
   {
     files: ['**/*.js'],
     ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    // the start-up launchers are plain JavaScript (they run before anything is compiled), outside tsconfig
+    files: ['bin/**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: { ...tseslint.configs.disableTypeChecked.languageOptions, globals: { process: 'readonly', performance: 'readonly' } },
   },
 );

@@ -1,7 +1,10 @@
-/** Charlie's version: the `version` in package.json, read when asked (no build step stamps it). */
-import { readFileSync } from 'node:fs';
+/**
+ * Charlie's version: the `version` in package.json. Imported rather than read by path, so the
+ * start-up build (bin/build.mjs) carries it wherever its output lives.
+ */
+import manifest from '../package.json' with { type: 'json' };
 
 export function charlieVersion(): string {
-  const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: unknown };
-  return typeof manifest.version === 'string' ? manifest.version : 'unknown';
+  const version: unknown = manifest.version;
+  return typeof version === 'string' ? version : 'unknown';
 }

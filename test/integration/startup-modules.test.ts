@@ -5,24 +5,36 @@
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..', '..');
-/** Prints every module URL the process loaded, once src/main.ts is imported. */
-const probe = `
+/** Prints every module URL the process loaded, once `main` (an expression: its URL) is imported. */
+const probe = (main: string) => `
 import { registerHooks } from 'node:module';
+const main = ${main};
 const seen = [];
 registerHooks({ load(url, ctx, next) { seen.push(url); return next(url, ctx); } });
-await import(${JSON.stringify(join(root, 'src', 'main.ts'))});
+await import(main);
 process.stdout.write(JSON.stringify(seen));
 `;
+const ways = [
+  // what `npm start` runs: the start-up build of bin/build.mjs (built first if a source changed)
+  {
+    way: 'the start-up build',
+    args: ['--input-type=module', '-e', probe(`(await (await import(${JSON.stringify(pathToFileURL(join(root, 'bin', 'build.mjs')).href)})).ensureBuilt({ log: () => {} })) + '/main.js'`)],
+    main: /\/dist\/[^/]+\/main\.js$/,
+  },
+  // what the tests and the benchmarks run: the sources through tsx
+  { way: 'the sources with tsx', args: ['--import', 'tsx', '--input-type=module', '-e', probe(JSON.stringify(join(root, 'src', 'main.ts')))], main: /\/src\/main\.ts$/ },
+];
 
 describe('start-up loads what is used', () => {
-  it('importing the composition root loads no Discord, voice, MCP SDK, backup archiver or non-English date parser', () => {
-    const run = spawnSync(process.execPath, ['--disable-warning=ExperimentalWarning', '--import', 'tsx', '--input-type=module', '-e', probe], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+  it.each(ways)('importing the composition root ($way) loads no Discord, voice, MCP SDK, backup archiver or non-English date parser', ({ args, main }) => {
+    const run = spawnSync(process.execPath, ['--disable-warning=ExperimentalWarning', ...args], { cwd: root, encoding: 'utf8', timeout: 60_000 });
     expect(run.status, run.stderr).toBe(0);
     const loaded = JSON.parse(run.stdout) as string[];
-    expect(loaded.some((u) => u.includes('/src/main.ts'))).toBe(true);
+    expect(loaded.some((u) => main.test(u))).toBe(true);
     const forbidden = [
       '/discord.js/',
       '/@discordjs/',

@@ -6,11 +6,13 @@
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Clock } from '../../core/ports/index.js';
-import { formatLogLine, INDEX_FILE, LOG_FILE_NAME, LOG_HEADING, renderIndex, type LogAction } from '../notes/note-index.js';
-import { reviewPairs, renderReview } from '../records/review.js';
+import { formatLogLine, INDEX_FILE, LOG_FILE_NAME, LOG_HEADING, type LogAction } from '../notes/note-index.js';
 import { ABSENT, fileVersion, sha256, writeFileAtomic } from '../store/atomic-write.js';
 import { resolveInside } from '../store/safe-path.js';
+import { GeneratedRender } from './generated-render.js';
+import { LogState } from './log-state.js';
 import type { PageStore } from './page-store.js';
+import type { WikiSnapshot } from './wiki-pages.js';
 
 /** Generated at the project's root: the pairs of records in review. */
 export const REVIEW_FILE = 'review.md';
@@ -26,6 +28,11 @@ export interface LogEntry {
 }
 
 export class GeneratedFiles {
+  /** Per project: the index and review texts, kept up to date page by page. */
+  private readonly renders = new Map<string, GeneratedRender>();
+  /** Per project: what the log holds for the hand-edit check, read as it grows. */
+  private readonly logStates = new Map<string, LogState>();
+
   constructor(
     private readonly store: PageStore,
     private readonly clock: Clock,
@@ -34,13 +41,10 @@ export class GeneratedFiles {
   /** `_index.md` from the pages' front matter (and the project's `review.md`); written only when its bytes change. */
   async regenerateIndex(project: string): Promise<boolean> {
     const snap = await this.store.load(project);
-    const pairs = reviewPairs(snap.pages.values());
+    const { index: text, review: reviewText, inReview } = this.render(project).render(snap.pages, snap.problems);
     const reviewFile = resolveInside(this.store.projectDir(project), REVIEW_FILE);
-    const reviewText = renderReview(pairs);
     const reviewVersion = await fileVersion(reviewFile);
-    if ((pairs.length > 0 || reviewVersion !== ABSENT) && reviewVersion !== sha256(reviewText)) await writeFileAtomic(reviewFile, reviewText);
-    const notes = [...snap.pages.values()].map((p) => ({ path: p.path, title: p.title, tags: p.tags, updated: p.updated }));
-    const text = renderIndex(notes, snap.problems);
+    if ((inReview || reviewVersion !== ABSENT) && reviewVersion !== sha256(reviewText)) await writeFileAtomic(reviewFile, reviewText);
     const full = resolveInside(this.store.notesDir(project), INDEX_FILE);
     if ((await fileVersion(full)) === sha256(text)) return false;
     await mkdir(dirname(full), { recursive: true });
@@ -56,6 +60,24 @@ export class GeneratedFiles {
     const now = this.clock.now().toISOString();
     const text = lines.map((l) => formatLogLine({ time: now, ...l })).join('');
     await appendFile(full, (exists ? '' : LOG_HEADING) + text, 'utf8');
+  }
+
+  /** Renders a project's index once ahead of its first change (at start, in the background), so that change renders only its page. */
+  prime(project: string, snap: Pick<WikiSnapshot, 'pages' | 'problems'>): void {
+    this.render(project).render(snap.pages, snap.problems);
+  }
+
+  private render(project: string): GeneratedRender {
+    let render = this.renders.get(project);
+    if (!render) this.renders.set(project, (render = new GeneratedRender()));
+    return render;
+  }
+
+  /** The hand edits the log already holds and its page renames, reading only what was appended since the last call. */
+  logState(project: string): ReturnType<LogState['read']> {
+    let state = this.logStates.get(project);
+    if (!state) this.logStates.set(project, (state = new LogState(resolveInside(this.store.notesDir(project), LOG_FILE_NAME))));
+    return state.read();
   }
 
   /** The log's text ('' when there is none yet). */

@@ -89,11 +89,20 @@ export function parseRecordEvents(log: string): RecordEvent[] {
 
 /** Page renames in the log (`renamed OLD → NEW`): new path → every path it had before. */
 export function parseRenames(log: string): Map<string, string[]> {
-  const direct = new Map<string, string>();
+  return renameChains(renameLinks(log));
+}
+
+/** Each rename of `log` into `direct` (new path → the path before), later lines winning. */
+export function renameLinks(log: string, direct = new Map<string, string>()): Map<string, string> {
   for (const raw of log.split('\n')) {
     const m = /^- \S+ renamed (.+?) → (.+?)(?: \(source: .*\))?$/.exec(raw.trimEnd());
     if (m?.[1] && m[2]) direct.set(m[2], m[1]);
   }
+  return direct;
+}
+
+/** New path → every path it had before, from the direct renames. */
+export function renameChains(direct: ReadonlyMap<string, string>): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const to of direct.keys()) {
     const chain: string[] = [];

@@ -20,20 +20,29 @@ export function sourceLink(source: string): string {
   return Number.isNaN(at.getTime()) ? source : `log/${at.toISOString().slice(0, 10)}.md (${source})`;
 }
 
+const editKey = (e: Pick<RecordEvent, 'id' | 'detail'>) => `${e.id} ${e.detail ?? ''}`;
+
+/** The hand edits `events` hold, as unloggedEdits matches them (into `into`). */
+export function loggedEdits(events: Iterable<RecordEvent>, into = new Set<string>()): Set<string> {
+  for (const e of events) if (e.action === 'edited') into.add(editKey(e));
+  return into;
+}
+
 /**
  * Records a person changed whose edit the log does not hold yet (the statement no longer hashes
  * to its id). A record on a page Charlie or a person renamed still hashes to its old path: that
- * is a move, not an edit (`renamed` holds old → new paths from the log).
+ * is a move, not an edit (`renamed` holds old → new paths from the log). `events`: the log's
+ * record events, or the hand edits they hold (loggedEdits).
  */
-export function unloggedEdits(pages: Iterable<WikiPage>, events: readonly RecordEvent[], renamed: ReadonlyMap<string, string[]>): Omit<RecordEvent, 'at'>[] {
-  const logged = new Set(events.filter((e) => e.action === 'edited').map((e) => `${e.id} ${e.detail ?? ''}`));
+export function unloggedEdits(pages: Iterable<WikiPage>, events: readonly RecordEvent[] | ReadonlySet<string>, renamed: ReadonlyMap<string, string[]>): Omit<RecordEvent, 'at'>[] {
+  const logged = events instanceof Set ? events : loggedEdits(events as readonly RecordEvent[]);
   const out: Omit<RecordEvent, 'at'>[] = [];
   for (const page of pages) {
     const before = renamed.get(page.path) ?? [];
     for (const r of recordsOf(page)) {
       if (!r.id || !r.handEdited || before.some((old) => blockIdFor(old, r.statement) === r.id)) continue;
       const e = editEvent(page.path, r.id, r.statement);
-      if (!logged.has(`${e.id} ${e.detail ?? ''}`)) out.push(e);
+      if (!logged.has(editKey(e))) out.push(e);
     }
   }
   return out;

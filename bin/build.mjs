@@ -1,0 +1,153 @@
+/**
+ * The start-up build: bundles Charlie's TypeScript (src/, commands/ and the command-line scripts)
+ * into plain JavaScript under dist/ with esbuild, so `npm start` does not compile ~500 modules
+ * with tsx at every start. Plain JavaScript because it runs before anything is compiled.
+ *
+ * - Rebuilt only when a source changed: dist/current.json records every input esbuild read
+ *   (its metafile) with its size and mtime; a start stats those (~5 ms) and rebuilds if one
+ *   differs, is gone, or a command file was added or removed.
+ * - Code splitting keeps the lazy `import()`s of front doors and engines lazy; npm packages stay
+ *   external (node_modules is resolved as before).
+ * - Each build goes to its own folder (dist/<id>/), so a Charlie that is already running keeps
+ *   loading its lazy chunks from the build it started with; the newest KEEP builds are kept.
+ * - Linked source maps: with them enabled (the launchers do), stack traces name src/*.ts lines.
+ * - commands/index.ts finds its commands next to itself (import.meta.url): each command file is
+ *   an entry point of its own in dist/<id>/commands/, and since the index's code lands in
+ *   whichever shared chunk esbuild picks, its import.meta.url is replaced by the URL of
+ *   dist/<id>/commands/index.js (an absolute path: the pointer records the root it was built in).
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const ROOT = join(import.meta.dirname, '..');
+const KEEP = 5;
+/** Bumped when the build's options change, so an older build is not taken for current. */
+const FORMAT = 1;
+
+/** The npm scripts run from the build (the rest, benchmarks and tuning, still run with tsx). */
+export const SCRIPTS = ['memory', 'doctor', 'reindex', 'backup', 'restore', 'mcp', 'register-commands', 'models', 'licenses'];
+
+const commandFiles = (root) =>
+  readdirSync(join(root, 'commands'))
+    .filter((f) => /\.ts$/.test(f) && !/\.d\.ts$|\.test\./.test(f))
+    .sort();
+
+function entryPoints(root) {
+  const entries = { cli: 'src/cli.ts', main: 'src/main.ts' };
+  for (const f of commandFiles(root)) entries[`commands/${f.replace(/\.ts$/, '')}`] = `commands/${f}`;
+  for (const s of SCRIPTS) if (existsSync(join(root, 'scripts', `${s}.ts`))) entries[s] = `scripts/${s}.ts`;
+  return entries;
+}
+
+const stamp = (root, file) => {
+  const s = statSync(join(root, file), { throwIfNoEntry: false });
+  return s ? `${s.size}:${s.mtimeMs}` : null;
+};
+
+/** The build dist/current.json points at, if every input it was built from is unchanged. */
+function currentBuild(root) {
+  let pointer;
+  try {
+    pointer = JSON.parse(readFileSync(join(root, 'dist', 'current.json'), 'utf8'));
+  } catch {
+    return null;
+  }
+  if (pointer?.format !== FORMAT || pointer.root !== root || typeof pointer.dir !== 'string' || typeof pointer.inputs !== 'object') return null;
+  if (pointer.commands !== commandFiles(root).join('\n')) return null;
+  for (const [file, was] of Object.entries(pointer.inputs)) if (stamp(root, file) !== was) return null;
+  const dir = join(root, 'dist', pointer.dir);
+  return statSync(join(dir, 'cli.js'), { throwIfNoEntry: false }) ? dir : null;
+}
+
+async function build(root, log) {
+  const started = performance.now();
+  const { build: esbuild } = await import('esbuild');
+  const dist = join(root, 'dist');
+  const pointerFile = join(dist, 'current.json');
+  const commands = commandFiles(root).join('\n');
+  const id = `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
+  const dir = join(dist, id);
+  const tmp = join(dist, `.tmp-${id}`);
+  const commandsIndex = join(root, 'commands', 'index.ts');
+  const commandsUrl = JSON.stringify(pathToFileURL(join(dir, 'commands', 'index.js')).href);
+  /** Where the built commands are, for commands/index.ts's code in whatever chunk it lands. */
+  const commandsHere = {
+    name: 'commands-here',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]commands[\\/]index\.ts$/ }, (args) =>
+        args.path === commandsIndex ? { contents: readFileSync(args.path, 'utf8').replaceAll('import.meta.url', commandsUrl), loader: 'ts' } : undefined,
+      );
+    },
+  };
+  mkdirSync(dist, { recursive: true });
+  try {
+    const result = await esbuild({
+      absWorkingDir: root,
+      entryPoints: entryPoints(root),
+      outdir: tmp,
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node24',
+      packages: 'external',
+      sourcemap: 'linked',
+      sourcesContent: false,
+      chunkNames: 'chunks/[name]-[hash]',
+      metafile: true,
+      logLevel: 'silent',
+      plugins: [commandsHere],
+    });
+    const inputs = {};
+    for (const file of [...Object.keys(result.metafile.inputs), 'package.json', 'bin/build.mjs']) inputs[file] = stamp(root, file);
+    renameSync(tmp, dir);
+    const pointerTmp = `${pointerFile}.${process.pid}`;
+    writeFileSync(pointerTmp, JSON.stringify({ format: FORMAT, root, dir: id, commands, inputs }));
+    renameSync(pointerTmp, pointerFile);
+    prune(dist, id);
+    log(`charlie: built ${Object.keys(result.metafile.inputs).length} modules into ${relative(root, dir)}/ in ${Math.round(performance.now() - started)} ms`);
+    return dir;
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** Keeps the newest KEEP builds (a running Charlie may still load lazy chunks from its own). */
+function prune(dist, current) {
+  const builds = readdirSync(dist, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && !d.name.startsWith('.') && d.name !== current)
+    .map((d) => ({ name: d.name, mtime: statSync(join(dist, d.name)).mtimeMs }))
+    .sort((a, b) => b.mtime - a.mtime);
+  for (const old of builds.slice(KEEP - 1)) rmSync(join(dist, old.name), { recursive: true, force: true });
+}
+
+const stderr = (line) => process.stderr.write(`${line}\n`);
+
+/** The folder of a current build of the sources under `root`, building one first when they changed. */
+export async function ensureBuilt({ root = ROOT, log = stderr } = {}) {
+  return currentBuild(root) ?? (await build(root, log));
+}
+
+/**
+ * Runs `entry` (a key of the build's entry points: 'cli', 'memory', ...) from the build, with
+ * process.argv[1] naming the file that runs. If the build fails, says why and runs the
+ * TypeScript source with tsx instead (slower to start, same behaviour).
+ */
+export async function launch(entry, source, { root = ROOT, log = stderr } = {}) {
+  let file;
+  try {
+    file = join(await ensureBuilt({ root, log }), `${entry}.js`);
+  } catch (error) {
+    const first = error?.errors?.[0]; // esbuild's own message: where and what
+    const reason = first ? `${first.location ? `${first.location.file}:${first.location.line}: ` : ''}${first.text}` : error instanceof Error ? error.message : String(error);
+    log(`charlie: the start-up build failed (${reason}); running ${source} with tsx instead, which starts slower.`);
+    const { register } = await import('tsx/esm/api');
+    register();
+    file = join(root, source);
+  }
+  process.setSourceMapsEnabled(true);
+  process.argv[1] = file;
+  await import(pathToFileURL(file).href);
+}

@@ -1,0 +1,101 @@
+/**
+ * `npm run bench:startup [-- --runs 5]`: start-up of the terminal chat on an empty project
+ * (`WEB_PORT=0`, built-in embedder, a local fake model server) until its `— project` line, and
+ * its RSS once idle, against `--version` through the same launcher, in one run:
+ *   - build: what `npm start` runs, `node bin/charlie.mjs` (the esbuild output of bin/build.mjs);
+ *   - build, no source maps: the same output run directly, without source maps enabled;
+ *   - tsx: what `npm start` ran before, `node --import tsx src/cli.ts`.
+ * The runs interleave (one of each per round), so a change of load moves every row alike.
+ * Prints the median of each and the difference chat − `--version`.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { performance } from 'node:perf_hooks';
+import { startFakeModelServer } from '../test/support/fake-model-server.js';
+import { percentile, START_NODE_FLAGS, startEnv } from './bench-util.js';
+import { writeEmpty } from './bench-scale-data.js';
+
+const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
+const runs = Math.max(1, Number(args.runs));
+const repo = join(import.meta.dirname, '..');
+const root = mkdtempSync(join(tmpdir(), 'charlie-bench-startup-'));
+writeEmpty(join(root, 'projects'));
+const model = await startFakeModelServer(() => ({ text: 'ok' }));
+const env = startEnv({
+  PATH: process.env.PATH ?? '',
+  HOME: process.env.HOME ?? '',
+  LLM_BASE_URL: model.url,
+  LLM_MODEL: 'fake-model',
+  EMBEDDER: 'builtin',
+  PROJECTS_DIR: join(root, 'projects'),
+  DATA_DIR: join(root, 'data'),
+  WEB_PORT: '0',
+  LOG_LEVEL: 'silent',
+});
+
+/** One start: until the process exits (`until` null) or prints `until`; then the RSS after 3 s idle. */
+const run = (argv: string[], until: RegExp | null) =>
+  new Promise<{ ms: number; rss: number }>((resolve, reject) => {
+    const t = performance.now();
+    const child = spawn(process.execPath, [...START_NODE_FLAGS, ...argv], { cwd: repo, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let ms = NaN;
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (until && Number.isNaN(ms) && until.test(out)) {
+        ms = performance.now() - t;
+        setTimeout(() => {
+          const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+          const rss = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN) * 1024;
+          child.stdin.end();
+          child.once('close', () => resolve({ ms, rss }));
+        }, 3000);
+      }
+    });
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (!until) {
+        if (code === 0) resolve({ ms: performance.now() - t, rss: NaN });
+        else reject(new Error(`exit ${code}: ${out}`));
+      } else if (Number.isNaN(ms)) reject(new Error(`the chat did not start (exit ${code}): ${out}`));
+    });
+    if (!until) child.stdin.end();
+  });
+
+try {
+  // build once first (what the first `npm start` after an edit does), so the rounds time a current build
+  const first = await run(['bin/charlie.mjs', '--version'], null);
+  const pointer = JSON.parse(readFileSync(join(repo, 'dist', 'current.json'), 'utf8')) as { dir: string };
+  const bundle = join('dist', pointer.dir, 'cli.js');
+  const ways: Record<string, string[]> = {
+    build: ['bin/charlie.mjs'],
+    'build, no source maps': [bundle],
+    tsx: ['--disable-warning=ExperimentalWarning', '--import', 'tsx', 'src/cli.ts'],
+  };
+  const figures = Object.fromEntries(Object.keys(ways).map((k) => [k, { version: [] as number[], chat: [] as number[], rss: [] as number[] }]));
+  for (let i = 0; i < runs; i++) {
+    for (const [way, argv] of Object.entries(ways)) {
+      const f = figures[way]!;
+      f.version.push((await run([...argv, '--version'], null)).ms);
+      const chat = await run([...argv, '--project', 'empty'], /— project /);
+      f.chat.push(chat.ms);
+      f.rss.push(chat.rss);
+    }
+  }
+  console.log(`first start after an edit (build + --version): ${first.ms.toFixed(0)} ms`);
+  console.log(`\nmedians of ${runs} (terminal chat, empty project, WEB_PORT=0):`);
+  console.log(`${'launcher'.padEnd(24)}${'--version'.padStart(11)}${'chat prompt'.padStart(13)}${'difference'.padStart(12)}${'idle RSS'.padStart(11)}`);
+  for (const [way, f] of Object.entries(figures)) {
+    const v = percentile(f.version, 50);
+    const c = percentile(f.chat, 50);
+    const rss = percentile(f.rss, 50) / 2 ** 20;
+    console.log(`${way.padEnd(24)}${`${v.toFixed(0)} ms`.padStart(11)}${`${c.toFixed(0)} ms`.padStart(13)}${`${(c - v).toFixed(0)} ms`.padStart(12)}${`${rss.toFixed(0)} MB`.padStart(11)}`);
+  }
+} finally {
+  await model.close();
+  rmSync(root, { recursive: true, force: true });
+}

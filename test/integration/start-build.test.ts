@@ -1,0 +1,98 @@
+/**
+ * `npm start` runs Charlie from an esbuild build of the sources (bin/build.mjs), rebuilt only
+ * when a source changed, and from the sources with tsx when the build fails. The build's
+ * commands load from the build, and `--version` is package.json's.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadCommands } from '../../commands/index.js';
+
+const repo = join(import.meta.dirname, '..', '..');
+const buildModule = pathToFileURL(join(repo, 'bin', 'build.mjs')).href;
+const node = (args: string[], cwd = repo) => spawnSync(process.execPath, ['--disable-warning=ExperimentalWarning', ...args], { cwd, encoding: 'utf8', timeout: 60_000 });
+/** Runs `code` (an ES module body) with `build` bound to bin/build.mjs. */
+const withBuild = (code: string) => node(['--input-type=module', '-e', `const build = await import(${JSON.stringify(buildModule)});\n${code}`]);
+
+const roots: string[] = [];
+afterEach(() => {
+  for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true });
+});
+
+/** A tiny tree shaped like Charlie's: src/cli.ts, src/main.ts, commands/index.ts and a command. */
+function tinyTree(cli: string): string {
+  const root = mkdtempSync(join(tmpdir(), 'charlie-build-'));
+  roots.push(root);
+  const write = (file: string, text: string) => {
+    mkdirSync(join(root, file, '..'), { recursive: true });
+    writeFileSync(join(root, file), text);
+  };
+  write('package.json', '{"type":"module"}');
+  write('src/cli.ts', cli);
+  write('src/words.ts', "export const word: string = 'first';\n");
+  write('src/main.ts', 'export const main = 1;\n');
+  write('commands/index.ts', 'export const here: string = import.meta.url;\n');
+  write('commands/hello.ts', "export default { name: 'hello' };\n");
+  return root;
+}
+
+const ensure = (root: string) => withBuild(`const dir = await build.ensureBuilt({ root: ${JSON.stringify(root)}, log: (l) => console.log('LOG', l) }); console.log('DIR', dir);`);
+const dirOf = (out: string) => /^DIR (.*)$/m.exec(out)?.[1] ?? '';
+
+describe('the start-up build', () => {
+  it('answers --version with the version in package.json', () => {
+    const run = node(['bin/charlie.mjs', '--version']);
+    expect(run.status, run.stderr).toBe(0);
+    const { version } = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { version: string };
+    expect(run.stdout.trim()).toBe(`charlie ${version}`);
+  });
+
+  it("loads every command from the build's own commands folder", async () => {
+    const run = withBuild(
+      'const dir = await build.ensureBuilt({ log: () => {} }); const { loadCommands, COMMANDS_DIR } = await import(`${dir}/commands/index.js`); const c = await loadCommands(); console.log(JSON.stringify({ dir: COMMANDS_DIR, names: c.map((x) => `${x.name} ${x.subcommand?.name ?? ""}`) }));',
+    );
+    expect(run.status, run.stderr).toBe(0);
+    const built = JSON.parse(run.stdout) as { dir: string; names: string[] };
+    expect(built.dir).toMatch(/[/\\]dist[/\\][0-9a-z]+-[0-9a-f]{6}[/\\]commands$/);
+    const fromSource = (await loadCommands()).map((x) => `${x.name} ${x.subcommand?.name ?? ''}`);
+    expect(built.names).toEqual(fromSource);
+  });
+
+  it('rebuilds only when a source it read changed or a command was added', () => {
+    const root = tinyTree("import { word } from './words.js';\nconsole.log(word);\n");
+    const first = ensure(root);
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/^LOG charlie: built \d+ modules/m);
+    expect(node([join(dirOf(first.stdout), 'cli.js')]).stdout.trim()).toBe('first');
+
+    const again = ensure(root);
+    expect(again.stdout).not.toContain('LOG');
+    expect(dirOf(again.stdout)).toBe(dirOf(first.stdout));
+
+    writeFileSync(join(root, 'src', 'words.ts'), "export const word: string = 'second, longer';\n");
+    const edited = ensure(root);
+    expect(edited.stdout).toMatch(/^LOG charlie: built/m);
+    expect(node([join(dirOf(edited.stdout), 'cli.js')]).stdout.trim()).toBe('second, longer');
+
+    writeFileSync(join(root, 'commands', 'bye.ts'), "export default { name: 'bye' };\n");
+    const added = ensure(root);
+    expect(added.stdout).toMatch(/^LOG charlie: built/m);
+    const commandsDir = join(dirOf(added.stdout), 'commands');
+    expect(node(['--input-type=module', '-e', `const m = await import(${JSON.stringify(pathToFileURL(join(commandsDir, 'index.js')).href)}); console.log(m.here)`]).stdout.trim()).toBe(
+      pathToFileURL(join(commandsDir, 'index.js')).href,
+    );
+    expect(readFileSync(join(commandsDir, 'bye.js'), 'utf8')).toContain('name: "bye"');
+  });
+
+  it('runs the source with tsx, saying so, when the build fails', () => {
+    // esbuild resolves a literal import() at build time; tsx only if it runs
+    const root = tinyTree("if (process.argv.includes('--never')) await import('./missing.js');\nconsole.log('ran from source');\n");
+    const run = withBuild(`await build.launch('cli', 'src/cli.ts', { root: ${JSON.stringify(root)}, log: (l) => console.log('LOG', l) });`);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^LOG charlie: the start-up build failed \(src\/cli\.ts:1: Could not resolve "\.\/missing\.js"\); running src\/cli\.ts with tsx/m);
+    expect(run.stdout).toContain('ran from source');
+  });
+});
