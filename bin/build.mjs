@@ -11,20 +11,22 @@
  * - Each build goes to its own folder (dist/<id>/), so a Charlie that is already running keeps
  *   loading its lazy chunks from the build it started with; the newest KEEP builds are kept.
  * - Linked source maps: with them enabled (the launchers do), stack traces name src/*.ts lines.
- * - commands/index.ts finds its commands next to itself (import.meta.url): each command file is
- *   an entry point of its own in dist/<id>/commands/, and since the index's code lands in
- *   whichever shared chunk esbuild picks, its import.meta.url is replaced by the URL of
- *   dist/<id>/commands/index.js (an absolute path: the pointer records the root it was built in).
+ * - A module's own location (`import.meta.url`, `.dirname`, `.filename`) is where its source is,
+ *   as under tsx: bundled code lands in whichever chunk esbuild picks, so every module that finds
+ *   files next to itself (the web client's sources, say) would look inside dist/ instead. The one
+ *   exception is commands/index.ts, which finds its commands next to itself: each command file is
+ *   an entry point of its own in dist/<id>/commands/, so its location is dist/<id>/commands/index.js
+ *   (absolute paths: the pointer records the root it was built in).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const ROOT = join(import.meta.dirname, '..');
 const KEEP = 5;
 /** Bumped when the build's options change, so an older build is not taken for current. */
-const FORMAT = 1;
+const FORMAT = 2;
 
 /** The npm scripts run from the build (the rest, benchmarks and tuning, still run with tsx). */
 export const SCRIPTS = ['memory', 'doctor', 'reindex', 'backup', 'restore', 'mcp', 'register-commands', 'models', 'licenses'];
@@ -71,14 +73,21 @@ async function build(root, log) {
   const dir = join(dist, id);
   const tmp = join(dist, `.tmp-${id}`);
   const commandsIndex = join(root, 'commands', 'index.ts');
-  const commandsUrl = JSON.stringify(pathToFileURL(join(dir, 'commands', 'index.js')).href);
-  /** Where the built commands are, for commands/index.ts's code in whatever chunk it lands. */
-  const commandsHere = {
-    name: 'commands-here',
+  /** Each module's own location is its source's (commands/index.ts: the built commands folder). */
+  const sourceLocation = {
+    name: 'source-location',
     setup(b) {
-      b.onLoad({ filter: /[\\/]commands[\\/]index\.ts$/ }, (args) =>
-        args.path === commandsIndex ? { contents: readFileSync(args.path, 'utf8').replaceAll('import.meta.url', commandsUrl), loader: 'ts' } : undefined,
-      );
+      b.onLoad({ filter: /\.ts$/ }, (args) => {
+        if (args.path.includes(`${sep}node_modules${sep}`)) return undefined;
+        const text = readFileSync(args.path, 'utf8');
+        if (!text.includes('import.meta.')) return undefined;
+        const file = args.path === commandsIndex ? join(dir, 'commands', 'index.js') : args.path;
+        const contents = text
+          .replaceAll('import.meta.url', JSON.stringify(pathToFileURL(file).href))
+          .replaceAll('import.meta.dirname', JSON.stringify(dirname(file)))
+          .replaceAll('import.meta.filename', JSON.stringify(file));
+        return { contents, loader: 'ts' };
+      });
     },
   };
   mkdirSync(dist, { recursive: true });
@@ -98,7 +107,7 @@ async function build(root, log) {
       chunkNames: 'chunks/[name]-[hash]',
       metafile: true,
       logLevel: 'silent',
-      plugins: [commandsHere],
+      plugins: [sourceLocation],
     });
     const inputs = {};
     for (const file of [...Object.keys(result.metafile.inputs), 'package.json', 'bin/build.mjs']) inputs[file] = stamp(root, file);

@@ -4,7 +4,7 @@
  * commands load from the build, and `--version` is package.json's.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -85,6 +85,29 @@ describe('the start-up build', () => {
       pathToFileURL(join(commandsDir, 'index.js')).href,
     );
     expect(readFileSync(join(commandsDir, 'bye.js'), 'utf8')).toContain('name: "bye"');
+  });
+
+  it("gives each bundled module its source's location, as tsx does, and commands/index.ts the built commands folder", () => {
+    const root = tinyTree("import { url, dir, file } from './nested/where.js';\nconsole.log(JSON.stringify({ url, dir, file }));\n");
+    mkdirSync(join(root, 'src', 'nested'), { recursive: true });
+    writeFileSync(join(root, 'src', 'nested', 'where.ts'), 'export const url = import.meta.url;\nexport const dir = import.meta.dirname;\nexport const file = import.meta.filename;\n');
+    const built = ensure(root);
+    expect(built.status, built.stderr).toBe(0);
+    const run = node([join(dirOf(built.stdout), 'cli.js')]);
+    expect(run.status, run.stderr).toBe(0);
+    const source = join(root, 'src', 'nested', 'where.ts');
+    expect(JSON.parse(run.stdout)).toEqual({ url: pathToFileURL(source).href, dir: join(root, 'src', 'nested'), file: source });
+  });
+
+  it("leaves no module of Charlie's own build asking where its chunk is", () => {
+    // a module that finds files next to itself (the web client's sources, the commands) must not look inside dist/
+    const run = withBuild('console.log(await build.ensureBuilt({ log: () => {} }));');
+    expect(run.status, run.stderr).toBe(0);
+    const dir = run.stdout.trim();
+    const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.js'));
+    expect(files.length).toBeGreaterThan(10);
+    const asking = files.filter((f) => /import\.meta\.(url|dirname|filename)\b/.test(readFileSync(join(dir, f), 'utf8')));
+    expect(asking).toEqual([]);
   });
 
   it('runs the source with tsx, saying so, when the build fails', () => {
