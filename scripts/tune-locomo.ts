@@ -157,7 +157,7 @@ function tune(saved: Saved, grid: Record<string, number[]> | Record<string, numb
       ),
     );
   const all = runs.map((r) => perDataset(r.rankings, scored));
-  console.log(`${'weights (on top of the configured ones)'.padEnd(60)}${datasets.map((d) => d.padStart(14)).join('')}`);
+  console.log(`${(args.base === '{}' ? 'weights (on top of the configured ones)' : 'weights (on top of the configured ones and --base)').padEnd(60)}${datasets.map((d) => d.padStart(14)).join('')}`);
   const order = runs.map((_, i) => i).sort((a, b) => all[b]!.reduce((x, y) => x + y, 0) - all[a]!.reduce((x, y) => x + y, 0));
   for (const i of order) console.log(`${JSON.stringify(runs[i]!.combo).padEnd(60)}${all[i]!.map((x) => pct(x).padStart(14)).join('')}`);
   /** The combination chosen on `items`: none may lower a dataset below the configured weights (runs[0]); best mean gain. */

@@ -3,7 +3,7 @@
  *   similarity = wv·vector + wk·keyword          (keyword-led when vector similarity is not confident)
  *                + thread × mean similarity of the messages just before and after (archive messages)
  *   score      = (similarity + floor) × timely × brevity × (1 + dated) × (1 + told) × (1 + category)
- *                × (1 + entity) × (1 + own) × (1 + boost × usage) × (1 − wr + wr·recency)
+ *                × (1 + entity) × (1 + own) × (1 + reply) × (1 + boost × usage) × (1 − wr + wr·recency)
  * where `entity` applies when the query names the chunk's speaker or note title; `dated` (the
  * temporal pass) when the chunk was said or happened within a time the query names — a calendar
  * date or a relative anchor ("last week") resolved against the conversation's time — and then
@@ -13,7 +13,10 @@
  * conversation messages (see `brevityPrior`); `told` when the question asks when, how long or
  * how often and the text tells a time ("last Friday", "in 2019", "for three years", "twice a
  * week"); `own` when the question speaks in the first person ("when did I mention…") and the
- * chunk is a message a person wrote, not one of the assistant's replies. `thread` is there because an answer
+ * chunk is a message a person wrote, not one of the assistant's replies — except when the question
+ * asks what the assistant said ("how did you recommend…"; then `reply` lifts the replies) or
+ * for a summary (then `spread` spreads the top hits over the archive's days, spreadOverPages).
+ * `thread` is there because an answer
  * is a reply: the message after "What got you into running?" holds why, in words of its own.
  * Recency counts only when the query names no time. Each signal's measured effect on LoCoMo and
  * BEAM dev is in docs/retrieval.md; `rrf` is off by default, `brevity` is mild (1) and spares
