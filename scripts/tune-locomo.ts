@@ -16,6 +16,10 @@
  *     best mean gain across datasets is chosen there and scored on the one left out. The held-out
  *     rankings, scored together per dataset, are the figure to expect on unseen conversations.
  *
+ * --base '{"spread":0}' compares with other weights than the configured ones (e.g. a signal off).
+ * With --bm25 run files (bench-data/bm25-baseline.mjs --dump) and --abilities (beam-to-locomo.mjs),
+ * the held-out figures are also printed beside BM25's per category and BEAM ability.
+ *
  * Only fusion weights can be tuned this way: chunking, keyword terms and the context weight change
  * the candidates themselves (dump again, or run bench:locomo --weights).
  */
@@ -25,7 +29,7 @@ import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { applyIndexRuntime, loadConfig } from '../src/config.js';
 import { silentLogger, systemClock } from '../src/core/ports/index.js';
-import { DEFAULT_WEIGHTS } from '../src/memory/index/fusion.js';
+import { DEFAULT_WEIGHTS, type RecallWeights } from '../src/memory/index/fusion.js';
 import type { Candidates } from '../src/memory/index/memory-index.js';
 import type { ScoredChunk } from '../src/memory/index/project-table.js';
 import { classifyQuery } from '../src/memory/index/query-kind.js';
@@ -34,7 +38,7 @@ import { createRecall, effectiveWeights, fuse, recallSettings } from '../src/mem
 import { FileProjectStore } from '../src/memory/store/project-store.js';
 import { SqliteUsageStore } from '../src/storage/usage-store.js';
 import { loadConversation, loadSamples } from './locomo-corpus.js';
-import { meanRecall, normaliseEvidence, scoreRuns, type ScoredItem } from './locomo-util.js';
+import { compareRuns, meanRecall, normaliseEvidence, scoreRuns, type ScoredItem } from './locomo-util.js';
 
 type Ranked = [key: string, score: number][];
 interface Question extends ScoredItem {
@@ -57,6 +61,9 @@ const { values: args } = parseArgs({
     candidates: { type: 'string' },
     grid: { type: 'string', default: '{}' },
     k: { type: 'string', default: '10' },
+    abilities: { type: 'string' },
+    base: { type: 'string', default: '{}' },
+    bm25: { type: 'string', multiple: true },
   },
 });
 const config = loadConfig();
@@ -115,7 +122,8 @@ function tune(saved: Saved, grid: Record<string, number[]> | Record<string, numb
   else for (const [key, values] of Object.entries(grid)) combos = combos.flatMap((c) => values.map((v) => ({ ...c, [key]: v })));
   const unknown = [...new Set(combos.flatMap((c) => Object.keys(c)))].filter((key) => !(key in DEFAULT_WEIGHTS));
   if (unknown.length > 0) throw new Error(`not a RecallWeights field: ${unknown.join(', ')}`);
-  const base = recallSettings(config).weights;
+  // --base '{"spread":0}': the weights to compare with, when not the configured ones (to measure a signal that is on)
+  const base = { ...recallSettings(config).weights, ...(JSON.parse(args.base) as Partial<RecallWeights>) };
   const now = systemClock.now();
   const shapes = new Map(saved.questions.map((q) => [q, classifyQuery(q.question, now)]));
   const rank = (combo: Record<string, number>): Record<string, string[]> => {
@@ -149,7 +157,7 @@ function tune(saved: Saved, grid: Record<string, number[]> | Record<string, numb
       ),
     );
   const all = runs.map((r) => perDataset(r.rankings, scored));
-  console.log(`${'weights (on top of the configured ones)'.padEnd(60)}${datasets.map((d) => d.padStart(14)).join('')}`);
+  console.log(`${(args.base === '{}' ? 'weights (on top of the configured ones)' : 'weights (on top of the configured ones and --base)').padEnd(60)}${datasets.map((d) => d.padStart(14)).join('')}`);
   const order = runs.map((_, i) => i).sort((a, b) => all[b]!.reduce((x, y) => x + y, 0) - all[a]!.reduce((x, y) => x + y, 0));
   for (const i of order) console.log(`${JSON.stringify(runs[i]!.combo).padEnd(60)}${all[i]!.map((x) => pct(x).padStart(14)).join('')}`);
   /** The combination chosen on `items`: none may lower a dataset below the configured weights (runs[0]); best mean gain. */
@@ -175,11 +183,16 @@ function tune(saved: Saved, grid: Record<string, number[]> | Record<string, numb
   }
   const chosen = choose(scored);
   console.log(`\nchosen on all conversations: ${JSON.stringify(chosen.combo)}`);
+  // BM25 rankings (bench-data/bm25-baseline.mjs --dump) and BEAM abilities, to compare the held-out figure per category and ability
+  const bm25: Record<string, string[]> = {};
+  for (const p of args.bm25 ?? []) Object.assign(bm25, JSON.parse(readFileSync(resolve(p), 'utf8')) as Record<string, string[]>);
+  const groups = args.abilities ? (JSON.parse(readFileSync(resolve(args.abilities), 'utf8')) as Record<string, string>) : undefined;
   for (const d of datasets) {
     const items = scored.filter((q) => datasetOf(q) === d);
     console.log(
       `\n${d}: held-out rankings (the expected figure on unseen conversations) — configured weights ${pct(meanRecall(items, runs[0]!.rankings, 5))} at recall@5\n${scoreRuns(items, heldOut)}`,
     );
+    if (items.some((q) => bm25[q.key])) console.log(`\n${d}: held-out rankings (Charlie) beside BM25 (--bm25)\n${compareRuns(items, heldOut, bm25, groups)}`);
   }
 }
 

@@ -3,7 +3,7 @@
  *   similarity = wv·vector + wk·keyword          (keyword-led when vector similarity is not confident)
  *                + thread × mean similarity of the messages just before and after (archive messages)
  *   score      = (similarity + floor) × timely × brevity × (1 + dated) × (1 + told) × (1 + category)
- *                × (1 + entity) × (1 + own) × (1 + boost × usage) × (1 − wr + wr·recency)
+ *                × (1 + entity) × (1 + own) × (1 + reply) × (1 + boost × usage) × (1 − wr + wr·recency)
  * where `entity` applies when the query names the chunk's speaker or note title; `dated` (the
  * temporal pass) when the chunk was said or happened within a time the query names — a calendar
  * date or a relative anchor ("last week") resolved against the conversation's time — and then
@@ -13,7 +13,10 @@
  * conversation messages (see `brevityPrior`); `told` when the question asks when, how long or
  * how often and the text tells a time ("last Friday", "in 2019", "for three years", "twice a
  * week"); `own` when the question speaks in the first person ("when did I mention…") and the
- * chunk is a message a person wrote, not one of the assistant's replies. `thread` is there because an answer
+ * chunk is a message a person wrote, not one of the assistant's replies — except when the question
+ * asks what the assistant said ("how did you recommend…"; then `reply` lifts the replies) or
+ * for a summary (then `spread` spreads the top hits over the archive's days, spreadOverPages).
+ * `thread` is there because an answer
  * is a reply: the message after "What got you into running?" holds why, in words of its own.
  * Recency counts only when the query names no time. Each signal's measured effect on LoCoMo and
  * BEAM dev is in docs/retrieval.md; `rrf` is off by default, `brevity` is mild (1) and spares
@@ -79,6 +82,16 @@ export interface RecallWeights {
    * in the first person ("when did I mention…", "my budget"): the asker's facts are in what they wrote.
    */
   own: number;
+  /**
+   * Boost of the assistant's replies when the question asks what the assistant said ("what did
+   * you recommend", "your advice"); `own` does not apply to such a question, nor to a summary.
+   */
+  replies: number;
+  /**
+   * For a summary question, the discount of each further hit from a page (a day of the archive)
+   * that already has one among the top hits: score × (1 − spread)^n, so hits spread over the conversation.
+   */
+  spread: number;
 }
 
 export const DEFAULT_WEIGHTS: RecallWeights = {
@@ -101,6 +114,8 @@ export const DEFAULT_WEIGHTS: RecallWeights = {
   thread: 0.4,
   rrf: 0,
   own: 0.7,
+  replies: 0.3,
+  spread: 0.15,
 };
 
 /** A question that names no time and asks no particular kind of thing. */
@@ -355,7 +370,9 @@ export class Fusion {
       const floor = time === 'window' ? w.windowFloor : 0;
       const timely = time === 'outside' ? 1 - w.outside : 1;
       const told = w.tellsTime > 0 && this.shape.asksWhen && tellsTime(chunk.text) ? w.tellsTime : 0;
-      const own = w.own > 0 && this.shape.firstPerson && ownMessage(chunk) ? w.own : 0;
+      const aboutReplies = this.shape.asksAssistant === true || this.shape.summary === true;
+      const own = w.own > 0 && this.shape.firstPerson && !aboutReplies && ownMessage(chunk) ? w.own : 0;
+      const reply = w.replies > 0 && this.shape.asksAssistant && chunk.page.startsWith('log/') && !ownMessage(chunk) ? w.replies : 0;
       // the asker's own short message is a statement of theirs, not a chat turn between others
       const prior = own > 0 ? 1 : brevityPrior(chunk, w.brevity);
       const category = this.preferred.size > 0 && this.preferred.has(categoryOf(chunk)) ? w.category : 0;
@@ -365,7 +382,8 @@ export class Fusion {
       // nothing left but held or superseded records: out of retrieval
       if (!records.text) continue;
       const trust = records.confidence ?? 1;
-      const score = (similarity + floor) * timely * prior * (1 + dated) * (1 + told) * (1 + category) * (1 + entity) * (1 + own) * (1 + boost * w.usage) * (1 - wr + wr * recency) * trust;
+      const score =
+        (similarity + floor) * timely * prior * (1 + dated) * (1 + told) * (1 + category) * (1 + entity) * (1 + own) * (1 + reply) * (1 + boost * w.usage) * (1 - wr + wr * recency) * trust;
       // the discount for being outside the time asked about reorders; it does not drop what would be kept
       if (score < w.minScore * timely) continue;
       const why: string[] = [];
@@ -375,6 +393,7 @@ export class Fusion {
       if (dated > 0) why.push('temporal');
       if (category > 0) why.push('category');
       if (own > 0) why.push('own');
+      if (reply > 0) why.push('reply');
       if (boost >= 0.05) why.push('usage');
       if (wr > 0 && recency >= 0.5) why.push('recent');
       why.push(...records.flags);
@@ -395,6 +414,30 @@ export class Fusion {
       });
     }
     hits.sort((a, b) => b.score - a.score || a.page.localeCompare(b.page) || a.lineStart - b.lineStart);
-    return onePerMessage(hits, limit);
+    const top = onePerMessage(hits, this.shape.summary && w.spread > 0 ? limit * 4 : limit);
+    return this.shape.summary && w.spread > 0 ? spreadOverPages(top, w.spread, limit) : top;
   }
+}
+
+/**
+ * The first `limit` hits when each further hit of a page counts (1 − spread)^n of its score, n
+ * the hits of that page already taken: a summary wants the whole conversation, not one day of it.
+ * Greedy (maximal marginal relevance with "same page" as the similarity); hits keep their scores.
+ */
+export function spreadOverPages(sorted: readonly RecallHit[], spread: number, limit: number): RecallHit[] {
+  const left = [...sorted];
+  const taken = new Map<string, number>();
+  const out: RecallHit[] = [];
+  while (out.length < limit && left.length > 0) {
+    let best = 0;
+    let bestScore = -Infinity;
+    left.forEach((h, i) => {
+      const s = h.score * Math.pow(1 - spread, taken.get(h.page) ?? 0);
+      if (s > bestScore) [best, bestScore] = [i, s];
+    });
+    const [h] = left.splice(best, 1);
+    out.push(h!);
+    taken.set(h!.page, (taken.get(h!.page) ?? 0) + 1);
+  }
+  return out;
 }

@@ -34,6 +34,10 @@ export interface QueryShape {
   asksWhen?: boolean;
   /** Whether the asker speaks of themselves ("what did I say", "my budget"): their own messages count more than the assistant's replies. */
   firstPerson?: boolean;
+  /** Whether it asks what the assistant said ("what did you recommend", "your advice"): then its replies are not ranked below the asker's messages. */
+  asksAssistant?: boolean;
+  /** Whether it asks for a summary ("summarize", "an overview of"): then hits are spread over the conversation. */
+  summary?: boolean;
 }
 
 const PREFERENCE = /\b(?:like[sd]?|love[sd]?|enjoys?|prefers?|preferences?|favou?rites?|hates?|dislikes?|into|fan of|tastes?|wants?|wish(?:es)?)\b/i;
@@ -50,10 +54,62 @@ export function classifyQuery(query: string, now: Date): QueryShape {
   if (namesTime || recent || TEMPORAL.test(query)) kind = 'temporal';
   else if (PREFERENCE.test(query)) kind = 'preference';
   else if (PERSON.test(query)) kind = 'person';
-  return { kind, query, windows, dates, namesTime, recent, asksWhen: ASKS_WHEN.test(query), firstPerson: firstPerson(query) };
+  return {
+    kind,
+    query,
+    windows,
+    dates,
+    namesTime,
+    recent,
+    asksWhen: ASKS_WHEN.test(query),
+    firstPerson: firstPerson(query),
+    asksAssistant: asksAssistant(query),
+    summary: asksSummary(query),
+  };
 }
 
 /** Whether `query` speaks in the first person: "I" (capital, so not a Roman numeral in "part i"), "me", "my", "mine", "myself". */
 export function firstPerson(query: string): boolean {
   return /\bI(?:['’](?:m|ve|d|ll))?\b/u.test(query) || /\b(?:me|my|mine|myself)\b/i.test(query);
+}
+
+/**
+ * Verbs of advice and telling, in the past ("you recommended", "did you suggest"): a question in
+ * the present ("can you give me…", "could you tell me…") is a request, not about what was said.
+ * Each entry is [base form, past form].
+ */
+export const ASSISTANT_VERBS: readonly (readonly [string, string])[] = [
+  ['recommend', 'recommended'],
+  ['suggest', 'suggested'],
+  ['advise', 'advised'],
+  ['tell', 'told'],
+  ['say', 'said'],
+  ['explain', 'explained'],
+  ['mention', 'mentioned'],
+  ['propose', 'proposed'],
+  ['show', 'showed'],
+  ['give', 'gave'],
+  ['outline', 'outlined'],
+  ['describe', 'described'],
+];
+/** What the assistant gave, named as its own: "your suggestion", "the advice you gave". */
+export const ASSISTANT_NOUNS: readonly string[] = ['suggestion', 'advice', 'recommendation', 'explanation', 'tip', 'answer', 'reply', 'idea', 'feedback'];
+/** Words that ask for a summary of a conversation. */
+export const SUMMARY_WORDS: readonly string[] = ['summary', 'summaries', 'summarize', 'summarise', 'summarizing', 'summarising', 'recap', 'overview', 'sum up'];
+
+const alt = (xs: readonly string[]) => xs.map((x) => x.replace(/ /g, '\\s+')).join('|');
+const ASKS_ASSISTANT = new RegExp(
+  `\\b(?:did\\s+you\\s+(?:${alt(ASSISTANT_VERBS.map((v) => v[0]))})|you(?:['’]ve|\\s+have|\\s+had)?\\s+(?:${alt(ASSISTANT_VERBS.map((v) => v[1]))})|your\\s+(?:${alt(ASSISTANT_NOUNS)})s?)\\b`,
+  'i',
+);
+const SUMMARY = new RegExp(`\\b(?:${alt(SUMMARY_WORDS)})\\b`, 'i');
+
+/** Whether `query` asks about what the assistant said or advised ("what did you recommend", "your suggestion"). */
+export function asksAssistant(query: string): boolean {
+  return ASKS_ASSISTANT.test(query);
+}
+
+/** Whether `query` asks for a summary ("summarize how my project went", "an overview of"). */
+export function asksSummary(query: string): boolean {
+  return SUMMARY.test(query);
 }
