@@ -86,6 +86,13 @@ if (args.build) {
         `${String(ours.chunks).padStart(8)} chunks: Charlie ${mb(ours.peakRss)} peak RSS, ${(ours.ms / 1000).toFixed(1)} s` +
           `  plain LanceDB ${mb(peer.peakRss)}, ${(peer.ms / 1000).toFixed(1)} s (${peer.chunks} chunks)  ratio ${(ours.peakRss / peer.peakRss).toFixed(2)}×`,
       );
+      for (const [who, f] of [
+        ['Charlie', ours],
+        ['plain LanceDB', peer],
+      ] as const) {
+        const phases = f.phases.map((p) => `${p.name} ${(p.ms / 1000).toFixed(1)} s, RSS ≤ ${mb(p.rss)} (heap ${mb(p.heapUsed)}, external ${mb(p.external)})`);
+        console.log(`          ${who}: embedding ${(f.embedMs / 1000).toFixed(1)} s; ${phases.join('; ')}`);
+      }
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
