@@ -161,4 +161,24 @@ describe('incremental indexing', () => {
     // and nothing is re-embedded on the next sync
     expect((await index.sync('home')).embedded).toBe(0);
   });
+  it('a page written in a large batch, edited later, has its old rows replaced (read from the table, not kept in memory)', async () => {
+    const page = (p: number, edited = -1) =>
+      `# Topic ${p}\n\n${Array.from({ length: 300 }, (_, i) => `## Part ${i}\n\n${i === edited ? 'the quince tree was pruned' : `word${p}x${i} is said here`}.\n`).join('\n')}`;
+    write('notes/Topic-0.md', page(0));
+    write('notes/Topic-1.md', page(1));
+    const index = open();
+    await index.sync('home');
+    expect(writes.map((w) => w.add)).toEqual([600]);
+    writes = [];
+    write('notes/Topic-0.md', page(0, 7));
+    const stats = await index.sync('home');
+    expect(stats.embedded).toBe(1);
+    expect(writes).toEqual([expect.objectContaining({ add: 1, remove: 1 })]);
+    const stored = await rows("page = 'notes/Topic-0.md'");
+    expect(stored).toHaveLength(300);
+    expect(stored.filter((r) => r.text.includes('quince'))).toHaveLength(1);
+    expect(stored.filter((r) => r.text.includes('word0x7 '))).toHaveLength(0);
+    expect(await keyword(index, ['word0x7'])).toHaveLength(0);
+    expect(await keyword(index, ['quince'])).toHaveLength(1);
+  });
 });

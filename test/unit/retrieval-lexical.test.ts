@@ -30,4 +30,20 @@ describe('in-memory keyword index', () => {
     const lines = ix.search('gardening', 200, 0).map((h) => h.value.line);
     expect(lines).toEqual([90, 91, 92, 93, 94, 96, 97, 98, 99]);
   });
+  it('after removals and a compaction, ranks and scores exactly as an index of only the live documents', () => {
+    const words = ['garden', 'quince', 'pruned', 'hiking', 'tea', 'morning', 'dentist', 'school'];
+    const text = (i: number, n: number) => Array.from({ length: n }, (_, j) => words[(i * 7 + j * 3) % words.length]).join(' ');
+    const ix = new LexicalIndex<number>();
+    const fresh = new LexicalIndex<number>();
+    for (let i = 0; i < 200; i++) {
+      const key = `page-${i % 10}`;
+      ix.add(key, i, text(i, 1 + (i % 9)), i % 4 === 0 ? text(i + 1, 3) : '');
+      if (i % 10 >= 7) fresh.add(key, i, text(i, 1 + (i % 9)), i % 4 === 0 ? text(i + 1, 3) : '');
+    }
+    for (let k = 0; k < 7; k++) ix.remove(`page-${k}`);
+    expect(ix.size).toBe(fresh.size);
+    for (const q of ['quince garden', 'tea', 'dentist school morning', 'hiking']) expect(ix.search(q, 20, 0.4)).toEqual(fresh.search(q, 20, 0.4));
+    ix.add('page-0', 1000, 'quince quince quince');
+    expect(ix.search('quince', 1, 0)[0]!.value).toBe(1000);
+  });
 });

@@ -129,10 +129,16 @@ export class BatchWriter {
       state.pages.delete(p);
       state.rows.delete(p);
     }
-    const byPage = new Map<string, RowKey[]>(changed.map((c) => [c.page, []]));
-    for (const r of stored) if (wanted.has(`${r.page}#${t.rowKey(r)}`)) byPage.get(r.page)!.push(r);
-    for (const r of add) byPage.get(r.page)!.push({ page: r.page, hash: r.hash, lineStart: r.lineStart, lineEnd: r.lineEnd });
-    for (const [p, rows] of byPage) state.rows.set(p, rows);
+    if (add.length > RECENT_VECTORS / 4) {
+      // a build or large reindex: keeping every written row's key would hold the whole table
+      // (a million objects at 1M chunks); a page changed later reads its rows from the table once
+      for (const c of changed) state.rows.delete(c.page);
+    } else {
+      const byPage = new Map<string, RowKey[]>(changed.map((c) => [c.page, []]));
+      for (const r of stored) if (wanted.has(`${r.page}#${t.rowKey(r)}`)) byPage.get(r.page)!.push(r);
+      for (const r of add) byPage.get(r.page)!.push({ page: r.page, hash: r.hash, lineStart: r.lineStart, lineEnd: r.lineEnd });
+      for (const [p, rows] of byPage) state.rows.set(p, rows);
+    }
     for (const c of changed) state.pages.set(c.page, { hash: c.hash, mtimeMs: c.mtimeMs, size: c.size });
     return { chunks, embedded: pending.length };
   }

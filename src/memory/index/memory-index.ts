@@ -71,9 +71,17 @@ const OPTIMIZE_AFTER_ROWS = 500;
  * pages, chunks and vectors at a time instead of every changed page's before the first write.
  */
 const WRITE_BATCH_CHUNKS = 2048;
-/** Pages read at once while filling a batch. */
+/** Pages read at once while filling a batch, and at most this many bytes of them (pages of a thousand chunks are not read sixteen at a time). */
 const READ_AHEAD = 16;
+const READ_AHEAD_BYTES = 1 << 20;
 const SAFE_PROJECT = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+
+/** The pages from `start` to read next: up to `pages` of them and `bytes` in all, at least one. */
+function readAhead(files: readonly PageFile[], start: number, pages: number, bytes: number): PageFile[] {
+  let end = start;
+  for (let total = 0; end < files.length && end - start < pages && (end === start || total + files[end]!.size <= bytes); end++) total += files[end]!.size;
+  return files.slice(start, end);
+}
 
 const emptyStats = (): SyncStats => ({ projects: 0, pages: 0, changed: 0, deleted: 0, chunks: 0, embedded: 0, ms: 0 });
 
@@ -291,7 +299,7 @@ export class MemoryIndex {
       let size = 0;
       for (;;) {
         if (ready.length === 0 && i < candidates.length) {
-          const slice = candidates.slice(i, i + READ_AHEAD);
+          const slice = readAhead(candidates, i, READ_AHEAD, READ_AHEAD_BYTES);
           i += slice.length;
           for (const c of await Promise.all(slice.map(read))) if (c) ready.push(c);
           continue;
