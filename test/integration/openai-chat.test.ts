@@ -311,14 +311,21 @@ describe('OpenAIChatModel against the fake model server', () => {
 
   it('aborts promptly while waiting for an answer and during a retry backoff', async () => {
     const s = await start([{ hang: true }, { status: 429, headers: { 'retry-after': '10' } }]);
-    const c1 = new AbortController();
-    setTimeout(() => c1.abort(), 50);
+    /** Aborts once the server has seen `n` requests, `after` ms later: on a loaded machine a fixed timer can fire before the request is sent. */
+    const abortAt = (n: number, after: number) => {
+      const c = new AbortController();
+      const poll = setInterval(() => {
+        if (s.requests.length < n) return;
+        clearInterval(poll);
+        setTimeout(() => c.abort(), after);
+      }, 5);
+      return c.signal;
+    };
     const t0 = Date.now();
-    expect(((await failure(model(s.url).stream(ask('x', { signal: c1.signal })))) as Error).name).toBe('AbortError');
-    const c2 = new AbortController();
-    setTimeout(() => c2.abort(), 150);
-    expect(((await failure(model(s.url).stream(ask('x', { signal: c2.signal })))) as Error).name).toBe('AbortError');
-    expect(Date.now() - t0).toBeLessThan(1500);
+    expect(((await failure(model(s.url).stream(ask('x', { signal: abortAt(1, 20) })))) as Error).name).toBe('AbortError');
+    // the 429 asks to wait 10 s: the abort lands in that backoff
+    expect(((await failure(model(s.url).stream(ask('x', { signal: abortAt(2, 100) })))) as Error).name).toBe('AbortError');
+    expect(Date.now() - t0).toBeLessThan(5000);
     expect(s.requests).toHaveLength(2);
   });
 
