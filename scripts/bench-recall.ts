@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import * as lancedb from '@lancedb/lancedb';
 import { applyIndexRuntime, loadConfig } from '../src/config.js';
 import { tableName } from '../src/memory/index/project-table.js';
-import { plainHybridQuery } from './bench-plain-query.js';
+import { peerTable, plainHybridQuery } from './bench-plain-query.js';
 import { silentLogger } from '../src/core/ports/index.js';
 import { HashingEmbedder } from '../src/memory/index/hashing-embedder.js';
 import { createRecall } from '../src/memory/recall.js';
@@ -136,7 +136,11 @@ for (const size of args.sizes.split(',').map(Number)) {
     }
     const embedder = new HashingEmbedder();
     const db = await lancedb.connect(join(dataDir, 'index'));
-    const table = await db.openTable(tableName('bench', embedder.id));
+    const peerDb = await lancedb.connect(join(dataDir, 'plain-lancedb')); // its own folder: Charlie's index never sees it
+    step('copying the table for the plain LanceDB peer');
+    const charlies = await db.openTable(tableName('bench', embedder.id));
+    const table = await peerTable(peerDb, charlies, 'plain');
+    charlies.close();
     const times: number[] = [];
     /** CPU time of the process (every thread) during each search: the work, whatever the machine's load. */
     const cpuTimes: number[] = [];
@@ -171,6 +175,7 @@ for (const size of args.sizes.split(',').map(Number)) {
     }
     table.close();
     db.close();
+    peerDb.close();
     step('incremental reindex');
     service.watching(false); // an incremental reindex checks every page
     t = performance.now();

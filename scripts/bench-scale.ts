@@ -27,7 +27,7 @@ import { applyIndexRuntime, loadConfig } from '../src/config.js';
 import { silentLogger, type Logger } from '../src/core/ports/index.js';
 import { HashingEmbedder } from '../src/memory/index/hashing-embedder.js';
 import { tableName } from '../src/memory/index/project-table.js';
-import { plainHybridQuery } from './bench-plain-query.js';
+import { peerTable, plainHybridQuery } from './bench-plain-query.js';
 import { createRecall } from '../src/memory/recall.js';
 import { SqliteUsageStore } from '../src/storage/usage-store.js';
 import { buildApp } from '../src/main.js';
@@ -210,15 +210,16 @@ async function scenario(label: string, household: Household | null, root: string
     step(`${label}: recall`);
     const queries = Number(args.queries);
     const db = await lancedb.connect(join(dataDir, 'index'));
-    const table = await db.openTable(tableName(MAIN.slug, new HashingEmbedder().id));
+    const peerDb = await lancedb.connect(join(dataDir, 'plain-lancedb')); // its own folder: Charlie's index never sees it
+    const charlies = await db.openTable(tableName(MAIN.slug, new HashingEmbedder().id));
+    const table = await peerTable(peerDb, charlies, 'plain');
+    charlies.close();
     const embedder = new HashingEmbedder();
     for (let i = 0; i < queries + 10; i++) {
       const q = `${['boiler', 'school', 'dentist', 'insurance'][i % 4]} ${titles.length ? titles[(i * 31) % titles.length] : 'plans'}`;
       t = performance.now();
       await app.assistant.memory.searchMemory(place, q, 8);
       const ours = performance.now() - t;
-      // the app compacts the table meanwhile (optimize drops old versions' files): read the latest
-      await table.checkoutLatest();
       t = performance.now();
       const vector = (await embedder.embed([q]))[0]!;
       await plainHybridQuery(table, vector, q);
@@ -230,6 +231,7 @@ async function scenario(label: string, household: Household | null, root: string
     }
     table.close();
     db.close();
+    peerDb.close();
     step(`${label}: a hand edit`);
     const page = join(projectsDir, MAIN.slug, 'notes', 'People', `${SPEAKER.replace(/ /g, '-')}.md`);
     const marker = 'zanzibarquokka';
