@@ -32,7 +32,7 @@ import { createRecall } from '../src/memory/recall.js';
 import { SqliteUsageStore } from '../src/storage/usage-store.js';
 import { buildApp } from '../src/main.js';
 import { startFakeModelServer } from '../test/support/fake-model-server.js';
-import { consoleLogger, percentile, START_NODE_FLAGS, startEnv } from './bench-util.js';
+import { chatStartEnv, consoleLogger, percentile, START_NODE_FLAGS, startEnv } from './bench-util.js';
 import { formatProcMemory, procMemory, reducingGc } from './proc-memory.js';
 import { MAIN, SPEAKER, writeEmpty, writeHousehold, type Household } from './bench-scale-data.js';
 
@@ -265,17 +265,7 @@ async function scenario(label: string, household: Household | null, root: string
 /** Start-up of the terminal chat to its prompt line and its RSS once idle, against `--version`. */
 async function startup(root: string): Promise<{ version: number; chat: number; idleRss: number }> {
   const model = await startFakeModelServer(() => ({ text: REPLY }));
-  const env = startEnv({
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? '',
-    LLM_BASE_URL: model.url,
-    LLM_MODEL: 'fake-model',
-    EMBEDDER: 'builtin',
-    PROJECTS_DIR: join(root, 'projects'),
-    DATA_DIR: join(root, 'data'),
-    WEB_PORT: '0',
-    LOG_LEVEL: 'silent',
-  });
+  const env = chatStartEnv(root, model.url);
   const run = (extra: string[], until: RegExp | null) =>
     new Promise<{ ms: number; rss: number }>((resolve, reject) => {
       const t = performance.now();

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import { startFakeModelServer } from '../test/support/fake-model-server.js';
-import { percentile, START_NODE_FLAGS, startEnv } from './bench-util.js';
+import { chatStartEnv, percentile, START_NODE_FLAGS } from './bench-util.js';
 import { writeEmpty } from './bench-scale-data.js';
 
 const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
@@ -24,17 +24,7 @@ const repo = join(import.meta.dirname, '..');
 const root = mkdtempSync(join(tmpdir(), 'charlie-bench-startup-'));
 writeEmpty(join(root, 'projects'));
 const model = await startFakeModelServer(() => ({ text: 'ok' }));
-const env = startEnv({
-  PATH: process.env.PATH ?? '',
-  HOME: process.env.HOME ?? '',
-  LLM_BASE_URL: model.url,
-  LLM_MODEL: 'fake-model',
-  EMBEDDER: 'builtin',
-  PROJECTS_DIR: join(root, 'projects'),
-  DATA_DIR: join(root, 'data'),
-  WEB_PORT: '0',
-  LOG_LEVEL: 'silent',
-});
+const env = chatStartEnv(root, model.url);
 
 /** One start: until the process exits (`until` null) or prints `until`; then the RSS after 3 s idle. */
 const run = (argv: string[], until: RegExp | null) =>

@@ -1,4 +1,5 @@
 /** Small helpers for the command-line scripts. */
+import { join } from 'node:path';
 import type { Logger } from '../src/core/ports/index.js';
 
 export function percentile(values: number[], p: number): number {
@@ -46,6 +47,20 @@ export function mulberry32(seed: number): () => number {
  */
 export const START_NODE_FLAGS = ['--max-semi-space-size=16'];
 export const startEnv = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({ ...env, MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX ?? '2' });
+
+/** The environment of a timed start of the terminal chat: an empty project under `root`, the scripted model at `modelUrl`, no web port, no logs. */
+export const chatStartEnv = (root: string, modelUrl: string): NodeJS.ProcessEnv =>
+  startEnv({
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    LLM_BASE_URL: modelUrl,
+    LLM_MODEL: 'fake-model',
+    EMBEDDER: 'builtin',
+    PROJECTS_DIR: join(root, 'projects'),
+    DATA_DIR: join(root, 'data'),
+    WEB_PORT: '0',
+    LOG_LEVEL: 'silent',
+  });
 
 /** Two to four distinct pages for page `i` of `nodes` to link to, three in ten drawn from the first 40: a few hubs collect many links, as real memories do. */
 export function hubLinks(rand: () => number, i: number, nodes: number): Set<number> {

@@ -16,6 +16,8 @@
  * (per-row removal by page and line) is the table's own rule.
  */
 
+import { topK } from './top-k.js';
+
 /** The identity of a row within its table: its page and first line (project-table.ts deletes by these). */
 export interface Placed {
   page: string;
@@ -144,34 +146,4 @@ export class VectorPass<T extends Placed> {
     }
     return topK(ids, scores, limit).map((slot) => ({ value: this.values[slot]!, score: scores[slot]! }));
   }
-}
-
-/** The `k` ids of highest score, best first, ties to the lower id (a bounded min-heap, as lexical.ts). */
-function topK(ids: number[], scores: Float32Array, k: number): number[] {
-  const worse = (x: number, y: number) => scores[x]! < scores[y]! || (scores[x] === scores[y] && x > y);
-  const heap: number[] = [];
-  for (const id of ids) {
-    if (heap.length < k) {
-      heap.push(id);
-      for (let i = heap.length - 1; i > 0;) {
-        const p = (i - 1) >> 1;
-        if (!worse(heap[i]!, heap[p]!)) break;
-        [heap[i], heap[p]] = [heap[p]!, heap[i]!];
-        i = p;
-      }
-    } else if (worse(heap[0]!, id)) {
-      heap[0] = id;
-      for (let i = 0; ;) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let w = i;
-        if (l < heap.length && worse(heap[l]!, heap[w]!)) w = l;
-        if (r < heap.length && worse(heap[r]!, heap[w]!)) w = r;
-        if (w === i) break;
-        [heap[i], heap[w]] = [heap[w]!, heap[i]!];
-        i = w;
-      }
-    }
-  }
-  return heap.sort((x, y) => scores[y]! - scores[x]! || x - y);
 }
