@@ -32,7 +32,7 @@ import { createRecall } from '../src/memory/recall.js';
 import { SqliteUsageStore } from '../src/storage/usage-store.js';
 import { buildApp } from '../src/main.js';
 import { startFakeModelServer } from '../test/support/fake-model-server.js';
-import { chatStartEnv, consoleLogger, percentile, START_NODE_FLAGS, startEnv } from './bench-util.js';
+import { chatStartEnv, consoleLogger, percentile, START_NODE_FLAGS, startEnv, timeStart } from './bench-util.js';
 import { formatProcMemory, procMemory, reducingGc } from './proc-memory.js';
 import { MAIN, SPEAKER, writeEmpty, writeHousehold, type Household } from './bench-scale-data.js';
 
@@ -266,37 +266,8 @@ async function scenario(label: string, household: Household | null, root: string
 async function startup(root: string): Promise<{ version: number; chat: number; idleRss: number }> {
   const model = await startFakeModelServer(() => ({ text: REPLY }));
   const env = chatStartEnv(root, model.url);
-  const run = (extra: string[], until: RegExp | null) =>
-    new Promise<{ ms: number; rss: number }>((resolve, reject) => {
-      const t = performance.now();
-      // what `npm start` runs: the start-up build (bin/build.mjs); the first --version builds it if stale
-      const child = spawn(process.execPath, [...START_NODE_FLAGS, '--disable-warning=ExperimentalWarning', 'bin/charlie.mjs', ...extra], {
-        cwd: join(import.meta.dirname, '..'),
-        env,
-        stdio: ['pipe', 'pipe', 'pipe'],
-      });
-      let out = '';
-      let ms = NaN;
-      child.stdout.on('data', (d: Buffer) => {
-        out += d.toString();
-        if (until && Number.isNaN(ms) && until.test(out)) {
-          ms = performance.now() - t;
-          // idle: the prompt is shown; wait for start-up work to settle, then read the RSS
-          setTimeout(() => {
-            const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-            const rss = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN) * 1024;
-            child.stdin.end();
-            child.once('close', () => resolve({ ms, rss }));
-          }, 3000);
-        }
-      });
-      child.on('error', reject);
-      child.on('close', (code) => {
-        if (!until) resolve({ ms: performance.now() - t, rss: NaN });
-        else if (Number.isNaN(ms)) reject(new Error(`the chat did not start (exit ${code}): ${out}`));
-      });
-      if (!until) child.stdin.end();
-    });
+  // what `npm start` runs: the start-up build (bin/build.mjs); the first --version builds it if stale
+  const run = (extra: string[], until: RegExp | null) => timeStart(['--disable-warning=ExperimentalWarning', 'bin/charlie.mjs', ...extra], env, until);
   try {
     const version: number[] = [];
     const chat: number[] = [];

@@ -8,14 +8,12 @@
  * The runs interleave (one of each per round), so a change of load moves every row alike.
  * Prints the median of each and the difference chat − `--version`.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { performance } from 'node:perf_hooks';
 import { startFakeModelServer } from '../test/support/fake-model-server.js';
-import { chatStartEnv, percentile, START_NODE_FLAGS } from './bench-util.js';
+import { chatStartEnv, percentile, timeStart } from './bench-util.js';
 import { writeEmpty } from './bench-scale-data.js';
 
 const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
@@ -26,35 +24,7 @@ writeEmpty(join(root, 'projects'));
 const model = await startFakeModelServer(() => ({ text: 'ok' }));
 const env = chatStartEnv(root, model.url);
 
-/** One start: until the process exits (`until` null) or prints `until`; then the RSS after 3 s idle. */
-const run = (argv: string[], until: RegExp | null) =>
-  new Promise<{ ms: number; rss: number }>((resolve, reject) => {
-    const t = performance.now();
-    const child = spawn(process.execPath, [...START_NODE_FLAGS, ...argv], { cwd: repo, env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    let ms = NaN;
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (until && Number.isNaN(ms) && until.test(out)) {
-        ms = performance.now() - t;
-        setTimeout(() => {
-          const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-          const rss = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN) * 1024;
-          child.stdin.end();
-          child.once('close', () => resolve({ ms, rss }));
-        }, 3000);
-      }
-    });
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (!until) {
-        if (code === 0) resolve({ ms: performance.now() - t, rss: NaN });
-        else reject(new Error(`exit ${code}: ${out}`));
-      } else if (Number.isNaN(ms)) reject(new Error(`the chat did not start (exit ${code}): ${out}`));
-    });
-    if (!until) child.stdin.end();
-  });
+const run = (argv: string[], until: RegExp | null) => timeStart(argv, env, until);
 
 try {
   // build once first (what the first `npm start` after an edit does), so the rounds time a current build

@@ -1,5 +1,8 @@
 /** Small helpers for the command-line scripts. */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import type { Logger } from '../src/core/ports/index.js';
 
 export function percentile(values: number[], p: number): number {
@@ -76,4 +79,40 @@ export function hubLinks(rand: () => number, i: number, nodes: number): Set<numb
 /** Each phase's p50 / p95 (ms), in the order they were first heard: `embed 0.12 / 0.30, vector …`. */
 export function phaseLine(phases: ReadonlyMap<string, number[]>): string {
   return [...phases].map(([name, ms]) => `${name} ${percentile(ms, 50).toFixed(2)} / ${percentile(ms, 95).toFixed(2)}`).join(', ');
+}
+
+/**
+ * One timed start of Charlie (`node START_NODE_FLAGS ...argv` in the repo): until it exits
+ * (`until` null; a non-zero exit fails) or prints `until`, then its RSS after 3 s idle, read from
+ * /proc. Used by bench:startup and bench:scale's start-up step.
+ */
+export function timeStart(argv: string[], env: NodeJS.ProcessEnv, until: RegExp | null): Promise<{ ms: number; rss: number }> {
+  return new Promise((resolve, reject) => {
+    const t = performance.now();
+    const child = spawn(process.execPath, [...START_NODE_FLAGS, ...argv], { cwd: join(import.meta.dirname, '..'), env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let ms = NaN;
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (until && Number.isNaN(ms) && until.test(out)) {
+        ms = performance.now() - t;
+        // idle: the prompt is shown; wait for start-up work to settle, then read the RSS
+        setTimeout(() => {
+          const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+          const rss = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN) * 1024;
+          child.stdin.end();
+          child.once('close', () => resolve({ ms, rss }));
+        }, 3000);
+      }
+    });
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (!until) {
+        if (code === 0) resolve({ ms: performance.now() - t, rss: NaN });
+        else reject(new Error(`exit ${code}: ${out}`));
+      } else if (Number.isNaN(ms)) reject(new Error(`the chat did not start (exit ${code}): ${out}`));
+    });
+    if (!until) child.stdin.end();
+  });
 }
