@@ -67,9 +67,10 @@ function trailingMark(speaker: string): { at: number; slashes: number } | null {
 /**
  * " (reply)" after the speaker marks the assistant's entries, so a name that itself ends in
  * "(reply)" (a Discord nickname can) is written with one more backslash before the "(" and read
- * back without it: no display name can make a person's words read as the assistant's.
+ * back without it: no display name can make a person's words read as the assistant's. Recall's
+ * chunk headings write the speaker the same way (chunker.ts), so recall tells the two apart alike.
  */
-function escapeSpeaker(speaker: string): string {
+export function escapeSpeaker(speaker: string): string {
   const m = trailingMark(speaker);
   return m ? `${speaker.slice(0, m.at)}\\${speaker.slice(m.at)}` : speaker;
 }

@@ -5,7 +5,7 @@
  * content hash (which keys its vector, so an unchanged chunk is never re-embedded).
  */
 import { createHash } from 'node:crypto';
-import { LOG_FILE, parseLog } from '../archive-format.js';
+import { escapeSpeaker, LOG_FILE, parseLog } from '../archive-format.js';
 import { z } from 'zod';
 import { parseYamlLimited, splitFrontMatter } from '../store/front-matter.js';
 import { parseSensitivity, sensitivityOf } from '../../core/sensitivity.js';
@@ -148,7 +148,8 @@ function chunkLog(page: string, date: string, content: string, options: ChunkOpt
   return entries.flatMap((e, i) => {
     const context: string[] = [];
     for (let j = Math.max(0, i - n); j <= Math.min(entries.length - 1, i + n); j++) if (j !== i) context.push(said(j));
-    const heading = `${spokenDate(date)} ${e.time.slice(11, 16)} · ${e.speaker}${e.role === 'assistant' ? ' (reply)' : ''}`;
+    // the speaker as the archive writes it, so only the assistant's own entries end in " (reply)" (fusion.ts)
+    const heading = `${spokenDate(date)} ${e.time.slice(11, 16)} · ${escapeSpeaker(e.speaker)}${e.role === 'assistant' ? ' (reply)' : ''}`;
     // the marker of a sensitive message covers every section of it
     const sensitivity = sensitivityOf(e.text);
     const mark = sensitivity === 'sensitive' ? '\nsensitive' : '';
