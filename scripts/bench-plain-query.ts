@@ -29,13 +29,13 @@ export async function peerTable(db: lancedb.Connection, source: lancedb.Table, n
   if (!table) throw new Error('the table to copy for the plain LanceDB peer is empty');
   await table.createIndex('search_text', { config: lancedb.Index.fts() });
   await table.createIndex('context', { config: lancedb.Index.fts() });
-  if ((await table.countRows()) >= VECTOR_INDEX_ROWS) await table.createIndex('vector', { config: lancedb.Index.hnswSq({ distanceType: 'dot' }) });
+  if ((await table.countRows()) >= VECTOR_INDEX_ROWS) await table.createIndex('vector', { config: lancedb.Index.hnswSq({ distanceType: 'cosine' }) });
   return table;
 }
 
 export async function plainHybridQuery(table: lancedb.Table, vector: ArrayLike<number>, q: string): Promise<void> {
   await Promise.all([
-    table.query().nearestTo(Array.from(vector)).distanceType('dot').limit(100).toArray(),
+    table.query().nearestTo(Array.from(vector)).distanceType('cosine').limit(100).toArray(),
     table
       .query()
       .fullTextSearch(new lancedb.MultiMatchQuery(keyTerms(q, 10).join(' '), ['search_text', 'context']))

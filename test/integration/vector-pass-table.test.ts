@@ -3,7 +3,7 @@ import * as lancedb from '@lancedb/lancedb';
 import { chunkPage } from '../../src/memory/index/chunker.js';
 import { brevityPrior, contentWords } from '../../src/memory/index/fusion.js';
 import { HashingEmbedder } from '../../src/memory/index/hashing-embedder.js';
-import { ProjectTable, type ChunkRow, type ScoredChunk } from '../../src/memory/index/project-table.js';
+import { ProjectTable, VECTOR_INDEX_MIN_ROWS, type ChunkRow, type ScoredChunk } from '../../src/memory/index/project-table.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,4 +76,51 @@ describe('vector pass: in memory and through LanceDB', () => {
     await memory.write({ pages: ['log/2024-03-01.md', 'log/2024-03-02.md'], rows: [], add: [] });
     expect((await memory.vectorSearch(q!, 50)).every((h) => h.page === 'notes/Topics.md')).toBe(true);
   });
+
+  it('indexes a large table by vector and by time, and the time pass still finds only the window', async () => {
+    const days = 40;
+    const perDay = Math.ceil(VECTOR_INDEX_MIN_ROWS / days);
+    const add: ChunkRow[] = [];
+    for (let d = 0; d < days; d++) {
+      const day = new Date(Date.UTC(2024, 0, 1 + d)).toISOString().slice(0, 10);
+      add.push(
+        ...(await rows(
+          `log/${day}.md`,
+          day,
+          Array.from({ length: perDay }, (_, i) => `Day ${d} note ${i} on ${TOPICS[(d + i) % TOPICS.length]}.`),
+        )),
+      );
+    }
+    expect(add.length).toBeGreaterThanOrEqual(VECTOR_INDEX_MIN_ROWS);
+    const writer = await ProjectTable.open(db, 'big', embedder.dimensions, 0);
+    await writer.write({ pages: [], rows: [], add });
+    // a table indexed the way Charlie did before (HNSW-SQ by dot product, which LanceDB answers wrongly) is re-indexed
+    const raw = await db.openTable('big');
+    await raw.createIndex('vector', { config: lancedb.Index.hnswSq({ distanceType: 'dot' }) });
+    const before = (await raw.listIndices()).map((i) => i.name);
+    raw.close();
+    // as after a restart with such a table
+    const table = await ProjectTable.open(db, 'big', embedder.dimensions, 0);
+    await table.optimize();
+    const fresh = await db.openTable('big');
+    const after = await fresh.listIndices();
+    fresh.close();
+    expect(after.flatMap((i) => i.columns)).toEqual(expect.arrayContaining(['vector', 'updated']));
+    expect(after.filter((i) => i.columns.includes('vector'))).toHaveLength(1);
+    expect(after.map((i) => i.name)).not.toContain(before[0]);
+    const [q] = await embedder.embed(['a trip to Lisbon']);
+    const window = [{ start: Date.parse('2024-01-10T00:00:00Z'), end: Date.parse('2024-01-11T00:00:00Z') }];
+    const hits = await table.windowSearch(q!, window, 5);
+    expect(hits).toHaveLength(5);
+    expect(hits.every((h) => h.page === 'log/2024-01-10.md')).toBe(true);
+    // the same table searched exactly, in memory: LanceDB's index finds the same nearest rows, with their cosine
+    const exact = await ProjectTable.open(db, 'big', embedder.dimensions, 100_000);
+    const inMemory = await exact.windowSearch(q!, window, 5);
+    expect(hits[0]!.text).toContain('Lisbon');
+    hits.forEach((h, i) => expect(h.score).toBeCloseTo(inMemory[i]!.score, 4));
+    const nearest = await table.vectorSearch(q!, 5);
+    const nearestExact = await exact.vectorSearch(q!, 5);
+    expect(nearest.every((h) => h.text.includes('Lisbon'))).toBe(true);
+    nearest.forEach((h, i) => expect(h.score).toBeCloseTo(nearestExact[i]!.score, 4));
+  }, 60_000);
 });

@@ -42,7 +42,26 @@ export interface ScoredChunk extends StoredChunk {
 const DATED_PAGE = 'decisions.md';
 const SHOWN = ['page', 'heading', 'line_start', 'line_end', 'message_line', 'text', 'entity', 'updated', 'staleness', 'sensitivity', 'hash', 'embedder'];
 /** Rows before a vector index pays for itself (flat search is exact and fast enough below). */
-const VECTOR_INDEX_MIN_ROWS = 8000;
+export const VECTOR_INDEX_MIN_ROWS = 8000;
+
+/**
+ * The vector index: HNSW over scalar-quantised vectors, by cosine. Not by dot product, though the
+ * vectors are unit length and the ranking would be the same: LanceDB 0.31's HNSW-SQ with `dot`
+ * returns wrong neighbours (distances near −190 for unit vectors; test/integration/vector-pass-table).
+ * The index is named so a table indexed the old way is re-indexed (`optimize`).
+ */
+const VECTOR_INDEX = 'vector_cosine_idx';
+/**
+ * Candidates per hit re-scored with the stored vectors: the quantised distances are coarse (0.90
+ * for a true 0.36), and fusion adds the cosine to the keyword score, so the scores must be exact.
+ */
+const VECTOR_REFINE = 4;
+
+/** A cosine distance as a similarity; a zero vector (an empty text) has none and scores 0. */
+const cosineOf = (distance: unknown) => {
+  const d = Number(distance);
+  return Number.isFinite(d) ? 1 - d : 0;
+};
 
 /**
  * Rows up to which the vector pass runs in memory (vector-pass.ts), as exact as LanceDB's flat
@@ -279,13 +298,21 @@ export class ProjectTable {
     return this.loading;
   }
 
-  /** Merges new rows into the indexes; builds the vector index once the table is large. */
-  /** Compacts, builds the vector index when due, and deletes versions older than `keepMs` (0: all but the newest, after a forget). */
+  /**
+   * Compacts, builds the vector index and the index of `updated` once the table is large, and deletes
+   * versions older than `keepMs` (0: all but the newest, after a forget).
+   */
   async optimize(keepMs = 60_000): Promise<void> {
     const rows = await this.table.countRows();
     const indices = await this.table.listIndices();
-    if (rows >= VECTOR_INDEX_MIN_ROWS && !indices.some((i) => i.columns.includes('vector'))) {
-      await this.table.createIndex('vector', { config: lancedb.Index.hnswSq({ distanceType: 'dot' }) });
+    if (rows >= VECTOR_INDEX_MIN_ROWS && !indices.some((i) => i.name === VECTOR_INDEX)) {
+      for (const old of indices.filter((i) => i.columns.includes('vector'))) await this.table.dropIndex(old.name);
+      await this.table.createIndex('vector', { config: lancedb.Index.hnswSq({ distanceType: 'cosine' }), name: VECTOR_INDEX });
+    }
+    // the time pass's nearest-in-a-window search filters on `updated` before the vector search:
+    // without an index that filter reads the column of every row (about 1 s at a million rows)
+    if (rows >= VECTOR_INDEX_MIN_ROWS && !indices.some((i) => i.columns.includes('updated'))) {
+      await this.table.createIndex('updated', { config: lancedb.Index.btree() });
     }
     // versions older than a minute go: a search still reading the one just replaced (searches are
     // not queued behind index updates) must not find its files deleted under it
@@ -312,7 +339,7 @@ export class ProjectTable {
    */
   private async nearest(rows: VectorPass<StoredChunk>, vector: Float32Array, where: string | null, limit: number): Promise<ScoredChunk[]> {
     const query = () => {
-      const q = this.table.query().nearestTo(vector).distanceType('dot');
+      const q = this.table.query().nearestTo(vector).distanceType('cosine').refineFactor(VECTOR_REFINE);
       return where ? q.where(where) : q;
     };
     const ids = (await query().select(['page', 'line_start', 'hash', '_distance']).limit(limit).toArray()) as Record<string, unknown>[];
@@ -324,9 +351,9 @@ export class ProjectTable {
           .select([...SHOWN, '_distance'])
           .limit(limit)
           .toArray()) as Record<string, unknown>[];
-        return full.map((f) => ({ ...toChunk(f), score: 1 - Number(f._distance) }));
+        return full.map((f) => ({ ...toChunk(f), score: cosineOf(f._distance) }));
       }
-      out.push(scored(chunk, 1 - Number(r._distance)));
+      out.push(scored(chunk, cosineOf(r._distance)));
     }
     return out;
   }
