@@ -101,7 +101,9 @@ describe('vector pass: in memory and through LanceDB', () => {
     raw.close();
     // as after a restart with such a table
     const table = await ProjectTable.open(db, 'big', embedder.dimensions, 0);
+    expect(await table.indexesDue()).toBe(true);
     await table.optimize();
+    expect(await table.indexesDue()).toBe(false);
     const fresh = await db.openTable('big');
     const after = await fresh.listIndices();
     fresh.close();

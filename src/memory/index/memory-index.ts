@@ -157,6 +157,11 @@ export class MemoryIndex {
     try {
       const table = await this.t.ProjectTable.open(db, name, this.embedder.dimensions);
       await table.countRows();
+      // a large table indexed before its indexes changed: rebuilt in the background, after the project's queued writes
+      if (await table.indexesDue())
+        void this.queues
+          .run(project, () => table.optimize())
+          .catch((err: unknown) => this.options.logger.warn({ project, err }, 'search index upkeep failed; it is tried again after the next writes'));
       return { table, pages: await loadManifest(manifest), manifest, unoptimized: 0, rows: new Map(), dirty: null, listed: -1, vectors: new Map(), savedAt: -Infinity, unsaved: false };
     } catch (err) {
       this.options.logger.warn({ project, err: err }, 'search index unreadable; rebuilding it from the pages');

@@ -319,6 +319,13 @@ export class ProjectTable {
     await this.table.optimize({ cleanupOlderThan: new Date(Date.now() - keepMs) });
   }
 
+  /** Whether the table is large enough for its indexes and lacks one of them (or has the old vector index). */
+  async indexesDue(): Promise<boolean> {
+    if ((await this.table.countRows()) < VECTOR_INDEX_MIN_ROWS) return false;
+    const indices = await this.table.listIndices();
+    return !indices.some((i) => i.name === VECTOR_INDEX) || !indices.some((i) => i.columns.includes('updated'));
+  }
+
   async countRows(): Promise<number> {
     return this.table.countRows();
   }
