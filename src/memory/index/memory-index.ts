@@ -156,9 +156,9 @@ export class MemoryIndex {
     await this.dropOtherEmbedders(db, project, name);
     try {
       const table = await this.t.ProjectTable.open(db, name, this.embedder.dimensions);
-      await table.countRows();
+      const rows = await table.countRows();
       // a large table indexed before its indexes changed: rebuilt in the background, after the project's queued writes
-      if (await table.indexesDue())
+      if (await table.indexesDue(rows))
         void this.queues
           .run(project, () => table.optimize())
           .catch((err: unknown) => this.options.logger.warn({ project, err }, 'search index upkeep failed; it is tried again after the next writes'));

@@ -303,27 +303,31 @@ export class ProjectTable {
    * versions older than `keepMs` (0: all but the newest, after a forget).
    */
   async optimize(keepMs = 60_000): Promise<void> {
-    const rows = await this.table.countRows();
-    const indices = await this.table.listIndices();
-    if (rows >= VECTOR_INDEX_MIN_ROWS && !indices.some((i) => i.name === VECTOR_INDEX)) {
-      for (const old of indices.filter((i) => i.columns.includes('vector'))) await this.table.dropIndex(old.name);
+    const due = await this.dueIndexes();
+    if (due.vector) {
+      for (const old of due.oldVector) await this.table.dropIndex(old);
       await this.table.createIndex('vector', { config: lancedb.Index.hnswSq({ distanceType: 'cosine' }), name: VECTOR_INDEX });
     }
     // the time pass's nearest-in-a-window search filters on `updated` before the vector search:
     // without an index that filter reads the column of every row (about 1 s at a million rows)
-    if (rows >= VECTOR_INDEX_MIN_ROWS && !indices.some((i) => i.columns.includes('updated'))) {
-      await this.table.createIndex('updated', { config: lancedb.Index.btree() });
-    }
+    if (due.updated) await this.table.createIndex('updated', { config: lancedb.Index.btree() });
     // versions older than a minute go: a search still reading the one just replaced (searches are
     // not queued behind index updates) must not find its files deleted under it
     await this.table.optimize({ cleanupOlderThan: new Date(Date.now() - keepMs) });
   }
 
   /** Whether the table is large enough for its indexes and lacks one of them (or has the old vector index). */
-  async indexesDue(): Promise<boolean> {
-    if ((await this.table.countRows()) < VECTOR_INDEX_MIN_ROWS) return false;
+  async indexesDue(rows?: number): Promise<boolean> {
+    const due = await this.dueIndexes(rows);
+    return due.vector || due.updated;
+  }
+
+  /** The indexes a table of its size should have and lacks, and the vector indexes of the old kind to drop. */
+  private async dueIndexes(rows?: number): Promise<{ vector: boolean; updated: boolean; oldVector: string[] }> {
+    if ((rows ?? (await this.table.countRows())) < VECTOR_INDEX_MIN_ROWS) return { vector: false, updated: false, oldVector: [] };
     const indices = await this.table.listIndices();
-    return !indices.some((i) => i.name === VECTOR_INDEX) || !indices.some((i) => i.columns.includes('updated'));
+    const vector = !indices.some((i) => i.name === VECTOR_INDEX);
+    return { vector, updated: !indices.some((i) => i.columns.includes('updated')), oldVector: vector ? indices.filter((i) => i.columns.includes('vector')).map((i) => i.name) : [] };
   }
 
   async countRows(): Promise<number> {
