@@ -15,7 +15,7 @@
 import { z } from 'zod';
 import { validItems } from './distill.js';
 import type { JsonSchema, LocalChatModel, Logger, Sensitivity } from './ports/index.js';
-import { exactDifference, sameStatement } from './statement-facts.js';
+import { factDifference, sameFact } from './reflection/fact-difference.js';
 import { parseToolArguments } from './tool-args.js';
 
 export interface ReflectionRecord {
@@ -113,11 +113,11 @@ export interface ModelProposals {
 
 /**
  * The model's reply, validated item by item against the records it was shown: ids must exist,
- * a merge stays on one page and one category and never joins statements whose numbers, dates,
- * names or polarity differ (statement-facts.ts), a rule cites ≥ 2 existing records, a
+ * a merge stays on one page and one category and never joins statements that state different
+ * facts (reflection/fact-difference.ts: the proposal is untrusted, the comparer is final), a rule cites ≥ 2 existing records, a
  * contradiction pairs two open records of one page; none may involve a hand-edited or held record.
  */
-export function parseReflection(raw: string, records: ReadonlyMap<string, ReflectionRecord>): ModelProposals {
+export function parseReflection(raw: string, records: ReadonlyMap<string, ReflectionRecord>, titles: ReadonlyMap<string, string> = new Map()): ModelProposals {
   const out: ModelProposals = { duplicates: [], rules: [], contradictions: [], dropped: [] };
   const parsed = parseToolArguments(raw);
   if (!parsed.ok) {
@@ -137,7 +137,8 @@ export function parseReflection(raw: string, records: ReadonlyMap<string, Reflec
       out.dropped.push(`duplicates[${i}]: needs ≥ 2 open records (not hand-edited or held) of one page and one category`);
       return;
     }
-    const differs = rs.map((r) => r && exactDifference(first.statement, r.statement)).find((d) => d);
+    const subject = titles.get(first.page);
+    const differs = rs.map((r) => r && factDifference(first.statement, r.statement, subject ? { subject } : {})).find((d) => d);
     if (differs) out.dropped.push(`duplicates[${i}]: the records differ in ${differs}, so they are not one fact`);
     else out.duplicates.push(ids);
   });
@@ -186,7 +187,7 @@ export function planChanges(pages: readonly ReflectionPage[], proposals: Omit<Mo
   for (const p of pages) {
     const open = p.records.filter(openRecord);
     open.forEach((a, i) => {
-      for (const b of open.slice(i + 1)) if (a.category === b.category && sameStatement(a.statement, b.statement)) pairs.push([a.id, b.id]);
+      for (const b of open.slice(i + 1)) if (a.category === b.category && sameFact(a.statement, b.statement, { subject: p.title })) pairs.push([a.id, b.id]);
     });
   }
   const merged = new Set<string>();
@@ -227,7 +228,7 @@ export async function proposeWithModel(model: LocalChatModel, pages: readonly Re
     if (chunk.type === 'text') text += chunk.text;
   }
   logger.debug({ reply: text }, 'reflection reply');
-  const proposals = parseReflection(text, records);
+  const proposals = parseReflection(text, records, new Map(pages.map((p) => [p.path, p.title])));
   if (proposals.dropped.length) logger.warn({ dropped: proposals.dropped.slice(0, 20), count: proposals.dropped.length }, 'dropped invalid items of a reflection reply');
   return proposals;
 }

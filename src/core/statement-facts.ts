@@ -2,12 +2,12 @@
  * What two statements must share exactly before one may be merged into the other: their
  * numbers ("3 cats" ≠ "2 cats", "three" = "3"), their dates and times ("on Friday" ≠ "on
  * Monday", "2026-06-20"), their names (capitalised words after the first: "at Acme" ≠ "at
- * Globex") and their polarity ("is allergic" ≠ "is not allergic"). Reflection's duplicate
- * finder and its guard both use it, so a merge that would change any of these is never planned
- * and, if proposed anyway (by the memory model), refused. Pure.
+ * Globex") and their polarity ("is allergic" ≠ "is not allergic"). The first check of the fact
+ * comparer (reflection/fact-difference.ts), which reflection's duplicate finder, its check of
+ * the model's proposals and the page guard all use. Pure.
  */
-import { stemmer } from 'stemmer';
 import { CARDINALS } from './number-words.js';
+import { UNITS } from './reflection/lexicon.js';
 
 export interface StatementFacts {
   numbers: string[];
@@ -96,7 +96,8 @@ function rawTokens(text: string): string[] {
     .filter(Boolean);
 }
 
-function numberOf(token: string): string | undefined {
+/** A number word or numeral as its digits ("three" → "3", "1,200" → "1200", "5km" → "5"), or undefined. */
+export function numberOf(token: string): string | undefined {
   const t = token.toLowerCase().replace(/,(?=\d{3}\b)/g, '');
   const digits = /^(\d+(?:\.\d+)?)(?:st|nd|rd|th|s|k|m|x|%|am|pm|h|yo|kg|km|cm|mm|lb|lbs|g|ml|l)?$/.exec(t);
   if (digits?.[1]) return String(Number(digits[1]));
@@ -105,7 +106,8 @@ function numberOf(token: string): string | undefined {
 }
 
 /** The exact parts of a statement (see the module comment). */
-export function statementFacts(text: string): StatementFacts {
+export function statementFacts(statement: string): StatementFacts {
+  const text = statement.replace(/(\d),(?=\d{3}\b)/g, '$1');
   const numbers: string[] = [];
   const dates: string[] = [];
   const names = new Set<string>();
@@ -125,7 +127,7 @@ export function statementFacts(text: string): StatementFacts {
       if (month?.[1] && (lower !== 'may' || token[0] === 'M')) dates.push(MONTHS[MONTHS.findIndex((m) => month[1]?.startsWith(m))] ?? lower);
       else if (WEEKDAY.test(lower)) dates.push(lower.slice(0, 3));
       else if (RELATIVE_DAY.has(lower)) dates.push(lower.replace(/s$/, ''));
-      else if (i > 0 && /^\p{Lu}/u.test(token) && !NOT_NAMES.has(lower)) names.add(lower);
+      else if (i > 0 && /^\p{Lu}/u.test(token) && !NOT_NAMES.has(lower) && !(lower in UNITS)) names.add(lower);
     });
   }
   return { numbers: numbers.sort(), dates: [...new Set(dates)].sort(), names: [...names].sort(), negated: NEGATION.test(fold(text)) };
@@ -139,47 +141,11 @@ export function exactDifference(a: string, b: string): string | null {
   const y = statementFacts(b);
   if (!same(x.numbers, y.numbers)) return `numbers ${x.numbers.join(', ') || 'none'} vs ${y.numbers.join(', ') || 'none'}`;
   if (!same(x.dates, y.dates)) return `dates ${x.dates.join(', ') || 'none'} vs ${y.dates.join(', ') || 'none'}`;
-  if (!same(x.names, y.names)) return `names ${x.names.join(', ') || 'none'} vs ${y.names.join(', ') || 'none'}`;
+  // a name is the same name when the other statement has the word too, at its start or not capitalised ("Anna is Sam's sister" / "Sam's sister is Anna")
+  const words = (t: string) => new Set(rawTokens(t).map((w) => w.toLowerCase()));
+  const xw = words(a);
+  const yw = words(b);
+  if (x.names.some((n) => !yw.has(n)) || y.names.some((n) => !xw.has(n))) return `names ${x.names.join(', ') || 'none'} vs ${y.names.join(', ') || 'none'}`;
   if (x.negated !== y.negated) return 'one says not';
   return null;
-}
-
-/** Words that carry no fact of their own (articles, auxiliaries, pronouns, fillers). */
-const FILLER = new Set(
-  (
-    'a an the is are was were be been am has have had do does did of to in at on for with and or but by as ' +
-    'he she they it his her their its them him this that these those also really very still now just ' +
-    'currently usually always often quite so too some who which'
-  ).split(' '),
-);
-
-function contentWords(text: string): string[] {
-  return rawTokens(text.replace(/\b\d{4}-\d{2}(?:-\d{2})?\b/g, ' '))
-    .map((t) => t.toLowerCase())
-    .filter((t) => !FILLER.has(t))
-    .map((t) => numberOf(t) ?? stemmer(t));
-}
-
-/**
- * Whether two statements say the same thing in plain code: the same exact parts and the same
- * content words (stemmed, fillers ignored), where one may also name its subject first ("Sarah
- * leads the team" = "Leads the team"). Anything less certain is left to the memory model (whose
- * proposals the guard checks with `exactDifference`).
- */
-export function sameStatement(a: string, b: string): boolean {
-  if (exactDifference(a, b) !== null) return false;
-  const x = contentWords(a);
-  const y = contentWords(b);
-  if (x.length === 0 || y.length === 0) return false;
-  const xs = new Set(x);
-  const ys = new Set(y);
-  // a leading capitalised subject the other statement lacks ("Sarah leads …" vs "Leads …")
-  const subject = (words: string[], raw: string, other: Set<string>) => {
-    const first = rawTokens(raw)[0] ?? '';
-    if (/^\p{Lu}/u.test(first) && words[0] && !other.has(words[0]) && words.length > 1) return new Set(words.slice(1));
-    return new Set(words);
-  };
-  const x2 = xs.size > ys.size ? subject(x, a, ys) : xs;
-  const y2 = ys.size > xs.size ? subject(y, b, xs) : ys;
-  return x2.size === y2.size && [...x2].every((w) => y2.has(w));
 }

@@ -144,14 +144,13 @@ describe('reflection', () => {
 
   it('rejects a rewrite that would drop half of a page, logs why, and leaves the page byte-unchanged', async () => {
     const model = new ScriptedChatModel((req) => ({
-      text: JSON.stringify({ duplicates: [{ ids: ['tea', 'trains', 'jazz', 'walking'].map((w) => idOf(req, w)) }], rules: [], contradictions: [] }),
+      text: JSON.stringify({ duplicates: [{ ids: ['| Likes green tea.', '| Omar likes', '| He likes', '| Omar really'].map((w) => idOf(req, w)) }], rules: [], contradictions: [] }),
     }));
     const t = await setup(model);
+    // four statements of one fact, each written on its own (a merge of different facts never gets as far as the guard: reflection-merge-table.test.ts)
+    const teas = ['Likes green tea.', 'Omar likes green tea.', 'He likes green tea.', 'Omar really likes green tea.'];
+    for (const [i, text] of teas.entries()) await t.write('Omar', 'People/Friends', [{ text, type: 'preference', said: `2027-05-0${String(i + 1)}`, source: msg(11 + i) }]);
     await t.write('Omar', 'People/Friends', [
-      { text: 'Likes green tea.', type: 'preference', said: '2027-05-01', source: msg(11) },
-      { text: 'Enjoys long trains journeys.', type: 'preference', said: '2027-05-02', source: msg(12) },
-      { text: 'Listens to jazz while coding.', type: 'preference', said: '2027-05-03', source: msg(13) },
-      { text: 'Prefers walking in the rain.', type: 'preference', said: '2027-05-04', source: msg(14) },
       { text: 'Reads poetry on Sundays.', type: 'preference', said: '2027-05-05', source: msg(15) },
       { text: 'Avoids spicy food.', type: 'preference', said: '2027-05-06', source: msg(16) },
     ]);

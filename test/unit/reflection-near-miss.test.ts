@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseReflection, planChanges, type ReflectionRecord } from '../../src/core/reflect.js';
-import { exactDifference, sameStatement } from '../../src/core/statement-facts.js';
+import { factDifference, sameFact } from '../../src/core/reflection/fact-difference.js';
 import { renderFact } from '../../src/memory/graph/lines.js';
 import { readPage } from '../../src/memory/graph/page.js';
 import { applyChange } from '../../src/memory/reflect/apply-change.js';
@@ -62,6 +62,8 @@ const DUPLICATES: [string, string][] = [
   ['Plays the guitar.', 'Plays guitar.'],
 ];
 
+/** The page is Sarah's: a statement without a subject is about her. */
+const sameStatement = (a: string, b: string) => sameFact(a, b, { subject: 'Sarah' });
 const rec = (id: string, statement: string): ReflectionRecord => reflectionRecord(id, 'People/Sarah.md', statement, { category: 'identity' });
 
 const PAGE = 'People/Sarah.md';
@@ -102,7 +104,7 @@ describe('reflection never merges facts that differ', () => {
     expect(missed).toEqual([]);
   });
 
-  it.each(NEAR_MISSES.filter(([a, b]) => exactDifference(a, b) !== null))('a model proposing "%s" = "%s" is dropped, and the guard refuses the merge', (a, b) => {
+  it.each(NEAR_MISSES.filter(([a, b]) => factDifference(a, b) !== null))('a model proposing "%s" = "%s" is dropped, and the guard refuses the merge', (a, b) => {
     const records = new Map([rec('r-a', a), rec('r-b', b)].map((r) => [r.id, r]));
     const out = parseReflection(JSON.stringify({ duplicates: [{ ids: ['r-a', 'r-b'] }], rules: [], contradictions: [] }), records);
     expect(out.duplicates).toEqual([]);

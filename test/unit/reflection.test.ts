@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseReflection, planChanges } from '../../src/core/reflect.js';
-import { sameStatement } from '../../src/core/statement-facts.js';
+import { sameFact } from '../../src/core/reflection/fact-difference.js';
 import { reflectionDue, reportText } from '../../src/core/reflection.js';
 import { silentLogger, systemClock } from '../../src/core/ports/index.js';
 import { addField, renderFact } from '../../src/memory/graph/lines.js';
@@ -102,7 +102,8 @@ describe("the memory model's proposals", () => {
   const records = new Map(
     [
       rec('r-a', 'A.md', 'Likes tea.'),
-      rec('r-b', 'A.md', 'Loves tea.'),
+      // a rephrasing: "Loves tea." would be refused (likes ≠ loves), reflection-merge-table.test.ts
+      rec('r-b', 'A.md', 'likes tea!'),
       rec('r-c', 'B.md', 'Likes tea.'),
       rec('r-m', 'A.md', 'Likes cake.', { manual: true }),
       rec('r-h', 'A.md', 'x', { status: 'held' }),
@@ -133,12 +134,13 @@ describe("the memory model's proposals", () => {
   });
 
   it('finds plain duplicates itself and keeps the record written first', () => {
-    expect(sameStatement('Leads the design team at Acme.', 'Sarah leads the design team at Acme')).toBe(true);
-    expect(sameStatement('Likes tea.', 'Likes coffee.')).toBe(false);
+    expect(sameFact('Leads the design team at Acme.', 'Sarah leads the design team at Acme', { subject: 'Sarah' })).toBe(true);
+    expect(sameFact('Leads the design team at Acme.', 'Sarah leads the design team at Acme')).toBe(false);
+    expect(sameFact('Likes tea.', 'Likes coffee.')).toBe(false);
     const pages = [
       {
         path: 'A.md',
-        title: 'A',
+        title: 'Sarah',
         records: [rec('r-first', 'A.md', 'Sarah leads the design team at Acme.', { said: '2026-06-09' }), rec('r-next', 'A.md', 'Leads the design team at Acme.', { said: '2026-06-01' })],
       },
     ];

@@ -4,8 +4,9 @@
  *   - drop more than a quarter of the page's records (one record may always go: a merge of two
  *     duplicates on a small page),
  *   - lose a source (every `[source:: …]` of the page before must still be on it after),
- *   - merge a record into one whose numbers, dates, names or polarity differ, or change those
- *     in a record it keeps (core/statement-facts.ts: "3 cats" is never "2 cats"),
+ *   - merge a record into one that states a different fact, or change what a record it keeps
+ *     states (core/reflection/fact-difference.ts: "3 cats" is never "2 cats", "likes" never
+ *     "dislikes", "alice owes bob" never "bob owes alice"),
  *   - touch a record a person wrote or changed (`manual`) or one that is `held`
  *     (its line must be on the page after, byte for byte),
  * or when the rewritten page no longer reads. Whatever proposed the rewrite — plain code or the
@@ -14,7 +15,7 @@
 import { sourceOf, type InlineField } from '../graph/lines.js';
 import { readPage, type WikiPage } from '../graph/page.js';
 import { recordsOf } from '../records/record.js';
-import { exactDifference } from '../../core/statement-facts.js';
+import { factDifference } from '../../core/reflection/fact-difference.js';
 
 /** A rewrite may drop at most this share of a page's records. */
 export const MAX_DROPPED_SHARE = 0.25;
@@ -41,19 +42,20 @@ export function guardRewrite(page: string, before: string, after: string): Guard
   if (dropped.length > 1 && dropped.length / was.length > MAX_DROPPED_SHARE) {
     return { ok: false, reason: `it would drop ${dropped.length} of ${was.length} records (more than ${MAX_DROPPED_SHARE * 100} %)` };
   }
-  // a merge folds a record into one that says the same: never one whose numbers, dates, names or polarity differ
+  // a merge folds a record into one that states the same fact, read with the page's subject for a statement without one
+  const context = { subject: neu.page.title };
   const nowById = new Map(now.filter((r) => r.id).map((r) => [r.id, r]));
   const keeperOf = new Map(
     [...neu.page.facts, ...neu.page.unsourced].flatMap((f) => f.fields.filter((x) => x.key === 'merged').map((x) => [x.value.replace(/^\^/, ''), nowById.get(f.blockId ?? '')] as const)),
   );
   for (const r of dropped) {
     const keeper = r.id ? keeperOf.get(r.id) : undefined;
-    const differs = keeper && exactDifference(r.statement, keeper.statement);
+    const differs = keeper && factDifference(r.statement, keeper.statement, context);
     if (differs) return { ok: false, reason: `it would merge ${r.id} into ${keeper.id} though they differ (${differs})` };
   }
   for (const r of was) {
     const same = r.id ? nowById.get(r.id) : undefined;
-    const differs = same && same.statement !== r.statement && exactDifference(r.statement, same.statement);
+    const differs = same && same.statement !== r.statement && factDifference(r.statement, same.statement, context);
     if (differs) return { ok: false, reason: `it would change record ${r.id} (${differs})` };
   }
   const after_ = sources(neu.page);
