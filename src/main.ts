@@ -57,6 +57,8 @@ import { bothBooks, privateCommitments } from './time/private-commitments.js';
 import { describeDestinations } from './core/destinations.js';
 import { configuredDestinations } from './doctor/destinations.js';
 import { echoDownload, makeFolder, modelStartLines, safeUserName } from './app/startup.js';
+import { lockDataFolder } from './app/data-lock.js';
+import { removeStaleRestores } from './backup/restore-file.js';
 import { mcpLines, startWebApp } from './app/web-door.js';
 import { startDiscordDoor } from './app/discord-door.js';
 
@@ -264,6 +266,10 @@ export type App = Awaited<ReturnType<typeof buildApp>>;
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { project: { type: 'string', short: 'p' } }, allowPositionals: true });
   const config = loadConfig();
+  makeFolder('DATA_DIR', config.dataDir);
+  // one Charlie per data folder; a restore that was killed halfway leaves its staging copy beside it
+  const lock = lockDataFolder(config.dataDir);
+  await removeStaleRestores(config.dataDir);
   const terminal = !config.DISCORD_TOKEN;
   const logger = createLogger(config.LOG_LEVEL, terminal ? dataFiles(config.dataDir).log : undefined);
   let choice = await chooseProvider(config, { probe: () => probeModelServer(config.LLM_BASE_URL, config.LLM_API_KEY, 3000) });
@@ -319,6 +325,7 @@ async function main(): Promise<void> {
     ingest: app.ingest,
   });
   await closeAll();
+  lock.release();
 }
 
 /**
