@@ -6,6 +6,9 @@
  * - Rebuilt only when a source changed: dist/current.json records every input esbuild read
  *   (its metafile) with its size and mtime; a start stats those (~5 ms) and rebuilds if one
  *   differs, is gone, or a command file was added or removed.
+ * - The output is checked too: the pointer records the SHA-256 of every module the build wrote,
+ *   and a start hashes them again (~1.1 MB, ~15 ms); a module cut short, changed or gone (a disk
+ *   full while building, a hand edit) means a rebuild, never a start that dies on a SyntaxError.
  * - Code splitting keeps the lazy `import()`s of front doors and engines lazy; npm packages stay
  *   external (node_modules is resolved as before).
  * - Each build goes to its own folder (dist/<id>/), so a Charlie that is already running keeps
@@ -18,7 +21,7 @@
  *   an entry point of its own in dist/<id>/commands/, so its location is dist/<id>/commands/index.js
  *   (absolute paths: the pointer records the root it was built in).
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -26,7 +29,7 @@ import { pathToFileURL } from 'node:url';
 const ROOT = join(import.meta.dirname, '..');
 const KEEP = 5;
 /** Bumped when the build's options change, so an older build is not taken for current. */
-const FORMAT = 2;
+const FORMAT = 3;
 
 /** The npm scripts run from the build (the rest, benchmarks and tuning, still run with tsx). */
 export const SCRIPTS = ['memory', 'doctor', 'reindex', 'backup', 'restore', 'mcp', 'register-commands', 'models', 'licenses'];
@@ -48,7 +51,25 @@ const stamp = (root, file) => {
   return s ? `${s.size}:${s.mtimeMs}` : null;
 };
 
-/** The build dist/current.json points at, if every input it was built from is unchanged. */
+/** The SHA-256 of every module under a build folder (source maps are not needed to start), by its path relative to it. */
+function outputHashes(dir) {
+  const out = {};
+  for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort()) {
+    const path = join(dir, file);
+    if (file.endsWith('.js') && statSync(path).isFile()) out[file.split(sep).join('/')] = createHash('sha256').update(readFileSync(path)).digest('hex');
+  }
+  return out;
+}
+
+/** Whether a build folder holds exactly the files it was built with, each unchanged. */
+function outputIntact(dir, outputs) {
+  if (typeof outputs !== 'object' || outputs === null || !statSync(dir, { throwIfNoEntry: false })) return false;
+  const now = outputHashes(dir);
+  const names = Object.keys(outputs);
+  return names.length > 0 && names.length === Object.keys(now).length && names.every((f) => now[f] === outputs[f]);
+}
+
+/** The build dist/current.json points at, if every input it was built from is unchanged and its output is whole. */
 function currentBuild(root) {
   let pointer;
   try {
@@ -60,7 +81,7 @@ function currentBuild(root) {
   if (pointer.commands !== commandFiles(root).join('\n')) return null;
   for (const [file, was] of Object.entries(pointer.inputs)) if (stamp(root, file) !== was) return null;
   const dir = join(root, 'dist', pointer.dir);
-  return statSync(join(dir, 'cli.js'), { throwIfNoEntry: false }) ? dir : null;
+  return outputIntact(dir, pointer.outputs) ? dir : null;
 }
 
 async function build(root, log) {
@@ -111,9 +132,10 @@ async function build(root, log) {
     });
     const inputs = {};
     for (const file of [...Object.keys(result.metafile.inputs), 'package.json', 'bin/build.mjs']) inputs[file] = stamp(root, file);
+    const outputs = outputHashes(tmp);
     renameSync(tmp, dir);
     const pointerTmp = `${pointerFile}.${process.pid}`;
-    writeFileSync(pointerTmp, JSON.stringify({ format: FORMAT, root, dir: id, commands, inputs }));
+    writeFileSync(pointerTmp, JSON.stringify({ format: FORMAT, root, dir: id, commands, inputs, outputs }));
     renameSync(pointerTmp, pointerFile);
     prune(dist, id);
     log(`charlie: built ${Object.keys(result.metafile.inputs).length} modules into ${relative(root, dir)}/ in ${Math.round(performance.now() - started)} ms`);

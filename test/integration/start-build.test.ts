@@ -87,6 +87,29 @@ describe('the start-up build', () => {
     expect(readFileSync(join(commandsDir, 'bye.js'), 'utf8')).toContain('name: "bye"');
   });
 
+  it('rebuilds when its output was cut short or changed, instead of failing to start', () => {
+    const root = tinyTree("import { word } from './words.js';\nconsole.log(word);\n");
+    const first = ensure(root);
+    expect(first.status, first.stderr).toBe(0);
+    const cli = join(dirOf(first.stdout), 'cli.js');
+    // a build cut short (a full disk, a kill mid-write): half of cli.js
+    const whole = readFileSync(cli, 'utf8');
+    writeFileSync(cli, whole.slice(0, Math.floor(whole.length / 2)));
+    const cut = ensure(root);
+    expect(cut.stdout).toMatch(/^LOG charlie: built/m);
+    expect(dirOf(cut.stdout)).not.toBe(dirOf(first.stdout));
+    const run = node([join(dirOf(cut.stdout), 'cli.js')]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout.trim()).toBe('first');
+    // a chunk changed to the same size, and a chunk gone, are caught too
+    const target = join(dirOf(cut.stdout), 'cli.js');
+    writeFileSync(target, readFileSync(target, 'utf8').replace(/first/g, 'FIRST'));
+    expect(ensure(root).stdout).toMatch(/^LOG charlie: built/m);
+    const latest = dirOf(ensure(root).stdout);
+    rmSync(join(latest, 'commands', 'hello.js'));
+    expect(ensure(root).stdout).toMatch(/^LOG charlie: built/m);
+  });
+
   it("gives each bundled module its source's location, as tsx does, and commands/index.ts the built commands folder", () => {
     const root = tinyTree("import { url, dir, file } from './nested/where.js';\nconsole.log(JSON.stringify({ url, dir, file }));\n");
     mkdirSync(join(root, 'src', 'nested'), { recursive: true });
