@@ -38,6 +38,19 @@ export interface ConnectionOptions {
 
 const BACKOFF_MAX_MS = 60_000;
 
+/**
+ * The error the transport reported before the connection closed, said for a person: the SDK's
+ * stdio transport drops a message over its buffer cap (10 MB) and closes, and the request then
+ * fails with only "Connection closed".
+ */
+function transportProblem(error: Error | undefined): string | undefined {
+  if (!error) return undefined;
+  const cap = /ReadBuffer exceeded maximum size of (\d+) bytes/.exec(error.message)?.[1];
+  if (!cap) return error.message;
+  const mb = Math.round((Number(cap) / 1024 / 1024) * 10) / 10;
+  return `its reply (a tool list or a result) is larger than the ${mb} MB cap on one message from an MCP server, so the connection was closed (${error.message})`;
+}
+
 const STABLE_MS = 60_000;
 
 export class McpConnection {
@@ -51,6 +64,8 @@ export class McpConnection {
   private upSince = 0;
   private notBefore = 0;
   private stderrTail = '';
+  /** The first error the transport reported on the current connection (see transportProblem). */
+  private transportError: Error | undefined;
 
   constructor(
     readonly entry: McpServerEntry,
@@ -82,7 +97,12 @@ export class McpConnection {
    */
   async callTool(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
     const client = await this.connected(signal);
-    return (await client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: this.o.callTimeoutMs, resetTimeoutOnProgress: true })) as CallToolResult;
+    try {
+      return (await client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: this.o.callTimeoutMs, resetTimeoutOnProgress: true })) as CallToolResult;
+    } catch (error) {
+      const problem = transportProblem(this.transportError);
+      throw problem ? new Error(`${this.entry.name}: ${tool} failed: ${problem}`, { cause: error }) : error;
+    }
   }
 
   async close(): Promise<void> {
@@ -110,6 +130,8 @@ export class McpConnection {
       import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
     ]);
     const client = new Client({ name: 'charlie', version: this.o.version });
+    this.transportError = undefined;
+    client.onerror = (error) => (this.transportError ??= error);
     const transport = this.transport(stdio, http);
     const timeout = AbortSignal.timeout(this.o.startTimeoutMs);
     const bounded = signal ? AbortSignal.any([signal, timeout]) : timeout;
@@ -125,13 +147,16 @@ export class McpConnection {
       this.tools = tools;
     } catch (error) {
       await client.close().catch(() => {});
-      this.fail(errorWithCause(error));
+      const problem = transportProblem(this.transportError);
+      this.fail(problem ? `${problem}; then ${errorWithCause(error)}` : errorWithCause(error));
       throw new Error(`${name} could not start: ${this.error}`, { cause: error });
     }
+    this.transportError = undefined;
     client.onclose = () => {
       if (this.client !== client) return;
       this.client = null;
-      this.fail(`the server stopped${this.stderrTail ? ` (${this.stderrTail})` : ''}`);
+      const problem = transportProblem(this.transportError);
+      this.fail(`the server stopped${problem ? `: ${problem}` : this.stderrTail ? ` (${this.stderrTail})` : ''}`);
     };
     this.client = client;
     this.state = 'running';
