@@ -3,7 +3,8 @@
  * in, the owner's name, the download echo of the terminal chat, and the model lines shown at
  * start.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { userInfo } from 'node:os';
 import type { Config } from '../config.js';
 import { ConfigError } from '../core/errors.js';
@@ -11,15 +12,32 @@ import { conformanceStartLine } from '../doctor/conformance-store.js';
 import type { ModelDownloadStep } from '../llm/transformers-runtime.js';
 import { errorMessage } from '../util/error-text.js';
 
-/** Creates a folder Charlie keeps its files in, or says which setting names a place it cannot use. */
+/** Why a folder cannot be used, for a person, from the error's code. */
+function folderProblem(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code ?? '';
+  if (code === 'ENOTDIR') return 'a part of that path is a file';
+  if (code === 'EACCES' || code === 'EPERM') return `no permission to write in it (${code})`;
+  if (code === 'EROFS') return 'it is on a read-only disk (EROFS)';
+  if (code === 'ENOSPC') return 'the disk is full (ENOSPC)';
+  return errorMessage(err);
+}
+
+/**
+ * Creates a folder Charlie keeps its files in and checks that it can write there (a probe file,
+ * written and removed), or says which setting names a place it cannot use and why: a read-only
+ * disk or a folder without write permission is said so at start, with its path, not found later
+ * as a failed write deep in a store.
+ */
 export function makeFolder(setting: string, path: string): void {
+  let step = 'created';
   try {
     mkdirSync(path, { recursive: true });
+    step = 'written to';
+    const probe = join(path, `.charlie-write-check-${process.pid}`);
+    writeFileSync(probe, '');
+    rmSync(probe, { force: true });
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? '';
-    const why =
-      code === 'ENOTDIR' ? 'a part of that path is a file' : code === 'EACCES' || code === 'EPERM' ? 'no permission to create it' : code === 'EROFS' ? 'the disk is read-only' : errorMessage(err);
-    throw new ConfigError(`${setting}=${path} cannot be created (${why}): point ${setting} at a folder Charlie may write to`, { cause: err });
+    throw new ConfigError(`${setting}=${path} cannot be ${step} (${folderProblem(err)}): point ${setting} at a folder Charlie may write to`, { cause: err });
   }
 }
 

@@ -1,5 +1,10 @@
-/** A PROJECTS_DIR or DATA_DIR that cannot be created ends start-up with what and where, not a raw mkdir stack. */
-import { writeFileSync } from 'node:fs';
+/**
+ * A PROJECTS_DIR or DATA_DIR that cannot be created, or that exists but cannot be written to,
+ * ends start-up with what, where and why (the error's code), not a raw mkdir stack or a later
+ * ENOENT from a store.
+ */
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
@@ -19,5 +24,27 @@ describe('start-up folders', () => {
     const started = buildApp(loadConfig(env, dir), silentLogger);
     await expect(started).rejects.toBeInstanceOf(ConfigError);
     await expect(started).rejects.toThrow(`${setting}=${bad} cannot be created (a part of that path is a file)`);
+  });
+
+  it('an existing folder Charlie may not write to: says so, with the path and EACCES', () => {
+    const dir = tempDir();
+    chmodSync(dir, 0o755);
+    const projects = join(dir, 'projects');
+    mkdirSync(projects);
+    chmodSync(projects, 0o555);
+    // root writes anywhere: the check runs as an unprivileged user (nobody), as Charlie would
+    const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+    const code = `import { makeFolder } from ${JSON.stringify(join(import.meta.dirname, '..', '..', 'src', 'app', 'startup.ts'))};
+try { makeFolder('PROJECTS_DIR', ${JSON.stringify(projects)}); console.log('made'); } catch (e) { console.log(e.constructor.name, e.message); }`;
+    const run = spawnSync(process.execPath, ['--disable-warning=ExperimentalWarning', '--import', 'tsx', '--input-type=module', '-e', code], {
+      cwd: join(import.meta.dirname, '..', '..'),
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { ...process.env, HOME: dir, TSX_TSCONFIG_PATH: join(import.meta.dirname, '..', '..', 'tsconfig.json') },
+      ...asUser,
+    });
+    expect(run.stdout.trim(), run.stderr).toBe(
+      `ConfigError PROJECTS_DIR=${projects} cannot be written to (no permission to write in it (EACCES)): point PROJECTS_DIR at a folder Charlie may write to`,
+    );
   });
 });
