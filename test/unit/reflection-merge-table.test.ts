@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { silentLogger } from '../../src/core/ports/index.js';
 import { planChanges, proposeWithModel, type ReflectionPage } from '../../src/core/reflect.js';
+import { sameFact } from '../../src/core/reflection/fact-difference.js';
 import { renderFact } from '../../src/memory/graph/lines.js';
 import { readPage } from '../../src/memory/graph/page.js';
 import { applyChange } from '../../src/memory/reflect/apply-change.js';
@@ -90,5 +91,14 @@ describe('the merge table', () => {
     const wrong = TABLE.different.filter((p) => guardAllows(p.a, p.b) || guardAllows(p.b, p.a));
     console.info(`the guard alone: ${String(wrong.length)} wrong merges of ${String(TABLE.different.length)}`);
     expect(wrong.map((p) => `${p.kind}: ${p.a} / ${p.b}`)).toEqual([]);
+  });
+
+  it('generated from the table: every statement is one fact with itself re-punctuated, and no different pair merges once both are lower-cased', () => {
+    const context = { subject: TABLE.subject };
+    const statements = [...TABLE.different, ...TABLE.same].flatMap((p) => [p.a, p.b]);
+    const punctuated = (text: string) => `${text.replace(/[.!]+$/, '')}!`;
+    expect(statements.filter((text) => !sameFact(text, punctuated(text), context))).toEqual([]);
+    const lower = TABLE.different.filter((p) => sameFact(p.a.toLowerCase(), p.b.toLowerCase(), context) || sameFact(p.a, p.b.toLowerCase(), context));
+    expect(lower.map((p) => `${p.kind}: ${p.a} / ${p.b}`)).toEqual([]);
   });
 });
