@@ -147,7 +147,12 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
   reminders.attach(scheduler);
   const calendar = new CalendarDesk({
     jobs,
-    connector: new CalendarConnectorImpl({ clock, secrets: (handle) => config.CALENDAR_SECRETS[handle] ?? null, deadlineMs: config.deadlines.calendar, logger: logger.child({ component: 'calendar' }) }),
+    connector: new CalendarConnectorImpl({
+      clock,
+      secrets: (handle) => config.CALENDAR_SECRETS[handle] ?? null,
+      deadlineMs: config.deadlines.calendar,
+      logger: logger.child({ component: 'calendar' }),
+    }),
     records: calendarRecords(store, graph, privateStore.records),
     clock,
     zoneOf: (owner) => reminders.zoneOf(owner),

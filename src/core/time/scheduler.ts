@@ -77,6 +77,9 @@ export class Scheduler {
   /** The now at which recurring jobs were last recomputed after a jump back. */
   private recomputedAt: number | null = null;
   private lastPrune = 0;
+  /** How many times a door opened; a delivery that found none while one opened is tried again at once. */
+  private wakes = 0;
+  private wakeAgain = false;
   private readonly closing = new AbortController();
 
   constructor(
@@ -110,6 +113,7 @@ export class Scheduler {
 
   /** A front door opened: what waited for one (and any retry) is delivered now. */
   wake(): Promise<number> {
+    this.wakes++;
     this.everything = true;
     return this.tick();
   }
@@ -163,7 +167,7 @@ export class Scheduler {
 
   /** Starts queued deliveries while slots are free; a background kind never takes the last slot. */
   private pump(): void {
-    for (let i = 0; i < this.queue.length && this.running < this.concurrency; ) {
+    for (let i = 0; i < this.queue.length && this.running < this.concurrency;) {
       const { claim, done } = this.queue[i]!;
       const background = BACKGROUND_KINDS.has(claim.job.kind);
       if (this.busyJobs.has(claim.job.id) || (background && this.runningBackground >= this.concurrency - 1 && this.concurrency > 1)) {
@@ -178,6 +182,10 @@ export class Scheduler {
         if (background) this.runningBackground--;
         this.keys.delete(claim.key);
         done();
+        if (this.wakeAgain) {
+          this.wakeAgain = false;
+          void this.wake();
+        }
         this.pump();
       });
     }
@@ -194,6 +202,7 @@ export class Scheduler {
       return;
     }
     const late = now.getTime() - claim.due.getTime() > this.graceMs;
+    const wakes = this.wakes;
     this.busyJobs.add(id);
     let work: Promise<void> = Promise.resolve();
     try {
@@ -211,6 +220,7 @@ export class Scheduler {
       if (isNoDoorOpen(err)) {
         log.debug('no front door is open for this job yet: it waits (not a failed attempt)');
         this.store.waiting(claim.key, this.clock.now());
+        if (this.wakes !== wakes) this.wakeAgain = true; // a door opened while this one looked for it
         return;
       }
       const final = claim.attempts + 1 >= this.maxAttempts;
@@ -218,10 +228,12 @@ export class Scheduler {
       this.store.failed(claim.key, this.clock.now(), final);
     } finally {
       // a handler past its deadline may still be running: the job's next occurrence waits for it
-      void work.catch(() => {}).finally(() => {
-        this.busyJobs.delete(id);
-        this.pump();
-      });
+      void work
+        .catch(() => {})
+        .finally(() => {
+          this.busyJobs.delete(id);
+          this.pump();
+        });
     }
   }
 }
