@@ -144,10 +144,7 @@ export class SqliteJobStore implements JobStore, TimeSettings {
     return this.tx(() => {
       const rows = this.db.prepare("SELECT * FROM jobs WHERE status = 'pending' AND due_at <= ? ORDER BY due_at, id LIMIT ?").all(t, limit) as Row[];
       const claims: Claim[] = [];
-      // an occurrence claimed "in the future" (before the clock was set back) is claimed afresh
-      const insert = this.db.prepare(
-        "INSERT INTO deliveries (key, job_id, due_at, state, claimed_at, tried_at) VALUES (?, ?, ?, 'sending', ?, ?) ON CONFLICT (key) DO UPDATE SET state = 'sending', attempts = 0, claimed_at = excluded.claimed_at, tried_at = excluded.tried_at, done_at = NULL WHERE deliveries.claimed_at > excluded.claimed_at + 300000",
-      );
+      const insert = this.db.prepare("INSERT OR IGNORE INTO deliveries (key, job_id, due_at, state, claimed_at, tried_at) VALUES (?, ?, ?, 'sending', ?, ?)");
       for (const row of rows) {
         const job = toJob(row);
         const key = `${job.id}@${job.due.getTime()}`;
@@ -195,6 +192,10 @@ export class SqliteJobStore implements JobStore, TimeSettings {
   latestClaim(): Date | null {
     const row = this.db.prepare('SELECT MAX(claimed_at) AS at FROM deliveries').get() as { at: number | null } | undefined;
     return row?.at == null ? null : new Date(row.at);
+  }
+
+  forgetClaimsAfter(at: Date): number {
+    return Number(this.db.prepare("DELETE FROM deliveries WHERE state != 'sending' AND claimed_at > ?").run(at.getTime()).changes);
   }
 
   prune(before: Date): void {

@@ -97,6 +97,8 @@ export interface JobStore {
   waiting(key: string, at: Date): void;
   /** The latest time an occurrence was claimed (a clock now far behind it was set back), or null. */
   latestClaim(): Date | null;
+  /** Forgets finished deliveries claimed after `at` (a clock set back: those occurrences come again); returns how many. */
+  forgetClaimsAfter(at: Date): number;
   /** Forgets finished deliveries older than `before`. */
   prune(before: Date): void;
   /** The earliest due time of a pending job (the adapter's timer sleeps until then). */

@@ -13,7 +13,9 @@
  * its deadline and never delays a reminder (background kinds leave one slot free for deliveries).
  * A front door that is not open yet (`NoDoorOpenError`) is not a failed attempt: the occurrence
  * waits, and `wake()` — called when a door opens — delivers what waits at once. A clock set back
- * (behind the latest claim) moves recurring jobs to their next occurrence from the new now.
+ * (behind the latest claim) moves recurring jobs to their next occurrence from the new now, and
+ * what was delivered "in the future" is delivered again when the clock gets there: the new clock
+ * is the one trusted.
  */
 import { withDeadline } from '../ports/deadlines.js';
 import type { Clock, Logger } from '../ports/index.js';
@@ -152,7 +154,9 @@ export class Scheduler {
         const next = job.rule ? nextOccurrence(job, new Date(t - 1)) : null;
         if (next && next < job.due && this.store.reschedule(job.id, next)) moved++;
       }
-      this.logger.warn({ behindMs: this.latest - t, moved }, 'the clock was set back: recurring jobs go on from the new time');
+      // occurrences delivered "in the future" come again when the clock reaches them
+      const forgotten = this.store.forgetClaimsAfter(now);
+      this.logger.warn({ behindMs: this.latest - t, moved, forgotten }, 'the clock was set back: recurring jobs go on from the new time');
     }
     this.latest = Math.max(this.latest, t);
   }
