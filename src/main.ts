@@ -111,6 +111,7 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
     logger: logger.child({ component: 'inbox' }),
     candidates: (project) => fileCandidateStore(config.dataDir, project),
     lastReflection: (project) => reflectionPages.lastReflection(project),
+    batchDeadlineMs: config.DISTILL_DEADLINE_MS,
   });
   // One run per burst of changes; an archive append (log/) is only indexed: no whole-graph
   // reconcile, no inbox scan. Pages Charlie wrote and already read back do not reconcile either.

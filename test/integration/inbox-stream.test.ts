@@ -171,6 +171,19 @@ describe('ingestion is fair', () => {
   });
 });
 
+describe('a memory model that stops answering', () => {
+  it('ends an inbox batch at its deadline, names the model, and leaves the file for the next scan', async () => {
+    await put('p', 'note.md', 'Sam moved to Leeds.\n');
+    const model = new ScriptedChatModel([{ hang: true }, { text: '{"entities":[],"facts":[],"links":[]}' }]);
+    const service = ingestService(model, { batchDeadlineMs: 200 });
+    const [first] = await service.scan('p');
+    expect(first).toMatchObject({ outcome: 'failed' });
+    expect(first?.message).toMatch(/model server.*200 ms.*DISTILL_DEADLINE_MS/);
+    const [second] = await service.scan('p');
+    expect(second).toMatchObject({ outcome: 'ingested', items: 1 });
+  });
+});
+
 describe('ingested items', () => {
   it('go through the same promotion gate: a receipt waits, a lasting fact is written', async () => {
     await put('home', 'notes.md', 'Receipt for your purchase at IKEA: 2 lamps, 1 rug.\nDr Ahmed is the dentist Mia sees at Riverside Dental.\n');

@@ -40,9 +40,12 @@ export class DeadlineError extends CharlieError {
     readonly service: string,
     readonly ms: number,
     what?: string,
+    /** The setting that set `ms`, when it is not the service's own (an inbox batch: DISTILL_DEADLINE_MS). */
+    setting?: string,
   ) {
     const row = service in DEADLINE_TABLE ? DEADLINE_TABLE[service as OutsideService] : null;
-    super(`${row?.label ?? service}${what ? ` (${what})` : ''} did not finish within ${ms} ms${row ? ` — is it up? raise ${row.setting} if it is only slow` : ''}`);
+    const knob = setting ?? row?.setting;
+    super(`${row?.label ?? service}${what ? ` (${what})` : ''} did not finish within ${ms} ms${knob ? ` — is it up? raise ${knob} if it is only slow` : ''}`);
   }
 }
 
@@ -57,6 +60,8 @@ export interface DeadlineOptions {
   logger?: Logger;
   /** What the call was, for the message and the log ("poll", "fetch events"); never user text. */
   what?: string;
+  /** The setting that chose `ms`, when not the service's own. */
+  setting?: string;
 }
 
 /**
@@ -70,7 +75,7 @@ export async function withDeadline<T>(service: string, ms: number, work: (signal
   let onAbort = (): void => {};
   const ended = new Promise<never>((_resolve, reject) => {
     onAbort = () => {
-      const reason: unknown = timeout.aborted ? new DeadlineError(service, ms, options.what) : options.signal?.reason;
+      const reason: unknown = timeout.aborted ? new DeadlineError(service, ms, options.what, options.setting) : options.signal?.reason;
       controller.abort(reason);
       reject(reason instanceof Error ? reason : new CharlieError(`${service}: aborted`, { cause: reason }));
     };
@@ -80,7 +85,7 @@ export async function withDeadline<T>(service: string, ms: number, work: (signal
     if (options.signal?.aborted) onAbort();
     return await Promise.race([work(controller.signal), ended]);
   } catch (err) {
-    const late = isDeadlineError(err) ? err : timeout.aborted ? new DeadlineError(service, ms, options.what) : null;
+    const late = isDeadlineError(err) ? err : timeout.aborted ? new DeadlineError(service, ms, options.what, options.setting) : null;
     if (late) {
       options.logger?.warn({ service, ms, what: options.what }, 'an outside call ran past its deadline');
       throw late;
