@@ -5,7 +5,8 @@
  * service and how long, and logs it. Cases are generated from the table itself, so a service
  * added to it without a setting fails here.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configSchema, loadConfig } from '../../src/config.js';
 import { DEADLINE_TABLE, DeadlineError, OUTSIDE_SERVICES, withDeadline } from '../../src/core/ports/deadlines.js';
@@ -33,6 +34,27 @@ describe('the deadline table', () => {
       expect(loadConfig({}, tmp()).deadlines[service]).toBe(ms);
       const changed = ms + 1000;
       expect(loadConfig({ [setting]: String(changed) }, tmp()).deadlines[service]).toBe(changed);
+    });
+  }
+});
+
+/** Services in the table whose adapters other helpers are still building: their deadline is ready for them. */
+const NOT_BUILT_YET = new Set(['ssh', 'sync']);
+
+function sourceTexts(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? sourceTexts(p) : p.endsWith('.ts') && !/src[\\/](config\.ts|core[\\/]ports[\\/]deadlines\.ts)$/.test(p) ? [readFileSync(p, 'utf8')] : [];
+  });
+}
+
+describe('every service of the table has its deadline wired', () => {
+  const src = sourceTexts('src').join('\n');
+  for (const service of OUTSIDE_SERVICES) {
+    const { setting } = DEADLINE_TABLE[service];
+    it(`${service}: an adapter reads ${setting} or config.deadlines.${service}${NOT_BUILT_YET.has(service) ? ' (once it exists)' : ''}`, () => {
+      const wired = src.includes(`config.${setting}`) || src.includes(`deadlines.${service}`);
+      expect(wired).toBe(!NOT_BUILT_YET.has(service));
     });
   }
 });
