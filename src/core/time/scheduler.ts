@@ -73,7 +73,7 @@ export class Scheduler {
   private running = 0;
   private runningBackground = 0;
   private started = false;
-  private everything = false;
+  private doorOpened = false;
   /** The latest time seen: the store's latest claim at start, then each tick's now. */
   private latest: number | null = null;
   /** The now at which recurring jobs were last recomputed after a jump back. */
@@ -82,6 +82,8 @@ export class Scheduler {
   /** How many times a door opened; a delivery that found none while one opened is tried again at once. */
   private wakes = 0;
   private wakeAgain = false;
+  /** Occurrences that found no front door open (a door that opens delivers them at once). */
+  private readonly waitingKeys = new Set<string>();
   private readonly closing = new AbortController();
 
   constructor(
@@ -113,10 +115,10 @@ export class Scheduler {
     return Promise.all(claims.map((claim) => this.enqueue(claim))).then(() => claims.length);
   }
 
-  /** A front door opened: what waited for one (and any retry) is delivered now. */
+  /** A front door opened: what waited for one is delivered now. */
   wake(): Promise<number> {
     this.wakes++;
-    this.everything = true;
+    this.doorOpened = true;
     return this.tick();
   }
 
@@ -136,11 +138,16 @@ export class Scheduler {
       this.lastPrune = now.getTime();
       this.store.prune(new Date(now.getTime() - KEEP_DELIVERIES_MS));
     }
-    // On the first tick every unfinished occurrence is a previous process's; after a door opened, every one waits no longer.
-    const all = !this.started || this.everything;
+    // On the first tick every unfinished occurrence is a previous process's; after a door opened, what waited for one waits no longer.
+    const first = !this.started;
+    const woken = this.doorOpened;
     this.started = true;
-    this.everything = false;
-    const again = this.store.unfinished(all ? now : new Date(now.getTime() - this.retryMs));
+    this.doorOpened = false;
+    let again = this.store.unfinished(first ? now : new Date(now.getTime() - this.retryMs));
+    if (woken && !first) {
+      const seen = new Set(again.map((c) => c.key));
+      again = [...again, ...this.store.unfinished(now).filter((c) => this.waitingKeys.has(c.key) && !seen.has(c.key))];
+    }
     return [...again, ...this.store.claimDue(now, nextOccurrence, this.batch)].filter((c) => !this.keys.has(c.key));
   }
 
@@ -220,13 +227,16 @@ export class Scheduler {
         { signal: this.closing.signal, logger: log, what: 'scheduled job' },
       );
       this.store.delivered(claim.key, this.clock.now());
+      this.waitingKeys.delete(claim.key);
     } catch (err) {
       if (isNoDoorOpen(err)) {
+        this.waitingKeys.add(claim.key);
         log.debug('no front door is open for this job yet: it waits (not a failed attempt)');
         this.store.waiting(claim.key, this.clock.now());
         if (this.wakes !== wakes) this.wakeAgain = true; // a door opened while this one looked for it
         return;
       }
+      this.waitingKeys.delete(claim.key);
       const final = claim.attempts + 1 >= this.maxAttempts;
       log.warn({ err, attempts: claim.attempts + 1, final }, 'job delivery failed');
       this.store.failed(claim.key, this.clock.now(), final);
