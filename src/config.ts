@@ -98,7 +98,7 @@ export const configSchema = z.object({
   BACKUP_EVERY_HOURS: int(0, 8760).default(0),
   BACKUP_KEEP: int(1, 1000).default(7),
   BACKUP_AGE_RECIPIENT: optional(z.string().regex(/^age1[0-9a-z]+$/, 'an age public key starts with age1')),
-  // time: the scheduler (reminders, commitment follow-ups, calendar polls, morning briefs)
+  // time: the scheduler (reminders, commitment follow-ups, calendar polls, morning briefs, the scheduled backup, reflection)
   SCHEDULER_ENABLED: bool.default(true),
   /** Due jobs delivered at the same time at most; each has its own deadline, so a stuck one holds only its own slot. */
   SCHEDULER_CONCURRENCY: int(1, 64).default(4),
