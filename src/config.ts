@@ -8,6 +8,7 @@ import { availableParallelism } from 'node:os';
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
 import { ConfigError } from './core/errors.js';
+import { DEADLINE_TABLE, OUTSIDE_SERVICES, type Deadlines } from './core/ports/deadlines.js';
 import { isLocalHost, publicUrl, urlIsLocal } from './llm/locality.js';
 
 export { isLocalHost };
@@ -56,7 +57,7 @@ export const configSchema = z.object({
   LLM_MODEL: z.string().min(1).default('local-model'),
   LLM_API_KEY: optional(z.string()),
   LLM_LOCALITY: z.enum(['auto', 'local', 'hosted']).default('auto'),
-  LLM_TIMEOUT_MS: int(1000, 3_600_000).default(120_000),
+  LLM_TIMEOUT_MS: int(1000, 3_600_000).default(DEADLINE_TABLE.model.ms),
   LLM_CONNECT_TIMEOUT_MS: int(100, 600_000).default(10_000),
   LLM_MAX_RETRIES: int(0, 10).default(2),
   LLM_TEMPERATURE: num(0, 2).default(0.4),
@@ -97,8 +98,16 @@ export const configSchema = z.object({
   BACKUP_EVERY_HOURS: int(0, 8760).default(0),
   BACKUP_KEEP: int(1, 1000).default(7),
   BACKUP_AGE_RECIPIENT: optional(z.string().regex(/^age1[0-9a-z]+$/, 'an age public key starts with age1')),
-  // time: the scheduler (reminders, commitment follow-ups, calendar polls, morning briefs)
+  // time: the scheduler (reminders, commitment follow-ups, calendar polls, morning briefs, the scheduled backup, reflection)
   SCHEDULER_ENABLED: bool.default(true),
+  /** Due jobs delivered at the same time at most; each has its own deadline, so a stuck one holds only its own slot. */
+  SCHEDULER_CONCURRENCY: int(1, 64).default(4),
+  /** One CalDAV request or .ics download (headers and body together) gives up after this long. */
+  CALENDAR_TIMEOUT_MS: int(1000, 600_000).default(DEADLINE_TABLE.calendar.ms),
+  /** One command on an SSH host gives up after this long. */
+  SSH_TIMEOUT_MS: int(1000, 3_600_000).default(DEADLINE_TABLE.ssh.ms),
+  /** One sync run (git or Syncthing) gives up after this long. */
+  SYNC_TIMEOUT_MS: int(1000, 3_600_000).default(DEADLINE_TABLE.sync.ms),
   /** The time zone of whoever has not set their own (/remind zone); empty = the machine's. */
   TZ: z
     .string()
@@ -150,6 +159,7 @@ export const configSchema = z.object({
   RECALL_MIN_SIMILARITY: num(0, 1).default(0.35),
   WATCH_PROJECTS: bool.default(true),
   EMBEDDING_API_KEY: optional(z.string()),
+  EMBEDDING_TIMEOUT_MS: int(1000, 3_600_000).default(DEADLINE_TABLE.embedder.ms),
   EMBEDDING_QUERY_PREFIX: optional(z.string()),
   RECALL_CONTEXT_WEIGHT: num(0, 1).default(0.8),
   RECALL_CONTEXT_MESSAGES: int(0, 10).default(2),
@@ -194,10 +204,10 @@ export const configSchema = z.object({
   STT_LOCALITY: z.enum(['auto', 'local', 'hosted']).default('auto'),
   TTS: z.enum(['edge', 'local']).default('edge'),
   TTS_VOICE: z.string().min(1).default('en-US-AvaMultilingualNeural'),
-  TTS_TIMEOUT_MS: int(500, 60_000).default(8000),
+  TTS_TIMEOUT_MS: int(500, 60_000).default(DEADLINE_TABLE.tts.ms),
   STT_SERVER_MODEL: z.string().min(1).default('whisper-1'),
   STT_API_KEY: optional(z.string()),
-  STT_TIMEOUT_MS: int(1000, 600_000).default(60_000),
+  STT_TIMEOUT_MS: int(1000, 600_000).default(DEADLINE_TABLE.stt.ms),
   VOICE_MESSAGE_DOWNLOAD_TIMEOUT_MS: int(1000, 600_000).default(30_000),
   STT_LANGUAGE: optional(z.string().regex(/^[a-z]{2,3}$/, 'expected a language code such as en or de')),
   STT_ALLOW_DOWNLOAD: bool.default(true),
@@ -217,7 +227,7 @@ export const configSchema = z.object({
   // MCP (docs/mcp.md): tool servers Charlie uses, and Charlie's memory as a server for other agents
   MCP_CONFIG: optional(z.string().min(1)),
   MCP_MAX_TOOL_DEFINITIONS: int(1, 256).default(24),
-  MCP_CALL_TIMEOUT_MS: int(1000, 3_600_000).default(60_000),
+  MCP_CALL_TIMEOUT_MS: int(1000, 3_600_000).default(DEADLINE_TABLE.mcp.ms),
   MCP_START_TIMEOUT_MS: int(1000, 300_000).default(20_000),
   MCP_SERVER_LOCALITY: z.enum(['hosted', 'local']).default('hosted'),
   MCP_SERVER_PROJECT: z.string().min(1).default('general'),
@@ -240,6 +250,8 @@ export type Config = z.infer<typeof configSchema> & {
   llmLocal: boolean;
   /** null when the chat model is hosted and no local memory model is set: nothing writes memory. */
   memoryLane: MemoryLaneSettings | null;
+  /** Every outside service's deadline (src/core/ports/deadlines.ts), from its setting. */
+  deadlines: Deadlines;
   projectsDir: string;
   dataDir: string;
 };
@@ -259,7 +271,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const c = parsed.data;
   const llmLocal = urlIsLocal(c.LLM_BASE_URL, c.LLM_LOCALITY);
-  return { ...c, llmLocal, memoryLane: memoryLane(c, llmLocal), projectsDir: resolve(cwd, c.PROJECTS_DIR), dataDir: resolve(cwd, c.DATA_DIR) };
+  return { ...c, llmLocal, memoryLane: memoryLane(c, llmLocal), deadlines: deadlinesOf(c), projectsDir: resolve(cwd, c.PROJECTS_DIR), dataDir: resolve(cwd, c.DATA_DIR) };
+}
+
+/** The deadline table with each service's setting applied. */
+export function deadlinesOf(c: Record<string, unknown>): Deadlines {
+  return Object.fromEntries(OUTSIDE_SERVICES.map((s) => [s, Number(c[DEADLINE_TABLE[s].setting] ?? DEADLINE_TABLE[s].ms)])) as Deadlines;
 }
 
 function redactIfSecret(name: string, value: string | undefined): string | undefined {

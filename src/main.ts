@@ -37,13 +37,14 @@ import { createRecall, recallSettings } from './memory/recall.js';
 import { Wiki } from './memory/graph/wiki.js';
 import { IngestService } from './memory/ingest/ingest-service.js';
 import { FileReflectionPages } from './memory/reflect/reflection-pages.js';
-import { startBackups } from './backup/backup-schedule.js';
+import { attachBackups } from './backup/backup-schedule.js';
 import { Reflection, type ReflectionReport } from './core/reflection.js';
 import { createMcpSource } from './mcp/create.js';
 import { randomBytes } from 'node:crypto';
 import { SqliteJobStore } from './storage/job-store.js';
 import { Scheduler } from './core/time/scheduler.js';
 import { ReminderDesk } from './core/time/reminder-desk.js';
+import { keepInternalJob } from './core/time/internal-jobs.js';
 import { isTerminalPlace, OutboxRouter } from './time/outbox-router.js';
 import { startTicker } from './time/ticker.js';
 import { TerminalOutbox } from './terminal/time.js';
@@ -112,6 +113,7 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
     logger: logger.child({ component: 'inbox' }),
     candidates: (project) => fileCandidateStore(config.dataDir, project),
     lastReflection: (project) => reflectionPages.lastReflection(project),
+    batchDeadlineMs: config.DISTILL_DEADLINE_MS,
   });
   // One run per burst of changes; an archive append (log/) is only indexed: no whole-graph
   // reconcile, no inbox scan. Pages Charlie wrote and already read back do not reconcile either.
@@ -139,12 +141,21 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
   // time: jobs in data/schedule.db; the front doors add themselves to the outbox when they start
   const jobs = new SqliteJobStore(dataFiles(config.dataDir).schedule);
   const outbox = new OutboxRouter();
-  const scheduler = new Scheduler(jobs, clock, logger.child({ component: 'scheduler' }));
+  const scheduler = new Scheduler(jobs, clock, logger.child({ component: 'scheduler' }), {
+    concurrency: config.SCHEDULER_CONCURRENCY,
+    // a poll is a few calendar requests, each under CALENDAR_TIMEOUT_MS; reflection has its own deadline inside
+    deadlines: { 'calendar-poll': 3 * config.deadlines.calendar + 30_000, reflection: config.REFLECT_DEADLINE_MS + 60_000 },
+  });
   const reminders = new ReminderDesk({ jobs, settings: jobs, outbox, clock, defaultZone: config.TZ, newId: () => randomBytes(4).toString('hex') });
   reminders.attach(scheduler);
   const calendar = new CalendarDesk({
     jobs,
-    connector: new CalendarConnectorImpl({ clock, secrets: (handle) => config.CALENDAR_SECRETS[handle] ?? null }),
+    connector: new CalendarConnectorImpl({
+      clock,
+      secrets: (handle) => config.CALENDAR_SECRETS[handle] ?? null,
+      deadlineMs: config.deadlines.calendar,
+      logger: logger.child({ component: 'calendar' }),
+    }),
     records: calendarRecords(store, graph, privateStore.records),
     clock,
     zoneOf: (owner) => reminders.zoneOf(owner),
@@ -163,9 +174,16 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
   const brief = new MorningBrief({ jobs, desk: reminders, calendar, book: commitments, outbox, clock });
   brief.attach(scheduler);
   let stopTicker = () => {};
+  let ticking = false;
   const startTime = () => {
-    if (config.SCHEDULER_ENABLED) stopTicker = startTicker(scheduler, logger.child({ component: 'scheduler' }));
+    if (!config.SCHEDULER_ENABLED || ticking) return;
+    ticking = true;
+    stopTicker = startTicker(scheduler, logger.child({ component: 'scheduler' }));
   };
+  // a front door that opens delivers at once what waited for one (a reminder missed while Charlie was down)
+  outbox.whenOpen(() => {
+    if (ticking) void scheduler.wake().catch((err: unknown) => logger.warn({ err }, 'scheduler wake failed'));
+  });
   const assistant = new Assistant({
     reminders,
     calendar,
@@ -196,7 +214,7 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
       distillDeadlineMs: config.DISTILL_DEADLINE_MS,
     },
   });
-  const stopBackups = startBackups({
+  attachBackups(scheduler, jobs, {
     everyHours: config.BACKUP_EVERY_HOURS,
     keep: config.BACKUP_KEEP,
     dir: resolve(config.BACKUP_DIR),
@@ -205,30 +223,23 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
     ...(config.BACKUP_AGE_RECIPIENT ? { recipient: config.BACKUP_AGE_RECIPIENT } : {}),
     clock,
     logger: logger.child({ component: 'backup' }),
+    tz: config.TZ,
   });
-  let stopReflecting = () => {};
-  /** Between turns, every minute: reflects on the projects that are due (REFLECT_*); `deliver` shows each report. */
+  // reflection is a job of the scheduler (every minute; Reflection decides which projects are due); reports go where a front door said
+  let reportTo: ((report: ReflectionReport) => Promise<void>) | null = null;
+  scheduler.handle('reflection', async () => {
+    const deliver = reportTo;
+    if (!deliver) return;
+    for (const r of await reflection.tick()) await deliver(r).catch((err: unknown) => logger.warn({ project: r.project, err }, 'reflection report not delivered'));
+  });
+  keepInternalJob(jobs, { id: 'internal-reflection', kind: 'reflection', cron: '* * * * *', tz: config.TZ }, config.REFLECT_ENABLED && memoryModel !== null, clock);
+  /** Reflects between turns on the projects that are due (REFLECT_*) once a front door started it; `deliver` shows each report. */
   const startReflecting = (deliver: (report: ReflectionReport) => Promise<void>) => {
-    if (!config.REFLECT_ENABLED || !memoryModel) return;
-    let running = false;
-    const timer = setInterval(() => {
-      if (running) return;
-      running = true;
-      void reflection
-        .tick()
-        .then(async (reports) => {
-          for (const r of reports) await deliver(r).catch((err: unknown) => logger.warn({ project: r.project, err: err }, 'reflection report not delivered'));
-        })
-        .catch((err: unknown) => logger.warn({ err }, 'scheduled reflection failed'))
-        .finally(() => (running = false));
-    }, 60_000);
-    timer.unref();
-    stopReflecting = () => clearInterval(timer);
+    reportTo = deliver;
   };
   const close = async () => {
     stopTicker();
-    stopReflecting();
-    stopBackups();
+    reportTo = null;
     await assistant.idle();
     await stopWatching();
     await retrieval.close();
@@ -253,6 +264,7 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
       outbox,
       start: startTime,
       tick: () => scheduler.tick(),
+      wake: () => scheduler.wake(),
       shown: { was: (key: string) => jobs.wasDelivered(key), mark: (key: string) => jobs.delivered(key, clock.now()) },
     },
     close,

@@ -1,10 +1,15 @@
 /**
- * The scheduled backup (BACKUP_EVERY_HOURS > 0): while Charlie runs, a backup is written when the
- * newest one in BACKUP_DIR is older than the interval (so a restart does not start the count
- * again), encrypted to BACKUP_AGE_RECIPIENT when set, and only the newest BACKUP_KEEP are kept.
+ * The scheduled backup (BACKUP_EVERY_HOURS > 0): a `backup` job of the one scheduler checks every
+ * ten minutes, and a backup is written when the newest one in BACKUP_DIR is older than the
+ * interval (so a restart does not start the count again), encrypted to BACKUP_AGE_RECIPIENT when
+ * set, and only the newest BACKUP_KEEP are kept. It runs under the backup kind's deadline beside
+ * the other jobs, never in front of a reminder.
  */
 import { join } from 'node:path';
 import type { Clock, Logger } from '../core/ports/index.js';
+import { keepInternalJob } from '../core/time/internal-jobs.js';
+import type { JobStore } from '../core/time/jobs.js';
+import type { Scheduler } from '../core/time/scheduler.js';
 
 export interface BackupScheduleOptions {
   everyHours: number;
@@ -37,19 +42,13 @@ export async function backupIfDue(o: BackupScheduleOptions): Promise<string | nu
   return out;
 }
 
-/** Checks every ten minutes; returns the stop function. */
-export function startBackups(o: BackupScheduleOptions): () => void {
-  if (o.everyHours <= 0) return () => {};
-  let running = false;
-  const tick = () => {
-    if (running) return;
-    running = true;
-    void backupIfDue(o)
-      .catch((err: unknown) => o.logger.warn({ err }, 'scheduled backup failed'))
-      .finally(() => (running = false));
-  };
-  const timer = setInterval(tick, 10 * 60_000);
-  timer.unref();
-  tick();
-  return () => clearInterval(timer);
+/** The backup job's id in the job store. */
+export const BACKUP_JOB_ID = 'internal-backup';
+
+/** Registers the backup job kind and keeps its job (every ten minutes) while BACKUP_EVERY_HOURS > 0. */
+export function attachBackups(scheduler: Scheduler, jobs: JobStore, o: BackupScheduleOptions & { tz: string }): void {
+  scheduler.handle('backup', async () => {
+    if (o.everyHours > 0) await backupIfDue(o);
+  });
+  keepInternalJob(jobs, { id: BACKUP_JOB_ID, kind: 'backup', cron: '*/10 * * * *', tz: o.tz }, o.everyHours > 0, o.clock);
 }

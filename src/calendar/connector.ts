@@ -3,12 +3,16 @@
  * marker, so an unchanged calendar is never parsed), a CalDAV collection through tsdav (its
  * ctag / sync token is the marker; events are read and written as calendar objects).
  * Credentials come from the settings by handle (CALENDAR_SECRETS) and never reach a log.
+ * Every request runs under the calendar's deadline (CALENDAR_TIMEOUT_MS, a total one: a server
+ * that accepts and never answers, or trickles a byte every two seconds, ends on time), and the
+ * events are read a slice at a time within a budget of recurrence steps (./ical.ts).
  */
 import { createHash } from 'node:crypto';
 import { DAVClient, type DAVCalendar } from 'tsdav';
-import type { Clock } from '../core/ports/index.js';
+import { DEFAULT_DEADLINES, withDeadline } from '../core/ports/deadlines.js';
+import { silentLogger, type Clock, type Logger } from '../core/ports/index.js';
 import type { CalendarConnector, CalendarEvent, CalendarSource, Subscription } from '../core/time/calendar.js';
-import { eventIcs, parseEvents } from './ical.js';
+import { eventIcs, feedBudget, parseEvents } from './ical.js';
 
 export interface Credentials {
   username: string;
@@ -20,7 +24,25 @@ export interface ConnectorOptions {
   /** CALENDAR_SECRETS: handle → credentials. */
   secrets: (handle: string) => Credentials | null;
   fetch?: typeof fetch;
-  timeoutMs?: number;
+  /** Each request, headers and body (config.deadlines.calendar). */
+  deadlineMs?: number;
+  /** Recurrence steps one feed may take (./ical.ts). */
+  budget?: number;
+  logger?: Logger;
+}
+
+/** Runs one request of a calendar source under the calendar deadline. */
+function underDeadline<T>(o: ConnectorOptions, what: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  return withDeadline('calendar', o.deadlineMs ?? DEFAULT_DEADLINES.calendar, work, { logger: o.logger ?? silentLogger, what });
+}
+
+/** The events of a feed's text, read a slice at a time; a feed past its budget is logged. */
+function readEvents(o: ConnectorOptions, text: string, budget = feedBudget(o.budget)): Promise<CalendarEvent[]> {
+  return parseEvents(text, o.clock.now(), { budget, onBudget: ({ series }) => budgetSpent(o, series) });
+}
+
+function budgetSpent(o: ConnectorOptions, series: number): void {
+  (o.logger ?? silentLogger).warn({ series }, 'a calendar feed ran past its recurrence budget: the rest of its recurring events were not read');
 }
 
 const trim = (u: string) => u.replace(/\/+$/, '');
@@ -47,21 +69,27 @@ class IcsSource implements CalendarSource {
   async marker(): Promise<string> {
     const headers: Record<string, string> = { accept: 'text/calendar' };
     if (this.creds) headers.authorization = `Basic ${Buffer.from(`${this.creds.username}:${this.creds.password}`).toString('base64')}`;
-    const res = await (this.o.fetch ?? fetch)(this.url, { headers, signal: AbortSignal.timeout(this.o.timeoutMs ?? 20_000) });
-    if (!res.ok) throw new Error(`calendar answered HTTP ${res.status}`);
-    this.body = await res.text();
+    this.body = await underDeadline(this.o, 'download', async (signal) => {
+      const res = await (this.o.fetch ?? fetch)(this.url, { headers, signal });
+      if (!res.ok) throw new Error(`calendar answered HTTP ${res.status}`);
+      return res.text();
+    });
     return `sha256:${createHash('sha256').update(this.body).digest('hex')}`;
   }
 
   async events(): Promise<CalendarEvent[]> {
     if (this.body === null) await this.marker();
-    return parseEvents(this.body ?? '', this.o.clock.now());
+    return readEvents(this.o, this.body ?? '');
   }
 }
 
 class CalDavSource implements CalendarSource {
   private client: DAVClient | null = null;
   private calendar: DAVCalendar | null = null;
+  /** The signal of the request under way: tsdav's fetch takes it (one source serves one poll at a time). */
+  private signal: AbortSignal | null = null;
+  private readonly fetch = (input: Parameters<typeof fetch>[0], init?: RequestInit): Promise<Response> =>
+    (this.o.fetch ?? fetch)(input, { ...init, ...(this.signal ? { signal: init?.signal ? AbortSignal.any([init.signal, this.signal]) : this.signal } : {}) });
 
   constructor(
     private readonly url: string,
@@ -69,9 +97,22 @@ class CalDavSource implements CalendarSource {
     private readonly o: ConnectorOptions,
   ) {}
 
+  private request<T>(what: string, work: () => Promise<T>): Promise<T> {
+    return underDeadline(this.o, what, (signal) => {
+      this.signal = signal;
+      return work();
+    });
+  }
+
   private async open(): Promise<{ client: DAVClient; calendar: DAVCalendar }> {
     if (!this.client) {
-      const client = new DAVClient({ serverUrl: new URL(this.url).origin, credentials: this.creds ?? { username: '', password: '' }, authMethod: 'Basic', defaultAccountType: 'caldav' });
+      const client = new DAVClient({
+        serverUrl: new URL(this.url).origin,
+        credentials: this.creds ?? { username: '', password: '' },
+        authMethod: 'Basic',
+        defaultAccountType: 'caldav',
+        fetch: this.fetch,
+      });
       await client.login();
       this.client = client;
     }
@@ -83,26 +124,31 @@ class CalDavSource implements CalendarSource {
   }
 
   async marker(): Promise<string> {
-    const { calendar } = await this.open();
+    const { calendar } = await this.request('marker', () => this.open());
     return calendar.syncToken ?? calendar.ctag ?? '';
   }
 
   async events(): Promise<CalendarEvent[]> {
-    const { client, calendar } = this.calendar && this.client ? { client: this.client, calendar: this.calendar } : await this.open();
-    const objects = await client.fetchCalendarObjects({ calendar });
-    const now = this.o.clock.now();
-    return objects.flatMap((o) => {
-      try {
-        return typeof o.data === 'string' ? parseEvents(o.data, now) : [];
-      } catch {
-        return [];
-      }
+    const objects = await this.request('events', async () => {
+      const { client, calendar } = this.calendar && this.client ? { client: this.client, calendar: this.calendar } : await this.open();
+      return client.fetchCalendarObjects({ calendar });
     });
+    const out: CalendarEvent[] = [];
+    const budget = feedBudget(this.o.budget);
+    let cut = 0;
+    for (const o of objects) {
+      if (typeof o.data !== 'string') continue;
+      out.push(...(await parseEvents(o.data, this.o.clock.now(), { budget, onBudget: () => cut++ }).catch(() => [])));
+    }
+    if (cut > 0) budgetSpent(this.o, cut);
+    return out;
   }
 
   async create(event: Omit<CalendarEvent, 'allDay'>): Promise<void> {
-    const { client, calendar } = await this.open();
-    const res = await client.createCalendarObject({ calendar, filename: `${event.uid.replace(/[^A-Za-z0-9_.-]/g, '_')}.ics`, iCalString: eventIcs(event, this.o.clock.now()) });
+    const res = await this.request('create', async () => {
+      const { client, calendar } = await this.open();
+      return client.createCalendarObject({ calendar, filename: `${event.uid.replace(/[^A-Za-z0-9_.-]/g, '_')}.ics`, iCalString: eventIcs(event, this.o.clock.now()) });
+    });
     if (!res.ok) throw new Error(`the CalDAV server refused the event (HTTP ${res.status})`);
   }
 }

@@ -18,6 +18,7 @@ import { ReplyRenderer, type ReplySink } from './reply-renderer.js';
 import type { SeenIds } from './seen-ids.js';
 import { whyButtonRow } from './why-button.js';
 import { discordConfirm } from './tool-confirm.js';
+import { heartbeat } from '../time/ticker.js';
 
 export const APOLOGY_TEXT = "Sorry — something went wrong on my side and I couldn't answer that. Please try again in a moment.";
 
@@ -185,8 +186,7 @@ function messageSink(message: Message, channel: SendableChannels): ReplySink<Mes
 function keepTyping(channel: SendableChannels, intervalMs: number, log: Logger): () => void {
   const type = () => void channel.sendTyping().catch((e: unknown) => log.debug({ err: e }, 'typing failed'));
   type();
-  const timer = setInterval(type, intervalMs);
-  return () => clearInterval(timer);
+  return heartbeat(type, intervalMs);
 }
 
 export function channelRef(message: Message): ChannelRef {

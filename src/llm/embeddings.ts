@@ -16,7 +16,8 @@ import { errorMessage } from '../util/error-text.js';
 export type EmbedderConfig = Pick<
   Config,
   'EMBEDDER' | 'EMBEDDING_MODEL' | 'EMBEDDING_MODEL_DIR' | 'EMBEDDING_BASE_URL' | 'EMBEDDING_LOCALITY' | 'EMBEDDING_API_KEY' | 'EMBEDDING_QUERY_PREFIX' | 'dataDir'
->;
+> &
+  Partial<Pick<Config, 'EMBEDDING_TIMEOUT_MS'>>;
 
 export interface EmbedderChoice {
   embedder: Embedder;
@@ -52,7 +53,13 @@ export async function selectEmbedder(config: EmbedderConfig, logger: Logger, onD
     } else {
       try {
         const locality = urlIsLocal(config.EMBEDDING_BASE_URL, config.EMBEDDING_LOCALITY) ? 'local' : 'hosted';
-        const embedder = await OpenAIEmbedder.connect({ baseUrl: config.EMBEDDING_BASE_URL, model: config.EMBEDDING_MODEL, apiKey: config.EMBEDDING_API_KEY, locality });
+        const embedder = await OpenAIEmbedder.connect({
+          baseUrl: config.EMBEDDING_BASE_URL,
+          model: config.EMBEDDING_MODEL,
+          apiKey: config.EMBEDDING_API_KEY,
+          locality,
+          ...(config.EMBEDDING_TIMEOUT_MS ? { timeoutMs: config.EMBEDDING_TIMEOUT_MS } : {}),
+        });
         const notice =
           locality === 'hosted'
             ? `the embedder at ${publicUrl(config.EMBEDDING_BASE_URL)} is hosted: notes and messages are sent to it to be searched by meaning, except what is sensitive, which is found by keywords only (set EMBEDDING_LOCALITY=local if that server is yours)`

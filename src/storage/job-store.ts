@@ -6,7 +6,7 @@
  */
 import type { DatabaseSync } from 'node:sqlite';
 import { z } from 'zod';
-import type { Claim, Job, JobKind, JobStore, NewJob, TimeSettings } from '../core/time/jobs.js';
+import { JOB_KINDS, type Claim, type Job, type JobKind, type JobStore, type NewJob, type TimeSettings } from '../core/time/jobs.js';
 import { openSqliteFile } from './sqlite-file.js';
 
 /** schedule.db's schema version (PRAGMA user_version). */
@@ -19,7 +19,7 @@ const placeSchema = z.union([
 
 const rowSchema = z.object({
   id: z.string(),
-  kind: z.enum(['reminder', 'follow-up', 'follow-up-scan', 'calendar-poll', 'brief']),
+  kind: z.enum(JOB_KINDS),
   owner: z.string(),
   place: z.string(),
   payload: z.string(),
@@ -124,6 +124,13 @@ export class SqliteJobStore implements JobStore, TimeSettings {
     return Number(this.db.prepare("UPDATE jobs SET status = 'cancelled' WHERE id = ? AND status = 'pending'").run(id).changes) === 1;
   }
 
+  remove(id: string): void {
+    this.tx(() => {
+      this.db.prepare('DELETE FROM deliveries WHERE job_id = ?').run(id);
+      this.db.prepare('DELETE FROM jobs WHERE id = ?').run(id);
+    });
+  }
+
   reschedule(id: string, due: Date): boolean {
     return Number(this.db.prepare("UPDATE jobs SET status = 'pending', due_at = ? WHERE id = ? AND status != 'cancelled'").run(due.getTime(), id).changes) === 1;
   }
@@ -176,6 +183,23 @@ export class SqliteJobStore implements JobStore, TimeSettings {
 
   failed(key: string, at: Date, final: boolean): void {
     this.db.prepare('UPDATE deliveries SET state = ?, attempts = attempts + 1, tried_at = ? WHERE key = ?').run(final ? 'failed' : 'sending', at.getTime(), key);
+  }
+
+  waiting(key: string, at: Date): void {
+    this.db.prepare("UPDATE deliveries SET tried_at = ? WHERE key = ? AND state = 'sending'").run(at.getTime(), key);
+  }
+
+  latestClaim(): Date | null {
+    const row = this.db.prepare('SELECT MAX(claimed_at) AS at FROM deliveries').get() as { at: number | null } | undefined;
+    return row?.at == null ? null : new Date(row.at);
+  }
+
+  forgetClaimsAfter(at: Date): number {
+    return Number(this.db.prepare("DELETE FROM deliveries WHERE state != 'sending' AND claimed_at > ?").run(at.getTime()).changes);
+  }
+
+  prune(before: Date): void {
+    this.db.prepare("DELETE FROM deliveries WHERE state != 'sending' AND COALESCE(done_at, tried_at) < ?").run(before.getTime());
   }
 
   nextDue(): Date | null {

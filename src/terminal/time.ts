@@ -4,7 +4,7 @@
  * delivered reminder between turns.
  */
 import type { Place } from '../core/assistant-api.js';
-import type { Outbox, OutboxMessage } from '../core/time/outbox.js';
+import { NoDoorOpenError, type Outbox, type OutboxMessage } from '../core/time/outbox.js';
 import { askerFor, type ReminderDesk } from '../core/time/reminder-desk.js';
 import type { CalendarDesk } from '../core/time/calendar.js';
 import type { MorningBrief } from '../core/time/brief.js';
@@ -20,25 +20,33 @@ export interface ShownKeys {
 }
 
 /**
- * Prints deliveries while a terminal chat is open; rejects (tried again later) while none is.
+ * Prints deliveries while a terminal chat is open; while none is it rejects with NoDoorOpenError
+ * (the occurrence waits, not counted as an attempt) and says when it opens, so a reminder missed
+ * while Charlie was down shows at the first prompt.
  * With `shown` (the job store's), an occurrence already printed is not printed again after a
  * restart, and one is marked the moment it is printed: a kill -9 then leaves only the
  * microseconds between the print and the mark's write to the database file.
  */
 export class TerminalOutbox implements Outbox {
   private write: ((s: string) => void) | null = null;
+  private readonly listeners: (() => void)[] = [];
 
   constructor(private readonly shown?: ShownKeys) {}
 
+  onOpen(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
   open(write: (s: string) => void): () => void {
     this.write = write;
+    for (const l of this.listeners) l();
     return () => {
       if (this.write === write) this.write = null;
     };
   }
 
   async post(_place: Place, message: OutboxMessage): Promise<void> {
-    if (!this.write) throw new Error('the terminal chat is not open');
+    if (!this.write) throw new NoDoorOpenError('the terminal chat is not open');
     if (this.shown?.was(message.key)) return;
     const hint = message.actions.length ? `\n  (${message.actions.map((a) => `/remind ${a} ${message.jobId}`).join(' · ')})` : '';
     this.write(`\n${message.text}${hint}\n`);

@@ -21,6 +21,7 @@ import type { WebEnv } from './app.js';
 import type { WebUser } from './auth.js';
 import { noSuchProject, requestPlace, type ProjectDirectory } from './places.js';
 import type { WebDelivery, WebTimeOutbox } from './time-outbox.js';
+import { heartbeat } from '../time/ticker.js';
 
 export interface WebTime {
   desk: ReminderDesk;
@@ -90,7 +91,7 @@ export function reminderRoutes(app: Hono<WebEnv>, deps: { projects: ProjectDirec
         stop();
         wake?.();
       });
-      const beat = setInterval(() => wake?.(), HEARTBEAT_MS);
+      const stopBeat = heartbeat(() => wake?.(), HEARTBEAT_MS);
       try {
         await stream.writeSSE({ event: 'ready', data: '{}' });
         while (open()) {
@@ -104,7 +105,7 @@ export function reminderRoutes(app: Hono<WebEnv>, deps: { projects: ProjectDirec
           if (open() && queue.length === 0) await stream.write(': keep-alive\n\n');
         }
       } finally {
-        clearInterval(beat);
+        stopBeat();
         stop();
       }
     });

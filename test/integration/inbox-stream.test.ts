@@ -146,6 +146,44 @@ describe('one huge inbox file', () => {
   });
 });
 
+describe('ingestion is fair', () => {
+  it('a small file of the same project and one of another project get their model call within two batches of a large CSV', async () => {
+    await put('big', 'a-rows.csv', generic(3000)); // sorted first: 100 batches
+    await put('big', 'z-note.md', 'Sam moved to Leeds.\n');
+    await put('other', 'note.md', 'Ann prefers tea.\n');
+    const calls: { source: string; at: number }[] = [];
+    const started = Date.now();
+    const model = new ScriptedChatModel((req) => {
+      const content = String(req.messages[0]?.content ?? '');
+      calls.push({ source: /The source is (\S+)\./.exec(content)?.[1] ?? '?', at: Date.now() - started });
+      return { text: '{"entities":[],"facts":[],"links":[]}' };
+    });
+    const service = ingestService(model, { stream: { bytes: 1000, batch: 30 } });
+    // both projects' scans run side by side, as on start (scanAll)
+    await Promise.all([service.scan('big'), service.scan('other')]);
+    const sources = calls.map((c) => c.source);
+    expect(sources.filter((c) => c === 'inbox/a-rows.csv')).toHaveLength(100);
+    const before = (source: string) => sources.slice(0, sources.indexOf(source)).filter((c) => c === 'inbox/a-rows.csv').length;
+    expect(sources).toContain('inbox/z-note.md');
+    expect(sources).toContain('inbox/note.md');
+    expect(before('inbox/z-note.md')).toBeLessThanOrEqual(2); // was 20: the whole first round of the big file
+    expect(before('inbox/note.md')).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('a memory model that stops answering', () => {
+  it('ends an inbox batch at its deadline, names the model, and leaves the file for the next scan', async () => {
+    await put('p', 'note.md', 'Sam moved to Leeds.\n');
+    const model = new ScriptedChatModel([{ hang: true }, { text: '{"entities":[],"facts":[],"links":[]}' }]);
+    const service = ingestService(model, { batchDeadlineMs: 200 });
+    const [first] = await service.scan('p');
+    expect(first).toMatchObject({ outcome: 'failed' });
+    expect(first?.message).toMatch(/model server.*200 ms.*DISTILL_DEADLINE_MS/);
+    const [second] = await service.scan('p');
+    expect(second).toMatchObject({ outcome: 'ingested', items: 1 });
+  });
+});
+
 describe('ingested items', () => {
   it('go through the same promotion gate: a receipt waits, a lasting fact is written', async () => {
     await put('home', 'notes.md', 'Receipt for your purchase at IKEA: 2 lamps, 1 rug.\nDr Ahmed is the dentist Mia sees at Riverside Dental.\n');

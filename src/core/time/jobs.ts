@@ -1,12 +1,32 @@
 /**
- * Time is a port: jobs (reminders, commitment follow-ups, calendar polls, morning briefs) are
+ * Time is a port: jobs (reminders, commitment follow-ups, calendar polls, morning briefs, backups, reflection) are
  * rows in a durable store, written before they are acknowledged. The core never sets a timer of
  * its own; an adapter calls `Scheduler.tick()` (src/core/time/scheduler.ts) and tests drive it
  * with a fake clock.
  */
 import type { Place } from '../assistant-api.js';
 
-export type JobKind = 'reminder' | 'follow-up' | 'follow-up-scan' | 'calendar-poll' | 'brief';
+/** Every kind of job, the one list (the store's schema and the tests read it). */
+export const JOB_KINDS = ['reminder', 'follow-up', 'follow-up-scan', 'calendar-poll', 'brief', 'backup', 'reflection'] as const;
+
+export type JobKind = (typeof JOB_KINDS)[number];
+
+/** How long one delivery of each kind may take before it is a failed attempt (SchedulerOptions.deadlines changes them). */
+export const JOB_DEADLINES: Record<JobKind, number> = {
+  reminder: 30_000,
+  'follow-up': 30_000,
+  'follow-up-scan': 120_000,
+  'calendar-poll': 120_000,
+  brief: 60_000,
+  backup: 3_600_000,
+  reflection: 900_000,
+};
+
+/** Kinds that do work rather than show something: together they never take the last free slot. */
+export const BACKGROUND_KINDS: ReadonlySet<JobKind> = new Set<JobKind>(['follow-up-scan', 'calendar-poll', 'backup', 'reflection']);
+
+/** Where Charlie's own jobs (a scan, a backup, reflection) say they belong: no front door delivers to it. */
+export const INTERNAL_PLACE = (name: string): Place => ({ kind: 'project', origin: { name: 'all', key: `internal:${name}` } });
 
 /** How a job comes back: a cron expression (croner, with `#` and `L`) read in `tz`. */
 export interface Recurrence {
@@ -59,6 +79,8 @@ export interface JobStore {
   get(id: string): Job | null;
   list(filter: { owner?: string; kind?: JobKind; status?: Job['status'] }): Job[];
   cancel(id: string): boolean;
+  /** Deletes a job and its deliveries (Charlie's own jobs, when their setting is switched off). */
+  remove(id: string): void;
   /** Moves a pending or done job to a new due time (snooze, "not yet"); pending again. */
   reschedule(id: string, due: Date): boolean;
   /** Patches a job's payload (e.g. a calendar's change marker). */
@@ -71,6 +93,14 @@ export interface JobStore {
   delivered(key: string, at: Date): void;
   /** The delivery failed; it is tried again later unless `final`. */
   failed(key: string, at: Date, final: boolean): void;
+  /** No front door could show it yet: tried again later (or when one opens), and not counted as an attempt. */
+  waiting(key: string, at: Date): void;
+  /** The latest time an occurrence was claimed (a clock now far behind it was set back), or null. */
+  latestClaim(): Date | null;
+  /** Forgets finished deliveries claimed after `at` (a clock set back: those occurrences come again); returns how many. */
+  forgetClaimsAfter(at: Date): number;
+  /** Forgets finished deliveries older than `before`. */
+  prune(before: Date): void;
   /** The earliest due time of a pending job (the adapter's timer sleeps until then). */
   nextDue(): Date | null;
 }

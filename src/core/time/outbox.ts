@@ -5,6 +5,21 @@
  * same key (Discord: an enforced nonce), so a redelivery after a crash shows once.
  */
 import type { Place } from '../assistant-api.js';
+import { CharlieError } from '../errors.js';
+
+/**
+ * No front door that could show this is open yet (the terminal chat before its prompt, the web
+ * app with no page open, Discord before it connected). The scheduler does not count it as a
+ * failed attempt: the occurrence waits, and is delivered when a door opens.
+ */
+export class NoDoorOpenError extends CharlieError {
+  readonly code = 'no-door' as const;
+}
+
+/** Classified by its code, not by class or message. */
+export function isNoDoorOpen(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 'no-door';
+}
 
 /** The buttons a delivered message may carry; a press comes back to `TimeDesk.act`. */
 export type TimeAction = 'snooze' | 'done' | 'not-yet' | 'drop';
@@ -24,6 +39,8 @@ export interface OutboxMessage {
 }
 
 export interface Outbox {
-  /** Rejects when the place cannot be reached now (the scheduler tries again later). */
+  /** Rejects when the place cannot be reached now (the scheduler tries again later); with a NoDoorOpenError when no door for it is open yet. */
   post(place: Place, message: OutboxMessage): Promise<void>;
+  /** A door that opens later than it is added (the terminal's prompt, a web page) calls `listener` each time it opens. */
+  onOpen?(listener: () => void): void;
 }

@@ -8,8 +8,9 @@
  * A CSV file that is large (INBOX_STREAM_BYTES) or a bank export is streamed (csv-stream.ts):
  * read a batch at a time in bounded memory, a bank export summed per month and payee first, with a
  * checkpoint after every batch (`inbox/.progress.json`), so a restart resumes without sending a
- * row twice. One scan gives each file at most `budget` batches, so the caller can go round the
- * files (and projects) and one huge file never holds up the others.
+ * row twice. One scan reads the small files first and gives each streamed file at most `budget`
+ * batches, yielding to the event loop between them, so the caller can go round the files (and
+ * projects) and one huge file never holds up the others.
  */
 import { createHash } from 'node:crypto';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
@@ -67,8 +68,8 @@ export function sourceRecords(log: string): Map<string, SourceRecord> {
 export const STREAM_BYTES = 1_000_000;
 /** Items per batch of a streamed file (one memory-model call, one checkpoint). */
 export const STREAM_BATCH = 30;
-/** Batches one scan gives each streamed file before going on to the next file. */
-export const STREAM_BUDGET = 20;
+/** Batches one scan gives each streamed file before going on to the next file (and the caller to the next round). */
+export const STREAM_BUDGET = 2;
 
 const progressSchema = z.record(
   z.string(),
@@ -179,7 +180,7 @@ export class Inbox {
     const st = await stat(path);
     const header = await csvHeader(path).catch(() => []);
     const bank = bankColumns(header);
-    if (!bank && st.size < (this.o.streamBytes ?? STREAM_BYTES)) return null;
+    if (!this.streams(st.size, header)) return null;
     const all = await this.progress(project);
     const known = all[name];
     // the file's hash is read once per version (size and time unchanged: the checkpoint's hash holds)
@@ -219,6 +220,7 @@ export class Inbox {
         }
         all[name] = p;
         await this.saveProgress(project, all);
+        await new Promise((resolve) => setImmediate(resolve)); // other files, projects and turns run between batches
       }
     } catch (err) {
       if (err instanceof SourceParseError) {
@@ -233,14 +235,32 @@ export class Inbox {
     return { source, outcome: 'partial', items: sent, facts, message: `${String(p.done)}${total !== undefined ? ` of ${String(total)}` : ''} items so far` };
   }
 
-  /** Ingests every new or changed source of a project's inbox (a streamed file: `budget` batches of it). */
+  private streams(size: number, header: readonly string[]): boolean {
+    return bankColumns(header) !== null || size >= (this.o.streamBytes ?? STREAM_BYTES);
+  }
+
+  /** Whether a file is one to stream (a large CSV or a bank export), from its size and header. */
+  private async streamsFile(project: string, name: string): Promise<boolean> {
+    if (extensionOf(name) !== '.csv') return false;
+    const path = resolveInside(this.dir(project), name);
+    const st = await stat(path).catch(() => null);
+    return st !== null && this.streams(st.size, await csvHeader(path).catch(() => []));
+  }
+
+  /**
+   * Ingests every new or changed source of a project's inbox: the small files first, then
+   * `budget` batches of each streamed file. Results come in the folder's (sorted) order.
+   */
   async scan(project: string, extract: ExtractItems, budget = STREAM_BUDGET): Promise<InboxResult[]> {
     const files = await this.files(project);
     if (files.length === 0) return [];
     const records = sourceRecords(await this.o.wiki.readLog(project));
-    const results: InboxResult[] = [];
-    for (const name of files) results.push(await this.one(project, name, records.get(`${INBOX_DIR}/${name}`), extract, budget));
-    return results;
+    const streamed = new Set<string>();
+    for (const name of files) if (await this.streamsFile(project, name)) streamed.add(name);
+    const order = [...files.filter((f) => !streamed.has(f)), ...files.filter((f) => streamed.has(f))];
+    const results = new Map<string, InboxResult>();
+    for (const name of order) results.set(name, await this.one(project, name, records.get(`${INBOX_DIR}/${name}`), extract, budget));
+    return files.map((f) => results.get(f)).filter((r): r is InboxResult => r !== undefined);
   }
 
   private async one(project: string, name: string, last: SourceRecord | undefined, extract: ExtractItems, budget: number): Promise<InboxResult> {

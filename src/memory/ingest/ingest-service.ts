@@ -8,6 +8,7 @@ import { titleSlug } from '../slug.js';
 import { ABSENT, fileVersion, sha256 } from '../store/atomic-write.js';
 import { resolveChild, resolveInside } from '../store/safe-path.js';
 import { ingestItems } from '../../core/ingest.js';
+import { withDeadline } from '../../core/ports/deadlines.js';
 import type { IngestProgress } from '../../core/ingest-status.js';
 import type { CandidateStore } from '../../core/promotion.js';
 import type { Clock, LocalChatModel, Logger, Recall } from '../../core/ports/index.js';
@@ -29,6 +30,8 @@ export interface IngestServiceOptions {
   candidates?: (project: string) => CandidateStore;
   /** When reflection last ran over a project (the gate's recency). */
   lastReflection?: (project: string) => Promise<Date | null>;
+  /** One batch's memory-model call gives up after this long, in all (DISTILL_DEADLINE_MS; the model client's own timeout is an idle one). */
+  batchDeadlineMs?: number;
   /** How big CSV files are streamed (tests make them small). */
   stream?: { bytes?: number; batch?: number };
 }
@@ -67,7 +70,14 @@ export class IngestService {
       ...(this.o.candidates ? { candidates: this.o.candidates(project) } : {}),
       ...(this.o.lastReflection ? { lastReflection: () => this.o.lastReflection?.(project) ?? Promise.resolve(null) } : {}),
     };
-    const extract = (_p: string, source: string, items: Parameters<typeof ingestItems>[1]) => ingestItems(source, items, { model, graph, logger: logger.child({ project, source }), now: clock.now() });
+    const extract = (_p: string, source: string, items: Parameters<typeof ingestItems>[1]) => {
+      const log = logger.child({ project, source });
+      return withDeadline('model', this.o.batchDeadlineMs ?? 300_000, (signal) => ingestItems(source, items, { model, graph, logger: log, now: clock.now(), signal }), {
+        logger: log,
+        what: 'inbox batch',
+        setting: 'DISTILL_DEADLINE_MS',
+      });
+    };
     const rounds = async (): Promise<FinalResult[]> => {
       const final = new Map<string, FinalResult>();
       for (;;) {
