@@ -56,12 +56,14 @@ import { projectCommitments } from './time/commitment-book.js';
 import { bothBooks, privateCommitments } from './time/private-commitments.js';
 import { describeDestinations } from './core/destinations.js';
 import { configuredDestinations } from './doctor/destinations.js';
+import { tightenFolder } from './storage/private-files.js';
 import { echoDownload, makeFolder, modelStartLines, safeUserName } from './app/startup.js';
 import { mcpLines, startWebApp } from './app/web-door.js';
 import { startDiscordDoor } from './app/discord-door.js';
 
 export async function buildApp(config: Config, logger: Logger, onDownload?: (step: ModelDownloadStep) => void, chat?: ChatModelBuild, clock: Clock = systemClock) {
-  makeFolder('DATA_DIR', config.dataDir);
+  // data/ holds every DM, the schedule, tokens: 0700, its files 0600 (an older install is tightened)
+  makeFolder('DATA_DIR', config.dataDir, { private: true });
   makeFolder('PROJECTS_DIR', config.projectsDir);
   const chatModel = chat ?? serverChatModel(config, logger.child({ component: 'llm' }));
   const model = chatModel.model;
@@ -223,6 +225,8 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
     timer.unref();
     stopReflecting = () => clearInterval(timer);
   };
+  // what the stores and adapters created while starting (the index, logs, the web token) is private too
+  tightenFolder(config.dataDir);
   const close = async () => {
     stopTicker();
     stopReflecting();

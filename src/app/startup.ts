@@ -10,11 +10,19 @@ import { ConfigError } from '../core/errors.js';
 import { conformanceStartLine } from '../doctor/conformance-store.js';
 import type { ModelDownloadStep } from '../llm/transformers-runtime.js';
 import { errorMessage } from '../util/error-text.js';
+import { privateFolder, tightenFolder } from '../storage/private-files.js';
 
-/** Creates a folder Charlie keeps its files in, or says which setting names a place it cannot use. */
-export function makeFolder(setting: string, path: string): void {
+/**
+ * Creates a folder Charlie keeps its files in, or says which setting names a place it cannot use.
+ * A private one (DATA_DIR) is 0700, with what is already in it tightened to 0700 / 0600.
+ */
+export function makeFolder(setting: string, path: string, options: { private?: boolean } = {}): void {
   try {
-    mkdirSync(path, { recursive: true });
+    if (!options.private) mkdirSync(path, { recursive: true });
+    else {
+      privateFolder(path);
+      tightenFolder(path);
+    }
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? '';
     const why =

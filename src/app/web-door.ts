@@ -19,6 +19,7 @@ import { settingsView } from '../web/settings.js';
 import { webChecks } from '../web/run-checks.js';
 import type { WebServer } from '../web/server.js';
 import { safeUserName } from './startup.js';
+import { tightenFolder } from '../storage/private-files.js';
 
 /**
  * The web front door, next to the terminal chat or Discord (WEB_PORT=0 turns it off). Prints its
@@ -75,6 +76,8 @@ export async function startWebApp(
     out.write(`! web app not started: port ${config.WEB_PORT} on ${config.WEB_HOST} is taken (set WEB_PORT; 0 turns it off)\n`);
     return null;
   }
+  // the owner token, the session secret and the client build it just wrote are private like the rest of data/
+  tightenFolder(config.dataDir);
   for (const w of web.warnings) out.write(`! ${w}\n`);
   out.write(`web app: ${web.url}  ·  sign in on this device: ${web.ownerLoginUrl}\n`);
   return web;

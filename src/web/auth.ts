@@ -40,7 +40,7 @@ function readOrCreateSecret(file: string, make: () => string): string {
     const text = readFileSync(file, 'utf8').trim();
     if (text.length >= 16) return text;
   }
-  mkdirSync(dirname(file), { recursive: true });
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const value = make();
   writeFileSync(file, `${value}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
@@ -103,7 +103,7 @@ export class WebAuth {
   private saveState(): void {
     const now = this.now();
     for (const map of [this.state.links, this.state.ended]) for (const [k, exp] of map) if (exp < now) map.delete(k);
-    mkdirSync(dirname(this.stateFile), { recursive: true });
+    mkdirSync(dirname(this.stateFile), { recursive: true, mode: 0o700 });
     const tmp = `${this.stateFile}.tmp`;
     writeFileSync(tmp, JSON.stringify({ links: Object.fromEntries(this.state.links), ended: Object.fromEntries(this.state.ended) }), { mode: 0o600 });
     renameSync(tmp, this.stateFile);
