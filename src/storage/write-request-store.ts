@@ -18,6 +18,7 @@ const candidateSchema = z.object({
   source: z.string(),
   requested: z.string(),
   by: z.string(),
+  untrusted: z.boolean().optional(),
 });
 
 export class FileWriteRequestStore implements WriteRequestStore {
