@@ -13,7 +13,7 @@ import { Assistant } from './core/assistant.js';
 import { TEXT_BUDGET_CHARS } from './core/prompt.js';
 import { CharlieError } from './core/errors.js';
 import { asLocalModel, systemClock, type ChatModel, type Clock, type LocalChatModel, type Logger } from './core/ports/index.js';
-import { publicUrl } from './llm/locality.js';
+import { publicUrl, urlIsLocal } from './llm/locality.js';
 import { chatModelOptions } from './llm/chat-model-config.js';
 import { EmbeddedChatModel } from './llm/embedded/embedded-chat.js';
 import { OpenAIChatModel } from './llm/openai-chat.js';
@@ -151,6 +151,7 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
     logger: logger.child({ component: 'calendar' }),
     newId: () => randomBytes(4).toString('hex'),
     pollMinutes: config.CALENDAR_POLL_MINUTES,
+    localityOf: (url) => (urlIsLocal(url, config.CALENDAR_LOCALITY) ? 'local' : 'hosted'),
   });
   calendar.attach(scheduler);
   // DM commitments are followed up in the DM, their answers kept in private.db like the DM
@@ -319,7 +320,7 @@ async function main(): Promise<void> {
     modelStatus: Promise.resolve(modelStatus),
     userName: safeUserName(),
     toolServers: () => mcpLines(app.mcp),
-    services: describeDestinations(configuredDestinations(config)),
+    services: describeDestinations(configuredDestinations(config, app.time.calendar.servers())),
     ingest: app.ingest,
   });
   await closeAll();

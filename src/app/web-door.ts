@@ -30,7 +30,7 @@ export async function startWebApp(
   app: Pick<App, 'assistant' | 'store' | 'privateStore' | 'model'> & {
     mcp?: McpToolSource;
     ingest?: IngestStatus;
-    time?: Pick<App['time'], 'reminders' | 'outbox'>;
+    time?: Pick<App['time'], 'reminders' | 'outbox'> & Partial<Pick<App['time'], 'calendar'>>;
   },
   logger: Logger,
   speech: { stt?: SpeechToText; tts?: TextToSpeech },
@@ -65,7 +65,7 @@ export async function startWebApp(
       ...(app.mcp ? { toolServers: () => mcpLines(app.mcp!) } : {}),
       mcpServer: memoryEndpoint(memoryServerOptions(config, app, 'web')),
       trustedProxies: config.WEB_TRUSTED_PROXY,
-      settings: () => settingsView(config),
+      settings: () => settingsView(config, app.time?.calendar?.servers() ?? []),
       ...(app.ingest ? { ingest: app.ingest } : {}),
       runChecks: webChecks(config),
       ...(webTime ? { time: webTime } : {}),

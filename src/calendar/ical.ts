@@ -25,6 +25,8 @@ export function parseEvents(text: string, now: Date): CalendarEvent[] {
       summary: (e.summary || '').replace(/\s+/g, ' ').trim().slice(0, 200),
       location: (e.location || '').replace(/\s+/g, ' ').trim().slice(0, 200),
       allDay: e.startDate.isDate,
+      // CLASS:PRIVATE or CONFIDENTIAL: the calendar's own owner marked it; it is labelled sensitive
+      ...(/^(?:private|confidential)$/i.test(String(vevent.getFirstPropertyValue('class') ?? '')) ? { private: true } : {}),
     };
     if (!e.isRecurring()) {
       out.push({ ...base, start: e.startDate.toJSDate(), end: e.endDate ? e.endDate.toJSDate() : null });
