@@ -27,10 +27,6 @@ export const ROLE_TABLE = {
 export type Action = keyof typeof ROLE_TABLE;
 export const ACTIONS = Object.keys(ROLE_TABLE) as Action[];
 
-export function isRole(value: unknown): value is Role {
-  return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
-}
-
 /** Whether `role` may do `action` in a shared project. */
 export function may(role: Role, action: Action): boolean {
   return (ROLE_TABLE[action].who as readonly Role[]).includes(role);
