@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { dataFiles, type Config } from '../config.js';
 import { urlIsLocal } from '../llm/locality.js';
 import { SqliteJobStore } from '../storage/job-store.js';
-import { calendarServers, type CalendarServer } from '../core/time/calendar.js';
+import { calendarServers, type CalendarServer } from '../core/time/calendar-servers.js';
 import { describeDestinations, type Destination } from '../core/destinations.js';
 import { publicUrl } from '../core/public-url.js';
 import { ok, warn, type Part } from './check.js';

@@ -8,7 +8,7 @@
 import type { Config } from '../config.js';
 import { conformanceStartLine } from '../doctor/conformance-store.js';
 import { chatLane, localityReason, memoryLane } from '../doctor/lane.js';
-import type { CalendarServer } from '../core/time/calendar.js';
+import type { CalendarServer } from '../core/time/calendar-servers.js';
 
 export interface SettingsItem {
   /** What the part does, in words. */

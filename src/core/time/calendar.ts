@@ -12,7 +12,6 @@ import { DateTime } from 'luxon';
 import { placeKey, type Place } from '../assistant-api.js';
 import type { Clock, GraphFact, GraphWrite, GraphWriteReport, Locality, Logger } from '../ports/index.js';
 import { withheld } from '../egress.js';
-import { sensitivityOfText } from '../sensitivity.js';
 import type { Job, JobStore } from './jobs.js';
 import { dayIn, showTime } from './recurrence.js';
 import type { Asker } from './reminder-desk.js';
@@ -20,6 +19,7 @@ import type { Scheduler } from './scheduler.js';
 import { parseWhen } from './when.js';
 import { errorMessage } from '../../util/error-text.js';
 import { syncEventReminders } from './event-reminders.js';
+import { calendarServers, eventSensitivity, hostedWriteRefusal, shownAddress, type CalendarServer } from './calendar-servers.js';
 
 export interface CalendarEvent {
   uid: string;
@@ -30,14 +30,6 @@ export interface CalendarEvent {
   location: string;
   /** Marked private or confidential on the calendar itself (iCalendar CLASS). */
   private?: boolean;
-}
-
-/**
- * An event's label as it enters Charlie: the sensitivity rules on its title and place (the
- * same rules every writer applies), or `sensitive` when the calendar marked it private.
- */
-export function eventSensitivity(e: Pick<CalendarEvent, 'summary' | 'location' | 'private'>): string | undefined {
-  return sensitivityOfText(`${e.summary} ${e.location}`) ?? (e.private ? 'sensitive' : undefined);
 }
 
 export interface Subscription {
@@ -106,15 +98,6 @@ export interface CalendarDeskDeps {
   localityOf?: (url: string) => Locality;
 }
 
-/** A subscribed calendar's server, as doctor and Settings list it. */
-export interface CalendarServer {
-  name: string;
-  kind: Subscription['kind'];
-  /** The host only (shownAddress): an .ics address can be a secret. */
-  address: string;
-  locality: Locality;
-}
-
 const KEEP_EVENTS = 400;
 const PAST_DAYS = 30;
 const DAY = 86_400_000;
@@ -124,20 +107,6 @@ const slug = (s: string) =>
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '') || 'calendar';
 const eventHash = (e: CalendarEvent) => `${e.summary}|${e.start.getTime()}|${e.end?.getTime() ?? ''}|${e.location}`;
-/** The address as shown: the host only (an .ics secret address is a password). */
-export const shownAddress = (url: string) => url.replace(/^(https?:\/\/)?(?:[^@/]*@)?([^/?#]+).*$/i, '$1$2/…');
-
-/** Every subscribed calendar's server in `jobs`, once per kind and address; `localityOf` absent: hosted. */
-export function calendarServers(jobs: Pick<JobStore, 'list'>, localityOf?: (url: string) => Locality): CalendarServer[] {
-  const out = new Map<string, CalendarServer>();
-  for (const j of jobs.list({ kind: 'calendar-poll', status: 'pending' })) {
-    const s = (j.payload as unknown as Partial<PollState>).sub;
-    if (!s?.url) continue;
-    const address = shownAddress(s.url);
-    if (!out.has(`${s.kind} ${address}`)) out.set(`${s.kind} ${address}`, { name: s.name, kind: s.kind, address, locality: localityOf?.(s.url) ?? 'hosted' });
-  }
-  return [...out.values()];
-}
 
 export class CalendarDesk {
   /** Proposed events waiting for the person's yes: token → what, from which message. */
@@ -222,7 +191,7 @@ export class CalendarDesk {
   /** Why `event` may not be written to `sub`'s server, or null: a sensitive event never goes to a hosted one. */
   private refusedWrite(sub: Subscription, event: Pick<CalendarEvent, 'summary' | 'location'>): string | null {
     if (this.localityOf(sub) === 'local' || eventSensitivity(event) === undefined) return null;
-    return `Not written: that event reads as sensitive (health, money, legal matters or a secret), and ${sub.name} is on a hosted server (${shownAddress(sub.url)}), which never receives sensitive text. Put it in a calendar on this machine, or give it a title without the details.`;
+    return hostedWriteRefusal(sub.name, shownAddress(sub.url));
   }
 
   /** Polls every subscription of the asker now (/calendar poll), errors as lines. */
