@@ -174,6 +174,21 @@ describe('Discord follows the table', () => {
     }
   });
 
+  it('a /web link asked for in a DM carries the person’s role across Charlie’s servers into the web session', async () => {
+    const issued: [string, Role][] = [];
+    const web = { url: 'http://charlie.test', loginLinkFor: (id: string, _name: string, role: Role) => (issued.push([id, role]), 'http://charlie.test/login?token=x') };
+    const h2 = await startBotHarness({ assistant: new FakeAssistant(), services: { web } });
+    try {
+      for (const user of [h2.fake.owner, h2.bob]) await firstCallback(h2, h2.fake.runCommand(h2.fake.dmChannel(user), user, 'web'));
+      expect(issued).toEqual([
+        [h2.fake.owner.id, 'owner'],
+        [h2.bob.id, 'member'],
+      ]);
+    } finally {
+      await h2.close();
+    }
+  });
+
   it('a /memory review button is checked against the table when pressed', async () => {
     const message = { id: 'm-review', channel_id: h.general.id, content: '', components: [] };
     const bob = await firstCallback(h, h.fake.pressButton(h.general, h.bob, message, 'memory-review:hold:r-0000'));
