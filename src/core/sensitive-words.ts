@@ -41,11 +41,13 @@ export const SENSITIVE_WORDS: readonly SensitiveWord[] = [
   phi('\\w*therap(?:y|ies|ist|ists|eutic)', 'therapy', 'therapist', 'therapists', 'physiotherapy', 'psychotherapist', 'radiotherapy', 'chemotherapy'),
   phi('chemo', 'chemo'),
   phi('oncolog\\w*', 'oncology', 'oncologist', 'oncological'),
-  phi('counsel(?:l)?ing|counsel(?:l)?ors?', 'counselling', 'counseling', 'counsellor', 'counselors'),
+  // a counsellor alone may be a camp counsellor: only the kinds that are care
+  phi('counsel(?:l)?ing|(?:grief|marriage|couples|family|addiction|mental health) counsel(?:l)?ors?', 'counselling', 'counseling', 'marriage counsellor', 'grief counselor'),
   phi('psychiatr\\w*|psychologists?', 'psychiatrist', 'psychiatric', 'psychiatry', 'psychologist'),
   phi('abortions?', 'abortion', 'abortions'),
   phi('miscarr(?:iage|iages|ied)', 'miscarriage', 'miscarried'),
-  phi('pregnan\\w*|prenatal|postpartum|fertility|ivf', 'pregnant', 'pregnancy', 'prenatal', 'postpartum', 'fertility', 'IVF'),
+  // fertility alone is also the soil's
+  phi('pregnan\\w*|prenatal|postpartum|infertil\\w*|fertility (?:clinic|treatment|doctor|tests?)|ivf', 'pregnant', 'pregnancy', 'prenatal', 'postpartum', 'infertility', 'fertility clinic', 'IVF'),
   phi('biops(?:y|ies)', 'biopsy', 'biopsies'),
   phi('dialysis', 'dialysis'),
   phi('mammograms?|colonoscop(?:y|ies)|mri scans?|ct scans?', 'mammogram', 'colonoscopy', 'MRI scan', 'CT scan'),
@@ -104,7 +106,7 @@ export const SENSITIVE_WORDS: readonly SensitiveWord[] = [
   ),
   money('bankrupt\\w*|foreclos\\w*|insolven\\w*', 'bankrupt', 'bankruptcy', 'foreclosure', 'insolvency'),
   money(
-    'tax (?:returns?|bills?|debts?)|net worth|alimony|child support|pensions?|401\\(?k\\)?|inheritance',
+    'tax (?:returns?|bills?|debts?)|net worth|alimony|child support|pensions?|401\\(?k\\)?|inheritance tax',
     'tax return',
     'tax returns',
     'tax bill',
@@ -114,11 +116,11 @@ export const SENSITIVE_WORDS: readonly SensitiveWord[] = [
     'pension',
     '401k',
     '401(k)',
-    'inheritance',
+    'inheritance tax',
   ),
   // legal matters
   legal(
-    'court (?:dates?|hearings?|cases?|orders?|appearances?|summons)|(?:in|to) court|courtroom|(?:family|criminal|divorce|small claims|county|district) court',
+    'court (?:dates?|hearings?|cases?|orders?|appearances?|summons)|(?:in|to) court(?! ?\\d)|courtroom|(?:family|criminal|divorce|small claims|county|district) court',
     'court date',
     'court hearing',
     'court case',
