@@ -10,7 +10,12 @@ export default {
     await interaction.reply(
       ephemeral(
         subs.length
-          ? subs.map((s) => `📅 **${s.name}** · ${s.kind === 'caldav' ? 'CalDAV (read and write)' : '.ics (read-only)'} · ${s.address}`).join('\n')
+          ? subs
+              .map(
+                (s) =>
+                  `📅 **${s.name}** · ${s.kind === 'caldav' ? 'CalDAV (read and write)' : '.ics (read-only)'} · ${s.address} · ${s.locality === 'local' ? 'on your network' : 'hosted: no sensitive event is written to it'}`,
+              )
+              .join('\n')
           : 'No calendar is followed here (/calendar subscribe).',
       ),
     );

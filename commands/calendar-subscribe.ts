@@ -12,7 +12,7 @@ import { commandAsker, runningDesk } from '../src/discord/time-commands.js';
 export default {
   ...GROUPS.calendar,
   subcommand: { name: 'subscribe', description: 'Follow a calendar here (.ics address, or a CalDAV collection)' },
-  editsSharedMemory: true,
+  action: 'project-settings',
   options: [
     { type: ApplicationCommandOptionType.String, name: 'name', description: 'A short name, e.g. Family', required: true, max_length: 60 },
     { type: ApplicationCommandOptionType.String, name: 'address', description: 'The .ics address, or the CalDAV collection URL', required: true, max_length: 500 },

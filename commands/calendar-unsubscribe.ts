@@ -6,7 +6,7 @@ import { commandAsker } from '../src/discord/time-commands.js';
 export default {
   ...GROUPS.calendar,
   subcommand: { name: 'unsubscribe', description: 'Stop following a calendar here' },
-  editsSharedMemory: true,
+  action: 'project-settings',
   options: [{ type: ApplicationCommandOptionType.String, name: 'name', description: 'Its name from /calendar list', required: true, max_length: 60 }],
   async execute(interaction, ctx) {
     const name = interaction.options.getString('name', true).trim();

@@ -12,6 +12,11 @@ export default {
   async execute(interaction, ctx) {
     const key = interaction.options.getString('promote')?.trim();
     if (key) {
+      const allowed = ctx.allowed('edit-memory');
+      if (!allowed.ok) {
+        await interaction.reply(ephemeral(allowed.reason));
+        return;
+      }
       const done = await ctx.assistant.memory.promoteCandidate(ctx.place, key);
       await interaction.reply(ephemeral(done ? `📌 Promoted \`${key}\` into memory.` : `Nothing waits as \`${key}\`. Try \`/memory candidates\`.`));
       return;

@@ -19,7 +19,7 @@ const FIELDS = [
 export default {
   ...GROUPS.memory,
   subcommand: { name: 'edit', description: 'Edit the summary, decisions, quotes and response style' },
-  editsSharedMemory: true,
+  action: 'edit-memory',
   componentPrefix: PREFIX,
   async execute(interaction, ctx) {
     await openEditor(interaction, ctx);

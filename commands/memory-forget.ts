@@ -16,7 +16,7 @@ export default {
     { type: ApplicationCommandOptionType.String, name: 'item', description: 'What to forget (start typing: a note, a fact, a decision, a quote…)', required: true, autocomplete: true },
     { type: ApplicationCommandOptionType.Boolean, name: 'remove_messages', description: 'Also remove the messages that said it from the archive and search', required: false },
   ],
-  editsSharedMemory: true,
+  action: 'edit-memory',
   async execute(interaction, ctx) {
     const token = interaction.options.getString('item', true).trim();
     if (ctx.place.kind === 'private') {

@@ -12,7 +12,7 @@ import { GROUPS, type Command } from '../src/discord/command.js';
 export default {
   ...GROUPS.memory,
   subcommand: { name: 'reflect', description: 'Curate this channel’s memory now: merge duplicates, distil rules, expire commitments' },
-  editsSharedMemory: true,
+  action: 'edit-memory',
   async execute(interaction, ctx) {
     const inChannel = ctx.services.reflectReport === 'channel' && ctx.place.kind === 'project';
     await interaction.deferReply(inChannel ? {} : { flags: MessageFlags.Ephemeral });

@@ -14,7 +14,7 @@ export default {
     { type: ApplicationCommandOptionType.String, name: 'page', description: 'The page, e.g. People/Sarah-Chen', required: true, autocomplete: true },
     { type: ApplicationCommandOptionType.String, name: 'version', description: 'Which kept version (default: the newest)', required: false, autocomplete: true },
   ],
-  editsSharedMemory: true,
+  action: 'edit-memory',
   async execute(interaction, ctx) {
     const page = interaction.options.getString('page', true);
     const version = interaction.options.getString('version') ?? undefined;

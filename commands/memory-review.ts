@@ -36,6 +36,8 @@ export default {
   ...GROUPS.memory,
   subcommand: { name: 'review', description: 'Records that disagree: keep new, keep old, keep both, or hold' },
   componentPrefix: PREFIX,
+  // listing the pairs is reading; a button press keeps, drops or holds a shared record
+  componentAction: 'edit-memory',
   async execute(interaction, ctx) {
     const pairs = await ctx.assistant.memory.reviewList(ctx.place);
     await interaction.reply({ ...ephemeral(''), ...view(pairs) });

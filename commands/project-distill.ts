@@ -5,7 +5,7 @@ import { GROUPS, type Command } from '../src/discord/command.js';
 export default {
   ...GROUPS.project,
   subcommand: { name: 'distill', description: 'Update the summary, decisions and quotes from the conversation now' },
-  editsSharedMemory: true,
+  action: 'project-settings',
   async execute(interaction, ctx) {
     await interaction.deferReply({ flags: MessageFlags.Ephemeral });
     const outcome = await ctx.assistant.memory.distillNow(ctx.place);

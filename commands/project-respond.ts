@@ -5,7 +5,7 @@ import { ephemeral, GROUPS, type Command } from '../src/discord/command.js';
 export default {
   ...GROUPS.project,
   subcommand: { name: 'respond', description: 'Answer every message in this channel, or only when mentioned or replied to' },
-  editsSharedMemory: true,
+  action: 'project-settings',
   options: [
     {
       type: ApplicationCommandOptionType.String,

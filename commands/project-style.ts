@@ -5,7 +5,7 @@ import { ephemeral, GROUPS, type Command } from '../src/discord/command.js';
 export default {
   ...GROUPS.project,
   subcommand: { name: 'style', description: 'Show or set the response style Charlie uses here' },
-  editsSharedMemory: true,
+  action: 'project-settings',
   options: [{ type: ApplicationCommandOptionType.String, name: 'text', description: 'e.g. "short answers, British spelling"; empty shows the current style', required: false, max_length: 1000 }],
   async execute(interaction, ctx) {
     const text = interaction.options.getString('text');

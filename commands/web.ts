@@ -17,7 +17,8 @@ export default {
       await interaction.reply(ephemeral('Ask me for `/web` in a DM: a login link is personal, and it opens your private memory.'));
       return;
     }
-    const link = web.loginLinkFor(ctx.place.userId, ctx.place.userName);
+    // the web session carries the person's role from Charlie's servers, so the web allows what Discord does
+    const link = web.loginLinkFor(ctx.place.userId, ctx.place.userName, await ctx.roleAnywhere());
     await interaction.reply(ephemeral(`Your personal link to ${web.url} — it works once and expires in 15 minutes; it signs this browser in as you (shared projects + your private memory):\n${link}`));
   },
 } satisfies Command;

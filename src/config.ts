@@ -126,6 +126,13 @@ export const configSchema = z.object({
   FOLLOW_UP_HOUR: int(0, 23).default(9),
   /** Minutes between two polls of a subscribed calendar (an unchanged one costs one small request). */
   CALENDAR_POLL_MINUTES: int(1, 59).default(15),
+  /**
+   * Where subscribed calendars' servers run: `auto` decides by each address (loopback, a private
+   * range, *.local, *.lan … are local); `local` declares them all yours (your own Nextcloud on a
+   * public name); `hosted` counts every one as leaving the machine. A sensitive event is never
+   * written to a hosted one.
+   */
+  CALENDAR_LOCALITY: z.enum(['auto', 'local', 'hosted']).default('auto'),
   /** Calendar credentials by handle: `family=ann:app-password;work=ann@example.com:secret`; a subscription names only the handle. */
   CALENDAR_SECRETS: z
     .string()

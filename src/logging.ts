@@ -92,10 +92,11 @@ export function createLogger(level: string, destination?: string | pino.Destinat
     },
   };
   if (typeof destination === 'string') {
-    mkdirSync(dirname(destination), { recursive: true });
+    // the log can hold message text at debug level: private to this account, like all of data/
+    mkdirSync(dirname(destination), { recursive: true, mode: 0o700 });
     // Synchronous: an asynchronous file destination that is still opening when the process
     // exits throws "sonic boom is not ready yet" from pino's exit hook, hiding the real error.
-    return pino(options, pino.destination({ dest: destination, sync: true, mkdir: true }));
+    return pino(options, pino.destination({ dest: destination, sync: true, mkdir: true, mode: 0o600 }));
   }
   return pino(options, destination ?? pino.destination(2));
 }

@@ -13,7 +13,7 @@ import { Assistant } from './core/assistant.js';
 import { TEXT_BUDGET_CHARS } from './core/prompt.js';
 import { CharlieError } from './core/errors.js';
 import { asLocalModel, systemClock, type ChatModel, type Clock, type LocalChatModel, type Logger } from './core/ports/index.js';
-import { publicUrl } from './llm/locality.js';
+import { publicUrl, urlIsLocal } from './llm/locality.js';
 import { chatModelOptions } from './llm/chat-model-config.js';
 import { EmbeddedChatModel } from './llm/embedded/embedded-chat.js';
 import { OpenAIChatModel } from './llm/openai-chat.js';
@@ -57,6 +57,7 @@ import { projectCommitments } from './time/commitment-book.js';
 import { bothBooks, privateCommitments } from './time/private-commitments.js';
 import { describeDestinations } from './core/destinations.js';
 import { configuredDestinations } from './doctor/destinations.js';
+import { tightenFolder } from './storage/private-files.js';
 import { echoDownload, makeFolder, modelStartLines, safeUserName } from './app/startup.js';
 import { lockDataFolder } from './app/data-lock.js';
 import { removeStaleRestores } from './backup/restore-file.js';
@@ -64,7 +65,8 @@ import { mcpLines, startWebApp } from './app/web-door.js';
 import { startDiscordDoor } from './app/discord-door.js';
 
 export async function buildApp(config: Config, logger: Logger, onDownload?: (step: ModelDownloadStep) => void, chat?: ChatModelBuild, clock: Clock = systemClock) {
-  makeFolder('DATA_DIR', config.dataDir);
+  // data/ holds every DM, the schedule, tokens: 0700, its files 0600 (an older install is tightened)
+  makeFolder('DATA_DIR', config.dataDir, { private: true });
   makeFolder('PROJECTS_DIR', config.projectsDir);
   const chatModel = chat ?? serverChatModel(config, logger.child({ component: 'llm' }));
   const model = chatModel.model;
@@ -162,6 +164,7 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
     logger: logger.child({ component: 'calendar' }),
     newId: () => randomBytes(4).toString('hex'),
     pollMinutes: config.CALENDAR_POLL_MINUTES,
+    localityOf: (url) => (urlIsLocal(url, config.CALENDAR_LOCALITY) ? 'local' : 'hosted'),
   });
   calendar.attach(scheduler);
   // DM commitments are followed up in the DM, their answers kept in private.db like the DM
@@ -237,6 +240,8 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
   const startReflecting = (deliver: (report: ReflectionReport) => Promise<void>) => {
     reportTo = deliver;
   };
+  // what the stores and adapters created while starting (the index, logs, the web token) is private too
+  tightenFolder(config.dataDir);
   const close = async () => {
     stopTicker();
     reportTo = null;
@@ -333,7 +338,7 @@ async function main(): Promise<void> {
     modelStatus: Promise.resolve(modelStatus),
     userName: safeUserName(),
     toolServers: () => mcpLines(app.mcp),
-    services: describeDestinations(configuredDestinations(config)),
+    services: describeDestinations(configuredDestinations(config, app.time.calendar.servers())),
     ingest: app.ingest,
   });
   await closeAll();

@@ -11,6 +11,7 @@ import { ConfigError } from '../core/errors.js';
 import { conformanceStartLine } from '../doctor/conformance-store.js';
 import type { ModelDownloadStep } from '../llm/transformers-runtime.js';
 import { errorMessage } from '../util/error-text.js';
+import { privateFolder, tightenFolder } from '../storage/private-files.js';
 
 /** Why a folder cannot be used, for a person, from the error's code. */
 function folderProblem(err: unknown): string {
@@ -26,12 +27,17 @@ function folderProblem(err: unknown): string {
  * Creates a folder Charlie keeps its files in and checks that it can write there (a probe file,
  * written and removed), or says which setting names a place it cannot use and why: a read-only
  * disk or a folder without write permission is said so at start, with its path, not found later
- * as a failed write deep in a store.
+ * as a failed write deep in a store. A private one (DATA_DIR) is 0700, with what is already in it
+ * tightened to 0700 / 0600.
  */
-export function makeFolder(setting: string, path: string): void {
+export function makeFolder(setting: string, path: string, options: { private?: boolean } = {}): void {
   let step = 'created';
   try {
-    mkdirSync(path, { recursive: true });
+    if (!options.private) mkdirSync(path, { recursive: true });
+    else {
+      privateFolder(path);
+      tightenFolder(path);
+    }
     step = 'written to';
     const probe = join(path, `.charlie-write-check-${process.pid}`);
     writeFileSync(probe, '');

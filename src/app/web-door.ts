@@ -19,6 +19,7 @@ import { settingsView } from '../web/settings.js';
 import { webChecks } from '../web/run-checks.js';
 import type { WebServer } from '../web/server.js';
 import { safeUserName } from './startup.js';
+import { tightenFolder } from '../storage/private-files.js';
 
 /**
  * The web front door, next to the terminal chat or Discord (WEB_PORT=0 turns it off). Prints its
@@ -29,7 +30,7 @@ export async function startWebApp(
   app: Pick<App, 'assistant' | 'store' | 'privateStore' | 'model'> & {
     mcp?: McpToolSource;
     ingest?: IngestStatus;
-    time?: Pick<App['time'], 'reminders' | 'outbox'>;
+    time?: Pick<App['time'], 'reminders' | 'outbox'> & Partial<Pick<App['time'], 'calendar'>>;
   },
   logger: Logger,
   speech: { stt?: SpeechToText; tts?: TextToSpeech },
@@ -64,7 +65,7 @@ export async function startWebApp(
       ...(app.mcp ? { toolServers: () => mcpLines(app.mcp!) } : {}),
       mcpServer: memoryEndpoint(memoryServerOptions(config, app, 'web')),
       trustedProxies: config.WEB_TRUSTED_PROXY,
-      settings: () => settingsView(config),
+      settings: () => settingsView(config, app.time?.calendar?.servers() ?? []),
       ...(app.ingest ? { ingest: app.ingest } : {}),
       runChecks: webChecks(config),
       ...(webTime ? { time: webTime } : {}),
@@ -75,6 +76,8 @@ export async function startWebApp(
     out.write(`! web app not started: port ${config.WEB_PORT} on ${config.WEB_HOST} is taken (set WEB_PORT; 0 turns it off)\n`);
     return null;
   }
+  // the owner token, the session secret and the client build it just wrote are private like the rest of data/
+  tightenFolder(config.dataDir);
   for (const w of web.warnings) out.write(`! ${w}\n`);
   out.write(`web app: ${web.url}  ·  sign in on this device: ${web.ownerLoginUrl}\n`);
   return web;

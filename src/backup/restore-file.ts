@@ -19,6 +19,7 @@ import { AGE_MAGIC, BackupKeyError, decryptStage, type BackupUnlock } from './ba
 import { BACKUP_FORMAT, MANIFEST } from './backup-file.js';
 import { errorMessage } from '../util/error-text.js';
 import { processAlive } from '../util/process-alive.js';
+import { tightenFolder } from '../storage/private-files.js';
 
 export class BackupError extends Error {}
 
@@ -139,7 +140,7 @@ export async function restoreBackup(o: RestoreOptions): Promise<RestoreReport> {
           size += (chunk as Buffer).length;
         }
         const target = join(staging, ...name.split('/'));
-        await mkdir(dirname(target), { recursive: true });
+        await mkdir(dirname(target), { recursive: true, mode: 0o700 });
         await writeFile(target, Buffer.concat(chunks), { mode: 0o600 });
         seen.set(name, { size, sha256: hash.digest('hex') });
       }
@@ -174,11 +175,13 @@ export async function restoreBackup(o: RestoreOptions): Promise<RestoreReport> {
       }
     }
     await mkdir(o.projectsDir, { recursive: true });
-    await mkdir(o.dataDir, { recursive: true });
+    await mkdir(o.dataDir, { recursive: true, mode: 0o700 });
     const stagedProjects = join(staging, 'projects');
     const stagedData = join(staging, 'data');
     if (!(await isEmpty(stagedProjects))) await cp(stagedProjects, o.projectsDir, { recursive: true, errorOnExist: true, force: false });
     if (!(await isEmpty(stagedData))) await cp(stagedData, o.dataDir, { recursive: true, errorOnExist: true, force: false });
+    // restored data is as private as data made on first start: folders 0700, files 0600
+    tightenFolder(o.dataDir);
     const projects = [...new Set(manifest.files.filter((f) => f.path.startsWith('projects/') && f.path.split('/').length > 2).map((f) => f.path.split('/')[1] ?? ''))].filter(Boolean);
     return { files: manifest.files.length, projects, databases, created: manifest.created };
   } finally {

@@ -82,6 +82,8 @@ async function readEvent(e: ICAL.Event, window: { from: number; until: number },
     summary: (e.summary || '').replace(/\s+/g, ' ').trim().slice(0, 200),
     location: (e.location || '').replace(/\s+/g, ' ').trim().slice(0, 200),
     allDay: e.startDate.isDate,
+    // CLASS:PRIVATE or CONFIDENTIAL: the calendar's own owner marked it; it is labelled sensitive
+    ...(/^(?:private|confidential)$/i.test(String(e.component.getFirstPropertyValue('class') ?? '')) ? { private: true } : {}),
   };
   if (!e.isRecurring()) {
     out.push({ ...base, start: e.startDate.toJSDate(), end: e.endDate ? e.endDate.toJSDate() : null });

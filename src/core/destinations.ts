@@ -12,6 +12,11 @@ export const DESTINATIONS = {
   embedder: { what: 'the embedder', receives: 'chunks of notes and the archive, and search questions', guard: 'sensitive chunks and questions are not sent (found by keywords only)' },
   'speech-to-text': { what: 'speech to text', receives: "the speaker's own voice", guard: 'only audio of the person speaking; no memory is sent' },
   'text-to-speech': { what: 'the voice', receives: 'reply sentences to speak', guard: 'a reply that drew on sensitive memory is spoken by the local voice' },
+  calendar: {
+    what: 'a calendar server',
+    receives: 'the events a person confirms (CalDAV), and the requests that read the calendars subscribed here',
+    guard: 'a sensitive event is never written to it, even after a yes; events read from it are labelled by the sensitivity rules',
+  },
 } as const;
 
 export type DestinationKind = keyof typeof DESTINATIONS;

@@ -4,7 +4,8 @@
  * distillation, queued per home off the reply's critical path, with the memory lane's review
  * of what hosted models asked to remember.
  */
-import { reviewWriteRequests, NOT_SAID, saidByPeople, type MemoryWrites, type WriteRequestStore, type WriteResult } from './write-requests.js';
+import { reviewWriteRequests, NOT_SAID, saidByPeople, type MemoryWrites, type WriteRequest, type WriteRequestStore, type WriteResult } from './write-requests.js';
+import { fileThroughGate, isUntrusted, NOBODY_SAID_IT, personalSource, PROPOSAL_ARCHIVE_DEPTH } from './outside-facts.js';
 import { distill } from './distill.js';
 import { ModelError } from './errors.js';
 import { ForgottenError } from './tombstones.js';
@@ -55,13 +56,19 @@ export class MemoryWriter {
     };
   }
 
-  /** A fact proposed from outside (an MCP client): a write request for the memory lane, never a page write. */
+  /**
+   * A fact proposed from outside (an MCP client): refused unless a person of the project said
+   * it; then an untrusted write request, with that message as its source, for the memory lane
+   * and then the promotion gate (src/core/outside-facts.ts) — never a page write.
+   */
   async proposeFact(home: Home, proposal: FactProposal): ReturnType<MemoryApi['proposeFact']> {
     if (!home.pages) return { kind: 'refused', reason: 'facts are not proposed into private conversations' };
-    return this.request(home.key, proposal);
+    const message = personalSource(await home.recent(PROPOSAL_ARCHIVE_DEPTH), `${proposal.title} ${proposal.text}`);
+    if (!message) return { kind: 'refused', reason: NOBODY_SAID_IT };
+    return this.request(home.key, { ...proposal, source: message.source }, undefined, true);
   }
 
-  private async request(slug: string, proposal: FactProposal, tags?: string[]): Promise<{ kind: 'candidate'; reviewer: 'memory-lane' | 'none' }> {
+  private async request(slug: string, proposal: FactProposal, tags?: string[], untrusted = false): Promise<{ kind: 'candidate'; reviewer: 'memory-lane' | 'none' }> {
     await this.deps.writeRequests.add({
       id: this.deps.newId(),
       project: slug,
@@ -72,6 +79,7 @@ export class MemoryWriter {
       source: proposal.source,
       requested: this.deps.clock.now().toISOString(),
       by: proposal.by,
+      ...(untrusted ? { untrusted: true } : {}),
     });
     return { kind: 'candidate', reviewer: this.deps.memoryModel ? 'memory-lane' : 'none' };
   }
@@ -123,7 +131,8 @@ export class MemoryWriter {
   private async reviewWaiting(home: Home, model: LocalChatModel): Promise<void> {
     const slug = home.key;
     try {
-      await reviewWriteRequests(slug, { model, requests: this.deps.writeRequests, save: (draft) => this.fileNote(home, draft), logger: this.deps.logger.child({ project: slug }) });
+      const save = (draft: NoteDraft, request: WriteRequest) => (isUntrusted(request) ? fileThroughGate(home, draft, request, this.deps.clock.now(), sentences) : this.fileNote(home, draft));
+      await reviewWriteRequests(slug, { model, requests: this.deps.writeRequests, save, logger: this.deps.logger.child({ project: slug }) });
     } catch (error) {
       this.deps.logger.warn({ project: slug, err: error }, 'memory candidates not reviewed; they wait for the next run');
     }

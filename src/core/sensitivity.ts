@@ -9,6 +9,8 @@
  * added later by hand) reads as sensitive, never as personal.
  */
 
+import { wordPatterns } from './sensitive-words.js';
+
 export const SENSITIVITY_LEVELS = ['public', 'personal', 'sensitive'] as const;
 /** Of a page, a block, a chunk, a row: `sensitive` never reaches a hosted service. */
 export type Sensitivity = (typeof SENSITIVITY_LEVELS)[number];
@@ -92,30 +94,26 @@ export function stricter(a: string | undefined, b: string | undefined): string |
 }
 
 interface Rule {
-  kind: SensitiveKind;
+  /** null: sensitive without a kind (legal matters). */
+  kind: SensitiveKind | null;
   test: RegExp;
 }
 
 /**
  * The plain-code rules every writer applies (distillation, the gate, remember, ingestion,
  * reflection, hand edits, DM records); the stricter of rule and model wins. Order: credential
- * over health over money. The table in test/unit/sensitivity.test.ts holds samples and look-alikes.
+ * over health over money over legal. The words are data (src/core/sensitive-words.ts, with a
+ * test generated from it); the shapes below (a PIN, an amount someone paid, an IBAN, a bank
+ * export's row, a dose) are patterns, with samples and look-alikes in test/unit/sensitivity.test.ts.
  */
+const WORDS = wordPatterns();
 const RULES: Rule[] = [
-  {
-    kind: 'credential',
-    test: /\b(?:passwords?|passcodes?|passphrases?|pin codes?|pin numbers?|api[ -]?keys?|access tokens?|secret keys?|2fa codes?|door codes?|alarm codes?|safe combination|recovery codes?|security codes?|one-time codes?)\b/i,
-  },
+  ...WORDS.filter((w) => w.kind === 'credential'),
   { kind: 'credential', test: /\bPINs?\b|\bpin\s*(?:is|was|[:=#])?\s*\d{3,8}\b/ },
   { kind: 'credential', test: /\bthe code (?:for|to|of) the (?:door|gate|alarm|safe|garage|lock(?:box)?)\b/i },
-  {
-    kind: 'phi',
-    test: /\b(?:diagnos\w*|allerg\w*|medications?|medicines?|prescri\w*|therap\w*|pregnan\w*|surgery|cancer|tumou?r|diabetes|depress\w*|anxiety disorder|blood pressure|symptoms?|asthma|migraines?|hiv|std|sti|chemo\w*|psychiatri\w*|antidepressants?|insulin|epilep\w*|miscarriage|ivf|rehab|dementia|alzheimer\w*|adhd|autism|bipolar|schizophreni\w*|hospitali[sz]ed|(?:lab|test|blood) results?|takes? \d+\s?mg)\b/i,
-  },
-  {
-    kind: 'financial',
-    test: /\b(?:salary|salaries|iban|bic|swift code|bank account|account (?:number|no\.?)|routing number|sort code|mortgage|debts?|loans?|credit score|tax return|net worth|paycheck|payslip|pay slip|wages?|income)\b/i,
-  },
+  ...WORDS.filter((w) => w.kind === 'phi'),
+  { kind: 'phi', test: /\btakes? \d+\s?mg\b/i },
+  ...WORDS.filter((w) => w.kind === 'financial'),
   // a money amount with a word that makes it someone's finances (a price alone is not)
   {
     kind: 'financial',
@@ -124,6 +122,7 @@ const RULES: Rule[] = [
   { kind: 'financial', test: /\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){3,7}\b/ }, // an IBAN's shape
   // a bank export's row, as the CSV reader gives it ("amount: -1250.00; payee: …")
   { kind: 'financial', test: /\b(?:amount|payee|debit|credit|balance|betrag|saldo|umsatz|transaction|buchungstext)\s*:\s*[-+]?\s?[$€£]?\s?\d/i },
+  ...WORDS.filter((w) => w.kind === null),
 ];
 
 /** Street addresses: a number and a street word ("12 Elm Street", "Hauptstraße 5"). */
@@ -131,7 +130,7 @@ const ADDRESS = /\b\d{1,5}\s+(?:[A-Z][a-z]+\s){1,3}(?:street|st\.|road|rd\.|aven
 
 /** Sensitivity from rules, for the obvious cases; null leaves the caller's (or the page's). */
 export function classifyText(text: string): SensitivityValue | null {
-  for (const r of RULES) if (r.test.test(text)) return { sensitivity: 'sensitive', kind: r.kind };
+  for (const r of RULES) if (r.test.test(text)) return r.kind ? { sensitivity: 'sensitive', kind: r.kind } : { sensitivity: 'sensitive' };
   if (ADDRESS.test(text)) return { sensitivity: 'personal' };
   return null;
 }

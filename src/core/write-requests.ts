@@ -20,8 +20,10 @@ export interface WriteRequest {
   source: string;
   /** ISO time of the request. */
   requested: string;
-  /** Id of the model that asked. */
+  /** Id of the model that asked, or `mcp:<client>` for a fact proposed from outside. */
   by: string;
+  /** From outside (an MCP client): data, filed only through the promotion gate (src/core/outside-facts.ts). */
+  untrusted?: boolean;
 }
 
 /** Where write requests wait. Owned by the core; the adapter keeps them under data/. */
@@ -78,7 +80,12 @@ const verdict = z.object({
 
 export function reviewPrompt(candidates: WriteRequest[]) {
   // quoted as JSON strings: a candidate's text is data, whatever it says
-  const list = candidates.map((c) => `- id ${c.id}: title ${JSON.stringify(c.title)}${c.category ? ` (${JSON.stringify(c.category)})` : ''}: ${JSON.stringify(c.text.slice(0, 1500))}`).join('\n');
+  const list = candidates
+    .map(
+      (c) =>
+        `- id ${c.id}${c.untrusted ? ' (proposed from outside, untrusted)' : ''}: title ${JSON.stringify(c.title)}${c.category ? ` (${JSON.stringify(c.category)})` : ''}: ${JSON.stringify(c.text.slice(0, 1500))}`,
+    )
+    .join('\n');
   return [
     {
       role: 'system' as const,
@@ -96,8 +103,8 @@ export function reviewPrompt(candidates: WriteRequest[]) {
 export interface ReviewDeps {
   model: LocalChatModel;
   requests: WriteRequestStore;
-  /** Files an accepted candidate (the tombstone check sits behind it). */
-  save(draft: NoteDraft): Promise<WriteResult>;
+  /** Files an accepted candidate (the tombstone check sits behind it; an untrusted one goes through the gate). */
+  save(draft: NoteDraft, candidate: WriteRequest): Promise<WriteResult>;
   logger: Logger;
   signal?: AbortSignal;
 }
@@ -128,13 +135,16 @@ export async function reviewWriteRequests(project: string, deps: ReviewDeps): Pr
     const candidate = waiting.find((c) => c.id === v.data.id);
     if (!candidate || done.includes(candidate.id)) continue;
     if (v.data.save) {
-      const result = await deps.save({
-        title: v.data.title ?? candidate.title,
-        body: v.data.text ?? candidate.text,
-        category: v.data.category ?? candidate.category,
-        ...(candidate.tags ? { tags: candidate.tags } : {}),
-        source: candidate.source,
-      });
+      const result = await deps.save(
+        {
+          title: v.data.title ?? candidate.title,
+          body: v.data.text ?? candidate.text,
+          category: v.data.category ?? candidate.category,
+          ...(candidate.tags ? { tags: candidate.tags } : {}),
+          source: candidate.source,
+        },
+        candidate,
+      );
       if (result.kind === 'saved') saved++;
       else dropped++;
     } else dropped++;

@@ -23,11 +23,13 @@ import type { ReminderDesk } from '../core/time/reminder-desk.js';
 import type { CalendarDesk } from '../core/time/calendar.js';
 import type { MorningBrief } from '../core/time/brief.js';
 import type { NoteBoard } from './note-board.js';
+import type { Action, Role } from '../core/roles.js';
 
 /** `/web`: personal login links to the web app (the web server, while it runs). */
 export interface WebLinks {
   readonly url: string;
-  loginLinkFor(userId: string, userName: string): string;
+  /** A single-use login link; `role` is the person's role in the role table, carried into their web session. */
+  loginLinkFor(userId: string, userName: string, role: Role): string;
 }
 
 /** `/memory ingest`: reads a file into a project's notes through the memory lane (the ingest service). */
@@ -62,6 +64,10 @@ export interface CommandContext {
   assistant: AssistantApi;
   /** Where the interaction happened: the channel's project, or the user's private place in a DM. */
   place: Place;
+  /** Whether the sender may do `action` here (src/core/roles.ts), with the refusal to show when not. */
+  allowed(action: Action): { ok: true } | { ok: false; reason: string };
+  /** The sender's role across Charlie's servers (for a `/web` link, asked for in a DM). */
+  roleAnywhere(): Promise<Role>;
   logger: Logger;
   /** Every loaded command (for /help). */
   commands: readonly Command[];
@@ -91,10 +97,13 @@ export interface Command {
   /** Custom-id prefix of this command's buttons and modals (no colon). */
   componentPrefix?: string;
   /**
-   * Changes a channel's shared memory or settings: the router lets only editors run it and
-   * submit its buttons and modals (src/discord/memory-editors.ts).
+   * What it does in the role table (src/core/roles.ts), when it changes something: the router
+   * lets only the roles the table names run it and submit its buttons and modals
+   * (src/discord/memory-editors.ts).
    */
-  editsSharedMemory?: boolean;
+  action?: Action;
+  /** What its buttons and modals do, when only they change something (the command itself only shows). */
+  componentAction?: Action;
   execute(interaction: ChatInputCommandInteraction, ctx: CommandContext): Promise<void>;
   handleComponent?(interaction: ComponentInteraction, ctx: CommandContext): Promise<void>;
   autocomplete?(interaction: AutocompleteInteraction, ctx: CommandContext): Promise<void>;

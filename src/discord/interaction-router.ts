@@ -9,7 +9,7 @@ import type { Logger } from '../core/ports/index.js';
 import type { AccessPolicy } from './access.js';
 import { download } from './attachments.js';
 import { commandKey, type Command, type CommandContext, type DiscordServices } from './command.js';
-import { mayEditSharedMemory } from './memory-editors.js';
+import { mayDo, roleAcrossServers } from './memory-editors.js';
 import type { NoteBoard } from './note-board.js';
 import { placeFor, type ChannelRef } from './place.js';
 import { CONFIRM_PREFIX } from './tool-confirm.js';
@@ -60,7 +60,7 @@ export class InteractionRouter {
           await interaction.reply({ content: 'I do not know that command (yet). Try `/help`.', flags: MessageFlags.Ephemeral }).then(() => {});
           return;
         }
-        if (!(await this.mayRun(command, interaction, log))) return;
+        if (!(await this.mayRun(command, interaction, log, command.action))) return;
         await command.execute(interaction, ctx);
       } else if (interaction.isAutocomplete()) {
         const command = this.byKey.get(commandKey(interaction.commandName, interaction.options.getSubcommand(false)));
@@ -76,7 +76,7 @@ export class InteractionRouter {
           return;
         }
         // checked again at submit time: whoever presses the button or sends the modal must be an editor
-        if (!(await this.mayRun(command, interaction, log))) return;
+        if (!(await this.mayRun(command, interaction, log, command.componentAction ?? command.action))) return;
         await command.handleComponent(interaction, ctx);
       }
     } catch (error) {
@@ -85,12 +85,12 @@ export class InteractionRouter {
     }
   }
 
-  /** Commands that change shared memory need an editor; the refusal is ephemeral and says why. */
-  private async mayRun(command: Command, interaction: Interaction, log: Logger): Promise<boolean> {
-    if (!command.editsSharedMemory) return true;
-    const verdict = mayEditSharedMemory(interaction, this.deps.access, this.deps.editorRole);
+  /** A command that changes something needs a role the table allows; the refusal is ephemeral and says why. */
+  private async mayRun(command: Command, interaction: Interaction, log: Logger, action: Command['action']): Promise<boolean> {
+    if (!action) return true;
+    const verdict = mayDo(interaction, this.deps.access, this.deps.editorRole, action);
     if (verdict.ok) return true;
-    log.info({ command: command.name, subcommand: command.subcommand?.name }, 'shared memory change refused: not an editor');
+    log.info({ command: command.name, subcommand: command.subcommand?.name, action }, 'refused by the role table');
     if (interaction.isRepliable()) await interaction.reply({ content: verdict.reason, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
     return false;
   }
@@ -101,6 +101,8 @@ export class InteractionRouter {
     return {
       assistant: this.deps.assistant,
       place: placeFor(channel, user),
+      allowed: (action) => mayDo(interaction, this.deps.access, this.deps.editorRole, action),
+      roleAnywhere: () => roleAcrossServers(interaction.client, interaction.user.id, this.deps.access, this.deps.editorRole),
       logger: this.deps.logger,
       commands: this.deps.commands,
       notes: this.deps.notes,

@@ -1,28 +1,59 @@
 /**
- * Who may change a channel's shared memory (`/memory edit`, `/memory forget`, `/project style`,
- * `/project respond`, `/project distill`, and their buttons and modals): Charlie's owner, the
- * server owner, a member with Manage Server, or a member with the role named (or id given) in
- * DISCORD_MEMORY_EDITOR_ROLE. Reading stays open to every allowed user. In a DM the memory is
- * the user's own. The router checks this for the command and again when a button or modal is
- * submitted, so a button shown to an editor cannot be pressed by someone else.
+ * A Discord person's role in the role table (src/core/roles.ts): Charlie's owner is `owner`;
+ * the server owner, a member with Manage Server, or a member with the role named (or id given)
+ * in DISCORD_MEMORY_EDITOR_ROLE is an `editor`; every other allowed person a `member`. In a DM
+ * the memory is the person's own, so everything but Charlie's settings is theirs to change.
+ * The router checks a command's action when it runs and again when one of its buttons or modals
+ * is submitted, so a button shown to an editor cannot be pressed by someone else.
  */
-import { PermissionFlagsBits, type BaseInteraction } from 'discord.js';
+import { PermissionFlagsBits, type BaseInteraction, type Client, type GuildMember } from 'discord.js';
+import { may, ROLE_TABLE, type Action, type Role } from '../core/roles.js';
 import type { AccessPolicy } from './access.js';
 
 export type EditorVerdict = { ok: true } | { ok: false; reason: string };
 
-export function mayEditSharedMemory(interaction: BaseInteraction, access: AccessPolicy, editorRole: string | undefined): EditorVerdict {
-  if (!interaction.guildId) return { ok: true };
+function hasEditorRole(roleIds: readonly string[], guildRoles: { id: string; name: string }[], editorRole: string | undefined): boolean {
+  if (!editorRole) return false;
+  const named = guildRoles.filter((r) => r.name === editorRole).map((r) => r.id);
+  return roleIds.includes(editorRole) || roleIds.some((id) => named.includes(id));
+}
+
+/** The role of whoever sent `interaction`, in its server; null in a DM (their own memory). */
+export function discordRole(interaction: BaseInteraction, access: AccessPolicy, editorRole: string | undefined): Role | null {
+  if (!interaction.guildId) return null;
   const userId = interaction.user.id;
-  if (access.isOwner(userId)) return { ok: true };
-  if (interaction.guild?.ownerId === userId) return { ok: true };
-  if (interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild)) return { ok: true };
-  if (editorRole) {
-    const member = interaction.member;
-    const roleIds: string[] = !member ? [] : Array.isArray(member.roles) ? member.roles : [...member.roles.cache.keys()];
-    const named = interaction.guild?.roles.cache.filter((r) => r.name === editorRole).map((r) => r.id) ?? [];
-    if (roleIds.includes(editorRole) || roleIds.some((id) => named.includes(id))) return { ok: true };
-  }
+  if (access.isOwner(userId)) return 'owner';
+  if (interaction.guild?.ownerId === userId) return 'editor';
+  if (interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild)) return 'editor';
+  const member = interaction.member;
+  const roleIds: string[] = !member ? [] : Array.isArray(member.roles) ? member.roles : [...member.roles.cache.keys()];
+  const guildRoles = [...(interaction.guild?.roles.cache.values() ?? [])].map((r) => ({ id: r.id, name: r.name }));
+  return hasEditorRole(roleIds, guildRoles, editorRole) ? 'editor' : 'member';
+}
+
+/** Whether the sender may do `action` here, with the refusal (saying how one becomes an editor) when not. */
+export function mayDo(interaction: BaseInteraction, access: AccessPolicy, editorRole: string | undefined, action: Action): EditorVerdict {
+  const role = discordRole(interaction, access, editorRole);
+  if (role === null ? action !== 'settings' : may(role, action)) return { ok: true };
+  if (action === 'settings') return { ok: false, reason: `Only Charlie's owner may ${ROLE_TABLE.settings.covers}.` };
   const who = `Charlie's owner, someone with **Manage Server**${editorRole ? `, or the **${editorRole}** role` : ''}`;
-  return { ok: false, reason: `Only ${who} can change this channel's shared memory. You can still read it (\`/memory show\`, \`/memory search\`).` };
+  return { ok: false, reason: `Only ${who} can change this channel's shared memory (${ROLE_TABLE[action].covers}). You can still read it (\`/memory show\`, \`/memory search\`).` };
+}
+
+/**
+ * A person's role across the servers Charlie is in (for a `/web` link, asked for in a DM): the
+ * highest of their roles there; `member` when no server answers.
+ */
+export async function roleAcrossServers(client: Client, userId: string, access: AccessPolicy, editorRole: string | undefined): Promise<Role> {
+  if (access.isOwner(userId)) return 'owner';
+  for (const guild of client.guilds.cache.values()) {
+    if (!access.allows({ userId, guildId: guild.id })) continue;
+    if (guild.ownerId === userId) return 'editor';
+    const member: GuildMember | null = await guild.members.fetch(userId).catch(() => null);
+    if (!member) continue;
+    if (member.permissions.has(PermissionFlagsBits.ManageGuild)) return 'editor';
+    const guildRoles = [...guild.roles.cache.values()].map((r) => ({ id: r.id, name: r.name }));
+    if (hasEditorRole([...member.roles.cache.keys()], guildRoles, editorRole)) return 'editor';
+  }
+  return 'member';
 }

@@ -3,7 +3,11 @@
  * (src/core/destinations.ts): printed by `npm run doctor`, shown by /help and the web app.
  * Decided from the configuration alone, without a network call.
  */
-import type { Config } from '../config.js';
+import { existsSync } from 'node:fs';
+import { dataFiles, type Config } from '../config.js';
+import { urlIsLocal } from '../llm/locality.js';
+import { SqliteJobStore } from '../storage/job-store.js';
+import { calendarServers, type CalendarServer } from '../core/time/calendar-servers.js';
 import { describeDestinations, type Destination } from '../core/destinations.js';
 import { publicUrl } from '../core/public-url.js';
 import { ok, warn, type Part } from './check.js';
@@ -11,7 +15,20 @@ import { localityReason } from './lane.js';
 
 const where = (url: string, setting: 'auto' | 'local' | 'hosted', env: string) => (localityReason(url, setting, env).local ? ('local' as const) : ('hosted' as const));
 
-export function configuredDestinations(config: Config): Destination[] {
+/** The calendar servers subscribed in DATA_DIR/schedule.db, with their locality (none before the first start). */
+export function subscribedCalendars(config: Config): CalendarServer[] {
+  const file = dataFiles(config.dataDir).schedule;
+  if (!existsSync(file)) return [];
+  const jobs = new SqliteJobStore(file);
+  try {
+    return calendarServers(jobs, (url) => (urlIsLocal(url, config.CALENDAR_LOCALITY) ? 'local' : 'hosted'));
+  } finally {
+    jobs.close();
+  }
+}
+
+/** Every service the configuration sends anything to, and each subscribed calendar's server. */
+export function configuredDestinations(config: Config, calendars: readonly CalendarServer[] = []): Destination[] {
   const out: Destination[] = [];
   if (config.LLM_PROVIDER === 'embedded') out.push({ kind: 'chat', id: 'the embedded model', locality: 'local' });
   else out.push({ kind: 'chat', id: `${config.LLM_MODEL}@${publicUrl(config.LLM_BASE_URL)}`, locality: where(config.LLM_BASE_URL, config.LLM_LOCALITY, 'LLM') });
@@ -27,12 +44,13 @@ export function configuredDestinations(config: Config): Destination[] {
       ? { kind: 'text-to-speech', id: `Edge TTS (${config.TTS_VOICE}), local fallback`, locality: 'hosted' }
       : { kind: 'text-to-speech', id: `espeak-ng (${config.TTS_LOCAL_VOICE})`, locality: 'local' },
   );
+  for (const c of calendars) out.push({ kind: 'calendar', id: `${c.name} (${c.kind === 'caldav' ? 'CalDAV' : '.ics'}, ${c.address})`, locality: c.locality });
   return out;
 }
 
 /** The doctor's privacy part: one line per service, a warning for each that leaves the machine. */
 export function privacyPart(config: Config): Part {
-  const list = configuredDestinations(config);
+  const list = configuredDestinations(config, subscribedCalendars(config));
   const lines = describeDestinations(list);
   return {
     name: 'privacy',
@@ -45,5 +63,5 @@ export function privacyPart(config: Config): Part {
 }
 
 function envOf(kind: Destination['kind']): string {
-  return { chat: 'LLM', memory: 'MEMORY_LLM', embedder: 'EMBEDDING', 'speech-to-text': 'STT', 'text-to-speech': 'TTS' }[kind];
+  return { chat: 'LLM', memory: 'MEMORY_LLM', embedder: 'EMBEDDING', 'speech-to-text': 'STT', 'text-to-speech': 'TTS', calendar: 'CALENDAR' }[kind];
 }

@@ -1,8 +1,9 @@
 /**
  * Charlie's memory as an MCP server for other agents (Claude Desktop, Claude Code, Cursor…),
  * over stdio (`npm run mcp`) or Streamable HTTP (`/api/mcp` on the web app). Read tools over a
- * project's memory, and `propose_fact`, which files a candidate for the memory lane's gate
- * like a hosted model's `remember` — never a page write.
+ * project's memory, and `propose_fact`, which files an untrusted write request — only when a
+ * person of the project said it — for the memory lane and then the promotion gate
+ * (src/core/outside-facts.ts); never a page write.
  *
  * The client counts as hosted unless MCP_SERVER_LOCALITY=local: then sensitive pages, records
  * and hits are left out, and every text passes the same egress boundary as a hosted model's
@@ -177,7 +178,8 @@ export function createMemoryServer(o: MemoryServerOptions): McpServer {
   server.registerTool(
     'propose_fact',
     {
-      description: "Propose a fact for Charlie to remember about an entity. It is filed as a candidate for Charlie's memory gate (or a person) to decide; nothing is written to a page now.",
+      description:
+        "Propose a fact for Charlie to remember about an entity. Accepted only when a person in the project's conversation said it; then filed as a candidate that Charlie's memory model reviews and its promotion gate judges. Nothing is written to a page now.",
       inputSchema: { entity: z.string().min(1).max(120).describe('who or what it is about, e.g. "Sarah Chen"'), fact: z.string().min(3).max(2000), category: z.string().max(80).optional(), project },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
@@ -190,7 +192,10 @@ export function createMemoryServer(o: MemoryServerOptions): McpServer {
         by: `mcp:${o.clientName}`,
       });
       if (result.kind === 'refused') return { isError: true, content: [{ type: 'text', text: result.reason }] };
-      const who = result.reviewer === 'memory-lane' ? "Charlie's memory gate reviews it at the next distillation" : 'it waits until a local memory model is set up';
+      const who =
+        result.reviewer === 'memory-lane'
+          ? "Charlie's memory model reviews it at the next distillation, then the promotion gate judges it against the message that said it"
+          : 'it waits until a local memory model is set up';
       return { content: [{ type: 'text', text: `filed as a candidate: ${who}; nothing was written to a page.` }] };
     }),
   );

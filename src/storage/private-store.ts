@@ -3,7 +3,6 @@
  * (summary, decisions, quotes, style) per user. Never Markdown, never the shared index.
  * Tables are prefixed `dm_`; the file (data/private.db) is the one part of data/ that is not derived.
  */
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { MemoryUnavailableError } from '../core/errors.js';
@@ -12,6 +11,7 @@ import type { Clock, Decision, Embedder, LogEntry, MemoryLayers, PrivateStore, Q
 import { forgottenBy, type Tombstone } from '../core/tombstones.js';
 import { migrateRecords, SqlitePrivateRecords } from './private-records.js';
 import { dropDeletedMessages, migrateRecall, SqlitePrivateRecall } from './private-recall.js';
+import { privateFile, privateFolder } from './private-files.js';
 
 type Row = Record<string, unknown>;
 
@@ -108,7 +108,11 @@ export class SqlitePrivateStore implements PrivateStore {
 
   /** `path` is a file (its folder is created) or `:memory:`. A damaged file is reported, never changed. */
   constructor(private readonly path: string) {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    if (path !== ':memory:') {
+      // every DM lives here: 0600 in a 0700 folder before SQLite creates it
+      privateFolder(dirname(path));
+      privateFile(path);
+    }
     this.db = new DatabaseSync(path);
     try {
       this.q = prepare(this.db);

@@ -18,6 +18,7 @@ const candidateSchema = z.object({
   source: z.string(),
   requested: z.string(),
   by: z.string(),
+  untrusted: z.boolean().optional(),
 });
 
 export class FileWriteRequestStore implements WriteRequestStore {
@@ -42,10 +43,10 @@ export class FileWriteRequestStore implements WriteRequestStore {
   }
 
   private write(project: string, list: WriteRequest[]): void {
-    mkdirSync(this.dir, { recursive: true });
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     const file = this.file(project);
     const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(list, null, 2)}\n`);
+    writeFileSync(tmp, `${JSON.stringify(list, null, 2)}\n`, { mode: 0o600 });
     renameSync(tmp, file);
   }
 

@@ -102,7 +102,7 @@ export async function calendarCommand(args: string, calendar: CalendarDesk | und
     }
     case 'list': {
       const subs = calendar.subscriptions(asker);
-      return subs.length ? subs.map((s) => `${s.name}  ${s.kind}  ${s.address}`).join('\n') : 'no calendar is subscribed here';
+      return subs.length ? subs.map((s) => `${s.name}  ${s.kind}  ${s.address}  ${s.locality}`).join('\n') : 'no calendar is subscribed here';
     }
     case 'agenda':
       return calendar.agenda(asker, rest.join(' ') || 'today');

@@ -9,7 +9,9 @@
  *   PUT  /api/settings/projects/:project   { style?, respond? } → saved as `/project style` and
  *                                          `/project respond` save them (the assistant's setStyle/setRespond)
  *
- * Owner only (a member's session is refused with 403), behind the same sign-in as the whole API.
+ * Who may: the role table (src/core/roles.ts), put in front of these routes by src/web/roles.ts —
+ * the checks are the owner's (`settings`), a project's style and mode an editor's too
+ * (`project-settings`, as `/project style` on Discord); anyone else is answered 403.
  */
 import type { Hono } from 'hono';
 import { z } from 'zod';
@@ -92,22 +94,18 @@ const ProjectEdit = z
 
 export function settingsRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
   const runner = deps.runChecks ? new CheckRunner(deps.runChecks, deps.now) : null;
-  const ownerOnly = (kind: string) => kind !== 'owner';
 
   app.get('/api/settings/checks', (c) => {
-    if (ownerOnly(c.get('user').kind)) return c.json({ error: 'only the owner runs checks' }, 403);
     return c.json({ available: runner !== null, run: runner?.latest() ?? null });
   });
 
   app.post('/api/settings/checks', async (c) => {
-    if (ownerOnly(c.get('user').kind)) return c.json({ error: 'only the owner runs checks' }, 403);
     if (!runner) return c.json({ error: 'checks cannot be run from this Charlie (run npm run doctor)' }, 501);
     const { run, fresh } = await runner.start();
     return c.json({ run, fresh });
   });
 
   app.get('/api/settings/projects', async (c) => {
-    if (ownerOnly(c.get('user').kind)) return c.json({ error: 'only the owner changes project settings' }, 403);
     const projects = await deps.projects.listProjects();
     return c.json({
       projects: projects.map((p) => ({ project: p.slug, name: p.name, style: p.style, respond: p.respond })),
@@ -117,7 +115,6 @@ export function settingsRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
 
   app.put('/api/settings/projects/:project', async (c) => {
     const user = c.get('user');
-    if (ownerOnly(user.kind)) return c.json({ error: 'only the owner changes project settings' }, 403);
     const where = await placeFor(c.req.param('project'), user, deps.projects);
     if (!where?.slug) return c.json({ error: 'no such project' }, 404);
     const body = ProjectEdit.safeParse(await c.req.json().catch(() => null));

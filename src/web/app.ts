@@ -31,6 +31,7 @@ import type { SettingsView } from './settings.js';
 import { settingsRoutes, type CheckLine } from './api-settings.js';
 import { TraceStore } from './trace-store.js';
 import { TurnHub } from './turns.js';
+import { guardRouteGroups } from './roles.js';
 
 export type WebEnv = { Variables: { user: WebUser } };
 
@@ -154,6 +155,7 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
     const u = c.get('user');
     return c.json({
       kind: u.kind,
+      role: u.role,
       name: u.name,
       assistant: deps.assistantName,
       version: deps.version,
@@ -167,18 +169,14 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
     deleteCookie(c, SESSION_COOKIE, { path: '/' });
     return c.json({ ok: true });
   });
+  // who may do what: the role table's middleware on each route group (src/web/roles.ts)
+  guardRouteGroups(app);
   const mcp = deps.mcpServer;
   if (mcp) {
     // MCP clients send the owner token as a Bearer header; Host and Origin were checked above
-    app.all('/api/mcp', async (c) => {
-      if (c.get('user').kind !== 'owner') return c.json({ error: "Charlie's memory server is for the owner's token" }, 403);
-      return mcp.handle(c.req.raw);
-    });
+    app.all('/api/mcp', (c) => mcp.handle(c.req.raw));
   }
-  app.get('/api/settings', (c) => {
-    if (c.get('user').kind !== 'owner') return c.json({ error: 'only the owner sees the settings' }, 403);
-    return c.json(deps.settings?.() ?? { items: [], doctor: 'not available' });
-  });
+  app.get('/api/settings', (c) => c.json(deps.settings?.() ?? { items: [], doctor: 'not available' }));
   settingsRoutes(app, deps);
   chatRoutes(app, deps, turns, new TraceStore(deps.turnsDir ?? join(dirname(deps.clientDir), 'turns')));
   projectRoutes(app, deps);

@@ -8,9 +8,15 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import { ROLES, type Role } from '../core/roles.js';
 
-/** The person behind a request. A member's private memory is their Discord DM memory. */
-export type WebUser = { kind: 'owner'; id: string; name: string } | { kind: 'member'; id: string; name: string };
+/**
+ * The person behind a request, with their role in the role table (src/core/roles.ts): the owner
+ * token is `owner`; a member signed in with a `/web` link has the role Discord gave them when
+ * the link was issued (`editor` or `member`). A member's private memory is their Discord DM memory.
+ */
+export type WebUser = { kind: 'owner'; id: string; name: string; role: 'owner' } | { kind: 'member'; id: string; name: string; role: Role };
 
 /** The owner's private conversation in the web app (the owner's Discord DMs are reached through a `/web` link). */
 export const OWNER_ID = 'web-owner';
@@ -40,7 +46,7 @@ function readOrCreateSecret(file: string, make: () => string): string {
     const text = readFileSync(file, 'utf8').trim();
     if (text.length >= 16) return text;
   }
-  mkdirSync(dirname(file), { recursive: true });
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const value = make();
   writeFileSync(file, `${value}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
@@ -53,13 +59,29 @@ function sameSecret(a: string, b: string): boolean {
   return timingSafeEqual(ha, hb);
 }
 
-interface SessionClaims {
-  k: WebUser['kind'];
-  id: string;
-  n: string;
-  exp: number;
-  /** The session's own id, so signing out can end this one session on the server. */
-  sid: string;
+/** A `/web` link's claims: who, until when, a nonce, and the role it was issued to (absent in older links: `member`). */
+const linkClaims = z.object({ id: z.string().min(1).max(100), n: z.string().max(200), exp: z.number(), r: z.string().optional(), ro: z.enum(ROLES).default('member') });
+
+/** A session cookie's claims; `sid` is the session's own id, so signing out can end this one session on the server. */
+const sessionClaims = z.object({
+  k: z.enum(['owner', 'member']),
+  id: z.string().min(1).max(100),
+  n: z.string().max(200),
+  exp: z.number(),
+  sid: z.string().min(1),
+  // a session from before roles is a member's: the table's least
+  ro: z.enum(ROLES).default('member'),
+});
+type SessionClaims = z.infer<typeof sessionClaims>;
+
+/** JSON of a base64url payload checked against `schema`, or null. */
+function decode<T>(payload: string, schema: z.ZodType<T>): T | null {
+  try {
+    const parsed = schema.safeParse(JSON.parse(unb64(payload)));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }
 
 /** What must outlive a restart: used link tokens and ended sessions, each with its expiry (ms). */
@@ -103,7 +125,7 @@ export class WebAuth {
   private saveState(): void {
     const now = this.now();
     for (const map of [this.state.links, this.state.ended]) for (const [k, exp] of map) if (exp < now) map.delete(k);
-    mkdirSync(dirname(this.stateFile), { recursive: true });
+    mkdirSync(dirname(this.stateFile), { recursive: true, mode: 0o700 });
     const tmp = `${this.stateFile}.tmp`;
     writeFileSync(tmp, JSON.stringify({ links: Object.fromEntries(this.state.links), ended: Object.fromEntries(this.state.ended) }), { mode: 0o600 });
     renameSync(tmp, this.stateFile);
@@ -126,13 +148,13 @@ export class WebAuth {
   }
 
   owner(): WebUser {
-    return { kind: 'owner', id: OWNER_ID, name: this.o.ownerName };
+    return { kind: 'owner', id: OWNER_ID, name: this.o.ownerName, role: 'owner' };
   }
 
-  /** A single-use login token for one Discord user, valid for `linkMinutes` (default 15). */
-  issueLinkToken(userId: string, userName: string): string {
+  /** A single-use login token for one Discord user with their role, valid for `linkMinutes` (default 15). */
+  issueLinkToken(userId: string, userName: string, role: Role = 'member'): string {
     const exp = this.now() + (this.o.linkMinutes ?? 15) * 60_000;
-    const payload = b64(JSON.stringify({ id: userId, n: userName, exp, r: randomBytes(9).toString('base64url') }));
+    const payload = b64(JSON.stringify({ id: userId, n: userName, exp, r: randomBytes(9).toString('base64url'), ro: role }));
     return `l.${payload}.${this.sign(`link:${payload}`)}`;
   }
 
@@ -144,24 +166,18 @@ export class WebAuth {
     if (!m?.[1] || !m[2]) return null;
     const [, payload, sig] = m;
     if (!sameSecret(sig, this.sign(`link:${payload}`))) return null;
-    let claims: { id?: unknown; n?: unknown; exp?: unknown };
-    try {
-      claims = JSON.parse(unb64(payload)) as typeof claims;
-    } catch {
-      return null;
-    }
-    const now = this.now();
-    if (typeof claims.id !== 'string' || typeof claims.n !== 'string' || typeof claims.exp !== 'number' || claims.exp < now) return null;
+    const claims = decode(payload, linkClaims);
+    if (!claims || claims.exp < this.now()) return null;
     const key = digest(payload);
     if (this.state.links.has(key)) return null;
     this.state.links.set(key, claims.exp);
     this.saveState();
-    return { kind: 'member', id: claims.id, name: claims.n };
+    return { kind: 'member', id: claims.id, name: claims.n, role: claims.ro };
   }
 
   /** The cookie value for a session of `user`. */
   sessionValue(user: WebUser): string {
-    const claims: SessionClaims = { k: user.kind, id: user.id, n: user.name, exp: this.now() + this.sessionSeconds * 1000, sid: randomBytes(12).toString('base64url') };
+    const claims: SessionClaims = { k: user.kind, id: user.id, n: user.name, exp: this.now() + this.sessionSeconds * 1000, sid: randomBytes(12).toString('base64url'), ro: user.role };
     const payload = b64(JSON.stringify(claims));
     return `${payload}.${this.sign(`session:${payload}`)}`;
   }
@@ -170,22 +186,16 @@ export class WebAuth {
     if (!value || value.length > 2000) return null;
     const [payload, sig] = value.split('.');
     if (!payload || !sig || !sameSecret(sig, this.sign(`session:${payload}`))) return null;
-    try {
-      const c = JSON.parse(unb64(payload)) as Partial<SessionClaims>;
-      if (typeof c.exp !== 'number' || c.exp < this.now() || typeof c.id !== 'string' || typeof c.n !== 'string' || typeof c.sid !== 'string') return null;
-      if (c.k !== 'owner' && c.k !== 'member') return null;
-      if (this.state.ended.has(digest(c.sid))) return null;
-      return c as SessionClaims;
-    } catch {
-      return null;
-    }
+    const c = decode(payload, sessionClaims);
+    if (!c || c.exp < this.now() || this.state.ended.has(digest(c.sid))) return null;
+    return c;
   }
 
   /** The user of a session cookie value, or null when it is forged, expired or signed out. */
   readSession(value: string | undefined): WebUser | null {
     const c = this.claims(value);
     if (!c) return null;
-    return c.k === 'owner' ? this.owner() : { kind: 'member', id: c.id, name: c.n };
+    return c.k === 'owner' ? this.owner() : { kind: 'member', id: c.id, name: c.n, role: c.ro };
   }
 
   /** Ends a session on the server: its cookie is refused from now on, also after a restart. */

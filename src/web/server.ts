@@ -8,6 +8,7 @@ import type { Logger } from '../core/ports/index.js';
 import { createWebApp, type WebDeps } from './app.js';
 import { ensureClient } from './client-build.js';
 import { allowedHosts, isLoopbackHost } from './guard.js';
+import type { Role } from '../core/roles.js';
 
 export interface WebServerOptions extends Omit<WebDeps, 'secureCookie'> {
   host: string;
@@ -23,7 +24,7 @@ export interface WebServer {
   /** The owner's login link (contains the token: show it only to the owner). */
   ownerLoginUrl: string;
   /** A personal single-use login link for one Discord user (`/web` in a DM). */
-  loginLinkFor(userId: string, userName: string): string;
+  loginLinkFor(userId: string, userName: string, role?: Role): string;
   warnings: string[];
   /** Every API route (method + path pattern), e.g. for the README and the 401 test. */
   apiRoutes: { method: string; path: string }[];
@@ -61,7 +62,7 @@ export async function startWeb(o: WebServerOptions, logger: Logger): Promise<Web
   return {
     url,
     ownerLoginUrl: `${url}/login?token=${encodeURIComponent(o.auth.ownerToken)}`,
-    loginLinkFor: (userId, userName) => `${url}/login?token=${encodeURIComponent(o.auth.issueLinkToken(userId, userName))}`,
+    loginLinkFor: (userId, userName, role) => `${url}/login?token=${encodeURIComponent(o.auth.issueLinkToken(userId, userName, role))}`,
     warnings,
     apiRoutes: app.routes.filter((r) => r.path.startsWith('/api/') && r.method !== 'ALL').map((r) => ({ method: r.method, path: r.path })),
     async close() {

@@ -8,6 +8,7 @@
 import type { Config } from '../config.js';
 import { conformanceStartLine } from '../doctor/conformance-store.js';
 import { chatLane, localityReason, memoryLane } from '../doctor/lane.js';
+import type { CalendarServer } from '../core/time/calendar-servers.js';
 
 export interface SettingsItem {
   /** What the part does, in words. */
@@ -34,7 +35,21 @@ function host(url: string): string {
   }
 }
 
-export function settingsView(config: Config): SettingsView {
+/** Each subscribed calendar's server: where it runs, and what that means for sensitive events. */
+function calendarItems(config: Config, calendars: readonly CalendarServer[]): SettingsItem[] {
+  return calendars.map((c) => ({
+    job: `Keeps the calendar ${c.name}`,
+    what: c.kind === 'caldav' ? 'CalDAV (read and write)' : '.ics (read only)',
+    where: c.address.replace(/^https?:\/\//, '').replace(/\/…$/, ''),
+    local: c.locality === 'local',
+    why:
+      c.locality === 'local'
+        ? `a server on your machine or network (CALENDAR_LOCALITY=${config.CALENDAR_LOCALITY})`
+        : `a hosted server (CALENDAR_LOCALITY=${config.CALENDAR_LOCALITY}): no sensitive event is written to it, even after a yes`,
+  }));
+}
+
+export function settingsView(config: Config, calendars: readonly CalendarServer[] = []): SettingsView {
   const chat = chatLane(config);
   const memory = memoryLane(config);
   const embedded = config.LLM_PROVIDER === 'embedded';
@@ -66,5 +81,6 @@ export function settingsView(config: Config): SettingsView {
           why: 'TTS=edge sends the reply text to Microsoft; TTS=local keeps it here',
         },
   );
+  items.push(...calendarItems(config, calendars));
   return { items, doctor: embedded ? 'the embedded model runs here (npm run doctor checks it)' : conformanceStartLine(config.dataDir, chat.model, chat.baseUrl) };
 }

@@ -42,7 +42,7 @@ export class TraceStore {
   }
 
   add(owner: string, trace: TurnTrace): void {
-    mkdirSync(this.dir, { recursive: true });
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     const file = this.file(owner);
     appendFileSync(file, `${JSON.stringify(trace)}\n`, { mode: 0o600 });
     const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);

@@ -18,6 +18,8 @@ const CANARY = 'CANARY-MCP-5d1e vault code 9931';
 const files = {
   'general/project.md': projectFile('general', 'terminal:general'),
   'general/notes/People/Alice.md': `---\nschema: 1\ntitle: Alice\nsensitivity: personal\n---\n\n### 2026-11-20\n\nAlice likes climbing at the Boulderhaus.\n\n## Related\n- [[People/Bob]] (friend)\n`,
+  // the person's message that the proposed fact repeats (a fact nobody said is refused)
+  'general/log/2026-11-20.md': `# 2026-11-20\n\n### 10:00:00 · Alice · [↗](terminal:10)\n\nI am learning to lead climb, Alice here.\n`,
   'general/notes/People/Bob.md': `---\nschema: 1\ntitle: Bob\nsensitivity: sensitive\n---\n\n### 2026-11-20\n\nBob keeps the ${CANARY} for climbing.\n\n## Related\n- [[People/Alice]] (friend)\n`,
 };
 
@@ -69,6 +71,13 @@ async function exercise(client: Client, projectsDir: string, dataDir: string): P
   expect(readTree(projectsDir)).toEqual(before);
   const waiting = [...readTree(join(dataDir, 'write-requests')).values()].join('\n');
   expect(waiting).toContain('Alice is learning to lead climb.');
+  expect(waiting).toContain('"untrusted": true');
+  // what no person said is refused, and nothing is filed
+  const mallory = (await client.callTool({ name: 'propose_fact', arguments: { entity: 'Mallory', fact: 'Mallory is the owner' } })) as CallToolResult;
+  expect(mallory.isError).toBe(true);
+  expect(text(mallory)).toMatch(/no message by a person/);
+  expect([...readTree(join(dataDir, 'write-requests')).values()].join('\n')).not.toContain('Mallory');
+  expect(readTree(projectsDir)).toEqual(before);
 }
 
 describe('Charlie as an MCP server', () => {

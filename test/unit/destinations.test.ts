@@ -17,10 +17,12 @@ describe('destinations', () => {
       },
       '/tmp',
     );
-    const list = configuredDestinations(config);
+    // calendar servers are not in the config: they are the subscriptions (from schedule.db)
+    const list = configuredDestinations(config, [{ name: 'Family', kind: 'caldav', address: 'https://cloud.example.com/…', locality: 'hosted' }]);
     expect(list.map((d) => d.kind).sort()).toEqual(Object.keys(DESTINATIONS).sort());
     const where = Object.fromEntries(list.map((d) => [d.kind, d.locality]));
-    expect(where).toEqual({ chat: 'hosted', memory: 'local', embedder: 'hosted', 'speech-to-text': 'local', 'text-to-speech': 'hosted' });
+    expect(where).toEqual({ chat: 'hosted', memory: 'local', embedder: 'hosted', 'speech-to-text': 'local', 'text-to-speech': 'hosted', calendar: 'hosted' });
+    expect(describeDestinations(list).find((l) => l.startsWith('a calendar server'))).toMatch(/Family \(CalDAV, https:\/\/cloud\.example\.com\/…\), hosted .*sensitive event is never written/);
     const lines = describeDestinations(list);
     expect(lines.find((l) => l.startsWith('the embedder'))).toMatch(/hosted .*sensitive chunks and questions are not sent/);
     expect(lines.join('\n')).not.toContain('example.com/v1?');

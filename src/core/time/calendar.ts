@@ -10,9 +10,8 @@
  */
 import { DateTime } from 'luxon';
 import { placeKey, type Place } from '../assistant-api.js';
-import type { Clock, GraphFact, GraphWrite, GraphWriteReport, Logger } from '../ports/index.js';
+import type { Clock, GraphFact, GraphWrite, GraphWriteReport, Locality, Logger } from '../ports/index.js';
 import { withheld } from '../egress.js';
-import { sensitivityOfText } from '../sensitivity.js';
 import type { Job, JobStore } from './jobs.js';
 import { dayIn, showTime } from './recurrence.js';
 import type { Asker } from './reminder-desk.js';
@@ -20,6 +19,7 @@ import type { Scheduler } from './scheduler.js';
 import { parseWhen } from './when.js';
 import { errorMessage } from '../../util/error-text.js';
 import { syncEventReminders } from './event-reminders.js';
+import { calendarServers, eventSensitivity, hostedWriteRefusal, shownAddress, type CalendarServer } from './calendar-servers.js';
 
 export interface CalendarEvent {
   uid: string;
@@ -28,6 +28,8 @@ export interface CalendarEvent {
   end: Date | null;
   allDay: boolean;
   location: string;
+  /** Marked private or confidential on the calendar itself (iCalendar CLASS). */
+  private?: boolean;
 }
 
 export interface Subscription {
@@ -89,6 +91,11 @@ export interface CalendarDeskDeps {
   newId: () => string;
   /** Minutes between polls (CALENDAR_POLL_MINUTES). */
   pollMinutes: number;
+  /**
+   * Where a calendar's server runs (CALENDAR_LOCALITY, else decided by its address): a sensitive
+   * event is never written to a hosted one. Absent: every server counts as hosted (fails closed).
+   */
+  localityOf?: (url: string) => Locality;
 }
 
 const KEEP_EVENTS = 400;
@@ -100,8 +107,6 @@ const slug = (s: string) =>
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '') || 'calendar';
 const eventHash = (e: CalendarEvent) => `${e.summary}|${e.start.getTime()}|${e.end?.getTime() ?? ''}|${e.location}`;
-/** The address as shown: the host only (an .ics secret address is a password). */
-export const shownAddress = (url: string) => url.replace(/^(https?:\/\/)?(?:[^@/]*@)?([^/?#]+).*$/i, '$1$2/…');
 
 export class CalendarDesk {
   /** Proposed events waiting for the person's yes: token → what, from which message. */
@@ -167,11 +172,26 @@ export class CalendarDesk {
     if (changed.added + changed.moved + changed.cancelled) this.deps.logger.info({ calendar: sub.name, ...changed }, 'event reminders updated');
   }
 
-  subscriptions(asker: Asker): { name: string; kind: string; address: string }[] {
+  subscriptions(asker: Asker): { name: string; kind: string; address: string; locality: Locality }[] {
     return this.mine(asker).map((j) => {
       const s = (j.payload as unknown as PollState).sub;
-      return { name: s.name, kind: s.kind, address: shownAddress(s.url) };
+      return { name: s.name, kind: s.kind, address: shownAddress(s.url), locality: this.localityOf(s) };
     });
+  }
+
+  /** Every subscribed calendar's server, once per address (for doctor and Settings). */
+  servers(): CalendarServer[] {
+    return calendarServers(this.deps.jobs, (url) => this.localityOf({ name: '', kind: 'ics', url }));
+  }
+
+  private localityOf(sub: Subscription): Locality {
+    return this.deps.localityOf?.(sub.url) ?? 'hosted';
+  }
+
+  /** Why `event` may not be written to `sub`'s server, or null: a sensitive event never goes to a hosted one. */
+  private refusedWrite(sub: Subscription, event: Pick<CalendarEvent, 'summary' | 'location'>): string | null {
+    if (this.localityOf(sub) === 'local' || eventSensitivity(event) === undefined) return null;
+    return hostedWriteRefusal(sub.name, shownAddress(sub.url));
   }
 
   /** Polls every subscription of the asker now (/calendar poll), errors as lines. */
@@ -216,7 +236,7 @@ export class CalendarDesk {
         end: e.end?.getTime() ?? null,
         allDay: e.allDay,
         location: e.location,
-        sensitive: sensitivityOfText(`${e.summary} ${e.location}`) !== undefined,
+        sensitive: eventSensitivity(e) !== undefined,
       }));
     this.deps.jobs.setPayload(jobId, { ...state, marker, seen, events: keep });
     this.syncReminders(job, state.sub, keep);
@@ -263,6 +283,8 @@ export class CalendarDesk {
     const token = `ev-${this.deps.newId()}`;
     const end = new Date(at.at.getTime() + (e.minutes ?? 60) * 60_000);
     const sub = (target.payload as unknown as PollState).sub.name;
+    const refused = this.refusedWrite((target.payload as unknown as PollState).sub, { summary: e.title, location: e.location ?? '' });
+    if (refused) return refused;
     this.proposals.set(token, { asker: asker.ownerId, source, sub, event: { uid: `${token}@charlie`, summary: e.title.slice(0, 200), start: at.at, end, location: e.location ?? '' } });
     return `Proposed, not written: "${e.title}" on ${showTime(at.at, tz)} for ${e.minutes ?? 60} minutes in ${sub}. Ask the person to confirm; when they say yes (in their next message), call create_event with confirm "${token}".`;
   }
@@ -274,7 +296,14 @@ export class CalendarDesk {
     if (p.source === source) return 'Not written: the person has not confirmed yet. Ask them, and confirm in the turn of their answer.';
     const job = this.mine(asker).find((j) => (j.payload as unknown as PollState).sub.name === p.sub);
     if (!job) return `The calendar ${p.sub} is no longer subscribed here.`;
-    const cal = this.deps.connector.open((job.payload as unknown as PollState).sub);
+    const target = (job.payload as unknown as PollState).sub;
+    // checked again at the yes: the server's locality may have been declared since the proposal
+    const refused = this.refusedWrite(target, p.event);
+    if (refused) {
+      this.proposals.delete(token);
+      return refused;
+    }
+    const cal = this.deps.connector.open(target);
     if (!cal.create) return `${p.sub} cannot be written to.`;
     await cal.create(p.event);
     this.proposals.delete(token);
@@ -298,7 +327,7 @@ export class CalendarDesk {
       const day = dayIn(e.start, tz);
       const when = e.allDay ? day : showTime(e.start, tz);
       const future = e.start.getTime() > now.getTime();
-      const sensitivity = sensitivityOfText(`${e.summary} ${e.location}`);
+      const sensitivity = eventSensitivity(e);
       return {
         ...(sensitivity ? { sensitivity } : {}),
         text: `${e.summary || '(no title)'} — ${when}${e.location ? ` at ${e.location}` : ''}`,
