@@ -137,11 +137,11 @@ describe('events read from a calendar are labelled as they enter Charlie', () =>
   it('by the rules (oncology, counselling, a biopsy) and by CLASS:PRIVATE; a hosted agenda withholds them', async () => {
     const now = new Date('2026-12-01T10:00:00Z');
     const events = [
-      ...parseEvents(ics('a@x', 'Carol oncology follow-up'), now),
-      ...parseEvents(ics('b@x', 'Bob counselling'), now),
-      ...parseEvents(ics('c@x', 'Biopsy results'), now),
-      ...parseEvents(ics('d@x', 'Lunch with Dana', 'CLASS:PRIVATE\r\n'), now),
-      ...parseEvents(ics('e@x', 'Piano lesson'), now),
+      ...(await parseEvents(ics('a@x', 'Carol oncology follow-up'), now)),
+      ...(await parseEvents(ics('b@x', 'Bob counselling'), now)),
+      ...(await parseEvents(ics('c@x', 'Biopsy results'), now)),
+      ...(await parseEvents(ics('d@x', 'Lunch with Dana', 'CLASS:PRIVATE\r\n'), now)),
+      ...(await parseEvents(ics('e@x', 'Piano lesson'), now)),
     ];
     const server = recordingServer(() => events);
     const { calendar, jobs, writes } = desk(server.connector, () => 'local');
