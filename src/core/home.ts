@@ -145,7 +145,7 @@ function projectHome(config: ProjectConfig, problems: FileProblem[], stores: Hom
   const slug = config.slug;
   const notePath = (path: string) => path.replace(/^notes\//, '');
   return {
-    ...projectCapabilities(slug, stores, (q) => recall.recall(q, { project: slug, limit: 8, notesOnly: true })),
+    ...projectCapabilities(slug, stores),
     key: slug,
     name: config.name,
     private: false,
