@@ -26,7 +26,7 @@ import type {
   Quote,
   WriteOutcome,
 } from './ports/index.js';
-import { gateWrite, type CandidateStore } from './promotion.js';
+import { gateWrite, knownOf, type CandidateStore } from './promotion.js';
 import { graphInstructions, graphReply, replyJsonSchema, pageMapText, toGraphWrite, type GraphItems, type Speaker } from './graph-distill.js';
 import { parseToolArguments } from './tool-args.js';
 import { shapeText } from './json-shape.js';
@@ -56,6 +56,8 @@ export interface DistillGraph {
   candidates?: CandidateStore;
   /** When reflection last ran here (the gate's recency is measured against it); absent = never. */
   lastReflection?: () => Promise<Date | null>;
+  /** The open records of these pages (paths under notes/): the gate judges novelty against them. */
+  known?: (pages: readonly string[]) => Promise<{ page: string; statement: string }[]>;
 }
 
 /** The graph the model is shown: the page map and the project's taxonomy. */
@@ -327,7 +329,9 @@ async function distilBatch(target: DistillTarget, entries: LogEntry[], through: 
     const graph = target.graph;
     if (graph.candidates) {
       const tracked = [...(view?.map ?? []).flatMap((p) => [p.title, ...p.aliases]), ...speakers.map((s) => s.name)];
-      const gated = await gateWrite(write, entries, { now: (deps.clock ?? systemClock).now(), tracked, lastReflection: (await graph.lastReflection?.().catch(() => null)) ?? null }, graph.candidates);
+      const known = knownOf(view?.map ?? [], (await graph.known?.((view?.map ?? []).map((p) => p.path)).catch(() => [])) ?? []);
+      const ctx = { now: (deps.clock ?? systemClock).now(), tracked, known, lastReflection: (await graph.lastReflection?.().catch(() => null)) ?? null };
+      const gated = await gateWrite(write, entries, ctx, graph.candidates);
       write = gated.write;
       const r = gated.report;
       deps.logger.info({ target: target.label, promoted: r.promoted.length, waiting: r.waiting.length, rejected: r.rejected.length }, 'promotion gate');
