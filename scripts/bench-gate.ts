@@ -13,7 +13,9 @@
  *      front door uses (core/records/match.ts): the share where a record from an evidence turn
  *      comes first.
  *
- *   npm run bench:gate -- --data ../shared/bench-data/locomo-dev.json [--noise FILE] [--json]
+ *   npm run bench:gate -- --data ../shared/bench-data/locomo-dev.json [--noise FILE] [--json] [--misses]
+ *
+ * `--misses` prints each question whose answering record was not first, with the record that was.
  *
  * The data is read where it is, never copied into the project.
  */
@@ -21,10 +23,12 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { kindOf } from '../src/core/gate-significance.js';
 import type { GraphFact, GraphWrite, LogEntry } from '../src/core/ports/index.js';
-import { gateWrite, type Candidate, type CandidateStore, type KnownRecord } from '../src/core/promotion.js';
+import { gateWrite, restates, type Candidate, type CandidateStore, type KnownRecord } from '../src/core/promotion.js';
 import { rankRecords } from '../src/core/records/match.js';
 
-const { values } = parseArgs({ options: { data: { type: 'string' }, noise: { type: 'string', default: 'test/fixtures/gate/noise.txt' }, json: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { data: { type: 'string' }, noise: { type: 'string', default: 'test/fixtures/gate/noise.txt' }, json: { type: 'boolean', default: false }, misses: { type: 'boolean', default: false } },
+});
 if (!values.data) {
   console.error('usage: npm run bench:gate -- --data PATH/locomo-dev.json [--noise FILE] [--json]');
   process.exit(2);
@@ -125,16 +129,17 @@ async function observations(sample: Sample, kinds: Map<string, Tally>): Promise<
     const now = new Date(start + turns.length * 60_000 + 3_600_000);
     const out = await gateWrite(write, entries, { now, tracked: speakers, known, lastReflection: null }, store);
     const promoted = new Set(out.report.promoted.map((p) => `${p.entity}\n${p.text}`));
+    const fresh: HeldRecord[] = [];
     for (const e of write.entities)
       for (const f of e.facts) {
-        const restated = out.write.entities.find((x) => x.name === e.name)?.facts.find((x) => x.source === f.source && x.text !== f.text);
-        const reached = promoted.has(`${e.name}\n${f.text}`) || restated !== undefined;
+        // told again in other words: the gate refreshed the record memory holds (the same judgement it made)
+        const restated = restates(e.name, f.text, known) !== null;
+        const reached = restated || promoted.has(`${e.name}\n${f.text}`);
         tally(kinds, kindOf(f.text) || 'untyped', reached);
-        if (reached && !restated) {
-          held.push({ statement: f.text, pageTitle: e.name, status: 'active', dia: dias.get(f) ?? '' });
-          known.push({ names: [e.name], statement: f.text });
-        }
+        if (reached && !restated) fresh.push({ statement: f.text, pageTitle: e.name, status: 'active', dia: dias.get(f) ?? '' });
       }
+    held.push(...fresh);
+    known.push(...fresh.map((r) => ({ names: [r.pageTitle], statement: r.statement })));
   }
   return held;
 }
@@ -156,19 +161,29 @@ async function noise(file: string): Promise<{ seen: number; reached: number; pro
   return { seen: lines.length, reached: promoted.length, promoted };
 }
 
-function whyByQuestion(sample: Sample, records: readonly HeldRecord[]): { asked: number; first: number } {
+function whyByQuestion(sample: Sample, records: readonly HeldRecord[]): { asked: number; first: number; shown: number } {
   const withRecords = new Set(records.map((r) => r.dia));
   let asked = 0;
   let first = 0;
+  let shown = 0;
   for (const q of sample.qa) {
     if (q.category < 1 || q.category > 4) continue;
     const gold = evidenceOf(q.evidence);
     if (!gold.some((d) => withRecords.has(d))) continue;
     asked++;
-    const top = rankRecords(records, q.question, 1)[0];
+    const three = rankRecords(records, q.question, 3);
+    const top = three[0];
+    if (three.some((r) => gold.includes(r.dia))) shown++;
     if (top && gold.includes(top.dia)) first++;
+    else if (process.env.BENCH_GATE_MISSES)
+      console.error(
+        `MISS ${q.question}\n  top: ${top?.statement ?? '-'}\n  gold: ${records
+          .filter((r) => gold.includes(r.dia))
+          .map((r) => r.statement)
+          .join(' / ')}`,
+      );
   }
-  return { asked, first };
+  return { asked, first, shown };
 }
 
 const pct = (a: number, b: number) => (b ? `${((100 * a) / b).toFixed(1)} %` : '–');
@@ -176,23 +191,27 @@ const samples = JSON.parse(readFileSync(values.data, 'utf8')) as Sample[];
 const kinds = new Map<string, Tally>();
 let asked = 0;
 let first = 0;
+let shown = 0;
 const perConversation: string[] = [];
 for (const s of samples) {
   const records = await observations(s, kinds);
   const w = whyByQuestion(s, records);
   asked += w.asked;
   first += w.first;
+  shown += w.shown;
   perConversation.push(`  ${s.sample_id}: ${String(records.length)} records; why first ${pct(w.first, w.asked)} of ${String(w.asked)}`);
 }
 const all = [...kinds.values()].reduce((a, t) => ({ seen: a.seen + t.seen, reached: a.reached + t.reached }), { seen: 0, reached: 0 });
 const n = await noise(values.noise);
 if (values.json) {
-  console.log(JSON.stringify({ observations: all, kinds: Object.fromEntries(kinds), noise: { seen: n.seen, reached: n.reached }, why: { asked, first } }));
+  console.log(JSON.stringify({ observations: all, kinds: Object.fromEntries(kinds), noise: { seen: n.seen, reached: n.reached }, why: { asked, first, shown } }));
 } else {
   console.log(`data: ${values.data} (${String(samples.length)} conversations)`);
   console.log(`observations reaching memory at first mention: ${pct(all.reached, all.seen)} (${String(all.reached)} of ${String(all.seen)})`);
   for (const [kind, t] of [...kinds.entries()].sort((a, b) => b[1].seen - a[1].seen)) console.log(`  ${kind.padEnd(13)} ${pct(t.reached, t.seen).padStart(7)} of ${String(t.seen)}`);
   console.log(`noise reaching memory: ${pct(n.reached, n.seen)} (${String(n.reached)} of ${String(n.seen)} lines)${n.promoted.length ? `: ${n.promoted.slice(0, 10).join(' | ')}` : ''}`);
-  console.log(`why-by-question, answering record first: ${pct(first, asked)} (${String(first)} of ${String(asked)} questions whose evidence produced records)`);
+  console.log(
+    `why-by-question, answering record first: ${pct(first, asked)} (${String(first)} of ${String(asked)} questions whose evidence produced records); among the 3 shown: ${pct(shown, asked)}`,
+  );
   for (const l of perConversation) console.log(l);
 }

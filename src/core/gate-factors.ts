@@ -113,9 +113,11 @@ export interface FactorContext {
 export function factors(entity: string, fact: GraphFact, entry: LogEntry, ctx: FactorContext): ScoreParts {
   const time = Date.parse(entry.time);
   const before = ctx.lastReflection && Number.isFinite(time) ? Math.max(0, (ctx.lastReflection.getTime() - time) / DAY_MS) : 0;
-  // untyped: the kind the statement reads as; a plan, a dated commitment or event, a relationship, a lasting preference: full salience at first mention
+  const passing = passingMention(entity, fact.text, entry.text, entry.speaker);
+  // untyped: the kind the statement reads as; a plan, a dated commitment or event, a relationship, a lasting preference
+  // that the message itself says (not a passing mention): full salience at first mention
   const type = fact.type?.trim() || kindOf(fact.text);
-  let salience = significance({ ...fact, type }) ? 1 : (TYPE_SALIENCE[type] ?? 0.4);
+  let salience = !passing && significance({ ...fact, type }) ? 1 : (TYPE_SALIENCE[type] ?? 0.4);
   if (HEDGE.test(entry.text)) salience *= 0.5;
   if (PASSING_STATE.test(fact.text) && fact.type !== 'commitment') salience *= 0.4;
   if (ROUTINE.test(entry.text)) salience *= 0.3;
@@ -124,7 +126,7 @@ export function factors(entity: string, fact: GraphFact, entry: LogEntry, ctx: F
     recency: Math.pow(0.5, before / RECENCY_HALF_LIFE_DAYS),
     salience,
     identity,
-    source: sourceWeight(entry.source) * (passingMention(entity, fact.text, entry.text, entry.speaker) ? 0.5 : 1),
+    source: sourceWeight(entry.source) * (passing ? 0.5 : 1),
   };
 }
 

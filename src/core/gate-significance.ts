@@ -37,6 +37,11 @@ const FILLER = new Set(
 const MIN_WORDS = 2;
 const contentWords = (text: string) => (text.toLowerCase().match(/[\p{L}\p{N}']{3,}/gu) ?? []).filter((w) => !FILLER.has(w));
 
+/** Whether a statement says when: a date, a weekday, a season, "last week", "two years ago". */
+export function isDated(text: string): boolean {
+  return DATED.test(text) || /\b(?:yesterday|recently|today|tonight|last (?:weekend|night)|this (?:week|weekend|month|year))\b/i.test(text);
+}
+
 export type SignificantKind = 'plan' | 'commitment' | 'dated event' | 'relationship' | 'preference';
 
 /** Why a fact earns a record at first mention, or null. */

@@ -10,6 +10,7 @@
  */
 import { stemmer } from 'stemmer';
 import { foldAccents } from '../names.js';
+import { isDated } from '../gate-significance.js';
 import { attributeOf } from './review.js';
 
 /** What the ranking reads of a record (RecordView and a DM's row both have it). */
@@ -100,12 +101,18 @@ const K1 = 1.2;
 const B = 0.75;
 /** The bonus, in BM25 units, for a record about the attribute the question asks for. */
 const ATTRIBUTE_BONUS = 1.5;
+/** … for a record whose subject the question names ("what did Melanie paint": Melanie's records, not Caroline's that mention her). */
+const SUBJECT_BONUS = 1;
+/** … for a record that says when, asked "when …". */
+const WHEN_BONUS = 0.5;
 
 interface Doc<T> {
   record: T;
   terms: Map<string, number>;
   length: number;
   attribute: string;
+  /** The question names the record's subject. */
+  named: boolean;
 }
 
 /**
@@ -116,12 +123,15 @@ export function rankRecords<T extends MatchableRecord>(records: readonly T[], qu
   const asked = [...new Set(matchTerms(question))];
   if (asked.length === 0) return [];
   const wanted = askedAttributes(question);
+  const askedSet = new Set(asked);
+  const when = /^\s*(?:when|what (?:date|day|year|month|time)|how long ago)\b/i.test(question);
   const docs: Doc<T>[] = records.map((record) => {
     const attribute = attributeOf(record.statement, record.about);
     const words = [...matchTerms(record.statement), ...matchTerms(record.pageTitle), ...matchTerms(attribute)];
     const terms = new Map<string, number>();
     for (const w of words) terms.set(w, (terms.get(w) ?? 0) + 1);
-    return { record, terms, length: words.length, attribute };
+    const subject = matchTerms(record.pageTitle);
+    return { record, terms, length: words.length, attribute, named: subject.length > 0 && subject.every((w) => askedSet.has(w)) };
   });
   const n = docs.length;
   const avg = docs.reduce((s, d) => s + d.length, 0) / Math.max(1, n);
@@ -138,6 +148,8 @@ export function rankRecords<T extends MatchableRecord>(records: readonly T[], qu
     }
     if (score === 0) return;
     if (d.attribute && wanted.has(d.attribute)) score += ATTRIBUTE_BONUS;
+    if (d.named) score += SUBJECT_BONUS;
+    if (when && isDated(d.record.statement)) score += WHEN_BONUS;
     scored.push({ record: d.record, score: score * standing(d.record), i, group: groupOf(d) });
   });
   // a superseded or held record found brings the current record of its subject and attribute (what replaced it)
