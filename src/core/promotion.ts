@@ -92,8 +92,26 @@ export function restates(entity: string, text: string, known: readonly KnownReco
   return null;
 }
 
+/** Where a gate's context comes from: the pages the memory model was shown, and what the graph can tell of them. */
+export interface GateSources {
+  map: readonly { path: string; title: string; aliases: readonly string[] }[];
+  /** Speakers and other names that count as tracked beside the pages. */
+  names: readonly string[];
+  /** The open records of these pages (paths under notes/): the gate judges novelty against them. */
+  known?: (pages: readonly string[]) => Promise<{ page: string; statement: string }[]>;
+  /** When reflection last ran here (the gate's recency is measured against it); absent = never. */
+  lastReflection?: () => Promise<Date | null>;
+}
+
+/** The gate's context for a batch (distillation or ingestion): tracked names, held records, last reflection; a failing read counts as none. */
+export async function gateContext(now: Date, from: GateSources): Promise<GateContext> {
+  const tracked = [...from.map.flatMap((p) => [p.title, ...p.aliases]), ...from.names];
+  const known = knownOf(from.map, (await from.known?.(from.map.map((p) => p.path)).catch(() => [])) ?? []);
+  return { now, tracked, known, lastReflection: (await from.lastReflection?.().catch(() => null)) ?? null };
+}
+
 /** The held records of the pages in a page map, with each page's names. */
-export function knownOf(map: readonly { path: string; title: string; aliases: readonly string[] }[], records: readonly { page: string; statement: string }[]): KnownRecord[] {
+function knownOf(map: readonly { path: string; title: string; aliases: readonly string[] }[], records: readonly { page: string; statement: string }[]): KnownRecord[] {
   const names = new Map(map.map((p) => [p.path, [p.title, ...p.aliases]]));
   return records.flatMap((r) => {
     const n = names.get(r.page);

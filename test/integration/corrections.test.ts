@@ -123,6 +123,17 @@ describe('corrections', () => {
     expect(after.find((r) => r.id === porto?.id)?.status).toBe('active');
   });
 
+  it('novelty against what memory holds: a near restatement in a later batch refreshes the record, not a second one', async () => {
+    const p = project([[{ text: 'Leads the design team at Acme.', message: 1 }], [{ text: 'Sarah leads the design team at Acme.', message: 1 }]]);
+    await p.say(1, 'Sarah Chen leads the design team at Acme.');
+    await p.assistant.memory.distillNow(place);
+    p.clock.advance(3 * 86_400_000);
+    await p.say(2, 'Sarah leads the design team at Acme, still.');
+    await p.assistant.memory.distillNow(place);
+    const records = await p.assistant.memory.records(place);
+    expect(records.map((r) => [r.statement, r.said])).toEqual([['Leads the design team at Acme.', '2026-06-04']]);
+  });
+
   it('in a private conversation, the same rule', async () => {
     const facts = [
       { entity: 'Sarah', text: 'Works at Acme.', message: 1, type: 'identity' },
