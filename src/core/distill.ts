@@ -26,7 +26,7 @@ import type {
   Quote,
   WriteOutcome,
 } from './ports/index.js';
-import { gateWrite, type CandidateStore } from './promotion.js';
+import { gateContext, gateWrite, type CandidateStore, type GateSources } from './promotion.js';
 import { graphInstructions, graphReply, replyJsonSchema, pageMapText, toGraphWrite, type GraphItems, type Speaker } from './graph-distill.js';
 import { parseToolArguments } from './tool-args.js';
 import { shapeText } from './json-shape.js';
@@ -46,7 +46,8 @@ export interface DistillTarget {
   graph?: DistillGraph;
 }
 
-export interface DistillGraph {
+/** `known` and `lastReflection`: what the gate reads of the graph (promotion.ts GateSources). */
+export interface DistillGraph extends Pick<GateSources, 'known' | 'lastReflection'> {
   taxonomy(): Promise<readonly string[]>;
   pageMap(request: PageMapRequest): Promise<PageMapEntry[]>;
   write(write: GraphWrite): Promise<GraphWriteReport>;
@@ -54,8 +55,6 @@ export interface DistillGraph {
   related(text: string): Promise<string[]>;
   /** Where the promotion gate keeps what waits; absent = every valid fact is written (no gate). */
   candidates?: CandidateStore;
-  /** When reflection last ran here (the gate's recency is measured against it); absent = never. */
-  lastReflection?: () => Promise<Date | null>;
 }
 
 /** The graph the model is shown: the page map and the project's taxonomy. */
@@ -326,8 +325,8 @@ async function distilBatch(target: DistillTarget, entries: LogEntry[], through: 
     let write = proposed.write;
     const graph = target.graph;
     if (graph.candidates) {
-      const tracked = [...(view?.map ?? []).flatMap((p) => [p.title, ...p.aliases]), ...speakers.map((s) => s.name)];
-      const gated = await gateWrite(write, entries, { now: (deps.clock ?? systemClock).now(), tracked, lastReflection: (await graph.lastReflection?.().catch(() => null)) ?? null }, graph.candidates);
+      const ctx = await gateContext((deps.clock ?? systemClock).now(), { ...graph, map: view?.map ?? [], names: speakers.map((s) => s.name) });
+      const gated = await gateWrite(write, entries, ctx, graph.candidates);
       write = gated.write;
       const r = gated.report;
       deps.logger.info({ target: target.label, promoted: r.promoted.length, waiting: r.waiting.length, rejected: r.rejected.length }, 'promotion gate');

@@ -3,7 +3,10 @@
  * salience · identity overlap · source confidence). Each factor is 0–1:
  *   recency   1 for a message since the last reflection, halving every RECENCY_HALF_LIFE_DAYS
  *             it lies before it (an old archive re-read is less pressing than today's talk);
- *   salience  how lasting the kind of fact is (identity, relationship, rule ≫ episode ≫ untyped),
+ *   salience  how lasting the kind of fact is (identity, relationship, rule ≫ episode ≫ untyped; an
+ *             untyped fact by the kind its statement reads as), 1 for what earns a record at first
+ *             mention (gate-significance.ts: plans, trips, dated commitments and events,
+ *             relationships, lasting preferences),
  *             lowered when the message hedges ("I think", "maybe") or the fact is a passing state
  *             ("is tired today") or the item is routine (a receipt, a card payment);
  *   identity  the entity is a tracked page or a speaker (1), named in the message (0.6), or
@@ -14,6 +17,7 @@
  * (`npm run tune:gate` prints the sweep); the gate test prints precision and recall on it.
  */
 import { comparable as norm } from './comparable.js';
+import { kindOf, significance } from './gate-significance.js';
 import type { GraphFact, LogEntry } from './ports/index.js';
 
 export interface ScoreParts {
@@ -42,7 +46,7 @@ const WEATHER = /\b(?:weather|rain(?:s|ed|ing|y)?|sunny|snow(?:s|ed|ing|y)?|fore
 const TOOL_OUTPUT = /^\s*(?:```|[[{][\s\S]*[\]}]\s*$|\$ |> \w+|Traceback|(?:Error|Exception|WARN|INFO|DEBUG)\b[:\]])|\n\s+at \S+ \(/;
 const HEDGE = /\b(?:i think|i guess|i believe|maybe|perhaps|probably|might|apparently|not sure|something about|or something|i heard|rumou?r|supposedly|kind of|sort of|possibly|could be)\b/i;
 const PASSING_STATE =
-  /\b(?:today|tonight|right now|this (?:morning|afternoon|evening)|at the moment|just now)\b|\b(?:is|was|feels?|felt|seems?|got) (?:a bit |so |very |really )?(?:tired|hungry|sleepy|bored|busy|late|grumpy|stuck in traffic|running late|cold|in a hurry)\b/i;
+  /\b(?:today|tonight|right now|this (?:morning|afternoon|evening)|at the moment|just now|minutes? away|on (?:my|the|our) way|(?:is|am|are) leaving now|heading (?:out|home|off)|just got (?:home|back|in|up))\b|\b(?:is|was|am|i'm|feels?|felt|seems?|got) (?:a bit |so |very |really )?(?:tired|hungry|sleepy|bored|busy|late|grumpy|stuck in traffic|running late|cold|in a hurry)\b/i;
 
 /** Machine-sent, routine items: receipts, shipping and login notices, card payments, newsletters. */
 const ROUTINE =
@@ -83,14 +87,20 @@ function named(entity: string, message: string): boolean {
     .some((w) => w.length > 1 && m.includes(` ${w} `));
 }
 
-/** The message does not name the entity, or says less than half of the fact's words. */
-export function passingMention(entity: string, fact: string, message: string): boolean {
+/** A speaker talking about themself in the first person names themself ("I went …" about Caroline, said by Caroline). */
+const FIRST_PERSON = /\b(?:i|i'm|i’m|i've|i’ve|i'd|i'll|me|my|mine|myself|we|we're|we've|our|us)\b/i;
+
+/** The message does not name the entity, or says less than half of the fact's words (`speaker`: who said it). */
+export function passingMention(entity: string, fact: string, message: string, speaker = ''): boolean {
   const m = ` ${norm(message)} `;
+  const own = speaker !== '' && norm(speaker) === norm(entity) && FIRST_PERSON.test(message);
+  const name = norm(entity).split(' ');
+  // the speaker's own name in the fact ("Caroline attended …") is not a word their message repeats
   const words = norm(fact)
     .split(' ')
-    .filter((w) => w.length > 3);
+    .filter((w) => w.length > 3 && !(own && name.includes(w)));
   const said = words.filter((w) => m.includes(` ${w}`)).length;
-  return !named(entity, message) || (words.length > 0 && said / words.length < 0.5);
+  return (!own && !named(entity, message)) || (words.length > 0 && said / words.length < 0.5);
 }
 
 export interface FactorContext {
@@ -103,7 +113,11 @@ export interface FactorContext {
 export function factors(entity: string, fact: GraphFact, entry: LogEntry, ctx: FactorContext): ScoreParts {
   const time = Date.parse(entry.time);
   const before = ctx.lastReflection && Number.isFinite(time) ? Math.max(0, (ctx.lastReflection.getTime() - time) / DAY_MS) : 0;
-  let salience = TYPE_SALIENCE[fact.type ?? ''] ?? 0.4;
+  const passing = passingMention(entity, fact.text, entry.text, entry.speaker);
+  // untyped: the kind the statement reads as; a plan, a dated commitment or event, a relationship, a lasting preference
+  // that the message itself says (not a passing mention): full salience at first mention
+  const type = fact.type?.trim() || kindOf(fact.text);
+  let salience = !passing && significance({ ...fact, type }) ? 1 : (TYPE_SALIENCE[type] ?? 0.4);
   if (HEDGE.test(entry.text)) salience *= 0.5;
   if (PASSING_STATE.test(fact.text) && fact.type !== 'commitment') salience *= 0.4;
   if (ROUTINE.test(entry.text)) salience *= 0.3;
@@ -112,7 +126,7 @@ export function factors(entity: string, fact: GraphFact, entry: LogEntry, ctx: F
     recency: Math.pow(0.5, before / RECENCY_HALF_LIFE_DAYS),
     salience,
     identity,
-    source: sourceWeight(entry.source) * (passingMention(entity, fact.text, entry.text) ? 0.5 : 1),
+    source: sourceWeight(entry.source) * (passing ? 0.5 : 1),
   };
 }
 

@@ -9,7 +9,7 @@ import { privateRecordView } from './private-records.js';
 import { explainWhy, privateWhy, type WhyAnswer } from './why.js';
 import type { ForgetOutcome, ForgetTarget } from './tombstones.js';
 import type { PageVersion, ReflectionReport, RestoreOutcome } from './reflection.js';
-import type { KnowledgeGraph, PageLinks, PrivateRecords, ProjectStore, RecallHit, RecordView } from './ports/index.js';
+import type { KnowledgeGraph, PageLinks, PrivateRecords, ProjectStore, RecordView } from './ports/index.js';
 
 /** Which place a home is: the folder of a project, or the user of a private conversation. */
 export type HomeId = { kind: 'project'; slug: string } | { kind: 'private'; userId: string };
@@ -65,14 +65,14 @@ interface CapabilityStores {
   now(): Date;
 }
 
-export function projectCapabilities(slug: string, stores: CapabilityStores, search: (query: string) => Promise<RecallHit[]>): HomeCapabilities {
+export function projectCapabilities(slug: string, stores: CapabilityStores): HomeCapabilities {
   const { store, graph, reflection } = stores;
   return {
     id: { kind: 'project', slug },
     inspector: {
       records: () => graph.records(slug, stores.now()),
-      // records first: the archive messages that said them come with each record's chain
-      why: (ask) => explainWhy(graph, slug, ask, search),
+      // the records themselves are searched; the archive messages that said them come with each record's chain
+      why: (ask) => explainWhy(graph, slug, ask, stores.now()),
     },
     pages: {
       links: () => graph.pageLinks(slug),

@@ -9,6 +9,7 @@ import type { CandidateStore } from './promotion.js';
 import type { Place } from './assistant-api.js';
 import type { DistillTarget } from './distill.js';
 import { CharlieError } from './errors.js';
+import { retrievable } from './records/record.js';
 import { privateDistillGraph, privateRecordShelf } from './private-records.js';
 import type { Raisable } from './reminders.js';
 import { privateCapabilities, projectCapabilities, type HomeCapabilities, type ReflectionDesk } from './home-capabilities.js';
@@ -145,7 +146,7 @@ function projectHome(config: ProjectConfig, problems: FileProblem[], stores: Hom
   const slug = config.slug;
   const notePath = (path: string) => path.replace(/^notes\//, '');
   return {
-    ...projectCapabilities(slug, stores, (q) => recall.recall(q, { project: slug, limit: 8, notesOnly: true })),
+    ...projectCapabilities(slug, stores),
     key: slug,
     name: config.name,
     private: false,
@@ -194,6 +195,7 @@ function projectHome(config: ProjectConfig, problems: FileProblem[], stores: Hom
         },
         ...(stores.candidates ? { candidates: stores.candidates(slug) } : {}),
         ...(stores.lastReflection ? { lastReflection: () => stores.lastReflection?.(slug) ?? Promise.resolve(null) } : {}),
+        known: async (pages: readonly string[]) => (await stores.graph.records(slug, stores.now(), pages)).filter((r) => retrievable(r.status)),
       },
     }),
   };

@@ -8,7 +8,7 @@ import type { DistillGraph } from './distill.js';
 import { graphInstructions, graphReply, replyJsonSchema, pageMapText, toGraphWrite } from './graph-distill.js';
 import { DistillError } from './distill.js';
 import type { ChatMessage, LocalChatModel, LogEntry, Logger, PageMapEntry } from './ports/index.js';
-import { gateWrite } from './promotion.js';
+import { gateContext, gateWrite } from './promotion.js';
 import { parseToolArguments } from './tool-args.js';
 import { shapeText } from './json-shape.js';
 import { isSensitive, parseSensitivity, sensitivityOfText, stricter } from './sensitivity.js';
@@ -88,9 +88,7 @@ export async function ingestItems(source: string, items: SourceItemInput[], deps
     let gated = write;
     if (deps.graph.candidates) {
       // the same gate as conversations: a receipt or a notification waits, a lasting fact is written
-      const tracked = map.flatMap((p) => [p.title, ...p.aliases]);
-      const lastReflection = (await deps.graph.lastReflection?.().catch(() => null)) ?? null;
-      const out = await gateWrite(write, entries, { now: deps.now, tracked, lastReflection }, deps.graph.candidates);
+      const out = await gateWrite(write, entries, await gateContext(deps.now, { ...deps.graph, map, names: [] }), deps.graph.candidates);
       gated = out.write;
       deps.logger.info({ source, promoted: out.report.promoted.length, waiting: out.report.waiting.length, rejected: out.report.rejected.length }, 'promotion gate');
     }

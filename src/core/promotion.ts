@@ -4,7 +4,8 @@
  * tool and system text, pasted tool output, greetings and chit-chat, weather talk; always
  * promoted: "remember that …", "don't forget …", 📌 — then a score from four factors
  * (gate-factors.ts: recency against the last reflection · salience · identity · source),
- * weighted and thresholded as chosen on the labelled set in test/fixtures/gate/.
+ * weighted and thresholded as chosen on the labelled set in test/fixtures/gate/. Novelty is
+ * judged against what memory holds (`known`): a near restatement refreshes the record it restates.
  * Below the threshold a candidate waits (CandidateStore, under data/) and is promoted when it
  * is seen again in a separate conversation before it expires. Every verdict carries its four
  * factors, and a promoted record keeps them in its history (`_log.md`).
@@ -12,7 +13,9 @@
 import { comparable as norm } from './comparable.js';
 import { askedToRemember, conversationOf, factors, PROMOTE_AT, rejection, scoreOf, sourceWeight, type ScoreParts } from './gate-factors.js';
 import type { GraphFact, GraphWrite, LogEntry } from './ports/index.js';
+import { matchTerms } from './records/match.js';
 import { sensitivityOfText, stricter } from './sensitivity.js';
+import { exactDifference, sameStatement } from './statement-facts.js';
 
 export const CANDIDATE_TTL_DAYS = 14;
 const DAY_MS = 86_400_000;
@@ -58,7 +61,66 @@ export interface GateContext {
   tracked: readonly string[];
   /** When the project was last reflected on (recency is measured against it); absent or null = never. */
   lastReflection?: Date | null;
+  /** What memory already holds of the entities at hand (their pages' open records): novelty is judged against it. */
+  known?: readonly KnownRecord[];
 }
+
+/** A record memory holds, with the names (title, aliases) of the entity it is about. */
+export interface KnownRecord {
+  names: readonly string[];
+  statement: string;
+}
+
+/**
+ * The statement of a held record that `text` restates in other words ("Leads design at Acme"
+ * for "Is head of design at Acme" is not; "Sarah leads the design team" for "Leads the design
+ * team" is), or null when the fact is novel. A near restatement refreshes the record it restates
+ * instead of adding a second one; a new fact about a known entity is novel and judged as any.
+ */
+export function restates(entity: string, text: string, known: readonly KnownRecord[]): string | null {
+  const name = norm(entity);
+  const t = norm(text);
+  for (const k of known) {
+    if (!k.names.some((n) => norm(n) === name) || norm(k.statement) === t) continue;
+    if (sameStatement(k.statement, text)) return k.statement;
+    if (exactDifference(k.statement, text) !== null) continue;
+    const a = new Set(matchTerms(k.statement));
+    const b = new Set(matchTerms(text));
+    const shared = [...a].filter((w) => b.has(w)).length;
+    if (shared >= 2 && shared / (a.size + b.size - shared) >= NEAR) return k.statement;
+  }
+  return null;
+}
+
+/** Where a gate's context comes from: the pages the memory model was shown, and what the graph can tell of them. */
+export interface GateSources {
+  map: readonly { path: string; title: string; aliases: readonly string[] }[];
+  /** Speakers and other names that count as tracked beside the pages. */
+  names: readonly string[];
+  /** The open records of these pages (paths under notes/): the gate judges novelty against them. */
+  known?: (pages: readonly string[]) => Promise<{ page: string; statement: string }[]>;
+  /** When reflection last ran here (the gate's recency is measured against it); absent = never. */
+  lastReflection?: () => Promise<Date | null>;
+}
+
+/** The gate's context for a batch (distillation or ingestion): tracked names, held records, last reflection; a failing read counts as none. */
+export async function gateContext(now: Date, from: GateSources): Promise<GateContext> {
+  const tracked = [...from.map.flatMap((p) => [p.title, ...p.aliases]), ...from.names];
+  const known = knownOf(from.map, (await from.known?.(from.map.map((p) => p.path)).catch(() => [])) ?? []);
+  return { now, tracked, known, lastReflection: (await from.lastReflection?.().catch(() => null)) ?? null };
+}
+
+/** The held records of the pages in a page map, with each page's names. */
+function knownOf(map: readonly { path: string; title: string; aliases: readonly string[] }[], records: readonly { page: string; statement: string }[]): KnownRecord[] {
+  const names = new Map(map.map((p) => [p.path, [p.title, ...p.aliases]]));
+  return records.flatMap((r) => {
+    const n = names.get(r.page);
+    return n ? [{ names: n, statement: r.statement }] : [];
+  });
+}
+
+/** Share of content words two statements must share to be one fact told twice (Jaccard). */
+const NEAR = 0.75;
 
 export function judge(entity: string, fact: GraphFact, entry: LogEntry | undefined, ctx: GateContext): Verdict {
   if (!entry) return { kind: 'reject', why: 'no message to cite' };
@@ -96,6 +158,14 @@ export async function gateWrite(write: GraphWrite, entries: readonly LogEntry[],
       const verdict = judge(e.name, f, entry, ctx);
       if (verdict.kind === 'reject') {
         report.rejected.push({ entity: e.name, text: f.text, why: verdict.why });
+        continue;
+      }
+      const held = restates(e.name, f.text, ctx.known ?? []);
+      if (held) {
+        // told again in other words: the record memory holds is refreshed (said, confidence), not doubled
+        waiting.delete(key);
+        facts.push({ ...f, text: held });
+        report.promoted.push({ entity: e.name, text: held, why: 'restates a record memory holds' });
         continue;
       }
       const conversation = entry ? conversationOf(entry) : '';

@@ -1,12 +1,14 @@
 /**
- * "Why does Charlie think that?": the records that answer a question (found by recall) or that
+ * "Why does Charlie think that?": the records that answer a question (the records themselves,
+ * searched by records/match.ts: statement, subject, attribute; the current one first) or that
  * a reply used (their block ids), each with its provenance chain — the message that said it,
  * the promotion gate's verdict, every restatement, hand edit, merge and review decision with
  * its date — and its confidence now. The chains are built from the Markdown (the record line
  * and the project's `notes/_log.md`) by the knowledge graph; this module picks the records and
  * renders a chain as plain lines for every front door.
  */
-import type { KnowledgeGraph, PrivateRecord, PrivateRecordEvent, RecallHit } from './ports/index.js';
+import type { KnowledgeGraph, PrivateRecord, PrivateRecordEvent } from './ports/index.js';
+import { rankRecords } from './records/match.js';
 
 export type ChainStepKind = 'said' | 'added' | 'restated' | 'edited' | 'merged' | 'review' | 'reviewed' | 'distilled' | 'expired' | 'settled';
 
@@ -63,39 +65,19 @@ export interface WhyAnswer extends Provenance {
 /** What a reply's "why?" button carries: record ids only (hashes, never the user's text). */
 export const RECORD_ID = /^r-[0-9a-f]{4,12}$/;
 
-const words = (s: string) =>
-  new Set(
-    s
-      .toLowerCase()
-      .normalize('NFKD')
-      .replace(/[^\p{L}\p{N}]+/gu, ' ')
-      .split(' ')
-      .filter((w) => w.length > 2),
-  );
-
-/** The records that answer `query`: from recall's hits on entity pages, best match first (at most `limit`). */
-export async function whyQuery(graph: Pick<KnowledgeGraph, 'provenance'>, project: string, hits: readonly RecallHit[], query: string, limit = 3): Promise<WhyAnswer> {
-  const refs = hits.filter((h) => h.page.startsWith('notes/') && h.lineStart > 0).map((h) => ({ page: h.page.slice('notes/'.length), lineStart: h.lineStart, lineEnd: h.lineEnd }));
-  if (refs.length === 0) return { chains: [], missing: [] };
-  const found = await graph.provenance(project, refs);
-  const q = words(query);
-  const overlap = (c: RecordChain) => [...words(c.statement)].filter((w) => q.has(w)).length;
-  // recall ranked the passages; within them the statement that shares most words with the question leads
-  const ranked = found.chains.map((c, i) => ({ c, i, o: overlap(c) })).sort((a, b) => b.o - a.o || a.i - b.i);
-  const best = ranked.filter((r) => r.o > 0);
-  return { chains: (best.length ? best : ranked).slice(0, limit).map((r) => r.c), missing: [] };
+/** The records that answer `query`: the project's records themselves, ranked (records/match.ts), each with its chain. */
+export async function whyQuery(graph: Pick<KnowledgeGraph, 'provenance' | 'records'>, project: string, query: string, now: Date, limit = 3): Promise<WhyAnswer> {
+  const chosen = rankRecords(await graph.records(project, now), query, limit);
+  if (chosen.length === 0) return { chains: [], missing: [] };
+  const refs = chosen.map((r) => (r.id ? { id: r.id } : { page: r.page, lineStart: r.line, lineEnd: r.line }));
+  return { chains: (await graph.provenance(project, refs)).chains, missing: [] };
 }
 
 /**
  * The answer for `/memory why` (a question, or a record id such as `r-3f9a1c`) and for a reply's
  * "why?" button (the ids it used; anything that is not a record id is ignored, never looked up).
  */
-export async function explainWhy(
-  graph: Pick<KnowledgeGraph, 'provenance'>,
-  project: string,
-  ask: { query: string } | { ids: readonly string[] },
-  search: (query: string) => Promise<RecallHit[]>,
-): Promise<WhyAnswer> {
+export async function explainWhy(graph: Pick<KnowledgeGraph, 'provenance' | 'records'>, project: string, ask: { query: string } | { ids: readonly string[] }, now: Date): Promise<WhyAnswer> {
   const asIds = 'ids' in ask ? ask.ids : ask.query.trim().split(/[\s,]+/);
   const ids = asIds.map((id) => id.replace(/^\^/, '')).filter((id) => RECORD_ID.test(id));
   if ('ids' in ask || (ids.length > 0 && ids.length === asIds.length))
@@ -104,7 +86,7 @@ export async function explainWhy(
       ids.map((id) => ({ id })),
     );
   const query = ask.query.trim();
-  return query ? whyQuery(graph, project, await search(query), query) : { chains: [], missing: [] };
+  return query ? whyQuery(graph, project, query, now) : { chains: [], missing: [] };
 }
 
 /** The steps of a DM record written before private.db kept its history: what its own fields tell. */
@@ -135,8 +117,8 @@ function privateChain(r: PrivateRecord, events: readonly PrivateRecordEvent[]): 
 }
 
 /**
- * `/memory why` in a private conversation: its records by id, or those sharing most words with
- * the question, each with its history from private.db (`history`).
+ * `/memory why` in a private conversation: its records by id, or those that answer the question
+ * (ranked as a project's are), each with its history from private.db (`history`).
  */
 export function privateWhy(
   records: readonly PrivateRecord[],
@@ -164,16 +146,12 @@ export function privateWhy(
       ids.filter((id) => !records.some((r) => r.id === id)),
     );
   }
-  const q = words(ask.query);
-  const ranked = records
-    .filter((r) => r.status !== 'superseded')
-    .map((r) => ({ r, o: [...words(`${r.entity} ${r.statement}`)].filter((w) => q.has(w)).length }))
-    .filter((x) => x.o > 0)
-    .sort((a, b) => b.o - a.o);
-  return answer(
-    ranked.slice(0, limit).map((x) => x.r),
-    [],
+  const ranked = rankRecords(
+    records.map((r) => ({ ...r, pageTitle: r.entity })),
+    ask.query,
+    limit,
   );
+  return answer(ranked, []);
 }
 
 const day = (at: string) => at.slice(0, 10);

@@ -14,7 +14,7 @@ import { nameTokens, normalizeStatement } from '../core/names.js';
 import { parseCandidates } from '../core/records/candidates.js';
 import { decay } from '../core/records/decay.js';
 import { CATEGORIES, PROVENANCE_KINDS, retrievable, STATUSES, type Category, type ProvenanceKind } from '../core/records/record.js';
-import { attributeOf } from '../core/records/review.js';
+import { attributeOf, saysChanged } from '../core/records/review.js';
 import { dropRecallRows } from './recall-rows.js';
 
 /** The kinds of change a DM record's history keeps (PrivateRecordEvent['kind']). */
@@ -193,11 +193,17 @@ export class SqlitePrivateRecords implements PrivateRecords {
           asked: '',
           raised: '',
         };
-        // disagrees with an open record about the same entity and attribute: both into review
+        // disagrees with an open record about the same entity and attribute: superseded when the new one says it changed, else both into review
         const attr = attributeOf(fresh.statement, fresh.about);
         if (attr) {
           for (const old of mine) {
             if (!retrievable(old.status) || attributeOf(old.statement, old.about) !== attr) continue;
+            if (saysChanged(fresh.statement)) {
+              Object.assign(old, { status: 'superseded', superseded: f.said, vs: fresh.id });
+              changed.set(old.id, old);
+              events.push({ id: old.id, at: f.said, kind: 'reviewed', text: `superseded by ^${fresh.id}: the newer record says it changed`, source: '' });
+              continue;
+            }
             Object.assign(old, { status: 'review', vs: fresh.id });
             changed.set(old.id, old);
             events.push({ id: old.id, at: f.said, kind: 'review', text: `put into review: disagrees with ^${fresh.id}`, source: '' });

@@ -210,7 +210,11 @@ describe('/memory why', () => {
       await assistant.memory.distillNow(dana);
 
       const answer = await assistant.memory.why(dana, { query: 'where does Sarah work?' });
-      expect(answer.chains.map((c) => c.statement)).toEqual(['Joined Globex as head of design.']); // the superseded one is no answer
+      // the current record first; the superseded one after it, shown as such
+      expect(answer.chains.map((c) => [c.statement, c.status])).toEqual([
+        ['Joined Globex as head of design.', 'active'],
+        ['Works at Acme.', 'superseded'],
+      ]);
       expect(answer.chains[0]?.steps.map((st) => [st.at, st.kind, st.text.replace(/gate [\d.]+ \(.*\)/, 'gate …'), st.source])).toEqual([
         ['2026-07-01', 'added', 'said in this conversation; gate …', 'dm:m2'],
         ['2026-07-01', 'review', `put into review: disagrees with ^${acmeId}`, undefined],
@@ -227,7 +231,7 @@ describe('/memory why', () => {
         ['2026-07-02', 'reviewed', undefined],
       ]);
       expect(acme.chains[0]?.steps[2]?.text).toBe(`review decision: keep-new: superseded by ^${globexId}`);
-      expect((await assistant.memory.why(dana, { query: 'Works at Acme' })).chains).toEqual([]);
+      expect((await assistant.memory.why(dana, { query: 'Works at Acme' })).chains.map((c) => [c.statement, c.status])[0]).toEqual(['Joined Globex as head of design.', 'active']);
       const text = whyText(await assistant.memory.why(dana, { query: 'Sarah Globex' }));
       expect(text).toContain('2026-07-03  restated said again — dm:m3');
 

@@ -1,8 +1,8 @@
 /**
  * `/memory why <question>` finds the records that answer it even when the conversation archive
- * talks about the same things far more often: why-search ranks note pages (records and the pages
- * they live on) first — the messages that said a record come with its chain.
- * Searched the way Assistant.why wires it: explainWhy over Home.search(q, 8, { notesOnly: true }).
+ * talks about the same things far more often: why-search ranks the records themselves
+ * (statement, subject, attribute: src/core/records/match.ts); the messages that said a record
+ * come with its chain. Asked the way Assistant.why wires it: explainWhy over the project's records.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/core/ports/index.js';
@@ -67,7 +67,7 @@ describe('/memory why <question>', () => {
       // what the archive alone would give: every one of the 8 hits is a message
       const plain = await recall.recall(question, { project: 'home', limit: 8 });
       expect(plain.filter((h) => h.page.startsWith('log/')).length, question).toBeGreaterThan(0);
-      const answer = await explainWhy(graph, 'home', { query: question }, (q) => recall.recall(q, { project: 'home', limit: 8, notesOnly: true }));
+      const answer = await explainWhy(graph, 'home', { query: question }, clock.now());
       expect(answer.chains[0]?.id, `${question}\n${whyText(answer)}`).toBe(id);
       expect(whyText(answer)).not.toContain('No record in memory answers that');
     }

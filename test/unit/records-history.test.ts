@@ -129,14 +129,18 @@ describe('record history in _log.md', () => {
 
   it('explainWhy takes record ids as ids and anything else as a question; a button id that is not a record id is never looked up', async () => {
     const asked: unknown[] = [];
-    const graph = { provenance: async (_p: string, refs: readonly unknown[]) => (asked.push(refs), { chains: [], missing: [] }) };
     const searched: string[] = [];
-    const search = async (q: string) => (searched.push(q), []);
-    await explainWhy(graph, 'p', { query: '^r-3f9a1c r-88d0e2' }, search);
-    await explainWhy(graph, 'p', { ids: ['r-3f9a1c', 'Sarah; DROP', '../x'] }, search);
-    await explainWhy(graph, 'p', { query: 'where does Sarah work' }, search);
+    const graph = {
+      provenance: async (_p: string, refs: readonly unknown[]) => (asked.push(refs), { chains: [], missing: [] }),
+      records: async (p: string) => (searched.push(p), []),
+    };
+    const now = new Date('2026-06-01T00:00:00Z');
+    await explainWhy(graph, 'p', { query: '^r-3f9a1c r-88d0e2' }, now);
+    await explainWhy(graph, 'p', { ids: ['r-3f9a1c', 'Sarah; DROP', '../x'] }, now);
+    await explainWhy(graph, 'p', { query: 'where does Sarah work' }, now);
+    // a question reads the records; none answer it, so no chain is looked up
     expect(asked).toEqual([[{ id: 'r-3f9a1c' }, { id: 'r-88d0e2' }], [{ id: 'r-3f9a1c' }]]);
-    expect(searched).toEqual(['where does Sarah work']);
+    expect(searched).toEqual(['p']);
     expect(whyText({ chains: [], missing: [], unavailable: 'this memory keeps no record history' })).toContain('No record history here');
     expect(whyText({ chains: [], missing: [] })).toBe('No record in memory answers that.');
   });

@@ -8,7 +8,7 @@ import type { GraphFact, GraphWrite, GraphWriteReport } from '../../core/ports/i
 import { USERS_CATEGORY } from '../../core/graph-distill.js';
 import { titleSlug } from '../slug.js';
 import { isCentrePath, linkFactsToCentres } from './centre-links.js';
-import { addField, renderFact, renderLink, setField, sourceOf, withSaid, field, parseFactLine } from './lines.js';
+import { addField, renderFact, renderLink, setField, sourceOf, withSaid, field, parseFactLine, type FactLine } from './lines.js';
 import { normalizeName, normalizeStatement, statementContains } from '../../core/names.js';
 import { readPage } from './page.js';
 import { titleFromPath } from '../../util/one-line.js';
@@ -231,6 +231,48 @@ function newPage(plan: PagePlan, today: string): string {
 
 const MAX_SOURCES = 20;
 
+/**
+ * New records set against the open records they contradict — those already on the page and
+ * those written before them in the same batch (a correction inside one distillation): superseded
+ * when the newer one says the old state ended, else both into review. Edits `edits` (lines of
+ * the page) and `added` (the new lines) in place; returns how many pairs went into review.
+ */
+function settleContradictions(
+  path: string,
+  facts: readonly FactLine[],
+  lines: readonly string[],
+  edits: Map<number, string>,
+  added: string[],
+  events: Omit<RecordEvent, 'at'>[],
+  today: string,
+): number {
+  let inReview = 0;
+  for (const [i, line] of added.entries()) {
+    // the batch's earlier lines are read as if they followed the page's last line
+    const earlier = added.slice(0, i);
+    const current = [...lines.map((l, n) => edits.get(n + 1) ?? l), ...earlier];
+    const pending = earlier.flatMap((l, k) => parseFactLine(l, lines.length + k + 1) ?? []);
+    const all = [...facts, ...pending];
+    const r = reviewAgainst(path, all, current, line, today);
+    const newId = parseFactLine(line, 0)?.blockId ?? '';
+    for (const [n, l] of r.edits) {
+      if (n > lines.length) added[n - lines.length - 1] = l;
+      else edits.set(n, l);
+      const oldId = all.find((f) => f.line === n)?.blockId;
+      if (!oldId) continue;
+      if (r.superseded.includes(oldId))
+        events.push(
+          { action: 'reviewed', page: path, id: oldId, detail: `superseded by ^${newId}: the newer record says it changed` },
+          { action: 'reviewed', page: path, id: newId, detail: `supersedes ^${oldId}` },
+        );
+      else events.push({ action: 'review', page: path, id: oldId, detail: `disagrees with ^${newId}` }, { action: 'review', page: path, id: newId, detail: `disagrees with ^${oldId}` });
+    }
+    added[i] = r.line;
+    inReview += r.conflicts;
+  }
+  return inReview;
+}
+
 /** The page's new text, from its current text (null = create), or null when nothing changes. */
 export function applyToPage(current: string | null, plan: PagePlan, today: string, linkTarget: (link: string) => string | null): PageResult | null {
   const content = current ?? newPage(plan, today);
@@ -288,21 +330,7 @@ export function applyToPage(current: string | null, plan: PagePlan, today: strin
     if (id) events.push({ action: 'added', page: plan.path, id, source: f.source, detail: f.gate ?? 'written without the promotion gate' });
     sources.push(f.source);
   }
-  // a new record that disagrees with an open one about the same attribute: both go into review
-  let inReview = 0;
-  for (const [i, line] of added.entries()) {
-    const current = lines.map((l, n) => edits.get(n + 1) ?? l);
-    const r = reviewAgainst(plan.path, facts, current, line);
-    const newId = parseFactLine(line, 0)?.blockId ?? '';
-    for (const [n, l] of r.edits) {
-      edits.set(n, l);
-      const oldId = facts.find((f) => f.line === n)?.blockId;
-      if (oldId)
-        events.push({ action: 'review', page: plan.path, id: oldId, detail: `disagrees with ^${newId}` }, { action: 'review', page: plan.path, id: newId, detail: `disagrees with ^${oldId}` });
-    }
-    added[i] = r.line;
-    inReview += r.conflicts;
-  }
+  const inReview = settleContradictions(plan.path, facts, lines, edits, added, events, today);
   const linked = new Set(page.links.map((l) => linkTarget(l.target) ?? l.target.toLowerCase()));
   const links: string[] = [];
   for (const l of plan.links) {

@@ -10,7 +10,8 @@ import { toRecordView } from '../../core/records/view.js';
 import { recordsOf } from '../records/record.js';
 import { formatConfidence, parseFactLine, setField } from './lines.js';
 import { setFrontMatter } from './page-edit.js';
-import type { WikiPage } from './page.js';
+import { readPage, type WikiPage } from './page.js';
+import { reviewAgainst } from '../records/review.js';
 
 export function recordViews(pages: Iterable<WikiPage>, now: Date): RecordView[] {
   const out: RecordView[] = [];
@@ -54,7 +55,7 @@ export function plainStatement(text: string): string {
  * statement no longer hashes to the id: a hand edit), `via:: manual` and confidence 1; null when
  * the page has no such record or the statement is empty.
  */
-export function withStatement(content: string, id: string, statement: string): string | null {
+function withStatement(content: string, id: string, statement: string): string | null {
   const text = plainStatement(statement);
   if (!text) return null;
   const lines = content.split('\n');
@@ -67,6 +68,26 @@ export function withStatement(content: string, id: string, statement: string): s
   let line = `${bullet}${text}${fields ? ` ${fields}` : ''} ^${id}`;
   line = setField(setField(line, 'via', 'manual'), 'confidence', formatConfidence(1));
   lines[at] = raw.endsWith('\r') ? `${line}\r` : line;
+  return lines.join('\n');
+}
+
+/**
+ * `withStatement`, then the edited record set against the page's other open records like a new
+ * one (records/review.ts): a hand correction that says the old state ended ("now at Globex")
+ * supersedes the record it contradicts; one that merely disagrees puts both into review.
+ */
+export function withStatementSettled(content: string, path: string, id: string, statement: string, today: string): string | null {
+  const next = withStatement(content, id, statement);
+  if (next === null) return null;
+  const read = readPage(next, path, path);
+  if (!read.ok) return next;
+  const lines = next.split('\n');
+  const at = lineOf(lines, id);
+  const edited = lines[at];
+  if (edited === undefined) return next;
+  const r = reviewAgainst(path, read.page.facts.concat(read.page.unsourced), lines, edited.replace(/\r$/, ''), today);
+  for (const [n, l] of r.edits) lines[n - 1] = l;
+  lines[at] = edited.endsWith('\r') ? `${r.line}\r` : r.line;
   return lines.join('\n');
 }
 

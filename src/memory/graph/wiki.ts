@@ -22,7 +22,7 @@ import { PageRemoval, type PageEdits } from './page-removal.js';
 import { follow, linkMap, pageLinks } from './traversal.js';
 import { readPage, type WikiPage } from './page.js';
 import type { WikiSnapshot } from './wiki-pages.js';
-import { plainStatement, recordViews, withBody, withField, withStatement } from './wiki-records.js';
+import { plainStatement, recordViews, withBody, withField, withStatementSettled } from './wiki-records.js';
 
 export interface WikiOptions {
   projectsDir: string;
@@ -243,7 +243,7 @@ export class Wiki implements KnowledgeGraph {
     return this.changePage(
       project,
       holding(id),
-      (content) => withStatement(content, id, text),
+      (content, page) => withStatementSettled(content, page.path, id, text, this.o.clock.now().toISOString().slice(0, 10)),
       `manual: edited ${id}`,
       (page) => [editEvent(page.path, id, text)],
     );

@@ -15,7 +15,7 @@ import { normalizeStatement } from '../../core/names.js';
 import type { WikiPage } from '../graph/page.js';
 import type { RecordEvent } from './history.js';
 import { readRecord } from './record.js';
-import { attributeOf } from '../../core/records/review.js';
+import { attributeOf, saysChanged } from '../../core/records/review.js';
 import { retrievable } from '../../core/records/record.js';
 
 function isOpen(page: string, fact: FactLine): boolean {
@@ -23,27 +23,42 @@ function isOpen(page: string, fact: FactLine): boolean {
 }
 
 /**
- * The lines of a page with a new record put into review against the open records it
- * contradicts: returns the edits to existing lines and the new line as it should be written.
+ * The lines of a page with a new record set against the open records it contradicts (same
+ * attribute, another statement): when the new one says the old state ended ("now", "moved",
+ * "no longer") the old ones are superseded on `today`; otherwise both go into review. Returns
+ * the edits to existing lines, the new line as it should be written, and what happened.
  */
-export function reviewAgainst(page: string, facts: readonly FactLine[], lines: readonly string[], newLine: string): { edits: Map<number, string>; line: string; conflicts: number } {
+export function reviewAgainst(
+  page: string,
+  facts: readonly FactLine[],
+  lines: readonly string[],
+  newLine: string,
+  today: string,
+): { edits: Map<number, string>; line: string; conflicts: number; superseded: string[] } {
   const edits = new Map<number, string>();
+  const superseded: string[] = [];
   const fresh = parseFactLine(newLine, 0);
-  if (!fresh?.blockId) return { edits, line: newLine, conflicts: 0 };
+  if (!fresh?.blockId) return { edits, line: newLine, conflicts: 0, superseded };
   const attr = attributeOf(fresh.text, field(fresh.fields, 'about'));
-  if (!attr) return { edits, line: newLine, conflicts: 0 };
+  if (!attr) return { edits, line: newLine, conflicts: 0, superseded };
+  const replaces = saysChanged(fresh.text);
   let line = newLine;
   let conflicts = 0;
   for (const old of facts) {
-    if (!old.blockId || !isOpen(page, old) || normalizeStatement(old.text) === normalizeStatement(fresh.text)) continue;
+    if (!old.blockId || old.blockId === fresh.blockId || !isOpen(page, old) || normalizeStatement(old.text) === normalizeStatement(fresh.text)) continue;
     if (attributeOf(old.text, field(old.fields, 'about')) !== attr) continue;
     const raw = lines[old.line - 1];
     if (raw === undefined) continue;
+    if (replaces) {
+      edits.set(old.line, setField(setField(setField(raw, 'status', 'superseded'), 'superseded', today), 'vs', `^${fresh.blockId}`));
+      superseded.push(old.blockId);
+      continue;
+    }
     edits.set(old.line, setField(setField(raw, 'status', 'review'), 'vs', `^${fresh.blockId}`));
     if (conflicts === 0) line = setField(setField(line, 'status', 'review'), 'vs', `^${old.blockId}`);
     conflicts++;
   }
-  return { edits, line, conflicts };
+  return { edits, line, conflicts, superseded };
 }
 
 export type { ReviewChoice, ReviewPair };

@@ -1,0 +1,217 @@
+/**
+ * The promotion gate and "why?" by question, measured on facts nobody here chose (issue 39):
+ *
+ *   1. LoCoMo's annotated observations (per-session facts with the dialog turn each came from)
+ *      fed to the real gate (gateWrite) as the candidates distillation would produce: one batch
+ *      per session, the fact about its speaker, its turn as the message and source, no type
+ *      (the gate reads the kind from the statement), memory so far as what novelty is judged
+ *      against. Reported: the share that reaches memory at first mention, by kind.
+ *   2. A noise set (test/fixtures/gate/noise.txt: greetings, thanks, small talk, weather,
+ *      filler), each line as message and fact about its speaker: the share that reaches memory.
+ *   3. Why-by-question: LoCoMo's questions (categories 1–4) whose evidence turns produced
+ *      records, asked of the conversation's records at its full size with the one ranking every
+ *      front door uses (core/records/match.ts): the share where a record from an evidence turn
+ *      comes first.
+ *
+ *   npm run bench:gate -- --data ../shared/bench-data/locomo-dev.json [--noise FILE] [--json] [--misses]
+ *
+ * `--misses` prints each question whose answering record was not first, with the record that was.
+ *
+ * The data is read where it is, never copied into the project.
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { kindOf } from '../src/core/gate-significance.js';
+import type { GraphFact, GraphWrite, LogEntry } from '../src/core/ports/index.js';
+import { gateWrite, restates, type Candidate, type CandidateStore, type KnownRecord } from '../src/core/promotion.js';
+import { rankRecords } from '../src/core/records/match.js';
+
+const { values } = parseArgs({
+  options: { data: { type: 'string' }, noise: { type: 'string', default: 'test/fixtures/gate/noise.txt' }, json: { type: 'boolean', default: false }, misses: { type: 'boolean', default: false } },
+});
+if (!values.data) {
+  console.error('usage: npm run bench:gate -- --data PATH/locomo-dev.json [--noise FILE] [--json]');
+  process.exit(2);
+}
+
+interface Turn {
+  speaker: string;
+  dia_id: string;
+  text: string;
+  blip_caption?: string;
+}
+interface Sample {
+  sample_id: string;
+  conversation: Record<string, unknown>;
+  qa: { question: string; evidence?: string[]; category: number }[];
+  /** The source is one turn, or (a few) a list of turns: the first is the fact's message. */
+  observation: Record<string, Record<string, [string, string | string[]][]>>;
+}
+
+class Waiting implements CandidateStore {
+  items: Candidate[] = [];
+  list(): Promise<Candidate[]> {
+    return Promise.resolve(this.items);
+  }
+  replace(c: Candidate[]): Promise<void> {
+    this.items = c;
+    return Promise.resolve();
+  }
+}
+
+/** "1:56 pm on 8 May, 2023" → ISO; the turn's minute is its place in the session. */
+function sessionTime(text: string): number {
+  const m = /(\d{1,2}):(\d{2})\s*(am|pm)\s*on\s*(\d{1,2})\s+(\w+),?\s*(\d{4})/i.exec(text);
+  if (!m) return Date.parse('2023-01-01T00:00:00Z');
+  const [, h, min, ap, d, month, y] = m;
+  const hour = (Number(h) % 12) + ((ap ?? '').toLowerCase() === 'pm' ? 12 : 0);
+  return Date.parse(`${d ?? '1'} ${month ?? 'Jan'} ${y ?? '2023'} ${String(hour)}:${min ?? '00'} UTC`);
+}
+
+/** Evidence ids as the bench-data README normalises them. */
+function evidenceOf(raw: readonly string[] = []): string[] {
+  return raw
+    .flatMap((e) => e.split(/[;,\s]+/))
+    .map((e) => /^D:?(\d+):0*(\d+)$/.exec(e.trim()))
+    .flatMap((m) => (m ? [`D${m[1] ?? ''}:${m[2] ?? ''}`] : []));
+}
+
+interface Tally {
+  seen: number;
+  reached: number;
+}
+const tally = (t: Map<string, Tally>, kind: string, reached: boolean) => {
+  const x = t.get(kind) ?? { seen: 0, reached: 0 };
+  x.seen++;
+  if (reached) x.reached++;
+  t.set(kind, x);
+};
+
+interface HeldRecord {
+  statement: string;
+  pageTitle: string;
+  status: string;
+  dia: string;
+}
+
+async function observations(sample: Sample, kinds: Map<string, Tally>): Promise<HeldRecord[]> {
+  const conv = sample.conversation;
+  const speakers = [String(conv.speaker_a), String(conv.speaker_b)];
+  const store = new Waiting();
+  const held: HeldRecord[] = [];
+  const known: KnownRecord[] = [];
+  for (let n = 1; Array.isArray(conv[`session_${String(n)}`]); n++) {
+    const turns = conv[`session_${String(n)}`] as Turn[];
+    const start = sessionTime(String(conv[`session_${String(n)}_date_time`]));
+    const entries: LogEntry[] = turns.map((t, i) => ({
+      time: new Date(start + i * 60_000).toISOString(),
+      speaker: t.speaker,
+      source: `locomo:${sample.sample_id}:${t.dia_id}`,
+      text: t.blip_caption ? `${t.text} [shared ${t.blip_caption}]` : t.text,
+      role: 'user',
+    }));
+    const byDia = new Map(turns.map((t, i) => [t.dia_id, entries[i]]));
+    const obs = sample.observation[`session_${String(n)}_observation`] ?? {};
+    const write: GraphWrite = { origin: 'distillation', links: [], entities: [] };
+    const dias = new Map<GraphFact, string>();
+    for (const [speaker, facts] of Object.entries(obs)) {
+      const list: GraphFact[] = [];
+      for (const [text, source] of facts) {
+        const dia = (Array.isArray(source) ? (source[0] ?? '') : source).trim();
+        const entry = byDia.get(dia);
+        if (!entry) continue;
+        const f: GraphFact = { text, said: entry.time.slice(0, 10), source: entry.source };
+        dias.set(f, dia);
+        list.push(f);
+      }
+      write.entities.push({ name: speaker, create: true, facts: list });
+    }
+    const now = new Date(start + turns.length * 60_000 + 3_600_000);
+    const out = await gateWrite(write, entries, { now, tracked: speakers, known, lastReflection: null }, store);
+    const promoted = new Set(out.report.promoted.map((p) => `${p.entity}\n${p.text}`));
+    const fresh: HeldRecord[] = [];
+    for (const e of write.entities)
+      for (const f of e.facts) {
+        // told again in other words: the gate refreshed the record memory holds (the same judgement it made)
+        const restated = restates(e.name, f.text, known) !== null;
+        const reached = restated || promoted.has(`${e.name}\n${f.text}`);
+        tally(kinds, kindOf(f.text) || 'untyped', reached);
+        if (reached && !restated) fresh.push({ statement: f.text, pageTitle: e.name, status: 'active', dia: dias.get(f) ?? '' });
+      }
+    held.push(...fresh);
+    known.push(...fresh.map((r) => ({ names: [r.pageTitle], statement: r.statement })));
+  }
+  return held;
+}
+
+async function noise(file: string): Promise<{ seen: number; reached: number; promoted: string[] }> {
+  const lines = readFileSync(file, 'utf8')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
+  const store = new Waiting();
+  const promoted: string[] = [];
+  for (const [i, text] of lines.entries()) {
+    const time = new Date(Date.parse('2026-11-02T09:00:00Z') + i * 60_000).toISOString();
+    const entry: LogEntry = { time, speaker: 'Ann', source: `noise:${String(i + 1)}`, text, role: 'user' };
+    const write: GraphWrite = { origin: 'distillation', links: [], entities: [{ name: 'Ann', create: true, facts: [{ text, said: time.slice(0, 10), source: entry.source }] }] };
+    const out = await gateWrite(write, [entry], { now: new Date(Date.parse(time) + 60_000), tracked: ['Ann', 'Ben'], lastReflection: null }, store);
+    if (out.write.entities.some((e) => e.facts.length > 0)) promoted.push(text);
+  }
+  return { seen: lines.length, reached: promoted.length, promoted };
+}
+
+function whyByQuestion(sample: Sample, records: readonly HeldRecord[]): { asked: number; first: number; shown: number } {
+  const withRecords = new Set(records.map((r) => r.dia));
+  let asked = 0;
+  let first = 0;
+  let shown = 0;
+  for (const q of sample.qa) {
+    if (q.category < 1 || q.category > 4) continue;
+    const gold = evidenceOf(q.evidence);
+    if (!gold.some((d) => withRecords.has(d))) continue;
+    asked++;
+    const three = rankRecords(records, q.question, 3);
+    const top = three[0];
+    if (three.some((r) => gold.includes(r.dia))) shown++;
+    if (top && gold.includes(top.dia)) first++;
+    else if (process.env.BENCH_GATE_MISSES)
+      console.error(
+        `MISS ${q.question}\n  top: ${top?.statement ?? '-'}\n  gold: ${records
+          .filter((r) => gold.includes(r.dia))
+          .map((r) => r.statement)
+          .join(' / ')}`,
+      );
+  }
+  return { asked, first, shown };
+}
+
+const pct = (a: number, b: number) => (b ? `${((100 * a) / b).toFixed(1)} %` : '–');
+const samples = JSON.parse(readFileSync(values.data, 'utf8')) as Sample[];
+const kinds = new Map<string, Tally>();
+let asked = 0;
+let first = 0;
+let shown = 0;
+const perConversation: string[] = [];
+for (const s of samples) {
+  const records = await observations(s, kinds);
+  const w = whyByQuestion(s, records);
+  asked += w.asked;
+  first += w.first;
+  shown += w.shown;
+  perConversation.push(`  ${s.sample_id}: ${String(records.length)} records; why first ${pct(w.first, w.asked)} of ${String(w.asked)}`);
+}
+const all = [...kinds.values()].reduce((a, t) => ({ seen: a.seen + t.seen, reached: a.reached + t.reached }), { seen: 0, reached: 0 });
+const n = await noise(values.noise);
+if (values.json) {
+  console.log(JSON.stringify({ observations: all, kinds: Object.fromEntries(kinds), noise: { seen: n.seen, reached: n.reached }, why: { asked, first, shown } }));
+} else {
+  console.log(`data: ${values.data} (${String(samples.length)} conversations)`);
+  console.log(`observations reaching memory at first mention: ${pct(all.reached, all.seen)} (${String(all.reached)} of ${String(all.seen)})`);
+  for (const [kind, t] of [...kinds.entries()].sort((a, b) => b[1].seen - a[1].seen)) console.log(`  ${kind.padEnd(13)} ${pct(t.reached, t.seen).padStart(7)} of ${String(t.seen)}`);
+  console.log(`noise reaching memory: ${pct(n.reached, n.seen)} (${String(n.reached)} of ${String(n.seen)} lines)${n.promoted.length ? `: ${n.promoted.slice(0, 10).join(' | ')}` : ''}`);
+  console.log(
+    `why-by-question, answering record first: ${pct(first, asked)} (${String(first)} of ${String(asked)} questions whose evidence produced records); among the 3 shown: ${pct(shown, asked)}`,
+  );
+  for (const l of perConversation) console.log(l);
+}

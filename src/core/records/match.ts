@@ -1,0 +1,202 @@
+/**
+ * Which records answer a question ("why do you think that?", `/memory why where does Sarah
+ * work`): the records themselves are searched — their statement, their subject (the page's title
+ * and aliases) and the attribute they are about — never passages, so the answer does not drown
+ * as the project's archive grows. BM25 over the records (inverse document frequency taken from
+ * the records at hand, so a word every record shares counts for little), a bonus when the
+ * question asks for the attribute a record is about ("where does … work" → employer), and the
+ * current record first: a superseded or held one ranks below the current one it gave way to,
+ * and is shown as such. A question that shares no word with any record has no answer. Pure.
+ */
+import { stemmer } from 'stemmer';
+import { foldAccents } from '../names.js';
+import { isDated } from '../gate-significance.js';
+import { attributeOf } from './review.js';
+
+/** What the ranking reads of a record (RecordView and a DM's row both have it). */
+export interface MatchableRecord {
+  statement: string;
+  /** The subject: a page's title, a DM record's entity. */
+  pageTitle: string;
+  status: string;
+  /** The record's `[about:: …]`, when it has one. */
+  about?: string;
+}
+
+const STOP = new Set(
+  (
+    'a an the and or but if of to in on at by for with about from into over as is are was were be been being am do does did doing ' +
+    'what which who whom whose where when why how that this these those there here it its he she they them his her their we us our you your i me my ' +
+    'any some all not no so than then too very can could will would shall should may might must just also ever tell know think say charlie'
+  ).split(' '),
+);
+
+/** Irregular forms Porter does not join ("has" → "ha", "have" → "have"). */
+const IRREGULAR: Record<string, string> = {
+  has: 'have',
+  had: 'have',
+  having: 'have',
+  went: 'go',
+  goes: 'go',
+  gone: 'go',
+  got: 'get',
+  gotten: 'get',
+  made: 'make',
+  saw: 'see',
+  seen: 'see',
+  took: 'take',
+  taken: 'take',
+  bought: 'buy',
+  met: 'meet',
+  ran: 'run',
+  told: 'tell',
+  gave: 'give',
+  given: 'give',
+  came: 'come',
+  felt: 'feel',
+  left: 'leave',
+  kept: 'keep',
+  found: 'find',
+  began: 'begin',
+  begun: 'begin',
+  wrote: 'write',
+  written: 'write',
+  won: 'win',
+  lost: 'lose',
+  children: 'child',
+  kids: 'kid',
+  people: 'person',
+};
+
+/** Content terms of a text: folded, lower-case, stop words out, stemmed. */
+export function matchTerms(text: string): string[] {
+  const out: string[] = [];
+  for (const raw of foldAccents(text)
+    .toLowerCase()
+    .replace(/['’]s\b/g, '')
+    .split(/[^\p{L}\p{N}]+/u)) {
+    if (!raw || STOP.has(raw) || (raw.length === 1 && !/\d/.test(raw))) continue;
+    out.push(IRREGULAR[raw] ?? (/^\d+$/.test(raw) ? raw : stemmer(raw)));
+  }
+  return out;
+}
+
+/** The attribute a question asks for, read from its words (the same names as review.ts's attributes). */
+const ASKS: [string, RegExp][] = [
+  ['employer', /\b(?:work(?:s|ing)?|job|employer|employed|company|hired)\b/i],
+  ['home', /\b(?:live[sd]?|living|home|based|moved?|address)\b/i],
+  ['partner', /\b(?:married|partner|wife|husband|dating|engaged|spouse)\b/i],
+  ['birthday', /\b(?:birthday|born)\b/i],
+  ['role', /\b(?:role|title|position)\b/i],
+];
+
+function askedAttributes(question: string): Set<string> {
+  return new Set(ASKS.filter(([, re]) => re.test(question)).map(([a]) => a));
+}
+
+/** The current record first: active, then in review, then held, then superseded (a mild weight; see `currentFirst`). */
+const STANDING: Record<string, number> = { active: 1, review: 0.95, held: 0.85, superseded: 0.8 };
+
+const K1 = 1.2;
+const B = 0.75;
+/** The bonus, in BM25 units, for a record about the attribute the question asks for. */
+const ATTRIBUTE_BONUS = 1.5;
+/** … for a record whose subject the question names ("what did Melanie paint": Melanie's records, not Caroline's that mention her). */
+const SUBJECT_BONUS = 1;
+/** … for a record that says when, asked "when …". */
+const WHEN_BONUS = 0.5;
+
+interface Doc<T> {
+  record: T;
+  terms: Map<string, number>;
+  length: number;
+  attribute: string;
+  /** The question names the record's subject. */
+  named: boolean;
+}
+
+/**
+ * The records that answer `question`, best first (at most `limit`); none when no record shares
+ * a content word with it. Ties keep the records' order.
+ */
+export function rankRecords<T extends MatchableRecord>(records: readonly T[], question: string, limit = 3): T[] {
+  const asked = [...new Set(matchTerms(question))];
+  if (asked.length === 0) return [];
+  const wanted = askedAttributes(question);
+  const askedSet = new Set(asked);
+  const when = /^\s*(?:when|what (?:date|day|year|month|time)|how long ago)\b/i.test(question);
+  const docs: Doc<T>[] = records.map((record) => {
+    const attribute = attributeOf(record.statement, record.about);
+    const words = [...matchTerms(record.statement), ...matchTerms(record.pageTitle), ...matchTerms(attribute)];
+    const terms = new Map<string, number>();
+    for (const w of words) terms.set(w, (terms.get(w) ?? 0) + 1);
+    const subject = matchTerms(record.pageTitle);
+    return { record, terms, length: words.length, attribute, named: subject.length > 0 && subject.every((w) => askedSet.has(w)) };
+  });
+  const n = docs.length;
+  const avg = docs.reduce((s, d) => s + d.length, 0) / Math.max(1, n);
+  const df = new Map<string, number>();
+  for (const t of asked) df.set(t, docs.filter((d) => d.terms.has(t)).length);
+  const scored: Scored<T>[] = [];
+  docs.forEach((d, i) => {
+    let score = 0;
+    for (const t of asked) {
+      const tf = d.terms.get(t) ?? 0;
+      if (tf === 0) continue;
+      const idf = Math.log(1 + (n - (df.get(t) ?? 0) + 0.5) / ((df.get(t) ?? 0) + 0.5));
+      score += (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * d.length) / Math.max(1, avg)));
+    }
+    if (score === 0) return;
+    if (d.attribute && wanted.has(d.attribute)) score += ATTRIBUTE_BONUS;
+    if (d.named) score += SUBJECT_BONUS;
+    if (when && isDated(d.record.statement)) score += WHEN_BONUS;
+    scored.push({ record: d.record, score: score * standing(d.record), i, group: groupOf(d) });
+  });
+  // a superseded or held record found brings the current record of its subject and attribute (what replaced it)
+  const found = new Set(scored.map((x) => x.i));
+  for (const x of [...scored]) {
+    if (!x.group || standing(x.record) === 1) continue;
+    docs.forEach((d, i) => {
+      if (found.has(i) || groupOf(d) !== x.group || standing(d.record) <= standing(x.record)) return;
+      found.add(i);
+      scored.push({ record: d.record, score: x.score, i, group: x.group });
+    });
+  }
+  return currentFirst(scored.sort((a, b) => b.score - a.score || a.i - b.i))
+    .slice(0, limit)
+    .map((s) => s.record);
+}
+
+interface Scored<T> {
+  record: T;
+  score: number;
+  i: number;
+  /** Subject and attribute ('' when the attribute is unknown): the records that replace one another. */
+  group: string;
+}
+
+const standing = (r: MatchableRecord) => STANDING[r.status] ?? 1;
+const groupOf = <T extends MatchableRecord>(d: Doc<T>) => (d.attribute ? `${d.record.pageTitle.toLowerCase()}\n${d.attribute}` : '');
+
+/**
+ * Records of one subject and attribute (Sarah's employer: Acme, then Globex) keep the places the
+ * ranking gave them, but the current one takes the first of those places: a superseded record
+ * is shown right after the record that replaced it, never before it.
+ */
+function currentFirst<T extends MatchableRecord>(ranked: Scored<T>[]): Scored<T>[] {
+  const groups = new Map<string, number[]>();
+  ranked.forEach((s, at) => {
+    if (s.group) groups.set(s.group, [...(groups.get(s.group) ?? []), at]);
+  });
+  const out = [...ranked];
+  for (const places of groups.values()) {
+    if (places.length < 2) continue;
+    const members = places.map((at) => ranked[at]).filter((s): s is Scored<T> => s !== undefined);
+    members.sort((a, b) => standing(b.record) - standing(a.record) || b.score - a.score || a.i - b.i);
+    places.forEach((at, k) => {
+      const m = members[k];
+      if (m) out[at] = m;
+    });
+  }
+  return out;
+}
