@@ -15,7 +15,8 @@ import { askedToRemember, conversationOf, factors, PROMOTE_AT, rejection, scoreO
 import type { GraphFact, GraphWrite, LogEntry } from './ports/index.js';
 import { matchTerms } from './records/match.js';
 import { sensitivityOfText, stricter } from './sensitivity.js';
-import { exactDifference, sameStatement } from './statement-facts.js';
+import { exactDifference } from './statement-facts.js';
+import { sameFact } from './reflection/fact-difference.js';
 
 export const CANDIDATE_TTL_DAYS = 14;
 const DAY_MS = 86_400_000;
@@ -82,7 +83,7 @@ export function restates(entity: string, text: string, known: readonly KnownReco
   const t = norm(text);
   for (const k of known) {
     if (!k.names.some((n) => norm(n) === name) || norm(k.statement) === t) continue;
-    if (sameStatement(k.statement, text)) return k.statement;
+    if (sameFact(k.statement, text, { subject: entity })) return k.statement;
     if (exactDifference(k.statement, text) !== null) continue;
     const a = new Set(matchTerms(k.statement));
     const b = new Set(matchTerms(text));
