@@ -59,6 +59,10 @@ import { configuredDestinations } from './doctor/destinations.js';
 import { echoDownload, makeFolder, modelStartLines, safeUserName } from './app/startup.js';
 import { mcpLines, startWebApp } from './app/web-door.js';
 import { startDiscordDoor } from './app/discord-door.js';
+import { AgeVault } from './machines/age-vault.js';
+import { KnownHostsFile } from './machines/known-hosts.js';
+import { Ssh2Connector } from './machines/ssh2-connector.js';
+import { MachineDesk } from './core/machines/desk.js';
 
 export async function buildApp(config: Config, logger: Logger, onDownload?: (step: ModelDownloadStep) => void, chat?: ChatModelBuild, clock: Clock = systemClock) {
   makeFolder('DATA_DIR', config.dataDir);
@@ -164,7 +168,21 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
   const startTime = () => {
     if (config.SCHEDULER_ENABLED) stopTicker = startTicker(scheduler, logger.child({ component: 'scheduler' }));
   };
+  // machines over SSH: secrets in the per-person vault, host keys pinned in data/known_hosts
+  const vault = new AgeVault(dataFiles(config.dataDir).vault, () => clock.now());
+  const machines = config.SSH_ENABLED
+    ? new MachineDesk({
+        connector: new Ssh2Connector(),
+        pins: new KnownHostsFile(dataFiles(config.dataDir).knownHosts, () => clock.now()),
+        vault,
+        graph,
+        clock,
+        settings: { timeoutMs: config.SSH_TIMEOUT_MS, maxOutputBytes: config.SSH_MAX_OUTPUT_BYTES },
+      })
+    : undefined;
   const assistant = new Assistant({
+    vault,
+    ...(machines ? { machines } : {}),
     reminders,
     calendar,
     reflection,
@@ -255,6 +273,8 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
     },
     close,
     mcp,
+    machines,
+    vault,
   };
 }
 

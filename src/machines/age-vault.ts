@@ -57,8 +57,9 @@ export class AgeVault implements Vault {
     if (!name) return false;
     let removed = false;
     await this.change(owner, (file) => {
-      removed = name in file.entries;
-      delete file.entries[name];
+      const { [name]: gone, ...rest } = file.entries;
+      removed = gone !== undefined;
+      file.entries = rest;
       return removed;
     });
     return removed;

@@ -11,7 +11,28 @@ const KEY_BLOCK = /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----[\s\S]*?-----END (?
 const SAID = /\b(password|passwort|passwd|passphrase|pw)(?:\s+(?:is|was|=|:)\s*|\s*[:=]\s*)(?!vault:)([^\s"'`,;]+?)(?=[.,;!)]?(?:\s|$))/gi;
 /** Words that say the message is about logging in to a machine. */
 const SSH_CONTEXT = /\b(?:ssh|sftp|server|nas|raspberry|pi|vps|machine|host|login|log in|user(?:name)?)\b|\b[a-z_][a-z0-9_.-]*@[a-z0-9][a-z0-9.-]*/i;
-const NOT_SECRETS = new Set(['a', 'the', 'not', 'wrong', 'right', 'same', 'different', 'correct', 'incorrect', 'changed', 'new', 'old', 'expired', 'required', 'missing', 'empty', 'what', 'my', 'your', 'it']);
+const NOT_SECRETS = new Set([
+  'a',
+  'the',
+  'not',
+  'wrong',
+  'right',
+  'same',
+  'different',
+  'correct',
+  'incorrect',
+  'changed',
+  'new',
+  'old',
+  'expired',
+  'required',
+  'missing',
+  'empty',
+  'what',
+  'my',
+  'your',
+  'it',
+]);
 
 export interface LoginHint {
   user?: string;

@@ -12,3 +12,4 @@ export * from './speech.js';
 export * from './logger.js';
 export * from './knowledge-graph.js';
 export * from './vault.js';
+export * from './machines.js';
