@@ -63,6 +63,7 @@ import { AgeVault } from './machines/age-vault.js';
 import { KnownHostsFile } from './machines/known-hosts.js';
 import { Ssh2Connector } from './machines/ssh2-connector.js';
 import { MachineDesk } from './core/machines/desk.js';
+import { MachineBook } from './core/machines/machine-book.js';
 
 export async function buildApp(config: Config, logger: Logger, onDownload?: (step: ModelDownloadStep) => void, chat?: ChatModelBuild, clock: Clock = systemClock) {
   makeFolder('DATA_DIR', config.dataDir);
@@ -212,6 +213,18 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
       distillDeadlineMs: config.DISTILL_DEADLINE_MS,
     },
   });
+  // /machines (terminal and Discord): what memory knows of each machine, with the asker's credential badges
+  const machineBook = machines
+    ? new MachineBook({
+        desk: machines,
+        notesOf: async (place) => {
+          if (place.kind !== 'project') return null;
+          const { slug } = await store.ensureProject(place.origin);
+          return { project: slug, notes: { list: () => store.listNotes(slug), read: (path) => store.readNote(slug, path) } };
+        },
+        forgetPage: (place, path, by) => assistant.memory.forgetNote(place, path, by),
+      })
+    : undefined;
   const stopBackups = startBackups({
     everyHours: config.BACKUP_EVERY_HOURS,
     keep: config.BACKUP_KEEP,
@@ -273,7 +286,7 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
     },
     close,
     mcp,
-    machines,
+    machines: machineBook,
     vault,
   };
 }
@@ -337,6 +350,7 @@ async function main(): Promise<void> {
     toolServers: () => mcpLines(app.mcp),
     services: describeDestinations(configuredDestinations(config)),
     ingest: app.ingest,
+    ...(app.machines ? { machines: app.machines } : {}),
   });
   await closeAll();
 }

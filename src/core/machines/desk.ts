@@ -126,7 +126,7 @@ export class MachineDesk {
         if (pinned && got && got.fingerprint !== pinned.fingerprint) {
           throw new SshError(
             'host_key',
-            `STOPPED: the host key of ${name} (${login.host}:${login.port}) changed. Pinned: ${pinned.algorithm} ${pinned.fingerprint}; offered now: ${got.algorithm} ${got.fingerprint}. Someone may be in the middle, or the machine was reinstalled. I did not send any credential. If the person knows why it changed, they can forget the old key with /machines forget-key.`,
+            `STOPPED: the host key of ${name} (${login.host}:${login.port}) changed. Pinned: ${pinned.algorithm} ${pinned.fingerprint}; offered now: ${got.algorithm} ${got.fingerprint}. Someone may be in the middle, or the machine was reinstalled. I did not send any credential. If the person knows why it changed, they can forget the old key with /machines forget-key ${name}.`,
             { cause: err },
           );
         }
@@ -172,6 +172,14 @@ export class MachineDesk {
         known.logins.map((l) => revokedFact(l, date)),
       );
     return { revoked: known.logins.map(loginKey), deleted };
+  }
+
+  /** Unpins the host keys of a machine's logins: the next connection pins what it is offered (after a reinstall). */
+  async forgetHostKey(turn: MachineTurn, machine: string): Promise<string[]> {
+    const known = await this.recall(turn, machine);
+    const targets = [...new Map((known?.logins ?? []).map((l) => [`${l.host}:${l.port}`, l])).values()];
+    for (const t of targets) await this.deps.pins.forget(t.host, t.port);
+    return targets.map((t) => `${t.host}:${t.port}`);
   }
 
   /** Whether the asking person's vault holds the handle (a badge; the secret is not read out). */

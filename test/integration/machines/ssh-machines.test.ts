@@ -23,6 +23,8 @@ import { FixedClock, ScriptedChatModel, type ScriptStep } from '../../support/fa
 import { recordingLogger } from '../../support/recording-logger.js';
 import { suiteTempDir } from '../../support/temp-dir.js';
 import { sshdMissing, startSshd, type TestSshd } from '../../support/sshd.js';
+import { machinesCommand } from '../../../src/core/machines/machine-book.js';
+import { askerFor } from '../../../src/core/time/reminder-desk.js';
 
 const missing = sshdMissing();
 const place: Place = { kind: 'project', origin: { name: 'home', key: 'discord:1:2' } };
@@ -42,6 +44,8 @@ describe.skipIf(missing)(`machines over SSH against a real sshd${missing ? ` (sk
   let app: App;
   const logs: string[] = [];
   const events: TurnEvent[] = [];
+  /** What /machines showed: searched by the canary too. */
+  const shown: string[] = [];
   const clock = new FixedClock(new Date('2026-12-04T10:00:00Z'));
   /** The next model steps; each turn sets its own. */
   let steps: ScriptStep[] = [];
@@ -190,6 +194,29 @@ describe.skipIf(missing)(`machines over SSH against a real sshd${missing ? ` (sk
     expect(events.filter((e) => e.type === 'tool_call' && e.name.startsWith('ssh_')).length).toBe(calls);
   }, 60_000);
 
+  it("/machines lists every machine and login with the asker's badge; revoke deletes the vault entry and marks the page; forget tombstones it", async () => {
+    const alice = askerFor(place, 'Alice', 'alice-1');
+    const bob = askerFor(place, 'Bob', 'bob-2');
+    const run = async (args: string, who = alice) => {
+      const text = await machinesCommand(args, app.machines, place, who);
+      shown.push(text);
+      return text;
+    };
+    const list = await run('');
+    expect(list).toContain(`🖥 NAS (notes/Machines/NAS.md) · host key ssh-ed25519`);
+    expect(list).toContain(`🔑 ${sshd.user}@127.0.0.1:${sshd.port} · password · ${pwHandle()}`);
+    expect(list).toContain(`🔑 ${sshd.user}@127.0.0.1:${sshd.port} · key + passphrase · vault:ssh/${sshd.user}@pi`);
+    expect(await run('', bob)).toContain('credential not in your vault');
+    expect(await run('revoke NAS')).toContain('1 vault entry deleted');
+    const vault = app.vault;
+    expect(await vault.resolve('alice-1', pwHandle())).toBeNull();
+    const page = readFileSync(join(dir, 'projects', readdirSync(join(dir, 'projects'))[0] ?? '', 'notes', 'Machines', 'NAS.md'), 'utf8');
+    expect(page).toContain(`SSH login revoked: ${sshd.user}@127.0.0.1:${sshd.port}`);
+    expect(await run('')).toContain(`⛔ ${sshd.user}@127.0.0.1:${sshd.port} · revoked`);
+    expect(await run('forget Pi')).toContain('Forgot Pi (its page is tombstoned, 1 vault entry deleted)');
+    expect(await run('')).not.toContain('Pi (notes/');
+  }, 60_000);
+
   it('canary: the password, passphrase and key bytes are in no file, prompt, log line, event, backup or export', async () => {
     await app.assistant.idle();
     const keyLine = sshd.privateKey.split('\n').find((l) => l.length > 40 && !l.startsWith('-----')) ?? '';
@@ -207,6 +234,7 @@ describe.skipIf(missing)(`machines over SSH against a real sshd${missing ? ` (sk
       expect(JSON.stringify(model.requests).includes(secret)).toBe(false);
       expect(logs.find((l) => l.includes(secret))).toBeUndefined();
       expect(JSON.stringify(events).includes(secret)).toBe(false);
+      expect(shown.join('\n').includes(secret)).toBe(false);
     }
     // the vault is there, encrypted, and outside the backup
     expect(readdirSync(join(dir, 'data', 'vault')).some((f) => f.endsWith('.age'))).toBe(true);
