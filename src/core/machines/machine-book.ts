@@ -76,7 +76,7 @@ export class MachineBook {
   }
 }
 
-export const MACHINES_HELP = '/machines [revoke NAME | forget NAME | forget-key NAME]';
+export const MACHINES_HELP = '/machines · /machines revoke NAME · /machines forget NAME · /machines forget-key NAME';
 
 /** `/machines`, `/machines revoke NAME`, `/machines forget NAME`: the text a front door shows. */
 export async function machinesCommand(args: string, book: MachineBook | undefined, place: Place, asker: Asker): Promise<string> {
