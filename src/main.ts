@@ -59,11 +59,7 @@ import { configuredDestinations } from './doctor/destinations.js';
 import { echoDownload, makeFolder, modelStartLines, safeUserName } from './app/startup.js';
 import { mcpLines, startWebApp } from './app/web-door.js';
 import { startDiscordDoor } from './app/discord-door.js';
-import { AgeVault } from './machines/age-vault.js';
-import { KnownHostsFile } from './machines/known-hosts.js';
-import { Ssh2Connector } from './machines/ssh2-connector.js';
-import { MachineDesk } from './core/machines/desk.js';
-import { MachineBook } from './core/machines/machine-book.js';
+import { buildMachineBook, buildMachines } from './app/machines.js';
 
 export async function buildApp(config: Config, logger: Logger, onDownload?: (step: ModelDownloadStep) => void, chat?: ChatModelBuild, clock: Clock = systemClock) {
   makeFolder('DATA_DIR', config.dataDir);
@@ -170,17 +166,7 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
     if (config.SCHEDULER_ENABLED) stopTicker = startTicker(scheduler, logger.child({ component: 'scheduler' }));
   };
   // machines over SSH: secrets in the per-person vault, host keys pinned in data/known_hosts
-  const vault = new AgeVault(dataFiles(config.dataDir).vault, () => clock.now());
-  const machines = config.SSH_ENABLED
-    ? new MachineDesk({
-        connector: new Ssh2Connector(),
-        pins: new KnownHostsFile(dataFiles(config.dataDir).knownHosts, () => clock.now()),
-        vault,
-        graph,
-        clock,
-        settings: { timeoutMs: config.SSH_TIMEOUT_MS, maxOutputBytes: config.SSH_MAX_OUTPUT_BYTES },
-      })
-    : undefined;
+  const { vault, desk: machines } = buildMachines(config, graph, clock);
   const assistant = new Assistant({
     vault,
     ...(machines ? { machines } : {}),
@@ -214,17 +200,7 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
     },
   });
   // /machines (terminal and Discord): what memory knows of each machine, with the asker's credential badges
-  const machineBook = machines
-    ? new MachineBook({
-        desk: machines,
-        notesOf: async (place) => {
-          if (place.kind !== 'project') return null;
-          const { slug } = await store.ensureProject(place.origin);
-          return { project: slug, notes: { list: () => store.listNotes(slug), read: (path) => store.readNote(slug, path) } };
-        },
-        forgetPage: (place, path, by) => assistant.memory.forgetNote(place, path, by),
-      })
-    : undefined;
+  const machineBook = machines ? buildMachineBook(machines, store, (place, path, by) => assistant.memory.forgetNote(place, path, by)) : undefined;
   const stopBackups = startBackups({
     everyHours: config.BACKUP_EVERY_HOURS,
     keep: config.BACKUP_KEEP,
