@@ -1,6 +1,7 @@
 /** The read-only allow-list: every command on it runs alone; every way to write around it asks first. */
 import { describe, expect, it } from 'vitest';
 import { isReadOnly, READ_ONLY_COMMANDS } from '../../src/core/machines/read-only.js';
+import { credentialElsewhere } from '../../src/core/machines/desk.js';
 import { learnedFacts, loginFact, machineTitle, parseMachinePage, revokedFact } from '../../src/core/machines/machine-page.js';
 
 /** A read-only use of each command on the list (its first allowed subcommand, when it has some). */
@@ -91,5 +92,21 @@ describe('the machine page', () => {
     ['homeserver', 'Homeserver'],
   ])('titles %j as %j', (name, title) => {
     expect(machineTitle(name)).toBe(title);
+  });
+});
+
+describe('where a handle may be sent', () => {
+  const nas = { name: 'NAS', path: 'Machines/NAS.md', revoked: [], logins: [{ user: 'admin', host: '10.0.0.5', port: 22, handle: 'vault:ssh/admin@10.0.0.5' }] };
+
+  it('to the login it was given for, or the one the page records with it', () => {
+    expect(credentialElsewhere({ user: 'admin', host: '10.0.0.5', port: 22, handle: 'vault:ssh/admin@10.0.0.5' }, 'NAS', null)).toBeNull();
+    expect(credentialElsewhere({ user: 'pi', host: '10.0.0.9', port: 22, handle: 'vault:ssh/pi@pi' }, 'Pi', null)).toBeNull();
+    expect(credentialElsewhere({ user: 'admin', host: '10.0.0.5', port: 22, handle: 'vault:ssh/admin@10.0.0.5' }, 'NAS', nas)).toBeNull();
+  });
+
+  it('anywhere else only with a yes', () => {
+    expect(credentialElsewhere({ user: 'admin', host: 'evil.example', port: 22, handle: 'vault:ssh/admin@10.0.0.5' }, 'NAS', nas)).toContain('was given for admin@10.0.0.5:22');
+    expect(credentialElsewhere({ user: 'admin', host: 'evil.example', port: 22, handle: 'vault:ssh/admin@nas' }, 'Backup', null)).toContain('was given for ssh/admin@nas');
+    expect(credentialElsewhere({ user: 'root', host: '10.0.0.5', port: 22, handle: 'vault:ssh/admin@10.0.0.5' }, 'NAS', null)).not.toBeNull();
   });
 });

@@ -59,6 +59,24 @@ export interface Connected {
 
 export class MachineError extends Error {}
 
+/**
+ * Why sending a handle's credential to this login is unusual, or null: a handle is for the login
+ * it was given for (`ssh/admin@nas` → user admin, host nas or the machine called NAS) or one the
+ * machine's page already records with it. Anything else — the NAS's password to another host —
+ * needs the person's yes first.
+ */
+export function credentialElsewhere(login: MachineLogin, name: string, known: MachineInfo | null): string | null {
+  const handle = login.handle ?? '';
+  if (known?.logins.some((l) => l.handle === handle && l.host === login.host && l.user === login.user)) return null;
+  const bound = /^ssh\/([^@]+)@(.+)$/.exec(handleName(handle) ?? '');
+  const userOk = !bound || bound[1] === 'login' || bound[1] === login.user;
+  const where = bound?.[2] ?? '';
+  const hostOk = !bound || where === login.host || where === 'unnamed' || comparable(where) === comparable(name);
+  const recordedElsewhere = known?.logins.find((l) => l.handle === handle && l.host !== login.host);
+  if (userOk && hostOk && !recordedElsewhere) return null;
+  return `${handle} was given for ${recordedElsewhere ? loginKey(recordedElsewhere) : (bound?.[0] ?? 'another login')}, not for ${loginKey(login)}`;
+}
+
 export class MachineDesk {
   constructor(private readonly deps: MachineDeskDeps) {}
 
@@ -105,8 +123,11 @@ export class MachineDesk {
   }
 
   /** Connects with the resolved login; pins the host key on first use and refuses a changed one. */
-  async connect(turn: MachineTurn, hint: MachineHint): Promise<Connected> {
-    const { name, login } = await this.resolve(turn, hint);
+  async connect(turn: MachineTurn, hint: MachineHint, askToSend?: (question: string) => Promise<boolean>): Promise<Connected> {
+    const { name, login, known } = await this.resolve(turn, hint);
+    const unusual = login.handle ? credentialElsewhere(login, name, known) : null;
+    // a handle sent to a host it was not given for (a hint in memory text could ask for that): only with the person's yes
+    if (unusual && !(await (askToSend?.(unusual) ?? Promise.resolve(false)))) throw new MachineError(`not connected: ${unusual}, and the person did not allow it`);
     const credential = login.handle ? await this.credentialOf(turn.owner, login.handle) : {};
     const pinned = await this.deps.pins.get(login.host, login.port);
     const seen: { key: HostKey | null } = { key: null };

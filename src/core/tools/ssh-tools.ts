@@ -49,7 +49,9 @@ async function withMachine(args: MachineHint, ctx: ToolContext, work: (c: Connec
   if (!turn || !desk) return { content: 'error: machines are not available in this conversation', summary: 'unavailable' };
   let c: Connected;
   try {
-    c = await desk.connect(turn, hintOf(args));
+    const askToSend = async (question: string) =>
+      !(await askFirst(ctx, args.machine, 'send_credential', { credential: args.credential ?? null, host: args.host ?? null, user: args.user ?? null }, question));
+    c = await desk.connect(turn, hintOf(args), askToSend);
   } catch (err) {
     return failure(err);
   }

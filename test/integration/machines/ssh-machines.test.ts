@@ -168,6 +168,14 @@ describe.skipIf(missing)(`machines over SSH against a real sshd${missing ? ` (sk
     expect(out.reply).toContain(`${pwHandle()} is not in the vault of the person asking`);
   }, 60_000);
 
+  it("a handle is not sent to a host it was not given for without the person's yes", async () => {
+    answer = false;
+    steps = [call('ssh_run', { machine: 'NAS', host: '127.0.0.2', port: sshd.port, user: sshd.user, credential: pwHandle(), command: 'uptime' })];
+    const out = await turn('NAS uptime via the other address');
+    expect(asked.at(-1)).toMatchObject({ server: 'ssh:NAS', tool: 'send_credential', args: { credential: pwHandle(), host: '127.0.0.2' } });
+    expect(out.reply).toContain(`not connected: ${pwHandle()} was given for ${sshd.user}@127.0.0.1:${sshd.port}, not for ${sshd.user}@127.0.0.2:${sshd.port}`);
+  }, 60_000);
+
   it('a changed host key stops the connection and says so', async () => {
     const old = sshd.fingerprint;
     await sshd.rekey();
