@@ -30,6 +30,7 @@ export async function startWebApp(
     mcp?: McpToolSource;
     ingest?: IngestStatus;
     time?: Pick<App['time'], 'reminders' | 'outbox'>;
+    machines?: App['machines'];
   },
   logger: Logger,
   speech: { stt?: SpeechToText; tts?: TextToSpeech },
@@ -68,6 +69,7 @@ export async function startWebApp(
       ...(app.ingest ? { ingest: app.ingest } : {}),
       runChecks: webChecks(config),
       ...(webTime ? { time: webTime } : {}),
+      ...(app.machines ? { machines: app.machines } : {}),
     },
     logger.child({ component: 'web' }),
   );
