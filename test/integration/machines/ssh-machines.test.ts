@@ -154,6 +154,16 @@ describe.skipIf(missing)(`machines over SSH against a real sshd${missing ? ` (sk
     expect(out.reply).toContain('(output cut at 2000 bytes)');
   }, 60_000);
 
+  it('a command that never ends is stopped at the deadline, with what it printed so far', async () => {
+    steps = [call('ssh_run', { machine: 'NAS', command: 'tail -f /etc/hostname' })];
+    const started = Date.now();
+    const out = await turn('follow /etc/hostname on the NAS');
+    expect(out.reply).toContain('exited with no code (stopped)');
+    expect(out.reply).toContain('(stopped after 8000 ms: SSH_TIMEOUT_MS)');
+    expect(out.reply).toContain(readFileSync('/etc/hostname', 'utf8').trim());
+    expect(Date.now() - started).toBeLessThan(30_000);
+  }, 60_000);
+
   it('a key login with a passphrase, given once in a message', async () => {
     const keyHandle = `vault:ssh/${sshd.user}@pi`;
     steps = [call('ssh_connect', { machine: 'Pi', host: '127.0.0.1', port: sshd.port, user: sshd.user, credential: keyHandle })];
