@@ -14,7 +14,10 @@ export default {
     const models = ctx.assistant.lanes().map((l) => `• ${describeLane(l)}`);
     const servers = ctx.services.toolServers?.() ?? [];
     const tools = servers.length ? `\n\n**Tool servers**\n${servers.map((l) => `• ${l}`).join('\n')}` : '';
-    const content = `**Charlie** — a private assistant that remembers.\n${where}\nUnder a reply, 📝 buttons open related notes.\n\n**Models**\n${models.join('\n')}${tools}\n\n${lines.join('\n')}`;
+    const head = `**Charlie** — a private assistant that remembers.\n${where}\nUnder a reply, 📝 buttons open related notes.\n\n**Models**\n${models.join('\n')}${tools}\n\n`;
+    let content = `${head}${lines.join('\n')}`;
+    // one message holds 2000 characters: past that, every command by name (none cut off) instead of one per line
+    if (content.length > 2000) content = `${head}${ctx.commands.map((c) => `\`/${c.name}${c.subcommand ? ` ${c.subcommand.name}` : ''}\``).join(' · ')}`;
     await interaction.reply(ephemeral(content.slice(0, 2000)));
   },
 } satisfies Command;

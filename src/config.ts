@@ -239,6 +239,11 @@ export const configSchema = z.object({
   MCP_SERVER_LOCALITY: z.enum(['hosted', 'local']).default('hosted'),
   MCP_SERVER_PROJECT: z.string().min(1).default('general'),
 
+  // machines over SSH (docs/machines.md): every connection and every command ends at this deadline
+  SSH_ENABLED: bool.default(true),
+  SSH_TIMEOUT_MS: int(1000, 600_000).default(20_000),
+  SSH_MAX_OUTPUT_BYTES: int(1000, 1_000_000).default(16_000),
+
   // logging
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -352,5 +357,9 @@ export function dataFiles(dataDir: string) {
     mcpTools: resolve(dataDir, 'mcp-tools.json'),
     /** The scheduler's jobs (reminders, follow-ups, calendar polls) and per-person time zones: not derived. */
     schedule: resolve(dataDir, 'schedule.db'),
+    /** Secrets given once (SSH keys, passwords), age-encrypted per person, with the vault's key: not derived. */
+    vault: resolve(dataDir, 'vault'),
+    /** Host keys of the machines Charlie connected to, pinned on first use: not derived. */
+    knownHosts: resolve(dataDir, 'known_hosts'),
   };
 }

@@ -63,6 +63,7 @@ import { lockDataFolder } from './app/data-lock.js';
 import { removeStaleRestores } from './backup/restore-file.js';
 import { mcpLines, startWebApp } from './app/web-door.js';
 import { startDiscordDoor } from './app/discord-door.js';
+import { buildMachineBook, buildMachines } from './app/machines.js';
 
 export async function buildApp(config: Config, logger: Logger, onDownload?: (step: ModelDownloadStep) => void, chat?: ChatModelBuild, clock: Clock = systemClock) {
   // data/ holds every DM, the schedule, tokens: 0700, its files 0600 (an older install is tightened)
@@ -187,7 +188,11 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
   outbox.whenOpen(() => {
     if (ticking) void scheduler.wake().catch((err: unknown) => logger.warn({ err }, 'scheduler wake failed'));
   });
+  // machines over SSH: secrets in the per-person vault, host keys pinned in data/known_hosts
+  const { vault, desk: machines } = buildMachines(config, graph, clock);
   const assistant = new Assistant({
+    vault,
+    ...(machines ? { machines } : {}),
     reminders,
     calendar,
     reflection,
@@ -217,6 +222,8 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
       distillDeadlineMs: config.DISTILL_DEADLINE_MS,
     },
   });
+  // /machines (terminal and Discord): what memory knows of each machine, with the asker's credential badges
+  const machineBook = machines ? buildMachineBook(machines, store, (place, path, by) => assistant.memory.forgetNote(place, path, by)) : undefined;
   attachBackups(scheduler, jobs, {
     everyHours: config.BACKUP_EVERY_HOURS,
     keep: config.BACKUP_KEEP,
@@ -274,6 +281,8 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
     },
     close,
     mcp,
+    machines: machineBook,
+    vault,
   };
 }
 
@@ -340,6 +349,7 @@ async function main(): Promise<void> {
     toolServers: () => mcpLines(app.mcp),
     services: describeDestinations(configuredDestinations(config, app.time.calendar.servers())),
     ingest: app.ingest,
+    ...(app.machines ? { machines: app.machines } : {}),
   });
   await closeAll();
   lock.release();

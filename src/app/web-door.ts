@@ -31,6 +31,7 @@ export async function startWebApp(
     mcp?: McpToolSource;
     ingest?: IngestStatus;
     time?: Pick<App['time'], 'reminders' | 'outbox'> & Partial<Pick<App['time'], 'calendar'>>;
+    machines?: App['machines'];
   },
   logger: Logger,
   speech: { stt?: SpeechToText; tts?: TextToSpeech },
@@ -69,6 +70,7 @@ export async function startWebApp(
       ...(app.ingest ? { ingest: app.ingest } : {}),
       runChecks: webChecks(config),
       ...(webTime ? { time: webTime } : {}),
+      ...(app.machines ? { machines: app.machines } : {}),
     },
     logger.child({ component: 'web' }),
   );

@@ -31,7 +31,8 @@ export const MANIFEST = 'MANIFEST.json';
 export const BACKUP_FORMAT = 'charlie-backup';
 
 /** Under the data folder: derived or re-created, never backed up. */
-const DATA_LEFT_OUT = new Set(['index', 'models', 'logs', 'web']);
+// the vault stays on this machine: its key would open it, and a secret is given again after a restore (docs/machines.md)
+const DATA_LEFT_OUT = new Set(['index', 'models', 'logs', 'web', 'vault']);
 const SQLITE = /\.(?:db|sqlite3?)$/i;
 const SQLITE_SIDECAR = /\.(?:db|sqlite3?)-(?:wal|shm|journal)$/i;
 /** A store's temp file mid-write (atomic-write.ts, the write-request store): not a file of its own. */

@@ -19,6 +19,7 @@ import type { Tool, ToolCategory } from './tools/tool.js';
 import type { ToolSource, TurnToolSource } from './tool-source.js';
 import type { Asker, ReminderDesk } from './time/reminder-desk.js';
 import type { CalendarDesk } from './time/calendar.js';
+import type { MachineDesk } from './machines/desk.js';
 
 export interface AnswerDeps {
   model: ChatModel;
@@ -31,6 +32,8 @@ export interface AnswerDeps {
   writer: MemoryWriter;
   reminders?: ReminderDesk | undefined;
   calendar?: CalendarDesk | undefined;
+  /** SSH to the person's machines (absent: no machine tools). */
+  machines?: MachineDesk | undefined;
 }
 
 /** What `answer` needs to build the prompt and run the tool loop. */
@@ -65,7 +68,7 @@ export async function answer(deps: AnswerDeps, ask: Ask, history: LogEntry[]): P
   const { home, emit, turnId } = ask;
   const { layers, problems } = await home.layers();
   for (const p of problems) emit(unreadNotice(turnId, p));
-  const tools = deps.tools.filter((t) => !(t.projectOnly && !home.notes));
+  const tools = deps.tools.filter((t) => !(t.projectOnly && !home.notes) && (t.category !== 'machines' || deps.machines));
   const available = [...new Set(tools.map((t) => t.category))] as ToolCategory[];
   const source = turnSource(deps.toolSource, ask.access);
   const messages = [
@@ -98,6 +101,7 @@ export async function answer(deps: AnswerDeps, ask: Ask, history: LogEntry[]): P
       sawSensitive: (r) => ask.found.push(r),
       ...(ask.access?.confirm ? { confirm: ask.access.confirm } : {}),
       scrubForHosted: (text) => deps.egress.scrubText(egressScope(home), text),
+      ...(deps.machines ? { machines: { desk: deps.machines, owner: ask.asker.ownerId, ownerName: ask.speaker, project: home.private || !home.graph ? null : home.key } } : {}),
       ...(deps.reminders ? { time: { desk: deps.reminders, asker: ask.asker, ...(deps.calendar ? { calendar: deps.calendar } : {}) } } : {}),
     },
     limits: { ...settings.limits, deadlineMs: ask.deadline.answerMs },

@@ -22,6 +22,8 @@ import type { LoopLimits } from './tool-loop.js';
 import type { ToolSource } from './tool-source.js';
 import { builtinTools } from './tools/index.js';
 import type { Tool } from './tools/tool.js';
+import type { Vault } from './ports/vault.js';
+import type { MachineDesk } from './machines/desk.js';
 import { InMemoryWriteRequests, type WriteRequestStore } from './write-requests.js';
 
 export interface AssistantSettings {
@@ -57,6 +59,10 @@ export interface AssistantDeps extends MemoryStores {
   reminders?: ReminderDesk;
   /** Subscribed calendars: the agenda and new events (absent: none). */
   calendar?: CalendarDesk;
+  /** Secrets given in messages, per person (absent: they are only removed). */
+  vault?: Vault;
+  /** Machines Charlie may connect to over SSH for the person asking (absent: none). */
+  machines?: MachineDesk;
 }
 
 export class Assistant implements AssistantApi {
@@ -92,6 +98,8 @@ export class Assistant implements AssistantApi {
       calendar: deps.calendar,
       openHome: open,
       newId,
+      vault: deps.vault,
+      machines: deps.machines,
     });
     this.settings = new PlaceSettings({ clock, openHome: open });
     this.memory = new MemoryInspector({ clock, logger, writer: this.writer, openHome: open });

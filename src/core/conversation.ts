@@ -13,6 +13,8 @@ import type { Clock, LogEntry, Logger, Recall } from './ports/index.js';
 import { remindersFor, type Reminder } from './reminders.js';
 import { classifyText, isSensitive } from './sensitivity.js';
 import { removeSecrets, secretNotice } from './secrets.js';
+import { moveSecretsToVault, vaultNotice, type MovedSecrets } from './machines/message-secrets.js';
+import type { Vault } from './ports/vault.js';
 import { TaintLedger } from './taint.js';
 import { withoutHostPaths } from './public-text.js';
 import type { LoopResult } from './tool-loop.js';
@@ -26,6 +28,8 @@ export interface ConversationDeps extends AnswerDeps {
   settings: AnswerDeps['settings'] & { historyMessages: number; maxMessageChars: number };
   openHome: (place: Place, recall?: Recall) => Promise<Home>;
   newId: () => string;
+  /** Where secrets typed in a message about a machine are kept (absent: they are only removed). */
+  vault?: Vault | undefined;
 }
 
 const FAILURE_REPLY = 'Sorry — something went wrong while answering. Your message is saved.';
@@ -80,13 +84,26 @@ export class Conversation implements ConversationApi {
     return { ...outcome, deadline: deadline.turn };
   }
 
+  /** The message's machine secrets, moved into its author's vault; null when none (or no vault: removeSecrets then drops them). */
+  private async moveToVault(message: IncomingMessage): Promise<MovedSecrets | null> {
+    const vault = this.deps.vault;
+    if (!vault) return null;
+    const owner = askerFor(message.place, message.speaker, message.speakerId).ownerId;
+    return moveSecretsToVault(message.text, owner, vault).catch((err: unknown) => {
+      this.deps.logger.warn({ err }, 'the vault could not keep a secret from a message; it is removed instead');
+      return null;
+    });
+  }
+
   private async turn(message: IncomingMessage, onEvent: TurnEventListener, cancel: AbortSignal | undefined, deadline: Ask['deadline'], access?: TurnToolAccess): Promise<TurnOutcome> {
     const { settings, clock, model } = this.deps;
     // Sensitive records a search brings up in this turn are withheld too, wherever they are in the archive.
     const found: SensitiveRecord[] = [];
     const now = message.time ?? clock.now();
-    // Secrets never reach memory, the index or a model: removed before the message is archived.
-    const scan = removeSecrets(message.text);
+    // Secrets never reach memory, the index or a model: a machine's login goes into the person's
+    // vault (the text keeps its handle), anything else is removed, before the message is archived.
+    const moved = await this.moveToVault(message);
+    const scan = removeSecrets(moved?.text ?? message.text);
     let home: Home;
     let history: LogEntry[];
     try {
@@ -103,6 +120,10 @@ export class Conversation implements ConversationApi {
     if (message.speakerId) this.deps.writer.noteSpeaker(home, message.speaker, message.speakerId);
     log.debug({ speaker: message.speaker, text: scan.text }, 'message');
     const outcome: TurnOutcome = { project: home.key, reply: '', reason: 'done', related: [], notices: [] };
+    if (moved) {
+      log.info({ kinds: moved.kinds, handle: moved.handle }, 'secret moved from a message into the vault');
+      outcome.notices.push(vaultNotice(moved));
+    }
     if (scan.kinds.length) {
       log.info({ kinds: scan.kinds }, 'secret removed from a message before archiving');
       outcome.notices.push(secretNotice(scan.kinds));

@@ -8,6 +8,7 @@ import type { ToolGroup } from './tool-source.js';
 const CUES: Record<ToolCategory, RegExp> = {
   time: /\b(time|date|today|tonight|tomorrow|yesterday|weekday|week|month|year|now|o'?clock|deadline|schedule|when|remind\w*|every|minutes?|hours?)\b/i,
   notes: /\b(note|notes|remember|save|write (it |that )?down|jot|record|page|wiki|who is|who's|about (him|her|them)|contact|links?|linked|related|connected)\b/i,
+  machines: /\b(ssh|sftp|servers?|nas|machines?|raspberry|vps|disks?|uptime|docker|systemctl|log ?in(to)?|connect)\b/i,
   memory: /\b(remember|recall|decid\w*|decision|agreed|said|say|summary|summari[sz]e|earlier|before|last time|previous|history|discuss\w*|quote|mention\w*|told|what did|did (we|i|you)|our|we)\b/i,
 };
 

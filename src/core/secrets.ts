@@ -109,7 +109,8 @@ export function removeSecrets(text: string): SecretScan {
   for (const shape of SHAPES) {
     out = out.replace(shape.pattern, (match: string, ...groups: unknown[]) => {
       const secret = shape.group ? groups[shape.group - 1] : match;
-      if (typeof secret !== 'string' || secret.includes(SECRET_REMOVED)) return match;
+      // a vault handle (`vault:ssh/admin@nas`) is where a secret went, not a secret
+      if (typeof secret !== 'string' || secret.includes(SECRET_REMOVED) || secret.startsWith('vault:')) return match;
       if (shape.valid && !shape.valid(secret)) return match;
       kinds.add(shape.kind);
       return shape.group ? match.replace(secret, SECRET_REMOVED) : SECRET_REMOVED;

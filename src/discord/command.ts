@@ -24,6 +24,7 @@ import type { CalendarDesk } from '../core/time/calendar.js';
 import type { MorningBrief } from '../core/time/brief.js';
 import type { NoteBoard } from './note-board.js';
 import type { Action, Role } from '../core/roles.js';
+import type { MachineBook } from '../core/machines/machine-book.js';
 
 /** `/web`: personal login links to the web app (the web server, while it runs). */
 export interface WebLinks {
@@ -58,6 +59,8 @@ export interface DiscordServices {
   calendar?: CalendarDesk;
   /** The opt-in morning brief (/remind brief). */
   brief?: MorningBrief;
+  /** The machines and logins memory knows, and revoking them (/machines). */
+  machines?: MachineBook;
 }
 
 export interface CommandContext {
@@ -125,6 +128,7 @@ export const GROUPS = {
   voice: { name: 'voice', description: 'Talk with Charlie in a voice channel' },
   calendar: { name: 'calendar', description: 'Calendars this channel (or you, in a DM) follows: subscribe, list, agenda' },
   remind: { name: 'remind', description: 'Reminders: set one, list them, cancel one, set your time zone' },
+  machines: { name: 'machines', description: 'Machines Charlie connects to over SSH: list them, revoke a login, forget one' },
 } as const;
 
 /**

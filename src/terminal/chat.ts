@@ -22,6 +22,8 @@ import type { CalendarDesk } from '../core/time/calendar.js';
 import type { MorningBrief } from '../core/time/brief.js';
 import { calendarCommand, CALENDAR_HELP, remindCommand, REMIND_HELP, type TerminalOutbox } from './time.js';
 import { errorMessage } from '../util/error-text.js';
+import { machinesCommand, MACHINES_HELP, type MachineBook } from '../core/machines/machine-book.js';
+import { askerFor } from '../core/time/reminder-desk.js';
 
 export interface TerminalOptions {
   assistant: TerminalAssistant;
@@ -42,9 +44,11 @@ export interface TerminalOptions {
   time?: { desk: ReminderDesk; outbox: TerminalOutbox; calendar?: CalendarDesk; brief?: MorningBrief };
   /** `/memory ingest`: where the project's big inbox files stand (the ingest service). */
   ingest?: IngestStatus;
+  /** `/machines`: the machines and logins memory knows, with credential badges; revoke and forget. */
+  machines?: MachineBook;
 }
 
-export const HELP = `commands: /memory show · /memory forget [ITEM] [--messages] · /memory candidates · /memory promote KEY · /memory review · /memory hold ID · /memory why FACT · /memory reflect · /memory ingest · /memory restore [PAGE [VERSION]] · /project style TEXT · /project distill · /search QUERY · ${REMIND_HELP} · ${CALENDAR_HELP} · /help · /quit`;
+export const HELP = `commands: /memory show · /memory forget [ITEM] [--messages] · /memory candidates · /memory promote KEY · /memory review · /memory hold ID · /memory why FACT · /memory reflect · /memory ingest · /memory restore [PAGE [VERSION]] · /project style TEXT · /project distill · /search QUERY · ${REMIND_HELP} · ${CALENDAR_HELP} · ${MACHINES_HELP} · /help · /quit`;
 
 function modelsLine(assistant: Pick<AssistantApi, 'lanes'>): string {
   return assistant.lanes().map(describeLane).join('\n');
@@ -79,6 +83,7 @@ export async function runTerminal(o: TerminalOptions): Promise<void> {
       if (line === '/help') write(`${helpText(o)}\n`);
       else if (line === '/remind' || line.startsWith('/remind ')) write(`${await remindCommand(line.slice('/remind'.length), o.time?.desk, place, o.userName, o.time?.brief)}\n`);
       else if (line === '/calendar' || line.startsWith('/calendar ')) write(`${await calendarCommand(line.slice('/calendar'.length), o.time?.calendar, place, o.userName)}\n`);
+      else if (line === '/machines' || line.startsWith('/machines ')) write(`${await machinesCommand(line.slice('/machines'.length), o.machines, place, askerFor(place, o.userName))}\n`);
       else if (line === '/memory ingest') write(`${await ingestStatusReply(o, place)}\n`);
       else if (line.startsWith('/')) write(`${await command(line, o.assistant, place, p, o.userName)}\n`);
       else await turn(line, o, place, p, write, confirm);

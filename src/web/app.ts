@@ -22,6 +22,8 @@ import { ingestRoutes } from './api-ingest.js';
 import type { IngestStatus } from '../core/ingest-status.js';
 import { reviewRoutes } from './api-review.js';
 import { reminderRoutes, type WebTime } from './api-reminders.js';
+import { machineRoutes } from './api-machines.js';
+import type { MachineBook } from '../core/machines/machine-book.js';
 import { voiceRoutes, type SpeechServices } from './api-voice.js';
 import { FailedLoginLimiter, type WebAuth, type WebUser } from './auth.js';
 import { clientAddress, hostGuard, originGuard, securityHeaders, type HostPolicy } from './guard.js';
@@ -69,6 +71,8 @@ export interface WebDeps {
   ingest?: IngestStatus;
   /** Reminders (the Reminders view, and due ones pushed to the open page). */
   time?: WebTime;
+  /** Machines and logins memory knows, and revoking them (the same book as /machines). */
+  machines?: MachineBook;
 }
 
 /** Charlie's memory as an MCP server (Streamable HTTP), answered at /api/mcp. */
@@ -185,6 +189,7 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
   reviewRoutes(app, deps);
   voiceRoutes(app, deps.speech);
   reminderRoutes(app, deps);
+  machineRoutes(app, deps);
   app.all('/api/*', (c) => c.json({ error: 'no such API route' }, 404));
 
   app.use('/*', async (c, next) => {

@@ -130,6 +130,12 @@ function probes(c: Record<string, string>): Record<string, unknown[]> {
     cancel_reminder: [{ id: 'nope' }],
     calendar_agenda: [{ when: 'today' }, { when: 'this week' }],
     create_event: [{ title: 'Dentist', when: 'tomorrow at 9am' }],
+    // no machine is known here: each answers that it does not know how to reach it (nothing connects)
+    ssh_connect: [{ machine: 'NAS' }],
+    ssh_run: [{ machine: 'NAS', command: 'uptime' }],
+    ssh_read: [{ machine: 'NAS', path: '/etc/hostname' }],
+    ssh_list: [{ machine: 'NAS', path: '/' }],
+    ssh_copy: [{ machine: 'NAS', from: '/a', to: '/b' }],
   };
 }
 

@@ -11,3 +11,5 @@ export * from './private-store.js';
 export * from './speech.js';
 export * from './logger.js';
 export * from './knowledge-graph.js';
+export * from './vault.js';
+export * from './machines.js';

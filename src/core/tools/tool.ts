@@ -6,8 +6,9 @@ import type { Clock, Logger, ToolSpec } from '../ports/index.js';
 import type { SensitiveRecord } from '../egress.js';
 import type { Asker, ReminderDesk } from '../time/reminder-desk.js';
 import type { CalendarDesk } from '../time/calendar.js';
+import type { MachineDesk } from '../machines/desk.js';
 
-export type ToolCategory = 'memory' | 'notes' | 'time';
+export type ToolCategory = 'memory' | 'notes' | 'time' | 'machines';
 
 /** A category a tool source contributes (one per MCP server: `mcp:<server>`), loaded when requested. */
 export type SourceCategory = `${string}:${string}`;
@@ -16,6 +17,7 @@ export const TOOL_CATEGORIES: Record<ToolCategory, string> = {
   memory: 'search and read what this project remembers (summary, decisions, quotes, past conversation)',
   notes: 'list, read and save entity notes (people, places, topics)',
   time: 'the current date and time; set, list and cancel reminders; the calendar (agenda, new events)',
+  machines: "connect to the person's machines over SSH (NAS, Raspberry Pi, VPS): run a command, read a file, list a folder, copy a file",
 };
 
 /**
@@ -60,6 +62,8 @@ export interface ToolContext {
   scrubForHosted?: (text: string) => Promise<string>;
   /** Reminders (and later the calendar) for the person asking, where a scheduler runs. */
   time?: { desk: ReminderDesk; asker: Asker; calendar?: CalendarDesk };
+  /** The person's machines over SSH, where a desk runs: `owner` is whose vault their handles resolve in. */
+  machines?: { desk: MachineDesk; owner: string; ownerName: string; project: string | null };
 }
 
 /** What the person is asked before a tool with side effects runs. */

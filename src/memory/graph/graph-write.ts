@@ -18,6 +18,9 @@ import { addToSection, editLines, setFrontMatter } from './page-edit.js';
 import type { WikiSnapshot } from './wiki-pages.js';
 import { parseSensitivity, strictest, type SensitiveKind, type SensitivityValue } from '../../core/sensitivity.js';
 
+/** The folder of machine pages (`Machines/<name>`), the same in every project. */
+const MACHINES_CATEGORY = 'Machines';
+
 export const DEFAULT_TAXONOMY = ['People/Family', 'People/Friends', 'People/Professional', 'Work', 'Places', 'Travel', 'Events', 'Health', 'Finances', 'Topics', 'Misc'] as const;
 
 /** A candidate for permanent memory, for the privacy layer's tombstones (`forgotten.md`). */
@@ -44,6 +47,8 @@ export interface PagePlan {
 }
 
 export function pickCategory(wanted: string | undefined, taxonomy: readonly string[]): string {
+  // a machine Charlie connected to (src/core/machines) has its own folder whatever the taxonomy
+  if (wanted?.trim().toLowerCase() === MACHINES_CATEGORY.toLowerCase()) return MACHINES_CATEGORY;
   const fallback = taxonomy.includes('Misc') ? 'Misc' : (taxonomy[taxonomy.length - 1] ?? 'Misc');
   const w = (wanted ?? '')
     .trim()
