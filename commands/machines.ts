@@ -34,7 +34,7 @@ export default [
         ],
       },
     ],
-    editsSharedMemory: true,
+    action: 'edit-memory',
     async execute(interaction, ctx) {
       const args = `${interaction.options.getString('what', true)} ${interaction.options.getString('machine', true)}`;
       await interaction.reply(ephemeral((await machinesCommand(args, ctx.services.machines, ctx.place, commandAsker(interaction, ctx))).slice(0, 2000)));

@@ -241,7 +241,6 @@ export const configSchema = z.object({
 
   // machines over SSH (docs/machines.md): every connection and every command ends at this deadline
   SSH_ENABLED: bool.default(true),
-  SSH_TIMEOUT_MS: int(1000, 600_000).default(20_000),
   SSH_MAX_OUTPUT_BYTES: int(1000, 1_000_000).default(16_000),
 
   // logging
