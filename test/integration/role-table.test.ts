@@ -64,6 +64,13 @@ const DISCORD: Record<Action, [string, ReturnType<typeof subcommand>][]> = {
     ['memory', subcommand('restore', [{ type: 3, name: 'page', value: 'Topics/Tent.md' }])],
     ['memory', subcommand('reflect')],
     ['memory', subcommand('candidates', [{ type: 3, name: 'promote', value: 'c-0000' }])],
+    [
+      'machines',
+      subcommand('remove', [
+        { type: 3, name: 'machine', value: 'nas' },
+        { type: 3, name: 'what', value: 'revoke' },
+      ]),
+    ],
   ],
   'rename-project': [],
   'archive-project': [],
