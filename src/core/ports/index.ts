@@ -11,3 +11,4 @@ export * from './private-store.js';
 export * from './speech.js';
 export * from './logger.js';
 export * from './knowledge-graph.js';
+export * from './sync.js';
