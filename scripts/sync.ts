@@ -13,7 +13,7 @@ import { graphTombstoneCheck } from '../src/memory/tombstones.js';
 import { openUsageStore } from '../src/storage/usage-store.js';
 import { systemClock } from '../src/core/ports/index.js';
 import { createSync, reindexChanged } from '../src/sync/create.js';
-import { renderSyncStatus } from '../src/sync/render-status.js';
+import { renderSyncStatus } from '../src/core/sync/render-status.js';
 import { consoleLogger } from './bench-util.js';
 
 const command = process.argv[2] ?? 'status';

@@ -59,6 +59,8 @@ import { configuredDestinations } from './doctor/destinations.js';
 import { echoDownload, makeFolder, modelStartLines, safeUserName } from './app/startup.js';
 import { mcpLines, startWebApp } from './app/web-door.js';
 import { startDiscordDoor } from './app/discord-door.js';
+import { createSync, reindexChanged } from './sync/create.js';
+import { startSyncing } from './sync/sync-schedule.js';
 
 export async function buildApp(config: Config, logger: Logger, onDownload?: (step: ModelDownloadStep) => void, chat?: ChatModelBuild, clock: Clock = systemClock) {
   makeFolder('DATA_DIR', config.dataDir);
@@ -158,6 +160,12 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
   );
   const followUps = new FollowUps({ jobs, book: commitments, outbox, clock, logger: logger.child({ component: 'follow-ups' }), zone: config.TZ, hour: config.FOLLOW_UP_HOUR });
   followUps.attach(scheduler, reminders);
+  // Sync (docs/sync.md): jobs that read the synced memory for the whole household — reflection and
+  // the commitment follow-up scan — run only on the device with SYNC_BACKGROUND=true; the jobs in
+  // this device's schedule.db (reminders, briefs, calendar polls set up here) are its own.
+  const sync = config.SYNC_REMOTE ? createSync(config, () => clock.now()) : null;
+  const householdJobs = !sync || config.SYNC_BACKGROUND;
+  if (!householdJobs) scheduler.handle('follow-up-scan', async () => {});
   const brief = new MorningBrief({ jobs, desk: reminders, calendar, book: commitments, outbox, clock });
   brief.attach(scheduler);
   let stopTicker = () => {};
@@ -204,10 +212,22 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
     clock,
     logger: logger.child({ component: 'backup' }),
   });
+  const syncing =
+    sync?.isSetUp() === true
+      ? startSyncing({
+          sync,
+          everyMinutes: config.SYNC_EVERY_MINUTES,
+          logger: logger.child({ component: 'sync' }),
+          // the watcher re-indexes what a sync wrote; without it, the changed pages are re-indexed here
+          ...(config.WATCH_PROJECTS
+            ? {}
+            : { after: (changed: readonly string[]) => reindexChanged(changed, { reconcile: (p, c) => graph.reconcile(p, c), changed: (p, paths) => retrieval.changed(p, paths) }) }),
+        })
+      : null;
   let stopReflecting = () => {};
   /** Between turns, every minute: reflects on the projects that are due (REFLECT_*); `deliver` shows each report. */
   const startReflecting = (deliver: (report: ReflectionReport) => Promise<void>) => {
-    if (!config.REFLECT_ENABLED || !memoryModel) return;
+    if (!config.REFLECT_ENABLED || !memoryModel || !householdJobs) return;
     let running = false;
     const timer = setInterval(() => {
       if (running) return;
@@ -227,6 +247,8 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
     stopTicker();
     stopReflecting();
     stopBackups();
+    syncing?.stop();
+    await syncing?.idle();
     await assistant.idle();
     await stopWatching();
     await retrieval.close();
@@ -255,6 +277,7 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
     },
     close,
     mcp,
+    sync,
   };
 }
 
@@ -317,6 +340,7 @@ async function main(): Promise<void> {
     toolServers: () => mcpLines(app.mcp),
     services: describeDestinations(configuredDestinations(config)),
     ingest: app.ingest,
+    sync: app.sync,
   });
   await closeAll();
 }

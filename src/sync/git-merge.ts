@@ -33,7 +33,7 @@ export interface TreeMerge {
 }
 
 /** Merges `theirs` into `ours` (commits); returns the merge commit. */
-export async function mergeCommits(git: Git, o: { ours: string; theirs: string; grammar: MemoryGrammar; indexFile: string; message: string }): Promise<TreeMerge> {
+export async function mergeCommits(git: Git, o: { ours: string; theirs: string; grammar: MemoryGrammar; indexFile: string; message: (review: readonly MergeReview[]) => string }): Promise<TreeMerge> {
   const baseRun = await git(['merge-base', o.ours, o.theirs], { ok: [1] });
   const base = baseRun.code === 0 ? baseRun.stdout.trim() : null;
   const mine = await changedBetween(git, base, o.ours);
@@ -64,7 +64,7 @@ export async function mergeCommits(git: Git, o: { ours: string; theirs: string; 
   }
   if (entries.length) await git(['update-index', '--index-info'], { env, input: `${entries.join('\n')}\n` });
   const tree = (await git(['write-tree'], { env })).stdout.trim();
-  const commit = (await git(['commit-tree', tree, '-p', o.ours, '-p', o.theirs], { input: o.message })).stdout.trim();
+  const commit = (await git(['commit-tree', tree, '-p', o.ours, '-p', o.theirs], { input: o.message(review) })).stdout.trim();
   await rm(o.indexFile, { force: true });
   return { commit, review, notes };
 }

@@ -10,12 +10,12 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { SyncError } from '../core/errors.js';
-import type { MemoryGrammar, SyncEngine, SyncReport, SyncStatus } from '../core/ports/index.js';
+import type { MemoryGrammar, MergeReview, SyncEngine, SyncReport, SyncStatus } from '../core/ports/index.js';
 import { gitRunner, type Git } from './git.js';
 import { apply, editedSince, mergeCommits } from './git-merge.js';
 import { SyncFiles } from './sync-state.js';
 import { excludeFile } from './what-syncs.js';
-import { devicesOf, openReview } from './sync-status.js';
+import { devicesOf, mergeReviews, openReview, REVIEW_TRAILER, reviewTrailer } from './sync-status.js';
 
 export interface GitSyncOptions {
   projectsDir: string;
@@ -87,7 +87,7 @@ export class GitSync implements SyncEngine {
     const lock = await this.files.lock();
     try {
       const report = await this.once(signal);
-      await this.files.saveState({ lastSync: this.o.now().toISOString(), lastError: '', addReview: report.review, notes: report.notes.slice(-50) });
+      await this.files.saveState({ lastSync: this.o.now().toISOString(), lastError: '', notes: report.notes.slice(-50) });
       return report;
     } catch (err) {
       await this.files.saveState({ lastError: `${this.o.now().toISOString()} ${err instanceof Error ? err.message : String(err)}` }).catch(() => {});
@@ -143,8 +143,10 @@ export class GitSync implements SyncEngine {
     return remote !== null && (remote === commit || (await this.isAncestor(commit, remote)));
   }
 
-  private message(what: string): string {
-    return `${what}\n\nCharlie-Device: ${this.o.device}\nCharlie-Background: ${this.o.background ? 'yes' : 'no'}\n`;
+  /** A commit message whose trailers say which device made it, whether it runs the background jobs, and the pairs a merge put into review. */
+  private message(what: string, review: readonly MergeReview[] = []): string {
+    const pairs = review.map((r) => `\n${REVIEW_TRAILER}: ${reviewTrailer(r)}`).join('');
+    return `${what}\n\nCharlie-Device: ${this.o.device}\nCharlie-Background: ${this.o.background ? 'yes' : 'no'}${pairs}\n`;
   }
 
   /** Commits what changed here since the last sync (the exclude file keeps derived files out). */
@@ -174,7 +176,7 @@ export class GitSync implements SyncEngine {
             theirs: remote,
             grammar: this.o.grammar,
             indexFile: this.files.paths.mergeIndex,
-            message: this.message(`merge of ${this.o.device} with the household's memory`),
+            message: (review) => this.message(`merge of ${this.o.device} with the household's memory`, review),
           });
           report.review.push(...m.review);
           report.notes.push(...m.notes);
@@ -228,7 +230,7 @@ export class GitSync implements SyncEngine {
       ...base,
       devices: await devicesOf(this.git, refs),
       waiting: { local: dirty + ahead, remote: behind },
-      review: await openReview(this.o.projectsDir, state.review, this.o.grammar),
+      review: await openReview(this.o.projectsDir, await mergeReviews(this.git, refs), this.o.grammar),
     };
   }
 }

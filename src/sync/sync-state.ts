@@ -1,6 +1,6 @@
 /**
  * What a device keeps about its syncs, under `data/sync/` (device state, never synced): the
- * state file (last sync, last error, the review pairs merges made), the lock one sync at a time
+ * state file (last sync, last error, the notes of the last merge), the lock one sync at a time
  * holds (a lock whose process is gone is stale and taken over), and the apply journal that lets a
  * sync cut off while updating the projects folder finish on the next run.
  */
@@ -8,12 +8,10 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { SyncError } from '../core/errors.js';
-import type { MergeReview } from '../core/ports/index.js';
 
 const stateSchema = z.object({
   lastSync: z.string().default(''),
   lastError: z.string().default(''),
-  review: z.array(z.object({ path: z.string(), ids: z.tuple([z.string(), z.string()]), why: z.enum(['same record edited on two devices', 'contradicting records from two devices']) })).default([]),
   notes: z.array(z.string()).default([]),
 });
 export type SyncState = z.infer<typeof stateSchema>;
@@ -51,12 +49,10 @@ export class SyncFiles {
     return (await readJson(this.paths.state, stateSchema)) ?? stateSchema.parse({});
   }
 
-  async saveState(update: Partial<SyncState> & { addReview?: MergeReview[] }): Promise<void> {
-    const { addReview, ...rest } = update;
+  async saveState(update: Partial<SyncState>): Promise<void> {
     const now = await this.state();
-    const review = [...now.review, ...(addReview ?? [])].slice(-200);
     await mkdir(this.paths.dir, { recursive: true });
-    await writeJson(this.paths.state, { ...now, ...rest, review });
+    await writeJson(this.paths.state, { ...now, ...update });
   }
 
   journal(): Promise<ApplyJournal | null> {

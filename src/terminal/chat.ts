@@ -22,6 +22,8 @@ import type { CalendarDesk } from '../core/time/calendar.js';
 import type { MorningBrief } from '../core/time/brief.js';
 import { calendarCommand, CALENDAR_HELP, remindCommand, REMIND_HELP, type TerminalOutbox } from './time.js';
 import { errorMessage } from '../util/error-text.js';
+import type { SyncEngine } from '../core/ports/index.js';
+import { renderSyncStatus } from '../core/sync/render-status.js';
 
 export interface TerminalOptions {
   assistant: TerminalAssistant;
@@ -42,9 +44,11 @@ export interface TerminalOptions {
   time?: { desk: ReminderDesk; outbox: TerminalOutbox; calendar?: CalendarDesk; brief?: MorningBrief };
   /** `/memory ingest`: where the project's big inbox files stand (the ingest service). */
   ingest?: IngestStatus;
+  /** `/sync status`: this device's sync across the household's devices (null when SYNC_REMOTE is unset). */
+  sync?: SyncEngine | null;
 }
 
-export const HELP = `commands: /memory show · /memory forget [ITEM] [--messages] · /memory candidates · /memory promote KEY · /memory review · /memory hold ID · /memory why FACT · /memory reflect · /memory ingest · /memory restore [PAGE [VERSION]] · /project style TEXT · /project distill · /search QUERY · ${REMIND_HELP} · ${CALENDAR_HELP} · /help · /quit`;
+export const HELP = `commands: /memory show · /memory forget [ITEM] [--messages] · /memory candidates · /memory promote KEY · /memory review · /memory hold ID · /memory why FACT · /memory reflect · /memory ingest · /memory restore [PAGE [VERSION]] · /project style TEXT · /project distill · /search QUERY · ${REMIND_HELP} · ${CALENDAR_HELP} · /sync status · /help · /quit`;
 
 function modelsLine(assistant: Pick<AssistantApi, 'lanes'>): string {
   return assistant.lanes().map(describeLane).join('\n');
@@ -80,6 +84,8 @@ export async function runTerminal(o: TerminalOptions): Promise<void> {
       else if (line === '/remind' || line.startsWith('/remind ')) write(`${await remindCommand(line.slice('/remind'.length), o.time?.desk, place, o.userName, o.time?.brief)}\n`);
       else if (line === '/calendar' || line.startsWith('/calendar ')) write(`${await calendarCommand(line.slice('/calendar'.length), o.time?.calendar, place, o.userName)}\n`);
       else if (line === '/memory ingest') write(`${await ingestStatusReply(o, place)}\n`);
+      else if (line === '/sync status' || line === '/sync')
+        write(`${o.sync ? renderSyncStatus(await o.sync.status()) : 'sync is off: set SYNC_REMOTE and run `npm run sync -- setup` (docs/sync.md)'}\n`);
       else if (line.startsWith('/')) write(`${await command(line, o.assistant, place, p, o.userName)}\n`);
       else await turn(line, o, place, p, write, confirm);
     } catch (error) {

@@ -7,7 +7,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig, type Config } from '../../src/config.js';
 import { createSync } from '../../src/sync/create.js';
 import type { GitSync } from '../../src/sync/git-sync.js';
 import { readTree } from './temp-dir.js';
@@ -17,6 +17,7 @@ export interface Device {
   projectsDir: string;
   dataDir: string;
   env: Record<string, string>;
+  config: Config;
   sync: GitSync;
   write(path: string, text: string): void;
   append(path: string, text: string): void;
@@ -37,6 +38,7 @@ export function makeDevice(root: string, name: string, env: Record<string, strin
     projectsDir,
     dataDir,
     env: full,
+    config,
     sync: createSync(config),
     write(p, text) {
       mkdirSync(dirname(file(p)), { recursive: true });
@@ -103,11 +105,18 @@ export async function startSshd(dir: string): Promise<{ port: number; sshCommand
   const sshd = spawn('/usr/sbin/sshd', ['-D', '-e', '-f', join(dir, 'sshd_config'), '-p', String(port)], { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
   sshd.stderr.on('data', (b: Buffer) => (log += b.toString()));
-  const sshCommand = `ssh -i ${join(dir, 'client_key')} -o IdentitiesOnly=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes -o LogLevel=ERROR`;
+  const sshCommand = `ssh -i ${join(dir, 'client_key')} -o IdentitiesOnly=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes -o LogLevel=ERROR -o ControlMaster=auto -o ControlPath=${join(dir, 'cm-%C')} -o ControlPersist=120`;
   for (let i = 0; i < 100; i++) {
     try {
       execFileSync('sh', ['-c', `${sshCommand} -p ${String(port)} root@127.0.0.1 true`], { stdio: 'ignore', timeout: 5000 });
-      return { port, sshCommand, stop: () => sshd.kill() };
+      return {
+        port,
+        sshCommand,
+        stop: () => {
+          spawn('sh', ['-c', `${sshCommand} -O exit -p ${String(port)} root@127.0.0.1`], { stdio: 'ignore' });
+          sshd.kill();
+        },
+      };
     } catch {
       await new Promise((r) => setTimeout(r, 100));
     }

@@ -1,5 +1,5 @@
 /** `/sync status` and `npm run sync -- status` as text: devices, last sync, what is waiting, review from merges. */
-import type { SyncStatus } from '../core/ports/index.js';
+import type { SyncStatus } from '../ports/index.js';
 
 export function renderSyncStatus(s: SyncStatus): string {
   if (!s.configured) return `sync is off on ${s.device}: set SYNC_REMOTE and run \`npm run sync -- setup\` (docs/sync.md)`;
