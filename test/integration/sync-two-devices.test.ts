@@ -22,7 +22,7 @@ import { reviewPairs } from '../../src/memory/records/review.js';
 import { Wiki } from '../../src/memory/graph/wiki.js';
 import { reindexChanged } from '../../src/sync/create.js';
 import { syncPart } from '../../src/doctor/sync-checks.js';
-import { makeDevice, makeGpgKey, sshMissing, startSshd, syncChild, type Device } from '../support/sync-devices.js';
+import { gcryptMissing, makeDevice, makeGpgKey, sshMissing, startSshd, syncChild, type Device } from '../support/sync-devices.js';
 import { suiteTempDir } from '../support/temp-dir.js';
 
 const PAGE = 'People/Sarah-Chen.md';
@@ -191,7 +191,8 @@ describe.skipIf(missing !== null)(`over a local SSH server${missing ? ` (skipped
   }));
 });
 
-describe('an encrypted remote (git-remote-gcrypt) on a machine the household does not own', { timeout: 180_000 }, () => {
+const noGcrypt = gcryptMissing();
+describe.skipIf(noGcrypt !== null)(`an encrypted remote (git-remote-gcrypt) on a machine the household does not own${noGcrypt ? ` (skipped: ${noGcrypt})` : ''}`, { timeout: 180_000 }, () => {
   const dir = suiteTempDir('sync-gcrypt-');
   const before = process.env.GNUPGHOME;
   let fpr = '';

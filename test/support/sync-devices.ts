@@ -134,3 +134,14 @@ export function makeGpgKey(home: string): string {
   gpg('--quick-add-key', fpr, 'cv25519', 'encr', 'never');
   return fpr;
 }
+
+/** Why the encrypted-remote test cannot run here, or null. */
+export function gcryptMissing(): string | null {
+  for (const tool of ['git-remote-gcrypt', 'gpg'])
+    try {
+      execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' });
+    } catch {
+      return `${tool} is not installed (apt-get install git-remote-gcrypt gnupg)`;
+    }
+  return null;
+}
