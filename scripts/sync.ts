@@ -32,7 +32,7 @@ function has(tool: string): boolean {
 
 async function now(): Promise<void> {
   const report = await sync.syncNow();
-  say(`synced ${config.SYNC_DEVICE}: ${String(report.changed.length)} file(s) changed here${report.pushed ? ', sent' : ''}`);
+  say(`synced ${config.SYNC_DEVICE}: ${String(report.changed.length)} file(s) arrived or merged here${report.pushed ? ', sent' : ''}`);
   for (const n of report.notes) say(`· ${n}`);
   for (const r of report.review) say(`· into review: ${r.path} ^${r.ids[0]} vs ^${r.ids[1]} (${r.why})`);
   if (!report.changed.length) return;

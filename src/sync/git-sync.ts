@@ -112,15 +112,16 @@ export class GitSync implements SyncEngine {
   }
 
   /** A sync cut off earlier: git's stale locks removed, an interrupted update of the projects folder finished. */
-  private async recover(): Promise<void> {
+  private async recover(): Promise<string[]> {
     const { gitDir, mergeIndex } = this.files.paths;
     for (const f of ['index.lock', 'HEAD.lock', `${REMOTE_REF}.lock`, `refs/heads/${BRANCH}.lock`]) await rmForce(join(gitDir, f));
     await rmForce(`${mergeIndex}.lock`);
     const j = await this.files.journal();
-    if (!j) return;
+    if (!j) return [];
     const head = await this.head();
-    if (head === j.from || head === j.to) await apply(this.git, this.o.projectsDir, head === j.from ? j.from : null, j.to);
+    const changed = head === j.from || head === j.to ? await apply(this.git, this.o.projectsDir, j.from || null, j.to) : [];
     await this.files.clearJournal();
+    return changed;
   }
 
   /** Fetches the remote's branch; a remote nobody has pushed to yet is not an error. */
@@ -160,9 +161,7 @@ export class GitSync implements SyncEngine {
   }
 
   private async once(signal?: AbortSignal): Promise<SyncReport> {
-    await this.recover();
-    const start = await this.head();
-    const report: SyncReport = { changed: [], review: [], notes: [], pushed: false };
+    const report: SyncReport = { changed: await this.recover(), review: [], notes: [], pushed: false };
     for (let attempt = 0; attempt < 5; attempt++) {
       await this.commitLocal();
       await this.fetch(signal);
@@ -186,23 +185,15 @@ export class GitSync implements SyncEngine {
         const touched = (await this.git(head ? ['diff', '--name-only', '-z', head, to] : ['ls-tree', '-r', '-z', '--name-only', to])).stdout.split('\0').filter(Boolean);
         if ((await editedSince(this.git, this.o.projectsDir, head, touched)).length) continue;
         await this.files.writeJournal({ from: head ?? '', to });
-        await apply(this.git, this.o.projectsDir, head, to);
+        report.changed.push(...(await apply(this.git, this.o.projectsDir, head, to)));
         await this.files.clearJournal();
       }
       const now = await this.head();
-      if (!now || now === remote) return this.finish(report, start, now, now === remote);
+      if (!now || now === remote) return { ...report, changed: [...new Set(report.changed)], pushed: now === remote };
       const push = await this.git(['push', '-q', 'origin', `HEAD:refs/heads/${BRANCH}`], { ...(signal ? { signal } : {}), ok: [1] });
-      if (push.code === 0 && (await this.landed(now, signal))) return this.finish(report, start, now, true);
+      if (push.code === 0 && (await this.landed(now, signal))) return { ...report, changed: [...new Set(report.changed)], pushed: true };
     }
     throw new SyncError('the remote kept changing while this device merged (five tries): sync again in a moment', 'engine');
-  }
-
-  private async finish(report: SyncReport, start: string | null, now: string | null, pushed: boolean): Promise<SyncReport> {
-    if (now && start !== now) {
-      const diff = start ? ['diff', '--name-only', '-z', start, now] : ['ls-tree', '-r', '-z', '--name-only', now];
-      report.changed = (await this.git(diff)).stdout.split('\0').filter(Boolean);
-    }
-    return { ...report, pushed };
   }
 
   async status(): Promise<SyncStatus> {
