@@ -169,6 +169,7 @@ export class GitSync implements SyncEngine {
       const remote = await this.remoteHead();
       if (remote && head !== remote && !(head && (await this.isAncestor(remote, head)))) {
         let to = remote;
+        const [reviewed, noted] = [report.review.length, report.notes.length];
         if (head && !(await this.isAncestor(head, remote))) {
           const m = await mergeCommits(this.git, {
             ours: head,
@@ -183,7 +184,12 @@ export class GitSync implements SyncEngine {
         }
         // edits made here while the merge ran: commit them first and merge again
         const touched = (await this.git(head ? ['diff', '--name-only', '-z', head, to] : ['ls-tree', '-r', '-z', '--name-only', to])).stdout.split('\0').filter(Boolean);
-        if ((await editedSince(this.git, this.o.projectsDir, head, touched)).length) continue;
+        if ((await editedSince(this.git, this.o.projectsDir, head, touched)).length) {
+          // that merge is dropped (it is made again with the edits): so is what it reported
+          report.review.splice(reviewed);
+          report.notes.splice(noted);
+          continue;
+        }
         await this.files.writeJournal({ from: head ?? '', to });
         report.changed.push(...(await apply(this.git, this.o.projectsDir, head, to)));
         await this.files.clearJournal();
