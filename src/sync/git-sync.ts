@@ -14,6 +14,7 @@ import type { MemoryGrammar, MergeReview, SyncEngine, SyncReport, SyncStatus } f
 import { gitRunner, type Git } from './git.js';
 import { apply, editedSince, mergeCommits } from './git-merge.js';
 import { SyncFiles } from './sync-state.js';
+import { settleOrphans } from './orphans.js';
 import { excludeFile } from './what-syncs.js';
 import { devicesOf, mergeReviews, openReview, REVIEW_TRAILER, reviewTrailer } from './sync-status.js';
 
@@ -86,6 +87,8 @@ export class GitSync implements SyncEngine {
     if (!this.isSetUp()) throw new SyncError('sync is not set up on this device: run `npm run sync -- setup`', 'setup');
     const lock = await this.files.lock();
     try {
+      // a sync killed mid-way may have left its git child running: never run beside it
+      if (lock.stale) await settleOrphans(this.files.paths.gitDir, this.o.timeoutMs);
       const report = await this.once(signal);
       await this.files.saveState({ lastSync: this.o.now().toISOString(), lastError: '', notes: report.notes.slice(-50) });
       return report;
