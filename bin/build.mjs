@@ -32,7 +32,7 @@ const KEEP = 5;
 const FORMAT = 3;
 
 /** The npm scripts run from the build (the rest, benchmarks and tuning, still run with tsx). */
-export const SCRIPTS = ['memory', 'doctor', 'reindex', 'backup', 'restore', 'mcp', 'register-commands', 'models', 'licenses'];
+export const SCRIPTS = ['memory', 'doctor', 'reindex', 'backup', 'restore', 'sync', 'mcp', 'register-commands', 'models', 'licenses'];
 
 const commandFiles = (root) =>
   readdirSync(join(root, 'commands'))

@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, hostname } from 'node:os';
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
 import { ConfigError } from './core/errors.js';
@@ -98,6 +98,24 @@ export const configSchema = z.object({
   BACKUP_EVERY_HOURS: int(0, 8760).default(0),
   BACKUP_KEEP: int(1, 1000).default(7),
   BACKUP_AGE_RECIPIENT: optional(z.string().regex(/^age1[0-9a-z]+$/, 'an age public key starts with age1')),
+  // sync across the household's devices (docs/sync.md): git to a repository the household owns
+  SYNC_REMOTE: optional(z.string().min(1)),
+  SYNC_ENCRYPT_TO: optional(z.string().regex(/^[0-9A-Fa-f]{16,40}$|^[^\s@]+@[^\s@]+$/, 'a GPG key id, fingerprint or e-mail address')),
+  SYNC_DEVICE: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .string()
+      .regex(/^[A-Za-z0-9][\w.-]{0,62}$/, 'letters, digits, dots, dashes, underscores')
+      .default(
+        hostname()
+          .replace(/[^\w.-]/g, '-')
+          .replace(/^[^A-Za-z0-9]+/, '')
+          .slice(0, 63) || 'device',
+      ),
+  ),
+  SYNC_EVERY_MINUTES: int(0, 10080).default(15),
+  SYNC_BACKGROUND: bool.default(true),
+  SYNC_SSH_COMMAND: optional(z.string().min(1)),
   // time: the scheduler (reminders, commitment follow-ups, calendar polls, morning briefs, the scheduled backup, reflection)
   SCHEDULER_ENABLED: bool.default(true),
   /** Due jobs delivered at the same time at most; each has its own deadline, so a stuck one holds only its own slot. */
@@ -333,6 +351,11 @@ function memoryLane(c: z.infer<typeof configSchema>, chatLocal: boolean): Memory
 export function applyIndexRuntime(config: Pick<Config, 'INDEX_CPU_THREADS'>, env: Record<string, string | undefined> = process.env): void {
   if (env.LANCE_CPU_THREADS) return;
   env.LANCE_CPU_THREADS = String(config.INDEX_CPU_THREADS || Math.max(4, availableParallelism()));
+}
+
+/** The environment of a child process (git for sync): this process's, with `extra` on top. */
+export function childEnvironment(extra: Record<string, string> = {}, env: Record<string, string | undefined> = process.env): Record<string, string | undefined> {
+  return { ...env, ...extra };
 }
 
 /** Where things live under DATA_DIR, in one place for the app and the scripts. */

@@ -64,6 +64,8 @@ import { removeStaleRestores } from './backup/restore-file.js';
 import { mcpLines, startWebApp } from './app/web-door.js';
 import { startDiscordDoor } from './app/discord-door.js';
 import { buildMachineBook, buildMachines } from './app/machines.js';
+import { createSync, reindexChanged } from './sync/create.js';
+import { startSyncing } from './sync/sync-schedule.js';
 
 export async function buildApp(config: Config, logger: Logger, onDownload?: (step: ModelDownloadStep) => void, chat?: ChatModelBuild, clock: Clock = systemClock) {
   // data/ holds every DM, the schedule, tokens: 0700, its files 0600 (an older install is tightened)
@@ -175,6 +177,12 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
   );
   const followUps = new FollowUps({ jobs, book: commitments, outbox, clock, logger: logger.child({ component: 'follow-ups' }), zone: config.TZ, hour: config.FOLLOW_UP_HOUR });
   followUps.attach(scheduler, reminders);
+  // Sync (docs/sync.md): jobs that read the synced memory for the whole household — reflection and
+  // the commitment follow-up scan — run only on the device with SYNC_BACKGROUND=true; the jobs in
+  // this device's schedule.db (reminders, briefs, calendar polls set up here) are its own.
+  const sync = config.SYNC_REMOTE ? createSync(config, () => clock.now()) : null;
+  const householdJobs = !sync || config.SYNC_BACKGROUND;
+  if (!householdJobs) scheduler.handle('follow-up-scan', async () => {});
   const brief = new MorningBrief({ jobs, desk: reminders, calendar, book: commitments, outbox, clock });
   brief.attach(scheduler);
   let stopTicker = () => {};
@@ -235,6 +243,18 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
     logger: logger.child({ component: 'backup' }),
     tz: config.TZ,
   });
+  const syncing =
+    sync?.isSetUp() === true
+      ? startSyncing({
+          sync,
+          everyMinutes: config.SYNC_EVERY_MINUTES,
+          logger: logger.child({ component: 'sync' }),
+          // the watcher re-indexes what a sync wrote; without it, the changed pages are re-indexed here
+          ...(config.WATCH_PROJECTS
+            ? {}
+            : { after: (changed: readonly string[]) => reindexChanged(changed, { reconcile: (p, c) => graph.reconcile(p, c), changed: (p, paths) => retrieval.changed(p, paths) }) }),
+        })
+      : null;
   // reflection is a job of the scheduler (every minute; Reflection decides which projects are due); reports go where a front door said
   let reportTo: ((report: ReflectionReport) => Promise<void>) | null = null;
   scheduler.handle('reflection', async () => {
@@ -242,7 +262,7 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
     if (!deliver) return;
     for (const r of await reflection.tick()) await deliver(r).catch((err: unknown) => logger.warn({ project: r.project, err }, 'reflection report not delivered'));
   });
-  keepInternalJob(jobs, { id: 'internal-reflection', kind: 'reflection', cron: '* * * * *', tz: config.TZ }, config.REFLECT_ENABLED && memoryModel !== null, clock);
+  keepInternalJob(jobs, { id: 'internal-reflection', kind: 'reflection', cron: '* * * * *', tz: config.TZ }, config.REFLECT_ENABLED && memoryModel !== null && householdJobs, clock);
   /** Reflects between turns on the projects that are due (REFLECT_*) once a front door started it; `deliver` shows each report. */
   const startReflecting = (deliver: (report: ReflectionReport) => Promise<void>) => {
     reportTo = deliver;
@@ -252,6 +272,8 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
   const close = async () => {
     stopTicker();
     reportTo = null;
+    syncing?.stop();
+    await syncing?.idle();
     await assistant.idle();
     await stopWatching();
     await retrieval.close();
@@ -283,6 +305,7 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
     mcp,
     machines: machineBook,
     vault,
+    sync,
   };
 }
 
@@ -350,6 +373,7 @@ async function main(): Promise<void> {
     services: describeDestinations(configuredDestinations(config, app.time.calendar.servers())),
     ingest: app.ingest,
     ...(app.machines ? { machines: app.machines } : {}),
+    sync: app.sync,
   });
   await closeAll();
   lock.release();

@@ -172,3 +172,14 @@ export const CONTEXT_RETRY_NOTICE = "the conversation is too long for this model
  * it answers with that message instead of a generic apology.
  */
 export class MemoryUnavailableError extends CharlieError {}
+
+/** Why a sync did not finish, by property: `timeout` (SYNC_TIMEOUT_MS), `busy` (another sync holds the lock), `engine` (git refused), `setup` (not set up). */
+export class SyncError extends CharlieError {
+  constructor(
+    message: string,
+    readonly kind: 'timeout' | 'busy' | 'engine' | 'setup',
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}

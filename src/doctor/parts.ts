@@ -16,6 +16,7 @@ import { storagePart } from './storage-checks.js';
 import { webPart } from './web-check.js';
 import { privacyPart } from './destinations.js';
 import { mcpPart } from './mcp-checks.js';
+import { syncPart } from './sync-checks.js';
 
 export interface DoctorDeps {
   cwd: string;
@@ -42,6 +43,7 @@ export function doctorParts(outcome: ConfigOutcome, deps: DoctorDeps): Part[] {
     speechPart(config),
     discordPart(config, deps.loadCommands),
     storagePart(config),
+    ...[syncPart(config)].filter((p) => p !== null),
     webPart(config),
     mcpPart(config),
     privacyPart(config),

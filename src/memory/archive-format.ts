@@ -116,6 +116,11 @@ function parseHeader(line: string): Header | null {
   return { time: start[1] ?? '00:00:00', speaker: unescapeSpeaker(speaker), role: reply ? 'assistant' : 'user', source };
 }
 
+/** The time (HH:MM:SS) of an entry header line, or null when the line is not one (sync's day-file merge). */
+export function entryHeaderTime(line: string): string | null {
+  return parseHeader(line)?.time ?? null;
+}
+
 export interface ParsedLogEntry extends LogEntry {
   /** 1-based line of the entry header. */
   line: number;

@@ -24,6 +24,8 @@ import { calendarCommand, CALENDAR_HELP, remindCommand, REMIND_HELP, type Termin
 import { errorMessage } from '../util/error-text.js';
 import { machinesCommand, MACHINES_HELP, type MachineBook } from '../core/machines/machine-book.js';
 import { askerFor } from '../core/time/reminder-desk.js';
+import type { SyncEngine } from '../core/ports/index.js';
+import { renderSyncStatus } from '../core/sync/render-status.js';
 
 export interface TerminalOptions {
   assistant: TerminalAssistant;
@@ -46,9 +48,11 @@ export interface TerminalOptions {
   ingest?: IngestStatus;
   /** `/machines`: the machines and logins memory knows, with credential badges; revoke and forget. */
   machines?: MachineBook;
+  /** `/sync status`: this device's sync across the household's devices (null when SYNC_REMOTE is unset). */
+  sync?: SyncEngine | null;
 }
 
-export const HELP = `commands: /memory show · /memory forget [ITEM] [--messages] · /memory candidates · /memory promote KEY · /memory review · /memory hold ID · /memory why FACT · /memory reflect · /memory ingest · /memory restore [PAGE [VERSION]] · /project style TEXT · /project distill · /search QUERY · ${REMIND_HELP} · ${CALENDAR_HELP} · ${MACHINES_HELP} · /help · /quit`;
+export const HELP = `commands: /memory show · /memory forget [ITEM] [--messages] · /memory candidates · /memory promote KEY · /memory review · /memory hold ID · /memory why FACT · /memory reflect · /memory ingest · /memory restore [PAGE [VERSION]] · /project style TEXT · /project distill · /search QUERY · ${REMIND_HELP} · ${CALENDAR_HELP} · ${MACHINES_HELP} · /sync status · /help · /quit`;
 
 function modelsLine(assistant: Pick<AssistantApi, 'lanes'>): string {
   return assistant.lanes().map(describeLane).join('\n');
@@ -85,6 +89,8 @@ export async function runTerminal(o: TerminalOptions): Promise<void> {
       else if (line === '/calendar' || line.startsWith('/calendar ')) write(`${await calendarCommand(line.slice('/calendar'.length), o.time?.calendar, place, o.userName)}\n`);
       else if (line === '/machines' || line.startsWith('/machines ')) write(`${await machinesCommand(line.slice('/machines'.length), o.machines, place, askerFor(place, o.userName))}\n`);
       else if (line === '/memory ingest') write(`${await ingestStatusReply(o, place)}\n`);
+      else if (line === '/sync status' || line === '/sync')
+        write(`${o.sync ? renderSyncStatus(await o.sync.status()) : 'sync is off: set SYNC_REMOTE and run `npm run sync -- setup` (docs/sync.md)'}\n`);
       else if (line.startsWith('/')) write(`${await command(line, o.assistant, place, p, o.userName)}\n`);
       else await turn(line, o, place, p, write, confirm);
     } catch (error) {

@@ -13,3 +13,4 @@ export * from './logger.js';
 export * from './knowledge-graph.js';
 export * from './vault.js';
 export * from './machines.js';
+export * from './sync.js';
