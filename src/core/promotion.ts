@@ -77,12 +77,16 @@ export interface KnownRecord {
  * for "Is head of design at Acme" is not; "Sarah leads the design team" for "Leads the design
  * team" is), or null when the fact is novel. A near restatement refreshes the record it restates
  * instead of adding a second one; a new fact about a known entity is novel and judged as any.
+ * Told again in the same words is not a restatement in other words (null): the write refreshes
+ * that very record, never a twin of it that memory also holds (two records of one fact can both
+ * be held until reflection merges them, e.g. when both were written in one batch).
  */
 export function restates(entity: string, text: string, known: readonly KnownRecord[]): string | null {
   const name = norm(entity);
   const t = norm(text);
-  for (const k of known) {
-    if (!k.names.some((n) => norm(n) === name) || norm(k.statement) === t) continue;
+  const own = known.filter((k) => k.names.some((n) => norm(n) === name));
+  if (own.some((k) => norm(k.statement) === t)) return null;
+  for (const k of own) {
     if (sameFact(k.statement, text, { subject: entity })) return k.statement;
     if (exactDifference(k.statement, text) !== null) continue;
     const a = new Set(matchTerms(k.statement));

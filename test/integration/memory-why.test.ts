@@ -1,9 +1,10 @@
 /**
- * "Why does Charlie think that?" end to end: a fact stated (distillation through the promotion
- * gate, scripted memory model), stated again in other words (a duplicate), restated, merged by
- * reflection, then edited by hand in the Markdown; `/memory why` in the terminal shows every
- * step with its date, the gate's score and the messages, and a reply that used the record
- * carries its id for the "why?" button.
+ * "Why does Charlie think that?" end to end: a fact stated and, in the same batch, stated again
+ * in other words (distillation through the promotion gate, scripted memory model: the gate judges
+ * novelty against what memory held before the batch, so the twin is written too), restated,
+ * merged by reflection (the same fact by structure), then edited by hand in the Markdown;
+ * `/memory why` in the terminal shows every step with its date, the gate's score and the
+ * messages, and a reply that used the record carries its id for the "why?" button.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -35,13 +36,13 @@ const url = (n: number) => `https://discord.com/channels/1/2/${100 + n}`;
 const DAY = 86_400_000;
 const PAGE = 'People/Professional/Sarah-Chen.md';
 
-/** What the scripted memory model proposes at each distillation: one fact about Sarah from message 1. */
-const proposal = (text: string, isNew: boolean) => ({
+/** What the scripted memory model proposes at a distillation: facts about Sarah, each with the number of the message (in the batch) that said it. */
+const proposal = (facts: readonly { text: string; message: number }[], isNew: boolean) => ({
   summary: 'Sarah Chen leads design at Acme.',
   decisions: [],
   quotes: [],
   entities: [{ name: 'Sarah Chen', category: 'People/Professional', aliases: ['Sarah'], staleness: 3, ...(isNew ? { new: true } : {}) }],
-  facts: [{ entity: 'Sarah Chen', text, message: 1, type: 'identity' }],
+  facts: facts.map((f) => ({ entity: 'Sarah Chen', ...f, type: 'identity' })),
   links: [],
 });
 
@@ -72,7 +73,19 @@ describe('/memory why', () => {
     const graph = new Wiki({ projectsDir, clock, logger: silentLogger });
     const recall = fx.open(undefined, undefined, clock).recall;
     const memoryModel = new ScriptedChatModel((_req, n) => ({
-      text: JSON.stringify([proposal('Is head of design at Acme.', true), proposal('She is the head of design at Acme.', false), proposal('Is head of design at Acme.', false)][n] ?? {}),
+      text: JSON.stringify(
+        [
+          // one batch, two messages: the fact and its twin in other words (neither is held yet, so the gate's novelty cannot refresh one with the other)
+          proposal(
+            [
+              { text: 'Is head of design at Acme.', message: 1 },
+              { text: 'She is the head of design at Acme.', message: 2 },
+            ],
+            true,
+          ),
+          proposal([{ text: 'Is head of design at Acme.', message: 1 }], false),
+        ][n] ?? {},
+      ),
     }));
     // the chat model looks Sarah up, then answers
     const chat = new ScriptedChatModel((req) =>
@@ -80,17 +93,18 @@ describe('/memory why', () => {
     );
     const dataDir = fx.dataDir;
     const { assistant } = makeAssistant({ model: chat, memoryModel, store, graph, recall, clock, candidates: (p) => fileCandidateStore(dataDir, p) });
-    const say = async (n: number, speaker: string, text: string) => {
-      await assistant.conversation.handle({ place, speaker, text, source: url(n), time: clock.now(), reply: false });
-      clock.advance(3_600_000);
-      expect((await assistant.memory.distillNow(place)).ran).toBe(true);
-    };
+    const tell = (n: number, speaker: string, text: string) => assistant.conversation.handle({ place, speaker, text, source: url(n), time: clock.now(), reply: false });
+    const distill = async () => expect((await assistant.memory.distillNow(place)).ran).toBe(true);
 
-    await say(1, 'Alice', 'Sarah Chen is head of design at Acme.'); // 2026-06-01: stated
-    clock.advance(2 * DAY);
-    await say(2, 'Bob', 'Sarah leads design at Acme these days.'); // 2026-06-03: the same fact in other words
-    clock.advance(5 * DAY);
-    await say(3, 'Alice', 'Sarah Chen is head of design at Acme, remember that.'); // 2026-06-08: restated
+    await tell(1, 'Alice', 'Sarah Chen is head of design at Acme.'); // 2026-06-01 09:00: stated
+    clock.advance(DAY / 48);
+    await tell(2, 'Bob', 'Yes, Sarah is the head of design at Acme these days.'); // 09:30: the same fact in other words
+    clock.advance(DAY / 48);
+    await distill(); // 10:00: one batch, two records
+    clock.advance(7 * DAY - DAY / 24);
+    await tell(3, 'Alice', 'Sarah Chen is head of design at Acme, remember that.'); // 2026-06-08: restated
+    clock.advance(3_600_000);
+    await distill();
 
     const file = join(projectsDir, 'general', 'notes', PAGE);
     const lines = (await readFile(file, 'utf8')).split('\n');
@@ -120,7 +134,7 @@ describe('/memory why', () => {
     const chain = out.slice(out.indexOf('“Is head of design at Acme, since May.”'));
     expect(chain).toContain(`— ${PAGE} ^${kept}`);
     const stepLines = chain.split('\n').filter((l) => /^ {2}\d{4}-\d\d-\d\d /.test(l));
-    expect(stepLines.map((l) => l.trim().split(/\s+/).slice(0, 2).join(' '))).toEqual(['2026-06-01 added', '2026-06-03 added', '2026-06-08 restated', '2026-06-10 merged', '2026-06-12 edited']);
+    expect(stepLines.map((l) => l.trim().split(/\s+/).slice(0, 2).join(' '))).toEqual(['2026-06-01 added', '2026-06-01 added', '2026-06-08 restated', '2026-06-10 merged', '2026-06-12 edited']);
     // stated: the gate's verdict with its score and parts, and the message that said it
     expect(stepLines[0]).toMatch(/by distillation; gate 0\.\d\d \(recency [\d.]+ · salience 1 · identity [\d.]+ · source 0\.7\)\) — https:\/\/discord\.com\/channels\/1\/2\/101$/);
     expect(stepLines[1]).toContain(`— ${url(2)} (merged record ^${dup})`);

@@ -75,4 +75,20 @@ describe('novelty against what memory holds', () => {
     expect(novel.written.map((f) => f.text)).toEqual(['Loves green tea.']);
     expect(novel.report.promoted[0]?.why).toBe('score');
   });
+
+  it('told again in the same words, the very record is refreshed, not a twin of it that memory also holds', async () => {
+    // two records of one fact, both held until reflection merges them (written in one batch)
+    const twins = [
+      { names: ['Sarah Chen', 'Sarah'], statement: 'Is head of design at Acme.' },
+      { names: ['Sarah Chen', 'Sarah'], statement: 'She is the head of design at Acme.' },
+    ];
+    for (const known of [twins, [...twins].reverse()]) {
+      expect(restates('Sarah Chen', 'Is head of design at Acme.', known)).toBeNull();
+      expect(restates('Sarah Chen', 'She is the head of design at Acme.', known)).toBeNull();
+      const again = await gate('Ann', 'Sarah Chen is head of design at Acme, remember that', 'Sarah Chen', 'Is head of design at Acme.', 'identity', { known });
+      expect(again.written.map((f) => f.text)).toEqual(['Is head of design at Acme.']);
+    }
+    // in other words, one of them is refreshed (the first held)
+    expect(restates('Sarah Chen', 'Sarah is head of design at Acme.', twins)).toBe('Is head of design at Acme.');
+  });
 });
