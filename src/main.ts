@@ -65,7 +65,7 @@ import { mcpLines, startWebApp } from './app/web-door.js';
 import { startDiscordDoor } from './app/discord-door.js';
 import { buildMachineBook, buildMachines } from './app/machines.js';
 import { createSync, reindexChanged } from './sync/create.js';
-import { startSyncing } from './sync/sync-schedule.js';
+import { attachSyncing, SYNC_JOB_ID } from './sync/sync-schedule.js';
 
 export async function buildApp(config: Config, logger: Logger, onDownload?: (step: ModelDownloadStep) => void, chat?: ChatModelBuild, clock: Clock = systemClock) {
   // data/ holds every DM, the schedule, tokens: 0700, its files 0600 (an older install is tightened)
@@ -243,18 +243,25 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
     logger: logger.child({ component: 'backup' }),
     tz: config.TZ,
   });
+  // sync is a job of the scheduler too (SYNC_EVERY_MINUTES), kept only while this device is set up
   const syncing =
     sync?.isSetUp() === true
-      ? startSyncing({
+      ? attachSyncing(scheduler, jobs, {
           sync,
           everyMinutes: config.SYNC_EVERY_MINUTES,
           logger: logger.child({ component: 'sync' }),
+          tz: config.TZ,
+          clock,
           // the watcher re-indexes what a sync wrote; without it, the changed pages are re-indexed here
           ...(config.WATCH_PROJECTS
             ? {}
             : { after: (changed: readonly string[]) => reindexChanged(changed, { reconcile: (p, c) => graph.reconcile(p, c), changed: (p, paths) => retrieval.changed(p, paths) }) }),
         })
       : null;
+  if (!syncing) {
+    scheduler.handle('sync', async () => {});
+    keepInternalJob(jobs, { id: SYNC_JOB_ID, kind: 'sync', cron: '0 * * * *', tz: config.TZ }, false, clock);
+  }
   // reflection is a job of the scheduler (every minute; Reflection decides which projects are due); reports go where a front door said
   let reportTo: ((report: ReflectionReport) => Promise<void>) | null = null;
   scheduler.handle('reflection', async () => {

@@ -1,41 +1,57 @@
 /**
- * The sync while Charlie runs (SYNC_EVERY_MINUTES > 0 and the device set up): one sync at start
- * and then every interval, never two at once; a failure is logged and kept in the state file for
- * `/sync status` and doctor, and the next interval tries again (a device offline for days syncs
- * when it is back). `after` re-indexes what arrived when the watcher is off.
+ * The sync while Charlie runs (SYNC_EVERY_MINUTES > 0 and the device set up): a job kind of the
+ * one scheduler (a fixed-id job with a cron rule, like the backup check), plus one sync at start;
+ * never two at once; a failure is logged and kept in the state file for `/sync status` and doctor,
+ * and the next occurrence tries again (a device offline for days syncs when it is back). `after`
+ * re-indexes what arrived when the watcher is off.
  */
-import type { Logger, SyncEngine } from '../core/ports/index.js';
+import type { Clock, Logger, SyncEngine } from '../core/ports/index.js';
+import type { Scheduler } from '../core/time/scheduler.js';
+import type { JobStore } from '../core/time/jobs.js';
+import { keepInternalJob } from '../core/time/internal-jobs.js';
 
 export interface SyncScheduleOptions {
   sync: SyncEngine;
   everyMinutes: number;
   logger: Logger;
   after?: (changed: readonly string[]) => Promise<unknown>;
+  tz: string;
+  clock: Clock;
 }
 
-export function startSyncing(o: SyncScheduleOptions): { stop: () => void; idle: () => Promise<void> } {
-  if (o.everyMinutes <= 0) return { stop: () => {}, idle: () => Promise.resolve() };
+/** The sync job's id in the job store. */
+export const SYNC_JOB_ID = 'internal-sync';
+
+/** A cron rule for "every N minutes": minutes that divide an hour, else whole hours (at least one). */
+export function syncCron(everyMinutes: number): string {
+  if (everyMinutes < 60) return `*/${Math.max(1, Math.round(everyMinutes))} * * * *`;
+  const hours = Math.min(24, Math.max(1, Math.round(everyMinutes / 60)));
+  return hours >= 24 ? '0 3 * * *' : `0 */${hours} * * *`;
+}
+
+export function attachSyncing(scheduler: Scheduler, jobs: JobStore, o: SyncScheduleOptions): { stop: () => void; idle: () => Promise<void> } {
   let running: Promise<void> | null = null;
   const controller = new AbortController();
-  const tick = () => {
-    if (running) return;
+  const once = (signal?: AbortSignal): Promise<void> => {
+    if (running) return running;
+    const both = signal ? AbortSignal.any([signal, controller.signal]) : controller.signal;
     running = o.sync
-      .syncNow(controller.signal)
+      .syncNow(both)
       .then(async (report) => {
         if (report.changed.length || report.review.length) o.logger.info({ changed: report.changed.length, review: report.review.length, notes: report.notes.length }, 'synced');
         if (report.changed.length && o.after) await o.after(report.changed);
       })
       .catch((err: unknown) => o.logger.warn({ err }, 'sync failed; tried again at the next interval'))
       .finally(() => (running = null));
+    return running;
   };
-  const timer = setInterval(tick, o.everyMinutes * 60_000);
-  timer.unref();
-  tick();
+  scheduler.handle('sync', async (claim) => {
+    if (o.everyMinutes > 0) await once(claim.signal);
+  });
+  keepInternalJob(jobs, { id: SYNC_JOB_ID, kind: 'sync', cron: syncCron(o.everyMinutes), tz: o.tz }, o.everyMinutes > 0, o.clock);
+  if (o.everyMinutes > 0) void once();
   return {
-    stop: () => {
-      clearInterval(timer);
-      controller.abort();
-    },
+    stop: () => controller.abort(),
     idle: async () => {
       await running;
     },

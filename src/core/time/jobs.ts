@@ -7,7 +7,7 @@
 import type { Place } from '../assistant-api.js';
 
 /** Every kind of job, the one list (the store's schema and the tests read it). */
-export const JOB_KINDS = ['reminder', 'follow-up', 'follow-up-scan', 'calendar-poll', 'brief', 'backup', 'reflection'] as const;
+export const JOB_KINDS = ['reminder', 'follow-up', 'follow-up-scan', 'calendar-poll', 'brief', 'backup', 'reflection', 'sync'] as const;
 
 export type JobKind = (typeof JOB_KINDS)[number];
 
@@ -20,10 +20,12 @@ export const JOB_DEADLINES: Record<JobKind, number> = {
   brief: 60_000,
   backup: 3_600_000,
   reflection: 900_000,
+  // a sync's git calls each have SYNC_TIMEOUT_MS; the whole sync may take a few of them
+  sync: 900_000,
 };
 
 /** Kinds that do work rather than show something: together they never take the last free slot. */
-export const BACKGROUND_KINDS: ReadonlySet<JobKind> = new Set<JobKind>(['follow-up-scan', 'calendar-poll', 'backup', 'reflection']);
+export const BACKGROUND_KINDS: ReadonlySet<JobKind> = new Set<JobKind>(['follow-up-scan', 'calendar-poll', 'backup', 'reflection', 'sync']);
 
 /** Where Charlie's own jobs (a scan, a backup, reflection) say they belong: no front door delivers to it. */
 export const INTERNAL_PLACE = (name: string): Place => ({ kind: 'project', origin: { name: 'all', key: `internal:${name}` } });
