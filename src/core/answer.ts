@@ -13,7 +13,7 @@ import { presuggest, presuggestGroups } from './presuggest.js';
 import { historyMessages, systemPrompt, TEXT_BUDGET_CHARS, userMessage } from './prompt.js';
 import { remindersPrompt, type Reminder } from './reminders.js';
 import { isSensitive } from './sensitivity.js';
-import { markedBlocks } from './sensitive-records.js';
+import { markedBlocks, releasableLayers } from './sensitive-records.js';
 import { runToolLoop, type LoopLimits, type LoopResult } from './tool-loop.js';
 import type { Tool, ToolCategory } from './tools/tool.js';
 import type { ToolSource, TurnToolSource } from './tool-source.js';
@@ -53,6 +53,8 @@ export interface Ask {
   found: SensitiveRecord[];
   /** The egress guard withheld something from this turn's requests. */
   onWithheld: () => void;
+  /** Whether the turn has drawn on sensitive context so far (its message, its history, what its tools found). */
+  tainted: () => boolean;
   /** Follow-ups and review notes Charlie brings up itself in this reply (once each). */
   reminders: Reminder[];
   /** Who asks, and where, for the reminder tools. */
@@ -63,7 +65,9 @@ export interface Ask {
 export async function answer(deps: AnswerDeps, ask: Ask, history: LogEntry[]): Promise<LoopResult> {
   const { settings, clock, model } = deps;
   const { home, emit, turnId } = ask;
-  const { layers, problems } = await home.layers();
+  const { layers: all, problems } = await home.layers();
+  // what may go to this model, by label (a summary made from a sensitive message is marked so)
+  const layers = releasableLayers(all, model.locality);
   for (const p of problems) emit(unreadNotice(turnId, p));
   const tools = deps.tools.filter((t) => !(t.projectOnly && !home.notes));
   const available = [...new Set(tools.map((t) => t.category))] as ToolCategory[];
@@ -96,6 +100,7 @@ export async function answer(deps: AnswerDeps, ask: Ask, history: LogEntry[]): P
       logger: ask.log,
       modelLocality: model.locality,
       sawSensitive: (r) => ask.found.push(r),
+      tainted: ask.tainted,
       ...(ask.access?.confirm ? { confirm: ask.access.confirm } : {}),
       scrubForHosted: (text) => deps.egress.scrubText(egressScope(home), text),
       ...(deps.reminders ? { time: { desk: deps.reminders, asker: ask.asker, ...(deps.calendar ? { calendar: deps.calendar } : {}) } } : {}),

@@ -11,7 +11,8 @@ import { localityReason } from './lane.js';
 
 const where = (url: string, setting: 'auto' | 'local' | 'hosted', env: string) => (localityReason(url, setting, env).local ? ('local' as const) : ('hosted' as const));
 
-export function configuredDestinations(config: Config): Destination[] {
+/** `toolServers`: the servers of data/mcp.json with the locality each declares (none when there is no such file). */
+export function configuredDestinations(config: Config, toolServers: readonly { name: string; locality: 'local' | 'hosted' }[] = []): Destination[] {
   const out: Destination[] = [];
   if (config.LLM_PROVIDER === 'embedded') out.push({ kind: 'chat', id: 'the embedded model', locality: 'local' });
   else out.push({ kind: 'chat', id: `${config.LLM_MODEL}@${publicUrl(config.LLM_BASE_URL)}`, locality: where(config.LLM_BASE_URL, config.LLM_LOCALITY, 'LLM') });
@@ -27,6 +28,8 @@ export function configuredDestinations(config: Config): Destination[] {
       ? { kind: 'text-to-speech', id: `Edge TTS (${config.TTS_VOICE}), local fallback`, locality: 'hosted' }
       : { kind: 'text-to-speech', id: `espeak-ng (${config.TTS_LOCAL_VOICE})`, locality: 'local' },
   );
+  for (const s of toolServers) out.push({ kind: 'mcp-tool-server', id: s.name, locality: s.locality });
+  out.push({ kind: 'mcp-client', id: 'its clients (Claude Desktop, Cursor…)', locality: config.MCP_SERVER_LOCALITY });
   return out;
 }
 
@@ -38,12 +41,12 @@ export function privacyPart(config: Config): Part {
     name: 'privacy',
     checks: list.map((d, i) => ({
       name: `privacy: ${d.kind}`,
-      run: async () =>
-        d.locality === 'local' ? ok(lines[i] ?? '') : warn(lines[i] ?? '', `this service is outside this machine; point it at a local server, or set ${envOf(d.kind)}_LOCALITY=local if it is yours`),
+      run: async () => (d.locality === 'local' ? ok(lines[i] ?? '') : warn(lines[i] ?? '', `this service is outside this machine; point it at a local server, or ${envOf(d.kind)} if it is yours`)),
     })),
   };
 }
 
 function envOf(kind: Destination['kind']): string {
-  return { chat: 'LLM', memory: 'MEMORY_LLM', embedder: 'EMBEDDING', 'speech-to-text': 'STT', 'text-to-speech': 'TTS' }[kind];
+  const env = { chat: 'LLM', memory: 'MEMORY_LLM', embedder: 'EMBEDDING', 'speech-to-text': 'STT', 'text-to-speech': 'TTS', 'mcp-client': 'MCP_SERVER' } as const;
+  return kind === 'mcp-tool-server' ? 'set its "locality": "local" in data/mcp.json' : `set ${env[kind]}_LOCALITY=local`;
 }

@@ -17,17 +17,17 @@ describe('destinations', () => {
       },
       '/tmp',
     );
-    const list = configuredDestinations(config);
+    const list = configuredDestinations(config, [{ name: 'web', locality: 'hosted' }]);
     expect(list.map((d) => d.kind).sort()).toEqual(Object.keys(DESTINATIONS).sort());
     const where = Object.fromEntries(list.map((d) => [d.kind, d.locality]));
-    expect(where).toEqual({ chat: 'hosted', memory: 'local', embedder: 'hosted', 'speech-to-text': 'local', 'text-to-speech': 'hosted' });
+    expect(where).toEqual({ chat: 'hosted', memory: 'local', embedder: 'hosted', 'speech-to-text': 'local', 'text-to-speech': 'hosted', 'mcp-tool-server': 'hosted', 'mcp-client': 'hosted' });
     const lines = describeDestinations(list);
     expect(lines.find((l) => l.startsWith('the embedder'))).toMatch(/hosted .*sensitive chunks and questions are not sent/);
     expect(lines.join('\n')).not.toContain('example.com/v1?');
   });
 
   it('a private setup leaves nothing', () => {
-    const config = loadConfig({ EMBEDDER: 'builtin', TTS: 'local' }, '/tmp');
+    const config = loadConfig({ EMBEDDER: 'builtin', TTS: 'local', MCP_SERVER_LOCALITY: 'local' }, '/tmp');
     expect(configuredDestinations(config).filter((d) => d.locality === 'hosted')).toEqual([]);
   });
 });
