@@ -102,7 +102,13 @@ export function createMemoryServer(o: MemoryServerOptions): McpServer {
       const note = await o.assistant.memory.readNote(place, path, 'view');
       if (!note) throw new NotFound(`no page ${path}`);
       if (!visible(note.sensitivity)) return out(place, `${path} is marked sensitive: it is not shown to a hosted client`);
-      return out(place, `# ${note.title}\n(path notes/${note.path} · updated ${note.updated} · confidence ${note.confidence})\n\n${note.body.trim()}`);
+      // a line labelled sensitive (its marker, or what the rules say of it) is left out by label
+      const body = note.body
+        .trim()
+        .split('\n')
+        .map((l) => (visible(undefined, l) ? l : '[withheld: a line marked sensitive]'))
+        .join('\n');
+      return out(place, `# ${note.title}\n(path notes/${note.path} · updated ${note.updated} · confidence ${note.confidence})\n\n${body}`);
     }),
   );
 
