@@ -62,6 +62,7 @@ const INLINE = /\[sensitivity::\s*([^\]]*)\]/gi;
 /** The strictest sensitivity marked inline in `text`, or null when there is no marker. */
 export function markedSensitivity(text: string): SensitivityValue | null {
   let best: SensitivityValue | null = null;
+  if (!text.includes('::')) return best; // no inline field at all (most texts): skip the scan
   for (const m of text.matchAll(INLINE)) best = strictest(best, parseSensitivity(m[1]) ?? { sensitivity: 'sensitive' });
   return best;
 }

@@ -44,7 +44,7 @@ async function setup() {
   const config = loadConfig({ EMBEDDER: 'builtin', WATCH_PROJECTS: 'false', PROJECTS_DIR: join(dir, 'projects'), DATA_DIR: join(dir, 'data'), LLM_BASE_URL: 'http://127.0.0.1:9/v1' }, dir);
   const app = await buildApp(config, silentLogger);
   cleanups.push(() => app.close());
-  await app.store.ensureProject(project.origin);
+  await app.store.ensureProject((project as Extract<Place, { kind: 'project' }>).origin);
   const root = join(dir, 'projects', 'general');
   const facts = spellings.map((s, i) => `- Carol takes ${canary(i)} daily. [type:: identity] [sensitivity:: ${s}] [source:: manual]`);
   writeNote(
