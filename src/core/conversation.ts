@@ -37,7 +37,11 @@ const norm = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
 /** Whether `text` is part of (or holds) a stored entry labelled sensitive. */
 function partOfSensitive(text: string, entries: readonly LogEntry[]): boolean {
   const t = norm(text);
-  return t.length > 0 && entries.some((e) => isSensitive(labelOf(e)) && (norm(e.text).includes(t) || t.includes(norm(e.text))));
+  if (!t) return false;
+  return entries.some((e) => {
+    const stored = norm(e.text);
+    return stored.length > 0 && (stored.includes(t) || t.includes(stored)) && isSensitive(labelOf(e));
+  });
 }
 
 /** What of the history may go to a model at `locality`: a message labelled sensitive is shown to a hosted one as withheld. */

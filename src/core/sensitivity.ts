@@ -120,7 +120,8 @@ const RULES: Rule[] = [
   // a money amount with a word that makes it someone's finances (a price alone is not)
   {
     kind: 'financial',
-    test: /(?=.*(?:[$€£¥]\s?\d|\b\d[\d,.]*\s?(?:k|usd|eur|gbp|chf|dollars|euros|pounds)\b))(?=.*\b(?:rent|paid|pays?|owes?|owed|earns?|earned|bills?|balance|transfer\w*|invoice\w*|debit\w*|credit\w*|deposit\w*|withdraw\w*|refund\w*|fees?|tax\w*|bonus|allowance|savings)\b)/is,
+    // anchored: tried once from the start, not at every position (unanchored it was quadratic in the text's length)
+    test: /^(?=.*(?:[$€£¥]\s?\d|\b\d[\d,.]*\s?(?:k|usd|eur|gbp|chf|dollars|euros|pounds)\b))(?=.*\b(?:rent|paid|pays?|owes?|owed|earns?|earned|bills?|balance|transfer\w*|invoice\w*|debit\w*|credit\w*|deposit\w*|withdraw\w*|refund\w*|fees?|tax\w*|bonus|allowance|savings)\b)/is,
   },
   { kind: 'financial', test: /\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){3,7}\b/ }, // an IBAN's shape
   // a bank export's row, as the CSV reader gives it ("amount: -1250.00; payee: …")
