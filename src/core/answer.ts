@@ -126,11 +126,11 @@ export function unreadNotice(turnId: string, p: FileProblem): Extract<TurnEvent,
   return { type: 'notice', turnId, level: 'warn', text: `${p.path}${p.line ? `:${p.line}` : ''} could not be read (${p.message}); it was left untouched` };
 }
 
-/** Recall whose sensitive hits are remembered for the egress guard of this turn. */
-export function tapSensitive(recall: Recall, found: SensitiveRecord[]): Recall {
+/** Recall whose sensitive hits are remembered for the egress guard of this turn; once the turn is tainted (`tainted`), its questions get no hosted vector. */
+export function tapSensitive(recall: Recall, found: SensitiveRecord[], tainted: () => boolean = () => found.length > 0): Recall {
   return {
     async recall(query, scope) {
-      const hits = await recall.recall(query, scope);
+      const hits = await recall.recall(query, tainted() ? { ...scope, tainted: true } : scope);
       for (const h of hits) {
         // a sensitive chunk whole; of another, only its marked blocks (any spelling, any kind)
         if (isSensitive(h.sensitivity)) found.push({ origin: SENSITIVE_PAGE, text: h.text });

@@ -110,10 +110,15 @@ export class Conversation implements ConversationApi {
     const scan = removeSecrets(message.text);
     // labelled when written: the rules every writer applies, and any marker it carries
     const said = labelText(scan.text);
+    // whether the turn has drawn on sensitive context: its searches then get no hosted vector (set fully once the turn begins)
+    const taint = { now: () => isSensitive(said) || found.length > 0 };
     let home: Home;
     let history: LogEntry[];
     try {
-      home = await this.deps.openHome(message.place, tapSensitive(this.deps.recall, found));
+      home = await this.deps.openHome(
+        message.place,
+        tapSensitive(this.deps.recall, found, () => taint.now()),
+      );
       history = await home.recent(settings.historyMessages);
       await home.archive({ time: now.toISOString(), speaker: message.speaker, source: message.source, text: scan.text, role: 'user', ...stored(said) });
     } catch (error) {
@@ -139,6 +144,8 @@ export class Conversation implements ConversationApi {
     // the turn draws on what it is shown: the message, the history a local model reads, what its tools found
     const fromHistory = model.locality === 'local' && history.some((e) => isSensitive(labelOf(e)));
     this.turns.begin(home.key, turnId, () => isSensitive(said) || fromHistory || withheldInTurn || found.length > 0);
+    const key = home.key;
+    taint.now = () => this.turns.tainted(key);
     const emit = (event: TurnEvent) => {
       if (event.type === 'notice') outcome.notices.push(event.text);
       try {

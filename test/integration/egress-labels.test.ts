@@ -286,4 +286,34 @@ describe('labels travel with the text: no hosted destination gets a labelled tex
     expect(DRIVERS['mcp-client'](after)).toContain('People/Alice.md');
     for (const [kind, read] of Object.entries(DRIVERS)) expect(leaks(read(after)), kind).toEqual([]);
   }, 120_000);
+
+  it("a tainted turn's search question, reworded from what it read, gets no hosted vector", async () => {
+    const dir = tempDir();
+    const root = join(dir, 'projects', 'general');
+    const question = `which cabinet opens with ${C.reply}`;
+    const chat = await startFakeModelServer((r: Request): ScriptedReply => {
+      const results = toolResults(r);
+      if (!results.includes('locker code'))
+        return names(r).includes('read_note')
+          ? { toolCalls: [{ name: 'read_note', arguments: '{"path":"People/Bob.md"}' }] }
+          : { toolCalls: [{ name: 'request_tools', arguments: '{"categories":["notes"]}' }] };
+      if (!results.includes('nothing found') && !results.includes('[log/')) return { toolCalls: [{ name: 'search_memory', arguments: JSON.stringify({ query: question }) }] };
+      return { text: 'Done.' };
+    });
+    const memory = await startFakeModelServer(lane());
+    const embedder = await startFakeModelServer([]);
+    cleanups.push(
+      () => chat.close(),
+      () => memory.close(),
+      () => embedder.close(),
+    );
+    const app = await buildApp(config(dir, chat, memory, false, embedder), silentLogger);
+    cleanups.push(() => app.close());
+    await app.store.ensureProject((project as Extract<Place, { kind: 'project' }>).origin);
+    writeNote(root, 'People/Bob.md', `---\nschema: 1\ntitle: Bob\nsensitivity: sensitive\n---\n\n### 2026-11-20\n\nBob keeps locker code ${C.reply} in the blue cabinet.\n`);
+    const out = await app.assistant.conversation.handle({ place: project, speaker: 'Alice', text: 'what does Bob keep?', source: 'terminal:1' });
+    expect(out.tainted).toBe(true);
+    expect(JSON.stringify(chat.requests)).toContain(question.slice(0, 20)); // the search was made
+    expect(embedder.embedInputs.filter((t) => t.includes(C.reply))).toEqual([]);
+  }, 60_000);
 });

@@ -10,6 +10,7 @@ import { labelOf, labelText, mayGo } from '../../src/core/sensitivity.js';
 import { formatLogEntry, parseLog } from '../../src/memory/archive-format.js';
 
 const at = '2026-11-29T18:20:11.000Z';
+const graph = { entities: [], facts: [], links: [] };
 const entry = (text: string, extra: Partial<LogEntry> = {}): LogEntry => ({ time: at, speaker: 'Alice', source: 'terminal:1', text, role: 'user', ...extra });
 
 describe('labels on archive entries', () => {
@@ -61,6 +62,7 @@ describe('layers made from labelled messages carry the label', () => {
         { text: 'Buy a tent', message: 2 },
       ],
       quotes: [],
+      graph,
     };
     const out = mergeLayers(current, reply, entries);
     expect(out.summary).toBe('Alice manages her headaches and we plan a trip.\n\n[sensitivity:: sensitive/phi]');
@@ -69,8 +71,8 @@ describe('layers made from labelled messages carry the label', () => {
 
   it('a summary rewritten from a labelled summary stays labelled, from ordinary messages alone it is not', () => {
     const plain = [entry('We should buy a tent.')];
-    expect(mergeLayers(current, { summary: 'A trip.', decisions: [], quotes: [] }, plain).summary).toBe('A trip.');
+    expect(mergeLayers(current, { summary: 'A trip.', decisions: [], quotes: [], graph }, plain).summary).toBe('A trip.');
     const labelled = { ...current, summary: 'Old.\n\n[sensitivity:: sensitive]' };
-    expect(mergeLayers(labelled, { summary: 'A trip.', decisions: [], quotes: [] }, plain).summary).toBe('A trip.\n\n[sensitivity:: sensitive]');
+    expect(mergeLayers(labelled, { summary: 'A trip.', decisions: [], quotes: [], graph }, plain).summary).toBe('A trip.\n\n[sensitivity:: sensitive]');
   });
 });
