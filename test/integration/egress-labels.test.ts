@@ -309,7 +309,7 @@ describe('labels travel with the text: no hosted destination gets a labelled tex
     );
     const app = await buildApp(config(dir, chat, memory, false, embedder), silentLogger);
     cleanups.push(() => app.close());
-    await app.store.ensureProject((project).origin);
+    await app.store.ensureProject(project.origin);
     writeNote(root, 'People/Bob.md', `---\nschema: 1\ntitle: Bob\nsensitivity: sensitive\n---\n\n### 2026-11-20\n\nBob keeps locker code ${C.reply} in the blue cabinet.\n`);
     const out = await app.assistant.conversation.handle({ place: project, speaker: 'Alice', text: 'what does Bob keep?', source: 'terminal:1' });
     expect(out.tainted).toBe(true);
