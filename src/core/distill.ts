@@ -51,8 +51,8 @@ export interface DistillGraph {
   taxonomy(): Promise<readonly string[]>;
   pageMap(request: PageMapRequest): Promise<PageMapEntry[]>;
   write(write: GraphWrite): Promise<GraphWriteReport>;
-  /** Note pages recall finds for a text (paths like `notes/People/Ann.md`), best first. */
-  related(text: string): Promise<string[]>;
+  /** Note pages recall finds for a text (paths like `notes/People/Ann.md`), best first; `tainted`: the text holds something labelled sensitive. */
+  related(text: string, tainted?: boolean): Promise<string[]>;
   /** Where the promotion gate keeps what waits; absent = every valid fact is written (no gate). */
   candidates?: CandidateStore;
   /** When reflection last ran here (the gate's recency is measured against it); absent = never. */
@@ -269,7 +269,13 @@ function speakersOf(entries: LogEntry[], ids: ReadonlyMap<string, string> | unde
 /** The deterministic part before the model call: the page map (speakers, names, recall) and the taxonomy. */
 export async function graphView(graph: DistillGraph, entries: LogEntry[], speakers: Speaker[]): Promise<GraphView> {
   const texts = entries.map((e) => e.text);
-  const related = await graph.related(texts.join('\n').slice(0, 2000)).catch(() => []);
+  // made from labelled messages, the question gets no hosted vector (the distillation lane is local; the embedder may not be)
+  const related = await graph
+    .related(
+      texts.join('\n').slice(0, 2000),
+      entries.some((e) => isSensitive(labelOf(e))),
+    )
+    .catch(() => []);
   const [map, taxonomy] = await Promise.all([graph.pageMap({ texts, speakers, related }), graph.taxonomy()]);
   return { map, taxonomy };
 }
