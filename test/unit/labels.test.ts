@@ -4,7 +4,7 @@
  * from a labelled message carrying its label.
  */
 import { describe, expect, it } from 'vitest';
-import { mergeLayers } from '../../src/core/distill.js';
+import { graphView, mergeLayers, type DistillGraph } from '../../src/core/distill.js';
 import type { LogEntry } from '../../src/core/ports/index.js';
 import { labelOf, labelText, mayGo } from '../../src/core/sensitivity.js';
 import { formatLogEntry, parseLog } from '../../src/memory/archive-format.js';
@@ -74,5 +74,20 @@ describe('layers made from labelled messages carry the label', () => {
     expect(mergeLayers(current, { summary: 'A trip.', decisions: [], quotes: [], graph }, plain).summary).toBe('A trip.');
     const labelled = { ...current, summary: 'Old.\n\n[sensitivity:: sensitive]' };
     expect(mergeLayers(labelled, { summary: 'A trip.', decisions: [], quotes: [], graph }, plain).summary).toBe('A trip.\n\n[sensitivity:: sensitive]');
+  });
+});
+
+describe("distillation's recall of related pages", () => {
+  it('asks as tainted (no hosted vector) when the batch holds a labelled message, and not otherwise', async () => {
+    const asked: boolean[] = [];
+    const graph = {
+      related: (_text: string, tainted?: boolean) => (asked.push(tainted === true), Promise.resolve([])),
+      pageMap: () => Promise.resolve([]),
+      taxonomy: () => Promise.resolve([]),
+    } as unknown as DistillGraph;
+    await graphView(graph, [entry('I take sumatriptan for my migraines')], []);
+    await graphView(graph, [entry('He keeps it there.', { role: 'assistant', sensitivity: 'sensitive' })], []);
+    await graphView(graph, [entry('We should buy a tent.')], []);
+    expect(asked).toEqual([true, true, false]);
   });
 });
