@@ -12,7 +12,8 @@ import { applyIndexRuntime, dataFiles, loadConfig, type Config } from './config.
 import { Assistant } from './core/assistant.js';
 import { TEXT_BUDGET_CHARS } from './core/prompt.js';
 import { CharlieError } from './core/errors.js';
-import { asLocalModel, systemClock, type ChatModel, type Clock, type LocalChatModel, type Logger } from './core/ports/index.js';
+import { asLocalModel, systemClock, type ChatModel, type Clock, type LocalChatModel, type LogEntry, type Logger } from './core/ports/index.js';
+import { isSensitive, labelOf } from './core/sensitivity.js';
 import { publicUrl, urlIsLocal } from './llm/locality.js';
 import { chatModelOptions } from './llm/chat-model-config.js';
 import { EmbeddedChatModel } from './llm/embedded/embedded-chat.js';
@@ -217,6 +218,7 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
     privateRecall: privateStore.recall(embedder, clock),
     usage,
     writeRequests: new FileWriteRequestStore(dataFiles(config.dataDir).writeRequests),
+    labelledEverywhere: () => labelledEverywhere(store, privateStore),
     clock,
     logger,
     settings: {
@@ -377,7 +379,7 @@ async function main(): Promise<void> {
     modelStatus: Promise.resolve(modelStatus),
     userName: safeUserName(),
     toolServers: () => mcpLines(app.mcp),
-    services: describeDestinations(configuredDestinations(config, app.time.calendar.servers())),
+    services: describeDestinations(configuredDestinations(config, { calendars: app.time.calendar.servers(), toolServers: app.mcp.status() })),
     ingest: app.ingest,
     ...(app.machines ? { machines: app.machines } : {}),
     sync: app.sync,
@@ -417,3 +419,10 @@ export function runMain(): void {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) runMain();
+
+/** Entries labelled sensitive in every project's recent archive and every DM, newest first (for text whose place is not known). */
+async function labelledEverywhere(store: FileProjectStore, privateStore: SqlitePrivateStore): Promise<LogEntry[]> {
+  const out: LogEntry[] = privateStore.sensitiveEverywhere(500);
+  for (const p of await store.listProjects()) out.push(...(await store.recentLog(p.slug, 500)).filter((e) => isSensitive(labelOf(e))));
+  return out;
+}

@@ -13,7 +13,7 @@ import { presuggest, presuggestGroups } from './presuggest.js';
 import { historyMessages, systemPrompt, TEXT_BUDGET_CHARS, userMessage } from './prompt.js';
 import { remindersPrompt, type Reminder } from './reminders.js';
 import { isSensitive } from './sensitivity.js';
-import { markedBlocks } from './sensitive-records.js';
+import { markedBlocks, releasableLayers } from './sensitive-records.js';
 import { runToolLoop, type LoopLimits, type LoopResult } from './tool-loop.js';
 import type { Tool, ToolCategory } from './tools/tool.js';
 import type { ToolSource, TurnToolSource } from './tool-source.js';
@@ -56,6 +56,8 @@ export interface Ask {
   found: SensitiveRecord[];
   /** The egress guard withheld something from this turn's requests. */
   onWithheld: () => void;
+  /** Whether the turn has drawn on sensitive context so far (its message, its history, what its tools found). */
+  tainted: () => boolean;
   /** Follow-ups and review notes Charlie brings up itself in this reply (once each). */
   reminders: Reminder[];
   /** Who asks, and where, for the reminder tools. */
@@ -66,7 +68,9 @@ export interface Ask {
 export async function answer(deps: AnswerDeps, ask: Ask, history: LogEntry[]): Promise<LoopResult> {
   const { settings, clock, model } = deps;
   const { home, emit, turnId } = ask;
-  const { layers, problems } = await home.layers();
+  const { layers: all, problems } = await home.layers();
+  // what may go to this model, by label (a summary made from a sensitive message is marked so)
+  const layers = releasableLayers(all, model.locality);
   for (const p of problems) emit(unreadNotice(turnId, p));
   const tools = deps.tools.filter((t) => !(t.projectOnly && !home.notes) && (t.category !== 'machines' || deps.machines));
   const available = [...new Set(tools.map((t) => t.category))] as ToolCategory[];
@@ -99,6 +103,7 @@ export async function answer(deps: AnswerDeps, ask: Ask, history: LogEntry[]): P
       logger: ask.log,
       modelLocality: model.locality,
       sawSensitive: (r) => ask.found.push(r),
+      tainted: ask.tainted,
       ...(ask.access?.confirm ? { confirm: ask.access.confirm } : {}),
       scrubForHosted: (text) => deps.egress.scrubText(egressScope(home), text),
       ...(deps.machines ? { machines: { desk: deps.machines, owner: ask.asker.ownerId, ownerName: ask.speaker, project: home.private || !home.graph ? null : home.key } } : {}),
@@ -125,11 +130,11 @@ export function unreadNotice(turnId: string, p: FileProblem): Extract<TurnEvent,
   return { type: 'notice', turnId, level: 'warn', text: `${p.path}${p.line ? `:${p.line}` : ''} could not be read (${p.message}); it was left untouched` };
 }
 
-/** Recall whose sensitive hits are remembered for the egress guard of this turn. */
-export function tapSensitive(recall: Recall, found: SensitiveRecord[]): Recall {
+/** Recall whose sensitive hits are remembered for the egress guard of this turn; once the turn is tainted (`tainted`), its questions get no hosted vector. */
+export function tapSensitive(recall: Recall, found: SensitiveRecord[], tainted: () => boolean = () => found.length > 0): Recall {
   return {
     async recall(query, scope) {
-      const hits = await recall.recall(query, scope);
+      const hits = await recall.recall(query, tainted() ? { ...scope, tainted: true } : scope);
       for (const h of hits) {
         // a sensitive chunk whole; of another, only its marked blocks (any spelling, any kind)
         if (isSensitive(h.sensitivity)) found.push({ origin: SENSITIVE_PAGE, text: h.text });

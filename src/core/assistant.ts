@@ -12,7 +12,7 @@ import { MemoryInspector } from './inspector.js';
 import { modelLanes, type ModelLane } from './lanes.js';
 import { MemoryWriter } from './memory-writer.js';
 import { PlaceSettings } from './place-settings.js';
-import type { ChatModel, Clock, LocalChatModel, Logger, Recall } from './ports/index.js';
+import type { ChatModel, Clock, LocalChatModel, LogEntry, Logger, Recall } from './ports/index.js';
 import { PrivateMemory } from './private-memory.js';
 import type { Reflection } from './reflection.js';
 import { sensitiveRecords } from './sensitive-records.js';
@@ -51,6 +51,8 @@ export interface AssistantDeps extends MemoryStores {
   /** Tools from MCP servers, offered by category (absent: none); at most `maxDefinitions` tool definitions per request. */
   toolSource?: { source: ToolSource; maxDefinitions: number };
   newId?: () => string;
+  /** Stored entries labelled sensitive in every place (the web's Read aloud knows only the text). */
+  labelledEverywhere?: () => Promise<LogEntry[]>;
   /** Where a hosted model's requests to remember wait for the memory lane (default: in memory). */
   writeRequests?: WriteRequestStore;
   /** Reflection on the projects' pages and their kept versions (absent: none). */
@@ -100,6 +102,7 @@ export class Assistant implements AssistantApi {
       newId,
       vault: deps.vault,
       machines: deps.machines,
+      ...(deps.labelledEverywhere ? { labelledEverywhere: deps.labelledEverywhere } : {}),
     });
     this.settings = new PlaceSettings({ clock, openHome: open });
     this.memory = new MemoryInspector({ clock, logger, writer: this.writer, openHome: open });

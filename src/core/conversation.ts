@@ -11,11 +11,11 @@ import type { TurnEvent, TurnEventListener } from './events.js';
 import type { Home } from './home.js';
 import type { Clock, LogEntry, Logger, Recall } from './ports/index.js';
 import { remindersFor, type Reminder } from './reminders.js';
-import { classifyText, isSensitive } from './sensitivity.js';
+import { classifyText, isSensitive, labelOf, labelText, mayGo, type SensitivityValue } from './sensitivity.js';
 import { removeSecrets, secretNotice } from './secrets.js';
 import { moveSecretsToVault, vaultNotice, type MovedSecrets } from './machines/message-secrets.js';
 import type { Vault } from './ports/vault.js';
-import { TaintLedger } from './taint.js';
+import { RunningTurns } from './taint.js';
 import { withoutHostPaths } from './public-text.js';
 import type { LoopResult } from './tool-loop.js';
 import { askerFor } from './time/reminder-desk.js';
@@ -30,6 +30,27 @@ export interface ConversationDeps extends AnswerDeps {
   newId: () => string;
   /** Where secrets typed in a message about a machine are kept (absent: they are only removed). */
   vault?: Vault | undefined;
+  /** Stored entries labelled sensitive in every place (for text whose place is not known, such as the web's Read aloud). */
+  labelledEverywhere?: () => Promise<LogEntry[]>;
+}
+
+/** How many stored entries of a place are read to find the label of a text (a reply read aloud). */
+const LABEL_LOOKBACK = 500;
+const norm = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
+
+/** Whether `text` is part of (or holds) a stored entry labelled sensitive. */
+function partOfSensitive(text: string, entries: readonly LogEntry[]): boolean {
+  const t = norm(text);
+  if (!t) return false;
+  return entries.some((e) => {
+    const stored = norm(e.text);
+    return stored.length > 0 && (stored.includes(t) || t.includes(stored)) && isSensitive(labelOf(e));
+  });
+}
+
+/** What of the history may go to a model at `locality`: a message labelled sensitive is shown to a hosted one as withheld. */
+function historyFor(history: LogEntry[], locality: 'local' | 'hosted'): LogEntry[] {
+  return history.map((e) => (mayGo(labelOf(e), locality) ? e : { ...e, text: '[withheld: a message marked sensitive]' }));
 }
 
 const FAILURE_REPLY = 'Sorry — something went wrong while answering. Your message is saved.';
@@ -57,8 +78,8 @@ function within<T>(work: Promise<T>, signal: AbortSignal, onTimeout: () => T): P
 }
 
 export class Conversation implements ConversationApi {
-  /** Turns that drew on sensitive context, and their replies: never given to a hosted voice. */
-  private readonly taint = new TaintLedger();
+  /** The turn running in each place and whether it drew on sensitive context (its reply is labelled when stored). */
+  private readonly turns = new RunningTurns();
 
   constructor(private readonly deps: ConversationDeps) {}
 
@@ -104,12 +125,19 @@ export class Conversation implements ConversationApi {
     // vault (the text keeps its handle), anything else is removed, before the message is archived.
     const moved = await this.moveToVault(message);
     const scan = removeSecrets(moved?.text ?? message.text);
+    // labelled when written: the rules every writer applies, and any marker it carries
+    const said = labelText(scan.text);
+    // whether the turn has drawn on sensitive context: its searches then get no hosted vector (set fully once the turn begins)
+    const taint = { now: () => isSensitive(said) || found.length > 0 };
     let home: Home;
     let history: LogEntry[];
     try {
-      home = await this.deps.openHome(message.place, tapSensitive(this.deps.recall, found));
+      home = await this.deps.openHome(
+        message.place,
+        tapSensitive(this.deps.recall, found, () => taint.now()),
+      );
       history = await home.recent(settings.historyMessages);
-      await home.archive({ time: now.toISOString(), speaker: message.speaker, source: message.source, text: scan.text, role: 'user' });
+      await home.archive({ time: now.toISOString(), speaker: message.speaker, source: message.source, text: scan.text, role: 'user', ...stored(said) });
     } catch (error) {
       // A damaged or full memory store: say so (file, what works, how to recover), not "try again".
       if (!(error instanceof MemoryUnavailableError)) throw error;
@@ -134,7 +162,11 @@ export class Conversation implements ConversationApi {
     }
     const turnId = this.deps.newId();
     let withheldInTurn = false;
-    this.taint.begin(home.key, turnId, () => withheldInTurn || found.length > 0);
+    // the turn draws on what it is shown: the message, the history a local model reads, what its tools found
+    const fromHistory = model.locality === 'local' && history.some((e) => isSensitive(labelOf(e)));
+    this.turns.begin(home.key, turnId, () => isSensitive(said) || fromHistory || withheldInTurn || found.length > 0);
+    const key = home.key;
+    taint.now = () => this.turns.tainted(key);
     const emit = (event: TurnEvent) => {
       if (event.type === 'notice') outcome.notices.push(event.text);
       try {
@@ -179,12 +211,13 @@ export class Conversation implements ConversationApi {
       access,
       reminders,
       onWithheld: () => (withheldInTurn = true),
+      tainted: () => this.turns.tainted(home.key),
       asker,
     };
     try {
       let result: LoopResult;
       try {
-        result = await answer(this.deps, ask, history);
+        result = await answer(this.deps, ask, historyFor(history, model.locality));
       } catch (error) {
         if (!(error instanceof ModelError && error.kind === 'context_too_long') || history.length === 0) throw error;
         // Too long for the model's context: say so, and try once more without the earlier messages.
@@ -204,11 +237,14 @@ export class Conversation implements ConversationApi {
       emit({ type: 'turn_end', turnId, reason: 'error', text: outcome.reply, error: reason });
       return outcome;
     }
+    outcome.tainted = this.turns.settle(home.key, turnId, isSensitive(classifyText(outcome.reply)));
+    // the reply carries the strictest label of what it was made from
+    const replyLabel = labelText(outcome.reply, outcome.tainted ? strictestOf(said) : null);
     if (outcome.reply.trim() && outcome.reason !== 'cancelled') {
       // brought up once: noted on the records, so the next turn does not repeat it
       for (const r of reminders) await home.records?.mark(r.ids, r.what, now.toISOString().slice(0, 10)).catch((err: unknown) => log.warn({ err }, 'reminder not noted'));
       try {
-        await home.archive({ time: clock.now().toISOString(), speaker: settings.assistantName, source: message.source, text: outcome.reply, role: 'assistant' });
+        await home.archive({ time: clock.now().toISOString(), speaker: settings.assistantName, source: message.source, text: outcome.reply, role: 'assistant', ...stored(replyLabel) });
       } catch (error) {
         // The answer is given anyway; the person sees that it was not saved (a full disk…).
         if (!(error instanceof MemoryUnavailableError)) throw error;
@@ -216,7 +252,6 @@ export class Conversation implements ConversationApi {
         emit({ type: 'notice', turnId, level: 'warn', text: `this reply was not saved: ${withoutHostPaths(error.message, home.key)}` });
       }
     }
-    outcome.tainted = this.taint.settle(home.key, turnId, outcome.reply, isSensitive(classifyText(outcome.reply)));
     emit({ type: 'turn_end', turnId, reason: outcome.reason, text: outcome.reply });
     void this.deps.writer.scheduleDistill(home, false);
     return outcome;
@@ -231,14 +266,16 @@ export class Conversation implements ConversationApi {
 
   /**
    * Whether text for a hosted service other than the chat model (the online voice) must stay on
-   * this machine: it shows a sensitive record, the rules call it sensitive, or it comes from a
-   * turn that drew on sensitive context (of `place`, or of any place when it is not known).
+   * this machine, decided by labels: the rules call it sensitive, a tainted turn is running (in
+   * `place`, or anywhere when it is not known), or it is part of a stored entry labelled
+   * sensitive (a reply whose turn drew on sensitive context: the label survives a restart).
+   * The line matcher stays as a second net.
    */
   async speechMustStayLocal(place: Place | null, text: string): Promise<boolean> {
     if (isSensitive(classifyText(text))) return true;
-    if (!place) return this.taint.tainted(text);
+    if (!place) return this.turns.tainted() || partOfSensitive(text, (await this.deps.labelledEverywhere?.()) ?? []);
     const home = await this.deps.openHome(place);
-    if (this.taint.tainted(text, home.key)) return true;
+    if (this.turns.tainted(home.key) || partOfSensitive(text, await home.recent(LABEL_LOOKBACK))) return true;
     return (await this.deps.egress.scrubText(egressScope(home), text)) !== text;
   }
 
@@ -246,4 +283,14 @@ export class Conversation implements ConversationApi {
   async withholdSensitive(place: Place, text: string): Promise<string> {
     return this.deps.egress.scrubText(egressScope(await this.deps.openHome(place)), text);
   }
+}
+
+/** The fields a label is stored in. */
+function stored(label: SensitivityValue): Pick<LogEntry, 'sensitivity' | 'kind'> {
+  return { sensitivity: label.sensitivity, ...(label.kind ? { kind: label.kind } : {}) };
+}
+
+/** A tainted reply's label: sensitive, with the message's kind when it had one. */
+function strictestOf(said: SensitivityValue): SensitivityValue {
+  return isSensitive(said) ? said : { sensitivity: 'sensitive' };
 }

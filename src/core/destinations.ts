@@ -11,7 +11,21 @@ export const DESTINATIONS = {
   memory: { what: 'the memory model', receives: 'everything it distils, reviews and reflects on', guard: 'accepts only a local model, by type' },
   embedder: { what: 'the embedder', receives: 'chunks of notes and the archive, and search questions', guard: 'sensitive chunks and questions are not sent (found by keywords only)' },
   'speech-to-text': { what: 'speech to text', receives: "the speaker's own voice", guard: 'only audio of the person speaking; no memory is sent' },
-  'text-to-speech': { what: 'the voice', receives: 'reply sentences to speak', guard: 'a reply that drew on sensitive memory is spoken by the local voice' },
+  'text-to-speech': {
+    what: 'the voice',
+    receives: 'reply sentences to speak',
+    guard: 'a reply labelled sensitive (its turn drew on sensitive memory, even before a restart) is spoken by the local voice',
+  },
+  'mcp-tool-server': {
+    what: 'a tool server (data/mcp.json)',
+    receives: "the arguments of the tools the chat model calls, and the turn's tool results",
+    guard: 'a turn that drew on anything labelled sensitive calls it with no arguments at all',
+  },
+  'mcp-client': {
+    what: "a client of Charlie's MCP server (npm run mcp, /api/mcp)",
+    receives: 'search hits, pages, links, records and their provenance',
+    guard: 'pages, records, links and archived messages labelled sensitive are left out',
+  },
   calendar: {
     what: 'a calendar server',
     receives: 'the events a person confirms (CalDAV), and the requests that read the calendars subscribed here',

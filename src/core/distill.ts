@@ -31,6 +31,7 @@ import { graphInstructions, graphReply, replyJsonSchema, pageMapText, toGraphWri
 import { parseToolArguments } from './tool-args.js';
 import { shapeText } from './json-shape.js';
 import { CharlieError, ModelError } from './errors.js';
+import { formatSensitivity, isSensitive, labelOf, markedSensitivity, strictest, type SensitivityValue } from './sensitivity.js';
 
 export class DistillError extends CharlieError {}
 
@@ -51,8 +52,8 @@ export interface DistillGraph extends Pick<GateSources, 'known' | 'lastReflectio
   taxonomy(): Promise<readonly string[]>;
   pageMap(request: PageMapRequest): Promise<PageMapEntry[]>;
   write(write: GraphWrite): Promise<GraphWriteReport>;
-  /** Note pages recall finds for a text (paths like `notes/People/Ann.md`), best first. */
-  related(text: string): Promise<string[]>;
+  /** Note pages recall finds for a text (paths like `notes/People/Ann.md`), best first; `tainted`: the text holds something labelled sensitive. */
+  related(text: string, tainted?: boolean): Promise<string[]>;
   /** Where the promotion gate keeps what waits; absent = every valid fact is written (no gate). */
   candidates?: CandidateStore;
 }
@@ -204,6 +205,13 @@ export function parseDistillReply(raw: string, graph = false): { reply: DistillR
  * message they cite, are left out and listed in `dropped` (by position, never by their text:
  * the reply may restate private messages). Repeats of kept items are skipped silently.
  */
+/** `text` with the strictest label of the entries it was made from (and `also`) as a marker, when that is sensitive and the text has none. */
+function carryLabel(text: string, from: readonly LogEntry[], also: SensitivityValue | null = null, sep = ' '): string {
+  const label = from.reduce<SensitivityValue | null>((best, e) => strictest(best, labelOf(e)), also);
+  if (!text || !isSensitive(label) || isSensitive(markedSensitivity(text))) return text;
+  return `${text}${sep}[sensitivity:: ${formatSensitivity(label!)}]`;
+}
+
 export function mergeLayers(current: MemoryLayers, reply: DistillReply, entries: LogEntry[], keepSummary = false, dropped: string[] = []): MemoryLayers {
   const at = (n: number): LogEntry | undefined => entries[n - 1];
   const seen = new Set(current.decisions.map((d) => norm(d.text)));
@@ -213,7 +221,7 @@ export function mergeLayers(current: MemoryLayers, reply: DistillReply, entries:
     if (!entry) dropped.push(`decisions[${String(i)}]: cites message ${String(d.message)}, which is not in this batch of ${String(entries.length)}`);
     if (!entry || seen.has(norm(d.text))) continue;
     seen.add(norm(d.text));
-    decisions.push({ date: entry.time.slice(0, 10), text: d.text.trim(), source: entry.source });
+    decisions.push({ date: entry.time.slice(0, 10), text: carryLabel(d.text.trim(), [entry]), source: entry.source });
   }
   const quotes: Quote[] = [...current.quotes];
   const quoted = new Set(quotes.map((q) => norm(q.text)));
@@ -224,10 +232,13 @@ export function mergeLayers(current: MemoryLayers, reply: DistillReply, entries:
     if (!said) dropped.push(`quotes[${String(i)}]: not the words of a person in message ${String(q.message)}`);
     if (!entry || !said || quoted.has(norm(q.text))) continue;
     quoted.add(norm(q.text));
-    quotes.push({ date: entry.time.slice(0, 10), speaker: entry.speaker, text: q.text.trim().replace(/^["“]|["”]$/g, ''), source: entry.source });
+    quotes.push({ date: entry.time.slice(0, 10), speaker: entry.speaker, text: carryLabel(q.text.trim().replace(/^["“]|["”]$/g, ''), [entry]), source: entry.source });
   }
+  // a summary rewritten from a sensitive message (or from a summary marked so) carries that label as a line of its own
+  const rewritten = reply.summary === null ? '' : reply.summary.trim();
+  const summary = keepSummary || reply.summary === null ? current.summary : carryLabel(rewritten, entries, markedSensitivity(current.summary), '\n\n');
   return {
-    summary: keepSummary || reply.summary === null ? current.summary : reply.summary.trim(),
+    summary,
     decisions,
     quotes: quotes.slice(-MAX_QUOTES),
   };
@@ -257,7 +268,13 @@ function speakersOf(entries: LogEntry[], ids: ReadonlyMap<string, string> | unde
 /** The deterministic part before the model call: the page map (speakers, names, recall) and the taxonomy. */
 export async function graphView(graph: DistillGraph, entries: LogEntry[], speakers: Speaker[]): Promise<GraphView> {
   const texts = entries.map((e) => e.text);
-  const related = await graph.related(texts.join('\n').slice(0, 2000)).catch(() => []);
+  // made from labelled messages, the question gets no hosted vector (the distillation lane is local; the embedder may not be)
+  const related = await graph
+    .related(
+      texts.join('\n').slice(0, 2000),
+      entries.some((e) => isSensitive(labelOf(e))),
+    )
+    .catch(() => []);
   const [map, taxonomy] = await Promise.all([graph.pageMap({ texts, speakers, related }), graph.taxonomy()]);
   return { map, taxonomy };
 }

@@ -189,8 +189,8 @@ function projectHome(config: ProjectConfig, problems: FileProblem[], stores: Hom
       ...projectDistillTarget(store, slug),
       graph: {
         ...bindGraph(stores.graph, slug),
-        related: async (text: string) => {
-          const hits = await recall.recall(text, { project: slug, limit: 12 });
+        related: async (text: string, tainted = false) => {
+          const hits = await recall.recall(text, { project: slug, limit: 12, ...(tainted ? { tainted } : {}) });
           return [...new Set(hits.filter((h) => h.page.startsWith('notes/')).map((h) => h.page))];
         },
         ...(stores.candidates ? { candidates: stores.candidates(slug) } : {}),

@@ -14,7 +14,7 @@
  */
 import { SENSITIVE_PAGE, type EgressScope, type SensitiveRecord, type SensitiveRecords } from './egress.js';
 import type { MemoryLayers, PrivateRecords, PrivateStore, ProjectStore } from './ports/index.js';
-import { isSensitive, markedSensitivity, sensitivityOf } from './sensitivity.js';
+import { isSensitive, labelOf, markedSensitivity, sensitivityOf } from './sensitivity.js';
 
 /** How far back the archive is read for marked entries (older ones reach a model only through search, which is tapped). */
 const RECENT_LOG = 500;
@@ -37,6 +37,22 @@ export function markedBlocks(body: string): string[] {
     for (const block of section.split(/\n\s*\n|\n(?=\s*[-*+]\s)/)) if (sensitivityOf(block) === 'sensitive') out.push(block);
   }
   return out;
+}
+
+/**
+ * The layers as a model at `locality` may be given them, decided by label: for a hosted one,
+ * a summary block, decision or quote labelled sensitive (its marker, written when it was made
+ * from a sensitive message) is left out.
+ */
+export function releasableLayers(layers: MemoryLayers, locality: 'local' | 'hosted'): MemoryLayers {
+  if (locality === 'local') return layers;
+  let summary = layers.summary;
+  for (const block of markedBlocks(layers.summary)) summary = summary.replace(block, '[withheld: a part of the summary marked sensitive]');
+  return {
+    summary,
+    decisions: layers.decisions.filter((d) => sensitivityOf(d.text) !== 'sensitive'),
+    quotes: layers.quotes.filter((q) => sensitivityOf(q.text) !== 'sensitive'),
+  };
 }
 
 function layerRecords(layers: MemoryLayers, files: { summary: string; decisions: string; quotes: string }): SensitiveRecord[] {
@@ -78,7 +94,7 @@ export function sensitiveRecords(store: ProjectStore, now: () => Date, privateSt
       for (const path of await store.unreadableNotes(slug)) for (const name of pageNames({ path, title: '', aliases: [] })) out.push({ origin: SENSITIVE_PAGE, text: name });
       out.push(...layerRecords((await store.readLayers(slug)).layers, { summary: 'project.md', decisions: 'decisions.md', quotes: 'quotes.md' }));
       for (const e of await store.recentLog(slug, RECENT_LOG)) {
-        if (isSensitive(e.sensitivity) || sensitivityOf(e.text) === 'sensitive') out.push({ origin: `log/${e.time.slice(0, 10)}.md`, text: e.text });
+        if (isSensitive(labelOf(e))) out.push({ origin: `log/${e.time.slice(0, 10)}.md`, text: e.text });
       }
       return out;
     },

@@ -64,6 +64,7 @@ const INLINE = /\[sensitivity::\s*([^\]]*)\]/gi;
 /** The strictest sensitivity marked inline in `text`, or null when there is no marker. */
 export function markedSensitivity(text: string): SensitivityValue | null {
   let best: SensitivityValue | null = null;
+  if (!text.includes('::')) return best; // no inline field at all (most texts): skip the scan
   for (const m of text.matchAll(INLINE)) best = strictest(best, parseSensitivity(m[1]) ?? { sensitivity: 'sensitive' });
   return best;
 }
@@ -117,7 +118,8 @@ const RULES: Rule[] = [
   // a money amount with a word that makes it someone's finances (a price alone is not)
   {
     kind: 'financial',
-    test: /(?=.*(?:[$€£¥]\s?\d|\b\d[\d,.]*\s?(?:k|usd|eur|gbp|chf|dollars|euros|pounds)\b))(?=.*\b(?:rent|paid|pays?|owes?|owed|earns?|earned|bills?|balance|transfer\w*|invoice\w*|debit\w*|credit\w*|deposit\w*|withdraw\w*|refund\w*|fees?|tax\w*|bonus|allowance|savings)\b)/is,
+    // anchored: tried once from the start, not at every position (unanchored it was quadratic in the text's length)
+    test: /^(?=.*(?:[$€£¥]\s?\d|\b\d[\d,.]*\s?(?:k|usd|eur|gbp|chf|dollars|euros|pounds)\b))(?=.*\b(?:rent|paid|pays?|owes?|owed|earns?|earned|bills?|balance|transfer\w*|invoice\w*|debit\w*|credit\w*|deposit\w*|withdraw\w*|refund\w*|fees?|tax\w*|bonus|allowance|savings)\b)/is,
   },
   { kind: 'financial', test: /\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){3,7}\b/ }, // an IBAN's shape
   // a bank export's row, as the CSV reader gives it ("amount: -1250.00; payee: …")
@@ -135,8 +137,46 @@ export function classifyText(text: string): SensitivityValue | null {
   return null;
 }
 
+/**
+ * The label a text is stored with, set where it is written: the strictest of what it was made
+ * from (`from`: the labels of its sources, a turn's taint), its own inline markers and the
+ * rules. Personal when nothing says more. Every writer of stored text (the archive, replies,
+ * summaries, DM rows) labels with this, and every reader of a stored entry reads it back with
+ * `labelOf`, so text written before labels existed is judged by the same rules.
+ */
+export function labelText(text: string, ...from: (SensitivityValue | null | undefined)[]): SensitivityValue {
+  let best: SensitivityValue | null = strictest(markedSensitivity(text), classifyText(text));
+  for (const f of from) best = strictest(best, f);
+  return best ?? { sensitivity: 'personal' };
+}
+
+/** A stored entry's label: its own (as stored), and what the rules and its markers say of its text. */
+export function labelOf(entry: { text: string; sensitivity?: Sensitivity | undefined; kind?: SensitiveKind | undefined }): SensitivityValue {
+  const stored: SensitivityValue | null = entry.sensitivity ? { sensitivity: entry.sensitivity, ...(entry.kind ? { kind: entry.kind } : {}) } : null;
+  return labelText(entry.text, stored);
+}
+
+/** Whether text with this label may go to a service that runs at `locality`: only a local one receives what is sensitive. */
+export function mayGo(label: SensitivityValue | null | undefined, locality: 'local' | 'hosted'): boolean {
+  return locality === 'local' || label?.sensitivity !== 'sensitive';
+}
+
 /** The rules' verdict, as a spelling (`sensitive/phi`), or undefined. */
 export function sensitivityOfText(text: string): string | undefined {
   const c = classifyText(text);
   return c && c.sensitivity === 'sensitive' ? formatSensitivity(c) : undefined;
 }
+
+/**
+ * Every kind of text that carries a label from when it is written (or, for a tool's result,
+ * from when it arrives), and its writer. The privacy test (test/integration/egress-labels.test.ts)
+ * plants a canary in each, reworded, across a restart: a kind added here without a planting
+ * there fails it.
+ */
+export const LABELLED_TEXTS = {
+  'archive-message': "src/core/conversation.ts labels the message by the rules; src/memory/archive-format.ts writes it as the entry's last line",
+  reply: 'src/core/conversation.ts: the strictest label of what its turn drew on (its message, history, tool results)',
+  summary: 'src/core/distill.ts: a summary, decision or quote made from a labelled message carries its label',
+  'mcp-result': "src/core/tool-loop.ts: an external tool's result, by the rules, taints its turn",
+  'dm-message': "src/storage/private-store.ts: a DM row's sensitivity column",
+} as const;

@@ -1,47 +1,34 @@
 /**
  * Taint: a reply whose turn drew on withheld or sensitive context may repeat it in words no
- * record matches ("Sure! Bob's PIN is …"), so it is marked, and a hosted service that would
- * receive it later (an online voice reading it aloud) is not given it. The ledger keeps, per
- * place, whether the turn now running is tainted and the last tainted replies, both bounded.
+ * record matches ("Sure! Bob's PIN is …"). Once written, the reply carries that as its label
+ * (the archive's `[sensitivity:: …]` line, a DM row's column: src/core/sensitivity.ts), which
+ * survives a restart and has no window. What is kept here is only the turn *now running* in
+ * each place, so the sentences spoken while it streams (before its reply is stored) are judged
+ * by the turn's taint too.
  */
 const MAX_PLACES = 200;
-const MAX_REPLIES = 50;
 
-const norm = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
-
-export class TaintLedger {
-  private readonly places = new Map<string, { running: { turnId: string; tainted: () => boolean } | null; replies: string[] }>();
-
-  private entry(place: string) {
-    let e = this.places.get(place);
-    if (e) this.places.delete(place);
-    else e = { running: null, replies: [] };
-    this.places.set(place, e); // most recently used last
-    while (this.places.size > MAX_PLACES) this.places.delete(this.places.keys().next().value!);
-    return e;
-  }
+export class RunningTurns {
+  private readonly places = new Map<string, { turnId: string; tainted: () => boolean }>();
 
   /** A turn starts in `place`; `tainted` says, at any moment, whether it has drawn on sensitive context yet. */
   begin(place: string, turnId: string, tainted: () => boolean): void {
-    this.entry(place).running = { turnId, tainted };
+    this.places.delete(place);
+    this.places.set(place, { turnId, tainted });
+    while (this.places.size > MAX_PLACES) this.places.delete(this.places.keys().next().value!);
   }
 
-  /** The turn ended: a tainted one's reply is remembered. Returns whether it was tainted. */
-  settle(place: string, turnId: string, reply: string, alsoTainted = false): boolean {
-    const e = this.places.get(place);
-    if (!e || e.running?.turnId !== turnId) return alsoTainted;
-    const tainted = alsoTainted || e.running.tainted();
-    e.running = null;
-    if (tainted && reply.trim()) e.replies.push(norm(reply));
-    if (e.replies.length > MAX_REPLIES) e.replies.shift();
-    return tainted;
+  /** The turn ended; returns whether it was tainted (or `alsoTainted`). */
+  settle(place: string, turnId: string, alsoTainted = false): boolean {
+    const running = this.places.get(place);
+    if (running?.turnId !== turnId) return alsoTainted;
+    this.places.delete(place);
+    return alsoTainted || running.tainted();
   }
 
-  /** Whether `text` may carry sensitive context: said while a tainted turn runs in `place`, or part of a tainted reply (of `place`, or of any place when it is unknown). */
-  tainted(text: string, place?: string): boolean {
-    const t = norm(text);
-    if (!t) return false;
-    const entries = place === undefined ? [...this.places.values()] : [this.places.get(place)].filter((e) => e !== undefined);
-    return entries.some((e) => (place !== undefined && e.running?.tainted() === true) || e.replies.some((r) => r.includes(t) || t.includes(r)));
+  /** Whether a tainted turn is running in `place` (in any place when it is unknown). */
+  tainted(place?: string): boolean {
+    if (place !== undefined) return this.places.get(place)?.tainted() === true;
+    return [...this.places.values()].some((r) => r.tainted());
   }
 }

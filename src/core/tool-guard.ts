@@ -1,10 +1,13 @@
 /**
  * The boundary before an external tool runs. A tool with side effects runs only after the person
- * said yes to the exact arguments; arguments bound for a hosted tool server have what is
- * sensitive in the turn's scope withheld (the egress guard's scrub), so private memory the model
- * read never leaves the machine through a tool call.
+ * said yes to the exact arguments. A hosted tool server is decided by label, not by text: a turn
+ * that drew on sensitive context (its message, its history, what its tools found is labelled
+ * sensitive) never calls one with arguments, in any wording; nor do arguments the rules call
+ * sensitive. What does go has the sensitive lines of the scope withheld (the egress guard's
+ * scrub) as a second net.
  */
 import type { Tool, ToolContext } from './tools/tool.js';
+import { classifyText, isSensitive } from './sensitivity.js';
 
 export type GuardedCall = { ok: true; args: unknown } | { ok: false; content: string; summary: string };
 
@@ -16,6 +19,12 @@ export async function guardToolCall(tool: Tool, args: unknown, ctx: ToolContext)
     const scrub = ctx.scrubForHosted;
     if (!scrub)
       return { ok: false, content: `error: ${origin.server} is a hosted tool server and this turn cannot check what is sensitive; it was not called`, summary: 'not run (hosted, unchecked)' };
+    if (hasArguments(args) && (ctx.tainted?.() === true || isSensitive(classifyText(JSON.stringify(args)))))
+      return {
+        ok: false,
+        content: `not run: ${origin.server} is a hosted tool server and this turn drew on memory marked sensitive, so nothing from it is sent there. Answer without it.`,
+        summary: 'not run (hosted, sensitive turn)',
+      };
     sent = await scrubStrings(args, scrub);
   }
   if (origin.confirm) {
@@ -41,4 +50,11 @@ async function scrubStrings(value: unknown, scrub: (text: string) => Promise<str
     return Object.fromEntries(entries);
   }
   return value;
+}
+
+/** Whether a call carries any argument text (an empty object or no value carries none). */
+function hasArguments(args: unknown): boolean {
+  if (args === null || args === undefined) return false;
+  if (typeof args === 'object') return Object.values(args).some(hasArguments);
+  return typeof args === 'string' ? args.trim() !== '' : true;
 }

@@ -7,6 +7,7 @@
  * and the project's `notes/_log.md`) by the knowledge graph; this module picks the records and
  * renders a chain as plain lines for every front door.
  */
+import { labelText, parseSensitivity, type Sensitivity } from './sensitivity.js';
 import type { KnowledgeGraph, PrivateRecord, PrivateRecordEvent } from './ports/index.js';
 import { rankRecords } from './records/match.js';
 
@@ -41,6 +42,8 @@ export interface RecordChain {
   state: string;
   said: string;
   handEdited: boolean;
+  /** The record's label (its own, or its page's): a hosted reader is not given a sensitive one. */
+  sensitivity: Sensitivity;
   steps: ChainStep[];
   /** Set when the record asked for was merged away into this one. */
   askedFor?: string;
@@ -112,6 +115,7 @@ function privateChain(r: PrivateRecord, events: readonly PrivateRecordEvent[]): 
     state: r.state,
     said: r.said,
     handEdited: r.via === 'manual',
+    sensitivity: labelText(r.statement, parseSensitivity(r.sensitivity)).sensitivity,
     steps,
   };
 }

@@ -27,8 +27,12 @@ export function subscribedCalendars(config: Config): CalendarServer[] {
   }
 }
 
-/** Every service the configuration sends anything to, and each subscribed calendar's server. */
-export function configuredDestinations(config: Config, calendars: readonly CalendarServer[] = []): Destination[] {
+/**
+ * Every service the configuration sends anything to: each subscribed calendar's server, and the
+ * servers of data/mcp.json with the locality each declares.
+ */
+export function configuredDestinations(config: Config, more: { calendars?: readonly CalendarServer[]; toolServers?: readonly { name: string; locality: 'local' | 'hosted' }[] } = {}): Destination[] {
+  const { calendars = [], toolServers = [] } = more;
   const out: Destination[] = [];
   if (config.LLM_PROVIDER === 'embedded') out.push({ kind: 'chat', id: 'the embedded model', locality: 'local' });
   else out.push({ kind: 'chat', id: `${config.LLM_MODEL}@${publicUrl(config.LLM_BASE_URL)}`, locality: where(config.LLM_BASE_URL, config.LLM_LOCALITY, 'LLM') });
@@ -45,23 +49,25 @@ export function configuredDestinations(config: Config, calendars: readonly Calen
       : { kind: 'text-to-speech', id: `espeak-ng (${config.TTS_LOCAL_VOICE})`, locality: 'local' },
   );
   for (const c of calendars) out.push({ kind: 'calendar', id: `${c.name} (${c.kind === 'caldav' ? 'CalDAV' : '.ics'}, ${c.address})`, locality: c.locality });
+  for (const s of toolServers) out.push({ kind: 'mcp-tool-server', id: s.name, locality: s.locality });
+  out.push({ kind: 'mcp-client', id: 'its clients (Claude Desktop, Cursor…)', locality: config.MCP_SERVER_LOCALITY });
   return out;
 }
 
 /** The doctor's privacy part: one line per service, a warning for each that leaves the machine. */
 export function privacyPart(config: Config): Part {
-  const list = configuredDestinations(config, subscribedCalendars(config));
+  const list = configuredDestinations(config, { calendars: subscribedCalendars(config) });
   const lines = describeDestinations(list);
   return {
     name: 'privacy',
     checks: list.map((d, i) => ({
       name: `privacy: ${d.kind}`,
-      run: async () =>
-        d.locality === 'local' ? ok(lines[i] ?? '') : warn(lines[i] ?? '', `this service is outside this machine; point it at a local server, or set ${envOf(d.kind)}_LOCALITY=local if it is yours`),
+      run: async () => (d.locality === 'local' ? ok(lines[i] ?? '') : warn(lines[i] ?? '', `this service is outside this machine; point it at a local server, or ${envOf(d.kind)} if it is yours`)),
     })),
   };
 }
 
 function envOf(kind: Destination['kind']): string {
-  return { chat: 'LLM', memory: 'MEMORY_LLM', embedder: 'EMBEDDING', 'speech-to-text': 'STT', 'text-to-speech': 'TTS', calendar: 'CALENDAR' }[kind];
+  const env = { chat: 'LLM', memory: 'MEMORY_LLM', embedder: 'EMBEDDING', 'speech-to-text': 'STT', 'text-to-speech': 'TTS', 'mcp-client': 'MCP_SERVER', calendar: 'CALENDAR' } as const;
+  return kind === 'mcp-tool-server' ? 'set its "locality": "local" in data/mcp.json' : `set ${env[kind]}_LOCALITY=local`;
 }

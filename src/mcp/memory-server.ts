@@ -5,9 +5,11 @@
  * person of the project said it — for the memory lane and then the promotion gate
  * (src/core/outside-facts.ts); never a page write.
  *
- * The client counts as hosted unless MCP_SERVER_LOCALITY=local: then sensitive pages, records
- * and hits are left out, and every text passes the same egress boundary as a hosted model's
- * prompt (`withholdSensitive`). Private (DM) memory is never served.
+ * The client counts as hosted unless MCP_SERVER_LOCALITY=local: then it is served exactly as the
+ * hosted chat model is, by label: a page, record, chain, link or hit labelled sensitive (its
+ * page's front matter, its own marker, an archived message's label, or what the rules say of
+ * its text) is left out, not matched; every text then also passes the egress line matcher as a
+ * second net (`withholdSensitive`). Private (DM) memory is never served.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -16,6 +18,7 @@ import type { AssistantApi, Place } from '../core/assistant-api.js';
 import type { ProjectConfig } from '../core/ports/index.js';
 import { whyText } from '../core/why.js';
 import { projectOrigin } from '../core/project-origin.js';
+import { labelText, parseSensitivity } from '../core/sensitivity.js';
 import { errorMessage } from '../util/error-text.js';
 
 export interface MemoryServerOptions {
@@ -66,7 +69,15 @@ export function createMemoryServer(o: MemoryServerOptions): McpServer {
     <A extends { project?: string | undefined }>(work: (args: A, place: Place) => Promise<CallToolResult>) =>
     (args: A) =>
       run(async () => work(args, await placeOf(args.project)));
-  const visible = (s: string | undefined) => !hosted || s !== 'sensitive';
+  /** Whether a text with this label (and what the rules say of `text`) may be shown to the client. */
+  const visible = (s: string | undefined, text = '') => !hosted || labelText(text, parseSensitivity(s)).sensitivity !== 'sensitive';
+
+  /** Paths of the pages labelled sensitive (for a hosted client). */
+  const sensitivePages = async (place: Place): Promise<Set<string>> => {
+    if (!hosted) return new Set();
+    const graph = await o.assistant.memory.pageLinks(place);
+    return new Set((graph?.pages ?? []).filter((p) => !visible(p.sensitivity)).map((p) => p.path));
+  };
 
   server.registerTool(
     'search',
@@ -76,7 +87,7 @@ export function createMemoryServer(o: MemoryServerOptions): McpServer {
       annotations: READ,
     },
     inProject(async (args, place) => {
-      const hits = (await o.assistant.memory.searchMemory(place, args.query, args.limit ?? 8)).filter((h) => visible(h.sensitivity));
+      const hits = (await o.assistant.memory.searchMemory(place, args.query, args.limit ?? 8)).filter((h) => visible(h.sensitivity, h.text));
       const text = hits.length
         ? hits.map((h) => `${h.page}:${h.lineStart}-${h.lineEnd}${h.heading ? ` (${h.heading})` : ''} score ${h.score.toFixed(2)}\n${h.text.trim()}`).join('\n\n')
         : `no hits for "${args.query}"`;
@@ -92,7 +103,13 @@ export function createMemoryServer(o: MemoryServerOptions): McpServer {
       const note = await o.assistant.memory.readNote(place, path, 'view');
       if (!note) throw new NotFound(`no page ${path}`);
       if (!visible(note.sensitivity)) return out(place, `${path} is marked sensitive: it is not shown to a hosted client`);
-      return out(place, `# ${note.title}\n(path notes/${note.path} · updated ${note.updated} · confidence ${note.confidence})\n\n${note.body.trim()}`);
+      // a line labelled sensitive (its marker, or what the rules say of it) is left out by label
+      const body = note.body
+        .trim()
+        .split('\n')
+        .map((l) => (visible(undefined, l) ? l : '[withheld: a line marked sensitive]'))
+        .join('\n');
+      return out(place, `# ${note.title}\n(path notes/${note.path} · updated ${note.updated} · confidence ${note.confidence})\n\n${body}`);
     }),
   );
 
@@ -104,7 +121,10 @@ export function createMemoryServer(o: MemoryServerOptions): McpServer {
       annotations: READ,
     },
     inProject(async (args, place) => {
-      const notes = (await o.assistant.memory.listNotes(place)).filter((n) => !args.category || n.path.toLowerCase().startsWith(`${args.category.toLowerCase().replace(/\/$/, '')}/`));
+      const hidden = await sensitivePages(place);
+      const notes = (await o.assistant.memory.listNotes(place))
+        .filter((n) => !hidden.has(n.path) && visible(undefined, n.title))
+        .filter((n) => !args.category || n.path.toLowerCase().startsWith(`${args.category.toLowerCase().replace(/\/$/, '')}/`));
       return out(place, notes.length ? notes.map((n) => `${n.path} — ${n.title}`).join('\n') : 'no pages');
     }),
   );
@@ -121,9 +141,13 @@ export function createMemoryServer(o: MemoryServerOptions): McpServer {
         .toLowerCase();
       const page = graph.pages.find((p) => p.path.replace(/\.md$/i, '').toLowerCase() === want || p.title.toLowerCase() === want);
       if (!page) throw new NotFound(`no page ${args.page}`);
+      if (!visible(page.sensitivity)) return out(place, 'this page is marked sensitive: it is not shown to a hosted client');
       const title = (path: string | null) => graph.pages.find((p) => p.path === path)?.title ?? path ?? '';
-      const from = graph.links.filter((l) => l.from === page.path).map((l) => `→ ${l.to ?? `${l.target} (no page yet)`} (${l.label || 'related'})`);
-      const to = graph.links.filter((l) => l.to === page.path).map((l) => `← ${l.from} ${title(l.from)} (${l.label || 'related'})`);
+      // a link to or from a sensitive page is left out whole: its label can say why the page is sensitive
+      const shown = (path: string | null) => path === null || visible(graph.pages.find((p) => p.path === path)?.sensitivity);
+      const links = graph.links.filter((l) => shown(l.from) && shown(l.to) && visible(undefined, `${l.target} ${l.label}`));
+      const from = links.filter((l) => l.from === page.path).map((l) => `→ ${l.to ?? `${l.target} (no page yet)`} (${l.label || 'related'})`);
+      const to = links.filter((l) => l.to === page.path).map((l) => `← ${l.from} ${title(l.from)} (${l.label || 'related'})`);
       return out(place, [`${page.path} — ${page.title}`, ...from, ...to].join('\n'));
     }),
   );
@@ -136,7 +160,11 @@ export function createMemoryServer(o: MemoryServerOptions): McpServer {
       annotations: READ,
     },
     inProject(async (args, place) => {
-      return out(place, whyText(await o.assistant.memory.why(place, { query: args.query })));
+      const answer = await o.assistant.memory.why(place, { query: args.query });
+      // a sensitive record is left out with its statement, not quoted for the line matcher to miss
+      const chains = answer.chains.filter((c) => visible(c.sensitivity, c.statement));
+      const left = answer.chains.length - chains.length;
+      return out(place, whyText({ ...answer, chains }) + (left ? `\n(${left} record(s) marked sensitive are not shown to a hosted client)` : ''));
     }),
   );
 
@@ -157,7 +185,7 @@ export function createMemoryServer(o: MemoryServerOptions): McpServer {
     inProject(async (args, place) => {
       const page = args.page?.replace(/^notes\//, '').toLowerCase();
       const list = (await o.assistant.memory.records(place))
-        .filter((r) => visible(r.sensitivity))
+        .filter((r) => visible(r.sensitivity, r.statement))
         .filter((r) => !page || r.page.toLowerCase() === page || r.page.toLowerCase() === `${page}.md` || r.pageTitle.toLowerCase() === page)
         .filter((r) => !args.category || r.category === args.category)
         .filter((r) => !args.status || r.status === args.status)

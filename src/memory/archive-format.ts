@@ -11,16 +11,29 @@
  *
  *     The reply.
  *
+ *     ### 18:21:02 · Alice · [↗](terminal:1764440462000)
+ *
+ *     I take sumatriptan for my migraines.
+ *     [sensitivity:: sensitive/phi]
+ *
+ * An entry's label (src/core/sensitivity.ts `labelText`, set when it is written) is its last
+ * line when it is sensitive: `[sensitivity:: sensitive/phi]`, read back into `sensitivity` and
+ * `kind` and not into the text. An entry without one is personal (or what the rules say of it).
+ *
  * Times are UTC. A line of message text that would read as an entry header is written
  * with one extra leading backslash and read back without it, so any text round-trips; a
  * speaker whose name ends in "(reply)" likewise gets a backslash before the "(", so only the
  * assistant's own entries end in " (reply)".
  */
 import type { LogEntry } from '../core/ports/index.js';
+import { formatSensitivity, labelOf, parseSensitivity } from '../core/sensitivity.js';
 
 const HEADER_START = /^### (\d\d:\d\d:\d\d) · /;
 const LINK = ' · [↗](';
 const ESCAPED_HEADER = /^(\\*)### \d\d:\d\d:\d\d · /;
+
+/** The last line of a labelled entry. */
+const LABEL_LINE = /^\s*\[sensitivity::\s*([^\]]*)\]\s*$/i;
 
 export const LOG_FILE = /^(\d{4}-\d{2}-\d{2})\.md$/;
 
@@ -87,7 +100,10 @@ export function formatLogEntry(entry: LogEntry): string {
   const reply = entry.role === 'assistant' ? ' (reply)' : '';
   const source = entry.source.replace(/[\s<>]/g, '');
   const body = entry.text.replace(/\r\n?/g, '\n').split('\n').map(escapeLine).join('\n').trimEnd();
-  return `\n### ${hhmmss} · ${escapeSpeaker(cleanSpeaker(entry.speaker))}${reply} · [↗](<${source}>)\n\n${body}\n`;
+  // labelled as written: what the writer said, and the rules (so no writer can store a sensitive message unlabelled)
+  const l = labelOf(entry);
+  const label = l.sensitivity === 'sensitive' ? `\n[sensitivity:: ${formatSensitivity(l)}]` : '';
+  return `\n### ${hhmmss} · ${escapeSpeaker(cleanSpeaker(entry.speaker))}${reply} · [↗](<${source}>)\n\n${body}${label}\n`;
 }
 
 interface Header {
@@ -147,7 +163,11 @@ export function parseLog(content: string, date: string, baseOffset = 0, firstLin
     let last = body.length;
     while (last > first && body[last - 1]?.trim() === '') last--;
     while (first < last && body[first]?.trim() === '') first++;
-    entries.push({ ...rest, text: body.slice(first, last).map(unescapeLine).join('\n') });
+    const label = last > first ? LABEL_LINE.exec(body[last - 1] ?? '') : null;
+    const value = label ? (parseSensitivity(label[1]) ?? { sensitivity: 'sensitive' as const }) : null;
+    if (label) last--;
+    while (last > first && body[last - 1]?.trim() === '') last--;
+    entries.push({ ...rest, text: body.slice(first, last).map(unescapeLine).join('\n'), ...(value ? { sensitivity: value.sensitivity, ...(value.kind ? { kind: value.kind } : {}) } : {}) });
     current = null;
   };
   lines.forEach((line, i) => {

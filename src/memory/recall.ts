@@ -113,7 +113,7 @@ export class HybridRecall implements Recall {
     if (!q) return [];
     const now = (this.options.clock ?? systemClock).now();
     const shape = classifyQuery(q, now);
-    const found = await this.gather(q, shape, scope.project, limit, scope.notesOnly ? 'notes/' : undefined);
+    const found = await this.gather(q, shape, scope.project, limit, scope.notesOnly ? 'notes/' : undefined, scope.tainted === true);
     const fused = performance.now();
     const fusion = fuse(found, q, shape, this.weights);
     const hop = this.options.links && this.weights.hop > 0 ? this.options.links : null;
@@ -138,14 +138,14 @@ export class HybridRecall implements Recall {
   }
 
   /** What each pass finds for a question, once the project's index is up to date; fusion then merges them. */
-  async gather(q: string, shape: QueryShape, project: string, limit: number, pagePrefix?: string): Promise<Candidates> {
+  async gather(q: string, shape: QueryShape, project: string, limit: number, pagePrefix?: string, tainted = false): Promise<Candidates> {
     const terms = keyTerms(q, this.options.maxTerms ?? 32);
     const embedder = this.index.embedder;
     let vector: Float32Array | undefined;
     const embedding = performance.now();
     try {
-      // a question the rules call sensitive is never sent to a hosted embedder: keywords answer it
-      if (embedder.locality === 'hosted' && isSensitive(classifyText(q))) vector = undefined;
+      // a question the rules call sensitive, or asked by a tainted turn, is never sent to a hosted embedder: keywords answer it
+      if (embedder.locality === 'hosted' && (tainted || isSensitive(classifyText(q)))) vector = undefined;
       else vector = embedder.embedQuery ? await embedder.embedQuery(q) : (await embedder.embed([q]))[0];
     } catch (err) {
       // the embedder is down: keyword search still answers

@@ -6,7 +6,7 @@
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { MemoryUnavailableError } from '../core/errors.js';
-import { sensitivityOf } from '../core/sensitivity.js';
+import { labelOf } from '../core/sensitivity.js';
 import type { Clock, Decision, Embedder, LogEntry, MemoryLayers, PrivateStore, Quote } from '../core/ports/index.js';
 import { forgottenBy, type Tombstone } from '../core/tombstones.js';
 import { migrateRecords, SqlitePrivateRecords } from './private-records.js';
@@ -150,7 +150,12 @@ export class SqlitePrivateStore implements PrivateStore {
   }
 
   appendMessage(userId: string, entry: LogEntry): void {
-    this.use((q) => q.insertMessage.run(userId, entry.time, entry.speaker, entry.source, entry.text, entry.role, entry.sensitivity ?? sensitivityOf(entry.text)));
+    this.use((q) => q.insertMessage.run(userId, entry.time, entry.speaker, entry.source, entry.text, entry.role, labelOf(entry).sensitivity));
+  }
+
+  /** The newest messages labelled sensitive, of every user (to judge text whose place is not known). */
+  sensitiveEverywhere(limit: number): LogEntry[] {
+    return this.use(() => (this.db.prepare("SELECT * FROM dm_messages WHERE sensitivity = 'sensitive' ORDER BY id DESC LIMIT ?").all(limit) as Row[]).map(toEntry));
   }
 
   sensitiveMessages(userId: string): LogEntry[] {

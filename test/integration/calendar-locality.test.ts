@@ -175,7 +175,7 @@ describe('calendar servers are listed where every service is', () => {
       ['Family', 'hosted'],
       ['Home', 'local'],
     ]);
-    const listed = configuredDestinations(config, servers).filter((d) => d.kind === 'calendar');
+    const listed = configuredDestinations(config, { calendars: servers }).filter((d) => d.kind === 'calendar');
     expect(listed.map((d) => d.locality)).toEqual(['hosted', 'local']);
     expect(listed[0]?.id).toContain('cloud.example.com');
     const items = settingsView(config, servers).items.filter((i) => i.job.startsWith('Keeps the calendar'));

@@ -175,6 +175,7 @@ describe('Discord slash commands', () => {
         state: 'fresh',
         said: '2026-06-08',
         handEdited: false,
+        sensitivity: 'personal',
         steps: [{ at: '2026-06-01T10:00:00.000Z', kind: 'added', text: 'stated, and written (by distillation; gate 0.66)', source: 'https://discord.com/channels/1/2/101' }],
       },
     ];

@@ -245,8 +245,11 @@ function sentToChat(w: World): string {
   );
 }
 
+/** Driven, with labels and a restart, by test/integration/egress-labels.test.ts (which covers every destination). */
+const DRIVEN_WITH_LABELS = ['mcp-tool-server', 'mcp-client'] as const;
+
 /** Drivers: how each destination that can be hosted is exercised and read back. */
-const DRIVERS: Record<Exclude<DestinationKind, 'memory'>, (w: World) => string> = {
+const DRIVERS: Record<Exclude<DestinationKind, 'memory' | (typeof DRIVEN_WITH_LABELS)[number]>, (w: World) => string> = {
   chat: sentToChat,
   // the search questions the scripted model asked are its own words; everything else the index sent is Charlie's
   embedder: (w) => JSON.stringify(w.embedder.embedInputs.filter((t) => !w.asked.has(t))),
@@ -266,7 +269,7 @@ function leaks(sent: string, canaries: Record<string, string>): string[] {
 
 describe('privacy by type: no canary reaches any hosted destination', () => {
   it('every destination that can be hosted has a driver; the memory lane is local by type', () => {
-    expect(Object.keys(DRIVERS).sort()).toEqual(
+    expect([...Object.keys(DRIVERS), ...DRIVEN_WITH_LABELS].sort()).toEqual(
       Object.keys(DESTINATIONS)
         .filter((k) => k !== 'memory')
         .sort(),

@@ -45,10 +45,11 @@ async function exercise(client: Client, projectsDir: string, dataDir: string): P
   const pages = text(await client.callTool({ name: 'list_pages', arguments: {} }));
   expect(pages).toContain('People/Alice.md — Alice');
   expect(text(await client.callTool({ name: 'read_page', arguments: { path: 'People/Alice.md' } }))).toContain('likes climbing');
-  // a link to a sensitive page names it: withheld from a hosted client like the page itself
+  // a link to a sensitive page names it and its label can say why: left out for a hosted client, like the page itself
   const links = text(await client.callTool({ name: 'follow_links', arguments: { page: 'People/Alice' } }));
-  expect(links).toContain('[withheld: a page marked sensitive]');
-  expect(links).not.toContain('People/Bob.md');
+  expect(links).toContain('People/Alice.md — Alice');
+  expect(links).not.toContain('Bob');
+  expect(links).not.toContain('friend');
   const missing = (await client.callTool({ name: 'read_page', arguments: { path: 'People/Nobody.md' } })) as CallToolResult;
   expect(missing.isError).toBe(true);
 

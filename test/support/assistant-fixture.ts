@@ -79,6 +79,8 @@ export function makeAssistant<S extends ProjectStore = InMemoryProjectStore, P e
     clock,
     logger: opts.logger ?? silentLogger,
     settings: { ...testSettings, ...opts.settings },
+    // every place's stored entries, as main.ts reads them from the archives and private.db
+    ...(store instanceof InMemoryProjectStore ? { labelledEverywhere: () => Promise.resolve([...store.projects.values()].flatMap((p) => p.log)) } : {}),
   });
   return { assistant, store, privateStore, clock, graph };
 }

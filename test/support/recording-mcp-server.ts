@@ -17,14 +17,15 @@ export interface RecordingMcpServer {
   close(): Promise<void>;
 }
 
-export async function startRecordingMcpServer(): Promise<RecordingMcpServer> {
+/** `answer`: what the lookup tool returns for a question (by default it echoes the start of it). */
+export async function startRecordingMcpServer(answer: (q: string) => string = (q) => `found something about ${q.slice(0, 40)}`): Promise<RecordingMcpServer> {
   const bodies: string[] = [];
   const calls: { tool: string; args: unknown }[] = [];
   const make = () => {
     const server = new McpServer({ name: 'remote', version: '1.0.0' });
     server.registerTool('lookup', { description: 'Look a question up on the web and return what is found', inputSchema: { q: z.string() }, annotations: { readOnlyHint: true } }, async (args) => {
       calls.push({ tool: 'lookup', args });
-      return { content: [{ type: 'text', text: `found something about ${args.q.slice(0, 40)}` }] };
+      return { content: [{ type: 'text', text: answer(args.q) }] };
     });
     return server;
   };

@@ -17,11 +17,23 @@ describe('destinations', () => {
       },
       '/tmp',
     );
-    // calendar servers are not in the config: they are the subscriptions (from schedule.db)
-    const list = configuredDestinations(config, [{ name: 'Family', kind: 'caldav', address: 'https://cloud.example.com/…', locality: 'hosted' }]);
+    // calendar servers are not in the config: they are the subscriptions (from schedule.db); tool servers are data/mcp.json's
+    const list = configuredDestinations(config, {
+      calendars: [{ name: 'Family', kind: 'caldav', address: 'https://cloud.example.com/…', locality: 'hosted' }],
+      toolServers: [{ name: 'web', locality: 'hosted' }],
+    });
     expect(list.map((d) => d.kind).sort()).toEqual(Object.keys(DESTINATIONS).sort());
     const where = Object.fromEntries(list.map((d) => [d.kind, d.locality]));
-    expect(where).toEqual({ chat: 'hosted', memory: 'local', embedder: 'hosted', 'speech-to-text': 'local', 'text-to-speech': 'hosted', calendar: 'hosted' });
+    expect(where).toEqual({
+      chat: 'hosted',
+      memory: 'local',
+      embedder: 'hosted',
+      'speech-to-text': 'local',
+      'text-to-speech': 'hosted',
+      calendar: 'hosted',
+      'mcp-tool-server': 'hosted',
+      'mcp-client': 'hosted',
+    });
     expect(describeDestinations(list).find((l) => l.startsWith('a calendar server'))).toMatch(/Family \(CalDAV, https:\/\/cloud\.example\.com\/…\), hosted .*sensitive event is never written/);
     const lines = describeDestinations(list);
     expect(lines.find((l) => l.startsWith('the embedder'))).toMatch(/hosted .*sensitive chunks and questions are not sent/);
@@ -29,7 +41,7 @@ describe('destinations', () => {
   });
 
   it('a private setup leaves nothing', () => {
-    const config = loadConfig({ EMBEDDER: 'builtin', TTS: 'local' }, '/tmp');
+    const config = loadConfig({ EMBEDDER: 'builtin', TTS: 'local', MCP_SERVER_LOCALITY: 'local' }, '/tmp');
     expect(configuredDestinations(config).filter((d) => d.locality === 'hosted')).toEqual([]);
   });
 });

@@ -140,7 +140,8 @@ export interface KnowledgeGraph {
 /** A project's pages and the labelled links between them, as read from the pages. */
 export interface PageLinks {
   /** Paths relative to notes/. */
-  pages: { path: string; title: string; category: string }[];
+  /** `sensitivity`: the page's label (its front matter), so a reader for a hosted service leaves it and the links to it out. */
+  pages: { path: string; title: string; category: string; sensitivity: Sensitivity }[];
   /** `to` is the page the link resolves to, or null when no page has that name yet (`target` as written). */
   links: { from: string; to: string | null; target: string; label: string }[];
 }

@@ -1,6 +1,6 @@
 /** Ports owned by the core: project memory. Adapters implement them; nothing here imports infrastructure. */
 import type { ForgetOutcome, ForgetTarget, Tombstone } from '../tombstone-types.js';
-import type { Sensitivity } from '../sensitivity.js';
+import type { SensitiveKind, Sensitivity } from '../sensitivity.js';
 
 /** Identifies where a project came from; ids are strings (Discord snowflakes etc.). */
 export interface ProjectOrigin {
@@ -67,8 +67,13 @@ export interface LogEntry {
   text: string;
   /** `user` for people, `assistant` for Charlie's own replies. */
   role: 'user' | 'assistant';
-  /** Set when stored as sensitive (private rows); otherwise read from the entry's marker. */
+  /**
+   * The label it was stored with (the archive's trailing `[sensitivity:: …]` line, a DM row's
+   * column), set when it was written; read it with `labelOf`, which also applies the rules.
+   */
   sensitivity?: Sensitivity;
+  /** The kind of a sensitive label (`phi`, `credential`, `financial`). */
+  kind?: SensitiveKind;
 }
 
 /** Position in the archive: the log file name and a byte offset into it. */

@@ -56,6 +56,8 @@ export interface RecallScope {
   limit?: number;
   /** Only note pages (records and the pages they live on): for "why", where archive messages would fill the hits. */
   notesOnly?: boolean;
+  /** Asked by a turn that drew on sensitive context: the question gets no hosted vector (keywords answer it). */
+  tainted?: boolean;
 }
 
 export interface Recall {

@@ -4,6 +4,8 @@ import { renderLayers } from '../private-search.js';
 import { recordIds, withoutSensitiveRecords } from '../record-view.js';
 import type { RecallHit } from '../ports/index.js';
 import { clip, defineTool } from './tool.js';
+import { releasableLayers } from '../sensitive-records.js';
+import { mayGo } from '../sensitivity.js';
 
 function where(h: RecallHit): string {
   const lines = h.lineStart > 0 ? `:${h.lineStart}-${h.lineEnd}` : '';
@@ -31,7 +33,8 @@ export const readMemory = defineTool({
     part: z.enum(['all', 'summary', 'decisions', 'quotes']).default('all').describe('which layer to read'),
   }),
   async execute(args, ctx) {
-    const { layers } = await ctx.home.layers();
+    const { layers: all } = await ctx.home.layers();
+    const layers = releasableLayers(all, ctx.modelLocality);
     return {
       content: clip(renderLayers(layers, args.part)),
       summary: `read ${args.part === 'all' ? 'memory' : args.part}: ${layers.decisions.length} decisions, ${layers.quotes.length} quotes`,
@@ -52,7 +55,14 @@ export const searchMemory = defineTool({
   async execute(args, ctx) {
     const found = await ctx.home.search(args.query, args.limit);
     // sensitive records never reach a hosted model; a passage left empty is dropped
-    const hits = ctx.modelLocality === 'hosted' ? found.map((h) => ({ ...h, text: withoutSensitiveRecords(h.text) })).filter((h) => h.text.trim()) : found;
+    // a passage labelled sensitive (a page, a block, an archived message) is not served to a hosted model at all
+    const hits =
+      ctx.modelLocality === 'hosted'
+        ? found
+            .filter((h) => mayGo(h.sensitivity ? { sensitivity: h.sensitivity } : null, 'hosted'))
+            .map((h) => ({ ...h, text: withoutSensitiveRecords(h.text) }))
+            .filter((h) => h.text.trim())
+        : found;
     const content = hits
       .map((h) => `[${where(h)}] (${age(h)}score ${h.score.toFixed(2)}; ${h.confidence !== undefined ? `confidence ${h.confidence.toFixed(2)}; ` : ''}${h.why.join('+')})${caveats(h)}\n${h.text}`)
       .join('\n\n');

@@ -53,6 +53,8 @@ export interface ToolContext {
   modelLocality: 'local' | 'hosted';
   /** A tool showed the model something sensitive (a local model may read it): the turn is tainted. */
   sawSensitive(record: SensitiveRecord): void;
+  /** Whether the turn has drawn on sensitive context so far: then no hosted tool server gets arguments. */
+  tainted?: () => boolean;
   /**
    * Asks the person before a tool with side effects runs (a button, a y/N), with the exact
    * arguments. Absent: the front door cannot ask, so such a tool does not run.

@@ -63,7 +63,7 @@ export function linkMap(snap: WikiSnapshot): Map<string, string[]> {
 export function pageLinks(snap: WikiSnapshot): PageLinks {
   const pages = [...snap.pages.values()];
   return {
-    pages: pages.map((p) => ({ path: p.path, title: p.title, category: p.category })),
+    pages: pages.map((p) => ({ path: p.path, title: p.title, category: p.category, sensitivity: p.sensitivity })),
     links: pages.flatMap((p) => p.links.map((l) => ({ from: p.path, to: snap.target(l.target), target: l.target, label: l.label }))),
   };
 }

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { escapeSpeaker, LOG_FILE, parseLog } from '../archive-format.js';
 import { z } from 'zod';
 import { parseYamlLimited, splitFrontMatter } from '../store/front-matter.js';
-import { parseSensitivity, sensitivityOf } from '../../core/sensitivity.js';
+import { labelOf, parseSensitivity, sensitivityOf } from '../../core/sensitivity.js';
 import type { Sensitivity } from '../../core/ports/index.js';
 
 export interface Chunk {
@@ -143,15 +143,18 @@ const LONG_MESSAGE_SECTION = 2000;
 
 function chunkLog(page: string, date: string, content: string, options: ChunkOptions): Chunk[] {
   const entries = parseLog(content, date);
+  // each entry's label, read once: the label it was stored with, and the rules
+  const labels = entries.map((e) => labelOf(e).sensitivity);
   const n = options.neighbours ?? 2;
   const said = (i: number) => `${entries[i]!.speaker}: ${opening(entries[i]!.text, CONTEXT_WORDS)}`;
   return entries.flatMap((e, i) => {
     const context: string[] = [];
-    for (let j = Math.max(0, i - n); j <= Math.min(entries.length - 1, i + n); j++) if (j !== i) context.push(said(j));
+    // a neighbour labelled sensitive lends no words to another message's context (which a hosted embedder receives)
+    for (let j = Math.max(0, i - n); j <= Math.min(entries.length - 1, i + n); j++) if (j !== i && labels[j] !== 'sensitive') context.push(said(j));
     // the speaker as the archive writes it, so only the assistant's own entries end in " (reply)" (fusion.ts)
     const heading = `${spokenDate(date)} ${e.time.slice(11, 16)} · ${escapeSpeaker(e.speaker)}${e.role === 'assistant' ? ' (reply)' : ''}`;
-    // the marker of a sensitive message covers every section of it
-    const sensitivity = sensitivityOf(e.text);
+    // the label the message was stored with (and the rules) covers every section of it
+    const sensitivity = labels[i] ?? 'sensitive';
     const mark = sensitivity === 'sensitive' ? '\nsensitive' : '';
     const base = { page, context: context.join('\n'), entity: e.speaker, updated: e.time, staleness: 5, sensitivity };
     const sections = e.text.length > LONG_MESSAGE ? messageSections(e.text, e.endLine) : [];

@@ -114,6 +114,7 @@ function chainOf(r: MemoryRecord, byId: ReadonlyMap<string, RecordEvent[]>, now:
     state: d.state,
     said: r.said,
     handEdited: r.handEdited,
+    sensitivity: r.sensitivity,
     steps,
   };
 }

@@ -393,5 +393,5 @@ export class FileProjectStore implements ProjectStore {
 }
 
 function plainEntry(e: LogEntry): LogEntry {
-  return { time: e.time, speaker: e.speaker, source: e.source, text: e.text, role: e.role };
+  return { time: e.time, speaker: e.speaker, source: e.source, text: e.text, role: e.role, ...(e.sensitivity ? { sensitivity: e.sensitivity } : {}), ...(e.kind ? { kind: e.kind } : {}) };
 }

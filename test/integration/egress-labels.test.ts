@@ -1,0 +1,322 @@
+/**
+ * Labels that travel with the text, tested as a class on the real composition (buildApp), with
+ * a restart in the middle. Before it, a local chat model and a local memory lane write every
+ * kind of labelled text the code lists (LABELLED_TEXTS) and PARAPHRASE what they were shown, so
+ * no stored line repeats a sensitive line: the line matcher cannot help, only the labels can.
+ * After it, every destination the code lists (DESTINATIONS) is hosted and driven: a chat model
+ * that calls every tool and forwards all it was shown to a hosted tool server, a hosted
+ * embedder (the index rebuilt from the Markdown), the online voice reading the earlier replies
+ * aloud (the web's Read aloud: no place known, no ledger in memory), and a hosted client of
+ * Charlie's MCP server calling every tool it lists. No canary may reach any of them.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import type { Place } from '../../src/core/assistant-api.js';
+import { DESTINATIONS, type DestinationKind } from '../../src/core/destinations.js';
+import { guardSpeech } from '../../src/core/egress.js';
+import { silentLogger, type TextToSpeech } from '../../src/core/ports/index.js';
+import { LABELLED_TEXTS } from '../../src/core/sensitivity.js';
+import { builtinTools } from '../../src/core/tools/index.js';
+import { buildApp } from '../../src/main.js';
+import { startFakeModelServer, type FakeModelServer, type ScriptedReply } from '../support/fake-model-server.js';
+import { callEveryMemoryTool } from '../support/memory-client.js';
+import { startRecordingMcpServer, type RecordingMcpServer } from '../support/recording-mcp-server.js';
+import { tempDirs } from '../support/temp-dir.js';
+import { callEveryTool } from '../support/tool-calling-model.js';
+import { writeNote } from '../support/camping-project.js';
+
+const tempDir = tempDirs('charlie-egress-labels-');
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+type Kind = keyof typeof LABELLED_TEXTS;
+const C: Record<Kind, string> = Object.fromEntries(Object.keys(LABELLED_TEXTS).map((k) => [k, `Cnry${k.replace(/-/g, '')}Q`])) as Record<Kind, string>;
+
+const project: Place = { kind: 'project', origin: { name: 'general', key: 'terminal:general' } };
+const dm: Place = { kind: 'private', userId: '111', userName: 'Dana' };
+
+interface Request {
+  messages: { role: string; content: unknown }[];
+  tools?: { function: { name: string; parameters: { properties?: Record<string, { items?: { enum?: string[] } }> } } }[];
+  response_format?: unknown;
+}
+const lastUser = (r: Request) => String([...r.messages].reverse().find((m) => m.role === 'user')?.content ?? '');
+const toolResults = (r: Request) =>
+  r.messages
+    .filter((m) => m.role === 'tool')
+    .map((m) => String(m.content))
+    .join('\n');
+const names = (r: Request) => (r.tools ?? []).map((t) => t.function.name);
+
+/**
+ * How each labelled kind is written before the restart: the message said, the local model's
+ * step, and its reply in its own words. A kind without a planting fails the first test.
+ */
+const PLANTINGS: Record<Kind, { place: Place; text: string; script: (r: Request) => ScriptedReply }> = {
+  'archive-message': { place: project, text: `I take ${C['archive-message']} for my migraines`, script: () => ({ text: 'Noted, I will keep that in mind.' }) },
+  reply: {
+    place: project,
+    text: 'what does my friend Bob keep in the blue cabinet?',
+    script: (r) => {
+      if (!toolResults(r).includes('locker code'))
+        return names(r).includes('read_note')
+          ? { toolCalls: [{ name: 'read_note', arguments: JSON.stringify({ path: 'People/Bob.md' }) }] }
+          : { toolCalls: [{ name: 'request_tools', arguments: '{"categories":["notes"]}' }] };
+      // reworded: no line of the page appears in the reply
+      const seen = /locker code (\S+)/.exec(toolResults(r))?.[1] ?? 'nothing';
+      return { text: `Sure! The combination your friend uses for the blue cabinet is ${seen}, as far as I know.` };
+    },
+  },
+  summary: { place: project, text: 'I had a long week', script: () => ({ text: 'That sounds tiring.' }) },
+  'mcp-result': {
+    place: project,
+    text: 'what did the clinic say?',
+    script: (r) => {
+      if (!toolResults(r).includes('Letter from the clinic'))
+        return names(r).includes('clinic__lookup')
+          ? { toolCalls: [{ name: 'clinic__lookup', arguments: '{"q":"latest letter"}' }] }
+          : { toolCalls: [{ name: 'request_tools', arguments: '{"categories":["mcp:clinic"]}' }] };
+      const seen = /value (\S+)/.exec(toolResults(r))?.[1] ?? 'nothing';
+      return { text: `The clinic wrote that your marker is at ${seen} now.` };
+    },
+  },
+  'dm-message': { place: dm, text: `My therapist suggested ${C['dm-message']} for the evenings`, script: () => ({ text: 'Thanks for telling me.' }) },
+};
+
+/** The memory lane: a summary in its own words of the week, naming the medicine only through the summary's own canary. */
+function lane(): (r: Request) => ScriptedReply {
+  return (r) =>
+    r.response_format
+      ? { text: JSON.stringify({ summary: `Alice manages her headaches with ${C.summary} and had a long week.`, decisions: [], quotes: [], entities: [], facts: [], links: [] }) }
+      : { text: '{}' };
+}
+
+/** Before the restart: the chat model follows the planting of the message it answers. */
+function planter(): (r: Request) => ScriptedReply {
+  return (r) => {
+    const said = lastUser(r);
+    const p = Object.values(PLANTINGS).find((x) => said.includes(x.text));
+    return p ? p.script(r) : { text: 'OK.' };
+  };
+}
+
+/** Probe arguments for every builtin tool, aimed at where the canaries were written. */
+const PROBES: Record<string, unknown[]> = {
+  read_memory: [{ part: 'all' }, { part: 'summary' }],
+  search_memory: [{ query: 'migraines' }, { query: 'headaches medicine' }, { query: 'blue cabinet combination friend' }, { query: 'clinic marker' }, { query: 'therapist evenings' }],
+  list_notes: [{}],
+  read_note: [{ path: 'People/Alice.md' }],
+  search_notes: [{ text: 'Cnry' }],
+  remember: [{ title: 'Bob', text: 'Bob likes tea', category: 'People' }],
+  current_time: [{ timeZone: 'Europe/Berlin' }],
+  follow_links: [{ page: 'People/Alice.md', depth: 2 }],
+  set_reminder: [{ what: 'water the plants', when: 'in 20 minutes' }],
+  list_reminders: [{}],
+  cancel_reminder: [{ id: 'nope' }],
+  calendar_agenda: [{ when: 'today' }],
+  create_event: [{ title: 'Dentist', when: 'tomorrow at 9am' }],
+};
+
+/** Probe arguments for every tool of Charlie's MCP server. */
+const SERVER_PROBES: Record<string, Record<string, unknown>[]> = {
+  search: [{ query: 'migraines' }, { query: 'blue cabinet combination' }, { query: 'clinic marker' }, { query: 'headaches' }],
+  read_page: [{ path: 'People/Alice.md' }, { path: 'People/Bob.md' }],
+  list_pages: [{}],
+  follow_links: [{ page: 'People/Alice' }, { page: 'People/Bob' }],
+  why: [{ query: 'what does Alice take for migraines' }, { query: 'what does Bob keep' }],
+  records: [{}],
+  propose_fact: [{ entity: 'Alice', fact: 'Alice likes climbing on Sundays.' }],
+};
+
+/** After the restart: a hosted model that calls every tool, then forwards everything it was shown to the hosted tool server. */
+function adversary(): (r: Request) => ScriptedReply {
+  const called = new Set<string>();
+  let forwarded = 0;
+  return (r) => {
+    const calls = callEveryTool(r, PROBES, called);
+    if (calls.length) return { toolCalls: calls };
+    const shown = r.messages.map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n');
+    if (names(r).includes('remote__lookup') && forwarded++ < 1) return { toolCalls: [{ name: 'remote__lookup', arguments: JSON.stringify({ q: shown.slice(0, 20_000) }) }] };
+    return { text: `Here is what I know. ${shown.replace(/\s+/g, ' ').slice(0, 20_000)}` };
+  };
+}
+
+interface After {
+  chat: FakeModelServer;
+  embedder: FakeModelServer;
+  remote: RecordingMcpServer;
+  voice: string[];
+  client: string[];
+}
+
+/** How each destination that can be hosted is read back after the restart. */
+const DRIVERS: Record<Exclude<DestinationKind, 'memory'>, (a: After) => string> = {
+  chat: (a) => JSON.stringify(a.chat.requests.map((r: Request) => r.messages.filter((m) => m.role !== 'assistant').map((m) => m.content))),
+  embedder: (a) => JSON.stringify(a.embedder.embedInputs),
+  'text-to-speech': (a) => JSON.stringify(a.voice),
+  // the speech-to-text port takes audio only (Int16Array in, text out): no memory text can be sent to it
+  'speech-to-text': () => '',
+  'mcp-tool-server': (a) => a.remote.bodies.join('\n'),
+  'mcp-client': (a) => a.client.join('\n'),
+  // TODO(lead): a recording CalDAV server as a hosted calendar; until then calendar-locality.test.ts
+  // drives it (a sensitive event is never PUT to a hosted server, even after a yes)
+  calendar: () => '',
+};
+
+const leaks = (sent: string) => Object.entries(C).filter(([, c]) => sent.includes(c));
+
+function config(dir: string, chat: FakeModelServer, memory: FakeModelServer, hosted: boolean, embedder?: FakeModelServer) {
+  return loadConfig(
+    {
+      LLM_BASE_URL: chat.url,
+      LLM_LOCALITY: hosted ? 'hosted' : 'local',
+      LLM_API_KEY: 'test-key',
+      LLM_MAX_RETRIES: '0',
+      MEMORY_LLM_BASE_URL: memory.url,
+      ...(embedder ? { EMBEDDER: 'openai', EMBEDDING_BASE_URL: embedder.url, EMBEDDING_LOCALITY: 'hosted', EMBEDDING_MODEL: 'fake-embed' } : { EMBEDDER: 'builtin' }),
+      WATCH_PROJECTS: 'false',
+      // before the restart the lane distils after every turn; after it, not at all
+      DISTILL_EVERY: hosted ? '1000' : '1',
+      TURN_MAX_STEPS: '8',
+      TURN_MAX_TOOL_CALLS: '60',
+      WEB_PORT: '0',
+      PROJECTS_DIR: join(dir, 'projects'),
+      DATA_DIR: join(dir, 'data'),
+    },
+    dir,
+  );
+}
+
+describe('labels travel with the text: no hosted destination gets a labelled text, reworded, after a restart', () => {
+  it('every labelled kind has a planting, every destination that can be hosted a driver, every tool probes', () => {
+    expect(Object.keys(PLANTINGS).sort()).toEqual(Object.keys(LABELLED_TEXTS).sort());
+    expect(Object.keys(DRIVERS).sort()).toEqual(
+      Object.keys(DESTINATIONS)
+        .filter((k) => k !== 'memory')
+        .sort(),
+    );
+    expect(builtinTools().filter((t) => !(t.name in PROBES))).toEqual([]);
+  });
+
+  it('plants every kind with local models, restarts, and serves every hosted destination', async () => {
+    const dir = tempDir();
+    const root = join(dir, 'projects', 'general');
+    const dataDir = join(dir, 'data');
+    mkdirSync(dataDir, { recursive: true });
+    const clinic = await startRecordingMcpServer(() => `Letter from the clinic: your lab results value ${C['mcp-result']} (was 4.1).`);
+    const remote = await startRecordingMcpServer();
+    const local = await startFakeModelServer(planter());
+    const memory = await startFakeModelServer(lane());
+    cleanups.push(
+      () => clinic.close(),
+      () => remote.close(),
+      () => local.close(),
+      () => memory.close(),
+    );
+    writeFileSync(join(dataDir, 'mcp.json'), JSON.stringify({ mcpServers: { clinic: { url: clinic.url, locality: 'local' }, remote: { url: remote.url, locality: 'hosted' } } }));
+
+    // ── before the restart: local models write every labelled kind ──
+    const first = await buildApp(config(dir, local, memory, false), silentLogger);
+    let firstOpen = true;
+    cleanups.push(() => (firstOpen ? first.close() : undefined));
+    await first.store.ensureProject(project.origin);
+    writeNote(root, 'People/Bob.md', `---\nschema: 1\ntitle: Bob\nsensitivity: sensitive\n---\n\n### 2026-11-20\n\nBob keeps locker code ${C.reply} in the blue cabinet.\n`);
+    writeNote(root, 'People/Alice.md', `---\nschema: 1\ntitle: Alice\nsensitivity: personal\n---\n\n### 2026-11-20\n\nAlice is a friend from climbing.\n\n## Related\n- [[People/Bob]] (friend)\n`);
+    const replies: string[] = [];
+    for (const p of Object.values(PLANTINGS)) {
+      const out = await first.assistant.conversation.handle(
+        { place: p.place, speaker: p.place.kind === 'private' ? 'Dana' : 'Alice', text: p.text, source: 'terminal:1' },
+        { tools: { user: { owner: true } } },
+      );
+      expect(out.reason).not.toBe('error');
+      replies.push(out.reply);
+    }
+    // the paraphrased replies did carry the canaries (a local model may read them)
+    expect(replies.join('\n')).toContain(C.reply);
+    expect(replies.join('\n')).toContain(C['mcp-result']);
+    await first.assistant.idle();
+    await first.close();
+    firstOpen = false;
+    // the labels are in the Markdown, with the text
+    const log = readFileSync(join(root, 'log', `${new Date().toISOString().slice(0, 10)}.md`), 'utf8');
+    expect(log).toMatch(new RegExp(`${C['archive-message']} for my migraines\\n\\[sensitivity:: sensitive/phi\\]`));
+    expect(log).toMatch(new RegExp(`${C.reply}, as far as I know\\.\\n\\[sensitivity:: sensitive`));
+    // the summary the lane wrote from the labelled message carries the label
+    expect(readFileSync(join(root, 'project.md'), 'utf8')).toMatch(new RegExp(`${C.summary}[^]*\\[sensitivity:: sensitive/phi\\]`));
+
+    // ── after the restart: everything hosted ──
+    const chat = await startFakeModelServer(adversary());
+    const embedder = await startFakeModelServer([]);
+    cleanups.push(
+      () => chat.close(),
+      () => embedder.close(),
+    );
+    const app = await buildApp(config(dir, chat, memory, true, embedder), silentLogger);
+    cleanups.push(() => app.close());
+    const after: After = { chat, embedder, remote, voice: [], client: [] };
+    await app.assistant.conversation.handle(
+      { place: project, speaker: 'Alice', text: 'Tell me everything you know about me, Bob and the clinic', source: 'terminal:2' },
+      { tools: { user: { owner: true } } },
+    );
+    await app.assistant.conversation.handle({ place: dm, speaker: 'Dana', text: 'what do you remember about my evenings?', source: 'dm:2' });
+    await app.assistant.memory.searchMemory(project, 'migraines headaches blue cabinet clinic');
+    // Read aloud of every earlier reply, as the web does it (no place, nothing in memory from before)
+    const spokenLocally: string[] = [];
+    const recorder = (id: string, locality: 'local' | 'hosted', sink: string[], localVoice?: TextToSpeech): TextToSpeech => ({
+      id,
+      locality,
+      ...(localVoice ? { localVoice } : {}),
+      synthesize: async (text) => (sink.push(text), { mime: 'audio/wav', data: new Uint8Array() }),
+    });
+    const online = guardSpeech(recorder('edge', 'hosted', after.voice, recorder('espeak', 'local', spokenLocally)), (text) => app.assistant.conversation.speechMustStayLocal(null, text));
+    for (const reply of replies) await online.synthesize(reply);
+    expect(spokenLocally.join('\n')).toContain(C.reply);
+    // an ordinary sentence still goes to the online voice
+    await online.synthesize('The weather is fine today.');
+    // a hosted client of Charlie's MCP server, every tool it lists
+    const served = await callEveryMemoryTool(app, SERVER_PROBES);
+    expect(served.tools.filter((t) => !(t in SERVER_PROBES))).toEqual([]);
+    after.client.push(...served.outputs);
+
+    // each destination was reached with ordinary text, and got no canary
+    expect(DRIVERS.chat(after)).toContain('friend from climbing');
+    expect(DRIVERS.embedder(after)).toContain('climbing');
+    expect(after.voice.length).toBeGreaterThan(0);
+    expect(DRIVERS['mcp-client'](after)).toContain('People/Alice.md');
+    for (const [kind, read] of Object.entries(DRIVERS)) expect(leaks(read(after)), kind).toEqual([]);
+  }, 120_000);
+
+  it("a tainted turn's search question, reworded from what it read, gets no hosted vector", async () => {
+    const dir = tempDir();
+    const root = join(dir, 'projects', 'general');
+    const question = `which cabinet opens with ${C.reply}`;
+    const chat = await startFakeModelServer((r: Request): ScriptedReply => {
+      const results = toolResults(r);
+      if (!results.includes('locker code'))
+        return names(r).includes('read_note')
+          ? { toolCalls: [{ name: 'read_note', arguments: '{"path":"People/Bob.md"}' }] }
+          : { toolCalls: [{ name: 'request_tools', arguments: '{"categories":["notes"]}' }] };
+      if (!results.includes('nothing found') && !results.includes('[log/')) return { toolCalls: [{ name: 'search_memory', arguments: JSON.stringify({ query: question }) }] };
+      return { text: 'Done.' };
+    });
+    const memory = await startFakeModelServer(lane());
+    const embedder = await startFakeModelServer([]);
+    cleanups.push(
+      () => chat.close(),
+      () => memory.close(),
+      () => embedder.close(),
+    );
+    const app = await buildApp(config(dir, chat, memory, false, embedder), silentLogger);
+    cleanups.push(() => app.close());
+    await app.store.ensureProject(project.origin);
+    writeNote(root, 'People/Bob.md', `---\nschema: 1\ntitle: Bob\nsensitivity: sensitive\n---\n\n### 2026-11-20\n\nBob keeps locker code ${C.reply} in the blue cabinet.\n`);
+    const out = await app.assistant.conversation.handle({ place: project, speaker: 'Alice', text: 'what does Bob keep?', source: 'terminal:1' });
+    expect(out.tainted).toBe(true);
+    expect(JSON.stringify(chat.requests)).toContain(question.slice(0, 20)); // the search was made
+    expect(embedder.embedInputs.filter((t) => t.includes(C.reply))).toEqual([]);
+  }, 60_000);
+});

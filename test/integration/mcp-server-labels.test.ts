@@ -1,0 +1,77 @@
+/**
+ * Charlie's MCP server serves a hosted client (the default) by label, exactly as the hosted chat
+ * model is served. Records marked in every spelling the parser reads (sensitiveSpellings()),
+ * an unknown kind, a record the rules call sensitive, a link to a sensitive page, and an
+ * archived message the rules classify: `why`, `records`, `search`, `follow_links` and
+ * `list_pages` return none of them, and a local client still gets them all.
+ */
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import type { Place } from '../../src/core/assistant-api.js';
+import { silentLogger } from '../../src/core/ports/index.js';
+import { sensitiveSpellings } from '../../src/core/sensitivity.js';
+import { buildApp } from '../../src/main.js';
+import { writeNote } from '../support/camping-project.js';
+import { callEveryMemoryTool } from '../support/memory-client.js';
+import { tempDirs } from '../support/temp-dir.js';
+
+const tempDir = tempDirs('charlie-mcp-labels-');
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+const project: Place = { kind: 'project', origin: { name: 'general', key: 'terminal:general' } };
+const spellings = [...sensitiveSpellings(), 'sensitive/biometric'];
+const canary = (i: number) => `Cnrywhy${i}Q`;
+const RULES = 'CnryrulesQ';
+const LINK = 'CnrylinkQ';
+const MESSAGE = 'CnrymessageQ';
+
+const PROBES: Record<string, Record<string, unknown>[]> = {
+  why: [{ query: 'what does Carol take' }, { query: 'Carol' }, { query: 'Carol password' }],
+  records: [{}, { page: 'People/Carol.md' }],
+  search: [{ query: 'Carol takes' }, { query: 'migraines' }, { query: 'Carol password' }],
+  follow_links: [{ page: 'People/Carol' }],
+  list_pages: [{}],
+  read_page: [{ path: 'People/Carol.md' }],
+  propose_fact: [],
+};
+
+async function setup() {
+  const dir = tempDir();
+  const config = loadConfig({ EMBEDDER: 'builtin', WATCH_PROJECTS: 'false', PROJECTS_DIR: join(dir, 'projects'), DATA_DIR: join(dir, 'data'), LLM_BASE_URL: 'http://127.0.0.1:9/v1' }, dir);
+  const app = await buildApp(config, silentLogger);
+  cleanups.push(() => app.close());
+  await app.store.ensureProject((project as Extract<Place, { kind: 'project' }>).origin);
+  const root = join(dir, 'projects', 'general');
+  const facts = spellings.map((s, i) => `- Carol takes ${canary(i)} daily. [type:: identity] [sensitivity:: ${s}] [source:: manual]`);
+  writeNote(
+    root,
+    'People/Carol.md',
+    `---\nschema: 2\ntitle: Carol\nsensitivity: personal\n---\n\nCarol is a friend from climbing.\n\n## Facts\n- Carol likes climbing. [type:: preference] [source:: manual]\n${facts.join('\n')}\n- Carol's password is ${RULES}. [type:: identity] [source:: manual]\n\n## Related\n- [[Health/Carol-Clinic]] (${LINK} clinic)\n`,
+  );
+  writeNote(root, 'Health/Carol-Clinic.md', `---\nschema: 2\ntitle: Carol clinic\nsensitivity: sensitive\n---\n\nThe clinic.\n`);
+  // the message that says it, archived as a turn archives it (no reply asked for)
+  await app.assistant.conversation.handle({ place: project, speaker: 'Carol', text: `I take ${MESSAGE} for my migraines`, source: 'terminal:1', reply: false });
+  return app;
+}
+
+const all = [...spellings.map((_, i) => canary(i)), RULES, LINK, MESSAGE];
+
+describe("Charlie's MCP server serves a hosted client by label", () => {
+  it('why, records, search, follow_links and list_pages return no labelled record, link or message', async () => {
+    const app = await setup();
+    const hosted = (await callEveryMemoryTool(app, PROBES, 'hosted')).outputs.join('\n');
+    expect(hosted).toContain('likes climbing');
+    expect(all.filter((c) => hosted.includes(c))).toEqual([]);
+  }, 60_000);
+
+  it('a local client is given them (the filter is the label, not a blanket refusal)', async () => {
+    const app = await setup();
+    const local = (await callEveryMemoryTool(app, PROBES, 'local')).outputs.join('\n');
+    expect(local).toContain(canary(0));
+    expect(local).toContain(LINK);
+  }, 60_000);
+});
