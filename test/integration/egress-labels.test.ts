@@ -119,6 +119,12 @@ const PROBES: Record<string, unknown[]> = {
   cancel_reminder: [{ id: 'nope' }],
   calendar_agenda: [{ when: 'today' }],
   create_event: [{ title: 'Dentist', when: 'tomorrow at 9am' }],
+  // no machine is known here: the SSH tools answer from memory (nothing to connect to) and reach no host
+  ssh_connect: [{ machine: 'NAS' }],
+  ssh_run: [{ machine: 'NAS', command: 'uptime' }],
+  ssh_read: [{ machine: 'NAS', path: '/etc/hostname' }],
+  ssh_list: [{ machine: 'NAS', path: '/' }],
+  ssh_copy: [{ machine: 'NAS', from: '/a', to: '/b' }],
 };
 
 /** Probe arguments for every tool of Charlie's MCP server. */
