@@ -25,12 +25,12 @@ export interface AnswerDeps {
   clock: Clock;
   settings: { assistantName: string; limits: LoopLimits; temperature: number };
   tools: Tool[];
-  /** Tools from MCP servers, offered by category (absent: none). */
-  toolSource?: { source: ToolSource; maxDefinitions: number } | undefined;
+  /** Tools from MCP servers, offered by category. */
+  toolSource: { source: ToolSource; maxDefinitions: number };
   egress: EgressGuard;
   writer: MemoryWriter;
-  reminders?: ReminderDesk | undefined;
-  calendar?: CalendarDesk | undefined;
+  reminders: ReminderDesk;
+  calendar: CalendarDesk;
 }
 
 /** What `answer` needs to build the prompt and run the tool loop. */
@@ -98,7 +98,7 @@ export async function answer(deps: AnswerDeps, ask: Ask, history: LogEntry[]): P
       sawSensitive: (r) => ask.found.push(r),
       ...(ask.access?.confirm ? { confirm: ask.access.confirm } : {}),
       scrubForHosted: (text) => deps.egress.scrubText(egressScope(home), text),
-      ...(deps.reminders ? { time: { desk: deps.reminders, asker: ask.asker, ...(deps.calendar ? { calendar: deps.calendar } : {}) } } : {}),
+      time: { desk: deps.reminders, asker: ask.asker, calendar: deps.calendar },
     },
     limits: { ...settings.limits, deadlineMs: ask.deadline.answerMs },
     turnId,
@@ -111,7 +111,7 @@ export async function answer(deps: AnswerDeps, ask: Ask, history: LogEntry[]): P
 
 /** The tool servers this person may use in this turn (none when the front door did not say who asks). */
 function turnSource(from: AnswerDeps['toolSource'], access: TurnToolAccess | undefined): TurnToolSource | undefined {
-  if (!from || !access) return undefined;
+  if (!access) return undefined;
   const groups = from.source.groups(access.user);
   return groups.length ? { groups, load: (category, signal) => from.source.load(category, signal), maxDefinitions: from.maxDefinitions } : undefined;
 }

@@ -22,7 +22,7 @@ import type { LoopLimits } from './tool-loop.js';
 import type { ToolSource } from './tool-source.js';
 import { builtinTools } from './tools/index.js';
 import type { Tool } from './tools/tool.js';
-import { InMemoryWriteRequests, type WriteRequestStore } from './write-requests.js';
+import type { WriteRequestStore } from './write-requests.js';
 
 export interface AssistantSettings {
   assistantName: string;
@@ -46,17 +46,17 @@ export interface AssistantDeps extends MemoryStores {
   logger: Logger;
   settings: AssistantSettings;
   tools?: Tool[];
-  /** Tools from MCP servers, offered by category (absent: none); at most `maxDefinitions` tool definitions per request. */
-  toolSource?: { source: ToolSource; maxDefinitions: number };
+  /** Tools from MCP servers, offered by category; at most `maxDefinitions` tool definitions per request. */
+  toolSource: { source: ToolSource; maxDefinitions: number };
   newId?: () => string;
-  /** Where a hosted model's requests to remember wait for the memory lane (default: in memory). */
-  writeRequests?: WriteRequestStore;
-  /** Reflection on the projects' pages and their kept versions (absent: none). */
-  reflection?: Reflection;
-  /** Reminders the model may set for the person asking (absent: no scheduler). */
-  reminders?: ReminderDesk;
-  /** Subscribed calendars: the agenda and new events (absent: none). */
-  calendar?: CalendarDesk;
+  /** Where a hosted model's requests to remember wait for the memory lane. */
+  writeRequests: WriteRequestStore;
+  /** Reflection on the projects' pages and their kept versions. */
+  reflection: Reflection;
+  /** Reminders the model may set for the person asking. */
+  reminders: ReminderDesk;
+  /** Subscribed calendars: the agenda and new events. */
+  calendar: CalendarDesk;
 }
 
 export class Assistant implements AssistantApi {
@@ -75,8 +75,7 @@ export class Assistant implements AssistantApi {
       sensitiveRecords(deps.store, () => clock.now(), deps.privateStore, deps.privateRecords),
       (origins) => logger.info({ withheld: origins.length }, 'sensitive records withheld from a hosted model'),
     );
-    const writeRequests = deps.writeRequests ?? new InMemoryWriteRequests();
-    this.writer = new MemoryWriter({ model, memoryModel, clock, logger, writeRequests, settings: deps.settings, newId });
+    this.writer = new MemoryWriter({ model, memoryModel, clock, logger, writeRequests: deps.writeRequests, settings: deps.settings, newId });
     const open = (place: Place, recall?: Recall) => this.home(place, recall);
     this.conversation = new Conversation({
       model,
@@ -106,11 +105,11 @@ export class Assistant implements AssistantApi {
       recall,
       usage,
       graph,
-      ...(candidates ? { candidates } : {}),
-      ...(lastReflection ? { lastReflection } : {}),
-      ...(privateRecords ? { privateRecords } : {}),
-      ...(reflection ? { reflection } : {}),
-      ...(privateRecall ? { privateRecall } : {}),
+      candidates,
+      lastReflection,
+      privateRecords,
+      reflection,
+      privateRecall,
       now: () => clock.now(),
       distillEvery: settings.distillEvery,
     });
@@ -122,6 +121,6 @@ export class Assistant implements AssistantApi {
 
   async idle(): Promise<void> {
     await this.writer.idle();
-    await this.deps.reflection?.idle();
+    await this.deps.reflection.idle();
   }
 }

@@ -185,7 +185,7 @@ export class Conversation implements ConversationApi {
     }
     if (outcome.reply.trim() && outcome.reason !== 'cancelled') {
       // brought up once: noted on the records, so the next turn does not repeat it
-      for (const r of reminders) await home.records?.mark(r.ids, r.what, now.toISOString().slice(0, 10)).catch((err: unknown) => log.warn({ err }, 'reminder not noted'));
+      for (const r of reminders) await home.records.mark(r.ids, r.what, now.toISOString().slice(0, 10)).catch((err: unknown) => log.warn({ err }, 'reminder not noted'));
       try {
         await home.archive({ time: clock.now().toISOString(), speaker: settings.assistantName, source: message.source, text: outcome.reply, role: 'assistant' });
       } catch (error) {
@@ -203,7 +203,6 @@ export class Conversation implements ConversationApi {
 
   /** Past-due commitments of the speaker and open reviews about what the message names, not yet brought up. */
   private async remindersOf(home: Home, message: IncomingMessage, now: Date): Promise<Reminder[]> {
-    if (!home.records) return [];
     const ask = { speaker: message.speaker, text: message.text, ...(message.speakerId ? { speakerId: message.speakerId } : {}) };
     return remindersFor(await home.records.raisable(ask, now), this.deps.model.locality === 'hosted');
   }

@@ -49,19 +49,19 @@ export interface ReflectionDesk {
 
 export interface HomeCapabilities {
   readonly id: HomeId;
-  /** Typed records and their history (null: a private conversation without a private records store). */
-  readonly inspector: RecordInspector | null;
+  /** Typed records and their history. */
+  readonly inspector: RecordInspector;
   /** A project's pages (null in a private conversation: it has none). */
   readonly pages: PageShelf | null;
-  /** Reflection and kept page versions (null in a private conversation, or without a memory model). */
+  /** Reflection and kept page versions (null in a private conversation). */
   readonly versions: PageVersions | null;
 }
 
 interface CapabilityStores {
   store: ProjectStore;
   graph: KnowledgeGraph;
-  privateRecords?: PrivateRecords;
-  reflection?: ReflectionDesk;
+  privateRecords: PrivateRecords;
+  reflection: ReflectionDesk;
   now(): Date;
 }
 
@@ -81,13 +81,11 @@ export function projectCapabilities(slug: string, stores: CapabilityStores, sear
       forget: (target, by, options) => store.forget(slug, target, by, options),
       forgettable: () => storeForgettable(store, slug),
     },
-    versions: reflection
-      ? {
-          reflect: () => reflection.run(slug, 'all'),
-          list: (page) => reflection.versions(slug, page),
-          restore: (page, version) => reflection.restore(slug, page, version),
-        }
-      : null,
+    versions: {
+      reflect: () => reflection.run(slug, 'all'),
+      list: (page) => reflection.versions(slug, page),
+      restore: (page, version) => reflection.restore(slug, page, version),
+    },
   };
 }
 
@@ -95,12 +93,10 @@ export function privateCapabilities(userId: string, stores: CapabilityStores): H
   const records = stores.privateRecords;
   return {
     id: { kind: 'private', userId },
-    inspector: records
-      ? {
-          records: async () => records.list(userId, stores.now()).map(privateRecordView),
-          why: async (ask) => privateWhy(records.list(userId, stores.now()), ask, (ids) => records.history(userId, ids)),
-        }
-      : null,
+    inspector: {
+      records: async () => records.list(userId, stores.now()).map(privateRecordView),
+      why: async (ask) => privateWhy(records.list(userId, stores.now()), ask, (ids) => records.history(userId, ids)),
+    },
     pages: null,
     versions: null,
   };

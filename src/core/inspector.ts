@@ -72,20 +72,19 @@ export class MemoryInspector implements MemoryApi {
     const home = await this.home(place);
     if (!home.pages) return [];
     const items = await home.pages.forgettable();
-    for (const r of (await home.inspector?.records()) ?? []) if (r.id) items.push({ label: `record ${r.pageTitle}: ${r.statement}`, target: { kind: 'record', path: r.page, id: r.id } });
+    for (const r of await home.inspector.records()) if (r.id) items.push({ label: `record ${r.pageTitle}: ${r.statement}`, target: { kind: 'record', path: r.page, id: r.id } });
     return items;
   }
 
   async memoryCandidates(place: Place): Promise<Candidate[]> {
-    const candidates = (await this.home(place)).records?.candidates;
-    if (!candidates) return [];
+    const candidates = (await this.home(place)).records.candidates;
     const now = this.deps.clock.now().toISOString();
     return (await candidates.list()).filter((c) => c.expires > now).sort((a, b) => b.score - a.score);
   }
 
   async promoteCandidate(place: Place, key: string): Promise<boolean> {
     const records = (await this.home(place)).records;
-    if (!records?.candidates || !key.trim()) return false;
+    if (!key.trim()) return false;
     const taken = await takeCandidate(records.candidates, key.trim());
     if (!taken) return false;
     // a person vouched for it: full confidence, provenance as it came, sensitivity as the gate sets it
@@ -99,22 +98,21 @@ export class MemoryInspector implements MemoryApi {
   }
 
   async why(place: Place, ask: { query: string } | { ids: readonly string[] }): Promise<WhyAnswer> {
-    const home = await this.home(place);
-    return home.inspector ? home.inspector.why(ask) : { chains: [], missing: [], unavailable: `${home.name}: no typed records are kept here` };
+    return (await this.home(place)).inspector.why(ask);
   }
 
   async reviewList(place: Place): Promise<ReviewPair[]> {
-    return (await (await this.home(place)).records?.reviewList()) ?? [];
+    return (await this.home(place)).records.reviewList();
   }
 
   async resolveReview(place: Place, id: string, choice: ReviewChoice): Promise<boolean> {
     const records = (await this.home(place)).records;
-    if (!records || !RECORD_ID.test(id.replace(/^\^/, ''))) return false;
+    if (!RECORD_ID.test(id.replace(/^\^/, ''))) return false;
     return records.review(id.replace(/^\^/, ''), choice);
   }
 
   async records(place: Place): Promise<RecordView[]> {
-    return (await (await this.home(place)).inspector?.records()) ?? [];
+    return (await this.home(place)).inspector.records();
   }
 
   async pageLinks(place: Place): Promise<PageLinks | null> {

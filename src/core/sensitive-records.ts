@@ -53,15 +53,14 @@ function pageNames(note: { path: string; title: string; aliases: string[] }): st
   return [note.path, bare, bare.replace(/-/g, ' '), note.title, ...note.aliases].filter((n) => n.trim());
 }
 
-export function sensitiveRecords(store: ProjectStore, now: () => Date, privateStore?: PrivateStore, privateRecords?: PrivateRecords): SensitiveRecords {
+export function sensitiveRecords(store: ProjectStore, now: () => Date, privateStore: PrivateStore, privateRecords: PrivateRecords): SensitiveRecords {
   return {
     async list(scope: EgressScope): Promise<SensitiveRecord[]> {
       if (scope.kind === 'private') {
-        if (!privateStore) return [];
         const out = layerRecords(privateStore.readLayers(scope.userId), { summary: 'private memory', decisions: 'private memory', quotes: 'private memory' });
         for (const e of privateStore.sensitiveMessages(scope.userId)) out.push({ origin: 'a private message', text: e.text });
         // every typed record marked sensitive, held and superseded ones too
-        for (const r of privateRecords?.list(scope.userId, now()) ?? []) if (isSensitive(r.sensitivity)) out.push({ origin: 'private memory', text: r.statement });
+        for (const r of privateRecords.list(scope.userId, now())) if (isSensitive(r.sensitivity)) out.push({ origin: 'private memory', text: r.statement });
         return out;
       }
       const slug = scope.slug;

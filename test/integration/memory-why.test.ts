@@ -151,7 +151,7 @@ describe('/memory why', () => {
     expect(why.chains.find((c) => c.id === kept)?.steps.map((s) => s.kind)).toEqual(['added', 'added', 'restated', 'merged', 'edited']);
   });
 
-  it('a review decision is part of the chain; a private conversation without records has none', async () => {
+  it('a review decision is part of the chain; a private conversation keeps its own records, not the project’s', async () => {
     fx = retrievalFixture();
     const clock = new FixedClock(new Date('2026-06-01T10:00:00Z'));
     const graph = new Wiki({ projectsDir: fx.projectsDir, clock, logger: silentLogger });
@@ -180,7 +180,7 @@ describe('/memory why', () => {
       ['2026-06-03', 'reviewed', `review decision: keep-new: superseded by ^${globex}`],
     ]);
     const dm = await assistant.memory.why({ kind: 'private', userId: '42', userName: 'Alice' }, { query: 'Sarah' });
-    expect(dm.unavailable).toContain('private');
+    expect(dm).toEqual({ chains: [], missing: [] }); // private.db holds no record of Sarah: the project's never reach a DM
   });
 
   it('in a DM: the history of each record in private.db (added with the gate and the message, restated, review, decision); older records by their fields', async () => {

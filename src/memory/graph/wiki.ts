@@ -52,6 +52,11 @@ export class Wiki implements KnowledgeGraph {
     this.pages = new PageRemoval(this.store, this.files, this.upkeep);
   }
 
+  /** The projects folder this graph writes under. */
+  get projectsDir(): string {
+    return this.o.projectsDir;
+  }
+
   notesDir(project: string): string {
     return this.store.notesDir(project);
   }
