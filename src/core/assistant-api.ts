@@ -2,44 +2,17 @@
  * What every front door (terminal, Discord text, voice, web, MCP) calls, in slices. Implemented
  * by `Assistant` in assistant.ts; front doors receive the slices they need as a parameter.
  */
-import type { Candidate } from './promotion.js';
+import type { Candidate } from './records/candidates.js';
 import type { ReviewChoice, ReviewPair } from './ports/index.js';
 import type { TurnEndReason, TurnEventListener } from './events.js';
 import type { ModelLane } from './lanes.js';
 import type { PageVersion, ReflectionReport, RestoreOutcome } from './reflection.js';
 import type { ForgetOutcome, ForgetTarget } from './tombstones.js';
-import type { PrivateForgetOutcome, PrivateForgetTarget, PrivateMemoryView } from './private-memory.js';
 import type { WhyAnswer } from './why.js';
 import type { ToolUser } from './tool-source.js';
 import type { ToolConfirm } from './tools/tool.js';
-import type { FileProblem, MemoryLayers, NoteSummary, Note, ProjectConfig, ProjectOrigin, PageLinks, RecallHit, RecordView } from './ports/index.js';
-
-/**
- * Where a message came from, as a front door knows it: a shared project (Markdown) or a private
- * DM (SQLite only). The assistant resolves it into a `Home` (core/home.ts) once per call.
- */
-export type Place = { kind: 'project'; origin: ProjectOrigin } | { kind: 'private'; userId: string; userName: string };
-
-/** The one stable key of a place (for per-place queues and buttons): the origin key, or `dm:<userId>`. */
-export function placeKey(place: Place): string {
-  return place.kind === 'project' ? place.origin.key : `dm:${place.userId}`;
-}
-
-export interface IncomingMessage {
-  place: Place;
-  speaker: string;
-  /** Stable id of the speaker (Discord user id), used for nothing but attribution. */
-  speakerId?: string;
-  text: string;
-  /** Link back to the message: Discord URL, `terminal:<ms>`, `voice:<ms>`. */
-  source: string;
-  time?: Date;
-  /** Image URLs (https: or data:) sent as image parts when the model accepts images. */
-  images?: string[];
-  mode?: 'text' | 'voice';
-  /** false = archive the message but do not answer (a channel message not addressed to Charlie). */
-  reply?: boolean;
-}
+import type { FileProblem, MemoryLayers, NoteSummary, Note, ProjectConfig, PageLinks, RecallHit, RecordView } from './ports/index.js';
+import type { IncomingMessage, Place } from './place.js';
 
 /** Who may use tool servers in this turn, and how the front door asks before a tool with side effects runs. */
 export interface TurnToolAccess {
@@ -99,6 +72,22 @@ export interface DistillOutcome {
   /** Messages distilled in this run. */
   messages: number;
   error?: string;
+}
+
+export interface PrivateMemoryView {
+  layers: MemoryLayers;
+  style: string;
+  messages: { count: number; first: string | null; last: string | null };
+  /** How many tombstones keep forgotten items from coming back. */
+  forgotten: number;
+}
+
+export type PrivateForgetTarget = { kind: 'decision' | 'quote'; index: number } | { kind: 'summary' } | { kind: 'messages'; sinceTime: string } | { kind: 'messages'; lastN: number };
+
+export interface PrivateForgetOutcome {
+  forgotten: boolean;
+  description: string;
+  messages: number;
 }
 
 /** A turn, and what a front door asks before sending text to a hosted service other than the chat model. */

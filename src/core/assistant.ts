@@ -4,7 +4,8 @@
  * memory (private-memory.ts), over one memory writer (memory-writer.ts). It resolves a place
  * into a `Home` (home.ts); front doors take only the slices they use (assistant-api.ts).
  */
-import type { AssistantApi, Place } from './assistant-api.js';
+import type { AssistantApi } from './assistant-api.js';
+import type { Place } from './place.js';
 import { Conversation } from './conversation.js';
 import { EgressGuard } from './egress.js';
 import { openHome, type Home, type MemoryStores } from './home.js';

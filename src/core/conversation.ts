@@ -3,7 +3,8 @@
  * Archive the message, build the context, run the bounded tool loop (core/answer.ts), archive
  * the reply, and schedule distillation off the reply's critical path (core/memory-writer.ts).
  */
-import { placeKey, type ConversationApi, type HandleOptions, type IncomingMessage, type Place, type TurnOutcome, type TurnToolAccess } from './assistant-api.js';
+import { type ConversationApi, type HandleOptions, type TurnOutcome, type TurnToolAccess } from './assistant-api.js';
+import { placeKey, type IncomingMessage, type Place } from './place.js';
 import { answer, egressScope, tapSensitive, unreadNotice, type AnswerDeps, type Ask } from './answer.js';
 import { CONTEXT_RETRY_NOTICE, MemoryUnavailableError, ModelError, modelErrorReply } from './errors.js';
 import type { SensitiveRecord } from './egress.js';

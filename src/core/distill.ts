@@ -26,7 +26,8 @@ import type {
   Quote,
   WriteOutcome,
 } from './ports/index.js';
-import { gateWrite, type CandidateStore } from './promotion.js';
+import { gateWrite } from './promotion.js';
+import { type CandidateStore } from './records/candidates.js';
 import { graphInstructions, graphReply, replyJsonSchema, pageMapText, toGraphWrite, type GraphItems, type Speaker } from './graph-distill.js';
 import { parseToolArguments } from './tool-args.js';
 import { shapeText } from './json-shape.js';

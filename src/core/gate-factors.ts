@@ -15,13 +15,7 @@
  */
 import { comparable as norm } from './comparable.js';
 import type { GraphFact, LogEntry } from './ports/index.js';
-
-export interface ScoreParts {
-  recency: number;
-  salience: number;
-  identity: number;
-  source: number;
-}
+import type { ScoreParts } from './records/candidates.js';
 
 export type GateWeights = ScoreParts;
 

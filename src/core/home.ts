@@ -5,72 +5,16 @@
  * asks which kind it is. What only projects have (entity notes) is a capability that is absent
  * (`notes: null`) in a private conversation.
  */
-import type { CandidateStore } from './promotion.js';
-import type { Place } from './assistant-api.js';
+import type { Place } from './place.js';
 import type { DistillTarget } from './distill.js';
 import { CharlieError } from './errors.js';
+import type { NoteShelf, ProjectGraph, RecordShelf } from './home-shelves.js';
 import { privateDistillGraph, privateRecordShelf } from './private-records.js';
-import type { Raisable } from './reminders.js';
 import { privateCapabilities, projectCapabilities, type HomeCapabilities, type ReflectionDesk } from './home-capabilities.js';
 import { searchPrivateHybrid } from './private-search.js';
 import type { PrivateRecallIndex } from './private-recall.js';
-import type {
-  FileProblem,
-  GraphWrite,
-  GraphWriteReport,
-  KnowledgeGraph,
-  LinkedPage,
-  LogEntry,
-  MemoryLayers,
-  Note,
-  NoteSummary,
-  PageCard,
-  PageMapEntry,
-  PageMapRequest,
-  PrivateRecords,
-  PrivateStore,
-  ProjectConfig,
-  ProjectStore,
-  Recall,
-  RecallHit,
-  ReviewChoice,
-  ReviewPair,
-  TextHit,
-  UsageKind,
-  UsageStore,
-} from './ports/index.js';
-
-/** Entity notes (Markdown pages under `notes/`): only shared projects have them. */
-export interface NoteShelf {
-  list(): Promise<NoteSummary[]>;
-  read(path: string): Promise<Note | null>;
-  /** Records that a note was used (opened, tagged, accepted): it feeds the recall boost. */
-  used(note: Note, kind: UsageKind): void;
-  grep(query: string, limit: number): Promise<TextHit[]>;
-}
-
-/** A project's knowledge graph (entity pages and their labelled links), bound to the project. */
-export interface ProjectGraph {
-  taxonomy(): Promise<readonly string[]>;
-  pageMap(request: PageMapRequest): Promise<PageMapEntry[]>;
-  write(write: GraphWrite): Promise<GraphWriteReport>;
-  follow(start: string, options: { label?: string; depth: number }): Promise<{ start: PageCard; linked: LinkedPage[] } | null>;
-}
-
-/** Typed records behind the promotion gate: a project's entity pages, or a DM's rows in private.db. */
-export interface RecordShelf {
-  /** What waits for promotion (the gate). */
-  candidates: CandidateStore;
-  reviewList(): Promise<ReviewPair[]>;
-  /** A person's choice about a record in review, or `hold`; false when there is no such record. */
-  review(id: string, choice: ReviewChoice): Promise<boolean>;
-  /** Writes facts a person vouched for (a candidate promoted by hand). */
-  write(write: GraphWrite): Promise<GraphWriteReport>;
-  /** The records with who they concern in this turn, for the reminders (core/reminders.ts). */
-  raisable(ask: { speaker: string; speakerId?: string; text: string }, now: Date): Promise<Raisable[]>;
-  /** Notes on the records that Charlie asked about them or mentioned their review. */
-  mark(ids: readonly string[], what: 'asked' | 'raised', date: string): Promise<void>;
-}
+import type { CandidateStore } from './records/candidates.js';
+import type { FileProblem, KnowledgeGraph, LogEntry, MemoryLayers, PrivateRecords, PrivateStore, ProjectConfig, ProjectStore, Recall, RecallHit, UsageStore } from './ports/index.js';
 
 export interface Home extends HomeCapabilities {
   /** Project slug, or `dm:<userId>` for a private conversation: the key of background work and logs (`id` says which). */

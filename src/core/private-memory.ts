@@ -5,25 +5,10 @@
  * function takes the user id of the person asking — front doors pass the id of whoever sent
  * the command, so nobody, the owner included, can reach another user's private memory.
  */
-import type { Place, PrivateApi } from './assistant-api.js';
+import type { PrivateApi, PrivateForgetOutcome, PrivateForgetTarget, PrivateMemoryView } from './assistant-api.js';
+import type { Place } from './place.js';
 import type { Clock, Logger, MemoryLayers, PrivateStore } from './ports/index.js';
 import { fingerprint } from './tombstones.js';
-
-export interface PrivateMemoryView {
-  layers: MemoryLayers;
-  style: string;
-  messages: { count: number; first: string | null; last: string | null };
-  /** How many tombstones keep forgotten items from coming back. */
-  forgotten: number;
-}
-
-export type PrivateForgetTarget = { kind: 'decision' | 'quote'; index: number } | { kind: 'summary' } | { kind: 'messages'; sinceTime: string } | { kind: 'messages'; lastN: number };
-
-export interface PrivateForgetOutcome {
-  forgotten: boolean;
-  description: string;
-  messages: number;
-}
 
 export function showPrivate(store: PrivateStore, userId: string): PrivateMemoryView {
   const { summary, decisions, quotes, style } = store.readLayers(userId);

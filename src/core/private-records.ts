@@ -7,7 +7,7 @@
  */
 import { comparable as norm } from './comparable.js';
 import type { DistillGraph } from './distill.js';
-import type { RecordShelf } from './home.js';
+import type { RecordShelf } from './home-shelves.js';
 import type { GraphWrite, PageMapEntry, PageMapRequest, PrivateRecord, PrivateRecords, PrivateStore, RecordView } from './ports/index.js';
 import { forgottenBy } from './tombstones.js';
 import { retrievable } from './records/record.js';

@@ -10,35 +10,13 @@
  * factors, and a promoted record keeps them in its history (`_log.md`).
  */
 import { comparable as norm } from './comparable.js';
-import { askedToRemember, conversationOf, factors, PROMOTE_AT, rejection, scoreOf, sourceWeight, type ScoreParts } from './gate-factors.js';
+import { askedToRemember, conversationOf, factors, PROMOTE_AT, rejection, scoreOf, sourceWeight } from './gate-factors.js';
+import type { Candidate, CandidateStore, ScoreParts } from './records/candidates.js';
 import type { GraphFact, GraphWrite, LogEntry } from './ports/index.js';
 import { sensitivityOfText, stricter } from './sensitivity.js';
 
 export const CANDIDATE_TTL_DAYS = 14;
 const DAY_MS = 86_400_000;
-
-export interface Candidate {
-  /** From entity + normalised statement: the same fact proposed again has the same key. */
-  key: string;
-  entity: string;
-  /** The category the memory model proposed for the entity's page (People/Friends …), kept for a promotion by hand. */
-  category?: string;
-  fact: GraphFact;
-  /** The exact message the fact came from. */
-  message: string;
-  /** Where it was seen (gate-factors.ts conversationOf); seen again elsewhere, it is promoted. */
-  conversation?: string;
-  score: number;
-  parts: ScoreParts;
-  firstSeen: string;
-  expires: string;
-}
-
-/** Waiting candidates of one project (or one private conversation). */
-export interface CandidateStore {
-  list(): Promise<Candidate[]>;
-  replace(candidates: Candidate[]): Promise<void>;
-}
 
 export type Verdict = { kind: 'promote'; why: string; score: number; parts: ScoreParts } | { kind: 'wait'; score: number; parts: ScoreParts } | { kind: 'reject'; why: string };
 

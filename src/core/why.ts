@@ -7,51 +7,7 @@
  * renders a chain as plain lines for every front door.
  */
 import type { KnowledgeGraph, PrivateRecord, PrivateRecordEvent, RecallHit } from './ports/index.js';
-
-export type ChainStepKind = 'said' | 'added' | 'restated' | 'edited' | 'merged' | 'review' | 'reviewed' | 'distilled' | 'expired' | 'settled';
-
-export interface ChainStep {
-  /** ISO time (from the log), or YYYY-MM-DD when only the day is known. */
-  at: string;
-  kind: ChainStepKind;
-  /** What happened, in a few words. */
-  text: string;
-  /** The message or source it came from: a Discord link, an archive file (`log/2026-06-01.md`), an inbox item. */
-  source?: string;
-  /** Set on the steps of a record that was merged into this one: that record's id. */
-  from?: string;
-}
-
-export interface RecordChain {
-  id: string;
-  /** Page path relative to notes/. */
-  page: string;
-  statement: string;
-  category: string;
-  status: string;
-  /** How it came (chat, voice, ingest, manual, reflection). */
-  via: string;
-  /** As written on the record (1 for a hand-edited one). */
-  confidence: number;
-  /** After decay, now. */
-  effective: number;
-  /** fresh, fading, old or expired. */
-  state: string;
-  said: string;
-  handEdited: boolean;
-  steps: ChainStep[];
-  /** Set when the record asked for was merged away into this one. */
-  askedFor?: string;
-}
-
-/** Records by block id, or the records on some lines of a page (a recall hit). */
-export type RecordRef = { id: string } | { page: string; lineStart: number; lineEnd: number };
-
-export interface Provenance {
-  chains: RecordChain[];
-  /** Ids asked for that no page holds any more (forgotten, or rewritten by hand without an id). */
-  missing: string[];
-}
+import type { ChainStep, Provenance, RecordChain } from './records/provenance.js';
 
 export interface WhyAnswer extends Provenance {
   /** Set when nothing could be looked up at all (no knowledge graph, no private records). */

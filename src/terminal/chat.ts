@@ -5,7 +5,8 @@
  */
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import type { AssistantApi, Place } from '../core/assistant-api.js';
+import type { AssistantApi } from '../core/assistant-api.js';
+import type { Place } from '../core/place.js';
 
 /** The terminal uses every slice but the private one (a terminal conversation is a project). */
 type TerminalAssistant = Omit<AssistantApi, 'private'>;

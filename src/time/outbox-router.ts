@@ -5,7 +5,7 @@
  * chat) goes to that door first, then to the place's own when that door cannot show it now. A
  * front door that is not running rejects, and the scheduler tries again later.
  */
-import type { Place } from '../core/assistant-api.js';
+import type { Place } from '../core/place.js';
 import type { Outbox, OutboxMessage } from '../core/time/outbox.js';
 
 export class OutboxRouter implements Outbox {

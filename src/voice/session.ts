@@ -17,7 +17,8 @@ import {
   type DiscordGatewayAdapterCreator,
   type VoiceConnection,
 } from '@discordjs/voice';
-import type { ConversationApi, Place } from '../core/assistant-api.js';
+import type { ConversationApi } from '../core/assistant-api.js';
+import type { Place } from '../core/place.js';
 import type { Logger, SpeechToText, TextToSpeech } from '../core/ports/index.js';
 import { AddressingPolicy, type WakeRule } from './addressing.js';
 import { BargeInDetector } from './barge-in.js';

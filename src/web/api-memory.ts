@@ -15,7 +15,7 @@
  */
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
-import type { Place } from '../core/assistant-api.js';
+import type { Place } from '../core/place.js';
 import { CharlieError, UnsafeNameError } from '../core/errors.js';
 import { decisionsToText, quotesToText } from '../core/memory-edit.js';
 import type { MemoryLayers } from '../core/ports/index.js';

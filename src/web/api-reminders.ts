@@ -14,7 +14,7 @@
 import type { Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
-import type { Place } from '../core/assistant-api.js';
+import type { Place } from '../core/place.js';
 import { askerFor, type Asker, type ReminderDesk } from '../core/time/reminder-desk.js';
 import type { TimeAction } from '../core/time/outbox.js';
 import type { WebEnv } from './app.js';

@@ -3,7 +3,7 @@
  * person's private conversation (their DM memory, which never leaves SQLite). This is the only
  * file of the web front door that builds the core's `Place`.
  */
-import type { Place } from '../core/assistant-api.js';
+import type { Place } from '../core/place.js';
 import type { FileProblem, LogEntry, Note, NoteSummary, ProjectConfig, ProjectOrigin } from '../core/ports/index.js';
 import type { Context } from 'hono';
 import type { WebEnv } from './app.js';

@@ -5,7 +5,7 @@
  * and the scheduler (or the router, to the place's own front door) tries again later. A second
  * post with a key already shown (a redelivery after a crash) is dropped; the page drops it too.
  */
-import type { Place } from '../core/assistant-api.js';
+import type { Place } from '../core/place.js';
 import type { Outbox, OutboxMessage, TimeAction } from '../core/time/outbox.js';
 
 /** What a page receives for one delivered reminder or follow-up. */

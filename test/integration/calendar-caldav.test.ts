@@ -10,7 +10,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DAVClient } from 'tsdav';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Place } from '../../src/core/assistant-api.js';
+import type { Place } from '../../src/core/place.js';
 import type { ChatMessage, Logger } from '../../src/core/ports/index.js';
 import { CalendarDesk, type CalendarConnector } from '../../src/core/time/calendar.js';
 import { askerFor, ReminderDesk } from '../../src/core/time/reminder-desk.js';

@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Place } from '../../src/core/assistant-api.js';
+import type { Place } from '../../src/core/place.js';
 import { silentLogger } from '../../src/core/ports/index.js';
 import { CalendarDesk } from '../../src/core/time/calendar.js';
 import { askerFor } from '../../src/core/time/reminder-desk.js';

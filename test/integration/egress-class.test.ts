@@ -19,7 +19,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import type { Place } from '../../src/core/assistant-api.js';
+import type { Place } from '../../src/core/place.js';
 import { DESTINATIONS, type DestinationKind } from '../../src/core/destinations.js';
 import { guardSpeech } from '../../src/core/egress.js';
 import { silentLogger, type TextToSpeech } from '../../src/core/ports/index.js';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PROMOTE_AT } from '../../src/core/gate-factors.js';
-import type { Place } from '../../src/core/assistant-api.js';
+import type { Place } from '../../src/core/place.js';
 import { sensitiveRecords } from '../../src/core/sensitive-records.js';
 import { SqlitePrivateStore } from '../../src/storage/private-store.js';
 import { makeAssistant } from '../support/assistant-fixture.js';

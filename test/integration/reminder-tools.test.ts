@@ -5,7 +5,7 @@
  * set one (it is not memory); cancel takes only what the asker may see.
  */
 import { describe, expect, it } from 'vitest';
-import type { Place } from '../../src/core/assistant-api.js';
+import type { Place } from '../../src/core/place.js';
 import type { ChatMessage } from '../../src/core/ports/index.js';
 import { askerFor, ReminderDesk } from '../../src/core/time/reminder-desk.js';
 import { SqliteJobStore } from '../../src/storage/job-store.js';

@@ -1,6 +1,6 @@
 /** Builds an Assistant from fakes, with small limits, for core tests. */
 import { Assistant, type AssistantDeps, type AssistantSettings } from '../../src/core/assistant.js';
-import type { Place } from '../../src/core/assistant-api.js';
+import type { Place } from '../../src/core/place.js';
 import type { TurnEvent } from '../../src/core/events.js';
 import { silentLogger, type ChatModel, type Clock, type LocalChatModel, type Logger, type ProjectStore, type PrivateStore, type Recall, type UsageStore } from '../../src/core/ports/index.js';
 import { FixedClock, GrepRecall, InMemoryPrivateStore, InMemoryProjectStore, RecordingUsageStore } from './fakes.js';
@@ -159,7 +159,7 @@ export function collect(): { events: TurnEvent[]; onEvent: (e: TurnEvent) => voi
 }
 
 let n = 0;
-export function msg(text: string, place: Place = general, extra: Partial<import('../../src/core/assistant-api.js').IncomingMessage> = {}) {
+export function msg(text: string, place: Place = general, extra: Partial<import('../../src/core/place.js').IncomingMessage> = {}) {
   n++;
   return { place, speaker: 'Alice', text, source: `test:${n}`, ...extra };
 }

@@ -1,5 +1,5 @@
 /** Small in-memory stand-ins shared by the memory tests: the candidate store and reflection records. */
-import type { Candidate, CandidateStore } from '../../src/core/promotion.js';
+import type { Candidate, CandidateStore } from '../../src/core/records/candidates.js';
 import type { ReflectionRecord } from '../../src/core/reflect.js';
 
 /** The promotion gate's store of waiting candidates, in memory; `items` is what it holds. */

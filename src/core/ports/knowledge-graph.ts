@@ -1,5 +1,5 @@
 /** Ports owned by the core: knowledge graph. Adapters implement them; nothing here imports infrastructure. */
-import type { Provenance, RecordRef } from '../why.js';
+import type { Provenance, RecordRef } from '../records/provenance.js';
 import type { MemoryRecord } from '../records/record.js';
 import type { Sensitivity } from '../sensitivity.js';
 import type { DecayState } from '../records/decay.js';

@@ -9,7 +9,7 @@
  * Credentials stay in the settings: a subscription names a handle, never a password.
  */
 import { DateTime } from 'luxon';
-import { placeKey, type Place } from '../assistant-api.js';
+import { placeKey, type Place } from '../place.js';
 import type { Clock, GraphFact, GraphWrite, GraphWriteReport, Logger } from '../ports/index.js';
 import { withheld } from '../egress.js';
 import { sensitivityOfText } from '../sensitivity.js';

@@ -7,7 +7,7 @@
  * comes first. Done writes an episode through the record path; Not yet asks again in three
  * days; Drop holds the record (kept, out of answers). A sensitive record is never followed up.
  */
-import { placeKey, type Place } from '../assistant-api.js';
+import { placeKey, type Place } from '../place.js';
 import type { Clock, GraphWrite, Logger } from '../ports/index.js';
 import type { Job, JobStore } from './jobs.js';
 import type { Outbox, TimeAction } from './outbox.js';

@@ -4,7 +4,7 @@
  * its own; an adapter calls `Scheduler.tick()` (src/core/time/scheduler.ts) and tests drive it
  * with a fake clock.
  */
-import type { Place } from '../assistant-api.js';
+import type { Place } from '../place.js';
 
 export type JobKind = 'reminder' | 'follow-up' | 'follow-up-scan' | 'calendar-poll' | 'brief';
 

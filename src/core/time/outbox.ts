@@ -4,7 +4,7 @@
  * app). A post carries its idempotency key: a front door that can, drops a second post with the
  * same key (Discord: an enforced nonce), so a redelivery after a crash shows once.
  */
-import type { Place } from '../assistant-api.js';
+import type { Place } from '../place.js';
 
 /** The buttons a delivered message may carry; a press comes back to `TimeDesk.act`. */
 export type TimeAction = 'snooze' | 'done' | 'not-yet' | 'drop';

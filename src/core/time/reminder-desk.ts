@@ -5,7 +5,7 @@
  * job store (SQLite) and is listed only in that person's DM. Setting one is not memory: a hosted
  * chat model may set it; what it says is shown to the people it is for, never written to Markdown.
  */
-import { placeKey, type Place } from '../assistant-api.js';
+import { placeKey, type Place } from '../place.js';
 import type { Clock } from '../ports/index.js';
 import type { Job, JobStore, TimeSettings } from './jobs.js';
 import type { Outbox, TimeAction } from './outbox.js';

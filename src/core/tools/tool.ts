@@ -1,7 +1,8 @@
 /** A tool the model may call: zod parameters, a category for pre-suggestion, and execute. */
 import { z } from 'zod';
 import type { MemoryWrites } from '../write-requests.js';
-import type { Home, NoteShelf, ProjectGraph } from '../home.js';
+import type { Home } from '../home.js';
+import type { NoteShelf, ProjectGraph } from '../home-shelves.js';
 import type { Clock, Logger, ToolSpec } from '../ports/index.js';
 import type { SensitiveRecord } from '../egress.js';
 import type { Asker, ReminderDesk } from '../time/reminder-desk.js';

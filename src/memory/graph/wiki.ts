@@ -9,7 +9,7 @@ import type { Clock, GraphWrite, GraphWriteReport, KnowledgeGraph, LinkedPage, L
 import { reviewEvents, reviewPairs, resolveOnPage, type ReviewChoice, type ReviewPair } from '../records/review.js';
 import { editEvent, parseRecordEvents, recordLogLine, type RecordEvent } from '../records/history.js';
 import { buildChains } from '../records/provenance.js';
-import type { Provenance, RecordRef } from '../../core/why.js';
+import type { Provenance, RecordRef } from '../../core/records/provenance.js';
 import { readIfExists } from '../store/atomic-write.js';
 import { parseFrontMatter } from '../store/front-matter.js';
 import { resolveInside } from '../store/safe-path.js';

@@ -9,7 +9,7 @@ import { ABSENT, fileVersion, sha256 } from '../store/atomic-write.js';
 import { resolveChild, resolveInside } from '../store/safe-path.js';
 import { ingestItems } from '../../core/ingest.js';
 import type { IngestProgress } from '../../core/ingest-status.js';
-import type { CandidateStore } from '../../core/promotion.js';
+import type { CandidateStore } from '../../core/records/candidates.js';
 import type { Clock, LocalChatModel, Logger, Recall } from '../../core/ports/index.js';
 import type { Wiki } from '../graph/wiki.js';
 import { INBOX_DIR, Inbox, type InboxResult } from './inbox.js';

@@ -4,7 +4,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CandidateStore } from '../../core/promotion.js';
+import type { CandidateStore } from '../../core/records/candidates.js';
 import { parseCandidates } from '../../core/records/candidates.js';
 import { readIfExists, writeFileAtomic } from '../store/atomic-write.js';
 

@@ -4,7 +4,7 @@
  * matched by block id alone, so a record keeps its history when its page is renamed. A record
  * written before its history was kept shows the source on its line, saying so.
  */
-import type { ChainStep, Provenance, RecordChain, RecordRef } from '../../core/why.js';
+import type { ChainStep, Provenance, RecordChain, RecordRef } from '../../core/records/provenance.js';
 import { blockIdFor } from '../../core/records/block-id.js';
 import type { WikiPage } from '../graph/page.js';
 import { decay } from '../../core/records/decay.js';
