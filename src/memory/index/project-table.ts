@@ -9,7 +9,7 @@ import type { Chunk } from './chunker.js';
 import { sha1 } from './chunker.js';
 import { LexicalIndex } from './lexical.js';
 import { VectorPass } from './vector-pass.js';
-import { contentWords } from './fusion.js';
+import { contentWords } from './passage-facts.js';
 import { ownString } from './own-string.js';
 
 export interface StoredChunk extends Chunk {
