@@ -59,8 +59,9 @@ import { configuredDestinations } from './doctor/destinations.js';
 import { echoDownload, makeFolder, modelStartLines, safeUserName } from './app/startup.js';
 import { mcpLines, startWebApp } from './app/web-door.js';
 import { startDiscordDoor } from './app/discord-door.js';
+import type { App } from './app/app.js';
 
-export async function buildApp(config: Config, logger: Logger, onDownload?: (step: ModelDownloadStep) => void, chat?: ChatModelBuild, clock: Clock = systemClock) {
+export async function buildApp(config: Config, logger: Logger, onDownload?: (step: ModelDownloadStep) => void, chat?: ChatModelBuild, clock: Clock = systemClock): Promise<App> {
   makeFolder('DATA_DIR', config.dataDir);
   makeFolder('PROJECTS_DIR', config.projectsDir);
   const chatModel = chat ?? serverChatModel(config, logger.child({ component: 'llm' }));
@@ -257,9 +258,6 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
     mcp,
   };
 }
-
-/** What buildApp returns: the core, its stores and the time desks, handed to the front doors. */
-export type App = Awaited<ReturnType<typeof buildApp>>;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { project: { type: 'string', short: 'p' } }, allowPositionals: true });

@@ -3,7 +3,7 @@
  * (src/main.ts): the web app's wiring, Read aloud through the speech guard, and the lines that
  * describe the MCP tool servers.
  */
-import type { App } from '../main.js';
+import type { App } from './app.js';
 import type { Config } from '../config.js';
 import { dataFiles } from '../config.js';
 import { charlieVersion } from '../version.js';

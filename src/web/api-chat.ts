@@ -20,7 +20,7 @@ import type { ToolConfirm } from '../core/tools/tool.js';
 import { newProjectOrigin, placeFor, PRIVATE_PROJECT } from './places.js';
 import { traceOf, type TraceStore, type TurnTrace } from './trace-store.js';
 import { TurnHub, type TurnEventRecord, type WebTurn } from './turns.js';
-import type { WebEnv, WebDeps } from './app.js';
+import type { WebEnv, WebDeps } from './web-deps.js';
 import { errorMessage } from '../util/error-text.js';
 
 const MAX_IMAGE_CHARS = 8_000_000;

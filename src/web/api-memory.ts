@@ -20,7 +20,7 @@ import { CharlieError, UnsafeNameError } from '../core/errors.js';
 import { decisionsToText, quotesToText } from '../core/memory-edit.js';
 import type { MemoryLayers } from '../core/ports/index.js';
 import type { ForgetTarget } from '../core/tombstone-types.js';
-import type { WebDeps, WebEnv } from './app.js';
+import type { WebDeps, WebEnv } from './web-deps.js';
 import { buildGraph, readNotePages } from './graph.js';
 import { noSuchProject, requestPlace } from './places.js';
 import { factRecords, factTarget } from './facts.js';

@@ -5,7 +5,7 @@
  * addresses without credentials (core/public-url.ts).
  */
 import type { Config } from '../config.js';
-import type { CheckLine } from './api-settings.js';
+import type { CheckLine } from './web-deps.js';
 
 export function webChecks(config: Config, cwd = process.cwd()): () => Promise<CheckLine[]> {
   return async () => {

@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import type { Config } from '../../config.js';
 import type { Logger } from '../../core/ports/index.js';
-import type { TurnModel } from '../../voice/end-of-turn.js';
+import type { TurnModel } from '../../core/ports/index.js';
 import { locateTurnModel, SmartTurnModel } from './smart-turn.js';
 
 export type TurnModelConfig = Pick<Config, 'VOICE_TURN_DETECTION' | 'VOICE_TURN_MODEL' | 'dataDir'>;
