@@ -124,7 +124,7 @@ export interface MemoryApi {
    * A fact proposed from outside (an MCP client): filed as a candidate for the memory lane's
    * gate, like a hosted model's `remember` — never written to a page directly.
    */
-  proposeFact(place: Place, proposal: FactProposal): Promise<{ kind: 'candidate'; reviewer: 'memory-lane' | 'none' } | { kind: 'refused'; reason: string }>;
+  proposeFact(place: Place, proposal: FactProposal): Promise<{ kind: 'requested'; reviewer: 'memory-lane' | 'none' } | { kind: 'refused'; reason: string }>;
   /** What can be forgotten here, labelled for autocomplete (none in a private conversation: /private forget does that). */
   forgettable(place: Place): Promise<ForgettableItem[]>;
   /** What the promotion gate keeps waiting, best score first (a project's, or a DM's in private.db). */

@@ -61,7 +61,7 @@ export class MemoryWriter {
     return this.request(home.key, proposal);
   }
 
-  private async request(slug: string, proposal: FactProposal, tags?: string[]): Promise<{ kind: 'candidate'; reviewer: 'memory-lane' | 'none' }> {
+  private async request(slug: string, proposal: FactProposal, tags?: string[]): Promise<{ kind: 'requested'; reviewer: 'memory-lane' | 'none' }> {
     await this.deps.writeRequests.add({
       id: this.deps.newId(),
       project: slug,
@@ -73,7 +73,7 @@ export class MemoryWriter {
       requested: this.deps.clock.now().toISOString(),
       by: proposal.by,
     });
-    return { kind: 'candidate', reviewer: this.deps.memoryModel ? 'memory-lane' : 'none' };
+    return { kind: 'requested', reviewer: this.deps.memoryModel ? 'memory-lane' : 'none' };
   }
 
   /**

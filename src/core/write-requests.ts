@@ -33,7 +33,7 @@ export interface WriteRequestStore {
 
 /** What a write a tool asked for came to. */
 export type WriteResult =
-  { kind: 'saved'; path: string; created: boolean; detail?: string } | { kind: 'candidate'; reviewer: 'memory-lane' | 'none' } | { kind: 'refused'; reason: string } | { kind: 'unchanged' };
+  { kind: 'saved'; path: string; created: boolean; detail?: string } | { kind: 'requested'; reviewer: 'memory-lane' | 'none' } | { kind: 'refused'; reason: string } | { kind: 'unchanged' };
 
 /** The only way a tool writes memory: direct for a local model, a candidate for a hosted one. */
 export interface MemoryWrites {

@@ -241,7 +241,7 @@ class FakeMemory implements MemoryApi {
 
   async proposeFact(_place: Place, proposal: FactProposal): ReturnType<MemoryApi['proposeFact']> {
     this.s.proposals.push(proposal);
-    return { kind: 'candidate', reviewer: 'none' };
+    return { kind: 'requested', reviewer: 'none' };
   }
 }
 

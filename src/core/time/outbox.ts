@@ -6,7 +6,7 @@
  */
 import type { Place } from '../place.js';
 
-/** The buttons a delivered message may carry; a press comes back to `TimeDesk.act`. */
+/** The buttons a delivered message may carry; a press comes back to `ReminderDesk.act`. */
 export type TimeAction = 'snooze' | 'done' | 'not-yet' | 'drop';
 
 export const ACTION_LABELS: Record<TimeAction, string> = { snooze: 'Snooze 10 min', done: 'Done', 'not-yet': 'Not yet', drop: 'Drop' };
