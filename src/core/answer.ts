@@ -11,7 +11,7 @@ import type { MemoryWriter } from './memory-writer.js';
 import type { ChatModel, Clock, FileProblem, LogEntry, Logger, Recall } from './ports/index.js';
 import { presuggest, presuggestGroups } from './presuggest.js';
 import { historyMessages, systemPrompt, TEXT_BUDGET_CHARS, userMessage } from './prompt.js';
-import { remindersPrompt, type Reminder } from './reminders.js';
+import { remindersPrompt, type Reminder } from './raise.js';
 import { isSensitive } from './sensitivity.js';
 import { markedBlocks } from './sensitive-records.js';
 import { runToolLoop, type LoopLimits, type LoopResult } from './tool-loop.js';

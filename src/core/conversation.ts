@@ -11,7 +11,7 @@ import type { SensitiveRecord } from './egress.js';
 import type { TurnEvent, TurnEventListener } from './events.js';
 import type { Home } from './home.js';
 import type { Clock, LogEntry, Logger, Recall } from './ports/index.js';
-import { remindersFor, type Reminder } from './reminders.js';
+import { remindersFor, type Reminder } from './raise.js';
 import { classifyText, isSensitive } from './sensitivity.js';
 import { removeSecrets, secretNotice } from './secrets.js';
 import { TaintLedger } from './taint.js';

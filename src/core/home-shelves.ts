@@ -4,7 +4,7 @@
  * private-records.ts builds a DM's record shelf). Types only, so both sides import them here.
  */
 import type { CandidateStore } from './records/candidates.js';
-import type { Raisable } from './reminders.js';
+import type { Raisable } from './raise.js';
 import type { GraphWrite, GraphWriteReport, LinkedPage, Note, NoteSummary, PageCard, PageMapEntry, PageMapRequest, ReviewChoice, ReviewPair, TextHit, UsageKind } from './ports/index.js';
 
 /** Entity notes (Markdown pages under `notes/`): only shared projects have them. */
@@ -33,7 +33,7 @@ export interface RecordShelf {
   review(id: string, choice: ReviewChoice): Promise<boolean>;
   /** Writes facts a person vouched for (a candidate promoted by hand). */
   write(write: GraphWrite): Promise<GraphWriteReport>;
-  /** The records with who they concern in this turn, for the reminders (core/reminders.ts). */
+  /** The records with who they concern in this turn, for what Charlie raises in a turn (core/raise.ts). */
   raisable(ask: { speaker: string; speakerId?: string; text: string }, now: Date): Promise<Raisable[]>;
   /** Notes on the records that Charlie asked about them or mentioned their review. */
   mark(ids: readonly string[], what: 'asked' | 'raised', date: string): Promise<void>;
