@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { forgottenBy, type ForgottenKind, type Tombstone } from '../core/tombstones.js';
 import type { MemoryLayers } from '../core/ports/index.js';
-import { writeFileAtomic } from './store/atomic-write.js';
+import { writeFileAtomic } from '../files/atomic-write.js';
 import { oneLine } from '../util/one-line.js';
 
 export const FORGOTTEN_FILE = 'forgotten.md';

@@ -10,9 +10,9 @@ import { reviewEvents, reviewPairs, resolveOnPage, type ReviewChoice, type Revie
 import { editEvent, parseRecordEvents, recordLogLine, type RecordEvent } from '../records/history.js';
 import { buildChains } from '../records/provenance.js';
 import type { Provenance, RecordRef } from '../../core/records/provenance.js';
-import { readIfExists } from '../store/atomic-write.js';
+import { readIfExists } from '../../files/atomic-write.js';
 import { parseFrontMatter } from '../store/front-matter.js';
-import { resolveInside } from '../store/safe-path.js';
+import { resolveInside } from '../../files/safe-path.js';
 import { GeneratedFiles, type LogEntry } from './generated.js';
 import { applyToPage, DEFAULT_TAXONOMY, planWrite, type IsForgotten } from './graph-write.js';
 import { LinkUpkeep } from './link-upkeep.js';

@@ -5,8 +5,8 @@
  */
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { titleSlug } from '../slug.js';
-import { ABSENT, fileVersion, sha256 } from '../store/atomic-write.js';
-import { resolveChild, resolveInside } from '../store/safe-path.js';
+import { ABSENT, fileVersion, sha256 } from '../../files/atomic-write.js';
+import { resolveChild, resolveInside } from '../../files/safe-path.js';
 import { ingestItems } from '../../core/ingest.js';
 import type { IngestProgress } from '../../core/ingest-status.js';
 import type { CandidateStore } from '../../core/records/candidates.js';

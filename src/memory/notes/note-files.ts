@@ -5,10 +5,10 @@
  */
 import type { FileProblem, Note, NoteSummary, Sensitivity, TextHit } from '../../core/ports/index.js';
 import { parseSensitivity } from '../../core/sensitivity.js';
-import { entriesIfExists, readTextOrProblem } from '../store/atomic-write.js';
+import { entriesIfExists, readTextOrProblem } from '../../files/atomic-write.js';
 import { splitFrontMatter } from '../store/front-matter.js';
 import { MemoryFileError } from '../store/memory-errors.js';
-import { assertRealInside, resolveInside } from '../store/safe-path.js';
+import { assertRealInside, resolveInside } from '../../files/safe-path.js';
 import { parseNote } from './note-format.js';
 import { INDEX_FILE, LOG_FILE_NAME } from './note-index.js';
 

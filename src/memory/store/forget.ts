@@ -10,7 +10,7 @@ import { fingerprint, keysOf, normaliseForFingerprint, type ForgetOutcome, type 
 import { formatLogEntry, LOG_FILE, parseLog } from '../archive-format.js';
 import { parseFactLine, sourceOf, type FactLine } from '../graph/lines.js';
 import { addTombstone } from '../tombstones.js';
-import { sha256, writeFileAtomic, type OpenFile } from './atomic-write.js';
+import { sha256, writeFileAtomic, type OpenFile } from '../../files/atomic-write.js';
 import { CharlieError } from '../../core/errors.js';
 import type { PageEdits } from '../graph/page-removal.js';
 import type { NoteFiles } from '../notes/note-files.js';

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { isScalar, type Document } from 'yaml';
 import type { FileProblem, LogCursor, ProjectConfig, ProjectOrigin } from '../../core/ports/index.js';
 import { LOG_FILE } from '../archive-format.js';
-import { readTextOrProblem } from './atomic-write.js';
+import { readTextOrProblem } from '../../files/atomic-write.js';
 import { frontMatterBlock, newDocument, parseFrontMatter, type FrontMatterSplit } from './front-matter.js';
 
 /** Integers arrive as bigint (so Discord snowflakes written without quotes keep every digit). */

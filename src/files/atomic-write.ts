@@ -6,9 +6,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Dirent } from 'node:fs';
 import { open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { CharlieError, MemoryUnavailableError } from '../../core/errors.js';
-import type { FileProblem } from '../../core/ports/index.js';
-import { errorMessage } from '../../util/error-text.js';
+import { CharlieError, MemoryUnavailableError } from '../core/errors.js';
+import type { FileProblem } from '../core/ports/index.js';
+import { errorMessage } from '../util/error-text.js';
 
 /** Version of an absent file. */
 export const ABSENT = 'absent';

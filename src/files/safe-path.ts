@@ -4,7 +4,7 @@
  */
 import { realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, posix, relative, resolve } from 'node:path';
-import { UnsafeNameError } from '../../core/errors.js';
+import { UnsafeNameError } from '../core/errors.js';
 
 const MAX_PATH = 1024;
 const MAX_SEGMENT = 255;
