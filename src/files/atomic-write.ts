@@ -1,9 +1,10 @@
 /**
  * Atomic file writes (temp file in the same folder + fsync + rename) that refuse to replace
- * a file whose bytes changed since they were read (compared by sha256).
+ * a file whose bytes changed since they were read (compared by sha256); `writeFileAtomicSync`
+ * is the same write for the few callers that are synchronous (small state files).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { Dirent } from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync, type Dirent } from 'node:fs';
 import { open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { CharlieError, MemoryUnavailableError } from '../core/errors.js';
@@ -170,7 +171,7 @@ export type AtomicWriteResult = { ok: true } | { ok: false; actual: string };
  */
 export async function writeFileAtomic(path: string, content: string, expected?: string, openFn: OpenFile = openFile): Promise<AtomicWriteResult> {
   const dir = dirname(path);
-  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const temp = tempBeside(path);
   try {
     const fh = await openFn(temp, 'wx', 0o644);
     try {
@@ -198,4 +199,36 @@ export async function writeFileAtomic(path: string, content: string, expected?: 
   }
   await syncDir(dir);
   return { ok: true };
+}
+
+/** The temp file beside `path` that a write goes through (same folder, so the rename is atomic). */
+function tempBeside(path: string): string {
+  return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+}
+
+/**
+ * Writes `content` to `path` atomically, synchronously: a crash or a failed write leaves the old
+ * file (or none) and no temp file, and throws a MemoryUnavailableError. `mode` is the new file's
+ * (0o600 for a secret).
+ */
+export function writeFileAtomicSync(path: string, content: string, options: { mode?: number } = {}): void {
+  const temp = tempBeside(path);
+  try {
+    const fd = openSync(temp, 'wx', options.mode ?? 0o644);
+    try {
+      const data = Buffer.from(content, 'utf8');
+      for (let done = 0; done < data.length;) {
+        const n = writeSync(fd, data, done, data.length - done);
+        if (n <= 0) throw Object.assign(new Error(`short write: ${done} of ${data.length} bytes written`), { code: 'ENOSPC' });
+        done += n;
+      }
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, path);
+  } catch (err) {
+    rmSync(temp, { force: true });
+    throw writeFailure(path, err, 'The file was left as it was.');
+  }
 }

@@ -3,8 +3,9 @@
  * Markdown (they are requests, not memory) and not projects/ (a hosted model writes nothing
  * there). Writes are atomic (temp file + rename).
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomicSync } from '../files/atomic-write.js';
 import { z } from 'zod';
 import type { WriteRequestStore, WriteRequest } from '../core/write-requests.js';
 
@@ -43,10 +44,7 @@ export class FileWriteRequestStore implements WriteRequestStore {
 
   private write(project: string, list: WriteRequest[]): void {
     mkdirSync(this.dir, { recursive: true });
-    const file = this.file(project);
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(list, null, 2)}\n`);
-    renameSync(tmp, file);
+    writeFileAtomicSync(this.file(project), `${JSON.stringify(list, null, 2)}\n`);
   }
 
   async add(candidate: WriteRequest): Promise<void> {

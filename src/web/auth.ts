@@ -6,8 +6,9 @@
  * owner token as `Authorization: Bearer …`.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { writeFileAtomicSync } from '../files/atomic-write.js';
 
 /** The person behind a request. A member's private memory is their Discord DM memory. */
 export type WebUser = { kind: 'owner'; id: string; name: string } | { kind: 'member'; id: string; name: string };
@@ -104,9 +105,7 @@ export class WebAuth {
     const now = this.now();
     for (const map of [this.state.links, this.state.ended]) for (const [k, exp] of map) if (exp < now) map.delete(k);
     mkdirSync(dirname(this.stateFile), { recursive: true });
-    const tmp = `${this.stateFile}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ links: Object.fromEntries(this.state.links), ended: Object.fromEntries(this.state.ended) }), { mode: 0o600 });
-    renameSync(tmp, this.stateFile);
+    writeFileAtomicSync(this.stateFile, JSON.stringify({ links: Object.fromEntries(this.state.links), ended: Object.fromEntries(this.state.ended) }), { mode: 0o600 });
   }
 
   get cookieSecret(): string {
