@@ -5,7 +5,7 @@
  */
 import type { Assistant } from '../core/assistant.js';
 import type { ChatModel } from '../core/ports/index.js';
-import type { ReflectionReport } from '../core/reflection.js';
+import type { ReflectionReport } from '../core/reflection/reflection.js';
 import type { MorningBrief } from '../core/time/brief.js';
 import type { CalendarDesk } from '../core/time/calendar.js';
 import type { ReminderDesk } from '../core/time/reminder-desk.js';

@@ -6,7 +6,7 @@
 import type { App } from './app.js';
 import type { Config } from '../config.js';
 import type { Logger, SpeechToText, TextToSpeech } from '../core/ports/index.js';
-import { reportText } from '../core/reflection.js';
+import { reportText } from '../core/reflection/reflection.js';
 import { transcribeAudioAttachments } from '../speech/voice-message.js';
 import { isDiscordPlace } from '../time/outbox-router.js';
 import type { WebServer } from '../web/server.js';

@@ -4,12 +4,12 @@
  */
 import type { Candidate } from './records/candidates.js';
 import type { ReviewChoice, ReviewPair } from './ports/index.js';
-import type { TurnEndReason, TurnEventListener } from './events.js';
+import type { TurnEndReason, TurnEventListener } from './turn/events.js';
 import type { ModelLane } from './lanes.js';
-import type { PageVersion, ReflectionReport, RestoreOutcome } from './reflection.js';
-import type { ForgetOutcome, ForgetTarget } from './tombstones.js';
-import type { WhyAnswer } from './why.js';
-import type { ToolUser } from './tool-source.js';
+import type { PageVersion, ReflectionReport, RestoreOutcome } from './reflection/reflection.js';
+import type { ForgetOutcome, ForgetTarget } from './inspector/tombstones.js';
+import type { WhyAnswer } from './inspector/why.js';
+import type { ToolUser } from './turn/tool-source.js';
 import type { ToolConfirm } from './tools/tool.js';
 import type { FileProblem, MemoryLayers, NoteSummary, Note, ProjectConfig, PageLinks, RecallHit, RecordView } from './ports/index.js';
 import type { IncomingMessage, Place } from './place.js';

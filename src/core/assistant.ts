@@ -6,24 +6,24 @@
  */
 import type { AssistantApi } from './assistant-api.js';
 import type { Place } from './place.js';
-import { Conversation } from './conversation.js';
-import { EgressGuard } from './egress.js';
+import { Conversation } from './turn/conversation.js';
+import { EgressGuard } from './privacy/egress.js';
 import { openHome, type Home, type MemoryStores } from './home.js';
-import { MemoryInspector } from './inspector.js';
+import { MemoryInspector } from './inspector/inspector.js';
 import { modelLanes, type ModelLane } from './lanes.js';
-import { MemoryWriter } from './memory-writer.js';
+import { MemoryWriter } from './writing/memory-writer.js';
 import { PlaceSettings } from './place-settings.js';
 import type { ChatModel, Clock, LocalChatModel, Logger, Recall } from './ports/index.js';
-import { PrivateMemory } from './private-memory.js';
-import type { Reflection } from './reflection.js';
-import { sensitiveRecords } from './sensitive-records.js';
+import { PrivateMemory } from './private/private-memory.js';
+import type { Reflection } from './reflection/reflection.js';
+import { sensitiveRecords } from './privacy/sensitive-records.js';
 import type { CalendarDesk } from './time/calendar.js';
 import type { ReminderDesk } from './time/reminder-desk.js';
-import type { LoopLimits } from './tool-loop.js';
-import type { ToolSource } from './tool-source.js';
+import type { LoopLimits } from './turn/tool-loop.js';
+import type { ToolSource } from './turn/tool-source.js';
 import { builtinTools } from './tools/index.js';
 import type { Tool } from './tools/tool.js';
-import type { WriteRequestStore } from './write-requests.js';
+import type { WriteRequestStore } from './writing/write-requests.js';
 
 export interface AssistantSettings {
   assistantName: string;

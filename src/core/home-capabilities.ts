@@ -5,10 +5,10 @@
  * The inspector (core/inspector.ts) asks for a capability instead of asking which kind of home
  * it holds; a home says who it is with `id`, never with a string to parse.
  */
-import { privateRecordView } from './private-records.js';
-import { explainWhy, privateWhy, type WhyAnswer } from './why.js';
-import type { ForgetOutcome, ForgetTarget } from './tombstones.js';
-import type { PageVersion, ReflectionReport, RestoreOutcome } from './reflection.js';
+import { privateRecordView } from './private/private-records.js';
+import { explainWhy, privateWhy, type WhyAnswer } from './inspector/why.js';
+import type { ForgetOutcome, ForgetTarget } from './inspector/tombstones.js';
+import type { PageVersion, ReflectionReport, RestoreOutcome } from './reflection/reflection.js';
 import type { KnowledgeGraph, PageLinks, PrivateRecords, ProjectStore, RecallHit, RecordView } from './ports/index.js';
 
 /** Which place a home is: the folder of a project, or the user of a private conversation. */

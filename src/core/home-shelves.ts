@@ -4,7 +4,7 @@
  * private-records.ts builds a DM's record shelf). Types only, so both sides import them here.
  */
 import type { CandidateStore } from './records/candidates.js';
-import type { Raisable } from './raise.js';
+import type { Raisable } from './turn/raise.js';
 import type { GraphWrite, GraphWriteReport, LinkedPage, Note, NoteSummary, PageCard, PageMapEntry, PageMapRequest, ReviewChoice, ReviewPair, TextHit, UsageKind } from './ports/index.js';
 
 /** Entity notes (Markdown pages under `notes/`): only shared projects have them. */

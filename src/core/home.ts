@@ -6,13 +6,13 @@
  * (`notes: null`) in a private conversation.
  */
 import type { Place } from './place.js';
-import type { DistillTarget } from './distill.js';
+import type { DistillTarget } from './writing/distill.js';
 import { CharlieError } from './errors.js';
 import type { NoteShelf, ProjectGraph, RecordShelf } from './home-shelves.js';
-import { privateDistillGraph, privateRecordShelf } from './private-records.js';
+import { privateDistillGraph, privateRecordShelf } from './private/private-records.js';
 import { privateCapabilities, projectCapabilities, type HomeCapabilities, type ReflectionDesk } from './home-capabilities.js';
-import { searchPrivateHybrid } from './private-search.js';
-import type { PrivateRecallIndex } from './private-recall.js';
+import { searchPrivateHybrid } from './private/private-search.js';
+import type { PrivateRecallIndex } from './private/private-recall.js';
 import type { CandidateStore } from './records/candidates.js';
 import type { FileProblem, KnowledgeGraph, LogEntry, MemoryLayers, PrivateRecords, PrivateStore, ProjectConfig, ProjectStore, Recall, RecallHit, UsageStore } from './ports/index.js';
 

@@ -5,7 +5,7 @@
 import type { MemoryView, SettingsApi } from './assistant-api.js';
 import type { Place } from './place.js';
 import type { Home } from './home.js';
-import { decisionsFromText, quotesFromText } from './memory-edit.js';
+import { decisionsFromText, quotesFromText } from './inspector/memory-edit.js';
 import type { Clock, ProjectConfig } from './ports/index.js';
 
 export class PlaceSettings implements SettingsApi {

@@ -18,7 +18,7 @@ import {
 } from 'discord.js';
 import type { AssistantApi } from '../core/assistant-api.js';
 import type { Place } from '../core/place.js';
-import type { IngestStatus } from '../core/ingest-status.js';
+import type { IngestStatus } from '../core/writing/ingest-status.js';
 import type { Logger } from '../core/ports/index.js';
 import type { ReminderDesk } from '../core/time/reminder-desk.js';
 import type { CalendarDesk } from '../core/time/calendar.js';

@@ -4,8 +4,8 @@
  * Decided from the configuration alone, without a network call.
  */
 import type { Config } from '../config.js';
-import { describeDestinations, type Destination } from '../core/destinations.js';
-import { publicUrl } from '../core/public-url.js';
+import { describeDestinations, type Destination } from '../core/privacy/destinations.js';
+import { publicUrl } from '../core/privacy/public-url.js';
 import { ok, warn, type Part } from './check.js';
 import { localityReason } from './lane.js';
 

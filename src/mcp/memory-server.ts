@@ -14,7 +14,7 @@ import { z } from 'zod';
 import type { AssistantApi } from '../core/assistant-api.js';
 import type { Place } from '../core/place.js';
 import type { ProjectConfig } from '../core/ports/index.js';
-import { whyText } from '../core/why.js';
+import { whyText } from '../core/inspector/why.js';
 import { projectOrigin } from '../core/project-origin.js';
 import { errorMessage } from '../util/error-text.js';
 

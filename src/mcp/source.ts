@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolGroup, ToolSource, ToolUser } from '../core/tool-source.js';
+import type { ToolGroup, ToolSource, ToolUser } from '../core/turn/tool-source.js';
 import type { SourceCategory, Tool } from '../core/tools/tool.js';
 import type { McpConfigFile } from './config.js';
 import { McpConnection, type ConnectionOptions, type ServerStatus } from './connection.js';

@@ -15,7 +15,7 @@ import { classifyQuery, type QueryShape } from './index/query-kind.js';
 import { watchProjects, type ProjectChanges } from './index/watcher.js';
 import type { ChunkOptions } from './index/chunker.js';
 import type { Config } from '../config.js';
-import { classifyText, isSensitive } from '../core/sensitivity.js';
+import { classifyText, isSensitive } from '../core/privacy/sensitivity.js';
 
 export type RecallSettings = Pick<
   Config,

@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomicSync } from '../files/atomic-write.js';
 import { z } from 'zod';
-import type { WriteRequestStore, WriteRequest } from '../core/write-requests.js';
+import type { WriteRequestStore, WriteRequest } from '../core/writing/write-requests.js';
 
 const candidateSchema = z.object({
   id: z.string(),

@@ -5,7 +5,7 @@
  * hands segments to the conversation, plays replies through one AudioPlayer, counts DAVE
  * decryption failures (rejoin + visible warning), and leaves an empty channel.
  */
-import { guardSpeech } from '../core/egress.js';
+import { guardSpeech } from '../core/privacy/egress.js';
 import {
   createAudioPlayer,
   EndBehaviorType,

@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
-import type { TurnEvent } from '../core/events.js';
+import type { TurnEvent } from '../core/turn/events.js';
 import type { ToolConfirm } from '../core/tools/tool.js';
 import { newProjectOrigin, placeFor, PRIVATE_PROJECT } from './places.js';
 import { traceOf, type TraceStore, type TurnTrace } from './trace-store.js';

@@ -5,7 +5,7 @@
  * imports the slices.
  */
 import type { AssistantApi } from '../core/assistant-api.js';
-import type { IngestStatus } from '../core/ingest-status.js';
+import type { IngestStatus } from '../core/writing/ingest-status.js';
 import type { FileProblem, LogEntry, Logger, Note, NoteSummary, ProjectConfig, ProjectOrigin } from '../core/ports/index.js';
 import type { ReminderDesk } from '../core/time/reminder-desk.js';
 import type { WebAuth, WebUser } from './auth.js';

@@ -1,7 +1,7 @@
 /** Builds an Assistant from fakes, with small limits, for core tests. */
 import { Assistant, type AssistantDeps, type AssistantSettings } from '../../src/core/assistant.js';
 import type { Place } from '../../src/core/place.js';
-import type { TurnEvent } from '../../src/core/events.js';
+import type { TurnEvent } from '../../src/core/turn/events.js';
 import { silentLogger, type ChatModel, type Clock, type LocalChatModel, type Logger, type ProjectStore, type PrivateStore, type Recall, type UsageStore } from '../../src/core/ports/index.js';
 import { FixedClock, GrepRecall, InMemoryPrivateStore, InMemoryProjectStore, RecordingUsageStore } from './fakes.js';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { onTestFinished } from 'vitest';
 import { Wiki } from '../../src/memory/graph/wiki.js';
 import { dataFiles } from '../../src/config.js';
-import { Reflection } from '../../src/core/reflection.js';
+import { Reflection } from '../../src/core/reflection/reflection.js';
 import { CalendarDesk } from '../../src/core/time/calendar.js';
 import { ReminderDesk } from '../../src/core/time/reminder-desk.js';
 import { CalendarConnectorImpl } from '../../src/calendar/connector.js';

@@ -18,13 +18,13 @@ import {
   type TurnOutcome,
 } from '../../src/core/assistant-api.js';
 import { placeKey as keyOf, type IncomingMessage, type Place } from '../../src/core/place.js';
-import type { TurnEvent, TurnEventListener } from '../../src/core/events.js';
+import type { TurnEvent, TurnEventListener } from '../../src/core/turn/events.js';
 import type { ModelLane } from '../../src/core/lanes.js';
-import type { PageVersion, ReflectionReport, RestoreOutcome } from '../../src/core/reflection.js';
-import type { ForgetOutcome, ForgetTarget } from '../../src/core/tombstones.js';
+import type { PageVersion, ReflectionReport, RestoreOutcome } from '../../src/core/reflection/reflection.js';
+import type { ForgetOutcome, ForgetTarget } from '../../src/core/inspector/tombstones.js';
 import type { PrivateForgetOutcome, PrivateForgetTarget, PrivateMemoryView } from '../../src/core/assistant-api.js';
 import type { MemoryLayers, Note, NoteSummary, ProjectConfig, RecallHit, RecordView } from '../../src/core/ports/index.js';
-import type { WhyAnswer } from '../../src/core/why.js';
+import type { WhyAnswer } from '../../src/core/inspector/why.js';
 import type { RecordChain } from '../../src/core/records/provenance.js';
 import { sleep } from './sleep.js';
 

@@ -25,7 +25,7 @@ import type {
   WriteOutcome,
 } from '../../src/core/ports/index.js';
 
-import { ForgottenError, forgottenBy, keysOf, type ForgetOutcome, type ForgetTarget, type Tombstone } from '../../src/core/tombstones.js';
+import { ForgottenError, forgottenBy, keysOf, type ForgetOutcome, type ForgetTarget, type Tombstone } from '../../src/core/inspector/tombstones.js';
 
 export type ScriptStep = { text?: string; toolCalls?: Omit<ToolCall, 'id'>[]; error?: Error; hang?: boolean };
 

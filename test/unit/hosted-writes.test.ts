@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InMemoryWriteRequests } from '../../src/core/write-requests.js';
+import { InMemoryWriteRequests } from '../../src/core/writing/write-requests.js';
 import { ScriptedChatModel } from '../support/fakes.js';
 import { collect, general, makeAssistant, msg } from '../support/assistant-fixture.js';
 import { entityFacts } from '../support/assistant-fixture.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { localityOf, parseMcpConfig } from '../../src/mcp/config.js';
 import { McpToolSource } from '../../src/mcp/source.js';
 import { confirmReason, modelToolName } from '../../src/mcp/tools.js';
-import { presuggestGroups } from '../../src/core/presuggest.js';
+import { presuggestGroups } from '../../src/core/turn/presuggest.js';
 import { silentLogger } from '../../src/core/ports/index.js';
 import { FixedClock } from '../support/fakes.js';
 

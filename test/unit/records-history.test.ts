@@ -1,6 +1,6 @@
 /** The record history in `_log.md`: lines written by the writers read back, and the chains built from them. */
 import { describe, expect, it } from 'vitest';
-import { chainLines, explainWhy, whyText } from '../../src/core/why.js';
+import { chainLines, explainWhy, whyText } from '../../src/core/inspector/why.js';
 import { applyToPage, type PagePlan } from '../../src/memory/graph/graph-write.js';
 import { renderFact } from '../../src/memory/graph/lines.js';
 import { blockIdFor } from '../../src/core/records/block-id.js';

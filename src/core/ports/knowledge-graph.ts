@@ -1,7 +1,7 @@
 /** Ports owned by the core: knowledge graph. Adapters implement them; nothing here imports infrastructure. */
 import type { Provenance, RecordRef } from '../records/provenance.js';
 import type { MemoryRecord } from '../records/record.js';
-import type { Sensitivity } from '../sensitivity.js';
+import type { Sensitivity } from '../privacy/sensitivity.js';
 import type { DecayState } from '../records/decay.js';
 
 /** What the memory writer and traversal see of a page (never its whole text). */

@@ -11,8 +11,8 @@
 import { DateTime } from 'luxon';
 import { placeKey, type Place } from '../place.js';
 import type { Clock, GraphFact, GraphWrite, GraphWriteReport, Logger } from '../ports/index.js';
-import { withheld } from '../egress.js';
-import { sensitivityOfText } from '../sensitivity.js';
+import { withheld } from '../privacy/egress.js';
+import { sensitivityOfText } from '../privacy/sensitivity.js';
 import type { Job, JobStore } from './jobs.js';
 import { dayIn, showTime } from './recurrence.js';
 import type { Asker } from './reminder-desk.js';

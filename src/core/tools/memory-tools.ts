@@ -1,7 +1,7 @@
 /** Tools over the three memory layers and recall. */
 import { z } from 'zod';
-import { renderLayers } from '../private-search.js';
-import { recordIds, withoutSensitiveRecords } from '../record-view.js';
+import { renderLayers } from '../private/private-search.js';
+import { recordIds, withoutSensitiveRecords } from '../inspector/record-view.js';
 import type { RecallHit } from '../ports/index.js';
 import { clip, defineTool } from './tool.js';
 

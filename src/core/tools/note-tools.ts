@@ -1,9 +1,9 @@
 /** Tools over entity notes (Markdown pages under notes/). */
 import { z } from 'zod';
-import { recordIds, withoutHiddenRecords, withoutSensitiveRecords } from '../record-view.js';
+import { recordIds, withoutHiddenRecords, withoutSensitiveRecords } from '../inspector/record-view.js';
 import { clip, defineTool, type ToolContext, type ToolHome } from './tool.js';
-import { SENSITIVE_PAGE } from '../egress.js';
-import { markedBlocks } from '../sensitive-records.js';
+import { SENSITIVE_PAGE } from '../privacy/egress.js';
+import { markedBlocks } from '../privacy/sensitive-records.js';
 
 /** The project's notes; throws in a private conversation, which has none. */
 function shelf(ctx: ToolContext): NonNullable<ToolHome['notes']> {

@@ -6,7 +6,7 @@
  */
 import type { FileProblem } from '../../core/ports/index.js';
 import { NOTE_DEFAULTS, noteSchema, pageSensitivity } from '../notes/note-format.js';
-import type { SensitiveKind, Sensitivity } from '../../core/sensitivity.js';
+import type { SensitiveKind, Sensitivity } from '../../core/privacy/sensitivity.js';
 import { parseFrontMatter, splitFrontMatter } from '../store/front-matter.js';
 import { parseFactLine, parseLinkLine, type FactLine, type LinkLine } from './lines.js';
 import { parseSimpleYaml } from './simple-yaml.js';

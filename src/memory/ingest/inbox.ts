@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { z } from 'zod';
-import type { IngestProgress } from '../../core/ingest-status.js';
+import type { IngestProgress } from '../../core/writing/ingest-status.js';
 import type { Logger } from '../../core/ports/index.js';
 import { resolveChild, resolveInside } from '../../files/safe-path.js';
 import type { Wiki } from '../graph/wiki.js';

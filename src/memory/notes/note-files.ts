@@ -4,7 +4,7 @@
  * writer of these pages and of `_index.md` and `_log.md`.
  */
 import type { FileProblem, Note, NoteSummary, Sensitivity, TextHit } from '../../core/ports/index.js';
-import { parseSensitivity } from '../../core/sensitivity.js';
+import { parseSensitivity } from '../../core/privacy/sensitivity.js';
 import { entriesIfExists, readTextOrProblem } from '../../files/atomic-write.js';
 import { splitFrontMatter } from '../store/front-matter.js';
 import { MemoryFileError } from '../store/memory-errors.js';

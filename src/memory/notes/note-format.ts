@@ -29,7 +29,7 @@
 import { z } from 'zod';
 import type { FileProblem, Note } from '../../core/ports/index.js';
 import { parseFrontMatter } from '../store/front-matter.js';
-import { parseSensitivity, strictest, type SensitivityValue } from '../../core/sensitivity.js';
+import { parseSensitivity, strictest, type SensitivityValue } from '../../core/privacy/sensitivity.js';
 import { titleFromPath } from '../../util/one-line.js';
 
 const num = z.union([z.number(), z.bigint()]).transform(Number);

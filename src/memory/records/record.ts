@@ -14,7 +14,7 @@
 import { field, sourceOf, type FactLine } from '../graph/lines.js';
 import { blockIdFor } from '../../core/records/block-id.js';
 import type { WikiPage } from '../graph/page.js';
-import { parseSensitivity, type SensitiveKind, type Sensitivity } from '../../core/sensitivity.js';
+import { parseSensitivity, type SensitiveKind, type Sensitivity } from '../../core/privacy/sensitivity.js';
 import { CATEGORIES, PROVENANCE_KINDS, provenanceOf, STATUSES, type MemoryRecord } from '../../core/records/record.js';
 
 export interface PageDefaults {

@@ -14,7 +14,7 @@
 import { sourceOf, type InlineField } from '../graph/lines.js';
 import { readPage, type WikiPage } from '../graph/page.js';
 import { recordsOf } from '../records/record.js';
-import { exactDifference } from '../../core/statement-facts.js';
+import { exactDifference } from '../../core/writing/statement-facts.js';
 
 /** A rewrite may drop at most this share of a page's records. */
 export const MAX_DROPPED_SHARE = 0.25;

@@ -8,7 +8,7 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { UnsafeNameError } from '../../core/errors.js';
-import type { PageVersion, RestoreOutcome } from '../../core/reflection.js';
+import type { PageVersion, RestoreOutcome } from '../../core/reflection/reflection.js';
 import type { Mutation } from '../graph/page-store.js';
 import { entriesIfExists, readIfExists, writeFileAtomic } from '../../files/atomic-write.js';
 import { assertRealInside, resolveChild, resolveInside } from '../../files/safe-path.js';

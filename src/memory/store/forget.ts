@@ -6,7 +6,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock, LayersSnapshot, MemoryLayers, Note, WriteOutcome } from '../../core/ports/index.js';
-import { fingerprint, keysOf, normaliseForFingerprint, type ForgetOutcome, type ForgetTarget, type Tombstone } from '../../core/tombstones.js';
+import { fingerprint, keysOf, normaliseForFingerprint, type ForgetOutcome, type ForgetTarget, type Tombstone } from '../../core/inspector/tombstones.js';
 import { formatLogEntry, LOG_FILE, parseLog } from '../archive-format.js';
 import { parseFactLine, sourceOf, type FactLine } from '../graph/lines.js';
 import { addTombstone } from '../tombstones.js';

@@ -44,7 +44,7 @@ import { newProjectFile, parseProjectFile, patchSchema, ProjectFileReader, relab
 import { holdsMemory, orphanFor } from './orphans.js';
 import { forgetDeps, forgetInProject } from './forget.js';
 import { readTombstones, withoutForgotten } from '../tombstones.js';
-import { type ForgetOutcome, type ForgetTarget, type Tombstone } from '../../core/tombstones.js';
+import { type ForgetOutcome, type ForgetTarget, type Tombstone } from '../../core/inspector/tombstones.js';
 import { realInsideChecker, resolveChild, resolveInside } from '../../files/safe-path.js';
 
 export interface FileProjectStoreOptions {

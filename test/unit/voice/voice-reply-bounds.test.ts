@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Place } from '../../../src/core/place.js';
-import { REPLY_CUT } from '../../../src/core/events.js';
+import { REPLY_CUT } from '../../../src/core/turn/events.js';
 import { systemClock } from '../../../src/core/ports/index.js';
 import { postText } from '../../../src/discord/post-text.js';
 import { DISCORD_MESSAGE_LIMIT } from '../../../src/discord/split.js';

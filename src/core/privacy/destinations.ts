@@ -4,7 +4,7 @@
  * show, and the one the privacy test iterates: a kind added here without a guard and a test
  * driver fails that test.
  */
-import type { Locality } from './ports/index.js';
+import type { Locality } from '../ports/index.js';
 
 export const DESTINATIONS = {
   chat: { what: 'the chat model', receives: 'the conversation, tool results and the memory it asks for', guard: 'sensitive records are withheld (the egress guard)' },

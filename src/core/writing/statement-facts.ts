@@ -7,7 +7,7 @@
  * and, if proposed anyway (by the memory model), refused. Pure.
  */
 import { stemmer } from 'stemmer';
-import { CARDINALS } from './number-words.js';
+import { CARDINALS } from '../number-words.js';
 
 export interface StatementFacts {
   numbers: string[];

@@ -13,7 +13,7 @@
  * path is its title, and the title can repeat what makes it sensitive.
  */
 import { SENSITIVE_PAGE, type EgressScope, type SensitiveRecord, type SensitiveRecords } from './egress.js';
-import type { MemoryLayers, PrivateRecords, PrivateStore, ProjectStore } from './ports/index.js';
+import type { MemoryLayers, PrivateRecords, PrivateStore, ProjectStore } from '../ports/index.js';
 import { isSensitive, markedSensitivity, sensitivityOf } from './sensitivity.js';
 
 /** How far back the archive is read for marked entries (older ones reach a model only through search, which is tapped). */

@@ -7,14 +7,14 @@
  */
 import { z } from 'zod';
 import { REPLY_CUT, type TurnEndReason, type TurnEvent } from './events.js';
-import type { GuardedModel } from './egress.js';
-import type { ChatMessage, ToolCall, ToolSpec } from './ports/index.js';
-import { withoutHostPaths } from './public-text.js';
+import type { GuardedModel } from '../privacy/egress.js';
+import type { ChatMessage, ToolCall, ToolSpec } from '../ports/index.js';
+import { withoutHostPaths } from '../privacy/public-text.js';
 import { parseToolArguments } from './tool-args.js';
-import { TOOL_CATEGORIES, toolSpec, type SourceCategory, type Tool, type ToolCategory, type ToolContext } from './tools/tool.js';
+import { TOOL_CATEGORIES, toolSpec, type SourceCategory, type Tool, type ToolCategory, type ToolContext } from '../tools/tool.js';
 import type { TurnToolSource } from './tool-source.js';
 import { guardToolCall } from './tool-guard.js';
-import { errorMessage } from '../util/error-text.js';
+import { errorMessage } from '../../util/error-text.js';
 
 type AnyCategory = ToolCategory | SourceCategory;
 

@@ -1,5 +1,5 @@
 /** The system prompt and the conversation context of a turn. */
-import type { ChatMessage, ContentPart, LogEntry, MemoryLayers } from './ports/index.js';
+import type { ChatMessage, ContentPart, LogEntry, MemoryLayers } from '../ports/index.js';
 
 export interface PromptInput {
   assistantName: string;

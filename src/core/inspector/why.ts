@@ -6,8 +6,8 @@
  * and the project's `notes/_log.md`) by the knowledge graph; this module picks the records and
  * renders a chain as plain lines for every front door.
  */
-import type { KnowledgeGraph, PrivateRecord, PrivateRecordEvent, RecallHit } from './ports/index.js';
-import type { ChainStep, Provenance, RecordChain } from './records/provenance.js';
+import type { KnowledgeGraph, PrivateRecord, PrivateRecordEvent, RecallHit } from '../ports/index.js';
+import type { ChainStep, Provenance, RecordChain } from '../records/provenance.js';
 
 export interface WhyAnswer extends Provenance {
   /** Set when nothing could be looked up at all (no knowledge graph, no private records). */

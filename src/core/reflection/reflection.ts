@@ -6,11 +6,11 @@
  * `/memory reflect` — only with a local memory model (the memory lane); without one it says so
  * and does nothing.
  */
-import { batchBy } from './batches.js';
-import { KeyedQueue } from './keyed-queue.js';
-import type { Clock, LocalChatModel, Logger } from './ports/index.js';
+import { batchBy } from '../writing/batches.js';
+import { KeyedQueue } from '../keyed-queue.js';
+import type { Clock, LocalChatModel, Logger } from '../ports/index.js';
 import { planChanges, proposeWithModel, type PageChange, type ReflectionPage } from './reflect.js';
-import { errorMessage } from '../util/error-text.js';
+import { errorMessage } from '../../util/error-text.js';
 
 export interface PageOutcome {
   /** False when the guard refused the rewrite (`reason`) or the page changed meanwhile: the page is as it was. */

@@ -11,7 +11,7 @@
  * that contains a line of a sensitive record, or is part of one, becomes
  * "[withheld: People/Bob.md is marked sensitive]". A local model gets the request unchanged.
  */
-import type { ChatChunk, ChatMessage, ChatModel, ChatRequest, ContentPart, Locality, TextToSpeech } from './ports/index.js';
+import type { ChatChunk, ChatMessage, ChatModel, ChatRequest, ContentPart, Locality, TextToSpeech } from '../ports/index.js';
 import { withoutMarkers } from './sensitivity.js';
 
 /** Something that must not reach a hosted model, and where it lives (shown in the placeholder). */

@@ -2,8 +2,8 @@
  * Search of a private (DM) conversation: its distilled memory and its whole message history
  * in SQLite. DMs never enter the shared index, so this is plain term matching.
  */
-import { isSensitive, sensitivityOf } from './sensitivity.js';
-import type { MemoryLayers, PrivateRecord, PrivateStore, RecallHit, Sensitivity } from './ports/index.js';
+import { isSensitive, sensitivityOf } from '../privacy/sensitivity.js';
+import type { MemoryLayers, PrivateRecord, PrivateStore, RecallHit, Sensitivity } from '../ports/index.js';
 import type { PrivateDoc, PrivateRecallIndex } from './private-recall.js';
 import { retrievableRecords } from './private-records.js';
 

@@ -5,15 +5,15 @@
  * place's home and asks it for a capability (home-capabilities.ts); where a home has none,
  * the answer is empty, never a guess about which kind of place it is.
  */
-import type { DistillOutcome, FactProposal, ForgettableItem, MemoryApi } from './assistant-api.js';
-import type { Place } from './place.js';
-import type { Home } from './home.js';
-import type { MemoryWriter } from './memory-writer.js';
-import type { Clock, Logger, Note, NoteSummary, PageLinks, RecallHit, RecordView, ReviewChoice, ReviewPair } from './ports/index.js';
-import { scoreText, takeCandidate, viaOf } from './promotion.js';
-import { type Candidate } from './records/candidates.js';
-import { NO_MEMORY_MODEL, type PageVersion, type ReflectionReport, type RestoreOutcome } from './reflection.js';
-import { sensitivityOfText, stricter } from './sensitivity.js';
+import type { DistillOutcome, FactProposal, ForgettableItem, MemoryApi } from '../assistant-api.js';
+import type { Place } from '../place.js';
+import type { Home } from '../home.js';
+import type { MemoryWriter } from '../writing/memory-writer.js';
+import type { Clock, Logger, Note, NoteSummary, PageLinks, RecallHit, RecordView, ReviewChoice, ReviewPair } from '../ports/index.js';
+import { scoreText, takeCandidate, viaOf } from '../writing/promotion.js';
+import { type Candidate } from '../records/candidates.js';
+import { NO_MEMORY_MODEL, type PageVersion, type ReflectionReport, type RestoreOutcome } from '../reflection/reflection.js';
+import { sensitivityOfText, stricter } from '../privacy/sensitivity.js';
 import type { ForgetOutcome, ForgetTarget } from './tombstones.js';
 import type { WhyAnswer } from './why.js';
 

@@ -3,7 +3,7 @@
  * categories cheaply (no server is started to list them) and loads a category's tools only when
  * the model asks for it. A source that fails to load says so in a line; it never fails the turn.
  */
-import type { SourceCategory, Tool } from './tools/tool.js';
+import type { SourceCategory, Tool } from '../tools/tool.js';
 
 /** Who is asking, as the front door knows it: the owner, or another household member. */
 export interface ToolUser {

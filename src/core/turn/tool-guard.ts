@@ -4,7 +4,7 @@
  * sensitive in the turn's scope withheld (the egress guard's scrub), so private memory the model
  * read never leaves the machine through a tool call.
  */
-import type { Tool, ToolContext } from './tools/tool.js';
+import type { Tool, ToolContext } from '../tools/tool.js';
 
 export type GuardedCall = { ok: true; args: unknown } | { ok: false; content: string; summary: string };
 

@@ -6,13 +6,13 @@
  */
 import { reviewWriteRequests, NOT_SAID, saidByPeople, type MemoryWrites, type WriteRequestStore, type WriteResult } from './write-requests.js';
 import { distill } from './distill.js';
-import { ModelError } from './errors.js';
-import { ForgottenError } from './tombstones.js';
-import { KeyedQueue } from './keyed-queue.js';
-import type { DistillOutcome, FactProposal, MemoryApi } from './assistant-api.js';
-import type { Home } from './home.js';
-import type { ChatModel, Clock, LocalChatModel, Logger, NoteDraft } from './ports/index.js';
-import { errorMessage } from '../util/error-text.js';
+import { ModelError } from '../errors.js';
+import { ForgottenError } from '../inspector/tombstones.js';
+import { KeyedQueue } from '../keyed-queue.js';
+import type { DistillOutcome, FactProposal, MemoryApi } from '../assistant-api.js';
+import type { Home } from '../home.js';
+import type { ChatModel, Clock, LocalChatModel, Logger, NoteDraft } from '../ports/index.js';
+import { errorMessage } from '../../util/error-text.js';
 
 export interface MemoryWriterDeps {
   model: ChatModel;

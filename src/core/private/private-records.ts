@@ -5,14 +5,14 @@
  * and what passes becomes a record with category, provenance, confidence, sensitivity and
  * status. `/memory candidates|review|hold` in a DM act on these records.
  */
-import { comparable as norm } from './comparable.js';
-import type { DistillGraph } from './distill.js';
-import type { RecordShelf } from './home-shelves.js';
-import type { GraphWrite, PageMapEntry, PageMapRequest, PrivateRecord, PrivateRecords, PrivateStore, RecordView } from './ports/index.js';
-import { forgottenBy } from './tombstones.js';
-import { retrievable } from './records/record.js';
-import { toRecordView } from './records/view.js';
-import { isSensitive, parseSensitivity } from './sensitivity.js';
+import { comparable as norm } from '../comparable.js';
+import type { DistillGraph } from '../writing/distill.js';
+import type { RecordShelf } from '../home-shelves.js';
+import type { GraphWrite, PageMapEntry, PageMapRequest, PrivateRecord, PrivateRecords, PrivateStore, RecordView } from '../ports/index.js';
+import { forgottenBy } from '../inspector/tombstones.js';
+import { retrievable } from '../records/record.js';
+import { toRecordView } from '../records/view.js';
+import { isSensitive, parseSensitivity } from '../privacy/sensitivity.js';
 
 const MAX_MAP = 40;
 

@@ -6,8 +6,8 @@
  * a page whose text the writer checks) — co-occurrence in one batch is never evidence.
  */
 import { z } from 'zod';
-import { comparable as norm } from './comparable.js';
-import type { GraphEntity, GraphLink, GraphWrite, JsonSchema, LogEntry, PageMapEntry } from './ports/index.js';
+import { comparable as norm } from '../comparable.js';
+import type { GraphEntity, GraphLink, GraphWrite, JsonSchema, LogEntry, PageMapEntry } from '../ports/index.js';
 
 export const STALENESS_GUIDE =
   'staleness (0-10) says how fast the information goes out of date, and is set once: 0 never (a birthday, a sibling, where someone was born); ' +

@@ -3,7 +3,7 @@
  * `{"name": string, "aliases"?: [string], "evidence": {"message": number} | {"page": string}}`.
  * The prompt then cannot drift from the schema the reply is constrained and validated by.
  */
-import type { JsonSchema } from './ports/index.js';
+import type { JsonSchema } from '../ports/index.js';
 
 export function shapeText(schema: JsonSchema): string {
   const alternatives = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;

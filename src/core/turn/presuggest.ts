@@ -2,7 +2,7 @@
  * The light pre-suggestion pass: no model call, just cheap cues in the message, picking the
  * tool categories the model is offered first. The model can ask for the others itself.
  */
-import type { SourceCategory, ToolCategory } from './tools/tool.js';
+import type { SourceCategory, ToolCategory } from '../tools/tool.js';
 import type { ToolGroup } from './tool-source.js';
 
 const CUES: Record<ToolCategory, RegExp> = {

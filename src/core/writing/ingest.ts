@@ -7,11 +7,11 @@ import { batchBy } from './batches.js';
 import type { DistillGraph } from './distill.js';
 import { graphInstructions, graphReply, replyJsonSchema, pageMapText, toGraphWrite } from './graph-distill.js';
 import { DistillError } from './distill.js';
-import type { ChatMessage, LocalChatModel, LogEntry, Logger, PageMapEntry } from './ports/index.js';
+import type { ChatMessage, LocalChatModel, LogEntry, Logger, PageMapEntry } from '../ports/index.js';
 import { gateWrite } from './promotion.js';
-import { parseToolArguments } from './tool-args.js';
+import { parseToolArguments } from '../turn/tool-args.js';
 import { shapeText } from './json-shape.js';
-import { isSensitive, parseSensitivity, sensitivityOfText, stricter } from './sensitivity.js';
+import { isSensitive, parseSensitivity, sensitivityOfText, stricter } from '../privacy/sensitivity.js';
 
 export interface SourceItemInput {
   ref: string;

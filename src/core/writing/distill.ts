@@ -9,7 +9,7 @@
  * meanwhile wins over the model.
  */
 import { z } from 'zod';
-import { systemClock } from './ports/index.js';
+import { systemClock } from '../ports/index.js';
 import type {
   ChatMessage,
   Clock,
@@ -25,13 +25,13 @@ import type {
   PageMapRequest,
   Quote,
   WriteOutcome,
-} from './ports/index.js';
+} from '../ports/index.js';
 import { gateWrite } from './promotion.js';
-import { type CandidateStore } from './records/candidates.js';
+import { type CandidateStore } from '../records/candidates.js';
 import { graphInstructions, graphReply, replyJsonSchema, pageMapText, toGraphWrite, type GraphItems, type Speaker } from './graph-distill.js';
-import { parseToolArguments } from './tool-args.js';
+import { parseToolArguments } from '../turn/tool-args.js';
 import { shapeText } from './json-shape.js';
-import { CharlieError, ModelError } from './errors.js';
+import { CharlieError, ModelError } from '../errors.js';
 
 export class DistillError extends CharlieError {}
 

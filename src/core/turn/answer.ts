@@ -3,22 +3,22 @@
  * bounded tool loop run through the egress guard, with the tools' memory writes going through
  * the memory writer (core/memory-writer.ts).
  */
-import type { TurnToolAccess } from './assistant-api.js';
+import type { TurnToolAccess } from '../assistant-api.js';
 import type { TurnEvent } from './events.js';
-import { SENSITIVE_PAGE, type EgressGuard, type EgressScope, type SensitiveRecord } from './egress.js';
-import type { Home } from './home.js';
-import type { MemoryWriter } from './memory-writer.js';
-import type { ChatModel, Clock, FileProblem, LogEntry, Logger, Recall } from './ports/index.js';
+import { SENSITIVE_PAGE, type EgressGuard, type EgressScope, type SensitiveRecord } from '../privacy/egress.js';
+import type { Home } from '../home.js';
+import type { MemoryWriter } from '../writing/memory-writer.js';
+import type { ChatModel, Clock, FileProblem, LogEntry, Logger, Recall } from '../ports/index.js';
 import { presuggest, presuggestGroups } from './presuggest.js';
 import { historyMessages, systemPrompt, TEXT_BUDGET_CHARS, userMessage } from './prompt.js';
 import { remindersPrompt, type Reminder } from './raise.js';
-import { isSensitive } from './sensitivity.js';
-import { markedBlocks } from './sensitive-records.js';
+import { isSensitive } from '../privacy/sensitivity.js';
+import { markedBlocks } from '../privacy/sensitive-records.js';
 import { runToolLoop, type LoopLimits, type LoopResult } from './tool-loop.js';
-import type { Tool, ToolCategory } from './tools/tool.js';
+import type { Tool, ToolCategory } from '../tools/tool.js';
 import type { ToolSource, TurnToolSource } from './tool-source.js';
-import type { Asker, ReminderDesk } from './time/reminder-desk.js';
-import type { CalendarDesk } from './time/calendar.js';
+import type { Asker, ReminderDesk } from '../time/reminder-desk.js';
+import type { CalendarDesk } from '../time/calendar.js';
 
 export interface AnswerDeps {
   model: ChatModel;

@@ -3,7 +3,7 @@
  * record but never reach a model. (Records are parsed in src/memory/records; the core, which
  * imports no infrastructure, only needs to recognise the status field on a list line.)
  */
-import { isSensitive, markedSensitivity } from './sensitivity.js';
+import { isSensitive, markedSensitivity } from '../privacy/sensitivity.js';
 
 const HIDDEN = /^\s*[-*+]\s.*\[status::\s*(?:held|superseded)\s*\]/i;
 

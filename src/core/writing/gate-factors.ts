@@ -13,9 +13,9 @@
  * The weights and the threshold were chosen on the labelled set in test/fixtures/gate/
  * (`npm run tune:gate` prints the sweep); the gate test prints precision and recall on it.
  */
-import { comparable as norm } from './comparable.js';
-import type { GraphFact, LogEntry } from './ports/index.js';
-import type { ScoreParts } from './records/candidates.js';
+import { comparable as norm } from '../comparable.js';
+import type { GraphFact, LogEntry } from '../ports/index.js';
+import type { ScoreParts } from '../records/candidates.js';
 
 export type GateWeights = ScoreParts;
 

@@ -4,9 +4,9 @@
  * decides on each at the next distillation: file it as a note, or drop it.
  */
 import { z } from 'zod';
-import type { LocalChatModel, Logger, NoteDraft } from './ports/index.js';
-import { comparable } from './comparable.js';
-import { parseToolArguments } from './tool-args.js';
+import type { LocalChatModel, Logger, NoteDraft } from '../ports/index.js';
+import { comparable } from '../comparable.js';
+import { parseToolArguments } from '../turn/tool-args.js';
 
 export interface WriteRequest {
   id: string;

@@ -5,10 +5,10 @@
  * function takes the user id of the person asking — front doors pass the id of whoever sent
  * the command, so nobody, the owner included, can reach another user's private memory.
  */
-import type { PrivateApi, PrivateForgetOutcome, PrivateForgetTarget, PrivateMemoryView } from './assistant-api.js';
-import type { Place } from './place.js';
-import type { Clock, Logger, MemoryLayers, PrivateStore } from './ports/index.js';
-import { fingerprint } from './tombstones.js';
+import type { PrivateApi, PrivateForgetOutcome, PrivateForgetTarget, PrivateMemoryView } from '../assistant-api.js';
+import type { Place } from '../place.js';
+import type { Clock, Logger, MemoryLayers, PrivateStore } from '../ports/index.js';
+import { fingerprint } from '../inspector/tombstones.js';
 
 export function showPrivate(store: PrivateStore, userId: string): PrivateMemoryView {
   const { summary, decisions, quotes, style } = store.readLayers(userId);

@@ -13,10 +13,10 @@
  * version of every page it changes.
  */
 import { z } from 'zod';
-import { validItems } from './distill.js';
-import type { JsonSchema, LocalChatModel, Logger, Sensitivity } from './ports/index.js';
-import { exactDifference, sameStatement } from './statement-facts.js';
-import { parseToolArguments } from './tool-args.js';
+import { validItems } from '../writing/distill.js';
+import type { JsonSchema, LocalChatModel, Logger, Sensitivity } from '../ports/index.js';
+import { exactDifference, sameStatement } from '../writing/statement-facts.js';
+import { parseToolArguments } from '../turn/tool-args.js';
 
 export interface ReflectionRecord {
   id: string;

@@ -3,22 +3,22 @@
  * Archive the message, build the context, run the bounded tool loop (core/answer.ts), archive
  * the reply, and schedule distillation off the reply's critical path (core/memory-writer.ts).
  */
-import { type ConversationApi, type HandleOptions, type TurnOutcome, type TurnToolAccess } from './assistant-api.js';
-import { placeKey, type IncomingMessage, type Place } from './place.js';
+import { type ConversationApi, type HandleOptions, type TurnOutcome, type TurnToolAccess } from '../assistant-api.js';
+import { placeKey, type IncomingMessage, type Place } from '../place.js';
 import { answer, egressScope, tapSensitive, unreadNotice, type AnswerDeps, type Ask } from './answer.js';
-import { CONTEXT_RETRY_NOTICE, MemoryUnavailableError, ModelError, modelErrorReply } from './errors.js';
-import type { SensitiveRecord } from './egress.js';
+import { CONTEXT_RETRY_NOTICE, MemoryUnavailableError, ModelError, modelErrorReply } from '../errors.js';
+import type { SensitiveRecord } from '../privacy/egress.js';
 import type { TurnEvent, TurnEventListener } from './events.js';
-import type { Home } from './home.js';
-import type { Clock, LogEntry, Logger, Recall } from './ports/index.js';
+import type { Home } from '../home.js';
+import type { Clock, LogEntry, Logger, Recall } from '../ports/index.js';
 import { remindersFor, type Reminder } from './raise.js';
-import { classifyText, isSensitive } from './sensitivity.js';
-import { removeSecrets, secretNotice } from './secrets.js';
+import { classifyText, isSensitive } from '../privacy/sensitivity.js';
+import { removeSecrets, secretNotice } from '../privacy/secrets.js';
 import { TaintLedger } from './taint.js';
-import { withoutHostPaths } from './public-text.js';
+import { withoutHostPaths } from '../privacy/public-text.js';
 import type { LoopResult } from './tool-loop.js';
-import { askerFor } from './time/reminder-desk.js';
-import { errorMessage } from '../util/error-text.js';
+import { askerFor } from '../time/reminder-desk.js';
+import { errorMessage } from '../../util/error-text.js';
 
 export interface ConversationDeps extends AnswerDeps {
   clock: Clock;

@@ -9,11 +9,11 @@
  * is seen again in a separate conversation before it expires. Every verdict carries its four
  * factors, and a promoted record keeps them in its history (`_log.md`).
  */
-import { comparable as norm } from './comparable.js';
+import { comparable as norm } from '../comparable.js';
 import { askedToRemember, conversationOf, factors, PROMOTE_AT, rejection, scoreOf, sourceWeight } from './gate-factors.js';
-import type { Candidate, CandidateStore, ScoreParts } from './records/candidates.js';
-import type { GraphFact, GraphWrite, LogEntry } from './ports/index.js';
-import { sensitivityOfText, stricter } from './sensitivity.js';
+import type { Candidate, CandidateStore, ScoreParts } from '../records/candidates.js';
+import type { GraphFact, GraphWrite, LogEntry } from '../ports/index.js';
+import { sensitivityOfText, stricter } from '../privacy/sensitivity.js';
 
 export const CANDIDATE_TTL_DAYS = 14;
 const DAY_MS = 86_400_000;

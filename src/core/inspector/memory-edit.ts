@@ -2,7 +2,7 @@
  * The text form of decisions and quotes that people edit (Discord modal, terminal) and its
  * parser. An item kept as it was keeps its source; a new or changed one gets source `manual`.
  */
-import type { Decision, Quote } from './ports/index.js';
+import type { Decision, Quote } from '../ports/index.js';
 
 export function decisionsToText(decisions: Decision[]): string {
   return decisions.map((d) => `- ${d.date}: ${d.text}`).join('\n');
