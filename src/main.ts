@@ -48,7 +48,7 @@ import { isTerminalPlace, OutboxRouter } from './time/outbox-router.js';
 import { startTicker } from './time/ticker.js';
 import { TerminalOutbox } from './terminal/time.js';
 import { CalendarDesk } from './core/time/calendar.js';
-import { CalendarConnectorImpl } from './calendar/connector.js';
+import { CalendarConnectorImpl } from './time/calendar/connector.js';
 import { calendarRecords } from './time/calendar-records.js';
 import { FollowUps } from './core/time/follow-ups.js';
 import { MorningBrief } from './core/time/brief.js';

@@ -15,7 +15,7 @@ import type { ChatMessage, Logger } from '../../src/core/ports/index.js';
 import { CalendarDesk, type CalendarConnector } from '../../src/core/time/calendar.js';
 import { askerFor, ReminderDesk } from '../../src/core/time/reminder-desk.js';
 import { Scheduler } from '../../src/core/time/scheduler.js';
-import { CalendarConnectorImpl } from '../../src/calendar/connector.js';
+import { CalendarConnectorImpl } from '../../src/time/calendar/connector.js';
 import { Wiki } from '../../src/memory/graph/wiki.js';
 import { FileProjectStore } from '../../src/memory/store/project-store.js';
 import { SqliteJobStore } from '../../src/storage/job-store.js';

@@ -13,7 +13,7 @@ import type { Place } from '../../src/core/place.js';
 import { silentLogger } from '../../src/core/ports/index.js';
 import { CalendarDesk } from '../../src/core/time/calendar.js';
 import { askerFor } from '../../src/core/time/reminder-desk.js';
-import { CalendarConnectorImpl } from '../../src/calendar/connector.js';
+import { CalendarConnectorImpl } from '../../src/time/calendar/connector.js';
 import { SqliteJobStore } from '../../src/storage/job-store.js';
 import { SqlitePrivateStore } from '../../src/storage/private-store.js';
 import { calendarRecords } from '../../src/time/calendar-records.js';

@@ -13,7 +13,7 @@ import { dataFiles } from '../../src/config.js';
 import { Reflection } from '../../src/core/reflection/reflection.js';
 import { CalendarDesk } from '../../src/core/time/calendar.js';
 import { ReminderDesk } from '../../src/core/time/reminder-desk.js';
-import { CalendarConnectorImpl } from '../../src/calendar/connector.js';
+import { CalendarConnectorImpl } from '../../src/time/calendar/connector.js';
 import { loadMcpConfig } from '../../src/mcp/config.js';
 import { McpToolSource } from '../../src/mcp/source.js';
 import { fileCandidateStore } from '../../src/memory/records/candidate-store.js';

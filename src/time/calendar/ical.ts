@@ -4,7 +4,7 @@
  * for a CalDAV server.
  */
 import ICAL from 'ical.js';
-import type { CalendarEvent } from '../core/time/calendar.js';
+import type { CalendarEvent } from '../../core/time/calendar.js';
 
 const DAY = 86_400_000;
 const MAX_OCCURRENCES = 60;

@@ -6,8 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import { DAVClient, type DAVCalendar } from 'tsdav';
-import type { Clock } from '../core/ports/index.js';
-import type { CalendarConnector, CalendarEvent, CalendarSource, Subscription } from '../core/time/calendar.js';
+import type { Clock } from '../../core/ports/index.js';
+import type { CalendarConnector, CalendarEvent, CalendarSource, Subscription } from '../../core/time/calendar.js';
 import { eventIcs, parseEvents } from './ical.js';
 
 export interface Credentials {
