@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseReflection, planChanges, type ReflectionRecord } from '../../src/core/reflection/reflect.js';
 import { exactDifference, sameStatement } from '../../src/core/writing/statement-facts.js';
-import { renderFact } from '../../src/memory/graph/lines.js';
+import { renderFact } from '../../src/memory/markdown/lines.js';
 import { readPage } from '../../src/memory/graph/page.js';
 import { applyChange } from '../../src/memory/reflect/apply-change.js';
 import { guardRewrite } from '../../src/memory/reflect/guard.js';

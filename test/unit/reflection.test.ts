@@ -7,7 +7,7 @@ import { parseReflection, planChanges } from '../../src/core/reflection/reflect.
 import { sameStatement } from '../../src/core/writing/statement-facts.js';
 import { reflectionDue, reportText } from '../../src/core/reflection/reflection.js';
 import { silentLogger, systemClock } from '../../src/core/ports/index.js';
-import { addField, renderFact } from '../../src/memory/graph/lines.js';
+import { addField, renderFact } from '../../src/memory/markdown/lines.js';
 import { Wiki } from '../../src/memory/graph/wiki.js';
 import { isIndexedPage } from '../../src/memory/index/page-files.js';
 import { formatLogLine } from '../../src/memory/notes/note-index.js';

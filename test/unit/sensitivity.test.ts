@@ -8,7 +8,7 @@ import { markedBlocks } from '../../src/core/privacy/sensitive-records.js';
 import { withoutSensitiveRecords } from '../../src/core/inspector/record-view.js';
 import { isSensitiveRecord } from '../../src/core/private/private-records.js';
 import { classifyText, isSensitive, markedSensitivity, parseSensitivity, SENSITIVE_KINDS, sensitiveSpellings, sensitivityOf, stricter } from '../../src/core/privacy/sensitivity.js';
-import { parseNote } from '../../src/memory/notes/note-format.js';
+import { parseNote } from '../../src/memory/markdown/note-format.js';
 import { readPage } from '../../src/memory/graph/page.js';
 import { chunkPage } from '../../src/memory/index/chunker.js';
 import { applyToPage, type PagePlan } from '../../src/memory/graph/graph-write.js';

@@ -8,7 +8,7 @@ import type { GraphFact, GraphWrite, GraphWriteReport } from '../../core/ports/i
 import { USERS_CATEGORY } from '../../core/writing/graph-distill.js';
 import { titleSlug } from '../slug.js';
 import { isCentrePath, linkFactsToCentres } from './centre-links.js';
-import { addField, renderFact, renderLink, setField, sourceOf, withSaid, field, parseFactLine } from './lines.js';
+import { addField, renderFact, renderLink, setField, sourceOf, withSaid, field, parseFactLine } from '../markdown/lines.js';
 import { normalizeName, normalizeStatement, statementContains } from '../../core/names.js';
 import { readPage } from './page.js';
 import { titleFromPath } from '../../util/one-line.js';

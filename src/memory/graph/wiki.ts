@@ -11,7 +11,7 @@ import { editEvent, parseRecordEvents, recordLogLine, type RecordEvent } from '.
 import { buildChains } from '../records/provenance.js';
 import type { Provenance, RecordRef } from '../../core/records/provenance.js';
 import { readIfExists } from '../../files/atomic-write.js';
-import { parseFrontMatter } from '../store/front-matter.js';
+import { parseFrontMatter } from '../markdown/front-matter.js';
 import { resolveInside } from '../../files/safe-path.js';
 import { GeneratedFiles, type LogEntry } from './generated.js';
 import { applyToPage, DEFAULT_TAXONOMY, planWrite, type IsForgotten } from './graph-write.js';

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { escapeSpeaker, LOG_FILE, parseLog } from '../archive-format.js';
 import { z } from 'zod';
-import { parseYamlLimited, splitFrontMatter } from '../store/front-matter.js';
+import { parseYamlLimited, splitFrontMatter } from '../markdown/front-matter.js';
 import { parseSensitivity, sensitivityOf } from '../../core/privacy/sensitivity.js';
 import type { Sensitivity } from '../../core/ports/index.js';
 

@@ -5,7 +5,7 @@
  * records are retrievable and how confident they are now, and whether it is a person's own
  * message. Fusion (fusion.ts) weighs these; the project table keeps a row's content words.
  */
-import { parseFactLine } from '../graph/lines.js';
+import { parseFactLine } from '../markdown/lines.js';
 import { decay } from '../../core/records/decay.js';
 import { retrievable } from '../../core/records/record.js';
 import { readRecord } from '../records/record.js';

@@ -11,7 +11,7 @@
  * or when the rewritten page no longer reads. Whatever proposed the rewrite — plain code or the
  * memory model — the guard sees only the text before and after.
  */
-import { sourceOf, type InlineField } from '../graph/lines.js';
+import { sourceOf, type InlineField } from '../markdown/lines.js';
 import { readPage, type WikiPage } from '../graph/page.js';
 import { recordsOf } from '../records/record.js';
 import { exactDifference } from '../../core/writing/statement-facts.js';

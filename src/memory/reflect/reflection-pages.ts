@@ -12,7 +12,7 @@ import { z } from 'zod';
 import type { Clock, Logger } from '../../core/ports/index.js';
 import type { PageChange, ReflectionPage, ReflectionRecord } from '../../core/reflection/reflect.js';
 import type { PageOutcome, PageVersion, ReflectionPages, RestoreOutcome } from '../../core/reflection/reflection.js';
-import { field } from '../graph/lines.js';
+import { field } from '../markdown/lines.js';
 import { readPage, type WikiPage } from '../graph/page.js';
 import type { Wiki } from '../graph/wiki.js';
 import { noteFiles } from '../graph/wiki-pages.js';

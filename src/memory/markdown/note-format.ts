@@ -28,7 +28,7 @@
  */
 import { z } from 'zod';
 import type { FileProblem, Note } from '../../core/ports/index.js';
-import { parseFrontMatter } from '../store/front-matter.js';
+import { parseFrontMatter } from './front-matter.js';
 import { parseSensitivity, strictest, type SensitivityValue } from '../../core/privacy/sensitivity.js';
 import { titleFromPath } from '../../util/one-line.js';
 
