@@ -39,7 +39,7 @@ import { IngestService } from './memory/ingest/ingest-service.js';
 import { FileReflectionPages } from './memory/reflect/reflection-pages.js';
 import { startBackups } from './backup/backup-schedule.js';
 import { Reflection, type ReflectionReport } from './core/reflection/reflection.js';
-import { createMcpSource } from './mcp/create.js';
+import { createMcpSource } from './mcp/client/create.js';
 import { randomBytes } from 'node:crypto';
 import { SqliteJobStore } from './storage/job-store.js';
 import { Scheduler } from './core/time/scheduler.js';

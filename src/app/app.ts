@@ -9,7 +9,7 @@ import type { ReflectionReport } from '../core/reflection/reflection.js';
 import type { MorningBrief } from '../core/time/brief.js';
 import type { CalendarDesk } from '../core/time/calendar.js';
 import type { ReminderDesk } from '../core/time/reminder-desk.js';
-import type { McpToolSource } from '../mcp/source.js';
+import type { McpToolSource } from '../mcp/client/source.js';
 import type { IngestService } from '../memory/ingest/ingest-service.js';
 import type { FileProjectStore } from '../memory/store/project-store.js';
 import type { SqlitePrivateStore } from '../storage/private-store.js';

@@ -11,9 +11,9 @@ import type { Logger, SpeechToText, SynthesizedAudio, TextToSpeech } from '../co
 import type { IngestStatus } from '../core/writing/ingest-status.js';
 import { guardSpeech } from '../core/privacy/egress.js';
 import { transcribeVoiceMessage } from '../speech/voice-message.js';
-import { statusLine, type McpToolSource } from '../mcp/source.js';
-import { memoryEndpoint } from '../mcp/memory-http.js';
-import type { MemoryServerOptions } from '../mcp/memory-server.js';
+import { statusLine, type McpToolSource } from '../mcp/client/source.js';
+import { memoryEndpoint } from '../mcp/server/memory-http.js';
+import type { MemoryServerOptions } from '../mcp/server/memory-server.js';
 import { isWebPlace } from '../time/outbox-router.js';
 import { settingsView } from '../web/settings.js';
 import { webChecks } from '../web/run-checks.js';

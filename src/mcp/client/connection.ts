@@ -8,9 +8,9 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
-import type { Clock, Logger } from '../core/ports/index.js';
+import type { Clock, Logger } from '../../core/ports/index.js';
 import type { McpServerEntry } from './config.js';
-import { errorWithCause } from '../util/error-text.js';
+import { errorWithCause } from '../../util/error-text.js';
 
 export type ServerState = 'not started' | 'starting' | 'running' | 'failed';
 

@@ -6,7 +6,7 @@
  */
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { clip, type SourceCategory, type Tool, type ToolOrigin } from '../core/tools/tool.js';
+import { clip, type SourceCategory, type Tool, type ToolOrigin } from '../../core/tools/tool.js';
 import type { McpConnection } from './connection.js';
 
 export const MAX_RESULT_CHARS = 6000;

@@ -1,8 +1,8 @@
 /** Builds the MCP tool source from the settings (main.ts and the doctor share it). */
 import { resolve } from 'node:path';
-import { dataFiles, type Config } from '../config.js';
-import type { Clock, Logger } from '../core/ports/index.js';
-import { charlieVersion } from '../version.js';
+import { dataFiles, type Config } from '../../config.js';
+import type { Clock, Logger } from '../../core/ports/index.js';
+import { charlieVersion } from '../../version.js';
 import { loadMcpConfig } from './config.js';
 import { McpToolSource } from './source.js';
 

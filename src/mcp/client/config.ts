@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { errorMessage } from '../util/error-text.js';
+import { errorMessage } from '../../util/error-text.js';
 
 const name = z.string().regex(/^[A-Za-z0-9][\w.-]{0,39}$/, 'server names are letters, digits, . _ - (at most 40)');
 

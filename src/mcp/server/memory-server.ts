@@ -11,12 +11,12 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { AssistantApi } from '../core/assistant-api.js';
-import type { Place } from '../core/place.js';
-import type { ProjectConfig } from '../core/ports/index.js';
-import { whyText } from '../core/inspector/why.js';
-import { projectOrigin } from '../core/project-origin.js';
-import { errorMessage } from '../util/error-text.js';
+import type { AssistantApi } from '../../core/assistant-api.js';
+import type { Place } from '../../core/place.js';
+import type { ProjectConfig } from '../../core/ports/index.js';
+import { whyText } from '../../core/inspector/why.js';
+import { projectOrigin } from '../../core/project-origin.js';
+import { errorMessage } from '../../util/error-text.js';
 
 export interface MemoryServerOptions {
   assistant: Pick<AssistantApi, 'conversation' | 'memory'>;
