@@ -61,15 +61,22 @@ describe('the shape of src', () => {
   });
 
   it('docs/architecture.md names every folder of src (an icons/ folder of assets aside) and bin/, and none that is gone', () => {
-    const named = namedFolders(readFileSync('docs/architecture.md', 'utf8'));
+    const doc = readFileSync('docs/architecture.md', 'utf8');
+    const named = namedFolders(doc);
     const folders = walk('src')
       .dirs.map((d) => relative('.', d).split('\\').join('/'))
       // a folder of the browser client's assets is its parent's business
       .filter((d) => !/\/icons$/.test(d));
     const missing = [...folders, 'bin'].filter((d) => !named.has(d) && !named.has(`${d}/`));
     expect(missing).toEqual([]);
-    // and it names none that is gone
-    const gone = [...named].filter((d) => d.startsWith('src/') && !d.includes('.') && !folders.includes(d));
+    // and it names none that is gone (a line that says "planned" may name a folder still to come)
+    const current = namedFolders(
+      doc
+        .split('\n')
+        .filter((l) => !/\bplanned\b/.test(l))
+        .join('\n'),
+    );
+    const gone = [...current].filter((d) => d.startsWith('src/') && !folders.includes(d));
     expect(gone).toEqual([]);
   });
 });
