@@ -95,7 +95,7 @@ export interface ConversationApi {
   handle(message: IncomingMessage, options?: HandleOptions): Promise<TurnOutcome>;
   /** Text for a hosted service other than the chat model (a hosted MCP client or tool server): sensitive records withheld. */
   withholdSensitive(place: Place, text: string): Promise<string>;
-  /** Whether text for a hosted service other than the chat model (an online voice) must stay on this machine (src/core/taint.ts). */
+  /** Whether text for a hosted service other than the chat model (an online voice) must stay on this machine (src/core/turn/taint.ts). */
   speechMustStayLocal(place: Place | null, text: string): Promise<boolean>;
 }
 
@@ -156,7 +156,7 @@ export interface MemoryApi {
   restorePage(place: Place, page: string, version?: string): Promise<RestoreOutcome>;
 }
 
-/** The asking user's own private memory (src/core/private-memory.ts); never another user's. */
+/** The asking user's own private memory (src/core/private/private-memory.ts); never another user's. */
 export interface PrivateApi {
   /** What Charlie holds privately about the user of a private place (null in a project). */
   privateMemory(place: Place): Promise<PrivateMemoryView | null>;

@@ -1,5 +1,5 @@
 /**
- * The assistant, composed of its slices: the conversation (core/conversation.ts), the place's
+ * The assistant, composed of its slices: the conversation (core/turn/conversation.ts), the place's
  * settings (place-settings.ts), the Memory Inspector (inspector.ts) and the user's private
  * memory (private-memory.ts), over one memory writer (memory-writer.ts). It resolves a place
  * into a `Home` (home.ts); front doors take only the slices they use (assistant-api.ts).

@@ -2,7 +2,7 @@
  * What a home can do beyond the turn, as capabilities that are `null` where the home has none:
  * the Memory Inspector's typed records (a project's pages, or a DM's rows in private.db), a
  * project's pages (links, hand edits, forgetting with tombstones) and their kept versions.
- * The inspector (core/inspector.ts) asks for a capability instead of asking which kind of home
+ * The inspector (core/inspector/inspector.ts) asks for a capability instead of asking which kind of home
  * it holds; a home says who it is with `id`, never with a string to parse.
  */
 import { privateRecordView } from './private/private-records.js';
@@ -40,7 +40,7 @@ export interface PageVersions {
   restore(page: string, version?: string): Promise<RestoreOutcome>;
 }
 
-/** What reflection offers the homes (core/reflection.ts `Reflection`). */
+/** What reflection offers the homes (core/reflection/reflection.ts `Reflection`). */
 export interface ReflectionDesk {
   run(project: string, scope: 'all'): Promise<ReflectionReport>;
   versions(project: string, page?: string): Promise<PageVersion[]>;

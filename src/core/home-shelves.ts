@@ -33,7 +33,7 @@ export interface RecordShelf {
   review(id: string, choice: ReviewChoice): Promise<boolean>;
   /** Writes facts a person vouched for (a candidate promoted by hand). */
   write(write: GraphWrite): Promise<GraphWriteReport>;
-  /** The records with who they concern in this turn, for what Charlie raises in a turn (core/raise.ts). */
+  /** The records with who they concern in this turn, for what Charlie raises in a turn (core/turn/raise.ts). */
   raisable(ask: { speaker: string; speakerId?: string; text: string }, now: Date): Promise<Raisable[]>;
   /** Notes on the records that Charlie asked about them or mentioned their review. */
   mark(ids: readonly string[], what: 'asked' | 'raised', date: string): Promise<void>;

@@ -1,6 +1,6 @@
 /**
  * Every service this configuration sends anything to, where it runs and what it may receive
- * (src/core/destinations.ts): printed by `npm run doctor`, shown by /help and the web app.
+ * (src/core/privacy/destinations.ts): printed by `npm run doctor`, shown by /help and the web app.
  * Decided from the configuration alone, without a network call.
  */
 import type { Config } from '../config.js';

@@ -123,7 +123,7 @@ export interface KnowledgeGraph {
   reviewList(project: string): Promise<ReviewPair[]>;
   /** A person's choice about a record in review, or `hold`; false when no page has the record. */
   review(project: string, id: string, choice: ReviewChoice): Promise<boolean>;
-  /** The records asked for, each with its provenance chain (src/core/why.ts). */
+  /** The records asked for, each with its provenance chain (src/core/inspector/why.ts). */
   provenance(project: string, refs: readonly RecordRef[]): Promise<Provenance>;
   /** Every typed record of the project's pages (only of `pages`, paths under notes/, when given), with its decay read at `now`. */
   records(project: string, now: Date, pages?: readonly string[]): Promise<RecordView[]>;

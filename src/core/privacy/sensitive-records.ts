@@ -1,7 +1,7 @@
 /**
  * The sensitive records of a project or a private conversation, read through the core's
  * ports, for the egress guard to withhold. Every place memory text lives is listed here, each
- * read with the one parser of src/core/sensitivity.ts (any spelling, any kind):
+ * read with the one parser of src/core/privacy/sensitivity.ts (any spelling, any kind):
  *
  * - a page whose front matter is sensitive: its body, and its title, aliases, description
  *   and path, which name it in lists, link lines and search hits;

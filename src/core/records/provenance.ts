@@ -1,7 +1,7 @@
 /**
  * A record's provenance, as the knowledge graph and private.db hand it to the core: each record
  * with its chain of steps (said, added by the gate, restated, edited, merged, reviewed) and the
- * records asked for that no store holds any more. `core/why.ts` picks the records and renders
+ * records asked for that no store holds any more. `core/inspector/why.ts` picks the records and renders
  * the chains; the ports (ports/knowledge-graph.ts) return them. Pure types.
  */
 

@@ -61,7 +61,7 @@ export interface CalendarRecords {
 }
 
 interface CachedEvent {
-  /** Health, money or credentials by its words: withheld from a hosted model (src/core/egress.ts). */
+  /** Health, money or credentials by its words: withheld from a hosted model (src/core/privacy/egress.ts). */
   sensitive?: boolean;
   uid: string;
   summary: string;

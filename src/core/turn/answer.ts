@@ -1,7 +1,7 @@
 /**
  * One answer of a turn: the prompt built from the home's memory and the history, and the
  * bounded tool loop run through the egress guard, with the tools' memory writes going through
- * the memory writer (core/memory-writer.ts).
+ * the memory writer (core/writing/memory-writer.ts).
  */
 import type { TurnToolAccess } from '../assistant-api.js';
 import type { TurnEvent } from './events.js';

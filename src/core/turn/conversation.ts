@@ -1,7 +1,7 @@
 /**
  * The conversation core: one turn per incoming message, the same for every front door.
- * Archive the message, build the context, run the bounded tool loop (core/answer.ts), archive
- * the reply, and schedule distillation off the reply's critical path (core/memory-writer.ts).
+ * Archive the message, build the context, run the bounded tool loop (core/turn/answer.ts), archive
+ * the reply, and schedule distillation off the reply's critical path (core/writing/memory-writer.ts).
  */
 import { type ConversationApi, type HandleOptions, type TurnOutcome, type TurnToolAccess } from '../assistant-api.js';
 import { placeKey, type IncomingMessage, type Place } from '../place.js';

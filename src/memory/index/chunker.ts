@@ -247,7 +247,7 @@ const indexedFields = z.object({
   aliases: list,
 });
 
-/** The shared front-matter split (src/memory/store/front-matter.ts), read leniently: the note store reports what is broken. */
+/** The shared front-matter split (src/memory/markdown/front-matter.ts), read leniently: the note store reports what is broken. */
 function readFrontMatter(content: string): FrontMatter {
   const split = splitFrontMatter(content);
   if (split === null || split === 'unterminated') return { tags: [], aliases: [], lines: 0 };

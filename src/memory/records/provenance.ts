@@ -1,5 +1,5 @@
 /**
- * Provenance chains (src/core/why.ts) built from what is on disk: the record line (its source,
+ * Provenance chains (src/core/inspector/why.ts) built from what is on disk: the record line (its source,
  * `said`, confidence, status) and its history in `notes/_log.md` (history.ts). Events are
  * matched by block id alone, so a record keeps its history when its page is renamed. A record
  * written before its history was kept shows the source on its line, saying so.

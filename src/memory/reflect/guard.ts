@@ -5,7 +5,7 @@
  *     duplicates on a small page),
  *   - lose a source (every `[source:: …]` of the page before must still be on it after),
  *   - merge a record into one whose numbers, dates, names or polarity differ, or change those
- *     in a record it keeps (core/statement-facts.ts: "3 cats" is never "2 cats"),
+ *     in a record it keeps (core/writing/statement-facts.ts: "3 cats" is never "2 cats"),
  *   - touch a record a person wrote or changed (`manual`) or one that is `held`
  *     (its line must be on the page after, byte for byte),
  * or when the rewritten page no longer reads. Whatever proposed the rewrite — plain code or the
