@@ -5,7 +5,7 @@
  */
 import { ComponentType, TextInputStyle, type ButtonInteraction, type ChatInputCommandInteraction } from 'discord.js';
 import { ephemeral, GROUPS, type Command, type CommandContext } from '../src/discord/command.js';
-import { decisionsToText, quotesToText } from '../src/core/memory-edit.js';
+import { decisionsToText, quotesToText } from '../src/core/inspector/memory-edit.js';
 
 const PREFIX = 'memory-edit';
 const MAX = 4000;

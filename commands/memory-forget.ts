@@ -7,7 +7,7 @@
  */
 import { ApplicationCommandOptionType } from 'discord.js';
 import { ephemeral, GROUPS, type Command } from '../src/discord/command.js';
-import { parseTargetToken, targetToken } from '../src/core/tombstones.js';
+import { parseTargetToken, targetToken } from '../src/core/inspector/tombstones.js';
 
 export default {
   ...GROUPS.memory,

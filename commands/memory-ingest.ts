@@ -6,7 +6,7 @@
  */
 import { ApplicationCommandOptionType, MessageFlags } from 'discord.js';
 import { ephemeral, GROUPS, type Command } from '../src/discord/command.js';
-import { ingestStatusText } from '../src/core/ingest-status.js';
+import { ingestStatusText } from '../src/core/writing/ingest-status.js';
 
 const MAX_BYTES = 5_000_000;
 

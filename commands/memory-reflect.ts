@@ -6,7 +6,7 @@
  * the log has it). Changes shared memory, so it needs an editor.
  */
 import { MessageFlags } from 'discord.js';
-import { reportText } from '../src/core/reflection.js';
+import { reportText } from '../src/core/reflection/reflection.js';
 import { GROUPS, type Command } from '../src/discord/command.js';
 
 export default {

@@ -5,7 +5,7 @@
  * under a reply that used memory (src/discord/why-button.ts). Always ephemeral.
  */
 import { ApplicationCommandOptionType, MessageFlags } from 'discord.js';
-import { whyText } from '../src/core/why.js';
+import { whyText } from '../src/core/inspector/why.js';
 import { ephemeral, GROUPS, type Command } from '../src/discord/command.js';
 import { splitMessage } from '../src/discord/split.js';
 import { recordsOfWhyId, WHY_PREFIX } from '../src/discord/why-button.js';

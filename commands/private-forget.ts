@@ -6,7 +6,7 @@
  */
 import { ApplicationCommandOptionType } from 'discord.js';
 import { ephemeral, GROUPS, type Command } from '../src/discord/command.js';
-import type { PrivateForgetTarget } from '../src/core/private-memory.js';
+import type { PrivateForgetTarget } from '../src/core/assistant-api.js';
 import { NOT_IN_DM } from './private-show.js';
 
 const RANGES: { value: string; name: string }[] = [

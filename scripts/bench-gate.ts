@@ -21,9 +21,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { kindOf } from '../src/core/gate-significance.js';
+import { kindOf } from '../src/core/writing/gate-significance.js';
 import type { GraphFact, GraphWrite, LogEntry } from '../src/core/ports/index.js';
-import { gateWrite, restates, type Candidate, type CandidateStore, type KnownRecord } from '../src/core/promotion.js';
+import { gateWrite, restates, type KnownRecord } from '../src/core/writing/promotion.js';
+import { type Candidate, type CandidateStore } from '../src/core/records/candidates.js';
 import { rankRecords } from '../src/core/records/match.js';
 
 const { values } = parseArgs({

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import * as lancedb from '@lancedb/lancedb';
 import { applyIndexRuntime, loadConfig } from '../src/config.js';
-import { tableName } from '../src/memory/index/project-table.js';
+import { tableName } from '../src/memory/index/table-layout.js';
 import { peerTable, plainHybridQuery } from './bench-plain-query.js';
 import { silentLogger } from '../src/core/ports/index.js';
 import { HashingEmbedder } from '../src/memory/index/hashing-embedder.js';

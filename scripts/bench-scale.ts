@@ -26,7 +26,7 @@ import * as lancedb from '@lancedb/lancedb';
 import { applyIndexRuntime, loadConfig } from '../src/config.js';
 import { silentLogger, type Logger } from '../src/core/ports/index.js';
 import { HashingEmbedder } from '../src/memory/index/hashing-embedder.js';
-import { tableName } from '../src/memory/index/project-table.js';
+import { tableName } from '../src/memory/index/table-layout.js';
 import { peerTable, plainHybridQuery } from './bench-plain-query.js';
 import { createRecall } from '../src/memory/recall.js';
 import { SqliteUsageStore } from '../src/storage/usage-store.js';

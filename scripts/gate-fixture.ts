@@ -5,9 +5,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { askedToRemember, conversationOf, factors, rejection, scoreOf, type GateWeights, type ScoreParts } from '../src/core/gate-factors.js';
+import { askedToRemember, conversationOf, factors, rejection, scoreOf, type GateWeights } from '../src/core/writing/gate-factors.js';
+import { type ScoreParts } from '../src/core/records/candidates.js';
 import { comparable } from '../src/core/comparable.js';
-import { candidateKey, CANDIDATE_TTL_DAYS } from '../src/core/promotion.js';
+import { candidateKey, CANDIDATE_TTL_DAYS } from '../src/core/writing/promotion.js';
 import type { GraphWrite, LogEntry } from '../src/core/ports/index.js';
 
 export interface GateRow {

@@ -10,7 +10,7 @@ import { dataFiles, loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logging.js';
 import { buildApp } from '../src/main.js';
 import { memoryServerOptions } from '../src/app/web-door.js';
-import { createMemoryServer } from '../src/mcp/memory-server.js';
+import { createMemoryServer } from '../src/mcp/server/memory-server.js';
 
 const { values } = parseArgs({ options: { project: { type: 'string', short: 'p' }, client: { type: 'string', default: 'stdio-client' } } });
 const loaded = loadConfig();

@@ -5,7 +5,7 @@
  *
  *   npm run tune:gate
  */
-import { GATE_WEIGHTS, PROMOTE_AT, type GateWeights } from '../src/core/gate-factors.js';
+import { GATE_WEIGHTS, PROMOTE_AT, type GateWeights } from '../src/core/writing/gate-factors.js';
 import { prepare, readGateFixture, replay, scoresOf, type Scores } from './gate-fixture.js';
 
 const fixture = readGateFixture();

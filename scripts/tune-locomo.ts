@@ -30,7 +30,7 @@ import { parseArgs } from 'node:util';
 import { applyIndexRuntime, loadConfig } from '../src/config.js';
 import { silentLogger, systemClock } from '../src/core/ports/index.js';
 import { DEFAULT_WEIGHTS, type RecallWeights } from '../src/memory/index/fusion.js';
-import type { Candidates } from '../src/memory/index/memory-index.js';
+import type { Candidates } from '../src/memory/index/search-query.js';
 import type { ScoredChunk } from '../src/memory/index/project-table.js';
 import { classifyQuery } from '../src/memory/index/query-kind.js';
 import { HashingEmbedder } from '../src/memory/index/hashing-embedder.js';

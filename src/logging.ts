@@ -10,7 +10,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import pino from 'pino';
 import type { Logger } from './core/ports/index.js';
-import { removeSecrets } from './core/secrets.js';
+import { removeSecrets } from './core/privacy/secrets.js';
 
 export const REDACT_PATHS = [
   'token',

@@ -10,10 +10,10 @@ import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { applyIndexRuntime, dataFiles, loadConfig, type Config } from './config.js';
 import { Assistant } from './core/assistant.js';
-import { TEXT_BUDGET_CHARS } from './core/prompt.js';
+import { TEXT_BUDGET_CHARS } from './core/turn/prompt.js';
 import { CharlieError } from './core/errors.js';
 import { asLocalModel, systemClock, type ChatModel, type Clock, type LocalChatModel, type LogEntry, type Logger } from './core/ports/index.js';
-import { isSensitive, labelOf } from './core/sensitivity.js';
+import { isSensitive, labelOf } from './core/privacy/sensitivity.js';
 import { publicUrl, urlIsLocal } from './llm/locality.js';
 import { chatModelOptions } from './llm/chat-model-config.js';
 import { EmbeddedChatModel } from './llm/embedded/embedded-chat.js';
@@ -39,8 +39,8 @@ import { Wiki } from './memory/graph/wiki.js';
 import { IngestService } from './memory/ingest/ingest-service.js';
 import { FileReflectionPages } from './memory/reflect/reflection-pages.js';
 import { attachBackups } from './backup/backup-schedule.js';
-import { Reflection, type ReflectionReport } from './core/reflection.js';
-import { createMcpSource } from './mcp/create.js';
+import { Reflection, type ReflectionReport } from './core/reflection/reflection.js';
+import { createMcpSource } from './mcp/client/create.js';
 import { randomBytes } from 'node:crypto';
 import { SqliteJobStore } from './storage/job-store.js';
 import { Scheduler } from './core/time/scheduler.js';
@@ -50,13 +50,13 @@ import { isTerminalPlace, OutboxRouter } from './time/outbox-router.js';
 import { startTicker } from './time/ticker.js';
 import { TerminalOutbox } from './terminal/time.js';
 import { CalendarDesk } from './core/time/calendar.js';
-import { CalendarConnectorImpl } from './calendar/connector.js';
+import { CalendarConnectorImpl } from './time/calendar/connector.js';
 import { calendarRecords } from './time/calendar-records.js';
 import { FollowUps } from './core/time/follow-ups.js';
 import { MorningBrief } from './core/time/brief.js';
 import { projectCommitments } from './time/commitment-book.js';
 import { bothBooks, privateCommitments } from './time/private-commitments.js';
-import { describeDestinations } from './core/destinations.js';
+import { describeDestinations } from './core/privacy/destinations.js';
 import { configuredDestinations } from './doctor/destinations.js';
 import { tightenFolder } from './storage/private-files.js';
 import { echoDownload, makeFolder, modelStartLines, safeUserName } from './app/startup.js';
@@ -67,8 +67,9 @@ import { startDiscordDoor } from './app/discord-door.js';
 import { buildMachineBook, buildMachines } from './app/machines.js';
 import { createSync, reindexChanged } from './sync/create.js';
 import { attachSyncing, SYNC_JOB_ID } from './sync/sync-schedule.js';
+import type { App } from './app/app.js';
 
-export async function buildApp(config: Config, logger: Logger, onDownload?: (step: ModelDownloadStep) => void, chat?: ChatModelBuild, clock: Clock = systemClock) {
+export async function buildApp(config: Config, logger: Logger, onDownload?: (step: ModelDownloadStep) => void, chat?: ChatModelBuild, clock: Clock = systemClock): Promise<App> {
   // data/ holds every DM, the schedule, tokens: 0700, its files 0600 (an older install is tightened)
   makeFolder('DATA_DIR', config.dataDir, { private: true });
   makeFolder('PROJECTS_DIR', config.projectsDir);
@@ -317,9 +318,6 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
     sync,
   };
 }
-
-/** What buildApp returns: the core, its stores and the time desks, handed to the front doors. */
-export type App = Awaited<ReturnType<typeof buildApp>>;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { project: { type: 'string', short: 'p' } }, allowPositionals: true });

@@ -3,10 +3,10 @@
  * set: the bot, voice channels, the time outbox and the reflection reports in the project's
  * channel. discord.js and @discordjs/voice are loaded only here.
  */
-import type { App } from '../main.js';
+import type { App } from './app.js';
 import type { Config } from '../config.js';
 import type { Logger, SpeechToText, TextToSpeech } from '../core/ports/index.js';
-import { reportText } from '../core/reflection.js';
+import { reportText } from '../core/reflection/reflection.js';
 import { transcribeAudioAttachments } from '../speech/voice-message.js';
 import { isDiscordPlace } from '../time/outbox-router.js';
 import type { WebServer } from '../web/server.js';

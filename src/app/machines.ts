@@ -4,7 +4,7 @@
  * reads (only main.ts imports this).
  */
 import { dataFiles, type Config } from '../config.js';
-import type { Place } from '../core/assistant-api.js';
+import type { Place } from '../core/place.js';
 import { MachineDesk } from '../core/machines/desk.js';
 import { MachineBook } from '../core/machines/machine-book.js';
 import type { Clock, KnowledgeGraph, ProjectStore } from '../core/ports/index.js';

@@ -3,17 +3,17 @@
  * (src/main.ts): the web app's wiring, Read aloud through the speech guard, and the lines that
  * describe the MCP tool servers.
  */
-import type { App } from '../main.js';
+import type { App } from './app.js';
 import type { Config } from '../config.js';
 import { dataFiles } from '../config.js';
 import { charlieVersion } from '../version.js';
 import type { Logger, SpeechToText, SynthesizedAudio, TextToSpeech } from '../core/ports/index.js';
-import type { IngestStatus } from '../core/ingest-status.js';
-import { guardSpeech } from '../core/egress.js';
+import type { IngestStatus } from '../core/writing/ingest-status.js';
+import { guardSpeech } from '../core/privacy/egress.js';
 import { transcribeVoiceMessage } from '../speech/voice-message.js';
-import { statusLine, type McpToolSource } from '../mcp/source.js';
-import { memoryEndpoint } from '../mcp/memory-http.js';
-import type { MemoryServerOptions } from '../mcp/memory-server.js';
+import { statusLine, type McpToolSource } from '../mcp/client/source.js';
+import { memoryEndpoint } from '../mcp/server/memory-http.js';
+import type { MemoryServerOptions } from '../mcp/server/memory-server.js';
 import { isWebPlace } from '../time/outbox-router.js';
 import { settingsView } from '../web/settings.js';
 import { webChecks } from '../web/run-checks.js';

@@ -2,44 +2,16 @@
  * What every front door (terminal, Discord text, voice, web, MCP) calls, in slices. Implemented
  * by `Assistant` in assistant.ts; front doors receive the slices they need as a parameter.
  */
-import type { Candidate } from './promotion.js';
-import type { ReviewChoice, ReviewPair } from './ports/index.js';
-import type { TurnEndReason, TurnEventListener } from './events.js';
+import type { Candidate } from './records/candidates.js';
+import type { ReviewChoice, ReviewPair, FileProblem, MemoryLayers, NoteSummary, Note, ProjectConfig, PageLinks, RecallHit, RecordView } from './ports/index.js';
+import type { TurnEndReason, TurnEventListener } from './turn/events.js';
 import type { ModelLane } from './lanes.js';
-import type { PageVersion, ReflectionReport, RestoreOutcome } from './reflection.js';
-import type { ForgetOutcome, ForgetTarget } from './tombstones.js';
-import type { PrivateForgetOutcome, PrivateForgetTarget, PrivateMemoryView } from './private-memory.js';
-import type { WhyAnswer } from './why.js';
-import type { ToolUser } from './tool-source.js';
+import type { PageVersion, ReflectionReport, RestoreOutcome } from './reflection/reflection.js';
+import type { ForgetOutcome, ForgetTarget } from './inspector/tombstones.js';
+import type { WhyAnswer } from './inspector/why.js';
+import type { ToolUser } from './turn/tool-source.js';
 import type { ToolConfirm } from './tools/tool.js';
-import type { FileProblem, MemoryLayers, NoteSummary, Note, ProjectConfig, ProjectOrigin, PageLinks, RecallHit, RecordView } from './ports/index.js';
-
-/**
- * Where a message came from, as a front door knows it: a shared project (Markdown) or a private
- * DM (SQLite only). The assistant resolves it into a `Home` (core/home.ts) once per call.
- */
-export type Place = { kind: 'project'; origin: ProjectOrigin } | { kind: 'private'; userId: string; userName: string };
-
-/** The one stable key of a place (for per-place queues and buttons): the origin key, or `dm:<userId>`. */
-export function placeKey(place: Place): string {
-  return place.kind === 'project' ? place.origin.key : `dm:${place.userId}`;
-}
-
-export interface IncomingMessage {
-  place: Place;
-  speaker: string;
-  /** Stable id of the speaker (Discord user id), used for nothing but attribution. */
-  speakerId?: string;
-  text: string;
-  /** Link back to the message: Discord URL, `terminal:<ms>`, `voice:<ms>`. */
-  source: string;
-  time?: Date;
-  /** Image URLs (https: or data:) sent as image parts when the model accepts images. */
-  images?: string[];
-  mode?: 'text' | 'voice';
-  /** false = archive the message but do not answer (a channel message not addressed to Charlie). */
-  reply?: boolean;
-}
+import type { IncomingMessage, Place } from './place.js';
 
 /** Who may use tool servers in this turn, and how the front door asks before a tool with side effects runs. */
 export interface TurnToolAccess {
@@ -101,12 +73,28 @@ export interface DistillOutcome {
   error?: string;
 }
 
+export interface PrivateMemoryView {
+  layers: MemoryLayers;
+  style: string;
+  messages: { count: number; first: string | null; last: string | null };
+  /** How many tombstones keep forgotten items from coming back. */
+  forgotten: number;
+}
+
+export type PrivateForgetTarget = { kind: 'decision' | 'quote'; index: number } | { kind: 'summary' } | { kind: 'messages'; sinceTime: string } | { kind: 'messages'; lastN: number };
+
+export interface PrivateForgetOutcome {
+  forgotten: boolean;
+  description: string;
+  messages: number;
+}
+
 /** A turn, and what a front door asks before sending text to a hosted service other than the chat model. */
 export interface ConversationApi {
   handle(message: IncomingMessage, options?: HandleOptions): Promise<TurnOutcome>;
   /** Text for a hosted service other than the chat model (a hosted MCP client or tool server): sensitive records withheld. */
   withholdSensitive(place: Place, text: string): Promise<string>;
-  /** Whether text for a hosted service other than the chat model (an online voice) must stay on this machine (src/core/taint.ts). */
+  /** Whether text for a hosted service other than the chat model (an online voice) must stay on this machine (src/core/turn/taint.ts). */
   speechMustStayLocal(place: Place | null, text: string): Promise<boolean>;
 }
 
@@ -135,7 +123,7 @@ export interface MemoryApi {
    * A fact proposed from outside (an MCP client): filed as a candidate for the memory lane's
    * gate, like a hosted model's `remember` — never written to a page directly.
    */
-  proposeFact(place: Place, proposal: FactProposal): Promise<{ kind: 'candidate'; reviewer: 'memory-lane' | 'none' } | { kind: 'refused'; reason: string }>;
+  proposeFact(place: Place, proposal: FactProposal): Promise<{ kind: 'requested'; reviewer: 'memory-lane' | 'none' } | { kind: 'refused'; reason: string }>;
   /** What can be forgotten here, labelled for autocomplete (none in a private conversation: /private forget does that). */
   forgettable(place: Place): Promise<ForgettableItem[]>;
   /** What the promotion gate keeps waiting, best score first (a project's, or a DM's in private.db). */
@@ -167,7 +155,7 @@ export interface MemoryApi {
   restorePage(place: Place, page: string, version?: string): Promise<RestoreOutcome>;
 }
 
-/** The asking user's own private memory (src/core/private-memory.ts); never another user's. */
+/** The asking user's own private memory (src/core/private/private-memory.ts); never another user's. */
 export interface PrivateApi {
   /** What Charlie holds privately about the user of a private place (null in a project). */
   privateMemory(place: Place): Promise<PrivateMemoryView | null>;

@@ -1,30 +1,31 @@
 /**
- * The assistant, composed of its slices: the conversation (core/conversation.ts), the place's
+ * The assistant, composed of its slices: the conversation (core/turn/conversation.ts), the place's
  * settings (place-settings.ts), the Memory Inspector (inspector.ts) and the user's private
  * memory (private-memory.ts), over one memory writer (memory-writer.ts). It resolves a place
  * into a `Home` (home.ts); front doors take only the slices they use (assistant-api.ts).
  */
-import type { AssistantApi, Place } from './assistant-api.js';
-import { Conversation } from './conversation.js';
-import { EgressGuard } from './egress.js';
+import type { AssistantApi } from './assistant-api.js';
+import type { Place } from './place.js';
+import { Conversation } from './turn/conversation.js';
+import { EgressGuard } from './privacy/egress.js';
 import { openHome, type Home, type MemoryStores } from './home.js';
-import { MemoryInspector } from './inspector.js';
+import { MemoryInspector } from './inspector/inspector.js';
 import { modelLanes, type ModelLane } from './lanes.js';
-import { MemoryWriter } from './memory-writer.js';
+import { MemoryWriter } from './writing/memory-writer.js';
 import { PlaceSettings } from './place-settings.js';
-import type { ChatModel, Clock, LocalChatModel, LogEntry, Logger, Recall } from './ports/index.js';
-import { PrivateMemory } from './private-memory.js';
-import type { Reflection } from './reflection.js';
-import { sensitiveRecords } from './sensitive-records.js';
+import type { ChatModel, Clock, LocalChatModel, Logger, Recall, LogEntry } from './ports/index.js';
+import { PrivateMemory } from './private/private-memory.js';
+import type { Reflection } from './reflection/reflection.js';
+import { sensitiveRecords } from './privacy/sensitive-records.js';
 import type { CalendarDesk } from './time/calendar.js';
 import type { ReminderDesk } from './time/reminder-desk.js';
-import type { LoopLimits } from './tool-loop.js';
-import type { ToolSource } from './tool-source.js';
+import type { LoopLimits } from './turn/tool-loop.js';
+import type { ToolSource } from './turn/tool-source.js';
 import { builtinTools } from './tools/index.js';
 import type { Tool } from './tools/tool.js';
+import type { WriteRequestStore } from './writing/write-requests.js';
 import type { Vault } from './ports/vault.js';
 import type { MachineDesk } from './machines/desk.js';
-import { InMemoryWriteRequests, type WriteRequestStore } from './write-requests.js';
 
 export interface AssistantSettings {
   assistantName: string;
@@ -48,19 +49,19 @@ export interface AssistantDeps extends MemoryStores {
   logger: Logger;
   settings: AssistantSettings;
   tools?: Tool[];
-  /** Tools from MCP servers, offered by category (absent: none); at most `maxDefinitions` tool definitions per request. */
-  toolSource?: { source: ToolSource; maxDefinitions: number };
+  /** Tools from MCP servers, offered by category; at most `maxDefinitions` tool definitions per request. */
+  toolSource: { source: ToolSource; maxDefinitions: number };
   newId?: () => string;
   /** Stored entries labelled sensitive in every place (the web's Read aloud knows only the text). */
   labelledEverywhere?: () => Promise<LogEntry[]>;
-  /** Where a hosted model's requests to remember wait for the memory lane (default: in memory). */
-  writeRequests?: WriteRequestStore;
-  /** Reflection on the projects' pages and their kept versions (absent: none). */
-  reflection?: Reflection;
-  /** Reminders the model may set for the person asking (absent: no scheduler). */
-  reminders?: ReminderDesk;
-  /** Subscribed calendars: the agenda and new events (absent: none). */
-  calendar?: CalendarDesk;
+  /** Where a hosted model's requests to remember wait for the memory lane. */
+  writeRequests: WriteRequestStore;
+  /** Reflection on the projects' pages and their kept versions. */
+  reflection: Reflection;
+  /** Reminders the model may set for the person asking. */
+  reminders: ReminderDesk;
+  /** Subscribed calendars: the agenda and new events. */
+  calendar: CalendarDesk;
   /** Secrets given in messages, per person (absent: they are only removed). */
   vault?: Vault;
   /** Machines Charlie may connect to over SSH for the person asking (absent: none). */
@@ -83,8 +84,7 @@ export class Assistant implements AssistantApi {
       sensitiveRecords(deps.store, () => clock.now(), deps.privateStore, deps.privateRecords),
       (origins) => logger.info({ withheld: origins.length }, 'sensitive records withheld from a hosted model'),
     );
-    const writeRequests = deps.writeRequests ?? new InMemoryWriteRequests();
-    this.writer = new MemoryWriter({ model, memoryModel, clock, logger, writeRequests, settings: deps.settings, newId });
+    this.writer = new MemoryWriter({ model, memoryModel, clock, logger, writeRequests: deps.writeRequests, settings: deps.settings, newId });
     const open = (place: Place, recall?: Recall) => this.home(place, recall);
     this.conversation = new Conversation({
       model,
@@ -117,11 +117,11 @@ export class Assistant implements AssistantApi {
       recall,
       usage,
       graph,
-      ...(candidates ? { candidates } : {}),
-      ...(lastReflection ? { lastReflection } : {}),
-      ...(privateRecords ? { privateRecords } : {}),
-      ...(reflection ? { reflection } : {}),
-      ...(privateRecall ? { privateRecall } : {}),
+      candidates,
+      lastReflection,
+      privateRecords,
+      reflection,
+      privateRecall,
       now: () => clock.now(),
       distillEvery: settings.distillEvery,
     });
@@ -133,6 +133,6 @@ export class Assistant implements AssistantApi {
 
   async idle(): Promise<void> {
     await this.writer.idle();
-    await this.deps.reflection?.idle();
+    await this.deps.reflection.idle();
   }
 }

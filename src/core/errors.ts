@@ -1,6 +1,6 @@
 /** A few typed errors with a cause; messages say what to do. */
-import { publicUrl } from './public-url.js';
-import { removeSecrets } from './secrets.js';
+import { publicUrl } from './privacy/public-url.js';
+import { removeSecrets } from './privacy/secrets.js';
 
 export class CharlieError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {

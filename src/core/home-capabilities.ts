@@ -2,13 +2,13 @@
  * What a home can do beyond the turn, as capabilities that are `null` where the home has none:
  * the Memory Inspector's typed records (a project's pages, or a DM's rows in private.db), a
  * project's pages (links, hand edits, forgetting with tombstones) and their kept versions.
- * The inspector (core/inspector.ts) asks for a capability instead of asking which kind of home
+ * The inspector (core/inspector/inspector.ts) asks for a capability instead of asking which kind of home
  * it holds; a home says who it is with `id`, never with a string to parse.
  */
-import { privateRecordView } from './private-records.js';
-import { explainWhy, privateWhy, type WhyAnswer } from './why.js';
-import type { ForgetOutcome, ForgetTarget } from './tombstones.js';
-import type { PageVersion, ReflectionReport, RestoreOutcome } from './reflection.js';
+import { privateRecordView } from './private/private-records.js';
+import { explainWhy, privateWhy, type WhyAnswer } from './inspector/why.js';
+import type { ForgetOutcome, ForgetTarget } from './inspector/tombstones.js';
+import type { PageVersion, ReflectionReport, RestoreOutcome } from './reflection/reflection.js';
 import type { KnowledgeGraph, PageLinks, PrivateRecords, ProjectStore, RecordView } from './ports/index.js';
 
 /** Which place a home is: the folder of a project, or the user of a private conversation. */
@@ -40,7 +40,7 @@ export interface PageVersions {
   restore(page: string, version?: string): Promise<RestoreOutcome>;
 }
 
-/** What reflection offers the homes (core/reflection.ts `Reflection`). */
+/** What reflection offers the homes (core/reflection/reflection.ts `Reflection`). */
 export interface ReflectionDesk {
   run(project: string, scope: 'all'): Promise<ReflectionReport>;
   versions(project: string, page?: string): Promise<PageVersion[]>;
@@ -49,19 +49,19 @@ export interface ReflectionDesk {
 
 export interface HomeCapabilities {
   readonly id: HomeId;
-  /** Typed records and their history (null: a private conversation without a private records store). */
-  readonly inspector: RecordInspector | null;
+  /** Typed records and their history. */
+  readonly inspector: RecordInspector;
   /** A project's pages (null in a private conversation: it has none). */
   readonly pages: PageShelf | null;
-  /** Reflection and kept page versions (null in a private conversation, or without a memory model). */
+  /** Reflection and kept page versions (null in a private conversation). */
   readonly versions: PageVersions | null;
 }
 
 interface CapabilityStores {
   store: ProjectStore;
   graph: KnowledgeGraph;
-  privateRecords?: PrivateRecords;
-  reflection?: ReflectionDesk;
+  privateRecords: PrivateRecords;
+  reflection: ReflectionDesk;
   now(): Date;
 }
 
@@ -81,13 +81,11 @@ export function projectCapabilities(slug: string, stores: CapabilityStores): Hom
       forget: (target, by, options) => store.forget(slug, target, by, options),
       forgettable: () => storeForgettable(store, slug),
     },
-    versions: reflection
-      ? {
-          reflect: () => reflection.run(slug, 'all'),
-          list: (page) => reflection.versions(slug, page),
-          restore: (page, version) => reflection.restore(slug, page, version),
-        }
-      : null,
+    versions: {
+      reflect: () => reflection.run(slug, 'all'),
+      list: (page) => reflection.versions(slug, page),
+      restore: (page, version) => reflection.restore(slug, page, version),
+    },
   };
 }
 
@@ -95,12 +93,10 @@ export function privateCapabilities(userId: string, stores: CapabilityStores): H
   const records = stores.privateRecords;
   return {
     id: { kind: 'private', userId },
-    inspector: records
-      ? {
-          records: async () => records.list(userId, stores.now()).map(privateRecordView),
-          why: async (ask) => privateWhy(records.list(userId, stores.now()), ask, (ids) => records.history(userId, ids)),
-        }
-      : null,
+    inspector: {
+      records: async () => records.list(userId, stores.now()).map(privateRecordView),
+      why: async (ask) => privateWhy(records.list(userId, stores.now()), ask, (ids) => records.history(userId, ids)),
+    },
     pages: null,
     versions: null,
   };

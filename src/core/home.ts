@@ -5,73 +5,17 @@
  * asks which kind it is. What only projects have (entity notes) is a capability that is absent
  * (`notes: null`) in a private conversation.
  */
-import type { CandidateStore } from './promotion.js';
-import type { Place } from './assistant-api.js';
-import type { DistillTarget } from './distill.js';
+import type { Place } from './place.js';
+import type { DistillTarget } from './writing/distill.js';
 import { CharlieError } from './errors.js';
+import type { NoteShelf, ProjectGraph, RecordShelf } from './home-shelves.js';
+import { privateDistillGraph, privateRecordShelf } from './private/private-records.js';
 import { retrievable } from './records/record.js';
-import { privateDistillGraph, privateRecordShelf } from './private-records.js';
-import type { Raisable } from './reminders.js';
 import { privateCapabilities, projectCapabilities, type HomeCapabilities, type ReflectionDesk } from './home-capabilities.js';
-import { searchPrivate, searchPrivateHybrid } from './private-search.js';
-import type { PrivateRecallIndex } from './private-recall.js';
-import type {
-  FileProblem,
-  GraphWrite,
-  GraphWriteReport,
-  KnowledgeGraph,
-  LinkedPage,
-  LogEntry,
-  MemoryLayers,
-  Note,
-  NoteSummary,
-  PageCard,
-  PageMapEntry,
-  PageMapRequest,
-  PrivateRecords,
-  PrivateStore,
-  ProjectConfig,
-  ProjectStore,
-  Recall,
-  RecallHit,
-  ReviewChoice,
-  ReviewPair,
-  TextHit,
-  UsageKind,
-  UsageStore,
-} from './ports/index.js';
-
-/** Entity notes (Markdown pages under `notes/`): only shared projects have them. */
-export interface NoteShelf {
-  list(): Promise<NoteSummary[]>;
-  read(path: string): Promise<Note | null>;
-  /** Records that a note was used (opened, tagged, accepted): it feeds the recall boost. */
-  used(note: Note, kind: UsageKind): void;
-  grep(query: string, limit: number): Promise<TextHit[]>;
-}
-
-/** A project's knowledge graph (entity pages and their labelled links), bound to the project. */
-export interface ProjectGraph {
-  taxonomy(): Promise<readonly string[]>;
-  pageMap(request: PageMapRequest): Promise<PageMapEntry[]>;
-  write(write: GraphWrite): Promise<GraphWriteReport>;
-  follow(start: string, options: { label?: string; depth: number }): Promise<{ start: PageCard; linked: LinkedPage[] } | null>;
-}
-
-/** Typed records behind the promotion gate: a project's entity pages, or a DM's rows in private.db. */
-export interface RecordShelf {
-  /** What waits for promotion (null: no gate). */
-  candidates: CandidateStore | null;
-  reviewList(): Promise<ReviewPair[]>;
-  /** A person's choice about a record in review, or `hold`; false when there is no such record. */
-  review(id: string, choice: ReviewChoice): Promise<boolean>;
-  /** Writes facts a person vouched for (a candidate promoted by hand). */
-  write(write: GraphWrite): Promise<GraphWriteReport>;
-  /** The records with who they concern in this turn, for the reminders (core/reminders.ts). */
-  raisable(ask: { speaker: string; speakerId?: string; text: string }, now: Date): Promise<Raisable[]>;
-  /** Notes on the records that Charlie asked about them or mentioned their review. */
-  mark(ids: readonly string[], what: 'asked' | 'raised', date: string): Promise<void>;
-}
+import { searchPrivateHybrid } from './private/private-search.js';
+import type { PrivateRecallIndex } from './private/private-recall.js';
+import type { CandidateStore } from './records/candidates.js';
+import type { FileProblem, KnowledgeGraph, LogEntry, MemoryLayers, PrivateRecords, PrivateStore, ProjectConfig, ProjectStore, Recall, RecallHit, UsageStore } from './ports/index.js';
 
 export interface Home extends HomeCapabilities {
   /** Project slug, or `dm:<userId>` for a private conversation: the key of background work and logs (`id` says which). */
@@ -88,8 +32,8 @@ export interface Home extends HomeCapabilities {
   readonly notes: NoteShelf | null;
   /** Only projects with a knowledge graph have one. */
   readonly graph: ProjectGraph | null;
-  /** Typed records (null: a project without a knowledge graph, or no private records store). */
-  readonly records: RecordShelf | null;
+  /** Typed records: a project's entity pages, or a DM's rows in private.db. */
+  readonly records: RecordShelf;
   recent(limit: number): Promise<LogEntry[]>;
   archive(entry: LogEntry): Promise<void>;
   layers(): Promise<{ layers: MemoryLayers; problems: FileProblem[] }>;
@@ -103,7 +47,7 @@ export interface Home extends HomeCapabilities {
   distillTarget(): DistillTarget;
 }
 
-/** Where memory lives: every store is required (production has them all; tests pass fakes). */
+/** Where memory lives: every store is required (production builds them all; the test fixture builds them the same way). */
 export interface MemoryStores {
   store: ProjectStore;
   privateStore: PrivateStore;
@@ -111,14 +55,14 @@ export interface MemoryStores {
   usage: UsageStore;
   /** The knowledge graph of Markdown projects (traversal; distillation's page map and writes): the only writer of entity pages. */
   graph: KnowledgeGraph;
-  /** Waiting candidates of the promotion gate, per project; absent = no gate. */
-  candidates?: (project: string) => CandidateStore;
-  /** Typed records of private conversations (private.db); absent = DMs keep none. */
-  privateRecords?: PrivateRecords;
-  /** Each private conversation's own hybrid index (private.db); absent = DMs are searched by their words only. */
-  privateRecall?: PrivateRecallIndex;
-  /** When reflection last ran over a project (the gate measures recency against it); absent = never. */
-  lastReflection?: (project: string) => Promise<Date | null>;
+  /** Waiting candidates of the promotion gate, per project. */
+  candidates: (project: string) => CandidateStore;
+  /** Typed records of private conversations (private.db). */
+  privateRecords: PrivateRecords;
+  /** Each private conversation's own hybrid index (private.db). */
+  privateRecall: PrivateRecallIndex;
+  /** When reflection last ran over a project (the gate measures recency against it; null: never). */
+  lastReflection: (project: string) => Promise<Date | null>;
 }
 
 /** What a home is built from: the stores, the time, and the private conversations' distil pace. */
@@ -126,8 +70,8 @@ export interface HomeStores extends MemoryStores {
   now(): Date;
   /** distill_every of private conversations (projects carry their own). */
   distillEvery: number;
-  /** Reflection over projects' pages and their kept versions (absent: none). */
-  reflection?: ReflectionDesk;
+  /** Reflection over projects' pages and their kept versions. */
+  reflection: ReflectionDesk;
 }
 
 /** A write to memory was refused (a hand edit since it was read, or a file that does not parse). */
@@ -164,7 +108,7 @@ function projectHome(config: ProjectConfig, problems: FileProblem[], stores: Hom
       grep: (query, limit) => store.grepNotes(slug, query, limit),
     },
     graph: bindGraph(stores.graph, slug),
-    records: projectRecords(stores.graph, slug, stores.candidates?.(slug) ?? null),
+    records: projectRecords(stores.graph, slug, stores.candidates(slug)),
     recent: (limit) => store.recentLog(slug, limit),
     archive: async (entry) => {
       if (config.archive) await store.appendLog(slug, entry);
@@ -193,8 +137,8 @@ function projectHome(config: ProjectConfig, problems: FileProblem[], stores: Hom
           const hits = await recall.recall(text, { project: slug, limit: 12, ...(tainted ? { tainted } : {}) });
           return [...new Set(hits.filter((h) => h.page.startsWith('notes/')).map((h) => h.page))];
         },
-        ...(stores.candidates ? { candidates: stores.candidates(slug) } : {}),
-        ...(stores.lastReflection ? { lastReflection: () => stores.lastReflection?.(slug) ?? Promise.resolve(null) } : {}),
+        candidates: stores.candidates(slug),
+        lastReflection: () => stores.lastReflection(slug),
         known: async (pages: readonly string[]) => (await stores.graph.records(slug, stores.now(), pages)).filter((r) => retrievable(r.status)),
       },
     }),
@@ -232,7 +176,7 @@ function bindGraph(graph: KnowledgeGraph, slug: string): ProjectGraph {
   };
 }
 
-function projectRecords(graph: KnowledgeGraph, slug: string, candidates: CandidateStore | null): RecordShelf {
+function projectRecords(graph: KnowledgeGraph, slug: string, candidates: CandidateStore): RecordShelf {
   return {
     candidates,
     reviewList: () => graph.reviewList(slug),
@@ -281,7 +225,7 @@ function privateHome(userId: string, userName: string, stores: HomeStores): Home
     layerPages: [],
     notes: null,
     graph: null,
-    records: stores.privateRecords ? privateRecordShelf(stores.privateRecords, userId, () => stores.now()) : null,
+    records: privateRecordShelf(stores.privateRecords, userId, () => stores.now()),
     recent: async (limit) => store.recentMessages(userId, limit),
     archive: async (entry) => {
       store.appendMessage(userId, entry);
@@ -296,8 +240,7 @@ function privateHome(userId: string, userName: string, stores: HomeStores): Home
     },
     setRespond: async () => {},
     search: async (query, limit) => {
-      const records = stores.privateRecords?.list(userId, stores.now()) ?? [];
-      return stores.privateRecall ? searchPrivateHybrid(store, stores.privateRecall, userId, query, limit, records) : searchPrivate(store, userId, query, limit, records);
+      return searchPrivateHybrid(store, stores.privateRecall, userId, query, limit, stores.privateRecords.list(userId, stores.now()));
     },
     distillTarget: () => {
       let ids: number[] = [];
@@ -318,7 +261,7 @@ function privateHome(userId: string, userName: string, stores: HomeStores): Home
           store.writeLayers(userId, layers, ids[distilled - 1] ?? store.readLayers(userId).distilledThrough);
           return { ok: true };
         },
-        ...(stores.privateRecords ? { graph: privateDistillGraph(store, stores.privateRecords, userId, () => stores.now()) } : {}),
+        graph: privateDistillGraph(store, stores.privateRecords, userId, () => stores.now()),
       };
     },
   };

@@ -2,9 +2,10 @@
  * A place's settings and its three layers (summary, decisions, quotes), as /memory show and
  * edit, /style and /respond change them. Works the same for a project and a private home.
  */
-import type { MemoryView, Place, SettingsApi } from './assistant-api.js';
+import type { MemoryView, SettingsApi } from './assistant-api.js';
+import type { Place } from './place.js';
 import type { Home } from './home.js';
-import { decisionsFromText, quotesFromText } from './memory-edit.js';
+import { decisionsFromText, quotesFromText } from './inspector/memory-edit.js';
 import type { Clock, ProjectConfig } from './ports/index.js';
 
 export class PlaceSettings implements SettingsApi {

@@ -16,8 +16,9 @@ import {
   type MessageMentionOptions,
   type ModalSubmitInteraction,
 } from 'discord.js';
-import type { AssistantApi, Place } from '../core/assistant-api.js';
-import type { IngestStatus } from '../core/ingest-status.js';
+import type { AssistantApi } from '../core/assistant-api.js';
+import type { Place } from '../core/place.js';
+import type { IngestStatus } from '../core/writing/ingest-status.js';
 import type { Logger } from '../core/ports/index.js';
 import type { ReminderDesk } from '../core/time/reminder-desk.js';
 import type { CalendarDesk } from '../core/time/calendar.js';

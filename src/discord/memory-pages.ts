@@ -4,7 +4,7 @@
  */
 import { ButtonStyle, ComponentType } from 'discord.js';
 import type { MemoryView } from '../core/assistant-api.js';
-import { decisionsToText, quotesToText } from '../core/memory-edit.js';
+import { decisionsToText, quotesToText } from '../core/inspector/memory-edit.js';
 import { splitMessage } from './split.js';
 import { formatProblem } from '../util/error-text.js';
 

@@ -6,7 +6,8 @@
  * The turn's one deadline is the core's: it ends the turn and bounds posting the reply.
  */
 import { MessageType, type Message, type SendableChannels } from 'discord.js';
-import { placeKey, type AssistantApi, type IncomingMessage, type Place } from '../core/assistant-api.js';
+import { type AssistantApi } from '../core/assistant-api.js';
+import { placeKey, type IncomingMessage, type Place } from '../core/place.js';
 import type { Logger } from '../core/ports/index.js';
 import type { AccessPolicy } from './access.js';
 import { readAttachments, type AttachmentRef } from './attachments.js';

@@ -6,7 +6,8 @@
  * (accepted suggestion, view, tag interaction) through `AssistantApi.memory.readNote`.
  */
 import { ButtonStyle, ComponentType, MessageFlags, type ButtonInteraction } from 'discord.js';
-import { placeKey, type AssistantApi, type Place } from '../core/assistant-api.js';
+import { type AssistantApi } from '../core/assistant-api.js';
+import { placeKey, type Place } from '../core/place.js';
 import type { Note } from '../core/ports/index.js';
 import { pageName } from './tool-trace.js';
 

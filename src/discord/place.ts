@@ -3,7 +3,7 @@
  * channel id, so renames keep it and guilds never collide), a DM is the author's private place.
  * Also decides whether a message addresses Charlie.
  */
-import type { Place } from '../core/assistant-api.js';
+import type { Place } from '../core/place.js';
 
 export interface ChannelRef {
   channelId: string;

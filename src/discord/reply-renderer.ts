@@ -5,7 +5,7 @@
  * (the rest is cut, visibly). Posting stops when the turn's deadline passes.
  * Talks to Discord only through `ReplySink`, so it is testable without a client.
  */
-import { REPLY_CUT, type TurnEvent } from '../core/events.js';
+import { REPLY_CUT, type TurnEvent } from '../core/turn/events.js';
 import { cleanModelText } from './sanitize.js';
 import { DISCORD_MESSAGE_LIMIT, splitCapped } from './split.js';
 import { ToolTrace } from './tool-trace.js';

@@ -2,7 +2,7 @@
  * Keeps model internals out of a channel: `<tool_call>` / `<think>` blocks (also unclosed ones
  * while streaming), chat-template special tokens, and raw tool-call JSON objects.
  */
-import { scanJsonEnd } from '../core/json-scan.js';
+import { scanJsonEnd } from '../core/writing/json-scan.js';
 
 const BLOCKS = ['tool_call', 'tool_calls', 'function_call', 'tool_response', 'think', 'thinking'];
 const SPECIAL_TOKEN = /<\|[a-z_]+\|>|\[\/?(?:TOOL_CALLS|TOOL_RESULTS|INST)\]/gi;

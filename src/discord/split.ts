@@ -2,7 +2,7 @@
  * Splits a reply into Discord-sized messages (2000 characters), preferring line breaks,
  * closing an open code fence at the end of a part and reopening it (same info string) in the next.
  */
-import { REPLY_CUT } from '../core/events.js';
+import { REPLY_CUT } from '../core/turn/events.js';
 
 export const DISCORD_MESSAGE_LIMIT = 2000;
 

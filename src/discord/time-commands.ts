@@ -1,6 +1,6 @@
 /** What the time commands (/remind, /calendar) share: who is asking, and a desk that may not be running. */
 import type { ChatInputCommandInteraction } from 'discord.js';
-import type { Place } from '../core/assistant-api.js';
+import type { Place } from '../core/place.js';
 import { askerFor, type Asker } from '../core/time/reminder-desk.js';
 import { ephemeral } from './command.js';
 

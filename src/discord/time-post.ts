@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, type Client } from 'discord.js';
-import type { Place } from '../core/assistant-api.js';
+import type { Place } from '../core/place.js';
 import { ACTION_LABELS, type Outbox, type OutboxMessage } from '../core/time/outbox.js';
 
 export const TIME_BUTTON_PREFIX = 'remind';

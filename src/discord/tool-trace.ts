@@ -2,7 +2,7 @@
  * Turns the core's tool events into one compact status line, e.g.
  * `searched “jwt refresh” (3 hits) · opened Sarah-Chen`. Never shows raw tool JSON.
  */
-import type { TurnEvent } from '../core/events.js';
+import type { TurnEvent } from '../core/turn/events.js';
 import { oneLine } from '../util/one-line.js';
 
 interface Step {

@@ -3,7 +3,7 @@
  * live under its own time limit, and ends ok / warn / fail / skip with what to do about it.
  * Adding a check is adding one object to a part's list (src/doctor/checks.ts).
  */
-import { withPublicUrls } from '../core/public-url.js';
+import { withPublicUrls } from '../core/privacy/public-url.js';
 import { errorWithCause } from '../util/error-text.js';
 
 export type Status = 'ok' | 'warn' | 'fail' | 'skip';

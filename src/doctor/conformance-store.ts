@@ -3,9 +3,10 @@
  * "qwen2.5-7b: tools ok, JSON ok, 32k context" — a degraded model is visible without the doctor.
  * Derived and disposable like the rest of data/: the doctor writes it, nothing else.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
+import { writeFileAtomicSync } from '../files/atomic-write.js';
 import { publicUrl } from '../llm/locality.js';
 
 const recordSchema = z.object({
@@ -44,8 +45,7 @@ export function saveConformance(dataDir: string, record: ConformanceRecord): voi
   const models = { ...readAll(dataDir), [key(record.model, record.baseUrl)]: record };
   const file = conformanceFile(dataDir);
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(`${file}.tmp`, `${JSON.stringify({ schema: 1, models }, null, 2)}\n`);
-  renameSync(`${file}.tmp`, file);
+  writeFileAtomicSync(file, `${JSON.stringify({ schema: 1, models }, null, 2)}\n`);
 }
 
 export function loadConformance(dataDir: string, model: string, baseUrl: string): ConformanceRecord | undefined {

@@ -6,7 +6,7 @@
  * ignores `stream`.
  */
 import { z } from 'zod';
-import { parseToolArguments } from '../core/tool-args.js';
+import { parseToolArguments } from '../core/turn/tool-args.js';
 import type { ChatMessage, ChatModel, ToolCall } from '../core/ports/index.js';
 import { fail, ok, skip, warn, type Check, type Verdict } from './check.js';
 import type { ConformanceRecord } from './conformance-store.js';

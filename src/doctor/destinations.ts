@@ -1,15 +1,16 @@
 /**
  * Every service this configuration sends anything to, where it runs and what it may receive
- * (src/core/destinations.ts): printed by `npm run doctor`, shown by /help and the web app.
+ * (src/core/privacy/destinations.ts): printed by `npm run doctor`, shown by /help and the web app.
  * Decided from the configuration alone, without a network call.
  */
+import type { Config } from '../config.js';
+import { describeDestinations, type Destination } from '../core/privacy/destinations.js';
+import { publicUrl } from '../core/privacy/public-url.js';
 import { existsSync } from 'node:fs';
-import { dataFiles, type Config } from '../config.js';
+import { dataFiles } from '../config.js';
 import { urlIsLocal } from '../llm/locality.js';
 import { SqliteJobStore } from '../storage/job-store.js';
 import { calendarServers, type CalendarServer } from '../core/time/calendar-servers.js';
-import { describeDestinations, type Destination } from '../core/destinations.js';
-import { publicUrl } from '../core/public-url.js';
 import { ok, warn, type Part } from './check.js';
 import { localityReason } from './lane.js';
 

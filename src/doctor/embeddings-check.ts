@@ -1,5 +1,5 @@
 /** Embeddings: which embedder Charlie will use (the same choice start-up makes), its model, dimensions, and one embedding. */
-import { publicUrl } from '../core/public-url.js';
+import { publicUrl } from '../core/privacy/public-url.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config.js';

@@ -4,10 +4,10 @@
  */
 import type { Config } from '../config.js';
 import { silentLogger, systemClock } from '../core/ports/index.js';
-import { loadMcpConfig } from '../mcp/config.js';
-import { mcpConfigPath } from '../mcp/create.js';
-import { McpToolSource } from '../mcp/source.js';
-import { categoryOf } from '../mcp/tools.js';
+import { loadMcpConfig } from '../mcp/client/config.js';
+import { mcpConfigPath } from '../mcp/client/create.js';
+import { McpToolSource } from '../mcp/client/source.js';
+import { categoryOf } from '../mcp/client/tools.js';
 import { charlieVersion } from '../version.js';
 import { fail, ok, skip, type Check, type Part } from './check.js';
 import { errorMessage } from '../util/error-text.js';

@@ -4,7 +4,6 @@
  * configured one cannot be used, says why and which fallback it uses.
  */
 import { join } from 'node:path';
-import type { Config } from '../config.js';
 import type { Embedder, Logger } from '../core/ports/index.js';
 import { HashingEmbedder } from '../memory/index/hashing-embedder.js';
 import { OpenAIEmbedder } from './embeddings-openai.js';
@@ -13,11 +12,18 @@ import { TransformersEmbedder } from './embeddings-transformers.js';
 import type { ModelDownloadStep } from './transformers-runtime.js';
 import { errorMessage } from '../util/error-text.js';
 
-export type EmbedderConfig = Pick<
-  Config,
-  'EMBEDDER' | 'EMBEDDING_MODEL' | 'EMBEDDING_MODEL_DIR' | 'EMBEDDING_BASE_URL' | 'EMBEDDING_LOCALITY' | 'EMBEDDING_API_KEY' | 'EMBEDDING_QUERY_PREFIX' | 'dataDir'
-> &
-  Partial<Pick<Config, 'EMBEDDING_TIMEOUT_MS'>>;
+/** The embedder's settings (src/config.ts parses them; the Config passes as one). Declared here so src/llm imports nothing of config.ts. */
+export interface EmbedderConfig {
+  EMBEDDER: 'auto' | 'transformers' | 'openai' | 'builtin';
+  EMBEDDING_MODEL: string;
+  EMBEDDING_MODEL_DIR?: string | undefined;
+  EMBEDDING_BASE_URL?: string | undefined;
+  EMBEDDING_LOCALITY: 'auto' | 'local' | 'hosted';
+  EMBEDDING_API_KEY?: string | undefined;
+  EMBEDDING_QUERY_PREFIX?: string | undefined;
+  dataDir: string;
+  EMBEDDING_TIMEOUT_MS?: number | undefined;
+}
 
 export interface EmbedderChoice {
   embedder: Embedder;

@@ -50,4 +50,4 @@ export function urlIsLocal(url: string, setting: 'auto' | 'local' | 'hosted'): b
   }
 }
 
-export { publicUrl } from '../core/public-url.js';
+export { publicUrl } from '../core/privacy/public-url.js';

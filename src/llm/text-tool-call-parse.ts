@@ -3,7 +3,7 @@
  * `<tool_call>` block, a ```json fence, a leading bare object, or Mistral's `[TOOL_CALLS]`.
  */
 
-import { scanJsonEnd } from '../core/json-scan.js';
+import { scanJsonEnd } from '../core/writing/json-scan.js';
 
 export interface ParsedCall {
   name: string;

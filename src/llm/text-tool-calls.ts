@@ -6,7 +6,7 @@
  * the next chunk (or the end) shows what it is; everything else passes through at once.
  */
 import type { ToolCall } from '../core/ports/index.js';
-import { scanJsonEnd } from '../core/json-scan.js';
+import { scanJsonEnd } from '../core/writing/json-scan.js';
 import { parseCallJson, parseMistralCalls, type ParsedCall } from './text-tool-call-parse.js';
 
 export type TextPiece = { type: 'text'; text: string } | { type: 'tool_call'; call: ToolCall };

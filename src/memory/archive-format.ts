@@ -26,7 +26,7 @@
  * assistant's own entries end in " (reply)".
  */
 import type { LogEntry } from '../core/ports/index.js';
-import { formatSensitivity, labelOf, parseSensitivity } from '../core/sensitivity.js';
+import { formatSensitivity, labelOf, parseSensitivity } from '../core/privacy/sensitivity.js';
 
 const HEADER_START = /^### (\d\d:\d\d:\d\d) · /;
 const LINK = ' · [↗](';

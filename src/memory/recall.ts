@@ -7,14 +7,15 @@
 import { join } from 'node:path';
 import { systemClock, type Clock, type Embedder, type Logger, type Recall, type RecallHit, type RecallScope, type UsageStore } from '../core/ports/index.js';
 import { DEFAULT_WEIGHTS, Fusion, type RecallWeights } from './index/fusion.js';
-import { MemoryIndex, type Candidates, type SyncStats } from './index/memory-index.js';
+import { MemoryIndex } from './index/memory-index.js';
+import { type Candidates, type SyncStats } from './index/search-query.js';
 import { boundedSync, defaultSyncWait, type SyncWait } from './index/bounded-sync.js';
 import { keyTerms, terms as termsOf } from './index/text.js';
 import { classifyQuery, type QueryShape } from './index/query-kind.js';
 import { watchProjects, type ProjectChanges } from './index/watcher.js';
 import type { ChunkOptions } from './index/chunker.js';
 import type { Config } from '../config.js';
-import { classifyText, isSensitive } from '../core/sensitivity.js';
+import { classifyText, isSensitive } from '../core/privacy/sensitivity.js';
 
 export type RecallSettings = Pick<
   Config,

@@ -9,9 +9,9 @@
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { forgottenBy, type ForgottenKind, type Tombstone } from '../core/tombstones.js';
+import { forgottenBy, type ForgottenKind, type Tombstone } from '../core/inspector/tombstones.js';
 import type { MemoryLayers } from '../core/ports/index.js';
-import { writeFileAtomic } from './store/atomic-write.js';
+import { writeFileAtomic } from '../files/atomic-write.js';
 import { oneLine } from '../util/one-line.js';
 
 export const FORGOTTEN_FILE = 'forgotten.md';

@@ -11,7 +11,7 @@
  * A hosted embedder is never given DM text: without a local one the index is keyword + usage.
  */
 import type { DatabaseSync } from 'node:sqlite';
-import type { PrivateDoc, PrivateRecallHit, PrivateRecallIndex } from '../core/private-recall.js';
+import type { PrivateDoc, PrivateRecallHit, PrivateRecallIndex } from '../core/private/private-recall.js';
 import type { Clock, Embedder } from '../core/ports/index.js';
 import { LexicalIndex } from '../memory/index/lexical.js';
 import { dropRecallRows } from './recall-rows.js';

@@ -7,7 +7,7 @@
  */
 import type { DatabaseSync } from 'node:sqlite';
 import { z } from 'zod';
-import type { CandidateStore } from '../core/promotion.js';
+import type { CandidateStore } from '../core/records/candidates.js';
 import type { GraphWrite, GraphWriteReport, PrivateRecord, PrivateRecordEvent, PrivateRecords, ReviewChoice, ReviewPair } from '../core/ports/index.js';
 import { blockIdFor } from '../core/records/block-id.js';
 import { nameTokens, normalizeStatement } from '../core/names.js';

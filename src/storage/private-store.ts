@@ -6,9 +6,9 @@
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { MemoryUnavailableError } from '../core/errors.js';
-import { labelOf } from '../core/sensitivity.js';
+import { labelOf } from '../core/privacy/sensitivity.js';
 import type { Clock, Decision, Embedder, LogEntry, MemoryLayers, PrivateStore, Quote } from '../core/ports/index.js';
-import { forgottenBy, type Tombstone } from '../core/tombstones.js';
+import { forgottenBy, type Tombstone } from '../core/inspector/tombstones.js';
 import { migrateRecords, SqlitePrivateRecords } from './private-records.js';
 import { dropDeletedMessages, migrateRecall, SqlitePrivateRecall } from './private-recall.js';
 import { privateFile, privateFolder } from './private-files.js';

@@ -3,10 +3,11 @@
  * Markdown (they are requests, not memory) and not projects/ (a hosted model writes nothing
  * there). Writes are atomic (temp file + rename).
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomicSync } from '../files/atomic-write.js';
 import { z } from 'zod';
-import type { WriteRequestStore, WriteRequest } from '../core/write-requests.js';
+import type { WriteRequestStore, WriteRequest } from '../core/writing/write-requests.js';
 
 const candidateSchema = z.object({
   id: z.string(),
@@ -44,10 +45,7 @@ export class FileWriteRequestStore implements WriteRequestStore {
 
   private write(project: string, list: WriteRequest[]): void {
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    const file = this.file(project);
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(list, null, 2)}\n`, { mode: 0o600 });
-    renameSync(tmp, file);
+    writeFileAtomicSync(this.file(project), `${JSON.stringify(list, null, 2)}\n`, { mode: 0o600 });
   }
 
   async add(candidate: WriteRequest): Promise<void> {

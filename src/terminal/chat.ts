@@ -5,16 +5,17 @@
  */
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import type { AssistantApi, Place } from '../core/assistant-api.js';
+import type { AssistantApi } from '../core/assistant-api.js';
+import type { Place } from '../core/place.js';
 
 /** The terminal uses every slice but the private one (a terminal conversation is a project). */
 type TerminalAssistant = Omit<AssistantApi, 'private'>;
-import type { TurnEvent } from '../core/events.js';
-import { ingestStatusText, type IngestStatus } from '../core/ingest-status.js';
+import type { TurnEvent } from '../core/turn/events.js';
+import { ingestStatusText, type IngestStatus } from '../core/writing/ingest-status.js';
 import { describeLane } from '../core/lanes.js';
-import { reportText } from '../core/reflection.js';
-import { parseTargetToken, targetToken } from '../core/tombstones.js';
-import { whyText } from '../core/why.js';
+import { reportText } from '../core/reflection/reflection.js';
+import { parseTargetToken, targetToken } from '../core/inspector/tombstones.js';
+import { whyText } from '../core/inspector/why.js';
 import type { ToolConfirm } from '../core/tools/tool.js';
 import { eventLine, palette, renderMemory, type Palette } from './render.js';
 import type { ReminderDesk } from '../core/time/reminder-desk.js';

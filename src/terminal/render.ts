@@ -1,7 +1,7 @@
 /** Terminal rendering of turn events and memory views. */
-import type { TurnEvent } from '../core/events.js';
+import type { TurnEvent } from '../core/turn/events.js';
 import type { MemoryView } from '../core/assistant-api.js';
-import { decisionsToText, quotesToText } from '../core/memory-edit.js';
+import { decisionsToText, quotesToText } from '../core/inspector/memory-edit.js';
 import { formatProblem } from '../util/error-text.js';
 
 export interface Palette {

@@ -3,8 +3,9 @@
  * `/remind done ID`, `/remind snooze ID`, `/remind zone [TZ]`; and the outbox that prints a
  * delivered reminder between turns.
  */
-import type { Place } from '../core/assistant-api.js';
-import { NoDoorOpenError, type Outbox, type OutboxMessage } from '../core/time/outbox.js';
+import type { Place } from '../core/place.js';
+import type { Outbox, OutboxMessage } from '../core/time/outbox.js';
+import { NoDoorOpenError } from '../core/time/outbox.js';
 import { askerFor, type ReminderDesk } from '../core/time/reminder-desk.js';
 import type { CalendarDesk } from '../core/time/calendar.js';
 import type { MorningBrief } from '../core/time/brief.js';

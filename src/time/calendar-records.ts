@@ -3,7 +3,7 @@
  * path promoted facts take) or, for a calendar subscribed in a DM, that person's rows in
  * private.db (never Markdown).
  */
-import type { Place } from '../core/assistant-api.js';
+import type { Place } from '../core/place.js';
 import type { GraphWrite, GraphWriteReport, KnowledgeGraph, PrivateRecords, ProjectStore } from '../core/ports/index.js';
 import type { CalendarRecords } from '../core/time/calendar.js';
 

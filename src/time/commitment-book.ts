@@ -4,7 +4,7 @@
  * episode written by the graph's write (the path promoted facts take), a dropped one held.
  * A follow-up is asked in the project's Discord channel, or in its terminal project.
  */
-import type { Place } from '../core/assistant-api.js';
+import type { Place } from '../core/place.js';
 import { projectOrigin } from '../core/project-origin.js';
 import type { KnowledgeGraph, ProjectConfig } from '../core/ports/index.js';
 import { doneWrite, type Commitment, type CommitmentBook } from '../core/time/follow-ups.js';

@@ -7,8 +7,9 @@
  * the place is open at all the rejection is a NoDoorOpenError (a wait, not a failed attempt),
  * and `whenOpen` hears every door that is added or opens, so what waited is delivered then.
  */
-import type { Place } from '../core/assistant-api.js';
-import { NoDoorOpenError, type Outbox, type OutboxMessage } from '../core/time/outbox.js';
+import type { Place } from '../core/place.js';
+import type { Outbox, OutboxMessage } from '../core/time/outbox.js';
+import { NoDoorOpenError } from '../core/time/outbox.js';
 
 export class OutboxRouter implements Outbox {
   private readonly doors: { owns: (place: Place) => boolean; outbox: Outbox; name?: string }[] = [];

@@ -14,19 +14,7 @@ import { classifyUtterance } from './intent.js';
 import { words } from './text-normalize.js';
 import { WakeNameMatcher } from './wake-name.js';
 import { errorMessage } from '../util/error-text.js';
-
-export interface TurnEvidence {
-  /** Speculative transcript of the utterance so far. */
-  transcript: string;
-  /** Silence since the last voiced frame, in ms (grows while the detector is re-asked). */
-  pauseMs: number;
-  /** Audio received in this utterance, ms. */
-  speechMs: number;
-  /** How many dB the last voiced frames are below the utterance's typical level (positive = fell away). */
-  endFallDb: number;
-  /** 16 kHz mono s16: the utterance so far (for audio models). */
-  pcm: Int16Array;
-}
+import type { TurnEvidence, TurnModel } from '../core/ports/index.js';
 
 export type TurnReason =
   | 'question'
@@ -170,14 +158,6 @@ export class TextRulesDetector implements EndOfTurnDetector {
     if (evidence.endFallDb >= this.fallDb) return { end: true, reason: 'unpunctuated_voice_fell' };
     return { end: false, reason: 'unpunctuated', recheckAtPauseMs: this.unpunctuatedMs };
   }
-}
-
-/** A learned end-of-turn model: the probability (0–1) that the utterance so far is a finished turn. */
-export interface TurnModel {
-  readonly id: string;
-  probability(evidence: TurnEvidence, signal?: AbortSignal): Promise<number>;
-  /** Optional: load now rather than at the first pause. */
-  load?(): Promise<unknown>;
 }
 
 /**

@@ -5,7 +5,7 @@
  * hands segments to the conversation, plays replies through one AudioPlayer, counts DAVE
  * decryption failures (rejoin + visible warning), and leaves an empty channel.
  */
-import { guardSpeech } from '../core/egress.js';
+import { guardSpeech } from '../core/privacy/egress.js';
 import {
   createAudioPlayer,
   EndBehaviorType,
@@ -17,13 +17,15 @@ import {
   type DiscordGatewayAdapterCreator,
   type VoiceConnection,
 } from '@discordjs/voice';
-import type { ConversationApi, Place } from '../core/assistant-api.js';
+import type { ConversationApi } from '../core/assistant-api.js';
+import type { Place } from '../core/place.js';
 import type { Logger, SpeechToText, TextToSpeech } from '../core/ports/index.js';
 import { AddressingPolicy, type WakeRule } from './addressing.js';
 import { BargeInDetector } from './barge-in.js';
 import { DaveFailureMonitor } from './dave-monitor.js';
 import { DiscordAudioSink } from './discord-audio.js';
-import { chooseDetector, type TurnDetection, type TurnModel } from './end-of-turn.js';
+import { chooseDetector, type TurnDetection } from './end-of-turn.js';
+import { type TurnModel } from '../core/ports/index.js';
 import { PlaybackQueue, type AudioSink } from './playback-queue.js';
 import { realTimers, type Timers } from './timers.js';
 import { TurnTaker, type EndOfTurnStatus, type HeardTurn } from './turn-taker.js';

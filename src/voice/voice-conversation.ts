@@ -5,7 +5,8 @@
  * (`🎙️ Name: transcript`, then the reply). Turns run one at a time; "stop" cancels the
  * turn in progress, the turns waiting, and what is being said.
  */
-import type { ConversationApi, Place } from '../core/assistant-api.js';
+import type { ConversationApi } from '../core/assistant-api.js';
+import type { Place } from '../core/place.js';
 import type { Logger, SpeechToText } from '../core/ports/index.js';
 import { silentLogger } from '../core/ports/index.js';
 import { isHallucination, stripNonSpeech } from '../speech/stt/hallucinations.js';

@@ -15,12 +15,12 @@ import { randomUUID } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
-import type { TurnEvent } from '../core/events.js';
+import type { TurnEvent } from '../core/turn/events.js';
 import type { ToolConfirm } from '../core/tools/tool.js';
 import { newProjectOrigin, placeFor, PRIVATE_PROJECT } from './places.js';
 import { traceOf, type TraceStore, type TurnTrace } from './trace-store.js';
 import { TurnHub, type TurnEventRecord, type WebTurn } from './turns.js';
-import type { WebEnv, WebDeps } from './app.js';
+import type { WebEnv, WebDeps } from './web-deps.js';
 import { errorMessage } from '../util/error-text.js';
 
 const MAX_IMAGE_CHARS = 8_000_000;

@@ -5,7 +5,7 @@
  *                                       (rows and bytes done of the total, batches, rate, time left)
  */
 import type { Hono } from 'hono';
-import type { WebDeps, WebEnv } from './app.js';
+import type { WebDeps, WebEnv } from './web-deps.js';
 import { noSuchProject, requestPlace } from './places.js';
 
 export function ingestRoutes(app: Hono<WebEnv>, deps: WebDeps): void {

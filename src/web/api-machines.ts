@@ -8,12 +8,13 @@
  * vault entries only.
  */
 import type { Context, Hono } from 'hono';
-import type { Place } from '../core/assistant-api.js';
+import type { Place } from '../core/place.js';
 import { machinesCommand, type MachineBook } from '../core/machines/machine-book.js';
 import { askerFor, type Asker } from '../core/time/reminder-desk.js';
-import type { WebEnv } from './app.js';
+import type { WebEnv } from './web-deps.js';
 import type { WebUser } from './auth.js';
-import { noSuchProject, requestPlace, type ProjectDirectory } from './places.js';
+import { noSuchProject, requestPlace } from './places.js';
+import { type ProjectDirectory } from './web-deps.js';
 
 const ACTIONS = new Set(['revoke', 'forget', 'forget-key']);
 

@@ -15,12 +15,12 @@
  */
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
-import type { Place } from '../core/assistant-api.js';
+import type { Place } from '../core/place.js';
 import { CharlieError, UnsafeNameError } from '../core/errors.js';
-import { decisionsToText, quotesToText } from '../core/memory-edit.js';
+import { decisionsToText, quotesToText } from '../core/inspector/memory-edit.js';
 import type { MemoryLayers } from '../core/ports/index.js';
-import type { ForgetTarget } from '../core/tombstone-types.js';
-import type { WebDeps, WebEnv } from './app.js';
+import type { ForgetTarget } from '../core/inspector/tombstone-types.js';
+import type { WebDeps, WebEnv } from './web-deps.js';
 import { buildGraph, readNotePages } from './graph.js';
 import { noSuchProject, requestPlace } from './places.js';
 import { factRecords, factTarget } from './facts.js';

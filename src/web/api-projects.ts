@@ -11,7 +11,7 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import type { LogEntry } from '../core/ports/index.js';
-import type { WebDeps, WebEnv } from './app.js';
+import type { WebDeps, WebEnv } from './web-deps.js';
 import type { ConversationHit } from './shared/conversation.js';
 import { noSuchProject, requestPlace } from './places.js';
 

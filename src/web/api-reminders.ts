@@ -14,19 +14,15 @@
 import type { Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
-import type { Place } from '../core/assistant-api.js';
-import { askerFor, type Asker, type ReminderDesk } from '../core/time/reminder-desk.js';
+import type { Place } from '../core/place.js';
+import { askerFor, type Asker } from '../core/time/reminder-desk.js';
 import type { TimeAction } from '../core/time/outbox.js';
-import type { WebEnv } from './app.js';
+import type { WebEnv, WebTime } from './web-deps.js';
 import type { WebUser } from './auth.js';
-import { noSuchProject, requestPlace, type ProjectDirectory } from './places.js';
-import type { WebDelivery, WebTimeOutbox } from './time-outbox.js';
+import { noSuchProject, requestPlace } from './places.js';
+import { type ProjectDirectory } from './web-deps.js';
+import type { WebDelivery } from './time-outbox.js';
 import { heartbeat } from '../time/ticker.js';
-
-export interface WebTime {
-  desk: ReminderDesk;
-  outbox: WebTimeOutbox;
-}
 
 const SetBody = z.object({ when: z.string().trim().min(1).max(200), what: z.string().trim().min(1).max(300), zone: z.string().max(64).optional() });
 const ACTIONS: readonly TimeAction[] = ['snooze', 'done', 'not-yet', 'drop'];

@@ -10,7 +10,7 @@
  */
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
-import type { WebDeps, WebEnv } from './app.js';
+import type { WebDeps, WebEnv } from './web-deps.js';
 import { noSuchProject, requestPlace } from './places.js';
 
 const choiceBody = z.object({ choice: z.enum(['keep-new', 'keep-old', 'keep-both', 'hold']) });

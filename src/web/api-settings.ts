@@ -15,20 +15,8 @@
  */
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import type { WebDeps, WebEnv } from './app.js';
+import type { WebDeps, WebEnv, CheckLine } from './web-deps.js';
 import { placeFor } from './places.js';
-
-export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
-
-/** One doctor check as the page shows it (the doctor's CheckResult). */
-export interface CheckLine {
-  part: string;
-  name: string;
-  status: CheckStatus;
-  detail: string;
-  fix?: string;
-  ms: number;
-}
 
 export interface ChecksRun {
   /** When the run finished (ISO). */

@@ -6,14 +6,8 @@
  */
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import type { WebEnv } from './app.js';
+import type { WebEnv, SpeechServices } from './web-deps.js';
 import { errorMessage } from '../util/error-text.js';
-
-export interface SpeechServices {
-  /** Audio bytes + their MIME type → text ('' for silence). */
-  transcribe?(audio: Uint8Array, mime: string, signal?: AbortSignal): Promise<string>;
-  speak?(text: string, signal?: AbortSignal): Promise<{ mime: string; data: Uint8Array; spokenBy?: 'local' | 'hosted' }>;
-}
 
 const MAX_AUDIO = 25 * 1024 * 1024;
 

@@ -12,73 +12,23 @@ import { bodyLimit } from 'hono/body-limit';
 import { compress } from 'hono/compress';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { dirname, join } from 'node:path';
-import type { AssistantApi } from '../core/assistant-api.js';
-import type { LogEntry, Logger } from '../core/ports/index.js';
 import { chatRoutes } from './api-chat.js';
 import { projectRoutes } from './api-projects.js';
 import { clientAssets } from './client-build.js';
 import { memoryRoutes } from './api-memory.js';
 import { ingestRoutes } from './api-ingest.js';
-import type { IngestStatus } from '../core/ingest-status.js';
 import { reviewRoutes } from './api-review.js';
-import { reminderRoutes, type WebTime } from './api-reminders.js';
+import { reminderRoutes } from './api-reminders.js';
+import { voiceRoutes } from './api-voice.js';
+import { FailedLoginLimiter } from './auth.js';
 import { machineRoutes } from './api-machines.js';
-import type { MachineBook } from '../core/machines/machine-book.js';
-import { voiceRoutes, type SpeechServices } from './api-voice.js';
-import { FailedLoginLimiter, type WebAuth, type WebUser } from './auth.js';
 import { clientAddress, hostGuard, originGuard, securityHeaders, type HostPolicy } from './guard.js';
 import { loginPage } from './login-page.js';
-import type { ProjectDirectory } from './places.js';
-import type { SettingsView } from './settings.js';
-import { settingsRoutes, type CheckLine } from './api-settings.js';
+import type { WebDeps, WebEnv } from './web-deps.js';
+import { settingsRoutes } from './api-settings.js';
 import { TraceStore } from './trace-store.js';
 import { TurnHub } from './turns.js';
 import { guardRouteGroups } from './roles.js';
-
-export type WebEnv = { Variables: { user: WebUser } };
-
-export interface WebDeps {
-  assistant: Pick<AssistantApi, 'conversation' | 'memory' | 'settings'>;
-  projects: ProjectDirectory;
-  /** The signed-in person's private (DM) history, newest last. */
-  privateHistory(userId: string, limit: number): LogEntry[];
-  auth: WebAuth;
-  logger: Logger;
-  assistantName: string;
-  /** Charlie's version, shown in the app's footer. */
-  version: string;
-  acceptsImages: boolean;
-  speech?: SpeechServices;
-  /** Folder of the built client (index.html, app.js, …). */
-  clientDir: string;
-  /** What the owner's Settings page shows (read-only); absent, the page says it is not available. */
-  settings?: () => SettingsView;
-  /** Runs the doctor's checks here, for the Settings page's "Run checks" (api-settings.ts). */
-  runChecks?: () => Promise<CheckLine[]>;
-  /** The clock of the checks' rate limit (default Date.now). */
-  now?: () => number;
-  /** Where the web app keeps each turn's trace (default: `turns/` next to clientDir, under DATA_DIR/web). */
-  turnsDir?: string;
-  /** Mark the session cookie Secure (the public URL is https). */
-  secureCookie?: boolean;
-  /** One line per MCP tool server, shown to the owner. */
-  toolServers?: () => string[];
-  /** Charlie's memory as an MCP server at /api/mcp (Streamable HTTP, owner token). */
-  mcpServer?: McpEndpoint;
-  /** Proxy addresses (WEB_TRUSTED_PROXY) whose X-Forwarded-For names the real client. */
-  trustedProxies?: readonly string[];
-  /** Where each project's big inbox files stand (GET /api/projects/:project/ingest). */
-  ingest?: IngestStatus;
-  /** Reminders (the Reminders view, and due ones pushed to the open page). */
-  time?: WebTime;
-  /** Machines and logins memory knows, and revoking them (the same book as /machines). */
-  machines?: MachineBook;
-}
-
-/** Charlie's memory as an MCP server (Streamable HTTP), answered at /api/mcp. */
-export interface McpEndpoint {
-  handle(request: Request): Promise<Response>;
-}
 
 export const SESSION_COOKIE = 'charlie_session';
 

@@ -6,8 +6,9 @@
  * owner token as `Authorization: Bearer …`.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { writeFileAtomicSync } from '../files/atomic-write.js';
 import { z } from 'zod';
 import { ROLES, type Role } from '../core/roles.js';
 
@@ -126,9 +127,7 @@ export class WebAuth {
     const now = this.now();
     for (const map of [this.state.links, this.state.ended]) for (const [k, exp] of map) if (exp < now) map.delete(k);
     mkdirSync(dirname(this.stateFile), { recursive: true, mode: 0o700 });
-    const tmp = `${this.stateFile}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ links: Object.fromEntries(this.state.links), ended: Object.fromEntries(this.state.ended) }), { mode: 0o600 });
-    renameSync(tmp, this.stateFile);
+    writeFileAtomicSync(this.stateFile, JSON.stringify({ links: Object.fromEntries(this.state.links), ended: Object.fromEntries(this.state.ended) }), { mode: 0o600 });
   }
 
   get cookieSecret(): string {

@@ -2,7 +2,7 @@
  * The "constellation": a project's entity pages as nodes and their labelled links as edges, from
  * the knowledge graph (through the assistant API); and the note pages as the inspector reads them.
  */
-import type { WebDeps } from './app.js';
+import type { WebDeps } from './web-deps.js';
 import type { Note, PageLinks } from '../core/ports/index.js';
 import { errorMessage } from '../util/error-text.js';
 

@@ -3,28 +3,14 @@
  * person's private conversation (their DM memory, which never leaves SQLite). This is the only
  * file of the web front door that builds the core's `Place`.
  */
-import type { Place } from '../core/assistant-api.js';
-import type { FileProblem, LogEntry, Note, NoteSummary, ProjectConfig, ProjectOrigin } from '../core/ports/index.js';
+import type { Place } from '../core/place.js';
+import type { ProjectOrigin } from '../core/ports/index.js';
 import type { Context } from 'hono';
-import type { WebEnv } from './app.js';
+import type { WebEnv, ProjectDirectory } from './web-deps.js';
 import type { WebUser } from './auth.js';
 import { projectOrigin } from '../core/project-origin.js';
 
 export const PRIVATE_PROJECT = '@me';
-
-/** What the web app needs of the Markdown project store beyond the assistant's API. */
-export interface ProjectDirectory {
-  listProjects(): Promise<ProjectConfig[]>;
-  getProject(slug: string): Promise<{ config: ProjectConfig; problems: FileProblem[] } | null>;
-  ensureProject(origin: ProjectOrigin): Promise<ProjectConfig>;
-  readPage(slug: string, page: string): Promise<string | null>;
-  listNotes(slug: string): Promise<NoteSummary[]>;
-  /** A note page parsed (throws when its front matter does not parse). */
-  readNote(slug: string, path: string): Promise<Note | null>;
-  recentLog(slug: string, limit: number): Promise<LogEntry[]>;
-  /** Renames (display name only: the folder stays) or archives / unarchives a project. */
-  relabelProject(slug: string, change: { name?: string; archived?: boolean }): Promise<ProjectConfig>;
-}
 
 export type WebPlace = { place: Place; slug: string | null };
 

@@ -7,7 +7,7 @@
 import type { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { may, refusal, type Action } from '../core/roles.js';
-import type { WebEnv } from './app.js';
+import type { WebEnv } from './web-deps.js';
 import { PRIVATE_PROJECT } from './places.js';
 
 /** Lets the request on only when the signed-in person's role may do every one of `actions`. */

@@ -5,7 +5,8 @@
 import { createAdaptorServer } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../core/ports/index.js';
-import { createWebApp, type WebDeps } from './app.js';
+import { createWebApp } from './app.js';
+import { type WebDeps } from './web-deps.js';
 import { ensureClient } from './client-build.js';
 import { allowedHosts, isLoopbackHost } from './guard.js';
 import type { Role } from '../core/roles.js';

@@ -6,8 +6,9 @@
  * again when a page opens. A second
  * post with a key already shown (a redelivery after a crash) is dropped; the page drops it too.
  */
-import type { Place } from '../core/assistant-api.js';
-import { NoDoorOpenError, type Outbox, type OutboxMessage, type TimeAction } from '../core/time/outbox.js';
+import type { Place } from '../core/place.js';
+import type { Outbox, OutboxMessage, TimeAction } from '../core/time/outbox.js';
+import { NoDoorOpenError } from '../core/time/outbox.js';
 
 /** What a page receives for one delivered reminder or follow-up. */
 export interface WebDelivery {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AssistantSettings } from '../../src/core/assistant.js';
-import { REPLY_CUT } from '../../src/core/events.js';
+import { REPLY_CUT } from '../../src/core/turn/events.js';
 import { silentLogger, systemClock } from '../../src/core/ports/index.js';
 import { FileProjectStore } from '../../src/memory/store/project-store.js';
 import { makeAssistant, testSettings } from '../support/assistant-fixture.js';

@@ -11,7 +11,7 @@ import { join, relative } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { generateIdentity, identityToRecipient } from 'age-encryption';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Place } from '../../src/core/assistant-api.js';
+import type { Place } from '../../src/core/place.js';
 import { silentLogger } from '../../src/core/ports/index.js';
 import { BackupKeyError } from '../../src/backup/backup-crypto.js';
 import { backupName, pruneBackups, writeBackup } from '../../src/backup/backup-file.js';

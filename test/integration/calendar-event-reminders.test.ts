@@ -8,13 +8,13 @@
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Place } from '../../src/core/assistant-api.js';
+import type { Place } from '../../src/core/place.js';
 import { silentLogger } from '../../src/core/ports/index.js';
 import { CalendarDesk } from '../../src/core/time/calendar.js';
 import type { Outbox, OutboxMessage } from '../../src/core/time/outbox.js';
 import { askerFor, ReminderDesk } from '../../src/core/time/reminder-desk.js';
 import { Scheduler } from '../../src/core/time/scheduler.js';
-import { CalendarConnectorImpl } from '../../src/calendar/connector.js';
+import { CalendarConnectorImpl } from '../../src/time/calendar/connector.js';
 import { SqliteJobStore } from '../../src/storage/job-store.js';
 import { calendarCommand } from '../../src/terminal/time.js';
 import { FixedClock } from '../support/fakes.js';

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { gateWrite } from '../../src/core/promotion.js';
+import { gateWrite } from '../../src/core/writing/promotion.js';
 import { fileCandidateStore } from '../../src/memory/records/candidate-store.js';
 
 const dirs: string[] = [];

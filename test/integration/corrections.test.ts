@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Place } from '../../src/core/assistant-api.js';
+import type { Place } from '../../src/core/place.js';
 import { silentLogger } from '../../src/core/ports/index.js';
 import { Wiki } from '../../src/memory/graph/wiki.js';
 import { fileCandidateStore } from '../../src/memory/records/candidate-store.js';

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import type { Place } from '../../src/core/assistant-api.js';
+import type { Place } from '../../src/core/place.js';
 import { silentLogger, systemClock } from '../../src/core/ports/index.js';
 import { Wiki } from '../../src/memory/graph/wiki.js';
 import { buildApp } from '../../src/main.js';

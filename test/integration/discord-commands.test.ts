@@ -7,7 +7,7 @@ import { registerCommands } from '../../src/discord/register.js';
 import { botHarnesses, EPHEMERAL, firstCallback, subcommand } from '../support/fake-discord/bot-harness.js';
 import { startFakeDiscord, type Json } from '../support/fake-discord/server.js';
 import { disagreeingPair, FakeAssistant, waitingCandidate } from '../support/fake-assistant.js';
-import { placeKey } from '../../src/core/assistant-api.js';
+import { placeKey } from '../../src/core/place.js';
 import { postToChannel } from '../../src/discord/announce.js';
 
 const startHarness = botHarnesses();

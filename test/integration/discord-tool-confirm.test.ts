@@ -4,7 +4,8 @@
  * asked can answer; the answer reaches the turn and the buttons go away.
  */
 import { describe, expect, it } from 'vitest';
-import type { ConversationApi, HandleOptions, IncomingMessage, TurnOutcome } from '../../src/core/assistant-api.js';
+import type { ConversationApi, HandleOptions, TurnOutcome } from '../../src/core/assistant-api.js';
+import type { IncomingMessage } from '../../src/core/place.js';
 import { CONFIRM_PREFIX } from '../../src/discord/tool-confirm.js';
 import { FakeAssistant } from '../support/fake-assistant.js';
 import { botHarnesses, type BotHarness } from '../support/fake-discord/bot-harness.js';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ChatChunk, ChatRequest, JsonSchema } from '../../src/core/ports/index.js';
-import { distillJsonSchema, distillPrompt, parseDistillReply } from '../../src/core/distill.js';
+import { distillJsonSchema, distillPrompt, parseDistillReply } from '../../src/core/writing/distill.js';
 import { EmbeddedChatModel } from '../../src/llm/embedded/embedded-chat.js';
 import { EmbeddedModelError } from '../../src/llm/embedded/errors.js';
 import { EmbeddedRuntime } from '../../src/llm/embedded/runtime.js';

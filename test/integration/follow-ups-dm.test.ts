@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Place } from '../../src/core/assistant-api.js';
+import type { Place } from '../../src/core/place.js';
 import { silentLogger } from '../../src/core/ports/index.js';
 import { FollowUps } from '../../src/core/time/follow-ups.js';
 import type { Outbox, OutboxMessage } from '../../src/core/time/outbox.js';

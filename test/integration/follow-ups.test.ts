@@ -2,12 +2,12 @@
  * Commitments follow themselves up, on real pages (FileProjectStore + Wiki) and a fake clock: a
  * commitment with a due date produces exactly one follow-up, the morning after it is due, in
  * the project's place, with Done / Not yet / Drop; delivering it notes `asked`, so the
- * in-conversation follow-up (src/core/reminders.ts) does not ask again; Done writes an episode.
+ * in-conversation follow-up (src/core/turn/raise.ts) does not ask again; Done writes an episode.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Place } from '../../src/core/assistant-api.js';
+import type { Place } from '../../src/core/place.js';
 import { silentLogger } from '../../src/core/ports/index.js';
 import { FollowUps } from '../../src/core/time/follow-ups.js';
 import type { Outbox, OutboxMessage } from '../../src/core/time/outbox.js';
@@ -81,7 +81,7 @@ describe('commitment follow-ups', () => {
     expect(posts[0]!.message.text).toBe('📌 Follow-up: Sam committed to “Will send the mock-ups”, due Fri 4 Dec 2026 (Europe/Berlin). Did it happen?');
     expect(posts[0]!.message.actions).toEqual(['done', 'not-yet', 'drop']);
     expect(posts[0]!.place).toMatchObject({ kind: 'project', origin: { key: 'terminal:family' } });
-    // asked is noted on the record: the in-conversation follow-up (reminders.ts) reads it and stays quiet
+    // asked is noted on the record: the in-conversation follow-up (core/turn/raise.ts) reads it and stays quiet
     const record = (await graph.records(slug, clock.now())).find((r) => r.category === 'commitment');
     expect(record?.asked).toBe('2026-12-05');
     expect(await followUps.scan()).toBe(0);

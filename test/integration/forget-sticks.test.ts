@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Place } from '../../src/core/assistant-api.js';
+import type { Place } from '../../src/core/place.js';
 import { silentLogger, systemClock } from '../../src/core/ports/index.js';
 import { FileProjectStore } from '../../src/memory/store/project-store.js';
 import { Wiki } from '../../src/memory/graph/wiki.js';

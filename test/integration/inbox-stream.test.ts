@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Candidate } from '../../src/core/promotion.js';
+import type { Candidate } from '../../src/core/records/candidates.js';
 import { silentLogger } from '../../src/core/ports/index.js';
 import { Wiki } from '../../src/memory/graph/wiki.js';
 import { Inbox, type InboxResult } from '../../src/memory/ingest/inbox.js';

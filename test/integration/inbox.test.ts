@@ -2,7 +2,7 @@ import { appendFile, copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ingestItems } from '../../src/core/ingest.js';
+import { ingestItems } from '../../src/core/writing/ingest.js';
 import { silentLogger } from '../../src/core/ports/index.js';
 import { Wiki } from '../../src/memory/graph/wiki.js';
 import { Inbox } from '../../src/memory/ingest/inbox.js';

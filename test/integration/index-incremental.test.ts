@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Logger } from '../../src/core/ports/index.js';
 import { HashingEmbedder } from '../../src/memory/index/hashing-embedder.js';
 import { MemoryIndex } from '../../src/memory/index/memory-index.js';
-import { tableName } from '../../src/memory/index/project-table.js';
+import { tableName } from '../../src/memory/index/table-layout.js';
 
 let root: string;
 let projectsDir: string;

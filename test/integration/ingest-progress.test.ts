@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ingestStatusText, type IngestProgress } from '../../src/core/ingest-status.js';
+import { ingestStatusText, type IngestProgress } from '../../src/core/writing/ingest-status.js';
 import { silentLogger } from '../../src/core/ports/index.js';
 import { Wiki } from '../../src/memory/graph/wiki.js';
 import { Inbox } from '../../src/memory/ingest/inbox.js';

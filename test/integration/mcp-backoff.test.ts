@@ -1,7 +1,7 @@
 /** Restart back-off of an MCP server that keeps failing, on a fake clock (no waiting). */
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/core/ports/index.js';
-import { McpConnection } from '../../src/mcp/connection.js';
+import { McpConnection } from '../../src/mcp/client/connection.js';
 import { FixedClock } from '../support/fakes.js';
 
 describe('MCP server restart back-off', () => {

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/core/ports/index.js';
-import { McpConnection } from '../../src/mcp/connection.js';
+import { McpConnection } from '../../src/mcp/client/connection.js';
 import { FixedClock } from '../support/fakes.js';
 import { stdioEntry } from '../support/mcp-servers.js';
 

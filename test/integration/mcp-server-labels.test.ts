@@ -8,9 +8,9 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import type { Place } from '../../src/core/assistant-api.js';
+import type { Place } from '../../src/core/place.js';
 import { silentLogger } from '../../src/core/ports/index.js';
-import { sensitiveSpellings } from '../../src/core/sensitivity.js';
+import { sensitiveSpellings } from '../../src/core/privacy/sensitivity.js';
 import { buildApp } from '../../src/main.js';
 import { writeNote } from '../support/camping-project.js';
 import { callEveryMemoryTool } from '../support/memory-client.js';

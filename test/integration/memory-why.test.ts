@@ -11,16 +11,16 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { PassThrough, Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Place } from '../../src/core/assistant-api.js';
+import type { Place } from '../../src/core/place.js';
 import { silentLogger } from '../../src/core/ports/index.js';
-import { Reflection } from '../../src/core/reflection.js';
+import { Reflection } from '../../src/core/reflection/reflection.js';
 import { Wiki } from '../../src/memory/graph/wiki.js';
 import { FileReflectionPages } from '../../src/memory/reflect/reflection-pages.js';
 import { fileCandidateStore } from '../../src/memory/records/candidate-store.js';
 import { FileProjectStore } from '../../src/memory/store/project-store.js';
 import { SqlitePrivateStore } from '../../src/storage/private-store.js';
 import { runTerminal } from '../../src/terminal/chat.js';
-import { whyText } from '../../src/core/why.js';
+import { whyText } from '../../src/core/inspector/why.js';
 import { makeAssistant } from '../support/assistant-fixture.js';
 import { FixedClock, InMemoryProjectStore, ScriptedChatModel } from '../support/fakes.js';
 import { retrievalFixture, type RetrievalFixture } from '../support/retrieval-fixture.js';
@@ -166,7 +166,7 @@ describe('/memory why', () => {
     expect(why.chains.find((c) => c.id === kept)?.steps.map((s) => s.kind)).toEqual(['added', 'added', 'restated', 'merged', 'edited']);
   });
 
-  it('a review decision is part of the chain; a private conversation without records has none', async () => {
+  it('a review decision is part of the chain; a private conversation keeps its own records, not the project’s', async () => {
     fx = retrievalFixture();
     const clock = new FixedClock(new Date('2026-06-01T10:00:00Z'));
     const graph = new Wiki({ projectsDir: fx.projectsDir, clock, logger: silentLogger });
@@ -195,7 +195,7 @@ describe('/memory why', () => {
       ['2026-06-03', 'reviewed', `review decision: keep-new: superseded by ^${globex}`],
     ]);
     const dm = await assistant.memory.why({ kind: 'private', userId: '42', userName: 'Alice' }, { query: 'Sarah' });
-    expect(dm.unavailable).toContain('private');
+    expect(dm).toEqual({ chains: [], missing: [] }); // private.db holds no record of Sarah: the project's never reach a DM
   });
 
   it('in a DM: the history of each record in private.db (added with the gate and the message, restated, review, decision); older records by their fields', async () => {

@@ -1,6 +1,6 @@
 /** The opt-in morning brief: at the chosen time in the person's zone, one message with today's reminders and the commitments due. */
 import { describe, expect, it } from 'vitest';
-import type { Place } from '../../src/core/assistant-api.js';
+import type { Place } from '../../src/core/place.js';
 import { silentLogger } from '../../src/core/ports/index.js';
 import { MorningBrief } from '../../src/core/time/brief.js';
 import type { CommitmentBook } from '../../src/core/time/follow-ups.js';

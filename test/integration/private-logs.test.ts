@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import type { Place } from '../../src/core/assistant-api.js';
+import type { Place } from '../../src/core/place.js';
 import { systemClock, type Logger } from '../../src/core/ports/index.js';
 import { createLogger } from '../../src/logging.js';
 import { buildApp } from '../../src/main.js';

@@ -5,7 +5,7 @@
  */
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Place } from '../../src/core/assistant-api.js';
+import type { Place } from '../../src/core/place.js';
 import { systemClock } from '../../src/core/ports/index.js';
 import { makeAssistant } from '../support/assistant-fixture.js';
 import { tempPrivateStores } from '../support/private-db.js';

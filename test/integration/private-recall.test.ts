@@ -1,6 +1,6 @@
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
-import { searchPrivate, searchPrivateHybrid } from '../../src/core/private-search.js';
+import { searchPrivate, searchPrivateHybrid } from '../../src/core/private/private-search.js';
 import type { LogEntry } from '../../src/core/ports/index.js';
 import { ConceptEmbedder } from '../support/concept-embedder.js';
 import { tempPrivateStores } from '../support/private-db.js';

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { silentLogger, type ChatRequest, type GraphFact } from '../../src/core/ports/index.js';
-import { Reflection } from '../../src/core/reflection.js';
+import { Reflection } from '../../src/core/reflection/reflection.js';
 import { Wiki } from '../../src/memory/graph/wiki.js';
 import { listPageFiles } from '../../src/memory/index/page-files.js';
 import { parseRecordEvents } from '../../src/memory/records/history.js';

@@ -5,7 +5,7 @@
  * set one (it is not memory); cancel takes only what the asker may see.
  */
 import { describe, expect, it } from 'vitest';
-import type { Place } from '../../src/core/assistant-api.js';
+import type { Place } from '../../src/core/place.js';
 import type { ChatMessage } from '../../src/core/ports/index.js';
 import { askerFor, ReminderDesk } from '../../src/core/time/reminder-desk.js';
 import { SqliteJobStore } from '../../src/storage/job-store.js';
@@ -71,10 +71,16 @@ describe('reminder tools', () => {
     expect(toolResult(again)[0]).not.toContain('prescription');
   });
 
-  it('without a scheduler the tools say so', async () => {
-    const model = new ScriptedChatModel([{ toolCalls: [{ name: 'set_reminder', arguments: '{"what":"x","when":"in 5 minutes"}' }] }, { text: 'ok' }]);
+  it('the scheduler production always builds: a phrase that is no time is refused with the reason, and nothing is set', async () => {
+    const model = new ScriptedChatModel([
+      { toolCalls: [{ name: 'set_reminder', arguments: '{"what":"x","when":"whenever you like"}' }] },
+      { toolCalls: [{ name: 'list_reminders', arguments: '{}' }] },
+      { text: 'ok' },
+    ]);
     const { assistant } = makeAssistant({ model });
-    await assistant.conversation.handle({ place: general, speaker: 'Ann', text: 'remind me in 5 minutes', source: 'terminal:1' });
-    expect(toolResult(model)[0]).toBe('Reminders are not available here.');
+    await assistant.conversation.handle({ place: general, speaker: 'Ann', text: 'remind me whenever', source: 'terminal:1' });
+    const [set, list] = toolResult(model);
+    expect(set).toMatch(/^Not set: /);
+    expect(list).toBe('No reminders are set.');
   });
 });

@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Place } from '../../src/core/assistant-api.js';
+import type { Place } from '../../src/core/place.js';
 import { silentLogger, type ChatRequest, type GraphWrite } from '../../src/core/ports/index.js';
 import { Wiki } from '../../src/memory/graph/wiki.js';
 import { FileProjectStore } from '../../src/memory/store/project-store.js';

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/core/ports/index.js';
-import { explainWhy, whyText } from '../../src/core/why.js';
+import { explainWhy, whyText } from '../../src/core/inspector/why.js';
 import { Wiki } from '../../src/memory/graph/wiki.js';
 import { FixedClock } from '../support/fakes.js';
 import { note, retrievalFixture, type RetrievalFixture } from '../support/retrieval-fixture.js';

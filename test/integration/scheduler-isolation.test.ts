@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Place } from '../../src/core/assistant-api.js';
+import type { Place } from '../../src/core/place.js';
 import type { Logger } from '../../src/core/ports/index.js';
 import { keepInternalJob } from '../../src/core/time/internal-jobs.js';
 import { BACKGROUND_KINDS, JOB_DEADLINES, JOB_KINDS, type JobKind, type NewJob } from '../../src/core/time/jobs.js';

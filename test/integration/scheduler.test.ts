@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import type { Place } from '../../src/core/assistant-api.js';
+import type { Place } from '../../src/core/place.js';
 import { silentLogger } from '../../src/core/ports/index.js';
 import type { NewJob } from '../../src/core/time/jobs.js';
 import { nextOccurrence } from '../../src/core/time/recurrence.js';

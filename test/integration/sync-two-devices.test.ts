@@ -14,7 +14,7 @@ import { silentLogger, systemClock } from '../../src/core/ports/index.js';
 import { syncs } from '../../src/core/sync/merge-file.js';
 import { formatLogEntry, logFileHeading } from '../../src/memory/archive-format.js';
 import { GENERATED_FILES } from '../../src/memory/graph/generated.js';
-import { renderFact } from '../../src/memory/graph/lines.js';
+import { renderFact } from '../../src/memory/markdown/lines.js';
 import { readPage } from '../../src/memory/graph/page.js';
 import { HashingEmbedder } from '../../src/memory/index/hashing-embedder.js';
 import { createRecall } from '../../src/memory/recall.js';

@@ -6,7 +6,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Place } from '../../src/core/assistant-api.js';
+import type { Place } from '../../src/core/place.js';
 import { silentLogger } from '../../src/core/ports/index.js';
 import { runMemoryCheck } from '../../src/memory/graph/check-run.js';
 import { namedCentres } from '../../src/memory/graph/centre-links.js';
@@ -66,7 +66,8 @@ describe('USER.md at the centre', () => {
       place,
       speaker: 'Ann',
       speakerId: '111',
-      text: 'I love hiking. My brother Tom is coming along.',
+      // asked to be kept, so the promotion gate lets every fact through (what it holds back: gate-promote.test.ts)
+      text: 'Note that I love hiking. My brother Tom is coming along; Annecy is a lake town in the Alps.',
       source: 'https://discord.com/channels/1/2/101',
       time: new Date('2026-06-01T09:00:00Z'),
       reply: false,

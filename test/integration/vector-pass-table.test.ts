@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import * as lancedb from '@lancedb/lancedb';
 import { chunkPage } from '../../src/memory/index/chunker.js';
-import { brevityPrior, contentWords } from '../../src/memory/index/fusion.js';
+import { brevityPrior, contentWords } from '../../src/memory/index/passage-facts.js';
 import { HashingEmbedder } from '../../src/memory/index/hashing-embedder.js';
 import { ProjectTable, VECTOR_INDEX_MIN_ROWS, type ChunkRow, type ScoredChunk } from '../../src/memory/index/project-table.js';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -9,9 +9,9 @@
  */
 import { PassThrough, Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Place } from '../../src/core/assistant-api.js';
+import type { Place } from '../../src/core/place.js';
 import { silentLogger, type GraphEntity } from '../../src/core/ports/index.js';
-import { whyText } from '../../src/core/why.js';
+import { whyText } from '../../src/core/inspector/why.js';
 import { Wiki } from '../../src/memory/graph/wiki.js';
 import { FileProjectStore } from '../../src/memory/store/project-store.js';
 import { runTerminal } from '../../src/terminal/chat.js';

@@ -1,7 +1,7 @@
 /** Builds an Assistant from fakes, with small limits, for core tests. */
 import { Assistant, type AssistantDeps, type AssistantSettings } from '../../src/core/assistant.js';
-import type { Place } from '../../src/core/assistant-api.js';
-import type { TurnEvent } from '../../src/core/events.js';
+import type { Place } from '../../src/core/place.js';
+import type { TurnEvent } from '../../src/core/turn/events.js';
 import { silentLogger, type ChatModel, type Clock, type LocalChatModel, type Logger, type ProjectStore, type PrivateStore, type Recall, type UsageStore } from '../../src/core/ports/index.js';
 import { FixedClock, GrepRecall, InMemoryPrivateStore, InMemoryProjectStore, RecordingUsageStore } from './fakes.js';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -9,6 +9,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onTestFinished } from 'vitest';
 import { Wiki } from '../../src/memory/graph/wiki.js';
+import { dataFiles } from '../../src/config.js';
+import { Reflection } from '../../src/core/reflection/reflection.js';
+import { CalendarDesk } from '../../src/core/time/calendar.js';
+import { ReminderDesk } from '../../src/core/time/reminder-desk.js';
+import { CalendarConnectorImpl } from '../../src/time/calendar/connector.js';
+import { loadMcpConfig } from '../../src/mcp/client/config.js';
+import { McpToolSource } from '../../src/mcp/client/source.js';
+import { fileCandidateStore } from '../../src/memory/records/candidate-store.js';
+import { FileReflectionPages } from '../../src/memory/reflect/reflection-pages.js';
+import { SqliteJobStore } from '../../src/storage/job-store.js';
+import { SqlitePrivateStore } from '../../src/storage/private-store.js';
+import { FileWriteRequestStore } from '../../src/storage/write-request-store.js';
+import { calendarRecords } from '../../src/time/calendar-records.js';
+import { OutboxRouter } from '../../src/time/outbox-router.js';
 
 /**
  * The knowledge graph as production builds it: a Wiki on a fresh temporary projects folder,
@@ -16,11 +30,7 @@ import { Wiki } from '../../src/memory/graph/wiki.js';
  */
 export function tempGraph(clock: Clock = new FixedClock()): { graph: Wiki; projectsDir: string } {
   const projectsDir = mkdtempSync(join(tmpdir(), 'charlie-graph-'));
-  try {
-    onTestFinished(() => rmSync(projectsDir, { recursive: true, force: true }));
-  } catch {
-    // made outside a test (a describe block): the OS's temp cleanup removes it
-  }
+  whenFinished(() => rmSync(projectsDir, { recursive: true, force: true }));
   return { graph: new Wiki({ projectsDir, clock, logger: silentLogger }), projectsDir };
 }
 
@@ -35,54 +45,112 @@ export const testSettings: AssistantSettings = {
   maxMessageChars: 20_000,
 };
 
+/** Runs `close` when the test that called it finishes (made outside a test: the OS's temp cleanup and GC take it). */
+function whenFinished(close: () => void): void {
+  try {
+    onTestFinished(close);
+  } catch {
+    // made outside a test (a describe block)
+  }
+}
+
+/** A fresh temporary data folder (data/ in production), removed when the test finishes. */
+function tempDataDir(): string {
+  const dataDir = mkdtempSync(join(tmpdir(), 'charlie-data-'));
+  whenFinished(() => rmSync(dataDir, { recursive: true, force: true }));
+  return dataDir;
+}
+
+/** What main.ts builds beside the stores, built the same way on temp folders and in-memory SQLite. */
+function productionParts(o: { dataDir: string; projectsDir: string; store: ProjectStore; privateStore: PrivateStore; graph: Wiki; memoryModel: LocalChatModel | null; clock: Clock; logger: Logger }) {
+  const { dataDir, clock, logger } = o;
+  // private.db: the store's own records when the test hands a real one, else an in-memory private.db
+  const sqlite = o.privateStore instanceof SqlitePrivateStore ? o.privateStore : new SqlitePrivateStore(':memory:');
+  if (sqlite !== o.privateStore) whenFinished(() => sqlite.close());
+  const jobs = new SqliteJobStore(':memory:');
+  whenFinished(() => jobs.close());
+  let n = 0;
+  const newId = () => `f${(++n).toString(36)}`;
+  const reflectionPages = new FileReflectionPages({ projectsDir: o.projectsDir, dataDir, wiki: o.graph, clock, logger });
+  const reminders = new ReminderDesk({ jobs, settings: jobs, outbox: new OutboxRouter(), clock, defaultZone: 'UTC', newId });
+  const files = dataFiles(dataDir);
+  return {
+    candidates: (project: string) => fileCandidateStore(dataDir, project),
+    lastReflection: (project: string) => reflectionPages.lastReflection(project),
+    privateRecords: sqlite.records,
+    privateRecall: sqlite.recall(null, clock),
+    writeRequests: new FileWriteRequestStore(files.writeRequests),
+    reflection: new Reflection({ pages: reflectionPages, model: o.memoryModel, clock, logger, settings: { quietMinutes: 30, intervalHours: 24, maxPages: 50, deadlineMs: 10_000 } }),
+    toolSource: { source: new McpToolSource(loadMcpConfig(files.mcp), { clock, logger, version: 'test', callTimeoutMs: 5000, startTimeoutMs: 5000, cacheFile: files.mcpTools }), maxDefinitions: 40 },
+    reminders,
+    calendar: new CalendarDesk({
+      jobs,
+      connector: new CalendarConnectorImpl({ clock, secrets: () => null }),
+      records: calendarRecords(o.store, o.graph, sqlite.records),
+      clock,
+      zoneOf: (owner) => reminders.zoneOf(owner),
+      logger,
+      newId,
+      pollMinutes: 15,
+    }),
+  } satisfies Partial<AssistantDeps>;
+}
+
+/** The parts a test handed, leaving out those it left undefined. */
+function given<T extends object, K extends keyof T>(opts: T, keys: readonly K[]): Partial<Pick<T, K>> {
+  return Object.fromEntries(keys.filter((k) => opts[k] !== undefined).map((k) => [k, opts[k]])) as Partial<Pick<T, K>>;
+}
+
 /**
- * An Assistant from fakes unless the test hands real adapters (a store in a temp folder, SQLite,
- * the system clock); the memory model defaults to the chat model when that one is local.
+ * An Assistant built the way main.ts builds it: every part production has (the promotion gate's
+ * candidates in a temp data folder, private records and recall in an in-memory private.db,
+ * reflection, reminders, the calendar, the MCP tool source, write requests on file), with fakes for
+ * the stores unless the test hands real adapters (a store in a temp folder, SQLite, the system
+ * clock); a test replaces a part by passing it. The memory model defaults to the chat model when
+ * that one is local. `test/unit/assistant-fixture.test.ts` fails if a test builds one any other way.
  */
-export function makeAssistant<S extends ProjectStore = InMemoryProjectStore, P extends PrivateStore = InMemoryPrivateStore, C extends Clock = FixedClock>(opts: {
-  model: ChatModel;
-  memoryModel?: LocalChatModel | null;
-  store?: S;
-  privateStore?: P;
-  recall?: Recall;
-  usage?: UsageStore;
-  graph?: AssistantDeps['graph'];
-  candidates?: AssistantDeps['candidates'];
-  privateRecords?: AssistantDeps['privateRecords'];
-  tools?: AssistantDeps['tools'];
-  toolSource?: AssistantDeps['toolSource'];
-  reminders?: AssistantDeps['reminders'];
-  calendar?: AssistantDeps['calendar'];
-  clock?: C;
-  logger?: Logger;
-  settings?: Partial<AssistantSettings>;
-}): { assistant: Assistant; store: S; privateStore: P; clock: C; graph: AssistantDeps['graph'] } {
+export function makeAssistant<S extends ProjectStore = InMemoryProjectStore, P extends PrivateStore = InMemoryPrivateStore, C extends Clock = FixedClock>(
+  opts: {
+    model: ChatModel;
+    memoryModel?: LocalChatModel | null;
+    store?: S;
+    privateStore?: P;
+    recall?: Recall;
+    usage?: UsageStore;
+    /** The knowledge graph and its projects folder (default: a fresh temp one). */
+    graph?: Wiki;
+    projectsDir?: string;
+    tools?: AssistantDeps['tools'];
+    clock?: C;
+    logger?: Logger;
+    settings?: Partial<AssistantSettings>;
+  } & Partial<Pick<AssistantDeps, 'candidates' | 'privateRecords' | 'privateRecall' | 'lastReflection' | 'writeRequests' | 'reflection' | 'toolSource' | 'reminders' | 'calendar'>>,
+): { assistant: Assistant; store: S; privateStore: P; clock: C; graph: Wiki; dataDir: string } {
   const store = opts.store ?? (new InMemoryProjectStore() as ProjectStore as S);
   const privateStore = opts.privateStore ?? (new InMemoryPrivateStore() as PrivateStore as P);
   const clock = opts.clock ?? (new FixedClock() as Clock as C);
-  const graph = opts.graph ?? tempGraph(clock).graph;
+  const made = opts.graph ? { graph: opts.graph, projectsDir: opts.projectsDir ?? opts.graph.projectsDir } : tempGraph(clock);
   const memoryModel = opts.memoryModel === undefined ? (opts.model.locality === 'local' ? (opts.model as LocalChatModel) : null) : opts.memoryModel;
+  const logger = opts.logger ?? silentLogger;
+  const dataDir = tempDataDir();
+  const parts = productionParts({ dataDir, projectsDir: made.projectsDir, store, privateStore, graph: made.graph, memoryModel, clock, logger });
   const assistant = new Assistant({
+    ...parts,
+    ...given(opts, ['candidates', 'privateRecords', 'privateRecall', 'lastReflection', 'writeRequests', 'reflection', 'toolSource', 'reminders', 'calendar', 'tools']),
     model: opts.model,
     memoryModel,
     store,
     privateStore,
     recall: opts.recall ?? new GrepRecall(store),
     usage: opts.usage ?? new RecordingUsageStore(),
-    graph,
-    candidates: opts.candidates,
-    ...(opts.privateRecords ? { privateRecords: opts.privateRecords } : {}),
-    tools: opts.tools,
-    ...(opts.toolSource ? { toolSource: opts.toolSource } : {}),
-    ...(opts.reminders ? { reminders: opts.reminders } : {}),
-    ...(opts.calendar ? { calendar: opts.calendar } : {}),
+    graph: made.graph,
     clock,
-    logger: opts.logger ?? silentLogger,
+    logger,
     settings: { ...testSettings, ...opts.settings },
     // every place's stored entries, as main.ts reads them from the archives and private.db
     ...(store instanceof InMemoryProjectStore ? { labelledEverywhere: () => Promise.resolve([...store.projects.values()].flatMap((p) => p.log)) } : {}),
   });
-  return { assistant, store, privateStore, clock, graph };
+  return { assistant, store, privateStore, clock, graph: made.graph, dataDir };
 }
 
 export const general: Place = { kind: 'project', origin: { name: 'general', key: 'terminal:general' } };
@@ -93,7 +161,7 @@ export function collect(): { events: TurnEvent[]; onEvent: (e: TurnEvent) => voi
 }
 
 let n = 0;
-export function msg(text: string, place: Place = general, extra: Partial<import('../../src/core/assistant-api.js').IncomingMessage> = {}) {
+export function msg(text: string, place: Place = general, extra: Partial<import('../../src/core/place.js').IncomingMessage> = {}) {
   n++;
   return { place, speaker: 'Alice', text, source: `test:${n}`, ...extra };
 }

@@ -3,10 +3,9 @@
  * call, answers with a scripted turn (events, streamed text, reply, related notes) or throws,
  * honours the turn's abort signal, and keeps memory per place in memory.
  */
-import type { Candidate } from '../../src/core/promotion.js';
-import type { ReviewChoice, ReviewPair } from '../../src/core/ports/index.js';
+import type { Candidate } from '../../src/core/records/candidates.js';
+import type { ReviewChoice, ReviewPair, MemoryLayers, Note, NoteSummary, ProjectConfig, RecallHit, RecordView } from '../../src/core/ports/index.js';
 import {
-  placeKey as keyOf,
   type AssistantApi,
   type ConversationApi,
   type MemoryApi,
@@ -15,18 +14,17 @@ import {
   type DistillOutcome,
   type FactProposal,
   type ForgettableItem,
-  type IncomingMessage,
   type MemoryView,
-  type Place,
   type TurnOutcome,
 } from '../../src/core/assistant-api.js';
-import type { TurnEvent, TurnEventListener } from '../../src/core/events.js';
+import { placeKey as keyOf, type IncomingMessage, type Place } from '../../src/core/place.js';
+import type { TurnEvent, TurnEventListener } from '../../src/core/turn/events.js';
 import type { ModelLane } from '../../src/core/lanes.js';
-import type { PageVersion, ReflectionReport, RestoreOutcome } from '../../src/core/reflection.js';
-import type { ForgetOutcome, ForgetTarget } from '../../src/core/tombstones.js';
-import type { PrivateForgetOutcome, PrivateForgetTarget, PrivateMemoryView } from '../../src/core/private-memory.js';
-import type { MemoryLayers, Note, NoteSummary, ProjectConfig, RecallHit, RecordView } from '../../src/core/ports/index.js';
-import type { RecordChain, WhyAnswer } from '../../src/core/why.js';
+import type { PageVersion, ReflectionReport, RestoreOutcome } from '../../src/core/reflection/reflection.js';
+import type { ForgetOutcome, ForgetTarget } from '../../src/core/inspector/tombstones.js';
+import type { PrivateForgetOutcome, PrivateForgetTarget, PrivateMemoryView } from '../../src/core/assistant-api.js';
+import type { WhyAnswer } from '../../src/core/inspector/why.js';
+import type { RecordChain } from '../../src/core/records/provenance.js';
 import { sleep } from './sleep.js';
 
 export interface ScriptedTurn {
@@ -242,7 +240,7 @@ class FakeMemory implements MemoryApi {
 
   async proposeFact(_place: Place, proposal: FactProposal): ReturnType<MemoryApi['proposeFact']> {
     this.s.proposals.push(proposal);
-    return { kind: 'candidate', reviewer: 'none' };
+    return { kind: 'requested', reviewer: 'none' };
   }
 }
 

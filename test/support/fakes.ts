@@ -23,9 +23,9 @@ import type {
   UsageStore,
   ToolCall,
   WriteOutcome,
+  PrivateStore,
 } from '../../src/core/ports/index.js';
-
-import { ForgottenError, forgottenBy, keysOf, type ForgetOutcome, type ForgetTarget, type Tombstone } from '../../src/core/tombstones.js';
+import { ForgottenError, forgottenBy, keysOf, type ForgetOutcome, type ForgetTarget, type Tombstone } from '../../src/core/inspector/tombstones.js';
 
 export type ScriptStep = { text?: string; toolCalls?: Omit<ToolCall, 'id'>[]; error?: Error; hang?: boolean };
 
@@ -206,8 +206,6 @@ export class InMemoryProjectStore implements ProjectStore {
     return hits.slice(0, limit);
   }
 }
-
-import type { PrivateStore } from '../../src/core/ports/index.js';
 
 /** In-memory PrivateStore (the real one is SQLite). */
 export class InMemoryPrivateStore implements PrivateStore {

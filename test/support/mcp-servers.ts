@@ -1,7 +1,7 @@
 /** The reference MCP servers from node_modules (devDependencies), started by tests offline. */
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
-import type { McpServerEntry } from '../../src/mcp/config.js';
+import type { McpServerEntry } from '../../src/mcp/client/config.js';
 
 const root = join(import.meta.dirname, '..', '..', 'node_modules', '@modelcontextprotocol');
 export const EVERYTHING = join(root, 'server-everything', 'dist', 'index.js');

@@ -8,7 +8,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AssistantApi } from '../../src/core/assistant-api.js';
 import type { ProjectConfig } from '../../src/core/ports/index.js';
-import { createMemoryServer } from '../../src/mcp/memory-server.js';
+import { createMemoryServer } from '../../src/mcp/server/memory-server.js';
 
 export interface MemoryClientRun {
   /** The tools the server listed. */

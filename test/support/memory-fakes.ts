@@ -1,6 +1,6 @@
 /** Small in-memory stand-ins shared by the memory tests: the candidate store and reflection records. */
-import type { Candidate, CandidateStore } from '../../src/core/promotion.js';
-import type { ReflectionRecord } from '../../src/core/reflect.js';
+import type { Candidate, CandidateStore } from '../../src/core/records/candidates.js';
+import type { ReflectionRecord } from '../../src/core/reflection/reflect.js';
 
 /** The promotion gate's store of waiting candidates, in memory; `items` is what it holds. */
 export class MemoryCandidates implements CandidateStore {

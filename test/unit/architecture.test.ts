@@ -19,7 +19,7 @@ function relativeImports(file: string): string[] {
 }
 
 /** The front doors: each talks to the core (and its own adapters), never to another front door. */
-const FRONT_DOORS = ['src/discord', 'src/terminal', 'src/voice', 'src/web'];
+const FRONT_DOORS = ['src/discord', 'src/terminal', 'src/voice', 'src/web', 'src/mcp/server'];
 /** Generic helpers (error text, one-line text): every layer may use them, and they use no layer. */
 const UTIL = 'src/util';
 

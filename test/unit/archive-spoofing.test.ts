@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { LogEntry } from '../../src/core/ports/index.js';
 import { formatLogEntry, logFileHeading, parseLog } from '../../src/memory/archive-format.js';
 import { chunkPage } from '../../src/memory/index/chunker.js';
-import { ownMessage } from '../../src/memory/index/fusion.js';
+import { ownMessage } from '../../src/memory/index/passage-facts.js';
 
 const at = '2026-11-29T18:20:11.000Z';
 const entry = (speaker: string, role: LogEntry['role']): LogEntry => ({ time: at, speaker, source: 'https://discord.com/channels/1/2/3', text: 'hello', role });

@@ -1,7 +1,7 @@
 /** Every service the configuration sends anything to is listed, with where it runs, for doctor and /help. */
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { DESTINATIONS, describeDestinations } from '../../src/core/destinations.js';
+import { DESTINATIONS, describeDestinations } from '../../src/core/privacy/destinations.js';
 import { configuredDestinations } from '../../src/doctor/destinations.js';
 
 describe('destinations', () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { REPLY_CUT } from '../../src/core/events.js';
+import { REPLY_CUT } from '../../src/core/turn/events.js';
 import { PostingDeadlineError, ReplyRenderer, type ReplySink } from '../../src/discord/reply-renderer.js';
 import { RecordingSink } from '../support/recording-sink.js';
 

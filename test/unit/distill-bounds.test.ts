@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { distillJsonSchema, distillPrompt, parseDistillReply } from '../../src/core/distill.js';
-import { toGraphWrite } from '../../src/core/graph-distill.js';
+import { distillJsonSchema, distillPrompt, parseDistillReply } from '../../src/core/writing/distill.js';
+import { toGraphWrite } from '../../src/core/writing/graph-distill.js';
 import type { JsonSchema, LogEntry } from '../../src/core/ports/index.js';
 
 type Node = JsonSchema & { properties: Record<string, Node>; items: Node; maxItems?: number; maxLength?: number };

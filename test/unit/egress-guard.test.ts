@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { guardSpeech, SensitiveIndex, scrubRequest, withheld } from '../../src/core/egress.js';
-import { sensitivityOf } from '../../src/core/sensitivity.js';
+import { guardSpeech, SensitiveIndex, scrubRequest, withheld } from '../../src/core/privacy/egress.js';
+import { sensitivityOf } from '../../src/core/privacy/sensitivity.js';
 import { ScriptedChatModel } from '../support/fakes.js';
 import type { TextToSpeech } from '../../src/core/ports/index.js';
 import { general, makeAssistant, msg } from '../support/assistant-fixture.js';
-import { markedBlocks } from '../../src/core/sensitive-records.js';
+import { markedBlocks } from '../../src/core/privacy/sensitive-records.js';
 import { chunkPage } from '../../src/memory/index/chunker.js';
 
 const index = new SensitiveIndex([

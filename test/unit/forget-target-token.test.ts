@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTargetToken, targetToken, type ForgetTarget } from '../../src/core/tombstones.js';
+import { parseTargetToken, targetToken, type ForgetTarget } from '../../src/core/inspector/tombstones.js';
 
 describe('forget target tokens (terminal arguments, Discord autocomplete values)', () => {
   it('round-trips every kind, a typed record by its block id', () => {

@@ -4,8 +4,8 @@
  * over. Prints precision and recall of "promoted"; the fixed rules hold for every row of their class.
  */
 import { describe, expect, it } from 'vitest';
-import { factors, GATE_WEIGHTS, PROMOTE_AT } from '../../src/core/gate-factors.js';
-import { gateWrite } from '../../src/core/promotion.js';
+import { factors, GATE_WEIGHTS, PROMOTE_AT } from '../../src/core/writing/gate-factors.js';
+import { gateWrite } from '../../src/core/writing/promotion.js';
 import type { GraphFact } from '../../src/core/ports/index.js';
 import { prepare, readGateFixture, replay, scoresOf } from '../../scripts/gate-fixture.js';
 import { MemoryCandidates } from '../support/memory-fakes.js';

@@ -7,8 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { PROMOTE_AT } from '../../src/core/gate-factors.js';
-import { gateWrite, restates, type GateContext } from '../../src/core/promotion.js';
+import { PROMOTE_AT } from '../../src/core/writing/gate-factors.js';
+import { gateWrite, restates, type GateContext } from '../../src/core/writing/promotion.js';
 import type { GraphWrite, LogEntry } from '../../src/core/ports/index.js';
 import { MemoryCandidates } from '../support/memory-fakes.js';
 

@@ -1,7 +1,7 @@
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { parseSimpleYaml } from '../../src/memory/graph/simple-yaml.js';
-import { parseFactLine, parseFields, parseLinkLine, renderFact, renderLink, withSaid } from '../../src/memory/graph/lines.js';
+import { parseSimpleYaml } from '../../src/memory/markdown/simple-yaml.js';
+import { parseFactLine, parseFields, parseLinkLine, renderFact, renderLink, withSaid } from '../../src/memory/markdown/lines.js';
 import { addToSection } from '../../src/memory/graph/page-edit.js';
 
 const plain = (v: unknown): unknown => JSON.parse(JSON.stringify(v, (_, x: unknown) => (typeof x === 'bigint' ? Number(x) : x)));

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fingerprint, keysOf } from '../../src/core/tombstones.js';
+import { fingerprint, keysOf } from '../../src/core/inspector/tombstones.js';
 import { formatTombstone, graphTombstoneCheck } from '../../src/memory/tombstones.js';
 
 const dirs: string[] = [];

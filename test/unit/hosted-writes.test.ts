@@ -1,33 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { InMemoryWriteRequests } from '../../src/core/write-requests.js';
+import { InMemoryWriteRequests } from '../../src/core/writing/write-requests.js';
 import { ScriptedChatModel } from '../support/fakes.js';
-import { collect, general, makeAssistant, msg } from '../support/assistant-fixture.js';
-import { Assistant } from '../../src/core/assistant.js';
-import { silentLogger } from '../../src/core/ports/index.js';
-import { FixedClock, GrepRecall, InMemoryProjectStore, InMemoryPrivateStore, RecordingUsageStore } from '../support/fakes.js';
-import { entityFacts, tempGraph, testSettings } from '../support/assistant-fixture.js';
+import { collect, general, makeAssistant, msg, entityFacts } from '../support/assistant-fixture.js';
 
 const rememberCall = { name: 'remember', arguments: JSON.stringify({ title: 'Alice', text: 'Alice is allergic to peanuts.', category: 'People' }) };
 
 function twoLanes(memoryScript: ConstructorParameters<typeof ScriptedChatModel>[0]) {
   const chat = new ScriptedChatModel<'hosted'>([{ toolCalls: [rememberCall] }, { text: 'Noted.' }], false, 'hosted');
   const memory = new ScriptedChatModel(memoryScript);
-  const store = new InMemoryProjectStore();
   const candidates = new InMemoryWriteRequests();
-  const { graph } = tempGraph();
-  const assistant = new Assistant({
-    model: chat,
-    memoryModel: memory,
-    store,
-    privateStore: new InMemoryPrivateStore(),
-    recall: new GrepRecall(store),
-    usage: new RecordingUsageStore(),
-    graph,
-    writeRequests: candidates,
-    clock: new FixedClock(),
-    logger: silentLogger,
-    settings: testSettings,
-  });
+  const { assistant, graph, store } = makeAssistant({ model: chat, memoryModel: memory, writeRequests: candidates });
   return { chat, memory, store, candidates, assistant, graph };
 }
 

@@ -4,9 +4,9 @@
  * from a labelled message carrying its label.
  */
 import { describe, expect, it } from 'vitest';
-import { graphView, mergeLayers, type DistillGraph } from '../../src/core/distill.js';
+import { graphView, mergeLayers, type DistillGraph } from '../../src/core/writing/distill.js';
 import type { LogEntry } from '../../src/core/ports/index.js';
-import { labelOf, labelText, mayGo } from '../../src/core/sensitivity.js';
+import { labelOf, labelText, mayGo } from '../../src/core/privacy/sensitivity.js';
 import { formatLogEntry, parseLog } from '../../src/memory/archive-format.js';
 
 const at = '2026-11-29T18:20:11.000Z';

@@ -1,9 +1,9 @@
 /** mcp.json in Claude Desktop's format: what is accepted, what each problem says, locality, members, cues. */
 import { describe, expect, it } from 'vitest';
-import { localityOf, parseMcpConfig } from '../../src/mcp/config.js';
-import { McpToolSource } from '../../src/mcp/source.js';
-import { confirmReason, modelToolName } from '../../src/mcp/tools.js';
-import { presuggestGroups } from '../../src/core/presuggest.js';
+import { localityOf, parseMcpConfig } from '../../src/mcp/client/config.js';
+import { McpToolSource } from '../../src/mcp/client/source.js';
+import { confirmReason, modelToolName } from '../../src/mcp/client/tools.js';
+import { presuggestGroups } from '../../src/core/turn/presuggest.js';
 import { silentLogger } from '../../src/core/ports/index.js';
 import { FixedClock } from '../support/fakes.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UnsafeNameError } from '../../src/core/errors.js';
 import { numberedSlug, slugify, titleSlug } from '../../src/memory/slug.js';
-import { resolveInside } from '../../src/memory/store/safe-path.js';
+import { resolveInside } from '../../src/files/safe-path.js';
 
 describe('slugify', () => {
   it('lowercases, folds accents and keeps [a-z0-9-] within 64 characters', () => {

@@ -22,6 +22,7 @@ const WRITES = new Set([
   'appendFile',
   'appendFileSync',
   'writeFileAtomic',
+  'writeFileAtomicSync',
   'rename',
   'renameSync',
   'rm',

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { gateWrite, takeCandidate } from '../../src/core/promotion.js';
-import { sensitivityOfText, stricter } from '../../src/core/sensitivity.js';
-import { isChitChat, PROMOTE_AT } from '../../src/core/gate-factors.js';
+import { gateWrite, takeCandidate } from '../../src/core/writing/promotion.js';
+import { sensitivityOfText, stricter } from '../../src/core/privacy/sensitivity.js';
+import { isChitChat, PROMOTE_AT } from '../../src/core/writing/gate-factors.js';
 import type { GraphWrite, LogEntry } from '../../src/core/ports/index.js';
-import { toGraphWrite } from '../../src/core/graph-distill.js';
+import { toGraphWrite } from '../../src/core/writing/graph-distill.js';
 import { applyToPage, type PagePlan } from '../../src/memory/graph/graph-write.js';
 import { readPage } from '../../src/memory/graph/page.js';
 import { recordsOf } from '../../src/memory/records/record.js';

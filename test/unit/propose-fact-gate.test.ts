@@ -8,11 +8,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Assistant } from '../../src/core/assistant.js';
 import { silentLogger, type ChatRequest } from '../../src/core/ports/index.js';
-import { InMemoryWriteRequests } from '../../src/core/write-requests.js';
-import type { Candidate, CandidateStore } from '../../src/core/promotion.js';
-import { entityFacts, general, msg, tempGraph, testSettings } from '../support/assistant-fixture.js';
+import { InMemoryWriteRequests } from '../../src/core/writing/write-requests.js';
+import type { Candidate, CandidateStore } from '../../src/core/records/candidates.js';
+import { entityFacts, general, makeAssistant, msg, tempGraph } from '../support/assistant-fixture.js';
 import { FixedClock, GrepRecall, InMemoryPrivateStore, InMemoryProjectStore, RecordingUsageStore, ScriptedChatModel } from '../support/fakes.js';
 
 /** A memory lane that accepts every candidate it is shown (the worst case for the gate behind it). */
@@ -35,7 +34,7 @@ function world() {
   const { graph, projectsDir } = tempGraph();
   let waiting: Candidate[] = [];
   const candidates: CandidateStore = { list: () => Promise.resolve(waiting), replace: (c) => Promise.resolve(void (waiting = c)) };
-  const assistant = new Assistant({
+  const { assistant } = makeAssistant({
     model: chat,
     memoryModel: lane,
     store,
@@ -43,11 +42,11 @@ function world() {
     recall: new GrepRecall(store),
     usage: new RecordingUsageStore(),
     graph,
+    projectsDir,
     candidates: () => candidates,
     writeRequests: requests,
     clock: new FixedClock(),
     logger: silentLogger,
-    settings: testSettings,
   });
   return { assistant, requests, graph, lane, projectsDir };
 }

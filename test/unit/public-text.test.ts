@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withoutHostPaths } from '../../src/core/public-text.js';
+import { withoutHostPaths } from '../../src/core/privacy/public-text.js';
 import { scrubForLog } from '../../src/logging.js';
 
 describe('no absolute host paths reach a model or a status line', () => {

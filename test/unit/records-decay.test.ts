@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_WEIGHTS, Fusion, passageRecords } from '../../src/memory/index/fusion.js';
+import { DEFAULT_WEIGHTS, Fusion } from '../../src/memory/index/fusion.js';
+import { passageRecords } from '../../src/memory/index/passage-facts.js';
 import type { ScoredChunk } from '../../src/memory/index/project-table.js';
-import { renderFact, setField } from '../../src/memory/graph/lines.js';
+import { renderFact, setField } from '../../src/memory/markdown/lines.js';
 import { decay } from '../../src/core/records/decay.js';
 
 const now = new Date('2026-11-30T12:00:00Z');

@@ -1,8 +1,8 @@
 /** The record history in `_log.md`: lines written by the writers read back, and the chains built from them. */
 import { describe, expect, it } from 'vitest';
-import { chainLines, explainWhy, whyText } from '../../src/core/why.js';
+import { chainLines, explainWhy, whyText } from '../../src/core/inspector/why.js';
 import { applyToPage, type PagePlan } from '../../src/memory/graph/graph-write.js';
-import { renderFact } from '../../src/memory/graph/lines.js';
+import { renderFact } from '../../src/memory/markdown/lines.js';
 import { blockIdFor } from '../../src/core/records/block-id.js';
 import { readPage, type WikiPage } from '../../src/memory/graph/page.js';
 import { mergeEvent, parseRecordEvents, parseRenames, recordLogLine, type RecordEvent } from '../../src/memory/records/history.js';

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyToPage, type PagePlan } from '../../src/memory/graph/graph-write.js';
-import { parseFactLine, renderFact, setField } from '../../src/memory/graph/lines.js';
+import { parseFactLine, renderFact, setField } from '../../src/memory/markdown/lines.js';
 import { blockIdFor } from '../../src/core/records/block-id.js';
 import { readPage } from '../../src/memory/graph/page.js';
 import { readRecord, recordsOf } from '../../src/memory/records/record.js';

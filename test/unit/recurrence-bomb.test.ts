@@ -8,7 +8,7 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
-import { feedBudget, parseEvents } from '../../src/calendar/ical.js';
+import { feedBudget, parseEvents } from '../../src/time/calendar/ical.js';
 
 const NOW = new Date('2026-12-04T12:00:00Z');
 

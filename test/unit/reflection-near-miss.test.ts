@@ -6,9 +6,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseReflection, planChanges, type ReflectionRecord } from '../../src/core/reflect.js';
+import { parseReflection, planChanges, type ReflectionRecord } from '../../src/core/reflection/reflect.js';
+import { renderFact } from '../../src/memory/markdown/lines.js';
 import { factDifference, sameFact } from '../../src/core/reflection/fact-difference.js';
-import { renderFact } from '../../src/memory/graph/lines.js';
 import { readPage } from '../../src/memory/graph/page.js';
 import { applyChange } from '../../src/memory/reflect/apply-change.js';
 import { guardRewrite } from '../../src/memory/reflect/guard.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { remindersFor, remindersPrompt, type Raisable } from '../../src/core/reminders.js';
+import { remindersFor, remindersPrompt, type Raisable } from '../../src/core/turn/raise.js';
 
 const rec = (over: Partial<Raisable>): Raisable => ({
   id: 'r-1',

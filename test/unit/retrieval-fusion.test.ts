@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { brevityPrior, DEFAULT_WEIGHTS, Fusion, recencyOf, type RecallWeights } from '../../src/memory/index/fusion.js';
+import { DEFAULT_WEIGHTS, Fusion, type RecallWeights } from '../../src/memory/index/fusion.js';
+import { brevityPrior, recencyOf } from '../../src/memory/index/passage-facts.js';
 import type { ScoredChunk } from '../../src/memory/index/project-table.js';
 import { scoreByConversation } from '../../scripts/locomo-util.js';
 import { classifyQuery } from '../../src/memory/index/query-kind.js';

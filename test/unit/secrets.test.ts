@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isCardNumber, removeSecrets, SECRET_REMOVED } from '../../src/core/secrets.js';
+import { isCardNumber, removeSecrets, SECRET_REMOVED } from '../../src/core/privacy/secrets.js';
 
 // Real-shaped but fake samples, assembled at runtime so no secret scanner flags the repository.
 const rep = (s: string, n: number) => s.repeat(n);

@@ -5,8 +5,8 @@
  * A row added to SENSITIVE_WORDS is covered without touching this file.
  */
 import { describe, expect, it } from 'vitest';
-import { SENSITIVE_WORDS } from '../../src/core/sensitive-words.js';
-import { classifyText } from '../../src/core/sensitivity.js';
+import { SENSITIVE_WORDS } from '../../src/core/privacy/sensitive-words.js';
+import { classifyText } from '../../src/core/privacy/sensitivity.js';
 
 /** Where a word may stand in a message or an event title. */
 const SHAPES = [(w: string) => `${w} on Tuesday`, (w: string) => `Carol mentioned the ${w} yesterday.`, (w: string) => `Reminder: ${w}!`, (w: string) => `Note (${w.toUpperCase()})`];

@@ -4,11 +4,11 @@
  * classification rules hold on a table of samples and look-alikes.
  */
 import { describe, expect, it } from 'vitest';
-import { markedBlocks } from '../../src/core/sensitive-records.js';
-import { withoutSensitiveRecords } from '../../src/core/record-view.js';
-import { isSensitiveRecord } from '../../src/core/private-records.js';
-import { classifyText, isSensitive, markedSensitivity, parseSensitivity, SENSITIVE_KINDS, sensitiveSpellings, sensitivityOf, stricter } from '../../src/core/sensitivity.js';
-import { parseNote } from '../../src/memory/notes/note-format.js';
+import { markedBlocks } from '../../src/core/privacy/sensitive-records.js';
+import { withoutSensitiveRecords } from '../../src/core/inspector/record-view.js';
+import { isSensitiveRecord } from '../../src/core/private/private-records.js';
+import { classifyText, isSensitive, markedSensitivity, parseSensitivity, SENSITIVE_KINDS, sensitiveSpellings, sensitivityOf, stricter } from '../../src/core/privacy/sensitivity.js';
+import { parseNote } from '../../src/memory/markdown/note-format.js';
 import { readPage } from '../../src/memory/graph/page.js';
 import { chunkPage } from '../../src/memory/index/chunker.js';
 import { applyToPage, type PagePlan } from '../../src/memory/graph/graph-write.js';

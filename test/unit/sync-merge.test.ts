@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { mergeFile, syncs } from '../../src/core/sync/merge-file.js';
 import { syncGrammar as g } from '../../src/memory/graph/sync-grammar.js';
 import { GENERATED_FILES } from '../../src/memory/graph/generated.js';
-import { renderFact } from '../../src/memory/graph/lines.js';
+import { renderFact } from '../../src/memory/markdown/lines.js';
 import { formatLogEntry, logFileHeading, parseLog } from '../../src/memory/archive-format.js';
 import { reviewPairs } from '../../src/memory/records/review.js';
 import { readPage } from '../../src/memory/graph/page.js';

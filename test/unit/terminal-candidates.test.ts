@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { candidateKey } from '../../src/core/promotion.js';
+import { candidateKey } from '../../src/core/writing/promotion.js';
 import { disagreeingPair, FakeAssistant, waitingCandidate } from '../support/fake-assistant.js';
 import { pipeTerminal } from '../support/terminal.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ScriptedChatModel } from '../support/fakes.js';
 import { collect, general, makeAssistant, msg } from '../support/assistant-fixture.js';
-import { parseToolArguments } from '../../src/core/tool-args.js';
-import { presuggest } from '../../src/core/presuggest.js';
+import { parseToolArguments } from '../../src/core/turn/tool-args.js';
+import { presuggest } from '../../src/core/turn/presuggest.js';
 
 describe('tool loop guards', () => {
   it('a model that calls tools forever stops at max steps and still gives a useful reply', async () => {

@@ -1,7 +1,7 @@
 /** The tool loop with a tool source (fake): lazy loading, the definition cap, a failing source, hosted scrubbing. */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { ToolSource } from '../../src/core/tool-source.js';
+import type { ToolSource } from '../../src/core/turn/tool-source.js';
 import type { SourceCategory, Tool } from '../../src/core/tools/tool.js';
 import { collect, entityFacts, makeAssistant, msg } from '../support/assistant-fixture.js';
 import { ScriptedChatModel } from '../support/fakes.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CONTEXT_RETRY_NOTICE, ModelHttpError, ModelTimeoutError, ModelUnavailableError } from '../../src/core/errors.js';
 import { type ChatChunk, type ChatModel, type ChatRequest } from '../../src/core/ports/index.js';
-import { REPLY_CUT } from '../../src/core/tool-loop.js';
+import { REPLY_CUT } from '../../src/core/turn/tool-loop.js';
 import { EmbeddedModelError } from '../../src/llm/embedded/errors.js';
 import { defineTool } from '../../src/core/tools/tool.js';
 import { collect, makeAssistant, msg, testSettings } from '../support/assistant-fixture.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CheckRunner, type CheckLine } from '../../src/web/api-settings.js';
+import { CheckRunner } from '../../src/web/api-settings.js';
+import { type CheckLine } from '../../src/web/web-deps.js';
 
 const line = (n: number): CheckLine => ({ part: 'config', name: `check ${n}`, status: 'ok', detail: 'fine', ms: 1 });
 

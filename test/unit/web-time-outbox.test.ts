@@ -5,7 +5,7 @@
  * scheduler tries again.
  */
 import { describe, expect, it } from 'vitest';
-import type { Place } from '../../src/core/assistant-api.js';
+import type { Place } from '../../src/core/place.js';
 import type { Outbox, OutboxMessage } from '../../src/core/time/outbox.js';
 import { isDiscordPlace, isWebPlace, OutboxRouter } from '../../src/time/outbox-router.js';
 import { WebTimeOutbox, type WebDelivery } from '../../src/web/time-outbox.js';

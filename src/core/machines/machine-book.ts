@@ -4,7 +4,7 @@
  * its vault entry and marks the page; forgetting a machine tombstones its page like any other.
  * `/machines` in the terminal and on Discord reads and writes through this one book.
  */
-import type { Place } from '../assistant-api.js';
+import type { Place } from '../place.js';
 import type { Note, NoteSummary } from '../ports/index.js';
 import type { Asker } from '../time/reminder-desk.js';
 import type { MachineDesk, MachineTurn } from './desk.js';

@@ -1,5 +1,5 @@
 /** Ports owned by the core: chat model. Adapters implement them; nothing here imports infrastructure. */
-import type { Sensitivity } from '../sensitivity.js';
+import type { Sensitivity } from '../privacy/sensitivity.js';
 
 export type Locality = 'local' | 'hosted';
 

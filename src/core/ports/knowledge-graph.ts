@@ -1,7 +1,7 @@
 /** Ports owned by the core: knowledge graph. Adapters implement them; nothing here imports infrastructure. */
-import type { Provenance, RecordRef } from '../why.js';
+import type { Provenance, RecordRef } from '../records/provenance.js';
 import type { MemoryRecord } from '../records/record.js';
-import type { Sensitivity } from '../sensitivity.js';
+import type { Sensitivity } from '../privacy/sensitivity.js';
 import type { DecayState } from '../records/decay.js';
 
 /** What the memory writer and traversal see of a page (never its whole text). */
@@ -123,7 +123,7 @@ export interface KnowledgeGraph {
   reviewList(project: string): Promise<ReviewPair[]>;
   /** A person's choice about a record in review, or `hold`; false when no page has the record. */
   review(project: string, id: string, choice: ReviewChoice): Promise<boolean>;
-  /** The records asked for, each with its provenance chain (src/core/why.ts). */
+  /** The records asked for, each with its provenance chain (src/core/inspector/why.ts). */
   provenance(project: string, refs: readonly RecordRef[]): Promise<Provenance>;
   /** Every typed record of the project's pages (only of `pages`, paths under notes/, when given), with its decay read at `now`. */
   records(project: string, now: Date, pages?: readonly string[]): Promise<RecordView[]>;

@@ -1,6 +1,6 @@
 /** Ports owned by the core: private (DM) memory. Adapters implement them; nothing here imports infrastructure. */
-import type { Tombstone } from '../tombstone-types.js';
-import type { CandidateStore } from '../promotion.js';
+import type { Tombstone } from '../inspector/tombstone-types.js';
+import type { CandidateStore } from '../records/candidates.js';
 import type { GraphWrite, GraphWriteReport, ReviewChoice, ReviewPair } from './knowledge-graph.js';
 import type { LogEntry, MemoryLayers } from './project-store.js';
 import type { MemoryRecord, ProvenanceKind } from '../records/record.js';

@@ -1,6 +1,6 @@
 /** Ports owned by the core: project memory. Adapters implement them; nothing here imports infrastructure. */
-import type { ForgetOutcome, ForgetTarget, Tombstone } from '../tombstone-types.js';
-import type { SensitiveKind, Sensitivity } from '../sensitivity.js';
+import type { ForgetOutcome, ForgetTarget, Tombstone } from '../inspector/tombstone-types.js';
+import type { Sensitivity, SensitiveKind } from '../privacy/sensitivity.js';
 
 /** Identifies where a project came from; ids are strings (Discord snowflakes etc.). */
 export interface ProjectOrigin {

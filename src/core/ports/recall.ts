@@ -1,5 +1,5 @@
 /** Ports owned by the core: retrieval. Adapters implement them; nothing here imports infrastructure. */
-import type { Sensitivity } from '../sensitivity.js';
+import type { Sensitivity } from '../privacy/sensitivity.js';
 import type { Locality } from './chat-model.js';
 
 /**

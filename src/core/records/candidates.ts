@@ -1,10 +1,41 @@
 /**
- * The promotion gate's waiting candidates as they are kept (a JSON file per project, a row per
- * DM user in private.db): one parser for both stores, validated, so a bad or old entry reads as
- * nothing rather than as a candidate. Pure.
+ * The promotion gate's waiting candidates: what one is (with the gate's four factors), the port
+ * of their store, and how they are kept (a JSON file per project, a row per DM user in
+ * private.db): one parser for both stores, validated, so a bad or old entry reads as nothing
+ * rather than as a candidate. Pure.
  */
 import { z } from 'zod';
-import type { Candidate } from '../promotion.js';
+import type { GraphFact } from '../ports/knowledge-graph.js';
+
+export interface ScoreParts {
+  recency: number;
+  salience: number;
+  identity: number;
+  source: number;
+}
+
+export interface Candidate {
+  /** From entity + normalised statement: the same fact proposed again has the same key. */
+  key: string;
+  entity: string;
+  /** The category the memory model proposed for the entity's page (People/Friends …), kept for a promotion by hand. */
+  category?: string;
+  fact: GraphFact;
+  /** The exact message the fact came from. */
+  message: string;
+  /** Where it was seen (gate-factors.ts conversationOf); seen again elsewhere, it is promoted. */
+  conversation?: string;
+  score: number;
+  parts: ScoreParts;
+  firstSeen: string;
+  expires: string;
+}
+
+/** Waiting candidates of one project (or one private conversation). */
+export interface CandidateStore {
+  list(): Promise<Candidate[]>;
+  replace(candidates: Candidate[]): Promise<void>;
+}
 
 const candidateSchema = z.object({
   key: z.string(),

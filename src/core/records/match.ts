@@ -10,7 +10,7 @@
  */
 import { stemmer } from 'stemmer';
 import { foldAccents } from '../names.js';
-import { isDated } from '../gate-significance.js';
+import { isDated } from '../writing/gate-significance.js';
 import { attributeOf } from './review.js';
 
 /** What the ranking reads of a record (RecordView and a DM's row both have it). */

@@ -4,7 +4,7 @@
  * statuses retrieval may see. Decay (decay.ts), the attribute a statement is about (review.ts) and
  * block ids (block-id.ts) sit next to it. Pure: it imports nothing outside the core.
  */
-import type { SensitiveKind, Sensitivity } from '../sensitivity.js';
+import type { SensitiveKind, Sensitivity } from '../privacy/sensitivity.js';
 
 export const CATEGORIES = ['identity', 'preference', 'commitment', 'episode', 'relationship', 'rule'] as const;
 export type Category = (typeof CATEGORIES)[number];

@@ -8,7 +8,7 @@
  * proposal. Pure.
  */
 import { stemmer } from 'stemmer';
-import { exactDifference } from '../statement-facts.js';
+import { exactDifference } from '../writing/statement-facts.js';
 import { factStructure, type FactContext, type FactStructure } from './fact-structure.js';
 import { ANTONYMS, COMPARATIVES, UNITS } from './lexicon.js';
 

@@ -5,7 +5,7 @@
  * ("three" → "3", "1,200" → "1200") and units after a number to one name ("kilometres" →
  * "km"). Each word keeps whether it was capitalised (a name) and where it stood. Pure.
  */
-import { numberOf } from '../statement-facts.js';
+import { numberOf } from '../writing/statement-facts.js';
 import { SYNONYMS, UNITS } from './lexicon.js';
 
 export interface Word {

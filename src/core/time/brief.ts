@@ -4,7 +4,7 @@
  * reminders due today, and the commitments due today or overdue. Written by plain code from
  * the records (no model reads them); a commitment marked sensitive is counted, not quoted.
  */
-import { placeKey } from '../assistant-api.js';
+import { placeKey } from '../place.js';
 import type { Clock } from '../ports/index.js';
 import type { CalendarDesk } from './calendar.js';
 import type { CommitmentBook } from './follow-ups.js';

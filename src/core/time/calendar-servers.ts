@@ -5,7 +5,7 @@
  * (src/core/time/calendar.ts asks when it is proposed and again at the yes).
  */
 import type { Locality } from '../ports/index.js';
-import { sensitivityOfText } from '../sensitivity.js';
+import { sensitivityOfText } from '../privacy/sensitivity.js';
 import type { CalendarEvent, Subscription } from './calendar.js';
 import type { JobStore } from './jobs.js';
 

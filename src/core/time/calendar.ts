@@ -9,9 +9,9 @@
  * Credentials stay in the settings: a subscription names a handle, never a password.
  */
 import { DateTime } from 'luxon';
-import { placeKey, type Place } from '../assistant-api.js';
-import type { Clock, GraphFact, GraphWrite, GraphWriteReport, Locality, Logger } from '../ports/index.js';
-import { withheld } from '../egress.js';
+import { placeKey, type Place } from '../place.js';
+import type { Clock, GraphFact, GraphWrite, GraphWriteReport, Logger, Locality } from '../ports/index.js';
+import { withheld } from '../privacy/egress.js';
 import type { Job, JobStore } from './jobs.js';
 import { dayIn, showTime } from './recurrence.js';
 import type { Asker } from './reminder-desk.js';
@@ -63,7 +63,7 @@ export interface CalendarRecords {
 }
 
 interface CachedEvent {
-  /** Health, money or credentials by its words: withheld from a hosted model (src/core/egress.ts). */
+  /** Health, money or credentials by its words: withheld from a hosted model (src/core/privacy/egress.ts). */
   sensitive?: boolean;
   uid: string;
   summary: string;

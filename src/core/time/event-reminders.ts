@@ -5,7 +5,7 @@
  * or the lead time is turned off. A poll that finds the calendar unchanged touches nothing, and
  * a changed one only moves what moved: no duplicates across polls.
  */
-import type { Place } from '../assistant-api.js';
+import type { Place } from '../place.js';
 import type { JobStore } from './jobs.js';
 import { showTime } from './recurrence.js';
 

@@ -3,11 +3,11 @@
  * follow-up job (its id is the record's, so a second scan adds nothing): the morning after the
  * due day Charlie asks where the record lives — "did it happen?" — with Done / Not yet / Drop.
  * Delivering it notes `asked` on the record, the same note the in-conversation follow-up
- * (src/core/reminders.ts) sets and reads, so a commitment is asked about once, by whichever
+ * (src/core/turn/raise.ts) sets and reads, so a commitment is asked about once, by whichever
  * comes first. Done writes an episode through the record path; Not yet asks again in three
  * days; Drop holds the record (kept, out of answers). A sensitive record is never followed up.
  */
-import { placeKey, type Place } from '../assistant-api.js';
+import { placeKey, type Place } from '../place.js';
 import type { Clock, GraphWrite, Logger } from '../ports/index.js';
 import type { Job, JobStore } from './jobs.js';
 import type { Outbox, TimeAction } from './outbox.js';
@@ -46,7 +46,7 @@ export function doneWrite(c: Commitment, date: string, by: string): GraphWrite {
 
 export interface CommitmentBook {
   commitments(now: Date): Promise<Commitment[]>;
-  /** Notes on the record that Charlie asked (the `asked` of src/core/reminders.ts). */
+  /** Notes on the record that Charlie asked (the `asked` of src/core/turn/raise.ts). */
   markAsked(c: Commitment, date: string): Promise<void>;
   /** It happened: an episode record about the same entity. */
   done(c: Commitment, date: string, by: string): Promise<void>;

@@ -4,7 +4,7 @@
  * its own; an adapter calls `Scheduler.tick()` (src/core/time/scheduler.ts) and tests drive it
  * with a fake clock.
  */
-import type { Place } from '../assistant-api.js';
+import type { Place } from '../place.js';
 
 /** Every kind of job, the one list (the store's schema and the tests read it). */
 export const JOB_KINDS = ['reminder', 'follow-up', 'follow-up-scan', 'calendar-poll', 'brief', 'backup', 'reflection', 'sync'] as const;

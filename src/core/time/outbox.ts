@@ -4,7 +4,7 @@
  * app). A post carries its idempotency key: a front door that can, drops a second post with the
  * same key (Discord: an enforced nonce), so a redelivery after a crash shows once.
  */
-import type { Place } from '../assistant-api.js';
+import type { Place } from '../place.js';
 import { CharlieError } from '../errors.js';
 
 /**
@@ -21,7 +21,7 @@ export function isNoDoorOpen(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 'no-door';
 }
 
-/** The buttons a delivered message may carry; a press comes back to `TimeDesk.act`. */
+/** The buttons a delivered message may carry; a press comes back to `ReminderDesk.act`. */
 export type TimeAction = 'snooze' | 'done' | 'not-yet' | 'drop';
 
 export const ACTION_LABELS: Record<TimeAction, string> = { snooze: 'Snooze 10 min', done: 'Done', 'not-yet': 'Not yet', drop: 'Drop' };

@@ -5,7 +5,7 @@
  * job store (SQLite) and is listed only in that person's DM. Setting one is not memory: a hosted
  * chat model may set it; what it says is shown to the people it is for, never written to Markdown.
  */
-import { placeKey, type Place } from '../assistant-api.js';
+import { placeKey, type Place } from '../place.js';
 import type { Clock } from '../ports/index.js';
 import type { Job, JobStore, TimeSettings } from './jobs.js';
 import type { Outbox, TimeAction } from './outbox.js';
@@ -53,7 +53,7 @@ const SNOOZE_MS = 10 * 60_000;
 const MAX_TEXT = 300;
 const MAX_PER_OWNER = 100;
 
-export interface TimeDeskDeps {
+export interface ReminderDeskDeps {
   jobs: JobStore;
   settings: TimeSettings;
   outbox: Outbox;
@@ -66,7 +66,7 @@ export interface TimeDeskDeps {
 export class ReminderDesk {
   private readonly actors = new Map<Job['kind'], (asker: Asker, job: Job, action: TimeAction) => Promise<string | null>>();
 
-  constructor(private readonly deps: TimeDeskDeps) {}
+  constructor(private readonly deps: ReminderDeskDeps) {}
 
   /** Registers the delivery of reminders with the scheduler. */
   attach(scheduler: Scheduler): void {

@@ -1,11 +1,11 @@
 /** Tools over the three memory layers and recall. */
 import { z } from 'zod';
-import { renderLayers } from '../private-search.js';
-import { recordIds, withoutSensitiveRecords } from '../record-view.js';
+import { renderLayers } from '../private/private-search.js';
+import { recordIds, withoutSensitiveRecords } from '../inspector/record-view.js';
 import type { RecallHit } from '../ports/index.js';
 import { clip, defineTool } from './tool.js';
-import { releasableLayers } from '../sensitive-records.js';
-import { mayGo } from '../sensitivity.js';
+import { releasableLayers } from '../privacy/sensitive-records.js';
+import { mayGo } from '../privacy/sensitivity.js';
 
 function where(h: RecallHit): string {
   const lines = h.lineStart > 0 ? `:${h.lineStart}-${h.lineEnd}` : '';

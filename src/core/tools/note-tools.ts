@@ -1,9 +1,9 @@
 /** Tools over entity notes (Markdown pages under notes/). */
 import { z } from 'zod';
-import { recordIds, withoutHiddenRecords, withoutSensitiveRecords } from '../record-view.js';
+import { recordIds, withoutHiddenRecords, withoutSensitiveRecords } from '../inspector/record-view.js';
 import { clip, defineTool, type ToolContext, type ToolHome } from './tool.js';
-import { SENSITIVE_PAGE } from '../egress.js';
-import { markedBlocks } from '../sensitive-records.js';
+import { SENSITIVE_PAGE } from '../privacy/egress.js';
+import { markedBlocks } from '../privacy/sensitive-records.js';
 
 /** The project's notes; throws in a private conversation, which has none. */
 function shelf(ctx: ToolContext): NonNullable<ToolHome['notes']> {
@@ -82,7 +82,7 @@ export const remember = defineTool({
           summary: `${result.created ? 'saved' : 'updated'} ${result.path}`,
           pages: [`notes/${result.path}`],
         };
-      case 'candidate': {
+      case 'requested': {
         const when = result.reviewer === 'memory-lane' ? 'when my local model runs' : 'once a local memory model is set up';
         return {
           content: `NOT saved yet: only the owner's local memory model writes memory from this answer (it came from a hosted model, or used an external tool's data). The request is kept as a candidate; the local model decides on it at the next distillation. Tell the user honestly, e.g. "noted — I'll file it ${when}", and do not say it is saved.`,

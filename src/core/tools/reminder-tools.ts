@@ -1,7 +1,7 @@
 /** Reminders the model sets, lists and cancels for the person it is talking to (src/core/time/reminder-desk.ts). */
 import { z } from 'zod';
-import { withheld } from '../egress.js';
-import { sensitivityOfText } from '../sensitivity.js';
+import { withheld } from '../privacy/egress.js';
+import { sensitivityOfText } from '../privacy/sensitivity.js';
 import { defineTool, type ToolContext } from './tool.js';
 
 const NOT_HERE = { content: 'Reminders are not available here.', summary: 'no reminders here' };

@@ -1,9 +1,10 @@
 /** A tool the model may call: zod parameters, a category for pre-suggestion, and execute. */
 import { z } from 'zod';
-import type { MemoryWrites } from '../write-requests.js';
-import type { Home, NoteShelf, ProjectGraph } from '../home.js';
+import type { MemoryWrites } from '../writing/write-requests.js';
+import type { Home } from '../home.js';
+import type { NoteShelf, ProjectGraph } from '../home-shelves.js';
 import type { Clock, Logger, ToolSpec } from '../ports/index.js';
-import type { SensitiveRecord } from '../egress.js';
+import type { SensitiveRecord } from '../privacy/egress.js';
 import type { Asker, ReminderDesk } from '../time/reminder-desk.js';
 import type { CalendarDesk } from '../time/calendar.js';
 import type { MachineDesk } from '../machines/desk.js';

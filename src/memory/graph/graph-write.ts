@@ -5,10 +5,10 @@
  * only with evidence. `planWrite` resolves; `applyToPage` renders one page from its current text.
  */
 import type { GraphFact, GraphWrite, GraphWriteReport } from '../../core/ports/index.js';
-import { USERS_CATEGORY } from '../../core/graph-distill.js';
+import { USERS_CATEGORY } from '../../core/writing/graph-distill.js';
 import { titleSlug } from '../slug.js';
 import { isCentrePath, linkFactsToCentres } from './centre-links.js';
-import { addField, renderFact, renderLink, setField, sourceOf, withSaid, field, parseFactLine, type FactLine } from './lines.js';
+import { addField, renderFact, renderLink, setField, sourceOf, withSaid, field, parseFactLine, type FactLine } from '../markdown/lines.js';
 import { normalizeName, normalizeStatement, statementContains } from '../../core/names.js';
 import { readPage } from './page.js';
 import { titleFromPath } from '../../util/one-line.js';
@@ -16,7 +16,7 @@ import { reviewAgainst } from '../records/review.js';
 import type { RecordEvent } from '../records/history.js';
 import { addToSection, editLines, setFrontMatter } from './page-edit.js';
 import type { WikiSnapshot } from './wiki-pages.js';
-import { parseSensitivity, strictest, type SensitiveKind, type SensitivityValue } from '../../core/sensitivity.js';
+import { parseSensitivity, strictest, type SensitiveKind, type SensitivityValue } from '../../core/privacy/sensitivity.js';
 
 /** The folder of machine pages (`Machines/<name>`), the same in every project. */
 const MACHINES_CATEGORY = 'Machines';

@@ -4,8 +4,8 @@
  * and set front matter fields in place (comments and key order kept).
  */
 import { isMap } from 'yaml';
-import { newDocument, frontMatterBlock, parseFrontMatter, splitFrontMatter } from '../store/front-matter.js';
-import { noteSchema } from '../notes/note-format.js';
+import { newDocument, frontMatterBlock, parseFrontMatter, splitFrontMatter } from '../markdown/front-matter.js';
+import { noteSchema } from '../markdown/note-format.js';
 
 function sectionBounds(lines: string[], name: string): { heading: number; end: number } | null {
   const want = name.toLowerCase();

@@ -6,7 +6,7 @@
  */
 import { UnsafeNameError } from '../../core/errors.js';
 import { INDEX_FILE, LOG_FILE_NAME } from '../notes/note-index.js';
-import { resolveInside } from '../store/safe-path.js';
+import { resolveInside } from '../../files/safe-path.js';
 import type { GeneratedFiles } from './generated.js';
 import type { LinkUpkeep } from './link-upkeep.js';
 import type { PageStore } from './page-store.js';

@@ -6,8 +6,8 @@ import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { CharlieError } from '../../core/errors.js';
 import { dirname } from 'node:path';
 import { KeyedQueue } from '../../core/keyed-queue.js';
-import { ABSENT, fileVersion, readIfExists, sha256, writeFileAtomic } from '../store/atomic-write.js';
-import { assertRealInside, resolveChild, resolveInside } from '../store/safe-path.js';
+import { ABSENT, fileVersion, readIfExists, sha256, writeFileAtomic } from '../../files/atomic-write.js';
+import { assertRealInside, resolveChild, resolveInside } from '../../files/safe-path.js';
 import { PageCache, type WikiSnapshot } from './wiki-pages.js';
 
 const MAX_ATTEMPTS = 3;

@@ -5,11 +5,11 @@
  * `memory check` read every page of a project.
  */
 import type { FileProblem } from '../../core/ports/index.js';
-import { NOTE_DEFAULTS, noteSchema, pageSensitivity } from '../notes/note-format.js';
-import type { SensitiveKind, Sensitivity } from '../../core/sensitivity.js';
-import { parseFrontMatter, splitFrontMatter } from '../store/front-matter.js';
-import { parseFactLine, parseLinkLine, type FactLine, type LinkLine } from './lines.js';
-import { parseSimpleYaml } from './simple-yaml.js';
+import { NOTE_DEFAULTS, noteSchema, pageSensitivity } from '../markdown/note-format.js';
+import type { SensitiveKind, Sensitivity } from '../../core/privacy/sensitivity.js';
+import { parseFrontMatter, splitFrontMatter } from '../markdown/front-matter.js';
+import { parseFactLine, parseLinkLine, type FactLine, type LinkLine } from '../markdown/lines.js';
+import { parseSimpleYaml } from '../markdown/simple-yaml.js';
 import { titleFromPath } from '../../util/one-line.js';
 
 export interface WikiPage {

@@ -5,7 +5,7 @@
 import type { MemoryGrammar } from '../../core/ports/index.js';
 import { retrievable } from '../../core/records/record.js';
 import { entryHeaderTime } from '../archive-format.js';
-import { field, parseFactLine, setField } from './lines.js';
+import { field, parseFactLine, setField } from '../markdown/lines.js';
 
 const BLOCK_ID = /\^[A-Za-z0-9-]+(\s*)$/;
 

@@ -6,7 +6,7 @@ import { lstatSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FileProblem } from '../../core/ports/index.js';
 import { INDEX_FILE, LOG_FILE_NAME } from '../notes/note-index.js';
-import { entriesIfExists } from '../store/atomic-write.js';
+import { entriesIfExists } from '../../files/atomic-write.js';
 import { folderOf, readPage, type WikiPage } from './page.js';
 import { titleFromPath } from '../../util/one-line.js';
 import { EntityResolver } from './resolver.js';

@@ -8,7 +8,7 @@ import type { RecordView } from '../../core/ports/index.js';
 import { decay } from '../../core/records/decay.js';
 import { toRecordView } from '../../core/records/view.js';
 import { recordsOf } from '../records/record.js';
-import { formatConfidence, parseFactLine, setField } from './lines.js';
+import { formatConfidence, parseFactLine, setField } from '../markdown/lines.js';
 import { setFrontMatter } from './page-edit.js';
 import { readPage, type WikiPage } from './page.js';
 import { reviewAgainst } from '../records/review.js';

@@ -9,10 +9,10 @@ import type { Clock, GraphWrite, GraphWriteReport, KnowledgeGraph, LinkedPage, L
 import { reviewEvents, reviewPairs, resolveOnPage, type ReviewChoice, type ReviewPair } from '../records/review.js';
 import { editEvent, parseRecordEvents, recordLogLine, type RecordEvent } from '../records/history.js';
 import { buildChains } from '../records/provenance.js';
-import type { Provenance, RecordRef } from '../../core/why.js';
-import { readIfExists } from '../store/atomic-write.js';
-import { parseFrontMatter } from '../store/front-matter.js';
-import { resolveInside } from '../store/safe-path.js';
+import type { Provenance, RecordRef } from '../../core/records/provenance.js';
+import { readIfExists } from '../../files/atomic-write.js';
+import { parseFrontMatter } from '../markdown/front-matter.js';
+import { resolveInside } from '../../files/safe-path.js';
 import { GeneratedFiles, type LogEntry } from './generated.js';
 import { applyToPage, DEFAULT_TAXONOMY, planWrite, type IsForgotten } from './graph-write.js';
 import { LinkUpkeep } from './link-upkeep.js';
@@ -50,6 +50,11 @@ export class Wiki implements KnowledgeGraph {
     this.files = new GeneratedFiles(this.store, o.clock);
     this.upkeep = new LinkUpkeep(this.store, this.files, o.logger);
     this.pages = new PageRemoval(this.store, this.files, this.upkeep);
+  }
+
+  /** The projects folder this graph writes under. */
+  get projectsDir(): string {
+    return this.o.projectsDir;
   }
 
   notesDir(project: string): string {

@@ -7,8 +7,8 @@
 import { createHash } from 'node:crypto';
 import { escapeSpeaker, LOG_FILE, parseLog } from '../archive-format.js';
 import { z } from 'zod';
-import { parseYamlLimited, splitFrontMatter } from '../store/front-matter.js';
-import { labelOf, parseSensitivity, sensitivityOf } from '../../core/sensitivity.js';
+import { parseYamlLimited, splitFrontMatter } from '../markdown/front-matter.js';
+import { parseSensitivity, sensitivityOf, labelOf } from '../../core/privacy/sensitivity.js';
 import type { Sensitivity } from '../../core/ports/index.js';
 
 export interface Chunk {
@@ -250,7 +250,7 @@ const indexedFields = z.object({
   aliases: list,
 });
 
-/** The shared front-matter split (src/memory/store/front-matter.ts), read leniently: the note store reports what is broken. */
+/** The shared front-matter split (src/memory/markdown/front-matter.ts), read leniently: the note store reports what is broken. */
 function readFrontMatter(content: string): FrontMatter {
   const split = splitFrontMatter(content);
   if (split === null || split === 'unterminated') return { tags: [], aliases: [], lines: 0 };

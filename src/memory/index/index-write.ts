@@ -6,7 +6,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Embedder, Logger } from '../../core/ports/index.js';
-import { classifyText, isSensitive, markedSensitivity, parseSensitivity } from '../../core/sensitivity.js';
+import { classifyText, isSensitive, markedSensitivity, parseSensitivity } from '../../core/privacy/sensitivity.js';
 import { embeddingText, type Chunk } from './chunker.js';
 import type { PageState } from './page-manifest.js';
 import type { ChunkRow, ProjectTable, RowKey } from './project-table.js';

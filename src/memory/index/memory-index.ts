@@ -14,40 +14,11 @@ import { chunkPage, sha1, type ChunkOptions } from './chunker.js';
 import { BatchWriter, type ChangedPage, type ProjectState } from './index-write.js';
 import { isIndexedPage, listPageFiles, listProjects, statPages, type PageFile } from './page-files.js';
 import { loadManifest, removeManifest, saveManifest, saveWhenDue } from './page-manifest.js';
-import type { ScoredChunk } from './project-table.js';
 import { connectBounded } from './lance-connect.js';
+import { projectOfTable, tableName } from './table-layout.js';
+import type { Candidates, SearchQuery, SyncStats } from './search-query.js';
 
 type TableLib = typeof import('./project-table.js');
-
-export interface SearchQuery {
-  vector: Float32Array | null;
-  terms: string[];
-  limit: number;
-  contextBoost: number;
-  /** Time windows the question names: chunks said within them are searched for on their own. */
-  windows?: readonly { start: number; end: number }[];
-  /** Only pages whose path starts with this (e.g. `notes/`). */
-  pagePrefix?: string;
-  /** Benchmarks: hears how long each pass took (vector, keyword, temporal), in ms. */
-  phase?: (phase: string, ms: number) => void;
-}
-
-/** What each pass of a search found; fusion merges them into one rank. */
-export interface Candidates {
-  vector: ScoredChunk[];
-  keyword: ScoredChunk[];
-  temporal: ScoredChunk[];
-}
-
-export interface SyncStats {
-  projects: number;
-  pages: number;
-  changed: number;
-  deleted: number;
-  chunks: number;
-  embedded: number;
-  ms: number;
-}
 
 export interface MemoryIndexOptions {
   projectsDir: string;
@@ -151,7 +122,7 @@ export class MemoryIndex {
 
   private async openState(project: string): Promise<ProjectState> {
     const db = await this.connection();
-    const name = this.t.tableName(project, this.embedder.id);
+    const name = tableName(project, this.embedder.id);
     const manifest = join(this.options.indexDir, `${name}.pages.json`);
     await this.dropOtherEmbedders(db, project, name);
     try {
@@ -180,7 +151,7 @@ export class MemoryIndex {
   /** A model (or row layout) change re-embeds: this project's other tables are dropped. */
   private async dropOtherEmbedders(db: lancedb.Connection, project: string, keep: string): Promise<void> {
     for (const name of await db.tableNames()) {
-      if (name !== keep && this.t.projectOfTable(name) === project.replace(/[^A-Za-z0-9_-]/g, '_')) {
+      if (name !== keep && projectOfTable(name) === project.replace(/[^A-Za-z0-9_-]/g, '_')) {
         this.options.logger.info({ project, table: name }, 'embedder changed; dropping vectors of the previous one');
         await this.dropTable(db, name);
       }
@@ -384,7 +355,7 @@ export class MemoryIndex {
   async rebuild(project: string): Promise<SyncStats> {
     return this.queues.run(project, async () => {
       const db = await this.connection();
-      const name = this.t.tableName(project, this.embedder.id);
+      const name = tableName(project, this.embedder.id);
       this.states.delete(project);
       this.open.delete(project);
       await this.dropTable(db, name);

@@ -3,7 +3,8 @@
  * skipped without being read. A small JSON file beside the project's table; losing it only
  * costs one re-read of the pages (their chunks are then found unchanged and kept).
  */
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
+import { writeFileAtomic } from '../../files/atomic-write.js';
 
 export interface PageState {
   hash: string;
@@ -24,9 +25,7 @@ export async function loadManifest(path: string): Promise<Map<string, PageState>
 export async function saveManifest(path: string, pages: Map<string, PageState>): Promise<void> {
   const out: Record<string, [string, number, number]> = {};
   for (const [page, s] of pages) out[page] = [s.hash, s.mtimeMs, s.size];
-  const tmp = `${path}.tmp-${process.pid}`;
-  await writeFile(tmp, JSON.stringify({ version: 1, pages: out }));
-  await rename(tmp, path);
+  await writeFileAtomic(path, JSON.stringify({ version: 1, pages: out }));
 }
 
 /** A small write saves the manifest at most this often. */

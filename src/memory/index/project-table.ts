@@ -4,12 +4,11 @@
  * Keyword search runs on an in-memory index of the same rows (lexical.ts).
  */
 import * as lancedb from '@lancedb/lancedb';
-import { Field, FixedSizeList, Float32, Float64, Int32, Schema, Utf8 } from 'apache-arrow';
 import type { Chunk } from './chunker.js';
-import { sha1 } from './chunker.js';
+import { Field, FixedSizeList, Float32, Float64, Int32, Schema, Utf8 } from 'apache-arrow';
 import { LexicalIndex } from './lexical.js';
 import { VectorPass } from './vector-pass.js';
-import { contentWords } from './fusion.js';
+import { contentWords } from './passage-facts.js';
 import { ownString } from './own-string.js';
 
 export interface StoredChunk extends Chunk {
@@ -79,19 +78,6 @@ interface InMemory {
 
 /** Rows tokenised for the keyword index between two yields to the event loop (a few ms each). */
 const KEYWORD_READ_SLICE = 256;
-
-/** Bumped when the row layout changes: a new layout gets a new table, the old one is dropped. */
-const LAYOUT = 6;
-
-/** One table per project, embedder and row layout, so none of them is ever mixed. */
-export function tableName(project: string, embedderId: string): string {
-  return `${project.replace(/[^A-Za-z0-9_-]/g, '_')}__${sha1(`${embedderId}\n${LAYOUT}`).slice(0, 10)}`;
-}
-
-export function projectOfTable(name: string): string | null {
-  const m = /^(.*)__[0-9a-f]{10}$/.exec(name);
-  return m ? m[1]! : null;
-}
 
 function schema(dimensions: number): Schema {
   const str = (name: string) => new Field(name, new Utf8(), false);

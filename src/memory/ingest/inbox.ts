@@ -15,11 +15,11 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { z } from 'zod';
-import type { IngestProgress } from '../../core/ingest-status.js';
+import type { IngestProgress } from '../../core/writing/ingest-status.js';
 import type { Logger } from '../../core/ports/index.js';
-import { resolveChild, resolveInside } from '../store/safe-path.js';
+import { resolveChild, resolveInside } from '../../files/safe-path.js';
 import type { Wiki } from '../graph/wiki.js';
-import { readIfExists, writeFileAtomic } from '../store/atomic-write.js';
+import { readIfExists, writeFileAtomic } from '../../files/atomic-write.js';
 import { bankColumns, csvHeader, hashFile, readRows, summariseBank } from './csv-stream.js';
 import { extensionOf, parseSource, SourceParseError, type SourceItem } from './parsers.js';
 

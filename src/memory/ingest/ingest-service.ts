@@ -5,12 +5,12 @@
  */
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { titleSlug } from '../slug.js';
-import { ABSENT, fileVersion, sha256 } from '../store/atomic-write.js';
-import { resolveChild, resolveInside } from '../store/safe-path.js';
-import { ingestItems } from '../../core/ingest.js';
+import { ABSENT, fileVersion, sha256 } from '../../files/atomic-write.js';
+import { resolveChild, resolveInside } from '../../files/safe-path.js';
+import { ingestItems } from '../../core/writing/ingest.js';
+import type { IngestProgress } from '../../core/writing/ingest-status.js';
+import type { CandidateStore } from '../../core/records/candidates.js';
 import { withDeadline } from '../../core/ports/deadlines.js';
-import type { IngestProgress } from '../../core/ingest-status.js';
-import type { CandidateStore } from '../../core/promotion.js';
 import type { Clock, LocalChatModel, Logger, Recall } from '../../core/ports/index.js';
 import type { Wiki } from '../graph/wiki.js';
 import { INBOX_DIR, Inbox, type InboxResult } from './inbox.js';

@@ -4,12 +4,12 @@
  * writer of these pages and of `_index.md` and `_log.md`.
  */
 import type { FileProblem, Note, NoteSummary, Sensitivity, TextHit } from '../../core/ports/index.js';
-import { parseSensitivity } from '../../core/sensitivity.js';
-import { entriesIfExists, readTextOrProblem } from '../store/atomic-write.js';
-import { splitFrontMatter } from '../store/front-matter.js';
+import { parseSensitivity } from '../../core/privacy/sensitivity.js';
+import { entriesIfExists, readTextOrProblem } from '../../files/atomic-write.js';
+import { splitFrontMatter } from '../markdown/front-matter.js';
 import { MemoryFileError } from '../store/memory-errors.js';
-import { assertRealInside, resolveInside } from '../store/safe-path.js';
-import { parseNote } from './note-format.js';
+import { assertRealInside, resolveInside } from '../../files/safe-path.js';
+import { parseNote } from '../markdown/note-format.js';
 import { INDEX_FILE, LOG_FILE_NAME } from './note-index.js';
 
 export interface NoteFilesOptions {

@@ -4,9 +4,9 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CandidateStore } from '../../core/promotion.js';
+import type { CandidateStore } from '../../core/records/candidates.js';
 import { parseCandidates } from '../../core/records/candidates.js';
-import { readIfExists, writeFileAtomic } from '../store/atomic-write.js';
+import { readIfExists, writeFileAtomic } from '../../files/atomic-write.js';
 
 export function fileCandidateStore(dataDir: string, project: string): CandidateStore {
   const dir = join(dataDir, 'candidates');

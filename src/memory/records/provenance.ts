@@ -1,10 +1,10 @@
 /**
- * Provenance chains (src/core/why.ts) built from what is on disk: the record line (its source,
+ * Provenance chains (src/core/inspector/why.ts) built from what is on disk: the record line (its source,
  * `said`, confidence, status) and its history in `notes/_log.md` (history.ts). Events are
  * matched by block id alone, so a record keeps its history when its page is renamed. A record
  * written before its history was kept shows the source on its line, saying so.
  */
-import type { ChainStep, Provenance, RecordChain, RecordRef } from '../../core/why.js';
+import type { ChainStep, Provenance, RecordChain, RecordRef } from '../../core/records/provenance.js';
 import { blockIdFor } from '../../core/records/block-id.js';
 import type { WikiPage } from '../graph/page.js';
 import { decay } from '../../core/records/decay.js';

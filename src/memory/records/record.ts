@@ -11,10 +11,10 @@
  * was written or changed by a person: it reads as via `manual` with confidence 1. A page moved
  * by hand keeps its old ids, so its records read as manual too (the id hashes the old path).
  */
-import { field, sourceOf, type FactLine } from '../graph/lines.js';
+import { field, sourceOf, type FactLine } from '../markdown/lines.js';
 import { blockIdFor } from '../../core/records/block-id.js';
 import type { WikiPage } from '../graph/page.js';
-import { parseSensitivity, type SensitiveKind, type Sensitivity } from '../../core/sensitivity.js';
+import { parseSensitivity, type SensitiveKind, type Sensitivity } from '../../core/privacy/sensitivity.js';
 import { CATEGORIES, PROVENANCE_KINDS, provenanceOf, STATUSES, type MemoryRecord } from '../../core/records/record.js';
 
 export interface PageDefaults {

@@ -10,7 +10,7 @@
  * the same attribute is the core's (src/core/records/review.ts), shared with private.db.
  */
 import type { ReviewChoice, ReviewPair } from '../../core/ports/index.js';
-import { field, parseFactLine, setField, type FactLine } from '../graph/lines.js';
+import { field, parseFactLine, setField, type FactLine } from '../markdown/lines.js';
 import { normalizeStatement } from '../../core/names.js';
 import type { WikiPage } from '../graph/page.js';
 import type { RecordEvent } from './history.js';

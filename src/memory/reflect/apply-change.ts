@@ -14,10 +14,10 @@
  *
  * Each change comes with its records' history lines for `_log.md` (records/history.ts).
  */
-import type { PageChange } from '../../core/reflect.js';
+import type { PageChange } from '../../core/reflection/reflect.js';
 import { mergeEvent, ruleEvent, type RecordEvent } from '../records/history.js';
 import { normalizeStatement } from '../../core/names.js';
-import { addField, field, parseFactLine, renderFact, setField, sourceOf, type FactLine } from '../graph/lines.js';
+import { addField, field, parseFactLine, renderFact, setField, sourceOf, type FactLine } from '../markdown/lines.js';
 import { addToSection, editLines } from '../graph/page-edit.js';
 import type { WikiPage } from '../graph/page.js';
 import { provenanceOf } from '../../core/records/record.js';

@@ -12,7 +12,7 @@
  * or when the rewritten page no longer reads. Whatever proposed the rewrite — plain code or the
  * memory model — the guard sees only the text before and after.
  */
-import { sourceOf, type InlineField } from '../graph/lines.js';
+import { sourceOf, type InlineField } from '../markdown/lines.js';
 import { readPage, type WikiPage } from '../graph/page.js';
 import { recordsOf } from '../records/record.js';
 import { factDifference } from '../../core/reflection/fact-difference.js';

@@ -8,10 +8,10 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { UnsafeNameError } from '../../core/errors.js';
-import type { PageVersion, RestoreOutcome } from '../../core/reflection.js';
+import type { PageVersion, RestoreOutcome } from '../../core/reflection/reflection.js';
 import type { Mutation } from '../graph/page-store.js';
-import { entriesIfExists, readIfExists, writeFileAtomic } from '../store/atomic-write.js';
-import { assertRealInside, resolveChild, resolveInside } from '../store/safe-path.js';
+import { entriesIfExists, readIfExists, writeFileAtomic } from '../../files/atomic-write.js';
+import { assertRealInside, resolveChild, resolveInside } from '../../files/safe-path.js';
 
 export const HISTORY_DIR = '.history';
 

@@ -6,11 +6,11 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock, LayersSnapshot, MemoryLayers, Note, WriteOutcome } from '../../core/ports/index.js';
-import { fingerprint, keysOf, normaliseForFingerprint, type ForgetOutcome, type ForgetTarget, type Tombstone } from '../../core/tombstones.js';
+import { fingerprint, keysOf, normaliseForFingerprint, type ForgetOutcome, type ForgetTarget, type Tombstone } from '../../core/inspector/tombstones.js';
 import { formatLogEntry, LOG_FILE, parseLog } from '../archive-format.js';
-import { parseFactLine, sourceOf, type FactLine } from '../graph/lines.js';
+import { parseFactLine, sourceOf, type FactLine } from '../markdown/lines.js';
 import { addTombstone } from '../tombstones.js';
-import { sha256, writeFileAtomic, type OpenFile } from './atomic-write.js';
+import { sha256, writeFileAtomic, type OpenFile } from '../../files/atomic-write.js';
 import { CharlieError } from '../../core/errors.js';
 import type { PageEdits } from '../graph/page-removal.js';
 import type { NoteFiles } from '../notes/note-files.js';

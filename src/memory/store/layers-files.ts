@@ -4,10 +4,10 @@
  * covers only its body, because its front matter is re-read and kept as-is on every write.
  */
 import type { FileProblem, LayersSnapshot, MemoryLayers, WriteOutcome } from '../../core/ports/index.js';
-import { ABSENT, fileVersion, openFile, readTextOrProblem, sha256, writeFileAtomic, type OpenFile } from './atomic-write.js';
+import { ABSENT, fileVersion, openFile, readTextOrProblem, sha256, writeFileAtomic, type OpenFile } from '../../files/atomic-write.js';
 import { parseDecisions, parseQuotes, serializeDecisions, serializeQuotes } from './layers-format.js';
 import { parseProjectFile, withSummary, type ProjectDefaults } from './project-file.js';
-import { resolveInside } from './safe-path.js';
+import { resolveInside } from '../../files/safe-path.js';
 
 export const PROJECT_FILE = 'project.md';
 export const DECISIONS_FILE = 'decisions.md';

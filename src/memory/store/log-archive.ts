@@ -4,11 +4,11 @@
  * its byte offset, `recent` reads file tails from the newest file backwards.
  */
 import { mkdir, open, readdir, stat } from 'node:fs/promises';
-import { openFile, writeAll, writeFailure, type OpenFile } from './atomic-write.js';
+import { openFile, writeAll, writeFailure, type OpenFile } from '../../files/atomic-write.js';
 import type { LogEntry } from '../../core/ports/index.js';
 import { LOG_FILE, formatLogEntry, logFileHeading, logFileName, parseLog, type ParsedLogEntry } from '../archive-format.js';
 import type { StoredLogCursor } from './project-file.js';
-import { resolveInside } from './safe-path.js';
+import { resolveInside } from '../../files/safe-path.js';
 
 /** Observes bytes read from log files (diagnostics; tests use it to prove tails are read). */
 export type ReadObserver = (path: string, position: number, bytes: number) => void;

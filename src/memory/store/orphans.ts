@@ -6,7 +6,7 @@
 import { stat } from 'node:fs/promises';
 import type { ProjectOrigin } from '../../core/ports/index.js';
 import type { LogArchive } from './log-archive.js';
-import { resolveInside } from './safe-path.js';
+import { resolveInside } from '../../files/safe-path.js';
 
 const MEMORY_PARTS = ['log', 'decisions.md', 'quotes.md', 'notes'];
 

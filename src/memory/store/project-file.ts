@@ -6,8 +6,8 @@ import { z } from 'zod';
 import { isScalar, type Document } from 'yaml';
 import type { FileProblem, LogCursor, ProjectConfig, ProjectOrigin } from '../../core/ports/index.js';
 import { LOG_FILE } from '../archive-format.js';
-import { readTextOrProblem } from './atomic-write.js';
-import { frontMatterBlock, newDocument, parseFrontMatter, type FrontMatterSplit } from './front-matter.js';
+import { readTextOrProblem } from '../../files/atomic-write.js';
+import { frontMatterBlock, newDocument, parseFrontMatter, type FrontMatterSplit } from '../markdown/front-matter.js';
 
 /** Integers arrive as bigint (so Discord snowflakes written without quotes keep every digit). */
 const int = z.union([z.number(), z.bigint()]).transform(Number).pipe(z.number().int());

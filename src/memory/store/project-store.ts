@@ -36,7 +36,7 @@ import { LOG_FILE } from '../archive-format.js';
 import { numberedSlug, slugify } from '../slug.js';
 import { NoteFiles } from '../notes/note-files.js';
 import type { PageEdits } from '../graph/page-removal.js';
-import { ABSENT, openFile, readIfExists, sha256, writeFileAtomic, type OpenFile } from './atomic-write.js';
+import { ABSENT, openFile, readIfExists, sha256, writeFileAtomic, type OpenFile } from '../../files/atomic-write.js';
 import { PROJECT_FILE, readLayerFiles, writeLayerFiles } from './layers-files.js';
 import { LogArchive, type ReadObserver } from './log-archive.js';
 import { MemoryFileError } from './memory-errors.js';
@@ -44,8 +44,8 @@ import { newProjectFile, parseProjectFile, patchSchema, ProjectFileReader, relab
 import { holdsMemory, orphanFor } from './orphans.js';
 import { forgetDeps, forgetInProject } from './forget.js';
 import { readTombstones, withoutForgotten } from '../tombstones.js';
-import { type ForgetOutcome, type ForgetTarget, type Tombstone } from '../../core/tombstones.js';
-import { realInsideChecker, resolveChild, resolveInside } from './safe-path.js';
+import { type ForgetOutcome, type ForgetTarget, type Tombstone } from '../../core/inspector/tombstones.js';
+import { realInsideChecker, resolveChild, resolveInside } from '../../files/safe-path.js';
 
 export interface FileProjectStoreOptions {
   projectsDir: string;

@@ -5,7 +5,7 @@
  */
 import type { SpeechToText } from '../../core/ports/index.js';
 import { encodeWav } from '../audio/wav.js';
-import { publicUrl } from '../../core/public-url.js';
+import { publicUrl } from '../../core/privacy/public-url.js';
 import { SttError } from './errors.js';
 
 export interface OpenAITranscriberOptions {

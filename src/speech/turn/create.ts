@@ -1,8 +1,7 @@
 /** The learned end-of-turn model from the configuration: only when the setting allows it and its file is there. */
 import { join } from 'node:path';
 import type { Config } from '../../config.js';
-import type { Logger } from '../../core/ports/index.js';
-import type { TurnModel } from '../../voice/end-of-turn.js';
+import type { Logger, TurnModel } from '../../core/ports/index.js';
 import { locateTurnModel, SmartTurnModel } from './smart-turn.js';
 
 export type TurnModelConfig = Pick<Config, 'VOICE_TURN_DETECTION' | 'VOICE_TURN_MODEL' | 'dataDir'>;

@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { InferenceSession } from 'onnxruntime-node';
 import { CharlieError } from '../../core/errors.js';
-import type { TurnEvidence, TurnModel } from '../../voice/end-of-turn.js';
+import type { TurnEvidence, TurnModel } from '../../core/ports/index.js';
 import { int16ToFloat } from '../audio/pcm.js';
 import { loadTransformers } from '../../llm/transformers-runtime.js';
 

@@ -2,8 +2,8 @@
 import type { RecallHit, ReviewChoice, ReviewPair } from '../../core/ports/index.js';
 import type { ConversationHit } from '../shared/conversation.js';
 import type { RecordWire } from '../shared/records.js';
-import type { WhyAnswer } from '../../core/why.js';
-import type { IngestProgress } from '../../core/ingest-status.js';
+import type { WhyAnswer } from '../../core/inspector/why.js';
+import type { IngestProgress } from '../../core/writing/ingest-status.js';
 
 export type { ReviewChoice, ReviewPair };
 

@@ -8,14 +8,8 @@ import { $, clear, h, icon, toast } from './dom.js';
 import { archivedList, PROJECTS_CHANGED } from './project-menu.js';
 import { installShortcuts } from './shortcuts.js';
 import { enterView, leaveView, renderView } from './router-views.js';
-import { ROUTE_VIEWS, type RouteView } from './views.js';
+import { ROUTE_VIEWS, type Route } from './views.js';
 import { startReminderFeed } from './reminders.js';
-
-export interface Route {
-  view: RouteView;
-  project: string;
-  rest: string;
-}
 
 function parseRoute(list: ProjectList): Route {
   const parts = location.hash

@@ -5,7 +5,7 @@
  */
 import { api } from './api.js';
 import { h } from './dom.js';
-import { ingestProgressLine, type IngestProgress } from '../../core/ingest-status.js';
+import { ingestProgressLine, type IngestProgress } from '../../core/writing/ingest-status.js';
 
 const fraction = (p: IngestProgress) => (p.mode === 'summary' && p.total ? p.done / p.total : p.bytesTotal > 0 ? p.bytesDone / p.bytesTotal : 0);
 

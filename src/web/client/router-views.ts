@@ -5,7 +5,7 @@
  * container, so a slow view can never replace a faster, newer one.
  */
 import type { Me, ProjectList } from './api.js';
-import type { Route } from './app.js';
+import type { Route } from './views.js';
 import { renderChat } from './chat.js';
 import { dropStaleToast, h } from './dom.js';
 import { renderInspector, renderPage } from './inspector.js';

@@ -6,6 +6,13 @@
 export const ROUTE_VIEWS = ['chat', 'inspect', 'graph', 'page', 'settings', 'reminders'] as const;
 export type RouteView = (typeof ROUTE_VIEWS)[number];
 
+/** Where the hash router is: a view, its project and the rest of the path (a page, a tab). */
+export interface Route {
+  view: RouteView;
+  project: string;
+  rest: string;
+}
+
 export const INSPECTOR_TABS = ['records', 'review', 'candidates', 'pages', 'recall'] as const;
 
 /** Every screen a person can reach, as `#/` routes for a project (and a page of it). */

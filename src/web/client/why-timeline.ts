@@ -4,7 +4,7 @@
  * locale ("27 Nov, 14:02", or the day when only the day is known), what happened in words, what
  * it changed, and where it came from as a link ("chat, 27 Nov, 14:02" opens the message).
  */
-import type { ChainStep } from '../../core/why.js';
+import type { ChainStep } from '../../core/records/provenance.js';
 import { h } from './dom.js';
 import { day, moment } from './words.js';
 

@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { distill } from '../../../src/core/distill.js';
+import { distill } from '../../../src/core/writing/distill.js';
 import { projectDistillTarget } from '../../../src/core/home.js';
 import { silentLogger, type Clock } from '../../../src/core/ports/index.js';
 import { chunkPage } from '../../../src/memory/index/chunker.js';

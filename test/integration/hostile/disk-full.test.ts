@@ -9,7 +9,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { MemoryUnavailableError } from '../../../src/core/errors.js';
 import type { Clock } from '../../../src/core/ports/index.js';
 import { parseLog } from '../../../src/memory/archive-format.js';
-import type { OpenFile, WritableFile } from '../../../src/memory/store/atomic-write.js';
+import type { OpenFile, WritableFile } from '../../../src/files/atomic-write.js';
 import { FileProjectStore } from '../../../src/memory/store/project-store.js';
 import { makeAssistant } from '../../support/assistant-fixture.js';
 import { ScriptedChatModel } from '../../support/fakes.js';

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { distill, type DistillTarget } from '../../../src/core/distill.js';
+import { distill, type DistillTarget } from '../../../src/core/writing/distill.js';
 import { projectDistillTarget } from '../../../src/core/home.js';
 import { silentLogger, type Clock } from '../../../src/core/ports/index.js';
 import { FileProjectStore } from '../../../src/memory/store/project-store.js';

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Place } from '../../../src/core/assistant-api.js';
+import type { Place } from '../../../src/core/place.js';
 import { PrivateMemoryError, SqlitePrivateStore } from '../../../src/storage/private-store.js';
 import { general, makeAssistant, msg } from '../../support/assistant-fixture.js';
 import { ScriptedChatModel } from '../../support/fakes.js';

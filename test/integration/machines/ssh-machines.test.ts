@@ -11,12 +11,13 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../../../src/main.js';
+import { buildApp } from '../../../src/main.js';
+import type { App } from '../../../src/app/app.js';
 import { loadConfig } from '../../../src/config.js';
 import type { ChatRequest } from '../../../src/core/ports/index.js';
 import type { ConfirmRequest } from '../../../src/core/tools/tool.js';
-import type { Place } from '../../../src/core/assistant-api.js';
-import type { TurnEvent } from '../../../src/core/events.js';
+import type { Place } from '../../../src/core/place.js';
+import type { TurnEvent } from '../../../src/core/turn/events.js';
 import { writeBackup } from '../../../src/backup/backup-file.js';
 import { exportProject } from '../../../src/backup/export-project.js';
 import { FixedClock, ScriptedChatModel, type ScriptStep } from '../../support/fakes.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AgeVault } from '../../../src/machines/age-vault.js';
 import { findMachineSecrets, loginHint, moveSecretsToVault } from '../../../src/core/machines/message-secrets.js';
-import { removeSecrets } from '../../../src/core/secrets.js';
+import { removeSecrets } from '../../../src/core/privacy/secrets.js';
 import { tempDirs } from '../../support/temp-dir.js';
 
 const temp = tempDirs('charlie-vault-');

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { createTurnModel, turnModelPath } from '../../../src/speech/turn/create.js';
 import { locateTurnModel, prepareAudio, SmartTurnModel, TurnModelError } from '../../../src/speech/turn/smart-turn.js';
 import { silentLogger } from '../../../src/core/ports/index.js';
-import type { TurnEvidence } from '../../../src/voice/end-of-turn.js';
+import type { TurnEvidence } from '../../../src/core/ports/index.js';
 import { meanSigmoidModel } from '../../support/tiny-onnx.js';
 import { tempDirs } from '../../support/temp-dir.js';
 

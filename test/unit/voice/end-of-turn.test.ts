@@ -1,6 +1,7 @@
 /** The end-of-turn decision table: text cues first, then pause length and the voice falling away. */
 import { describe, expect, it } from 'vitest';
-import { chooseDetector, endFallDb, LearnedDetector, TextRulesDetector, type TurnEvidence, type TurnModel } from '../../../src/voice/end-of-turn.js';
+import { chooseDetector, endFallDb, LearnedDetector, TextRulesDetector } from '../../../src/voice/end-of-turn.js';
+import { type TurnEvidence, type TurnModel } from '../../../src/core/ports/index.js';
 
 const rules = new TextRulesDetector({ pauseMs: 400, silenceMs: 1500, wakeName: 'Charlie' });
 const at = (transcript: string, pauseMs = 400, endFallDb = 0): TurnEvidence => ({ transcript, pauseMs, speechMs: 2000, endFallDb, pcm: new Int16Array(0) });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Place } from '../../../src/core/assistant-api.js';
+import type { Place } from '../../../src/core/place.js';
 import { AddressingPolicy } from '../../../src/voice/addressing.js';
 import { PlaybackQueue } from '../../../src/voice/playback-queue.js';
 import { VoiceConversation } from '../../../src/voice/voice-conversation.js';

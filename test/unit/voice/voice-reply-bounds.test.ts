@@ -5,8 +5,8 @@
  * as `/voice join` wires it (commands/voice.ts).
  */
 import { describe, expect, it } from 'vitest';
-import type { Place } from '../../../src/core/assistant-api.js';
-import { REPLY_CUT } from '../../../src/core/events.js';
+import type { Place } from '../../../src/core/place.js';
+import { REPLY_CUT } from '../../../src/core/turn/events.js';
 import { systemClock } from '../../../src/core/ports/index.js';
 import { postText } from '../../../src/discord/post-text.js';
 import { DISCORD_MESSAGE_LIMIT } from '../../../src/discord/split.js';

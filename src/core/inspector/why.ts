@@ -1,0 +1,137 @@
+/**
+ * "Why does Charlie think that?": the records that answer a question (the records themselves,
+ * searched by records/match.ts: statement, subject, attribute; the current one first) or that
+ * a reply used (their block ids), each with its provenance chain — the message that said it,
+ * the promotion gate's verdict, every restatement, hand edit, merge and review decision with
+ * its date — and its confidence now. The chains are built from the Markdown (the record line
+ * and the project's `notes/_log.md`) by the knowledge graph; this module picks the records and
+ * renders a chain as plain lines for every front door.
+ */
+import { labelText, parseSensitivity } from '../privacy/sensitivity.js';
+import type { KnowledgeGraph, PrivateRecord, PrivateRecordEvent } from '../ports/index.js';
+import type { ChainStep, Provenance, RecordChain } from '../records/provenance.js';
+import { rankRecords } from '../records/match.js';
+
+export interface WhyAnswer extends Provenance {
+  /** Set when nothing could be looked up at all (no knowledge graph, no private records). */
+  unavailable?: string;
+  /** A caveat shown with the chains (e.g. what private records do not keep). */
+  note?: string;
+}
+
+/** What a reply's "why?" button carries: record ids only (hashes, never the user's text). */
+export const RECORD_ID = /^r-[0-9a-f]{4,12}$/;
+
+/** The records that answer `query`: the project's records themselves, ranked (records/match.ts), each with its chain. */
+export async function whyQuery(graph: Pick<KnowledgeGraph, 'provenance' | 'records'>, project: string, query: string, now: Date, limit = 3): Promise<WhyAnswer> {
+  const chosen = rankRecords(await graph.records(project, now), query, limit);
+  if (chosen.length === 0) return { chains: [], missing: [] };
+  const refs = chosen.map((r) => (r.id ? { id: r.id } : { page: r.page, lineStart: r.line, lineEnd: r.line }));
+  return { chains: (await graph.provenance(project, refs)).chains, missing: [] };
+}
+
+/**
+ * The answer for `/memory why` (a question, or a record id such as `r-3f9a1c`) and for a reply's
+ * "why?" button (the ids it used; anything that is not a record id is ignored, never looked up).
+ */
+export async function explainWhy(graph: Pick<KnowledgeGraph, 'provenance' | 'records'>, project: string, ask: { query: string } | { ids: readonly string[] }, now: Date): Promise<WhyAnswer> {
+  const asIds = 'ids' in ask ? ask.ids : ask.query.trim().split(/[\s,]+/);
+  const ids = asIds.map((id) => id.replace(/^\^/, '')).filter((id) => RECORD_ID.test(id));
+  if ('ids' in ask || (ids.length > 0 && ids.length === asIds.length))
+    return graph.provenance(
+      project,
+      ids.map((id) => ({ id })),
+    );
+  const query = ask.query.trim();
+  return query ? whyQuery(graph, project, query, now) : { chains: [], missing: [] };
+}
+
+/** The steps of a DM record written before private.db kept its history: what its own fields tell. */
+function stepsFromFields(r: PrivateRecord): ChainStep[] {
+  const steps: ChainStep[] = [{ at: r.said, kind: 'said', text: `said in this conversation, about ${r.entity}`, ...(r.source ? { source: r.source } : {}) }];
+  if (r.vs && r.status !== 'superseded') steps.push({ at: '', kind: 'review', text: `in review: disagrees with ^${r.vs}` });
+  if (r.superseded) steps.push({ at: r.superseded, kind: 'reviewed', text: `review decision: superseded${r.vs ? ` by ^${r.vs}` : ''}` });
+  return steps;
+}
+
+/** A DM's record (private.db) as a chain: its history of changes, or its own fields when it has none. */
+function privateChain(r: PrivateRecord, events: readonly PrivateRecordEvent[]): RecordChain {
+  const steps: ChainStep[] = events.length ? events.map((e) => ({ at: e.at, kind: e.kind, text: e.text, ...(e.source ? { source: e.source } : {}) })) : stepsFromFields(r);
+  return {
+    id: r.id,
+    page: `private: ${r.entity}`,
+    statement: r.statement,
+    category: r.category,
+    status: r.status,
+    via: r.via,
+    confidence: r.confidence,
+    effective: r.effective,
+    state: r.state,
+    said: r.said,
+    handEdited: r.via === 'manual',
+    sensitivity: labelText(r.statement, parseSensitivity(r.sensitivity)).sensitivity,
+    steps,
+  };
+}
+
+/**
+ * `/memory why` in a private conversation: its records by id, or those that answer the question
+ * (ranked as a project's are), each with its history from private.db (`history`).
+ */
+export function privateWhy(
+  records: readonly PrivateRecord[],
+  ask: { query: string } | { ids: readonly string[] },
+  history: (ids: readonly string[]) => readonly PrivateRecordEvent[],
+  limit = 3,
+): WhyAnswer {
+  const answer = (chosen: readonly PrivateRecord[], missing: string[]): WhyAnswer => {
+    const events = history(chosen.map((r) => r.id));
+    const chains = chosen.map((r) =>
+      privateChain(
+        r,
+        events.filter((e) => e.id === r.id),
+      ),
+    );
+    // records written before private.db kept a history can only tell their latest state
+    const old = chosen.some((r) => !events.some((e) => e.id === r.id));
+    return { chains, missing, ...(old ? { note: 'records written before Charlie kept their history show their latest state only' } : {}) };
+  };
+  const asIds = 'ids' in ask ? ask.ids : ask.query.trim().split(/[\s,]+/);
+  const ids = asIds.map((id) => id.replace(/^\^/, '')).filter((id) => RECORD_ID.test(id));
+  if ('ids' in ask || (ids.length > 0 && ids.length === asIds.length)) {
+    return answer(
+      records.filter((r) => ids.includes(r.id)),
+      ids.filter((id) => !records.some((r) => r.id === id)),
+    );
+  }
+  const ranked = rankRecords(
+    records.map((r) => ({ ...r, pageTitle: r.entity })),
+    ask.query,
+    limit,
+  );
+  return answer(ranked, []);
+}
+
+const day = (at: string) => at.slice(0, 10);
+
+/** A chain as plain lines (Markdown-light: the same text reads in a terminal and on Discord). */
+export function chainLines(chain: RecordChain, link: (source: string) => string = (s) => s): string[] {
+  const head = `“${chain.statement}” — ${chain.page}${chain.id ? ` ^${chain.id}` : ''}`;
+  const out = [head];
+  if (chain.askedFor) out.push(`  (you asked about ^${chain.askedFor}, which was merged into this record)`);
+  for (const s of chain.steps) out.push(`  ${day(s.at) || '????-??-??'}  ${s.kind.padEnd(8)} ${s.text}${s.source ? ` — ${link(s.source)}` : ''}${s.from ? ` (merged record ^${s.from})` : ''}`);
+  const decayed = chain.effective < chain.confidence - 0.005 ? `, ${chain.effective.toFixed(2)} after decay` : '';
+  out.push(
+    `  now: confidence ${chain.confidence.toFixed(2)}${decayed} (${chain.state}${chain.category ? `, ${chain.category}` : ''}${chain.status !== 'active' ? `, status ${chain.status}` : ''}; via ${chain.via}${chain.said ? `, last said ${chain.said}` : ''})`,
+  );
+  return out;
+}
+
+/** The whole answer as text, for `/memory why` and the "why?" button. */
+export function whyText(answer: WhyAnswer, link?: (source: string) => string): string {
+  if (answer.unavailable) return `No record history here: ${answer.unavailable}.`;
+  const parts = answer.chains.map((c) => chainLines(c, link).join('\n'));
+  if (answer.note && parts.length) parts.push(`(${answer.note})`);
+  if (answer.missing.length) parts.push(`No longer in memory: ${answer.missing.map((m) => `^${m}`).join(', ')} (forgotten, or changed by hand without its id).`);
+  return parts.length ? parts.join('\n\n') : 'No record in memory answers that.';
+}

@@ -1,0 +1,296 @@
+/**
+ * The conversation core: one turn per incoming message, the same for every front door.
+ * Archive the message, build the context, run the bounded tool loop (core/turn/answer.ts), archive
+ * the reply, and schedule distillation off the reply's critical path (core/writing/memory-writer.ts).
+ */
+import { type ConversationApi, type HandleOptions, type TurnOutcome, type TurnToolAccess } from '../assistant-api.js';
+import { placeKey, type IncomingMessage, type Place } from '../place.js';
+import { answer, egressScope, tapSensitive, unreadNotice, type AnswerDeps, type Ask } from './answer.js';
+import { CONTEXT_RETRY_NOTICE, MemoryUnavailableError, ModelError, modelErrorReply } from '../errors.js';
+import type { SensitiveRecord } from '../privacy/egress.js';
+import type { TurnEvent, TurnEventListener } from './events.js';
+import type { Home } from '../home.js';
+import type { Clock, LogEntry, Logger, Recall } from '../ports/index.js';
+import { remindersFor, type Reminder } from './raise.js';
+import { classifyText, isSensitive, labelOf, labelText, mayGo, type SensitivityValue } from '../privacy/sensitivity.js';
+import { removeSecrets, secretNotice } from '../privacy/secrets.js';
+import { RunningTurns } from './taint.js';
+import { withoutHostPaths } from '../privacy/public-text.js';
+import { moveSecretsToVault, vaultNotice, type MovedSecrets } from '../machines/message-secrets.js';
+import type { Vault } from '../ports/vault.js';
+import type { LoopResult } from './tool-loop.js';
+import { askerFor } from '../time/reminder-desk.js';
+import { errorMessage } from '../../util/error-text.js';
+
+export interface ConversationDeps extends AnswerDeps {
+  clock: Clock;
+  logger: Logger;
+  recall: Recall;
+  settings: AnswerDeps['settings'] & { historyMessages: number; maxMessageChars: number };
+  openHome: (place: Place, recall?: Recall) => Promise<Home>;
+  newId: () => string;
+  /** Where secrets typed in a message about a machine are kept (absent: they are only removed). */
+  vault?: Vault | undefined;
+  /** Stored entries labelled sensitive in every place (for text whose place is not known, such as the web's Read aloud). */
+  labelledEverywhere?: () => Promise<LogEntry[]>;
+}
+
+/** How many stored entries of a place are read to find the label of a text (a reply read aloud). */
+const LABEL_LOOKBACK = 500;
+const norm = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
+
+/** Whether `text` is part of (or holds) a stored entry labelled sensitive. */
+function partOfSensitive(text: string, entries: readonly LogEntry[]): boolean {
+  const t = norm(text);
+  if (!t) return false;
+  return entries.some((e) => {
+    const stored = norm(e.text);
+    return stored.length > 0 && (stored.includes(t) || t.includes(stored)) && isSensitive(labelOf(e));
+  });
+}
+
+/** What of the history may go to a model at `locality`: a message labelled sensitive is shown to a hosted one as withheld. */
+function historyFor(history: LogEntry[], locality: 'local' | 'hosted'): LogEntry[] {
+  return history.map((e) => (mayGo(labelOf(e), locality) ? e : { ...e, text: '[withheld: a message marked sensitive]' }));
+}
+
+const FAILURE_REPLY = 'Sorry — something went wrong while answering. Your message is saved.';
+const OUT_OF_TIME = '(I ran out of time for this answer.)';
+
+/**
+ * The turn's one deadline. The model work (`answer`) ends a little earlier, so the front door
+ * still has time to post what was written before the whole turn (`turn`) is over.
+ */
+function turnDeadline(deadlineMs: number): { turn: AbortSignal; answer: AbortSignal; answerMs: number } {
+  // a fifth of the deadline, at most 15 s — but at least 5 s (or half) for a short deadline
+  const reserve = Math.max(Math.min(15_000, Math.round(deadlineMs / 5)), Math.min(5000, Math.round(deadlineMs / 2)));
+  const answerMs = deadlineMs - reserve;
+  return { turn: AbortSignal.timeout(deadlineMs), answer: AbortSignal.timeout(answerMs), answerMs };
+}
+
+/** Resolves with `work`, or with `onTimeout()` when `signal` fires first. */
+function within<T>(work: Promise<T>, signal: AbortSignal, onTimeout: () => T): Promise<T> {
+  if (signal.aborted) return Promise.resolve(onTimeout());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => resolve(onTimeout());
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+export class Conversation implements ConversationApi {
+  /** The turn running in each place and whether it drew on sensitive context (its reply is labelled when stored). */
+  private readonly turns = new RunningTurns();
+
+  constructor(private readonly deps: ConversationDeps) {}
+
+  /**
+   * One turn, bounded by the turn deadline whatever happens inside it (a stalled store, a
+   * stalled model): it always resolves, and `outcome.deadline` lets the front door bound
+   * posting the reply by the same deadline.
+   */
+  async handle(message: IncomingMessage, options: HandleOptions = {}): Promise<TurnOutcome> {
+    const deadline = turnDeadline(this.deps.settings.limits.deadlineMs);
+    const state = { open: true };
+    const onEvent = options.onEvent;
+    const guarded: TurnEventListener = (event) => {
+      if (state.open) onEvent?.(event);
+    };
+    const work = this.turn(message, guarded, options.signal, deadline, options.tools);
+    const outcome = await within(work, deadline.turn, (): TurnOutcome => {
+      this.deps.logger.warn({ deadlineMs: this.deps.settings.limits.deadlineMs }, 'turn deadline reached before the turn finished');
+      work.catch((err: unknown) => this.deps.logger.warn({ err }, 'a turn that ran out of time failed afterwards'));
+      return { project: '', reply: OUT_OF_TIME, reason: 'deadline', related: [], notices: ['turn deadline reached'] };
+    });
+    state.open = false;
+    return { ...outcome, deadline: deadline.turn };
+  }
+
+  /** The message's machine secrets, moved into its author's vault; null when none (or no vault: removeSecrets then drops them). */
+  private async moveToVault(message: IncomingMessage): Promise<MovedSecrets | null> {
+    const vault = this.deps.vault;
+    if (!vault) return null;
+    const owner = askerFor(message.place, message.speaker, message.speakerId).ownerId;
+    return moveSecretsToVault(message.text, owner, vault).catch((err: unknown) => {
+      this.deps.logger.warn({ err }, 'the vault could not keep a secret from a message; it is removed instead');
+      return null;
+    });
+  }
+
+  private async turn(message: IncomingMessage, onEvent: TurnEventListener, cancel: AbortSignal | undefined, deadline: Ask['deadline'], access?: TurnToolAccess): Promise<TurnOutcome> {
+    const { settings, clock, model } = this.deps;
+    // Sensitive records a search brings up in this turn are withheld too, wherever they are in the archive.
+    const found: SensitiveRecord[] = [];
+    const now = message.time ?? clock.now();
+    // Secrets never reach memory, the index or a model: a machine's login goes into the person's
+    // vault (the text keeps its handle), anything else is removed, before the message is archived.
+    const moved = await this.moveToVault(message);
+    const scan = removeSecrets(moved?.text ?? message.text);
+    // labelled when written: the rules every writer applies, and any marker it carries
+    const said = labelText(scan.text);
+    // whether the turn has drawn on sensitive context: its searches then get no hosted vector (set fully once the turn begins)
+    const taint = { now: () => isSensitive(said) || found.length > 0 };
+    let home: Home;
+    let history: LogEntry[];
+    try {
+      home = await this.deps.openHome(
+        message.place,
+        tapSensitive(this.deps.recall, found, () => taint.now()),
+      );
+      history = await home.recent(settings.historyMessages);
+      await home.archive({ time: now.toISOString(), speaker: message.speaker, source: message.source, text: scan.text, role: 'user', ...stored(said) });
+    } catch (error) {
+      // A damaged or full memory store: say so (file, what works, how to recover), not "try again".
+      if (!(error instanceof MemoryUnavailableError)) throw error;
+      this.deps.logger.error({ err: error }, 'memory unavailable');
+      return { project: placeKey(message.place), reply: withoutHostPaths(error.message), reason: 'error', related: [], notices: [] };
+    }
+    const log = this.deps.logger.child({ project: home.key });
+    if (message.speakerId) this.deps.writer.noteSpeaker(home, message.speaker, message.speakerId);
+    log.debug({ speaker: message.speaker, text: scan.text }, 'message');
+    const outcome: TurnOutcome = { project: home.key, reply: '', reason: 'done', related: [], notices: [] };
+    if (moved) {
+      log.info({ kinds: moved.kinds, handle: moved.handle }, 'secret moved from a message into the vault');
+      outcome.notices.push(vaultNotice(moved));
+    }
+    if (scan.kinds.length) {
+      log.info({ kinds: scan.kinds }, 'secret removed from a message before archiving');
+      outcome.notices.push(secretNotice(scan.kinds));
+    }
+    if (message.reply === false) {
+      void this.deps.writer.scheduleDistill(home, false);
+      return outcome;
+    }
+    const turnId = this.deps.newId();
+    let withheldInTurn = false;
+    // the turn draws on what it is shown: the message, the history a local model reads, what its tools found
+    const fromHistory = model.locality === 'local' && history.some((e) => isSensitive(labelOf(e)));
+    this.turns.begin(home.key, turnId, () => isSensitive(said) || fromHistory || withheldInTurn || found.length > 0);
+    const key = home.key;
+    taint.now = () => this.turns.tainted(key);
+    const emit = (event: TurnEvent) => {
+      if (event.type === 'notice') outcome.notices.push(event.text);
+      try {
+        onEvent(event);
+      } catch (err) {
+        log.warn({ err }, 'event listener failed');
+      }
+    };
+    emit({ type: 'turn_start', turnId, project: home.key, mode: message.mode ?? 'text' });
+    for (const n of outcome.notices.splice(0)) emit({ type: 'notice', turnId, level: 'warn', text: n });
+    for (const p of home.problems) emit(unreadNotice(turnId, p));
+
+    let text = scan.text;
+    if (text.length > settings.maxMessageChars) {
+      text = `${text.slice(0, settings.maxMessageChars)}\n… (message cut here)`;
+      emit({ type: 'notice', turnId, level: 'warn', text: `the message is long; only its first ${settings.maxMessageChars} characters were read` });
+    }
+    let images = message.images ?? [];
+    if (images.length && !model.acceptsImages) {
+      emit({ type: 'notice', turnId, level: 'warn', text: `${images.length} image(s) skipped: the model does not accept images` });
+      images = [];
+    }
+    const reminders = await this.remindersOf(home, message, now).catch((err: unknown) => {
+      log.warn({ err }, 'reminders not read');
+      return [];
+    });
+    const asker = askerFor(message.place, message.speaker, message.speakerId);
+    const ask: Ask = {
+      home,
+      speaker: message.speaker,
+      text,
+      images,
+      now,
+      mode: message.mode ?? 'text',
+      source: message.source,
+      turnId,
+      emit,
+      log,
+      cancel,
+      deadline,
+      found,
+      access,
+      reminders,
+      onWithheld: () => (withheldInTurn = true),
+      tainted: () => this.turns.tainted(home.key),
+      asker,
+    };
+    try {
+      let result: LoopResult;
+      try {
+        result = await answer(this.deps, ask, historyFor(history, model.locality));
+      } catch (error) {
+        if (!(error instanceof ModelError && error.kind === 'context_too_long') || history.length === 0) throw error;
+        // Too long for the model's context: say so, and try once more without the earlier messages.
+        log.warn({ err: error, history: history.length }, 'context too long; retrying with less history');
+        emit({ type: 'notice', turnId, level: 'warn', text: CONTEXT_RETRY_NOTICE });
+        result = await answer(this.deps, ask, []);
+      }
+      outcome.reply = result.text;
+      outcome.reason = result.reason;
+      outcome.related = result.pages.filter((p) => p.startsWith('notes/')).slice(0, 3);
+      outcome.records = result.records;
+    } catch (error) {
+      const reason = withoutHostPaths(errorMessage(error), home.pages ? home.key : undefined);
+      log.warn({ err: error }, 'turn failed');
+      outcome.reply = error instanceof ModelError ? modelErrorReply(error) : FAILURE_REPLY;
+      outcome.reason = 'error';
+      emit({ type: 'turn_end', turnId, reason: 'error', text: outcome.reply, error: reason });
+      return outcome;
+    }
+    outcome.tainted = this.turns.settle(home.key, turnId, isSensitive(classifyText(outcome.reply)));
+    // the reply carries the strictest label of what it was made from
+    const replyLabel = labelText(outcome.reply, outcome.tainted ? strictestOf(said) : null);
+    if (outcome.reply.trim() && outcome.reason !== 'cancelled') {
+      // brought up once: noted on the records, so the next turn does not repeat it
+      for (const r of reminders) await home.records.mark(r.ids, r.what, now.toISOString().slice(0, 10)).catch((err: unknown) => log.warn({ err }, 'reminder not noted'));
+      try {
+        await home.archive({ time: clock.now().toISOString(), speaker: settings.assistantName, source: message.source, text: outcome.reply, role: 'assistant', ...stored(replyLabel) });
+      } catch (error) {
+        // The answer is given anyway; the person sees that it was not saved (a full disk…).
+        if (!(error instanceof MemoryUnavailableError)) throw error;
+        log.error({ err: error }, 'reply not archived');
+        emit({ type: 'notice', turnId, level: 'warn', text: `this reply was not saved: ${withoutHostPaths(error.message, home.key)}` });
+      }
+    }
+    emit({ type: 'turn_end', turnId, reason: outcome.reason, text: outcome.reply });
+    void this.deps.writer.scheduleDistill(home, false);
+    return outcome;
+  }
+
+  /** Past-due commitments of the speaker and open reviews about what the message names, not yet brought up. */
+  private async remindersOf(home: Home, message: IncomingMessage, now: Date): Promise<Reminder[]> {
+    const ask = { speaker: message.speaker, text: message.text, ...(message.speakerId ? { speakerId: message.speakerId } : {}) };
+    return remindersFor(await home.records.raisable(ask, now), this.deps.model.locality === 'hosted');
+  }
+
+  /**
+   * Whether text for a hosted service other than the chat model (the online voice) must stay on
+   * this machine, decided by labels: the rules call it sensitive, a tainted turn is running (in
+   * `place`, or anywhere when it is not known), or it is part of a stored entry labelled
+   * sensitive (a reply whose turn drew on sensitive context: the label survives a restart).
+   * The line matcher stays as a second net.
+   */
+  async speechMustStayLocal(place: Place | null, text: string): Promise<boolean> {
+    if (isSensitive(classifyText(text))) return true;
+    if (!place) return this.turns.tainted() || partOfSensitive(text, (await this.deps.labelledEverywhere?.()) ?? []);
+    const home = await this.deps.openHome(place);
+    if (this.turns.tainted(home.key) || partOfSensitive(text, await home.recent(LABEL_LOOKBACK))) return true;
+    return (await this.deps.egress.scrubText(egressScope(home), text)) !== text;
+  }
+
+  /** Text for a hosted service other than the chat model (a hosted MCP client), sensitive records withheld. */
+  async withholdSensitive(place: Place, text: string): Promise<string> {
+    return this.deps.egress.scrubText(egressScope(await this.deps.openHome(place)), text);
+  }
+}
+
+/** The fields a label is stored in. */
+function stored(label: SensitivityValue): Pick<LogEntry, 'sensitivity' | 'kind'> {
+  return { sensitivity: label.sensitivity, ...(label.kind ? { kind: label.kind } : {}) };
+}
+
+/** A tainted reply's label: sensitive, with the message's kind when it had one. */
+function strictestOf(said: SensitivityValue): SensitivityValue {
+  return isSensitive(said) ? said : { sensitivity: 'sensitive' };
+}

@@ -1,0 +1,93 @@
+/**
+ * The web front door's ports and environment: what the composition root hands createWebApp
+ * (WebDeps) and the Hono environment every route sees (WebEnv), with the ports they name. In a
+ * file of their own so the API slices (api-*.ts) import them without importing app.ts, which
+ * imports the slices.
+ */
+import type { AssistantApi } from '../core/assistant-api.js';
+import type { IngestStatus } from '../core/writing/ingest-status.js';
+import type { FileProblem, LogEntry, Logger, Note, NoteSummary, ProjectConfig, ProjectOrigin } from '../core/ports/index.js';
+import type { ReminderDesk } from '../core/time/reminder-desk.js';
+import type { WebAuth, WebUser } from './auth.js';
+import type { SettingsView } from './settings.js';
+import type { WebTimeOutbox } from './time-outbox.js';
+
+export type WebEnv = { Variables: { user: WebUser } };
+
+export interface WebDeps {
+  assistant: Pick<AssistantApi, 'conversation' | 'memory' | 'settings'>;
+  projects: ProjectDirectory;
+  /** The signed-in person's private (DM) history, newest last. */
+  privateHistory(userId: string, limit: number): LogEntry[];
+  auth: WebAuth;
+  logger: Logger;
+  assistantName: string;
+  /** Charlie's version, shown in the app's footer. */
+  version: string;
+  acceptsImages: boolean;
+  speech?: SpeechServices;
+  /** Folder of the built client (index.html, app.js, …). */
+  clientDir: string;
+  /** What the owner's Settings page shows (read-only); absent, the page says it is not available. */
+  settings?: () => SettingsView;
+  /** Runs the doctor's checks here, for the Settings page's "Run checks" (api-settings.ts). */
+  runChecks?: () => Promise<CheckLine[]>;
+  /** The clock of the checks' rate limit (default Date.now). */
+  now?: () => number;
+  /** Where the web app keeps each turn's trace (default: `turns/` next to clientDir, under DATA_DIR/web). */
+  turnsDir?: string;
+  /** Mark the session cookie Secure (the public URL is https). */
+  secureCookie?: boolean;
+  /** One line per MCP tool server, shown to the owner. */
+  toolServers?: () => string[];
+  /** Charlie's memory as an MCP server at /api/mcp (Streamable HTTP, owner token). */
+  mcpServer?: McpEndpoint;
+  /** Proxy addresses (WEB_TRUSTED_PROXY) whose X-Forwarded-For names the real client. */
+  trustedProxies?: readonly string[];
+  /** Where each project's big inbox files stand (GET /api/projects/:project/ingest). */
+  ingest?: IngestStatus;
+  /** Reminders (the Reminders view, and due ones pushed to the open page). */
+  time?: WebTime;
+}
+
+/** Charlie's memory as an MCP server (Streamable HTTP), answered at /api/mcp. */
+export interface McpEndpoint {
+  handle(request: Request): Promise<Response>;
+}
+
+/** What the web app needs of the Markdown project store beyond the assistant's API. */
+export interface ProjectDirectory {
+  listProjects(): Promise<ProjectConfig[]>;
+  getProject(slug: string): Promise<{ config: ProjectConfig; problems: FileProblem[] } | null>;
+  ensureProject(origin: ProjectOrigin): Promise<ProjectConfig>;
+  readPage(slug: string, page: string): Promise<string | null>;
+  listNotes(slug: string): Promise<NoteSummary[]>;
+  /** A note page parsed (throws when its front matter does not parse). */
+  readNote(slug: string, path: string): Promise<Note | null>;
+  recentLog(slug: string, limit: number): Promise<LogEntry[]>;
+  /** Renames (display name only: the folder stays) or archives / unarchives a project. */
+  relabelProject(slug: string, change: { name?: string; archived?: boolean }): Promise<ProjectConfig>;
+}
+
+export interface WebTime {
+  desk: ReminderDesk;
+  outbox: WebTimeOutbox;
+}
+
+export interface SpeechServices {
+  /** Audio bytes + their MIME type → text ('' for silence). */
+  transcribe?(audio: Uint8Array, mime: string, signal?: AbortSignal): Promise<string>;
+  speak?(text: string, signal?: AbortSignal): Promise<{ mime: string; data: Uint8Array; spokenBy?: 'local' | 'hosted' }>;
+}
+
+/** One doctor check as the page shows it (the doctor's CheckResult). */
+export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
+
+export interface CheckLine {
+  part: string;
+  name: string;
+  status: CheckStatus;
+  detail: string;
+  fix?: string;
+  ms: number;
+}
