@@ -6,8 +6,10 @@
  * After it, every destination the code lists (DESTINATIONS) is hosted and driven: a chat model
  * that calls every tool and forwards all it was shown to a hosted tool server, a hosted
  * embedder (the index rebuilt from the Markdown), the online voice reading the earlier replies
- * aloud (the web's Read aloud: no place known, no ledger in memory), and a hosted client of
- * Charlie's MCP server calling every tool it lists. No canary may reach any of them.
+ * aloud (the web's Read aloud: no place known, no ledger in memory), a hosted calendar server
+ * (a recording CalDAV server declared hosted) on which the model puts an event carrying each
+ * canary, the person saying yes, and a hosted client of Charlie's MCP server calling every tool
+ * it lists. No canary may reach any of them.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,10 +20,12 @@ import { DESTINATIONS, type DestinationKind } from '../../src/core/privacy/desti
 import { guardSpeech } from '../../src/core/privacy/egress.js';
 import { silentLogger, type TextToSpeech } from '../../src/core/ports/index.js';
 import { LABELLED_TEXTS } from '../../src/core/privacy/sensitivity.js';
+import { askerFor } from '../../src/core/time/reminder-desk.js';
 import { builtinTools } from '../../src/core/tools/index.js';
 import { buildApp } from '../../src/main.js';
 import { startFakeModelServer, type FakeModelServer, type ScriptedReply } from '../support/fake-model-server.js';
 import { callEveryMemoryTool } from '../support/memory-client.js';
+import { startRecordingCalDavServer, type RecordingCalDavServer } from '../support/recording-caldav-server.js';
 import { startRecordingMcpServer, type RecordingMcpServer } from '../support/recording-mcp-server.js';
 import { tempDirs } from '../support/temp-dir.js';
 import { callEveryTool } from '../support/tool-calling-model.js';
@@ -104,6 +108,21 @@ function planter(): (r: Request) => ScriptedReply {
   };
 }
 
+/**
+ * The events the hosted model puts on the hosted calendar: each kind's canary in the words of its
+ * planting (what a model that had read it would write down), and an ordinary event, which must
+ * still reach the server. A kind without a title here fails to compile.
+ */
+const EVENT_TITLES: Record<Kind, string> = {
+  'archive-message': `Pick up ${C['archive-message']} for the migraines`,
+  reply: `Cabinet PIN ${C.reply}`,
+  summary: `Refill the headache medicine ${C.summary}`,
+  'mcp-result': `Clinic: lab results ${C['mcp-result']}`,
+  'dm-message': `Therapist session about ${C['dm-message']}`,
+};
+const ORDINARY_EVENT = 'Piano lesson';
+const YES = 'yes, put them all in the calendar';
+
 /** Probe arguments for every builtin tool, aimed at where the canaries were written. */
 const PROBES: Record<string, unknown[]> = {
   read_memory: [{ part: 'all' }, { part: 'summary' }],
@@ -118,7 +137,7 @@ const PROBES: Record<string, unknown[]> = {
   list_reminders: [{}],
   cancel_reminder: [{ id: 'nope' }],
   calendar_agenda: [{ when: 'today' }],
-  create_event: [{ title: 'Dentist', when: 'tomorrow at 9am' }],
+  create_event: [...Object.values(EVENT_TITLES), ORDINARY_EVENT].map((title) => ({ title, when: 'tomorrow at 9am' })),
   // no machine is known here: the SSH tools answer from memory (nothing to connect to) and reach no host
   ssh_connect: [{ machine: 'NAS' }],
   ssh_run: [{ machine: 'NAS', command: 'uptime' }],
@@ -138,11 +157,21 @@ const SERVER_PROBES: Record<string, Record<string, unknown>[]> = {
   propose_fact: [{ entity: 'Alice', fact: 'Alice likes climbing on Sundays.' }],
 };
 
-/** After the restart: a hosted model that calls every tool, then forwards everything it was shown to the hosted tool server. */
+/**
+ * After the restart: a hosted model that calls every tool, then forwards everything it was shown
+ * to the hosted tool server; when the person says yes, it confirms every event it was given a token for.
+ */
 function adversary(): (r: Request) => ScriptedReply {
   const called = new Set<string>();
+  const tokens = new Set<string>();
   let forwarded = 0;
+  let confirmed = false;
   return (r) => {
+    for (const m of toolResults(r).matchAll(/confirm "(ev-[^"]+)"/g)) tokens.add(m[1] ?? '');
+    if (lastUser(r).includes(YES) && names(r).includes('create_event') && !confirmed) {
+      confirmed = true;
+      return { toolCalls: [...tokens].map((confirm) => ({ name: 'create_event', arguments: JSON.stringify({ title: 'as proposed', when: 'tomorrow at 9am', confirm }) })) };
+    }
     const calls = callEveryTool(r, PROBES, called);
     if (calls.length) return { toolCalls: calls };
     const shown = r.messages.map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n');
@@ -155,6 +184,7 @@ interface After {
   chat: FakeModelServer;
   embedder: FakeModelServer;
   remote: RecordingMcpServer;
+  calendar: RecordingCalDavServer;
   voice: string[];
   client: string[];
 }
@@ -168,9 +198,8 @@ const DRIVERS: Record<Exclude<DestinationKind, 'memory'>, (a: After) => string> 
   'speech-to-text': () => '',
   'mcp-tool-server': (a) => a.remote.bodies.join('\n'),
   'mcp-client': (a) => a.client.join('\n'),
-  // TODO(lead): a recording CalDAV server as a hosted calendar; until then calendar-locality.test.ts
-  // drives it (a sensitive event is never PUT to a hosted server, even after a yes)
-  calendar: () => '',
+  // every request the calendar server received, iCalendar's folded lines unfolded
+  calendar: (a) => a.calendar.requests.map((q) => `${q.method} ${q.path}\n${q.body.replace(/\r?\n[ \t]/g, '')}`).join('\n'),
 };
 
 const leaks = (sent: string) => Object.entries(C).filter(([, c]) => sent.includes(c));
@@ -187,6 +216,8 @@ function config(dir: string, chat: FakeModelServer, memory: FakeModelServer, hos
       WATCH_PROJECTS: 'false',
       // before the restart the lane distils after every turn; after it, not at all
       DISTILL_EVERY: hosted ? '1000' : '1',
+      // the calendar server is on 127.0.0.1: after the restart it is declared hosted, like a Nextcloud
+      ...(hosted ? { CALENDAR_LOCALITY: 'hosted' } : {}),
       TURN_MAX_STEPS: '8',
       TURN_MAX_TOOL_CALLS: '60',
       WEB_PORT: '0',
@@ -257,17 +288,23 @@ describe('labels travel with the text: no hosted destination gets a labelled tex
     // ── after the restart: everything hosted ──
     const chat = await startFakeModelServer(adversary());
     const embedder = await startFakeModelServer([]);
+    const calendar = await startRecordingCalDavServer();
     cleanups.push(
       () => chat.close(),
       () => embedder.close(),
+      () => calendar.close(),
     );
     const app = await buildApp(config(dir, chat, memory, true, embedder), silentLogger);
     cleanups.push(() => app.close());
-    const after: After = { chat, embedder, remote, voice: [], client: [] };
+    expect(app.time.calendar.subscribe(askerFor(project, 'Alice'), { name: 'Family', kind: 'caldav', url: calendar.collection }).ok).toBe(true);
+    expect(app.time.calendar.servers().map((s) => s.locality)).toEqual(['hosted']);
+    const after: After = { chat, embedder, remote, calendar, voice: [], client: [] };
     await app.assistant.conversation.handle(
       { place: project, speaker: 'Alice', text: 'Tell me everything you know about me, Bob and the clinic', source: 'terminal:2' },
       { tools: { user: { owner: true } } },
     );
+    // the person says yes to every event the model proposed, in their next message
+    await app.assistant.conversation.handle({ place: project, speaker: 'Alice', text: YES, source: 'terminal:3' }, { tools: { user: { owner: true } } });
     await app.assistant.conversation.handle({ place: dm, speaker: 'Dana', text: 'what do you remember about my evenings?', source: 'dm:2' });
     await app.assistant.memory.searchMemory(project, 'migraines headaches blue cabinet clinic');
     // Read aloud of every earlier reply, as the web does it (no place, nothing in memory from before)
@@ -293,7 +330,10 @@ describe('labels travel with the text: no hosted destination gets a labelled tex
     expect(DRIVERS.embedder(after)).toContain('climbing');
     expect(after.voice.length).toBeGreaterThan(0);
     expect(DRIVERS['mcp-client'](after)).toContain('People/Alice.md');
-    for (const [kind, read] of Object.entries(DRIVERS)) expect(leaks(read(after)), kind).toEqual([]);
+    expect(DRIVERS.calendar(after)).toMatch(new RegExp(`PUT [^]*SUMMARY:${ORDINARY_EVENT}`));
+    // every destination at once, so a leak names each destination it reached
+    const reached = Object.fromEntries(Object.entries(DRIVERS).map(([kind, read]) => [kind, leaks(read(after)).map(([k]) => k)]));
+    expect(reached).toEqual(Object.fromEntries(Object.keys(DRIVERS).map((kind) => [kind, []])));
   }, 120_000);
 
   it("a tainted turn's search question, reworded from what it read, gets no hosted vector", async () => {
