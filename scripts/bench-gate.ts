@@ -90,6 +90,8 @@ const tally = (t: Map<string, Tally>, kind: string, reached: boolean) => {
 
 interface HeldRecord {
   statement: string;
+  /** The day it was said (the session's): a question naming a day or month finds the records said then. */
+  said: string;
   pageTitle: string;
   status: string;
   dia: string;
@@ -137,7 +139,7 @@ async function observations(sample: Sample, kinds: Map<string, Tally>): Promise<
         const restated = restates(e.name, f.text, known) !== null;
         const reached = restated || promoted.has(`${e.name}\n${f.text}`);
         tally(kinds, kindOf(f.text) || 'untyped', reached);
-        if (reached && !restated) fresh.push({ statement: f.text, pageTitle: e.name, status: 'active', dia: dias.get(f) ?? '' });
+        if (reached && !restated) fresh.push({ statement: f.text, said: f.said, pageTitle: e.name, status: 'active', dia: dias.get(f) ?? '' });
       }
     held.push(...fresh);
     known.push(...fresh.map((r) => ({ names: [r.pageTitle], statement: r.statement })));

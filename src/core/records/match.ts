@@ -6,7 +6,11 @@
  * the records at hand, so a word every record shares counts for little), a bonus when the
  * question asks for the attribute a record is about ("where does … work" → employer), and the
  * current record first: a superseded or held one ranks below the current one it gave way to,
- * and is shown as such. A question that shares no word with any record has no answer. Pure.
+ * and is shown as such. Two cues of the question count too: the person it names (their records
+ * before another's that mention them) and the day or month it names ("on 7 July, 2023", "in
+ * August 2023": the records said then). "What kind of …" asks for a thing, not for kindness.
+ * A question that shares no word with any record has no answer. Pure. Each weight's effect on
+ * LoCoMo dev is in docs/memory.md (a hashing-embedder cosine fused in added nothing there).
  */
 import { stemmer } from 'stemmer';
 import { foldAccents } from '../names.js';
@@ -21,6 +25,8 @@ export interface MatchableRecord {
   status: string;
   /** The record's `[about:: …]`, when it has one. */
   about?: string;
+  /** When it was said (YYYY-MM-DD…), for a question that names a day or a month. */
+  said?: string;
 }
 
 const STOP = new Set(
@@ -98,13 +104,47 @@ function askedAttributes(question: string): Set<string> {
 const STANDING: Record<string, number> = { active: 1, review: 0.95, held: 0.85, superseded: 0.8 };
 
 const K1 = 1.2;
-const B = 0.75;
+/** Length normalisation: records are one sentence each, so a long one is barely discounted (0.75 → 0.5: +0.7 pt on dev). */
+const B = 0.5;
 /** The bonus, in BM25 units, for a record about the attribute the question asks for. */
 const ATTRIBUTE_BONUS = 1.5;
 /** … for a record whose subject the question names ("what did Melanie paint": Melanie's records, not Caroline's that mention her). */
-const SUBJECT_BONUS = 1;
+const SUBJECT_BONUS = 3;
 /** … for a record that says when, asked "when …". */
 const WHEN_BONUS = 0.5;
+/** … for a record said within the day (± DATE_DAYS) or the month the question names. */
+const DATE_BONUS = 3;
+const DATE_DAYS = 7;
+const DAY_MS = 86_400_000;
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const MONTH = String.raw`(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?`;
+const DAY_MONTH_YEAR = new RegExp(String.raw`\b(\d{1,2})(?:st|nd|rd|th)?\s+${MONTH},?\s+(\d{4})\b`, 'i');
+const MONTH_DAY_YEAR = new RegExp(String.raw`\b${MONTH}\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b`, 'i');
+const MONTH_YEAR = new RegExp(String.raw`\b${MONTH},?\s+(\d{4})\b`, 'i');
+
+/** The span of time a question names ("on 7 July, 2023", "November 9, 2022": that day ± a week; "in August 2023": the month), in ms. */
+function namedSpan(question: string): [number, number] | null {
+  const month = (m: string | undefined) => MONTHS.indexOf((m ?? '').slice(0, 3).toLowerCase());
+  const dmy = DAY_MONTH_YEAR.exec(question);
+  const mdy = dmy ? null : MONTH_DAY_YEAR.exec(question);
+  const day = dmy ? { d: dmy[1], m: dmy[2], y: dmy[3] } : mdy ? { d: mdy[2], m: mdy[1], y: mdy[3] } : null;
+  if (day) {
+    const t = Date.UTC(Number(day.y), month(day.m), Number(day.d));
+    return [t - DATE_DAYS * DAY_MS, t + DATE_DAYS * DAY_MS];
+  }
+  const my = MONTH_YEAR.exec(question);
+  if (!my) return null;
+  return [Date.UTC(Number(my[2]), month(my[1]), 1), Date.UTC(Number(my[2]), month(my[1]) + 1, 1) - 1];
+}
+
+const saidWithin = (r: MatchableRecord, span: [number, number] | null) => {
+  const t = span && r.said ? Date.parse(r.said.slice(0, 10)) : NaN;
+  return span !== null && t >= span[0] && t <= span[1];
+};
+
+/** "What kind of meal …" asks for a meal: the phrase's words would match "kind words". */
+const KIND_OF = /\b(what|which)\s+(?:kinds?|types?|sorts?)\s+of\b/gi;
 
 interface Doc<T> {
   record: T;
@@ -120,8 +160,9 @@ interface Doc<T> {
  * a content word with it. Ties keep the records' order.
  */
 export function rankRecords<T extends MatchableRecord>(records: readonly T[], question: string, limit = 3): T[] {
-  const asked = [...new Set(matchTerms(question))];
+  const asked = [...new Set(matchTerms(question.replace(KIND_OF, '$1')))];
   if (asked.length === 0) return [];
+  const span = namedSpan(question);
   const wanted = askedAttributes(question);
   const askedSet = new Set(asked);
   const when = /^\s*(?:when|what (?:date|day|year|month|time)|how long ago)\b/i.test(question);
@@ -150,6 +191,7 @@ export function rankRecords<T extends MatchableRecord>(records: readonly T[], qu
     if (d.attribute && wanted.has(d.attribute)) score += ATTRIBUTE_BONUS;
     if (d.named) score += SUBJECT_BONUS;
     if (when && isDated(d.record.statement)) score += WHEN_BONUS;
+    if (saidWithin(d.record, span)) score += DATE_BONUS;
     scored.push({ record: d.record, score: score * standing(d.record), i, group: groupOf(d) });
   });
   // a superseded or held record found brings the current record of its subject and attribute (what replaced it)
