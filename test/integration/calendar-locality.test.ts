@@ -96,6 +96,19 @@ describe('a hosted calendar server never receives a sensitive event', () => {
     l.jobs.close();
   });
 
+  it('an event a tainted turn proposes carries its label: words no rule knows ("Blue cabinet 7719") reach no hosted server', async () => {
+    const server = recordingServer();
+    const { calendar, jobs } = desk(server.connector, () => 'hosted');
+    calendar.subscribe(ann, { name: 'Family', kind: 'caldav', url: 'https://cloud.example.com/dav/family/' });
+    const proposed = calendar.propose(ann, 'terminal:1', { title: 'Blue cabinet 7719', when: 'Friday at 5pm' }, { tainted: true });
+    expect(proposed).toMatch(/hosted server/);
+    // the same words from a turn that read nothing sensitive are an ordinary event
+    const { confirmed } = await proposeAndConfirm(calendar, 'Blue cabinet 7719');
+    expect(confirmed).toMatch(/^Created/);
+    expect(server.created.map((e) => e.summary)).toEqual(['Blue cabinet 7719']);
+    jobs.close();
+  });
+
   it('asked again at the yes: a server declared hosted after the proposal gets nothing', async () => {
     const server = recordingServer();
     let locality: Locality = 'local';

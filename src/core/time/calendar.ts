@@ -110,7 +110,7 @@ const eventHash = (e: CalendarEvent) => `${e.summary}|${e.start.getTime()}|${e.e
 
 export class CalendarDesk {
   /** Proposed events waiting for the person's yes: token → what, from which message. */
-  private readonly proposals = new Map<string, { asker: string; source: string; sub: string; event: Omit<CalendarEvent, 'allDay'> }>();
+  private readonly proposals = new Map<string, { asker: string; source: string; sub: string; tainted: boolean; event: Omit<CalendarEvent, 'allDay'> }>();
 
   constructor(private readonly deps: CalendarDeskDeps) {}
 
@@ -189,8 +189,9 @@ export class CalendarDesk {
   }
 
   /** Why `event` may not be written to `sub`'s server, or null: a sensitive event never goes to a hosted one. */
-  private refusedWrite(sub: Subscription, event: Pick<CalendarEvent, 'summary' | 'location'>): string | null {
-    if (this.localityOf(sub) === 'local' || eventSensitivity(event) === undefined) return null;
+  private refusedWrite(sub: Subscription, event: Pick<CalendarEvent, 'summary' | 'location'>, derived = false): string | null {
+    // by its own words, or by what it was made from: an event a tainted turn proposed carries the turn's label
+    if (this.localityOf(sub) === 'local' || (!derived && eventSensitivity(event) === undefined)) return null;
     return hostedWriteRefusal(sub.name, shownAddress(sub.url));
   }
 
@@ -273,7 +274,8 @@ export class CalendarDesk {
   }
 
   /** A proposed event: nothing is written until the person says yes in a later message. */
-  propose(asker: Asker, source: string, e: { title: string; when: string; minutes?: number; calendar?: string; location?: string }): string {
+  /** `tainted`: the proposing turn drew on something labelled sensitive, so the event is labelled sensitive too. */
+  propose(asker: Asker, source: string, e: { title: string; when: string; minutes?: number; calendar?: string; location?: string }, options: { tainted?: boolean } = {}): string {
     const writable = this.mine(asker).filter((j) => (j.payload as unknown as PollState).sub.kind === 'caldav');
     const target = e.calendar ? writable.find((j) => (j.payload as unknown as PollState).sub.name.toLowerCase() === e.calendar!.toLowerCase()) : writable[0];
     if (!target) return writable.length ? `No CalDAV calendar named ${e.calendar} here.` : 'No calendar here can be written to (an .ics address is read-only; subscribe a CalDAV calendar).';
@@ -283,9 +285,10 @@ export class CalendarDesk {
     const token = `ev-${this.deps.newId()}`;
     const end = new Date(at.at.getTime() + (e.minutes ?? 60) * 60_000);
     const sub = (target.payload as unknown as PollState).sub.name;
-    const refused = this.refusedWrite((target.payload as unknown as PollState).sub, { summary: e.title, location: e.location ?? '' });
+    const tainted = options.tainted === true;
+    const refused = this.refusedWrite((target.payload as unknown as PollState).sub, { summary: e.title, location: e.location ?? '' }, tainted);
     if (refused) return refused;
-    this.proposals.set(token, { asker: asker.ownerId, source, sub, event: { uid: `${token}@charlie`, summary: e.title.slice(0, 200), start: at.at, end, location: e.location ?? '' } });
+    this.proposals.set(token, { asker: asker.ownerId, source, sub, tainted, event: { uid: `${token}@charlie`, summary: e.title.slice(0, 200), start: at.at, end, location: e.location ?? '' } });
     return `Proposed, not written: "${e.title}" on ${showTime(at.at, tz)} for ${e.minutes ?? 60} minutes in ${sub}. Ask the person to confirm; when they say yes (in their next message), call create_event with confirm "${token}".`;
   }
 
@@ -298,7 +301,7 @@ export class CalendarDesk {
     if (!job) return `The calendar ${p.sub} is no longer subscribed here.`;
     const target = (job.payload as unknown as PollState).sub;
     // checked again at the yes: the server's locality may have been declared since the proposal
-    const refused = this.refusedWrite(target, p.event);
+    const refused = this.refusedWrite(target, p.event, p.tainted);
     if (refused) {
       this.proposals.delete(token);
       return refused;

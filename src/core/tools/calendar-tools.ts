@@ -42,6 +42,6 @@ export const createEvent = defineTool({
       const line = await t.calendar.confirm(t.asker, ctx.source, args.confirm);
       return { content: line, summary: line.startsWith('Created') ? 'event created' : 'event not created', ...(line.startsWith('Created') ? { notice: `📅 ${line}` } : {}) };
     }
-    return { content: t.calendar.propose(t.asker, ctx.source, args), summary: 'event proposed, waiting for a yes' };
+    return { content: t.calendar.propose(t.asker, ctx.source, args, { tainted: ctx.tainted?.() === true }), summary: 'event proposed, waiting for a yes' };
   },
 });
