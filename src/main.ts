@@ -5,7 +5,7 @@
  * helpers it calls live in src/app/, which only this file imports.
  */
 import { fileCandidateStore } from './memory/records/candidate-store.js';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { applyIndexRuntime, dataFiles, loadConfig, type Config } from './config.js';
@@ -59,14 +59,14 @@ import { bothBooks, privateCommitments } from './time/private-commitments.js';
 import { describeDestinations } from './core/privacy/destinations.js';
 import { configuredDestinations } from './doctor/destinations.js';
 import { tightenFolder } from './storage/private-files.js';
-import { echoDownload, makeFolder, modelStartLines, safeUserName } from './app/startup.js';
+import { assistantSettings, backupSettings, echoDownload, makeFolder, modelStartLines, safeUserName } from './app/startup.js';
 import { lockDataFolder } from './app/data-lock.js';
-import { removeStaleRestores } from './backup/restore-file.js';
+import { removeStaleRestores } from './backup/stale-restores.js';
 import { mcpLines, startWebApp } from './app/web-door.js';
 import { startDiscordDoor } from './app/discord-door.js';
 import { buildMachineBook, buildMachines } from './app/machines.js';
 import { createSync, reindexChanged } from './sync/create.js';
-import { attachSyncing, SYNC_JOB_ID } from './sync/sync-schedule.js';
+import { attachSyncing } from './sync/sync-schedule.js';
 import type { App } from './app/app.js';
 
 export async function buildApp(config: Config, logger: Logger, onDownload?: (step: ModelDownloadStep) => void, chat?: ChatModelBuild, clock: Clock = systemClock): Promise<App> {
@@ -222,49 +222,23 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
     labelledEverywhere: () => labelledEverywhere(store, privateStore),
     clock,
     logger,
-    settings: {
-      assistantName: config.ASSISTANT_NAME,
-      limits: { maxSteps: config.TURN_MAX_STEPS, maxToolCalls: config.TURN_MAX_TOOL_CALLS, deadlineMs: config.TURN_DEADLINE_MS, maxReplyChars: config.REPLY_MAX_CHARS },
-      historyMessages: config.HISTORY_MESSAGES,
-      distillEvery: config.DISTILL_EVERY,
-      temperature: config.LLM_TEMPERATURE,
-      maxMessageChars: TEXT_BUDGET_CHARS,
-      distillBatchChars: config.DISTILL_BATCH_CHARS,
-      distillDeadlineMs: config.DISTILL_DEADLINE_MS,
-    },
+    settings: assistantSettings(config, TEXT_BUDGET_CHARS),
   });
   // /machines (terminal and Discord): what memory knows of each machine, with the asker's credential badges
   const machineBook = machines ? buildMachineBook(machines, store, (place, path, by) => assistant.memory.forgetNote(place, path, by)) : undefined;
-  attachBackups(scheduler, jobs, {
-    everyHours: config.BACKUP_EVERY_HOURS,
-    keep: config.BACKUP_KEEP,
-    dir: resolve(config.BACKUP_DIR),
-    projectsDir: config.projectsDir,
-    dataDir: config.dataDir,
-    ...(config.BACKUP_AGE_RECIPIENT ? { recipient: config.BACKUP_AGE_RECIPIENT } : {}),
-    clock,
-    logger: logger.child({ component: 'backup' }),
-    tz: config.TZ,
-  });
+  attachBackups(scheduler, jobs, backupSettings(config, clock, logger.child({ component: 'backup' })));
   // sync is a job of the scheduler too (SYNC_EVERY_MINUTES), kept only while this device is set up
-  const syncing =
-    sync?.isSetUp() === true
-      ? attachSyncing(scheduler, jobs, {
-          sync,
-          everyMinutes: config.SYNC_EVERY_MINUTES,
-          logger: logger.child({ component: 'sync' }),
-          tz: config.TZ,
-          clock,
-          // the watcher re-indexes what a sync wrote; without it, the changed pages are re-indexed here
-          ...(config.WATCH_PROJECTS
-            ? {}
-            : { after: (changed: readonly string[]) => reindexChanged(changed, { reconcile: (p, c) => graph.reconcile(p, c), changed: (p, paths) => retrieval.changed(p, paths) }) }),
-        })
-      : null;
-  if (!syncing) {
-    scheduler.handle('sync', async () => {});
-    keepInternalJob(jobs, { id: SYNC_JOB_ID, kind: 'sync', cron: '0 * * * *', tz: config.TZ }, false, clock);
-  }
+  const syncing = attachSyncing(scheduler, jobs, {
+    sync: sync?.isSetUp() === true ? sync : null,
+    everyMinutes: config.SYNC_EVERY_MINUTES,
+    logger: logger.child({ component: 'sync' }),
+    tz: config.TZ,
+    clock,
+    // the watcher re-indexes what a sync wrote; without it, the changed pages are re-indexed here
+    ...(config.WATCH_PROJECTS
+      ? {}
+      : { after: (changed: readonly string[]) => reindexChanged(changed, { reconcile: (p, c) => graph.reconcile(p, c), changed: (p, paths) => retrieval.changed(p, paths) }) }),
+  });
   // reflection is a job of the scheduler (every minute; Reflection decides which projects are due); reports go where a front door said
   let reportTo: ((report: ReflectionReport) => Promise<void>) | null = null;
   scheduler.handle('reflection', async () => {
@@ -282,8 +256,8 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
   const close = async () => {
     stopTicker();
     reportTo = null;
-    syncing?.stop();
-    await syncing?.idle();
+    syncing.stop();
+    await syncing.idle();
     await assistant.idle();
     await stopWatching();
     await retrieval.close();

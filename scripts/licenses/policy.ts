@@ -52,6 +52,18 @@ export const DEV_ONLY_ALLOWED_LICENSES: readonly string[] = ['CC-BY-3.0'];
  * name@version, so a new version is looked at again.
  */
 export const REVIEWED_PACKAGES: Readonly<Record<string, { license: string; reason: string }>> = {
+  'ssh2@1.17.0': {
+    license: 'MIT',
+    reason: 'the SSH client of the machine tools (src/machines). Declares MIT in the old `licenses: [{ type }]` array, which npm does not copy into the lock file; its LICENSE file is the MIT text.',
+  },
+  'cpu-features@0.0.10': {
+    license: 'MIT',
+    reason: "optional, via ssh2 (picks ciphers by the CPU's features). Declares MIT in the old `licenses: [{ type }]` array; its LICENSE file is the MIT text.",
+  },
+  'buildcheck@0.0.7': {
+    license: 'MIT',
+    reason: 'optional, via cpu-features (ssh2), used only when it builds. Declares MIT in the old `licenses: [{ type }]` array; its LICENSE file is the MIT text.',
+  },
   'json-bignum@0.0.3': {
     license: 'MIT',
     reason: 'needed by apache-arrow (LanceDB). Declares MIT in the old `licenses: [{ type }]` array, which npm does not copy into the lock file; its LICENSE file is the MIT text.',

@@ -4,9 +4,12 @@
  * start.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { userInfo } from 'node:os';
 import type { Config } from '../config.js';
+import type { AssistantSettings } from '../core/assistant.js';
+import type { Clock, Logger } from '../core/ports/index.js';
+import type { BackupScheduleOptions } from '../backup/backup-schedule.js';
 import { ConfigError } from '../core/errors.js';
 import { conformanceStartLine } from '../doctor/conformance-store.js';
 import type { ModelDownloadStep } from '../llm/transformers-runtime.js';
@@ -72,4 +75,33 @@ export function modelStartLines(config: Config, serverChat: boolean): string[] {
     lines.push(`memory lane: ${conformanceStartLine(config.dataDir, memory.model, memory.baseUrl)}`);
   }
   return lines;
+}
+
+/** The assistant's settings, from the configuration. */
+export function assistantSettings(config: Config, maxMessageChars: number): AssistantSettings {
+  return {
+    assistantName: config.ASSISTANT_NAME,
+    limits: { maxSteps: config.TURN_MAX_STEPS, maxToolCalls: config.TURN_MAX_TOOL_CALLS, deadlineMs: config.TURN_DEADLINE_MS, maxReplyChars: config.REPLY_MAX_CHARS },
+    historyMessages: config.HISTORY_MESSAGES,
+    distillEvery: config.DISTILL_EVERY,
+    temperature: config.LLM_TEMPERATURE,
+    maxMessageChars,
+    distillBatchChars: config.DISTILL_BATCH_CHARS,
+    distillDeadlineMs: config.DISTILL_DEADLINE_MS,
+  };
+}
+
+/** The scheduled backup's settings (BACKUP_*), from the configuration. */
+export function backupSettings(config: Config, clock: Clock, logger: Logger): BackupScheduleOptions & { tz: string } {
+  return {
+    everyHours: config.BACKUP_EVERY_HOURS,
+    keep: config.BACKUP_KEEP,
+    dir: resolve(config.BACKUP_DIR),
+    projectsDir: config.projectsDir,
+    dataDir: config.dataDir,
+    ...(config.BACKUP_AGE_RECIPIENT ? { recipient: config.BACKUP_AGE_RECIPIENT } : {}),
+    clock,
+    logger,
+    tz: config.TZ,
+  };
 }

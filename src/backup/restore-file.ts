@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { cp, mkdir, mkdtemp, open, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, open, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { Readable } from 'node:stream';
@@ -18,8 +18,10 @@ import { z } from 'zod';
 import { AGE_MAGIC, BackupKeyError, decryptStage, type BackupUnlock } from './backup-crypto.js';
 import { BACKUP_FORMAT, MANIFEST } from './backup-file.js';
 import { errorMessage } from '../util/error-text.js';
-import { processAlive } from '../util/process-alive.js';
+import { removeStaleRestores, STAGING } from './stale-restores.js';
 import { tightenFolder } from '../storage/private-files.js';
+
+export { removeStaleRestores } from './stale-restores.js';
 
 export class BackupError extends Error {}
 
@@ -71,34 +73,6 @@ export async function isEncrypted(file: string): Promise<boolean> {
   } finally {
     await fh.close();
   }
-}
-
-const STAGING = '.charlie-restore-';
-/** A staging folder of the format before the pid was in its name is stale after this long. */
-const OLD_STAGING_MS = 60 * 60 * 1000;
-
-/**
- * Removes the staging copies that restores killed halfway left beside the data folder: those
- * whose process is gone (the pid is in the name). Returns the folders removed.
- */
-export async function removeStaleRestores(dataDir: string): Promise<string[]> {
-  const parent = dirname(resolve(dataDir));
-  let names: string[];
-  try {
-    names = (await readdir(parent)).filter((n) => n.startsWith(STAGING));
-  } catch {
-    return [];
-  }
-  const removed: string[] = [];
-  for (const name of names) {
-    const pid = /^\.charlie-restore-(\d+)-/.exec(name)?.[1];
-    const path = join(parent, name);
-    const stale = pid ? Number(pid) !== process.pid && !processAlive(Number(pid)) : Date.now() - (await stat(path)).mtimeMs > OLD_STAGING_MS;
-    if (!stale) continue;
-    await rm(path, { recursive: true, force: true });
-    removed.push(path);
-  }
-  return removed;
 }
 
 export async function restoreBackup(o: RestoreOptions): Promise<RestoreReport> {

@@ -5,7 +5,8 @@
  * JSON map of entry name → credential, rewritten atomically (temp file + rename) on every change,
  * one change at a time per person.
  */
-import { Decrypter, Encrypter, generateIdentity, identityToRecipient } from 'age-encryption';
+/** age is loaded when the vault is first opened, not at start (test/integration/startup-modules.test.ts). */
+const age = () => import('age-encryption');
 import { createHash, randomBytes } from 'node:crypto';
 import { chmod, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -90,7 +91,7 @@ export class AgeVault implements Vault {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { schema: 1, entries: {} };
       throw err;
     }
-    const d = new Decrypter();
+    const d = new (await age()).Decrypter();
     d.addIdentity(await this.key());
     let text: string;
     try {
@@ -104,6 +105,7 @@ export class AgeVault implements Vault {
   }
 
   private async write(owner: string, file: VaultFile): Promise<void> {
+    const { Encrypter, identityToRecipient } = await age();
     const e = new Encrypter();
     e.addRecipient(await identityToRecipient(await this.key()));
     const bytes = await e.encrypt(JSON.stringify(file));
@@ -121,7 +123,7 @@ export class AgeVault implements Vault {
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
       }
-      const identity = await generateIdentity();
+      const identity = await (await age()).generateIdentity();
       await writePrivate(path, Buffer.from(`${identity}\n`), true);
       return (await readFile(path, 'utf8')).trim();
     })();

@@ -11,7 +11,8 @@ import type { JobStore } from '../core/time/jobs.js';
 import { keepInternalJob } from '../core/time/internal-jobs.js';
 
 export interface SyncScheduleOptions {
-  sync: SyncEngine;
+  /** null: this device is not set up for sync, so no sync job is kept (one left from before is removed). */
+  sync: SyncEngine | null;
   everyMinutes: number;
   logger: Logger;
   after?: (changed: readonly string[]) => Promise<unknown>;
@@ -32,10 +33,13 @@ export function syncCron(everyMinutes: number): string {
 export function attachSyncing(scheduler: Scheduler, jobs: JobStore, o: SyncScheduleOptions): { stop: () => void; idle: () => Promise<void> } {
   let running: Promise<void> | null = null;
   const controller = new AbortController();
+  const { sync } = o;
+  const every = sync ? o.everyMinutes : 0;
   const once = (signal?: AbortSignal): Promise<void> => {
     if (running) return running;
+    if (!sync) return Promise.resolve();
     const both = signal ? AbortSignal.any([signal, controller.signal]) : controller.signal;
-    running = o.sync
+    running = sync
       .syncNow(both)
       .then(async (report) => {
         if (report.changed.length || report.review.length) o.logger.info({ changed: report.changed.length, review: report.review.length, notes: report.notes.length }, 'synced');
@@ -46,10 +50,10 @@ export function attachSyncing(scheduler: Scheduler, jobs: JobStore, o: SyncSched
     return running;
   };
   scheduler.handle('sync', async (claim) => {
-    if (o.everyMinutes > 0) await once(claim.signal);
+    if (every > 0) await once(claim.signal);
   });
-  keepInternalJob(jobs, { id: SYNC_JOB_ID, kind: 'sync', cron: syncCron(o.everyMinutes), tz: o.tz }, o.everyMinutes > 0, o.clock);
-  if (o.everyMinutes > 0) void once();
+  keepInternalJob(jobs, { id: SYNC_JOB_ID, kind: 'sync', cron: syncCron(Math.max(1, o.everyMinutes)), tz: o.tz }, every > 0, o.clock);
+  if (every > 0) void once();
   return {
     stop: () => controller.abort(),
     idle: async () => {

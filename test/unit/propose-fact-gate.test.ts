@@ -70,7 +70,7 @@ describe('propose_fact from an MCP client', () => {
     const said = msg('remember that Alice is learning to lead climb');
     await w.assistant.conversation.handle(said);
     const result = await w.assistant.memory.proposeFact(general, fromMcp('Alice', 'Alice is learning to lead climb.'));
-    expect(result.kind).toBe('candidate');
+    expect(result.kind).toBe('requested');
     const [request] = await w.requests.list('general');
     expect(request).toMatchObject({ untrusted: true, source: said.source, by: 'mcp:claude-desktop' });
   });
@@ -94,7 +94,7 @@ describe('propose_fact from an MCP client', () => {
     await w.assistant.conversation.handle(msg('haha ok thanks'));
     // words that the message does hold, so the proposal passes the "somebody said it" test
     const result = await w.assistant.memory.proposeFact(general, fromMcp('Thanks', 'haha ok thanks'));
-    expect(result.kind).toBe('candidate');
+    expect(result.kind).toBe('requested');
     await w.assistant.memory.distillNow(general);
     expect(Object.keys(await entityFacts(w.graph))).not.toContain('Thanks');
   });

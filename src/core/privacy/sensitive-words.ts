@@ -11,7 +11,9 @@
  * everyday meaning are matched only in the phrase that makes them sensitive ("in court", "on
  * bail", "court hearing"), never alone.
  */
-import type { SensitiveKind } from './sensitivity.js';
+/** The kinds a sensitive text can be of (declared here, beside the words of each; sensitivity.ts re-exports them). */
+export const SENSITIVE_KINDS = ['phi', 'credential', 'financial'] as const;
+export type SensitiveKind = (typeof SENSITIVE_KINDS)[number];
 
 export interface SensitiveWord {
   /** The label's kind; null = sensitive without a kind (legal matters). */

@@ -9,13 +9,12 @@
  * added later by hand) reads as sensitive, never as personal.
  */
 
-import { wordPatterns } from './sensitive-words.js';
+import { SENSITIVE_KINDS, wordPatterns, type SensitiveKind } from './sensitive-words.js';
+export { SENSITIVE_KINDS, type SensitiveKind } from './sensitive-words.js';
 
 export const SENSITIVITY_LEVELS = ['public', 'personal', 'sensitive'] as const;
 /** Of a page, a block, a chunk, a row: `sensitive` never reaches a hosted service. */
 export type Sensitivity = (typeof SENSITIVITY_LEVELS)[number];
-export const SENSITIVE_KINDS = ['phi', 'credential', 'financial'] as const;
-export type SensitiveKind = (typeof SENSITIVE_KINDS)[number];
 
 export interface SensitivityValue {
   sensitivity: Sensitivity;

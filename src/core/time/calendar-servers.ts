@@ -6,7 +6,7 @@
  */
 import type { Locality } from '../ports/index.js';
 import { sensitivityOfText } from '../privacy/sensitivity.js';
-import type { CalendarEvent, Subscription } from './calendar.js';
+import type { CalendarEvent, Subscription } from './calendar-types.js';
 import type { JobStore } from './jobs.js';
 
 /** The address as shown: the host only (an .ics secret address is a password). */

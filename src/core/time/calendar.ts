@@ -19,30 +19,9 @@ import type { Scheduler } from './scheduler.js';
 import { parseWhen } from './when.js';
 import { errorMessage } from '../../util/error-text.js';
 import { syncEventReminders } from './event-reminders.js';
+import type { CalendarEvent, Subscription } from './calendar-types.js';
+export type { CalendarEvent, Subscription } from './calendar-types.js';
 import { calendarServers, eventSensitivity, hostedWriteRefusal, shownAddress, type CalendarServer } from './calendar-servers.js';
-
-export interface CalendarEvent {
-  uid: string;
-  summary: string;
-  start: Date;
-  end: Date | null;
-  allDay: boolean;
-  location: string;
-  /** Marked private or confidential on the calendar itself (iCalendar CLASS). */
-  private?: boolean;
-}
-
-export interface Subscription {
-  name: string;
-  kind: 'ics' | 'caldav';
-  url: string;
-  /** Names the credentials in the settings (CALENDAR_SECRETS); never the secret itself. */
-  handle?: string;
-  /** The page the events are recorded on (default: "<name> calendar"). */
-  entity?: string;
-  /** Minutes before each upcoming event to remind, where the calendar was subscribed (0 or absent: none). */
-  leadMinutes?: number;
-}
 
 /** One calendar, opened by the adapter (src/calendar/). */
 export interface CalendarSource {
