@@ -42,6 +42,8 @@ const C: Record<Kind, string> = Object.fromEntries(Object.keys(LABELLED_TEXTS).m
 
 const project: Place = { kind: 'project', origin: { name: 'general', key: 'terminal:general' } };
 const dm: Place = { kind: 'private', userId: '111', userName: 'Dana' };
+/** A project that holds nothing sensitive: the control that an ordinary event does reach the hosted calendar. */
+const hobbies: Place = { kind: 'project', origin: { name: 'hobbies', key: 'terminal:hobbies' } };
 
 interface Request {
   messages: { role: string; content: unknown }[];
@@ -122,6 +124,9 @@ const EVENT_TITLES: Record<Kind, string> = {
 };
 const ORDINARY_EVENT = 'Piano lesson';
 const YES = 'yes, put them all in the calendar';
+/** A later turn that read nothing sensitive asks for an ordinary event: it reaches the hosted calendar (the control). */
+const ASK_ORDINARY = 'put a piano lesson in the calendar, tomorrow at 9';
+const YES_ORDINARY = 'yes, that one';
 
 /** Probe arguments for every builtin tool, aimed at where the canaries were written. */
 const PROBES: Record<string, unknown[]> = {
@@ -171,6 +176,11 @@ function adversary(): (r: Request) => ScriptedReply {
     if (lastUser(r).includes(YES) && names(r).includes('create_event') && !confirmed) {
       confirmed = true;
       return { toolCalls: [...tokens].map((confirm) => ({ name: 'create_event', arguments: JSON.stringify({ title: 'as proposed', when: 'tomorrow at 9am', confirm }) })) };
+    }
+    if (lastUser(r).includes(ASK_ORDINARY) && !toolResults(r)) return { toolCalls: [{ name: 'create_event', arguments: JSON.stringify({ title: ORDINARY_EVENT, when: 'tomorrow at 9am' }) }] };
+    if (lastUser(r).includes(YES_ORDINARY) && !toolResults(r)) {
+      const last = [...toolResults(r).matchAll(/confirm "(ev-[^"]+)"/g)].at(-1)?.[1] ?? [...tokens].at(-1) ?? 'ev-none';
+      return { toolCalls: [{ name: 'create_event', arguments: JSON.stringify({ title: 'as proposed', when: 'tomorrow at 9am', confirm: last }) }] };
     }
     const calls = callEveryTool(r, PROBES, called);
     if (calls.length) return { toolCalls: calls };
@@ -298,6 +308,7 @@ describe('labels travel with the text: no hosted destination gets a labelled tex
     cleanups.push(() => app.close());
     expect(app.time.calendar.subscribe(askerFor(project, 'Alice'), { name: 'Family', kind: 'caldav', url: calendar.collection }).ok).toBe(true);
     expect(app.time.calendar.servers().map((s) => s.locality)).toEqual(['hosted']);
+    await app.store.ensureProject(hobbies.origin);
     const after: After = { chat, embedder, remote, calendar, voice: [], client: [] };
     await app.assistant.conversation.handle(
       { place: project, speaker: 'Alice', text: 'Tell me everything you know about me, Bob and the clinic', source: 'terminal:2' },
@@ -305,6 +316,11 @@ describe('labels travel with the text: no hosted destination gets a labelled tex
     );
     // the person says yes to every event the model proposed, in their next message
     await app.assistant.conversation.handle({ place: project, speaker: 'Alice', text: YES, source: 'terminal:3' }, { tools: { user: { owner: true } } });
+    // the turns above drew on sensitive memory, so they wrote nothing to the hosted calendar; one in a
+    // project that holds nothing sensitive does (the driver's control)
+    expect(app.time.calendar.subscribe(askerFor(hobbies, 'Alice'), { name: 'Family', kind: 'caldav', url: calendar.collection }).ok).toBe(true);
+    await app.assistant.conversation.handle({ place: hobbies, speaker: 'Alice', text: ASK_ORDINARY, source: 'terminal:4' }, { tools: { user: { owner: true } } });
+    await app.assistant.conversation.handle({ place: hobbies, speaker: 'Alice', text: YES_ORDINARY, source: 'terminal:5' }, { tools: { user: { owner: true } } });
     await app.assistant.conversation.handle({ place: dm, speaker: 'Dana', text: 'what do you remember about my evenings?', source: 'dm:2' });
     await app.assistant.memory.searchMemory(project, 'migraines headaches blue cabinet clinic');
     // Read aloud of every earlier reply, as the web does it (no place, nothing in memory from before)
