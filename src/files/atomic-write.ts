@@ -232,3 +232,24 @@ export function writeFileAtomicSync(path: string, content: string, options: { mo
     throw writeFailure(path, err, 'The file was left as it was.');
   }
 }
+
+/**
+ * Writes `data` to `path` atomically (a temp file beside it, synced, renamed over it), async: the
+ * old file or the new one, never half of one. `mode` is the new file's (0o600 for a secret).
+ */
+export async function writeFileReplacing(path: string, data: string | Uint8Array, options: { mode?: number } = {}): Promise<void> {
+  const temp = tempBeside(path);
+  try {
+    const fh = await open(temp, 'wx', options.mode ?? 0o644);
+    try {
+      await fh.writeFile(data);
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await rename(temp, path);
+  } catch (err) {
+    await rm(temp, { force: true });
+    throw err;
+  }
+}

@@ -7,8 +7,9 @@
  */
 /** age is loaded when the vault is first opened, not at start (test/integration/startup-modules.test.ts). */
 const age = () => import('age-encryption');
-import { createHash, randomBytes } from 'node:crypto';
-import { chmod, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { writeFileReplacing } from '../files/atomic-write.js';
+import { createHash } from 'node:crypto';
+import { chmod, mkdir, open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { handleName, vaultHandle, type Credential, type Vault, type VaultEntry } from '../core/ports/vault.js';
@@ -148,18 +149,5 @@ async function writePrivate(path: string, data: Uint8Array, onlyIfAbsent = false
     }
     return;
   }
-  const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    const fh = await open(temp, 'wx', 0o600);
-    try {
-      await fh.writeFile(data);
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-    await rename(temp, path);
-  } catch (err) {
-    await rm(temp, { force: true });
-    throw err;
-  }
+  await writeFileReplacing(path, data, { mode: 0o600 });
 }

@@ -3,8 +3,8 @@
  * `[host]:port algorithm SHA256:… pinned-at`, like OpenSSH's file but keeping the fingerprint.
  * Rewritten whole (temp file + rename) on a change; a line that does not parse is kept as it is.
  */
-import { randomBytes } from 'node:crypto';
-import { open, readFile, rename, rm } from 'node:fs/promises';
+import { writeFileReplacing } from '../files/atomic-write.js';
+import { readFile } from 'node:fs/promises';
 import type { HostKey, HostKeyPins } from '../core/ports/machines.js';
 
 const LINE = /^\[([^\]\s]+)\]:(\d+) ([a-z0-9@.-]+) (SHA256:[A-Za-z0-9+/]{43})(?: (\S+))?$/i;
@@ -58,18 +58,5 @@ function without(lines: string[], host: string, port: number): string[] {
 }
 
 async function writePrivate(path: string, text: string): Promise<void> {
-  const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    const fh = await open(temp, 'wx', 0o600);
-    try {
-      await fh.writeFile(text);
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-    await rename(temp, path);
-  } catch (err) {
-    await rm(temp, { force: true });
-    throw err;
-  }
+  await writeFileReplacing(path, text, { mode: 0o600 });
 }
