@@ -82,7 +82,9 @@ export class Ssh2Connector implements SshConnector {
       () => client.destroy(),
       ({ resolve, reject }) => {
         client.once('ready', () => resolve(new Ssh2Session(client)));
-        client.once('error', reject);
+        // `on`, not `once`: ssh2 may emit a second error after a deadline or a Stop destroyed the
+        // connection ("Connection lost before handshake"); with no listener it would end the process
+        client.on('error', reject);
         client.once('close', () => reject(new SshError('unreachable', 'the machine closed the connection')));
         try {
           client.connect(config);
