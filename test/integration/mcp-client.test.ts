@@ -25,17 +25,17 @@ afterEach(async () => {
   for (const s of sources.splice(0)) await s.close();
 });
 
-function source(servers: McpServerEntry[], clock = new FixedClock()): McpToolSource {
-  const s = new McpToolSource({ servers, problems: [] }, { clock, logger: silentLogger, version: 'test', callTimeoutMs: 20_000, startTimeoutMs: 20_000 });
+function source(servers: McpServerEntry[], clock = new FixedClock(), callTimeoutMs = 20_000): McpToolSource {
+  const s = new McpToolSource({ servers, problems: [] }, { clock, logger: silentLogger, version: 'test', callTimeoutMs, startTimeoutMs: 20_000 });
   sources.push(s);
   return s;
 }
 
 const call = (name: string, args: unknown) => ({ name, arguments: JSON.stringify(args) });
 
-function setup(servers: McpServerEntry[], script: ScriptStep[], answers: boolean[] = []) {
+function setup(servers: McpServerEntry[], script: ScriptStep[], answers: boolean[] = [], callTimeoutMs?: number) {
   const model = new ScriptedChatModel(script);
-  const tools = source(servers);
+  const tools = source(servers, undefined, callTimeoutMs);
   const { assistant } = makeAssistant({ model, toolSource: { source: tools, maxDefinitions: 40 }, settings: { limits: { maxSteps: 6, maxToolCalls: 8, deadlineMs: 30_000, maxReplyChars: 10_000 } } });
   const asked: ConfirmRequest[] = [];
   const confirm = async (r: ConfirmRequest) => {
@@ -158,6 +158,26 @@ describe('MCP client against server-everything', () => {
     const { outcome, events } = await run('run the long operation');
     expect(results(events).at(-1)).toMatchObject({ ok: true });
     expect(outcome.reply).toBe('It finished.');
+  }, 60_000);
+
+  it('a tool that runs past MCP_CALL_TIMEOUT_MS in total ends then, however long the turn could wait', async () => {
+    const callTimeoutMs = 1500;
+    const { run } = setup(
+      [stdioEntry('everything', EVERYTHING, ['stdio'])],
+      [
+        { toolCalls: [call('request_tools', { categories: ['mcp:everything'] })] },
+        { toolCalls: [call('everything__trigger-long-running-operation', { duration: 8, steps: 8 })] },
+        { text: 'It did not finish.' },
+      ],
+      [],
+      callTimeoutMs,
+    );
+    const started = performance.now();
+    const { outcome, events } = await run('run the long operation');
+    const elapsed = performance.now() - started;
+    expect(results(events).at(-1)).toMatchObject({ ok: false });
+    expect(outcome.reply).toBe('It did not finish.');
+    expect(elapsed).toBeLessThan(6000); // the operation takes 8 s, the turn may take 30 s
   }, 60_000);
 
   it('a server that crashes is started again and the turn still answers', async () => {

@@ -15,7 +15,7 @@ import { TOOL_CATEGORIES, toolSpec, type SourceCategory, type Tool, type ToolCat
 import type { TurnToolSource } from './tool-source.js';
 import { guardToolCall } from './tool-guard.js';
 import { errorMessage } from '../../util/error-text.js';
-import { isSensitive, labelText } from '../privacy/sensitivity.js';
+import { labelExternalResult } from './external-result.js';
 
 type AnyCategory = ToolCategory | SourceCategory;
 
@@ -285,12 +285,8 @@ async function executeCall(call: ToolCall, input: LoopInput, loader: Loader, off
       if (!guarded.ok) return { ok: false, content: guarded.content, summary: guarded.summary, counted: true };
       // from now on this turn has read untrusted data: what it asks to remember goes through the gate
       if (tool.origin) input.ctx.writes = input.ctx.candidateWrites ?? { saveNote: async () => ({ kind: 'refused', reason: 'not saved: this answer used an external tool' }) };
-      const out = await tool.execute(guarded.args, input.ctx);
-      // an external tool's result is labelled when it arrives (the rules, its markers): a sensitive one taints the turn and is not given to a hosted model
-      if (tool.origin && isSensitive(labelText(out.content))) {
-        input.ctx.sawSensitive({ origin: `the result of ${tool.origin.tool}`, text: out.content });
-        if (input.ctx.modelLocality === 'hosted') out.content = `[withheld: the result of ${tool.origin.tool} on ${tool.origin.server} is labelled sensitive]`;
-      }
+      // an external tool's result (MCP or SSH: it has an origin) is labelled when it arrives: a sensitive one taints the turn and is not given to a hosted model
+      const out = labelExternalResult(tool, await tool.execute(guarded.args, input.ctx), input.ctx);
       if (out.notice) emit({ type: 'notice', turnId, level: 'info', text: out.notice });
       return { ok: true, content: out.content, summary: out.summary, pages: out.pages, hits: out.hits, records: out.records, counted: true };
     } catch (error) {

@@ -30,7 +30,7 @@ export interface ConnectionOptions {
   clock: Clock;
   logger: Logger;
   version: string;
-  /** A tool call gives up after this long (the turn's own deadline applies too). */
+  /** A tool call gives up after this long in total, progress notifications or not (the deadline table's `mcp`; the turn's own deadline applies too). */
   callTimeoutMs: number;
   /** Starting a server (spawn + initialize + list tools) gives up after this long. */
   startTimeoutMs: number;
@@ -98,7 +98,12 @@ export class McpConnection {
   async callTool(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
     const client = await this.connected(signal);
     try {
-      return (await client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: this.o.callTimeoutMs, resetTimeoutOnProgress: true })) as CallToolResult;
+      return (await client.callTool({ name: tool, arguments: args }, undefined, {
+        signal,
+        timeout: this.o.callTimeoutMs,
+        resetTimeoutOnProgress: true,
+        maxTotalTimeout: this.o.callTimeoutMs,
+      })) as CallToolResult;
     } catch (error) {
       const problem = transportProblem(this.transportError);
       throw problem ? new Error(`${this.entry.name}: ${tool} failed: ${problem}`, { cause: error }) : error;
