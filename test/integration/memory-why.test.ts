@@ -9,7 +9,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { PassThrough, Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Place } from '../../src/core/place.js';
 import { silentLogger } from '../../src/core/ports/index.js';
@@ -19,7 +18,7 @@ import { FileReflectionPages } from '../../src/memory/reflect/reflection-pages.j
 import { fileCandidateStore } from '../../src/memory/records/candidate-store.js';
 import { FileProjectStore } from '../../src/memory/store/project-store.js';
 import { SqlitePrivateStore } from '../../src/storage/private-store.js';
-import { runTerminal } from '../../src/terminal/chat.js';
+import { pipeTerminal } from '../support/terminal.js';
 import { whyText } from '../../src/core/inspector/why.js';
 import { makeAssistant } from '../support/assistant-fixture.js';
 import { FixedClock, InMemoryProjectStore, ScriptedChatModel } from '../support/fakes.js';
@@ -46,23 +45,8 @@ const proposal = (facts: readonly { text: string; message: number }[], isNew: bo
   links: [],
 });
 
-async function terminal(assistant: Parameters<typeof runTerminal>[0]['assistant'], input: string): Promise<string> {
-  const output = new PassThrough();
-  let out = '';
-  output.on('data', (c: Buffer) => (out += c.toString('utf8')));
-  await runTerminal({
-    assistant,
-    projectName: 'general',
-    assistantName: 'Charlie',
-    input: Readable.from([input]),
-    output,
-    interactive: false,
-    color: false,
-    modelStatus: Promise.resolve(null),
-    userName: 'Alice',
-  });
-  return out;
-}
+/** The terminal chat on piped input, as Alice. */
+const terminal = (assistant: Parameters<typeof pipeTerminal>[0], input: string) => pipeTerminal(assistant, input, { userName: 'Alice' });
 
 describe('/memory why', () => {
   it('a fact stated, restated, merged and edited by hand: every step with its date, the gate score and the messages, and the confidence now', async () => {

@@ -7,14 +7,13 @@
  * superseded; a held record is shown as held; a question nothing answers says so.
  * The further messages are written the cheap way: one archive file and one graph write per size.
  */
-import { PassThrough, Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Place } from '../../src/core/place.js';
 import { silentLogger, type GraphEntity } from '../../src/core/ports/index.js';
 import { whyText } from '../../src/core/inspector/why.js';
 import { Wiki } from '../../src/memory/graph/wiki.js';
 import { FileProjectStore } from '../../src/memory/store/project-store.js';
-import { runTerminal } from '../../src/terminal/chat.js';
+import { pipeTerminal } from '../support/terminal.js';
 import { makeAssistant } from '../support/assistant-fixture.js';
 import { FixedClock, ScriptedChatModel } from '../support/fakes.js';
 import { retrievalFixture, type RetrievalFixture } from '../support/retrieval-fixture.js';
@@ -50,23 +49,8 @@ function chatter(n: number): { text: string; entity: string; fact: string }[] {
   return out;
 }
 
-async function terminal(assistant: Parameters<typeof runTerminal>[0]['assistant'], input: string): Promise<string> {
-  const output = new PassThrough();
-  let out = '';
-  output.on('data', (c: Buffer) => (out += c.toString('utf8')));
-  await runTerminal({
-    assistant,
-    projectName: 'general',
-    assistantName: 'Charlie',
-    input: Readable.from([input]),
-    output,
-    interactive: false,
-    color: false,
-    modelStatus: Promise.resolve(null),
-    userName: 'Alice',
-  });
-  return out;
-}
+/** The terminal chat on piped input, as Alice. */
+const terminal = (assistant: Parameters<typeof pipeTerminal>[0], input: string) => pipeTerminal(assistant, input, { userName: 'Alice' });
 
 describe('/memory why by question, at any size', () => {
   for (const size of [10, 100, 1000]) {
