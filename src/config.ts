@@ -9,6 +9,7 @@ import { parseEnv } from 'node:util';
 import { z } from 'zod';
 import { ConfigError } from './core/errors.js';
 import { DEADLINE_TABLE, OUTSIDE_SERVICES, type Deadlines } from './core/ports/deadlines.js';
+import { CONSENT_MODES } from './core/privacy/consent.js';
 import { isLocalHost, publicUrl, urlIsLocal } from './llm/locality.js';
 
 export { isLocalHost };
@@ -256,6 +257,10 @@ export const configSchema = z.object({
   MCP_START_TIMEOUT_MS: int(1000, 300_000).default(20_000),
   MCP_SERVER_LOCALITY: z.enum(['hosted', 'local']).default('hosted'),
   MCP_SERVER_PROJECT: z.string().min(1).default('general'),
+
+  // asking in the moment (docs/privacy.md): before a sensitive item goes to a hosted service, its person says yes (ask) or it never goes (withhold)
+  CONSENT_MODE: z.enum(CONSENT_MODES).default('withhold'),
+  CONSENT_TIMEOUT_MS: int(5000, 600_000).default(60_000),
 
   // machines over SSH (docs/machines.md): every connection and every command ends at this deadline
   SSH_ENABLED: bool.default(true),

@@ -122,8 +122,7 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
     lastReflection: (project) => reflectionPages.lastReflection(project),
     batchDeadlineMs: config.DISTILL_DEADLINE_MS,
   });
-  // One run per burst of changes; an archive append (log/) is only indexed: no whole-graph
-  // reconcile, no inbox scan. Pages Charlie wrote and already read back do not reconcile either.
+  // One run per burst; an archive append (log/) is only indexed (no reconcile, no inbox scan), nor are pages Charlie wrote.
   const stopWatching = config.WATCH_PROJECTS
     ? retrieval.watch(
         async ({ project, paths, rescan }) => {
@@ -223,6 +222,7 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
     clock,
     logger,
     settings: assistantSettings(config, TEXT_BUDGET_CHARS),
+    consent: { mode: config.CONSENT_MODE, ledger: privateStore.consents, timeoutMs: config.CONSENT_TIMEOUT_MS },
   });
   // /machines (terminal and Discord): what memory knows of each machine, with the asker's credential badges
   const machineBook = machines ? buildMachineBook(machines, store, (place, path, by) => assistant.memory.forgetNote(place, path, by)) : undefined;

@@ -12,6 +12,7 @@ import type { WhyAnswer } from './inspector/why.js';
 import type { ToolUser } from './turn/tool-source.js';
 import type { ToolConfirm } from './tools/tool.js';
 import type { IncomingMessage, Place } from './place.js';
+import type { ConsentAccess, ConsentGrant, ConsentMode } from './privacy/consent.js';
 
 /** Who may use tool servers in this turn, and how the front door asks before a tool with side effects runs. */
 export interface TurnToolAccess {
@@ -35,6 +36,8 @@ export interface HandleOptions {
   signal?: AbortSignal;
   /** Absent: no tool server is offered (a front door that knows nobody's role). */
   tools?: TurnToolAccess;
+  /** Who is asking and how to ask them before a sensitive item goes to a hosted service (absent: it is withheld). */
+  consent?: ConsentAccess;
 }
 
 export interface TurnOutcome {
@@ -165,6 +168,16 @@ export interface PrivateApi {
   wipePrivate(place: Place): Promise<boolean>;
 }
 
+/** Asking in the moment (core/privacy/consent.ts): which way is on, and each person's ledger of answers. */
+export interface PrivacyApi {
+  /** `ask` (a person decides before a sensitive item goes to a hosted service) or `withhold` (it never goes). */
+  consentMode(): ConsentMode;
+  /** The person's answers, newest first: standing "always", used "once", and revoked. */
+  consents(userId: string): Promise<ConsentGrant[]>;
+  /** Ends a standing "always" of the person (never another's); false when they have none of that id. */
+  revokeConsent(userId: string, grantId: string): Promise<boolean>;
+}
+
 /**
  * What the front doors call, in slices: each front door asks only for the slices it uses
  * (`Pick<AssistantApi, 'conversation'>` for voice), so a fake of it needs only those.
@@ -174,6 +187,7 @@ export interface AssistantApi {
   readonly settings: SettingsApi;
   readonly memory: MemoryApi;
   readonly private: PrivateApi;
+  readonly privacy: PrivacyApi;
   /** Which model does which job (chat, memory) and whether each is local. */
   lanes(): ModelLane[];
   /** Waits for background work (distillation) to settle; for shutdown and tests. */

@@ -26,6 +26,8 @@ import type { Tool } from './tools/tool.js';
 import type { WriteRequestStore } from './writing/write-requests.js';
 import type { Vault } from './ports/vault.js';
 import type { MachineDesk } from './machines/desk.js';
+import type { ConsentLedger, ConsentMode } from './privacy/consent.js';
+import { ConsentDesk } from './privacy/consent-desk.js';
 
 export interface AssistantSettings {
   assistantName: string;
@@ -66,6 +68,8 @@ export interface AssistantDeps extends MemoryStores {
   vault?: Vault;
   /** Machines Charlie may connect to over SSH for the person asking (absent: none). */
   machines?: MachineDesk;
+  /** Asking in the moment: `ask` or `withhold`, the ledger of answers (private.db), and how long a person has to answer. */
+  consent: { mode: ConsentMode; ledger: ConsentLedger; timeoutMs: number };
 }
 
 export class Assistant implements AssistantApi {
@@ -73,6 +77,7 @@ export class Assistant implements AssistantApi {
   readonly settings: PlaceSettings;
   readonly memory: MemoryInspector;
   readonly private: PrivateMemory;
+  readonly privacy: ConsentDesk;
   private readonly writer: MemoryWriter;
   private counter = 0;
 
@@ -102,11 +107,13 @@ export class Assistant implements AssistantApi {
       newId,
       vault: deps.vault,
       machines: deps.machines,
+      consent: deps.consent,
       ...(deps.labelledEverywhere ? { labelledEverywhere: deps.labelledEverywhere } : {}),
     });
     this.settings = new PlaceSettings({ clock, openHome: open });
     this.memory = new MemoryInspector({ clock, logger, writer: this.writer, openHome: open });
     this.private = new PrivateMemory({ store: deps.privateStore, clock, logger, idle: () => this.idle() });
+    this.privacy = new ConsentDesk(deps.consent.mode, deps.consent.ledger, () => clock.now());
   }
 
   private home(place: Place, recall: Recall = this.deps.recall): Promise<Home> {

@@ -10,6 +10,7 @@ import { labelOf } from '../core/privacy/sensitivity.js';
 import type { Clock, Decision, Embedder, LogEntry, MemoryLayers, PrivateStore, Quote } from '../core/ports/index.js';
 import { forgottenBy, type Tombstone } from '../core/inspector/tombstones.js';
 import { migrateRecords, SqlitePrivateRecords } from './private-records.js';
+import { migrateConsents, SqliteConsentLedger } from './consent-ledger.js';
 import { dropDeletedMessages, migrateRecall, SqlitePrivateRecall } from './private-recall.js';
 import { privateFile, privateFolder } from './private-files.js';
 
@@ -78,6 +79,8 @@ function prepare(db: DatabaseSync): Statements {
   migrateRecords(db);
   // Schema 5: the per-user hybrid index of DM recall (private-recall.ts)
   migrateRecall(db);
+  // the consent ledger of asking in the moment (consent-ledger.ts)
+  migrateConsents(db);
   return {
     insertMessage: db.prepare('INSERT INTO dm_messages (user_id, time, speaker, source, text, role, sensitivity) VALUES (?, ?, ?, ?, ?, ?, ?)'),
     selectRecent: db.prepare('SELECT * FROM (SELECT * FROM dm_messages WHERE user_id = ? ORDER BY id DESC LIMIT ?) ORDER BY id ASC'),
@@ -103,6 +106,8 @@ export class SqlitePrivateStore implements PrivateStore {
   readonly problem: PrivateMemoryError | null;
   /** The typed records and waiting candidates of each user's private conversation. */
   readonly records: SqlitePrivateRecords;
+  /** Every consent its people gave to send a sensitive item to a hosted service (asking in the moment). */
+  readonly consents: SqliteConsentLedger;
   /** The hybrid indexes handed out by `recall`, told when a user's rows are wiped. */
   private readonly recalls: SqlitePrivateRecall[] = [];
 
@@ -124,6 +129,7 @@ export class SqlitePrivateStore implements PrivateStore {
       this.problem = this.damaged(err);
     }
     this.records = new SqlitePrivateRecords(this.db, <T>(fn: () => T) => this.use(fn));
+    this.consents = new SqliteConsentLedger(this.db, <T>(fn: () => T) => this.use(fn));
   }
 
   /** The per-user hybrid index of DM recall in this file; `embedder` is used only when it is local. */
@@ -200,7 +206,7 @@ export class SqlitePrivateStore implements PrivateStore {
     this.use(() => {
       this.db.exec('BEGIN');
       try {
-        for (const table of ['dm_messages', 'dm_memory', 'dm_tombstones', 'dm_records', 'dm_candidates', 'dm_record_events', 'dm_recall'])
+        for (const table of ['dm_messages', 'dm_memory', 'dm_tombstones', 'dm_records', 'dm_candidates', 'dm_record_events', 'dm_recall', 'dm_consents'])
           this.db.prepare(`DELETE FROM ${table} WHERE user_id = ?`).run(userId);
         this.db.exec('COMMIT');
       } catch (error) {

@@ -83,6 +83,7 @@ function productionParts(o: { dataDir: string; projectsDir: string; store: Proje
     reflection: new Reflection({ pages: reflectionPages, model: o.memoryModel, clock, logger, settings: { quietMinutes: 30, intervalHours: 24, maxPages: 50, deadlineMs: 10_000 } }),
     toolSource: { source: new McpToolSource(loadMcpConfig(files.mcp), { clock, logger, version: 'test', callTimeoutMs: 5000, startTimeoutMs: 5000, cacheFile: files.mcpTools }), maxDefinitions: 40 },
     reminders,
+    consent: { mode: 'withhold' as const, ledger: sqlite.consents, timeoutMs: 5000 },
     calendar: new CalendarDesk({
       jobs,
       connector: new CalendarConnectorImpl({ clock, secrets: () => null }),
@@ -124,7 +125,7 @@ export function makeAssistant<S extends ProjectStore = InMemoryProjectStore, P e
     clock?: C;
     logger?: Logger;
     settings?: Partial<AssistantSettings>;
-  } & Partial<Pick<AssistantDeps, 'candidates' | 'privateRecords' | 'privateRecall' | 'lastReflection' | 'writeRequests' | 'reflection' | 'toolSource' | 'reminders' | 'calendar'>>,
+  } & Partial<Pick<AssistantDeps, 'candidates' | 'privateRecords' | 'privateRecall' | 'lastReflection' | 'writeRequests' | 'reflection' | 'toolSource' | 'reminders' | 'calendar' | 'consent'>>,
 ): { assistant: Assistant; store: S; privateStore: P; clock: C; graph: Wiki; dataDir: string } {
   const store = opts.store ?? (new InMemoryProjectStore() as ProjectStore as S);
   const privateStore = opts.privateStore ?? (new InMemoryPrivateStore() as PrivateStore as P);
@@ -136,7 +137,7 @@ export function makeAssistant<S extends ProjectStore = InMemoryProjectStore, P e
   const parts = productionParts({ dataDir, projectsDir: made.projectsDir, store, privateStore, graph: made.graph, memoryModel, clock, logger });
   const assistant = new Assistant({
     ...parts,
-    ...given(opts, ['candidates', 'privateRecords', 'privateRecall', 'lastReflection', 'writeRequests', 'reflection', 'toolSource', 'reminders', 'calendar', 'tools']),
+    ...given(opts, ['candidates', 'privateRecords', 'privateRecall', 'lastReflection', 'writeRequests', 'reflection', 'toolSource', 'reminders', 'calendar', 'tools', 'consent']),
     model: opts.model,
     memoryModel,
     store,

@@ -22,7 +22,8 @@ import type { TurnEvent, TurnEventListener } from '../../src/core/turn/events.js
 import type { ModelLane } from '../../src/core/lanes.js';
 import type { PageVersion, ReflectionReport, RestoreOutcome } from '../../src/core/reflection/reflection.js';
 import type { ForgetOutcome, ForgetTarget } from '../../src/core/inspector/tombstones.js';
-import type { PrivateForgetOutcome, PrivateForgetTarget, PrivateMemoryView } from '../../src/core/assistant-api.js';
+import type { PrivacyApi, PrivateForgetOutcome, PrivateForgetTarget, PrivateMemoryView } from '../../src/core/assistant-api.js';
+import type { ConsentGrant, ConsentMode } from '../../src/core/privacy/consent.js';
 import type { WhyAnswer } from '../../src/core/inspector/why.js';
 import type { RecordChain } from '../../src/core/records/provenance.js';
 import { sleep } from './sleep.js';
@@ -269,6 +270,24 @@ class FakePrivate implements PrivateApi {
   }
 }
 
+/** The privacy slice: a mode and a ledger in memory, as a front door's test sets them. */
+export class FakePrivacy implements PrivacyApi {
+  mode: ConsentMode = 'withhold';
+  grants: ConsentGrant[] = [];
+  consentMode(): ConsentMode {
+    return this.mode;
+  }
+  async consents(userId: string): Promise<ConsentGrant[]> {
+    return this.grants.filter((g) => g.userId === userId);
+  }
+  async revokeConsent(userId: string, grantId: string): Promise<boolean> {
+    const g = this.grants.find((x) => x.userId === userId && x.id === grantId && x.answer === 'always' && !x.revoked);
+    if (!g) return false;
+    g.revoked = new Date(0).toISOString();
+    return true;
+  }
+}
+
 /** The assistant's four slices over one scripted state: front-door tests read and set the state here. */
 export class FakeAssistant implements AssistantApi {
   readonly handled: IncomingMessage[] = [];
@@ -316,6 +335,7 @@ export class FakeAssistant implements AssistantApi {
   readonly settings: FakeSettings = new FakeSettings(this);
   readonly memory: FakeMemory = new FakeMemory(this);
   readonly private: FakePrivate = new FakePrivate(this);
+  readonly privacy: FakePrivacy = new FakePrivacy();
 
   lanes(): ModelLane[] {
     return [

@@ -14,7 +14,9 @@
  */
 import { SENSITIVE_PAGE, type EgressScope, type SensitiveRecord, type SensitiveRecords } from './egress.js';
 import type { MemoryLayers, PrivateRecords, PrivateStore, ProjectStore } from '../ports/index.js';
-import { isSensitive, markedSensitivity, sensitivityOf, labelOf } from './sensitivity.js';
+import { classifyText, isSensitive, markedSensitivity, sensitivityOf, labelOf } from './sensitivity.js';
+import { createHash } from 'node:crypto';
+import type { ConsentItem } from './consent.js';
 
 /** How far back the archive is read for marked entries (older ones reach a model only through search, which is tapped). */
 const RECENT_LOG = 500;
@@ -55,11 +57,53 @@ export function releasableLayers(layers: MemoryLayers, locality: 'local' | 'host
   };
 }
 
-function layerRecords(layers: MemoryLayers, files: { summary: string; decisions: string; quotes: string }): SensitiveRecord[] {
+/** A stable id for an item without a block id of its own: where it lives and a hash of its words. */
+function itemId(where: string, text: string): string {
+  return `${where}#${createHash('sha1').update(text.replace(/\s+/g, ' ').trim()).digest('hex').slice(0, 8)}`;
+}
+
+/** The kind a label or the rules give a text (shown in a question), if any. */
+function kindOf(text: string): ConsentItem['kind'] {
+  return markedSensitivity(text)?.kind ?? classifyText(text)?.kind;
+}
+
+/** Whom a page is about, when it is one person's: `Users/Ann/USER.md` and `People/Bob.md` (or a page of category people). */
+export function pageSubject(path: string, category?: string): string | undefined {
+  const user = /^Users\/([^/]+)\/USER\.md$/i.exec(path);
+  if (user?.[1]) return user[1].replace(/-\d+$/, '').replace(/-/g, ' ');
+  if (/^people\//i.test(path) || /^people(\/|$)/i.test(category ?? '')) return (path.split('/').pop() ?? path).replace(/\.md$/i, '').replace(/-/g, ' ');
+  return undefined;
+}
+
+/** The item a marked block of a page is, named by its record's id and attribute when it has them. */
+export function blockItem(path: string, block: string, subject: string | undefined): ConsentItem {
+  const where = path.replace(/\.md$/i, '');
+  const id = /\^(r-[0-9a-f]{4,})\b/.exec(block)?.[1];
+  const about = /\[about::\s*([^\]]+)\]/i.exec(block)?.[1]?.trim();
+  const kind = kindOf(block);
+  return { id: id ?? itemId(where, block), where, ...(about ? { name: about } : {}), ...(kind ? { kind } : {}), ...(subject ? { subject } : {}) };
+}
+
+/** The item of a search hit that showed something sensitive: the record it shows, or its page, or the archived message. */
+export function foundItem(page: string, text: string): ConsentItem {
+  const path = page.replace(/^notes\//, '');
+  const subject = pageSubject(path);
+  if (/\^r-[0-9a-f]{4,}\b/.test(text) || !page.startsWith('notes/')) return blockItem(path, text, subject);
+  const kind = kindOf(text);
+  return { id: `page:${path}`, where: path.replace(/\.md$/i, ''), name: 'the whole page', ...(kind ? { kind } : {}), ...(subject ? { subject } : {}) };
+}
+
+function layerItem(file: string, text: string, subject: string | undefined): ConsentItem {
+  const kind = kindOf(text);
+  return { id: itemId(file, text), where: file, ...(kind ? { kind } : {}), ...(subject ? { subject } : {}) };
+}
+
+function layerRecords(layers: MemoryLayers, files: { summary: string; decisions: string; quotes: string }, subject?: string): SensitiveRecord[] {
   const out: SensitiveRecord[] = [];
-  for (const block of markedBlocks(layers.summary)) out.push({ origin: files.summary, text: block });
-  for (const d of layers.decisions) if (sensitivityOf(d.text) === 'sensitive') out.push({ origin: files.decisions, text: d.text });
-  for (const q of layers.quotes) if (sensitivityOf(q.text) === 'sensitive') out.push({ origin: files.quotes, text: q.text });
+  const add = (origin: string, text: string) => out.push({ origin, text, item: layerItem(origin, text, subject) });
+  for (const block of markedBlocks(layers.summary)) add(files.summary, block);
+  for (const d of layers.decisions) if (sensitivityOf(d.text) === 'sensitive') add(files.decisions, d.text);
+  for (const q of layers.quotes) if (sensitivityOf(q.text) === 'sensitive') add(files.quotes, q.text);
   return out;
 }
 
@@ -73,10 +117,20 @@ export function sensitiveRecords(store: ProjectStore, now: () => Date, privateSt
   return {
     async list(scope: EgressScope): Promise<SensitiveRecord[]> {
       if (scope.kind === 'private') {
-        const out = layerRecords(privateStore.readLayers(scope.userId), { summary: 'private memory', decisions: 'private memory', quotes: 'private memory' });
-        for (const e of privateStore.sensitiveMessages(scope.userId)) out.push({ origin: 'a private message', text: e.text });
+        // everything here is the owner's own
+        const mine = scope.userId;
+        const out = layerRecords(privateStore.readLayers(mine), { summary: 'your private memory', decisions: 'your private memory', quotes: 'your private memory' }, mine);
+        for (const e of privateStore.sensitiveMessages(mine)) {
+          const item: ConsentItem = { ...layerItem('your private messages', e.text, mine), name: `your message of ${e.time.slice(0, 10)}` };
+          out.push({ origin: 'a private message', text: e.text, item });
+        }
         // every typed record marked sensitive, held and superseded ones too
-        for (const r of privateRecords.list(scope.userId, now())) if (isSensitive(r.sensitivity)) out.push({ origin: 'private memory', text: r.statement });
+        for (const r of privateRecords.list(mine, now())) {
+          if (!isSensitive(r.sensitivity)) continue;
+          const kind = kindOf(`[sensitivity:: ${r.sensitivity}]`) ?? kindOf(r.statement);
+          const item: ConsentItem = { id: r.id, where: `your private memory › ${r.entity}`, ...(r.about ? { name: r.about } : {}), ...(kind ? { kind } : {}), subject: mine };
+          out.push({ origin: 'private memory', text: r.statement, item });
+        }
         return out;
       }
       const slug = scope.slug;
@@ -84,16 +138,27 @@ export function sensitiveRecords(store: ProjectStore, now: () => Date, privateSt
       for (const summary of await store.listNotes(slug)) {
         const note = await store.readNote(slug, summary.path);
         if (!note) continue;
+        const subject = pageSubject(note.path, note.category);
         if (note.sensitivity === 'sensitive') {
-          out.push({ origin: SENSITIVE_PAGE, text: note.body });
-          for (const name of pageNames(note)) out.push({ origin: SENSITIVE_PAGE, text: name });
-        } else for (const block of markedBlocks(note.body)) out.push({ origin: note.path, text: block });
+          // the page as one item: its body and the names it goes by go together
+          const kind = kindOf(note.body);
+          const item: ConsentItem = { id: `page:${note.path}`, where: note.path.replace(/\.md$/i, ''), name: 'the whole page', ...(kind ? { kind } : {}), ...(subject ? { subject } : {}) };
+          out.push({ origin: SENSITIVE_PAGE, text: note.body, item });
+          for (const name of pageNames(note)) out.push({ origin: SENSITIVE_PAGE, text: name, item });
+        } else for (const block of markedBlocks(note.body)) out.push({ origin: note.path, text: block, item: blockItem(note.path, block, subject) });
       }
       // a page that cannot be read (its front matter is reported) fails closed: its names are withheld
       for (const path of await store.unreadableNotes(slug)) for (const name of pageNames({ path, title: '', aliases: [] })) out.push({ origin: SENSITIVE_PAGE, text: name });
       out.push(...layerRecords((await store.readLayers(slug)).layers, { summary: 'project.md', decisions: 'decisions.md', quotes: 'quotes.md' }));
       for (const e of await store.recentLog(slug, RECENT_LOG)) {
-        if (isSensitive(labelOf(e))) out.push({ origin: `log/${e.time.slice(0, 10)}.md`, text: e.text });
+        if (!isSensitive(labelOf(e))) continue;
+        // an archived message is its speaker's; a reply (labelled from what it drew on) is the project's
+        const origin = `log/${e.time.slice(0, 10)}.md`;
+        const item = {
+          ...layerItem(origin.replace(/\.md$/, ''), e.text, e.role === 'user' ? e.speaker : undefined),
+          name: `${e.role === 'user' ? `${e.speaker}'s message` : 'a reply'} at ${e.time.slice(11, 16)}`,
+        };
+        out.push({ origin, text: e.text, item });
       }
       return out;
     },

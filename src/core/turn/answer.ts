@@ -13,13 +13,14 @@ import { presuggest, presuggestGroups } from './presuggest.js';
 import { historyMessages, systemPrompt, TEXT_BUDGET_CHARS, userMessage } from './prompt.js';
 import { remindersPrompt, type Reminder } from './raise.js';
 import { isSensitive } from '../privacy/sensitivity.js';
-import { markedBlocks, releasableLayers } from '../privacy/sensitive-records.js';
+import { blockItem, foundItem, markedBlocks, pageSubject, releasableLayers } from '../privacy/sensitive-records.js';
 import { runToolLoop, type LoopLimits, type LoopResult } from './tool-loop.js';
 import type { Tool, ToolCategory } from '../tools/tool.js';
 import type { ToolSource, TurnToolSource } from './tool-source.js';
 import type { Asker, ReminderDesk } from '../time/reminder-desk.js';
 import type { CalendarDesk } from '../time/calendar.js';
 import type { MachineDesk } from '../machines/desk.js';
+import type { TurnConsent } from '../privacy/consent-turn.js';
 
 export interface AnswerDeps {
   model: ChatModel;
@@ -62,6 +63,8 @@ export interface Ask {
   reminders: Reminder[];
   /** Who asks, and where, for the reminder tools. */
   asker: Asker;
+  /** Asking in the moment: which withheld items the person lets go to the hosted model in this turn. */
+  consent: TurnConsent;
 }
 
 /** Builds the prompt from the home's memory and `history`, and runs the tool loop. */
@@ -88,7 +91,7 @@ export async function answer(deps: AnswerDeps, ask: Ask, history: LogEntry[]): P
   // what the people of the conversation said: a write nobody said is refused
   const theirWords = () => [ask.text, ...history.filter((h) => h.role === 'user').map((h) => h.text)].join('\n');
   return runToolLoop({
-    model: deps.egress.modelFor(egressScope(home), () => ask.found, ask.onWithheld),
+    model: deps.egress.modelFor(egressScope(home), () => ask.found, ask.onWithheld, ask.consent),
     messages,
     tools,
     categories: [...presuggest(ask.text, available), ...presuggestGroups(ask.text, source?.groups ?? [])],
@@ -137,8 +140,8 @@ export function tapSensitive(recall: Recall, found: SensitiveRecord[], tainted: 
       const hits = await recall.recall(query, tainted() ? { ...scope, tainted: true } : scope);
       for (const h of hits) {
         // a sensitive chunk whole; of another, only its marked blocks (any spelling, any kind)
-        if (isSensitive(h.sensitivity)) found.push({ origin: SENSITIVE_PAGE, text: h.text });
-        else for (const block of markedBlocks(h.text)) found.push({ origin: h.page, text: block });
+        if (isSensitive(h.sensitivity)) found.push({ origin: SENSITIVE_PAGE, text: h.text, item: foundItem(h.page, h.text) });
+        else for (const block of markedBlocks(h.text)) found.push({ origin: h.page, text: block, item: blockItem(h.page.replace(/^notes\//, ''), block, pageSubject(h.page.replace(/^notes\//, ''))) });
       }
       return hits;
     },

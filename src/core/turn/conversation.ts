@@ -21,6 +21,8 @@ import type { Vault } from '../ports/vault.js';
 import type { LoopResult } from './tool-loop.js';
 import { askerFor } from '../time/reminder-desk.js';
 import { errorMessage } from '../../util/error-text.js';
+import { TurnConsent } from '../privacy/consent-turn.js';
+import type { ConsentLedger, ConsentMode } from '../privacy/consent.js';
 
 export interface ConversationDeps extends AnswerDeps {
   clock: Clock;
@@ -33,6 +35,8 @@ export interface ConversationDeps extends AnswerDeps {
   vault?: Vault | undefined;
   /** Stored entries labelled sensitive in every place (for text whose place is not known, such as the web's Read aloud). */
   labelledEverywhere?: () => Promise<LogEntry[]>;
+  /** Asking in the moment: the mode, the ledger of answers, and how long a person has to answer. */
+  consent: { mode: ConsentMode; ledger: ConsentLedger; timeoutMs: number };
 }
 
 /** How many stored entries of a place are read to find the label of a text (a reply read aloud). */
@@ -96,7 +100,7 @@ export class Conversation implements ConversationApi {
     const guarded: TurnEventListener = (event) => {
       if (state.open) onEvent?.(event);
     };
-    const work = this.turn(message, guarded, options.signal, deadline, options.tools);
+    const work = this.turn(message, guarded, options.signal, deadline, options.tools, options.consent);
     const outcome = await within(work, deadline.turn, (): TurnOutcome => {
       this.deps.logger.warn({ deadlineMs: this.deps.settings.limits.deadlineMs }, 'turn deadline reached before the turn finished');
       work.catch((err: unknown) => this.deps.logger.warn({ err }, 'a turn that ran out of time failed afterwards'));
@@ -117,7 +121,14 @@ export class Conversation implements ConversationApi {
     });
   }
 
-  private async turn(message: IncomingMessage, onEvent: TurnEventListener, cancel: AbortSignal | undefined, deadline: Ask['deadline'], access?: TurnToolAccess): Promise<TurnOutcome> {
+  private async turn(
+    message: IncomingMessage,
+    onEvent: TurnEventListener,
+    cancel: AbortSignal | undefined,
+    deadline: Ask['deadline'],
+    access: TurnToolAccess | undefined,
+    consentAccess: HandleOptions['consent'],
+  ): Promise<TurnOutcome> {
     const { settings, clock, model } = this.deps;
     // Sensitive records a search brings up in this turn are withheld too, wherever they are in the archive.
     const found: SensitiveRecord[] = [];
@@ -214,6 +225,13 @@ export class Conversation implements ConversationApi {
       onWithheld: () => (withheldInTurn = true),
       tainted: () => this.turns.tainted(home.key),
       asker,
+      consent: new TurnConsent({
+        ...this.deps.consent,
+        access: consentAccess,
+        now: () => clock.now(),
+        signals: [cancel, deadline.answer],
+        notice: (text) => emit({ type: 'notice', turnId, level: 'info', text }),
+      }),
     };
     try {
       let result: LoopResult;

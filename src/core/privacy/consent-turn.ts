@@ -1,0 +1,99 @@
+/**
+ * One turn's consent: when the egress guard is about to withhold labelled items from a hosted
+ * service, it asks `decide(items)` which of them may go. In `ask` mode the person whose turn it
+ * is answers for the items that are theirs to answer for (`mayConsent`); a standing "always" in
+ * the ledger answers without asking; `once` holds for this turn only; `no`, no answer in time, a
+ * Stop, or a door that cannot ask keep them withheld, and the turn says what was held back.
+ *
+ * The question goes to the person through their front door, never into a model's request.
+ */
+import { DESTINATIONS } from './destinations.js';
+import { itemLabel, mayConsent, type ConsentAccess, type ConsentAnswer, type ConsentItem, type ConsentLedger, type ConsentMode, type ConsentService } from './consent.js';
+
+export interface TurnConsentDeps {
+  mode: ConsentMode;
+  ledger: ConsentLedger;
+  /** The front door's way of asking (absent: nobody can be asked, so nothing is released). */
+  access: ConsentAccess | undefined;
+  timeoutMs: number;
+  now: () => Date;
+  /** Stop, and the turn's deadline: a question still open then is answered `no`. */
+  signals: (AbortSignal | undefined)[];
+  /** A line the person sees in the turn (what went, what was held back). */
+  notice: (text: string) => void;
+}
+
+const listed = (items: readonly ConsentItem[]) => items.map(itemLabel).join('; ');
+
+export class TurnConsent {
+  /** Item ids decided in this turn, and whether they may go (`once`, `always`) or not. */
+  private readonly decided = new Map<string, boolean>();
+  /** One question at a time: a second request of the same turn waits for the first answer. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly deps: TurnConsentDeps) {}
+
+  /** Whether this turn can ask at all. */
+  get asking(): boolean {
+    return this.deps.mode === 'ask' && this.deps.access !== undefined;
+  }
+
+  /** The ids of `items` that may go to `service` in this turn. */
+  decide(items: readonly ConsentItem[], service: ConsentService): Promise<Set<string>> {
+    const run = this.queue.then(() => this.decideNow(items, service));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async decideNow(items: readonly ConsentItem[], service: ConsentService): Promise<Set<string>> {
+    const released = new Set<string>();
+    const access = this.deps.access;
+    if (!this.asking || !access) return released;
+    const unique = [...new Map(items.map((i) => [i.id, i])).values()];
+    const open: ConsentItem[] = [];
+    for (const item of unique) {
+      const known = this.decided.get(`${service.kind}|${service.id}|${item.id}`);
+      if (known !== undefined) {
+        if (known) released.add(item.id);
+        continue;
+      }
+      if (!mayConsent(access.person, item)) continue;
+      if (await this.deps.ledger.allows(access.person.id, item.id, service)) {
+        this.mark(service, item, true);
+        released.add(item.id);
+      } else open.push(item);
+    }
+    if (open.length === 0) return released;
+    const answer = await this.ask(open, service, access);
+    const at = this.deps.now().toISOString();
+    const what = DESTINATIONS[service.kind].what;
+    for (const item of open) {
+      this.mark(service, item, answer !== 'no');
+      if (answer === 'no') continue;
+      released.add(item.id);
+      await this.deps.ledger.record(access.person.id, item, service, answer, at);
+    }
+    this.deps.notice(
+      answer === 'no'
+        ? `held back from ${what} (${service.id}): ${listed(open)}`
+        : `sent to ${what} (${service.id}) ${answer === 'always' ? 'from now on (until revoked: /privacy consents)' : 'for this answer'}: ${listed(open)}`,
+    );
+    return released;
+  }
+
+  private mark(service: ConsentService, item: ConsentItem, allowed: boolean): void {
+    this.decided.set(`${service.kind}|${service.id}|${item.id}`, allowed);
+  }
+
+  /** The door's question, bounded: no answer in time, a Stop, the deadline or a failing door are `no`. */
+  private async ask(items: ConsentItem[], service: ConsentService, access: ConsentAccess): Promise<ConsentAnswer> {
+    const timeout = AbortSignal.timeout(this.deps.timeoutMs);
+    const signal = AbortSignal.any([timeout, ...this.deps.signals.filter((s): s is AbortSignal => s !== undefined)]);
+    if (signal.aborted) return 'no';
+    const request = { asker: { id: access.person.id, name: access.person.name }, items, service, shared: access.shared, timeoutMs: this.deps.timeoutMs };
+    const answered = access.ask(request, signal).catch(() => 'no' as const);
+    const stopped = new Promise<'no'>((resolve) => signal.addEventListener('abort', () => resolve('no'), { once: true }));
+    const answer = await Promise.race([answered, stopped]);
+    return answer === 'once' || answer === 'always' ? answer : 'no';
+  }
+}
