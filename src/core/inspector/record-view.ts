@@ -25,6 +25,11 @@ export function recordIds(text: string): string[] {
 export function withoutSensitiveRecords(text: string): string {
   return text
     .split('\n')
-    .filter((line) => !(/^\s*[-*+]\s/.test(line) && isSensitive(markedSensitivity(line))))
+    .filter((line) => !isSensitiveFactLine(line))
     .join('\n');
+}
+
+/** A list item (a fact line) marked sensitive, in any spelling and of any kind. */
+export function isSensitiveFactLine(line: string): boolean {
+  return /^\s*[-*+]\s/.test(line) && isSensitive(markedSensitivity(line));
 }

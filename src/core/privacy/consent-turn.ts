@@ -1,6 +1,6 @@
 /**
- * One turn's consent: when the egress guard is about to withhold labelled items from a hosted
- * service, it asks `decide(items)` which of them may go. In `ask` mode the person whose turn it
+ * One turn's consent: when a tool reads labelled items for a hosted model (core/privacy/release.ts),
+ * it asks `decide(items)` which of them may go. In `ask` mode the person whose turn it
  * is answers for the items that are theirs to answer for (`mayConsent`); a standing "always" in
  * the ledger answers without asking; `once` holds for this turn only; `no`, no answer in time, a
  * Stop, or a door that cannot ask keep them withheld, and the turn says what was held back.
@@ -8,6 +8,8 @@
  * The question goes to the person through their front door, never into a model's request.
  */
 import { DESTINATIONS } from './destinations.js';
+import type { Releases } from './egress.js';
+import type { Releasable } from './release.js';
 import { itemLabel, mayConsent, type ConsentAccess, type ConsentAnswer, type ConsentItem, type ConsentLedger, type ConsentMode, type ConsentService } from './consent.js';
 
 export interface TurnConsentDeps {
@@ -23,13 +25,15 @@ export interface TurnConsentDeps {
   notice: (text: string) => void;
 }
 
+const serviceKey = (service: ConsentService) => `${service.kind}|${service.id}`;
 const listed = (items: readonly ConsentItem[]) => items.map(itemLabel).join('; ');
 
-export class TurnConsent {
+export class TurnConsent implements Releases {
   /** Item ids decided in this turn, and whether they may go (`once`, `always`) or not. */
   private readonly decided = new Map<string, boolean>();
   /** One question at a time: a second request of the same turn waits for the first answer. */
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly texts: { service: string; text: string }[] = [];
 
   constructor(private readonly deps: TurnConsentDeps) {}
 
@@ -38,11 +42,24 @@ export class TurnConsent {
     return this.deps.mode === 'ask' && this.deps.access !== undefined;
   }
 
-  /** The ids of `items` that may go to `service` in this turn. */
-  decide(items: readonly ConsentItem[], service: ConsentService): Promise<Set<string>> {
-    const run = this.queue.then(() => this.decideNow(items, service));
+  /** The ids of the items that may go to `service` in this turn (asked once per item and turn). */
+  decide(entries: readonly Releasable[], service: ConsentService): Promise<Set<string>> {
+    const run = this.queue.then(async () => {
+      const released = await this.decideNow(
+        entries.map((e) => e.item),
+        service,
+      );
+      // the words of what went: a record the egress guard would match inside them is released too
+      for (const e of entries) if (released.has(e.item.id)) this.texts.push({ service: serviceKey(service), text: e.text });
+      return released;
+    });
     this.queue = run.catch(() => undefined);
     return run;
+  }
+
+  /** The words of the items released in this turn, per service (the egress guard does not withhold them again). */
+  releasedTexts(service: ConsentService): string[] {
+    return this.texts.filter((t) => t.service === serviceKey(service)).map((t) => t.text);
   }
 
   private async decideNow(items: readonly ConsentItem[], service: ConsentService): Promise<Set<string>> {
@@ -79,6 +96,12 @@ export class TurnConsent {
         : `sent to ${what} (${service.id}) ${answer === 'always' ? 'from now on (until revoked: /privacy consents)' : 'for this answer'}: ${listed(open)}`,
     );
     return released;
+  }
+
+  /** The ids of the items that may go to `service` in this turn (the egress guard leaves them alone). */
+  released(service: ConsentService): ReadonlySet<string> {
+    const prefix = `${service.kind}|${service.id}|`;
+    return new Set([...this.decided].filter(([k, allowed]) => allowed && k.startsWith(prefix)).map(([k]) => k.slice(prefix.length)));
   }
 
   private mark(service: ConsentService, item: ConsentItem, allowed: boolean): void {

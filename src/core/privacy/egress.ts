@@ -24,10 +24,11 @@ export interface SensitiveRecord {
   item?: ConsentItem;
 }
 
-/** Decides which labelled items may go to a hosted service in this turn (core/privacy/consent-turn.ts). */
-export interface ReleaseDecider {
-  readonly asking: boolean;
-  decide(items: readonly ConsentItem[], service: ConsentService): Promise<Set<string>>;
+/** The labelled items their person let go to a hosted service in this turn (core/privacy/consent-turn.ts). */
+export interface Releases {
+  released(service: ConsentService): ReadonlySet<string>;
+  /** The words of what was released (a record shown inside them is released too). */
+  releasedTexts(service: ConsentService): string[];
 }
 
 /** Where a turn runs, as far as the guard is concerned. */
@@ -63,7 +64,6 @@ function isStructural(line: string): boolean {
 interface Fragment {
   origin: string;
   text: string;
-  item: ConsentItem | undefined;
 }
 
 /** The lines of sensitive records, as matched in outgoing text. */
@@ -82,37 +82,23 @@ export class SensitiveIndex {
   add(record: SensitiveRecord): void {
     const whole = normalise(record.text);
     if (!whole) return;
-    this.wholes.push({ origin: record.origin, text: whole.toLowerCase(), item: record.item });
+    this.wholes.push({ origin: record.origin, text: whole.toLowerCase() });
     for (const raw of record.text.split(/\r?\n/)) {
       const line = normalise(raw);
       if (line.length < MIN_FRAGMENT || isStructural(line)) continue;
-      this.fragments.push({ origin: record.origin, text: line.toLowerCase(), item: record.item });
+      this.fragments.push({ origin: record.origin, text: line.toLowerCase() });
     }
   }
 
   /** The origin of the sensitive record this line shows, if any. */
   match(line: string): string | null {
-    return this.matches(line, true)[0]?.origin ?? null;
-  }
-
-  /** The sensitive records this line shows (the first only, when `first`). */
-  private matches(line: string, first: boolean): Fragment[] {
     const norm = normalise(line).toLowerCase();
-    if (norm.length < MIN_FRAGMENT) return [];
-    const out: Fragment[] = [];
-    for (const f of this.fragments) if (norm.includes(f.text) && out.push(f) && first) return out;
+    if (norm.length < MIN_FRAGMENT) return null;
+    for (const f of this.fragments) if (norm.includes(f.text)) return f.origin;
     // A cut or partial line (a search snippet, "…" at the end) that is part of a sensitive record.
     const partial = norm.replace(/\s*(…|\.\.\.)\s*$/, '').replace(/^\s*(…|\.\.\.)\s*/, '');
-    if (partial.length >= MIN_PARTIAL) for (const w of this.wholes) if (w.text.includes(partial) && out.push(w) && first) return out;
-    return out;
-  }
-
-  /** The items of the records `text` shows, and whether some record it shows has none (so can never be released). */
-  itemsIn(text: string): ConsentItem[] {
-    if (this.wholes.length === 0 || !text) return [];
-    const items = new Map<string, ConsentItem>();
-    for (const line of text.split('\n')) for (const f of this.matches(line, false)) if (f.item) items.set(f.item.id, f.item);
-    return [...items.values()];
+    if (partial.length >= MIN_PARTIAL) for (const w of this.wholes) if (w.text.includes(partial)) return w.origin;
+    return null;
   }
 
   /** `text` with every line that shows sensitive content replaced by a placeholder. */
@@ -132,27 +118,6 @@ export class SensitiveIndex {
     }
     return { text: out.join('\n'), withheld: [...new Set(origins)] };
   }
-}
-
-/** Every text of a request, in order. */
-function requestTexts(request: ChatRequest): string[] {
-  const out: string[] = [];
-  for (const m of request.messages) {
-    if (m.role === 'assistant') {
-      if (m.content) out.push(m.content);
-      for (const c of m.toolCalls ?? []) out.push(c.arguments);
-    } else if (m.role === 'user' && typeof m.content !== 'string') {
-      for (const p of m.content) if (p.type === 'text') out.push(p.text);
-    } else if (typeof m.content === 'string') out.push(m.content);
-  }
-  return out;
-}
-
-/** The items of the sensitive records a request shows (what a person could be asked about). */
-export function itemsInRequest(request: ChatRequest, index: SensitiveIndex): ConsentItem[] {
-  const items = new Map<string, ConsentItem>();
-  for (const text of requestTexts(request)) for (const item of index.itemsIn(text)) items.set(item.id, item);
-  return [...items.values()];
 }
 
 /** Every text of a request through `scrub`. */
@@ -199,7 +164,7 @@ export class EgressGuard {
     return new SensitiveIndex(await this.records.list(scope)).scrub(text).text;
   }
 
-  modelFor(scope: EgressScope, extra: () => SensitiveRecord[] = () => [], onWithheld: (origins: string[]) => void = () => {}, consent?: ReleaseDecider): GuardedModel {
+  modelFor(scope: EgressScope, extra: () => SensitiveRecord[] = () => [], onWithheld: (origins: string[]) => void = () => {}, consent?: Releases): GuardedModel {
     const inner = this.model;
     if (inner.locality === 'local') return inner as GuardedModel;
     const records = this.records;
@@ -215,14 +180,12 @@ export class EgressGuard {
       async *stream(request: ChatRequest): AsyncIterable<ChatChunk> {
         // Read once per turn (every note of the project); what searches of this turn found is added per request.
         stored ??= records.list(scope);
-        const all = [...(await stored), ...extra()];
-        let index = new SensitiveIndex(all);
-        // ask in the moment: the items this request would show, released for the chat model only by their person's yes
-        if (consent?.asking) {
-          const items = itemsInRequest(request, index);
-          const released = items.length ? await consent.decide(items, { kind: 'chat', id: inner.id }) : new Set<string>();
-          if (released.size) index = new SensitiveIndex(all.filter((r) => !r.item || !released.has(r.item.id)));
-        }
+        // what a person let go in this turn (asked where the tools read it, by label) is not withheld again here
+        const service = { kind: 'chat' as const, id: inner.id };
+        const released = consent?.released(service) ?? new Set<string>();
+        const words = (consent?.releasedTexts(service) ?? []).map((t) => normalise(t).toLowerCase());
+        const kept = (r: SensitiveRecord) => !(r.item && released.has(r.item.id)) && !words.some((w) => w.includes(normalise(r.text).toLowerCase()));
+        const index = new SensitiveIndex([...(await stored), ...extra()].filter(kept));
         const { request: safe, withheld: origins } = scrubRequest(request, index);
         if (origins.length) report(origins);
         yield* inner.stream(safe);

@@ -87,10 +87,26 @@ export function blockItem(path: string, block: string, subject: string | undefin
 /** The item of a search hit that showed something sensitive: the record it shows, or its page, or the archived message. */
 export function foundItem(page: string, text: string): ConsentItem {
   const path = page.replace(/^notes\//, '');
-  const subject = pageSubject(path);
-  if (/\^r-[0-9a-f]{4,}\b/.test(text) || !page.startsWith('notes/')) return blockItem(path, text, subject);
-  const kind = kindOf(text);
+  if (!page.startsWith('notes/')) {
+    // an archive chunk: its speaker's, when it has one
+    const speaker = chunkSpeaker(text);
+    return { ...layerItem(path.replace(/\.md$/i, ''), text, speaker), name: speaker ? `${speaker}'s message` : 'archived messages' };
+  }
+  if (/\^r-[0-9a-f]{4,}\b/.test(text)) return blockItem(path, text, pageSubject(path));
+  return pageItem(path, text);
+}
+
+/** A page marked sensitive as a whole, as one item: its body and the names it goes by go together. */
+export function pageItem(path: string, body: string, category?: string): ConsentItem {
+  const kind = kindOf(body);
+  const subject = pageSubject(path, category);
   return { id: `page:${path}`, where: path.replace(/\.md$/i, ''), name: 'the whole page', ...(kind ? { kind } : {}), ...(subject ? { subject } : {}) };
+}
+
+/** The one speaker of an archive chunk (`### 10:02:00 · Ann · [↗](…)`), if it has exactly one. */
+export function chunkSpeaker(text: string): string | undefined {
+  const speakers = new Set([...text.matchAll(/^#{2,4}\s+\d{1,2}:\d{2}(?::\d{2})?\s+·\s+([^·\n]+?)\s+·/gm)].map((m) => m[1]?.trim() ?? ''));
+  return speakers.size === 1 ? [...speakers][0] : undefined;
 }
 
 function layerItem(file: string, text: string, subject: string | undefined): ConsentItem {
@@ -140,9 +156,7 @@ export function sensitiveRecords(store: ProjectStore, now: () => Date, privateSt
         if (!note) continue;
         const subject = pageSubject(note.path, note.category);
         if (note.sensitivity === 'sensitive') {
-          // the page as one item: its body and the names it goes by go together
-          const kind = kindOf(note.body);
-          const item: ConsentItem = { id: `page:${note.path}`, where: note.path.replace(/\.md$/i, ''), name: 'the whole page', ...(kind ? { kind } : {}), ...(subject ? { subject } : {}) };
+          const item = pageItem(note.path, note.body, note.category);
           out.push({ origin: SENSITIVE_PAGE, text: note.body, item });
           for (const name of pageNames(note)) out.push({ origin: SENSITIVE_PAGE, text: name, item });
         } else for (const block of markedBlocks(note.body)) out.push({ origin: note.path, text: block, item: blockItem(note.path, block, subject) });

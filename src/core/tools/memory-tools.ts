@@ -1,11 +1,24 @@
 /** Tools over the three memory layers and recall. */
 import { z } from 'zod';
 import { renderLayers } from '../private/private-search.js';
-import { recordIds, withoutSensitiveRecords } from '../inspector/record-view.js';
+import { recordIds } from '../inspector/record-view.js';
 import type { RecallHit } from '../ports/index.js';
 import { clip, defineTool } from './tool.js';
-import { releasableLayers } from '../privacy/sensitive-records.js';
+import { foundItem, releasableLayers } from '../privacy/sensitive-records.js';
 import { mayGo } from '../privacy/sensitivity.js';
+import { factLineEntries, NO_RELEASE, withReleasedLines, type Release } from '../privacy/release.js';
+
+/** The hits a hosted model may read: labelled passages and fact lines only where their person let them go (one question). */
+async function releasedHits(found: RecallHit[], release: Release): Promise<RecallHit[]> {
+  const labelled = (h: RecallHit) => !mayGo(h.sensitivity ? { sensitivity: h.sensitivity } : null, 'hosted');
+  const path = (h: RecallHit) => h.page.replace(/^notes\//, '');
+  const entries = found.flatMap((h) => (labelled(h) ? [{ item: foundItem(h.page, h.text), text: h.text }] : factLineEntries(h.text, path(h))));
+  const ok = entries.length ? await release(entries) : new Set<string>();
+  return found
+    .filter((h) => !labelled(h) || ok.has(foundItem(h.page, h.text).id))
+    .map((h) => (labelled(h) ? h : { ...h, text: withReleasedLines(h.text, path(h), ok) }))
+    .filter((h) => h.text.trim());
+}
 
 function where(h: RecallHit): string {
   const lines = h.lineStart > 0 ? `:${h.lineStart}-${h.lineEnd}` : '';
@@ -54,15 +67,9 @@ export const searchMemory = defineTool({
   }),
   async execute(args, ctx) {
     const found = await ctx.home.search(args.query, args.limit);
-    // sensitive records never reach a hosted model; a passage left empty is dropped
-    // a passage labelled sensitive (a page, a block, an archived message) is not served to a hosted model at all
-    const hits =
-      ctx.modelLocality === 'hosted'
-        ? found
-            .filter((h) => mayGo(h.sensitivity ? { sensitivity: h.sensitivity } : null, 'hosted'))
-            .map((h) => ({ ...h, text: withoutSensitiveRecords(h.text) }))
-            .filter((h) => h.text.trim())
-        : found;
+    // for a hosted model: a passage labelled sensitive (a page, a block, an archived message) is left out, and so
+    // are its fact lines labelled sensitive, unless their person let them go (asked in the moment); an empty passage is dropped
+    const hits = ctx.modelLocality === 'hosted' ? await releasedHits(found, ctx.release ?? NO_RELEASE) : found;
     const content = hits
       .map((h) => `[${where(h)}] (${age(h)}score ${h.score.toFixed(2)}; ${h.confidence !== undefined ? `confidence ${h.confidence.toFixed(2)}; ` : ''}${h.why.join('+')})${caveats(h)}\n${h.text}`)
       .join('\n\n');

@@ -1,9 +1,10 @@
 /** Tools over entity notes (Markdown pages under notes/). */
 import { z } from 'zod';
-import { recordIds, withoutHiddenRecords, withoutSensitiveRecords } from '../inspector/record-view.js';
+import { recordIds, withoutHiddenRecords } from '../inspector/record-view.js';
 import { clip, defineTool, type ToolContext, type ToolHome } from './tool.js';
 import { SENSITIVE_PAGE } from '../privacy/egress.js';
-import { markedBlocks } from '../privacy/sensitive-records.js';
+import { markedBlocks, pageItem } from '../privacy/sensitive-records.js';
+import { NO_RELEASE, releaseFactLines } from '../privacy/release.js';
 
 /** The project's notes; throws in a private conversation, which has none. */
 function shelf(ctx: ToolContext): NonNullable<ToolHome['notes']> {
@@ -42,11 +43,15 @@ export const readNote = defineTool({
     const notes = shelf(ctx);
     const note = await notes.read(path);
     if (!note) return { content: `no note at ${path}; use list_notes to see what exists`, summary: `no note ${path}` };
-    if (note.sensitivity === 'sensitive' && ctx.modelLocality === 'hosted') {
+    const hosted = ctx.modelLocality === 'hosted';
+    const release = ctx.release ?? NO_RELEASE;
+    // a whole page marked sensitive goes to a hosted model only when its person let it (asked in the moment)
+    const wholeReleased = note.sensitivity === 'sensitive' && hosted && (await release([{ item: pageItem(note.path, note.body, note.category), text: note.body }])).size > 0;
+    if (note.sensitivity === 'sensitive' && hosted && !wholeReleased) {
       return { content: `${note.path} is marked sensitive and is never sent to a hosted model; tell the user to open it themselves`, summary: `withheld sensitive ${note.path}` };
     }
     notes.used(note, 'view');
-    const body = ctx.modelLocality === 'hosted' ? withoutSensitiveRecords(withoutHiddenRecords(note.body)) : withoutHiddenRecords(note.body);
+    const body = hosted && !wholeReleased ? await releaseFactLines(withoutHiddenRecords(note.body), note.path, release) : withoutHiddenRecords(note.body);
     // a local model may read it; what it says next must not reach a hosted service
     if (note.sensitivity === 'sensitive') ctx.sawSensitive({ origin: SENSITIVE_PAGE, text: body });
     else for (const block of markedBlocks(body)) ctx.sawSensitive({ origin: note.path, text: block });

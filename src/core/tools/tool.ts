@@ -5,6 +5,7 @@ import type { Home } from '../home.js';
 import type { NoteShelf, ProjectGraph } from '../home-shelves.js';
 import type { Clock, Logger, ToolSpec } from '../ports/index.js';
 import type { SensitiveRecord } from '../privacy/egress.js';
+import type { Release } from '../privacy/release.js';
 import type { Asker, ReminderDesk } from '../time/reminder-desk.js';
 import type { CalendarDesk } from '../time/calendar.js';
 import type { MachineDesk } from '../machines/desk.js';
@@ -61,6 +62,11 @@ export interface ToolContext {
    * arguments. Absent: the front door cannot ask, so such a tool does not run.
    */
   confirm?: ToolConfirm;
+  /**
+   * Ask in the moment: which labelled items a hosted chat model may read in this turn (their
+   * person said yes). Absent or nobody to ask: none, and the tools withhold them as always.
+   */
+  release?: Release;
   /** Withholds what is sensitive in this turn's scope from text bound for a hosted tool server. */
   scrubForHosted?: (text: string) => Promise<string>;
   /** Reminders (and later the calendar) for the person asking, where a scheduler runs. */

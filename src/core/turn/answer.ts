@@ -106,6 +106,7 @@ export async function answer(deps: AnswerDeps, ask: Ask, history: LogEntry[]): P
       logger: ask.log,
       modelLocality: model.locality,
       sawSensitive: (r) => ask.found.push(r),
+      release: (entries) => ask.consent.decide(entries, { kind: 'chat', id: model.id }),
       tainted: ask.tainted,
       ...(ask.access?.confirm ? { confirm: ask.access.confirm } : {}),
       scrubForHosted: (text) => deps.egress.scrubText(egressScope(home), text),

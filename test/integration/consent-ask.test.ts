@@ -1,0 +1,200 @@
+/**
+ * Asking in the moment, on the real composition (buildApp) with a hosted chat model behind the
+ * scripted fake server: a project holds Ann's own health record and Bob's; the model searches
+ * memory for both. With CONSENT_MODE=ask, Ann is asked about her item only (never Bob's), and:
+ * once → her record goes out in that turn only and the next turn asks again; always → it goes
+ * without asking until revoked, across a restart; no, no answer in time, or Stop → nothing goes
+ * and the turn says what was held back. The question never reaches the model.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import type { Place } from '../../src/core/place.js';
+import { silentLogger } from '../../src/core/ports/index.js';
+import type { ConsentAnswer, ConsentRequest } from '../../src/core/privacy/consent.js';
+import type { Role } from '../../src/core/roles.js';
+import { buildApp } from '../../src/main.js';
+import { startFakeModelServer } from '../support/fake-model-server.js';
+import { writeNote } from '../support/camping-project.js';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+const ANN = 'CANARY-ANN-5d21 takes sumatriptan for migraines';
+const BOB = 'CANARY-BOB-8e40 has a hepatitis diagnosis';
+const project: Place = { kind: 'project', origin: { name: 'general', key: 'terminal:general' } };
+
+/** The hosted model: reads both pages once per turn, then answers. */
+function searcher() {
+  let call = 0;
+  return (request: { messages: { role: string }[] }) => {
+    const last = request.messages.at(-1);
+    if (last?.role === 'tool') return { text: 'Here is what I found.' };
+    call++;
+    return {
+      toolCalls: [
+        { id: `a${call}`, name: 'read_note', arguments: JSON.stringify({ path: 'People/Ann.md' }) },
+        { id: `b${call}`, name: 'read_note', arguments: JSON.stringify({ path: 'People/Bob.md' }) },
+      ],
+    };
+  };
+}
+
+async function start(dir: string, running?: Awaited<ReturnType<typeof startFakeModelServer>>) {
+  // the same model server after a restart (a grant is for one service: the model at its address)
+  const server = running ?? (await startFakeModelServer(searcher()));
+  if (!running) cleanups.push(() => server.close());
+  const config = loadConfig(
+    {
+      LLM_BASE_URL: server.url,
+      LLM_LOCALITY: 'hosted',
+      LLM_API_KEY: 'test-key',
+      LLM_MAX_RETRIES: '0',
+      EMBEDDER: 'builtin',
+      WATCH_PROJECTS: 'false',
+      CONSENT_MODE: 'ask',
+      CONSENT_TIMEOUT_MS: '5000',
+      PROJECTS_DIR: join(dir, 'projects'),
+      DATA_DIR: join(dir, 'data'),
+    },
+    dir,
+  );
+  const app = await buildApp(config, silentLogger);
+  let closed = false;
+  const close = async () => {
+    if (!closed) await app.close();
+    closed = true;
+  };
+  cleanups.push(close);
+  return { app, server, close };
+}
+
+async function setup() {
+  const dir = mkdtempSync(join(tmpdir(), 'charlie-consent-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  const t = await start(dir);
+  await t.app.assistant.settings.showMemory(project);
+  const root = join(dir, 'projects', 'general');
+  writeNote(root, 'People/Ann.md', `---\nschema: 1\ntitle: Ann\n---\n\n- Ann ${ANN}. [about:: medication] [sensitivity:: sensitive/phi] ^r-a11a11\n`);
+  writeNote(root, 'People/Bob.md', `---\nschema: 1\ntitle: Bob\n---\n\n- Bob ${BOB}. [about:: diagnosis] [sensitivity:: sensitive/phi] ^r-b22b22\n`);
+  return { dir, ...t };
+}
+
+interface Asked {
+  requests: ConsentRequest[];
+}
+
+function turn(app: Awaited<ReturnType<typeof buildApp>>, answer: ConsentAnswer | 'never', asked: Asked, options: { speaker?: string; id?: string; role?: Role; signal?: AbortSignal } = {}) {
+  const speaker = options.speaker ?? 'Ann';
+  return app.assistant.conversation.handle(
+    { place: project, speaker, text: 'what do you remember about me and Bob?', source: `terminal:${Date.now()}` },
+    {
+      ...(options.signal ? { signal: options.signal } : {}),
+      consent: {
+        person: { id: options.id ?? 'ann-1', name: speaker, role: options.role ?? 'member' },
+        shared: true,
+        ask: (request: ConsentRequest, signal: AbortSignal): Promise<ConsentAnswer> => {
+          asked.requests.push(request);
+          if (answer === 'never') return new Promise((resolve) => signal.addEventListener('abort', () => resolve('no'), { once: true }));
+          return Promise.resolve(answer);
+        },
+      },
+    },
+  );
+}
+
+const sent = (server: { requests: unknown[] }, from = 0) => JSON.stringify(server.requests.slice(from));
+
+describe('ask in the moment: the chat model', () => {
+  it('once: exactly her item goes out in that turn, never Bob’s; the next turn asks again; the question never reaches the model', async () => {
+    const t = await setup();
+    const asked: Asked = { requests: [] };
+    const out = await turn(t.app, 'once', asked);
+    expect(out.reason).toBe('done');
+    expect(asked.requests).toHaveLength(1);
+    const q = asked.requests[0]!;
+    // named without content: where, the record's attribute, the kind; only Ann's own item
+    expect(q.items.map((i) => [i.where, i.name, i.kind])).toEqual([['People/Ann', 'medication', 'phi']]);
+    expect(JSON.stringify(q)).not.toContain('sumatriptan');
+    expect(q.service.kind).toBe('chat');
+    expect(sent(t.server)).toContain(ANN);
+    expect(sent(t.server)).not.toContain(BOB);
+    expect(out.notices.join('\n')).toMatch(/sent to the chat model .* for this answer: People\/Ann › medication \(health\)/);
+    // the question and the notice are the person's, never the model's
+    expect(sent(t.server)).not.toMatch(/sent to the chat model|for this answer|held back/);
+
+    const before = t.server.requests.length;
+    await turn(t.app, 'no', asked);
+    expect(asked.requests).toHaveLength(2);
+    expect(sent(t.server, before)).not.toContain(ANN);
+    // "once" is in the ledger, as a used answer, not a standing one
+    const ledger = await t.app.assistant.privacy.consents('ann-1');
+    expect(ledger.map((g) => g.answer)).toEqual(['once']);
+  }, 60_000);
+
+  it('always: goes without asking until revoked, across a restart; revoke asks again', async () => {
+    const t = await setup();
+    const asked: Asked = { requests: [] };
+    await turn(t.app, 'always', asked);
+    expect(asked.requests).toHaveLength(1);
+    await t.close();
+
+    const again = await start(t.dir, t.server);
+    const n = again.server.requests.length;
+    await turn(again.app, 'no', asked);
+    expect(asked.requests).toHaveLength(1); // not asked: the standing "always" survived the restart
+    expect(sent(again.server, n)).toContain(ANN);
+    expect(sent(again.server, n)).not.toContain(BOB);
+
+    const [grant] = await again.app.assistant.privacy.consents('ann-1');
+    expect(grant?.answer).toBe('always');
+    // nobody else can revoke it
+    expect(await again.app.assistant.privacy.revokeConsent('bob-2', grant!.id)).toBe(false);
+    expect(await again.app.assistant.privacy.revokeConsent('ann-1', grant!.id)).toBe(true);
+    const m = again.server.requests.length;
+    await turn(again.app, 'no', asked);
+    expect(asked.requests).toHaveLength(2);
+    expect(sent(again.server, m)).not.toContain(ANN);
+  }, 60_000);
+
+  it('no, no answer in time, and Stop: nothing goes and the turn says what was held back', async () => {
+    const t = await setup();
+    const asked: Asked = { requests: [] };
+    const no = await turn(t.app, 'no', asked);
+    expect(sent(t.server)).not.toContain(ANN);
+    expect(no.notices.join('\n')).toMatch(/held back from the chat model .*People\/Ann › medication \(health\)/);
+
+    const n = t.server.requests.length;
+    const late = await turn(t.app, 'never', asked);
+    expect(late.reason).toBe('done');
+    expect(sent(t.server, n)).not.toContain(ANN);
+    expect(late.notices.join('\n')).toMatch(/held back/);
+
+    const stop = new AbortController();
+    const m = t.server.requests.length;
+    const stopped = turn(t.app, 'never', asked, { signal: stop.signal });
+    setTimeout(() => stop.abort(), 300);
+    const out = await stopped;
+    expect(['cancelled', 'done']).toContain(out.reason);
+    expect(sent(t.server, m)).not.toContain(ANN);
+    expect(await t.app.assistant.privacy.consents('ann-1')).toEqual([]);
+  }, 60_000);
+
+  it('whose data it is: Bob’s record is never Ann’s to release, even as an editor; a member cannot release a shared item; local lanes never ask', async () => {
+    const t = await setup();
+    const asked: Asked = { requests: [] };
+    await turn(t.app, 'always', asked, { speaker: 'Cara', id: 'cara-3', role: 'owner' });
+    // Charlie's owner may release shared items, but Ann's and Bob's records are theirs
+    expect(asked.requests).toHaveLength(0);
+    expect(sent(t.server)).not.toContain(ANN);
+    expect(sent(t.server)).not.toContain(BOB);
+    await turn(t.app, 'always', asked, { speaker: 'Bob', id: 'bob-2', role: 'member' });
+    expect(asked.requests.at(-1)?.items.map((i) => i.where)).toEqual(['People/Bob']);
+    expect(sent(t.server)).toContain(BOB);
+    expect(sent(t.server)).not.toContain(ANN);
+  }, 60_000);
+});
