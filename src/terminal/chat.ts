@@ -17,6 +17,9 @@ import { reportText } from '../core/reflection/reflection.js';
 import { parseTargetToken, targetToken } from '../core/inspector/tombstones.js';
 import { whyText } from '../core/inspector/why.js';
 import type { ToolConfirm } from '../core/tools/tool.js';
+import type { ConsentAccess } from '../core/privacy/consent.js';
+import { consentModeLine, privacyCommand, PRIVACY_HELP } from '../core/privacy/consent-commands.js';
+import { LineReader, terminalConsent } from './consent.js';
 import { eventLine, palette, renderMemory, type Palette } from './render.js';
 import type { ReminderDesk } from '../core/time/reminder-desk.js';
 import type { CalendarDesk } from '../core/time/calendar.js';
@@ -53,7 +56,7 @@ export interface TerminalOptions {
   sync?: SyncEngine | null;
 }
 
-export const HELP = `commands: /memory show · /memory forget [ITEM] [--messages] · /memory candidates · /memory promote KEY · /memory review · /memory hold ID · /memory why FACT · /memory reflect · /memory ingest · /memory restore [PAGE [VERSION]] · /project style TEXT · /project distill · /search QUERY · ${REMIND_HELP} · ${CALENDAR_HELP} · ${MACHINES_HELP} · /sync status · /help · /quit`;
+export const HELP = `commands: /memory show · /memory forget [ITEM] [--messages] · /memory candidates · /memory promote KEY · /memory review · /memory hold ID · /memory why FACT · /memory reflect · /memory ingest · /memory restore [PAGE [VERSION]] · /project style TEXT · /project distill · /search QUERY · ${REMIND_HELP} · ${CALENDAR_HELP} · ${MACHINES_HELP} · ${PRIVACY_HELP} · /sync status · /help · /quit`;
 
 function modelsLine(assistant: Pick<AssistantApi, 'lanes'>): string {
   return assistant.lanes().map(describeLane).join('\n');
@@ -71,14 +74,20 @@ export async function runTerminal(o: TerminalOptions): Promise<void> {
   const closeOutbox = o.time?.outbox.open(write);
   const rl = createInterface({ input: o.input, terminal: o.interactive, crlfDelay: Infinity });
   // one reader for both the chat and the y/N of a tool confirmation in the middle of a turn
-  const lines = rl[Symbol.asyncIterator]();
+  const lines = new LineReader(rl[Symbol.asyncIterator]());
   const confirm = confirmer(lines, p, write);
+  const consent = terminalConsent(o.userName, lines, p, write);
   const prompt = () => {
     if (o.interactive) write(p.bold('you › '));
   };
   prompt();
-  for (let next = await lines.next(); !next.done; next = await lines.next()) {
+  for (let next = await lines.read(); !next.done; next = await lines.read()) {
     const line = next.value.trim();
+    if (lines.lateAnswer(line)) {
+      write(p.dim('(that answer came too late: it was held back)\n'));
+      prompt();
+      continue;
+    }
     if (!line) {
       prompt();
       continue;
@@ -89,11 +98,12 @@ export async function runTerminal(o: TerminalOptions): Promise<void> {
       else if (line === '/remind' || line.startsWith('/remind ')) write(`${await remindCommand(line.slice('/remind'.length), o.time?.desk, place, o.userName, o.time?.brief)}\n`);
       else if (line === '/calendar' || line.startsWith('/calendar ')) write(`${await calendarCommand(line.slice('/calendar'.length), o.time?.calendar, place, o.userName)}\n`);
       else if (line === '/machines' || line.startsWith('/machines ')) write(`${await machinesCommand(line.slice('/machines'.length), o.machines, place, askerFor(place, o.userName))}\n`);
+      else if (line === '/privacy' || line.startsWith('/privacy ')) write(`${await privacyCommand(line.slice('/privacy'.length), o.assistant.privacy, consent.person.id)}\n`);
       else if (line === '/memory ingest') write(`${await ingestStatusReply(o, place)}\n`);
       else if (line === '/sync status' || line === '/sync')
         write(`${o.sync ? renderSyncStatus(await o.sync.status()) : 'sync is off: set SYNC_REMOTE and run `npm run sync -- setup` (docs/sync.md)'}\n`);
       else if (line.startsWith('/')) write(`${await command(line, o.assistant, place, p, o.userName)}\n`);
-      else await turn(line, o, place, p, write, confirm);
+      else await turn(line, o, place, p, write, { confirm, consent });
     } catch (error) {
       write(p.warn(`! ${errorMessage(error)}\n`));
     }
@@ -119,23 +129,24 @@ function helpText(o: TerminalOptions): string {
   return [
     HELP,
     modelsLine(o.assistant),
+    consentModeLine(o.assistant.privacy.consentMode()),
     ...(services.length ? ['services:', ...services.map((s) => `  ${s}`)] : []),
     ...(servers.length ? ['tool servers:', ...servers.map((s) => `  ${s}`)] : []),
   ].join('\n');
 }
 
 /** Asks y/N before a tool with side effects runs, showing exactly what it will be sent. */
-function confirmer(lines: AsyncIterator<string>, p: Palette, write: (s: string) => void): ToolConfirm {
+function confirmer(lines: LineReader, p: Palette, write: (s: string) => void): ToolConfirm {
   return async (request) => {
     write(p.warn(`  ? ${request.server} › ${request.tool} ${JSON.stringify(request.args)}\n    (${request.reason}) run it? [y/N] `));
-    const answer = await lines.next();
+    const answer = await lines.read();
     const yes = !answer.done && /^\s*y(es)?\s*$/i.test(answer.value);
     write(p.dim(yes ? '    allowed\n' : '    refused\n'));
     return yes;
   };
 }
 
-async function turn(text: string, o: TerminalOptions, place: Place, p: Palette, write: (s: string) => void, confirm: ToolConfirm): Promise<void> {
+async function turn(text: string, o: TerminalOptions, place: Place, p: Palette, write: (s: string) => void, ask: { confirm: ToolConfirm; consent: ConsentAccess }): Promise<void> {
   let streamed = '';
   let atLineStart = true;
   const onEvent = (event: TurnEvent) => {
@@ -153,7 +164,10 @@ async function turn(text: string, o: TerminalOptions, place: Place, p: Palette, 
       atLineStart = true;
     }
   };
-  const outcome = await o.assistant.conversation.handle({ place, speaker: o.userName, text, source: `terminal:${Date.now()}`, mode: 'text' }, { onEvent, tools: { user: { owner: true }, confirm } });
+  const outcome = await o.assistant.conversation.handle(
+    { place, speaker: o.userName, text, source: `terminal:${Date.now()}`, mode: 'text' },
+    { onEvent, tools: { user: { owner: true }, confirm: ask.confirm }, consent: ask.consent },
+  );
   // Whatever the stream did not show (an apology, a deadline note) is printed at the end.
   const rest = outcome.reply.startsWith(streamed) ? outcome.reply.slice(streamed.length) : streamed ? '' : outcome.reply;
   if (rest.trim()) write(`${streamed ? '\n' : p.bold(`${o.assistantName} › `)}${rest.trim()}`);

@@ -6,83 +6,18 @@
  * without asking until revoked, across a restart; no, no answer in time, or Stop → nothing goes
  * and the turn says what was held back. The question never reaches the model.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import type { Place } from '../../src/core/place.js';
-import { silentLogger } from '../../src/core/ports/index.js';
 import type { ConsentAnswer, ConsentRequest } from '../../src/core/privacy/consent.js';
 import type { Role } from '../../src/core/roles.js';
-import { buildApp } from '../../src/main.js';
-import { startFakeModelServer } from '../support/fake-model-server.js';
-import { writeNote } from '../support/camping-project.js';
+import type { buildApp } from '../../src/main.js';
+import { ANN, BOB, project, setup as setupProject, start } from '../support/consent-project.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-const ANN = 'CANARY-ANN-5d21 takes sumatriptan for migraines';
-const BOB = 'CANARY-BOB-8e40 has a hepatitis diagnosis';
-const project: Place = { kind: 'project', origin: { name: 'general', key: 'terminal:general' } };
-
-/** The hosted model: reads both pages once per turn, then answers. */
-function searcher() {
-  let call = 0;
-  return (request: { messages: { role: string }[] }) => {
-    const last = request.messages.at(-1);
-    if (last?.role === 'tool') return { text: 'Here is what I found.' };
-    call++;
-    return {
-      toolCalls: [
-        { id: `a${call}`, name: 'read_note', arguments: JSON.stringify({ path: 'People/Ann.md' }) },
-        { id: `b${call}`, name: 'read_note', arguments: JSON.stringify({ path: 'People/Bob.md' }) },
-      ],
-    };
-  };
-}
-
-async function start(dir: string, running?: Awaited<ReturnType<typeof startFakeModelServer>>) {
-  // the same model server after a restart (a grant is for one service: the model at its address)
-  const server = running ?? (await startFakeModelServer(searcher()));
-  if (!running) cleanups.push(() => server.close());
-  const config = loadConfig(
-    {
-      LLM_BASE_URL: server.url,
-      LLM_LOCALITY: 'hosted',
-      LLM_API_KEY: 'test-key',
-      LLM_MAX_RETRIES: '0',
-      EMBEDDER: 'builtin',
-      WATCH_PROJECTS: 'false',
-      CONSENT_MODE: 'ask',
-      CONSENT_TIMEOUT_MS: '5000',
-      PROJECTS_DIR: join(dir, 'projects'),
-      DATA_DIR: join(dir, 'data'),
-    },
-    dir,
-  );
-  const app = await buildApp(config, silentLogger);
-  let closed = false;
-  const close = async () => {
-    if (!closed) await app.close();
-    closed = true;
-  };
-  cleanups.push(close);
-  return { app, server, close };
-}
-
-async function setup() {
-  const dir = mkdtempSync(join(tmpdir(), 'charlie-consent-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  const t = await start(dir);
-  await t.app.assistant.settings.showMemory(project);
-  const root = join(dir, 'projects', 'general');
-  writeNote(root, 'People/Ann.md', `---\nschema: 1\ntitle: Ann\n---\n\n- Ann ${ANN}. [about:: medication] [sensitivity:: sensitive/phi] ^r-a11a11\n`);
-  writeNote(root, 'People/Bob.md', `---\nschema: 1\ntitle: Bob\n---\n\n- Bob ${BOB}. [about:: diagnosis] [sensitivity:: sensitive/phi] ^r-b22b22\n`);
-  return { dir, ...t };
-}
+const setup = () => setupProject(cleanups);
 
 interface Asked {
   requests: ConsentRequest[];
@@ -143,7 +78,7 @@ describe('ask in the moment: the chat model', () => {
     expect(asked.requests).toHaveLength(1);
     await t.close();
 
-    const again = await start(t.dir, t.server);
+    const again = await start(t.dir, cleanups, t.server);
     const n = again.server.requests.length;
     await turn(again.app, 'no', asked);
     expect(asked.requests).toHaveLength(1); // not asked: the standing "always" survived the restart
