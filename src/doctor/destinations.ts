@@ -13,6 +13,7 @@ import { SqliteJobStore } from '../storage/job-store.js';
 import { calendarServers, type CalendarServer } from '../core/time/calendar-servers.js';
 import { ok, warn, type Part } from './check.js';
 import { localityReason } from './lane.js';
+import { consentModeLine } from '../core/privacy/consent-commands.js';
 
 const where = (url: string, setting: 'auto' | 'local' | 'hosted', env: string) => (localityReason(url, setting, env).local ? ('local' as const) : ('hosted' as const));
 
@@ -61,10 +62,14 @@ export function privacyPart(config: Config): Part {
   const lines = describeDestinations(list);
   return {
     name: 'privacy',
-    checks: list.map((d, i) => ({
-      name: `privacy: ${d.kind}`,
-      run: async () => (d.locality === 'local' ? ok(lines[i] ?? '') : warn(lines[i] ?? '', `this service is outside this machine; point it at a local server, or ${envOf(d.kind)} if it is yours`)),
-    })),
+    checks: [
+      ...list.map((d, i) => ({
+        name: `privacy: ${d.kind}`,
+        run: async () => (d.locality === 'local' ? ok(lines[i] ?? '') : warn(lines[i] ?? '', `this service is outside this machine; point it at a local server, or ${envOf(d.kind)} if it is yours`)),
+      })),
+      // which way asking in the moment goes (docs/privacy.md)
+      { name: 'privacy: consent', run: async () => ok(consentModeLine(config.CONSENT_MODE)) },
+    ],
   };
 }
 

@@ -16,6 +16,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import type { Place } from '../../src/core/place.js';
+import type { HandleOptions } from '../../src/core/assistant-api.js';
+import { CONSENT_MODES, type ConsentMode, type ConsentRequest } from '../../src/core/privacy/consent.js';
 import { DESTINATIONS, type DestinationKind } from '../../src/core/privacy/destinations.js';
 import { guardSpeech } from '../../src/core/privacy/egress.js';
 import { silentLogger, type TextToSpeech } from '../../src/core/ports/index.js';
@@ -214,7 +216,7 @@ const DRIVERS: Record<Exclude<DestinationKind, 'memory'>, (a: After) => string> 
 
 const leaks = (sent: string) => Object.entries(C).filter(([, c]) => sent.includes(c));
 
-function config(dir: string, chat: FakeModelServer, memory: FakeModelServer, hosted: boolean, embedder?: FakeModelServer) {
+function config(dir: string, chat: FakeModelServer, memory: FakeModelServer, hosted: boolean, embedder?: FakeModelServer, consent: ConsentMode = 'withhold') {
   return loadConfig(
     {
       LLM_BASE_URL: chat.url,
@@ -231,6 +233,7 @@ function config(dir: string, chat: FakeModelServer, memory: FakeModelServer, hos
       TURN_MAX_STEPS: '8',
       TURN_MAX_TOOL_CALLS: '60',
       WEB_PORT: '0',
+      CONSENT_MODE: consent,
       PROJECTS_DIR: join(dir, 'projects'),
       DATA_DIR: join(dir, 'data'),
     },
@@ -249,108 +252,121 @@ describe('labels travel with the text: no hosted destination gets a labelled tex
     expect(builtinTools().filter((t) => !(t.name in PROBES))).toEqual([]);
   });
 
-  it('plants every kind with local models, restarts, and serves every hosted destination', async () => {
-    const dir = tempDir();
-    const root = join(dir, 'projects', 'general');
-    const dataDir = join(dir, 'data');
-    mkdirSync(dataDir, { recursive: true });
-    const clinic = await startRecordingMcpServer(() => `Letter from the clinic: your lab results value ${C['mcp-result']} (was 4.1).`);
-    const remote = await startRecordingMcpServer();
-    const local = await startFakeModelServer(planter());
-    const memory = await startFakeModelServer(lane());
-    cleanups.push(
-      () => clinic.close(),
-      () => remote.close(),
-      () => local.close(),
-      () => memory.close(),
-    );
-    writeFileSync(join(dataDir, 'mcp.json'), JSON.stringify({ mcpServers: { clinic: { url: clinic.url, locality: 'local' }, remote: { url: remote.url, locality: 'hosted' } } }));
-
-    // ── before the restart: local models write every labelled kind ──
-    const first = await buildApp(config(dir, local, memory, false), silentLogger);
-    let firstOpen = true;
-    cleanups.push(() => (firstOpen ? first.close() : undefined));
-    await first.store.ensureProject(project.origin);
-    writeNote(root, 'People/Bob.md', `---\nschema: 1\ntitle: Bob\nsensitivity: sensitive\n---\n\n### 2026-11-20\n\nBob keeps locker code ${C.reply} in the blue cabinet.\n`);
-    writeNote(root, 'People/Alice.md', `---\nschema: 1\ntitle: Alice\nsensitivity: personal\n---\n\n### 2026-11-20\n\nAlice is a friend from climbing.\n\n## Related\n- [[People/Bob]] (friend)\n`);
-    const replies: string[] = [];
-    for (const p of Object.values(PLANTINGS)) {
-      const out = await first.assistant.conversation.handle(
-        { place: p.place, speaker: p.place.kind === 'private' ? 'Dana' : 'Alice', text: p.text, source: 'terminal:1' },
-        { tools: { user: { owner: true } } },
+  // with CONSENT_MODE=ask every question is answered no (asked: the person is really asked, about items, and says no)
+  it.each(CONSENT_MODES)(
+    'plants every kind with local models, restarts, and serves every hosted destination (consent: %s)',
+    async (mode) => {
+      const questions: ConsentRequest[] = [];
+      const consent = (id: string, name: string): Pick<HandleOptions, 'consent'> =>
+        mode === 'ask' ? { consent: { person: { id, name, role: 'owner' }, shared: true, ask: (request) => (questions.push(request), Promise.resolve('no')) } } : {};
+      const dir = tempDir();
+      const root = join(dir, 'projects', 'general');
+      const dataDir = join(dir, 'data');
+      mkdirSync(dataDir, { recursive: true });
+      const clinic = await startRecordingMcpServer(() => `Letter from the clinic: your lab results value ${C['mcp-result']} (was 4.1).`);
+      const remote = await startRecordingMcpServer();
+      const local = await startFakeModelServer(planter());
+      const memory = await startFakeModelServer(lane());
+      cleanups.push(
+        () => clinic.close(),
+        () => remote.close(),
+        () => local.close(),
+        () => memory.close(),
       );
-      expect(out.reason).not.toBe('error');
-      replies.push(out.reply);
-    }
-    // the paraphrased replies did carry the canaries (a local model may read them)
-    expect(replies.join('\n')).toContain(C.reply);
-    expect(replies.join('\n')).toContain(C['mcp-result']);
-    await first.assistant.idle();
-    await first.close();
-    firstOpen = false;
-    // the labels are in the Markdown, with the text
-    const log = readFileSync(join(root, 'log', `${new Date().toISOString().slice(0, 10)}.md`), 'utf8');
-    expect(log).toMatch(new RegExp(`${C['archive-message']} for my migraines\\n\\[sensitivity:: sensitive/phi\\]`));
-    expect(log).toMatch(new RegExp(`${C.reply}, as far as I know\\.\\n\\[sensitivity:: sensitive`));
-    // the summary the lane wrote from the labelled message carries the label
-    expect(readFileSync(join(root, 'project.md'), 'utf8')).toMatch(new RegExp(`${C.summary}[^]*\\[sensitivity:: sensitive/phi\\]`));
+      writeFileSync(join(dataDir, 'mcp.json'), JSON.stringify({ mcpServers: { clinic: { url: clinic.url, locality: 'local' }, remote: { url: remote.url, locality: 'hosted' } } }));
 
-    // ── after the restart: everything hosted ──
-    const chat = await startFakeModelServer(adversary());
-    const embedder = await startFakeModelServer([]);
-    const calendar = await startRecordingCalDavServer();
-    cleanups.push(
-      () => chat.close(),
-      () => embedder.close(),
-      () => calendar.close(),
-    );
-    const app = await buildApp(config(dir, chat, memory, true, embedder), silentLogger);
-    cleanups.push(() => app.close());
-    expect(app.time.calendar.subscribe(askerFor(project, 'Alice'), { name: 'Family', kind: 'caldav', url: calendar.collection }).ok).toBe(true);
-    expect(app.time.calendar.servers().map((s) => s.locality)).toEqual(['hosted']);
-    await app.store.ensureProject(hobbies.origin);
-    const after: After = { chat, embedder, remote, calendar, voice: [], client: [] };
-    await app.assistant.conversation.handle(
-      { place: project, speaker: 'Alice', text: 'Tell me everything you know about me, Bob and the clinic', source: 'terminal:2' },
-      { tools: { user: { owner: true } } },
-    );
-    // the person says yes to every event the model proposed, in their next message
-    await app.assistant.conversation.handle({ place: project, speaker: 'Alice', text: YES, source: 'terminal:3' }, { tools: { user: { owner: true } } });
-    // the turns above drew on sensitive memory, so they wrote nothing to the hosted calendar; one in a
-    // project that holds nothing sensitive does (the driver's control)
-    expect(app.time.calendar.subscribe(askerFor(hobbies, 'Alice'), { name: 'Family', kind: 'caldav', url: calendar.collection }).ok).toBe(true);
-    await app.assistant.conversation.handle({ place: hobbies, speaker: 'Alice', text: ASK_ORDINARY, source: 'terminal:4' }, { tools: { user: { owner: true } } });
-    await app.assistant.conversation.handle({ place: hobbies, speaker: 'Alice', text: YES_ORDINARY, source: 'terminal:5' }, { tools: { user: { owner: true } } });
-    await app.assistant.conversation.handle({ place: dm, speaker: 'Dana', text: 'what do you remember about my evenings?', source: 'dm:2' });
-    await app.assistant.memory.searchMemory(project, 'migraines headaches blue cabinet clinic');
-    // Read aloud of every earlier reply, as the web does it (no place, nothing in memory from before)
-    const spokenLocally: string[] = [];
-    const recorder = (id: string, locality: 'local' | 'hosted', sink: string[], localVoice?: TextToSpeech): TextToSpeech => ({
-      id,
-      locality,
-      ...(localVoice ? { localVoice } : {}),
-      synthesize: async (text) => (sink.push(text), { mime: 'audio/wav', data: new Uint8Array() }),
-    });
-    const online = guardSpeech(recorder('edge', 'hosted', after.voice, recorder('espeak', 'local', spokenLocally)), (text) => app.assistant.conversation.speechMustStayLocal(null, text));
-    for (const reply of replies) await online.synthesize(reply);
-    expect(spokenLocally.join('\n')).toContain(C.reply);
-    // an ordinary sentence still goes to the online voice
-    await online.synthesize('The weather is fine today.');
-    // a hosted client of Charlie's MCP server, every tool it lists
-    const served = await callEveryMemoryTool(app, SERVER_PROBES);
-    expect(served.tools.filter((t) => !(t in SERVER_PROBES))).toEqual([]);
-    after.client.push(...served.outputs);
+      // ── before the restart: local models write every labelled kind ──
+      const first = await buildApp(config(dir, local, memory, false), silentLogger);
+      let firstOpen = true;
+      cleanups.push(() => (firstOpen ? first.close() : undefined));
+      await first.store.ensureProject(project.origin);
+      writeNote(root, 'People/Bob.md', `---\nschema: 1\ntitle: Bob\nsensitivity: sensitive\n---\n\n### 2026-11-20\n\nBob keeps locker code ${C.reply} in the blue cabinet.\n`);
+      writeNote(root, 'People/Alice.md', `---\nschema: 1\ntitle: Alice\nsensitivity: personal\n---\n\n### 2026-11-20\n\nAlice is a friend from climbing.\n\n## Related\n- [[People/Bob]] (friend)\n`);
+      const replies: string[] = [];
+      for (const p of Object.values(PLANTINGS)) {
+        const out = await first.assistant.conversation.handle(
+          { place: p.place, speaker: p.place.kind === 'private' ? 'Dana' : 'Alice', text: p.text, source: 'terminal:1' },
+          { tools: { user: { owner: true } } },
+        );
+        expect(out.reason).not.toBe('error');
+        replies.push(out.reply);
+      }
+      // the paraphrased replies did carry the canaries (a local model may read them)
+      expect(replies.join('\n')).toContain(C.reply);
+      expect(replies.join('\n')).toContain(C['mcp-result']);
+      await first.assistant.idle();
+      await first.close();
+      firstOpen = false;
+      // the labels are in the Markdown, with the text
+      const log = readFileSync(join(root, 'log', `${new Date().toISOString().slice(0, 10)}.md`), 'utf8');
+      expect(log).toMatch(new RegExp(`${C['archive-message']} for my migraines\\n\\[sensitivity:: sensitive/phi\\]`));
+      expect(log).toMatch(new RegExp(`${C.reply}, as far as I know\\.\\n\\[sensitivity:: sensitive`));
+      // the summary the lane wrote from the labelled message carries the label
+      expect(readFileSync(join(root, 'project.md'), 'utf8')).toMatch(new RegExp(`${C.summary}[^]*\\[sensitivity:: sensitive/phi\\]`));
 
-    // each destination was reached with ordinary text, and got no canary
-    expect(DRIVERS.chat(after)).toContain('friend from climbing');
-    expect(DRIVERS.embedder(after)).toContain('climbing');
-    expect(after.voice.length).toBeGreaterThan(0);
-    expect(DRIVERS['mcp-client'](after)).toContain('People/Alice.md');
-    expect(DRIVERS.calendar(after)).toMatch(new RegExp(`PUT [^]*SUMMARY:${ORDINARY_EVENT}`));
-    // every destination at once, so a leak names each destination it reached
-    const reached = Object.fromEntries(Object.entries(DRIVERS).map(([kind, read]) => [kind, leaks(read(after)).map(([k]) => k)]));
-    expect(reached).toEqual(Object.fromEntries(Object.keys(DRIVERS).map((kind) => [kind, []])));
-  }, 120_000);
+      // ── after the restart: everything hosted ──
+      const chat = await startFakeModelServer(adversary());
+      const embedder = await startFakeModelServer([]);
+      const calendar = await startRecordingCalDavServer();
+      cleanups.push(
+        () => chat.close(),
+        () => embedder.close(),
+        () => calendar.close(),
+      );
+      const app = await buildApp(config(dir, chat, memory, true, embedder, mode), silentLogger);
+      cleanups.push(() => app.close());
+      expect(app.time.calendar.subscribe(askerFor(project, 'Alice'), { name: 'Family', kind: 'caldav', url: calendar.collection }).ok).toBe(true);
+      expect(app.time.calendar.servers().map((s) => s.locality)).toEqual(['hosted']);
+      await app.store.ensureProject(hobbies.origin);
+      const after: After = { chat, embedder, remote, calendar, voice: [], client: [] };
+      await app.assistant.conversation.handle(
+        { place: project, speaker: 'Alice', text: 'Tell me everything you know about me, Bob and the clinic', source: 'terminal:2' },
+        { tools: { user: { owner: true } }, ...consent('alice', 'Alice') },
+      );
+      // the person says yes to every event the model proposed, in their next message
+      await app.assistant.conversation.handle({ place: project, speaker: 'Alice', text: YES, source: 'terminal:3' }, { tools: { user: { owner: true } }, ...consent('alice', 'Alice') });
+      // the turns above drew on sensitive memory, so they wrote nothing to the hosted calendar; one in a
+      // project that holds nothing sensitive does (the driver's control)
+      expect(app.time.calendar.subscribe(askerFor(hobbies, 'Alice'), { name: 'Family', kind: 'caldav', url: calendar.collection }).ok).toBe(true);
+      await app.assistant.conversation.handle({ place: hobbies, speaker: 'Alice', text: ASK_ORDINARY, source: 'terminal:4' }, { tools: { user: { owner: true } }, ...consent('alice', 'Alice') });
+      await app.assistant.conversation.handle({ place: hobbies, speaker: 'Alice', text: YES_ORDINARY, source: 'terminal:5' }, { tools: { user: { owner: true } }, ...consent('alice', 'Alice') });
+      await app.assistant.conversation.handle({ place: dm, speaker: 'Dana', text: 'what do you remember about my evenings?', source: 'dm:2' }, consent(dm.kind === 'private' ? dm.userId : '', 'Dana'));
+      await app.assistant.memory.searchMemory(project, 'migraines headaches blue cabinet clinic');
+      // Read aloud of every earlier reply, as the web does it (no place, nothing in memory from before)
+      const spokenLocally: string[] = [];
+      const recorder = (id: string, locality: 'local' | 'hosted', sink: string[], localVoice?: TextToSpeech): TextToSpeech => ({
+        id,
+        locality,
+        ...(localVoice ? { localVoice } : {}),
+        synthesize: async (text) => (sink.push(text), { mime: 'audio/wav', data: new Uint8Array() }),
+      });
+      const online = guardSpeech(recorder('edge', 'hosted', after.voice, recorder('espeak', 'local', spokenLocally)), (text) => app.assistant.conversation.speechMustStayLocal(null, text));
+      for (const reply of replies) await online.synthesize(reply);
+      expect(spokenLocally.join('\n')).toContain(C.reply);
+      // an ordinary sentence still goes to the online voice
+      await online.synthesize('The weather is fine today.');
+      // a hosted client of Charlie's MCP server, every tool it lists
+      const served = await callEveryMemoryTool(app, SERVER_PROBES);
+      expect(served.tools.filter((t) => !(t in SERVER_PROBES))).toEqual([]);
+      after.client.push(...served.outputs);
+
+      // each destination was reached with ordinary text, and got no canary
+      expect(DRIVERS.chat(after)).toContain('friend from climbing');
+      expect(DRIVERS.embedder(after)).toContain('climbing');
+      expect(after.voice.length).toBeGreaterThan(0);
+      expect(DRIVERS['mcp-client'](after)).toContain('People/Alice.md');
+      expect(DRIVERS.calendar(after)).toMatch(new RegExp(`PUT [^]*SUMMARY:${ORDINARY_EVENT}`));
+      // every destination at once, so a leak names each destination it reached
+      const reached = Object.fromEntries(Object.entries(DRIVERS).map(([kind, read]) => [kind, leaks(read(after)).map(([k]) => k)]));
+      expect(reached).toEqual(Object.fromEntries(Object.keys(DRIVERS).map((kind) => [kind, []])));
+      if (mode === 'ask') {
+        // the person was asked, about items named without their content, and never by the model's request
+        expect(questions.length).toBeGreaterThan(0);
+        expect(leaks(JSON.stringify(questions))).toEqual([]);
+      } else expect(questions).toEqual([]);
+    },
+    120_000,
+  );
 
   it("a tainted turn's search question, reworded from what it read, gets no hosted vector", async () => {
     const dir = tempDir();

@@ -7,7 +7,11 @@
 import type { Locality } from '../ports/index.js';
 
 export const DESTINATIONS = {
-  chat: { what: 'the chat model', receives: 'the conversation, tool results and the memory it asks for', guard: 'sensitive records are withheld (the egress guard)' },
+  chat: {
+    what: 'the chat model',
+    receives: 'the conversation, tool results and the memory it asks for',
+    guard: 'sensitive records are withheld (the egress guard), unless their person says yes when asked (CONSENT_MODE=ask)',
+  },
   memory: { what: 'the memory model', receives: 'everything it distils, reviews and reflects on', guard: 'accepts only a local model, by type' },
   embedder: { what: 'the embedder', receives: 'chunks of notes and the archive, and search questions', guard: 'sensitive chunks and questions are not sent (found by keywords only)' },
   'speech-to-text': { what: 'speech to text', receives: "the speaker's own voice", guard: 'only audio of the person speaking; no memory is sent' },
