@@ -330,7 +330,7 @@ describe('labels travel with the text: no hosted destination gets a labelled tex
       expect(app.time.calendar.subscribe(askerFor(hobbies, 'Alice'), { name: 'Family', kind: 'caldav', url: calendar.collection }).ok).toBe(true);
       await app.assistant.conversation.handle({ place: hobbies, speaker: 'Alice', text: ASK_ORDINARY, source: 'terminal:4' }, { tools: { user: { owner: true } }, ...consent('alice', 'Alice') });
       await app.assistant.conversation.handle({ place: hobbies, speaker: 'Alice', text: YES_ORDINARY, source: 'terminal:5' }, { tools: { user: { owner: true } }, ...consent('alice', 'Alice') });
-      await app.assistant.conversation.handle({ place: dm, speaker: 'Dana', text: 'what do you remember about my evenings?', source: 'dm:2' }, consent(dm.kind === 'private' ? dm.userId : '', 'Dana'));
+      await app.assistant.conversation.handle({ place: dm, speaker: 'Dana', text: 'what do you remember about my evenings?', source: 'dm:2' }, consent('111', 'Dana'));
       await app.assistant.memory.searchMemory(project, 'migraines headaches blue cabinet clinic');
       // Read aloud of every earlier reply, as the web does it (no place, nothing in memory from before)
       const spokenLocally: string[] = [];
