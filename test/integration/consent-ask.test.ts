@@ -133,3 +133,32 @@ describe('ask in the moment: the chat model', () => {
     expect(sent(t.server)).not.toContain(ANN);
   }, 60_000);
 });
+
+describe('ask in the moment: the message itself and the history', () => {
+  it('a labelled message is its speaker’s item: once → the model reads it; no → a placeholder; the history asks again', async () => {
+    const t = await setup();
+    const asked: ConsentRequest[] = [];
+    const say = (text: string, answer: ConsentAnswer, speaker = 'Ann', id = 'ann-1') =>
+      t.app.assistant.conversation.handle(
+        { place: project, speaker, text, source: `terminal:${Date.now()}` },
+        { consent: { person: { id, name: speaker, role: 'member' }, shared: true, ask: (r) => (asked.push(r), Promise.resolve(answer)) } },
+      );
+    const MESSAGE = 'I take CANARY-MSG-77c1 sumatriptan for my migraines';
+    await say(MESSAGE, 'once');
+    expect(asked[0]?.items.map((i) => i.name)).toEqual([expect.stringMatching(/^Ann's message at \d\d:\d\d$/)]);
+    expect(asked[0]?.items[0]?.kind).toBe('phi');
+    const first = t.server.requests.length;
+    expect(sent(t.server)).toContain('CANARY-MSG-77c1');
+    // the next turn: the message is in the history, asked about again; no → withheld
+    await say('and what else?', 'no');
+    expect(asked.length).toBeGreaterThanOrEqual(2);
+    expect(sent(t.server, first)).not.toContain('CANARY-MSG-77c1');
+    expect(sent(t.server, first)).toContain('[withheld: a message marked sensitive]');
+    // Bob cannot release Ann's message
+    const n = asked.length;
+    const m = t.server.requests.length;
+    await say('what did Ann say?', 'always', 'Bob', 'bob-2');
+    expect(asked.slice(n).flatMap((r) => r.items.map((i) => i.name ?? ''))).not.toContainEqual(expect.stringMatching(/^Ann's message/));
+    expect(sent(t.server, m)).not.toContain('CANARY-MSG-77c1');
+  }, 60_000);
+});

@@ -13,7 +13,7 @@
  * path is its title, and the title can repeat what makes it sensitive.
  */
 import { SENSITIVE_PAGE, type EgressScope, type SensitiveRecord, type SensitiveRecords } from './egress.js';
-import type { MemoryLayers, PrivateRecords, PrivateStore, ProjectStore } from '../ports/index.js';
+import type { LogEntry, MemoryLayers, PrivateRecords, PrivateStore, ProjectStore } from '../ports/index.js';
 import { classifyText, isSensitive, markedSensitivity, sensitivityOf, labelOf } from './sensitivity.js';
 import { createHash } from 'node:crypto';
 import type { ConsentItem } from './consent.js';
@@ -109,6 +109,16 @@ export function chunkSpeaker(text: string): string | undefined {
   return speakers.size === 1 ? [...speakers][0] : undefined;
 }
 
+/**
+ * A stored message as an item: in a project, an archived message is its speaker's and a reply
+ * (labelled from what it drew on) the project's; in a private conversation, everything is its owner's.
+ */
+export function entryItem(e: Pick<LogEntry, 'time' | 'speaker' | 'text' | 'role'>, scope: EgressScope): ConsentItem {
+  if (scope.kind === 'private') return { ...layerItem('your private messages', e.text, scope.userId), name: `your message of ${e.time.slice(0, 10)}` };
+  const who = e.role === 'user' ? `${e.speaker}'s message` : 'a reply';
+  return { ...layerItem(`log/${e.time.slice(0, 10)}`, e.text, e.role === 'user' ? e.speaker : undefined), name: `${who} at ${e.time.slice(11, 16)}` };
+}
+
 function layerItem(file: string, text: string, subject: string | undefined): ConsentItem {
   const kind = kindOf(text);
   return { id: itemId(file, text), where: file, ...(kind ? { kind } : {}), ...(subject ? { subject } : {}) };
@@ -136,10 +146,7 @@ export function sensitiveRecords(store: ProjectStore, now: () => Date, privateSt
         // everything here is the owner's own
         const mine = scope.userId;
         const out = layerRecords(privateStore.readLayers(mine), { summary: 'your private memory', decisions: 'your private memory', quotes: 'your private memory' }, mine);
-        for (const e of privateStore.sensitiveMessages(mine)) {
-          const item: ConsentItem = { ...layerItem('your private messages', e.text, mine), name: `your message of ${e.time.slice(0, 10)}` };
-          out.push({ origin: 'a private message', text: e.text, item });
-        }
+        for (const e of privateStore.sensitiveMessages(mine)) out.push({ origin: 'a private message', text: e.text, item: entryItem(e, scope) });
         // every typed record marked sensitive, held and superseded ones too
         for (const r of privateRecords.list(mine, now())) {
           if (!isSensitive(r.sensitivity)) continue;
@@ -166,13 +173,7 @@ export function sensitiveRecords(store: ProjectStore, now: () => Date, privateSt
       out.push(...layerRecords((await store.readLayers(slug)).layers, { summary: 'project.md', decisions: 'decisions.md', quotes: 'quotes.md' }));
       for (const e of await store.recentLog(slug, RECENT_LOG)) {
         if (!isSensitive(labelOf(e))) continue;
-        // an archived message is its speaker's; a reply (labelled from what it drew on) is the project's
-        const origin = `log/${e.time.slice(0, 10)}.md`;
-        const item = {
-          ...layerItem(origin.replace(/\.md$/, ''), e.text, e.role === 'user' ? e.speaker : undefined),
-          name: `${e.role === 'user' ? `${e.speaker}'s message` : 'a reply'} at ${e.time.slice(11, 16)}`,
-        };
-        out.push({ origin, text: e.text, item });
+        out.push({ origin: `log/${e.time.slice(0, 10)}.md`, text: e.text, item: entryItem(e, scope) });
       }
       return out;
     },

@@ -22,6 +22,7 @@ import type { LoopResult } from './tool-loop.js';
 import { askerFor } from '../time/reminder-desk.js';
 import { errorMessage } from '../../util/error-text.js';
 import { TurnConsent } from '../privacy/consent-turn.js';
+import { entryItem } from '../privacy/sensitive-records.js';
 import type { ConsentLedger, ConsentMode } from '../privacy/consent.js';
 
 export interface ConversationDeps extends AnswerDeps {
@@ -53,9 +54,12 @@ function partOfSensitive(text: string, entries: readonly LogEntry[]): boolean {
   });
 }
 
-/** What of the history may go to a model at `locality`: a message labelled sensitive is shown to a hosted one as withheld. */
-function historyFor(history: LogEntry[], locality: 'local' | 'hosted'): LogEntry[] {
-  return history.map((e) => (mayGo(labelOf(e), locality) ? e : { ...e, text: '[withheld: a message marked sensitive]' }));
+/**
+ * What of the history may go to a model at `locality`: a message labelled sensitive is shown to a
+ * hosted one as withheld, unless its person let it go in this turn (`released`, by item id).
+ */
+function historyFor(history: LogEntry[], locality: 'local' | 'hosted', released: (e: LogEntry) => boolean = () => false): LogEntry[] {
+  return history.map((e) => (mayGo(labelOf(e), locality) || released(e) ? e : { ...e, text: '[withheld: a message marked sensitive]' }));
 }
 
 const FAILURE_REPLY = 'Sorry — something went wrong while answering. Your message is saved.';
@@ -236,7 +240,11 @@ export class Conversation implements ConversationApi {
     try {
       let result: LoopResult;
       try {
-        result = await answer(this.deps, ask, historyFor(history, model.locality));
+        result = await answer(
+          this.deps,
+          ask,
+          await this.shownHistory(history, { time: now.toISOString(), speaker: message.speaker, source: message.source, text: scan.text, role: 'user', ...stored(said) }, ask, home),
+        );
       } catch (error) {
         if (!(error instanceof ModelError && error.kind === 'context_too_long') || history.length === 0) throw error;
         // Too long for the model's context: say so, and try once more without the earlier messages.
@@ -274,6 +282,24 @@ export class Conversation implements ConversationApi {
     emit({ type: 'turn_end', turnId, reason: outcome.reason, text: outcome.reply });
     void this.deps.writer.scheduleDistill(home, false);
     return outcome;
+  }
+
+  /**
+   * The history a hosted model is shown, after asking in the moment: the labelled messages of the
+   * history and the message itself are items like any other (their speaker's), asked about once,
+   * before the model's first request; what is not released is withheld as always.
+   */
+  private async shownHistory(history: LogEntry[], current: LogEntry, ask: Ask, home: Home): Promise<LogEntry[]> {
+    const { model } = this.deps;
+    if (model.locality === 'local' || !ask.consent.asking) return historyFor(history, model.locality);
+    const scope = egressScope(home);
+    const labelled = [...history, current].filter((e) => !mayGo(labelOf(e), 'hosted'));
+    if (labelled.length === 0) return historyFor(history, model.locality);
+    const ok = await ask.consent.decide(
+      labelled.map((e) => ({ item: entryItem(e, scope), text: e.text })),
+      { kind: 'chat', id: model.id },
+    );
+    return historyFor(history, model.locality, (e) => ok.has(entryItem(e, scope).id));
   }
 
   /** Past-due commitments of the speaker and open reviews about what the message names, not yet brought up. */
