@@ -50,7 +50,8 @@ export class TurnConsent implements Releases {
         service,
       );
       // the words of what went: a record the egress guard would match inside them is released too
-      for (const e of entries) if (released.has(e.item.id)) this.texts.push({ service: serviceKey(service), text: e.text });
+      const key = serviceKey(service);
+      for (const e of entries) if (released.has(e.item.id) && !this.texts.some((t) => t.service === key && t.text === e.text)) this.texts.push({ service: key, text: e.text });
       return released;
     });
     this.queue = run.catch(() => undefined);
