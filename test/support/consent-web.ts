@@ -27,10 +27,10 @@ function searcher() {
   };
 }
 
-export function startConsentWeb(timeoutMs = 20_000): Promise<WebFixture> {
+export function startConsentWeb(timeoutMs = 20_000, env: Record<string, string> = {}): Promise<WebFixture> {
   return startWebFixture({
     script: searcher(),
-    env: { LLM_LOCALITY: 'hosted', LLM_API_KEY: 'test-key', LLM_MAX_RETRIES: '0', CONSENT_MODE: 'ask', CONSENT_TIMEOUT_MS: String(timeoutMs) },
+    env: { LLM_LOCALITY: 'hosted', LLM_API_KEY: 'test-key', LLM_MAX_RETRIES: '0', CONSENT_MODE: 'ask', CONSENT_TIMEOUT_MS: String(timeoutMs), ...env },
     files: {
       'general/project.md': projectFile('general', 'terminal:general'),
       'general/notes/People/Ann.md': `---\nschema: 1\ntitle: Ann\n---\n\n- Ann ${ANN_CANARY}. [about:: medication] [sensitivity:: sensitive/phi] ^r-a11a11\n`,

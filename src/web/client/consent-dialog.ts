@@ -11,10 +11,12 @@ import { clear, h, toast } from './dom.js';
 /** What the turn was told, in the closed question's words. */
 const SETTLED: Record<ConsentAnswerWire, string> = { once: 'Sent for this answer.', always: 'Sent, now and from now on (Settings › Privacy to revoke).', no: 'Not sent.' };
 
-/** `gpt-4o@api.openai.com` → the model's name and where it runs. */
+/** `gpt-4o@api.openai.com` (or `…@https://host/v1`) → the model's name and the host it runs on. */
 function serviceName(id: string): { name: string; host: string } {
-  const at = id.lastIndexOf('@');
-  return at > 0 ? { name: id.slice(0, at), host: id.slice(at + 1) } : { name: id, host: '' };
+  const at = id.indexOf('@');
+  if (at <= 0) return { name: id, host: '' };
+  const where = id.slice(at + 1);
+  return { name: id.slice(0, at), host: URL.canParse(where) ? new URL(where).host : where };
 }
 
 const clock = (ms: number) => {
