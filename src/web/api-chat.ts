@@ -10,6 +10,7 @@
  *   GET  /api/turns/:turn/events                SSE replay + live (Last-Event-ID / ?after=)
  *   POST /api/turns/:turn/cancel                stop a running turn
  *   POST /api/turns/:turn/confirm               { id, allow } → answers a `confirm` event (a tool asks first)
+ *   POST /api/turns/:turn/consent               { id, answer } → answers a `consent` event (once | always | no; consents.ts)
  */
 import { randomUUID } from 'node:crypto';
 import type { Context, Hono } from 'hono';
@@ -20,6 +21,8 @@ import type { ToolConfirm } from '../core/tools/tool.js';
 import { newProjectOrigin, placeFor, PRIVATE_PROJECT } from './places.js';
 import { traceOf, type TraceStore, type TurnTrace } from './trace-store.js';
 import { TurnHub, type TurnEventRecord, type WebTurn } from './turns.js';
+import { WebConsents } from './consents.js';
+import { CONSENT_ANSWERS } from '../core/privacy/consent.js';
 import type { WebEnv, WebDeps } from './web-deps.js';
 import { errorMessage } from '../util/error-text.js';
 
@@ -118,6 +121,7 @@ function lastUserSource(messages: readonly ChatMessage[]): string | undefined {
 
 export function chatRoutes(app: Hono<WebEnv>, deps: WebDeps, hub: TurnHub, traces: TraceStore): void {
   const confirmations = new WebConfirmations();
+  const consents = new WebConsents();
   /** The conversation as the web app shows it: the log with each turn's trace, retries and edits applied. */
   const shownMessages = async (userId: string, project: string, slug: string | null, limit: number): Promise<ChatMessage[]> => {
     const entries = slug ? await deps.projects.recentLog(slug, limit) : deps.privateHistory(userId, limit);
@@ -169,7 +173,13 @@ export function chatRoutes(app: Hono<WebEnv>, deps: WebDeps, hub: TurnHub, trace
     void deps.assistant.conversation
       .handle(
         { place: at.place, speaker: user.name, ...(user.kind === 'member' ? { speakerId: user.id } : {}), text, source, images, mode: mode ?? 'text' },
-        { onEvent, signal: turn.controller.signal, tools: { user: { owner: user.kind === 'owner', ...(user.kind === 'member' ? { id: user.id } : {}) }, confirm: confirmations.for(turn, hub) } },
+        {
+          onEvent,
+          signal: turn.controller.signal,
+          tools: { user: { owner: user.kind === 'owner', ...(user.kind === 'member' ? { id: user.id } : {}) }, confirm: confirmations.for(turn, hub) },
+          // a project is read by others; the private conversation is the person's own
+          consent: consents.access(turn, hub, user, at.slug !== null),
+        },
       )
       .then((outcome) => hub.push(turn, 'outcome', { reply: outcome.reply, reason: outcome.reason, related: outcome.related, notices: outcome.notices }))
       .catch((err: unknown) => {
@@ -206,6 +216,16 @@ export function chatRoutes(app: Hono<WebEnv>, deps: WebDeps, hub: TurnHub, trace
     const body = z.object({ id: z.string().min(1).max(40), allow: z.boolean() }).safeParse(await c.req.json().catch(() => null));
     if (!body.success) return c.json({ error: 'expected { id, allow }' }, 400);
     return confirmations.answer(turn.id, body.data.id, body.data.allow) ? c.json({ ok: true }) : c.json({ error: 'that question was already answered or has expired' }, 409);
+  });
+
+  // the question is the turn's starter's to answer: another signed-in person is refused (403), not told it is gone
+  app.post('/api/turns/:turn/consent', async (c) => {
+    const body = z.object({ id: z.string().min(1).max(40), answer: z.enum(CONSENT_ANSWERS) }).safeParse(await c.req.json().catch(() => null));
+    if (!body.success) return c.json({ error: 'expected { id, answer: "once" | "always" | "no" }' }, 400);
+    const done = consents.answer(c.req.param('turn'), body.data.id, c.get('user').id, body.data.answer);
+    if (done === 'not-yours') return c.json({ error: 'only the person who asked may answer this question' }, 403);
+    if (done === 'gone') return findTurn(c, hub) ? c.json({ error: 'that question was already answered or has expired' }, 409) : c.json({ error: 'no such turn' }, 404);
+    return c.json({ ok: true });
   });
 
   app.post('/api/turns/:turn/cancel', (c) => {

@@ -26,6 +26,7 @@ import { clientAddress, hostGuard, originGuard, securityHeaders, type HostPolicy
 import { loginPage } from './login-page.js';
 import type { WebDeps, WebEnv } from './web-deps.js';
 import { settingsRoutes } from './api-settings.js';
+import { privacyRoutes } from './api-privacy.js';
 import { TraceStore } from './trace-store.js';
 import { TurnHub } from './turns.js';
 import { guardRouteGroups } from './roles.js';
@@ -132,6 +133,7 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
   }
   app.get('/api/settings', (c) => c.json(deps.settings?.() ?? { items: [], doctor: 'not available' }));
   settingsRoutes(app, deps);
+  privacyRoutes(app, deps);
   chatRoutes(app, deps, turns, new TraceStore(deps.turnsDir ?? join(dirname(deps.clientDir), 'turns')));
   projectRoutes(app, deps);
   memoryRoutes(app, deps);

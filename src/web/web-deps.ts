@@ -15,7 +15,7 @@ import type { WebTimeOutbox } from './time-outbox.js';
 export type WebEnv = { Variables: { user: WebUser } };
 
 export interface WebDeps {
-  assistant: Pick<AssistantApi, 'conversation' | 'memory' | 'settings'>;
+  assistant: Pick<AssistantApi, 'conversation' | 'memory' | 'settings' | 'privacy'>;
   projects: ProjectDirectory;
   /** The signed-in person's private (DM) history, newest last. */
   privateHistory(userId: string, limit: number): LogEntry[];

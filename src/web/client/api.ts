@@ -4,6 +4,7 @@ import type { ConversationHit } from '../shared/conversation.js';
 import type { RecordWire } from '../shared/records.js';
 import type { WhyAnswer } from '../../core/inspector/why.js';
 import type { IngestProgress } from '../../core/writing/ingest-status.js';
+import type { ConsentAnswerWire, ConsentLedgerWire } from '../shared/consent.js';
 
 export type { ReviewChoice, ReviewPair };
 
@@ -150,6 +151,9 @@ export const api = {
   settings: () => call<SettingsView>('GET', '/api/settings'),
   cancel: (turn: string) => call<unknown>('POST', `/api/turns/${encodeURIComponent(turn)}/cancel`),
   confirmTool: (turn: string, id: string, allow: boolean) => call<unknown>('POST', `/api/turns/${encodeURIComponent(turn)}/confirm`, { id, allow }),
+  answerConsent: (turn: string, id: string, answer: ConsentAnswerWire) => call<unknown>('POST', `/api/turns/${encodeURIComponent(turn)}/consent`, { id, answer }),
+  consents: () => call<ConsentLedgerWire>('GET', '/api/privacy/consents'),
+  revokeConsent: (id: string) => call<{ revoked: string }>('POST', `/api/privacy/consents/${encodeURIComponent(id)}/revoke`),
 };
 
 export interface StreamEvent {

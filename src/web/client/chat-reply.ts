@@ -9,6 +9,8 @@ import { clear, h, icon, toast } from './dom.js';
 import { pageHref, pageTitle } from './words.js';
 import { copyButton, renderReply } from './reply.js';
 import { speak } from './voice.js';
+import { closeConsent, consentQuestion } from './consent-dialog.js';
+import type { ConsentAnswerWire, ConsentEventWire } from '../shared/consent.js';
 
 interface TraceData {
   callId?: string;
@@ -133,6 +135,12 @@ export class Reply {
         if (box) box.className = `confirm ${d.allowed ? 'ok' : 'failed'}`;
         break;
       }
+      case 'consent':
+        this.trace.append(consentQuestion(e.data as ConsentEventWire, () => this.turnId));
+        break;
+      case 'consent_done':
+        closeConsent(this.trace, d.id ?? '', (e.data as { answer: ConsentAnswerWire }).answer);
+        break;
       case 'text_delta':
         this.content += d.text ?? '';
         this.draw();

@@ -1,14 +1,20 @@
 /**
- * The owner's Settings page: which model does each job and where it runs, voice, embedder, the
- * doctor's last model check (read-only); then "Run checks" and each project's style and response
- * mode (settings-checks.ts).
+ * The Settings page. The owner's: which model does each job and where it runs, voice, embedder,
+ * the doctor's last model check (read-only); then "Run checks" and each project's style and
+ * response mode (settings-checks.ts). Everyone's: what they let go to hosted services
+ * (settings-privacy.ts) — a member sees only that.
  */
-import { api } from './api.js';
+import { api, type Me } from './api.js';
 import { clear, h } from './dom.js';
 import { editableSettings } from './settings-checks.js';
+import { privacySection } from './settings-privacy.js';
 
-export async function renderSettings(main: HTMLElement): Promise<void> {
-  const [view, editable] = await Promise.all([api.settings(), editableSettings()]);
+export async function renderSettings(main: HTMLElement, me: Me): Promise<void> {
+  if (me.kind !== 'owner') {
+    clear(main, h('header', { class: 'view-head' }, h('h1', {}, 'Settings')), await privacySection());
+    return;
+  }
+  const [view, editable, privacy] = await Promise.all([api.settings(), editableSettings(), privacySection()]);
   clear(
     main,
     h('header', { class: 'view-head' }, h('h1', {}, 'Settings')),
@@ -40,5 +46,6 @@ export async function renderSettings(main: HTMLElement): Promise<void> {
     h('h2', {}, 'Last model check'),
     h('p', {}, view.doctor),
     ...editable,
+    privacy,
   );
 }
