@@ -11,6 +11,7 @@ import type { ConsentAnswer, ConsentRequest } from '../../src/core/privacy/conse
 import type { Role } from '../../src/core/roles.js';
 import type { buildApp } from '../../src/main.js';
 import { ANN, BOB, project, setup as setupProject, start } from '../support/consent-project.js';
+import { startRecordingMcpServer } from '../support/recording-mcp-server.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -161,4 +162,54 @@ describe('ask in the moment: the message itself and the history', () => {
     expect(asked.slice(n).flatMap((r) => r.items.map((i) => i.name ?? ''))).not.toContainEqual(expect.stringMatching(/^Ann's message/));
     expect(sent(t.server, m)).not.toContain('CANARY-MSG-77c1');
   }, 60_000);
+});
+
+describe('ask in the moment: a hosted tool server', () => {
+  /** The hosted model: reads Ann's page, asks for the remote server's tools, sends it what it read, then answers. */
+  function forwarder() {
+    let forwarded = false;
+    return (request: { tools?: { function: { name: string } }[]; messages: { role: string; content: string | null }[] }) => {
+      const names = (request.tools ?? []).map((t) => t.function.name);
+      const toolTexts = request.messages.filter((m) => m.role === 'tool').map((m) => m.content ?? '');
+      if (toolTexts.length === 0) return { toolCalls: [{ id: 'r1', name: 'read_note', arguments: JSON.stringify({ path: 'People/Ann.md' }) }] };
+      if (!names.includes('remote__lookup')) return { toolCalls: [{ id: 'r2', name: 'request_tools', arguments: JSON.stringify({ categories: ['mcp:remote'] }) }] };
+      if (forwarded) return { text: 'Done.' };
+      forwarded = true;
+      return { toolCalls: [{ id: 'r3', name: 'remote__lookup', arguments: JSON.stringify({ q: toolTexts[0]!.slice(0, 2000) }) }] };
+    };
+  }
+
+  // chat no: the model never saw her record, so its call is an ordinary one (no question, no record)
+  it.each([
+    ['once', 'once', true, 1],
+    ['once', 'no', false, 0],
+    ['no', 'once', false, 1],
+  ] as const)(
+    'chat %s, tool server %s: the server gets her record only with both yeses',
+    async (toChat, toTool, reaches, calls) => {
+      const remote = await startRecordingMcpServer();
+      cleanups.push(() => remote.close());
+      const t = await setupProject(cleanups, { mcpServers: { remote: { url: remote.url, locality: 'hosted' } }, script: forwarder() });
+      const asked: ConsentRequest[] = [];
+      await t.app.assistant.conversation.handle(
+        { place: project, speaker: 'Ann', text: 'look me up', source: 'terminal:1' },
+        {
+          tools: { user: { owner: true } },
+          consent: {
+            person: { id: 'ann-1', name: 'Ann', role: 'member' },
+            shared: false,
+            ask: (r) => (asked.push(r), Promise.resolve(r.service.kind === 'chat' ? toChat : toTool)),
+          },
+        },
+      );
+      const kinds = asked.map((r) => r.service.kind);
+      // the tool server is asked about only what the chat model was given
+      expect(kinds).toEqual(toChat === 'no' ? ['chat'] : ['chat', 'mcp-tool-server']);
+      if (toChat !== 'no') expect(asked[1]?.items.map((i) => i.where)).toEqual(['People/Ann']);
+      expect(remote.calls.length).toBe(calls);
+      expect(remote.bodies.join('\n').includes('CANARY-ANN-5d21')).toBe(reaches);
+      expect(remote.bodies.join('\n')).not.toContain('CANARY-BOB');
+    },
+    60_000,
+  );
 });

@@ -4,14 +4,14 @@
  * and Bob's, each a labelled fact line of their People page; the model reads both pages once
  * per turn, then answers. Every front door's consent test starts here.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config.js';
 import type { Place } from '../../src/core/place.js';
 import { silentLogger } from '../../src/core/ports/index.js';
 import { buildApp } from '../../src/main.js';
-import { startFakeModelServer } from './fake-model-server.js';
+import { startFakeModelServer, type Script } from './fake-model-server.js';
 import { writeNote } from './camping-project.js';
 
 export const ANN = 'CANARY-ANN-5d21 takes sumatriptan for migraines';
@@ -37,9 +37,9 @@ function searcher() {
 /** Cleanups a test runs after each case, newest first. */
 export type Cleanups = (() => Promise<void> | void)[];
 
-export async function start(dir: string, cleanups: Cleanups, running?: Awaited<ReturnType<typeof startFakeModelServer>>) {
+export async function start(dir: string, cleanups: Cleanups, running?: Awaited<ReturnType<typeof startFakeModelServer>>, script: Script = searcher()) {
   // the same model server after a restart (a grant is for one service: the model at its address)
-  const server = running ?? (await startFakeModelServer(searcher()));
+  const server = running ?? (await startFakeModelServer(script));
   if (!running) cleanups.push(() => server.close());
   const config = loadConfig(
     {
@@ -66,10 +66,15 @@ export async function start(dir: string, cleanups: Cleanups, running?: Awaited<R
   return { app, server, close };
 }
 
-export async function setup(cleanups: Cleanups) {
+/** `mcpServers`: data/mcp.json's servers, written before the start; `script`: another hosted model. */
+export async function setup(cleanups: Cleanups, more: { mcpServers?: Record<string, { url: string; locality: 'local' | 'hosted' }>; script?: Script } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'charlie-consent-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  const t = await start(dir, cleanups);
+  if (more.mcpServers) {
+    mkdirSync(join(dir, 'data'), { recursive: true });
+    writeFileSync(join(dir, 'data', 'mcp.json'), JSON.stringify({ mcpServers: more.mcpServers }));
+  }
+  const t = await start(dir, cleanups, undefined, more.script);
   await t.app.assistant.settings.showMemory(project);
   const root = join(dir, 'projects', 'general');
   writeNote(root, 'People/Ann.md', `---\nschema: 1\ntitle: Ann\n---\n\n- Ann ${ANN}. [about:: medication] [sensitivity:: sensitive/phi] ^r-a11a11\n`);

@@ -33,7 +33,9 @@ export class TurnConsent implements Releases {
   private readonly decided = new Map<string, boolean>();
   /** One question at a time: a second request of the same turn waits for the first answer. */
   private queue: Promise<unknown> = Promise.resolve();
-  private readonly texts: { service: string; text: string }[] = [];
+  private readonly texts: { service: string; id: string; text: string }[] = [];
+  /** Every item decided in this turn, by id (to name what a turn drew on to the next service). */
+  private readonly items = new Map<string, ConsentItem>();
 
   constructor(private readonly deps: TurnConsentDeps) {}
 
@@ -51,7 +53,7 @@ export class TurnConsent implements Releases {
       );
       // the words of what went: a record the egress guard would match inside them is released too
       const key = serviceKey(service);
-      for (const e of entries) if (released.has(e.item.id) && !this.texts.some((t) => t.service === key && t.text === e.text)) this.texts.push({ service: key, text: e.text });
+      for (const e of entries) if (released.has(e.item.id) && !this.texts.some((t) => t.service === key && t.text === e.text)) this.texts.push({ service: key, id: e.item.id, text: e.text });
       return released;
     });
     this.queue = run.catch(() => undefined);
@@ -68,6 +70,7 @@ export class TurnConsent implements Releases {
     const access = this.deps.access;
     if (!this.asking || !access) return released;
     const unique = [...new Map(items.map((i) => [i.id, i])).values()];
+    for (const i of unique) this.items.set(i.id, i);
     const open: ConsentItem[] = [];
     for (const item of unique) {
       const known = this.decided.get(`${service.kind}|${service.id}|${item.id}`);
@@ -97,6 +100,16 @@ export class TurnConsent implements Releases {
         : `sent to ${what} (${service.id}) ${answer === 'always' ? 'from now on (until revoked: /privacy consents)' : 'for this answer'}: ${listed(open)}`,
     );
     return released;
+  }
+
+  /** The items released to `service` in this turn, with their words. */
+  releasedEntries(service: ConsentService): Releasable[] {
+    const key = serviceKey(service);
+    return [...this.released(service)].flatMap((id) => {
+      const item = this.items.get(id);
+      const text = this.texts.filter((t) => t.service === key && t.id === id).map((t) => t.text);
+      return item ? [{ item, text: text.join('\n') }] : [];
+    });
   }
 
   /** The ids of the items that may go to `service` in this turn (the egress guard leaves them alone). */

@@ -143,6 +143,13 @@ export function scrubRequest(request: ChatRequest, index: SensitiveIndex): { req
   return { request: { ...request, messages }, withheld: [...withheldFrom] };
 }
 
+/** Records a person did not release to `service` in this turn (by item, or shown inside the words they released). */
+function notReleased(releases: Releases, service: ConsentService): (r: SensitiveRecord) => boolean {
+  const released = releases.released(service);
+  const words = releases.releasedTexts(service).map((t) => normalise(t).toLowerCase());
+  return (r) => !(r.item && released.has(r.item.id)) && !words.some((w) => w.includes(normalise(r.text).toLowerCase()));
+}
+
 /**
  * The guard. `modelFor(scope)` gives the turn its model: a local model as it is, a hosted one
  * wrapped so that each request is scrubbed against the sensitive records of the scope (read
@@ -160,8 +167,9 @@ export class EgressGuard {
   }
 
   /** Text for another hosted service (the online voice): what is sensitive in `scope` is withheld. */
-  async scrubText(scope: EgressScope, text: string): Promise<string> {
-    return new SensitiveIndex(await this.records.list(scope)).scrub(text).text;
+  async scrubText(scope: EgressScope, text: string, released?: { releases: Releases; service: ConsentService }): Promise<string> {
+    const records = await this.records.list(scope);
+    return new SensitiveIndex(released ? records.filter(notReleased(released.releases, released.service)) : records).scrub(text).text;
   }
 
   modelFor(scope: EgressScope, extra: () => SensitiveRecord[] = () => [], onWithheld: (origins: string[]) => void = () => {}, consent?: Releases): GuardedModel {
@@ -181,11 +189,8 @@ export class EgressGuard {
         // Read once per turn (every note of the project); what searches of this turn found is added per request.
         stored ??= records.list(scope);
         // what a person let go in this turn (asked where the tools read it, by label) is not withheld again here
-        const service = { kind: 'chat' as const, id: inner.id };
-        const released = consent?.released(service) ?? new Set<string>();
-        const words = (consent?.releasedTexts(service) ?? []).map((t) => normalise(t).toLowerCase());
-        const kept = (r: SensitiveRecord) => !(r.item && released.has(r.item.id)) && !words.some((w) => w.includes(normalise(r.text).toLowerCase()));
-        const index = new SensitiveIndex([...(await stored), ...extra()].filter(kept));
+        const all = [...(await stored), ...extra()];
+        const index = new SensitiveIndex(consent ? all.filter(notReleased(consent, { kind: 'chat', id: inner.id })) : all);
         const { request: safe, withheld: origins } = scrubRequest(request, index);
         if (origins.length) report(origins);
         yield* inner.stream(safe);

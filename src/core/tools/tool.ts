@@ -67,8 +67,14 @@ export interface ToolContext {
    * person said yes). Absent or nobody to ask: none, and the tools withhold them as always.
    */
   release?: Release;
-  /** Withholds what is sensitive in this turn's scope from text bound for a hosted tool server. */
-  scrubForHosted?: (text: string) => Promise<string>;
+  /** Withholds what is sensitive in this turn's scope from text bound for a hosted tool server (what its person released to `server` left alone). */
+  scrubForHosted?: (text: string, server?: string) => Promise<string>;
+  /**
+   * Ask in the moment, for a hosted tool server in a turn that drew on sensitive items: whether
+   * the person lets what the chat model was given go on to `server` as well. False when nothing
+   * was released to the model, or someone says no.
+   */
+  releaseToTool?: (server: string) => Promise<boolean>;
   /** Reminders (and later the calendar) for the person asking, where a scheduler runs. */
   time?: { desk: ReminderDesk; asker: Asker; calendar?: CalendarDesk };
   /** The person's machines over SSH, where a desk runs: `owner` is whose vault their handles resolve in. */

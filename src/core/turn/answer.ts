@@ -109,7 +109,14 @@ export async function answer(deps: AnswerDeps, ask: Ask, history: LogEntry[]): P
       release: (entries) => ask.consent.decide(entries, { kind: 'chat', id: model.id }),
       tainted: ask.tainted,
       ...(ask.access?.confirm ? { confirm: ask.access.confirm } : {}),
-      scrubForHosted: (text) => deps.egress.scrubText(egressScope(home), text),
+      scrubForHosted: (text, server) => deps.egress.scrubText(egressScope(home), text, server ? { releases: ask.consent, service: { kind: 'mcp-tool-server', id: server } } : undefined),
+      releaseToTool: async (server) => {
+        // only what the chat model was given can be in its arguments: those items, asked about for this server
+        const entries = ask.consent.releasedEntries({ kind: 'chat', id: model.id });
+        if (entries.length === 0) return false;
+        const ok = await ask.consent.decide(entries, { kind: 'mcp-tool-server', id: server });
+        return entries.every((e) => ok.has(e.item.id));
+      },
       ...(deps.machines ? { machines: { desk: deps.machines, owner: ask.asker.ownerId, ownerName: ask.speaker, project: home.private || !home.graph ? null : home.key } } : {}),
       time: { desk: deps.reminders, asker: ask.asker, calendar: deps.calendar },
     },

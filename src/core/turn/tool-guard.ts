@@ -3,8 +3,9 @@
  * said yes to the exact arguments. A hosted tool server is decided by label, not by text: a turn
  * that drew on sensitive context (its message, its history, what its tools found is labelled
  * sensitive) never calls one with arguments, in any wording; nor do arguments the rules call
- * sensitive. What does go has the sensitive lines of the scope withheld (the egress guard's
- * scrub) as a second net.
+ * sensitive — unless, asked in the moment, the person lets what the chat model was given go on
+ * to this server too. What does go has the sensitive lines of the scope withheld (the egress
+ * guard's scrub, leaving what was released to the server) as a second net.
  */
 import type { Tool, ToolContext } from '../tools/tool.js';
 import { classifyText, isSensitive } from '../privacy/sensitivity.js';
@@ -19,13 +20,16 @@ export async function guardToolCall(tool: Tool, args: unknown, ctx: ToolContext)
     const scrub = ctx.scrubForHosted;
     if (!scrub)
       return { ok: false, content: `error: ${origin.server} is a hosted tool server and this turn cannot check what is sensitive; it was not called`, summary: 'not run (hosted, unchecked)' };
-    if (hasArguments(args) && (ctx.tainted?.() === true || isSensitive(classifyText(JSON.stringify(args)))))
+    const sensitive = hasArguments(args) && (ctx.tainted?.() === true || isSensitive(classifyText(JSON.stringify(args))));
+    // asked in the moment: the items the chat model was given may go on to this server only by their person's yes
+    const released = sensitive && (await ctx.releaseToTool?.(origin.server)) === true;
+    if (sensitive && !released)
       return {
         ok: false,
         content: `not run: ${origin.server} is a hosted tool server and this turn drew on memory marked sensitive, so nothing from it is sent there. Answer without it.`,
         summary: 'not run (hosted, sensitive turn)',
       };
-    sent = await scrubStrings(args, scrub);
+    sent = await scrubStrings(args, (text) => scrub(text, origin.server));
   }
   if (origin.confirm) {
     if (!ctx.confirm) {
