@@ -13,6 +13,7 @@ import { mayDo, roleAcrossServers } from './memory-editors.js';
 import type { NoteBoard } from './note-board.js';
 import { placeFor, type ChannelRef } from './place.js';
 import { CONFIRM_PREFIX } from './tool-confirm.js';
+import { CONSENT_PREFIX } from './consent-ask.js';
 
 export const REFUSAL = "Sorry, I only work for the people I've been set up for.";
 const FAILURE = 'Sorry — that did not work. Please try again in a moment.';
@@ -67,6 +68,8 @@ export class InteractionRouter {
         await command?.autocomplete?.(interaction, ctx);
       } else if (interaction.isButton() && interaction.customId.startsWith(`${CONFIRM_PREFIX}:`)) {
         return; // a tool confirmation: the waiting turn collects the press (tool-confirm.ts)
+      } else if (interaction.isButton() && interaction.customId.startsWith(`${CONSENT_PREFIX}:`)) {
+        return; // a consent question: the waiting turn collects the press (consent-ask.ts)
       } else if (interaction.isButton() && (await this.deps.notes.handle(interaction, ctx.place))) {
         return;
       } else if (interaction.isMessageComponent() || interaction.isModalSubmit()) {
