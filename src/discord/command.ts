@@ -129,6 +129,7 @@ export const GROUPS = {
   voice: { name: 'voice', description: 'Talk with Charlie in a voice channel' },
   calendar: { name: 'calendar', description: 'Calendars this channel (or you, in a DM) follows: subscribe, list, agenda' },
   remind: { name: 'remind', description: 'Reminders: set one, list them, cancel one, set your time zone' },
+  privacy: { name: 'privacy', description: 'What you let go to hosted services when asked in the moment: list, revoke' },
   machines: { name: 'machines', description: 'Machines Charlie connects to over SSH: list them, revoke a login, forget one' },
 } as const;
 
