@@ -7,6 +7,7 @@ import { type ChatInputCommandInteraction } from 'discord.js';
 import { ephemeral, GROUPS, type Command, type CommandContext } from '../src/discord/command.js';
 import { describeLane } from '../src/core/lanes.js';
 import { postText } from '../src/discord/post-text.js';
+import { discordConsentAsk } from '../src/discord/consent-ask.js';
 import type { VoiceMember, VoiceStatus, VoiceTarget } from '../src/voice/session.js';
 import { VoiceSessions } from '../src/voice/sessions.js';
 import { errorMessage } from '../src/util/error-text.js';
@@ -74,6 +75,15 @@ const join = voiceCommand({ name: 'join', description: "Join your voice channel;
     adapterCreator: guild.voiceAdapterCreator,
     members,
     post,
+    // asked in the moment by DM: voice shows no buttons, and the voice channel is shared
+    consentFor: (speaker, checkDms) => ({
+      person: { ...speaker, role: ctx.roleOf(speaker.id, guild.members.cache.get(speaker.id) ?? null) },
+      ask: async (request, signal) => {
+        const user = await interaction.client.users.fetch(speaker.id);
+        return discordConsentAsk({ user, post, onDm: checkDms, where: `🎙️ ${channel.name}` })(request, signal);
+      },
+      shared: true,
+    }),
   };
   voice.watch(interaction.client);
   await interaction.deferReply();

@@ -9,7 +9,7 @@ import type { Logger } from '../core/ports/index.js';
 import type { AccessPolicy } from './access.js';
 import { download } from './attachments.js';
 import { commandKey, type Command, type CommandContext, type DiscordServices } from './command.js';
-import { mayDo, roleAcrossServers } from './memory-editors.js';
+import { mayDo, memberRole, roleAcrossServers } from './memory-editors.js';
 import type { NoteBoard } from './note-board.js';
 import { placeFor, type ChannelRef } from './place.js';
 import { CONFIRM_PREFIX } from './tool-confirm.js';
@@ -106,6 +106,7 @@ export class InteractionRouter {
       place: placeFor(channel, user),
       allowed: (action) => mayDo(interaction, this.deps.access, this.deps.editorRole, action),
       roleAnywhere: () => roleAcrossServers(interaction.client, interaction.user.id, this.deps.access, this.deps.editorRole),
+      roleOf: (userId, member) => memberRole(userId, member, this.deps.access, this.deps.editorRole),
       logger: this.deps.logger,
       commands: this.deps.commands,
       notes: this.deps.notes,
