@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ConsentItem } from '../../src/core/privacy/consent.js';
-import { CONSENT_PREFIX } from '../../src/discord/consent-ask.js';
+import { CONSENT_PREFIX, discordConsentAsk } from '../../src/discord/consent-ask.js';
 import { FakeAssistant, type ScriptedTurn } from '../support/fake-assistant.js';
 import { botHarnesses, type BotHarness } from '../support/fake-discord/bot-harness.js';
 import type { FakeChannel, Json } from '../support/fake-discord/server.js';
@@ -147,5 +147,26 @@ describe('Discord: asking in the moment', () => {
     expect(assistant.consentAccess[0]).toMatchObject({ person: { id: h.alice.id }, shared: false });
     await h.bot.idle();
     expect(h.fake.botMessagesIn(h.general.id)).toEqual([]);
+  }, 60_000);
+
+  it('voice asks by DM only (no channel to ask in): the text channel gets the line, and the voice is told to say "check your DMs"', async () => {
+    const h = await start({ assistant: new FakeAssistant() });
+    const user = await h.bot.client.users.fetch(h.alice.id);
+    const posted: string[] = [];
+    let told = 0;
+    const ask = discordConsentAsk({
+      user,
+      post: async (text) => void posted.push(text),
+      onDm: () => told++,
+      where: '🎙️ Lounge',
+    });
+    const answer = ask({ asker: { id: h.alice.id, name: 'alice' }, items: [medication], service: SERVICE, shared: true, timeoutMs: 20_000 }, new AbortController().signal);
+    const dm = h.fake.dmChannel(h.alice);
+    const asked = await questionIn(h, dm);
+    expect(content(asked)).toContain('🎙️ Lounge');
+    await h.fake.waitFor(() => told === 1, 15_000, 'the voice told');
+    expect(posted).toEqual(['🔒 I asked alice in a DM before using something private.']);
+    h.fake.pressButton(dm, h.alice, asked, String(buttons(asked).find((b) => b.label === 'Always for these')!.custom_id));
+    expect(await answer).toBe('always');
   }, 60_000);
 });
