@@ -63,7 +63,8 @@ async function askOn(channel: SendableChannels, askerId: string, text: string, t
       resolve(i);
       collector.stop('answered');
     });
-    const onAbort = () => collector.stop('turn ended');
+    // the turn's own deadline for the question (AbortSignal.timeout) is no answer in time too
+    const onAbort = () => collector.stop(signal.reason instanceof DOMException && signal.reason.name === 'TimeoutError' ? 'time' : 'turn ended');
     collector.on('end', (_collected, reason) => {
       ended = reason;
       signal.removeEventListener('abort', onAbort);

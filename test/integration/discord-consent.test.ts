@@ -169,4 +169,14 @@ describe('Discord: asking in the moment', () => {
     h.fake.pressButton(dm, h.alice, asked, String(buttons(asked).find((b) => b.label === 'Always for these')!.custom_id));
     expect(await answer).toBe('always');
   }, 60_000);
+
+  it("the core's own deadline for the question (a timeout signal) reads as no answer in time, not as the turn ending", async () => {
+    const h = await start({ assistant: new FakeAssistant() });
+    const user = await h.bot.client.users.fetch(h.alice.id);
+    const ask = discordConsentAsk({ user });
+    const answer = ask({ asker: { id: h.alice.id, name: 'alice' }, items: [medication], service: SERVICE, shared: true, timeoutMs: 20_000 }, AbortSignal.timeout(400));
+    const asked = await questionIn(h, h.fake.dmChannel(h.alice));
+    expect(await answer).toBe('no');
+    await h.fake.waitFor(() => content(h.fake.messages.get(String(asked.id))!).includes('no answer in time'), 15_000, 'the question edited');
+  }, 60_000);
 });
