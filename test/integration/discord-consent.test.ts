@@ -23,7 +23,9 @@ const SERVICE = { kind: 'chat', id: 'gpt-4o@api.openai.com' } as const;
 
 /** A turn that asks once about Alice's two items, then replies. */
 function asking(extra: Partial<NonNullable<ScriptedTurn['consent']>> = {}): FakeAssistant {
-  return new FakeAssistant(() => ({ consent: { items: [medication, salary], service: SERVICE, timeoutMs: 20_000, ...extra }, reply: 'done' }));
+  // the turn's own line names the items, as the core's does
+  const notices = ['sent to the chat model (gpt-4o@api.openai.com) for this answer: People/Alice › medication (health); People/Alice › salary (money)'];
+  return new FakeAssistant(() => ({ consent: { items: [medication, salary], service: SERVICE, timeoutMs: 20_000, ...extra }, reply: 'done', notices }));
 }
 
 async function questionIn(h: BotHarness, channel: FakeChannel): Promise<Json> {
@@ -76,8 +78,11 @@ describe('Discord: asking in the moment', () => {
       const shown = h.fake.messages.get(String(asked.id))!;
       expect(buttons(shown)).toEqual([]);
       expect(content(shown)).toMatch(answer === 'no' ? /no — kept back/ : answer === 'once' ? /once — sent for this answer/ : /always — sent now and from now on/);
-      await h.fake.waitFor(() => h.fake.botMessagesIn(h.general.id).find((m) => content(m) === 'done'), 15_000, 'the reply');
-      for (const m of h.fake.botMessagesIn(h.general.id)) expect(content(m)).not.toMatch(/medication|salary/);
+      const reply = await h.fake.waitFor(() => h.fake.botMessagesIn(h.general.id).find((m) => content(m).startsWith('done')), 15_000, 'the reply');
+      await h.bot.idle();
+      // the turn's line stays, without the items asked about by DM
+      expect(content(h.fake.messages.get(String(reply.id))!)).toContain('sent to the chat model (gpt-4o@api.openai.com) for this answer (which items is not said in a shared channel)');
+      for (const m of h.fake.botMessagesIn(h.general.id)) expect(content(m)).not.toMatch(/medication|salary|People\//);
     }, 60_000);
   }
 
@@ -146,6 +151,8 @@ describe('Discord: asking in the moment', () => {
     expect(assistant.consentAnswers).toEqual(['once']);
     expect(assistant.consentAccess[0]).toMatchObject({ person: { id: h.alice.id }, shared: false });
     await h.bot.idle();
+    // her own DM: the turn's line names the items
+    expect(h.fake.botMessagesIn(dm.id).some((m) => content(m).includes('for this answer: People/Alice › medication (health)'))).toBe(true);
     expect(h.fake.botMessagesIn(h.general.id)).toEqual([]);
   }, 60_000);
 
