@@ -88,6 +88,7 @@ export async function startDiscord(options: StartDiscordOptions): Promise<Discor
     replyMaxMessages: config.DISCORD_REPLY_MAX_MESSAGES,
     fetch: options.fetch,
     transcribeAudio: options.transcribeAudio,
+    ...(config.DISCORD_MEMORY_EDITOR_ROLE ? { editorRole: config.DISCORD_MEMORY_EDITOR_ROLE } : {}),
   });
   const services = typeof options.services === 'function' ? options.services(client) : (options.services ?? {});
   const router = new InteractionRouter({

@@ -12,6 +12,7 @@ import {
   type APIApplicationCommandBasicOption,
   type AutocompleteInteraction,
   type ChatInputCommandInteraction,
+  type GuildMember,
   type MessageComponentInteraction,
   type MessageMentionOptions,
   type ModalSubmitInteraction,
@@ -72,6 +73,8 @@ export interface CommandContext {
   allowed(action: Action): { ok: true } | { ok: false; reason: string };
   /** The sender's role across Charlie's servers (for a `/web` link, asked for in a DM). */
   roleAnywhere(): Promise<Role>;
+  /** Someone's role in this server, from their member (a voice speaker's, when they are asked in the moment). */
+  roleOf(userId: string, member: GuildMember | null): Role;
   logger: Logger;
   /** Every loaded command (for /help). */
   commands: readonly Command[];
@@ -129,6 +132,7 @@ export const GROUPS = {
   voice: { name: 'voice', description: 'Talk with Charlie in a voice channel' },
   calendar: { name: 'calendar', description: 'Calendars this channel (or you, in a DM) follows: subscribe, list, agenda' },
   remind: { name: 'remind', description: 'Reminders: set one, list them, cancel one, set your time zone' },
+  privacy: { name: 'privacy', description: 'What you let go to hosted services when asked in the moment: list, revoke' },
   machines: { name: 'machines', description: 'Machines Charlie connects to over SSH: list them, revoke a login, forget one' },
 } as const;
 

@@ -9,10 +9,11 @@ import type { Logger } from '../core/ports/index.js';
 import type { AccessPolicy } from './access.js';
 import { download } from './attachments.js';
 import { commandKey, type Command, type CommandContext, type DiscordServices } from './command.js';
-import { mayDo, roleAcrossServers } from './memory-editors.js';
+import { mayDo, memberRole, roleAcrossServers } from './memory-editors.js';
 import type { NoteBoard } from './note-board.js';
 import { placeFor, type ChannelRef } from './place.js';
 import { CONFIRM_PREFIX } from './tool-confirm.js';
+import { CONSENT_PREFIX } from './consent-ask.js';
 
 export const REFUSAL = "Sorry, I only work for the people I've been set up for.";
 const FAILURE = 'Sorry — that did not work. Please try again in a moment.';
@@ -67,6 +68,8 @@ export class InteractionRouter {
         await command?.autocomplete?.(interaction, ctx);
       } else if (interaction.isButton() && interaction.customId.startsWith(`${CONFIRM_PREFIX}:`)) {
         return; // a tool confirmation: the waiting turn collects the press (tool-confirm.ts)
+      } else if (interaction.isButton() && interaction.customId.startsWith(`${CONSENT_PREFIX}:`)) {
+        return; // a consent question: the waiting turn collects the press (consent-ask.ts)
       } else if (interaction.isButton() && (await this.deps.notes.handle(interaction, ctx.place))) {
         return;
       } else if (interaction.isMessageComponent() || interaction.isModalSubmit()) {
@@ -103,6 +106,7 @@ export class InteractionRouter {
       place: placeFor(channel, user),
       allowed: (action) => mayDo(interaction, this.deps.access, this.deps.editorRole, action),
       roleAnywhere: () => roleAcrossServers(interaction.client, interaction.user.id, this.deps.access, this.deps.editorRole),
+      roleOf: (userId, member) => memberRole(userId, member, this.deps.access, this.deps.editorRole),
       logger: this.deps.logger,
       commands: this.deps.commands,
       notes: this.deps.notes,

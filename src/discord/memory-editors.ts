@@ -31,6 +31,19 @@ export function discordRole(interaction: BaseInteraction, access: AccessPolicy, 
   return hasEditorRole(roleIds, guildRoles, editorRole) ? 'editor' : 'member';
 }
 
+/**
+ * The role of the author of a guild message or a voice speaker (`member` of that guild);
+ * in a DM (no member), Charlie's owner is `owner` and everyone else `member`: their own items
+ * carry their id, so the role only matters for shared items, which a DM does not answer for.
+ */
+export function memberRole(userId: string, member: GuildMember | null, access: AccessPolicy, editorRole: string | undefined): Role {
+  if (access.isOwner(userId)) return 'owner';
+  if (!member) return 'member';
+  if (member.guild.ownerId === userId || member.permissions.has(PermissionFlagsBits.ManageGuild)) return 'editor';
+  const guildRoles = [...member.guild.roles.cache.values()].map((r) => ({ id: r.id, name: r.name }));
+  return hasEditorRole([...member.roles.cache.keys()], guildRoles, editorRole) ? 'editor' : 'member';
+}
+
 /** Whether the sender may do `action` here, with the refusal (saying how one becomes an editor) when not. */
 export function mayDo(interaction: BaseInteraction, access: AccessPolicy, editorRole: string | undefined, action: Action): EditorVerdict {
   const role = discordRole(interaction, access, editorRole);
@@ -50,10 +63,7 @@ export async function roleAcrossServers(client: Client, userId: string, access: 
     if (!access.allows({ userId, guildId: guild.id })) continue;
     if (guild.ownerId === userId) return 'editor';
     const member: GuildMember | null = await guild.members.fetch(userId).catch(() => null);
-    if (!member) continue;
-    if (member.permissions.has(PermissionFlagsBits.ManageGuild)) return 'editor';
-    const guildRoles = [...guild.roles.cache.values()].map((r) => ({ id: r.id, name: r.name }));
-    if (hasEditorRole([...member.roles.cache.keys()], guildRoles, editorRole)) return 'editor';
+    if (member && memberRole(userId, member, access, editorRole) === 'editor') return 'editor';
   }
   return 'member';
 }

@@ -19,6 +19,10 @@ import { ReplyRenderer, type ReplySink } from './reply-renderer.js';
 import type { SeenIds } from './seen-ids.js';
 import { whyButtonRow } from './why-button.js';
 import { discordConfirm } from './tool-confirm.js';
+import { discordConsentAsk, DmAsked } from './consent-ask.js';
+import { memberRole } from './memory-editors.js';
+import type { ConsentAccess } from '../core/privacy/consent.js';
+import type { TurnEventListener } from '../core/turn/events.js';
 import { heartbeat } from '../time/ticker.js';
 
 export const APOLOGY_TEXT = "Sorry — something went wrong on my side and I couldn't answer that. Please try again in a moment.";
@@ -40,6 +44,8 @@ export interface MessageHandlerDeps {
   replyMaxMessages: number;
   typingIntervalMs?: number;
   fetch?: typeof fetch;
+  /** DISCORD_MEMORY_EDITOR_ROLE: whose answer counts for shared items when asking in the moment. */
+  editorRole?: string;
   /** Transcribes voice messages (audio attachments); without it they are skipped with a warning. */
   transcribeAudio?: (list: AttachmentRef[]) => Promise<{ texts: string[]; warnings: string[] }>;
 }
@@ -149,10 +155,19 @@ export class MessageHandler {
     const stopTyping = keepTyping(channel, this.deps.typingIntervalMs ?? 8000, log);
     try {
       const tools = { user: { owner: this.deps.access.isOwner(message.author.id), id: message.author.id }, confirm: discordConfirm(channel, message.author.id) };
-      const outcome = await this.deps.assistant.conversation.handle(incoming, { onEvent: renderer.onEvent, tools });
+      const asked = new DmAsked();
+      const consent = this.consent(message, channel, asked);
+      // the turn's lines (streamed and final) leave out what was asked about by DM
+      const onEvent: TurnEventListener = (e) => renderer.onEvent(e.type === 'notice' ? { ...e, text: asked.redact(e.text) } : e);
+      const outcome = await this.deps.assistant.conversation.handle(incoming, { onEvent, tools, consent });
       const failed = outcome.reason === 'error' && !outcome.reply.trim();
       const rows = [this.deps.notes.suggestionRow(place, outcome.related), failed ? null : whyButtonRow(outcome.records)].filter((r) => r !== null);
-      await renderer.finish({ text: failed ? APOLOGY_TEXT : outcome.reply, notices: [...warnings, ...outcome.notices], components: rows.length ? rows : undefined, deadline: outcome.deadline });
+      await renderer.finish({
+        text: failed ? APOLOGY_TEXT : outcome.reply,
+        notices: [...warnings, ...outcome.notices.map((n) => asked.redact(n))],
+        components: rows.length ? rows : undefined,
+        deadline: outcome.deadline,
+      });
       log.debug({ reason: outcome.reason, messages: renderer.messageCount }, 'answered');
     } catch (error) {
       log.error({ err: error }, 'turn failed');
@@ -160,6 +175,22 @@ export class MessageHandler {
     } finally {
       stopTyping();
     }
+  }
+
+  /**
+   * Asking in the moment: the author answers for their own items (and, with an editor's role, for
+   * the channel's shared ones); in a server channel the question goes to their DMs, and the
+   * turn's lines there leave out the items asked about (`asked`).
+   */
+  private consent(message: Message, channel: SendableChannels, asked: DmAsked): ConsentAccess {
+    const name = displayName(message);
+    const shared = message.guildId !== null;
+    const where = 'name' in message.channel && typeof message.channel.name === 'string' ? `#${message.channel.name}` : undefined;
+    return {
+      person: { id: message.author.id, name, role: memberRole(message.author.id, message.member, this.deps.access, this.deps.editorRole) },
+      ask: discordConsentAsk({ user: message.author, channel, post: (content) => channel.send({ content, allowedMentions: { parse: [] } }), asked, ...(where ? { where } : {}) }),
+      shared,
+    };
   }
 }
 

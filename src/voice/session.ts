@@ -18,6 +18,7 @@ import {
   type VoiceConnection,
 } from '@discordjs/voice';
 import type { ConversationApi } from '../core/assistant-api.js';
+import type { ConsentAccess } from '../core/privacy/consent.js';
 import type { Place } from '../core/place.js';
 import type { Logger, SpeechToText, TextToSpeech } from '../core/ports/index.js';
 import { AddressingPolicy, type WakeRule } from './addressing.js';
@@ -72,7 +73,15 @@ export interface VoiceTarget {
   members(): VoiceMember[];
   /** Post in the text channel (split to Discord's limit by the caller). */
   post(text: string): Promise<void>;
+  /**
+   * Asking a speaker in the moment (a DM question: voice shows no buttons); `checkDms` says so
+   * in the voice channel, by the local voice only.
+   */
+  consentFor?(speaker: { id: string; name: string }, checkDms: () => void): ConsentAccess;
 }
+
+/** Said when a consent question went to the speaker's DMs; only ever by the local voice. */
+export const CHECK_DMS = 'Check your DMs: I asked you something there.';
 
 export interface VoiceSessionDeps {
   assistant: { conversation: Pick<ConversationApi, 'handle' | 'speechMustStayLocal'> };
@@ -152,11 +161,13 @@ export class VoiceSession {
     this.player = createAudioPlayer({ behaviors: { noSubscriber: NoSubscriberBehavior.Play } });
     this.player.on('error', (error) => this.log.warn({ err: error }, 'audio player error'));
     // The online voice is a hosted service: what it is sent passes the egress guard.
-    const tts = guardSpeech(deps.tts, (text) => deps.assistant.conversation.speechMustStayLocal(target.place, text));
+    // "check your DMs" stays local too: no hosted voice hears that a question is open
+    const tts = guardSpeech(deps.tts, async (text) => text === CHECK_DMS || (await deps.assistant.conversation.speechMustStayLocal(target.place, text)));
     this.timings = new TurnTimingTracker(this.timers, this.log);
     const sink = this.timings.wrap((deps.sink ?? ((p) => new DiscordAudioSink(p)))(this.player));
     this.queue = new PlaybackQueue({ tts, sink, logger: this.log });
     this.policy = new AddressingPolicy(s.wakeName, s.wakeRule);
+    const consentFor = target.consentFor?.bind(target);
     this.conversation = new VoiceConversation({
       assistant: deps.assistant,
       stt: deps.stt,
@@ -167,6 +178,7 @@ export class VoiceSession {
       post: (text) => target.post(text),
       logger: this.log,
       ...(s.language ? { language: s.language } : {}),
+      ...(consentFor ? { consentFor: (speaker: { id: string; name: string }) => consentFor(speaker, () => this.queue.enqueue(CHECK_DMS)) } : {}),
     });
     this.bargeIn = new BargeInDetector({ enabled: s.bargeIn, thresholdMs: s.bargeInMs }, this.queue, (userId, dropped) => this.log.info({ user: userId, dropped }, 'barge-in: stopped speaking'));
     const pauseMs = s.turnPauseMs ?? 400;

@@ -6,6 +6,7 @@
  * turn in progress, the turns waiting, and what is being said.
  */
 import type { ConversationApi } from '../core/assistant-api.js';
+import type { ConsentAccess } from '../core/privacy/consent.js';
 import type { Place } from '../core/place.js';
 import type { Logger, SpeechToText } from '../core/ports/index.js';
 import { silentLogger } from '../core/ports/index.js';
@@ -46,6 +47,8 @@ export interface VoiceConversationDeps {
   language?: string;
   logger?: Logger;
   now?: () => Date;
+  /** Asking the speaker in the moment before something private goes to a hosted model (by DM: voice shows no buttons). */
+  consentFor?(speaker: { id: string; name: string }): ConsentAccess;
 }
 
 export class VoiceConversation {
@@ -117,6 +120,7 @@ export class VoiceConversation {
         },
         {
           signal: controller.signal,
+          ...(this.deps.consentFor ? { consent: this.deps.consentFor({ id: segment.userId, name: segment.displayName }) } : {}),
           onEvent: (event) => {
             if (event.type !== 'text_delta') return;
             streamed = true;

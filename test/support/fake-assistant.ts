@@ -16,6 +16,7 @@ import {
   type ForgettableItem,
   type MemoryView,
   type TurnOutcome,
+  type HandleOptions,
 } from '../../src/core/assistant-api.js';
 import { placeKey as keyOf, type IncomingMessage, type Place } from '../../src/core/place.js';
 import type { TurnEvent, TurnEventListener } from '../../src/core/turn/events.js';
@@ -23,7 +24,7 @@ import type { ModelLane } from '../../src/core/lanes.js';
 import type { PageVersion, ReflectionReport, RestoreOutcome } from '../../src/core/reflection/reflection.js';
 import type { ForgetOutcome, ForgetTarget } from '../../src/core/inspector/tombstones.js';
 import type { PrivacyApi, PrivateForgetOutcome, PrivateForgetTarget, PrivateMemoryView } from '../../src/core/assistant-api.js';
-import type { ConsentGrant, ConsentMode } from '../../src/core/privacy/consent.js';
+import type { ConsentAccess, ConsentAnswer, ConsentGrant, ConsentMode, ConsentRequest } from '../../src/core/privacy/consent.js';
 import type { WhyAnswer } from '../../src/core/inspector/why.js';
 import type { RecordChain } from '../../src/core/records/provenance.js';
 import { sleep } from './sleep.js';
@@ -44,6 +45,11 @@ export interface ScriptedTurn {
   /** Text streamed as text_delta events, `deltaMs` apart; the reply is their concatenation unless `reply` is set. */
   deltas?: string[];
   deltaMs?: number;
+  /**
+   * Ask in the moment through the door's `options.consent.ask` (as the core does before a labelled
+   * item goes to a hosted model); `endAfterMs` ends the turn (its signal) while the question is open.
+   */
+  consent?: Pick<ConsentRequest, 'items' | 'service' | 'timeoutMs'> & { endAfterMs?: number };
 }
 
 export type TurnScript = (message: IncomingMessage, index: number) => ScriptedTurn;
@@ -51,14 +57,16 @@ export type TurnScript = (message: IncomingMessage, index: number) => ScriptedTu
 class FakeConversation implements ConversationApi {
   constructor(private readonly s: FakeAssistant) {}
 
-  async handle(message: IncomingMessage, options: { onEvent?: TurnEventListener; signal?: AbortSignal } = {}): Promise<TurnOutcome> {
+  async handle(message: IncomingMessage, options: HandleOptions & { onEvent?: TurnEventListener } = {}): Promise<TurnOutcome> {
     this.s.handled.push(message);
+    this.s.consentAccess.push(options.consent);
     const project = keyOf(message.place);
     if (message.reply === false) return { project, reply: '', reason: 'done', related: [], notices: [] };
     const turnId = `t${this.s.turns}`;
     const turn = this.s.script(message, this.s.turns++);
     options.onEvent?.({ type: 'turn_start', turnId, project, mode: message.mode ?? 'text' });
     for (const e of turn.events ?? []) options.onEvent?.({ ...e, turnId } as TurnEvent);
+    if (turn.consent && options.consent) await this.askConsent(turn.consent, options.consent);
     let streamed = '';
     for (const text of turn.deltas ?? []) {
       try {
@@ -75,6 +83,18 @@ class FakeConversation implements ConversationApi {
     const reply = turn.reply ?? streamed;
     options.onEvent?.({ type: 'turn_end', turnId, reason: turn.reason ?? 'done', text: reply });
     return { project, reply, reason: turn.reason ?? 'done', related: turn.related ?? [], ...(turn.records ? { records: turn.records } : {}), notices: turn.notices ?? [] };
+  }
+
+  /** What the door answered is kept in `consentAnswers`. */
+  private async askConsent(script: NonNullable<ScriptedTurn['consent']>, access: ConsentAccess): Promise<void> {
+    const turn = new AbortController();
+    const timer = script.endAfterMs === undefined ? undefined : setTimeout(() => turn.abort(new Error('the turn ended')), script.endAfterMs);
+    const { endAfterMs: _, ...asked } = script;
+    try {
+      this.s.consentAnswers.push(await access.ask({ asker: { id: access.person.id, name: access.person.name }, shared: access.shared, ...asked }, turn.signal));
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async speechMustStayLocal(_place: Place | null, text: string): Promise<boolean> {
@@ -300,6 +320,10 @@ export class FakeAssistant implements AssistantApi {
   notes: Note[] = [];
   /** Make showMemory and projectConfig throw this (e.g. a project file that cannot be read). */
   showMemoryError: Error | null = null;
+  /** The consent access each turn was given (undefined: the door gave none). */
+  readonly consentAccess: (ConsentAccess | undefined)[] = [];
+  /** What the door answered each scripted consent question. */
+  readonly consentAnswers: ConsentAnswer[] = [];
   /** Turns answered so far. */
   turns = 0;
 

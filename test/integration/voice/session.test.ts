@@ -10,10 +10,12 @@ import { PassThrough } from 'node:stream';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { VoiceConnection } from '@discordjs/voice';
 import { VoiceSessions } from '../../../src/voice/sessions.js';
-import type { VoiceMember, VoiceSessionDeps, VoiceTarget } from '../../../src/voice/session.js';
+import { CHECK_DMS, type VoiceMember, type VoiceSessionDeps, type VoiceTarget } from '../../../src/voice/session.js';
 import { silentLogger } from '../../../src/core/ports/index.js';
 import { speechPackets } from '../../fixtures/audio/speech.js';
-import { FakeAssistant } from '../../support/fake-assistant.js';
+import { FakeAssistant, type ScriptedTurn } from '../../support/fake-assistant.js';
+import type { TextToSpeech } from '../../../src/core/ports/index.js';
+import type { ConsentRequest } from '../../../src/core/privacy/consent.js';
 import { ManualTimers } from '../../support/manual-timers.js';
 import { RecordingSink } from '../../support/recording-sink.js';
 import { FakeTts, ScriptedStt } from '../../support/voice-fakes.js';
@@ -83,19 +85,19 @@ beforeAll(async () => {
 let sessions: VoiceSessions | null = null;
 afterEach(() => sessions?.closeAll());
 
-function setup(members: VoiceMember[], transcript: string | string[] = 'Charlie, what is on the shopping list?', initial = 'ready') {
+function setup(members: VoiceMember[], transcript: string | string[] = 'Charlie, what is on the shopping list?', initial = 'ready', extra: { tts?: TextToSpeech; turn?: ScriptedTurn } = {}) {
   const connections: FakeConnection[] = [];
   const posts: string[] = [];
   const sink = new RecordingSink(0);
   const answers = typeof transcript === 'string' ? [transcript] : transcript;
   const stt = new ScriptedStt((_pcm, call) => answers[Math.min(call, answers.length - 1)]!);
-  const assistant = new FakeAssistant(() => ({ deltas: ['Milk and eggs.'], deltaMs: 0 }));
+  const assistant = new FakeAssistant(() => ({ deltas: ['Milk and eggs.'], deltaMs: 0, ...extra.turn }));
   const clock = new ManualTimers();
   const tts = new FakeTts('fake-tts', { delayMs: 0 });
   const deps: VoiceSessionDeps = {
     assistant,
     stt,
-    tts,
+    tts: extra.tts ?? tts,
     settings: { wakeName: 'Charlie', wakeRule: 'auto', silenceMs: 1500, minSpeechMs: 350, bargeIn: true, bargeInMs: 250, emptyLeaveMs: 100, turnPauseMs: 400 },
     logger: silentLogger,
     timers: clock,
@@ -247,5 +249,35 @@ describe('VoiceSession', () => {
     await t.sessions.join(t.target);
     t.connections[1]!.destroy();
     expect(t.sessions.status('g1')).toBeNull();
+  });
+
+  it('asks the speaker in the moment through the door\'s DM question, and says "check your DMs" by the local voice only', async () => {
+    const hosted = new FakeTts('hosted-voice', { delayMs: 0 });
+    const local = new FakeTts('local-voice', { delayMs: 0 });
+    const tts: TextToSpeech = { id: hosted.id, locality: 'hosted', localVoice: local, synthesize: (text, options) => hosted.synthesize(text, options) };
+    const turn: ScriptedTurn = {
+      consent: { items: [{ id: 'r-1', where: 'People/Ana', name: 'medication', kind: 'phi', subject: 'ana' }], service: { kind: 'chat', id: 'gpt-4o@api.openai.com' }, timeoutMs: 5000 },
+    };
+    const t = setup([ana, ben], 'Charlie, what did the doctor say?', 'ready', { tts, turn });
+    const asked: { speaker: { id: string; name: string }; request: ConsentRequest }[] = [];
+    t.target.consentFor = (speaker, checkDms) => ({
+      person: { ...speaker, role: 'member' },
+      shared: true,
+      ask: async (request) => {
+        asked.push({ speaker, request });
+        checkDms(); // the DM went out
+        return 'once';
+      },
+    });
+    await t.sessions.join(t.target);
+    await t.connections[0]!.talk('ana', packets, t.clock);
+    await pause(t.clock, 450);
+    await waitFor(() => t.sink.finished.includes('Milk and eggs.'));
+    expect(t.assistant.consentAnswers).toEqual(['once']);
+    expect(asked).toMatchObject([{ speaker: { id: 'ana', name: 'Ana' }, request: { asker: { id: 'ana', name: 'Ana' }, shared: true } }]);
+    expect(t.sink.finished).toContain(CHECK_DMS);
+    expect(local.calls).toEqual([CHECK_DMS]);
+    expect(hosted.calls).not.toContain(CHECK_DMS);
+    expect(hosted.calls).toContain('Milk and eggs.');
   });
 });

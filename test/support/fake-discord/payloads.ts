@@ -147,7 +147,7 @@ export function messagePayload(m: MessageInit): Json {
   };
   if (m.channel.guildId) {
     p.guild_id = m.channel.guildId;
-    if (!m.author.bot) p.member = { roles: [], joined_at: new Date(0).toISOString(), deaf: false, mute: false, flags: 0 };
+    if (!m.author.bot) p.member = { roles: m.author.roles ?? [], joined_at: new Date(0).toISOString(), deaf: false, mute: false, flags: 0 };
   }
   if (m.replyTo) {
     p.message_reference = { type: 0, message_id: m.replyTo.id, channel_id: m.channel.id, guild_id: m.channel.guildId };

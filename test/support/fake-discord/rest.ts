@@ -52,6 +52,7 @@ export function routeRest(fake: FakeDiscord, call: RestCall): Out {
   if ((m = /^\/channels\/(\d+)\/messages$/.exec(path)) && method === 'POST') {
     const channel = fake.channels.get(m[1]!);
     if (!channel) return notFound;
+    if (channel.type === 1 && fake.closedDms.has(channel.name.replace(/^dm-/, ''))) return { status: 403, body: { message: 'Cannot send messages to this user', code: 50007 } };
     // enforce_nonce: a second send with the same nonce returns the first message (Discord dedups)
     const same = body.enforce_nonce && body.nonce ? [...fake.messages.values()].find((x) => x.channel_id === channel.id && x.nonce === body.nonce) : undefined;
     if (same) return ok(same);
@@ -84,6 +85,8 @@ export function routeRest(fake: FakeDiscord, call: RestCall): Out {
     const type = Number(body.type);
     const data = (body.data as Json | undefined) ?? {};
     if (type === 4 || type === 5) record.original = interactionMessage(fake, record, data);
+    const used = type === 7 && record.messageId ? fake.messages.get(record.messageId) : undefined;
+    if (used) Object.assign(used, pickMessageFields(data), { edited_timestamp: new Date().toISOString() });
     return { status: 204 };
   }
   if ((m = /^\/webhooks\/(\d+)\/([^/]+)$/.exec(path)) && method === 'POST') {

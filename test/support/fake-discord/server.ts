@@ -40,6 +40,8 @@ export interface InteractionRecord {
   /** The original response message (after edits), when there is one. */
   original: Json | null;
   followups: Json[];
+  /** The message whose component was used (a type 7 callback updates it, as Discord does). */
+  messageId?: string;
 }
 
 export class FakeDiscord {
@@ -58,6 +60,8 @@ export class FakeDiscord {
   readonly registeredCommands = new Map<string, Json[]>();
   /** Interaction token → channel id (where its responses appear). */
   readonly interactionChannels = new Map<string, string>();
+  /** Users whose DMs are closed: the bot's messages to them are refused (403, code 50007), as Discord does. */
+  readonly closedDms = new Set<string>();
   /** Files served at /attachments/<name> (the CDN stand-in). */
   readonly files = new Map<string, { body: Buffer; type: string }>();
   readonly gateway: FakeGateway;
@@ -215,7 +219,7 @@ export class FakeDiscord {
 
   private interact(channel: FakeChannel, user: FakeUser, type: 2 | 3 | 5, data: Json, message?: Json): InteractionRecord {
     const id = this.ids.next();
-    const record: InteractionRecord = { id, token: `itoken-${id}`, callbacks: [], original: null, followups: [] };
+    const record: InteractionRecord = { id, token: `itoken-${id}`, callbacks: [], original: null, followups: [], ...(message ? { messageId: String(message.id) } : {}) };
     this.interactions.set(record.token, record);
     this.interactionChannels.set(record.token, channel.id);
     const payload = interactionPayload({ id, token: record.token, applicationId: this.applicationId, channel, user, type, data, message });
