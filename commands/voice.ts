@@ -7,7 +7,7 @@ import { type ChatInputCommandInteraction } from 'discord.js';
 import { ephemeral, GROUPS, type Command, type CommandContext } from '../src/discord/command.js';
 import { describeLane } from '../src/core/lanes.js';
 import { postText } from '../src/discord/post-text.js';
-import { discordConsentAsk, DmAsked } from '../src/discord/consent-ask.js';
+import { discordConsentAsk } from '../src/discord/consent-ask.js';
 import type { VoiceMember, VoiceStatus, VoiceTarget } from '../src/voice/session.js';
 import { VoiceSessions } from '../src/voice/sessions.js';
 import { errorMessage } from '../src/util/error-text.js';
@@ -60,12 +60,10 @@ const join = voiceCommand({ name: 'join', description: "Join your voice channel;
     if (!current?.isVoiceBased()) return [];
     return [...current.members.values()].map((m) => ({ id: m.id, displayName: m.displayName, bot: m.user.bot }));
   };
-  // items a speaker was asked about by DM are not named in the text channel (the turn's notices)
-  const asked = new DmAsked();
   const post = async (text: string) => {
     const target = interaction.channel ?? (await interaction.client.channels.fetch(textChannelId));
     if (!target?.isSendable()) return;
-    await postText(target, asked.redact(text), ctx.replyMaxMessages);
+    await postText(target, text, ctx.replyMaxMessages);
   };
   const target: VoiceTarget = {
     guildId: guild.id,
@@ -82,7 +80,7 @@ const join = voiceCommand({ name: 'join', description: "Join your voice channel;
       person: { ...speaker, role: ctx.roleOf(speaker.id, guild.members.cache.get(speaker.id) ?? null) },
       ask: async (request, signal) => {
         const user = await interaction.client.users.fetch(speaker.id);
-        return discordConsentAsk({ user, post, onDm: checkDms, asked, where: `🎙️ ${channel.name}` })(request, signal);
+        return discordConsentAsk({ user, post, onDm: checkDms, where: `🎙️ ${channel.name}` })(request, signal);
       },
       shared: true,
     }),

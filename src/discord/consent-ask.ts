@@ -91,30 +91,6 @@ async function askOn(channel: SendableChannels, askerId: string, text: string, t
   return answer;
 }
 
-/**
- * The items a door asked about by DM: the turn's own lines ("sent to the chat model …: People/Ann ›
- * medication (health)") name them, and a line others read must not. `redact` cuts each line
- * before the first item asked about by DM, and says why.
- */
-export class DmAsked {
-  private readonly labels = new Set<string>();
-
-  note(request: ConsentRequest): void {
-    for (const item of request.items) this.labels.add(itemLabel(item));
-  }
-
-  redact(text: string): string {
-    if (this.labels.size === 0) return text;
-    return text
-      .split('\n')
-      .map((line) => {
-        const at = Math.min(...[...this.labels].map((label) => line.indexOf(label)).filter((i) => i >= 0));
-        return Number.isFinite(at) ? `${line.slice(0, at).replace(/[\s:;,]+$/, '')} (which items is not said in a shared channel)` : line;
-      })
-      .join('\n');
-  }
-}
-
 /** Where a Discord turn asks. */
 export interface ConsentDoor {
   /** The person whose turn it is (asked by DM when the place is shared). */
@@ -127,8 +103,6 @@ export interface ConsentDoor {
   onDm?: () => void;
   /** Names the place in a DM question, e.g. `#general`. */
   where?: string;
-  /** Keeps the items asked about by DM, so that the turn's lines in the shared channel can leave them out. */
-  asked?: DmAsked;
 }
 
 /** The Discord way of asking (HandleOptions.consent.ask). */
@@ -139,7 +113,6 @@ export function discordConsentAsk(door: ConsentDoor): ConsentAsk {
     const name = escapeMarkdown(request.asker.name);
     const line = (text: string) => void door.post?.(text).catch(() => undefined);
     const dm = { sent: false };
-    door.asked?.note(request);
     try {
       const channel = await door.user.createDM();
       return await askOn(channel, request.asker.id, consentQuestion(request, door.where), request.timeoutMs, signal, () => {

@@ -19,7 +19,7 @@ import { ReplyRenderer, type ReplySink } from './reply-renderer.js';
 import type { SeenIds } from './seen-ids.js';
 import { whyButtonRow } from './why-button.js';
 import { discordConfirm } from './tool-confirm.js';
-import { discordConsentAsk, DmAsked } from './consent-ask.js';
+import { discordConsentAsk } from './consent-ask.js';
 import { memberRole } from './memory-editors.js';
 import type { ConsentAccess } from '../core/privacy/consent.js';
 import type { TurnEventListener } from '../core/turn/events.js';
@@ -155,16 +155,14 @@ export class MessageHandler {
     const stopTyping = keepTyping(channel, this.deps.typingIntervalMs ?? 8000, log);
     try {
       const tools = { user: { owner: this.deps.access.isOwner(message.author.id), id: message.author.id }, confirm: discordConfirm(channel, message.author.id) };
-      const asked = new DmAsked();
-      const consent = this.consent(message, channel, asked);
-      // the turn's lines (streamed and final) leave out what was asked about by DM
-      const onEvent: TurnEventListener = (e) => renderer.onEvent(e.type === 'notice' ? { ...e, text: asked.redact(e.text) } : e);
+      const consent = this.consent(message, channel);
+      const onEvent: TurnEventListener = (e) => renderer.onEvent(e);
       const outcome = await this.deps.assistant.conversation.handle(incoming, { onEvent, tools, consent });
       const failed = outcome.reason === 'error' && !outcome.reply.trim();
       const rows = [this.deps.notes.suggestionRow(place, outcome.related), failed ? null : whyButtonRow(outcome.records)].filter((r) => r !== null);
       await renderer.finish({
         text: failed ? APOLOGY_TEXT : outcome.reply,
-        notices: [...warnings, ...outcome.notices.map((n) => asked.redact(n))],
+        notices: [...warnings, ...outcome.notices],
         components: rows.length ? rows : undefined,
         deadline: outcome.deadline,
       });
@@ -179,16 +177,16 @@ export class MessageHandler {
 
   /**
    * Asking in the moment: the author answers for their own items (and, with an editor's role, for
-   * the channel's shared ones); in a server channel the question goes to their DMs, and the
-   * turn's lines there leave out the items asked about (`asked`).
+   * the channel's shared ones); in a server channel the question goes to their DMs (and the
+   * core's lines about it, being for a shared place, count the items instead of naming them).
    */
-  private consent(message: Message, channel: SendableChannels, asked: DmAsked): ConsentAccess {
+  private consent(message: Message, channel: SendableChannels): ConsentAccess {
     const name = displayName(message);
     const shared = message.guildId !== null;
     const where = 'name' in message.channel && typeof message.channel.name === 'string' ? `#${message.channel.name}` : undefined;
     return {
       person: { id: message.author.id, name, role: memberRole(message.author.id, message.member, this.deps.access, this.deps.editorRole) },
-      ask: discordConsentAsk({ user: message.author, channel, post: (content) => channel.send({ content, allowedMentions: { parse: [] } }), asked, ...(where ? { where } : {}) }),
+      ask: discordConsentAsk({ user: message.author, channel, post: (content) => channel.send({ content, allowedMentions: { parse: [] } }), ...(where ? { where } : {}) }),
       shared,
     };
   }

@@ -59,7 +59,9 @@ describe('ask in the moment: the chat model', () => {
     expect(q.service.kind).toBe('chat');
     expect(sent(t.server)).toContain(ANN);
     expect(sent(t.server)).not.toContain(BOB);
-    expect(out.notices.join('\n')).toMatch(/sent to the chat model .* for this answer: People\/Ann › medication \(health\)/);
+    // the turn's line is everyone's in a shared place: it counts, the question named
+    expect(out.notices.join('\n')).toMatch(/sent to the chat model .* for this answer: 1 item Ann was asked about/);
+    expect(out.notices.join('\n')).not.toContain('medication');
     // the question and the notice are the person's, never the model's
     expect(sent(t.server)).not.toMatch(/sent to the chat model|for this answer|held back/);
 
@@ -102,7 +104,7 @@ describe('ask in the moment: the chat model', () => {
     const asked: Asked = { requests: [] };
     const no = await turn(t.app, 'no', asked);
     expect(sent(t.server)).not.toContain(ANN);
-    expect(no.notices.join('\n')).toMatch(/held back from the chat model .*People\/Ann › medication \(health\)/);
+    expect(no.notices.join('\n')).toMatch(/held back from the chat model .*: 1 item Ann was asked about/);
 
     const n = t.server.requests.length;
     const late = await turn(t.app, 'never', asked);

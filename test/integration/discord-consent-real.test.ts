@@ -95,7 +95,7 @@ describe('Discord and the real composition: asking in the moment', () => {
     expect(channel).toContain('I asked alice in a DM');
     expect(channel).not.toMatch(/CANARY|sumatriptan|hepatitis|People\/|medication/);
     // the turn's line says what went where, without the item
-    expect(channel).toMatch(/sent to the chat model \(.*\) for this answer \(which items is not said in a shared channel\)/);
+    expect(channel).toMatch(/sent to the chat model \(.*\) for this answer: 1 item \S+ was asked about/);
     expect(content(reply)).toBeTruthy();
 
     const listed = await firstCallback(h, h.fake.runCommand(dm, h.alice, 'privacy', subcommand('consents')));

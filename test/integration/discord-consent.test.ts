@@ -23,9 +23,10 @@ const SERVICE = { kind: 'chat', id: 'gpt-4o@api.openai.com' } as const;
 
 /** A turn that asks once about Alice's two items, then replies. */
 function asking(extra: Partial<NonNullable<ScriptedTurn['consent']>> = {}): FakeAssistant {
-  // the turn's own line names the items, as the core's does
-  const notices = ['sent to the chat model (gpt-4o@api.openai.com) for this answer: People/Alice › medication (health); People/Alice › salary (money)'];
-  return new FakeAssistant(() => ({ consent: { items: [medication, salary], service: SERVICE, timeoutMs: 20_000, ...extra }, reply: 'done', notices }));
+  // the turn's own line, as the core writes it: naming the items in a DM, counting them in a shared place
+  const line = (shared: boolean) =>
+    `sent to the chat model (gpt-4o@api.openai.com) for this answer: ${shared ? '2 items alice was asked about' : 'People/Alice › medication (health); People/Alice › salary (money)'}`;
+  return new FakeAssistant((m) => ({ consent: { items: [medication, salary], service: SERVICE, timeoutMs: 20_000, ...extra }, reply: 'done', notices: [line(m.place.kind === 'project')] }));
 }
 
 async function questionIn(h: BotHarness, channel: FakeChannel): Promise<Json> {
@@ -81,7 +82,9 @@ describe('Discord: asking in the moment', () => {
       const reply = await h.fake.waitFor(() => h.fake.botMessagesIn(h.general.id).find((m) => content(m).startsWith('done')), 15_000, 'the reply');
       await h.bot.idle();
       // the turn's line stays, without the items asked about by DM
-      expect(content(h.fake.messages.get(String(reply.id))!)).toContain('sent to the chat model (gpt-4o@api.openai.com) for this answer (which items is not said in a shared channel)');
+      // what the turn's line says in a shared place is the core's (it counts the items there):
+      // discord-consent-real.test.ts follows it through the real composition
+      expect(content(h.fake.messages.get(String(reply.id))!)).toContain('sent to the chat model (gpt-4o@api.openai.com) for this answer');
       for (const m of h.fake.botMessagesIn(h.general.id)) expect(content(m)).not.toMatch(/medication|salary|People\//);
     }, 60_000);
   }

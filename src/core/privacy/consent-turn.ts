@@ -94,10 +94,12 @@ export class TurnConsent implements Releases {
       released.add(item.id);
       await this.deps.ledger.record(access.person.id, item, service, answer, at);
     }
+    // the turn's line is read by everyone in a shared place: there it counts the items (the question named them privately)
+    const which = access.shared ? `${open.length} item${open.length === 1 ? '' : 's'} ${access.person.name} was asked about` : listed(open);
     this.deps.notice(
       answer === 'no'
-        ? `held back from ${what} (${service.id}): ${listed(open)}`
-        : `sent to ${what} (${service.id}) ${answer === 'always' ? 'from now on (until revoked: /privacy consents)' : 'for this answer'}: ${listed(open)}`,
+        ? `held back from ${what} (${service.id}): ${which}`
+        : `sent to ${what} (${service.id}) ${answer === 'always' ? 'from now on (until revoked: /privacy consents)' : 'for this answer'}: ${which}`,
     );
     return released;
   }
