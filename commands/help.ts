@@ -1,6 +1,7 @@
 /** `/help`: what Charlie does and the commands it knows. */
 import { ephemeral, type Command } from '../src/discord/command.js';
 import { describeLane } from '../src/core/lanes.js';
+import { consentModeLine } from '../src/core/privacy/consent-commands.js';
 
 export default {
   name: 'help',
@@ -11,7 +12,7 @@ export default {
       ctx.place.kind === 'private'
         ? 'This is a private conversation: what we say here stays in a private store on the owner’s machine and is never shown in a server channel.'
         : 'Each channel is a project with its own memory (plain Markdown on the owner’s machine). Mention me or reply to me to talk to me; in some channels I answer everything.';
-    const models = ctx.assistant.lanes().map((l) => `• ${describeLane(l)}`);
+    const models = [...ctx.assistant.lanes().map((l) => `• ${describeLane(l)}`), `• ${consentModeLine(ctx.assistant.privacy.consentMode())}`];
     const servers = ctx.services.toolServers?.() ?? [];
     const tools = servers.length ? `\n\n**Tool servers**\n${servers.map((l) => `• ${l}`).join('\n')}` : '';
     const head = `**Charlie** — a private assistant that remembers.\n${where}\nUnder a reply, 📝 buttons open related notes.\n\n**Models**\n${models.join('\n')}${tools}\n\n`;

@@ -127,6 +127,8 @@ describe('Discord slash commands', () => {
 
     const help = String(((await firstCallback(h, h.fake.runCommand(h.general, h.alice, 'help'))).data as Json).content);
     for (const c of ['/memory show', '/memory edit', '/memory search', '/memory forget', '/project style', '/project distill', '/help']) expect(help).toContain(c);
+    // which way asking in the moment goes (the fake's privacy slice: withhold)
+    expect(help).toContain('consent: withhold');
   });
 
   it('suggested-note buttons show the note and record an accepted suggestion; tags lead to related notes', async () => {
