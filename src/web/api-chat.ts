@@ -215,7 +215,7 @@ function withoutErrorText(m: ChatMessage): ChatMessage {
 
 function memberData(event: string, data: unknown): unknown {
   if ((event !== 'turn_end' && event !== 'outcome') || !data || typeof data !== 'object') return data;
-  const { error: _error, notices: _notices, ...rest } = data as Record<string, unknown>;
+  const { error: _error, ...rest } = data as Record<string, unknown>;
   return rest;
 }
 
