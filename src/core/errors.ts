@@ -18,6 +18,8 @@ export type ModelErrorKind =
   | 'unreachable'
   /** The server accepted the request but stopped making progress. */
   | 'timeout'
+  /** The server was answering, then the connection was lost before the reply was done. */
+  | 'cut'
   /** The prompt does not fit the model's context window. */
   | 'context_too_long'
   /** The server refused the key (401 / 403). */
@@ -37,7 +39,7 @@ export abstract class ModelError extends CharlieError {
   readonly remedy?: string;
   /** Whether the same request may succeed if sent again later. */
   get isRetryable(): boolean {
-    return this.kind === 'unreachable' || this.kind === 'timeout' || this.kind === 'rate_limited' || this.kind === 'server_error';
+    return this.kind === 'unreachable' || this.kind === 'timeout' || this.kind === 'cut' || this.kind === 'rate_limited' || this.kind === 'server_error';
   }
 }
 
@@ -52,6 +54,17 @@ export class ModelUnavailableError extends ModelError {
   }
 }
 
+/** The server was reached and was answering, then the connection dropped mid-reply (not "no server"). */
+export class ModelCutError extends ModelError {
+  readonly kind = 'cut' as const;
+  constructor(
+    readonly url: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`the model server at ${url} stopped in the middle of the reply (the connection was lost)`, options);
+  }
+}
+
 /**
  * The server answered with an error status; `kind` says what the status and body mean. The
  * message names the status, the URL (without credentials) and the provider's error code when
@@ -61,6 +74,8 @@ export class ModelUnavailableError extends ModelError {
 export class ModelHttpError extends ModelError {
   readonly kind: ModelErrorKind;
   readonly body: string;
+  /** The model server's own message from its error body (secrets removed, one line, at most 300 characters), for the person who asked. */
+  readonly modelMessage: string | undefined;
   constructor(
     readonly status: number,
     readonly url: string,
@@ -70,7 +85,24 @@ export class ModelHttpError extends ModelError {
     super(`model server answered ${status} for ${url}${statusHint(status, body)}`, options);
     this.kind = httpErrorKind(status, body);
     this.body = removeSecrets(body).text;
+    this.modelMessage = ownMessage(this.body);
   }
+}
+
+/** The message an error body gives (`{"error":{"message":…}}`, `{"error":"…"}`, `{"message"|"detail":…}`, or short plain text). */
+export function ownMessage(body: string): string | undefined {
+  let text: unknown = body;
+  try {
+    const json = JSON.parse(body) as { error?: unknown; message?: unknown; detail?: unknown };
+    const e = json.error;
+    text = typeof e === 'string' ? e : e && typeof e === 'object' && 'message' in e ? e.message : (json.message ?? json.detail);
+  } catch {
+    if (/[<{]/.test(body)) return undefined; // an HTML page or broken JSON is no message
+  }
+  if (typeof text !== 'string') return undefined;
+  const line = text.replace(/\s+/g, ' ').trim();
+  if (!line) return undefined;
+  return line.length > 300 ? `${line.slice(0, 299)}…` : line;
 }
 
 /** A 200 answer that is not a model reply (an HTML login page, a proxy's error page, broken JSON). */
@@ -146,6 +178,8 @@ export function modelErrorReply(error: ModelError): string {
   switch (error.kind) {
     case 'unreachable':
       return "Sorry — I can't reach my model server, so I can't answer. Your message is saved; start the model server (LM Studio, Ollama …) or check LLM_BASE_URL, then try again.";
+    case 'cut':
+      return 'Sorry — the model server stopped in the middle of my reply. Your message is saved; please try again.';
     case 'timeout':
       return 'Sorry — the model server stopped answering before the reply was done. Your message is saved; the model may be overloaded or still loading — try again in a moment (LLM_TIMEOUT_MS sets how long I wait).';
     case 'context_too_long':

@@ -2,7 +2,8 @@
  * ChatModel over any OpenAI-compatible `/chat/completions` server (LM Studio, Ollama,
  * llama.cpp, vLLM, hosted APIs). Always streams; copes with servers that do not.
  *
- * Failures are ModelErrors classified by `kind`: nothing listening → ModelUnavailableError;
+ * Failures are ModelErrors classified by `kind`: nothing listening → ModelUnavailableError; the
+ * connection lost after the server answered → ModelCutError;
  * no progress within `timeoutMs` → ModelTimeoutError; error status → ModelHttpError (auth,
  * context too long, rate-limited …); a 200 that is not a model reply → ModelBadResponseError.
  * Retryable statuses (429, 5xx) are retried with backoff (only before anything was yielded);
@@ -10,7 +11,7 @@
  * than `maxResponseChars` of a response body is ever read, whatever the server sends.
  */
 import { randomUUID } from 'node:crypto';
-import { CharlieError, ModelBadResponseError, ModelHttpError, ModelTimeoutError, ModelUnavailableError } from '../core/errors.js';
+import { CharlieError, ModelBadResponseError, ModelCutError, ModelHttpError, ModelTimeoutError, ModelUnavailableError } from '../core/errors.js';
 import { silentLogger, type ChatChunk, type ChatModel, type ChatRequest, type Locality, type Logger } from '../core/ports/index.js';
 import { decodeCompletion } from './openai-stream.js';
 import { toWireRequest, type WireRequest } from './openai-wire.js';
@@ -227,9 +228,9 @@ export class OpenAIChatModel<L extends Locality = Locality> implements ChatModel
     if (cause === 'connect') return new ModelUnavailableError(this.baseUrl, { cause: err, detail: `no answer within ${this.options.connectTimeoutMs} ms` });
     if (err instanceof CharlieError) return err;
     if (err instanceof TypeError || hasCode(err)) {
-      const code = errorCode(err);
-      const detail = afterHeaders ? 'the connection was lost mid-reply' : (code ?? 'connection failed');
-      return new ModelUnavailableError(this.baseUrl, { cause: err, detail });
+      // the server answered, so it is there: the reply was cut, which is not "no model server"
+      if (afterHeaders) return new ModelCutError(this.publicEndpoint, { cause: err });
+      return new ModelUnavailableError(this.baseUrl, { cause: err, detail: errorCode(err) ?? 'connection failed' });
     }
     return err instanceof Error ? err : new Error(String(err));
   }

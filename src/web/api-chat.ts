@@ -4,7 +4,7 @@
  *
  *   GET  /api/projects                          projects + the private conversation
  *   POST /api/projects                          { name } → a new project made here
- *   GET  /api/projects/:project/messages        recent history
+ *   GET  /api/projects/:project/messages        history, newest page first (?limit=1–500&before=<cursor of an older page>)
  *   POST /api/projects/:project/messages        { text, images?, mode? } → SSE of the turn
  *   GET  /api/projects/:project/turn            the running (or just finished) turn, if any
  *   GET  /api/turns/:turn/events                SSE replay + live (Last-Event-ID / ?after=)
@@ -19,11 +19,12 @@ import { z } from 'zod';
 import type { TurnEvent } from '../core/turn/events.js';
 import type { ToolConfirm } from '../core/tools/tool.js';
 import { newProjectOrigin, placeFor, PRIVATE_PROJECT } from './places.js';
-import { traceOf, type TraceStore, type TurnTrace } from './trace-store.js';
+import { traceOf, type TraceStore } from './trace-store.js';
 import { TurnHub, type TurnEventRecord, type WebTurn } from './turns.js';
 import { WebConsents } from './consents.js';
 import { CONSENT_ANSWERS } from '../core/privacy/consent.js';
 import type { WebEnv, WebDeps } from './web-deps.js';
+import { historyPage, pageQuery, type ChatMessage, type HistoryPage } from './history-page.js';
 import { errorMessage } from '../util/error-text.js';
 
 const MAX_IMAGE_CHARS = 8_000_000;
@@ -76,44 +77,6 @@ class WebConfirmations {
   }
 }
 
-interface ChatMessage {
-  time: string;
-  speaker: string;
-  role: 'user' | 'assistant';
-  text: string;
-  source: string;
-  trace?: { calls: TurnTrace['calls']; related: string[]; reason: string; error?: string };
-}
-
-/**
- * The log's messages with what the web app showed of each turn: the trace on its reply, a reply
- * cut by an error or a stop (which the log does not keep) put back with its partial text, and a
- * retried question shown once, with only its newest answer.
- */
-function withTraces(entries: readonly Omit<ChatMessage, 'trace'>[], traces: ReadonlyMap<string, TurnTrace>): ChatMessage[] {
-  const out: ChatMessage[] = [];
-  const answered = new Set(entries.filter((e) => e.role === 'assistant').map((e) => e.source));
-  const lastUser = () => {
-    for (let i = out.length - 1; i >= 0; i--) if (out[i]?.role === 'user') return i;
-    return -1;
-  };
-  for (const e of entries) {
-    const t = traces.get(e.source);
-    const shown = t ? { calls: t.calls, related: t.related, reason: t.reason, ...(t.error ? { error: t.error } : {}) } : undefined;
-    if (e.role === 'user') {
-      const prev = lastUser();
-      const replaced = t?.replaces ? out.findIndex((m) => m.role === 'user' && m.source === t.replaces) : -1;
-      if (replaced >= 0) out.splice(replaced, out.length - replaced, { ...e });
-      else if (t?.retry && prev >= 0 && out[prev]?.text === e.text) out.splice(prev + 1);
-      else out.push({ ...e });
-      if (t && !answered.has(e.source) && (t.partial !== undefined || t.error)) {
-        out.push({ time: e.time, speaker: '', role: 'assistant', text: t.partial ?? '', source: e.source, ...(shown ? { trace: shown } : {}) });
-      }
-    } else out.push({ ...e, ...(shown ? { trace: shown } : {}) });
-  }
-  return out;
-}
-
 function lastUserSource(messages: readonly ChatMessage[]): string | undefined {
   for (let i = messages.length - 1; i >= 0; i--) if (messages[i]?.role === 'user') return messages[i]?.source;
   return undefined;
@@ -123,11 +86,11 @@ export function chatRoutes(app: Hono<WebEnv>, deps: WebDeps, hub: TurnHub, trace
   const confirmations = new WebConfirmations();
   const consents = new WebConsents();
   /** The conversation as the web app shows it: the log with each turn's trace, retries and edits applied. */
-  const shownMessages = async (userId: string, project: string, slug: string | null, limit: number): Promise<ChatMessage[]> => {
-    const entries = slug ? await deps.projects.recentLog(slug, limit) : deps.privateHistory(userId, limit);
-    const plain = entries.map((e) => ({ time: e.time, speaker: e.speaker, role: e.role, text: e.text, source: e.source }));
-    return withTraces(plain, traces.read(TurnHub.owner(userId, project)));
+  const shownPage = (userId: string, project: string, slug: string | null, query: PageQuery): Promise<HistoryPage> => {
+    const read = (n: number) => (slug ? deps.projects.recentLog(slug, n) : deps.privateHistory(userId, n));
+    return historyPage(read, traces.read(TurnHub.owner(userId, project)), query.limit, query.before);
   };
+  const shownMessages = async (userId: string, project: string, slug: string | null, limit: number): Promise<ChatMessage[]> => (await shownPage(userId, project, slug, { limit })).messages;
   app.get('/api/projects', async (c) => {
     const user = c.get('user');
     const list = await deps.projects.listProjects();
@@ -148,8 +111,10 @@ export function chatRoutes(app: Hono<WebEnv>, deps: WebDeps, hub: TurnHub, trace
   app.get('/api/projects/:project/messages', async (c) => {
     const at = await placeFor(c.req.param('project'), c.get('user'), deps.projects);
     if (!at) return c.json({ error: 'no such project' }, 404);
-    const limit = Math.min(Number(c.req.query('limit') ?? 50) || 50, 500);
-    return c.json({ messages: await shownMessages(c.get('user').id, c.req.param('project'), at.slug, limit) });
+    const query = pageQuery.safeParse(c.req.query());
+    if (!query.success) return c.json({ error: query.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') }, 400);
+    const page = await shownPage(c.get('user').id, c.req.param('project'), at.slug, query.data);
+    return c.json(c.get('user').kind === 'owner' ? page : { ...page, messages: page.messages.map(withoutErrorText) });
   });
 
   app.post('/api/projects/:project/messages', async (c) => {
@@ -236,11 +201,30 @@ export function chatRoutes(app: Hono<WebEnv>, deps: WebDeps, hub: TurnHub, trace
   });
 }
 
+type PageQuery = { limit: number; before?: z.infer<typeof pageQuery>['before'] };
+
+/**
+ * The error's own text names server paths, URLs and setting names: only the owner reads it. A
+ * member gets the failure's kind (and the model's own message), which the app says in plain words.
+ */
+function withoutErrorText(m: ChatMessage): ChatMessage {
+  if (!m.trace?.error) return m;
+  const { error: _error, ...trace } = m.trace;
+  return { ...m, trace };
+}
+
+function memberData(event: string, data: unknown): unknown {
+  if ((event !== 'turn_end' && event !== 'outcome') || !data || typeof data !== 'object') return data;
+  const { error: _error, ...rest } = data as Record<string, unknown>;
+  return rest;
+}
+
 function findTurn(c: Context<WebEnv>, hub: TurnHub): WebTurn | null {
   return hub.get(c.req.param('turn') ?? '', c.get('user').id);
 }
 
 function followTurn(c: Context<WebEnv>, hub: TurnHub, turn: WebTurn, after: number): Response {
+  const owner = c.get('user').kind === 'owner';
   return streamSSE(c, async (stream) => {
     const queue: (TurnEventRecord | null)[] = [];
     let wake: (() => void) | null = null;
@@ -262,7 +246,8 @@ function followTurn(c: Context<WebEnv>, hub: TurnHub, turn: WebTurn, after: numb
           continue;
         }
         if (r === null) break;
-        await stream.writeSSE({ id: String(r.id), event: r.event, data: JSON.stringify(r.data) });
+        const data = owner ? r.data : memberData(r.event, r.data);
+        await stream.writeSSE({ id: String(r.id), event: r.event, data: JSON.stringify(data) });
       }
       await stream.writeSSE({ event: 'end', data: JSON.stringify({ turnId: turn.id }) });
     } finally {

@@ -21,6 +21,8 @@ const turnTrace = z.object({
   reason: z.string(),
   /** The error's own words, when the turn failed. */
   error: z.string().optional(),
+  /** Why it failed, by kind (core/turn/events.ts TurnFailure), with the model's own message when it sent one. */
+  failure: z.object({ kind: z.string().max(40), modelMessage: z.string().max(400).optional() }).optional(),
   /** The text streamed before the turn was cut (error or stop). */
   partial: z.string().optional(),
   /** A Retry or Regenerate of the message before it (same text). */
@@ -74,6 +76,7 @@ export function traceOf(source: string, events: readonly { event: string; data: 
   let related: string[] = [];
   let reason = 'done';
   let error: string | undefined;
+  let failure: TurnTrace['failure'];
   let finalText = '';
   for (const { event, data } of events) {
     const d = (data ?? {}) as Record<string, unknown>;
@@ -87,6 +90,8 @@ export function traceOf(source: string, events: readonly { event: string; data: 
     else if (event === 'turn_end') {
       reason = str('reason') ?? reason;
       error = str('error') ?? error;
+      const f = turnTrace.shape.failure.safeParse(d.failure);
+      if (f.success && f.data) failure = f.data;
       finalText = str('text') ?? '';
     } else if (event === 'outcome') {
       related = Array.isArray(d.related) ? d.related.filter((p): p is string => typeof p === 'string') : [];
@@ -101,6 +106,7 @@ export function traceOf(source: string, events: readonly { event: string; data: 
     related,
     reason,
     ...(error ? { error } : {}),
+    ...(failure ? { failure } : {}),
     ...(cut && (streamed || finalText) ? { partial: reason === 'error' ? streamed : finalText || streamed } : {}),
     ...(retry ? { retry: true } : {}),
     ...(replaces ? { replaces } : {}),

@@ -445,6 +445,27 @@ describe('OpenAIChatModel errors by kind', () => {
     expect(kindOf(await failure(model(`http://127.0.0.1:${port}/v1`).stream(ask('x'))))).toEqual({ kind: 'unreachable', retryable: true });
   });
 
+  it('classifies a reply whose connection drops mid-stream as cut, not as "no model server"', async () => {
+    const s = await start([{ text: 'The flight leaves at nine and the museum opens at ten.', dieAfterChunks: 2 }]);
+    const err = await failure(model(s.url).stream(ask('x')));
+    expect(kindOf(err)).toEqual({ kind: 'cut', retryable: true });
+    expect((err as Error).message).not.toMatch(/no model server|LLM_BASE_URL/);
+  });
+
+  it("keeps the model's own message of an error status, secrets removed, one line", async () => {
+    const s = await start([
+      { status: 500, errorBody: '{"error":{"message":"CUDA out of memory\\n while loading  sk-abcdefghijklmnopqrstuvwxyz0123456789AB"}}' },
+      { status: 500 },
+      { status: 500 },
+      { status: 500 },
+    ]);
+    const err = await failure(model(s.url, { maxRetries: 0 }).stream(ask('x')));
+    expect(kindOf(err).kind).toBe('server_error');
+    const own = (err as { modelMessage?: string }).modelMessage ?? '';
+    expect(own).toMatch(/^CUDA out of memory while loading /);
+    expect(own).not.toContain('sk-abcdefghijklmnopqrstuvwxyz0123456789AB');
+  });
+
   it('does not switch JSON mode off for later requests after a 400 that is not about response_format', async () => {
     let n = 0;
     const s = await start(() => (n++ === 0 ? { status: 400, errorBody: '{"error":{"message":"upstream hiccup"}}' } : { text: '{"summary":"x"}' }));

@@ -224,7 +224,8 @@ describe.skipIf(missing !== null)('web app in Chromium', { timeout: 60_000 }, ()
       await p.evaluate('navigator.serviceWorker.ready.then(() => true)');
       await fresh.setOffline(true);
       await p.reload();
-      await expect.poll(() => p.locator('main').textContent()).toContain('not reachable');
+      // the shell says so in plain words (not "Failed to fetch")
+      await expect.poll(() => p.locator('main').textContent()).toContain('You are offline.');
       expect(await p.locator('main .loading').count()).toBe(0);
     } finally {
       await fresh.close();

@@ -115,3 +115,27 @@ Joins for the second week.
     'home/decisions.md': '# Decisions\n\n- **2026-10-20** — Bins go out on Thursday ([source](https://discord.com/channels/1/9/1))\n',
   };
 }
+
+/**
+ * A project `long` whose conversation has `count` messages over three days (Dana asks, Charlie
+ * replies), numbered from 1: message 1 reads "Message 1 of 500: where it all began.", the others
+ * "Message n of 500.". The log files, by path under projects/.
+ */
+export function longConversation(count: number): Record<string, string> {
+  const days = new Map<string, string[]>();
+  let asked = '';
+  for (let i = 1; i <= count; i++) {
+    const t = new Date(Date.UTC(2026, 9, 1, 8, 0, 0) + Math.floor(((i - 1) * 3 * 86_400_000) / count));
+    const day = t.toISOString().slice(0, 10);
+    const lines = days.get(day) ?? [`# ${day}`, ''];
+    const user = i % 2 === 1;
+    if (user) asked = `web:${t.getTime()}`; // a reply carries its question's source
+    const source = asked;
+    const text = i === 1 ? `Message 1 of ${count}: where it all began.` : `Message ${i} of ${count}.`;
+    lines.push(`### ${t.toISOString().slice(11, 19)} · ${user ? 'Dana' : 'Charlie (reply)'} · [↗](${source})`, '', text, '');
+    days.set(day, lines);
+  }
+  const files: Record<string, string> = { 'long/project.md': projectFile('long', 'web:long') };
+  for (const [day, lines] of days) files[`long/log/${day}.md`] = lines.join('\n');
+  return files;
+}

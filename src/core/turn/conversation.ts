@@ -6,9 +6,9 @@
 import { type ConversationApi, type HandleOptions, type TurnOutcome, type TurnToolAccess } from '../assistant-api.js';
 import { placeKey, type IncomingMessage, type Place } from '../place.js';
 import { answer, egressScope, tapSensitive, unreadNotice, type AnswerDeps, type Ask } from './answer.js';
-import { CONTEXT_RETRY_NOTICE, MemoryUnavailableError, ModelError, modelErrorReply } from '../errors.js';
+import { CONTEXT_RETRY_NOTICE, MemoryUnavailableError, ModelError, ModelHttpError, modelErrorReply } from '../errors.js';
 import type { SensitiveRecord } from '../privacy/egress.js';
-import type { TurnEvent, TurnEventListener } from './events.js';
+import type { TurnEvent, TurnEventListener, TurnFailure } from './events.js';
 import type { Home } from '../home.js';
 import type { Clock, LogEntry, Logger, Recall } from '../ports/index.js';
 import { remindersFor, type Reminder } from './raise.js';
@@ -261,7 +261,7 @@ export class Conversation implements ConversationApi {
       log.warn({ err: error }, 'turn failed');
       outcome.reply = error instanceof ModelError ? modelErrorReply(error) : FAILURE_REPLY;
       outcome.reason = 'error';
-      emit({ type: 'turn_end', turnId, reason: 'error', text: outcome.reply, error: reason });
+      emit({ type: 'turn_end', turnId, reason: 'error', text: outcome.reply, error: reason, failure: failureOf(error) });
       return outcome;
     }
     outcome.tainted = this.turns.settle(home.key, turnId, isSensitive(classifyText(outcome.reply)));
@@ -337,4 +337,11 @@ function stored(label: SensitivityValue): Pick<LogEntry, 'sensitivity' | 'kind'>
 /** A tainted reply's label: sensitive, with the message's kind when it had one. */
 function strictestOf(said: SensitivityValue): SensitivityValue {
   return isSensitive(said) ? said : { sensitivity: 'sensitive' };
+}
+
+/** Why a turn failed, for the front doors (events.ts TurnFailure). */
+function failureOf(error: unknown): TurnFailure {
+  if (error instanceof ModelHttpError && error.modelMessage) return { kind: error.kind, modelMessage: error.modelMessage };
+  if (error instanceof ModelError) return { kind: error.kind };
+  return { kind: error instanceof MemoryUnavailableError ? 'memory' : 'internal' };
 }

@@ -1,4 +1,5 @@
 /** Events the core emits during a turn; every front door renders them its own way. */
+import type { ModelErrorKind } from '../errors.js';
 
 export type TurnEndReason = 'done' | 'max_steps' | 'max_tool_calls' | 'deadline' | 'cancelled' | 'error';
 
@@ -28,7 +29,17 @@ export type TurnEvent =
     }
   | { type: 'text_delta'; turnId: string; text: string }
   | { type: 'notice'; turnId: string; level: 'info' | 'warn'; text: string }
-  | { type: 'turn_end'; turnId: string; reason: TurnEndReason; text: string; error?: string };
+  | { type: 'turn_end'; turnId: string; reason: TurnEndReason; text: string; error?: string; failure?: TurnFailure };
+
+/**
+ * Why a turn failed, by property, for a front door to say in its own words: a model error's kind
+ * (with the model server's own message when it sent one), memory that could not be read or
+ * written, or anything else inside Charlie.
+ */
+export interface TurnFailure {
+  kind: ModelErrorKind | 'memory' | 'internal';
+  modelMessage?: string;
+}
 
 export type TurnEventListener = (event: TurnEvent) => void;
 

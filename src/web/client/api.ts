@@ -41,6 +41,12 @@ export interface TraceCall {
   pages?: string[];
 }
 
+/** Why a turn failed (core/turn/events.ts TurnFailure): a model error's kind with its own message, `memory` or `internal`. */
+export interface FailureWire {
+  kind: string;
+  modelMessage?: string;
+}
+
 export interface ChatEntry {
   time: string;
   speaker: string;
@@ -48,7 +54,13 @@ export interface ChatEntry {
   text: string;
   source?: string;
   /** What the web app showed of the turn: tool calls, suggested notes, how it ended. */
-  trace?: { calls: TraceCall[]; related: string[]; reason: string; error?: string };
+  trace?: { calls: TraceCall[]; related: string[]; reason: string; error?: string; failure?: FailureWire };
+}
+
+/** A page of the conversation: its messages, oldest first, and the cursor of the page before it (null: none). */
+export interface HistoryPage {
+  messages: ChatEntry[];
+  before: string | null;
 }
 
 /** A search hit as the server sends it: the core's RecallHit (a type only; nothing of the core is bundled). */
@@ -127,7 +139,8 @@ export const api = {
   logout: () => call<{ ok: boolean }>('POST', '/api/logout'),
   projects: () => call<ProjectList>('GET', '/api/projects'),
   createProject: (name: string) => call<{ project: string; name: string }>('POST', '/api/projects', { name }),
-  messages: (project: string, limit = 60) => call<{ messages: ChatEntry[] }>('GET', `${p(project)}/messages?limit=${limit}`),
+  /** A page of the conversation, newest first; `before` (from the page after it) asks for the one before. */
+  messages: (project: string, limit = 60, before?: string) => call<HistoryPage>('GET', `${p(project)}/messages?limit=${limit}${before ? `&before=${encodeURIComponent(before)}` : ''}`),
   relabelProject: (project: string, change: { name?: string; archived?: boolean }) => call<{ project: string; name: string; archived: boolean }>('PATCH', p(project), change),
   searchConversation: (project: string, q: string) => call<{ hits: ConversationHit[] }>('GET', `${p(project)}/conversation?q=${encodeURIComponent(q)}`),
   currentTurn: (project: string) => call<{ turn: { id: string; done: boolean } | null }>('GET', `${p(project)}/turn`),

@@ -5,6 +5,7 @@
  */
 import { api, ApiError, type Me, type ProjectList } from './api.js';
 import { $, clear, h, icon, toast } from './dom.js';
+import { watchConnection } from './offline.js';
 import { archivedList, PROJECTS_CHANGED } from './project-menu.js';
 import { installShortcuts } from './shortcuts.js';
 import { enterView, leaveView, renderView } from './router-views.js';
@@ -155,6 +156,9 @@ async function start(): Promise<void> {
       menu.focus();
     }
   });
+  // what the network coming back does: set below, once it is known whether the app started
+  let onBack = () => {};
+  watchConnection(() => onBack());
   let me: Me;
   try {
     me = await api.me();
@@ -173,7 +177,12 @@ async function start(): Promise<void> {
       );
       return;
     }
-    clear(main, h('p', { class: 'error' }, `Charlie is not reachable: ${err instanceof Error ? err.message : String(err)}`));
+    const offline = !navigator.onLine;
+    clear(
+      main,
+      h('p', { class: 'error', role: 'alert' }, offline ? 'You are offline. Charlie opens by itself when the network is back.' : 'Charlie cannot be reached right now. Reload the page in a moment.'),
+    );
+    onBack = () => location.reload(); // the start is tried again when the network returns
     return;
   }
   document.title = me.assistant;
@@ -208,7 +217,15 @@ async function start(): Promise<void> {
     try {
       drawn = await renderView(view, route, title, me, list);
     } catch (err) {
-      clear(view, h('p', { class: 'error', role: 'alert' }, err instanceof Error ? err.message : String(err)));
+      const words =
+        err instanceof TypeError
+          ? navigator.onLine
+            ? 'Charlie cannot be reached right now. Try again in a moment.'
+            : 'You are offline. This view loads by itself when the network is back.'
+          : err instanceof Error
+            ? err.message
+            : String(err);
+      clear(view, h('p', { class: 'error view-error', role: 'alert' }, words));
     }
     if (seq !== current) {
       // a newer route was asked for while this view loaded: it never reaches the screen
@@ -221,6 +238,10 @@ async function start(): Promise<void> {
     main.removeAttribute('aria-busy');
   };
   window.addEventListener('hashchange', () => void draw());
+  // a view that could not load while offline is drawn again when the network returns
+  onBack = () => {
+    if (main.querySelector('.view-error')) void draw();
+  };
   window.addEventListener(PROJECTS_CHANGED, () => void api.projects().then((next) => ((list = next), draw())));
   installShortcuts();
   await draw();

@@ -4,7 +4,8 @@
  * questions before a tool with side effects), suggested notes, a cut reply's error with Retry,
  * and Copy / Regenerate / Read aloud. The chat (chat.ts) owns the conversation around it.
  */
-import { api, type ChatEntry, type Me, type StreamEvent, type TraceCall } from './api.js';
+import { api, type ChatEntry, type FailureWire, type Me, type StreamEvent, type TraceCall } from './api.js';
+import { failureWords, withoutHalfRow, type ClientFailure } from './failure-words.js';
 import { clear, h, icon, toast } from './dom.js';
 import { pageHref, pageTitle } from './words.js';
 import { copyButton, renderReply } from './reply.js';
@@ -24,6 +25,8 @@ interface TraceData {
   reason?: string;
   error?: string;
   related?: string[];
+  /** Why a turn failed (turn_end). */
+  failure?: FailureWire;
   /** An MCP tool: which server and its own name of the tool. */
   source?: { server: string; tool: string };
   /** A tool confirmation (`confirm`, `confirm_done`). */
@@ -86,6 +89,7 @@ export class Reply {
     if (entry.source) r.el.dataset.source = entry.source;
     for (const c of entry.trace?.calls ?? []) r.addCall(String(r.calls.size), c.name, c.args, c);
     r.content = entry.text;
+    r.cause = entry.trace?.failure;
     r.end(entry.trace?.reason ?? 'done', entry.trace?.error, entry.trace?.related ?? []);
     return r;
   }
@@ -150,8 +154,10 @@ export class Reply {
         break;
       case 'turn_end':
         // a cut reply keeps what was streamed; a finished one is the model's whole text
-        if (d.reason === 'error') this.failure = d.error ?? d.text ?? 'the reply failed';
-        else if (d.text) this.content = d.text;
+        if (d.reason === 'error') {
+          this.failure = d.error ?? '';
+          this.cause = d.failure;
+        } else if (d.text) this.content = d.text;
         break;
       case 'outcome':
         this.end(d.reason ?? 'done', this.failure ?? (d.reason === 'error' ? (d.error ?? 'the turn failed') : undefined), d.related ?? []);
@@ -178,10 +184,20 @@ export class Reply {
   }
 
   private failure: string | undefined;
+  /** Why the turn failed, as the server classified it. */
+  private cause: FailureWire | undefined;
+  /** Why this page lost the reply (offline, Charlie not answering, the stream ended early). */
+  private clientCause: ClientFailure | undefined;
+  /** The stream failed on this side: the reply can be picked up again (resumeTurn) or sent again. */
+  get cutHere(): ClientFailure | undefined {
+    return this.clientCause;
+  }
 
-  /** The stream ended without an outcome (the connection to Charlie was lost). */
-  lost(why: string): void {
-    if (!this.done) this.end('error', why, []);
+  /** The stream ended without an outcome: `cause` says why, `why` is the owner's detail. */
+  lost(cause: ClientFailure, why: string): void {
+    if (this.done) return;
+    this.clientCause = cause;
+    this.end('error', why, []);
   }
 
   private end(reason: string, error: string | undefined, related: string[]): void {
@@ -192,16 +208,22 @@ export class Reply {
     this.el.classList.remove('live');
     this.text.classList.remove('streaming');
     this.text.removeAttribute('aria-live');
-    if (this.content || !error) renderReply(this.text, this.content || (reason === 'cancelled' ? '' : '(no answer)'), true);
+    const failed = reason === 'error';
+    if (failed || reason === 'cancelled') this.content = withoutHalfRow(this.content);
+    if (this.content || !failed) renderReply(this.text, this.content || (reason === 'cancelled' ? '' : '(no answer)'), true);
     else this.text.replaceChildren();
     if (reason === 'cancelled') this.extra.append(h('p', { class: 'notice stopped' }, 'Stopped.'));
-    if (error) {
+    if (failed) {
       this.el.classList.add('failed');
+      const said = failureWords(this.cause, this.clientCause, error);
+      const detail = this.me.kind === 'owner' && error ? h('details', { class: 'detail' }, h('summary', {}, 'Details'), h('p', {}, error)) : null;
       this.extra.append(
         h(
           'div',
-          { class: 'reply-error', role: 'alert' },
-          h('p', {}, h('strong', {}, 'The reply was cut: '), error),
+          { class: `reply-error ${this.clientCause ?? this.cause?.kind ?? 'internal'}`, role: 'alert' },
+          h('p', {}, h('strong', {}, said.title), ' ', said.words),
+          h('p', { class: 'next' }, said.next),
+          detail,
           h('button', { type: 'button', class: 'small primary retry', onclick: () => this.act.again(this) }, 'Retry'),
         ),
       );
@@ -217,7 +239,7 @@ export class Reply {
       );
     }
     if (this.content) this.actions.append(copyButton('Copy reply', () => this.content));
-    if (!error) this.actions.append(h('button', { type: 'button', class: 'small regenerate', onclick: () => this.act.again(this) }, 'Regenerate'));
+    if (!failed) this.actions.append(h('button', { type: 'button', class: 'small regenerate', onclick: () => this.act.again(this) }, 'Regenerate'));
     if (this.me.speech.tts && this.content) {
       this.actions.append(h('button', { class: 'small', type: 'button', onclick: () => void speak(this.content).catch((e: unknown) => toast(String(e), 'error')) }, icon('speaker'), ' Read aloud'));
     }

@@ -6,10 +6,12 @@
  * suggestions and cut replies come back after a reload. A reply still streaming when the page
  * reloads is picked up again from the server.
  */
-import { api, readEvents, resumeTurn, sendMessage, type ChatEntry, type Me, type ProjectItem } from './api.js';
+import { api, ApiError, readEvents, resumeTurn, sendMessage, type ChatEntry, type Me, type ProjectItem } from './api.js';
 import { startEdit } from './chat-edit.js';
 import { Reply, type ReplyActions } from './chat-reply.js';
 import { conversationSearch, messageHref } from './chat-search.js';
+import { olderMessages } from './chat-history.js';
+import { clientFailure } from './failure-words.js';
 import { askToNotify, notifyReply } from './notify.js';
 import { projectActions } from './project-menu.js';
 import { clear, h, icon, toast } from './dom.js';
@@ -51,14 +53,13 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
   // History first, so nothing typed meanwhile lands above it.
   // a message asked for by a link may be older than the last 60: then more is loaded
   const [history, current] = await Promise.all([api.messages(project, focus ? 500 : 60), api.currentTurn(project).catch(() => ({ turn: null }))]);
+  const drawEntry = (m: ChatEntry) => (m.role === 'user' ? userBubble(m) : Reply.from(m, project, me, actions).el);
   let lastQuestion = '';
   let running: Reply | null = null;
   const actions: ReplyActions = { again: (reply) => void again(reply) };
   for (const m of history.messages) {
-    if (m.role === 'user') {
-      list.append(userBubble(m));
-      lastQuestion = m.text;
-    } else list.append(Reply.from(m, project, me, actions).el);
+    list.append(drawEntry(m));
+    if (m.role === 'user') lastQuestion = m.text;
   }
   /** Only the newest reply offers Regenerate (the one a new answer would replace). */
   const onlyLastRegenerates = () => {
@@ -74,6 +75,7 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
     last.append(h('button', { type: 'button', class: 'small link edit', 'aria-label': 'Edit your last message', onclick: () => editLast() }, 'Edit'));
   };
   onlyLastRegenerates();
+  const older = olderMessages(list, history.before, (before) => api.messages(project, 60, before), drawEntry, onlyLastRegenerates);
   /** Shows a message by its source: the question (or the reply) gets the focus ring and is scrolled to. */
   const show = (source: string): boolean => {
     const all = [...list.querySelectorAll<HTMLElement>('.msg')].filter((m) => m.dataset.source === source);
@@ -87,13 +89,14 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
     return true;
   };
   const pick = (source: string) => {
-    if (show(source)) return;
-    const href = messageHref(project, source);
-    if (location.hash !== href) location.hash = href;
-    else toast('That message is older than the 500 the chat can show.');
+    const found = () => [...list.querySelectorAll<HTMLElement>('.msg')].some((m) => m.dataset.source === source);
+    void older.until(found).then((ok) => {
+      if (ok) show(source);
+      else toast('That message is no longer in this conversation.');
+    });
   };
   const heading = h('h1', {}, title);
-  clear(main, h('header', { class: 'view-head chat-head' }, heading, projectActions(item, heading), conversationSearch(project, pick)), list, form);
+  clear(main, h('header', { class: 'view-head chat-head' }, heading, projectActions(item, heading), conversationSearch(project, pick)), older.edge, list, form);
   // The page scrolls (not the list) and the composer sticks to its bottom: follow the newest text to
   // the true bottom of the page while the reader is there; a reader who scrolled up stays put.
   const page = document.scrollingElement ?? document.documentElement;
@@ -113,14 +116,29 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
   }).observe(list, { childList: true, subtree: true, characterData: true });
   scroll(true);
 
-  const follow = async (res: Promise<Response>, live: Reply, bubble: HTMLElement | null = null) => {
+  /**
+   * Replies this page lost while offline or while Charlie was unreachable, each with how to pick it
+   * up again: a turn the server accepted is followed again from its start (resumeTurn replays it);
+   * a message that never arrived is sent again. The network coming back (or Retry) does it.
+   */
+  const lost = new Map<Reply, () => void>();
+  const recover = () => {
+    if (!list.isConnected) window.removeEventListener('online', recover);
+    else if (!running) {
+      const pick = [...lost.values()].pop();
+      lost.clear();
+      pick?.();
+    }
+  };
+  window.addEventListener('online', recover);
+  const follow = async (start: () => Promise<Response>, live: Reply, bubble: HTMLElement | null = null) => {
     running = live;
     onlyLastEdits();
     send.hidden = true;
     stop.hidden = false;
     stop.disabled = false;
     try {
-      await readEvents(await res, (e) => {
+      await readEvents(await start(), (e) => {
         live.on(e);
         const source = e.event === 'accepted' ? (e.data as { source?: unknown }).source : undefined;
         if (typeof source === 'string') {
@@ -129,16 +147,28 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
         }
         scroll();
       });
-      live.lost('the connection to Charlie ended before the reply did');
+      live.lost('lost', 'the connection to Charlie ended before the reply did');
     } catch (err) {
-      live.lost(err instanceof Error ? err.message : String(err));
+      const why = err instanceof Error ? err.message : String(err);
+      if (err instanceof ApiError) live.lost('charlie_said', why);
+      else live.lost(clientFailure(err), why);
     } finally {
       running = null;
       stop.hidden = true;
       send.hidden = false;
       onlyLastRegenerates();
       onlyLastEdits();
-      if (live.reason && live.reason !== 'cancelled') notifyReply(me.assistant, title, live.markdown, messageHref(project, live.el.dataset.source ?? ''));
+      const cause = live.cutHere;
+      if (cause === 'offline' || cause === 'charlie_unreachable') {
+        const turn = live.turnId;
+        const again = turn ? () => resumeTurn(turn, 0) : start;
+        lost.set(live, () => {
+          const next = new Reply(project, me, actions, true);
+          live.el.replaceWith(next.el);
+          void follow(again, next, bubble);
+        });
+      }
+      if (live.reason && live.reason !== 'cancelled' && !cause) notifyReply(me.assistant, title, live.markdown, messageHref(project, live.el.dataset.source ?? ''));
       if (document.activeElement === stop || document.activeElement === document.body) input.focus();
     }
   };
@@ -174,7 +204,7 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
     scroll(true);
     const body = { text, mode, ...(images.length ? { images: images.splice(0) } : {}) };
     attached.replaceChildren();
-    await follow(sendMessage(project, body), live, bubble);
+    await follow(() => sendMessage(project, body), live, bubble);
   };
 
   /** Edit and resend the last message: it and its reply are replaced (the server keeps the edit too). */
@@ -189,18 +219,25 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
       const live = new Reply(project, me, actions, true);
       list.append(live.el);
       scroll(true);
-      void follow(sendMessage(project, { text, mode: 'text', replaces }), live, bubble);
+      void follow(() => sendMessage(project, { text, mode: 'text', replaces }), live, bubble);
     });
   }
 
   /** Retry (after an error) or Regenerate: the last question again, its earlier answer replaced. */
   const again = async (old: Reply) => {
-    if (running || !lastQuestion.trim()) return;
+    if (running) return;
+    const pick = lost.get(old);
+    if (pick) {
+      lost.delete(old);
+      pick();
+      return;
+    }
+    if (!lastQuestion.trim()) return;
     askToNotify();
     const live = new Reply(project, me, actions, true);
     old.el.replaceWith(live.el);
     scroll(true);
-    await follow(sendMessage(project, { text: lastQuestion, mode: 'text', retry: true }), live);
+    await follow(() => sendMessage(project, { text: lastQuestion, mode: 'text', retry: true }), live);
   };
 
   form.addEventListener('submit', (e) => {
@@ -266,9 +303,11 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
   if (current.turn && (!current.turn.done || unanswered)) {
     const live = new Reply(project, me, actions, true);
     list.append(live.el);
-    void follow(resumeTurn(current.turn.id, 0), live);
+    const turn = current.turn.id;
+    void follow(() => resumeTurn(turn, 0), live);
   }
 
   onlyLastEdits();
-  if (!focus || !show(focus)) input.focus();
+  if (!focus) input.focus();
+  else if (!show(focus)) pick(focus);
 }

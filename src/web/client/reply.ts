@@ -1,7 +1,8 @@
 /**
  * A reply as the reader sees it: Markdown rendered (also while it streams, at most once a frame),
  * sanitised by DOMPurify, code blocks highlighted by highlight.js (loaded only when a reply has
- * code, so the first view stays light) and a Copy button on each code block.
+ * code, so the first view stays light), a Copy button above each code block (never over the code)
+ * and each table in a box of its own that scrolls sideways.
  */
 import DOMPurify from 'dompurify';
 import MarkdownIt from 'markdown-it';
@@ -46,6 +47,12 @@ export function copyButton(label: string, text: () => string, cls = 'small copy'
 /** Renders `text` into `el`; `final` adds highlighting and code Copy buttons. */
 export function renderReply(el: HTMLElement, text: string, final: boolean): void {
   el.innerHTML = replyHtml(text);
+  // a wide table scrolls sideways in its own box (a phone), instead of squeezing words apart
+  for (const table of el.querySelectorAll('table')) {
+    const wrap = h('div', { class: 'table-wrap', tabindex: 0, role: 'region', 'aria-label': 'Table (scrolls sideways)' });
+    table.replaceWith(wrap);
+    wrap.append(table);
+  }
   if (!final) return;
   const blocks = [...el.querySelectorAll('pre > code')];
   if (!blocks.length) return;
