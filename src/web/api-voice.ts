@@ -8,6 +8,7 @@ import type { Hono } from 'hono';
 import { z } from 'zod';
 import type { WebEnv, SpeechServices } from './web-deps.js';
 import { errorMessage } from '../util/error-text.js';
+import { withoutHostPaths } from '../core/privacy/public-text.js';
 
 const MAX_AUDIO = 25 * 1024 * 1024;
 
@@ -21,7 +22,9 @@ export function voiceRoutes(app: Hono<WebEnv>, speech: SpeechServices | undefine
       const text = await speech.transcribe(data, c.req.header('content-type') ?? '', c.req.raw.signal);
       return c.json({ text });
     } catch (err) {
-      return c.json({ error: `could not transcribe: ${errorMessage(err)}` }, 422);
+      // plain words for everyone; the cause (without this machine's paths) for the owner, who can fix it
+      const plain = 'The recording could not be turned into text. Try again, or type your message.';
+      return c.json({ error: c.get('user').kind === 'owner' ? `${plain} (${withoutHostPaths(errorMessage(err))})` : plain }, 422);
     }
   });
 
