@@ -289,7 +289,7 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
     mcp,
     machines: machineBook,
     vault,
-    sync,
+    sync: syncing.forDoors(sync),
   };
 }
 

@@ -32,6 +32,7 @@ export async function startWebApp(
     ingest?: IngestStatus;
     time?: Pick<App['time'], 'reminders' | 'outbox'> & Partial<Pick<App['time'], 'calendar'>>;
     machines?: App['machines'];
+    sync?: App['sync'];
   },
   logger: Logger,
   speech: { stt?: SpeechToText; tts?: TextToSpeech },
@@ -71,6 +72,7 @@ export async function startWebApp(
       runChecks: webChecks(config),
       ...(webTime ? { time: webTime } : {}),
       ...(app.machines ? { machines: app.machines } : {}),
+      sync: app.sync ?? null,
     },
     logger.child({ component: 'web' }),
   );

@@ -22,6 +22,7 @@ import { reminderRoutes } from './api-reminders.js';
 import { voiceRoutes } from './api-voice.js';
 import { FailedLoginLimiter } from './auth.js';
 import { machineRoutes } from './api-machines.js';
+import { syncRoutes } from './api-sync.js';
 import { clientAddress, hostGuard, originGuard, securityHeaders, type HostPolicy } from './guard.js';
 import { loginPage } from './login-page.js';
 import type { WebDeps, WebEnv } from './web-deps.js';
@@ -142,6 +143,7 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
   voiceRoutes(app, deps.speech);
   reminderRoutes(app, deps);
   machineRoutes(app, deps);
+  syncRoutes(app, deps);
   app.all('/api/*', (c) => c.json({ error: 'no such API route' }, 404));
 
   app.use('/*', async (c, next) => {

@@ -25,13 +25,20 @@ export const WEB_ROUTE_GROUPS: { action: Action; methods: string[]; paths: strin
   {
     action: 'edit-memory',
     methods: ['PATCH', 'DELETE', 'POST', 'PUT'],
-    paths: ['/api/projects/:project/records/*', '/api/projects/:project/restore', '/api/projects/:project/review/*', '/api/projects/:project/candidates/*'],
+    paths: [
+      '/api/projects/:project/records/*',
+      '/api/projects/:project/restore',
+      '/api/projects/:project/review/*',
+      '/api/projects/:project/candidates/*',
+      // revoke a login, forget a machine or its host key: they change the shared machine page (as /machines remove on Discord)
+      '/api/projects/:project/machines/*',
+    ],
   },
   // the body says which (a name or archived): both need the same roles
   { action: 'rename-project', methods: ['PATCH'], paths: ['/api/projects/:project'] },
   { action: 'archive-project', methods: ['PATCH'], paths: ['/api/projects/:project'] },
   { action: 'project-settings', methods: ['GET', 'PUT'], paths: ['/api/settings/projects', '/api/settings/projects/*'] },
-  { action: 'settings', methods: ['GET', 'POST'], paths: ['/api/settings', '/api/settings/checks'] },
+  { action: 'settings', methods: ['GET', 'POST'], paths: ['/api/settings', '/api/settings/checks', '/api/sync', '/api/sync/*'] },
   { action: 'settings', methods: ['GET', 'POST', 'DELETE'], paths: ['/api/mcp'] },
 ];
 

@@ -6,8 +6,9 @@
  */
 import type { AssistantApi } from '../core/assistant-api.js';
 import type { IngestStatus } from '../core/writing/ingest-status.js';
-import type { FileProblem, LogEntry, Logger, Note, NoteSummary, ProjectConfig, ProjectOrigin } from '../core/ports/index.js';
+import type { FileProblem, LogEntry, Logger, Note, NoteSummary, ProjectConfig, ProjectOrigin, SyncEngine } from '../core/ports/index.js';
 import type { ReminderDesk } from '../core/time/reminder-desk.js';
+import type { MachineBook } from '../core/machines/machine-book.js';
 import type { WebAuth, WebUser } from './auth.js';
 import type { SettingsView } from './settings.js';
 import type { WebTimeOutbox } from './time-outbox.js';
@@ -48,6 +49,10 @@ export interface WebDeps {
   ingest?: IngestStatus;
   /** Reminders (the Reminders view, and due ones pushed to the open page). */
   time?: WebTime;
+  /** `/machines` in the web app (Settings › Machines); absent with SSH_ENABLED=false. */
+  machines?: MachineBook;
+  /** Sync across devices (Settings, the owner's); null or absent: SYNC_REMOTE is unset here. */
+  sync?: SyncEngine | null;
 }
 
 /** Charlie's memory as an MCP server (Streamable HTTP), answered at /api/mcp. */

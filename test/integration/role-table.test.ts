@@ -38,6 +38,7 @@ const WEB: Record<Action, WebRequest[]> = {
     { method: 'POST', path: '/api/projects/general/review/r-0000', body: { choice: 'hold' } },
     { method: 'POST', path: '/api/projects/general/candidates/c-0000/promote' },
     { method: 'DELETE', path: '/api/projects/general/records/note:Topics/Tent.md' },
+    { method: 'POST', path: '/api/projects/general/machines/nas/revoke' },
   ],
   'rename-project': [{ method: 'PATCH', path: '/api/projects/general', body: { name: 'General camp' } }],
   'archive-project': [
@@ -52,6 +53,8 @@ const WEB: Record<Action, WebRequest[]> = {
   settings: [
     { method: 'GET', path: '/api/settings' },
     { method: 'GET', path: '/api/settings/checks' },
+    { method: 'GET', path: '/api/sync' },
+    { method: 'POST', path: '/api/sync/now', body: {} },
   ],
 };
 

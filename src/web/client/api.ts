@@ -10,6 +10,8 @@ export type { ReviewChoice, ReviewPair };
 
 export interface Me {
   kind: 'owner' | 'member';
+  /** The role table's role (src/core/roles.ts): an editor may change shared memory. */
+  role: 'owner' | 'editor' | 'member';
   name: string;
   assistant: string;
   /** Charlie's version (package.json). */

@@ -80,7 +80,7 @@ function sidebar(list: ProjectList, route: Route, me: Me, onNew: (name: string) 
         ]
       : []),
     // everyone has Settings: a member's holds what they let go to hosted services (settings-privacy.ts)
-    h('a', { href: '#/settings', class: route.view === 'settings' ? 'settings-link active' : 'settings-link' }, 'Settings'),
+    h('a', { href: `#/settings/${encodeURIComponent(route.project)}`, class: route.view === 'settings' ? 'settings-link active' : 'settings-link' }, 'Settings'),
     h('div', { class: 'whoami' }, `Signed in as ${me.name}`, ' ', h('button', { type: 'button', class: 'small link', onclick: () => void api.logout().then(() => location.reload()) }, 'Sign out')),
     h('footer', { class: 'version' }, `Charlie ${me.version}`),
   ];

@@ -48,7 +48,7 @@ export async function renderView(view: HTMLElement, route: Route, title: string,
     );
   else if (route.view === 'inspect') await renderInspector(view, route.project, title, route.rest || 'records');
   else if (route.view === 'page') await renderPage(view, route.project, route.rest);
-  else if (route.view === 'settings') await (await import('./settings-view.js')).renderSettings(view, me);
+  else if (route.view === 'settings') await (await import('./settings-view.js')).renderSettings(view, me, { project: route.project, title, isPrivate: route.project === list.private.project });
   else if (route.view === 'reminders') await renderReminders(view, route.project, title);
   else return (await import('./graph-view.js')).renderGraph(view, route.project, title);
   return undefined;

@@ -1,20 +1,31 @@
 /**
  * The Settings page. The owner's: which model does each job and where it runs, voice, embedder,
  * the doctor's last model check (read-only); then "Run checks" and each project's style and
- * response mode (settings-checks.ts). Everyone's: what they let go to hosted services
- * (settings-privacy.ts) — a member sees only that.
+ * response mode (settings-checks.ts), and sync across devices (settings-sync.ts). Everyone's: the
+ * machines of the project picked in the side menu (settings-machines.ts) and what they let go to
+ * hosted services (settings-privacy.ts) — a member sees only those two.
  */
 import { api, type Me } from './api.js';
 import { clear, h } from './dom.js';
 import { editableSettings } from './settings-checks.js';
+import { machinesSection } from './settings-machines.js';
 import { privacySection } from './settings-privacy.js';
+import { syncSection } from './settings-sync.js';
 
-export async function renderSettings(main: HTMLElement, me: Me): Promise<void> {
+/** Which project's machines to show: the one the side menu has picked. */
+interface SettingsPlace {
+  project: string;
+  title: string;
+  isPrivate: boolean;
+}
+
+export async function renderSettings(main: HTMLElement, me: Me, at: SettingsPlace): Promise<void> {
   if (me.kind !== 'owner') {
-    clear(main, h('header', { class: 'view-head' }, h('h1', {}, 'Settings')), await privacySection());
+    const [machines, privacy] = await Promise.all([machinesSection(me, at.project, at.title, at.isPrivate), privacySection()]);
+    clear(main, h('header', { class: 'view-head' }, h('h1', {}, 'Settings')), machines, privacy);
     return;
   }
-  const [view, editable, privacy] = await Promise.all([api.settings(), editableSettings(), privacySection()]);
+  const [view, editable, machines, sync, privacy] = await Promise.all([api.settings(), editableSettings(), machinesSection(me, at.project, at.title, at.isPrivate), syncSection(), privacySection()]);
   clear(
     main,
     h('header', { class: 'view-head' }, h('h1', {}, 'Settings')),
@@ -46,6 +57,8 @@ export async function renderSettings(main: HTMLElement, me: Me): Promise<void> {
     h('h2', {}, 'Last model check'),
     h('p', {}, view.doctor),
     ...editable,
+    machines,
+    sync,
     privacy,
   );
 }

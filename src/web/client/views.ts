@@ -21,7 +21,7 @@ export function everyScreen(project: string, page: string): { name: string; hash
   return ROUTE_VIEWS.flatMap((view) => {
     if (view === 'inspect') return INSPECTOR_TABS.map((tab) => ({ name: `inspect/${tab}`, hash: `#/inspect/${p}/${tab}` }));
     if (view === 'page') return [{ name: 'page', hash: `#/page/${p}/${encodeURIComponent(page)}` }];
-    if (view === 'settings') return [{ name: 'settings', hash: '#/settings' }];
+    if (view === 'settings') return [{ name: 'settings', hash: `#/settings/${p}` }];
     return [{ name: view, hash: `#/${view}/${p}` }];
   });
 }
