@@ -49,6 +49,10 @@ const C: Record<Kind, string> = Object.fromEntries(Object.keys(LABELLED_TEXTS).m
 
 const project: Place = { kind: 'project', origin: { name: 'general', key: 'terminal:general' } };
 const dm: Place = { kind: 'private', userId: '111', userName: 'Dana' };
+/** A project whose history holds nothing sensitive when its calendar is read: only the event can label the reply that retells it. */
+const family: Place = { kind: 'project', origin: { name: 'family', key: 'terminal:family' } };
+/** After the restart, the person asks in that project: the hosted model is shown its history and calls every tool there too. */
+const FAMILY_ASK = 'what is on the family calendar, and what did you tell me before?';
 /** A project that holds nothing sensitive: the control that an ordinary event does reach the hosted calendar. */
 const hobbies: Place = { kind: 'project', origin: { name: 'hobbies', key: 'terminal:hobbies' } };
 
@@ -113,7 +117,7 @@ const PLANTINGS: Record<Kind, { place: Place; text: string; script: (r: Request)
   },
   // an event on a calendar on this machine, read before the message; the model tells it in its own words
   'calendar-event': {
-    place: project,
+    place: family,
     text: 'what is on my calendar today?',
     script: (r) => {
       if (!toolResults(r).includes('[Clinic]'))
@@ -124,7 +128,8 @@ const PLANTINGS: Record<Kind, { place: Place; text: string; script: (r: Request)
       return { text: `Later today you are seeing Carol about ${seen}.` };
     },
     before: async (p) => {
-      const alice = askerFor(project, 'Alice');
+      await p.app.store.ensureProject(family.origin);
+      const alice = askerFor(family, 'Alice');
       expect(p.app.time.calendar.subscribe(alice, { name: 'Clinic', kind: 'ics', url: p.ics }).ok).toBe(true);
       expect((await p.app.time.calendar.pollAll(alice)).map((x) => x.error ?? x.written)).toEqual([2]);
     },
@@ -289,6 +294,8 @@ function adversary(): (r: Request) => ScriptedReply {
   let confirmed = false;
   return (r) => {
     for (const m of toolResults(r).matchAll(/confirm "(ev-[^"]+)"/g)) tokens.add(m[1] ?? '');
+    // a new place: every tool is called again there
+    if (lastUser(r).includes(FAMILY_ASK) && !toolResults(r)) called.clear();
     if (lastUser(r).includes(YES) && names(r).includes('create_event') && !confirmed) {
       confirmed = true;
       return { toolCalls: [...tokens].map((confirm) => ({ name: 'create_event', arguments: JSON.stringify({ title: 'as proposed', when: 'tomorrow at 9am', confirm }) })) };
@@ -464,7 +471,9 @@ describe('labels travel with the text: no hosted destination gets a labelled tex
       await app.assistant.conversation.handle({ place: hobbies, speaker: 'Alice', text: ASK_ORDINARY, source: 'terminal:4' }, { tools: { user: { owner: true } }, ...consent('alice', 'Alice') });
       await app.assistant.conversation.handle({ place: hobbies, speaker: 'Alice', text: YES_ORDINARY, source: 'terminal:5' }, { tools: { user: { owner: true } }, ...consent('alice', 'Alice') });
       await app.assistant.conversation.handle({ place: dm, speaker: 'Dana', text: 'what do you remember about my evenings?', source: 'dm:2' }, consent('111', 'Dana'));
+      await app.assistant.conversation.handle({ place: family, speaker: 'Alice', text: FAMILY_ASK, source: 'terminal:6' }, { tools: { user: { owner: true } }, ...consent('alice', 'Alice') });
       await app.assistant.memory.searchMemory(project, 'migraines headaches blue cabinet clinic');
+      await app.assistant.memory.searchMemory(family, 'Carol clinic today');
       // Read aloud of every earlier reply, as the web does it (no place, nothing in memory from before)
       const spokenLocally: string[] = [];
       const recorder = (id: string, locality: 'local' | 'hosted', sink: string[], localVoice?: TextToSpeech): TextToSpeech => ({
