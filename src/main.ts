@@ -184,7 +184,7 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
   const sync = config.SYNC_REMOTE ? createSync(config, () => clock.now()) : null;
   const householdJobs = !sync || config.SYNC_BACKGROUND;
   if (!householdJobs) scheduler.handle('follow-up-scan', async () => {});
-  const brief = new MorningBrief({ jobs, desk: reminders, calendar, book: commitments, outbox, clock });
+  const brief = new MorningBrief({ jobs, desk: reminders, calendar, book: commitments, outbox, clock, keep: (place, said) => assistant.conversation.keep(place, said) });
   brief.attach(scheduler);
   let stopTicker = () => {};
   let ticking = false;

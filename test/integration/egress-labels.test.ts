@@ -12,10 +12,12 @@
  * it lists. No canary may reach any of them.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import type { Place } from '../../src/core/place.js';
+import { placeKey, type Place } from '../../src/core/place.js';
 import type { HandleOptions } from '../../src/core/assistant-api.js';
 import { CONSENT_MODES, type ConsentMode, type ConsentRequest } from '../../src/core/privacy/consent.js';
 import { DESTINATIONS, type DestinationKind } from '../../src/core/privacy/destinations.js';
@@ -25,6 +27,9 @@ import { LABELLED_TEXTS } from '../../src/core/privacy/sensitivity.js';
 import { askerFor } from '../../src/core/time/reminder-desk.js';
 import { builtinTools } from '../../src/core/tools/index.js';
 import { buildApp } from '../../src/main.js';
+import type { App } from '../../src/app/app.js';
+import type { OutboxMessage } from '../../src/core/time/outbox.js';
+import { SqliteJobStore } from '../../src/storage/job-store.js';
 import { startFakeModelServer, type FakeModelServer, type ScriptedReply } from '../support/fake-model-server.js';
 import { callEveryMemoryTool } from '../support/memory-client.js';
 import { startRecordingCalDavServer, type RecordingCalDavServer } from '../support/recording-caldav-server.js';
@@ -44,6 +49,10 @@ const C: Record<Kind, string> = Object.fromEntries(Object.keys(LABELLED_TEXTS).m
 
 const project: Place = { kind: 'project', origin: { name: 'general', key: 'terminal:general' } };
 const dm: Place = { kind: 'private', userId: '111', userName: 'Dana' };
+/** A project whose history holds nothing sensitive when its calendar is read: only the event can label the reply that retells it. */
+const family: Place = { kind: 'project', origin: { name: 'family', key: 'terminal:family' } };
+/** After the restart, the person asks in that project: the hosted model is shown its history and calls every tool there too. */
+const FAMILY_ASK = 'what is on the family calendar, and what did you tell me before?';
 /** A project that holds nothing sensitive: the control that an ordinary event does reach the hosted calendar. */
 const hobbies: Place = { kind: 'project', origin: { name: 'hobbies', key: 'terminal:hobbies' } };
 
@@ -64,7 +73,7 @@ const names = (r: Request) => (r.tools ?? []).map((t) => t.function.name);
  * How each labelled kind is written before the restart: the message said, the local model's
  * step, and its reply in its own words. A kind without a planting fails the first test.
  */
-const PLANTINGS: Record<Kind, { place: Place; text: string; script: (r: Request) => ScriptedReply }> = {
+const PLANTINGS: Record<Kind, { place: Place; text: string; script: (r: Request) => ScriptedReply; before?: (p: Planting) => Promise<void>; after?: (p: Planting) => Promise<void> }> = {
   'archive-message': { place: project, text: `I take ${C['archive-message']} for my migraines`, script: () => ({ text: 'Noted, I will keep that in mind.' }) },
   reply: {
     place: project,
@@ -93,14 +102,114 @@ const PLANTINGS: Record<Kind, { place: Place; text: string; script: (r: Request)
     },
   },
   'dm-message': { place: dm, text: `My therapist suggested ${C['dm-message']} for the evenings`, script: () => ({ text: 'Thanks for telling me.' }) },
+  // the model sets the reminder in its own words (no health word left); the brief quotes it, then is delivered and kept
+  brief: {
+    place: project,
+    text: `remind me in an hour to take ${C.brief} for my migraines`,
+    script: (r) => {
+      if (!toolResults(r).includes("I'll remind"))
+        return names(r).includes('set_reminder')
+          ? { toolCalls: [{ name: 'set_reminder', arguments: JSON.stringify({ what: `take ${C.brief}`, when: 'in 1 hour' }) }] }
+          : { toolCalls: [{ name: 'request_tools', arguments: '{"categories":["time"]}' }] };
+      return { text: 'Done, the reminder is set.' };
+    },
+    after: (p) => deliverBriefs(p, project),
+  },
+  // an event on a calendar on this machine, read before the message; the model tells it in its own words
+  'calendar-event': {
+    place: family,
+    text: 'what is on my calendar today?',
+    script: (r) => {
+      if (!toolResults(r).includes('[Clinic]'))
+        return names(r).includes('calendar_agenda')
+          ? { toolCalls: [{ name: 'calendar_agenda', arguments: '{"when":"today"}' }] }
+          : { toolCalls: [{ name: 'request_tools', arguments: '{"categories":["time"]}' }] };
+      const seen = /HIV clinic (\S+)/.exec(toolResults(r))?.[1] ?? 'nothing';
+      return { text: `Later today you are seeing Carol about ${seen}.` };
+    },
+    before: async (p) => {
+      await p.app.store.ensureProject(family.origin);
+      const alice = askerFor(family, 'Alice');
+      expect(p.app.time.calendar.subscribe(alice, { name: 'Clinic', kind: 'ics', url: p.ics }).ok).toBe(true);
+      expect((await p.app.time.calendar.pollAll(alice)).map((x) => x.error ?? x.written)).toEqual([2]);
+    },
+  },
 };
 
-/** The memory lane: a summary in its own words of the week, naming the medicine only through the summary's own canary. */
+/** What a planting's hooks work with: the app before the restart, the calendar's address, the briefs delivered. */
+interface Planting {
+  app: App;
+  ics: string;
+  dataDir: string;
+  briefs: { place: Place; message: OutboxMessage }[];
+}
+
+/**
+ * Delivers the morning brief in `place` now, through the scheduler and the real brief: it is
+ * turned on, its job is made due (the test cannot wait for the hour), and the scheduler runs it.
+ */
+async function deliverBriefs(p: Planting, place: Place): Promise<void> {
+  expect(p.app.time.brief.set(askerFor(place, 'Alice'), '06:00')).toContain('Morning brief on');
+  const jobs = new SqliteJobStore(join(p.dataDir, 'schedule.db'));
+  for (const j of jobs.list({ kind: 'brief', status: 'pending' })) if (placeKey(j.place) === placeKey(place)) jobs.reschedule(j.id, new Date(Date.now() - 1000));
+  jobs.close();
+  await p.app.time.tick();
+}
+
+/**
+ * A zone where it is between 10 and 11 now, so "in an hour" and "today" are the same day
+ * wherever the test runs (the brief quotes today's reminders and events).
+ */
+function morningZone(): string {
+  const offset = ((10 - new Date().getUTCHours() + 36) % 24) - 12;
+  return offset === 0 ? 'UTC' : `Etc/GMT${offset > 0 ? '-' : '+'}${Math.abs(offset)}`;
+}
+
+/** An `.ics` calendar on this machine: a sensitive event (by its words), and an ordinary one. */
+async function startIcsCalendar(): Promise<{ url: string; close: () => Promise<void> }> {
+  const stamp = (d: Date) =>
+    d
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d{3}/, '');
+  const at = (minutes: number) => stamp(new Date(Date.now() + minutes * 60_000));
+  const event = (uid: string, summary: string, minutes: number) => [
+    'BEGIN:VEVENT',
+    `UID:${uid}`,
+    `DTSTAMP:${at(0)}`,
+    `DTSTART:${at(minutes)}`,
+    `DTEND:${at(minutes + 30)}`,
+    `SUMMARY:${summary}`,
+    'END:VEVENT',
+  ];
+  const ics = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//test//EN',
+    ...event('hiv@test', `Carol HIV clinic ${C['calendar-event']}`, 50),
+    ...event('choir@test', ORDINARY_CAL, 55),
+    'END:VCALENDAR',
+  ].join('\r\n');
+  const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/calendar' }).end(ics));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/clinic.ics`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+/** The ordinary event of the local calendar, and the ordinary reminder of the control brief: both must still reach where they go. */
+const ORDINARY_CAL = 'Choir rehearsal';
+const ORDINARY_REMINDER = 'feed the goldfish';
+
+/**
+ * The memory lane: a summary in its own words of the week, naming the medicine only through the
+ * summary's own canary, where it was told of the week (or is rewriting that summary); elsewhere
+ * (the control's place) a summary of what it read.
+ */
 function lane(): (r: Request) => ScriptedReply {
-  return (r) =>
-    r.response_format
-      ? { text: JSON.stringify({ summary: `Alice manages her headaches with ${C.summary} and had a long week.`, decisions: [], quotes: [], entities: [], facts: [], links: [] }) }
-      : { text: '{}' };
+  return (r) => {
+    if (!r.response_format) return { text: '{}' };
+    const read = JSON.stringify(r.messages);
+    const summary = read.includes(PLANTINGS.summary.text) || read.includes(C.summary) ? `Alice manages her headaches with ${C.summary} and had a long week.` : 'Alice keeps pets.';
+    return { text: JSON.stringify({ summary, decisions: [], quotes: [], entities: [], facts: [], links: [] }) };
+  };
 }
 
 /** Before the restart: the chat model follows the planting of the message it answers. */
@@ -123,6 +232,8 @@ const EVENT_TITLES: Record<Kind, string> = {
   summary: `Refill the headache medicine ${C.summary}`,
   'mcp-result': `Clinic: lab results ${C['mcp-result']}`,
   'dm-message': `Therapist session about ${C['dm-message']}`,
+  brief: `Take ${C.brief}`,
+  'calendar-event': `Carol clinic visit ${C['calendar-event']}`,
 };
 const ORDINARY_EVENT = 'Piano lesson';
 const YES = 'yes, put them all in the calendar';
@@ -133,7 +244,15 @@ const YES_ORDINARY = 'yes, that one';
 /** Probe arguments for every builtin tool, aimed at where the canaries were written. */
 const PROBES: Record<string, unknown[]> = {
   read_memory: [{ part: 'all' }, { part: 'summary' }],
-  search_memory: [{ query: 'migraines' }, { query: 'headaches medicine' }, { query: 'blue cabinet combination friend' }, { query: 'clinic marker' }, { query: 'therapist evenings' }],
+  search_memory: [
+    { query: 'take medicine reminder brief' },
+    { query: 'Carol clinic calendar' },
+    { query: 'migraines' },
+    { query: 'headaches medicine' },
+    { query: 'blue cabinet combination friend' },
+    { query: 'clinic marker' },
+    { query: 'therapist evenings' },
+  ],
   list_notes: [{}],
   read_note: [{ path: 'People/Alice.md' }],
   search_notes: [{ text: 'Cnry' }],
@@ -143,7 +262,7 @@ const PROBES: Record<string, unknown[]> = {
   set_reminder: [{ what: 'water the plants', when: 'in 20 minutes' }],
   list_reminders: [{}],
   cancel_reminder: [{ id: 'nope' }],
-  calendar_agenda: [{ when: 'today' }],
+  calendar_agenda: [{ when: 'today' }, { when: 'this week' }],
   create_event: [...Object.values(EVENT_TITLES), ORDINARY_EVENT].map((title) => ({ title, when: 'tomorrow at 9am' })),
   // no machine is known here: the SSH tools answer from memory (nothing to connect to) and reach no host
   ssh_connect: [{ machine: 'NAS' }],
@@ -155,7 +274,7 @@ const PROBES: Record<string, unknown[]> = {
 
 /** Probe arguments for every tool of Charlie's MCP server. */
 const SERVER_PROBES: Record<string, Record<string, unknown>[]> = {
-  search: [{ query: 'migraines' }, { query: 'blue cabinet combination' }, { query: 'clinic marker' }, { query: 'headaches' }],
+  search: [{ query: 'good morning brief take' }, { query: 'Carol clinic' }, { query: 'migraines' }, { query: 'blue cabinet combination' }, { query: 'clinic marker' }, { query: 'headaches' }],
   read_page: [{ path: 'People/Alice.md' }, { path: 'People/Bob.md' }],
   list_pages: [{}],
   follow_links: [{ page: 'People/Alice' }, { page: 'People/Bob' }],
@@ -175,6 +294,8 @@ function adversary(): (r: Request) => ScriptedReply {
   let confirmed = false;
   return (r) => {
     for (const m of toolResults(r).matchAll(/confirm "(ev-[^"]+)"/g)) tokens.add(m[1] ?? '');
+    // a new place: every tool is called again there
+    if (lastUser(r).includes(FAMILY_ASK) && !toolResults(r)) called.clear();
     if (lastUser(r).includes(YES) && names(r).includes('create_event') && !confirmed) {
       confirmed = true;
       return { toolCalls: [...tokens].map((confirm) => ({ name: 'create_event', arguments: JSON.stringify({ title: 'as proposed', when: 'tomorrow at 9am', confirm }) })) };
@@ -203,7 +324,8 @@ interface After {
 
 /** How each destination that can be hosted is read back after the restart. */
 const DRIVERS: Record<Exclude<DestinationKind, 'memory'>, (a: After) => string> = {
-  chat: (a) => JSON.stringify(a.chat.requests.map((r: Request) => r.messages.filter((m) => m.role !== 'assistant').map((m) => m.content))),
+  // everything the hosted model was sent, the history's replies and briefs included
+  chat: (a) => JSON.stringify(a.chat.requests.map((r: Request) => r.messages.map((m) => m.content))),
   embedder: (a) => JSON.stringify(a.embedder.embedInputs),
   'text-to-speech': (a) => JSON.stringify(a.voice),
   // the speech-to-text port takes audio only (Int16Array in, text out): no memory text can be sent to it
@@ -234,6 +356,7 @@ function config(dir: string, chat: FakeModelServer, memory: FakeModelServer, hos
       TURN_MAX_TOOL_CALLS: '60',
       WEB_PORT: '0',
       CONSENT_MODE: consent,
+      TZ: morningZone(),
       PROJECTS_DIR: join(dir, 'projects'),
       DATA_DIR: join(dir, 'data'),
     },
@@ -265,11 +388,13 @@ describe('labels travel with the text: no hosted destination gets a labelled tex
       mkdirSync(dataDir, { recursive: true });
       const clinic = await startRecordingMcpServer(() => `Letter from the clinic: your lab results value ${C['mcp-result']} (was 4.1).`);
       const remote = await startRecordingMcpServer();
+      const ics = await startIcsCalendar();
       const local = await startFakeModelServer(planter());
       const memory = await startFakeModelServer(lane());
       cleanups.push(
         () => clinic.close(),
         () => remote.close(),
+        () => ics.close(),
         () => local.close(),
         () => memory.close(),
       );
@@ -282,15 +407,29 @@ describe('labels travel with the text: no hosted destination gets a labelled tex
       await first.store.ensureProject(project.origin);
       writeNote(root, 'People/Bob.md', `---\nschema: 1\ntitle: Bob\nsensitivity: sensitive\n---\n\n### 2026-11-20\n\nBob keeps locker code ${C.reply} in the blue cabinet.\n`);
       writeNote(root, 'People/Alice.md', `---\nschema: 1\ntitle: Alice\nsensitivity: personal\n---\n\n### 2026-11-20\n\nAlice is a friend from climbing.\n\n## Related\n- [[People/Bob]] (friend)\n`);
+      // a front door that shows what the scheduler posts (a brief is delivered, then kept in its place)
+      const planting: Planting = { app: first, ics: ics.url, dataDir, briefs: [] };
+      first.time.outbox.add(() => true, { post: async (place, message) => void planting.briefs.push({ place, message }) });
+      // the control: a brief in a place that holds nothing sensitive, quoting an ordinary reminder
+      await first.store.ensureProject(hobbies.origin);
+      expect(first.time.reminders.set(askerFor(hobbies, 'Alice'), ORDINARY_REMINDER, 'in 1 hour').ok).toBe(true);
+      await deliverBriefs(planting, hobbies);
       const replies: string[] = [];
       for (const p of Object.values(PLANTINGS)) {
+        await p.before?.(planting);
         const out = await first.assistant.conversation.handle(
           { place: p.place, speaker: p.place.kind === 'private' ? 'Dana' : 'Alice', text: p.text, source: 'terminal:1' },
           { tools: { user: { owner: true } } },
         );
         expect(out.reason).not.toBe('error');
         replies.push(out.reply);
+        await p.after?.(planting);
       }
+      // the briefs were delivered, quoting what they were made from (the reminder in the model's words)
+      const briefs = planting.briefs.map((b) => b.message.text).filter((t) => t.startsWith('☀️'));
+      expect(briefs).toEqual([expect.stringContaining(ORDINARY_REMINDER), expect.stringContaining(`take ${C.brief}`)]);
+      expect(briefs[1]).not.toMatch(/migraine/);
+      expect(replies.join('\n')).toContain(C['calendar-event']);
       // the paraphrased replies did carry the canaries (a local model may read them)
       expect(replies.join('\n')).toContain(C.reply);
       expect(replies.join('\n')).toContain(C['mcp-result']);
@@ -316,7 +455,8 @@ describe('labels travel with the text: no hosted destination gets a labelled tex
       const app = await buildApp(config(dir, chat, memory, true, embedder, mode), silentLogger);
       cleanups.push(() => app.close());
       expect(app.time.calendar.subscribe(askerFor(project, 'Alice'), { name: 'Family', kind: 'caldav', url: calendar.collection }).ok).toBe(true);
-      expect(app.time.calendar.servers().map((s) => s.locality)).toEqual(['hosted']);
+      // the .ics calendar on this machine, read before the restart, is declared hosted now too
+      expect(app.time.calendar.servers().map((s) => s.locality)).toEqual(['hosted', 'hosted']);
       await app.store.ensureProject(hobbies.origin);
       const after: After = { chat, embedder, remote, calendar, voice: [], client: [] };
       await app.assistant.conversation.handle(
@@ -331,7 +471,9 @@ describe('labels travel with the text: no hosted destination gets a labelled tex
       await app.assistant.conversation.handle({ place: hobbies, speaker: 'Alice', text: ASK_ORDINARY, source: 'terminal:4' }, { tools: { user: { owner: true } }, ...consent('alice', 'Alice') });
       await app.assistant.conversation.handle({ place: hobbies, speaker: 'Alice', text: YES_ORDINARY, source: 'terminal:5' }, { tools: { user: { owner: true } }, ...consent('alice', 'Alice') });
       await app.assistant.conversation.handle({ place: dm, speaker: 'Dana', text: 'what do you remember about my evenings?', source: 'dm:2' }, consent('111', 'Dana'));
+      await app.assistant.conversation.handle({ place: family, speaker: 'Alice', text: FAMILY_ASK, source: 'terminal:6' }, { tools: { user: { owner: true } }, ...consent('alice', 'Alice') });
       await app.assistant.memory.searchMemory(project, 'migraines headaches blue cabinet clinic');
+      await app.assistant.memory.searchMemory(family, 'Carol clinic today');
       // Read aloud of every earlier reply, as the web does it (no place, nothing in memory from before)
       const spokenLocally: string[] = [];
       const recorder = (id: string, locality: 'local' | 'hosted', sink: string[], localVoice?: TextToSpeech): TextToSpeech => ({
@@ -341,8 +483,11 @@ describe('labels travel with the text: no hosted destination gets a labelled tex
         synthesize: async (text) => (sink.push(text), { mime: 'audio/wav', data: new Uint8Array() }),
       });
       const online = guardSpeech(recorder('edge', 'hosted', after.voice, recorder('espeak', 'local', spokenLocally)), (text) => app.assistant.conversation.speechMustStayLocal(null, text));
-      for (const reply of replies) await online.synthesize(reply);
+      for (const reply of [...replies, ...briefs]) await online.synthesize(reply);
       expect(spokenLocally.join('\n')).toContain(C.reply);
+      expect(spokenLocally.join('\n')).toContain(C.brief);
+      // the ordinary brief goes to the online voice
+      expect(after.voice.join('\n')).toContain(ORDINARY_REMINDER);
       // an ordinary sentence still goes to the online voice
       await online.synthesize('The weather is fine today.');
       // a hosted client of Charlie's MCP server, every tool it lists
@@ -352,6 +497,9 @@ describe('labels travel with the text: no hosted destination gets a labelled tex
 
       // each destination was reached with ordinary text, and got no canary
       expect(DRIVERS.chat(after)).toContain('friend from climbing');
+      // the ordinary brief (in its place's history) and the ordinary event (the agenda) reach the hosted model
+      expect(DRIVERS.chat(after)).toContain(ORDINARY_REMINDER);
+      expect(DRIVERS.chat(after)).toContain(ORDINARY_CAL);
       expect(DRIVERS.embedder(after)).toContain('climbing');
       expect(after.voice.length).toBeGreaterThan(0);
       expect(DRIVERS['mcp-client'](after)).toContain('People/Alice.md');

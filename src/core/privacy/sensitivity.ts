@@ -178,4 +178,7 @@ export const LABELLED_TEXTS = {
   summary: 'src/core/distill.ts: a summary, decision or quote made from a labelled message carries its label',
   'mcp-result': "src/core/tool-loop.ts: an external tool's result, by the rules, taints its turn",
   'dm-message': "src/storage/private-store.ts: a DM row's sensitivity column",
+  brief: "src/core/time/brief.ts: the strictest label of the events and reminders it quotes, kept with it in its place's archive when delivered",
+  'calendar-event':
+    "src/core/time/calendar-servers.ts (eventSensitivity): the rules on its title and place, or the calendar's CLASS, when it is read; kept with its record, the desk's copy and its reminder",
 } as const;

@@ -3,9 +3,13 @@
  * message where they asked for it — today's events from the calendars followed there, the
  * reminders due today, and the commitments due today or overdue. Written by plain code from
  * the records (no model reads them); a commitment marked sensitive is counted, not quoted.
+ * The brief carries the strictest label of what it quotes (an event, a reminder), and a
+ * delivered one is kept in its place's archive with that label, as Charlie's message: the
+ * person can answer it, and every destination decides by the label, after a restart too.
  */
-import { placeKey } from '../place.js';
+import { placeKey, type Place } from '../place.js';
 import type { Clock } from '../ports/index.js';
+import { labelText, strictest, type SensitivityValue } from '../privacy/sensitivity.js';
 import type { CalendarDesk } from './calendar.js';
 import type { CommitmentBook } from './follow-ups.js';
 import type { JobStore } from './jobs.js';
@@ -21,6 +25,14 @@ export interface BriefDeps {
   book?: CommitmentBook;
   outbox: Outbox;
   clock: Clock;
+  /** Keeps a delivered brief in its place's archive, with its label (the composition root: the conversation's archive). */
+  keep?: (place: Place, said: { text: string; label: SensitivityValue; source: string }) => Promise<void>;
+}
+
+/** A brief and its label: the strictest of what it quotes (and the rules on its words). */
+interface Brief {
+  text: string;
+  label: SensitivityValue;
 }
 
 export class MorningBrief {
@@ -59,16 +71,26 @@ export class MorningBrief {
 
   /** The brief's text for this asker now. */
   async text(asker: Asker): Promise<string> {
+    return (await this.compose(asker)).text;
+  }
+
+  /** The brief for this asker now, labelled with the strictest label of what it quotes. */
+  async compose(asker: Asker): Promise<Brief> {
+    let from: SensitivityValue | null = null;
     const now = this.deps.clock.now();
     const tz = this.deps.desk.zoneOf(asker.ownerId);
     const today = dayIn(now, tz);
     const lines = [`☀️ Good morning, ${asker.ownerName}. Today, ${today}:`];
     if (this.deps.calendar) {
-      const agenda = this.deps.calendar.agenda(asker, 'today');
-      if (!agenda.startsWith('No calendar')) lines.push(`📅 ${agenda.split('\n').join('\n📅 ')}`);
+      const agenda = this.deps.calendar.agendaOf(asker, 'today');
+      if (!agenda.text.startsWith('No calendar')) lines.push(`📅 ${agenda.text.split('\n').join('\n📅 ')}`);
+      from = strictest(from, agenda.label);
     }
     const reminders = this.deps.desk.list(asker).filter((r) => dayIn(r.at, tz) === today);
-    for (const r of reminders) lines.push(`⏰ ${r.shown.replace(/^.*?, (\d\d:\d\d).*$/, '$1')} ${r.text}`);
+    for (const r of reminders) {
+      lines.push(`⏰ ${r.shown.replace(/^.*?, (\d\d:\d\d).*$/, '$1')} ${r.text}`);
+      from = strictest(from, r.label);
+    }
     const due = this.deps.book
       ? (await this.deps.book.commitments(now)).filter((c) => placeKey(c.place) === placeKey(asker.place) && c.due && c.due <= today && (c.status === 'active' || c.status === 'review'))
       : [];
@@ -76,11 +98,14 @@ export class MorningBrief {
     for (const c of open.slice(0, 5)) lines.push(`📌 ${c.entity}: ${c.statement} (due ${c.due})`);
     if (due.length > open.length) lines.push(`📌 and ${due.length - open.length} private commitment(s) due`);
     if (lines.length === 1) lines.push('Nothing on the calendar, no reminders, no commitments due.');
-    return lines.join('\n');
+    const text = lines.join('\n');
+    return { text, label: labelText(text, from) };
   }
 
   private async deliver(d: Delivery): Promise<void> {
     const asker: Asker = { place: d.job.place, ownerId: d.job.owner, ownerName: typeof d.job.payload.name === 'string' ? d.job.payload.name : 'there' };
-    await this.deps.outbox.post(d.job.place, { text: await this.text(asker), key: d.key, jobId: d.job.id, actions: [] });
+    const brief = await this.compose(asker);
+    await this.deps.outbox.post(d.job.place, { text: brief.text, key: d.key, jobId: d.job.id, actions: [] });
+    await this.deps.keep?.(d.job.place, { ...brief, source: `brief:${d.key}` });
   }
 }

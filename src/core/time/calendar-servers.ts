@@ -5,7 +5,7 @@
  * (src/core/time/calendar.ts asks when it is proposed and again at the yes).
  */
 import type { Locality } from '../ports/index.js';
-import { sensitivityOfText } from '../privacy/sensitivity.js';
+import { labelText, parseSensitivity, sensitivityOfText, type SensitivityValue } from '../privacy/sensitivity.js';
 import type { CalendarEvent, Subscription } from './calendar-types.js';
 import type { JobStore } from './jobs.js';
 
@@ -27,6 +27,14 @@ export interface CalendarServer {
  */
 export function eventSensitivity(e: Pick<CalendarEvent, 'summary' | 'location' | 'private'>): string | undefined {
   return sensitivityOfText(`${e.summary} ${e.location}`) ?? (e.private ? 'sensitive' : undefined);
+}
+
+/**
+ * The label of an event as the desk keeps it (its `sensitivity`, set by eventSensitivity when it
+ * was read; `sensitive: true` in what an older version kept), and what the rules say of its words.
+ */
+export function keptEventLabel(e: { summary: string; location: string; sensitivity?: string | undefined; sensitive?: boolean | undefined }): SensitivityValue {
+  return labelText(`${e.summary} ${e.location}`, parseSensitivity(e.sensitivity), e.sensitive ? { sensitivity: 'sensitive' } : null);
 }
 
 /** Every subscribed calendar's server in `jobs`, once per kind and address; `localityOf` absent: hosted. */

@@ -21,7 +21,8 @@ import { errorMessage } from '../../util/error-text.js';
 import { syncEventReminders } from './event-reminders.js';
 import type { CalendarEvent, Subscription } from './calendar-types.js';
 export type { CalendarEvent, Subscription } from './calendar-types.js';
-import { calendarServers, eventSensitivity, hostedWriteRefusal, shownAddress, type CalendarServer } from './calendar-servers.js';
+import { calendarServers, eventSensitivity, hostedWriteRefusal, keptEventLabel, shownAddress, type CalendarServer } from './calendar-servers.js';
+import { mayGo, strictest, type SensitivityValue } from '../privacy/sensitivity.js';
 
 /** One calendar, opened by the adapter (src/calendar/). */
 export interface CalendarSource {
@@ -42,7 +43,9 @@ export interface CalendarRecords {
 }
 
 interface CachedEvent {
-  /** Health, money or credentials by its words: withheld from a hosted model (src/core/privacy/egress.ts). */
+  /** Its label as it entered Charlie (eventSensitivity: the rules, or the calendar's CLASS); absent: personal. */
+  sensitivity?: string;
+  /** What an older version kept instead of `sensitivity`. */
   sensitive?: boolean;
   uid: string;
   summary: string;
@@ -85,6 +88,7 @@ const slug = (s: string) =>
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '') || 'calendar';
+const labelled = (sensitivity: string | undefined) => (sensitivity ? { sensitivity } : {});
 const eventHash = (e: CalendarEvent) => `${e.summary}|${e.start.getTime()}|${e.end?.getTime() ?? ''}|${e.location}`;
 
 export class CalendarDesk {
@@ -216,7 +220,7 @@ export class CalendarDesk {
         end: e.end?.getTime() ?? null,
         allDay: e.allDay,
         location: e.location,
-        sensitive: eventSensitivity(e) !== undefined,
+        ...labelled(eventSensitivity(e)),
       }));
     this.deps.jobs.setPayload(jobId, { ...state, marker, seen, events: keep });
     this.syncReminders(job, state.sub, keep);
@@ -226,6 +230,14 @@ export class CalendarDesk {
 
   /** What is on: `when` is "today", "tomorrow", "this week", "next 7 days" or a day ("Friday", "5 December"). */
   agenda(asker: Asker, when: string, options: { hosted?: boolean } = {}): string {
+    return this.agendaOf(asker, when, options).text;
+  }
+
+  /**
+   * The agenda and its label: the strictest label of the events it shows. For a hosted reader
+   * (`hosted`) an event whose label does not allow it is withheld, so what is shown may go.
+   */
+  agendaOf(asker: Asker, when: string, options: { hosted?: boolean } = {}): { text: string; label: SensitivityValue | null } {
     const tz = this.deps.zoneOf(asker.ownerId);
     const now = this.deps.clock.now();
     const w = when.trim().toLowerCase();
@@ -236,20 +248,24 @@ export class CalendarDesk {
     else if (/week|7 days/.test(w)) [from, to] = [now, new Date(now.getTime() + 7 * DAY)];
     else {
       const parsed = parseWhen(w === 'tomorrow' ? 'tomorrow at noon' : `${w} at noon`, now, tz);
-      if (!parsed.ok) return `I can't read "${when}" as a day (try today, tomorrow, this week, Friday, 5 December).`;
+      if (!parsed.ok) return { text: `I can't read "${when}" as a day (try today, tomorrow, this week, Friday, 5 December).`, label: null };
       [from, to] = [dayStart(parsed.at).toJSDate(), dayStart(parsed.at).plus({ days: 1 }).toJSDate()];
     }
     const lines: string[] = [];
+    let label: SensitivityValue | null = null;
     for (const job of this.mine(asker)) {
       const s = job.payload as unknown as PollState;
       for (const e of s.events) {
         if (e.start >= to.getTime() || (e.end ?? e.start) < from.getTime()) continue;
-        const what = options.hosted && e.sensitive ? withheld(`a ${s.sub.name} event`) : `${e.summary}${e.location ? ` (${e.location})` : ''}`;
+        const kept = keptEventLabel(e);
+        const held = !mayGo(kept, options.hosted ? 'hosted' : 'local');
+        if (!held) label = strictest(label, kept);
+        const what = held ? withheld(`a ${s.sub.name} event`) : `${e.summary}${e.location ? ` (${e.location})` : ''}`;
         lines.push(`${showTime(new Date(e.start), tz)} — ${what} [${s.sub.name}]`);
       }
     }
-    if (this.mine(asker).length === 0) return 'No calendar is subscribed here (/calendar subscribe).';
-    return lines.length ? lines.sort().join('\n') : `Nothing on the calendar ${when || 'today'}.`;
+    if (this.mine(asker).length === 0) return { text: 'No calendar is subscribed here (/calendar subscribe).', label: null };
+    return { text: lines.length ? lines.sort().join('\n') : `Nothing on the calendar ${when || 'today'}.`, label };
   }
 
   /** A proposed event: nothing is written until the person says yes in a later message. */

@@ -3,7 +3,8 @@
  * lead time keeps exactly one reminder job per upcoming event, keyed by the subscription and the
  * event's uid — added when the event appears, moved when it moves, cancelled when it is deleted
  * or the lead time is turned off. A poll that finds the calendar unchanged touches nothing, and
- * a changed one only moves what moved: no duplicates across polls.
+ * a changed one only moves what moved: no duplicates across polls. A reminder carries its event's
+ * label (`sensitivity` in its payload), so what it says is judged like the event.
  */
 import type { Place } from '../place.js';
 import type { JobStore } from './jobs.js';
@@ -16,6 +17,8 @@ export interface UpcomingEvent {
   start: number;
   allDay: boolean;
   location: string;
+  /** The event's label as it entered Charlie; the reminder made from it carries it. */
+  sensitivity?: string;
 }
 
 export interface EventReminderScope {
@@ -47,13 +50,13 @@ export function eventReminderPrefix(subId: string): string {
 /** Brings the reminders of one subscription in line with its events; returns what changed. */
 export function syncEventReminders(jobs: JobStore, scope: EventReminderScope, events: readonly UpcomingEvent[], now: Date): { added: number; moved: number; cancelled: number } {
   const prefix = eventReminderPrefix(scope.subId);
-  const wanted = new Map<string, { due: Date; text: string }>();
+  const wanted = new Map<string, { due: Date; text: string; label: { sensitivity?: string } }>();
   if (scope.leadMinutes > 0) {
     for (const e of events) {
       if (e.allDay || e.start <= now.getTime() || e.start - now.getTime() > HORIZON_MS) continue;
       const due = new Date(Math.max(now.getTime(), e.start - scope.leadMinutes * 60_000));
       const text = `${e.summary || '(no title)'} in ${scope.leadMinutes} minutes: ${showTime(new Date(e.start), scope.tz)}${e.location ? `, ${e.location}` : ''} [${scope.name}]`;
-      wanted.set(`${prefix}${shortHash(e.uid)}`, { due, text });
+      wanted.set(`${prefix}${shortHash(e.uid)}`, { due, text, label: e.sensitivity ? { sensitivity: e.sensitivity } : {} });
     }
   }
   const out = { added: 0, moved: 0, cancelled: 0 };
@@ -65,16 +68,18 @@ export function syncEventReminders(jobs: JobStore, scope: EventReminderScope, ev
       if (job.status === 'pending' && jobs.cancel(job.id)) out.cancelled++;
       continue;
     }
-    if (job.due.getTime() === want.due.getTime() && job.payload.text === want.text) continue;
+    if (job.due.getTime() === want.due.getTime() && job.payload.text === want.text && job.payload.sensitivity === want.label.sensitivity) continue;
     if (job.status === 'cancelled') continue;
     // moved (or its text changed): the same job, at the new time; one already delivered comes again only if the event moved later
     if (job.status === 'done' && want.due.getTime() <= job.due.getTime()) continue;
-    jobs.setPayload(job.id, { ...job.payload, text: want.text });
+    const { sensitivity: _was, ...rest } = job.payload;
+    jobs.setPayload(job.id, { ...rest, text: want.text, ...want.label });
     jobs.reschedule(job.id, want.due);
     out.moved++;
   }
   for (const [id, want] of wanted) {
-    if (jobs.add({ id, kind: 'reminder', owner: scope.owner, place: scope.place, due: want.due, tz: scope.tz, payload: { text: want.text, by: scope.name, event: true } }, now)) out.added++;
+    if (jobs.add({ id, kind: 'reminder', owner: scope.owner, place: scope.place, due: want.due, tz: scope.tz, payload: { text: want.text, by: scope.name, event: true, ...want.label } }, now))
+      out.added++;
   }
   return out;
 }

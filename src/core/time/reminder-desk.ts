@@ -7,6 +7,7 @@
  */
 import { placeKey, type Place } from '../place.js';
 import type { Clock } from '../ports/index.js';
+import { formatSensitivity, isSensitive, labelText, parseSensitivity, type SensitivityValue } from '../privacy/sensitivity.js';
 import type { Job, JobStore, TimeSettings } from './jobs.js';
 import type { Outbox, TimeAction } from './outbox.js';
 import { nextOccurrence, showTime, validZone } from './recurrence.js';
@@ -35,6 +36,8 @@ export interface ReminderView {
   tz: string;
   repeats: string;
   where: 'here' | 'a DM' | 'another channel';
+  /** Its label: set when it was made (the rules, the turn that set it, the event it is for), read with the rules again. */
+  label: SensitivityValue;
 }
 
 /** How a reminder was asked for beyond what and when. */
@@ -45,6 +48,8 @@ export interface SetOptions {
   zone?: string;
   /** The front door it was set through, which delivers it (the web app: a notification while it is open). */
   door?: 'web';
+  /** What it was made from, when that is labelled (a turn that drew on sensitive context): the reminder carries the strictest. */
+  from?: SensitivityValue | null;
 }
 
 export type SetOutcome = { ok: true; reminder: ReminderView; line: string } | { ok: false; error: string };
@@ -95,7 +100,15 @@ export class ReminderDesk {
     if (this.deps.jobs.list({ owner: asker.ownerId, kind: 'reminder', status: 'pending' }).length >= MAX_PER_OWNER)
       return { ok: false, error: `you have ${MAX_PER_OWNER} reminders already; cancel some first` };
     const id = `rem-${this.deps.newId()}`;
-    const payload = { text, by: asker.ownerName, ...(forWhom ? { for: forWhom.slice(0, 100) } : {}), ...(options.door ? { door: options.door } : {}) };
+    // labelled when made: the rules on its words, and what it was made from; the label is kept with it
+    const label = labelText(text, options.from);
+    const payload = {
+      text,
+      by: asker.ownerName,
+      ...(forWhom ? { for: forWhom.slice(0, 100) } : {}),
+      ...(options.door ? { door: options.door } : {}),
+      ...(isSensitive(label) ? { sensitivity: formatSensitivity(label) } : {}),
+    };
     this.deps.jobs.add({ id, kind: 'reminder', owner: asker.ownerId, place: asker.place, due: parsed.at, tz, ...(parsed.rule ? { rule: parsed.rule } : {}), payload }, now);
     const job = this.deps.jobs.get(id);
     if (!job) return { ok: false, error: 'the reminder could not be saved' };
@@ -151,7 +164,9 @@ export class ReminderDesk {
 
   private view(job: Job, asker: Asker): ReminderView {
     const where = placeKey(job.place) === placeKey(asker.place) ? 'here' : job.place.kind === 'private' ? 'a DM' : 'another channel';
-    return { id: job.id, text: String(job.payload.text), at: job.due, shown: showTime(job.due, job.tz), tz: job.tz, repeats: job.rule ? repeatsText(job.rule.cron) : '', where };
+    const text = String(job.payload.text);
+    const label = labelText(text, parseSensitivity(typeof job.payload.sensitivity === 'string' ? job.payload.sensitivity : undefined));
+    return { id: job.id, text, at: job.due, shown: showTime(job.due, job.tz), tz: job.tz, repeats: job.rule ? repeatsText(job.rule.cron) : '', where, label };
   }
 
   private async deliver(d: Delivery): Promise<void> {

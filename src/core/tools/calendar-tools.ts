@@ -1,5 +1,6 @@
 /** The subscribed calendars: what is on, and (CalDAV) a new event, written only after the person confirms. */
 import { z } from 'zod';
+import { isSensitive } from '../privacy/sensitivity.js';
 import { defineTool } from './tool.js';
 
 const NONE = { content: 'No calendar is connected here.', summary: 'no calendar' };
@@ -12,7 +13,9 @@ export const calendarAgenda = defineTool({
   async execute(args, ctx) {
     const t = ctx.time;
     if (!t?.calendar) return NONE;
-    const text = t.calendar.agenda(t.asker, args.when, { hosted: ctx.modelLocality === 'hosted' });
+    // a hosted model is shown only events whose label allows it; a local one that reads a sensitive event taints the turn
+    const { text, label } = t.calendar.agendaOf(t.asker, args.when, { hosted: ctx.modelLocality === 'hosted' });
+    if (isSensitive(label)) ctx.sawSensitive({ origin: 'the calendar', text });
     return { content: text, summary: `agenda ${args.when}` };
   },
 });

@@ -1,7 +1,8 @@
 /** Reminders the model sets, lists and cancels for the person it is talking to (src/core/time/reminder-desk.ts). */
 import { z } from 'zod';
 import { withheld } from '../privacy/egress.js';
-import { sensitivityOfText } from '../privacy/sensitivity.js';
+import { isSensitive, mayGo } from '../privacy/sensitivity.js';
+import type { ReminderView } from '../time/reminder-desk.js';
 import { defineTool, type ToolContext } from './tool.js';
 
 const NOT_HERE = { content: 'Reminders are not available here.', summary: 'no reminders here' };
@@ -23,7 +24,8 @@ export const setReminder = defineTool({
   async execute(args, ctx) {
     const t = desk(ctx);
     if (!t) return NOT_HERE;
-    const out = t.desk.set(t.asker, args.what, args.when, args.for);
+    // a reminder set by a turn that drew on sensitive context carries that label (the model may reword what it read)
+    const out = t.desk.set(t.asker, args.what, args.when, { ...(args.for ? { forWhom: args.for } : {}), ...(ctx.tainted?.() ? { from: { sensitivity: 'sensitive' as const } } : {}) });
     if (!out.ok) return { content: `Not set: ${out.error}`, summary: 'reminder not set' };
     return { content: out.line, summary: `reminder set for ${out.reminder.shown}`, notice: `⏰ ${out.line}` };
   },
@@ -39,8 +41,10 @@ export const listReminders = defineTool({
     if (!t) return NOT_HERE;
     const list = t.desk.list(t.asker);
     if (list.length === 0) return { content: 'No reminders are set.', summary: 'no reminders' };
-    // a reminder set by hand may say what a hosted model must not read (health, money, credentials)
-    const text = (r: { text: string }) => (ctx.modelLocality === 'hosted' && sensitivityOfText(r.text) ? withheld('a reminder') : r.text);
+    // decided by each reminder's label (set when it was made: its words, the turn that set it, its event)
+    const text = (r: ReminderView) => (mayGo(r.label, ctx.modelLocality) ? r.text : withheld('a reminder'));
+    // what a local model reads of them: the turn drew on sensitive context
+    for (const r of list.filter((x) => isSensitive(x.label) && mayGo(x.label, ctx.modelLocality))) ctx.sawSensitive({ origin: 'a reminder', text: r.text });
     return {
       content: list.map((r) => `- ${r.id}: ${text(r)} — ${r.repeats ? `${r.repeats}, next ` : ''}${r.shown}${r.where === 'here' ? '' : ` (in ${r.where})`}`).join('\n'),
       summary: `${list.length} reminder(s)`,

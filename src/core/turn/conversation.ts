@@ -323,6 +323,13 @@ export class Conversation implements ConversationApi {
     return (await this.deps.egress.scrubText(egressScope(home), text)) !== text;
   }
 
+  /** What Charlie said in `place` outside a turn (a delivered morning brief): archived as its message, with the label it was made with. */
+  async keep(place: Place, said: { text: string; label: SensitivityValue; source: string }): Promise<void> {
+    const home = await this.deps.openHome(place);
+    const entry: LogEntry = { time: this.deps.clock.now().toISOString(), speaker: this.deps.settings.assistantName, source: said.source, text: said.text, role: 'assistant' };
+    await home.archive({ ...entry, ...stored(labelText(said.text, said.label)) });
+  }
+
   /** Text for a hosted service other than the chat model (a hosted MCP client), sensitive records withheld. */
   async withholdSensitive(place: Place, text: string): Promise<string> {
     return this.deps.egress.scrubText(egressScope(await this.deps.openHome(place)), text);
