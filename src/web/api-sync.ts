@@ -15,7 +15,7 @@ import { withPublicUrls } from '../core/privacy/public-url.js';
 import type { WebEnv } from './web-deps.js';
 
 /** How to turn sync on, for a device where it is off or not set up. */
-export const SYNC_SETUP = 'set SYNC_REMOTE in .env, then run npm run sync -- setup (docs/sync.md)';
+export const SYNC_SETUP = 'set SYNC_REMOTE in .env, then run `npm run sync -- setup` (docs/sync.md)';
 
 /** "Sync now" takes no options: anything in its body is refused rather than ignored. */
 const nowBody = z.object({}).strict();
