@@ -52,7 +52,7 @@ export class WebConsents {
         const stop = () => settle('no');
         signal.addEventListener('abort', stop, { once: true });
         turn.controller.signal.addEventListener('abort', stop, { once: true });
-        const event: ConsentEventWire = { id, items: request.items.map(itemWire), service: serviceWire(request.service), timeoutMs: request.timeoutMs };
+        const event: ConsentEventWire = { id, items: request.items.map(itemWire), service: serviceWire(request.service), timeoutMs: request.timeoutMs, askedAt: Date.now() };
         hub.push(turn, 'consent', event);
       });
   }

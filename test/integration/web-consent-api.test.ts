@@ -94,6 +94,9 @@ describe('web consent API', { timeout: 90_000 }, () => {
     expect(q.service).toMatchObject({ kind: 'chat', what: 'the chat model' });
     expect(q.service.id).toContain('fake-model');
     expect(q.timeoutMs).toBe(20_000);
+    // when it was asked, so a page opened later counts down from there
+    expect(q.askedAt).toBeGreaterThan(Date.now() - 60_000);
+    expect(q.askedAt).toBeLessThanOrEqual(Date.now());
     // the question names, never shows: neither record's words are in the page's stream of questions
     expect(JSON.stringify(t.events.filter((e) => e.event.startsWith('consent')))).not.toMatch(/sumatriptan|CANARY|hepatitis/);
     expect(done(t)).toEqual([{ id: q.id, answer: 'once' }]);

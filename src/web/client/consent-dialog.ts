@@ -28,8 +28,9 @@ const clock = (ms: number) => {
 export function consentQuestion(q: ConsentEventWire, turnId: () => string): HTMLElement {
   const { name, host } = serviceName(q.service.id);
   const titleId = `consent-title-${q.id}`;
-  const deadline = Date.now() + q.timeoutMs;
-  const left = h('span', { class: 'consent-clock', role: 'timer', 'aria-label': 'Time left to answer' }, clock(q.timeoutMs));
+  // a page reloaded while the question is open counts down from when it was asked, not from now
+  const deadline = Math.min(Date.now() + q.timeoutMs, q.askedAt + q.timeoutMs);
+  const left = h('span', { class: 'consent-clock', role: 'timer', 'aria-label': 'Time left to answer' }, clock(Math.max(0, deadline - Date.now())));
   const buttons: HTMLButtonElement[] = [];
   const press = (answer: ConsentAnswerWire) => {
     for (const b of buttons) b.disabled = true;

@@ -30,6 +30,8 @@ export interface ConsentEventWire {
   service: ConsentServiceWire;
   /** How long the person has; then the answer is `no`. */
   timeoutMs: number;
+  /** When the question was asked (epoch ms, the server's clock): a page opened later counts down from there. */
+  askedAt: number;
 }
 
 /** One answer in the signed-in person's ledger (GET /api/privacy/consents). */
