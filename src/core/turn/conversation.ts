@@ -285,15 +285,17 @@ export class Conversation implements ConversationApi {
   }
 
   /**
-   * The history a hosted model is shown, after asking in the moment: the labelled messages of the
-   * history and the message itself are items like any other (their speaker's), asked about once,
-   * before the model's first request; what is not released is withheld as always.
+   * The history a hosted model is shown, after asking in the moment: the labelled messages people
+   * wrote (in the history, and the message itself) are items like any other (their speaker's),
+   * asked about once, before the model's first request; what is not released is withheld as always.
    */
   private async shownHistory(history: LogEntry[], current: LogEntry, ask: Ask, home: Home): Promise<LogEntry[]> {
     const { model } = this.deps;
     if (model.locality === 'local' || !ask.consent.asking) return historyFor(history, model.locality);
     const scope = egressScope(home);
-    const labelled = [...history, current].filter((e) => !mayGo(labelOf(e), 'hosted'));
+    // people's messages only: a labelled reply drew on items it does not name (each turn would ask about the last
+    // reply again), so it stays withheld as in withhold mode, and the model reads those items afresh through its tools
+    const labelled = [...history, current].filter((e) => e.role === 'user' && !mayGo(labelOf(e), 'hosted'));
     if (labelled.length === 0) return historyFor(history, model.locality);
     const ok = await ask.consent.decide(
       labelled.map((e) => ({ item: entryItem(e, scope), text: e.text })),
