@@ -8,8 +8,8 @@
  * `no`. The router leaves these buttons alone (prefix `consent-ask`): the waiting turn collects
  * the press itself, as with tool confirmations (tool-confirm.ts).
  */
-import { randomUUID } from 'node:crypto';
-import { ButtonStyle, ComponentType, escapeMarkdown, MessageFlags, type ButtonInteraction, type Message, type SendableChannels, type User } from 'discord.js';
+import { ButtonStyle, escapeMarkdown, type SendableChannels, type User } from 'discord.js';
+import { askWithButtons } from './button-question.js';
 import { itemLabel, type ConsentAnswer, type ConsentAsk, type ConsentRequest } from '../core/privacy/consent.js';
 import { DESTINATIONS } from '../core/privacy/destinations.js';
 
@@ -48,47 +48,15 @@ export function consentQuestion(request: ConsentRequest, where?: string): string
 
 /** Asks on `channel` with the three buttons; only `askerId` can answer. Throws when the question cannot be sent. */
 async function askOn(channel: SendableChannels, askerId: string, text: string, timeoutMs: number, signal: AbortSignal, onSent = () => {}): Promise<ConsentAnswer> {
-  const id = randomUUID().slice(0, 8);
-  const row = { type: ComponentType.ActionRow, components: BUTTONS.map((b) => ({ type: ComponentType.Button, style: b.style, label: b.label, custom_id: `${CONSENT_PREFIX}:${id}:${b.answer}` })) };
-  if (signal.aborted) return 'no';
-  // listen before sending: a press that arrives before `send` resolves would otherwise be lost
-  const collector = channel.createMessageComponentCollector({ componentType: ComponentType.Button, filter: (i) => i.customId.startsWith(`${CONSENT_PREFIX}:${id}:`), time: timeoutMs });
-  let ended = 'turn ended';
-  const press = new Promise<ButtonInteraction | null>((resolve) => {
-    collector.on('collect', (i: ButtonInteraction) => {
-      if (i.user.id !== askerId) {
-        void i.reply({ content: 'Only the person this is about can answer this.', flags: MessageFlags.Ephemeral }).catch(() => undefined);
-        return;
-      }
-      resolve(i);
-      collector.stop('answered');
-    });
-    // the turn's own deadline for the question (AbortSignal.timeout) is no answer in time too
-    const onAbort = () => collector.stop(signal.reason instanceof DOMException && signal.reason.name === 'TimeoutError' ? 'time' : 'turn ended');
-    collector.on('end', (_collected, reason) => {
-      ended = reason;
-      signal.removeEventListener('abort', onAbort);
-      resolve(null);
-    });
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  let message: Message;
-  try {
-    message = await channel.send({ content: text, components: [row] as never, allowedMentions: { parse: [] } });
-  } catch (error) {
-    collector.stop('not sent');
-    throw error;
-  }
-  onSent();
-  const click = await press;
-  if (!click) {
-    const why = ended === 'time' ? '⌛ no answer in time — kept back' : '⏹ the turn ended first — kept back';
-    await message.edit({ content: `${text}\n${why}`, components: [] }).catch(() => undefined);
+  const asked = await askWithButtons({ channel, askerId, text, choices: BUTTONS, prefix: CONSENT_PREFIX, timeoutMs, signal, refusal: 'Only the person this is about can answer this.', onSent });
+  if (!asked) return 'no';
+  if (!asked.click) {
+    const why = asked.ended === 'time' ? '⌛ no answer in time — kept back' : '⏹ the turn ended first — kept back';
+    await asked.message.edit({ content: `${text}\n${why}`, components: [] }).catch(() => undefined);
     return 'no';
   }
-  const answer = BUTTONS.find((b) => click.customId.endsWith(`:${b.answer}`))?.answer ?? 'no';
-  await click.update({ content: `${text}\n${OUTCOME[answer]}`, components: [] }).catch(() => undefined);
-  return answer;
+  await asked.click.update({ content: `${text}\n${OUTCOME[asked.answer]}`, components: [] }).catch(() => undefined);
+  return asked.answer;
 }
 
 /** Where a Discord turn asks. */
