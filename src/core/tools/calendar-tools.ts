@@ -3,8 +3,6 @@ import { z } from 'zod';
 import { isSensitive } from '../privacy/sensitivity.js';
 import { defineTool } from './tool.js';
 
-const NONE = { content: 'No calendar is connected here.', summary: 'no calendar' };
-
 export const calendarAgenda = defineTool({
   name: 'calendar_agenda',
   category: 'time',
@@ -12,7 +10,6 @@ export const calendarAgenda = defineTool({
   params: z.object({ when: z.string().max(60).default('today') }),
   async execute(args, ctx) {
     const t = ctx.time;
-    if (!t?.calendar) return NONE;
     // a hosted model is shown only events whose label allows it; a local one that reads a sensitive event taints the turn
     const { text, label } = t.calendar.agendaOf(t.asker, args.when, { hosted: ctx.modelLocality === 'hosted' });
     if (isSensitive(label)) ctx.sawSensitive({ origin: 'the calendar', text });
@@ -40,7 +37,6 @@ export const createEvent = defineTool({
   }),
   async execute(args, ctx) {
     const t = ctx.time;
-    if (!t?.calendar) return NONE;
     if (args.confirm) {
       const line = await t.calendar.confirm(t.asker, ctx.source, args.confirm);
       return { content: line, summary: line.startsWith('Created') ? 'event created' : 'event not created', ...(line.startsWith('Created') ? { notice: `📅 ${line}` } : {}) };

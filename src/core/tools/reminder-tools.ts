@@ -3,13 +3,7 @@ import { z } from 'zod';
 import { withheld } from '../privacy/egress.js';
 import { isSensitive, mayGo } from '../privacy/sensitivity.js';
 import type { ReminderView } from '../time/reminder-desk.js';
-import { defineTool, type ToolContext } from './tool.js';
-
-const NOT_HERE = { content: 'Reminders are not available here.', summary: 'no reminders here' };
-
-function desk(ctx: ToolContext) {
-  return ctx.time ?? null;
-}
+import { defineTool } from './tool.js';
 
 export const setReminder = defineTool({
   name: 'set_reminder',
@@ -22,8 +16,7 @@ export const setReminder = defineTool({
     for: z.string().max(100).optional().describe('who it is for, when not the person asking'),
   }),
   async execute(args, ctx) {
-    const t = desk(ctx);
-    if (!t) return NOT_HERE;
+    const t = ctx.time;
     // a reminder set by a turn that drew on sensitive context carries that label (the model may reword what it read)
     const out = t.desk.set(t.asker, args.what, args.when, { ...(args.for ? { forWhom: args.for } : {}), ...(ctx.tainted?.() ? { from: { sensitivity: 'sensitive' as const } } : {}) });
     if (!out.ok) return { content: `Not set: ${out.error}`, summary: 'reminder not set' };
@@ -37,8 +30,7 @@ export const listReminders = defineTool({
   description: 'The reminders set here (in a DM: all of the person’s own), with their ids and times.',
   params: z.object({}),
   async execute(_args, ctx) {
-    const t = desk(ctx);
-    if (!t) return NOT_HERE;
+    const t = ctx.time;
     const list = t.desk.list(t.asker);
     if (list.length === 0) return { content: 'No reminders are set.', summary: 'no reminders' };
     // decided by each reminder's label (set when it was made: its words, the turn that set it, its event)
@@ -58,8 +50,7 @@ export const cancelReminder = defineTool({
   description: 'Cancel a reminder by its id (from list_reminders).',
   params: z.object({ id: z.string().min(1).max(80) }),
   async execute(args, ctx) {
-    const t = desk(ctx);
-    if (!t) return NOT_HERE;
+    const t = ctx.time;
     return t.desk.cancel(t.asker, args.id) ? { content: `Cancelled ${args.id}.`, summary: 'reminder cancelled' } : { content: `No reminder ${args.id} here.`, summary: 'no such reminder' };
   },
 });

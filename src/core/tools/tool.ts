@@ -75,8 +75,8 @@ export interface ToolContext {
    * was released to the model, or someone says no.
    */
   releaseToTool?: (server: string) => Promise<boolean>;
-  /** Reminders (and later the calendar) for the person asking, where a scheduler runs. */
-  time?: { desk: ReminderDesk; asker: Asker; calendar?: CalendarDesk };
+  /** Reminders and the calendars for the person asking (every turn has them: production always builds both). */
+  time: { desk: ReminderDesk; asker: Asker; calendar: CalendarDesk };
   /** The person's machines over SSH, where a desk runs: `owner` is whose vault their handles resolve in. */
   machines?: { desk: MachineDesk; owner: string; ownerName: string; project: string | null };
 }
