@@ -151,3 +151,27 @@ describe('the ledger in private.db', () => {
     again.close();
   });
 });
+
+describe('a ledger that cannot be read', () => {
+  it('releases nothing and says so', async () => {
+    const notices: string[] = [];
+    const broken = {
+      list: () => Promise.reject(new Error('private.db is damaged')),
+      record: () => Promise.reject(new Error('private.db is damaged')),
+      revoke: () => Promise.reject(new Error('private.db is damaged')),
+      allows: () => Promise.reject(new Error('private.db is damaged')),
+    };
+    const consent = new TurnConsent({
+      mode: 'ask',
+      ledger: broken,
+      timeoutMs: 5000,
+      now: () => new Date(),
+      signals: [],
+      notice: (t) => notices.push(t),
+      access: { person: { id: 'u-42', name: 'Ann', role: 'member' }, shared: false, ask: () => Promise.resolve('once') },
+    });
+    expect((await consent.decide(entries(annsOwn), chat)).size).toBe(0);
+    expect(consent.released(chat).size).toBe(0);
+    expect(notices.join()).toMatch(/could not be read .*private.db is damaged.*nothing marked sensitive was sent/);
+  });
+});

@@ -47,10 +47,14 @@ export class TurnConsent implements Releases {
   /** The ids of the items that may go to `service` in this turn (asked once per item and turn). */
   decide(entries: readonly Releasable[], service: ConsentService): Promise<Set<string>> {
     const run = this.queue.then(async () => {
+      // a ledger that cannot be read (a damaged private.db) releases nothing: fail closed, and say so
       const released = await this.decideNow(
         entries.map((e) => e.item),
         service,
-      );
+      ).catch((error: unknown) => {
+        this.deps.notice(`the answers you gave before could not be read (${error instanceof Error ? error.message : String(error)}); nothing marked sensitive was sent`);
+        return new Set<string>();
+      });
       // the words of what went: a record the egress guard would match inside them is released too
       const key = serviceKey(service);
       for (const e of entries) if (released.has(e.item.id) && !this.texts.some((t) => t.service === key && t.text === e.text)) this.texts.push({ service: key, id: e.item.id, text: e.text });
