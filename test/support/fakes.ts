@@ -27,7 +27,7 @@ import type {
 } from '../../src/core/ports/index.js';
 import { ForgottenError, forgottenBy, keysOf, type ForgetOutcome, type ForgetTarget, type Tombstone } from '../../src/core/inspector/tombstones.js';
 
-export type ScriptStep = { text?: string; toolCalls?: Omit<ToolCall, 'id'>[]; error?: Error; hang?: boolean };
+export type ScriptStep = { text?: string; toolCalls?: Omit<ToolCall, 'id'>[]; error?: Error; hang?: boolean; finishReason?: string };
 
 /** A chat model that answers each request with the next scripted step (or a function of the request). */
 export class ScriptedChatModel<L extends 'local' | 'hosted' = 'local'> implements ChatModel<L> {
@@ -53,7 +53,7 @@ export class ScriptedChatModel<L extends 'local' | 'hosted' = 'local'> implement
       for (const piece of step.text.match(/.{1,12}/gs) ?? []) yield { type: 'text', text: piece };
     }
     for (const [i, call] of (step.toolCalls ?? []).entries()) yield { type: 'tool_call', call: { id: `call_${n}_${i}`, ...call } };
-    yield { type: 'done', finishReason: step.toolCalls?.length ? 'tool_calls' : 'stop' };
+    yield { type: 'done', finishReason: step.finishReason ?? (step.toolCalls?.length ? 'tool_calls' : 'stop') };
   }
 }
 

@@ -3,6 +3,7 @@ import { ScriptedChatModel } from '../support/fakes.js';
 import { collect, general, makeAssistant, msg } from '../support/assistant-fixture.js';
 import { parseToolArguments } from '../../src/core/turn/tool-args.js';
 import { presuggest } from '../../src/core/turn/presuggest.js';
+import { MODEL_CUT } from '../../src/core/turn/tool-loop.js';
 
 describe('tool loop guards', () => {
   it('a model that calls tools forever stops at max steps and still gives a useful reply', async () => {
@@ -285,5 +286,25 @@ describe('the turn', () => {
     const { assistant } = makeAssistant({ model });
     await assistant.conversation.handle(msg('hey', general, { mode: 'voice' }));
     expect(model.requests[0]!.messages[0]!.content).toMatch(/speaking aloud/);
+  });
+});
+
+describe('a model that stops at its own length limit', () => {
+  it('keeps what it wrote and says in plain words that the answer may be incomplete', async () => {
+    const model = new ScriptedChatModel([{ text: 'The first three steps are: pack, book the', finishReason: 'length' }]);
+    const { assistant } = makeAssistant({ model });
+    const { events, onEvent } = collect();
+    const out = await assistant.conversation.handle(msg('plan the trip'), { onEvent });
+    expect(out.reason).toBe('done');
+    expect(out.reply).toBe('The first three steps are: pack, book the');
+    expect(out.notices).toContain(MODEL_CUT);
+    expect(events.some((e) => e.type === 'notice' && e.text === MODEL_CUT)).toBe(true);
+  });
+
+  it('says nothing when the model finished', async () => {
+    const model = new ScriptedChatModel([{ text: 'Pack, book, go.' }]);
+    const { assistant } = makeAssistant({ model });
+    const out = await assistant.conversation.handle(msg('plan the trip'));
+    expect(out.notices).not.toContain(MODEL_CUT);
   });
 });

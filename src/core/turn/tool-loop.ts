@@ -74,11 +74,16 @@ function requestToolsSpec(missing: AnyCategory[], describe: (c: AnyCategory) => 
 
 const requestToolsArgs = z.object({ categories: z.array(z.string()).min(1) });
 
+/** What a person is told when the model stopped at its own length limit. */
+export const MODEL_CUT = 'the model stopped at its own length limit, so this answer may be incomplete: ask it to go on, or for a shorter answer';
+
 interface StepResult {
   text: string;
   calls: ToolCall[];
   /** The reply reached its length limit during this step; the stream was abandoned. */
   cut: boolean;
+  /** The model itself stopped at its own length limit (finish reason `length`): the reply may be incomplete. */
+  modelCut: boolean;
 }
 
 /** One model call. Stops reading at `room` characters of text and keeps at most `maxCalls` calls. */
@@ -86,19 +91,20 @@ async function runStep(input: LoopInput, messages: ChatMessage[], specs: ToolSpe
   let text = '';
   const calls: ToolCall[] = [];
   let dropped = 0;
+  let modelCut = false;
   for await (const chunk of input.model.stream({ messages, tools: specs, temperature: input.temperature, signal })) {
     if (chunk.type === 'text') {
       const piece = chunk.text.slice(0, Math.max(0, room - text.length));
       text += piece;
       if (piece) input.emit({ type: 'text_delta', turnId: input.turnId, text: piece });
-      if (piece.length < chunk.text.length) return { text, calls: [], cut: true }; // leaving the loop closes the stream
+      if (piece.length < chunk.text.length) return { text, calls: [], cut: true, modelCut: false }; // leaving the loop closes the stream
     } else if (chunk.type === 'tool_call') {
       if (calls.length < input.limits.maxToolCalls) calls.push(chunk.call);
       else dropped++;
-    }
+    } else modelCut = chunk.finishReason === 'length';
   }
   if (dropped) input.ctx.logger.warn({ dropped, kept: calls.length }, 'the model asked for more tool calls in one step than a turn allows; the rest were ignored');
-  return { text, calls, cut: false };
+  return { text, calls, cut: false, modelCut };
 }
 
 export async function runToolLoop(input: LoopInput): Promise<LoopResult> {
@@ -154,6 +160,8 @@ export async function runToolLoop(input: LoopInput): Promise<LoopResult> {
       const step = await runStep(loopInput, messages, specs.length ? specs : undefined, signal, room());
       if (step.text.trim()) texts.push(step.text.trim());
       if (step.cut) return cutShort(texts.join('\n\n'));
+      // the model ran out of its own room: say so in plain words (the text it wrote stays)
+      if (step.modelCut && step.calls.length === 0) emit({ type: 'notice', turnId, level: 'warn', text: MODEL_CUT });
       if (step.calls.length === 0) return finish('done', texts.join('\n\n'));
 
       messages.push({ role: 'assistant', content: step.text || null, toolCalls: step.calls });
@@ -177,6 +185,7 @@ export async function runToolLoop(input: LoopInput): Promise<LoopResult> {
     const finalText = last.text.trim() || fallbackText(findings);
     texts.push(finalText);
     if (last.cut) return cutShort(texts.join('\n\n'));
+    if (last.modelCut) emit({ type: 'notice', turnId, level: 'warn', text: MODEL_CUT });
     return finish(reason, texts.join('\n\n'));
   } catch (error) {
     if (signal.aborted) {
