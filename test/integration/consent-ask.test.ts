@@ -149,6 +149,8 @@ describe('ask in the moment: the message itself and the history', () => {
     const MESSAGE = 'I take CANARY-MSG-77c1 sumatriptan for my migraines';
     await say(MESSAGE, 'once');
     expect(asked[0]?.items.map((i) => i.name)).toEqual([expect.stringMatching(/^Ann's message at \d\d:\d\d$/)]);
+    // named as a person reads it, not by the archive's file
+    expect(asked[0]?.items[0]?.where).toMatch(/^the conversation of \d{4}-\d\d-\d\d$/);
     expect(asked[0]?.items[0]?.kind).toBe('phi');
     const first = t.server.requests.length;
     expect(sent(t.server)).toContain('CANARY-MSG-77c1');

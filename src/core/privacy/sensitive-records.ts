@@ -90,7 +90,8 @@ export function foundItem(page: string, text: string): ConsentItem {
   if (!page.startsWith('notes/')) {
     // an archive chunk: its speaker's, when it has one
     const speaker = chunkSpeaker(text);
-    return { ...layerItem(path.replace(/\.md$/i, ''), text, speaker), name: speaker ? `${speaker}'s message` : 'archived messages' };
+    const file = path.replace(/\.md$/i, '');
+    return { ...layerItem(file, text, speaker), where: `the conversation of ${file.replace(/^log\//, '')}`, name: speaker ? `${speaker}'s message` : 'archived messages' };
   }
   if (/\^r-[0-9a-f]{4,}\b/.test(text)) return blockItem(path, text, pageSubject(path));
   return pageItem(path, text);
@@ -116,7 +117,9 @@ export function chunkSpeaker(text: string): string | undefined {
 export function entryItem(e: Pick<LogEntry, 'time' | 'speaker' | 'text' | 'role'>, scope: EgressScope): ConsentItem {
   if (scope.kind === 'private') return { ...layerItem('your private messages', e.text, scope.userId), name: `your message of ${e.time.slice(0, 10)}` };
   const who = e.role === 'user' ? `${e.speaker}'s message` : 'a reply';
-  return { ...layerItem(`log/${e.time.slice(0, 10)}`, e.text, e.role === 'user' ? e.speaker : undefined), name: `${who} at ${e.time.slice(11, 16)}` };
+  const day = e.time.slice(0, 10);
+  // the id keeps the archive's day file; the name a person reads says "the conversation", not a path
+  return { ...layerItem(`log/${day}`, e.text, e.role === 'user' ? e.speaker : undefined), where: `the conversation of ${day}`, name: `${who} at ${e.time.slice(11, 16)}` };
 }
 
 function layerItem(file: string, text: string, subject: string | undefined): ConsentItem {
