@@ -8,7 +8,6 @@ import { describe, expect, it } from 'vitest';
 import { voiceRoutes } from '../../src/web/api-voice.js';
 import type { WebEnv } from '../../src/web/web-deps.js';
 import type { WebUser } from '../../src/web/auth.js';
-import type { ProjectDirectory } from '../../src/web/web-deps.js';
 
 function app(user: WebUser): Hono<WebEnv> {
   const web = new Hono<WebEnv>();
