@@ -38,6 +38,11 @@ export class FileDistillLedger implements DistillLedger {
     await writeFileReplacing(this.path, `${JSON.stringify(file, null, 1)}\n`, { mode: 0o600 });
   }
 
+  /** How many of this device's messages wait for its distillation, in every project (the doctor's check); throws when the list is damaged. */
+  async waiting(): Promise<number> {
+    return Object.values((await this.load()).projects).reduce((n, keys) => n + keys.length, 0);
+  }
+
   private async load(): Promise<LedgerFile> {
     const text = await readFile(this.path, 'utf8').catch((err: unknown) => {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;

@@ -5,7 +5,7 @@
  * through the real engine (the system git to a bare repository on a local path).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { LogEntry } from '../../src/core/ports/index.js';
@@ -15,6 +15,7 @@ import { createDistillLedger } from '../../src/sync/create.js';
 import { loadConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/core/ports/index.js';
 import { buildApp } from '../../src/main.js';
+import { syncPart } from '../../src/doctor/sync-checks.js';
 import { FixedClock } from '../support/fakes.js';
 import { makeDevice, type Device } from '../support/sync-devices.js';
 import { suiteTempDir } from '../support/temp-dir.js';
@@ -108,6 +109,19 @@ describe('the per-device distillation cursor with two synced devices', { timeout
     // every message distilled exactly once, across both devices
     const all = [...laptop.distilled, ...server.distilled].sort();
     expect(all).toEqual(['L1 laptop first', 'L2 laptop second', 'L3 laptop behind', 'L3 reply', 'S1 server first', 'S2 server second', 'S3 server late']);
+  });
+
+  it('doctor counts what waits here, and fails on a damaged list instead of taking it as empty', async () => {
+    const check = syncPart(laptop.device.config)?.checks.find((c) => c.name === 'distillation here');
+    await laptop.say(entry('10:00:00', 'Ann', 'L4 waiting'));
+    expect(await check?.run(new AbortController().signal)).toMatchObject({ status: 'ok', detail: '1 message(s) archived on this device wait for its distillation' });
+    const path = join(laptop.device.dataDir, 'sync', 'distill-pending.json');
+    const kept = readFileSync(path, 'utf8');
+    writeFileSync(path, '{"schema": 1, "projects": {"home": 7}}');
+    expect(await check?.run(new AbortController().signal)).toMatchObject({ status: 'fail' });
+    await expect(laptop.cursor.pending('home')).rejects.toThrow();
+    writeFileSync(path, kept);
+    expect(await laptop.distil()).toEqual(['L4 waiting']);
   });
 
   it('the list is this device’s own: it stays under data/ and never reaches the synced memory', () => {
