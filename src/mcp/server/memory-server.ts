@@ -22,6 +22,7 @@ import { projectOrigin } from '../../core/project-origin.js';
 import { errorMessage } from '../../util/error-text.js';
 import { labelText, parseSensitivity } from '../../core/privacy/sensitivity.js';
 import { MACHINES_FOLDER, machineSummary, parseMachinePage, summaryLine } from '../../core/machines/machine-page.js';
+import { NOBODY_SAID_IT } from '../../core/writing/outside-facts.js';
 
 export interface MemoryServerOptions {
   assistant: Pick<AssistantApi, 'conversation' | 'memory'>;
@@ -256,6 +257,8 @@ export function createMemoryServer(o: MemoryServerOptions): McpServer {
         source: `mcp:${o.clientName}`,
         by: `mcp:${o.clientName}`,
       });
+      // a hosted client is not told whether someone said it: the answer would confirm a guessed sentence of a private message
+      if (hosted && (result.kind !== 'refused' || result.reason === NOBODY_SAID_IT)) return { content: [{ type: 'text', text: HOSTED_PROPOSAL }] };
       if (result.kind === 'refused') return { isError: true, content: [{ type: 'text', text: result.reason }] };
       const who =
         result.reviewer === 'memory-lane'
@@ -267,3 +270,6 @@ export function createMemoryServer(o: MemoryServerOptions): McpServer {
 
   return server;
 }
+
+/** What a hosted client hears of any proposal a person's message could back, filed or not. */
+export const HOSTED_PROPOSAL = 'received: Charlie files it as a candidate only if a person in this project said it, and does not tell a hosted client whether they did; nothing was written to a page.';
