@@ -46,9 +46,9 @@ export interface LiveSpeech {
 
 /** Whether speech-to-text can work here, and why not (a Whisper model not on disk cannot: the button would fail). */
 export function listeningStatus(stt: SpeechToText | undefined): ListeningStatus {
-  if (!stt) return { available: false, reason: 'Speech-to-text is not set up on this Charlie.', fix: 'see docs/voice.md' };
+  if (!stt) return { available: false, reason: 'Speech-to-text is not set up on this Charlie.', fix: 'See docs/voice.md.' };
   if (stt instanceof TransformersWhisper && !stt.locate().present) {
-    return { available: false, reason: 'The speech-to-text model is not installed on this machine.', fix: `install it with npm run models -- pull whisper (${stt.id.replace(/^transformers-whisper:/, '')})` };
+    return { available: false, reason: 'The speech-to-text model is not installed on this machine.', fix: 'Install it with: npm run models -- pull whisper' };
   }
   return { available: true };
 }

@@ -38,6 +38,11 @@ const fileName = z
 /** What the chat says when the read ends: what was learnt, and where it went. */
 export function fileOutcome(name: string, projectName: string, r: Awaited<ReturnType<FileIntake['add']>>): { ok: boolean; said: string } {
   const n = (k: number, one: string, many: string) => `${k} ${k === 1 ? one : many}`;
+  if (r.outcome === 'ingested' && r.facts === 0)
+    return {
+      ok: true,
+      said: `Read ${name} (${n(r.items, 'new item', 'new items')}) for the memory of ${projectName}: nothing in it was lasting enough to write yet. What may matter waits under Memory › Candidates, and is kept when it comes up again.`,
+    };
   if (r.outcome === 'ingested')
     return {
       ok: true,

@@ -81,7 +81,8 @@ export function listening(speech: { transcribe?: unknown; listening?: () => List
   if (typeof speech?.transcribe !== 'function') return { stt: false, sttReason: 'Speech-to-text is not set up on this Charlie.' };
   const s = speech.listening?.() ?? { available: true };
   if (s.available) return { stt: true };
-  return { stt: false, sttReason: owner && s.fix ? `${s.reason ?? ''} (${s.fix})` : (s.reason ?? 'Speech-to-text is not available.') };
+  const reason = s.reason ?? 'Speech-to-text is not available.';
+  return { stt: false, sttReason: owner && s.fix ? `${reason} ${s.fix}` : reason };
 }
 
 const issues = (e: z.ZodError) => e.issues.map((i) => i.message).join('; ');
