@@ -29,4 +29,3 @@ export function memoryLaneModel(config: Config, chat: ChatModel, logger: Logger)
     logger: logger.child({ component: 'memory-llm' }),
   });
 }
-

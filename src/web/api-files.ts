@@ -59,7 +59,8 @@ function refusal(name: string, ext: string, size: number): string | null {
   if (ext === '.pdf') return `${name} is a PDF, which Charlie cannot read into memory yet. Save it as text (.txt) or Markdown and drop that instead.`;
   if (!READABLE.includes(ext)) return `${name} is not a kind of file Charlie reads. It reads text (.txt), Markdown (.md), calendars (.ics), e-mails (.eml) and tables (.csv).`;
   if (size === 0) return `${name} is empty.`;
-  if (size > FILE_MAX_BYTES) return `${name} is ${(size / 1_000_000).toFixed(1)} MB; Charlie reads files up to ${FILE_MAX_BYTES / 1_000_000} MB from the chat. Put bigger ones into the project's inbox folder.`;
+  if (size > FILE_MAX_BYTES)
+    return `${name} is ${(size / 1_000_000).toFixed(1)} MB; Charlie reads files up to ${FILE_MAX_BYTES / 1_000_000} MB from the chat. Put bigger ones into the project's inbox folder.`;
   return null;
 }
 

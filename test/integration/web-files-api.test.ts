@@ -27,7 +27,11 @@ describe('files dropped on the chat', { timeout: 120_000 }, () => {
   let f: WebFixture;
   const bearer = { authorization: `Bearer ${TOKEN}` };
   const send = (name: string, body: string | Uint8Array, project = 'home') =>
-    fetch(`${f.web.url}/api/projects/${encodeURIComponent(project)}/files?name=${encodeURIComponent(name)}`, { method: 'POST', headers: { ...bearer, 'content-type': 'application/octet-stream' }, body });
+    fetch(`${f.web.url}/api/projects/${encodeURIComponent(project)}/files?name=${encodeURIComponent(name)}`, {
+      method: 'POST',
+      headers: { ...bearer, 'content-type': 'application/octet-stream' },
+      body,
+    });
   const finish = async (id: string) => {
     for (let i = 0; i < 200; i++) {
       const job = (await (await fetch(`${f.web.url}/api/projects/home/files/${id}`, { headers: bearer })).json()) as { state: string; ok?: boolean; said?: string };
@@ -49,7 +53,11 @@ describe('files dropped on the chat', { timeout: 120_000 }, () => {
     const md = await send('Porto notes.md', 'On the Porto trip we stay at the Casa Azul guesthouse, booked for 14 to 18 May.\n');
     expect(md.status).toBe(202);
     const first = await finish(((await md.json()) as { id: string }).id);
-    expect(first).toEqual({ state: 'done', ok: true, said: expect.stringMatching(/^Read Porto notes\.md into the memory of home: 1 new item, 1 fact written or refreshed on its pages \(Memory › Pages\)\./) as unknown });
+    expect(first).toEqual({
+      state: 'done',
+      ok: true,
+      said: expect.stringMatching(/^Read Porto notes\.md into the memory of home: 1 new item, 1 fact written or refreshed on its pages \(Memory › Pages\)\./) as unknown,
+    });
     const ics = await send('trip.ics', ICS);
     const second = await finish(((await ics.json()) as { id: string }).id);
     expect(second.said).toMatch(/^Read trip\.ics into the memory of home: 1 new item, 1 fact/);
@@ -72,7 +80,9 @@ describe('files dropped on the chat', { timeout: 120_000 }, () => {
       status: 415,
       error: 'scan.pdf is a PDF, which Charlie cannot read into memory yet. Save it as text (.txt) or Markdown and drop that instead.',
     });
-    expect((await error(await send('photo.heic', 'x'))).error).toBe('photo.heic is not a kind of file Charlie reads. It reads text (.txt), Markdown (.md), calendars (.ics), e-mails (.eml) and tables (.csv).');
+    expect((await error(await send('photo.heic', 'x'))).error).toBe(
+      'photo.heic is not a kind of file Charlie reads. It reads text (.txt), Markdown (.md), calendars (.ics), e-mails (.eml) and tables (.csv).',
+    );
     expect(await error(await send('huge.csv', new Uint8Array(10_000_001)))).toEqual({
       status: 413,
       error: "huge.csv is 10.0 MB; Charlie reads files up to 10 MB from the chat. Put bigger ones into the project's inbox folder.",

@@ -125,7 +125,10 @@ describe('push-to-talk tells the truth', { timeout: 60_000 }, () => {
     const f = await startWebFixture({ script: () => ({ text: 'ok' }), speech: { stt } });
     const me = async (headers: Record<string, string>) => ((await (await fetch(`${f.web.url}/api/me`, { headers })).json()) as { speech: { stt: boolean; sttReason?: string } }).speech;
     try {
-      expect(await me({ authorization: `Bearer ${TOKEN}` })).toMatchObject({ stt: false, sttReason: 'The speech-to-text model is not installed on this machine. Install it with: npm run models -- pull whisper' });
+      expect(await me({ authorization: `Bearer ${TOKEN}` })).toMatchObject({
+        stt: false,
+        sttReason: 'The speech-to-text model is not installed on this machine. Install it with: npm run models -- pull whisper',
+      });
       const cookie = ((await fetch(f.web.loginLinkFor('556', 'Ola'), { redirect: 'manual' })).headers.get('set-cookie') ?? '').split(';')[0] ?? '';
       // a member gets the reason without the command
       expect(await me({ cookie })).toMatchObject({ stt: false, sttReason: 'The speech-to-text model is not installed on this machine.' });

@@ -34,7 +34,13 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
   const stop = h('button', { type: 'button', class: 'stop', hidden: true, title: 'Stop the reply (Esc)' }, 'Stop');
   const mic = h(
     'button',
-    { type: 'button', class: 'icon', 'aria-label': me.speech.stt ? 'Push to talk' : `Push to talk: ${me.speech.sttReason ?? 'not available'}`, title: me.speech.stt ? 'Push to talk' : (me.speech.sttReason ?? 'Speech-to-text is not available'), disabled: !me.speech.stt },
+    {
+      type: 'button',
+      class: 'icon',
+      'aria-label': me.speech.stt ? 'Push to talk' : `Push to talk: ${me.speech.sttReason ?? 'not available'}`,
+      title: me.speech.stt ? 'Push to talk' : (me.speech.sttReason ?? 'Speech-to-text is not available'),
+      disabled: !me.speech.stt,
+    },
     icon('mic'),
   );
   const form = h(

@@ -28,11 +28,22 @@ export async function renderSettings(main: HTMLElement, me: Me, at: SettingsPlac
     return;
   }
   const redraw = () => void renderSettings(main, me, at);
-  const [view, live, editable, machines, sync, privacy] = await Promise.all([api.settings(), liveSection(true, redraw), editableSettings(), machinesSection(me, at.project, at.title, at.isPrivate), syncSection(), privacySection()]);
+  const [view, live, editable, machines, sync, privacy] = await Promise.all([
+    api.settings(),
+    liveSection(true, redraw),
+    editableSettings(),
+    machinesSection(me, at.project, at.title, at.isPrivate),
+    syncSection(),
+    privacySection(),
+  ]);
   clear(
     main,
     h('header', { class: 'view-head' }, h('h1', {}, 'Settings')),
-    h('p', { class: 'meta' }, 'What Charlie uses for each job, and whether it runs on your own machines. The model server and the voice change under Change below; the rest in .env (then restart Charlie).'),
+    h(
+      'p',
+      { class: 'meta' },
+      'What Charlie uses for each job, and whether it runs on your own machines. The model server and the voice change under Change below; the rest in .env (then restart Charlie).',
+    ),
     h(
       'table',
       { class: 'settings' },
