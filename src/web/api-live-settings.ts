@@ -78,8 +78,8 @@ export interface LiveSettingsPort {
 
 /** What /api/me says of push-to-talk: whether it works, and (for the owner) why not and what to do. */
 export function listening(speech: { transcribe?: unknown; listening?: () => ListeningStatus } | undefined, owner: boolean): { stt: boolean; sttReason?: string } {
-  if (typeof speech?.transcribe !== 'function') return { stt: false, sttReason: 'Speech-to-text is not set up on this Charlie.' };
-  const s = speech.listening?.() ?? { available: true };
+  const s: ListeningStatus =
+    typeof speech?.transcribe !== 'function' ? { available: false, reason: 'Speech-to-text is not set up on this Charlie.', fix: 'See docs/voice.md.' } : (speech.listening?.() ?? { available: true });
   if (s.available) return { stt: true };
   const reason = s.reason ?? 'Speech-to-text is not available.';
   return { stt: false, sttReason: owner && s.fix ? `${reason} ${s.fix}` : reason };

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { withSettingsKey } from '../../src/app/live-settings.js';
+import { configPart } from '../../src/doctor/config-check.js';
 import { localWhisper } from '../../src/speech/stt/create.js';
 import { AgeVault } from '../../src/machines/age-vault.js';
 import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server.js';
@@ -84,6 +85,9 @@ describe('live settings API', { timeout: 120_000 }, () => {
     expect(restarted).toMatchObject({ LLM_BASE_URL: other.url, LLM_MODEL: 'model-b', fromSettingsFile: ['LLM_BASE_URL', 'LLM_MODEL', 'LLM_LOCALITY'] });
     expect(restarted.LLM_API_KEY).toBeUndefined();
     expect((await withSettingsKey(restarted, new AgeVault(join(f.dataDir, 'vault')))).LLM_API_KEY).toBe('sk-test-secret-0123456789');
+    // and the doctor says which settings come from the web app
+    const verdict = await configPart({ ok: true, config: restarted }, f.root).checks[0]?.run(AbortSignal.timeout(5000));
+    expect(verdict?.detail).toContain('set in the web app (data/settings.json, over .env): LLM_BASE_URL, LLM_MODEL, LLM_LOCALITY');
   });
 
   it('checks the input with a schema and says what is wrong', async () => {
