@@ -126,7 +126,8 @@ export class LiveSettings implements LiveSettingsPort {
       const some = probe.models.slice(0, 8).join(', ');
       return { ok: false, error: `The server at ${where} has no model called “${change.model}” (it has: ${some}${probe.models.length > 8 ? ', …' : ''}). The old setting is kept.` };
     }
-    const localitySetting = change.mine ? 'local' : this.config.LLM_LOCALITY === 'hosted' ? 'hosted' : 'auto';
+    // the same server keeps what .env declared of it; another one is judged by its address unless the owner says it is theirs
+    const localitySetting = change.mine ? 'local' : sameServer ? this.config.LLM_LOCALITY : this.config.LLM_LOCALITY === 'hosted' ? 'hosted' : 'auto';
     const llmLocal = urlIsLocal(change.baseUrl, localitySetting);
     const next: Config = { ...this.config, LLM_BASE_URL: change.baseUrl, LLM_MODEL: change.model, LLM_LOCALITY: localitySetting, llmLocal };
     const model = new OpenAIChatModel(chatModelOptions({ ...next, LLM_API_KEY: key }, this.o.logger.child({ component: 'llm' })));

@@ -60,7 +60,7 @@ function changeForm(id: string, title: string, fields: HTMLElement[], send: () =
   return form;
 }
 
-const field = (id: string, label: string, input: HTMLElement) => h('div', { class: 'field' }, h('label', { for: id }, label), input);
+const field = (id: string, label: string, input: HTMLElement) => h('div', { class: 'live-field' }, h('label', { for: id }, label), input);
 
 function modelForm(s: LiveSettings, after: () => void): HTMLElement {
   const baseUrl = h('input', { type: 'url', id: 'live-base-url', required: true, value: s.chat.embedded ? '' : s.chat.server, placeholder: 'http://localhost:1234/v1' });
@@ -74,7 +74,7 @@ function modelForm(s: LiveSettings, after: () => void): HTMLElement {
       field('live-base-url', 'Address', baseUrl),
       field('live-model', 'Model', model),
       field('live-key', 'API key (kept in the vault, never shown again)', key),
-      h('div', { class: 'field check' }, mine, h('label', { for: 'live-mine' }, 'This server is mine (on my machine or network), although its address is public')),
+      h('div', { class: 'live-field check' }, mine, h('label', { for: 'live-mine' }, 'This server is mine (on my machine or network), although its address is public')),
     ],
     () => call('PUT', '/api/settings/live/model', { baseUrl: baseUrl.value, model: model.value, ...(key.value ? { apiKey: key.value } : {}), ...(mine.checked ? { mine: true } : {}) }),
     after,
