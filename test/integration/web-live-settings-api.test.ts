@@ -90,6 +90,17 @@ describe('live settings API', { timeout: 120_000 }, () => {
     expect(verdict?.detail).toContain('set in the web app (data/settings.json, over .env): LLM_BASE_URL, LLM_MODEL, LLM_LOCALITY');
   });
 
+  it('keeps the key for the same server only: it is never sent to another one', async () => {
+    expect((await put('model', { baseUrl: other.url, model: 'model-b' })).status).toBe(200);
+    await ask('same server, no key typed');
+    expect(other.requestHeaders.at(-1)?.authorization).toBe('Bearer sk-test-secret-0123456789');
+    expect((await put('model', { baseUrl: f.model.url, model: 'fake-model' })).status).toBe(200);
+    expect(await ask('back to the first')).toContain('answer from A');
+    expect(f.model.requestHeaders.at(-1)?.authorization).toBeUndefined();
+    expect(JSON.parse(readFileSync(join(f.dataDir, 'settings.json'), 'utf8'))).not.toHaveProperty('apiKey');
+    expect(await new AgeVault(join(f.dataDir, 'vault')).list('charlie-settings')).toEqual([]);
+  });
+
   it('checks the input with a schema and says what is wrong', async () => {
     const bad = async (body: unknown) => ((await (await put('model', body)).json()) as { error: string }).error;
     expect(await bad({ baseUrl: 'ftp://example.org', model: 'm' })).toContain('starts with http:// or https://');
