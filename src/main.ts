@@ -13,7 +13,6 @@ import { Assistant } from './core/assistant.js';
 import { TEXT_BUDGET_CHARS } from './core/turn/prompt.js';
 import { CharlieError } from './core/errors.js';
 import { systemClock, type Clock, type LogEntry, type Logger } from './core/ports/index.js';
-import { isSensitive, labelOf } from './core/privacy/sensitivity.js';
 import { publicUrl, urlIsLocal } from './llm/locality.js';
 import { probeModelServer } from './llm/probe.js';
 import { buildChatModel, chooseProvider, serverChatModel, type ChatModelBuild } from './llm/provider.js';
@@ -220,7 +219,7 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
     privateRecall: privateStore.recall(embedder, clock),
     usage,
     writeRequests: new FileWriteRequestStore(dataFiles(config.dataDir).writeRequests),
-    labelledEverywhere: () => labelledEverywhere(store, privateStore),
+    storedEverywhere: (limit) => storedEverywhere(store, privateStore, limit),
     clock,
     logger,
     settings: assistantSettings(config, TEXT_BUDGET_CHARS),
@@ -376,9 +375,9 @@ export function runMain(): void {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) runMain();
 
-/** Entries labelled sensitive in every project's recent archive and every DM, newest first (for text whose place is not known). */
-async function labelledEverywhere(store: FileProjectStore, privateStore: SqlitePrivateStore): Promise<LogEntry[]> {
-  const out: LogEntry[] = privateStore.sensitiveEverywhere(500);
-  for (const p of await store.listProjects()) out.push(...(await store.recentLog(p.slug, 500)).filter((e) => isSensitive(labelOf(e))));
+/** The newest `limit` entries of every project's archive and the DMs labelled sensitive (for text whose place is not known). */
+async function storedEverywhere(store: FileProjectStore, privateStore: SqlitePrivateStore, limit: number): Promise<LogEntry[]> {
+  const out: LogEntry[] = privateStore.sensitiveEverywhere(limit);
+  for (const p of await store.listProjects()) out.push(...(await store.recentLog(p.slug, limit)));
   return out;
 }

@@ -11,6 +11,7 @@ import type { Logger, SynthesizedAudio, TextToSpeech } from '../core/ports/index
 import type { LiveSpeech } from './live-settings.js';
 import type { IngestStatus } from '../core/writing/ingest-status.js';
 import { guardSpeech } from '../core/privacy/egress.js';
+import type { Place } from '../core/place.js';
 import { transcribeVoiceMessage } from '../speech/voice-message.js';
 import { statusLine, type McpToolSource } from '../mcp/client/source.js';
 import { memoryEndpoint } from '../mcp/server/memory-http.js';
@@ -52,7 +53,7 @@ export async function startWebApp(
   const live = app.settings;
   live?.attachSpeech(speech);
   const voice = () => (live ? live.tts() : tts);
-  const guarded = (text: string) => app.assistant.conversation.speechMustStayLocal(null, text);
+  const guarded = (place: Place | null, text: string) => app.assistant.conversation.speechMustStayLocal(place, text);
   const web = await startWeb(
     {
       assistant: app.assistant,
@@ -98,12 +99,18 @@ export async function startWebApp(
   return web;
 }
 
-/** The web's Read aloud speaks the voice of the moment through the same speech guard as voice channels. */
-function speakerOf(voice: () => TextToSpeech | undefined, mustStayLocal: (text: string) => Promise<boolean>): (text: string, signal?: AbortSignal) => Promise<SynthesizedAudio> {
-  return (text, signal) => {
+/**
+ * Read aloud: the voice of the moment (Settings may have changed it), through the same speech
+ * guard as voice channels; the voice is chosen for each text by where it was said (its stored label).
+ */
+function speakerOf(
+  voice: () => TextToSpeech | undefined,
+  mustStayLocal: (place: Place | null, text: string) => Promise<boolean>,
+): (text: string, signal?: AbortSignal, place?: Place | null) => Promise<SynthesizedAudio> {
+  return (text, signal, place) => {
     const tts = voice();
     if (!tts) return Promise.reject(new Error('text-to-speech is not set up'));
-    return guardSpeech(tts, mustStayLocal).synthesize(text, { signal });
+    return guardSpeech(tts, (t) => mustStayLocal(place ?? null, t)).synthesize(text, { signal });
   };
 }
 

@@ -54,8 +54,8 @@ export interface AssistantDeps extends MemoryStores {
   /** Tools from MCP servers, offered by category; at most `maxDefinitions` tool definitions per request. */
   toolSource: { source: ToolSource; maxDefinitions: number };
   newId?: () => string;
-  /** Stored entries labelled sensitive in every place (the web's Read aloud knows only the text). */
-  labelledEverywhere?: () => Promise<LogEntry[]>;
+  /** The newest stored entries of every place, for a text whose place is not known (see Conversation). */
+  storedEverywhere?: (limit: number) => Promise<LogEntry[]>;
   /** Where a hosted model's requests to remember wait for the memory lane. */
   writeRequests: WriteRequestStore;
   /** Reflection on the projects' pages and their kept versions. */
@@ -108,7 +108,7 @@ export class Assistant implements AssistantApi {
       vault: deps.vault,
       machines: deps.machines,
       consent: deps.consent,
-      ...(deps.labelledEverywhere ? { labelledEverywhere: deps.labelledEverywhere } : {}),
+      ...(deps.storedEverywhere ? { storedEverywhere: deps.storedEverywhere } : {}),
     });
     this.settings = new PlaceSettings({ clock, openHome: open });
     this.memory = new MemoryInspector({ clock, logger, writer: this.writer, openHome: open });

@@ -144,7 +144,7 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
   ingestRoutes(app, deps);
   fileRoutes(app, deps);
   reviewRoutes(app, deps);
-  voiceRoutes(app, deps.speech);
+  voiceRoutes(app, deps.speech, deps.projects);
   reminderRoutes(app, deps);
   machineRoutes(app, deps);
   syncRoutes(app, deps);

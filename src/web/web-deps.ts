@@ -5,6 +5,7 @@
  * imports the slices.
  */
 import type { AssistantApi } from '../core/assistant-api.js';
+import type { Place } from '../core/place.js';
 import type { IngestStatus } from '../core/writing/ingest-status.js';
 import type { FileProblem, LogEntry, Logger, Note, NoteSummary, ProjectConfig, ProjectOrigin, SyncEngine } from '../core/ports/index.js';
 import type { ReminderDesk } from '../core/time/reminder-desk.js';
@@ -90,7 +91,8 @@ export interface SpeechServices {
   transcribe?(audio: Uint8Array, mime: string, signal?: AbortSignal): Promise<string>;
   /** Whether transcribe can work now (a model not on disk cannot), and why not; absent: it can. */
   listening?(): ListeningStatus;
-  speak?(text: string, signal?: AbortSignal): Promise<{ mime: string; data: Uint8Array; spokenBy?: 'local' | 'hosted' }>;
+  /** `place`: where the text was said (its stored label decides the voice); null: not known, so an online voice gets only a stored ordinary text. */
+  speak?(text: string, signal?: AbortSignal, place?: Place | null): Promise<{ mime: string; data: Uint8Array; spokenBy?: 'local' | 'hosted' }>;
 }
 
 /** One doctor check as the page shows it (the doctor's CheckResult). */
