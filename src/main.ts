@@ -61,7 +61,7 @@ import { removeStaleRestores } from './backup/stale-restores.js';
 import { mcpLines, startWebApp } from './app/web-door.js';
 import { startDiscordDoor } from './app/discord-door.js';
 import { buildMachineBook, buildMachines } from './app/machines.js';
-import { createSync, reindexChanged } from './sync/create.js';
+import { createDistillLedger, createSync, reindexChanged } from './sync/create.js';
 import { attachSyncing } from './sync/sync-schedule.js';
 import type { App } from './app/app.js';
 import { memoryLaneModel } from './app/memory-lane.js';
@@ -177,9 +177,8 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
   );
   const followUps = new FollowUps({ jobs, book: commitments, outbox, clock, logger: logger.child({ component: 'follow-ups' }), zone: config.TZ, hour: config.FOLLOW_UP_HOUR });
   followUps.attach(scheduler, reminders);
-  // Sync (docs/sync.md): jobs that read the synced memory for the whole household — reflection and
-  // the commitment follow-up scan — run only on the device with SYNC_BACKGROUND=true; the jobs in
-  // this device's schedule.db (reminders, briefs, calendar polls set up here) are its own.
+  // Sync (docs/sync.md): reflection and the follow-up scan run only on the SYNC_BACKGROUND=true device; the jobs in this
+  // device's schedule.db (reminders, briefs, calendar polls) are its own, and it distils only what it archived (distillLedger).
   const sync = config.SYNC_REMOTE ? createSync(config, () => clock.now()) : null;
   const householdJobs = !sync || config.SYNC_BACKGROUND;
   if (!householdJobs) scheduler.handle('follow-up-scan', async () => {});
@@ -202,6 +201,7 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
   const model = settings.chat;
   const assistant = new Assistant({
     vault,
+    ...(sync ? { distillLedger: createDistillLedger(config) } : {}),
     ...(machines ? { machines } : {}),
     reminders,
     calendar,

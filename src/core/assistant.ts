@@ -28,6 +28,7 @@ import type { Vault } from './ports/vault.js';
 import type { MachineDesk } from './machines/desk.js';
 import type { ConsentLedger, ConsentMode } from './privacy/consent.js';
 import { ConsentDesk } from './privacy/consent-desk.js';
+import { DeviceCursor, type DistillLedger } from './writing/device-cursor.js';
 
 export interface AssistantSettings {
   assistantName: string;
@@ -68,6 +69,8 @@ export interface AssistantDeps extends MemoryStores {
   vault?: Vault;
   /** Machines Charlie may connect to over SSH for the person asking (absent: none). */
   machines?: MachineDesk;
+  /** On a device that syncs: its own list of the messages it archived and has not distilled (the per-device cursor). */
+  distillLedger?: DistillLedger;
   /** Asking in the moment: `ask` or `withhold`, the ledger of answers (private.db), and how long a person has to answer. */
   consent: { mode: ConsentMode; ledger: ConsentLedger; timeoutMs: number };
 }
@@ -79,10 +82,12 @@ export class Assistant implements AssistantApi {
   readonly private: PrivateMemory;
   readonly privacy: ConsentDesk;
   private readonly writer: MemoryWriter;
+  private readonly deviceCursor: DeviceCursor | undefined;
   private counter = 0;
 
   constructor(private readonly deps: AssistantDeps) {
     const { clock, logger, model, memoryModel } = deps;
+    this.deviceCursor = deps.distillLedger ? new DeviceCursor(deps.distillLedger, deps.store) : undefined;
     const newId = () => deps.newId?.() ?? `t${Date.now().toString(36)}${(this.counter++).toString(36)}`;
     const egress = new EgressGuard(
       model,
@@ -131,6 +136,7 @@ export class Assistant implements AssistantApi {
       privateRecall,
       now: () => clock.now(),
       distillEvery: settings.distillEvery,
+      deviceCursor: this.deviceCursor,
     });
   }
 

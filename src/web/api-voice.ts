@@ -14,7 +14,7 @@ import { withoutHostPaths } from '../core/privacy/public-text.js';
 
 const MAX_AUDIO = 25 * 1024 * 1024;
 
-export function voiceRoutes(app: Hono<WebEnv>, speech: SpeechServices | undefined, projects: ProjectDirectory): void {
+export function voiceRoutes(app: Hono<WebEnv>, speech: SpeechServices | undefined, projects: Pick<ProjectDirectory, 'getProject'>): void {
   app.post('/api/transcribe', async (c) => {
     if (!speech?.transcribe) return c.json({ error: 'speech-to-text is not set up (see docs/voice.md)' }, 501);
     const data = new Uint8Array(await c.req.arrayBuffer());

@@ -287,6 +287,7 @@ const SERVER_PROBES: Record<string, Record<string, unknown>[]> = {
   search: [{ query: 'good morning brief take' }, { query: 'Carol clinic' }, { query: 'migraines' }, { query: 'blue cabinet combination' }, { query: 'clinic marker' }, { query: 'headaches' }],
   read_page: [{ path: 'People/Alice.md' }, { path: 'People/Bob.md' }],
   list_pages: [{}],
+  list_machines: [{}],
   follow_links: [{ page: 'People/Alice' }, { page: 'People/Bob' }],
   why: [{ query: 'what does Alice take for migraines' }, { query: 'what does Bob keep' }],
   records: [{}],

@@ -34,7 +34,7 @@ const text = (r: unknown) => (r as CallToolResult).content.map((c) => (c.type ==
 /** The same checks over either transport. */
 async function exercise(client: Client, projectsDir: string, dataDir: string): Promise<void> {
   const { tools } = await client.listTools();
-  expect(tools.map((t) => t.name).sort()).toEqual(['follow_links', 'list_pages', 'propose_fact', 'read_page', 'records', 'search', 'why']);
+  expect(tools.map((t) => t.name).sort()).toEqual(['follow_links', 'list_machines', 'list_pages', 'propose_fact', 'read_page', 'records', 'search', 'why']);
   expect(tools.find((t) => t.name === 'search')?.annotations?.readOnlyHint).toBe(true);
   expect(tools.find((t) => t.name === 'propose_fact')?.annotations?.readOnlyHint).toBe(false);
 

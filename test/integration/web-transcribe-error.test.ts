@@ -8,7 +8,6 @@ import { describe, expect, it } from 'vitest';
 import { voiceRoutes } from '../../src/web/api-voice.js';
 import type { WebEnv } from '../../src/web/web-deps.js';
 import type { WebUser } from '../../src/web/auth.js';
-import type { ProjectDirectory } from '../../src/web/web-deps.js';
 
 function app(user: WebUser): Hono<WebEnv> {
   const web = new Hono<WebEnv>();
@@ -16,9 +15,13 @@ function app(user: WebUser): Hono<WebEnv> {
     c.set('user', user);
     await next();
   });
-  voiceRoutes(web, { transcribe: () => Promise.reject(new Error('could not load the speech model from /root/charlie/data/models/whisper-base.en: fetch failed')) }, {
-    getProject: () => Promise.resolve(null),
-  } as unknown as ProjectDirectory);
+  voiceRoutes(
+    web,
+    { transcribe: () => Promise.reject(new Error('could not load the speech model from /root/charlie/data/models/whisper-base.en: fetch failed')) },
+    {
+      getProject: () => Promise.resolve(null),
+    },
+  );
   return web;
 }
 
