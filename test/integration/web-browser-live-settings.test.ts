@@ -5,7 +5,8 @@
  * read aloud in that voice — no restart; an unreachable server is refused in plain words. The mic
  * is disabled, with its reason, when no speech-to-text is available. A Markdown file and a
  * calendar dropped on the chat show their progress and what was learnt, and the fact is then
- * found by the Memory view's search. axe-core finds nothing serious on the Settings page.
+ * found by the Memory view's search. axe-core finds nothing serious on the Settings page; a
+ * member sees what is in use, read-only, without server addresses.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -127,6 +128,22 @@ describe.skipIf(missing !== null)('live settings and files into memory in Chromi
       await poll(async () => (await after.locator('.bubble-text').textContent())?.trim()).toBe('answer from the second server');
       expect(await readAloud(page, after)).toBe('local de: answer from the second server');
       expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('a member sees what is in use, read-only, without server addresses', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(f.web.loginLinkFor('555', 'Kim'));
+      await page.goto(`${f.web.url}/#/settings/home`);
+      const live = page.locator('section.settings-live');
+      await poll(() => live.locator('h2').textContent()).toBe('Now in use');
+      expect(await live.textContent()).toContain('Only its owner can change it.');
+      expect(await live.textContent()).not.toContain('127.0.0.1');
+      expect(await page.locator('#live-model-form, #live-voice-form').count()).toBe(0);
     } finally {
       await context.close();
     }
