@@ -15,6 +15,7 @@ import type { Hono } from 'hono';
 import { z } from 'zod';
 import type { WebDeps, WebEnv } from './web-deps.js';
 import { noSuchProject, requestPlace } from './places.js';
+import { READABLE_FILES } from '../core/writing/ingest-status.js';
 
 /** The ingest service as the web app uses it (src/memory/ingest/ingest-service.ts). */
 export interface FileIntake {
@@ -22,8 +23,8 @@ export interface FileIntake {
 }
 
 export const FILE_MAX_BYTES = 10_000_000;
-/** What the inbox reads (src/memory/ingest/parsers.ts SUPPORTED). */
-const READABLE = ['.md', '.markdown', '.txt', '.ics', '.eml', '.csv'];
+/** What the inbox reads. */
+const READABLE: readonly string[] = READABLE_FILES;
 const KEPT_JOBS = 100;
 
 type Job = { project: string; state: 'reading' } | { project: string; state: 'done'; ok: boolean; said: string };
@@ -56,8 +57,7 @@ export function fileOutcome(name: string, projectName: string, r: Awaited<Return
 }
 
 function refusal(name: string, ext: string, size: number): string | null {
-  if (ext === '.pdf') return `${name} is a PDF, which Charlie cannot read into memory yet. Save it as text (.txt) or Markdown and drop that instead.`;
-  if (!READABLE.includes(ext)) return `${name} is not a kind of file Charlie reads. It reads text (.txt), Markdown (.md), calendars (.ics), e-mails (.eml) and tables (.csv).`;
+  if (!READABLE.includes(ext)) return `${name} is not a kind of file Charlie reads. It reads text (.txt), Markdown (.md), PDFs (.pdf), calendars (.ics), e-mails (.eml) and tables (.csv).`;
   if (size === 0) return `${name} is empty.`;
   if (size > FILE_MAX_BYTES)
     return `${name} is ${(size / 1_000_000).toFixed(1)} MB; Charlie reads files up to ${FILE_MAX_BYTES / 1_000_000} MB from the chat. Put bigger ones into the project's inbox folder.`;

@@ -8,6 +8,7 @@ import { Wiki } from '../../src/memory/graph/wiki.js';
 import { Inbox } from '../../src/memory/ingest/inbox.js';
 import { IngestService } from '../../src/memory/ingest/ingest-service.js';
 import { parseSource } from '../../src/memory/ingest/parsers.js';
+import { tinyPdf } from '../support/tiny-pdf.js';
 import { FixedClock, ScriptedChatModel } from '../support/fakes.js';
 
 const fixtures = join(import.meta.dirname, '../fixtures/inbox');
@@ -137,7 +138,9 @@ describe('an attachment (/memory ingest)', () => {
     expect(await service.add('home', '../Trip plan.ics', bytes)).toEqual({ source: 'inbox/Trip-plan.ics', outcome: 'ingested', items: 2, facts: 2 });
     expect(await service.add('home', 'Trip plan.ics', bytes)).toMatchObject({ source: 'inbox/Trip-plan.ics', outcome: 'unchanged' });
     expect(model.requests).toHaveLength(1);
-    expect(await service.add('home', 'scan.pdf', Buffer.from('%PDF'))).toMatchObject({ outcome: 'unparseable', message: expect.stringMatching(/\.ics/) });
+    // a kind it does not read is refused by name, with the kinds it does; a damaged PDF is read and refused
+    expect(await service.add('home', 'letter.docx', Buffer.from('PK'))).toMatchObject({ outcome: 'unparseable', message: expect.stringMatching(/\.ics .*\.pdf/) });
+    expect(await service.add('home', 'scan.pdf', Buffer.from('%PDF'))).toMatchObject({ outcome: 'unparseable', message: expect.stringMatching(/not a readable PDF/) });
   });
 
   it('two files added at once (dropped together on the web chat) each report what was read of them', async () => {
@@ -158,6 +161,15 @@ describe('an attachment (/memory ingest)', () => {
 });
 
 describe('source parsers', () => {
+  it('read a PDF into passages of each page, with the page in the reference; a PDF without text says so', async () => {
+    const pdf = tinyPdf([['Sam will send the mock-ups by Wednesday.', 'The kiln (the big one) is in the garage.'], ['We fly to Lisbon on 3 May.']]);
+    expect(await parseSource('plans.pdf', pdf)).toEqual([
+      { ref: 'p1.1', text: 'Sam will send the mock-ups by Wednesday. The kiln (the big one) is in the garage.' },
+      { ref: 'p2.1', text: 'We fly to Lisbon on 3 May.' },
+    ]);
+    await expect(parseSource('scan.pdf', tinyPdf([[]]))).rejects.toThrow(/no text in it/);
+  });
+
   it('read e-mails, CSV exports and text into items', async () => {
     const mail = await parseSource('note.eml', await readFile(join(fixtures, 'note.eml')));
     expect(mail).toEqual([
@@ -175,7 +187,8 @@ describe('source parsers', () => {
       { ref: 'L1', text: '# Title' },
       { ref: 'L3', text: 'line two' },
     ]);
-    await expect(parseSource('x.pdf', Buffer.from('%PDF'))).rejects.toThrow(/unsupported file type \.pdf/);
+    await expect(parseSource('x.pdf', Buffer.from('%PDF'))).rejects.toThrow(/not a readable PDF/);
+    await expect(parseSource('x.docx', Buffer.from('PK'))).rejects.toThrow(/unsupported file type \.docx/);
     await expect(parseSource('x.eml', Buffer.from('\n\njust text'))).rejects.toThrow(/not an e-mail/);
   });
 });

@@ -183,11 +183,9 @@ describe.skipIf(missing !== null)('live settings and files into memory in Chromi
         expect.stringMatching(/^Read trip\.ics into the memory of home: 1 new item, 1 fact/) as unknown,
       ]);
       expect(await lines.locator('progress').count()).toBe(0);
-      // a PDF: refused in plain words, in the chat
+      // a damaged PDF and a kind it does not read: refused in plain words, in the chat
       await dropFiles(page, 'form.composer', [{ name: 'scan.pdf', text: '%PDF-1.7', type: 'application/pdf' }]);
-      await poll(() => page.locator('.msg.intake.failed .intake-words').textContent()).toBe(
-        'scan.pdf is a PDF, which Charlie cannot read into memory yet. Save it as text (.txt) or Markdown and drop that instead.',
-      );
+      await poll(() => page.locator('.msg.intake.failed .intake-words').textContent()).toBe('scan.pdf could not be read: it does not look like the kind of file its name says.');
       // the fact is findable: the Memory view's search finds it on the trip's page
       await page.goto(`${f.web.url}/#/inspect/home/records`);
       const search = page.getByRole('searchbox').first();

@@ -4,6 +4,7 @@
  * its facts on a page, recall finds them), the chat is told what was learnt and where; a PDF, an
  * unknown kind, a file too big, an empty one and the private conversation are refused in plain words.
  */
+import { tinyPdf } from '../support/tiny-pdf.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -70,19 +71,22 @@ describe('files dropped on the chat', { timeout: 120_000 }, () => {
     // and findable
     const hits = (await (await fetch(`${f.web.url}/api/projects/home/search?q=${encodeURIComponent('Casa Azul guesthouse')}`, { headers: bearer })).json()) as { hits: { page: string }[] };
     expect(hits.hits.map((h) => h.page)).toContain('notes/Travel/Porto-trip.md');
+    // a PDF: read page by page through the same inbox
+    const pdf = await send('Porto letter.pdf', tinyPdf([['The Casa Azul guesthouse confirms your stay in Porto.', 'Breakfast is served from 8.']]));
+    expect(pdf.status).toBe(202);
+    expect((await finish(((await pdf.json()) as { id: string }).id)).said).toMatch(/^Read Porto letter\.pdf into the memory of home: 1 new item/);
+    expect(existsSync(join(f.projectsDir, 'home', 'inbox', 'Porto-letter.pdf'))).toBe(true);
     // the same file again: nothing new
     expect((await finish(((await (await send('trip.ics', ICS)).json()) as { id: string }).id)).said).toBe('trip.ics was read before and has not changed, so there is nothing new to learn.');
   });
 
   it('refuses what it cannot read, in plain words', async () => {
     const error = async (res: Response) => ({ status: res.status, error: ((await res.json()) as { error: string }).error });
-    expect(await error(await send('scan.pdf', '%PDF-1.7'))).toEqual({
-      status: 415,
-      error: 'scan.pdf is a PDF, which Charlie cannot read into memory yet. Save it as text (.txt) or Markdown and drop that instead.',
-    });
     expect((await error(await send('photo.heic', 'x'))).error).toBe(
-      'photo.heic is not a kind of file Charlie reads. It reads text (.txt), Markdown (.md), calendars (.ics), e-mails (.eml) and tables (.csv).',
+      'photo.heic is not a kind of file Charlie reads. It reads text (.txt), Markdown (.md), PDFs (.pdf), calendars (.ics), e-mails (.eml) and tables (.csv).',
     );
+    // a damaged PDF is taken, read, and said to be unreadable
+    expect((await finish(((await (await send('scan.pdf', '%PDF-1.7')).json()) as { id: string }).id)).said).toBe('scan.pdf could not be read: it does not look like the kind of file its name says.');
     expect(await error(await send('huge.csv', new Uint8Array(10_000_001)))).toEqual({
       status: 413,
       error: "huge.csv is 10.0 MB; Charlie reads files up to 10 MB from the chat. Put bigger ones into the project's inbox folder.",

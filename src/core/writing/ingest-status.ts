@@ -4,6 +4,9 @@
  * bytes done of the total, batches, and the rate and time left measured since this run began.
  */
 
+/** The kinds of file the inbox reads, by extension (src/memory/ingest/parsers.ts has a reader for each; a test keeps them one list). */
+export const READABLE_FILES = ['.md', '.markdown', '.txt', '.ics', '.eml', '.csv', '.pdf'] as const;
+
 export interface IngestProgress {
   /** `inbox/<name>`. */
   source: string;

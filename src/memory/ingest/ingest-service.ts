@@ -14,7 +14,8 @@ import { withDeadline } from '../../core/ports/deadlines.js';
 import type { Clock, LocalChatModel, Logger, Recall } from '../../core/ports/index.js';
 import type { Wiki } from '../graph/wiki.js';
 import { INBOX_DIR, Inbox, type InboxResult } from './inbox.js';
-import { extensionOf, SUPPORTED } from './parsers.js';
+import { extensionOf } from './parsers.js';
+import { READABLE_FILES as SUPPORTED } from '../../core/writing/ingest-status.js';
 
 /** A source's outcome once its scan is over (a streamed file's rounds added up). */
 export type FinalResult = InboxResult & { outcome: Exclude<InboxResult['outcome'], 'partial'> };

@@ -1,8 +1,9 @@
 /**
  * Source files from a project's `inbox/`, read with well-kept parsers into items: one line of
  * text or Markdown, one calendar event (ical.js, Mozilla's iCalendar parser), one e-mail
- * (mailparser, from the Nodemailer project), one CSV row (csv-parse). A file that cannot be
- * parsed throws, so nothing of it is ingested.
+ * (mailparser, from the Nodemailer project), one CSV row (csv-parse), a passage of a PDF page
+ * (unpdf: Mozilla's PDF.js for servers). A file that cannot be parsed throws, so nothing of it is
+ * ingested.
  */
 // the parsers are loaded by the first file of their kind put into an inbox, not at start-up
 import type ICAL from 'ical.js';
@@ -19,7 +20,7 @@ export interface SourceItem {
 
 export class SourceParseError extends Error {}
 
-export const SUPPORTED = ['.md', '.markdown', '.txt', '.ics', '.eml', '.csv'] as const;
+import { READABLE_FILES as SUPPORTED } from '../../core/writing/ingest-status.js';
 
 export function extensionOf(name: string): string {
   const dot = name.lastIndexOf('.');
@@ -107,9 +108,46 @@ async function csv(text: string): Promise<SourceItem[]> {
   }));
 }
 
+/** A PDF page's lines, gathered into passages of up to this many characters (a line is never split). */
+const PDF_PASSAGE_CHARS = 800;
+
+/** The text of each page, in passages (`p2.1`: page 2, first passage); a PDF with no text (a scan) says so. */
+async function pdf(bytes: Buffer): Promise<SourceItem[]> {
+  const { extractText, getDocumentProxy } = await import('unpdf');
+  let pages: string[];
+  try {
+    // verbosity 0: PDF.js's own warnings about a damaged file are not printed to the terminal
+    const doc = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
+    pages = (await extractText(doc, { mergePages: false })).text;
+    await doc.cleanup();
+  } catch (err) {
+    throw new SourceParseError(`not a readable PDF: ${errorMessage(err)}`);
+  }
+  const out: SourceItem[] = [];
+  pages.forEach((page, p) => {
+    let passage = '';
+    let n = 0;
+    const flush = () => {
+      if (passage.trim()) out.push({ ref: `p${p + 1}.${++n}`, text: clip(passage.trim()) });
+      passage = '';
+    };
+    for (const line of page.split(/\r?\n/).map((l) => l.replace(/\s+/g, ' ').trim())) {
+      if (!line) flush();
+      else {
+        if (passage && passage.length + line.length > PDF_PASSAGE_CHARS) flush();
+        passage += `${passage ? ' ' : ''}${line}`;
+      }
+    }
+    flush();
+  });
+  if (!out.length) throw new SourceParseError('the PDF has no text in it (a scanned page is a picture; Charlie does not read text from pictures)');
+  return out;
+}
+
 export async function parseSource(name: string, bytes: Buffer): Promise<SourceItem[]> {
   const ext = extensionOf(name);
   if (ext === '.eml') return email(bytes);
+  if (ext === '.pdf') return pdf(bytes);
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
