@@ -40,6 +40,8 @@ export const WEB_ROUTE_GROUPS: { action: Action; methods: string[]; paths: strin
   { action: 'project-settings', methods: ['GET', 'PUT'], paths: ['/api/settings/projects', '/api/settings/projects/*'] },
   { action: 'settings', methods: ['GET', 'POST'], paths: ['/api/settings', '/api/settings/checks', '/api/sync', '/api/sync/*'] },
   { action: 'settings', methods: ['GET', 'POST', 'DELETE'], paths: ['/api/mcp'] },
+  // inviting household members and revoking them or their devices (api-members.ts)
+  { action: 'settings', methods: ['GET', 'POST', 'DELETE'], paths: ['/api/members', '/api/members/*'] },
 ];
 
 /** Puts each group's middleware in front of its routes (call before the routes are registered). */

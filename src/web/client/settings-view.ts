@@ -1,7 +1,8 @@
 /**
  * The Settings page. The owner's: which model does each job and where it runs, voice, embedder,
  * the doctor's last model check (read-only); then "Run checks" and each project's style and
- * response mode (settings-checks.ts), and sync across devices (settings-sync.ts). Everyone's: the
+ * response mode (settings-checks.ts), the household members (settings-members.ts) and sync across
+ * devices (settings-sync.ts). Everyone's: the
  * machines of the project picked in the side menu (settings-machines.ts) and what they let go to
  * hosted services (settings-privacy.ts) — a member sees only those two.
  */
@@ -9,6 +10,7 @@ import { api, type Me } from './api.js';
 import { clear, h } from './dom.js';
 import { editableSettings } from './settings-checks.js';
 import { machinesSection } from './settings-machines.js';
+import { membersSection } from './settings-members.js';
 import { privacySection } from './settings-privacy.js';
 import { syncSection } from './settings-sync.js';
 
@@ -25,7 +27,14 @@ export async function renderSettings(main: HTMLElement, me: Me, at: SettingsPlac
     clear(main, h('header', { class: 'view-head' }, h('h1', {}, 'Settings')), machines, privacy);
     return;
   }
-  const [view, editable, machines, sync, privacy] = await Promise.all([api.settings(), editableSettings(), machinesSection(me, at.project, at.title, at.isPrivate), syncSection(), privacySection()]);
+  const [view, editable, machines, sync, privacy, members] = await Promise.all([
+    api.settings(),
+    editableSettings(),
+    machinesSection(me, at.project, at.title, at.isPrivate),
+    syncSection(),
+    privacySection(),
+    membersSection(),
+  ]);
   clear(
     main,
     h('header', { class: 'view-head' }, h('h1', {}, 'Settings')),
@@ -57,6 +66,7 @@ export async function renderSettings(main: HTMLElement, me: Me, at: SettingsPlac
     h('h2', {}, 'Last model check'),
     h('p', {}, view.doctor),
     ...editable,
+    members,
     machines,
     sync,
     privacy,
