@@ -56,9 +56,9 @@ export async function membersSection(): Promise<HTMLElement> {
     const role = h(
       'select',
       { id: 'invite-role', name: 'role' },
-      list.roles.map((r) => h('option', { value: r }, r)),
+      list.roles.map((r) => h('option', { value: r, selected: r === 'member' }, r)),
     );
-    const discord = h('input', { id: 'invite-discord', name: 'discord', type: 'text', inputmode: 'numeric', autocomplete: 'off', placeholder: 'optional' });
+    const discord = h('input', { id: 'invite-discord', name: 'discord', type: 'text', inputmode: 'numeric', autocomplete: 'off', placeholder: 'optional', 'aria-describedby': 'invite-discord-why' });
     const form = h(
       'form',
       { class: 'invite-form' },
@@ -66,9 +66,14 @@ export async function membersSection(): Promise<HTMLElement> {
       name,
       h('label', { for: 'invite-role' }, 'Role'),
       role,
-      h('label', { for: 'invite-discord' }, 'Their Discord user id (then it is the same person as on Discord)'),
+      h('label', { for: 'invite-discord' }, 'Discord user id'),
       discord,
       h('button', { type: 'submit', class: 'primary' }, 'Invite'),
+    );
+    const why = h(
+      'p',
+      { class: 'meta', id: 'invite-discord-why' },
+      'With their Discord user id they are the same person as on Discord: the same private chat, page about them and privacy answers. In Discord: turn on Developer Mode, then right-click the person › Copy User ID.',
     );
     form.addEventListener('submit', (ev) => {
       ev.preventDefault();
@@ -145,6 +150,7 @@ export async function membersSection(): Promise<HTMLElement> {
       h('h2', { id: 'members-title' }, 'Members'),
       h('p', { class: 'meta' }, `Invite someone in your household: they open the link on their phone and make a passkey, then sign in with it. A link works once, for ${list.inviteHours} hours.`),
       form,
+      why,
       made,
       list.members.length === 0
         ? h('p', { class: 'meta' }, 'Nobody is invited yet.')
