@@ -26,7 +26,7 @@ export function invitePage(assets: ClientAssets, assistantName: string, invite: 
                   <h2 id="invite-title">Welcome, ${invite.name}</h2>
                   <p>You are invited to ${assistantName}. Make a passkey on this device: next time you sign in with your fingerprint, face or screen lock, with no password.</p>
                   <button type="button" id="passkey-button" class="primary">Make a passkey</button>
-                  <p id="passkey-status" class="error" role="alert" hidden></p>
+                  <p id="passkey-status" class="passkey-status" role="alert" hidden></p>
                 </section>`
           }
         </main>

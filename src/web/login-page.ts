@@ -1,6 +1,6 @@
 /**
- * The sign-in page: a plain form for a token or link, and "Sign in with a passkey" for members
- * (its one script is the app's own file, so the CSP stays strict); escaped text only.
+ * The sign-in page: a plain form for a token or link, and "Use my passkey" for the
+ * household members the owner invited (its one script is the app's own file, so the CSP stays strict); escaped text only.
  */
 import { html } from 'hono/html';
 import type { ClientAssets } from './client-build.js';
@@ -21,8 +21,9 @@ export function loginPage(assets: ClientAssets, assistantName: string, error?: s
           <h1>${assistantName}</h1>
           <section id="passkey-signin" class="passkey" aria-labelledby="passkey-title">
             <h2 id="passkey-title">Household members</h2>
-            <button type="button" id="passkey-button" class="primary">Sign in with a passkey</button>
-            <p id="passkey-status" class="error" role="alert" hidden></p>
+            <p>Sign in with the passkey you made from your invite:</p>
+            <button type="button" id="passkey-button" class="primary">Use my passkey</button>
+            <p id="passkey-status" class="passkey-status" role="alert" hidden></p>
           </section>
           <p>Open the login link ${assistantName} printed when it started, or the one it sends you with <code>/web</code> in a Discord DM. Or paste the token here:</p>
           ${error ? html`<p class="error" role="alert">${error}</p>` : ''}

@@ -78,7 +78,7 @@ describe.skipIf(missing !== null)('a member signs in with a passkey, in Chromium
     // signed out, she comes back with the passkey alone
     await ann.evaluate(() => fetch('/api/logout', { method: 'POST' }));
     await ann.goto(`${base}/login`);
-    await ann.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await ann.getByRole('button', { name: 'Use my passkey' }).click();
     await ann.locator('.whoami', { hasText: 'Signed in as Ann' }).waitFor({ timeout: 30_000 });
 
     await ann.goto(`${base}/#/chat/@me`);
@@ -106,7 +106,7 @@ describe.skipIf(missing !== null)('a member signs in with a passkey, in Chromium
     await ann.goto(`${base}/`);
     await ann.getByRole('link', { name: /Sign in/ }).waitFor();
     await ann.goto(`${base}/login`);
-    await ann.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await ann.getByRole('button', { name: 'Use my passkey' }).click();
     await expect.poll(() => ann.locator('#passkey-status').textContent(), { timeout: 15_000 }).toContain('This device was removed');
     if (process.env.SCREENSHOT_DIR) await ann.screenshot({ path: join(process.env.SCREENSHOT_DIR, 'members-passkey-refused.png') });
   });

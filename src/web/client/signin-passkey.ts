@@ -20,7 +20,7 @@ function words(e: unknown, making: boolean): string {
     return making
       ? 'No passkey was made (it was cancelled or took too long). Press the button to try again.'
       : 'No passkey was used (it was cancelled or took too long). Press the button to try again.';
-  if (name === 'InvalidStateError') return 'This device already has a passkey for you here: go to the sign-in page and use "Sign in with a passkey".';
+  if (name === 'InvalidStateError') return 'This device already has a passkey for you here: go to the sign-in page and use "Use my passkey".';
   if (name === 'SecurityError') return 'Passkeys work only when Charlie is opened by its name over https (or http://localhost on the computer itself).';
   return e instanceof Error ? e.message : String(e);
 }
