@@ -6,8 +6,9 @@
  */
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
-import type { MembersWire, MemberWire } from './shared/members.js';
+import type { MembersWire, MemberWire, OwnPasskeysWire } from './shared/members.js';
 import { DISCORD_ID, INVITE_HOURS, INVITE_ROLES, NotLetIn, type Member } from './members.js';
+import { deviceLabel, relyingParty, type PasskeyCeremonies } from './passkeys.js';
 import type { WebDeps, WebEnv } from './web-deps.js';
 
 const inviteBody = z.object({
@@ -42,9 +43,14 @@ function wire(m: Member, now: number): MemberWire {
   };
 }
 
-export function memberRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
+/**
+ * The members routes: the owner's (above) and, for any member signed in, their own passkeys —
+ * list them and add one for the device they are on. A member signed in with a Discord `/web`
+ * link who adds a passkey becomes a member here as that same Discord person.
+ */
+export function memberRoutes(app: Hono<WebEnv>, deps: WebDeps, ceremonies: PasskeyCeremonies | undefined): void {
   const members = deps.members;
-  if (!members) return;
+  if (!members || !ceremonies) return;
   const { book } = members;
   const link = (c: Context, token: string) => `${(members.publicUrl ?? new URL(c.req.url).origin).replace(/\/$/, '')}/invite?token=${encodeURIComponent(token)}`;
   const now = () => Date.now();
@@ -90,5 +96,32 @@ export function memberRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     if (!ended) return c.json({ error: 'no such session (or already ended)' }, 404);
     deps.auth.endSessionId(ended.sid, ended.expires);
     return c.json({ revoked: ended.sid });
+  });
+
+  app.get('/api/me/passkeys', (c) => {
+    const member = book.get(c.get('user').id);
+    const body: OwnPasskeysWire = { passkeys: member && c.get('user').kind === 'member' ? wire(member, now()).passkeys : [] };
+    return c.json(body);
+  });
+  app.post('/api/me/passkeys/options', async (c) => {
+    const user = c.get('user');
+    if (user.kind !== 'member') return c.json({ error: 'The owner signs in with the owner token: passkeys are for household members.' }, 400);
+    try {
+      return c.json(await ceremonies.addition(book.enroll(user), relyingParty(c.req.header('origin'), deps.assistantName)));
+    } catch (e) {
+      if (e instanceof NotLetIn) return c.json({ error: e.message }, 400);
+      throw e;
+    }
+  });
+  app.post('/api/me/passkeys/verify', async (c) => {
+    const body: unknown = await c.req.json().catch(() => ({}));
+    const { ceremony, response } = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
+    try {
+      const made = await ceremonies.register(ceremony, response, relyingParty(c.req.header('origin'), deps.assistantName), deviceLabel(c.req.header('user-agent')), c.get('user').id);
+      return c.json({ ok: true, label: made.passkey.label });
+    } catch (e) {
+      if (e instanceof NotLetIn) return c.json({ error: e.message }, 400);
+      throw e;
+    }
   });
 }

@@ -91,7 +91,7 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
     return login(c, typeof token === 'string' ? token.trim() : undefined);
   });
   // a member's invite page and passkeys: before /api, which answers nobody without a session
-  passkeyRoutes(app, deps, startSession, assets);
+  const ceremonies = passkeyRoutes(app, deps, startSession, assets);
 
   app.use('/api/*', async (c, next) => {
     const bearer = deps.auth.readBearer(c.req.header('authorization'));
@@ -147,7 +147,7 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
   reminderRoutes(app, deps);
   machineRoutes(app, deps);
   syncRoutes(app, deps);
-  memberRoutes(app, deps);
+  memberRoutes(app, deps, ceremonies);
   app.all('/api/*', (c) => c.json({ error: 'no such API route' }, 404));
 
   app.use('/*', async (c, next) => {

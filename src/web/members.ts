@@ -14,7 +14,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
-import { ROLES } from '../core/roles.js';
+import { ROLES, type Role } from '../core/roles.js';
 import { writeFileAtomicSync } from '../files/atomic-write.js';
 
 /** The roles an invite may give: the table's, but the owner (that is whoever holds the owner token). */
@@ -44,7 +44,8 @@ const memberSchema = z.object({
   /** The person id: sessions carry it, private memory is kept under it. */
   id: z.string().min(1).max(100),
   name: z.string().min(1).max(80),
-  role: z.enum(INVITE_ROLES),
+  /** From the invite (`editor` or `member`), or the role of the `/web` link they first added a passkey with. */
+  role: z.enum(ROLES),
   /** Linked to this Discord account (then `id` is the Discord user id). */
   discord: z.boolean().default(false),
   created: iso,
@@ -154,6 +155,29 @@ export class MemberBook {
     const member = this.openInvite(token);
     const invite = member.invites.find((i) => i.digest === digest(token));
     if (invite) invite.used = this.stamp();
+    member.passkeys.push(passkey);
+    this.save();
+    return member;
+  }
+
+  /**
+   * The member record of someone signed in with a `/web` link (their id is their Discord user id),
+   * made when they first add a passkey; a member the owner removed is refused.
+   */
+  enroll(user: { id: string; name: string; role: Role }): Member {
+    const known = this.get(user.id);
+    if (known?.revoked) throw new NotLetIn('The person who runs Charlie removed you as a member here. Ask them for a new invite.');
+    if (known) return known;
+    const member: Member = { id: user.id, name: user.name, role: user.role, discord: true, created: this.stamp(), invites: [], passkeys: [], sessions: [] };
+    this.members.push(member);
+    this.save();
+    return member;
+  }
+
+  /** A passkey a signed-in member made for another device. */
+  addPasskey(memberId: string, passkey: Passkey): Member {
+    const member = this.get(memberId);
+    if (!member || member.revoked) throw new NotLetIn('The person who runs Charlie removed you as a member here. Ask them for a new invite.');
     member.passkeys.push(passkey);
     this.save();
     return member;

@@ -31,9 +31,10 @@ function signIn(c: Context, deps: WebDeps, startSession: StartSession, done: { m
   return c.json({ ok: true, name: member.name });
 }
 
-export function passkeyRoutes(app: Hono<WebEnv>, deps: WebDeps, startSession: StartSession, assets: () => ClientAssets): void {
+/** The routes before a session; returns the ceremonies, which a signed-in member's own routes share (api-members.ts). */
+export function passkeyRoutes(app: Hono<WebEnv>, deps: WebDeps, startSession: StartSession, assets: () => ClientAssets): PasskeyCeremonies | undefined {
   const book = deps.members?.book;
-  if (!book) return;
+  if (!book) return undefined;
   const ceremonies = new PasskeyCeremonies(book);
   const rp = (c: Context) => relyingParty(c.req.header('origin'), deps.assistantName);
   const refuse = (c: Context, e: unknown, status: 400 | 401) => {
@@ -85,4 +86,5 @@ export function passkeyRoutes(app: Hono<WebEnv>, deps: WebDeps, startSession: St
       return refuse(c, e, 401);
     }
   });
+  return ceremonies;
 }

@@ -60,7 +60,9 @@ interface Pending {
   challenge: string;
   expires: number;
   kind: 'register' | 'sign-in';
+  /** What the new passkey is for: an invite (used up by it), or a member already signed in. */
   invite?: string;
+  member?: string;
 }
 
 const CEREMONY_MS = 5 * 60_000;
@@ -113,8 +115,16 @@ export class PasskeyCeremonies {
   }
 
   /** The options a member's phone needs to make a passkey for their invite. */
-  async registration(invite: string, rp: RelyingParty): Promise<{ ceremony: string; name: string; options: PublicKeyCredentialCreationOptionsJSON }> {
-    const member = this.book.openInvite(invite);
+  registration(invite: string, rp: RelyingParty): Promise<{ ceremony: string; name: string; options: PublicKeyCredentialCreationOptionsJSON }> {
+    return this.creation(this.book.openInvite(invite), rp, { invite });
+  }
+
+  /** The options for a member already signed in to add a passkey for the device they are on. */
+  addition(member: Member, rp: RelyingParty): Promise<{ ceremony: string; name: string; options: PublicKeyCredentialCreationOptionsJSON }> {
+    return this.creation(member, rp, { member: member.id });
+  }
+
+  private async creation(member: Member, rp: RelyingParty, forWhat: { invite: string } | { member: string }) {
     const options = await generateRegistrationOptions({
       rpName: rp.name,
       rpID: rp.id,
@@ -125,14 +135,16 @@ export class PasskeyCeremonies {
       excludeCredentials: member.passkeys.filter((p) => !p.revoked).map((p) => ({ id: p.id, transports: p.transports })),
       authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
     });
-    return { ceremony: this.remember({ challenge: options.challenge, kind: 'register', invite }), name: member.name, options };
+    return { ceremony: this.remember({ challenge: options.challenge, kind: 'register', ...forWhat }), name: member.name, options };
   }
 
-  /** Checks the new passkey and keeps it; the invite is used up. */
-  async register(ceremony: unknown, response: unknown, rp: RelyingParty, label: string): Promise<{ member: Member; passkey: Passkey; counter: number }> {
+  /** Checks the new passkey and keeps it; an invite is used up. */
+  async register(ceremony: unknown, response: unknown, rp: RelyingParty, label: string, signedIn?: string): Promise<{ member: Member; passkey: Passkey; counter: number }> {
     const pending = this.take(ceremony, 'register');
+    // an invite's passkey is made before a session; one added from Settings, by that member only
+    if ((signedIn ?? null) !== (pending.member ?? null)) throw new NotLetIn('That took too long, or the page is old. Reload the page and try again.');
     const parsed = registrationSchema.safeParse(response);
-    if (!parsed.success || !pending.invite) throw new NotLetIn('Your browser sent something that is not a passkey. Try again, or try another browser.');
+    if (!parsed.success) throw new NotLetIn('Your browser sent something that is not a passkey. Try again, or try another browser.');
     const verified = await verifyRegistrationResponse({
       response: parsed.data,
       expectedChallenge: pending.challenge,
@@ -152,7 +164,8 @@ export class PasskeyCeremonies {
       label,
       created: new Date(this.now()).toISOString(),
     };
-    return { member: this.book.useInvite(pending.invite, passkey), passkey, counter: passkey.counter };
+    const member = pending.invite ? this.book.useInvite(pending.invite, passkey) : this.book.addPasskey(pending.member ?? '', passkey);
+    return { member, passkey, counter: passkey.counter };
   }
 
   /** The options for signing in: any passkey the device holds for this site. */

@@ -4,6 +4,7 @@
  * owner invites Ann from Settings › Members; Ann opens the link, makes a passkey, signs out and
  * signs in again with it, and her private chat shows her own DMs, not the owner's. The owner
  * sees her device and removes it; her open session ends and her passkey is refused in words.
+ * Someone signed in with a Discord `/web` link adds a passkey in Settings and signs in with it.
  * Passkeys need a host name: the app is reached as http://localhost (a secure context).
  */
 import { join } from 'node:path';
@@ -109,5 +110,30 @@ describe.skipIf(missing !== null)('a member signs in with a passkey, in Chromium
     await ann.getByRole('button', { name: 'Use my passkey' }).click();
     await expect.poll(() => ann.locator('#passkey-status').textContent(), { timeout: 15_000 }).toContain('This device was removed');
     if (process.env.SCREENSHOT_DIR) await ann.screenshot({ path: join(process.env.SCREENSHOT_DIR, 'members-passkey-refused.png') });
+  });
+
+  it('someone signed in with a Discord /web link adds a passkey in Settings, then signs in with it alone', async () => {
+    const laptop = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    try {
+      const bob = await laptop.newPage();
+      const session = await laptop.newCDPSession(bob);
+      await session.send('WebAuthn.enable');
+      await session.send('WebAuthn.addVirtualAuthenticator', {
+        options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
+      });
+      await bob.goto(f.web.loginLinkFor('424242424242', 'Bob', 'member').replace('127.0.0.1', 'localhost'));
+      await bob.locator('.whoami', { hasText: 'Signed in as Bob' }).waitFor({ timeout: 30_000 });
+      await bob.goto(`${base}/#/settings/@me`);
+      const own = bob.locator('section.own-passkeys');
+      await own.getByText('No passkey signs you in yet').waitFor();
+      await own.getByRole('button', { name: 'Add a passkey for this device' }).click();
+      await own.locator('li', { hasText: 'On Chrome on Linux' }).waitFor();
+      await bob.evaluate(() => fetch('/api/logout', { method: 'POST' }));
+      await bob.goto(`${base}/login`);
+      await bob.getByRole('button', { name: 'Use my passkey' }).click();
+      await bob.locator('.whoami', { hasText: 'Signed in as Bob' }).waitFor({ timeout: 30_000 });
+    } finally {
+      await laptop.close();
+    }
   });
 });

@@ -139,6 +139,29 @@ describe('members and passkeys API', { timeout: 120_000 }, () => {
     expect((await members()).find((m) => m.id === '123456789012345678')?.revoked).toBeTruthy();
   });
 
+  it('someone signed in with a Discord /web link adds a passkey and is then a member as that same Discord person', async () => {
+    page.origin = base;
+    const link = await fetch(f.web.loginLinkFor('987654321098765432', 'Kim', 'member').replace('127.0.0.1', 'localhost'), { redirect: 'manual' });
+    const cookie = cookieOf(link);
+    expect(((await (await fetch(`${base}/api/me/passkeys`, { headers: { cookie } })).json()) as { passkeys: unknown[] }).passkeys).toEqual([]);
+    const start = (await (await post('/api/me/passkeys/options', {}, { cookie })).json()) as { ceremony: string; options: CreateOptions };
+    const laptop = new SoftAuthenticator(base);
+    const made = await post('/api/me/passkeys/verify', { ceremony: start.ceremony, response: laptop.create(start.options) }, { cookie });
+    expect(made.status).toBe(200);
+    expect((await members()).find((m) => m.id === '987654321098765432')).toMatchObject({ name: 'Kim', discord: true, role: 'member' });
+    f.app.privateStore.appendMessage('987654321098765432', { time: new Date().toISOString(), speaker: 'Kim', source: 'dm', text: 'Kim on Discord', role: 'user' });
+    const again = cookieOf(await signIn(laptop));
+    const mine = (await (await fetch(`${base}/api/projects/@me/messages`, { headers: { cookie: again } })).json()) as { messages: { text: string }[] };
+    expect(mine.messages.map((m) => m.text)).toEqual(['Kim on Discord']);
+    // a ceremony another member started is not theirs to finish; the owner has the token, not passkeys
+    const other = (await (await post('/api/me/passkeys/options', {}, { cookie })).json()) as { ceremony: string; options: CreateOptions };
+    const lee = cookieOf(await fetch(f.web.loginLinkFor('1111122222', 'Lee', 'member').replace('127.0.0.1', 'localhost'), { redirect: 'manual' }));
+    const stolen = await post('/api/me/passkeys/verify', { ceremony: other.ceremony, response: new SoftAuthenticator(base).create(other.options) }, { cookie: lee });
+    expect(stolen.status).toBe(400);
+    const owners = await post('/api/me/passkeys/options', {}, bearer);
+    expect(((await owners.json()) as { error: string }).error).toContain('owner token');
+  });
+
   it('refuses bad input in plain words', async () => {
     page.origin = base;
     const bad = async (body: unknown) => {

@@ -4,13 +4,14 @@
  * response mode (settings-checks.ts), the household members (settings-members.ts) and sync across
  * devices (settings-sync.ts). Everyone's: the
  * machines of the project picked in the side menu (settings-machines.ts) and what they let go to
- * hosted services (settings-privacy.ts) — a member sees only those two.
+ * hosted services (settings-privacy.ts); a member also their own passkeys (settings-passkeys.ts).
  */
 import { api, type Me } from './api.js';
 import { clear, h } from './dom.js';
 import { editableSettings } from './settings-checks.js';
 import { machinesSection } from './settings-machines.js';
 import { membersSection } from './settings-members.js';
+import { passkeysSection } from './settings-passkeys.js';
 import { privacySection } from './settings-privacy.js';
 import { syncSection } from './settings-sync.js';
 
@@ -23,8 +24,8 @@ interface SettingsPlace {
 
 export async function renderSettings(main: HTMLElement, me: Me, at: SettingsPlace): Promise<void> {
   if (me.kind !== 'owner') {
-    const [machines, privacy] = await Promise.all([machinesSection(me, at.project, at.title, at.isPrivate), privacySection()]);
-    clear(main, h('header', { class: 'view-head' }, h('h1', {}, 'Settings')), machines, privacy);
+    const [machines, privacy, passkeys] = await Promise.all([machinesSection(me, at.project, at.title, at.isPrivate), privacySection(), passkeysSection()]);
+    clear(main, h('header', { class: 'view-head' }, h('h1', {}, 'Settings')), machines, privacy, passkeys);
     return;
   }
   const [view, editable, machines, sync, privacy, members] = await Promise.all([

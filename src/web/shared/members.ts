@@ -4,7 +4,7 @@ export interface MemberWire {
   /** The person id (their Discord user id when `discord`). */
   id: string;
   name: string;
-  role: 'editor' | 'member';
+  role: 'owner' | 'editor' | 'member';
   discord: boolean;
   created: string;
   revoked?: string;
@@ -19,6 +19,11 @@ export interface MembersWire {
   members: MemberWire[];
   roles: MemberWire['role'][];
   inviteHours: number;
+}
+
+/** A member's own passkeys (Settings › Your passkeys). */
+export interface OwnPasskeysWire {
+  passkeys: MemberWire['passkeys'];
 }
 
 export interface InviteWire {
