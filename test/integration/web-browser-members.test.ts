@@ -7,10 +7,12 @@
  * Someone signed in with a Discord `/web` link adds a passkey in Settings and signs in with it.
  * Passkeys need a host name: the app is reached as http://localhost (a secure context).
  */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserMissing, launchChromium, signedInPage } from '../support/browser.js';
+import { axeViolations, browserMissing, launchChromium, signedInPage } from '../support/browser.js';
 import { startWebFixture, type WebFixture } from '../support/web-fixture.js';
 
 const missing = browserMissing(process.env.CI);
@@ -18,6 +20,21 @@ if (missing) console.warn(`web members browser tests skipped: ${missing}`);
 
 const OWNER_SECRET = 'The surprise party for Ann is on Saturday';
 const ANN_SECRET = 'Ann asked about her dentist appointment';
+
+/** Serious and critical axe-core violations on a page the server writes (no sign-in), on a phone. */
+async function pageViolations(browser: Browser, url: string): Promise<string[]> {
+  const axe = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, bypassCSP: true });
+  try {
+    const p = await context.newPage();
+    await p.goto(url);
+    await p.evaluate(axe);
+    const found = await p.evaluate<{ id: string; impact: string | null }[]>('axe.run().then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact })))');
+    return found.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${url}: ${v.id}`);
+  } finally {
+    await context.close();
+  }
+}
 
 describe.skipIf(missing !== null)('a member signs in with a passkey, in Chromium', { timeout: 120_000 }, () => {
   let f: WebFixture;
@@ -67,6 +84,7 @@ describe.skipIf(missing !== null)('a member signs in with a passkey, in Chromium
 
     if (process.env.SCREENSHOT_DIR) await members.screenshot({ path: join(process.env.SCREENSHOT_DIR, 'members-invite.png') });
 
+    expect(await pageViolations(browser, link)).toEqual([]);
     await ann.goto(link);
     await ann.getByRole('heading', { name: 'Welcome, Ann' }).waitFor();
     if (process.env.SCREENSHOT_DIR) await ann.screenshot({ path: join(process.env.SCREENSHOT_DIR, 'members-passkey-invite.png') });
@@ -110,6 +128,10 @@ describe.skipIf(missing !== null)('a member signs in with a passkey, in Chromium
     await ann.getByRole('button', { name: 'Use my passkey' }).click();
     await expect.poll(() => ann.locator('#passkey-status').textContent(), { timeout: 15_000 }).toContain('This device was removed');
     if (process.env.SCREENSHOT_DIR) await ann.screenshot({ path: join(process.env.SCREENSHOT_DIR, 'members-passkey-refused.png') });
+    // Settings › Members with a member's row, devices and sessions (light on a desktop, dark on a phone), and the sign-in page
+    expect(await axeViolations(browser, base, [['#/settings/@me', 'section.members tr[data-member] li[data-passkey]']])).toEqual([]);
+    expect(await axeViolations(browser, base, [['#/settings/@me', 'section.members tr[data-member] li[data-passkey]']], { colorScheme: 'dark', viewport: { width: 390, height: 844 } })).toEqual([]);
+    expect(await pageViolations(browser, `${base}/login`)).toEqual([]);
   });
 
   it('someone signed in with a Discord /web link adds a passkey in Settings, then signs in with it alone', async () => {
