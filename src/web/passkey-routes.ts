@@ -5,6 +5,7 @@
  * passkey not known here, a device the owner removed).
  */
 import type { Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import type { WebUser } from './auth.js';
 import type { ClientAssets } from './client-build.js';
 import { invitePage } from './invite-page.js';
@@ -36,6 +37,8 @@ export function passkeyRoutes(app: Hono<WebEnv>, deps: WebDeps, startSession: St
   const book = deps.members?.book;
   if (!book) return undefined;
   const ceremonies = new PasskeyCeremonies(book);
+  // outside /api, so its body limit does not cover these: a passkey's answer is a few kilobytes
+  app.use('/auth/*', bodyLimit({ maxSize: 64 * 1024, onError: (c) => c.json({ error: 'request too large' }, 413) }));
   const rp = (c: Context) => relyingParty(c.req.header('origin'), deps.assistantName);
   const refuse = (c: Context, e: unknown, status: 400 | 401) => {
     if (e instanceof NotLetIn) return c.json({ error: e.message }, status);

@@ -180,6 +180,8 @@ describe('members and passkeys API', { timeout: 120_000 }, () => {
       error: string;
     };
     expect(ip.error).toContain('http://localhost:');
+    // a passkey's answer is small: a flood is refused before it is read
+    expect((await post('/auth/passkey/verify', { ceremony: 'x', response: 'x'.repeat(100_000) })).status).toBe(413);
     // a ceremony that was never started
     page.origin = base;
     const stale = await post('/auth/passkey/verify', { ceremony: 'nope', response: {} });
