@@ -51,6 +51,13 @@ export async function startWebApp(
   if (app.time && webTime) app.time.outbox.add(isWebPlace, webTime.outbox, 'web');
   const files = dataFiles(config.dataDir);
   const { stt, tts } = speech;
+  // a damaged members file turns passkeys off (and says so) rather than the web app, and is kept as it is
+  let members: InstanceType<typeof MemberBook> | undefined;
+  try {
+    members = new MemberBook(join(dirname(files.webSecret), 'members.json'));
+  } catch (err) {
+    out.write(`! web app: household members and passkeys are off: ${err instanceof Error ? err.message : String(err)}\n`);
+  }
   const web = await startWeb(
     {
       assistant: app.assistant,
@@ -80,7 +87,7 @@ export async function startWebApp(
       ...(app.machines ? { machines: app.machines } : {}),
       sync: app.sync ?? null,
       // the members the owner invited and their passkeys, next to the owner token (never under projects/)
-      members: { book: new MemberBook(join(dirname(files.webSecret), 'members.json')), ...(config.WEB_PUBLIC_URL ? { publicUrl: config.WEB_PUBLIC_URL } : {}) },
+      ...(members ? { members: { book: members, ...(config.WEB_PUBLIC_URL ? { publicUrl: config.WEB_PUBLIC_URL } : {}) } } : {}),
     },
     logger.child({ component: 'web' }),
   );

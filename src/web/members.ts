@@ -85,7 +85,13 @@ export class MemberBook {
       return [];
     }
     // a damaged file must not quietly drop every member's passkeys on the next write
-    const parsed = fileSchema.safeParse(JSON.parse(text));
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new Error(`${file} is not JSON: fix it or move it away (members then need new invites)`);
+    }
+    const parsed = fileSchema.safeParse(json);
     if (!parsed.success) throw new Error(`${file} does not hold the web app's members: ${parsed.error.issues[0]?.message ?? 'unreadable'}`);
     return parsed.data.members;
   }

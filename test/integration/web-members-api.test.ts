@@ -5,7 +5,8 @@
  * is linked — and the owner lists and revokes devices and members, after which the sessions they
  * opened get 401 and the passkey is refused in plain words.
  */
-import { statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InviteWire, MembersWire } from '../../src/web/shared/members.js';
@@ -186,5 +187,23 @@ describe('members and passkeys API', { timeout: 120_000 }, () => {
     page.origin = base;
     const stale = await post('/auth/passkey/verify', { ceremony: 'nope', response: {} });
     expect(((await stale.json()) as { error: string }).error).toContain('Reload the page');
+  });
+});
+
+describe('a damaged members file', { timeout: 120_000 }, () => {
+  it('turns passkeys off with a warning, keeps the file as it was, and the web app still starts', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'charlie-members-damaged-'));
+    const file = join(dataDir, 'web', 'members.json');
+    mkdirSync(join(dataDir, 'web'), { recursive: true });
+    writeFileSync(file, '{"members": [');
+    const f = await startWebFixture({ script: () => ({ text: 'ok' }), env: { DATA_DIR: dataDir } });
+    try {
+      expect(f.printed).toContain('household members and passkeys are off');
+      expect((await fetch(`${f.web.url}/api/me`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
+      expect(readFileSync(file, 'utf8')).toBe('{"members": [');
+    } finally {
+      await f.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -53,6 +53,8 @@ describe('MemberBook', () => {
     expect(() => book.invite({ name: 'Sam again', role: 'member', discordId: '4242424242' })).toThrow('already a member');
     writeFileSync(file, JSON.stringify({ members: [{ id: 'x' }] }));
     expect(() => new MemberBook(file)).toThrow('does not hold');
+    writeFileSync(file, '{"members": [');
+    expect(() => new MemberBook(file)).toThrow('is not JSON');
   });
 
   it('a removed member, or a removed device, is refused in words, and their sessions are handed back to end', () => {
