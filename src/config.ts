@@ -388,5 +388,7 @@ export function dataFiles(dataDir: string) {
     vault: resolve(dataDir, 'vault'),
     /** Host keys of the machines Charlie connected to, pinned on first use: not derived. */
     knownHosts: resolve(dataDir, 'known_hosts'),
+    /** On a device that syncs: the messages it archived and has not distilled yet (its own distillation cursor): not derived. */
+    distillLedger: resolve(dataDir, 'sync', 'distill-pending.json'),
   };
 }

@@ -13,7 +13,6 @@ import { Assistant } from './core/assistant.js';
 import { TEXT_BUDGET_CHARS } from './core/turn/prompt.js';
 import { CharlieError } from './core/errors.js';
 import { asLocalModel, systemClock, type ChatModel, type Clock, type LocalChatModel, type LogEntry, type Logger } from './core/ports/index.js';
-import { isSensitive, labelOf } from './core/privacy/sensitivity.js';
 import { publicUrl, urlIsLocal } from './llm/locality.js';
 import { chatModelOptions } from './llm/chat-model-config.js';
 import { EmbeddedChatModel } from './llm/embedded/embedded-chat.js';
@@ -65,7 +64,7 @@ import { removeStaleRestores } from './backup/stale-restores.js';
 import { mcpLines, startWebApp } from './app/web-door.js';
 import { startDiscordDoor } from './app/discord-door.js';
 import { buildMachineBook, buildMachines } from './app/machines.js';
-import { createSync, reindexChanged } from './sync/create.js';
+import { createDistillLedger, createSync, reindexChanged } from './sync/create.js';
 import { attachSyncing } from './sync/sync-schedule.js';
 import type { App } from './app/app.js';
 
@@ -178,9 +177,8 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
   );
   const followUps = new FollowUps({ jobs, book: commitments, outbox, clock, logger: logger.child({ component: 'follow-ups' }), zone: config.TZ, hour: config.FOLLOW_UP_HOUR });
   followUps.attach(scheduler, reminders);
-  // Sync (docs/sync.md): jobs that read the synced memory for the whole household — reflection and
-  // the commitment follow-up scan — run only on the device with SYNC_BACKGROUND=true; the jobs in
-  // this device's schedule.db (reminders, briefs, calendar polls set up here) are its own.
+  // Sync (docs/sync.md): reflection and the follow-up scan run only on the SYNC_BACKGROUND=true device; the jobs in this
+  // device's schedule.db (reminders, briefs, calendar polls) are its own, and it distils only what it archived (distillLedger).
   const sync = config.SYNC_REMOTE ? createSync(config, () => clock.now()) : null;
   const householdJobs = !sync || config.SYNC_BACKGROUND;
   if (!householdJobs) scheduler.handle('follow-up-scan', async () => {});
@@ -201,6 +199,7 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
   const { vault, desk: machines } = buildMachines(config, graph, clock);
   const assistant = new Assistant({
     vault,
+    ...(sync ? { distillLedger: createDistillLedger(config) } : {}),
     ...(machines ? { machines } : {}),
     reminders,
     calendar,
@@ -218,7 +217,7 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
     privateRecall: privateStore.recall(embedder, clock),
     usage,
     writeRequests: new FileWriteRequestStore(dataFiles(config.dataDir).writeRequests),
-    labelledEverywhere: () => labelledEverywhere(store, privateStore),
+    storedEverywhere: (limit) => storedEverywhere(store, privateStore, limit),
     clock,
     logger,
     settings: assistantSettings(config, TEXT_BUDGET_CHARS),
@@ -392,9 +391,9 @@ export function runMain(): void {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) runMain();
 
-/** Entries labelled sensitive in every project's recent archive and every DM, newest first (for text whose place is not known). */
-async function labelledEverywhere(store: FileProjectStore, privateStore: SqlitePrivateStore): Promise<LogEntry[]> {
-  const out: LogEntry[] = privateStore.sensitiveEverywhere(500);
-  for (const p of await store.listProjects()) out.push(...(await store.recentLog(p.slug, 500)).filter((e) => isSensitive(labelOf(e))));
+/** The newest `limit` entries of every project's archive and the DMs labelled sensitive (for text whose place is not known). */
+async function storedEverywhere(store: FileProjectStore, privateStore: SqlitePrivateStore, limit: number): Promise<LogEntry[]> {
+  const out: LogEntry[] = privateStore.sensitiveEverywhere(limit);
+  for (const p of await store.listProjects()) out.push(...(await store.recentLog(p.slug, limit)));
   return out;
 }

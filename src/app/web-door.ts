@@ -10,6 +10,7 @@ import { charlieVersion } from '../version.js';
 import type { Logger, SpeechToText, SynthesizedAudio, TextToSpeech } from '../core/ports/index.js';
 import type { IngestStatus } from '../core/writing/ingest-status.js';
 import { guardSpeech } from '../core/privacy/egress.js';
+import type { Place } from '../core/place.js';
 import { transcribeVoiceMessage } from '../speech/voice-message.js';
 import { statusLine, type McpToolSource } from '../mcp/client/source.js';
 import { memoryEndpoint } from '../mcp/server/memory-http.js';
@@ -70,7 +71,7 @@ export async function startWebApp(
       acceptsImages: app.model.acceptsImages,
       speech: {
         ...(stt ? { transcribe: (audio: Uint8Array, mime: string, signal?: AbortSignal) => transcribeVoiceMessage(stt, audio, mime, { language: config.STT_LANGUAGE, signal }) } : {}),
-        ...(tts ? { speak: speakerOf(guardSpeech(tts, (text) => app.assistant.conversation.speechMustStayLocal(null, text))) } : {}),
+        ...(tts ? { speak: speakerOf(tts, (place, text) => app.assistant.conversation.speechMustStayLocal(place, text)) } : {}),
       },
       clientDir: files.webClient,
       host: config.WEB_HOST,
@@ -103,8 +104,9 @@ export async function startWebApp(
 }
 
 /** The web's Read aloud speaks through the same speech guard as voice channels. */
-function speakerOf(tts: TextToSpeech): (text: string, signal?: AbortSignal) => Promise<SynthesizedAudio> {
-  return (text, signal) => tts.synthesize(text, { signal });
+/** Read aloud: the voice is chosen for each text by where it was said (its stored label). */
+function speakerOf(tts: TextToSpeech, mustStayLocal: (place: Place | null, text: string) => Promise<boolean>): (text: string, signal?: AbortSignal, place?: Place | null) => Promise<SynthesizedAudio> {
+  return (text, signal, place) => guardSpeech(tts, (t) => mustStayLocal(place ?? null, t)).synthesize(text, { signal });
 }
 
 /** Charlie's memory as an MCP server: for `npm run mcp` and the web app's /api/mcp. */

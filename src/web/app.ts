@@ -143,7 +143,7 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
   memoryRoutes(app, deps);
   ingestRoutes(app, deps);
   reviewRoutes(app, deps);
-  voiceRoutes(app, deps.speech);
+  voiceRoutes(app, deps.speech, deps.projects);
   reminderRoutes(app, deps);
   machineRoutes(app, deps);
   syncRoutes(app, deps);

@@ -5,6 +5,7 @@
  * imports the slices.
  */
 import type { AssistantApi } from '../core/assistant-api.js';
+import type { Place } from '../core/place.js';
 import type { IngestStatus } from '../core/writing/ingest-status.js';
 import type { FileProblem, LogEntry, Logger, Note, NoteSummary, ProjectConfig, ProjectOrigin, SyncEngine } from '../core/ports/index.js';
 import type { ReminderDesk } from '../core/time/reminder-desk.js';
@@ -85,7 +86,8 @@ export interface WebTime {
 export interface SpeechServices {
   /** Audio bytes + their MIME type → text ('' for silence). */
   transcribe?(audio: Uint8Array, mime: string, signal?: AbortSignal): Promise<string>;
-  speak?(text: string, signal?: AbortSignal): Promise<{ mime: string; data: Uint8Array; spokenBy?: 'local' | 'hosted' }>;
+  /** `place`: where the text was said (its stored label decides the voice); null: not known, so an online voice gets only a stored ordinary text. */
+  speak?(text: string, signal?: AbortSignal, place?: Place | null): Promise<{ mime: string; data: Uint8Array; spokenBy?: 'local' | 'hosted' }>;
 }
 
 /** One doctor check as the page shows it (the doctor's CheckResult). */

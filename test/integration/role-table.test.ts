@@ -62,7 +62,7 @@ const WEB: Record<Action, WebRequest[]> = {
   ],
 };
 
-/** The Discord commands that do each action (`[]`: Discord has none — a channel's name and archive are Discord's own, Charlie's settings live in .env). */
+/** The Discord commands that do each action (`[]`: Discord has none — a channel's name and archive are Discord's own). */
 const DISCORD: Record<Action, [string, ReturnType<typeof subcommand>][]> = {
   'read-memory': [['memory', subcommand('show')]],
   'edit-memory': [
@@ -94,7 +94,10 @@ const DISCORD: Record<Action, [string, ReturnType<typeof subcommand>][]> = {
       ]),
     ],
   ],
-  settings: [],
+  settings: [
+    ['sync', subcommand('status')],
+    ['sync', subcommand('now')],
+  ],
 };
 
 /** Discord's refusal (it says how one becomes an editor there) or the table's own. */
