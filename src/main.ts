@@ -12,11 +12,8 @@ import { applyIndexRuntime, dataFiles, loadConfig, type Config } from './config.
 import { Assistant } from './core/assistant.js';
 import { TEXT_BUDGET_CHARS } from './core/turn/prompt.js';
 import { CharlieError } from './core/errors.js';
-import { asLocalModel, systemClock, type ChatModel, type Clock, type LocalChatModel, type LogEntry, type Logger } from './core/ports/index.js';
+import { systemClock, type Clock, type LogEntry, type Logger } from './core/ports/index.js';
 import { publicUrl, urlIsLocal } from './llm/locality.js';
-import { chatModelOptions } from './llm/chat-model-config.js';
-import { EmbeddedChatModel } from './llm/embedded/embedded-chat.js';
-import { OpenAIChatModel } from './llm/openai-chat.js';
 import { probeModelServer } from './llm/probe.js';
 import { buildChatModel, chooseProvider, serverChatModel, type ChatModelBuild } from './llm/provider.js';
 import { downloadModel, remoteSize } from './llm/embedded/download.js';
@@ -67,14 +64,17 @@ import { buildMachineBook, buildMachines } from './app/machines.js';
 import { createDistillLedger, createSync, reindexChanged } from './sync/create.js';
 import { attachSyncing } from './sync/sync-schedule.js';
 import type { App } from './app/app.js';
+import { memoryLaneModel } from './app/memory-lane.js';
+import { LiveSettings, withSettingsKey } from './app/live-settings.js';
+import { AgeVault } from './machines/age-vault.js';
 
 export async function buildApp(config: Config, logger: Logger, onDownload?: (step: ModelDownloadStep) => void, chat?: ChatModelBuild, clock: Clock = systemClock): Promise<App> {
   // data/ holds every DM, the schedule, tokens: 0700, its files 0600 (an older install is tightened)
   makeFolder('DATA_DIR', config.dataDir, { private: true });
   makeFolder('PROJECTS_DIR', config.projectsDir);
   const chatModel = chat ?? serverChatModel(config, logger.child({ component: 'llm' }));
-  const model = chatModel.model;
-  const memoryModel = memoryLaneModel(config, model, logger);
+  // the memory lane keeps the model it started with; the chat lane is read through the live settings (the web app swaps it)
+  const memoryModel = memoryLaneModel(config, chatModel.model, logger);
   const notices: string[] = [];
   if (!memoryModel)
     notices.push(
@@ -86,7 +86,7 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
   // A damaged private.db pauses DMs only; the message names the file and how to recover it.
   if (privateStore.problem) notices.push(privateStore.problem.message);
   const usage = openUsageStore(dataFiles(config.dataDir).usage, logger);
-  const { embedder, notice } = await selectEmbedder(config, logger.child({ component: 'embedder' }), onDownload);
+  const { embedder, notice, fallbackReason } = await selectEmbedder(config, logger.child({ component: 'embedder' }), onDownload);
   if (notice) notices.push(notice);
   applyIndexRuntime(config);
   const retrieval = createRecall({
@@ -197,6 +197,8 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
   });
   // machines over SSH: secrets in the per-person vault, host keys pinned in data/known_hosts
   const { vault, desk: machines } = buildMachines(config, graph, clock);
+  const settings = new LiveSettings({ config, chat: chatModel.model, vault, logger, embedderFallback: fallbackReason ?? null });
+  const model = settings.chat;
   const assistant = new Assistant({
     vault,
     ...(sync ? { distillLedger: createDistillLedger(config) } : {}),
@@ -269,6 +271,7 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
   return {
     assistant,
     model,
+    settings,
     store,
     privateStore,
     ingest,
@@ -294,7 +297,9 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { project: { type: 'string', short: 'p' } }, allowPositionals: true });
-  const config = loadConfig();
+  const loaded = loadConfig();
+  // a chat server chosen in the web app has its API key in the vault (DATA_DIR/settings.json names only its handle)
+  const config = await withSettingsKey(loaded, new AgeVault(dataFiles(loaded.dataDir).vault));
   makeFolder('DATA_DIR', config.dataDir);
   // one Charlie per data folder; a restore that was killed halfway leaves its staging copy beside it
   const lock = lockDataFolder(config.dataDir);
@@ -321,7 +326,7 @@ async function main(): Promise<void> {
   const modelLines = modelStartLines(config, choice.provider !== 'embedded');
   const stt = createSpeechToText(config, logger.child({ component: 'stt' }));
   const tts = createTextToSpeech(config, logger.child({ component: 'tts' }));
-  const web = await startWebApp(config, app, logger, { stt, tts });
+  const web = await startWebApp(config, app, logger, { stt, tts, makeTts: (c) => createTextToSpeech(c, logger.child({ component: 'tts' })) });
   const closeAll = async () => {
     await web?.close();
     await app.close();
@@ -357,27 +362,6 @@ async function main(): Promise<void> {
   });
   await closeAll();
   lock.release();
-}
-
-/**
- * The memory lane's model: the chat model itself when the lane reuses the local chat settings,
- * or when the chat model is the embedded one (it runs here) and MEMORY_LLM_* names no other.
- */
-function memoryLaneModel(config: Config, chat: ChatModel, logger: Logger): LocalChatModel | null {
-  const lane = config.memoryLane;
-  if (chat instanceof EmbeddedChatModel && lane?.from !== 'memory') return chat;
-  if (!lane) return null;
-  if (lane.from === 'chat' && lane.model === config.LLM_MODEL) return asLocalModel(chat);
-  const { apiKey: _chatKey, ...shared } = chatModelOptions(config);
-  return new OpenAIChatModel<'local'>({
-    ...shared,
-    baseUrl: lane.baseUrl,
-    model: lane.model,
-    locality: 'local',
-    acceptsImages: false,
-    ...(lane.apiKey ? { apiKey: lane.apiKey } : {}),
-    logger: logger.child({ component: 'memory-llm' }),
-  });
 }
 
 /** Starts Charlie (src/cli.ts calls this); a failure ends the process with a one-line message. */

@@ -7,7 +7,8 @@ import type { App } from './app.js';
 import type { Config } from '../config.js';
 import { dataFiles } from '../config.js';
 import { charlieVersion } from '../version.js';
-import type { Logger, SpeechToText, SynthesizedAudio, TextToSpeech } from '../core/ports/index.js';
+import type { Logger, SynthesizedAudio, TextToSpeech } from '../core/ports/index.js';
+import type { LiveSpeech } from './live-settings.js';
 import type { IngestStatus } from '../core/writing/ingest-status.js';
 import { guardSpeech } from '../core/privacy/egress.js';
 import type { Place } from '../core/place.js';
@@ -19,6 +20,7 @@ import { isWebPlace } from '../time/outbox-router.js';
 import { settingsView } from '../web/settings.js';
 import { webChecks } from '../web/run-checks.js';
 import type { WebServer } from '../web/server.js';
+import type { FileIntake } from '../web/api-files.js';
 import { safeUserName } from './startup.js';
 import { tightenFolder } from '../storage/private-files.js';
 import { dirname, join } from 'node:path';
@@ -30,14 +32,15 @@ import { dirname, join } from 'node:path';
 export async function startWebApp(
   config: Config,
   app: Pick<App, 'assistant' | 'store' | 'privateStore' | 'model'> & {
+    settings?: App['settings'];
     mcp?: McpToolSource;
-    ingest?: IngestStatus;
+    ingest?: IngestStatus & Partial<FileIntake>;
     time?: Pick<App['time'], 'reminders' | 'outbox'> & Partial<Pick<App['time'], 'calendar'>>;
     machines?: App['machines'];
     sync?: App['sync'];
   },
   logger: Logger,
-  speech: { stt?: SpeechToText; tts?: TextToSpeech },
+  speech: LiveSpeech,
   out: NodeJS.WritableStream = process.stdout,
 ): Promise<WebServer | null> {
   if (config.WEB_PORT === 0) return null;
@@ -59,6 +62,11 @@ export async function startWebApp(
   } catch (err) {
     out.write(`! web app: household members and passkeys are off: ${err instanceof Error ? err.message : String(err)}\n`);
   }
+  // the voice is read through the live settings at each Read aloud (Settings may have changed it)
+  const live = app.settings;
+  live?.attachSpeech(speech);
+  const voice = () => (live ? live.tts() : tts);
+  const guarded = (place: Place | null, text: string) => app.assistant.conversation.speechMustStayLocal(place, text);
   const web = await startWeb(
     {
       assistant: app.assistant,
@@ -71,7 +79,8 @@ export async function startWebApp(
       acceptsImages: app.model.acceptsImages,
       speech: {
         ...(stt ? { transcribe: (audio: Uint8Array, mime: string, signal?: AbortSignal) => transcribeVoiceMessage(stt, audio, mime, { language: config.STT_LANGUAGE, signal }) } : {}),
-        ...(tts ? { speak: speakerOf(tts, (place, text) => app.assistant.conversation.speechMustStayLocal(place, text)) } : {}),
+        ...(stt && live ? { listening: () => live.listening() } : {}),
+        ...(tts ? { speak: speakerOf(voice, guarded) } : {}),
       },
       clientDir: files.webClient,
       host: config.WEB_HOST,
@@ -81,8 +90,10 @@ export async function startWebApp(
       ...(app.mcp ? { toolServers: () => mcpLines(app.mcp!) } : {}),
       mcpServer: memoryEndpoint(memoryServerOptions(config, app, 'web')),
       trustedProxies: config.WEB_TRUSTED_PROXY,
-      settings: () => settingsView(config, app.time?.calendar?.servers() ?? []),
+      settings: () => settingsView(live?.current() ?? config, app.time?.calendar?.servers() ?? [], live ? { embedderFallback: live.embedderFallback, listening: live.listening() } : {}),
+      ...(live ? { liveSettings: live } : {}),
       ...(app.ingest ? { ingest: app.ingest } : {}),
+      ...(app.ingest?.add ? { files: { add: app.ingest.add.bind(app.ingest) } } : {}),
       runChecks: webChecks(config),
       ...(webTime ? { time: webTime } : {}),
       ...(app.machines ? { machines: app.machines } : {}),
@@ -103,10 +114,19 @@ export async function startWebApp(
   return web;
 }
 
-/** The web's Read aloud speaks through the same speech guard as voice channels. */
-/** Read aloud: the voice is chosen for each text by where it was said (its stored label). */
-function speakerOf(tts: TextToSpeech, mustStayLocal: (place: Place | null, text: string) => Promise<boolean>): (text: string, signal?: AbortSignal, place?: Place | null) => Promise<SynthesizedAudio> {
-  return (text, signal, place) => guardSpeech(tts, (t) => mustStayLocal(place ?? null, t)).synthesize(text, { signal });
+/**
+ * Read aloud: the voice of the moment (Settings may have changed it), through the same speech
+ * guard as voice channels; the voice is chosen for each text by where it was said (its stored label).
+ */
+function speakerOf(
+  voice: () => TextToSpeech | undefined,
+  mustStayLocal: (place: Place | null, text: string) => Promise<boolean>,
+): (text: string, signal?: AbortSignal, place?: Place | null) => Promise<SynthesizedAudio> {
+  return (text, signal, place) => {
+    const tts = voice();
+    if (!tts) return Promise.reject(new Error('text-to-speech is not set up'));
+    return guardSpeech(tts, (t) => mustStayLocal(place ?? null, t)).synthesize(text, { signal });
+  };
 }
 
 /** Charlie's memory as an MCP server: for `npm run mcp` and the web app's /api/mcp. */

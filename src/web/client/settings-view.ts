@@ -2,9 +2,10 @@
  * The Settings page. The owner's: which model does each job and where it runs, voice, embedder,
  * the doctor's last model check (read-only); then "Run checks" and each project's style and
  * response mode (settings-checks.ts), the household members (settings-members.ts) and sync across
- * devices (settings-sync.ts). Everyone's: the
- * machines of the project picked in the side menu (settings-machines.ts) and what they let go to
- * hosted services (settings-privacy.ts); a member also their own passkeys (settings-passkeys.ts).
+ * devices (settings-sync.ts). Everyone's: what is in use now, which the owner changes without a
+ * restart (settings-live.ts), the machines of the project picked in the side menu
+ * (settings-machines.ts) and what they let go to hosted services (settings-privacy.ts); a member
+ * sees only those three, and their own passkeys (settings-passkeys.ts).
  */
 import { api, type Me } from './api.js';
 import { clear, h } from './dom.js';
@@ -14,6 +15,7 @@ import { membersSection } from './settings-members.js';
 import { passkeysSection } from './settings-passkeys.js';
 import { privacySection } from './settings-privacy.js';
 import { syncSection } from './settings-sync.js';
+import { liveSection } from './settings-live.js';
 
 /** Which project's machines to show: the one the side menu has picked. */
 interface SettingsPlace {
@@ -24,12 +26,14 @@ interface SettingsPlace {
 
 export async function renderSettings(main: HTMLElement, me: Me, at: SettingsPlace): Promise<void> {
   if (me.kind !== 'owner') {
-    const [machines, privacy, passkeys] = await Promise.all([machinesSection(me, at.project, at.title, at.isPrivate), privacySection(), passkeysSection()]);
-    clear(main, h('header', { class: 'view-head' }, h('h1', {}, 'Settings')), machines, privacy, passkeys);
+    const [live, machines, privacy, passkeys] = await Promise.all([liveSection(false, () => {}), machinesSection(me, at.project, at.title, at.isPrivate), privacySection(), passkeysSection()]);
+    clear(main, h('header', { class: 'view-head' }, h('h1', {}, 'Settings')), live, machines, privacy, passkeys);
     return;
   }
-  const [view, editable, machines, sync, privacy, members] = await Promise.all([
+  const redraw = () => void renderSettings(main, me, at);
+  const [view, live, editable, machines, sync, privacy, members] = await Promise.all([
     api.settings(),
+    liveSection(true, redraw),
     editableSettings(),
     machinesSection(me, at.project, at.title, at.isPrivate),
     syncSection(),
@@ -39,7 +43,11 @@ export async function renderSettings(main: HTMLElement, me: Me, at: SettingsPlac
   clear(
     main,
     h('header', { class: 'view-head' }, h('h1', {}, 'Settings')),
-    h('p', { class: 'meta' }, 'What Charlie uses for each job, and whether it runs on your own machines. To change it, edit .env and restart Charlie.'),
+    h(
+      'p',
+      { class: 'meta' },
+      'What Charlie uses for each job, and whether it runs on your own machines. The model server and the voice change under Change below; the rest in .env (then restart Charlie).',
+    ),
     h(
       'table',
       { class: 'settings' },
@@ -66,6 +74,7 @@ export async function renderSettings(main: HTMLElement, me: Me, at: SettingsPlac
     ),
     h('h2', {}, 'Last model check'),
     h('p', {}, view.doctor),
+    live,
     ...editable,
     members,
     machines,
