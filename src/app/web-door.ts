@@ -23,6 +23,7 @@ import type { WebServer } from '../web/server.js';
 import type { FileIntake } from '../web/api-files.js';
 import { safeUserName } from './startup.js';
 import { tightenFolder } from '../storage/private-files.js';
+import { dirname, join } from 'node:path';
 
 /**
  * The web front door, next to the terminal chat or Discord (WEB_PORT=0 turns it off). Prints its
@@ -44,11 +45,23 @@ export async function startWebApp(
 ): Promise<WebServer | null> {
   if (config.WEB_PORT === 0) return null;
   // the web server (Hono, the client build) is loaded only when the web app is on
-  const [{ startWeb }, { WebAuth }, { WebTimeOutbox }] = await Promise.all([import('../web/server.js'), import('../web/auth.js'), import('../web/time-outbox.js')]);
+  const [{ startWeb }, { WebAuth }, { WebTimeOutbox }, { MemberBook }] = await Promise.all([
+    import('../web/server.js'),
+    import('../web/auth.js'),
+    import('../web/time-outbox.js'),
+    import('../web/members.js'),
+  ]);
   const webTime = app.time ? { desk: app.time.reminders, outbox: new WebTimeOutbox() } : undefined;
   if (app.time && webTime) app.time.outbox.add(isWebPlace, webTime.outbox, 'web');
   const files = dataFiles(config.dataDir);
   const { stt, tts } = speech;
+  // a damaged members file turns passkeys off (and says so) rather than the web app, and is kept as it is
+  let members: InstanceType<typeof MemberBook> | undefined;
+  try {
+    members = new MemberBook(join(dirname(files.webSecret), 'members.json'));
+  } catch (err) {
+    out.write(`! web app: household members and passkeys are off: ${err instanceof Error ? err.message : String(err)}\n`);
+  }
   // the voice is read through the live settings at each Read aloud (Settings may have changed it)
   const live = app.settings;
   live?.attachSpeech(speech);
@@ -85,6 +98,8 @@ export async function startWebApp(
       ...(webTime ? { time: webTime } : {}),
       ...(app.machines ? { machines: app.machines } : {}),
       sync: app.sync ?? null,
+      // the members the owner invited and their passkeys, next to the owner token (never under projects/)
+      ...(members ? { members: { book: members, ...(config.WEB_PUBLIC_URL ? { publicUrl: config.WEB_PUBLIC_URL } : {}) } } : {}),
     },
     logger.child({ component: 'web' }),
   );

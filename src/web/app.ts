@@ -21,7 +21,7 @@ import { fileRoutes } from './api-files.js';
 import { reviewRoutes } from './api-review.js';
 import { reminderRoutes } from './api-reminders.js';
 import { voiceRoutes } from './api-voice.js';
-import { FailedLoginLimiter } from './auth.js';
+import { FailedLoginLimiter, type WebUser } from './auth.js';
 import { machineRoutes } from './api-machines.js';
 import { syncRoutes } from './api-sync.js';
 import { clientAddress, hostGuard, originGuard, securityHeaders, type HostPolicy } from './guard.js';
@@ -33,6 +33,8 @@ import { privacyRoutes } from './api-privacy.js';
 import { TraceStore } from './trace-store.js';
 import { TurnHub } from './turns.js';
 import { guardRouteGroups } from './roles.js';
+import { memberRoutes } from './api-members.js';
+import { passkeyRoutes } from './passkey-routes.js';
 
 export const SESSION_COOKIE = 'charlie_session';
 
@@ -62,26 +64,25 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
     }
     return clientAddress(peer, c.req.header('x-forwarded-for'), deps.trustedProxies ?? []);
   };
-  const css = () => clientAssets(deps.clientDir).css;
+  const assets = () => clientAssets(deps.clientDir);
   const TOO_MANY = 'Too many wrong tokens from here — wait 15 minutes, or use the right token or a fresh link.';
+  const startSession = (c: Context, user: WebUser) => {
+    const value = deps.auth.sessionValue(user);
+    setCookie(c, SESSION_COOKIE, value, { httpOnly: true, sameSite: 'Strict', path: '/', maxAge: deps.auth.sessionSeconds, secure: deps.secureCookie ?? false });
+    return value;
+  };
   const login = (c: Context, token: string | undefined) => {
     const key = clientKey(c);
     // the token is checked first: a correct one always signs in, however many wrong ones came before
     const user = token ? deps.auth.exchange(token) : null;
     if (!user) {
-      if (!token) return c.html(loginPage(css(), deps.assistantName));
-      if (limiter.blocked(key)) return c.html(loginPage(css(), deps.assistantName, TOO_MANY), 429, { 'retry-after': '900' });
+      if (!token) return c.html(loginPage(assets(), deps.assistantName));
+      if (limiter.blocked(key)) return c.html(loginPage(assets(), deps.assistantName, TOO_MANY), 429, { 'retry-after': '900' });
       limiter.fail(key);
-      return c.html(loginPage(css(), deps.assistantName, 'That token or link is not valid (links work once and expire after 15 minutes).'), 401);
+      return c.html(loginPage(assets(), deps.assistantName, 'That token or link is not valid (links work once and expire after 15 minutes).'), 401);
     }
     limiter.succeed(key);
-    setCookie(c, SESSION_COOKIE, deps.auth.sessionValue(user), {
-      httpOnly: true,
-      sameSite: 'Strict',
-      path: '/',
-      maxAge: deps.auth.sessionSeconds,
-      secure: deps.secureCookie ?? false,
-    });
+    startSession(c, user);
     deps.logger.info({ kind: user.kind }, 'web login');
     return c.redirect('/', 303);
   };
@@ -91,6 +92,8 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
     const token = form.token;
     return login(c, typeof token === 'string' ? token.trim() : undefined);
   });
+  // a member's invite page and passkeys: before /api, which answers nobody without a session
+  const ceremonies = passkeyRoutes(app, deps, startSession, assets);
 
   app.use('/api/*', async (c, next) => {
     const bearer = deps.auth.readBearer(c.req.header('authorization'));
@@ -148,6 +151,7 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
   reminderRoutes(app, deps);
   machineRoutes(app, deps);
   syncRoutes(app, deps);
+  memberRoutes(app, deps, ceremonies);
   app.all('/api/*', (c) => c.json({ error: 'no such API route' }, 404));
 
   app.use('/*', async (c, next) => {

@@ -197,13 +197,24 @@ export class WebAuth {
     return c.k === 'owner' ? this.owner() : { kind: 'member', id: c.id, name: c.n, role: c.ro };
   }
 
+  /** A live session's own id and expiry (ms), for the list of a member's sessions. */
+  sessionOf(value: string): { sid: string; exp: number } | null {
+    const c = this.claims(value);
+    return c ? { sid: c.sid, exp: c.exp } : null;
+  }
+
   /** Ends a session on the server: its cookie is refused from now on, also after a restart. */
   endSession(value: string | undefined): boolean {
     const c = this.claims(value);
     if (!c) return false;
-    this.state.ended.set(digest(c.sid), c.exp);
-    this.saveState();
+    this.endSessionId(c.sid, c.exp);
     return true;
+  }
+
+  /** Ends a session by its id (the owner revoking a member's device). */
+  endSessionId(sid: string, exp: number): void {
+    this.state.ended.set(digest(sid), exp);
+    this.saveState();
   }
 
   /** The user of an `Authorization: Bearer` header (the owner token only); 'wrong' when one is sent that is not it. */

@@ -24,19 +24,20 @@ const STAMP = '.built';
 const STATIC = ['manifest.webmanifest', 'icons'];
 const COMPRESSIBLE = /\.(js|css|html|webmanifest|json|svg)$/;
 
-/** What the build named: the hashed stylesheet, for pages the server writes itself. */
+/** What the build named: the hashed stylesheet and the passkey script, for pages the server writes itself. */
 export interface ClientAssets {
   css: string;
+  signin: string;
 }
 
 export function clientAssets(outDir: string): ClientAssets {
   try {
     const parsed = JSON.parse(readFileSync(join(outDir, 'assets.json'), 'utf8')) as Partial<ClientAssets>;
-    if (typeof parsed.css === 'string') return { css: parsed.css };
+    if (typeof parsed.css === 'string' && typeof parsed.signin === 'string') return { css: parsed.css, signin: parsed.signin };
   } catch {
     // not built yet
   }
-  return { css: '/assets/app.css' };
+  return { css: '/assets/app.css', signin: '/assets/signin.js' };
 }
 
 function newestMtime(dir: string): number {
@@ -76,7 +77,8 @@ export async function ensureClient(outDir: string, options: { force?: boolean; m
   const result = await build({
     ...common,
     define: { __GRAPH_WORKER__: JSON.stringify(`/${relative(tmp, resolve(workerFile)).split('\\').join('/')}`) },
-    entryPoints: { app: join(CLIENT_SRC, 'app.ts') },
+    // the sign-in and invite pages' passkey script is an entry of its own: those pages load nothing of the app
+    entryPoints: { app: join(CLIENT_SRC, 'app.ts'), signin: join(CLIENT_SRC, 'signin-passkey.ts') },
     outdir: tmp,
     format: 'esm',
     splitting: true,
@@ -88,6 +90,8 @@ export async function ensureClient(outDir: string, options: { force?: boolean; m
   const outputs = Object.entries(result.metafile.outputs);
   const entry = outputs.find(([, o]) => o.entryPoint?.endsWith('app.ts'))?.[0];
   if (!entry) throw new Error('the client build made no app entry');
+  const signin = outputs.find(([, o]) => o.entryPoint?.endsWith('signin-passkey.ts'))?.[0];
+  if (!signin) throw new Error('the client build made no sign-in entry');
   const css = readFileSync(join(CLIENT_SRC, 'app.css'));
   const cssName = `assets/app-${createHash('sha256').update(css).digest('base64url').slice(0, 10)}.css`;
   writeFileSync(join(tmp, cssName), css);
@@ -108,7 +112,7 @@ export async function ensureClient(outDir: string, options: { force?: boolean; m
     .replace('src="/app.js"', `src="${app}"`)
     .replace('  </head>', `${eager.map((c) => `    <link rel="modulepreload" href="${c}" />\n`).join('')}  </head>`);
   writeFileSync(join(tmp, 'index.html'), html);
-  writeFileSync(join(tmp, 'assets.json'), JSON.stringify({ css: `/${cssName}` }));
+  writeFileSync(join(tmp, 'assets.json'), JSON.stringify({ css: `/${cssName}`, signin: url(join(process.cwd(), signin)) }));
   // what the shell needs to draw (the views' own chunks are cached when first used)
   const shell = ['/', app, ...eager, `/${cssName}`, '/manifest.webmanifest', '/icons/icon-192.png', '/icons/icon-512.png'];
   await build({ ...common, entryPoints: { sw: join(CLIENT_SRC, 'sw.ts') }, outdir: tmp, format: 'iife', define: { __BUILD_ID__: JSON.stringify(buildId), __SHELL__: JSON.stringify(shell) } });

@@ -42,6 +42,8 @@ export const WEB_ROUTE_GROUPS: { action: Action; methods: string[]; paths: strin
   // GET /api/settings/live is everyone's (read-only, without server addresses for a member)
   { action: 'settings', methods: ['PUT'], paths: ['/api/settings/live/*'] },
   { action: 'settings', methods: ['GET', 'POST', 'DELETE'], paths: ['/api/mcp'] },
+  // inviting household members and revoking them or their devices (api-members.ts)
+  { action: 'settings', methods: ['GET', 'POST', 'DELETE'], paths: ['/api/members', '/api/members/*'] },
 ];
 
 /** Puts each group's middleware in front of its routes (call before the routes are registered). */

@@ -11,6 +11,7 @@ import type { FileProblem, LogEntry, Logger, Note, NoteSummary, ProjectConfig, P
 import type { ReminderDesk } from '../core/time/reminder-desk.js';
 import type { MachineBook } from '../core/machines/machine-book.js';
 import type { WebAuth, WebUser } from './auth.js';
+import type { MemberBook } from './members.js';
 import type { SettingsView } from './settings.js';
 import type { WebTimeOutbox } from './time-outbox.js';
 import type { ListeningStatus, LiveSettingsPort } from './api-live-settings.js';
@@ -60,6 +61,8 @@ export interface WebDeps {
   liveSettings?: LiveSettingsPort;
   /** Sync across devices (Settings, the owner's); null or absent: SYNC_REMOTE is unset here. */
   sync?: SyncEngine | null;
+  /** The household members the owner invited, with their passkeys; invite links start with `publicUrl` when set. */
+  members?: { book: MemberBook; publicUrl?: string };
 }
 
 /** Charlie's memory as an MCP server (Streamable HTTP), answered at /api/mcp. */

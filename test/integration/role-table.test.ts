@@ -55,6 +55,10 @@ const WEB: Record<Action, WebRequest[]> = {
     { method: 'GET', path: '/api/settings/checks' },
     { method: 'GET', path: '/api/sync' },
     { method: 'POST', path: '/api/sync/now', body: {} },
+    // inviting household members and revoking them or their devices
+    { method: 'GET', path: '/api/members' },
+    { method: 'POST', path: '/api/members', body: { name: 'Pat', role: 'member' } },
+    { method: 'DELETE', path: '/api/members/web-nobody' },
     // Settings › Change (GET /api/settings/live is everyone's, read-only)
     { method: 'PUT', path: '/api/settings/live/voice', body: { tts: 'local' } },
     { method: 'PUT', path: '/api/settings/live/model', body: { baseUrl: 'http://127.0.0.1:9/v1', model: 'm' } },

@@ -171,7 +171,7 @@ async function start(): Promise<void> {
           'section',
           { class: 'login-box' },
           h('h1', {}, 'Sign in'),
-          h('p', {}, 'Open the login link Charlie printed when it started, or ask Charlie for one with /web in a Discord DM.'),
+          h('p', {}, 'Open the login link Charlie printed when it started, or ask Charlie for one with /web in a Discord DM. With a passkey: follow the button below, then press Use my passkey.'),
           h('a', { class: 'button primary', href: '/login' }, 'Sign in with a token'),
         ),
       );

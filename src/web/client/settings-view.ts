@@ -1,15 +1,18 @@
 /**
  * The Settings page. The owner's: which model does each job and where it runs, voice, embedder,
  * the doctor's last model check (read-only); then "Run checks" and each project's style and
- * response mode (settings-checks.ts), and sync across devices (settings-sync.ts). Everyone's: what
- * is in use now, which the owner changes without a restart (settings-live.ts), the
- * machines of the project picked in the side menu (settings-machines.ts) and what they let go to
- * hosted services (settings-privacy.ts) — a member sees only those three.
+ * response mode (settings-checks.ts), the household members (settings-members.ts) and sync across
+ * devices (settings-sync.ts). Everyone's: what is in use now, which the owner changes without a
+ * restart (settings-live.ts), the machines of the project picked in the side menu
+ * (settings-machines.ts) and what they let go to hosted services (settings-privacy.ts); a member
+ * sees only those three, and their own passkeys (settings-passkeys.ts).
  */
 import { api, type Me } from './api.js';
 import { clear, h } from './dom.js';
 import { editableSettings } from './settings-checks.js';
 import { machinesSection } from './settings-machines.js';
+import { membersSection } from './settings-members.js';
+import { passkeysSection } from './settings-passkeys.js';
 import { privacySection } from './settings-privacy.js';
 import { syncSection } from './settings-sync.js';
 import { liveSection } from './settings-live.js';
@@ -23,18 +26,19 @@ interface SettingsPlace {
 
 export async function renderSettings(main: HTMLElement, me: Me, at: SettingsPlace): Promise<void> {
   if (me.kind !== 'owner') {
-    const [live, machines, privacy] = await Promise.all([liveSection(false, () => {}), machinesSection(me, at.project, at.title, at.isPrivate), privacySection()]);
-    clear(main, h('header', { class: 'view-head' }, h('h1', {}, 'Settings')), live, machines, privacy);
+    const [live, machines, privacy, passkeys] = await Promise.all([liveSection(false, () => {}), machinesSection(me, at.project, at.title, at.isPrivate), privacySection(), passkeysSection()]);
+    clear(main, h('header', { class: 'view-head' }, h('h1', {}, 'Settings')), live, machines, privacy, passkeys);
     return;
   }
   const redraw = () => void renderSettings(main, me, at);
-  const [view, live, editable, machines, sync, privacy] = await Promise.all([
+  const [view, live, editable, machines, sync, privacy, members] = await Promise.all([
     api.settings(),
     liveSection(true, redraw),
     editableSettings(),
     machinesSection(me, at.project, at.title, at.isPrivate),
     syncSection(),
     privacySection(),
+    membersSection(),
   ]);
   clear(
     main,
@@ -72,6 +76,7 @@ export async function renderSettings(main: HTMLElement, me: Me, at: SettingsPlac
     h('p', {}, view.doctor),
     live,
     ...editable,
+    members,
     machines,
     sync,
     privacy,

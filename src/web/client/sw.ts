@@ -47,7 +47,8 @@ scope.addEventListener('activate', (e) => {
 scope.addEventListener('fetch', (e) => {
   const url = new URL(e.request.url);
   if (e.request.method !== 'GET' || url.origin !== scope.location.origin) return;
-  if (url.pathname.startsWith('/api/') || url.pathname.startsWith('/login')) return;
+  // an invite page holds its single-use token in the address: never kept in the cache
+  if (url.pathname.startsWith('/api/') || url.pathname.startsWith('/login') || url.pathname.startsWith('/invite')) return;
   if (url.pathname.startsWith('/assets/')) {
     e.respondWith(
       caches.match(e.request).then(
