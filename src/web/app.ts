@@ -29,6 +29,7 @@ import type { WebDeps, WebEnv } from './web-deps.js';
 import { settingsRoutes } from './api-settings.js';
 import { privacyRoutes } from './api-privacy.js';
 import { TraceStore } from './trace-store.js';
+import { conversationsDir, WebConversations } from './conversations.js';
 import { TurnHub } from './turns.js';
 import { guardRouteGroups } from './roles.js';
 
@@ -135,7 +136,8 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
   app.get('/api/settings', (c) => c.json(deps.settings?.() ?? { items: [], doctor: 'not available' }));
   settingsRoutes(app, deps);
   privacyRoutes(app, deps);
-  chatRoutes(app, deps, turns, new TraceStore(deps.turnsDir ?? join(dirname(deps.clientDir), 'turns')));
+  const traces = new TraceStore(deps.turnsDir ?? join(dirname(deps.clientDir), 'turns'));
+  chatRoutes(app, deps, turns, traces, new WebConversations(deps, traces, conversationsDir(deps.turnsDir ?? join(dirname(deps.clientDir), 'turns'))));
   projectRoutes(app, deps);
   memoryRoutes(app, deps);
   ingestRoutes(app, deps);
