@@ -93,10 +93,16 @@ export function conversationRoutes(app: Hono<WebEnv>, deps: WebDeps, conversatio
     const place = conversations.read(w);
     const titles = new Map(place.list.map((x) => [x.id, x.title]));
     const entries = (await conversations.entries(w)).filter((e) => titles.has(conversationOf(e.source, place)));
-    const hits: ConversationSearchHit[] = searchConversation(entries, q, MAX_HITS).map((hit) => {
+    // a regenerated answer asks its question again: the same words in a conversation are one hit (the newest)
+    const seen = new Set<string>();
+    const hits: ConversationSearchHit[] = [];
+    for (const hit of searchConversation(entries, q, MAX_HITS * 2)) {
       const id = conversationOf(hit.source, place);
-      return { ...hit, conversation: id, title: titles.get(id) ?? '' };
-    });
+      const key = `${id}\u0000${hit.role}\u0000${hit.snippet}`;
+      if (seen.has(key) || hits.length >= MAX_HITS) continue;
+      seen.add(key);
+      hits.push({ ...hit, conversation: id, title: titles.get(id) ?? '' });
+    }
     return c.json({ hits });
   });
 }
