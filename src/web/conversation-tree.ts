@@ -93,7 +93,7 @@ export class ConversationTree {
   /** The shown path: from the first turn, the chosen (else newest) alternative at each fork. */
   path(): Turn[] {
     const out: Turn[] = [];
-    for (let key = ''; ; ) {
+    for (let key = ''; ;) {
       const kids = this.children.get(key);
       if (!kids?.length) return out;
       const chosen = this.choice.get(key);
@@ -109,7 +109,8 @@ export class ConversationTree {
     for (const turn of this.path()) {
       const kids = this.siblings(turn);
       const i = kids.indexOf(turn);
-      const alts: Alternatives | undefined = kids.length > 1 ? { index: i + 1, count: kids.length, ...(i > 0 ? { prev: kids[i - 1]!.source } : {}), ...(i < kids.length - 1 ? { next: kids[i + 1]!.source } : {}) } : undefined;
+      const alts: Alternatives | undefined =
+        kids.length > 1 ? { index: i + 1, count: kids.length, ...(i > 0 ? { prev: kids[i - 1]!.source } : {}), ...(i < kids.length - 1 ? { next: kids[i + 1]!.source } : {}) } : undefined;
       const t = this.traces.get(turn.source);
       const trace = t ? { calls: t.calls, related: t.related, reason: t.reason, ...(t.error ? { error: t.error } : {}), ...(t.failure ? { failure: t.failure } : {}) } : undefined;
       const withAlts = <M extends ChatMessage>(m: M): M & { alts?: Alternatives } => (alts ? { ...m, alts } : m);

@@ -19,12 +19,6 @@ export interface ChatMessage {
   trace?: { calls: TurnTrace['calls']; related: string[]; reason: string; error?: string; failure?: TurnTrace['failure'] };
 }
 
-export interface HistoryPage {
-  messages: ChatMessage[];
-  /** The cursor of the next older page, or null: this page starts the conversation. */
-  before: string | null;
-}
-
 type Entry = Omit<ChatMessage, 'trace'>;
 
 const anchor = z.object({ t: z.string().max(40), s: z.string().max(300), r: z.enum(['user', 'assistant']) });

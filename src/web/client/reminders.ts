@@ -17,6 +17,9 @@ export interface ReminderItem {
   where: 'here' | 'a DM' | 'another channel';
 }
 
+/** A one-off reminder whose time has passed: it was delivered (or is being), not coming. */
+const fired = (r: ReminderItem) => !r.repeats && new Date(r.at).getTime() <= Date.now();
+
 interface Delivery {
   key: string;
   jobId: string;
@@ -72,13 +75,15 @@ export async function renderReminders(main: HTMLElement, project: string, title:
         ? reminders.map((r) =>
             h(
               'li',
-              { class: 'reminder', 'data-id': r.id },
+              // a reminder that has fired (and does not repeat) says so, instead of looking upcoming
+              { class: fired(r) ? 'reminder fired' : 'reminder', 'data-id': r.id },
+              fired(r) ? h('span', { class: 'meta reminder-fired' }, 'Reminded ') : null,
               h('time', { datetime: r.at }, readerTime(r.at)),
               ' ',
               h('span', { class: 'reminder-text' }, r.text),
               r.repeats ? h('span', { class: 'meta' }, ` · ${r.repeats}`) : null,
               r.where !== 'here' ? h('span', { class: 'meta' }, ` · in ${r.where}`) : null,
-              h('button', { type: 'button', class: 'small', onclick: () => void cancel(r) }, 'Cancel'),
+              h('button', { type: 'button', class: 'small', onclick: () => void cancel(r) }, fired(r) ? 'Remove' : 'Cancel'),
             ),
           )
         : [h('li', { class: 'meta empty' }, 'No reminders are set here.')],
