@@ -11,7 +11,7 @@ import { startEdit } from './chat-edit.js';
 import { Reply, type ReplyActions } from './chat-reply.js';
 import { conversationSearch, messageHref } from './chat-search.js';
 import { chatTarget, conversationHref, conversationsApi } from './conversations-api.js';
-import { conversationActions, newConversation } from './conversation-menu.js';
+import { conversationActions, newConversation, refreshTitles } from './conversation-menu.js';
 import { editButton, greeting, setAlternatives } from './chat-turns.js';
 import { olderMessages } from './chat-history.js';
 import { clientFailure } from './failure-words.js';
@@ -198,6 +198,7 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
       send.hidden = false;
       ownEdits();
       if (branched) void refreshAlternatives().catch(() => undefined);
+      if (here && !here.renamed && here.messages === 0) refreshTitles(project, conversation);
       const cause = live.cutHere;
       if (cause === 'offline' || cause === 'charlie_unreachable') {
         const turn = live.turnId;

@@ -45,6 +45,20 @@ export function conversationMenu(project: string, rest: string): HTMLElement {
   return h('div', { class: 'conversation-menu' }, list, add);
 }
 
+/** The titles in the side menu and the chat's head again (a conversation's first message titles it). */
+export function refreshTitles(project: string, open: string): void {
+  void conversationsApi
+    .list(project)
+    .then(({ conversations }) => {
+      for (const c of conversations) {
+        const link = document.querySelector<HTMLElement>(`#sidebar a[data-conversation="${c.id}"]`);
+        if (link?.lastChild) link.lastChild.textContent = c.title;
+        if (c.id === open) for (const head of document.querySelectorAll('.conversation-title')) head.textContent = c.title;
+      }
+    })
+    .catch(() => undefined);
+}
+
 /** Rename and Delete for the open conversation, in the chat's header. */
 export function conversationActions(project: string, item: ConversationItem | undefined, heading: HTMLElement): HTMLElement | null {
   if (!item) return null;
