@@ -1,12 +1,12 @@
 /**
  * A place's conversations over HTTP (conversations.ts), and search across them:
  *
- *   GET    /api/projects/:project/conversations               the conversations, the first one first, then the most recent
- *   POST   /api/projects/:project/conversations               → a new, empty conversation (201)
- *   PATCH  /api/projects/:project/conversations/:id           { title } → renamed
- *   DELETE /api/projects/:project/conversations/:id           → gone from the app (the first one cannot be deleted)
- *   POST   /api/projects/:project/conversations/:id/choose    { source } → that alternative is the one shown
- *   GET    /api/projects/:project/search?q=words              messages of every conversation holding every word, newest first
+ *   GET    /api/projects/:project/conversations                 the conversations, the first one first, then the most recent
+ *   POST   /api/projects/:project/conversations                 → a new, empty conversation (201)
+ *   PATCH  /api/projects/:project/conversations/:id             { title } → renamed
+ *   DELETE /api/projects/:project/conversations/:id             → gone from the app (the first one cannot be deleted)
+ *   POST   /api/projects/:project/conversations/:id/choose      { source } → that alternative is the one shown
+ *   GET    /api/projects/:project/conversations/search?q=words  messages of every conversation holding every word, newest first
  *
  * Deleting a conversation takes it out of the app: its list entry, its messages in the chat and in
  * search. The archive keeps what was said (it is Charlie's record of the place, shared with
@@ -86,7 +86,7 @@ export function conversationRoutes(app: Hono<WebEnv>, deps: WebDeps, conversatio
     return c.json({ ok: true });
   });
 
-  app.get('/api/projects/:project/search', async (c) => {
+  app.get('/api/projects/:project/conversations/search', async (c) => {
     const w = await whereOf(c, deps);
     if (!w) return noSuchProject(c);
     const q = (c.req.query('q') ?? '').slice(0, 200);

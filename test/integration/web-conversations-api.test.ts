@@ -119,12 +119,12 @@ describe('conversations', () => {
   });
 
   it('searches every conversation and says which holds each hit', async () => {
-    const { hits } = await json<{ hits: { conversation: string; title: string; snippet: string }[] }>('GET', '/search?q=porto');
+    const { hits } = await json<{ hits: { conversation: string; title: string; snippet: string }[] }>('GET', '/conversations/search?q=porto');
     expect(hits).toHaveLength(1);
     expect(hits[0]).toMatchObject({ conversation: trip, title: 'Lisbon trip' });
-    const both = await json<{ hits: { conversation: string }[] }>('GET', '/search?q=message');
+    const both = await json<{ hits: { conversation: string }[] }>('GET', '/conversations/search?q=message');
     expect(new Set(both.hits.map((h) => h.conversation))).toEqual(new Set(['main']));
-    const lisbon = await json<{ hits: { conversation: string }[] }>('GET', '/search?q=lisbon');
+    const lisbon = await json<{ hits: { conversation: string }[] }>('GET', '/conversations/search?q=lisbon');
     expect(lisbon.hits.map((h) => h.conversation)).toEqual([trip]);
   });
 
@@ -134,7 +134,7 @@ describe('conversations', () => {
     expect(gone.messages).toBeGreaterThan(4);
     expect((await list()).map((c) => c.id)).toEqual(['main']);
     expect((await call('GET', `/messages?conversation=${trip}`)).status).toBe(404);
-    expect((await json<{ hits: unknown[] }>('GET', '/search?q=lisbon')).hits).toEqual([]);
+    expect((await json<{ hits: unknown[] }>('GET', '/conversations/search?q=lisbon')).hits).toEqual([]);
     expect((await shown('main')).some((m) => m.text.includes('Lisbon'))).toBe(false);
   });
 });

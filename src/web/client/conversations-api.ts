@@ -15,7 +15,7 @@ export const conversationsApi = {
   rename: (project: string, id: string, title: string) => call<{ title: string }>('PATCH', `${base(project)}/conversations/${encodeURIComponent(id)}`, { title }),
   remove: (project: string, id: string) => call<{ messages: number }>('DELETE', `${base(project)}/conversations/${encodeURIComponent(id)}`),
   choose: (project: string, id: string, source: string) => call<unknown>('POST', `${base(project)}/conversations/${encodeURIComponent(id)}/choose`, { source }),
-  search: (project: string, q: string) => call<{ hits: ConversationSearchHit[] }>('GET', `${base(project)}/search?q=${encodeURIComponent(q)}`),
+  search: (project: string, q: string) => call<{ hits: ConversationSearchHit[] }>('GET', `${base(project)}/conversations/search?q=${encodeURIComponent(q)}`),
 };
 
 export const FIRST = 'main';

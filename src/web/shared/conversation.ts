@@ -11,7 +11,7 @@ export interface ConversationHit {
   snippet: string;
 }
 
-/** A hit of the search across a place's conversations (`GET /api/projects/:p/search?q=`): which conversation holds it. */
+/** A hit of the search across a place's conversations (`GET /api/projects/:p/conversations/search?q=`): which conversation holds it. */
 export interface ConversationSearchHit extends ConversationHit {
   conversation: string;
   /** The conversation's title. */
