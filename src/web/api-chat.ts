@@ -7,7 +7,7 @@
  *   GET  /api/projects/:project/messages        a conversation's shown branch, newest page first (?conversation=<id>&limit=1–500&before=<cursor of an older page>)
  *   POST /api/projects/:project/messages        { text, images?, mode?, conversation?, replaces? | regenerates? } → SSE of the turn
  *   (the conversations themselves, and search across them: api-conversations.ts)
- *   GET  /api/projects/:project/turn            the running (or just finished) turn, if any
+ *   GET  /api/projects/:project/turn            the running (or just finished) turn, if any, and its conversation
  *   GET  /api/turns/:turn/events                SSE replay + live (Last-Event-ID / ?after=)
  *   POST /api/turns/:turn/cancel                stop a running turn
  *   POST /api/turns/:turn/confirm               { id, allow } → answers a `confirm` event (a tool asks first)
@@ -148,7 +148,7 @@ export function chatRoutes(app: Hono<WebEnv>, deps: WebDeps, hub: TurnHub, trace
     const turn = hub.start(owner);
     const source = sourceFor(conversation, Date.now());
     linkTurn(conversations, where, tree, conversation, source, after, text);
-    hub.push(turn, 'accepted', { turnId: turn.id, project, source });
+    hub.push(turn, 'accepted', { turnId: turn.id, project, source, conversation });
     const onEvent = (e: TurnEvent) => hub.push(turn, e.type, e);
     void deps.assistant.conversation
       .handle(
@@ -182,7 +182,10 @@ export function chatRoutes(app: Hono<WebEnv>, deps: WebDeps, hub: TurnHub, trace
 
   app.get('/api/projects/:project/turn', (c) => {
     const turn = hub.latest(TurnHub.owner(c.get('user').id, c.req.param('project')));
-    return c.json({ turn: turn ? { id: turn.id, done: turn.done, events: turn.events.length } : null });
+    // which conversation it answers in: a page of another conversation does not pick it up
+    const accepted = turn?.events[0]?.data as { conversation?: unknown } | undefined;
+    const conversation = typeof accepted?.conversation === 'string' ? accepted.conversation : FIRST_CONVERSATION;
+    return c.json({ turn: turn ? { id: turn.id, done: turn.done, events: turn.events.length, conversation } : null });
   });
 
   app.get('/api/turns/:turn/events', (c) => {

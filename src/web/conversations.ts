@@ -14,6 +14,14 @@ import type { WebDeps } from './web-deps.js';
 
 /** The most archive entries read for a place's conversations (older ones are not shown). */
 const MAX_DEPTH = 20_000;
+/** Each request reads only the archive's newest entries and adds what is new to the place's last whole read… */
+const TAIL = 200;
+/** …which is read whole again at most this often (an entry redacted by Forget leaves the chat by then). */
+const FRESH_MS = 60_000;
+/** Places whose last whole read is kept. */
+const CACHED_PLACES = 16;
+
+const same = (a: LogEntry, b: LogEntry) => a.time === b.time && a.source === b.source && a.role === b.role && a.text === b.text;
 
 /** One place as a request names it: who asks, the URL's `:project`, and the place it is. */
 export interface Where {
@@ -29,11 +37,13 @@ export interface ConversationListItem extends ConversationInfo {
 
 export class WebConversations {
   readonly store: ConversationStore;
+  private readonly cache = new Map<string, { entries: LogEntry[]; at: number }>();
 
   constructor(
     private readonly deps: Pick<WebDeps, 'projects' | 'privateHistory'>,
     private readonly traces: TraceStore,
     dir: string,
+    private readonly now: () => number = Date.now,
   ) {
     this.store = new ConversationStore(dir);
   }
@@ -43,8 +53,32 @@ export class WebConversations {
     return w.at.slug ?? `@me\u0000${w.userId}`;
   }
 
+  /**
+   * The place's archive, oldest first (its newest MAX_DEPTH entries). A 10,000-message archive
+   * takes a few hundred milliseconds to read whole, and paging asks for it once a page: so only
+   * its newest entries are read, and joined to the last whole read where they meet it.
+   */
   async entries(w: Where): Promise<LogEntry[]> {
-    return w.at.slug ? this.deps.projects.recentLog(w.at.slug, MAX_DEPTH) : this.deps.privateHistory(w.userId, MAX_DEPTH);
+    const read = (n: number) => (w.at.slug ? this.deps.projects.recentLog(w.at.slug, n) : Promise.resolve(this.deps.privateHistory(w.userId, n)));
+    const key = this.key(w);
+    const kept = this.cache.get(key);
+    if (kept && this.now() - kept.at < FRESH_MS) {
+      const tail = await read(TAIL);
+      const last = kept.entries.at(-1);
+      // where the newest entries meet the kept ones (-1: the kept read was empty and the archive is all in the tail)
+      const found = last ? tail.findLastIndex((e) => same(e, last)) : -1;
+      const meet = last && found < 0 ? -2 : !last && tail.length >= TAIL ? -2 : found;
+      if (meet >= -1) {
+        const entries = [...kept.entries, ...tail.slice(meet + 1)].slice(-MAX_DEPTH);
+        this.cache.set(key, { entries, at: kept.at });
+        return entries;
+      }
+    }
+    const entries = await read(MAX_DEPTH);
+    this.cache.delete(key);
+    this.cache.set(key, { entries, at: this.now() });
+    if (this.cache.size > CACHED_PLACES) this.cache.delete(this.cache.keys().next().value ?? '');
+    return entries;
   }
 
   read(w: Where): PlaceConversations {

@@ -148,7 +148,7 @@ export const api = {
     call<HistoryPage>('GET', `${p(project)}/messages?conversation=${encodeURIComponent(conversation)}&limit=${limit}${before ? `&before=${encodeURIComponent(before)}` : ''}`),
   relabelProject: (project: string, change: { name?: string; archived?: boolean }) => call<{ project: string; name: string; archived: boolean }>('PATCH', p(project), change),
   searchConversation: (project: string, q: string) => call<{ hits: ConversationHit[] }>('GET', `${p(project)}/conversation?q=${encodeURIComponent(q)}`),
-  currentTurn: (project: string) => call<{ turn: { id: string; done: boolean } | null }>('GET', `${p(project)}/turn`),
+  currentTurn: (project: string) => call<{ turn: { id: string; done: boolean; conversation?: string } | null }>('GET', `${p(project)}/turn`),
   records: (project: string) => call<{ records: RecordWire[]; problems: Problem[]; style: string }>('GET', `${p(project)}/records`),
   editRecord: (project: string, id: string, text: string) => call<unknown>('PATCH', `${p(project)}/records/${encodeURIComponent(id)}`, { text }),
   forgetRecord: (project: string, id: string) => call<unknown>('DELETE', `${p(project)}/records/${encodeURIComponent(id)}`),

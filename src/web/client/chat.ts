@@ -347,7 +347,7 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
   });
   // A turn still running (or one that ended while this page loaded its history) is replayed.
   const unanswered = history.messages[history.messages.length - 1]?.role === 'user';
-  if (current.turn && (!current.turn.done || unanswered)) {
+  if (current.turn && (current.turn.conversation ?? 'main') === conversation && (!current.turn.done || unanswered)) {
     const live = new Reply(project, me, actions, true);
     list.append(live.el);
     const turn = current.turn.id;
