@@ -14,7 +14,7 @@ import type { LogEntry } from '../../src/core/ports/index.js';
 import { ConversationStore, titleFrom } from '../../src/web/conversation-store.js';
 import { ConversationTree } from '../../src/web/conversation-tree.js';
 import type { TurnTrace } from '../../src/web/trace-store.js';
-import { withoutStorageSyntax } from '../../src/web/client/words.js';
+import { summaryWords, withoutStorageSyntax } from '../../src/web/client/words.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -111,5 +111,11 @@ describe('storage syntax in what a person reads', () => {
     expect(withoutStorageSyntax('Leo likes tea. ^r-3f9a1c')).toBe('Leo likes tea.');
     expect(withoutStorageSyntax('Ask [[People/Leo-Chen]] or [[Sarah-Chen|Sarah]] (see [[People/Leo-Chen#^r-3f9a]]).')).toBe('Ask Leo Chen or Sarah (see Leo Chen).');
     expect(withoutStorageSyntax('Run `grep ^r-abc [[x]]` now')).toBe('Run `grep ^r-abc [[x]]` now');
+  });
+
+  it('names the pages in a tool’s result by their titles', () => {
+    expect(summaryWords('opened People/Leo-Chen.md')).toBe('opened Leo Chen');
+    expect(summaryWords('saved notes/Topics/Oat-milk.md')).toBe('saved Oat milk');
+    expect(summaryWords('1 hit for "README.md"')).toBe('1 hit for "README.md"');
   });
 });

@@ -71,3 +71,8 @@ export function withoutStorageSyntax(text: string): string {
     )
     .join('');
 }
+
+/** A tool's one-line result as a person reads it: a page path in it (`opened People/Leo-Chen.md`) as the page's title. */
+export function summaryWords(summary: string): string {
+  return withoutStorageSyntax(summary.replace(/(?:notes\/)?[\w-]+(?:\/[\w .-]+)+\.md\b/g, (path) => pageTitle(path)));
+}
