@@ -31,6 +31,7 @@ import { conversationId, FIRST_CONVERSATION, sourceFor, titleFrom } from './conv
 import type { ConversationTree } from './conversation-tree.js';
 import type { WebConversations, Where } from './conversations.js';
 import { errorMessage } from '../util/error-text.js';
+import { removeSecrets } from '../core/privacy/secrets.js';
 
 const MAX_IMAGE_CHARS = 8_000_000;
 
@@ -226,7 +227,7 @@ function linkTurn(conversations: WebConversations, where: Where, tree: Conversat
   const key = conversations.key(where);
   conversations.store.link(key, conversation, source, after, new Date());
   const info = conversations.read(where).list.find((x) => x.id === conversation);
-  if (conversation !== FIRST_CONVERSATION && tree.turns.size === 0 && info && !info.renamed) conversations.store.rename(key, conversation, titleFrom(text), false);
+  if (conversation !== FIRST_CONVERSATION && tree.turns.size === 0 && info && !info.renamed) conversations.store.rename(key, conversation, titleFrom(removeSecrets(text).text), false); // a secret typed in it never becomes a title
 }
 
 /**

@@ -128,6 +128,25 @@ describe('conversations', () => {
     expect(lisbon.hits.map((h) => h.conversation)).toEqual([trip]);
   });
 
+  it('keeps conversations in the private chat too, apart from the project’s', async () => {
+    const me = async (method: string, path: string, body?: unknown) =>
+      fetch(`${f.web.url}/api/projects/%40me${path}`, { method, headers: { ...bearer, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
+    const made = (await (await me('POST', '/conversations')).json()) as Item;
+    const sent = await me('POST', '/messages', { conversation: made.id, text: 'My passport expires in March' });
+    expect(sent.status).toBe(200);
+    await sent.text();
+    const page = (await (await me('GET', `/messages?conversation=${made.id}`)).json()) as { messages: Shown[] };
+    expect(page.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+    const mine = (await (await me('GET', '/conversations')).json()) as { conversations: Item[] };
+    expect(mine.conversations.map((c) => c.title)).toEqual(['Main conversation', 'My passport expires in March']);
+    expect((await list()).some((c) => c.id === made.id)).toBe(false);
+    // a secret in a first message never becomes a title
+    const other = (await (await me('POST', '/conversations')).json()) as Item;
+    await (await me('POST', '/messages', { conversation: other.id, text: 'my key is sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789' })).text();
+    const titles = ((await (await me('GET', '/conversations')).json()) as { conversations: Item[] }).conversations.map((c) => c.title);
+    expect(titles.join(' ')).not.toContain('abcdefghijklmnop');
+  });
+
   it('deletes a conversation (not the first) and it leaves the list, the chat and search', async () => {
     expect((await call('DELETE', '/conversations/main')).status).toBe(400);
     const gone = await json<{ messages: number }>('DELETE', `/conversations/${trip}`);
