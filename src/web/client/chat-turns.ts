@@ -47,7 +47,7 @@ export function greeting(assistant: string, where: string, isPrivate: boolean, s
       h('li', {}, isPrivate ? 'Only you see this conversation; what you tell me here stays yours.' : 'Everyone in this project can read what is said here; I remember it for all of you.'),
       h('li', {}, 'Ask about anything I know — I search the notes, decisions and past conversations, and show what I looked up.'),
       h('li', {}, 'Tell me something worth keeping and I note it; ask me to remind you, and I will.'),
-      h('li', {}, 'Attach an image, or hold the microphone to talk. Edit any of your messages, or ask again for another answer.'),
+      h('li', {}, 'Attach an image, or talk to me with the microphone button. Edit any of your messages, or ask again for another answer.'),
     ),
     h(
       'p',
