@@ -84,12 +84,12 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
   }
   /** Each of the person's own messages can be edited (while no reply is being written); each answer regenerated. */
   const ownEdits = () => {
-    for (const b of list.querySelectorAll('.msg.user button.edit')) b.remove();
-    for (const b of list.querySelectorAll<HTMLButtonElement>('button.regenerate')) b.disabled = Boolean(running);
-    if (running) return;
-    for (const m of list.querySelectorAll<HTMLElement>('.msg.user')) {
-      if (m.dataset.source && m.querySelector('.who')?.textContent === me.name) m.append(editButton(() => editAt(m)));
+    // each message is looked at once (a page of 60 at a time, not the thousands above it)
+    for (const m of list.querySelectorAll<HTMLElement>('.msg.user[data-source]:not([data-checked])')) {
+      m.dataset.checked = '';
+      if (m.querySelector('.who')?.textContent === me.name) m.append(editButton(() => editAt(m)));
     }
+    for (const b of list.querySelectorAll<HTMLButtonElement>('.msg.user button.edit, button.regenerate')) b.disabled = Boolean(running);
   };
   const older = olderMessages(list, history.before, (before) => api.messages(project, 60, before, conversation), drawEntry, ownEdits);
   /** Alternatives made by an edit or a regenerated answer: the newest turns' switchers, as the server counts them. */
