@@ -33,11 +33,11 @@ describe.skipIf(missing !== null)('conversations in Chromium', { timeout: 90_000
   beforeAll(async () => {
     f = await startWebFixture({
       files: { ...longConversation(500), 'home/project.md': projectFile('home', 'web:home') },
-      script: (body: ChatBody) => ({
-        text: `Reply ${++n} to: ${lastUserText(body)
-          .replace(/^[^:\n]{1,40}: /, '')
-          .slice(-40)}`,
-      }),
+      script: (body: ChatBody) => {
+        const q = lastUserText(body).replace(/^[^:\n]{1,40}: /, '');
+        const long = q.includes('long answer') ? Array.from({ length: 80 }, (_, k) => `\n\nParagraph ${k + 1} of a long answer.`).join('') : '';
+        return { text: `Reply ${++n} to: ${q.slice(-40)}${long}` };
+      },
     });
     browser = await launchChromium();
     ({ page, errors } = await signedInPage(browser, f.web.url, { sidebar: 'home' }));
@@ -129,6 +129,19 @@ describe.skipIf(missing !== null)('conversations in Chromium', { timeout: 90_000
     await poll(userTexts).toEqual(['Plan the vegetable garden for spring']);
     await search.fill('hotel');
     await poll(() => page.locator('.chat-hits a.hit .hit-conversation').allTextContents()).toEqual(['Where do we travel in May?', 'Where do we travel in May?']);
+  });
+
+  it('keeps the editor of ↑ on screen after a long reply', async () => {
+    await page.goto(`${f.web.url}/#/chat/home`);
+    await poll(userTexts).toEqual(['Plan the vegetable garden for spring']);
+    await say('Give me a long answer');
+    await page.locator('#composer').focus();
+    await page.keyboard.press('ArrowUp');
+    const editor = page.locator('textarea.edit-text');
+    await editor.waitFor();
+    await poll(() => editor.evaluate(onScreen)).toBe(true);
+    await page.keyboard.press('Escape');
+    await poll(() => editor.count()).toBe(0);
   });
 
   it('scrolls a 500-message conversation to its first message, every message drawn once and in order', async () => {
