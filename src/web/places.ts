@@ -17,7 +17,7 @@ export type WebPlace = { place: Place; slug: string | null };
 const SLUG = /^[a-z0-9][a-z0-9._-]{0,99}$/i;
 
 /** The place a URL's `:project` names for this user, or null when there is no such project. */
-export async function placeFor(project: string, user: WebUser, projects: ProjectDirectory): Promise<WebPlace | null> {
+export async function placeFor(project: string, user: WebUser, projects: Pick<ProjectDirectory, 'getProject'>): Promise<WebPlace | null> {
   if (project === PRIVATE_PROJECT) return { place: { kind: 'private', userId: user.id, userName: user.name }, slug: null };
   if (!SLUG.test(project)) return null;
   const found = await projects.getProject(project);
