@@ -3,7 +3,7 @@
  * by `Assistant` in assistant.ts; front doors receive the slices they need as a parameter.
  */
 import type { Candidate } from './records/candidates.js';
-import type { ReviewChoice, ReviewPair, FileProblem, MemoryLayers, NoteSummary, Note, ProjectConfig, PageLinks, RecallHit, RecordView } from './ports/index.js';
+import type { ReviewChoice, ReviewPair, FileProblem, MemoryLayers, NoteSummary, Note, ProjectConfig, PageLinks, RecallHit, RecordView, LogEntry } from './ports/index.js';
 import type { TurnEndReason, TurnEventListener } from './turn/events.js';
 import type { ModelLane } from './lanes.js';
 import type { PageVersion, ReflectionReport, RestoreOutcome } from './reflection/reflection.js';
@@ -38,6 +38,12 @@ export interface HandleOptions {
   tools?: TurnToolAccess;
   /** Who is asking and how to ask them before a sensitive item goes to a hosted service (absent: it is withheld). */
   consent?: ConsentAccess;
+  /**
+   * The conversation this message continues, newest last (at most `limit` entries), when a front
+   * door keeps several in one place (the web app's conversations and their edited branches);
+   * absent: the place's recent archive.
+   */
+  history?: (limit: number) => Promise<LogEntry[]>;
 }
 
 export interface TurnOutcome {

@@ -4,9 +4,10 @@
  *
  *   GET  /api/projects                          projects + the private conversation
  *   POST /api/projects                          { name } → a new project made here
- *   GET  /api/projects/:project/messages        history, newest page first (?limit=1–500&before=<cursor of an older page>)
- *   POST /api/projects/:project/messages        { text, images?, mode? } → SSE of the turn
- *   GET  /api/projects/:project/turn            the running (or just finished) turn, if any
+ *   GET  /api/projects/:project/messages        a conversation's shown branch, newest page first (?conversation=<id>&limit=1–500&before=<cursor of an older page>)
+ *   POST /api/projects/:project/messages        { text, images?, mode?, conversation?, replaces? | regenerates? } → SSE of the turn
+ *   (the conversations themselves, and search across them: api-conversations.ts)
+ *   GET  /api/projects/:project/turn            the running (or just finished) turn, if any, and its conversation
  *   GET  /api/turns/:turn/events                SSE replay + live (Last-Event-ID / ?after=)
  *   POST /api/turns/:turn/cancel                stop a running turn
  *   POST /api/turns/:turn/confirm               { id, allow } → answers a `confirm` event (a tool asks first)
@@ -24,8 +25,13 @@ import { TurnHub, type TurnEventRecord, type WebTurn } from './turns.js';
 import { WebConsents } from './consents.js';
 import { CONSENT_ANSWERS } from '../core/privacy/consent.js';
 import type { WebEnv, WebDeps } from './web-deps.js';
-import { historyPage, pageQuery, type ChatMessage, type HistoryPage } from './history-page.js';
+import { pageOf, pageQuery, type ChatMessage } from './history-page.js';
+import { conversationRoutes } from './api-conversations.js';
+import { conversationId, FIRST_CONVERSATION, sourceFor, titleFrom } from './conversation-store.js';
+import type { ConversationTree } from './conversation-tree.js';
+import type { WebConversations, Where } from './conversations.js';
 import { errorMessage } from '../util/error-text.js';
+import { removeSecrets } from '../core/privacy/secrets.js';
 
 const MAX_IMAGE_CHARS = 8_000_000;
 
@@ -41,9 +47,13 @@ const messageBody = z.object({
     .max(4)
     .optional(),
   mode: z.enum(['text', 'voice']).optional(),
-  /** Retry / Regenerate: the same text again; the earlier answer is no longer shown. */
+  /** Which of the place's conversations (default: the first). */
+  conversation: conversationId.default(FIRST_CONVERSATION),
+  /** Retry: the newest question again, as an alternative of its turn. */
   retry: z.boolean().optional(),
-  /** Edit and resend: the source of the person's last message, which this one replaces with its reply. */
+  /** Regenerate: the source of a turn whose question is asked again; the new answer is an alternative of it. */
+  regenerates: z.string().min(1).max(300).optional(),
+  /** Edit: the source of one of the person's own messages; this one is an alternative of it (a new branch). */
   replaces: z.string().min(1).max(300).optional(),
 });
 
@@ -77,20 +87,20 @@ class WebConfirmations {
   }
 }
 
-function lastUserSource(messages: readonly ChatMessage[]): string | undefined {
-  for (let i = messages.length - 1; i >= 0; i--) if (messages[i]?.role === 'user') return messages[i]?.source;
-  return undefined;
+/** The turn a new message follows, or why it cannot be sent (an edit of someone else's message, a turn not in the conversation). */
+function parentFor(tree: ConversationTree, body: z.infer<typeof messageBody>, speaker: string): { after: string | null; text: string } | { refused: string } {
+  const named = body.replaces ?? body.regenerates ?? (body.retry ? tree.tail() : null);
+  if (!named) return { after: tree.tail(), text: body.text };
+  const turn = tree.turns.get(named);
+  if (!turn?.user) return { refused: 'that message is not in this conversation' };
+  if (body.replaces && turn.user.speaker !== speaker) return { refused: 'only your own messages can be edited' };
+  return { after: turn.after, text: body.replaces ? body.text : turn.user.text };
 }
 
-export function chatRoutes(app: Hono<WebEnv>, deps: WebDeps, hub: TurnHub, traces: TraceStore): void {
+export function chatRoutes(app: Hono<WebEnv>, deps: WebDeps, hub: TurnHub, traces: TraceStore, conversations: WebConversations): void {
   const confirmations = new WebConfirmations();
   const consents = new WebConsents();
-  /** The conversation as the web app shows it: the log with each turn's trace, retries and edits applied. */
-  const shownPage = (userId: string, project: string, slug: string | null, query: PageQuery): Promise<HistoryPage> => {
-    const read = (n: number) => (slug ? deps.projects.recentLog(slug, n) : deps.privateHistory(userId, n));
-    return historyPage(read, traces.read(TurnHub.owner(userId, project)), query.limit, query.before);
-  };
-  const shownMessages = async (userId: string, project: string, slug: string | null, limit: number): Promise<ChatMessage[]> => (await shownPage(userId, project, slug, { limit })).messages;
+  conversationRoutes(app, deps, conversations);
   app.get('/api/projects', async (c) => {
     const user = c.get('user');
     const list = await deps.projects.listProjects();
@@ -113,7 +123,9 @@ export function chatRoutes(app: Hono<WebEnv>, deps: WebDeps, hub: TurnHub, trace
     if (!at) return c.json({ error: 'no such project' }, 404);
     const query = pageQuery.safeParse(c.req.query());
     if (!query.success) return c.json({ error: query.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') }, 400);
-    const page = await shownPage(c.get('user').id, c.req.param('project'), at.slug, query.data);
+    const tree = await conversations.tree({ userId: c.get('user').id, project: c.req.param('project'), at }, query.data.conversation);
+    if (!tree) return c.json({ error: 'no such conversation (it may have been deleted)' }, 404);
+    const page = pageOf(tree.messages(), query.data.limit, query.data.before);
     return c.json(c.get('user').kind === 'owner' ? page : { ...page, messages: page.messages.map(withoutErrorText) });
   });
 
@@ -124,16 +136,20 @@ export function chatRoutes(app: Hono<WebEnv>, deps: WebDeps, hub: TurnHub, trace
     if (!at) return c.json({ error: 'no such project' }, 404);
     const parsed = messageBody.safeParse(await c.req.json().catch(() => null));
     if (!parsed.success) return c.json({ error: parsed.error.issues.map((i) => i.message).join('; ') }, 400);
-    const { text, images, mode, retry, replaces } = parsed.data;
-    if (replaces && lastUserSource(await shownMessages(user.id, project, at.slug, 60)) !== replaces) {
-      return c.json({ error: 'only your last message can be edited' }, 409);
-    }
+    const { images, mode, conversation } = parsed.data;
+    const where = { userId: user.id, project, at };
+    const tree = await conversations.tree(where, conversation);
+    if (!tree) return c.json({ error: 'no such conversation (it may have been deleted)' }, 404);
+    const parent = parentFor(tree, parsed.data, user.name);
+    if ('refused' in parent) return c.json({ error: parent.refused }, 409);
+    const { after, text } = parent;
     // a member signed in through /web is a Discord user (their id names their page); the owner's web id is no Discord id
     if (!text.trim() && !images?.length) return c.json({ error: 'empty message' }, 400);
     const owner = TurnHub.owner(user.id, project);
     const turn = hub.start(owner);
-    const source = `web:${Date.now()}`;
-    hub.push(turn, 'accepted', { turnId: turn.id, project, source });
+    const source = sourceFor(conversation, Date.now());
+    linkTurn(conversations, where, tree, conversation, source, after, text);
+    hub.push(turn, 'accepted', { turnId: turn.id, project, source, conversation });
     const onEvent = (e: TurnEvent) => hub.push(turn, e.type, e);
     void deps.assistant.conversation
       .handle(
@@ -144,6 +160,8 @@ export function chatRoutes(app: Hono<WebEnv>, deps: WebDeps, hub: TurnHub, trace
           tools: { user: { owner: user.kind === 'owner', ...(user.kind === 'member' ? { id: user.id } : {}) }, confirm: confirmations.for(turn, hub) },
           // a project is read by others; the private conversation is the person's own
           consent: consents.access(turn, hub, user, at.slug !== null),
+          // the model reads this conversation's branch up to the turn it follows, not the place's other conversations
+          history: (limit) => Promise.resolve(tree.historyBefore(after, limit)),
         },
       )
       .then((outcome) => hub.push(turn, 'outcome', { reply: outcome.reply, reason: outcome.reason, related: outcome.related, notices: outcome.notices }))
@@ -154,7 +172,7 @@ export function chatRoutes(app: Hono<WebEnv>, deps: WebDeps, hub: TurnHub, trace
       })
       .finally(() => {
         try {
-          traces.add(owner, traceOf(source, turn.events, retry ?? false, replaces));
+          traces.add(owner, traceOf(source, turn.events, false));
         } catch (err) {
           deps.logger.warn({ err }, 'turn trace not kept');
         }
@@ -165,7 +183,10 @@ export function chatRoutes(app: Hono<WebEnv>, deps: WebDeps, hub: TurnHub, trace
 
   app.get('/api/projects/:project/turn', (c) => {
     const turn = hub.latest(TurnHub.owner(c.get('user').id, c.req.param('project')));
-    return c.json({ turn: turn ? { id: turn.id, done: turn.done, events: turn.events.length } : null });
+    // which conversation it answers in: a page of another conversation does not pick it up
+    const accepted = turn?.events[0]?.data as { conversation?: unknown } | undefined;
+    const conversation = typeof accepted?.conversation === 'string' ? accepted.conversation : FIRST_CONVERSATION;
+    return c.json({ turn: turn ? { id: turn.id, done: turn.done, events: turn.events.length, conversation } : null });
   });
 
   app.get('/api/turns/:turn/events', (c) => {
@@ -201,7 +222,13 @@ export function chatRoutes(app: Hono<WebEnv>, deps: WebDeps, hub: TurnHub, trace
   });
 }
 
-type PageQuery = { limit: number; before?: z.infer<typeof pageQuery>['before'] };
+/** Links a new turn into its conversation (before it is archived); a conversation's first message titles it, unless a person did. */
+function linkTurn(conversations: WebConversations, where: Where, tree: ConversationTree, conversation: string, source: string, after: string | null, text: string): void {
+  const key = conversations.key(where);
+  conversations.store.link(key, conversation, source, after, new Date());
+  const info = conversations.read(where).list.find((x) => x.id === conversation);
+  if (conversation !== FIRST_CONVERSATION && tree.turns.size === 0 && info && !info.renamed) conversations.store.rename(key, conversation, titleFrom(removeSecrets(text).text), false); // a secret typed in it never becomes a title
+}
 
 /**
  * The error's own text names server paths, URLs and setting names: only the owner reads it. A

@@ -31,6 +31,7 @@ import { settingsRoutes } from './api-settings.js';
 import { listening, liveSettingsRoutes } from './api-live-settings.js';
 import { privacyRoutes } from './api-privacy.js';
 import { TraceStore } from './trace-store.js';
+import { conversationsDir, WebConversations } from './conversations.js';
 import { TurnHub } from './turns.js';
 import { guardRouteGroups } from './roles.js';
 import { memberRoutes } from './api-members.js';
@@ -141,7 +142,8 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
   settingsRoutes(app, deps);
   liveSettingsRoutes(app, deps.liveSettings);
   privacyRoutes(app, deps);
-  chatRoutes(app, deps, turns, new TraceStore(deps.turnsDir ?? join(dirname(deps.clientDir), 'turns')));
+  const traces = new TraceStore(deps.turnsDir ?? join(dirname(deps.clientDir), 'turns'));
+  chatRoutes(app, deps, turns, traces, new WebConversations(deps, traces, conversationsDir(deps.turnsDir ?? join(dirname(deps.clientDir), 'turns'))));
   projectRoutes(app, deps);
   memoryRoutes(app, deps);
   ingestRoutes(app, deps);

@@ -118,16 +118,16 @@ describe.skipIf(missing !== null)('more web chat controls in Chromium', { timeou
     await page.reload();
     await poll(lastReply).toBe('You said: Buy oat milk on Wednesday');
     expect(await page.locator('.msg.user', { hasText: 'Tuesday' }).count()).toBe(0);
-    // only the last message has Edit; the Edit button works like ↑, and Esc cancels
-    expect(await page.locator('.msg.user button.edit').count()).toBe(1);
-    await page.locator('.msg.user button.edit').click();
+    // each of your messages has Edit; the last one's works like ↑, and Esc cancels
+    expect(await page.locator('.msg.user').last().locator('button.edit').count()).toBe(1);
+    await page.locator('.msg.user').last().locator('button.edit').click();
     await editor.waitFor();
     await page.keyboard.press('Escape');
     await poll(() => editor.count()).toBe(0);
     expect(await page.locator('.msg.user').last().locator('.bubble-text').textContent()).toBe('Buy oat milk on Wednesday');
   });
 
-  it('refuses on the server to edit a message that is not the last one', async () => {
+  it('refuses on the server to edit a message that is not in the conversation', async () => {
     const res = await send('POST', '/api/projects/home/messages', { text: 'sneaky', replaces: 'web:1' });
     expect(res.status()).toBe(409);
   });

@@ -88,7 +88,7 @@ describe.skipIf(missing !== null)('Reminders in the web app (Chromium)', { timeo
     // not due yet: nothing is delivered
     clock.advance(19 * 60_000);
     await f.app.time.tick();
-    expect(f.app.time.reminders.list(me).map((r) => r.text)).toEqual(['take the bread out']);
+    expect(f.app.time.reminders.list(me).map((r) => [r.text, r.fired])).toEqual([['take the bread out', false]]);
     expect(await page.locator('.reminder-due').count()).toBe(0);
 
     clock.advance(2 * 60_000);
@@ -97,6 +97,8 @@ describe.skipIf(missing !== null)('Reminders in the web app (Chromium)', { timeo
     await due.waitFor();
     expect(await page.evaluate('window.__notes')).toEqual([{ title: 'Charlie', body: '⏰ Reminder: take the bread out' }]);
     expect(await due.locator('button').allTextContents()).toEqual(['Snooze 10 min', 'Done']);
+    // the list drawn before it came due says it has fired, instead of looking upcoming
+    await page.locator('.reminder.fired', { hasText: 'take the bread out' }).locator('.reminder-fired', { hasText: 'Reminded' }).waitFor();
 
     // Snooze: it comes back ten minutes later, once
     await due.locator('button', { hasText: 'Snooze' }).click();

@@ -38,6 +38,8 @@ export interface ReminderView {
   where: 'here' | 'a DM' | 'another channel';
   /** Its label: set when it was made (the rules, the turn that set it, the event it is for), read with the rules again. */
   label: SensitivityValue;
+  /** A one-off reminder whose time has come: it has been (or is being) delivered, not coming. */
+  fired: boolean;
 }
 
 /** How a reminder was asked for beyond what and when. */
@@ -166,7 +168,8 @@ export class ReminderDesk {
     const where = placeKey(job.place) === placeKey(asker.place) ? 'here' : job.place.kind === 'private' ? 'a DM' : 'another channel';
     const text = String(job.payload.text);
     const label = labelText(text, parseSensitivity(typeof job.payload.sensitivity === 'string' ? job.payload.sensitivity : undefined));
-    return { id: job.id, text, at: job.due, shown: showTime(job.due, job.tz), tz: job.tz, repeats: job.rule ? repeatsText(job.rule.cron) : '', where, label };
+    const fired = !job.rule && job.due.getTime() <= this.deps.clock.now().getTime();
+    return { id: job.id, text, at: job.due, shown: showTime(job.due, job.tz), tz: job.tz, repeats: job.rule ? repeatsText(job.rule.cron) : '', where, label, fired };
   }
 
   private async deliver(d: Delivery): Promise<void> {

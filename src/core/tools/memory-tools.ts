@@ -75,6 +75,6 @@ export const searchMemory = defineTool({
       .join('\n\n');
     const pages = ctx.home.private ? [] : [...new Set(hits.map((h) => h.page))];
     const records = ctx.home.private ? [] : recordIds(hits.map((h) => h.text).join('\n'));
-    return { content: clip(content || 'nothing found'), summary: `${hits.length} hits for "${args.query}"`, pages, hits: hits.length, records };
+    return { content: clip(content || 'nothing found'), summary: `${hits.length} ${hits.length === 1 ? 'hit' : 'hits'} for "${args.query}"`, pages, hits: hits.length, records };
   },
 });

@@ -28,7 +28,7 @@ export const listNotes = defineTool({
     const wanted = args.category?.toLowerCase();
     const shown = wanted ? notes.filter((n) => n.path.toLowerCase().startsWith(`${wanted}/`)) : notes;
     const content = shown.map((n) => `- ${n.path} — ${n.title}${n.tags.length ? ` [${n.tags.join(', ')}]` : ''} (updated ${n.updated})`).join('\n');
-    return { content: clip(content || 'no notes yet'), summary: `${shown.length} notes${wanted ? ` in ${args.category}` : ''}` };
+    return { content: clip(content || 'no notes yet'), summary: `${shown.length} ${shown.length === 1 ? 'note' : 'notes'}${wanted ? ` in ${args.category}` : ''}` };
   },
 });
 
@@ -115,7 +115,7 @@ export const searchNotes = defineTool({
     for (const h of hits) if (h.sensitivity === 'sensitive') ctx.sawSensitive({ origin: SENSITIVE_PAGE, text: h.text });
     return {
       content: clip(hits.map((h) => `${h.path}:${h.line}: ${h.text}`).join('\n') || 'no match'),
-      summary: `${hits.length} lines match "${args.text}"`,
+      summary: `${hits.length} ${hits.length === 1 ? 'line matches' : 'lines match'} "${args.text}"`,
       hits: hits.length,
       pages: [...new Set(hits.map((h) => `notes/${h.path}`))],
     };

@@ -39,7 +39,7 @@ export const listReminders = defineTool({
     for (const r of list.filter((x) => isSensitive(x.label) && mayGo(x.label, ctx.modelLocality))) ctx.sawSensitive({ origin: 'a reminder', text: r.text });
     return {
       content: list.map((r) => `- ${r.id}: ${text(r)} — ${r.repeats ? `${r.repeats}, next ` : ''}${r.shown}${r.where === 'here' ? '' : ` (in ${r.where})`}`).join('\n'),
-      summary: `${list.length} reminder(s)`,
+      summary: `${list.length} ${list.length === 1 ? 'reminder' : 'reminders'}`,
     };
   },
 });

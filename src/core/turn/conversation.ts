@@ -124,7 +124,7 @@ export class Conversation implements ConversationApi {
     const guarded: TurnEventListener = (event) => {
       if (state.open) onEvent?.(event);
     };
-    const work = this.turn(message, guarded, options.signal, deadline, options.tools, options.consent);
+    const work = this.turn(message, guarded, options.signal, deadline, options.tools, options.consent, options.history);
     const outcome = await within(work, deadline.turn, (): TurnOutcome => {
       this.deps.logger.warn({ deadlineMs: this.deps.settings.limits.deadlineMs }, 'turn deadline reached before the turn finished');
       work.catch((err: unknown) => this.deps.logger.warn({ err }, 'a turn that ran out of time failed afterwards'));
@@ -152,6 +152,7 @@ export class Conversation implements ConversationApi {
     deadline: Ask['deadline'],
     access: TurnToolAccess | undefined,
     consentAccess: HandleOptions['consent'],
+    conversation: HandleOptions['history'],
   ): Promise<TurnOutcome> {
     const { settings, clock, model } = this.deps;
     // Sensitive records a search brings up in this turn are withheld too, wherever they are in the archive.
@@ -172,7 +173,7 @@ export class Conversation implements ConversationApi {
         message.place,
         tapSensitive(this.deps.recall, found, () => taint.now()),
       );
-      history = await home.recent(settings.historyMessages);
+      history = conversation ? await conversation(settings.historyMessages) : await home.recent(settings.historyMessages);
       await home.archive({ time: now.toISOString(), speaker: message.speaker, source: message.source, text: scan.text, role: 'user', ...stored(said) });
     } catch (error) {
       // A damaged or full memory store: say so (file, what works, how to recover), not "try again".

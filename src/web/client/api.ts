@@ -1,6 +1,6 @@
 /** The JSON API the server documents (README: Web app → API), typed for the client. */
 import type { RecallHit, ReviewChoice, ReviewPair } from '../../core/ports/index.js';
-import type { ConversationHit } from '../shared/conversation.js';
+import type { AlternativesWire, ConversationHit } from '../shared/conversation.js';
 import type { RecordWire } from '../shared/records.js';
 import type { WhyAnswer } from '../../core/inspector/why.js';
 import type { IngestProgress } from '../../core/writing/ingest-status.js';
@@ -58,6 +58,8 @@ export interface ChatEntry {
   source?: string;
   /** What the web app showed of the turn: tool calls, suggested notes, how it ended. */
   trace?: { calls: TraceCall[]; related: string[]; reason: string; error?: string; failure?: FailureWire };
+  /** Where the turn is among its alternatives (an edited message, a regenerated answer). */
+  alts?: AlternativesWire;
 }
 
 /** A page of the conversation: its messages, oldest first, and the cursor of the page before it (null: none). */
@@ -143,10 +145,11 @@ export const api = {
   projects: () => call<ProjectList>('GET', '/api/projects'),
   createProject: (name: string) => call<{ project: string; name: string }>('POST', '/api/projects', { name }),
   /** A page of the conversation, newest first; `before` (from the page after it) asks for the one before. */
-  messages: (project: string, limit = 60, before?: string) => call<HistoryPage>('GET', `${p(project)}/messages?limit=${limit}${before ? `&before=${encodeURIComponent(before)}` : ''}`),
+  messages: (project: string, limit = 60, before?: string, conversation = 'main') =>
+    call<HistoryPage>('GET', `${p(project)}/messages?conversation=${encodeURIComponent(conversation)}&limit=${limit}${before ? `&before=${encodeURIComponent(before)}` : ''}`),
   relabelProject: (project: string, change: { name?: string; archived?: boolean }) => call<{ project: string; name: string; archived: boolean }>('PATCH', p(project), change),
   searchConversation: (project: string, q: string) => call<{ hits: ConversationHit[] }>('GET', `${p(project)}/conversation?q=${encodeURIComponent(q)}`),
-  currentTurn: (project: string) => call<{ turn: { id: string; done: boolean } | null }>('GET', `${p(project)}/turn`),
+  currentTurn: (project: string) => call<{ turn: { id: string; done: boolean; conversation?: string } | null }>('GET', `${p(project)}/turn`),
   records: (project: string) => call<{ records: RecordWire[]; problems: Problem[]; style: string }>('GET', `${p(project)}/records`),
   editRecord: (project: string, id: string, text: string) => call<unknown>('PATCH', `${p(project)}/records/${encodeURIComponent(id)}`, { text }),
   forgetRecord: (project: string, id: string) => call<unknown>('DELETE', `${p(project)}/records/${encodeURIComponent(id)}`),
@@ -214,7 +217,10 @@ export async function readEvents(res: Response, on: (e: StreamEvent) => void): P
   }
 }
 
-export function sendMessage(project: string, body: { text: string; images?: string[]; mode?: 'text' | 'voice'; retry?: boolean; replaces?: string }): Promise<Response> {
+export function sendMessage(
+  project: string,
+  body: { text: string; images?: string[]; mode?: 'text' | 'voice'; conversation?: string; retry?: boolean; replaces?: string; regenerates?: string },
+): Promise<Response> {
   return fetch(`${p(project)}/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), credentials: 'same-origin' });
 }
 

@@ -7,6 +7,7 @@ import { api, ApiError, type Me, type ProjectList } from './api.js';
 import { $, clear, h, icon, toast } from './dom.js';
 import { watchConnection } from './offline.js';
 import { archivedList, PROJECTS_CHANGED } from './project-menu.js';
+import { conversationMenu } from './conversation-menu.js';
 import { installShortcuts } from './shortcuts.js';
 import { enterView, leaveView, renderView } from './router-views.js';
 import { ROUTE_VIEWS, type Route } from './views.js';
@@ -43,6 +44,7 @@ function sidebar(list: ProjectList, route: Route, me: Me, onNew: (name: string) 
         icon(kind),
         name,
       ),
+      project === route.project && route.view === 'chat' ? conversationMenu(project, route.rest) : null,
     );
   const input = h('input', { type: 'text', id: 'new-project', placeholder: 'New project…', 'aria-label': 'New project name', maxlength: 80 });
   const form = h('form', { class: 'new-project' }, input, h('button', { type: 'submit', class: 'small' }, 'Add'));

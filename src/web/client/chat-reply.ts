@@ -7,7 +7,7 @@
 import { api, type ChatEntry, type FailureWire, type Me, type StreamEvent, type TraceCall } from './api.js';
 import { failureWords, withoutHalfRow, type ClientFailure } from './failure-words.js';
 import { clear, h, icon, toast } from './dom.js';
-import { pageHref, pageTitle } from './words.js';
+import { pageHref, pageTitle, summaryWords, withoutStorageSyntax } from './words.js';
 import { copyButton, renderReply } from './reply.js';
 import { speak } from './voice.js';
 import { closeConsent, consentQuestion } from './consent-dialog.js';
@@ -36,10 +36,15 @@ interface TraceData {
   allowed?: boolean;
 }
 
+/** A page argument of a tool (`notes/People/Leo-Chen.md`, `People/Leo-Chen#^r-3f9a`) as a person reads it: the page's title. */
+function argWords(v: string): string {
+  return pageTitle(v.replace(/#\^r-[\w-]+$/, ''));
+}
+
 function argsText(args: unknown): string {
   if (!args || typeof args !== 'object') return '';
   return Object.entries(args as Record<string, unknown>)
-    .map(([k, v]) => `${k}: ${typeof v === 'string' ? `“${v}”` : JSON.stringify(v)}`)
+    .map(([k, v]) => `${k}: ${typeof v === 'string' ? `“${/page|path|note/i.test(k) ? argWords(v) : withoutStorageSyntax(v)}”` : JSON.stringify(v)}`)
     .join(', ')
     .slice(0, 200);
 }
@@ -103,7 +108,7 @@ export class Reply {
 
   private setResult(li: HTMLElement, d: Pick<TraceCall, 'ok' | 'summary' | 'pages'>): void {
     const result = li.querySelector('.result') ?? li.appendChild(h('div', { class: 'result' }));
-    clear(result, d.summary ?? '', ...(d.pages ?? []).slice(0, 6).map((p) => [' · ', h('a', { href: pageHref(this.project, p) }, pageTitle(p))]));
+    clear(result, summaryWords(d.summary ?? ''), ...(d.pages ?? []).slice(0, 6).map((p) => [' · ', h('a', { href: pageHref(this.project, p) }, pageTitle(p))]));
     result.className = `result ${d.ok === false ? 'failed' : 'ok'}`;
   }
 

@@ -10,6 +10,9 @@ import { api, ApiError, readEvents, resumeTurn, sendMessage, type ChatEntry, typ
 import { startEdit } from './chat-edit.js';
 import { Reply, type ReplyActions } from './chat-reply.js';
 import { conversationSearch, messageHref } from './chat-search.js';
+import { chatTarget, conversationHref, conversationsApi } from './conversations-api.js';
+import { conversationActions, newConversation, refreshTitles } from './conversation-menu.js';
+import { editButton, greeting, setAlternatives } from './chat-turns.js';
 import { olderMessages } from './chat-history.js';
 import { clientFailure } from './failure-words.js';
 import { askToNotify, notifyReply } from './notify.js';
@@ -22,8 +25,9 @@ function userBubble(entry: Pick<ChatEntry, 'speaker' | 'text' | 'source'>): HTML
   return h('li', { class: 'msg user', 'data-source': entry.source ?? null }, h('div', { class: 'who' }, entry.speaker), h('div', { class: 'bubble-text' }, entry.text));
 }
 
-/** `focus`: the source of a message to show (a Memory view's "chat, 27 Nov, 14:02" link, a search hit). */
-export async function renderChat(main: HTMLElement, project: string, title: string, me: Me, focus = '', item?: ProjectItem): Promise<void> {
+/** `rest` names the conversation and a message to show in it (a Memory view's "chat, 27 Nov, 14:02" link, a search hit): conversations-api.ts. */
+export async function renderChat(main: HTMLElement, project: string, title: string, me: Me, rest = '', item?: ProjectItem): Promise<void> {
+  const { conversation, focus } = chatTarget(rest);
   const list = h('ol', { class: 'messages', 'aria-label': 'Conversation' });
   const input = h('textarea', { id: 'composer', rows: 2, placeholder: `Message ${me.assistant}…`, 'aria-label': 'Message' });
   const images: string[] = [];
@@ -61,8 +65,25 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
   );
   // History first, so nothing typed meanwhile lands above it.
   // a message asked for by a link may be older than the last 60: then more is loaded
-  const [history, current] = await Promise.all([api.messages(project, focus ? 500 : 60), api.currentTurn(project).catch(() => ({ turn: null }))]);
-  const drawEntry = (m: ChatEntry) => (m.role === 'user' ? userBubble(m) : Reply.from(m, project, me, actions).el);
+  const [history, current, known] = await Promise.all([
+    api.messages(project, focus ? 500 : 60, undefined, conversation),
+    api.currentTurn(project).catch(() => ({ turn: null })),
+    conversationsApi.list(project).catch(() => ({ conversations: [] })),
+  ]);
+  const here = known.conversations.find((c) => c.id === conversation);
+  /** Shows another alternative of a turn: the server keeps the choice, and the conversation is drawn again at it. */
+  const flip = (source: string) => {
+    conversationsApi
+      .choose(project, conversation, source)
+      .then(() => (location.hash = conversationHref(project, conversation, source)))
+      .catch((e: unknown) => toast(e instanceof Error ? e.message : String(e), 'error'));
+  };
+  const drawEntry = (m: ChatEntry) => {
+    if (m.role === 'user') return userBubble(m);
+    const el = Reply.from(m, project, me, actions).el;
+    setAlternatives(el, m.alts, flip);
+    return el;
+  };
   let lastQuestion = '';
   let running: Reply | null = null;
   const actions: ReplyActions = { again: (reply) => void again(reply) };
@@ -70,21 +91,24 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
     list.append(drawEntry(m));
     if (m.role === 'user') lastQuestion = m.text;
   }
-  /** Only the newest reply offers Regenerate (the one a new answer would replace). */
-  const onlyLastRegenerates = () => {
-    const buttons = [...list.querySelectorAll('.regenerate')];
-    const last = list.lastElementChild;
-    for (const b of buttons) if (!last?.contains(b)) b.remove();
+  /** Each of the person's own messages can be edited (while no reply is being written); each answer regenerated. */
+  const ownEdits = () => {
+    // each message is looked at once (a page of 60 at a time, not the thousands above it)
+    for (const m of list.querySelectorAll<HTMLElement>('.msg.user[data-source]:not([data-checked])')) {
+      m.dataset.checked = '';
+      if (m.querySelector('.who')?.textContent === me.name) m.append(editButton(() => editAt(m)));
+    }
+    for (const b of list.querySelectorAll<HTMLButtonElement>('.msg.user button.edit, button.regenerate')) b.disabled = Boolean(running);
   };
-  /** Only the person's last message can be edited (while no reply is being written). */
-  const onlyLastEdits = () => {
-    for (const b of list.querySelectorAll('button.edit')) b.remove();
-    const last = [...list.querySelectorAll<HTMLElement>('.msg.user')].pop();
-    if (running || !last?.dataset.source) return;
-    last.append(h('button', { type: 'button', class: 'small link edit', 'aria-label': 'Edit your last message', onclick: () => editLast() }, 'Edit'));
+  const older = olderMessages(list, history.before, (before) => api.messages(project, 60, before, conversation), drawEntry, ownEdits);
+  /** Alternatives made by an edit or a regenerated answer: the newest turns' switchers, as the server counts them. */
+  const refreshAlternatives = async () => {
+    const { messages } = await api.messages(project, 4, undefined, conversation);
+    for (const m of messages) {
+      const el = [...list.querySelectorAll<HTMLElement>('.msg.assistant')].find((x) => x.dataset.source === m.source);
+      if (el && m.role === 'assistant') setAlternatives(el, m.alts, flip);
+    }
   };
-  onlyLastRegenerates();
-  const older = olderMessages(list, history.before, (before) => api.messages(project, 60, before), drawEntry, onlyLastRegenerates);
   /** Shows a message by its source: the question (or the reply) gets the focus ring and is scrolled to. */
   const show = (source: string): boolean => {
     const all = [...list.querySelectorAll<HTMLElement>('.msg')].filter((m) => m.dataset.source === source);
@@ -105,7 +129,23 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
     });
   };
   const heading = h('h1', {}, title);
-  clear(main, h('header', { class: 'view-head chat-head' }, heading, projectActions(item, heading), conversationSearch(project, pick)), older.edge, list, form);
+  const named = h('h2', { class: 'conversation-title' }, here?.title ?? '');
+  const onHit = (id: string, source: string) => (id === conversation ? pick(source) : (location.hash = conversationHref(project, id, source)));
+  clear(
+    main,
+    h('header', { class: 'view-head chat-head' }, heading, projectActions(item, heading), conversationSearch(project, onHit)),
+    h(
+      'div',
+      { class: 'conversation-head' },
+      named,
+      conversationActions(project, here, named),
+      h('button', { type: 'button', class: 'small new-conversation', onclick: () => newConversation(project) }, 'New conversation'),
+    ),
+    older.edge,
+    list,
+    form,
+  );
+  if (!history.messages.length && !history.before) list.append(greeting(me.assistant, title, !item, (text) => void submit(text)));
   // The page scrolls (not the list) and the composer sticks to its bottom: follow the newest text to
   // the true bottom of the page while the reader is there; a reader who scrolled up stays put.
   const page = document.scrollingElement ?? document.documentElement;
@@ -140,9 +180,9 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
     }
   };
   window.addEventListener('online', recover);
-  const follow = async (start: () => Promise<Response>, live: Reply, bubble: HTMLElement | null = null) => {
+  const follow = async (start: () => Promise<Response>, live: Reply, bubble: HTMLElement | null = null, branched = false) => {
     running = live;
-    onlyLastEdits();
+    ownEdits();
     send.hidden = true;
     stop.hidden = false;
     stop.disabled = false;
@@ -165,8 +205,9 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
       running = null;
       stop.hidden = true;
       send.hidden = false;
-      onlyLastRegenerates();
-      onlyLastEdits();
+      ownEdits();
+      if (branched) void refreshAlternatives().catch(() => undefined);
+      if (here && !here.renamed && here.messages === 0) refreshTitles(project, conversation);
       const cause = live.cutHere;
       if (cause === 'offline' || cause === 'charlie_unreachable') {
         const turn = live.turnId;
@@ -205,22 +246,23 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
   const submit = async (text: string, mode: 'text' | 'voice' = 'text') => {
     if (running || (!text.trim() && !images.length)) return;
     askToNotify();
+    list.querySelector('.greeting')?.remove();
     const bubble = userBubble({ speaker: me.name, text: text + (images.length ? ` [${images.length} image${images.length > 1 ? 's' : ''}]` : '') });
     list.append(bubble);
     lastQuestion = text;
     const live = new Reply(project, me, actions, true);
     list.append(live.el);
     scroll(true);
-    const body = { text, mode, ...(images.length ? { images: images.splice(0) } : {}) };
+    const body = { text, mode, conversation, ...(images.length ? { images: images.splice(0) } : {}) };
     attached.replaceChildren();
     await follow(() => sendMessage(project, body), live, bubble);
   };
 
-  /** Edit and resend the last message: it and its reply are replaced (the server keeps the edit too). */
-  function editLast(): void {
-    const bubble = [...list.querySelectorAll<HTMLElement>('.msg.user')].pop();
+  /** Edit and resend one of your messages: a new alternative of it, and what followed is a branch of its own (the old one is kept). */
+  function editAt(bubble: HTMLElement | undefined): void {
     const replaces = bubble?.dataset.source;
     if (running || !bubble || !replaces) return;
+    pinned = false; // the editor stays on screen, also after a long reply below it
     startEdit(bubble, bubble.querySelector('.bubble-text')?.textContent ?? '', (text) => {
       askToNotify();
       while (bubble.nextElementSibling) bubble.nextElementSibling.remove();
@@ -228,11 +270,13 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
       const live = new Reply(project, me, actions, true);
       list.append(live.el);
       scroll(true);
-      void follow(() => sendMessage(project, { text, mode: 'text', replaces }), live, bubble);
+      void follow(() => sendMessage(project, { text, mode: 'text', conversation, replaces }), live, bubble, true);
     });
+    bubble.scrollIntoView({ block: 'nearest' });
   }
+  const editLast = () => editAt([...list.querySelectorAll<HTMLElement>('.msg.user')].filter((m) => m.querySelector('.who')?.textContent === me.name).pop());
 
-  /** Retry (after an error) or Regenerate: the last question again, its earlier answer replaced. */
+  /** Retry (after an error) or Regenerate (any answer): its question again, a new alternative; what followed it is another branch. */
   const again = async (old: Reply) => {
     if (running) return;
     const pick = lost.get(old);
@@ -241,12 +285,15 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
       pick();
       return;
     }
-    if (!lastQuestion.trim()) return;
+    const regenerates = old.el.dataset.source;
+    if (!regenerates && !lastQuestion.trim()) return;
     askToNotify();
     const live = new Reply(project, me, actions, true);
+    while (old.el.nextElementSibling) old.el.nextElementSibling.remove();
     old.el.replaceWith(live.el);
     scroll(true);
-    await follow(() => sendMessage(project, { text: lastQuestion, mode: 'text', retry: true }), live);
+    const body = regenerates ? { text: '', regenerates } : { text: lastQuestion, retry: true };
+    await follow(() => sendMessage(project, { ...body, mode: 'text', conversation }), live, null, true);
   };
 
   form.addEventListener('submit', (e) => {
@@ -309,7 +356,7 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
   });
   // A turn still running (or one that ended while this page loaded its history) is replayed.
   const unanswered = history.messages[history.messages.length - 1]?.role === 'user';
-  if (current.turn && (!current.turn.done || unanswered)) {
+  if (current.turn && (current.turn.conversation ?? 'main') === conversation && (!current.turn.done || unanswered)) {
     const live = new Reply(project, me, actions, true);
     list.append(live.el);
     const turn = current.turn.id;
@@ -318,7 +365,7 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
 
   intake.listen(list);
   intake.listen(form);
-  onlyLastEdits();
+  ownEdits();
   if (!focus) input.focus();
   else if (!show(focus)) pick(focus);
 }

@@ -239,7 +239,7 @@ function renderRecall(body: HTMLElement, project: string): void {
       .search(project, input.value)
       .then(({ hits, ms }) => {
         clear(out, hits.length ? hits.map((hit) => hitItem(project, hit)) : h('li', {}, 'Nothing found.'));
-        out.setAttribute('aria-label', `${hits.length} hits in ${ms} ms`);
+        out.setAttribute('aria-label', `${hits.length} ${hits.length === 1 ? 'hit' : 'hits'} in ${ms} ms`);
       })
       .catch((err: unknown) => toast(err instanceof Error ? err.message : String(err), 'error'));
   });

@@ -15,7 +15,12 @@ export interface ReminderItem {
   tz: string;
   repeats: string;
   where: 'here' | 'a DM' | 'another channel';
+  /** Its time has come (a one-off): it is not upcoming. */
+  fired?: boolean;
 }
+
+/** A one-off reminder whose time has come (by the server's clock): delivered, or being delivered, not coming. */
+const fired = (r: ReminderItem) => r.fired === true;
 
 interface Delivery {
   key: string;
@@ -72,13 +77,15 @@ export async function renderReminders(main: HTMLElement, project: string, title:
         ? reminders.map((r) =>
             h(
               'li',
-              { class: 'reminder', 'data-id': r.id },
+              // a reminder that has fired (and does not repeat) says so, instead of looking upcoming
+              { class: fired(r) ? 'reminder fired' : 'reminder', 'data-id': r.id, 'data-repeats': r.repeats || null },
+              fired(r) ? h('span', { class: 'meta reminder-fired' }, 'Reminded ') : null,
               h('time', { datetime: r.at }, readerTime(r.at)),
               ' ',
               h('span', { class: 'reminder-text' }, r.text),
               r.repeats ? h('span', { class: 'meta' }, ` · ${r.repeats}`) : null,
               r.where !== 'here' ? h('span', { class: 'meta' }, ` · in ${r.where}`) : null,
-              h('button', { type: 'button', class: 'small', onclick: () => void cancel(r) }, 'Cancel'),
+              h('button', { type: 'button', class: 'small', onclick: () => void cancel(r) }, fired(r) ? 'Remove' : 'Cancel'),
             ),
           )
         : [h('li', { class: 'meta empty' }, 'No reminders are set here.')],
@@ -144,6 +151,15 @@ function feedBox(): HTMLElement {
   return box;
 }
 
+/** A one-off reminder in the list on screen that has just come due: it says so, instead of looking upcoming. */
+function markFired(jobId: string): void {
+  for (const li of document.querySelectorAll<HTMLElement>('.reminders .reminder')) {
+    if (li.dataset.id !== jobId || li.dataset.repeats || li.classList.contains('fired')) continue;
+    li.classList.add('fired');
+    li.prepend(h('span', { class: 'meta reminder-fired' }, 'Reminded '));
+  }
+}
+
 function show(d: Delivery): void {
   if (!markSeen(d.key)) return;
   const card = h('div', { class: 'reminder-due', role: 'alert' }, h('p', {}, d.text));
@@ -164,6 +180,7 @@ function show(d: Delivery): void {
     ),
   );
   feedBox().append(card);
+  markFired(d.jobId);
   if ('Notification' in window && Notification.permission === 'granted') {
     const n = new Notification('Charlie', { body: d.text, tag: d.key });
     n.addEventListener('click', () => window.focus());

@@ -7,11 +7,12 @@
 import DOMPurify from 'dompurify';
 import MarkdownIt from 'markdown-it';
 import { h, toast } from './dom.js';
+import { withoutStorageSyntax } from './words.js';
 
 const replyMd = new MarkdownIt({ html: false, linkify: true, breaks: true });
 
 export function replyHtml(text: string): string {
-  return DOMPurify.sanitize(replyMd.render(text), { USE_PROFILES: { html: true }, FORBID_ATTR: ['style'] });
+  return DOMPurify.sanitize(replyMd.render(withoutStorageSyntax(text)), { USE_PROFILES: { html: true }, FORBID_ATTR: ['style'] });
 }
 
 /** Copies text: the Clipboard API where the page may use it, else a selection (plain http on a LAN). */

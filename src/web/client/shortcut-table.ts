@@ -14,7 +14,7 @@ export const GO_TO: readonly { key: string; view: 'chat' | 'inspect' | 'graph' |
 /** Every shortcut as `[keys, what it does]`, as the `?` dialog lists them. */
 export const SHORTCUT_LIST: readonly (readonly [string, string])[] = [
   ['?', 'Show this list'],
-  ['/', 'Search: this conversation, the Memory view’s records, the graph’s pages'],
+  ['/', 'Search: all conversations of the project, the Memory view’s records, the graph’s pages'],
   ['Enter or Ctrl+Enter', 'Send the message'],
   ['Shift+Enter', 'New line in the message'],
   ['↑', 'Edit your last message (in an empty message box)'],

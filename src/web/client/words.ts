@@ -43,7 +43,8 @@ export interface SourceWords {
 /** A record's source in words, with where it leads. `date` is the record's own day, when the reference has none. */
 export function sourceWords(ref: string, project: string, date?: string): SourceWords {
   const at = (ms: string) => moment(new Date(Number(ms)));
-  const stamped = /^(web|voice|discord|terminal|chat):(\d{12,14})\b/.exec(ref);
+  // a message of one of the web app's conversations: `web:<conversation>:<ms>`
+  const stamped = /^(web|voice|discord|terminal|chat):(?:[a-z0-9]{1,24}:)?(\d{12,14})\b/.exec(ref);
   if (stamped?.[1] && stamped[2]) {
     const kind = stamped[1] === 'voice' ? 'voice message' : stamped[1] === 'terminal' ? 'terminal' : 'chat';
     return { text: `${kind}, ${at(stamped[2])}`, href: `#/chat/${encodeURIComponent(project)}/${encodeURIComponent(ref)}` };
@@ -53,4 +54,25 @@ export function sourceWords(ref: string, project: string, date?: string): Source
   if (ref === 'manual') return { text: 'written by a person' };
   if (/\.md(:\d+)?$/.test(ref)) return { text: `the page ${pageTitle(ref)}`, href: pageHref(project, ref.replace(/:\d+$/, '')) };
   return { text: ref };
+}
+
+/**
+ * Storage syntax out of text a person reads (a reply, a snippet): block ids (` ^r-3f9a`) go, and a
+ * page link (`[[People/Leo-Chen]]`, `[[Leo-Chen|Leo]]`) becomes the page's title ("Leo Chen").
+ * Code (between backticks) is left as it is.
+ */
+export function withoutStorageSyntax(text: string): string {
+  return text
+    .split(/(`{3}[\s\S]*?`{3}|`[^`\n]*`)/)
+    .map((part, i) =>
+      i % 2
+        ? part
+        : part.replace(/\s?\^r-[0-9a-z-]{3,}\b/gi, '').replace(/\[\[([^\]|#\n]+)(?:#[^\]|\n]*)?(?:\|([^\]\n]+))?\]\]/g, (_m, page: string, label?: string) => label?.trim() || pageTitle(page.trim())),
+    )
+    .join('');
+}
+
+/** A tool's one-line result as a person reads it: a page path in it (`opened People/Leo-Chen.md`) as the page's title. */
+export function summaryWords(summary: string): string {
+  return withoutStorageSyntax(summary.replace(/(?:notes\/)?[\w-]+(?:\/[\w .-]+)+\.md\b/g, (path) => pageTitle(path)));
 }
