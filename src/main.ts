@@ -110,10 +110,10 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
   });
   // hand edits: the index follows, links follow renamed or deleted pages, _index.md is regenerated
   // and files put into a project's inbox/ are ingested through the memory lane
-  const reflectionPages = new FileReflectionPages({ projectsDir: config.projectsDir, dataDir: config.dataDir, wiki: graph, clock, logger: logger.child({ component: 'reflection' }) });
+  const reflectionPages = new FileReflectionPages({ projectsDir: config.projectsDir, dataDir: config.dataDir, pages: graph, clock, logger: logger.child({ component: 'reflection' }) });
   const ingest = new IngestService({
     projectsDir: config.projectsDir,
-    wiki: graph,
+    graph,
     recall: retrieval.recall,
     memoryModel,
     clock,
