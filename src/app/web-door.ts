@@ -48,7 +48,6 @@ export async function startWebApp(
   const web = await startWeb(
     {
       assistant: app.assistant,
-      projects: app.store,
       privateHistory: (userId, limit) => app.privateStore.recentMessages(userId, limit),
       auth: new WebAuth({ ownerToken: config.WEB_TOKEN, ownerName: safeUserName(), tokenFile: files.webToken, secretFile: files.webSecret, sessionDays: config.WEB_SESSION_DAYS }),
       logger: logger.child({ component: 'web' }),
@@ -94,7 +93,7 @@ function speakerOf(tts: TextToSpeech): (text: string, signal?: AbortSignal) => P
 
 /** Charlie's memory as an MCP server: for `npm run mcp` and the web app's /api/mcp. */
 export function memoryServerOptions(config: Config, app: Pick<App, 'assistant' | 'store'>, clientName: string): MemoryServerOptions {
-  return { assistant: app.assistant, projects: app.store, locality: config.MCP_SERVER_LOCALITY, defaultProject: config.MCP_SERVER_PROJECT, version: charlieVersion(), clientName };
+  return { assistant: app.assistant, locality: config.MCP_SERVER_LOCALITY, defaultProject: config.MCP_SERVER_PROJECT, version: charlieVersion(), clientName };
 }
 
 /** One line per MCP tool server and per problem in its config (for /help and the web settings). */

@@ -3,7 +3,7 @@
  * by `Assistant` in assistant.ts; front doors receive the slices they need as a parameter.
  */
 import type { Candidate } from './records/candidates.js';
-import type { ReviewChoice, ReviewPair, FileProblem, MemoryLayers, NoteSummary, Note, ProjectConfig, PageLinks, RecallHit, RecordView } from './ports/index.js';
+import type { ReviewChoice, ReviewPair, FileProblem, LogEntry, MemoryLayers, NoteSummary, Note, ProjectConfig, ProjectOrigin, PageLinks, RecallHit, RecordView } from './ports/index.js';
 import type { TurnEndReason, TurnEventListener } from './turn/events.js';
 import type { ModelLane } from './lanes.js';
 import type { PageVersion, ReflectionReport, RestoreOutcome } from './reflection/reflection.js';
@@ -168,6 +168,23 @@ export interface PrivateApi {
   wipePrivate(place: Place): Promise<boolean>;
 }
 
+/**
+ * The Markdown projects a front door lists and opens by name (the web app's sidebar and pages,
+ * the MCP server's `project` argument): the project store, read as the assistant reads it.
+ */
+export interface ProjectsApi {
+  listProjects(): Promise<ProjectConfig[]>;
+  getProject(slug: string): Promise<{ config: ProjectConfig; problems: FileProblem[] } | null>;
+  ensureProject(origin: ProjectOrigin): Promise<ProjectConfig>;
+  /** Renames (display name only: the folder stays) or archives / unarchives a project. */
+  relabelProject(slug: string, change: { name?: string; archived?: boolean }): Promise<ProjectConfig>;
+  readPage(slug: string, page: string): Promise<string | null>;
+  listNotes(slug: string): Promise<NoteSummary[]>;
+  /** A note page parsed (throws when its front matter does not parse). */
+  readNote(slug: string, path: string): Promise<Note | null>;
+  recentLog(slug: string, limit: number): Promise<LogEntry[]>;
+}
+
 /** Asking in the moment (core/privacy/consent.ts): which way is on, and each person's ledger of answers. */
 export interface PrivacyApi {
   /** `ask` (a person decides before a sensitive item goes to a hosted service) or `withhold` (it never goes). */
@@ -188,6 +205,7 @@ export interface AssistantApi {
   readonly memory: MemoryApi;
   readonly private: PrivateApi;
   readonly privacy: PrivacyApi;
+  readonly projects: ProjectsApi;
   /** Which model does which job (chat, memory) and whether each is local. */
   lanes(): ModelLane[];
   /** Waits for background work (distillation) to settle; for shutdown and tests. */

@@ -6,7 +6,7 @@
  */
 import type { AssistantApi } from '../core/assistant-api.js';
 import type { IngestStatus } from '../core/writing/ingest-status.js';
-import type { FileProblem, LogEntry, Logger, Note, NoteSummary, ProjectConfig, ProjectOrigin, SyncEngine } from '../core/ports/index.js';
+import type { LogEntry, Logger, SyncEngine } from '../core/ports/index.js';
 import type { ReminderDesk } from '../core/time/reminder-desk.js';
 import type { MachineBook } from '../core/machines/machine-book.js';
 import type { WebAuth, WebUser } from './auth.js';
@@ -16,8 +16,7 @@ import type { WebTimeOutbox } from './time-outbox.js';
 export type WebEnv = { Variables: { user: WebUser } };
 
 export interface WebDeps {
-  assistant: Pick<AssistantApi, 'conversation' | 'memory' | 'settings' | 'privacy'>;
-  projects: ProjectDirectory;
+  assistant: Pick<AssistantApi, 'conversation' | 'memory' | 'settings' | 'privacy' | 'projects'>;
   /** The signed-in person's private (DM) history, newest last. */
   privateHistory(userId: string, limit: number): LogEntry[];
   auth: WebAuth;
@@ -58,20 +57,6 @@ export interface WebDeps {
 /** Charlie's memory as an MCP server (Streamable HTTP), answered at /api/mcp. */
 export interface McpEndpoint {
   handle(request: Request): Promise<Response>;
-}
-
-/** What the web app needs of the Markdown project store beyond the assistant's API. */
-export interface ProjectDirectory {
-  listProjects(): Promise<ProjectConfig[]>;
-  getProject(slug: string): Promise<{ config: ProjectConfig; problems: FileProblem[] } | null>;
-  ensureProject(origin: ProjectOrigin): Promise<ProjectConfig>;
-  readPage(slug: string, page: string): Promise<string | null>;
-  listNotes(slug: string): Promise<NoteSummary[]>;
-  /** A note page parsed (throws when its front matter does not parse). */
-  readNote(slug: string, path: string): Promise<Note | null>;
-  recentLog(slug: string, limit: number): Promise<LogEntry[]>;
-  /** Renames (display name only: the folder stays) or archives / unarchives a project. */
-  relabelProject(slug: string, change: { name?: string; archived?: boolean }): Promise<ProjectConfig>;
 }
 
 export interface WebTime {

@@ -38,7 +38,7 @@ describe('architecture', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('the web front door reaches memory through the core (assistant API, its ProjectDirectory port), never src/memory', () => {
+  it('the web front door reaches memory through the core (the assistant API and its slices, projects among them), never src/memory', () => {
     const offenders = files('src/web').flatMap((f) =>
       relativeImports(f)
         .filter((target) => target.startsWith('src/memory/'))
