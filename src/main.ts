@@ -48,7 +48,7 @@ import { ReminderDesk } from './core/time/reminder-desk.js';
 import { keepInternalJob } from './core/time/internal-jobs.js';
 import { isTerminalPlace, OutboxRouter } from './time/outbox-router.js';
 import { startTicker } from './time/ticker.js';
-import { TerminalOutbox } from './terminal/time.js';
+import { TerminalOutbox } from './terminal/outbox.js';
 import { CalendarDesk } from './core/time/calendar.js';
 import { CalendarConnectorImpl } from './time/calendar/connector.js';
 import { calendarRecords } from './time/calendar-records.js';

@@ -40,7 +40,7 @@ export async function startWebApp(
 ): Promise<WebServer | null> {
   if (config.WEB_PORT === 0) return null;
   // the web server (Hono, the client build) is loaded only when the web app is on
-  const [{ startWeb }, { WebAuth }, { WebTimeOutbox }] = await Promise.all([import('../web/server.js'), import('../web/auth.js'), import('../web/time-outbox.js')]);
+  const [{ startWeb }, { WebAuth }, { WebTimeOutbox }] = await Promise.all([import('../web/server.js'), import('../web/auth.js'), import('../web/outbox.js')]);
   const webTime = app.time ? { desk: app.time.reminders, outbox: new WebTimeOutbox() } : undefined;
   if (app.time && webTime) app.time.outbox.add(isWebPlace, webTime.outbox, 'web');
   const files = dataFiles(config.dataDir);

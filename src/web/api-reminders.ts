@@ -21,7 +21,7 @@ import type { WebEnv, WebTime } from './web-deps.js';
 import type { WebUser } from './auth.js';
 import { noSuchProject, requestPlace } from './places.js';
 import type { AssistantApi } from '../core/assistant-api.js';
-import type { WebDelivery } from './time-outbox.js';
+import type { WebDelivery } from './outbox.js';
 import { heartbeat } from '../time/ticker.js';
 
 const SetBody = z.object({ when: z.string().trim().min(1).max(200), what: z.string().trim().min(1).max(300), zone: z.string().max(64).optional() });

@@ -11,7 +11,7 @@ import type { ReminderDesk } from '../core/time/reminder-desk.js';
 import type { MachineBook } from '../core/machines/machine-book.js';
 import type { WebAuth, WebUser } from './auth.js';
 import type { SettingsView } from './settings.js';
-import type { WebTimeOutbox } from './time-outbox.js';
+import type { WebTimeOutbox } from './outbox.js';
 
 export type WebEnv = { Variables: { user: WebUser } };
 
