@@ -16,6 +16,7 @@ import {
   isFieldOnlyLine,
   isHeading,
   isListItem,
+  listItemText,
   recordIdsIn,
   sectionsOf,
   withoutField,
@@ -26,6 +27,7 @@ describe('the record line syntax', () => {
   it('knows a list item and a heading from text that starts like one', () => {
     expect(['- a', '  * b', '+ c'].map(isListItem)).toEqual([true, true, true]);
     expect(['-a', '**bold**', '1. one'].map(isListItem)).toEqual([false, false, false]);
+    expect([listItemText('  - Leads design. ^r-1a2b'), listItemText('-   '), listItemText('text - not')]).toEqual(['Leads design. ^r-1a2b', '', null]);
     expect(['# A', '###### F', '#hashtag', '####### seven'].map(isHeading)).toEqual([true, true, false, false]);
   });
 

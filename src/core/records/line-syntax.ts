@@ -16,6 +16,11 @@ export function isListItem(line: string): boolean {
   return LIST_ITEM.test(line);
 }
 
+/** What a list item says after its marker, or null when the line is not one. */
+export function listItemText(line: string): string | null {
+  return /^\s*[-*+]\s+(.*)$/.exec(line)?.[1] ?? null;
+}
+
 /** A heading: one to six `#` and a space. */
 const HEADING = /^#{1,6}\s/;
 
