@@ -48,7 +48,6 @@ export async function startWebApp(
   const web = await startWeb(
     {
       assistant: app.assistant,
-      privateHistory: (userId, limit) => app.privateStore.recentMessages(userId, limit),
       auth: new WebAuth({ ownerToken: config.WEB_TOKEN, ownerName: safeUserName(), tokenFile: files.webToken, secretFile: files.webSecret, sessionDays: config.WEB_SESSION_DAYS }),
       logger: logger.child({ component: 'web' }),
       assistantName: config.ASSISTANT_NAME,

@@ -166,6 +166,8 @@ export interface PrivateApi {
   forgetPrivate(place: Place, target: PrivateForgetTarget): Promise<PrivateForgetOutcome>;
   /** Deletes every row of the asking user's private memory. */
   wipePrivate(place: Place): Promise<boolean>;
+  /** The last `limit` messages of a person's own private conversation, newest last (private.db). */
+  recentMessages(userId: string, limit: number): LogEntry[];
 }
 
 /**

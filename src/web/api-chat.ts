@@ -87,7 +87,7 @@ export function chatRoutes(app: Hono<WebEnv>, deps: WebDeps, hub: TurnHub, trace
   const consents = new WebConsents();
   /** The conversation as the web app shows it: the log with each turn's trace, retries and edits applied. */
   const shownPage = (userId: string, project: string, slug: string | null, query: PageQuery): Promise<HistoryPage> => {
-    const read = (n: number) => (slug ? deps.assistant.projects.recentLog(slug, n) : deps.privateHistory(userId, n));
+    const read = (n: number) => (slug ? deps.assistant.projects.recentLog(slug, n) : deps.assistant.private.recentMessages(userId, n));
     return historyPage(read, traces.read(TurnHub.owner(userId, project)), query.limit, query.before);
   };
   const shownMessages = async (userId: string, project: string, slug: string | null, limit: number): Promise<ChatMessage[]> => (await shownPage(userId, project, slug, { limit })).messages;

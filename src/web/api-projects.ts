@@ -58,7 +58,7 @@ export function projectRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const at = await requestPlace(c, deps.assistant.projects);
     if (!at) return noSuchProject(c);
     const q = (c.req.query('q') ?? '').slice(0, 200);
-    const entries = at.slug ? await deps.assistant.projects.recentLog(at.slug, SEARCH_DEPTH) : deps.privateHistory(c.get('user').id, SEARCH_DEPTH);
+    const entries = at.slug ? await deps.assistant.projects.recentLog(at.slug, SEARCH_DEPTH) : deps.assistant.private.recentMessages(c.get('user').id, SEARCH_DEPTH);
     return c.json({ hits: searchConversation(entries, q) });
   });
 }

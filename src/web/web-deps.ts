@@ -6,7 +6,7 @@
  */
 import type { AssistantApi } from '../core/assistant-api.js';
 import type { IngestStatus } from '../core/writing/ingest-status.js';
-import type { LogEntry, Logger, SyncEngine } from '../core/ports/index.js';
+import type { Logger, SyncEngine } from '../core/ports/index.js';
 import type { ReminderDesk } from '../core/time/reminder-desk.js';
 import type { MachineBook } from '../core/machines/machine-book.js';
 import type { WebAuth, WebUser } from './auth.js';
@@ -16,9 +16,7 @@ import type { WebTimeOutbox } from './outbox.js';
 export type WebEnv = { Variables: { user: WebUser } };
 
 export interface WebDeps {
-  assistant: Pick<AssistantApi, 'conversation' | 'memory' | 'settings' | 'privacy' | 'projects'>;
-  /** The signed-in person's private (DM) history, newest last. */
-  privateHistory(userId: string, limit: number): LogEntry[];
+  assistant: Pick<AssistantApi, 'conversation' | 'memory' | 'settings' | 'privacy' | 'projects' | 'private'>;
   auth: WebAuth;
   logger: Logger;
   assistantName: string;

@@ -4,7 +4,7 @@
  * honours the turn's abort signal, and keeps memory per place in memory.
  */
 import type { Candidate } from '../../src/core/records/candidates.js';
-import type { ReviewChoice, ReviewPair, MemoryLayers, Note, NoteSummary, ProjectConfig, RecallHit, RecordView } from '../../src/core/ports/index.js';
+import type { LogEntry, ReviewChoice, ReviewPair, MemoryLayers, Note, NoteSummary, ProjectConfig, RecallHit, RecordView } from '../../src/core/ports/index.js';
 import {
   type AssistantApi,
   type ConversationApi,
@@ -268,6 +268,11 @@ class FakeMemory implements MemoryApi {
 
 class FakePrivate implements PrivateApi {
   constructor(private readonly s: FakeAssistant) {}
+
+  /** No archive here: the doors these tests drive read no history. */
+  recentMessages(_userId: string, _limit: number): LogEntry[] {
+    return [];
+  }
 
   async privateMemory(place: Place): Promise<PrivateMemoryView | null> {
     if (place.kind !== 'private') return null;
