@@ -125,6 +125,29 @@ describe('architecture', () => {
     expect(offenders).toEqual([]);
   });
 
+  /**
+   * A file written whole goes through src/files/atomic-write.ts (issue 37: one atomic writer, not
+   * a temp-and-rename per module). The others that rename say why here.
+   */
+  it('only the atomic writer and a few named movers import rename from node:fs', () => {
+    const MOVERS: Record<string, string> = {
+      'src/files/atomic-write.ts': 'the one atomic writer',
+      'src/backup/backup-file.ts': 'a streamed archive, renamed once it is complete',
+      'src/llm/embedded/download.ts': 'a streamed model download, renamed once its hash matches',
+      'src/memory/graph/page-store.ts': 'moves a page to its new name',
+      'src/app/data-lock.ts': 'moves a stale lock aside',
+      'src/storage/usage-store.ts': 'moves a damaged database aside',
+    };
+    const importsRename = (text: string) => /import\s*\{[^}]*\brename(?:Sync)?\b[^}]*\}\s*from\s*['"](?:node:)?fs(?:\/promises)?['"]/.test(text);
+    expect(importsRename("import { mkdir, rename, rm } from 'node:fs/promises';")).toBe(true);
+    expect(importsRename("import { renameSync } from 'fs';\nimport { renamed } from './x.js';")).toBe(true);
+    expect(importsRename("import { writeFileReplacing } from '../files/atomic-write.js';")).toBe(false);
+    const renamers = files('src')
+      .map((f) => f.split('\\').join('/'))
+      .filter((f) => importsRename(readFileSync(f, 'utf8')));
+    expect(renamers.filter((f) => !(f in MOVERS))).toEqual([]);
+  });
+
   it('src/util imports nothing of src: no domain folder, no core, no adapter', () => {
     expect(files(UTIL).length).toBeGreaterThan(0);
     const offenders = files(UTIL).flatMap((f) =>
