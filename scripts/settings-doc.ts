@@ -52,6 +52,13 @@ export function settingsDoc(envExample: string): string {
     '(real environment variables win). All are optional; the value shown is the default. `.env.example` has',
     'the same list to copy from. `npm run doctor` checks the settings you use.',
     '',
+    'The owner can change a few of them in the web app (*Settings › Change*: `LLM_BASE_URL`, `LLM_MODEL`,',
+    '`LLM_LOCALITY`, `TTS`, `TTS_VOICE`, `TTS_LOCAL_VOICE`); they apply at once and are kept in',
+    '`DATA_DIR/settings.json` (mode 0600), which wins over `.env` and the environment at the next start. An API',
+    'key typed there is kept in the vault (`DATA_DIR/vault/`), never in that file; `LLM_API_KEY` is then not sent',
+    'to the server chosen there. Delete `settings.json` to go back to `.env`. `npm run doctor` and *Settings*',
+    'name each setting that comes from it.',
+    '',
   ];
   for (const { section, entries } of readEnvExample(envExample)) {
     out.push(`## ${section}`, '', '| setting | default | what it does |', '|---|---|---|');

@@ -11,6 +11,7 @@ import { ConfigError } from './core/errors.js';
 import { DEADLINE_TABLE, OUTSIDE_SERVICES, type Deadlines } from './core/ports/deadlines.js';
 import { CONSENT_MODES } from './core/privacy/consent.js';
 import { isLocalHost, publicUrl, urlIsLocal } from './llm/locality.js';
+import { applySettingsFile, type LiveKey } from './settings-file.js';
 
 export { isLocalHost };
 
@@ -288,6 +289,8 @@ export type Config = z.infer<typeof configSchema> & {
   deadlines: Deadlines;
   projectsDir: string;
   dataDir: string;
+  /** The settings DATA_DIR/settings.json (changed in the web app) set over .env and the environment. */
+  fromSettingsFile: LiveKey[];
 };
 
 export function loadConfig(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): Config {
@@ -295,6 +298,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const fileVars = existsSync(dotenvPath) ? parseEnv(readFileSync(dotenvPath, 'utf8')) : {};
   const merged: Record<string, string | undefined> = { ...fileVars };
   for (const [k, v] of Object.entries(env)) if (v !== undefined) merged[k] = v;
+  const fromSettingsFile = applySettingsFile(merged, resolve(cwd, merged.DATA_DIR || './data'));
   const parsed = configSchema.safeParse(merged);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => {
@@ -305,7 +309,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const c = parsed.data;
   const llmLocal = urlIsLocal(c.LLM_BASE_URL, c.LLM_LOCALITY);
-  return { ...c, llmLocal, memoryLane: memoryLane(c, llmLocal), deadlines: deadlinesOf(c), projectsDir: resolve(cwd, c.PROJECTS_DIR), dataDir: resolve(cwd, c.DATA_DIR) };
+  return { ...c, llmLocal, memoryLane: memoryLane(c, llmLocal), deadlines: deadlinesOf(c), projectsDir: resolve(cwd, c.PROJECTS_DIR), dataDir: resolve(cwd, c.DATA_DIR), fromSettingsFile };
 }
 
 /** The deadline table with each service's setting applied. */
@@ -388,5 +392,7 @@ export function dataFiles(dataDir: string) {
     vault: resolve(dataDir, 'vault'),
     /** Host keys of the machines Charlie connected to, pinned on first use: not derived. */
     knownHosts: resolve(dataDir, 'known_hosts'),
+    /** On a device that syncs: the messages it archived and has not distilled yet (its own distillation cursor): not derived. */
+    distillLedger: resolve(dataDir, 'sync', 'distill-pending.json'),
   };
 }

@@ -12,12 +12,8 @@ import { applyIndexRuntime, dataFiles, loadConfig, type Config } from './config.
 import { Assistant } from './core/assistant.js';
 import { TEXT_BUDGET_CHARS } from './core/turn/prompt.js';
 import { CharlieError } from './core/errors.js';
-import { asLocalModel, systemClock, type ChatModel, type Clock, type LocalChatModel, type LogEntry, type Logger } from './core/ports/index.js';
-import { isSensitive, labelOf } from './core/privacy/sensitivity.js';
+import { systemClock, type Clock, type LogEntry, type Logger } from './core/ports/index.js';
 import { publicUrl, urlIsLocal } from './llm/locality.js';
-import { chatModelOptions } from './llm/chat-model-config.js';
-import { EmbeddedChatModel } from './llm/embedded/embedded-chat.js';
-import { OpenAIChatModel } from './llm/openai-chat.js';
 import { probeModelServer } from './llm/probe.js';
 import { buildChatModel, chooseProvider, serverChatModel, type ChatModelBuild } from './llm/provider.js';
 import { downloadModel, remoteSize } from './llm/embedded/download.js';
@@ -65,17 +61,20 @@ import { removeStaleRestores } from './backup/stale-restores.js';
 import { mcpLines, startWebApp } from './app/web-door.js';
 import { startDiscordDoor } from './app/discord-door.js';
 import { buildMachineBook, buildMachines } from './app/machines.js';
-import { createSync, reindexChanged } from './sync/create.js';
+import { createDistillLedger, createSync, reindexChanged } from './sync/create.js';
 import { attachSyncing } from './sync/sync-schedule.js';
 import type { App } from './app/app.js';
+import { memoryLaneModel } from './app/memory-lane.js';
+import { LiveSettings, withSettingsKey } from './app/live-settings.js';
+import { AgeVault } from './machines/age-vault.js';
 
 export async function buildApp(config: Config, logger: Logger, onDownload?: (step: ModelDownloadStep) => void, chat?: ChatModelBuild, clock: Clock = systemClock): Promise<App> {
   // data/ holds every DM, the schedule, tokens: 0700, its files 0600 (an older install is tightened)
   makeFolder('DATA_DIR', config.dataDir, { private: true });
   makeFolder('PROJECTS_DIR', config.projectsDir);
   const chatModel = chat ?? serverChatModel(config, logger.child({ component: 'llm' }));
-  const model = chatModel.model;
-  const memoryModel = memoryLaneModel(config, model, logger);
+  // the memory lane keeps the model it started with; the chat lane is read through the live settings (the web app swaps it)
+  const memoryModel = memoryLaneModel(config, chatModel.model, logger);
   const notices: string[] = [];
   if (!memoryModel)
     notices.push(
@@ -87,7 +86,7 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
   // A damaged private.db pauses DMs only; the message names the file and how to recover it.
   if (privateStore.problem) notices.push(privateStore.problem.message);
   const usage = openUsageStore(dataFiles(config.dataDir).usage, logger);
-  const { embedder, notice } = await selectEmbedder(config, logger.child({ component: 'embedder' }), onDownload);
+  const { embedder, notice, fallbackReason } = await selectEmbedder(config, logger.child({ component: 'embedder' }), onDownload);
   if (notice) notices.push(notice);
   applyIndexRuntime(config);
   const retrieval = createRecall({
@@ -178,9 +177,8 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
   );
   const followUps = new FollowUps({ jobs, book: commitments, outbox, clock, logger: logger.child({ component: 'follow-ups' }), zone: config.TZ, hour: config.FOLLOW_UP_HOUR });
   followUps.attach(scheduler, reminders);
-  // Sync (docs/sync.md): jobs that read the synced memory for the whole household — reflection and
-  // the commitment follow-up scan — run only on the device with SYNC_BACKGROUND=true; the jobs in
-  // this device's schedule.db (reminders, briefs, calendar polls set up here) are its own.
+  // Sync (docs/sync.md): reflection and the follow-up scan run only on the SYNC_BACKGROUND=true device; the jobs in this
+  // device's schedule.db (reminders, briefs, calendar polls) are its own, and it distils only what it archived (distillLedger).
   const sync = config.SYNC_REMOTE ? createSync(config, () => clock.now()) : null;
   const householdJobs = !sync || config.SYNC_BACKGROUND;
   if (!householdJobs) scheduler.handle('follow-up-scan', async () => {});
@@ -199,8 +197,11 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
   });
   // machines over SSH: secrets in the per-person vault, host keys pinned in data/known_hosts
   const { vault, desk: machines } = buildMachines(config, graph, clock);
+  const settings = new LiveSettings({ config, chat: chatModel.model, vault, logger, embedderFallback: fallbackReason ?? null });
+  const model = settings.chat;
   const assistant = new Assistant({
     vault,
+    ...(sync ? { distillLedger: createDistillLedger(config) } : {}),
     ...(machines ? { machines } : {}),
     reminders,
     calendar,
@@ -218,7 +219,7 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
     privateRecall: privateStore.recall(embedder, clock),
     usage,
     writeRequests: new FileWriteRequestStore(dataFiles(config.dataDir).writeRequests),
-    labelledEverywhere: () => labelledEverywhere(store, privateStore),
+    storedEverywhere: (limit) => storedEverywhere(store, privateStore, limit),
     clock,
     logger,
     settings: assistantSettings(config, TEXT_BUDGET_CHARS),
@@ -270,6 +271,7 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
   return {
     assistant,
     model,
+    settings,
     store,
     privateStore,
     ingest,
@@ -295,7 +297,9 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { project: { type: 'string', short: 'p' } }, allowPositionals: true });
-  const config = loadConfig();
+  const loaded = loadConfig();
+  // a chat server chosen in the web app has its API key in the vault (DATA_DIR/settings.json names only its handle)
+  const config = await withSettingsKey(loaded, new AgeVault(dataFiles(loaded.dataDir).vault));
   makeFolder('DATA_DIR', config.dataDir);
   // one Charlie per data folder; a restore that was killed halfway leaves its staging copy beside it
   const lock = lockDataFolder(config.dataDir);
@@ -322,7 +326,7 @@ async function main(): Promise<void> {
   const modelLines = modelStartLines(config, choice.provider !== 'embedded');
   const stt = createSpeechToText(config, logger.child({ component: 'stt' }));
   const tts = createTextToSpeech(config, logger.child({ component: 'tts' }));
-  const web = await startWebApp(config, app, logger, { stt, tts });
+  const web = await startWebApp(config, app, logger, { stt, tts, makeTts: (c) => createTextToSpeech(c, logger.child({ component: 'tts' })) });
   const closeAll = async () => {
     await web?.close();
     await app.close();
@@ -360,27 +364,6 @@ async function main(): Promise<void> {
   lock.release();
 }
 
-/**
- * The memory lane's model: the chat model itself when the lane reuses the local chat settings,
- * or when the chat model is the embedded one (it runs here) and MEMORY_LLM_* names no other.
- */
-function memoryLaneModel(config: Config, chat: ChatModel, logger: Logger): LocalChatModel | null {
-  const lane = config.memoryLane;
-  if (chat instanceof EmbeddedChatModel && lane?.from !== 'memory') return chat;
-  if (!lane) return null;
-  if (lane.from === 'chat' && lane.model === config.LLM_MODEL) return asLocalModel(chat);
-  const { apiKey: _chatKey, ...shared } = chatModelOptions(config);
-  return new OpenAIChatModel<'local'>({
-    ...shared,
-    baseUrl: lane.baseUrl,
-    model: lane.model,
-    locality: 'local',
-    acceptsImages: false,
-    ...(lane.apiKey ? { apiKey: lane.apiKey } : {}),
-    logger: logger.child({ component: 'memory-llm' }),
-  });
-}
-
 /** Starts Charlie (src/cli.ts calls this); a failure ends the process with a one-line message. */
 export function runMain(): void {
   main().catch((error: unknown) => {
@@ -392,9 +375,9 @@ export function runMain(): void {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) runMain();
 
-/** Entries labelled sensitive in every project's recent archive and every DM, newest first (for text whose place is not known). */
-async function labelledEverywhere(store: FileProjectStore, privateStore: SqlitePrivateStore): Promise<LogEntry[]> {
-  const out: LogEntry[] = privateStore.sensitiveEverywhere(500);
-  for (const p of await store.listProjects()) out.push(...(await store.recentLog(p.slug, 500)).filter((e) => isSensitive(labelOf(e))));
+/** The newest `limit` entries of every project's archive and the DMs labelled sensitive (for text whose place is not known). */
+async function storedEverywhere(store: FileProjectStore, privateStore: SqlitePrivateStore, limit: number): Promise<LogEntry[]> {
+  const out: LogEntry[] = privateStore.sensitiveEverywhere(limit);
+  for (const p of await store.listProjects()) out.push(...(await store.recentLog(p.slug, limit)));
   return out;
 }

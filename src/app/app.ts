@@ -15,6 +15,7 @@ import type { IngestService } from '../memory/ingest/ingest-service.js';
 import type { FileProjectStore } from '../memory/store/project-store.js';
 import type { SqlitePrivateStore } from '../storage/private-store.js';
 import type { OutboxRouter } from '../time/outbox-router.js';
+import type { LiveSettings } from './live-settings.js';
 
 /** The time desks, their outbox and the scheduler's controls. */
 export interface AppTime {
@@ -35,6 +36,8 @@ export interface AppTime {
 export interface App {
   assistant: Assistant;
   model: ChatModel;
+  /** The chat lane and the voice behind their ports, changed from the web app's Settings without a restart. */
+  settings: LiveSettings;
   store: FileProjectStore;
   privateStore: SqlitePrivateStore;
   ingest: IngestService;

@@ -59,6 +59,7 @@ export async function startDiscordDoor({ config, app, logger, web, speech, model
       calendar: app.time.calendar,
       brief: app.time.brief,
       ...(app.machines ? { machines: app.machines } : {}),
+      sync: app.sync,
     },
     transcribeAudio: (list) => transcribeAudioAttachments(list, { stt, fetch, downloadTimeoutMs: config.VOICE_MESSAGE_DOWNLOAD_TIMEOUT_MS, language: config.STT_LANGUAGE }),
   });

@@ -7,9 +7,11 @@ import type { App } from './app.js';
 import type { Config } from '../config.js';
 import { dataFiles } from '../config.js';
 import { charlieVersion } from '../version.js';
-import type { Logger, SpeechToText, SynthesizedAudio, TextToSpeech } from '../core/ports/index.js';
+import type { Logger, SynthesizedAudio, TextToSpeech } from '../core/ports/index.js';
+import type { LiveSpeech } from './live-settings.js';
 import type { IngestStatus } from '../core/writing/ingest-status.js';
 import { guardSpeech } from '../core/privacy/egress.js';
+import type { Place } from '../core/place.js';
 import { transcribeVoiceMessage } from '../speech/voice-message.js';
 import { statusLine, type McpToolSource } from '../mcp/client/source.js';
 import { memoryEndpoint } from '../mcp/server/memory-http.js';
@@ -18,6 +20,7 @@ import { isWebPlace } from '../time/outbox-router.js';
 import { settingsView } from '../web/settings.js';
 import { webChecks } from '../web/run-checks.js';
 import type { WebServer } from '../web/server.js';
+import type { FileIntake } from '../web/web-deps.js';
 import { safeUserName } from './startup.js';
 import { tightenFolder } from '../storage/private-files.js';
 
@@ -28,14 +31,15 @@ import { tightenFolder } from '../storage/private-files.js';
 export async function startWebApp(
   config: Config,
   app: Pick<App, 'assistant' | 'store' | 'privateStore' | 'model'> & {
+    settings?: App['settings'];
     mcp?: McpToolSource;
-    ingest?: IngestStatus;
+    ingest?: IngestStatus & Partial<FileIntake>;
     time?: Pick<App['time'], 'reminders' | 'outbox'> & Partial<Pick<App['time'], 'calendar'>>;
     machines?: App['machines'];
     sync?: App['sync'];
   },
   logger: Logger,
-  speech: { stt?: SpeechToText; tts?: TextToSpeech },
+  speech: LiveSpeech,
   out: NodeJS.WritableStream = process.stdout,
 ): Promise<WebServer | null> {
   if (config.WEB_PORT === 0) return null;
@@ -45,6 +49,11 @@ export async function startWebApp(
   if (app.time && webTime) app.time.outbox.add(isWebPlace, webTime.outbox, 'web');
   const files = dataFiles(config.dataDir);
   const { stt, tts } = speech;
+  // the voice is read through the live settings at each Read aloud (Settings may have changed it)
+  const live = app.settings;
+  live?.attachSpeech(speech);
+  const voice = () => (live ? live.tts() : tts);
+  const guarded = (place: Place | null, text: string) => app.assistant.conversation.speechMustStayLocal(place, text);
   const web = await startWeb(
     {
       assistant: app.assistant,
@@ -55,7 +64,8 @@ export async function startWebApp(
       acceptsImages: app.model.acceptsImages,
       speech: {
         ...(stt ? { transcribe: (audio: Uint8Array, mime: string, signal?: AbortSignal) => transcribeVoiceMessage(stt, audio, mime, { language: config.STT_LANGUAGE, signal }) } : {}),
-        ...(tts ? { speak: speakerOf(guardSpeech(tts, (text) => app.assistant.conversation.speechMustStayLocal(null, text))) } : {}),
+        ...(stt && live ? { listening: () => live.listening() } : {}),
+        ...(tts ? { speak: speakerOf(voice, guarded) } : {}),
       },
       clientDir: files.webClient,
       host: config.WEB_HOST,
@@ -65,8 +75,10 @@ export async function startWebApp(
       ...(app.mcp ? { toolServers: () => mcpLines(app.mcp!) } : {}),
       mcpServer: memoryEndpoint(memoryServerOptions(config, app, 'web')),
       trustedProxies: config.WEB_TRUSTED_PROXY,
-      settings: () => settingsView(config, app.time?.calendar?.servers() ?? []),
+      settings: () => settingsView(live?.current() ?? config, app.time?.calendar?.servers() ?? [], live ? { embedderFallback: live.embedderFallback, listening: live.listening() } : {}),
+      ...(live ? { liveSettings: live } : {}),
       ...(app.ingest ? { ingest: app.ingest } : {}),
+      ...(app.ingest?.add ? { files: { add: app.ingest.add.bind(app.ingest) } } : {}),
       runChecks: webChecks(config),
       ...(webTime ? { time: webTime } : {}),
       ...(app.machines ? { machines: app.machines } : {}),
@@ -85,9 +97,19 @@ export async function startWebApp(
   return web;
 }
 
-/** The web's Read aloud speaks through the same speech guard as voice channels. */
-function speakerOf(tts: TextToSpeech): (text: string, signal?: AbortSignal) => Promise<SynthesizedAudio> {
-  return (text, signal) => tts.synthesize(text, { signal });
+/**
+ * Read aloud: the voice of the moment (Settings may have changed it), through the same speech
+ * guard as voice channels; the voice is chosen for each text by where it was said (its stored label).
+ */
+function speakerOf(
+  voice: () => TextToSpeech | undefined,
+  mustStayLocal: (place: Place | null, text: string) => Promise<boolean>,
+): (text: string, signal?: AbortSignal, place?: Place | null) => Promise<SynthesizedAudio> {
+  return (text, signal, place) => {
+    const tts = voice();
+    if (!tts) return Promise.reject(new Error('text-to-speech is not set up'));
+    return guardSpeech(tts, (t) => mustStayLocal(place ?? null, t)).synthesize(text, { signal });
+  };
 }
 
 /** Charlie's memory as an MCP server: for `npm run mcp` and the web app's /api/mcp. */

@@ -28,6 +28,7 @@ import type { Vault } from './ports/vault.js';
 import type { MachineDesk } from './machines/desk.js';
 import type { ConsentLedger, ConsentMode } from './privacy/consent.js';
 import { ConsentDesk } from './privacy/consent-desk.js';
+import { DeviceCursor, type DistillLedger } from './writing/device-cursor.js';
 
 export interface AssistantSettings {
   assistantName: string;
@@ -54,8 +55,8 @@ export interface AssistantDeps extends MemoryStores {
   /** Tools from MCP servers, offered by category; at most `maxDefinitions` tool definitions per request. */
   toolSource: { source: ToolSource; maxDefinitions: number };
   newId?: () => string;
-  /** Stored entries labelled sensitive in every place (the web's Read aloud knows only the text). */
-  labelledEverywhere?: () => Promise<LogEntry[]>;
+  /** The newest stored entries of every place, for a text whose place is not known (see Conversation). */
+  storedEverywhere?: (limit: number) => Promise<LogEntry[]>;
   /** Where a hosted model's requests to remember wait for the memory lane. */
   writeRequests: WriteRequestStore;
   /** Reflection on the projects' pages and their kept versions. */
@@ -68,6 +69,8 @@ export interface AssistantDeps extends MemoryStores {
   vault?: Vault;
   /** Machines Charlie may connect to over SSH for the person asking (absent: none). */
   machines?: MachineDesk;
+  /** On a device that syncs: its own list of the messages it archived and has not distilled (the per-device cursor). */
+  distillLedger?: DistillLedger;
   /** Asking in the moment: `ask` or `withhold`, the ledger of answers (private.db), and how long a person has to answer. */
   consent: { mode: ConsentMode; ledger: ConsentLedger; timeoutMs: number };
 }
@@ -80,10 +83,12 @@ export class Assistant implements AssistantApi {
   readonly privacy: ConsentDesk;
   readonly projects: ProjectsApi;
   private readonly writer: MemoryWriter;
+  private readonly deviceCursor: DeviceCursor | undefined;
   private counter = 0;
 
   constructor(private readonly deps: AssistantDeps) {
     const { clock, logger, model, memoryModel } = deps;
+    this.deviceCursor = deps.distillLedger ? new DeviceCursor(deps.distillLedger, deps.store) : undefined;
     const newId = () => deps.newId?.() ?? `t${Date.now().toString(36)}${(this.counter++).toString(36)}`;
     const egress = new EgressGuard(
       model,
@@ -109,7 +114,7 @@ export class Assistant implements AssistantApi {
       vault: deps.vault,
       machines: deps.machines,
       consent: deps.consent,
-      ...(deps.labelledEverywhere ? { labelledEverywhere: deps.labelledEverywhere } : {}),
+      ...(deps.storedEverywhere ? { storedEverywhere: deps.storedEverywhere } : {}),
     });
     this.settings = new PlaceSettings({ clock, openHome: open });
     this.memory = new MemoryInspector({ clock, logger, writer: this.writer, openHome: open });
@@ -133,6 +138,7 @@ export class Assistant implements AssistantApi {
       privateRecall,
       now: () => clock.now(),
       distillEvery: settings.distillEvery,
+      deviceCursor: this.deviceCursor,
     });
   }
 

@@ -7,6 +7,7 @@
  */
 import type { Place } from './place.js';
 import type { DistillTarget } from './writing/distill.js';
+import type { DeviceCursor } from './writing/device-cursor.js';
 import { CharlieError } from './errors.js';
 import type { NoteShelf, ProjectGraph, RecordShelf } from './home-shelves.js';
 import { privateDistillGraph, privateRecordShelf } from './private/private-records.js';
@@ -72,6 +73,8 @@ export interface HomeStores extends MemoryStores {
   distillEvery: number;
   /** Reflection over projects' pages and their kept versions. */
   reflection: ReflectionDesk;
+  /** On a device that syncs: the per-device distillation cursor (absent: the project's own cursor in project.md). */
+  deviceCursor?: DeviceCursor | undefined;
 }
 
 /** A write to memory was refused (a hand edit since it was read, or a file that does not parse). */
@@ -86,7 +89,7 @@ export async function openHome(place: Place, stores: HomeStores): Promise<Home> 
 }
 
 function projectHome(config: ProjectConfig, problems: FileProblem[], stores: HomeStores): Home {
-  const { store, recall, usage } = stores;
+  const { store, recall, usage, deviceCursor } = stores;
   const slug = config.slug;
   const notePath = (path: string) => path.replace(/^notes\//, '');
   return {
@@ -111,7 +114,10 @@ function projectHome(config: ProjectConfig, problems: FileProblem[], stores: Hom
     records: projectRecords(stores.graph, slug, stores.candidates(slug)),
     recent: (limit) => store.recentLog(slug, limit),
     archive: async (entry) => {
-      if (config.archive) await store.appendLog(slug, entry);
+      if (!config.archive) return;
+      // noted as this device's before it is appended: a crash between leaves a key the cursor drops, never a message it skips
+      await deviceCursor?.archived(slug, entry);
+      await store.appendLog(slug, entry);
     },
     layers: async () => {
       const s = await store.readLayers(slug);
@@ -131,6 +137,7 @@ function projectHome(config: ProjectConfig, problems: FileProblem[], stores: Hom
     search: (query, limit, options) => recall.recall(query, { project: slug, limit, ...(options?.notesOnly ? { notesOnly: true } : {}) }),
     distillTarget: () => ({
       ...projectDistillTarget(store, slug),
+      ...(deviceCursor ? { pending: () => deviceCursor.pending(slug) } : {}),
       graph: {
         ...bindGraph(stores.graph, slug),
         related: async (text: string, tainted = false) => {

@@ -20,7 +20,7 @@ import {
 import type { AssistantApi } from '../core/assistant-api.js';
 import type { Place } from '../core/place.js';
 import type { IngestStatus } from '../core/writing/ingest-status.js';
-import type { Logger } from '../core/ports/index.js';
+import type { Logger, SyncEngine } from '../core/ports/index.js';
 import type { ReminderDesk } from '../core/time/reminder-desk.js';
 import type { CalendarDesk } from '../core/time/calendar.js';
 import type { MorningBrief } from '../core/time/brief.js';
@@ -63,6 +63,8 @@ export interface DiscordServices {
   brief?: MorningBrief;
   /** The machines and logins memory knows, and revoking them (/machines). */
   machines?: MachineBook;
+  /** Sync across the household's devices (/sync); null when SYNC_REMOTE is unset. */
+  sync?: SyncEngine | null;
 }
 
 export interface CommandContext {
@@ -134,6 +136,7 @@ export const GROUPS = {
   remind: { name: 'remind', description: 'Reminders: set one, list them, cancel one, set your time zone' },
   privacy: { name: 'privacy', description: 'What you let go to hosted services when asked in the moment: list, revoke' },
   machines: { name: 'machines', description: 'Machines Charlie connects to over SSH: list them, revoke a login, forget one' },
+  sync: { name: 'sync', description: 'Sync across your devices: where it stands, or sync now (Charlie’s owner)' },
 } as const;
 
 /**

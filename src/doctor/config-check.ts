@@ -19,7 +19,9 @@ export function configPart(outcome: ConfigOutcome, cwd: string): Part {
       const source = existsSync(resolve(cwd, '.env')) ? '.env and the environment' : 'the environment (no .env file; defaults apply)';
       if (!outcome.ok)
         return Promise.resolve(fail(outcome.message.replace(/:\n\s*/, ': ').replace(/\n\s*/g, '; '), 'fix the named variables in .env (see .env.example for every setting and its default)'));
-      return Promise.resolve(ok(`every setting is valid (read from ${source})`));
+      const web = outcome.config.fromSettingsFile;
+      const over = web.length ? `; set in the web app (data/settings.json, over .env): ${web.join(', ')}` : '';
+      return Promise.resolve(ok(`every setting is valid (read from ${source}${over})`));
     },
   };
   const doors: Check = {

@@ -2,11 +2,13 @@
  * The sync part of the doctor (docs/sync.md), when SYNC_REMOTE is set: git (and git-remote-gcrypt
  * for an encrypted remote) is installed, this device is set up, the remote answers within
  * SYNC_TIMEOUT_MS, the last sync did not fail and is recent, exactly one device runs the
- * household's background jobs, and merges left nothing in review unseen.
+ * household's background jobs, merges left nothing in review unseen, and this device's
+ * distillation list (its per-device cursor) can be read.
  */
 import { execFile } from 'node:child_process';
 import type { Config } from '../config.js';
-import { createSync } from '../sync/create.js';
+import { createDistillLedger, createSync } from '../sync/create.js';
+import { errorMessage } from '../util/error-text.js';
 import { fail, ok, skip, warn, type Check, type Part } from './check.js';
 
 function found(tool: string, signal: AbortSignal): Promise<boolean> {
@@ -41,5 +43,18 @@ export function syncPart(config: Config): Part | null {
       return ok(`last sync ${s.lastSync}, ${String(s.devices.length)} device(s); ${waiting}`);
     },
   };
-  return { name: 'sync', checks: [engine, state] };
+  const distillation: Check = {
+    name: 'distillation here',
+    async run() {
+      try {
+        return ok(`${String(await createDistillLedger(config).waiting())} message(s) archived on this device wait for its distillation`);
+      } catch (err) {
+        return fail(
+          `this device's distillation list (data/sync/distill-pending.json) cannot be read: ${errorMessage(err)}`,
+          "distillation of projects stops until it is fixed; deleting the file makes this device start over from each project's own cursor",
+        );
+      }
+    },
+  };
+  return { name: 'sync', checks: [engine, state, distillation] };
 }

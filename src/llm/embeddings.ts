@@ -29,6 +29,8 @@ export interface EmbedderChoice {
   embedder: Embedder;
   /** A human sentence when the configured embedder could not be used, naming the fallback. */
   notice: string | null;
+  /** Why the configured embedder could not be used, when the built-in one stands in for it. */
+  fallbackReason?: string;
 }
 
 const BGE_PREFIX = 'Represent this sentence for searching relevant passages: ';
@@ -83,5 +85,5 @@ export async function selectEmbedder(config: EmbedderConfig, logger: Logger, onD
     `by wording rather than meaning. To use a real model, put it in EMBEDDING_MODEL_DIR or let Charlie download it once into ${join(config.dataDir, 'models')}, ` +
     `or set EMBEDDER=openai with EMBEDDING_BASE_URL.`;
   logger.warn({ embedder: embedder.id }, notice);
-  return { embedder, notice };
+  return { embedder, notice, fallbackReason: failures.join('; ') };
 }

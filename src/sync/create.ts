@@ -1,12 +1,13 @@
 /**
- * The sync engine built from the settings (SYNC_*), and what follows a sync that brought files:
+ * The sync engine built from the settings (SYNC_*), this device's distillation cursor, and what follows a sync that brought files:
  * the changed pages re-indexed and their generated files rebuilt through the normal path (the
  * graph's reconcile, the search index's `changed`), as the watcher does for a hand edit.
  */
-import type { Config } from '../config.js';
+import { dataFiles, type Config } from '../config.js';
 import { GENERATED_FILES } from '../memory/graph/generated.js';
 import { syncGrammar } from '../memory/graph/sync-grammar.js';
 import { GitSync } from './git-sync.js';
+import { FileDistillLedger } from './distill-ledger.js';
 
 export function createSync(config: Config, now: () => Date = () => new Date()): GitSync {
   return new GitSync({
@@ -22,6 +23,11 @@ export function createSync(config: Config, now: () => Date = () => new Date()): 
     generated: GENERATED_FILES,
     now,
   });
+}
+
+/** This device's own distillation cursor (the messages it archived and has not distilled), for a device that syncs. */
+export function createDistillLedger(config: Config): FileDistillLedger {
+  return new FileDistillLedger(dataFiles(config.dataDir).distillLedger);
 }
 
 export interface Reindexer {

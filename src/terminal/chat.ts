@@ -30,7 +30,7 @@ import { errorMessage } from '../util/error-text.js';
 import { machinesCommand, MACHINES_HELP, type MachineBook } from '../core/machines/machine-book.js';
 import { askerFor } from '../core/time/reminder-desk.js';
 import type { SyncEngine } from '../core/ports/index.js';
-import { renderSyncStatus } from '../core/sync/render-status.js';
+import { SYNC_HELP, syncCommand } from '../core/sync/sync-command.js';
 
 export interface TerminalOptions {
   assistant: TerminalAssistant;
@@ -53,11 +53,11 @@ export interface TerminalOptions {
   ingest?: IngestStatus;
   /** `/machines`: the machines and logins memory knows, with credential badges; revoke and forget. */
   machines?: MachineBook;
-  /** `/sync status`: this device's sync across the household's devices (null when SYNC_REMOTE is unset). */
+  /** `/sync status`, `/sync now`: this device's sync across the household's devices (null when SYNC_REMOTE is unset). */
   sync?: SyncEngine | null;
 }
 
-export const HELP = `commands: /memory show · /memory forget [ITEM] [--messages] · /memory candidates · /memory promote KEY · /memory review · /memory hold ID · /memory why FACT · /memory reflect · /memory ingest · /memory restore [PAGE [VERSION]] · /project style TEXT · /project distill · /search QUERY · ${REMIND_HELP} · ${CALENDAR_HELP} · ${MACHINES_HELP} · ${PRIVACY_HELP} · /sync status · /help · /quit`;
+export const HELP = `commands: /memory show · /memory forget [ITEM] [--messages] · /memory candidates · /memory promote KEY · /memory review · /memory hold ID · /memory why FACT · /memory reflect · /memory ingest · /memory restore [PAGE [VERSION]] · /project style TEXT · /project distill · /search QUERY · ${REMIND_HELP} · ${CALENDAR_HELP} · ${MACHINES_HELP} · ${PRIVACY_HELP} · ${SYNC_HELP} · /help · /quit`;
 
 function modelsLine(assistant: Pick<AssistantApi, 'lanes'>): string {
   return assistant.lanes().map(describeLane).join('\n');
@@ -101,8 +101,7 @@ export async function runTerminal(o: TerminalOptions): Promise<void> {
       else if (line === '/machines' || line.startsWith('/machines ')) write(`${await machinesCommand(line.slice('/machines'.length), o.machines, place, askerFor(place, o.userName))}\n`);
       else if (line === '/privacy' || line.startsWith('/privacy ')) write(`${await privacyCommand(line.slice('/privacy'.length), o.assistant.privacy, consent.person.id)}\n`);
       else if (line === '/memory ingest') write(`${await ingestStatusReply(o, place)}\n`);
-      else if (line === '/sync status' || line === '/sync')
-        write(`${o.sync ? renderSyncStatus(await o.sync.status()) : 'sync is off: set SYNC_REMOTE and run `npm run sync -- setup` (docs/sync.md)'}\n`);
+      else if (line === '/sync' || line.startsWith('/sync ')) write(`${await syncCommand(line.slice('/sync'.length), o.sync)}\n`);
       else if (line.startsWith('/')) write(`${await command(line, o.assistant, place, p, o.userName)}\n`);
       else await turn(line, o, place, p, write, { confirm, consent });
     } catch (error) {

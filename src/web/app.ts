@@ -17,6 +17,7 @@ import { projectRoutes } from './api-projects.js';
 import { clientAssets } from './client-build.js';
 import { memoryRoutes } from './api-memory.js';
 import { ingestRoutes } from './api-ingest.js';
+import { fileRoutes } from './api-files.js';
 import { reviewRoutes } from './api-review.js';
 import { reminderRoutes } from './api-reminders.js';
 import { voiceRoutes } from './api-voice.js';
@@ -27,6 +28,7 @@ import { clientAddress, hostGuard, originGuard, securityHeaders, type HostPolicy
 import { loginPage } from './login-page.js';
 import type { WebDeps, WebEnv } from './web-deps.js';
 import { settingsRoutes } from './api-settings.js';
+import { listening, liveSettingsRoutes } from './api-live-settings.js';
 import { privacyRoutes } from './api-privacy.js';
 import { TraceStore } from './trace-store.js';
 import { TurnHub } from './turns.js';
@@ -116,7 +118,7 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
       assistant: deps.assistantName,
       version: deps.version,
       acceptsImages: deps.acceptsImages,
-      speech: { stt: typeof deps.speech?.transcribe === 'function', tts: typeof deps.speech?.speak === 'function' },
+      speech: { ...listening(deps.speech, u.kind === 'owner'), tts: typeof deps.speech?.speak === 'function' },
       ...(u.kind === 'owner' && deps.toolServers ? { toolServers: deps.toolServers() } : {}),
     });
   });
@@ -134,13 +136,15 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
   }
   app.get('/api/settings', (c) => c.json(deps.settings?.() ?? { items: [], doctor: 'not available' }));
   settingsRoutes(app, deps);
+  liveSettingsRoutes(app, deps.liveSettings);
   privacyRoutes(app, deps);
   chatRoutes(app, deps, turns, new TraceStore(deps.turnsDir ?? join(dirname(deps.clientDir), 'turns')));
   projectRoutes(app, deps);
   memoryRoutes(app, deps);
   ingestRoutes(app, deps);
+  fileRoutes(app, deps);
   reviewRoutes(app, deps);
-  voiceRoutes(app, deps.speech);
+  voiceRoutes(app, deps.speech, deps.assistant.projects);
   reminderRoutes(app, deps);
   machineRoutes(app, deps);
   syncRoutes(app, deps);

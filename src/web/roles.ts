@@ -39,6 +39,8 @@ export const WEB_ROUTE_GROUPS: { action: Action; methods: string[]; paths: strin
   { action: 'archive-project', methods: ['PATCH'], paths: ['/api/projects/:project'] },
   { action: 'project-settings', methods: ['GET', 'PUT'], paths: ['/api/settings/projects', '/api/settings/projects/*'] },
   { action: 'settings', methods: ['GET', 'POST'], paths: ['/api/settings', '/api/settings/checks', '/api/sync', '/api/sync/*'] },
+  // GET /api/settings/live is everyone's (read-only, without server addresses for a member)
+  { action: 'settings', methods: ['PUT'], paths: ['/api/settings/live/*'] },
   { action: 'settings', methods: ['GET', 'POST', 'DELETE'], paths: ['/api/mcp'] },
 ];
 

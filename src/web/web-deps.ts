@@ -5,15 +5,17 @@
  * imports the slices.
  */
 import type { AssistantApi } from '../core/assistant-api.js';
+import type { Place } from '../core/place.js';
 import type { IngestStatus } from '../core/writing/ingest-status.js';
 import type { Logger, SyncEngine } from '../core/ports/index.js';
 import type { ReminderDesk } from '../core/time/reminder-desk.js';
 import type { MachineBook } from '../core/machines/machine-book.js';
-import type { WebAuth, WebUser } from './auth.js';
+import type { WebAuth } from './auth.js';
 import type { SettingsView } from './settings.js';
 import type { WebTimeOutbox } from './outbox.js';
+import type { ListeningStatus, LiveSettingsPort } from './api-live-settings.js';
 
-export type WebEnv = { Variables: { user: WebUser } };
+export type { WebEnv } from './web-env.js';
 
 export interface WebDeps {
   assistant: Pick<AssistantApi, 'conversation' | 'memory' | 'settings' | 'privacy' | 'projects' | 'private'>;
@@ -48,6 +50,10 @@ export interface WebDeps {
   time?: WebTime;
   /** `/machines` in the web app (Settings › Machines); absent with SSH_ENABLED=false. */
   machines?: MachineBook;
+  /** Files dropped on the chat, read into memory as the inbox reads them (api-files.ts). */
+  files?: FileIntake;
+  /** The chat model and voice in use, changed by the owner without a restart (api-live-settings.ts). */
+  liveSettings?: LiveSettingsPort;
   /** Sync across devices (Settings, the owner's); null or absent: SYNC_REMOTE is unset here. */
   sync?: SyncEngine | null;
 }
@@ -65,7 +71,10 @@ export interface WebTime {
 export interface SpeechServices {
   /** Audio bytes + their MIME type → text ('' for silence). */
   transcribe?(audio: Uint8Array, mime: string, signal?: AbortSignal): Promise<string>;
-  speak?(text: string, signal?: AbortSignal): Promise<{ mime: string; data: Uint8Array; spokenBy?: 'local' | 'hosted' }>;
+  /** Whether transcribe can work now (a model not on disk cannot), and why not; absent: it can. */
+  listening?(): ListeningStatus;
+  /** `place`: where the text was said (its stored label decides the voice); null: not known, so an online voice gets only a stored ordinary text. */
+  speak?(text: string, signal?: AbortSignal, place?: Place | null): Promise<{ mime: string; data: Uint8Array; spokenBy?: 'local' | 'hosted' }>;
 }
 
 /** One doctor check as the page shows it (the doctor's CheckResult). */
@@ -78,4 +87,9 @@ export interface CheckLine {
   detail: string;
   fix?: string;
   ms: number;
+}
+
+/** The ingest service as the web app uses it for files dropped on the chat (api-files.ts; src/memory/ingest/ingest-service.ts). */
+export interface FileIntake {
+  add(project: string, name: string, bytes: Buffer): Promise<{ source: string; outcome: 'unchanged' | 'ingested' | 'unparseable' | 'failed'; items: number; facts: number; message?: string }>;
 }

@@ -125,13 +125,15 @@ const PLANTINGS: Record<Kind, { place: Place; text: string; script: (r: Request)
           ? { toolCalls: [{ name: 'calendar_agenda', arguments: '{"when":"today"}' }] }
           : { toolCalls: [{ name: 'request_tools', arguments: '{"categories":["time"]}' }] };
       const seen = /HIV clinic (\S+)/.exec(toolResults(r))?.[1] ?? 'nothing';
-      return { text: `Later today you are seeing Carol about ${seen}.` };
+      // the event its calendar marks private has an innocent title: only its CLASS labels it
+      const quiet = /Lunch with Dana (\S+)/.exec(toolResults(r))?.[1] ?? 'nothing';
+      return { text: `Later today you are seeing Carol about ${seen}, then Dana (${quiet}).` };
     },
     before: async (p) => {
       await p.app.store.ensureProject(family.origin);
       const alice = askerFor(family, 'Alice');
       expect(p.app.time.calendar.subscribe(alice, { name: 'Clinic', kind: 'ics', url: p.ics }).ok).toBe(true);
-      expect((await p.app.time.calendar.pollAll(alice)).map((x) => x.error ?? x.written)).toEqual([2]);
+      expect((await p.app.time.calendar.pollAll(alice)).map((x) => x.error ?? x.written)).toEqual([3]);
     },
   },
 };
@@ -165,7 +167,13 @@ function morningZone(): string {
   return offset === 0 ? 'UTC' : `Etc/GMT${offset > 0 ? '-' : '+'}${Math.abs(offset)}`;
 }
 
-/** An `.ics` calendar on this machine: a sensitive event (by its words), and an ordinary one. */
+/**
+ * The canary of an event sensitive only because its calendar marks it `CLASS:PRIVATE`: its title
+ * says nothing the rules know, so no word of it can be matched. It is checked with the others.
+ */
+const PRIVATE_EVENT = 'CnryclassprivateQ';
+
+/** An `.ics` calendar on this machine: a sensitive event (by its words), one marked private by its calendar, and an ordinary one. */
 async function startIcsCalendar(): Promise<{ url: string; close: () => Promise<void> }> {
   const stamp = (d: Date) =>
     d
@@ -173,13 +181,14 @@ async function startIcsCalendar(): Promise<{ url: string; close: () => Promise<v
       .replace(/[-:]/g, '')
       .replace(/\.\d{3}/, '');
   const at = (minutes: number) => stamp(new Date(Date.now() + minutes * 60_000));
-  const event = (uid: string, summary: string, minutes: number) => [
+  const event = (uid: string, summary: string, minutes: number, cls?: string) => [
     'BEGIN:VEVENT',
     `UID:${uid}`,
     `DTSTAMP:${at(0)}`,
     `DTSTART:${at(minutes)}`,
     `DTEND:${at(minutes + 30)}`,
     `SUMMARY:${summary}`,
+    ...(cls ? [`CLASS:${cls}`] : []),
     'END:VEVENT',
   ];
   const ics = [
@@ -188,6 +197,7 @@ async function startIcsCalendar(): Promise<{ url: string; close: () => Promise<v
     'PRODID:-//test//EN',
     ...event('hiv@test', `Carol HIV clinic ${C['calendar-event']}`, 50),
     ...event('choir@test', ORDINARY_CAL, 55),
+    ...event('lunch@test', `Lunch with Dana ${PRIVATE_EVENT}`, 52, 'PRIVATE'),
     'END:VCALENDAR',
   ].join('\r\n');
   const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/calendar' }).end(ics));
@@ -263,7 +273,7 @@ const PROBES: Record<string, unknown[]> = {
   list_reminders: [{}],
   cancel_reminder: [{ id: 'nope' }],
   calendar_agenda: [{ when: 'today' }, { when: 'this week' }],
-  create_event: [...Object.values(EVENT_TITLES), ORDINARY_EVENT].map((title) => ({ title, when: 'tomorrow at 9am' })),
+  create_event: [...Object.values(EVENT_TITLES), `Lunch with Dana ${PRIVATE_EVENT}`, ORDINARY_EVENT].map((title) => ({ title, when: 'tomorrow at 9am' })),
   // no machine is known here: the SSH tools answer from memory (nothing to connect to) and reach no host
   ssh_connect: [{ machine: 'NAS' }],
   ssh_run: [{ machine: 'NAS', command: 'uptime' }],
@@ -277,6 +287,7 @@ const SERVER_PROBES: Record<string, Record<string, unknown>[]> = {
   search: [{ query: 'good morning brief take' }, { query: 'Carol clinic' }, { query: 'migraines' }, { query: 'blue cabinet combination' }, { query: 'clinic marker' }, { query: 'headaches' }],
   read_page: [{ path: 'People/Alice.md' }, { path: 'People/Bob.md' }],
   list_pages: [{}],
+  list_machines: [{}],
   follow_links: [{ page: 'People/Alice' }, { page: 'People/Bob' }],
   why: [{ query: 'what does Alice take for migraines' }, { query: 'what does Bob keep' }],
   records: [{}],
@@ -336,7 +347,7 @@ const DRIVERS: Record<Exclude<DestinationKind, 'memory'>, (a: After) => string> 
   calendar: (a) => a.calendar.requests.map((q) => `${q.method} ${q.path}\n${q.body.replace(/\r?\n[ \t]/g, '')}`).join('\n'),
 };
 
-const leaks = (sent: string) => Object.entries(C).filter(([, c]) => sent.includes(c));
+const leaks = (sent: string) => Object.entries({ ...C, 'calendar-event (CLASS:PRIVATE)': PRIVATE_EVENT }).filter(([, c]) => sent.includes(c));
 
 function config(dir: string, chat: FakeModelServer, memory: FakeModelServer, hosted: boolean, embedder?: FakeModelServer, consent: ConsentMode = 'withhold') {
   return loadConfig(
@@ -430,6 +441,7 @@ describe('labels travel with the text: no hosted destination gets a labelled tex
       expect(briefs).toEqual([expect.stringContaining(ORDINARY_REMINDER), expect.stringContaining(`take ${C.brief}`)]);
       expect(briefs[1]).not.toMatch(/migraine/);
       expect(replies.join('\n')).toContain(C['calendar-event']);
+      expect(replies.join('\n')).toContain(PRIVATE_EVENT);
       // the paraphrased replies did carry the canaries (a local model may read them)
       expect(replies.join('\n')).toContain(C.reply);
       expect(replies.join('\n')).toContain(C['mcp-result']);

@@ -8,6 +8,8 @@ import { Wiki } from '../../src/memory/graph/wiki.js';
 import { FileProjectStore } from '../../src/memory/store/project-store.js';
 import { EntityResolver } from '../../src/memory/graph/resolver.js';
 import { FixedClock } from '../support/fakes.js';
+import { recordingLogger } from '../support/recording-logger.js';
+import { toGraphWrite } from '../../src/core/writing/graph-distill.js';
 
 const MSG = (n: number) => `https://discord.com/channels/1/2/${n}`;
 
@@ -145,6 +147,30 @@ describe('writing through the graph', () => {
     });
     expect(byPage.refused).toEqual([expect.objectContaining({ reason: 'the page given as evidence does not say that' })]);
     expect(await read('People/Professional/Bo.md')).toContain('- [[Work/Acme]] (supplier) [source:: [[Work/Acme]]]');
+  });
+
+  // the outside sweep found refused facts and quotes in data/logs at the default level
+  it('logs what it refused by count at info, and its words only at debug', async () => {
+    const lines: string[] = [];
+    const logged = new Wiki({ projectsDir: root, clock, logger: recordingLogger(lines) });
+    await writeFile(notes('Work/Acme.md'), page('Acme', '', 'An employer of anvil makers.\n'));
+    await logged.write('p', {
+      origin: 'distillation',
+      entities: [{ name: 'Osric methadone programme', create: false, facts: [{ text: 'Osric is in a methadone programme.', said: '2026-06-20', source: MSG(1) }] }],
+      links: [{ from: 'Acme', to: 'Greyfriars clinic', label: 'x', reverseLabel: 'y', evidence: { kind: 'message', source: MSG(1) } }],
+    });
+    const [text, given] = [lines.filter((l) => !l.startsWith('debug')).join('\n'), lines.filter((l) => l.startsWith('debug')).join('\n')];
+    expect(text).toContain('"refused":2');
+    expect(text).not.toMatch(/methadone|Greyfriars|Osric/);
+    expect(given).toMatch(/methadone/);
+    const { dropped } = toGraphWrite(
+      { entities: [], facts: [], links: [{ from: 'Ann', to: 'Osric', label: 'friend', reverse_label: 'friend', evidence: { message: 1, quote: 'Osric is in a methadone programme' } }] },
+      [{ time: '2026-06-20T10:00:00.000Z', speaker: 'Ann', source: 'terminal:1', text: 'We met for lunch.', role: 'user' }],
+      [],
+      'test',
+    );
+    expect(dropped.map((d) => d.reason)).toEqual([expect.stringMatching(/^link refused: message 1/)]);
+    expect(dropped.map((d) => d.reason).join('')).not.toMatch(/methadone/);
   });
 
   it('starts health and money pages as sensitive', async () => {

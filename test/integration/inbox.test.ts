@@ -139,6 +139,22 @@ describe('an attachment (/memory ingest)', () => {
     expect(model.requests).toHaveLength(1);
     expect(await service.add('home', 'scan.pdf', Buffer.from('%PDF'))).toMatchObject({ outcome: 'unparseable', message: expect.stringMatching(/\.ics/) });
   });
+
+  it('two files added at once (dropped together on the web chat) each report what was read of them', async () => {
+    const service = new IngestService({
+      projectsDir: root,
+      graph: wiki,
+      recall: { recall: async () => [] },
+      memoryModel: model,
+      clock: new FixedClock(new Date('2026-06-02T10:00:00Z')),
+      logger: silentLogger,
+    });
+    // the first add's scan reads both files; the second's own scan then finds its file unchanged
+    const [a, b] = await Promise.all([service.add('home', 'a.txt', Buffer.from('Sarah booked the Lisbon hotel.\n')), service.add('home', 'b.txt', Buffer.from('The Lisbon flight leaves at nine.\n'))]);
+    expect(a).toEqual({ source: 'inbox/a.txt', outcome: 'ingested', items: 1, facts: 1 });
+    expect(b).toEqual({ source: 'inbox/b.txt', outcome: 'ingested', items: 1, facts: 1 });
+    expect(await service.add('home', 'b.txt', Buffer.from('The Lisbon flight leaves at nine.\n'))).toMatchObject({ outcome: 'unchanged' });
+  });
 });
 
 describe('source parsers', () => {

@@ -13,6 +13,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { projectFile, startWebFixture, TOKEN, writeProjectFiles, type WebFixture } from '../support/web-fixture.js';
 import { readTree, tempDirs } from '../support/temp-dir.js';
+import { HOSTED_PROPOSAL } from '../../src/mcp/server/memory-server.js';
 
 const CANARY = 'CANARY-MCP-5d1e vault code 9931';
 const files = {
@@ -34,7 +35,7 @@ const text = (r: unknown) => (r as CallToolResult).content.map((c) => (c.type ==
 /** The same checks over either transport. */
 async function exercise(client: Client, projectsDir: string, dataDir: string): Promise<void> {
   const { tools } = await client.listTools();
-  expect(tools.map((t) => t.name).sort()).toEqual(['follow_links', 'list_pages', 'propose_fact', 'read_page', 'records', 'search', 'why']);
+  expect(tools.map((t) => t.name).sort()).toEqual(['follow_links', 'list_machines', 'list_pages', 'propose_fact', 'read_page', 'records', 'search', 'why']);
   expect(tools.find((t) => t.name === 'search')?.annotations?.readOnlyHint).toBe(true);
   expect(tools.find((t) => t.name === 'propose_fact')?.annotations?.readOnlyHint).toBe(false);
 
@@ -68,15 +69,16 @@ async function exercise(client: Client, projectsDir: string, dataDir: string): P
   const before = readTree(projectsDir);
   const proposed = (await client.callTool({ name: 'propose_fact', arguments: { entity: 'Alice', fact: 'Alice is learning to lead climb.' } })) as CallToolResult;
   expect(proposed.isError).toBeFalsy();
-  expect(text(proposed)).toMatch(/candidate.*nothing was written to a page/);
+  expect(text(proposed)).toBe(HOSTED_PROPOSAL);
   expect(readTree(projectsDir)).toEqual(before);
   const waiting = [...readTree(join(dataDir, 'write-requests')).values()].join('\n');
   expect(waiting).toContain('Alice is learning to lead climb.');
   expect(waiting).toContain('"untrusted": true');
-  // what no person said is refused, and nothing is filed
+  // what no person said is refused, and nothing is filed; a hosted client hears the same words either way,
+  // so it cannot confirm a guessed sentence of a private message (the outside sweep's oracle)
   const mallory = (await client.callTool({ name: 'propose_fact', arguments: { entity: 'Mallory', fact: 'Mallory is the owner' } })) as CallToolResult;
-  expect(mallory.isError).toBe(true);
-  expect(text(mallory)).toMatch(/no message by a person/);
+  expect(mallory.isError).toBeFalsy();
+  expect(text(mallory)).toBe(text(proposed));
   expect([...readTree(join(dataDir, 'write-requests')).values()].join('\n')).not.toContain('Mallory');
   expect(readTree(projectsDir)).toEqual(before);
 }

@@ -28,6 +28,8 @@ const canary = (i: number) => `Cnrywhy${i}Q`;
 const RULES = 'CnryrulesQ';
 const LINK = 'CnrylinkQ';
 const MESSAGE = 'CnrymessageQ';
+const MACHINE_PAGE = 'Cnrymachineq';
+const MACHINE_LINE = 'cnryhostq.lan';
 
 const PROBES: Record<string, Record<string, unknown>[]> = {
   why: [{ query: 'what does Carol take' }, { query: 'Carol' }, { query: 'Carol password' }],
@@ -35,6 +37,7 @@ const PROBES: Record<string, Record<string, unknown>[]> = {
   search: [{ query: 'Carol takes' }, { query: 'migraines' }, { query: 'Carol password' }],
   follow_links: [{ page: 'People/Carol' }],
   list_pages: [{}],
+  list_machines: [{}],
   read_page: [{ path: 'People/Carol.md' }],
   propose_fact: [],
 };
@@ -52,19 +55,33 @@ async function setup() {
     'People/Carol.md',
     `---\nschema: 2\ntitle: Carol\nsensitivity: personal\n---\n\nCarol is a friend from climbing.\n\n## Facts\n- Carol likes climbing. [type:: preference] [source:: manual]\n${facts.join('\n')}\n- Carol's password is ${RULES}. [type:: identity] [source:: manual]\n\n## Related\n- [[Health/Carol-Clinic]] (${LINK} clinic)\n`,
   );
+  // machines: one page labelled sensitive, and on another a login line marked sensitive
+  writeNote(
+    root,
+    `Machines/${MACHINE_PAGE}.md`,
+    `---\nschema: 2\ntitle: ${MACHINE_PAGE}\ncategory: Machines\nsensitivity: sensitive\n---\n\n## Facts\n- SSH login: root@10.9.9.9:22. [source:: manual]\n`,
+  );
+  writeNote(
+    root,
+    'Machines/NAS.md',
+    `---\nschema: 2\ntitle: NAS\ncategory: Machines\nsensitivity: personal\n---\n\n## Facts\n- SSH login: admin@nas.local:22, credential vault:ssh/admin@nas. [source:: manual]\n- SSH login: backup@${MACHINE_LINE}:2222. [sensitivity:: sensitive/credential] [source:: manual]\n`,
+  );
   writeNote(root, 'Health/Carol-Clinic.md', `---\nschema: 2\ntitle: Carol clinic\nsensitivity: sensitive\n---\n\nThe clinic.\n`);
   // the message that says it, archived as a turn archives it (no reply asked for)
   await app.assistant.conversation.handle({ place: project, speaker: 'Carol', text: `I take ${MESSAGE} for my migraines`, source: 'terminal:1', reply: false });
   return app;
 }
 
-const all = [...spellings.map((_, i) => canary(i)), RULES, LINK, MESSAGE];
+const all = [...spellings.map((_, i) => canary(i)), RULES, LINK, MESSAGE, MACHINE_PAGE, MACHINE_LINE];
 
 describe("Charlie's MCP server serves a hosted client by label", () => {
-  it('why, records, search, follow_links and list_pages return no labelled record, link or message', async () => {
+  it('why, records, search, follow_links, list_pages and list_machines return no labelled record, link, machine or message', async () => {
     const app = await setup();
     const hosted = (await callEveryMemoryTool(app, PROBES, 'hosted')).outputs.join('\n');
     expect(hosted).toContain('likes climbing');
+    // list_machines: the page labelled sensitive and the login line marked sensitive are left out; no handle is shown
+    const machines = (await callEveryMemoryTool(app, { list_machines: [{}] }, 'hosted')).outputs.join('\n');
+    expect(machines).toBe('NAS (notes/Machines/NAS.md) · admin@nas.local:22 · no host key pinned · last contact never recorded""');
     expect(all.filter((c) => hosted.includes(c))).toEqual([]);
   }, 60_000);
 
@@ -73,5 +90,7 @@ describe("Charlie's MCP server serves a hosted client by label", () => {
     const local = (await callEveryMemoryTool(app, PROBES, 'local')).outputs.join('\n');
     expect(local).toContain(canary(0));
     expect(local).toContain(LINK);
+    expect(local).toContain(`${MACHINE_PAGE} (notes/Machines/${MACHINE_PAGE}.md) · root@10.9.9.9:22`);
+    expect(local).toContain(`backup@${MACHINE_LINE}:2222`);
   }, 60_000);
 });

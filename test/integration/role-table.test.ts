@@ -55,10 +55,13 @@ const WEB: Record<Action, WebRequest[]> = {
     { method: 'GET', path: '/api/settings/checks' },
     { method: 'GET', path: '/api/sync' },
     { method: 'POST', path: '/api/sync/now', body: {} },
+    // Settings › Change (GET /api/settings/live is everyone's, read-only)
+    { method: 'PUT', path: '/api/settings/live/voice', body: { tts: 'local' } },
+    { method: 'PUT', path: '/api/settings/live/model', body: { baseUrl: 'http://127.0.0.1:9/v1', model: 'm' } },
   ],
 };
 
-/** The Discord commands that do each action (`[]`: Discord has none — a channel's name and archive are Discord's own, Charlie's settings live in .env). */
+/** The Discord commands that do each action (`[]`: Discord has none — a channel's name and archive are Discord's own). */
 const DISCORD: Record<Action, [string, ReturnType<typeof subcommand>][]> = {
   'read-memory': [['memory', subcommand('show')]],
   'edit-memory': [
@@ -90,7 +93,10 @@ const DISCORD: Record<Action, [string, ReturnType<typeof subcommand>][]> = {
       ]),
     ],
   ],
-  settings: [],
+  settings: [
+    ['sync', subcommand('status')],
+    ['sync', subcommand('now')],
+  ],
 };
 
 /** Discord's refusal (it says how one becomes an editor there) or the table's own. */

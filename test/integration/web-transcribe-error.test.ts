@@ -15,9 +15,13 @@ function app(user: WebUser): Hono<WebEnv> {
     c.set('user', user);
     await next();
   });
-  voiceRoutes(web, {
-    transcribe: () => Promise.reject(new Error('could not load the speech model from /root/charlie/data/models/whisper-base.en: fetch failed')),
-  });
+  voiceRoutes(
+    web,
+    { transcribe: () => Promise.reject(new Error('could not load the speech model from /root/charlie/data/models/whisper-base.en: fetch failed')) },
+    {
+      getProject: () => Promise.resolve(null),
+    },
+  );
   return web;
 }
 

@@ -149,7 +149,7 @@ export function makeAssistant<S extends ProjectStore = InMemoryProjectStore, P e
     logger,
     settings: { ...testSettings, ...opts.settings },
     // every place's stored entries, as main.ts reads them from the archives and private.db
-    ...(store instanceof InMemoryProjectStore ? { labelledEverywhere: () => Promise.resolve([...store.projects.values()].flatMap((p) => p.log)) } : {}),
+    ...(store instanceof InMemoryProjectStore ? { storedEverywhere: (limit: number) => Promise.resolve([...store.projects.values()].flatMap((p) => p.log.slice(-limit))) } : {}),
   });
   return { assistant, store, privateStore, clock, graph: made.graph, dataDir };
 }

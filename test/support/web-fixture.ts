@@ -12,6 +12,7 @@ import { loadConfig } from '../../src/config.js';
 import { silentLogger, type Clock } from '../../src/core/ports/index.js';
 import { buildApp } from '../../src/main.js';
 import { startWebApp } from '../../src/app/web-door.js';
+import type { LiveSpeech } from '../../src/app/live-settings.js';
 import type { WebServer } from '../../src/web/server.js';
 import { startFakeModelServer, type FakeModelServer, type Script } from './fake-model-server.js';
 
@@ -59,7 +60,8 @@ export function offlineAppEnv(modelUrl: string, projectsDir: string, dataDir: st
 }
 
 /** `clock` drives the scheduler (and everything else in the app); the test calls `app.time.tick()`. */
-export async function startWebFixture(options: { script: Script; files?: Record<string, string>; env?: Record<string, string>; clock?: Clock }): Promise<WebFixture> {
+/** `speech`: the voice and speech-to-text the web app starts with, and how Settings builds another voice (default: none). */
+export async function startWebFixture(options: { script: Script; files?: Record<string, string>; env?: Record<string, string>; clock?: Clock; speech?: LiveSpeech }): Promise<WebFixture> {
   const root = mkdtempSync(join(tmpdir(), 'charlie-web-'));
   const projectsDir = join(root, 'projects');
   const dataDir = join(root, 'data');
@@ -85,7 +87,7 @@ export async function startWebFixture(options: { script: Script; files?: Record<
       done();
     },
   });
-  const web = await startWebApp(config, app, silentLogger, {}, out);
+  const web = await startWebApp(config, app, silentLogger, options.speech ?? {}, out);
   if (!web) throw new Error(`web app did not start: ${printed}`);
   return {
     web,

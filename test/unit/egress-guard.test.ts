@@ -132,4 +132,23 @@ describe('a tainted turn', () => {
       expect(await assistant.conversation.speechMustStayLocal(null, 'He keeps it where you would expect.')).toBe(tainted);
     }
   });
+
+  // the outside sweep: Read aloud found a reply's label only among the newest 500 entries
+  it('a reply stored with a sensitive label is spoken here however old it is; without a place, so is a text stored nowhere', async () => {
+    const { assistant, store } = makeAssistant({ model: new ScriptedChatModel([]) });
+    await assistant.settings.showMemory(general);
+    const log = store.projects.get('general')!.log;
+    const at = (i: number) => new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString();
+    const labelled = 'Your picnic at the meadow is at ten, as your calendar says.';
+    log.push({ time: at(0), speaker: 'Charlie', source: 'web', text: labelled, role: 'assistant', sensitivity: 'sensitive' });
+    log.push({ time: at(1), speaker: 'Charlie', source: 'web', text: 'The choir meets on Tuesday.', role: 'assistant' });
+    for (let i = 2; i < 6_002; i++) log.push({ time: at(i), speaker: 'Ann', source: 'web', text: `note ${String(i)} about the garden`, role: 'user' });
+    for (const place of [general, null]) {
+      expect(await assistant.conversation.speechMustStayLocal(place, labelled)).toBe(true);
+      expect(await assistant.conversation.speechMustStayLocal(place, 'The choir meets on Tuesday.')).toBe(false);
+    }
+    // a text no place holds: in a place it may be a turn's sentence not stored yet (its turn's taint decides); with none, it stays here
+    expect(await assistant.conversation.speechMustStayLocal(general, 'The weather is fine today.')).toBe(false);
+    expect(await assistant.conversation.speechMustStayLocal(null, 'The weather is fine today.')).toBe(true);
+  });
 });

@@ -8,6 +8,7 @@ import { graphView, mergeLayers, type DistillGraph } from '../../src/core/writin
 import type { LogEntry } from '../../src/core/ports/index.js';
 import { labelOf, labelText, mayGo } from '../../src/core/privacy/sensitivity.js';
 import { formatLogEntry, parseLog } from '../../src/memory/archive-format.js';
+import { releasableLayers } from '../../src/core/privacy/sensitive-records.js';
 
 const at = '2026-11-29T18:20:11.000Z';
 const graph = { entities: [], facts: [], links: [] };
@@ -54,7 +55,8 @@ describe('layers made from labelled messages carry the label', () => {
   const current = { summary: 'We plan a trip.', decisions: [], quotes: [] };
   const entries = [entry('I take sumatriptan for my migraines', { sensitivity: 'sensitive', kind: 'phi' }), entry('We should buy a tent.', { source: 'terminal:2' })];
 
-  it('the summary rewritten from a batch with a labelled message is labelled; a decision citing it too, one citing an ordinary message not', () => {
+  // a model may cite the harmless neighbour of the message it restates (the outside sweep's leak): a decision carries the batch's label
+  it('the summary and every decision made from a batch with a labelled message are labelled, whichever message a decision cites', () => {
     const reply = {
       summary: 'Alice manages her headaches and we plan a trip.',
       decisions: [
@@ -66,7 +68,37 @@ describe('layers made from labelled messages carry the label', () => {
     };
     const out = mergeLayers(current, reply, entries);
     expect(out.summary).toBe('Alice manages her headaches and we plan a trip.\n\n[sensitivity:: sensitive/phi]');
-    expect(out.decisions.map((d) => d.text)).toEqual(['Alice keeps her medicine in the tent [sensitivity:: sensitive/phi]', 'Buy a tent']);
+    expect(out.decisions.map((d) => d.text)).toEqual(['Alice keeps her medicine in the tent [sensitivity:: sensitive/phi]', 'Buy a tent [sensitivity:: sensitive/phi]']);
+  });
+
+  it('a decision from an ordinary batch is labelled by its own words only', () => {
+    const plain = [entry('We should buy a tent.'), entry('And book the campsite for Friday.', { source: 'terminal:2' })];
+    const reply = {
+      summary: 'A trip.',
+      decisions: [
+        { text: 'Buy a tent', message: 1 },
+        { text: 'Friday: the abortion consult, then the campsite', message: 2 },
+      ],
+      quotes: [],
+      graph,
+    };
+    expect(mergeLayers(current, reply, plain).decisions.map((d) => d.text)).toEqual(['Buy a tent', 'Friday: the abortion consult, then the campsite [sensitivity:: sensitive/phi]']);
+  });
+
+  it('a hosted model is given no decision, quote or summary paragraph that is sensitive by its words, even without a marker (a hand edit)', () => {
+    const layers = {
+      summary: 'We plan a trip.\n\nGemma has her abortion follow-up on Monday.',
+      decisions: [
+        { date: '2026-12-01', text: 'Drive Gemma to her abortion follow-up', source: 'hand' },
+        { date: '2026-12-01', text: 'Buy a tent', source: 'hand' },
+      ],
+      quotes: [{ date: '2026-12-01', speaker: 'Ann', text: 'My passport number is 533401234', source: 'hand' }],
+    };
+    const hosted = releasableLayers(layers, 'hosted');
+    expect(JSON.stringify(hosted)).not.toMatch(/abortion|533401234/);
+    expect(hosted.decisions.map((d) => d.text)).toEqual(['Buy a tent']);
+    expect(hosted.summary).toContain('We plan a trip.');
+    expect(releasableLayers(layers, 'local')).toEqual(layers);
   });
 
   it('a summary rewritten from a labelled summary stays labelled, from ordinary messages alone it is not', () => {

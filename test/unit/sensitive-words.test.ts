@@ -80,6 +80,15 @@ const INNOCENT = [
   'The camp counselors took the kids canoeing',
   'We play in court 3 on Saturday',
   'Class inheritance in Java is confusing',
+  // look-alikes of the rows added after the outside sweep
+  'The colour combination is lovely',
+  'What a combination of flavours',
+  'Our passport photos are ready for the holiday',
+  'We need a visa for the trip to India',
+  'The key to the shed is under the mat',
+  'She ran 5 km and drank 500 ml of water',
+  'The museum seized the moment with a new exhibit',
+  'The phrase of the day is carpe diem',
 ];
 
 describe('innocent sentences', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { SyncStatus } from '../../src/core/ports/index.js';
+import type { SyncEngine, SyncStatus } from '../../src/core/ports/index.js';
 import { renderSyncStatus } from '../../src/core/sync/render-status.js';
+import { syncCommand } from '../../src/core/sync/sync-command.js';
 
 const status = (over: Partial<SyncStatus> = {}): SyncStatus => ({
   configured: true,
@@ -42,5 +43,39 @@ describe('/sync status', () => {
     expect(text).toContain('! 2 devices say they run the background jobs');
     expect(text).toContain('home/notes/People/Sarah.md: ^r-1 vs ^r-2 — contradicting records from two devices');
     expect(renderSyncStatus(status({ configured: false }))).toContain('sync is off on laptop');
+  });
+});
+
+describe('/sync status and /sync now (terminal and Discord)', () => {
+  const engine = (over: Partial<SyncStatus>, syncNow: SyncEngine['syncNow']) => {
+    const calls: string[] = [];
+    const e: SyncEngine = {
+      status: () => Promise.resolve(status(over)),
+      syncNow: (signal) => (calls.push('now'), syncNow(signal)),
+    };
+    return { e, calls };
+  };
+  const report = { changed: ['home/notes/People/Ann.md'], review: [], notes: ['home/notes/People/Ann.md: prose changed on both devices; both kept'], pushed: true };
+
+  it('status shows the status; now syncs once and says what arrived, then the status', async () => {
+    const { e, calls } = engine({}, () => Promise.resolve(report));
+    expect(await syncCommand('', e)).toBe(renderSyncStatus(status()));
+    expect(calls).toEqual([]);
+    const now = await syncCommand(' now ', e);
+    expect(calls).toEqual(['now']);
+    expect(now).toMatch(/^synced: 1 file\(s\) arrived or changed here, 0 pair\(s\) went into review, this device’s changes were sent\n {2}home\/notes\/People\/Ann.md: prose changed/);
+    expect(now).toContain('sync: laptop ↔ ssh://nas/srv/charlie.git');
+  });
+
+  it('off, not set up, a failed sync and an unknown word each say so; a remote never shows its password', async () => {
+    expect(await syncCommand('now', null)).toContain('sync is off: set SYNC_REMOTE');
+    const notSetUp = engine({ configured: false }, () => Promise.reject(new Error('must not run')));
+    expect(await syncCommand('now', notSetUp.e)).toContain('sync is off on laptop');
+    expect(notSetUp.calls).toEqual([]);
+    const failing = engine({ remote: 'https://ann:hunter2@git.example.com/charlie.git' }, () => Promise.reject(new Error('push to https://ann:hunter2@git.example.com/charlie.git refused')));
+    const failed = await syncCommand('now', failing.e);
+    expect(failed).toContain('the sync did not finish: push to https://git.example.com/charlie.git refused');
+    expect(failed).not.toContain('hunter2');
+    expect(await syncCommand('sideways', failing.e)).toBe('usage: /sync status · /sync now');
   });
 });

@@ -8,7 +8,8 @@
  * leaves this module: tool results, pages and logs carry only its handle.
  */
 import { comparable } from '../comparable.js';
-import type { Clock, GraphFact, KnowledgeGraph, Note, NoteSummary } from '../ports/index.js';
+import type { Clock, GraphEntity, GraphFact, GraphLink, KnowledgeGraph, Note, NoteSummary } from '../ports/index.js';
+import { USERS_CATEGORY } from '../writing/graph-distill.js';
 import { SshError, type Bounds, type HostKey, type HostKeyPins, type SshConnector, type SshSession, type SshTarget } from '../ports/machines.js';
 import { handleName, type Credential, type Vault } from '../ports/vault.js';
 import { loginName } from './message-secrets.js';
@@ -58,6 +59,9 @@ export interface Connected {
 }
 
 export class MachineError extends Error {}
+
+/** A Discord user id (a snowflake): the asker's id names their centre page's `discord_id`. */
+const DISCORD_ID = /^\d{15,22}$/;
 
 /**
  * Why sending a handle's credential to this login is unusual, or null: a handle is for the login
@@ -159,6 +163,9 @@ export class MachineDesk {
       throw new SshError('host_key', 'the server offered no host key');
     }
     if (!pinned) await this.deps.pins.pin(login.host, login.port, hostKey);
+    // the last contact (/machines, the MCP listing) is the day the host-key record was last restated:
+    // a connection to a machine memory knows restates it (a page write at most once a day)
+    else if (known && turn.project) await this.write(turn, name, [hostKeyFact(hostKey)]).catch(() => null);
     return { session, info: { name, login, hostKey, firstUse: !pinned } };
   }
 
@@ -175,7 +182,10 @@ export class MachineDesk {
     const known = await this.recall(turn, c.info.name);
     const facts = [hostKeyFact(c.info.hostKey), ...learned, `Used by ${turn.ownerName}.`];
     if (!known?.logins.some((l) => loginKey(l) === loginKey(c.info.login) && l.handle === c.info.login.handle)) facts.unshift(loginFact(c.info.login));
-    const report = await this.write(turn, c.info.name, facts);
+    // who uses the machine, as a labelled link both ways: on the machine's page and on the person's own page
+    const person: GraphEntity = { name: turn.ownerName, category: USERS_CATEGORY, centre: true, create: true, facts: [], ...(DISCORD_ID.test(turn.owner) ? { discordId: turn.owner } : {}) };
+    const uses: GraphLink = { from: c.info.name, to: turn.ownerName, label: 'used by', reverseLabel: 'uses', evidence: { kind: 'message', source: turn.source } };
+    const report = await this.write(turn, c.info.name, facts, { people: [person], links: [uses] });
     return { page: report, learned };
   }
 
@@ -215,16 +225,17 @@ export class MachineDesk {
     return { timeoutMs: this.deps.settings.timeoutMs, signal };
   }
 
-  private async write(turn: MachineTurn, name: string, facts: string[]): Promise<string | null> {
+  private async write(turn: MachineTurn, name: string, facts: string[], also: { people: GraphEntity[]; links: GraphLink[] } = { people: [], links: [] }): Promise<string | null> {
     if (!turn.project) return null;
     const said = this.deps.clock.now().toISOString().slice(0, 10);
     const records: GraphFact[] = facts.map((text) => ({ text, said, source: turn.source, via: 'ssh', staleness: 4 }));
     const report = await this.deps.graph.write(turn.project, {
       origin: 'ssh',
-      links: [],
-      entities: [{ name, category: MACHINES_FOLDER, description: `A machine Charlie connects to over SSH.`, staleness: 4, create: true, facts: records }],
+      links: also.links,
+      entities: [{ name, category: MACHINES_FOLDER, description: `A machine Charlie connects to over SSH.`, staleness: 4, create: true, facts: records }, ...also.people],
     });
-    return report.created[0] ?? report.updated[0] ?? null;
+    // the machine's page (the write may also have made or linked the person's)
+    return [...report.created, ...report.updated].find((p) => p.startsWith(`${MACHINES_FOLDER}/`)) ?? null;
   }
 
   private async credentialOf(owner: string, handle: string): Promise<Credential> {

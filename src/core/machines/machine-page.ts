@@ -96,3 +96,38 @@ export function learnedFacts(probe: { uname?: string; osRelease?: string; df?: s
   if (disks.length) facts.push(`Disks: ${disks.join('; ')}.`);
   return facts.map((f) => f.replace(/\s+/g, ' ').slice(0, 300));
 }
+
+/**
+ * A machine as a listing outside Charlie shows it (the MCP server's `list_machines`): how to reach
+ * it, its host key and the day of the last connection memory recorded — never a handle or a badge.
+ */
+export interface MachineSummary {
+  name: string;
+  path: string;
+  /** `user@host:port` of each login that was not revoked. */
+  logins: string[];
+  hostKey: string | null;
+  /** YYYY-MM-DD: the newest `said` of the page's host-key record (restated at every connection), or null. */
+  lastContact: string | null;
+}
+
+export function machineSummary(info: MachineInfo, records: readonly { statement: string; said: string }[]): MachineSummary {
+  const fingerprint = info.hostKey?.fingerprint ?? '';
+  const days = records.filter((r) => r.said && r.statement.startsWith('Host key: ') && r.statement.includes(fingerprint)).map((r) => r.said);
+  return {
+    name: info.name,
+    path: info.path,
+    logins: info.logins.map(loginKey),
+    hostKey: info.hostKey ? `${info.hostKey.algorithm} ${info.hostKey.fingerprint}` : null,
+    lastContact: days.sort().at(-1) ?? null,
+  };
+}
+
+export function summaryLine(m: MachineSummary): string {
+  return [
+    `${m.name} (notes/${m.path})`,
+    m.logins.length ? m.logins.join(', ') : 'no login known',
+    m.hostKey ? `host key ${m.hostKey}` : 'no host key pinned',
+    `last contact ${m.lastContact ?? 'never recorded'}`,
+  ].join(' · ');
+}

@@ -14,7 +14,7 @@
  */
 import { SENSITIVE_PAGE, type EgressScope, type SensitiveRecord, type SensitiveRecords } from './egress.js';
 import type { LogEntry, MemoryLayers, PrivateRecords, PrivateStore, ProjectStore } from '../ports/index.js';
-import { classifyText, isSensitive, markedSensitivity, sensitivityOf, labelOf } from './sensitivity.js';
+import { classifyText, isSensitive, markedSensitivity, labelOf } from './sensitivity.js';
 import { createHash } from 'node:crypto';
 import type { ConsentItem } from './consent.js';
 import { blocksOf, entrySpeakers, firstFieldValue, firstRecordId, isFieldOnlyLine, isHeading, sectionsOf } from '../records/line-syntax.js';
@@ -27,17 +27,26 @@ function markerOnly(section: string): boolean {
   return section.split('\n').some((l) => isFieldOnlyLine(l, 'sensitivity') && isSensitive(markedSensitivity(l)));
 }
 
-/** Blocks of a Markdown body that carry a sensitive marker: a marked section whole, else the marked paragraph or list item. */
+/**
+ * Whether a block of a layer or a page is sensitive by its label: its own marker, or the rules on
+ * its words (a hand-added decision about an abortion consult is labelled by what it says, as it
+ * would have been had Charlie written it).
+ */
+function labelledSensitive(text: string): boolean {
+  return labelOf({ text }).sensitivity === 'sensitive';
+}
+
+/** Blocks of a Markdown body that are sensitive by their label: a marked section whole, else the sensitive paragraph or list item. */
 export function markedBlocks(body: string): string[] {
   const out: string[] = [];
   const sections = sectionsOf(body);
   for (const section of sections) {
     const [heading = ''] = section.split('\n', 1);
-    if ((isHeading(heading) && sensitivityOf(heading) === 'sensitive') || markerOnly(section)) {
+    if ((isHeading(heading) && labelledSensitive(heading)) || markerOnly(section)) {
       out.push(section);
       continue;
     }
-    for (const block of blocksOf(section)) if (sensitivityOf(block) === 'sensitive') out.push(block);
+    for (const block of blocksOf(section)) if (labelledSensitive(block)) out.push(block);
   }
   return out;
 }
@@ -45,7 +54,7 @@ export function markedBlocks(body: string): string[] {
 /**
  * The layers as a model at `locality` may be given them, decided by label: for a hosted one,
  * a summary block, decision or quote labelled sensitive (its marker, written when it was made
- * from a sensitive message) is left out.
+ * from a sensitive message, or the rules on its words) is left out.
  */
 export function releasableLayers(layers: MemoryLayers, locality: 'local' | 'hosted'): MemoryLayers {
   if (locality === 'local') return layers;
@@ -53,8 +62,8 @@ export function releasableLayers(layers: MemoryLayers, locality: 'local' | 'host
   for (const block of markedBlocks(layers.summary)) summary = summary.replace(block, '[withheld: a part of the summary marked sensitive]');
   return {
     summary,
-    decisions: layers.decisions.filter((d) => sensitivityOf(d.text) !== 'sensitive'),
-    quotes: layers.quotes.filter((q) => sensitivityOf(q.text) !== 'sensitive'),
+    decisions: layers.decisions.filter((d) => !labelledSensitive(d.text)),
+    quotes: layers.quotes.filter((q) => !labelledSensitive(q.text)),
   };
 }
 
@@ -132,8 +141,8 @@ function layerRecords(layers: MemoryLayers, files: { summary: string; decisions:
   const out: SensitiveRecord[] = [];
   const add = (origin: string, text: string) => out.push({ origin, text, item: layerItem(origin, text, subject) });
   for (const block of markedBlocks(layers.summary)) add(files.summary, block);
-  for (const d of layers.decisions) if (sensitivityOf(d.text) === 'sensitive') add(files.decisions, d.text);
-  for (const q of layers.quotes) if (sensitivityOf(q.text) === 'sensitive') add(files.quotes, q.text);
+  for (const d of layers.decisions) if (labelledSensitive(d.text)) add(files.decisions, d.text);
+  for (const q of layers.quotes) if (labelledSensitive(q.text)) add(files.quotes, q.text);
   return out;
 }
 

@@ -36,6 +36,23 @@ export const SENSITIVE_WORDS: readonly SensitiveWord[] = [
   secret('api[ -]?keys?|access tokens?|secret keys?', 'API key', 'api-key', 'apikeys', 'access token', 'secret key'),
   secret('2fa codes?|recovery codes?|security codes?|one-time codes?|backup codes?', '2FA code', 'recovery codes', 'security code', 'one-time code', 'backup codes'),
   secret('(?:door|alarm|gate|garage|safe|lockbox) codes?|safe combination', 'door code', 'alarm code', 'gate code', 'garage code', 'safe combination'),
+  secret('(?:locker|padlock|bike lock|lock) combinations?|combination codes?', 'locker combination', 'padlock combination', 'bike lock combination', 'combination code'),
+  // what opens a wallet: a seed is everything it holds
+  secret('(?:seed|recovery|mnemonic|backup) phrases?|seed words|private keys?', 'seed phrase', 'recovery phrase', 'mnemonic phrase', 'seed words', 'private key'),
+  // identity numbers: with them someone can be someone else
+  secret(
+    "passport (?:numbers?|no\\.?)|national insurance (?:numbers?|no\\.?)|ni numbers?|social security (?:numbers?|no\\.?)|ssns?|tax (?:id|identification) numbers?|(?:driver'?s|driving) licen[cs]e (?:numbers?|no\\.?)|id card numbers?",
+    'passport number',
+    'passport no.',
+    'National Insurance number',
+    'NI number',
+    'social security number',
+    'SSN',
+    'tax ID number',
+    "driver's license number",
+    'driving licence number',
+    'ID card number',
+  ),
   // health
   phi('diagnos\\w*', 'diagnosis', 'diagnosed', 'diagnoses'),
   phi('allerg\\w*', 'allergy', 'allergic', 'allergies'),
@@ -58,6 +75,24 @@ export const SENSITIVE_WORDS: readonly SensitiveWord[] = [
   phi('cancers?|cancerous|tumou?rs?|leuka?emia|lymphoma|melanoma', 'cancer', 'cancerous', 'tumour', 'tumors', 'leukaemia', 'leukemia', 'lymphoma', 'melanoma'),
   phi('diabet(?:es|ic)|insulin|asthma(?:tic)?|epilep\\w*', 'diabetes', 'diabetic', 'insulin', 'asthma', 'asthmatic', 'epilepsy', 'epileptic'),
   phi('migraines?|blood pressure|symptoms?', 'migraine', 'migraines', 'blood pressure', 'symptoms'),
+  phi('anaphyla\\w*|epi-?pens?|auto-?injectors?|inhalers?|seizures?', 'anaphylaxis', 'anaphylactic', 'EpiPen', 'epi-pens', 'auto-injector', 'inhaler', 'seizures'),
+  phi(
+    'methadone|buprenorphine|suboxone|naloxone|opioids?|opiates?|overdos\\w*|antipsychotics?|antibiotics?|antihistamines?|painkillers?|sleeping pills|ssris?',
+    'methadone',
+    'buprenorphine',
+    'Suboxone',
+    'naloxone',
+    'opioids',
+    'opiate',
+    'overdose',
+    'overdosed',
+    'antipsychotic',
+    'antibiotics',
+    'antihistamine',
+    'painkillers',
+    'sleeping pills',
+    'SSRIs',
+  ),
   phi(
     'depression|depressive|antidepressants?|anxiety disorder|panic attacks?|bipolar|schizophreni\\w*',
     'depression',
@@ -147,6 +182,18 @@ export const SENSITIVE_WORDS: readonly SensitiveWord[] = [
     'criminal record',
   ),
   legal('lawsuits?|sued|suing|subpoena\\w*|plea deal|deport\\w*|asylum (?:claim|case|hearing)s?', 'lawsuit', 'sued', 'suing', 'subpoenaed', 'plea deal', 'deportation', 'asylum hearing'),
+  // someone's right to stay: a visa alone is a holiday's, its trouble is not
+  legal(
+    'undocumented|overst(?:ay|ayed|ays|aying) (?:\\w+ )?visas?|visa (?:overstays?|status|refus\\w*|revo\\w*)|immigration (?:status|hearings?|cases?|lawyers?|raids?|detention)|refugee status|illegal immigrants?',
+    'undocumented',
+    'overstayed his visa',
+    'overstaying a visa',
+    'visa status',
+    'visa refusal',
+    'immigration status',
+    'immigration hearing',
+    'refugee status',
+  ),
 ];
 
 /** One case-insensitive whole-word pattern per kind (null: the legal rows), in the table's order. */

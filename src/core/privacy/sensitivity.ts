@@ -110,7 +110,8 @@ const RULES: Rule[] = [
   { kind: 'credential', test: /\bPINs?\b|\bpin\s*(?:is|was|[:=#])?\s*\d{3,8}\b/ },
   { kind: 'credential', test: /\bthe code (?:for|to|of) the (?:door|gate|alarm|safe|garage|lock(?:box)?)\b/i },
   ...WORDS.filter((w) => w.kind === 'phi'),
-  { kind: 'phi', test: /\btakes? \d+\s?mg\b/i },
+  // a dose: milligrams and micrograms are medicine's (or a supplement's) units
+  { kind: 'phi', test: /\b\d+(?:[.,]\d+)?\s?(?:mg|mcg|µg)\b/i },
   ...WORDS.filter((w) => w.kind === 'financial'),
   // a money amount with a word that makes it someone's finances (a price alone is not)
   {

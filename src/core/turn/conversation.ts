@@ -34,24 +34,44 @@ export interface ConversationDeps extends AnswerDeps {
   newId: () => string;
   /** Where secrets typed in a message about a machine are kept (absent: they are only removed). */
   vault?: Vault | undefined;
-  /** Stored entries labelled sensitive in every place (for text whose place is not known, such as the web's Read aloud). */
-  labelledEverywhere?: () => Promise<LogEntry[]>;
+  /**
+   * The newest `limit` stored entries of every place (a project's archive; of the DMs, those labelled
+   * sensitive), for text whose place is not known.
+   */
+  storedEverywhere?: (limit: number) => Promise<LogEntry[]>;
   /** Asking in the moment: the mode, the ledger of answers, and how long a person has to answer. */
   consent: { mode: ConsentMode; ledger: ConsentLedger; timeoutMs: number };
 }
 
-/** How many stored entries of a place are read to find the label of a text (a reply read aloud). */
-const LABEL_LOOKBACK = 500;
+/**
+ * How many stored entries are read to find the entry a text is (a reply read aloud): the newest
+ * first, then wider, then the whole archive. There is no window at the end: a reply a year old is
+ * found, with the label it was stored with.
+ */
+const LABEL_LOOKBACK = [500, 5000, Number.MAX_SAFE_INTEGER] as const;
 const norm = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
 
-/** Whether `text` is part of (or holds) a stored entry labelled sensitive. */
-function partOfSensitive(text: string, entries: readonly LogEntry[]): boolean {
+/**
+ * What the stored entries say of `text`: `sensitive` when it is part of (or holds) an entry
+ * labelled sensitive, `stored` when it is part of an ordinary entry and no sensitive one was
+ * read, `unknown` when no entry holds it (its origin is not known).
+ */
+async function storedLabel(read: (limit: number) => Promise<LogEntry[]>, text: string): Promise<'sensitive' | 'stored' | 'unknown'> {
   const t = norm(text);
-  if (!t) return false;
-  return entries.some((e) => {
-    const stored = norm(e.text);
-    return stored.length > 0 && (stored.includes(t) || t.includes(stored)) && isSensitive(labelOf(e));
-  });
+  if (!t) return 'stored';
+  for (const limit of LABEL_LOOKBACK) {
+    const entries = await read(limit);
+    let found = false;
+    for (const e of entries) {
+      const s = norm(e.text);
+      if (!s) continue;
+      if ((s.includes(t) || t.includes(s)) && isSensitive(labelOf(e))) return 'sensitive';
+      if (s.includes(t)) found = true;
+    }
+    if (found) return 'stored';
+    if (entries.length < limit) break;
+  }
+  return 'unknown';
 }
 
 /**
@@ -314,14 +334,17 @@ export class Conversation implements ConversationApi {
    * Whether text for a hosted service other than the chat model (the online voice) must stay on
    * this machine, decided by labels: the rules call it sensitive, a tainted turn is running (in
    * `place`, or anywhere when it is not known), or it is part of a stored entry labelled
-   * sensitive (a reply whose turn drew on sensitive context: the label survives a restart).
+   * sensitive (a reply whose turn drew on sensitive context: the label survives a restart, and is
+   * found however old the entry is). Without a place, a text no stored entry holds stays here.
    * The line matcher stays as a second net.
    */
   async speechMustStayLocal(place: Place | null, text: string): Promise<boolean> {
     if (isSensitive(classifyText(text))) return true;
-    if (!place) return this.turns.tainted() || partOfSensitive(text, (await this.deps.labelledEverywhere?.()) ?? []);
+    // no place: a text of unknown origin (not a stored entry anywhere) stays here too
+    if (!place) return this.turns.tainted() || (await storedLabel((limit) => this.deps.storedEverywhere?.(limit) ?? Promise.resolve([]), text)) !== 'stored';
     const home = await this.deps.openHome(place);
-    if (this.turns.tainted(home.key) || partOfSensitive(text, await home.recent(LABEL_LOOKBACK))) return true;
+    // in a place, a text not stored yet is a running turn's sentence (a spoken reply): its turn's taint decides
+    if (this.turns.tainted(home.key) || (await storedLabel((limit) => home.recent(limit), text)) === 'sensitive') return true;
     return (await this.deps.egress.scrubText(egressScope(home), text)) !== text;
   }
 

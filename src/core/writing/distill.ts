@@ -32,7 +32,7 @@ import { graphInstructions, graphReply, replyJsonSchema, pageMapText, toGraphWri
 import { parseToolArguments } from '../turn/tool-args.js';
 import { shapeText } from './json-shape.js';
 import { CharlieError, ModelError } from '../errors.js';
-import { formatSensitivity, isSensitive, labelOf, markedSensitivity, strictest, type SensitivityValue } from '../privacy/sensitivity.js';
+import { classifyText, formatSensitivity, isSensitive, labelOf, markedSensitivity, strictest, type SensitivityValue } from '../privacy/sensitivity.js';
 
 export class DistillError extends CharlieError {}
 
@@ -222,7 +222,9 @@ export function mergeLayers(current: MemoryLayers, reply: DistillReply, entries:
     if (!entry) dropped.push(`decisions[${String(i)}]: cites message ${String(d.message)}, which is not in this batch of ${String(entries.length)}`);
     if (!entry || seen.has(norm(d.text))) continue;
     seen.add(norm(d.text));
-    decisions.push({ date: entry.time.slice(0, 10), text: carryLabel(d.text.trim(), [entry]), source: entry.source });
+    // a decision is the model's reading of the whole batch, whichever message it cites (a model may cite the
+    // harmless neighbour of the sensitive message it restates): it carries the batch's strictest label and its own words'
+    decisions.push({ date: entry.time.slice(0, 10), text: carryLabel(d.text.trim(), entries, classifyText(d.text)), source: entry.source });
   }
   const quotes: Quote[] = [...current.quotes];
   const quoted = new Set(quotes.map((q) => norm(q.text)));

@@ -178,7 +178,8 @@ export function toGraphWrite(items: GraphItems, entries: readonly LogEntry[], sp
     if ('message' in l.evidence) {
       const said = entries[l.evidence.message - 1];
       if (!said || said.role !== 'user' || !` ${norm(said.text)} `.includes(` ${norm(l.evidence.quote)} `)) {
-        drop(raw, `link refused: message ${l.evidence.message} does not say "${l.evidence.quote.slice(0, 80)}"`);
+        // by position, never by its words: the reason is logged, and the quote may restate a private message
+        drop(raw, `link refused: message ${l.evidence.message} does not say what the link quotes`);
         continue;
       }
       links.push({ ...base, evidence: { kind: 'message', source: said.source } });

@@ -20,6 +20,8 @@ import { whyText } from '../../core/inspector/why.js';
 import { projectOrigin } from '../../core/project-origin.js';
 import { errorMessage } from '../../util/error-text.js';
 import { labelText, parseSensitivity } from '../../core/privacy/sensitivity.js';
+import { MACHINES_FOLDER, machineSummary, parseMachinePage, summaryLine } from '../../core/machines/machine-page.js';
+import { NOBODY_SAID_IT } from '../../core/writing/outside-facts.js';
 
 export interface MemoryServerOptions {
   assistant: Pick<AssistantApi, 'conversation' | 'memory' | 'projects'>;
@@ -42,7 +44,7 @@ export function createMemoryServer(o: MemoryServerOptions): McpServer {
     { name: 'charlie-memory', version: o.version },
     {
       instructions:
-        'The household memory kept by Charlie: plain Markdown pages with typed records and provenance. Read with search, read_page, follow_links, list_pages, why and records; propose new facts with propose_fact (a person or the memory gate decides).',
+        'The household memory kept by Charlie: plain Markdown pages with typed records and provenance. Read with search, read_page, follow_links, list_pages, list_machines, why and records; propose new facts with propose_fact (a person or the memory gate decides).',
     },
   );
   const hosted = o.locality === 'hosted';
@@ -125,6 +127,41 @@ export function createMemoryServer(o: MemoryServerOptions): McpServer {
         .filter((n) => !hidden.has(n.path) && visible(undefined, n.title))
         .filter((n) => !args.category || n.path.toLowerCase().startsWith(`${args.category.toLowerCase().replace(/\/$/, '')}/`));
       return out(place, notes.length ? notes.map((n) => `${n.path} — ${n.title}`).join('\n') : 'no pages');
+    }),
+  );
+
+  server.registerTool(
+    'list_machines',
+    {
+      description:
+        'The machines Charlie knows over SSH (its Machines/ pages): name, logins (user@host:port), pinned host-key fingerprint and the day of the last recorded connection. Never a password, key or vault handle.',
+      inputSchema: { project },
+      annotations: READ,
+    },
+    inProject(async (_args, place) => {
+      const hidden = await sensitivePages(place);
+      const pages = (await o.assistant.memory.listNotes(place)).filter((n) => n.path.startsWith(`${MACHINES_FOLDER}/`) && !hidden.has(n.path) && visible(undefined, n.title));
+      const records = (await o.assistant.memory.records(place)).filter((r) => visible(r.sensitivity, r.statement));
+      const lines: string[] = [];
+      for (const p of pages) {
+        const note = await o.assistant.memory.readNote(place, p.path, 'view');
+        if (!note || !visible(note.sensitivity)) continue;
+        // a line labelled sensitive (its marker, or what the rules say of it) is not read, as read_page leaves it out
+        const body = note.body
+          .split('\n')
+          .filter((l) => visible(undefined, l))
+          .join('\n');
+        const info = parseMachinePage(note.title, note.path, body);
+        lines.push(
+          summaryLine(
+            machineSummary(
+              info,
+              records.filter((r) => r.page === note.path),
+            ),
+          ),
+        );
+      }
+      return out(place, lines.length ? lines.join('\n') : 'no machine is known in this project');
     }),
   );
 
@@ -218,6 +255,8 @@ export function createMemoryServer(o: MemoryServerOptions): McpServer {
         source: `mcp:${o.clientName}`,
         by: `mcp:${o.clientName}`,
       });
+      // a hosted client is not told whether someone said it: the answer would confirm a guessed sentence of a private message
+      if (hosted && (result.kind !== 'refused' || result.reason === NOBODY_SAID_IT)) return { content: [{ type: 'text', text: HOSTED_PROPOSAL }] };
       if (result.kind === 'refused') return { isError: true, content: [{ type: 'text', text: result.reason }] };
       const who =
         result.reviewer === 'memory-lane'
@@ -229,3 +268,6 @@ export function createMemoryServer(o: MemoryServerOptions): McpServer {
 
   return server;
 }
+
+/** What a hosted client hears of any proposal a person's message could back, filed or not. */
+export const HOSTED_PROPOSAL = 'received: Charlie files it as a candidate only if a person in this project said it, and does not tell a hosted client whether they did; nothing was written to a page.';

@@ -142,7 +142,9 @@ export class Wiki implements KnowledgeGraph, CuratedPages {
         logged.push({ action: created ? 'created' : 'updated', path: plan.path, source: write.origin });
         events.push(...result.events.map((e) => (e.action === 'added' ? { ...e, detail: `by ${write.origin}; ${e.detail ?? ''}` } : e)));
       }
-      for (const r of report.refused) this.o.logger.info({ project, item: r.item, reason: r.reason }, 'graph item not written');
+      // what was refused is memory text (a fact, a page's name): counted at info, shown only at debug, as docs/privacy.md promises
+      if (report.refused.length) this.o.logger.info({ project, refused: report.refused.length }, 'graph items not written');
+      for (const r of report.refused) this.o.logger.debug({ project, item: r.item, reason: r.reason }, 'graph item not written');
       if (logged.length) {
         await this.files.log(project, [...logged, ...events.map(recordLogLine)]);
         await this.files.regenerateIndex(project);

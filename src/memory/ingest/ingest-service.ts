@@ -40,6 +40,8 @@ export interface IngestServiceOptions {
 export class IngestService {
   private readonly inbox: Inbox;
   private readonly running = new Map<string, Promise<FinalResult[]>>();
+  /** Each source's last outcome that was not `unchanged`, by `project\nsource`: a file added while another scan ran is read by that scan. */
+  private readonly lastRead = new Map<string, FinalResult>();
 
   constructor(private readonly o: IngestServiceOptions) {
     this.inbox = new Inbox({
@@ -98,7 +100,11 @@ export class IngestService {
         // let other projects' scans (and turns) run between rounds
         await new Promise((resolve) => setImmediate(resolve));
       }
-      for (const r of final.values()) if (r.outcome !== 'unchanged') logger.info({ project, ...r }, 'inbox source');
+      for (const r of final.values())
+        if (r.outcome !== 'unchanged') {
+          logger.info({ project, ...r }, 'inbox source');
+          this.lastRead.set(`${project}\n${r.source}`, r);
+        }
       return [...final.values()];
     };
     const run = rounds().finally(() => this.running.delete(project));
@@ -126,10 +132,15 @@ export class IngestService {
     }
     const full = resolveInside(dir, file);
     // bytes as they came (an e-mail need not be UTF-8); `wx` never replaces a file
-    if ((await fileVersion(full)) === ABSENT) await writeFile(full, bytes, { flag: 'wx' });
+    const isNew = (await fileVersion(full)) === ABSENT;
+    if (isNew) await writeFile(full, bytes, { flag: 'wx' });
     const results = await this.scan(project);
+    const found = results.find((r) => r.source === `${INBOX_DIR}/${file}`);
+    // a scan already going (another file added, the folder watcher) read the new file first: its outcome is this one's
+    const readBefore = found?.outcome === 'unchanged' && isNew ? this.lastRead.get(`${project}\n${found.source}`) : undefined;
     return (
-      results.find((r) => r.source === `${INBOX_DIR}/${file}`) ?? {
+      readBefore ??
+      found ?? {
         source: `${INBOX_DIR}/${file}`,
         outcome: 'failed',
         items: 0,

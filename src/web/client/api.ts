@@ -17,7 +17,8 @@ export interface Me {
   /** Charlie's version (package.json). */
   version: string;
   acceptsImages: boolean;
-  speech: { stt: boolean; tts: boolean };
+  /** `sttReason`: why push-to-talk cannot work here (the server checked: a speech model not installed …). */
+  speech: { stt: boolean; sttReason?: string; tts: boolean };
   /** The owner sees one line per MCP tool server (state, tool count or error). */
   toolServers?: string[];
 }

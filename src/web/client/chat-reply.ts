@@ -241,7 +241,9 @@ export class Reply {
     if (this.content) this.actions.append(copyButton('Copy reply', () => this.content));
     if (!failed) this.actions.append(h('button', { type: 'button', class: 'small regenerate', onclick: () => this.act.again(this) }, 'Regenerate'));
     if (this.me.speech.tts && this.content) {
-      this.actions.append(h('button', { class: 'small', type: 'button', onclick: () => void speak(this.content).catch((e: unknown) => toast(String(e), 'error')) }, icon('speaker'), ' Read aloud'));
+      this.actions.append(
+        h('button', { class: 'small', type: 'button', onclick: () => void speak(this.content, this.project).catch((e: unknown) => toast(String(e), 'error')) }, icon('speaker'), ' Read aloud'),
+      );
     }
   }
 }

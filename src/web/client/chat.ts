@@ -15,6 +15,7 @@ import { clientFailure } from './failure-words.js';
 import { askToNotify, notifyReply } from './notify.js';
 import { projectActions } from './project-menu.js';
 import { clear, h, icon, toast } from './dom.js';
+import { fileIntake } from './chat-files.js';
 import { startRecording, toWav16k, transcribe, type Recording } from './voice.js';
 
 function userBubble(entry: Pick<ChatEntry, 'speaker' | 'text' | 'source'>): HTMLElement {
@@ -29,10 +30,17 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
   const attached = h('div', { class: 'attached' });
   const file = h('input', { type: 'file', accept: 'image/png,image/jpeg,image/webp,image/gif', class: 'visually-hidden', id: 'image-file', multiple: true });
   const send = h('button', { type: 'submit', class: 'primary send' }, 'Send');
+  const intake = fileIntake(project, list, () => scroll(true));
   const stop = h('button', { type: 'button', class: 'stop', hidden: true, title: 'Stop the reply (Esc)' }, 'Stop');
   const mic = h(
     'button',
-    { type: 'button', class: 'icon', 'aria-label': 'Push to talk', title: me.speech.stt ? 'Push to talk' : 'Speech-to-text is not set up', disabled: !me.speech.stt },
+    {
+      type: 'button',
+      class: 'icon',
+      'aria-label': me.speech.stt ? 'Push to talk' : `Push to talk: ${me.speech.sttReason ?? 'not available'}`,
+      title: me.speech.stt ? 'Push to talk' : (me.speech.sttReason ?? 'Speech-to-text is not available'),
+      disabled: !me.speech.stt,
+    },
     icon('mic'),
   );
   const form = h(
@@ -44,6 +52,7 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
       { class: 'row' },
       h('label', { for: 'image-file', class: 'icon button', title: 'Attach an image' }, icon('image'), h('span', { class: 'visually-hidden' }, 'Attach an image')),
       file,
+      intake.button,
       input,
       mic,
       send,
@@ -307,6 +316,8 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
     void follow(() => resumeTurn(turn, 0), live);
   }
 
+  intake.listen(list);
+  intake.listen(form);
   onlyLastEdits();
   if (!focus) input.focus();
   else if (!show(focus)) pick(focus);

@@ -1,9 +1,10 @@
 /**
  * The Settings page. The owner's: which model does each job and where it runs, voice, embedder,
  * the doctor's last model check (read-only); then "Run checks" and each project's style and
- * response mode (settings-checks.ts), and sync across devices (settings-sync.ts). Everyone's: the
+ * response mode (settings-checks.ts), and sync across devices (settings-sync.ts). Everyone's: what
+ * is in use now, which the owner changes without a restart (settings-live.ts), the
  * machines of the project picked in the side menu (settings-machines.ts) and what they let go to
- * hosted services (settings-privacy.ts) — a member sees only those two.
+ * hosted services (settings-privacy.ts) — a member sees only those three.
  */
 import { api, type Me } from './api.js';
 import { clear, h } from './dom.js';
@@ -11,6 +12,7 @@ import { editableSettings } from './settings-checks.js';
 import { machinesSection } from './settings-machines.js';
 import { privacySection } from './settings-privacy.js';
 import { syncSection } from './settings-sync.js';
+import { liveSection } from './settings-live.js';
 
 /** Which project's machines to show: the one the side menu has picked. */
 interface SettingsPlace {
@@ -21,15 +23,27 @@ interface SettingsPlace {
 
 export async function renderSettings(main: HTMLElement, me: Me, at: SettingsPlace): Promise<void> {
   if (me.kind !== 'owner') {
-    const [machines, privacy] = await Promise.all([machinesSection(me, at.project, at.title, at.isPrivate), privacySection()]);
-    clear(main, h('header', { class: 'view-head' }, h('h1', {}, 'Settings')), machines, privacy);
+    const [live, machines, privacy] = await Promise.all([liveSection(false, () => {}), machinesSection(me, at.project, at.title, at.isPrivate), privacySection()]);
+    clear(main, h('header', { class: 'view-head' }, h('h1', {}, 'Settings')), live, machines, privacy);
     return;
   }
-  const [view, editable, machines, sync, privacy] = await Promise.all([api.settings(), editableSettings(), machinesSection(me, at.project, at.title, at.isPrivate), syncSection(), privacySection()]);
+  const redraw = () => void renderSettings(main, me, at);
+  const [view, live, editable, machines, sync, privacy] = await Promise.all([
+    api.settings(),
+    liveSection(true, redraw),
+    editableSettings(),
+    machinesSection(me, at.project, at.title, at.isPrivate),
+    syncSection(),
+    privacySection(),
+  ]);
   clear(
     main,
     h('header', { class: 'view-head' }, h('h1', {}, 'Settings')),
-    h('p', { class: 'meta' }, 'What Charlie uses for each job, and whether it runs on your own machines. To change it, edit .env and restart Charlie.'),
+    h(
+      'p',
+      { class: 'meta' },
+      'What Charlie uses for each job, and whether it runs on your own machines. The model server and the voice change under Change below; the rest in .env (then restart Charlie).',
+    ),
     h(
       'table',
       { class: 'settings' },
@@ -56,6 +70,7 @@ export async function renderSettings(main: HTMLElement, me: Me, at: SettingsPlac
     ),
     h('h2', {}, 'Last model check'),
     h('p', {}, view.doctor),
+    live,
     ...editable,
     machines,
     sync,

@@ -49,8 +49,9 @@ export async function transcribe(wav: Blob): Promise<string> {
   return data.text ?? '';
 }
 
-export async function speak(text: string): Promise<void> {
-  const res = await fetch('/api/speech', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text }), credentials: 'same-origin' });
+/** Speaks a text of the chat `project` (its stored label decides whether an online voice may). */
+export async function speak(text: string, project: string): Promise<void> {
+  const res = await fetch('/api/speech', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text, project }), credentials: 'same-origin' });
   if (!res.ok) throw new Error(`text-to-speech failed (${res.status})`);
   const url = URL.createObjectURL(await res.blob());
   const audio = new Audio(url);

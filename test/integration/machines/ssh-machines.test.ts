@@ -26,6 +26,7 @@ import { suiteTempDir } from '../../support/temp-dir.js';
 import { sshdMissing, startSshd, type TestSshd } from '../../support/sshd.js';
 import { machinesCommand } from '../../../src/core/machines/machine-book.js';
 import { askerFor } from '../../../src/core/time/reminder-desk.js';
+import { callEveryMemoryTool } from '../../support/memory-client.js';
 
 const missing = sshdMissing();
 const place: Place = { kind: 'project', origin: { name: 'home', key: 'discord:1:2' } };
@@ -118,9 +119,15 @@ describe.skipIf(missing)(`machines over SSH against a real sshd${missing ? ` (sk
     expect(page).toMatch(/OS: .*Linux/);
     expect(page).toContain('https://discord.com/channels/1/2/'); // provenance: the message
     expect(readFileSync(join(dir, 'data', 'known_hosts'), 'utf8')).toContain(`[127.0.0.1]:${sshd.port} ssh-ed25519 ${sshd.fingerprint}`);
+    // who uses it: a labelled link both ways, on the machine's page and on the person's own page
+    expect(page).toMatch(/\[\[Users\/Alice\/USER\]\] \(used by\)/);
+    const alice = readFileSync(join(dir, 'projects', out.project, 'notes', 'Users', 'Alice', 'USER.md'), 'utf8');
+    expect(alice).toMatch(/\[\[Machines\/NAS\]\] \(uses\)/);
   }, 60_000);
 
   it('second contact with no hint: host, user and credential come from the page', async () => {
+    // a day later: the connection restates the host-key record, the machine's last contact
+    clock.advance(24 * 3600_000);
     steps = [call('ssh_run', { machine: 'NAS', command: 'df -h' })];
     const out = await turn("check the NAS's disks");
     expect(out.reply).toContain('`df -h` on NAS exited with 0');
@@ -211,6 +218,18 @@ describe.skipIf(missing)(`machines over SSH against a real sshd${missing ? ` (sk
     expect(page.reply).toMatch(/OS: .*Linux/);
     expect(page.reply).toContain('Disks:');
     expect(events.filter((e) => e.type === 'tool_call' && e.name.startsWith('ssh_')).length).toBe(calls);
+  }, 60_000);
+
+  it("the MCP server's list_machines gives name, login, host key and last contact, and no secret or handle", async () => {
+    const project = readdirSync(join(dir, 'projects'))[0] ?? '';
+    const { tools, outputs } = await callEveryMemoryTool(app, { list_machines: [{ project }] }, 'hosted');
+    expect(tools).toContain('list_machines');
+    const listed = outputs.join('\n');
+    shown.push(listed);
+    expect(listed).toContain(`NAS (notes/Machines/NAS.md) · ${sshd.user}@127.0.0.1:${sshd.port} · host key ssh-ed25519 `);
+    expect(listed).toContain('last contact 2026-12-05');
+    expect(listed).toContain('Pi (notes/Machines/Pi.md)');
+    expect(listed).not.toContain('vault:');
   }, 60_000);
 
   it("/machines lists every machine and login with the asker's badge; revoke deletes the vault entry and marks the page; forget tombstones it", async () => {
