@@ -40,7 +40,7 @@ try {
   const size = (await stat(file)).size;
   const baseline = process.resourceUsage().maxRSS;
   const wiki = new Wiki({ projectsDir: root, clock: systemClock, logger: silentLogger });
-  const inbox = new Inbox({ projectsDir: root, wiki, logger: silentLogger });
+  const inbox = new Inbox({ projectsDir: root, log: wiki, logger: silentLogger });
   let items = 0;
   let batches = 0;
   let rounds = 0;

@@ -32,7 +32,7 @@ if (command === 'check') {
     process.exitCode = 2;
   } else {
     const wiki = new Wiki({ projectsDir: config.projectsDir, clock: systemClock, logger: silentLogger });
-    const pages = new FileReflectionPages({ projectsDir: config.projectsDir, dataDir: config.dataDir, wiki, clock: systemClock, logger: silentLogger });
+    const pages = new FileReflectionPages({ projectsDir: config.projectsDir, dataDir: config.dataDir, pages: wiki, clock: systemClock, logger: silentLogger });
     if (!page) {
       const versions = await pages.versions(project);
       out(versions.length ? versions.map((v) => `${v.page.replace(/\.md$/, '')}  ${v.version}  ${v.file}`).join('\n') : 'no earlier page versions are kept');

@@ -44,7 +44,7 @@ import { ReminderDesk } from './core/time/reminder-desk.js';
 import { keepInternalJob } from './core/time/internal-jobs.js';
 import { isTerminalPlace, OutboxRouter } from './time/outbox-router.js';
 import { startTicker } from './time/ticker.js';
-import { TerminalOutbox } from './terminal/time.js';
+import { TerminalOutbox } from './terminal/outbox.js';
 import { CalendarDesk } from './core/time/calendar.js';
 import { CalendarConnectorImpl } from './time/calendar/connector.js';
 import { calendarRecords } from './time/calendar-records.js';
@@ -109,10 +109,10 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
   });
   // hand edits: the index follows, links follow renamed or deleted pages, _index.md is regenerated
   // and files put into a project's inbox/ are ingested through the memory lane
-  const reflectionPages = new FileReflectionPages({ projectsDir: config.projectsDir, dataDir: config.dataDir, wiki: graph, clock, logger: logger.child({ component: 'reflection' }) });
+  const reflectionPages = new FileReflectionPages({ projectsDir: config.projectsDir, dataDir: config.dataDir, pages: graph, clock, logger: logger.child({ component: 'reflection' }) });
   const ingest = new IngestService({
     projectsDir: config.projectsDir,
-    wiki: graph,
+    graph,
     recall: retrieval.recall,
     memoryModel,
     clock,

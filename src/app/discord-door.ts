@@ -33,7 +33,7 @@ export async function startDiscordDoor({ config, app, logger, web, speech, model
     import('../voice/sessions.js'),
     import('../voice/settings.js'),
     import('../discord/announce.js'),
-    import('../discord/time-post.js'),
+    import('../discord/outbox.js'),
     import('../speech/turn/create.js'),
   ]);
   logger.info(`model: ${model.describe}`);

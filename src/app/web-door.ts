@@ -20,7 +20,7 @@ import { isWebPlace } from '../time/outbox-router.js';
 import { settingsView } from '../web/settings.js';
 import { webChecks } from '../web/run-checks.js';
 import type { WebServer } from '../web/server.js';
-import type { FileIntake } from '../web/api-files.js';
+import type { FileIntake } from '../web/web-deps.js';
 import { safeUserName } from './startup.js';
 import { tightenFolder } from '../storage/private-files.js';
 import { dirname, join } from 'node:path';
@@ -48,7 +48,7 @@ export async function startWebApp(
   const [{ startWeb }, { WebAuth }, { WebTimeOutbox }, { MemberBook }] = await Promise.all([
     import('../web/server.js'),
     import('../web/auth.js'),
-    import('../web/time-outbox.js'),
+    import('../web/outbox.js'),
     import('../web/members.js'),
   ]);
   const webTime = app.time ? { desk: app.time.reminders, outbox: new WebTimeOutbox() } : undefined;
@@ -70,8 +70,6 @@ export async function startWebApp(
   const web = await startWeb(
     {
       assistant: app.assistant,
-      projects: app.store,
-      privateHistory: (userId, limit) => app.privateStore.recentMessages(userId, limit),
       auth: new WebAuth({ ownerToken: config.WEB_TOKEN, ownerName: safeUserName(), tokenFile: files.webToken, secretFile: files.webSecret, sessionDays: config.WEB_SESSION_DAYS }),
       logger: logger.child({ component: 'web' }),
       assistantName: config.ASSISTANT_NAME,
@@ -131,7 +129,7 @@ function speakerOf(
 
 /** Charlie's memory as an MCP server: for `npm run mcp` and the web app's /api/mcp. */
 export function memoryServerOptions(config: Config, app: Pick<App, 'assistant' | 'store'>, clientName: string): MemoryServerOptions {
-  return { assistant: app.assistant, projects: app.store, locality: config.MCP_SERVER_LOCALITY, defaultProject: config.MCP_SERVER_PROJECT, version: charlieVersion(), clientName };
+  return { assistant: app.assistant, locality: config.MCP_SERVER_LOCALITY, defaultProject: config.MCP_SERVER_PROJECT, version: charlieVersion(), clientName };
 }
 
 /** One line per MCP tool server and per problem in its config (for /help and the web settings). */

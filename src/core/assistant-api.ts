@@ -3,7 +3,7 @@
  * by `Assistant` in assistant.ts; front doors receive the slices they need as a parameter.
  */
 import type { Candidate } from './records/candidates.js';
-import type { ReviewChoice, ReviewPair, FileProblem, MemoryLayers, NoteSummary, Note, ProjectConfig, PageLinks, RecallHit, RecordView, LogEntry } from './ports/index.js';
+import type { ReviewChoice, ReviewPair, FileProblem, LogEntry, MemoryLayers, NoteSummary, Note, ProjectConfig, ProjectOrigin, PageLinks, RecallHit, RecordView } from './ports/index.js';
 import type { TurnEndReason, TurnEventListener } from './turn/events.js';
 import type { ModelLane } from './lanes.js';
 import type { PageVersion, ReflectionReport, RestoreOutcome } from './reflection/reflection.js';
@@ -172,6 +172,25 @@ export interface PrivateApi {
   forgetPrivate(place: Place, target: PrivateForgetTarget): Promise<PrivateForgetOutcome>;
   /** Deletes every row of the asking user's private memory. */
   wipePrivate(place: Place): Promise<boolean>;
+  /** The last `limit` messages of a person's own private conversation, newest last (private.db). */
+  recentMessages(userId: string, limit: number): LogEntry[];
+}
+
+/**
+ * The Markdown projects a front door lists and opens by name (the web app's sidebar and pages,
+ * the MCP server's `project` argument): the project store, read as the assistant reads it.
+ */
+export interface ProjectsApi {
+  listProjects(): Promise<ProjectConfig[]>;
+  getProject(slug: string): Promise<{ config: ProjectConfig; problems: FileProblem[] } | null>;
+  ensureProject(origin: ProjectOrigin): Promise<ProjectConfig>;
+  /** Renames (display name only: the folder stays) or archives / unarchives a project. */
+  relabelProject(slug: string, change: { name?: string; archived?: boolean }): Promise<ProjectConfig>;
+  readPage(slug: string, page: string): Promise<string | null>;
+  listNotes(slug: string): Promise<NoteSummary[]>;
+  /** A note page parsed (throws when its front matter does not parse). */
+  readNote(slug: string, path: string): Promise<Note | null>;
+  recentLog(slug: string, limit: number): Promise<LogEntry[]>;
 }
 
 /** Asking in the moment (core/privacy/consent.ts): which way is on, and each person's ledger of answers. */
@@ -194,6 +213,7 @@ export interface AssistantApi {
   readonly memory: MemoryApi;
   readonly private: PrivateApi;
   readonly privacy: PrivacyApi;
+  readonly projects: ProjectsApi;
   /** Which model does which job (chat, memory) and whether each is local. */
   lanes(): ModelLane[];
   /** Waits for background work (distillation) to settle; for shutdown and tests. */

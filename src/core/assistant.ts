@@ -4,7 +4,7 @@
  * memory (private-memory.ts), over one memory writer (memory-writer.ts). It resolves a place
  * into a `Home` (home.ts); front doors take only the slices they use (assistant-api.ts).
  */
-import type { AssistantApi } from './assistant-api.js';
+import type { AssistantApi, ProjectsApi } from './assistant-api.js';
 import type { Place } from './place.js';
 import { Conversation } from './turn/conversation.js';
 import { EgressGuard } from './privacy/egress.js';
@@ -13,7 +13,7 @@ import { MemoryInspector } from './inspector/inspector.js';
 import { modelLanes, type ModelLane } from './lanes.js';
 import { MemoryWriter } from './writing/memory-writer.js';
 import { PlaceSettings } from './place-settings.js';
-import type { ChatModel, Clock, LocalChatModel, Logger, Recall, LogEntry } from './ports/index.js';
+import type { ChatModel, Clock, LocalChatModel, Logger, ProjectStore, Recall, LogEntry } from './ports/index.js';
 import { PrivateMemory } from './private/private-memory.js';
 import type { Reflection } from './reflection/reflection.js';
 import { sensitiveRecords } from './privacy/sensitive-records.js';
@@ -81,6 +81,7 @@ export class Assistant implements AssistantApi {
   readonly memory: MemoryInspector;
   readonly private: PrivateMemory;
   readonly privacy: ConsentDesk;
+  readonly projects: ProjectsApi;
   private readonly writer: MemoryWriter;
   private readonly deviceCursor: DeviceCursor | undefined;
   private counter = 0;
@@ -119,6 +120,7 @@ export class Assistant implements AssistantApi {
     this.memory = new MemoryInspector({ clock, logger, writer: this.writer, openHome: open });
     this.private = new PrivateMemory({ store: deps.privateStore, clock, logger, idle: () => this.idle() });
     this.privacy = new ConsentDesk(deps.consent.mode, deps.consent.ledger, () => clock.now());
+    this.projects = projectsOf(deps.store);
   }
 
   private home(place: Place, recall: Recall = this.deps.recall): Promise<Home> {
@@ -148,4 +150,18 @@ export class Assistant implements AssistantApi {
     await this.writer.idle();
     await this.deps.reflection.idle();
   }
+}
+
+/** The projects slice: the store's project and page reads, and nothing else of it. */
+function projectsOf(store: ProjectStore): ProjectsApi {
+  return {
+    listProjects: () => store.listProjects(),
+    getProject: (slug) => store.getProject(slug),
+    ensureProject: (origin) => store.ensureProject(origin),
+    relabelProject: (slug, change) => store.relabelProject(slug, change),
+    readPage: (slug, page) => store.readPage(slug, page),
+    listNotes: (slug) => store.listNotes(slug),
+    readNote: (slug, path) => store.readNote(slug, path),
+    recentLog: (slug, limit) => store.recentLog(slug, limit),
+  };
 }

@@ -10,6 +10,7 @@ import { explainWhy, privateWhy, type WhyAnswer } from './inspector/why.js';
 import type { ForgetOutcome, ForgetTarget } from './inspector/tombstones.js';
 import type { PageVersion, ReflectionReport, RestoreOutcome } from './reflection/reflection.js';
 import type { KnowledgeGraph, PageLinks, PrivateRecords, ProjectStore, RecordView } from './ports/index.js';
+import { entryHeadings } from './records/line-syntax.js';
 
 /** Which place a home is: the folder of a project, or the user of a private conversation. */
 export type HomeId = { kind: 'project'; slug: string } | { kind: 'private'; userId: string };
@@ -110,7 +111,7 @@ async function storeForgettable(store: ProjectStore, slug: string): Promise<{ la
   for (const n of await store.listNotes(slug)) {
     items.push({ label: `note ${n.path}`, target: { kind: 'note', path: n.path } });
     const note = await store.readNote(slug, n.path).catch(() => null);
-    const entries = note ? [...note.body.matchAll(/^###\s+(.*)$/gm)].map((m) => m[1] ?? '') : [];
+    const entries = note ? entryHeadings(note.body) : [];
     entries.forEach((heading, i) => items.push({ label: `entry ${i + 1} (${heading}) of ${n.path}`, target: { kind: 'entry', path: n.path, entry: i + 1 } }));
   }
   return items;

@@ -5,7 +5,7 @@
  * `commands/memory-why.ts` (prefix `why`), in the channel's own project.
  */
 import { ButtonStyle, ComponentType } from 'discord.js';
-import { RECORD_ID } from '../core/inspector/why.js';
+import { RECORD_ID } from '../core/records/line-syntax.js';
 import type { ButtonRow } from './note-board.js';
 
 export const WHY_PREFIX = 'why';

@@ -27,13 +27,16 @@
  */
 import type { LogEntry } from '../core/ports/index.js';
 import { formatSensitivity, labelOf, parseSensitivity } from '../core/privacy/sensitivity.js';
+import { fieldValues, isFieldOnlyLine } from '../core/records/line-syntax.js';
 
 const HEADER_START = /^### (\d\d:\d\d:\d\d) · /;
 const LINK = ' · [↗](';
 const ESCAPED_HEADER = /^(\\*)### \d\d:\d\d:\d\d · /;
 
-/** The last line of a labelled entry. */
-const LABEL_LINE = /^\s*\[sensitivity::\s*([^\]]*)\]\s*$/i;
+/** The label of an entry whose last line is one (`[sensitivity:: …]` alone on it), else null. */
+function labelLine(line: string): string | null {
+  return isFieldOnlyLine(line, 'sensitivity') ? (fieldValues(line, 'sensitivity')[0] ?? '') : null;
+}
 
 export const LOG_FILE = /^(\d{4}-\d{2}-\d{2})\.md$/;
 
@@ -163,9 +166,9 @@ export function parseLog(content: string, date: string, baseOffset = 0, firstLin
     let last = body.length;
     while (last > first && body[last - 1]?.trim() === '') last--;
     while (first < last && body[first]?.trim() === '') first++;
-    const label = last > first ? LABEL_LINE.exec(body[last - 1] ?? '') : null;
-    const value = label ? (parseSensitivity(label[1]) ?? { sensitivity: 'sensitive' as const }) : null;
-    if (label) last--;
+    const label = last > first ? labelLine(body[last - 1] ?? '') : null;
+    const value = label !== null ? (parseSensitivity(label) ?? { sensitivity: 'sensitive' as const }) : null;
+    if (label !== null) last--;
     while (last > first && body[last - 1]?.trim() === '') last--;
     entries.push({ ...rest, text: body.slice(first, last).map(unescapeLine).join('\n'), ...(value ? { sensitivity: value.sensitivity, ...(value.kind ? { kind: value.kind } : {}) } : {}) });
     current = null;

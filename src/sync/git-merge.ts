@@ -5,11 +5,12 @@
  * Then `apply` moves the projects folder to the new commit touching only the files that differ,
  * and is idempotent, so a sync killed halfway finishes by running it again (the apply journal).
  */
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { mergeFile } from '../core/sync/merge-file.js';
 import type { MemoryGrammar, MergeReview } from '../core/ports/index.js';
 import type { Git } from './git.js';
+import { writeFileReplacing } from '../files/atomic-write.js';
 
 const ZERO = '0000000000000000000000000000000000000000';
 
@@ -82,9 +83,7 @@ export async function apply(git: Git, workTree: string, from: string | null, to:
     if (text === null) await rm(full, { force: true });
     else if ((await readFile(full, 'utf8').catch(() => null)) !== text) {
       await mkdir(dirname(full), { recursive: true });
-      const tmp = `${full}.sync-${String(process.pid)}.tmp`;
-      await writeFile(tmp, text);
-      await rename(tmp, full);
+      await writeFileReplacing(full, text);
     }
   }
   await git(['reset', '-q', to]);

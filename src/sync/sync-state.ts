@@ -4,10 +4,11 @@
  * holds (a lock whose process is gone is stale and taken over), and the apply journal that lets a
  * sync cut off while updating the projects folder finish on the next run.
  */
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { SyncError } from '../core/errors.js';
+import { writeFileReplacing } from '../files/atomic-write.js';
 
 const stateSchema = z.object({
   lastSync: z.string().default(''),
@@ -33,10 +34,8 @@ async function readJson<T>(file: string, schema: z.ZodType<T>): Promise<T | null
   }
 }
 
-async function writeJson(file: string, value: unknown): Promise<void> {
-  const tmp = `${file}.${String(process.pid)}.tmp`;
-  await writeFile(tmp, `${JSON.stringify(value, null, 2)}\n`);
-  await rename(tmp, file);
+function writeJson(file: string, value: unknown): Promise<void> {
+  return writeFileReplacing(file, `${JSON.stringify(value, null, 2)}\n`);
 }
 
 export class SyncFiles {

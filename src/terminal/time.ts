@@ -1,59 +1,14 @@
 /**
  * Reminders in the terminal chat: `/remind WHEN to WHAT`, `/remind list`, `/remind cancel ID`,
- * `/remind done ID`, `/remind snooze ID`, `/remind zone [TZ]`; and the outbox that prints a
- * delivered reminder between turns.
+ * `/remind done ID`, `/remind snooze ID`, `/remind zone [TZ]`, and `/calendar`. The outbox that
+ * prints a delivered reminder between turns is outbox.ts.
  */
 import type { Place } from '../core/place.js';
-import type { Outbox, OutboxMessage } from '../core/time/outbox.js';
-import { NoDoorOpenError } from '../core/time/outbox.js';
 import { askerFor, type ReminderDesk } from '../core/time/reminder-desk.js';
 import type { CalendarDesk } from '../core/time/calendar.js';
 import type { MorningBrief } from '../core/time/brief.js';
 
 export const REMIND_HELP = '/remind WHEN to WHAT · /remind list · /remind cancel ID · /remind done ID · /remind snooze ID · /remind zone [TZ] · /remind brief [HH:MM|off]';
-
-/** What the terminal asks the job store about an occurrence's key (it has no nonce of its own). */
-export interface ShownKeys {
-  /** It was printed (and marked) already. */
-  was(key: string): boolean;
-  /** It has just been printed. */
-  mark(key: string): void;
-}
-
-/**
- * Prints deliveries while a terminal chat is open; while none is it rejects with NoDoorOpenError
- * (the occurrence waits, not counted as an attempt) and says when it opens, so a reminder missed
- * while Charlie was down shows at the first prompt.
- * With `shown` (the job store's), an occurrence already printed is not printed again after a
- * restart, and one is marked the moment it is printed: a kill -9 then leaves only the
- * microseconds between the print and the mark's write to the database file.
- */
-export class TerminalOutbox implements Outbox {
-  private write: ((s: string) => void) | null = null;
-  private readonly listeners: (() => void)[] = [];
-
-  constructor(private readonly shown?: ShownKeys) {}
-
-  onOpen(listener: () => void): void {
-    this.listeners.push(listener);
-  }
-
-  open(write: (s: string) => void): () => void {
-    this.write = write;
-    for (const l of this.listeners) l();
-    return () => {
-      if (this.write === write) this.write = null;
-    };
-  }
-
-  async post(_place: Place, message: OutboxMessage): Promise<void> {
-    if (!this.write) throw new NoDoorOpenError('the terminal chat is not open');
-    if (this.shown?.was(message.key)) return;
-    const hint = message.actions.length ? `\n  (${message.actions.map((a) => `/remind ${a} ${message.jobId}`).join(' · ')})` : '';
-    this.write(`\n${message.text}${hint}\n`);
-    this.shown?.mark(message.key);
-  }
-}
 
 export async function remindCommand(args: string, desk: ReminderDesk | undefined, place: Place, userName: string, brief?: MorningBrief): Promise<string> {
   if (!desk) return 'reminders are not running';

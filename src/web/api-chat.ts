@@ -103,7 +103,7 @@ export function chatRoutes(app: Hono<WebEnv>, deps: WebDeps, hub: TurnHub, trace
   conversationRoutes(app, deps, conversations);
   app.get('/api/projects', async (c) => {
     const user = c.get('user');
-    const list = await deps.projects.listProjects();
+    const list = await deps.assistant.projects.listProjects();
     return c.json({
       user: { kind: user.kind, name: user.name },
       private: { project: PRIVATE_PROJECT, name: `Private: ${user.name}` },
@@ -114,12 +114,12 @@ export function chatRoutes(app: Hono<WebEnv>, deps: WebDeps, hub: TurnHub, trace
   app.post('/api/projects', async (c) => {
     const parsed = z.object({ name: z.string().trim().min(1).max(80) }).safeParse(await c.req.json().catch(() => null));
     if (!parsed.success) return c.json({ error: 'give the new project a name (1–80 characters)' }, 400);
-    const config = await deps.projects.ensureProject(newProjectOrigin(parsed.data.name, randomUUID()));
+    const config = await deps.assistant.projects.ensureProject(newProjectOrigin(parsed.data.name, randomUUID()));
     return c.json({ project: config.slug, name: config.name }, 201);
   });
 
   app.get('/api/projects/:project/messages', async (c) => {
-    const at = await placeFor(c.req.param('project'), c.get('user'), deps.projects);
+    const at = await placeFor(c.req.param('project'), c.get('user'), deps.assistant.projects);
     if (!at) return c.json({ error: 'no such project' }, 404);
     const query = pageQuery.safeParse(c.req.query());
     if (!query.success) return c.json({ error: query.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') }, 400);
@@ -132,7 +132,7 @@ export function chatRoutes(app: Hono<WebEnv>, deps: WebDeps, hub: TurnHub, trace
   app.post('/api/projects/:project/messages', async (c) => {
     const user = c.get('user');
     const project = c.req.param('project');
-    const at = await placeFor(project, user, deps.projects);
+    const at = await placeFor(project, user, deps.assistant.projects);
     if (!at) return c.json({ error: 'no such project' }, 404);
     const parsed = messageBody.safeParse(await c.req.json().catch(() => null));
     if (!parsed.success) return c.json({ error: parsed.error.issues.map((i) => i.message).join('; ') }, 400);

@@ -29,7 +29,7 @@ const MAX_HITS = 40;
 
 /** The request's place and the conversation its `:id` names (null: answer 404). */
 export async function whereOf(c: Context<WebEnv>, deps: WebDeps): Promise<Where | null> {
-  const at = await requestPlace(c, deps.projects);
+  const at = await requestPlace(c, deps.assistant.projects);
   return at ? { userId: c.get('user').id, project: c.req.param('project') ?? '', at } : null;
 }
 

@@ -13,14 +13,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import type { WebDeps, WebEnv } from './web-deps.js';
+import type { FileIntake, WebDeps, WebEnv } from './web-deps.js';
 import { noSuchProject, requestPlace } from './places.js';
 import { READABLE_FILES } from '../core/writing/ingest-status.js';
-
-/** The ingest service as the web app uses it (src/memory/ingest/ingest-service.ts). */
-export interface FileIntake {
-  add(project: string, name: string, bytes: Buffer): Promise<{ source: string; outcome: 'unchanged' | 'ingested' | 'unparseable' | 'failed'; items: number; facts: number; message?: string }>;
-}
 
 export const FILE_MAX_BYTES = 10_000_000;
 /** What the inbox reads. */
@@ -67,7 +62,7 @@ function refusal(name: string, ext: string, size: number): string | null {
 export function fileRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
   const jobs = new Map<string, Job>();
   app.post('/api/projects/:project/files', async (c) => {
-    const where = await requestPlace(c, deps.projects);
+    const where = await requestPlace(c, deps.assistant.projects);
     if (!where) return noSuchProject(c);
     if (!where.slug) return c.json({ error: 'Your private conversation keeps no files. Drop the file in a project’s chat to read it into that project’s memory.' }, 400);
     if (!deps.files) return c.json({ error: 'Files cannot be read into memory here.' }, 501);
@@ -82,7 +77,7 @@ export function fileRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const late = refusal(name, ext, bytes.length);
     if (late) return c.json({ error: late }, bytes.length ? 413 : 400);
     const slug = where.slug;
-    const projectName = (await deps.projects.getProject(slug))?.config.name ?? slug;
+    const projectName = (await deps.assistant.projects.getProject(slug))?.config.name ?? slug;
     const id = randomUUID().slice(0, 12);
     jobs.set(id, { project: slug, state: 'reading' });
     for (const old of [...jobs.keys()].slice(0, Math.max(0, jobs.size - KEPT_JOBS))) jobs.delete(old);
@@ -99,7 +94,7 @@ export function fileRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
   });
 
   app.get('/api/projects/:project/files/:id', async (c) => {
-    const where = await requestPlace(c, deps.projects);
+    const where = await requestPlace(c, deps.assistant.projects);
     const job = jobs.get(c.req.param('id'));
     if (!where?.slug || job?.project !== where.slug) return c.json({ error: 'no such file' }, 404);
     return c.json(job.state === 'reading' ? { state: 'reading' } : { state: 'done', ok: job.ok, said: job.said });

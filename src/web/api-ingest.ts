@@ -10,7 +10,7 @@ import { noSuchProject, requestPlace } from './places.js';
 
 export function ingestRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
   app.get('/api/projects/:project/ingest', async (c) => {
-    const where = await requestPlace(c, deps.projects);
+    const where = await requestPlace(c, deps.assistant.projects);
     if (!where) return noSuchProject(c);
     // private memory has no inbox
     const files = where.slug && deps.ingest ? await deps.ingest.status(where.slug) : [];

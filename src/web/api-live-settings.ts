@@ -14,7 +14,7 @@
  */
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import type { WebEnv } from './web-deps.js';
+import type { WebEnv } from './web-env.js';
 
 /** Whether the push-to-talk button can work, and why not. */
 export interface ListeningStatus {

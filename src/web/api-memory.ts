@@ -28,7 +28,7 @@ import { findLayerItem, layerRecords, noteRecord } from './records.js';
 import type { RecordWire } from './shared/records.js';
 
 export function memoryRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
-  const at = (c: Context<WebEnv>) => requestPlace(c, deps.projects);
+  const at = (c: Context<WebEnv>) => requestPlace(c, deps.assistant.projects);
 
   app.get('/api/projects/:project/records', async (c) => {
     const where = await at(c);
@@ -37,7 +37,7 @@ export function memoryRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     const records: RecordWire[] = layerRecords(view.layers, where.slug !== null);
     const problems = view.problems.map((p) => ({ path: p.path, line: p.line, message: p.message }));
     if (where.slug) {
-      const pages = await readNotePages(deps, where.slug);
+      const pages = await readNotePages(deps.assistant.projects, where.slug);
       records.push(...pages.notes.map(noteRecord));
       problems.push(...pages.problems.map((p) => ({ ...p, line: undefined })));
     }
@@ -92,7 +92,7 @@ export function memoryRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     if (!where.slug) return c.json({ pages: [] });
     const notes = await deps.assistant.memory.listNotes(where.place);
     const layers = ['project.md', 'decisions.md', 'quotes.md'].map((page) => ({ page, title: page.replace('.md', ''), aliases: [] as string[] }));
-    const { notes: pages } = await readNotePages(deps, where.slug);
+    const { notes: pages } = await readNotePages(deps.assistant.projects, where.slug);
     const aliases = new Map(pages.map((p) => [p.path, p.aliases]));
     return c.json({ pages: [...layers, ...notes.map((n) => ({ page: `notes/${n.path}`, title: n.title, aliases: aliases.get(n.path) ?? [] }))] });
   });
@@ -103,7 +103,7 @@ export function memoryRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
     if (!where.slug) return c.json({ error: 'private memory has no pages: it lives in SQLite only' }, 404);
     const path = c.req.query('path') ?? '';
     try {
-      const markdown = await deps.projects.readPage(where.slug, path);
+      const markdown = await deps.assistant.projects.readPage(where.slug, path);
       if (markdown === null) return c.json({ error: `no page ${path}` }, 404);
       return c.json({ path, markdown });
     } catch (err) {

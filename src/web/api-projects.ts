@@ -40,13 +40,13 @@ export function searchConversation(entries: readonly LogEntry[], query: string, 
 
 export function projectRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
   app.patch('/api/projects/:project', async (c) => {
-    const at = await requestPlace(c, deps.projects);
+    const at = await requestPlace(c, deps.assistant.projects);
     if (!at) return noSuchProject(c);
     if (!at.slug) return c.json({ error: 'the private conversation cannot be renamed or archived' }, 400);
     const body = relabelBody.safeParse(await c.req.json().catch(() => null));
     if (!body.success) return c.json({ error: 'expected { name } or { archived }' }, 400);
     try {
-      const config = await deps.projects.relabelProject(at.slug, body.data);
+      const config = await deps.assistant.projects.relabelProject(at.slug, body.data);
       return c.json({ project: config.slug, name: config.name, archived: Boolean(config.archived) });
     } catch (err) {
       const words = err instanceof z.ZodError ? err.issues.map((i) => i.message).join('; ') : err instanceof Error ? err.message : String(err);
@@ -55,10 +55,10 @@ export function projectRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
   });
 
   app.get('/api/projects/:project/conversation', async (c) => {
-    const at = await requestPlace(c, deps.projects);
+    const at = await requestPlace(c, deps.assistant.projects);
     if (!at) return noSuchProject(c);
     const q = (c.req.query('q') ?? '').slice(0, 200);
-    const entries = at.slug ? await deps.projects.recentLog(at.slug, SEARCH_DEPTH) : deps.privateHistory(c.get('user').id, SEARCH_DEPTH);
+    const entries = at.slug ? await deps.assistant.projects.recentLog(at.slug, SEARCH_DEPTH) : deps.assistant.private.recentMessages(c.get('user').id, SEARCH_DEPTH);
     return c.json({ hits: searchConversation(entries, q) });
   });
 }

@@ -20,8 +20,8 @@ import type { TimeAction } from '../core/time/outbox.js';
 import type { WebEnv, WebTime } from './web-deps.js';
 import type { WebUser } from './auth.js';
 import { noSuchProject, requestPlace } from './places.js';
-import { type ProjectDirectory } from './web-deps.js';
-import type { WebDelivery } from './time-outbox.js';
+import type { AssistantApi } from '../core/assistant-api.js';
+import type { WebDelivery } from './outbox.js';
 import { heartbeat } from '../time/ticker.js';
 
 const SetBody = z.object({ when: z.string().trim().min(1).max(200), what: z.string().trim().min(1).max(300), zone: z.string().max(64).optional() });
@@ -33,19 +33,19 @@ function asker(place: Place, user: WebUser): Asker {
   return askerFor(place, user.name, place.kind === 'private' || user.kind === 'member' ? user.id : undefined);
 }
 
-export function reminderRoutes(app: Hono<WebEnv>, deps: { projects: ProjectDirectory; time?: WebTime }): void {
+export function reminderRoutes(app: Hono<WebEnv>, deps: { assistant: Pick<AssistantApi, 'projects'>; time?: WebTime }): void {
   const time = deps.time;
   const off = (c: Context<WebEnv>) => c.json({ error: 'reminders are not running' }, 501);
   app.get('/api/projects/:project/reminders', async (c) => {
     if (!time) return off(c);
-    const at = await requestPlace(c, deps.projects);
+    const at = await requestPlace(c, deps.assistant.projects);
     if (!at) return noSuchProject(c);
     const who = asker(at.place, c.get('user'));
     return c.json({ reminders: time.desk.list(who).map((r) => ({ ...r, at: r.at.toISOString() })), zone: time.desk.zoneOf(who.ownerId) });
   });
   app.post('/api/projects/:project/reminders', async (c) => {
     if (!time) return off(c);
-    const at = await requestPlace(c, deps.projects);
+    const at = await requestPlace(c, deps.assistant.projects);
     if (!at) return noSuchProject(c);
     const body = SetBody.safeParse(await c.req.json().catch(() => null));
     if (!body.success) return c.json({ error: 'send { "when": "in 20 minutes", "what": "…" }' }, 400);
@@ -55,7 +55,7 @@ export function reminderRoutes(app: Hono<WebEnv>, deps: { projects: ProjectDirec
   });
   app.delete('/api/projects/:project/reminders/:id', async (c) => {
     if (!time) return off(c);
-    const at = await requestPlace(c, deps.projects);
+    const at = await requestPlace(c, deps.assistant.projects);
     if (!at) return noSuchProject(c);
     const ok = time.desk.cancel(asker(at.place, c.get('user')), c.req.param('id'));
     return ok ? c.json({ ok }) : c.json({ error: 'no such reminder here' }, 404);

@@ -16,7 +16,7 @@ import { noSuchProject, requestPlace } from './places.js';
 const choiceBody = z.object({ choice: z.enum(['keep-new', 'keep-old', 'keep-both', 'hold']) });
 
 export function reviewRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
-  const at = (c: Context<WebEnv>) => requestPlace(c, deps.projects);
+  const at = (c: Context<WebEnv>) => requestPlace(c, deps.assistant.projects);
 
   app.get('/api/projects/:project/review', async (c) => {
     const where = await at(c);

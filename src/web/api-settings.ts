@@ -94,7 +94,7 @@ export function settingsRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
   });
 
   app.get('/api/settings/projects', async (c) => {
-    const projects = await deps.projects.listProjects();
+    const projects = await deps.assistant.projects.listProjects();
     return c.json({
       projects: projects.map((p) => ({ project: p.slug, name: p.name, style: p.style, respond: p.respond })),
       styleMax: STYLE_MAX,
@@ -103,7 +103,7 @@ export function settingsRoutes(app: Hono<WebEnv>, deps: WebDeps): void {
 
   app.put('/api/settings/projects/:project', async (c) => {
     const user = c.get('user');
-    const where = await placeFor(c.req.param('project'), user, deps.projects);
+    const where = await placeFor(c.req.param('project'), user, deps.assistant.projects);
     if (!where?.slug) return c.json({ error: 'no such project' }, 404);
     const body = ProjectEdit.safeParse(await c.req.json().catch(() => null));
     if (!body.success) return c.json({ error: body.error.issues.map((i) => i.message).join('; ') }, 400);

@@ -7,14 +7,15 @@
  */
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import type { WebEnv, SpeechServices, ProjectDirectory } from './web-deps.js';
+import type { WebEnv, SpeechServices } from './web-deps.js';
+import type { ProjectsApi } from '../core/assistant-api.js';
 import { placeFor } from './places.js';
 import { errorMessage } from '../util/error-text.js';
 import { withoutHostPaths } from '../core/privacy/public-text.js';
 
 const MAX_AUDIO = 25 * 1024 * 1024;
 
-export function voiceRoutes(app: Hono<WebEnv>, speech: SpeechServices | undefined, projects: Pick<ProjectDirectory, 'getProject'>): void {
+export function voiceRoutes(app: Hono<WebEnv>, speech: SpeechServices | undefined, projects: Pick<ProjectsApi, 'getProject'>): void {
   app.post('/api/transcribe', async (c) => {
     if (!speech?.transcribe) return c.json({ error: 'speech-to-text is not set up (see docs/voice.md)' }, 501);
     const data = new Uint8Array(await c.req.arrayBuffer());

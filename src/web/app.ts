@@ -143,13 +143,17 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
   liveSettingsRoutes(app, deps.liveSettings);
   privacyRoutes(app, deps);
   const traces = new TraceStore(deps.turnsDir ?? join(dirname(deps.clientDir), 'turns'));
-  chatRoutes(app, deps, turns, traces, new WebConversations(deps, traces, conversationsDir(deps.turnsDir ?? join(dirname(deps.clientDir), 'turns'))));
+  const archive = {
+    recentLog: (slug: string, n: number) => deps.assistant.projects.recentLog(slug, n),
+    recentMessages: (userId: string, n: number) => deps.assistant.private.recentMessages(userId, n),
+  };
+  chatRoutes(app, deps, turns, traces, new WebConversations(archive, traces, conversationsDir(deps.turnsDir ?? join(dirname(deps.clientDir), 'turns'))));
   projectRoutes(app, deps);
   memoryRoutes(app, deps);
   ingestRoutes(app, deps);
   fileRoutes(app, deps);
   reviewRoutes(app, deps);
-  voiceRoutes(app, deps.speech, deps.projects);
+  voiceRoutes(app, deps.speech, deps.assistant.projects);
   reminderRoutes(app, deps);
   machineRoutes(app, deps);
   syncRoutes(app, deps);

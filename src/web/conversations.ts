@@ -10,7 +10,6 @@ import { ConversationTree, conversationOf } from './conversation-tree.js';
 import type { WebPlace } from './places.js';
 import type { TraceStore } from './trace-store.js';
 import { TurnHub } from './turns.js';
-import type { WebDeps } from './web-deps.js';
 
 /** The most archive entries read for a place's conversations (older ones are not shown). */
 const MAX_DEPTH = 20_000;
@@ -35,12 +34,18 @@ export interface ConversationListItem extends ConversationInfo {
   messages: number;
 }
 
+/** How the conversations read a place's archive: a project's log, a person's private messages (the assistant's slices). */
+export interface ArchiveReader {
+  recentLog(slug: string, limit: number): Promise<LogEntry[]>;
+  recentMessages(userId: string, limit: number): LogEntry[];
+}
+
 export class WebConversations {
   readonly store: ConversationStore;
   private readonly cache = new Map<string, { entries: LogEntry[]; at: number }>();
 
   constructor(
-    private readonly deps: Pick<WebDeps, 'projects' | 'privateHistory'>,
+    private readonly archive: ArchiveReader,
     private readonly traces: TraceStore,
     dir: string,
     private readonly now: () => number = Date.now,
@@ -59,7 +64,7 @@ export class WebConversations {
    * its newest entries are read, and joined to the last whole read where they meet it.
    */
   async entries(w: Where): Promise<LogEntry[]> {
-    const read = (n: number) => (w.at.slug ? this.deps.projects.recentLog(w.at.slug, n) : Promise.resolve(this.deps.privateHistory(w.userId, n)));
+    const read = (n: number) => (w.at.slug ? this.archive.recentLog(w.at.slug, n) : Promise.resolve(this.archive.recentMessages(w.userId, n)));
     const key = this.key(w);
     const kept = this.cache.get(key);
     if (kept && this.now() - kept.at < FRESH_MS) {

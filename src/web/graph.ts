@@ -2,7 +2,7 @@
  * The "constellation": a project's entity pages as nodes and their labelled links as edges, from
  * the knowledge graph (through the assistant API); and the note pages as the inspector reads them.
  */
-import type { WebDeps } from './web-deps.js';
+import type { ProjectsApi } from '../core/assistant-api.js';
 import type { Note, PageLinks } from '../core/ports/index.js';
 import { errorMessage } from '../util/error-text.js';
 
@@ -21,12 +21,12 @@ export interface GraphEdge {
 }
 
 /** The project's note pages, parsed by the store; a page whose front matter does not parse is a problem, left untouched. */
-export async function readNotePages(deps: Pick<WebDeps, 'projects'>, slug: string): Promise<{ notes: Note[]; problems: { path: string; message: string }[] }> {
+export async function readNotePages(projects: ProjectsApi, slug: string): Promise<{ notes: Note[]; problems: { path: string; message: string }[] }> {
   const notes: Note[] = [];
   const problems: { path: string; message: string }[] = [];
-  for (const { path } of await deps.projects.listNotes(slug)) {
+  for (const { path } of await projects.listNotes(slug)) {
     try {
-      const note = await deps.projects.readNote(slug, path);
+      const note = await projects.readNote(slug, path);
       if (note) notes.push(note);
     } catch (err) {
       problems.push({ path: `${slug}/notes/${path}`, message: `${errorMessage(err)}; left untouched` });

@@ -6,7 +6,8 @@
 import type { Place } from '../core/place.js';
 import type { ProjectOrigin } from '../core/ports/index.js';
 import type { Context } from 'hono';
-import type { WebEnv, ProjectDirectory } from './web-deps.js';
+import type { WebEnv } from './web-deps.js';
+import type { ProjectsApi } from '../core/assistant-api.js';
 import type { WebUser } from './auth.js';
 import { projectOrigin } from '../core/project-origin.js';
 
@@ -17,7 +18,7 @@ export type WebPlace = { place: Place; slug: string | null };
 const SLUG = /^[a-z0-9][a-z0-9._-]{0,99}$/i;
 
 /** The place a URL's `:project` names for this user, or null when there is no such project. */
-export async function placeFor(project: string, user: WebUser, projects: Pick<ProjectDirectory, 'getProject'>): Promise<WebPlace | null> {
+export async function placeFor(project: string, user: WebUser, projects: Pick<ProjectsApi, 'getProject'>): Promise<WebPlace | null> {
   if (project === PRIVATE_PROJECT) return { place: { kind: 'private', userId: user.id, userName: user.name }, slug: null };
   if (!SLUG.test(project)) return null;
   const found = await projects.getProject(project);
@@ -27,7 +28,7 @@ export async function placeFor(project: string, user: WebUser, projects: Pick<Pr
 }
 
 /** The place a request's `:project` names for its signed-in user; null (answer 404) when there is none. */
-export function requestPlace(c: Context<WebEnv>, projects: ProjectDirectory): Promise<WebPlace | null> {
+export function requestPlace(c: Context<WebEnv>, projects: Pick<ProjectsApi, 'getProject'>): Promise<WebPlace | null> {
   return placeFor(c.req.param('project') ?? '', c.get('user'), projects);
 }
 

@@ -7,23 +7,19 @@
 import type { AssistantApi } from '../core/assistant-api.js';
 import type { Place } from '../core/place.js';
 import type { IngestStatus } from '../core/writing/ingest-status.js';
-import type { FileProblem, LogEntry, Logger, Note, NoteSummary, ProjectConfig, ProjectOrigin, SyncEngine } from '../core/ports/index.js';
+import type { Logger, SyncEngine } from '../core/ports/index.js';
 import type { ReminderDesk } from '../core/time/reminder-desk.js';
 import type { MachineBook } from '../core/machines/machine-book.js';
 import type { WebAuth, WebUser } from './auth.js';
 import type { MemberBook } from './members.js';
 import type { SettingsView } from './settings.js';
-import type { WebTimeOutbox } from './time-outbox.js';
+import type { WebTimeOutbox } from './outbox.js';
 import type { ListeningStatus, LiveSettingsPort } from './api-live-settings.js';
-import type { FileIntake } from './api-files.js';
 
-export type WebEnv = { Variables: { user: WebUser } };
+export type { WebEnv } from './web-env.js';
 
 export interface WebDeps {
-  assistant: Pick<AssistantApi, 'conversation' | 'memory' | 'settings' | 'privacy'>;
-  projects: ProjectDirectory;
-  /** The signed-in person's private (DM) history, newest last. */
-  privateHistory(userId: string, limit: number): LogEntry[];
+  assistant: Pick<AssistantApi, 'conversation' | 'memory' | 'settings' | 'privacy' | 'projects' | 'private'>;
   auth: WebAuth;
   logger: Logger;
   assistantName: string;
@@ -70,20 +66,6 @@ export interface McpEndpoint {
   handle(request: Request): Promise<Response>;
 }
 
-/** What the web app needs of the Markdown project store beyond the assistant's API. */
-export interface ProjectDirectory {
-  listProjects(): Promise<ProjectConfig[]>;
-  getProject(slug: string): Promise<{ config: ProjectConfig; problems: FileProblem[] } | null>;
-  ensureProject(origin: ProjectOrigin): Promise<ProjectConfig>;
-  readPage(slug: string, page: string): Promise<string | null>;
-  listNotes(slug: string): Promise<NoteSummary[]>;
-  /** A note page parsed (throws when its front matter does not parse). */
-  readNote(slug: string, path: string): Promise<Note | null>;
-  recentLog(slug: string, limit: number): Promise<LogEntry[]>;
-  /** Renames (display name only: the folder stays) or archives / unarchives a project. */
-  relabelProject(slug: string, change: { name?: string; archived?: boolean }): Promise<ProjectConfig>;
-}
-
 export interface WebTime {
   desk: ReminderDesk;
   outbox: WebTimeOutbox;
@@ -108,4 +90,9 @@ export interface CheckLine {
   detail: string;
   fix?: string;
   ms: number;
+}
+
+/** The ingest service as the web app uses it for files dropped on the chat (api-files.ts; src/memory/ingest/ingest-service.ts). */
+export interface FileIntake {
+  add(project: string, name: string, bytes: Buffer): Promise<{ source: string; outcome: 'unchanged' | 'ingested' | 'unparseable' | 'failed'; items: number; facts: number; message?: string }>;
 }

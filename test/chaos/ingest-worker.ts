@@ -41,7 +41,7 @@ const model: LocalChatModel = {
 };
 
 const wiki = new Wiki({ projectsDir: dir, clock: systemClock, logger: silentLogger });
-const ingest = new IngestService({ projectsDir: dir, wiki, recall: { recall: async () => [] }, memoryModel: model, clock: systemClock, logger: silentLogger, stream: { bytes: 1, batch: 300 } });
+const ingest = new IngestService({ projectsDir: dir, graph: wiki, recall: { recall: async () => [] }, memoryModel: model, clock: systemClock, logger: silentLogger, stream: { bytes: 1, batch: 300 } });
 const say = (what: string) => new Promise<void>((resolve) => process.stdout.write(`${what}\n`, () => resolve()));
 const bigDone = async () => {
   const text = await readFile(join(dir, 'big', 'inbox', '.progress.json'), 'utf8').catch(() => '{}');

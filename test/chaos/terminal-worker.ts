@@ -14,7 +14,7 @@ import { silentLogger, systemClock } from '../../src/core/ports/index.js';
 import { ReminderDesk } from '../../src/core/time/reminder-desk.js';
 import { Scheduler } from '../../src/core/time/scheduler.js';
 import { SqliteJobStore } from '../../src/storage/job-store.js';
-import { TerminalOutbox } from '../../src/terminal/time.js';
+import { TerminalOutbox } from '../../src/terminal/outbox.js';
 import { isTerminalPlace, OutboxRouter } from '../../src/time/outbox-router.js';
 
 const [dir, killAtArg = '0', phase = 'after'] = process.argv.slice(2);

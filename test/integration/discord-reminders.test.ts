@@ -10,7 +10,7 @@ import { silentLogger } from '../../src/core/ports/index.js';
 import { ReminderDesk } from '../../src/core/time/reminder-desk.js';
 import { Scheduler } from '../../src/core/time/scheduler.js';
 import { nextOccurrence } from '../../src/core/time/recurrence.js';
-import { DiscordTimeOutbox } from '../../src/discord/time-post.js';
+import { DiscordTimeOutbox } from '../../src/discord/outbox.js';
 import { SqliteJobStore } from '../../src/storage/job-store.js';
 import { isDiscordPlace, OutboxRouter } from '../../src/time/outbox-router.js';
 import { botHarnesses, EPHEMERAL, firstCallback, subcommand } from '../support/fake-discord/bot-harness.js';

@@ -35,7 +35,7 @@ async function put(project: string, name: string, text: string) {
 function ingestService(memoryModel: ScriptedChatModel, more: Partial<ConstructorParameters<typeof IngestService>[0]>): IngestService {
   return new IngestService({
     projectsDir: root,
-    wiki,
+    graph: wiki,
     recall: { recall: () => Promise.resolve([]) },
     memoryModel,
     clock: new FixedClock(new Date('2026-06-02T10:00:00Z')),
@@ -59,7 +59,7 @@ describe('a large CSV file', () => {
       if (calls === crashAt) throw new Error('killed');
       return { facts: items.length };
     };
-    const first = new Inbox({ projectsDir: root, wiki, logger: silentLogger, streamBytes: 1, batch: 30 });
+    const first = new Inbox({ projectsDir: root, log: wiki, logger: silentLogger, streamBytes: 1, batch: 30 });
     const r1 = await first.scan('big', crashing, 5);
     expect(r1.map((r) => [r.outcome, r.items])).toEqual([['partial', 150]]);
     expect(await readFile(join(root, 'big', 'inbox', '.progress.json'), 'utf8')).toContain('"done":150');
@@ -67,7 +67,7 @@ describe('a large CSV file', () => {
     expect(r2[0]?.outcome).toBe('failed');
 
     // a new process: it goes on from the checkpoint (the crashed batch is sent again, nothing else)
-    const restarted = new Inbox({ projectsDir: root, wiki, logger: silentLogger, streamBytes: 1, batch: 30 });
+    const restarted = new Inbox({ projectsDir: root, log: wiki, logger: silentLogger, streamBytes: 1, batch: 30 });
     const results: InboxResult[] = [];
     for (let round = 0; round < 200; round++) {
       const r = await restarted.scan('big', crashing, 5);
@@ -106,7 +106,7 @@ describe('a bank export', () => {
     }
     await put('home', 'bank.csv', `${lines.join('\n')}\n`);
     const seen: SourceItem[] = [];
-    const inbox = new Inbox({ projectsDir: root, wiki, logger: silentLogger });
+    const inbox = new Inbox({ projectsDir: root, log: wiki, logger: silentLogger });
     const results: InboxResult[] = [];
     for (let round = 0; round < 10; round++) {
       const r = await inbox.scan('home', async (_p, _s, items) => {

@@ -47,7 +47,7 @@ beforeEach(async () => {
       }),
     };
   });
-  const box = new Inbox({ projectsDir: root, wiki, logger: silentLogger });
+  const box = new Inbox({ projectsDir: root, log: wiki, logger: silentLogger });
   const graph = {
     taxonomy: () => wiki.taxonomy('home'),
     pageMap: (r: Parameters<Wiki['pageMap']>[1]) => wiki.pageMap('home', r),
@@ -128,7 +128,7 @@ describe('an attachment (/memory ingest)', () => {
   it('is put into the inbox under a safe name and read; the same file again is not read twice', async () => {
     const service = new IngestService({
       projectsDir: root,
-      wiki,
+      graph: wiki,
       recall: { recall: async () => [] },
       memoryModel: model,
       clock: new FixedClock(new Date('2026-06-02T10:00:00Z')),
@@ -146,7 +146,7 @@ describe('an attachment (/memory ingest)', () => {
   it('two files added at once (dropped together on the web chat) each report what was read of them', async () => {
     const service = new IngestService({
       projectsDir: root,
-      wiki,
+      graph: wiki,
       recall: { recall: async () => [] },
       memoryModel: model,
       clock: new FixedClock(new Date('2026-06-02T10:00:00Z')),

@@ -40,7 +40,7 @@ describe('a streaming file’s progress', () => {
       clock.advance(2000);
       return { facts: items.length };
     };
-    const inbox = new Inbox({ projectsDir: root, wiki, logger: silentLogger, streamBytes: 1, batch: 30, now: () => clock.now().getTime() });
+    const inbox = new Inbox({ projectsDir: root, log: wiki, logger: silentLogger, streamBytes: 1, batch: 30, now: () => clock.now().getTime() });
     expect(await inbox.status('big')).toEqual([]);
 
     await inbox.scan('big', slow, 4);
@@ -55,7 +55,7 @@ describe('a streaming file’s progress', () => {
     expect(ingestStatusText([p!])).toMatch(/^Reading 1 inbox file:\n• inbox\/rows\.csv — 120 rows · 0\.0 of 0\.0 MB \(\d+%\) · 4 batches · 15 rows\/s · about \d+ s left$/);
 
     // a restarted Charlie knows how far it is, but not yet how fast it goes
-    const restarted = new Inbox({ projectsDir: root, wiki, logger: silentLogger, streamBytes: 1, batch: 30, now: () => clock.now().getTime() });
+    const restarted = new Inbox({ projectsDir: root, log: wiki, logger: silentLogger, streamBytes: 1, batch: 30, now: () => clock.now().getTime() });
     const [again] = await restarted.status('big');
     expect(again).toMatchObject({ done: 120, batches: 4 });
     expect(again!.rate).toBeUndefined();
@@ -78,7 +78,7 @@ describe('a streaming file’s progress', () => {
     await mkdir(join(root, 'bank', 'inbox'), { recursive: true });
     const lines = Array.from({ length: 12 * 5 }, (_, i) => `2026-${String((i % 12) + 1).padStart(2, '0')}-03,-${String(i + 1)}.00,Payee ${String.fromCharCode(65 + (i % 5))}`);
     await writeFile(join(root, 'bank', 'inbox', 'export.csv'), `Date,Amount,Payee\n${lines.join('\n')}\n`);
-    const inbox = new Inbox({ projectsDir: root, wiki, logger: silentLogger, batch: 10, now: () => clock.now().getTime() });
+    const inbox = new Inbox({ projectsDir: root, log: wiki, logger: silentLogger, batch: 10, now: () => clock.now().getTime() });
     await inbox.scan(
       'bank',
       async (_p, _s, items) => {

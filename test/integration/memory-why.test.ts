@@ -103,7 +103,7 @@ describe('/memory why', () => {
     // written first: it gains the other's source, [merged:: id] and the newest said; one `merged` line
     clock.advance(2 * DAY);
     const reflectModel = new ScriptedChatModel(() => ({ text: JSON.stringify({ duplicates: [{ ids: [kept, dup] }], rules: [], contradictions: [] }) }));
-    const pages = new FileReflectionPages({ projectsDir, dataDir, wiki: graph, clock, logger: silentLogger });
+    const pages = new FileReflectionPages({ projectsDir, dataDir, pages: graph, clock, logger: silentLogger });
     const reflection = new Reflection({ pages, model: reflectModel, clock, logger: silentLogger, settings: { quietMinutes: 30, intervalHours: 24, maxPages: 50, deadlineMs: 10_000 } });
     expect(await reflection.run('general', 'all')).toMatchObject({ merged: 1, rejected: 0 });
 

@@ -33,7 +33,7 @@ async function setup(model: ScriptedChatModel | null) {
   const projectsDir = join(root, 'projects');
   const clock = new FixedClock(new Date('2027-06-01T10:00:00Z'));
   const wiki = new Wiki({ projectsDir, clock, logger: silentLogger });
-  const pages = new FileReflectionPages({ projectsDir, dataDir: join(root, 'data'), wiki, clock, logger: silentLogger });
+  const pages = new FileReflectionPages({ projectsDir, dataDir: join(root, 'data'), pages: wiki, clock, logger: silentLogger });
   const reflection = new Reflection({ pages, model, clock, logger: silentLogger, settings: { quietMinutes: 30, intervalHours: 24, maxPages: 50, deadlineMs: 10_000 } });
   const write = (name: string, category: string, facts: GraphFact[]) => wiki.write('p', { origin: 'distillation', links: [], entities: [{ name, category, create: true, facts }] });
   const file = (page: string) => join(projectsDir, 'p', 'notes', page);

@@ -4,7 +4,7 @@ import { silentLogger } from '../../src/core/ports/index.js';
 import { ReminderDesk } from '../../src/core/time/reminder-desk.js';
 import { Scheduler } from '../../src/core/time/scheduler.js';
 import { SqliteJobStore } from '../../src/storage/job-store.js';
-import { TerminalOutbox } from '../../src/terminal/time.js';
+import { TerminalOutbox } from '../../src/terminal/outbox.js';
 import { isTerminalPlace, OutboxRouter } from '../../src/time/outbox-router.js';
 import { FakeAssistant } from '../support/fake-assistant.js';
 import { FixedClock } from '../support/fakes.js';

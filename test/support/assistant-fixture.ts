@@ -71,7 +71,7 @@ function productionParts(o: { dataDir: string; projectsDir: string; store: Proje
   whenFinished(() => jobs.close());
   let n = 0;
   const newId = () => `f${(++n).toString(36)}`;
-  const reflectionPages = new FileReflectionPages({ projectsDir: o.projectsDir, dataDir, wiki: o.graph, clock, logger });
+  const reflectionPages = new FileReflectionPages({ projectsDir: o.projectsDir, dataDir, pages: o.graph, clock, logger });
   const reminders = new ReminderDesk({ jobs, settings: jobs, outbox: new OutboxRouter(), clock, defaultZone: 'UTC', newId });
   const files = dataFiles(dataDir);
   return {

@@ -4,7 +4,7 @@
  * honours the turn's abort signal, and keeps memory per place in memory.
  */
 import type { Candidate } from '../../src/core/records/candidates.js';
-import type { ReviewChoice, ReviewPair, MemoryLayers, Note, NoteSummary, ProjectConfig, RecallHit, RecordView } from '../../src/core/ports/index.js';
+import type { LogEntry, ReviewChoice, ReviewPair, MemoryLayers, Note, NoteSummary, ProjectConfig, RecallHit, RecordView } from '../../src/core/ports/index.js';
 import {
   type AssistantApi,
   type ConversationApi,
@@ -23,7 +23,8 @@ import type { TurnEvent, TurnEventListener } from '../../src/core/turn/events.js
 import type { ModelLane } from '../../src/core/lanes.js';
 import type { PageVersion, ReflectionReport, RestoreOutcome } from '../../src/core/reflection/reflection.js';
 import type { ForgetOutcome, ForgetTarget } from '../../src/core/inspector/tombstones.js';
-import type { PrivacyApi, PrivateForgetOutcome, PrivateForgetTarget, PrivateMemoryView } from '../../src/core/assistant-api.js';
+import type { PrivacyApi, PrivateForgetOutcome, PrivateForgetTarget, PrivateMemoryView, ProjectsApi } from '../../src/core/assistant-api.js';
+import { InMemoryProjectStore } from './fakes.js';
 import type { ConsentAccess, ConsentAnswer, ConsentGrant, ConsentMode, ConsentRequest } from '../../src/core/privacy/consent.js';
 import type { WhyAnswer } from '../../src/core/inspector/why.js';
 import type { RecordChain } from '../../src/core/records/provenance.js';
@@ -268,6 +269,11 @@ class FakeMemory implements MemoryApi {
 class FakePrivate implements PrivateApi {
   constructor(private readonly s: FakeAssistant) {}
 
+  /** No archive here: the doors these tests drive read no history. */
+  recentMessages(_userId: string, _limit: number): LogEntry[] {
+    return [];
+  }
+
   async privateMemory(place: Place): Promise<PrivateMemoryView | null> {
     if (place.kind !== 'private') return null;
     const m = this.s.layersOf(place);
@@ -360,6 +366,8 @@ export class FakeAssistant implements AssistantApi {
   readonly memory: FakeMemory = new FakeMemory(this);
   readonly private: FakePrivate = new FakePrivate(this);
   readonly privacy: FakePrivacy = new FakePrivacy();
+  /** Projects by name (the doors these tests drive name none: they speak in places). */
+  readonly projects: ProjectsApi = new InMemoryProjectStore();
 
   lanes(): ModelLane[] {
     return [

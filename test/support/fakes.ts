@@ -102,6 +102,16 @@ export class InMemoryProjectStore implements ProjectStore {
     p.config = { ...p.config, ...patch };
     return p.config;
   }
+  async listProjects(): Promise<ProjectConfig[]> {
+    return [...this.projects.values()].map((p) => p.config).sort((a, b) => a.slug.localeCompare(b.slug));
+  }
+  async relabelProject(slug: string, change: { name?: string; archived?: boolean }): Promise<ProjectConfig> {
+    return this.updateProject(slug, { ...(change.name !== undefined ? { name: change.name } : {}), ...(change.archived !== undefined ? { archived: change.archived } : {}) });
+  }
+  /** No files here: a page is only read from disk. */
+  async readPage(_slug: string, _page: string): Promise<string | null> {
+    return null;
+  }
   async readLayers(slug: string): Promise<LayersSnapshot> {
     const p = this.get(slug);
     return { layers: structuredClone(p.layers), versions: { all: String(p.version) }, problems: [] };

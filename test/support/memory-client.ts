@@ -7,7 +7,6 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AssistantApi } from '../../src/core/assistant-api.js';
-import type { ProjectConfig } from '../../src/core/ports/index.js';
 import { createMemoryServer } from '../../src/mcp/server/memory-server.js';
 
 export interface MemoryClientRun {
@@ -20,11 +19,11 @@ export interface MemoryClientRun {
 const strings = (v: unknown): string[] => (typeof v === 'string' ? [v] : v && typeof v === 'object' ? Object.values(v).flatMap(strings) : []);
 
 export async function callEveryMemoryTool(
-  app: { assistant: Pick<AssistantApi, 'conversation' | 'memory'>; store: { listProjects(): Promise<ProjectConfig[]>; getProject(slug: string): Promise<{ config: ProjectConfig } | null> } },
+  app: { assistant: Pick<AssistantApi, 'conversation' | 'memory' | 'projects'> },
   argsFor: Record<string, Record<string, unknown>[]>,
   locality: 'local' | 'hosted' = 'hosted',
 ): Promise<MemoryClientRun> {
-  const server = createMemoryServer({ assistant: app.assistant, projects: app.store, locality, defaultProject: 'general', version: 'test', clientName: 'test' });
+  const server = createMemoryServer({ assistant: app.assistant, locality, defaultProject: 'general', version: 'test', clientName: 'test' });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'test', version: '1' });
   await server.connect(serverSide);

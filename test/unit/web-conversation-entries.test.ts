@@ -10,7 +10,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { LogEntry } from '../../src/core/ports/index.js';
 import { WebConversations } from '../../src/web/conversations.js';
 import { TraceStore } from '../../src/web/trace-store.js';
-import type { ProjectDirectory } from '../../src/web/web-deps.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'charlie-entries-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -21,14 +20,15 @@ describe('reading a place’s archive for its conversations', () => {
   it('reads it whole once, then only its newest entries, and whole again when they do not meet or a minute has passed', async () => {
     const log = Array.from({ length: 1000 }, (_, i) => entry(i));
     const reads: number[] = [];
-    const projects = {
+    const archive = {
       recentLog: (_slug: string, n: number) => {
         reads.push(n);
         return Promise.resolve(log.slice(-n));
       },
-    } as unknown as ProjectDirectory;
+      recentMessages: () => [],
+    };
     let now = 0;
-    const c = new WebConversations({ projects, privateHistory: () => [] }, new TraceStore(join(dir, 'turns')), join(dir, 'conversations'), () => now);
+    const c = new WebConversations(archive, new TraceStore(join(dir, 'turns')), join(dir, 'conversations'), () => now);
     const w = { userId: 'u', project: 'p', at: { slug: 'p', place: { kind: 'private', userId: 'u', userName: 'u' } as never } };
     const texts = async () => (await c.entries(w)).map((e) => e.text);
     expect(await texts()).toHaveLength(1000);

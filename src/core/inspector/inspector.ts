@@ -16,6 +16,7 @@ import { NO_MEMORY_MODEL, type PageVersion, type ReflectionReport, type RestoreO
 import { sensitivityOfText, stricter } from '../privacy/sensitivity.js';
 import type { ForgetOutcome, ForgetTarget } from './tombstones.js';
 import type { WhyAnswer } from './why.js';
+import { bareId, isBlockRecordId } from '../records/line-syntax.js';
 
 export interface InspectorDeps {
   clock: Clock;
@@ -23,8 +24,6 @@ export interface InspectorDeps {
   writer: MemoryWriter;
   openHome: (place: Place) => Promise<Home>;
 }
-
-const RECORD_ID = /^r-[\w-]+$/;
 
 export class MemoryInspector implements MemoryApi {
   constructor(private readonly deps: InspectorDeps) {}
@@ -109,8 +108,8 @@ export class MemoryInspector implements MemoryApi {
 
   async resolveReview(place: Place, id: string, choice: ReviewChoice): Promise<boolean> {
     const records = (await this.home(place)).records;
-    if (!RECORD_ID.test(id.replace(/^\^/, ''))) return false;
-    return records.review(id.replace(/^\^/, ''), choice);
+    if (!isBlockRecordId(bareId(id))) return false;
+    return records.review(bareId(id), choice);
   }
 
   async records(place: Place): Promise<RecordView[]> {
@@ -123,7 +122,7 @@ export class MemoryInspector implements MemoryApi {
 
   async editRecord(place: Place, id: string, statement: string): Promise<boolean> {
     const pages = (await this.home(place)).pages;
-    if (!pages || !RECORD_ID.test(id) || !statement.trim()) return false;
+    if (!pages || !isBlockRecordId(id) || !statement.trim()) return false;
     return pages.editRecord(id, statement);
   }
 

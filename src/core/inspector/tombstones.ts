@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 
 export type { ForgetOutcome, ForgetTarget, ForgottenKind, Tombstone } from './tombstone-types.js';
 import type { ForgetTarget, Tombstone } from './tombstone-types.js';
+import { withoutFields } from '../records/line-syntax.js';
 
 function hash(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
@@ -19,10 +20,7 @@ function hash(text: string): string {
 
 /** Text as compared: no markers, links, dates, punctuation, case or extra whitespace. */
 export function normaliseForFingerprint(text: string): string {
-  return text
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/\[[a-z_]+::[^\]]*\]/g, ' ')
+  return withoutFields(text.normalize('NFKC').toLowerCase())
     .replace(/\(\[source\]\([^)]*\)\)/g, ' ')
     .replace(/https?:\/\/\S+/g, ' ')
     .replace(/\b\d{4}-\d{2}-\d{2}\b/g, ' ')

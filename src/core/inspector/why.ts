@@ -11,6 +11,7 @@ import { labelText, parseSensitivity } from '../privacy/sensitivity.js';
 import type { KnowledgeGraph, PrivateRecord, PrivateRecordEvent } from '../ports/index.js';
 import type { ChainStep, Provenance, RecordChain } from '../records/provenance.js';
 import { rankRecords } from '../records/match.js';
+import { bareId, RECORD_ID } from '../records/line-syntax.js';
 
 export interface WhyAnswer extends Provenance {
   /** Set when nothing could be looked up at all (no knowledge graph, no private records). */
@@ -18,9 +19,6 @@ export interface WhyAnswer extends Provenance {
   /** A caveat shown with the chains (e.g. what private records do not keep). */
   note?: string;
 }
-
-/** What a reply's "why?" button carries: record ids only (hashes, never the user's text). */
-export const RECORD_ID = /^r-[0-9a-f]{4,12}$/;
 
 /** The records that answer `query`: the project's records themselves, ranked (records/match.ts), each with its chain. */
 export async function whyQuery(graph: Pick<KnowledgeGraph, 'provenance' | 'records'>, project: string, query: string, now: Date, limit = 3): Promise<WhyAnswer> {
@@ -36,7 +34,7 @@ export async function whyQuery(graph: Pick<KnowledgeGraph, 'provenance' | 'recor
  */
 export async function explainWhy(graph: Pick<KnowledgeGraph, 'provenance' | 'records'>, project: string, ask: { query: string } | { ids: readonly string[] }, now: Date): Promise<WhyAnswer> {
   const asIds = 'ids' in ask ? ask.ids : ask.query.trim().split(/[\s,]+/);
-  const ids = asIds.map((id) => id.replace(/^\^/, '')).filter((id) => RECORD_ID.test(id));
+  const ids = asIds.map((id) => bareId(id)).filter((id) => RECORD_ID.test(id));
   if ('ids' in ask || (ids.length > 0 && ids.length === asIds.length))
     return graph.provenance(
       project,
@@ -97,7 +95,7 @@ export function privateWhy(
     return { chains, missing, ...(old ? { note: 'records written before Charlie kept their history show their latest state only' } : {}) };
   };
   const asIds = 'ids' in ask ? ask.ids : ask.query.trim().split(/[\s,]+/);
-  const ids = asIds.map((id) => id.replace(/^\^/, '')).filter((id) => RECORD_ID.test(id));
+  const ids = asIds.map((id) => bareId(id)).filter((id) => RECORD_ID.test(id));
   if ('ids' in ask || (ids.length > 0 && ids.length === asIds.length)) {
     return answer(
       records.filter((r) => ids.includes(r.id)),

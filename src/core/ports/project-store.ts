@@ -144,6 +144,12 @@ export interface ProjectStore {
   /** Find or create the project for an origin; names become safe slugs. */
   ensureProject(origin: ProjectOrigin): Promise<ProjectConfig>;
   getProject(slug: string): Promise<{ config: ProjectConfig; problems: FileProblem[] } | null>;
+  /** Every project with a readable project.md, by slug. */
+  listProjects(): Promise<ProjectConfig[]>;
+  /** A project's display name and whether it is listed (the folder and keys stay). */
+  relabelProject(slug: string, change: { name?: string; archived?: boolean }): Promise<ProjectConfig>;
+  /** The raw Markdown of one page of a project (`project.md`, `notes/People/X.md`, `log/…`), or null; only `.md` files inside it. */
+  readPage(slug: string, page: string): Promise<string | null>;
   updateProject(slug: string, patch: Partial<Pick<ProjectConfig, 'style' | 'distillEvery' | 'archive' | 'respond'>>): Promise<ProjectConfig>;
   readLayers(slug: string): Promise<LayersSnapshot>;
   /** Atomic; refuses (`conflict`) when a file changed since `versions` were read. */

@@ -15,6 +15,14 @@ export interface MemoryGrammar {
   withId(line: string, id: string): string;
   /** The time (HH:MM:SS) of an archive entry's header line, or null when the line is not one. */
   entryTime(line: string): string | null;
+  /** A page's lines: its front matter's (between the `---` fences; null when it has none or it is never closed) and its body's. */
+  frontMatter(text: string): PageLines;
+}
+
+/** A page cut into its front matter lines and its body lines. */
+export interface PageLines {
+  fm: string[] | null;
+  body: string[];
 }
 
 /** A pair of records a merge put into review (both lines carry `[status:: review]` and `[vs:: ^…]`). */

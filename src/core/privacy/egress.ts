@@ -13,6 +13,7 @@
  */
 import type { ChatChunk, ChatMessage, ChatModel, ChatRequest, ContentPart, Locality, TextToSpeech } from '../ports/index.js';
 import { withoutMarkers } from './sensitivity.js';
+import { isHeading } from '../records/line-syntax.js';
 import type { ConsentItem, ConsentService } from './consent.js';
 
 /** Something that must not reach a hosted model, and where it lives (shown in the placeholder). */
@@ -58,7 +59,7 @@ function normalise(text: string): string {
 }
 
 function isStructural(line: string): boolean {
-  return /^#{1,6}\s/.test(line) || /^[-*+>]?\s*(\d{4}-\d{2}-\d{2})?\s*[:.—-]?\s*$/.test(line);
+  return isHeading(line) || /^[-*+>]?\s*(\d{4}-\d{2}-\d{2})?\s*[:.—-]?\s*$/.test(line);
 }
 
 interface Fragment {

@@ -17,13 +17,14 @@ import type { LogEntry, MemoryLayers, PrivateRecords, PrivateStore, ProjectStore
 import { classifyText, isSensitive, markedSensitivity, labelOf } from './sensitivity.js';
 import { createHash } from 'node:crypto';
 import type { ConsentItem } from './consent.js';
+import { blocksOf, entrySpeakers, firstFieldValue, firstRecordId, isFieldOnlyLine, isHeading, sectionsOf } from '../records/line-syntax.js';
 
 /** How far back the archive is read for marked entries (older ones reach a model only through search, which is tapped). */
 const RECENT_LOG = 500;
 
 /** A line that is nothing but a marker (`[sensitivity:: sensitive/phi]`) marks its whole section. */
 function markerOnly(section: string): boolean {
-  return section.split('\n').some((l) => /^\s*\[sensitivity::[^\]]*\]\s*$/i.test(l) && isSensitive(markedSensitivity(l)));
+  return section.split('\n').some((l) => isFieldOnlyLine(l, 'sensitivity') && isSensitive(markedSensitivity(l)));
 }
 
 /**
@@ -38,14 +39,14 @@ function labelledSensitive(text: string): boolean {
 /** Blocks of a Markdown body that are sensitive by their label: a marked section whole, else the sensitive paragraph or list item. */
 export function markedBlocks(body: string): string[] {
   const out: string[] = [];
-  const sections = body.split(/\n(?=#{1,6}\s)/);
+  const sections = sectionsOf(body);
   for (const section of sections) {
     const [heading = ''] = section.split('\n', 1);
-    if ((/^#{1,6}\s/.test(heading) && labelledSensitive(heading)) || markerOnly(section)) {
+    if ((isHeading(heading) && labelledSensitive(heading)) || markerOnly(section)) {
       out.push(section);
       continue;
     }
-    for (const block of section.split(/\n\s*\n|\n(?=\s*[-*+]\s)/)) if (labelledSensitive(block)) out.push(block);
+    for (const block of blocksOf(section)) if (labelledSensitive(block)) out.push(block);
   }
   return out;
 }
@@ -87,8 +88,8 @@ export function pageSubject(path: string, category?: string): string | undefined
 /** The item a marked block of a page is, named by its record's id and attribute when it has them. */
 export function blockItem(path: string, block: string, subject: string | undefined): ConsentItem {
   const where = path.replace(/\.md$/i, '');
-  const id = /\^(r-[0-9a-f]{4,})\b/.exec(block)?.[1];
-  const about = /\[about::\s*([^\]]+)\]/i.exec(block)?.[1]?.trim();
+  const id = firstRecordId(block);
+  const about = firstFieldValue(block, 'about');
   const kind = kindOf(block);
   return { id: id ?? itemId(where, block), where, ...(about ? { name: about } : {}), ...(kind ? { kind } : {}), ...(subject ? { subject } : {}) };
 }
@@ -102,7 +103,7 @@ export function foundItem(page: string, text: string): ConsentItem {
     const file = path.replace(/\.md$/i, '');
     return { ...layerItem(file, text, speaker), where: `the conversation of ${file.replace(/^log\//, '')}`, name: speaker ? `${speaker}'s message` : 'archived messages' };
   }
-  if (/\^r-[0-9a-f]{4,}\b/.test(text)) return blockItem(path, text, pageSubject(path));
+  if (firstRecordId(text) !== undefined) return blockItem(path, text, pageSubject(path));
   return pageItem(path, text);
 }
 
@@ -115,7 +116,7 @@ export function pageItem(path: string, body: string, category?: string): Consent
 
 /** The one speaker of an archive chunk (`### 10:02:00 · Ann · [↗](…)`), if it has exactly one. */
 export function chunkSpeaker(text: string): string | undefined {
-  const speakers = new Set([...text.matchAll(/^#{2,4}\s+\d{1,2}:\d{2}(?::\d{2})?\s+·\s+([^·\n]+?)\s+·/gm)].map((m) => m[1]?.trim() ?? ''));
+  const speakers = new Set(entrySpeakers(text));
   return speakers.size === 1 ? [...speakers][0] : undefined;
 }
 

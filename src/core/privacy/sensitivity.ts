@@ -10,6 +10,7 @@
  */
 
 import { SENSITIVE_KINDS, wordPatterns, type SensitiveKind } from './sensitive-words.js';
+import { fieldValues, withoutField } from '../records/line-syntax.js';
 export { SENSITIVE_KINDS, type SensitiveKind } from './sensitive-words.js';
 
 export const SENSITIVITY_LEVELS = ['public', 'personal', 'sensitive'] as const;
@@ -57,14 +58,11 @@ export function sensitiveSpellings(): string[] {
   return out;
 }
 
-/** `[sensitivity:: …]` anywhere in a text (a Dataview inline field). */
-const INLINE = /\[sensitivity::\s*([^\]]*)\]/gi;
-
 /** The strictest sensitivity marked inline in `text`, or null when there is no marker. */
 export function markedSensitivity(text: string): SensitivityValue | null {
   let best: SensitivityValue | null = null;
   if (!text.includes('::')) return best; // no inline field at all (most texts): skip the scan
-  for (const m of text.matchAll(INLINE)) best = strictest(best, parseSensitivity(m[1]) ?? { sensitivity: 'sensitive' });
+  for (const value of fieldValues(text, 'sensitivity')) best = strictest(best, parseSensitivity(value) ?? { sensitivity: 'sensitive' });
   return best;
 }
 
@@ -75,7 +73,7 @@ export function sensitivityOf(text: string, pageDefault: Sensitivity = 'personal
 
 /** `text` with its sensitivity markers taken out (for matching against what leaves). */
 export function withoutMarkers(text: string): string {
-  return text.replace(INLINE, '');
+  return withoutField(text, 'sensitivity');
 }
 
 const RANK: Record<Sensitivity, number> = { public: 0, personal: 1, sensitive: 2 };

@@ -7,7 +7,7 @@
  */
 import type { PrivateApi, PrivateForgetOutcome, PrivateForgetTarget, PrivateMemoryView } from '../assistant-api.js';
 import type { Place } from '../place.js';
-import type { Clock, Logger, MemoryLayers, PrivateStore } from '../ports/index.js';
+import type { Clock, LogEntry, Logger, MemoryLayers, PrivateStore } from '../ports/index.js';
 import { fingerprint } from '../inspector/tombstones.js';
 
 export function showPrivate(store: PrivateStore, userId: string): PrivateMemoryView {
@@ -48,6 +48,10 @@ export function forgetPrivate(store: PrivateStore, userId: string, target: Priva
 /** The private slice of the assistant: every method serves only the user of a private place. */
 export class PrivateMemory implements PrivateApi {
   constructor(private readonly deps: { store: PrivateStore; clock: Clock; logger: Logger; idle: () => Promise<void> }) {}
+
+  recentMessages(userId: string, limit: number): LogEntry[] {
+    return this.deps.store.recentMessages(userId, limit);
+  }
 
   /** What Charlie holds privately about the user of a private place (null elsewhere). */
   async privateMemory(place: Place): Promise<PrivateMemoryView | null> {

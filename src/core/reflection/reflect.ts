@@ -17,6 +17,7 @@ import { validItems } from '../writing/distill.js';
 import type { JsonSchema, LocalChatModel, Logger, Sensitivity } from '../ports/index.js';
 import { parseToolArguments } from '../turn/tool-args.js';
 import { factDifference, sameFact } from './fact-difference.js';
+import { bareId, isBlockRecordId } from '../records/line-syntax.js';
 
 export interface ReflectionRecord {
   id: string;
@@ -73,11 +74,7 @@ export const REFLECT_JSON_SCHEMA: JsonSchema = {
   required: ['duplicates', 'rules', 'contradictions'],
 };
 
-const id = z
-  .string()
-  .trim()
-  .transform((s) => s.replace(/^\^/, ''))
-  .pipe(z.string().regex(/^r-[A-Za-z0-9-]+$/));
+const id = z.string().trim().transform(bareId).pipe(z.string().refine(isBlockRecordId));
 const duplicateItem = z.object({ ids: z.array(id).min(2).max(20) });
 const ruleItem = z.object({ text: z.string().trim().min(3).max(300), from: z.array(id).max(20) });
 const contradictionItem = z.object({ a: id, b: id, why: z.string().max(300).optional().catch(undefined) });

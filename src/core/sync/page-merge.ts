@@ -9,7 +9,7 @@
  */
 import { normalizeStatement } from '../names.js';
 import { attributeOf } from '../records/review.js';
-import type { MemoryGrammar, MergeReview } from '../ports/sync.js';
+import type { MemoryGrammar, MergeReview, PageLines } from '../ports/sync.js';
 import { diff3 } from './diff3.js';
 import { mergeFrontMatter } from './front-matter-merge.js';
 
@@ -28,13 +28,6 @@ interface Ctx {
 }
 
 const LATEST = new Set(['said', 'raised', 'asked', 'superseded', 'updated']);
-
-function splitFrontMatter(text: string): { fm: string[] | null; body: string[] } {
-  const lines = text.split('\n');
-  if (lines[0] !== '---') return { fm: null, body: lines };
-  const end = lines.indexOf('---', 1);
-  return end < 0 ? { fm: null, body: lines } : { fm: lines.slice(1, end), body: lines.slice(end + 1) };
-}
 
 function freshId(ctx: Ctx, id: string, line: string): string {
   let h = 0;
@@ -127,7 +120,7 @@ export function mergePage(path: string, base: string, ours: string, theirs: stri
   const ctx: Ctx = { path, g, review: [], notes: [], ids: new Set() };
   if (ours === theirs || theirs === base) return { text: ours, review: [], notes: [] };
   if (ours === base) return { text: theirs, review: [], notes: [] };
-  const [b, o, t] = [base, ours, theirs].map(splitFrontMatter) as [ReturnType<typeof splitFrontMatter>, ReturnType<typeof splitFrontMatter>, ReturnType<typeof splitFrontMatter>];
+  const [b, o, t] = [base, ours, theirs].map((text) => g.frontMatter(text)) as [PageLines, PageLines, PageLines];
   const idsOf = (lines: string[]) => new Set(lines.flatMap((l) => g.record(l)?.id ?? []));
   const [bi, oi, ti] = [idsOf(b.body), idsOf(o.body), idsOf(t.body)];
   for (const id of [...bi, ...oi, ...ti]) ctx.ids.add(id);

@@ -16,7 +16,6 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { AssistantApi } from '../../core/assistant-api.js';
 import type { Place } from '../../core/place.js';
-import type { ProjectConfig } from '../../core/ports/index.js';
 import { whyText } from '../../core/inspector/why.js';
 import { projectOrigin } from '../../core/project-origin.js';
 import { errorMessage } from '../../util/error-text.js';
@@ -25,8 +24,7 @@ import { MACHINES_FOLDER, machineSummary, parseMachinePage, summaryLine } from '
 import { NOBODY_SAID_IT } from '../../core/writing/outside-facts.js';
 
 export interface MemoryServerOptions {
-  assistant: Pick<AssistantApi, 'conversation' | 'memory'>;
-  projects: { listProjects(): Promise<ProjectConfig[]>; getProject(slug: string): Promise<{ config: ProjectConfig } | null> };
+  assistant: Pick<AssistantApi, 'conversation' | 'memory' | 'projects'>;
   /** `hosted` (default): sensitive content is withheld from the client. */
   locality: 'local' | 'hosted';
   /** The project a call that names none is about. */
@@ -53,9 +51,9 @@ export function createMemoryServer(o: MemoryServerOptions): McpServer {
 
   const placeOf = async (slug: string | undefined): Promise<Place> => {
     const wanted = slug ?? o.defaultProject;
-    const found = await o.projects.getProject(wanted);
+    const found = await o.assistant.projects.getProject(wanted);
     if (!found) {
-      const names = (await o.projects.listProjects()).map((p) => p.slug);
+      const names = (await o.assistant.projects.listProjects()).map((p) => p.slug);
       throw new NotFound(`no project "${wanted}"; projects: ${names.join(', ') || '(none yet)'}`);
     }
     const { config } = found;

@@ -1,6 +1,7 @@
 /**
  * The page and archive grammar sync's merge reads (src/core/sync), from the one parser of each:
- * fact lines and inline fields (lines.ts), archive entry headers (archive-format.ts).
+ * fact lines and inline fields (lines.ts), archive entry headers (archive-format.ts), front matter
+ * fences as the merge compares them line by line.
  */
 import type { MemoryGrammar } from '../../core/ports/index.js';
 import { retrievable } from '../../core/records/record.js';
@@ -19,4 +20,10 @@ export const syncGrammar: MemoryGrammar = {
   setField,
   withId: (line, id) => line.replace(BLOCK_ID, `^${id}$1`),
   entryTime: entryHeaderTime,
+  frontMatter(text) {
+    const lines = text.split('\n');
+    if (lines[0] !== '---') return { fm: null, body: lines };
+    const end = lines.indexOf('---', 1);
+    return end < 0 ? { fm: null, body: lines } : { fm: lines.slice(1, end), body: lines.slice(end + 1) };
+  },
 };

@@ -22,6 +22,7 @@ import { PageRemoval, type PageEdits } from './page-removal.js';
 import { follow, linkMap, pageLinks } from './traversal.js';
 import { readPage, type WikiPage } from './page.js';
 import type { WikiSnapshot } from './wiki-pages.js';
+import type { CuratedPages } from './graph-sides.js';
 import { plainStatement, recordViews, withBody, withField, withStatementSettled } from './wiki-records.js';
 
 export interface WikiOptions {
@@ -36,7 +37,7 @@ const taxonomySchema = z.looseObject({ taxonomy: z.array(z.string().min(1)).min(
 
 const holding = (id: string) => (p: WikiPage) => p.facts.concat(p.unsourced).some((f) => f.blockId === id);
 
-export class Wiki implements KnowledgeGraph {
+export class Wiki implements KnowledgeGraph, CuratedPages {
   private readonly store: PageStore;
   private readonly files: GeneratedFiles;
   private readonly upkeep: LinkUpkeep;

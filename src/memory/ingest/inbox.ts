@@ -18,7 +18,7 @@ import { z } from 'zod';
 import type { IngestProgress } from '../../core/writing/ingest-status.js';
 import type { Logger } from '../../core/ports/index.js';
 import { resolveChild, resolveInside } from '../../files/safe-path.js';
-import type { Wiki } from '../graph/wiki.js';
+import type { GraphLog } from '../graph/graph-sides.js';
 import { readIfExists, writeFileAtomic } from '../../files/atomic-write.js';
 import { bankColumns, csvHeader, hashFile, readRows, summariseBank } from './csv-stream.js';
 import { extensionOf, parseSource, SourceParseError, type SourceItem } from './parsers.js';
@@ -93,7 +93,8 @@ type FileProgress = Progress[string];
 
 export interface InboxOptions {
   projectsDir: string;
-  wiki: Wiki;
+  /** The project's `_log.md`, where each source read (or skipped) is recorded. */
+  log: GraphLog;
   logger: Logger;
   streamBytes?: number;
   batch?: number;
@@ -215,7 +216,7 @@ export class Inbox {
             p.mode === 'summary'
               ? `${String(p.rows ?? 0)} rows summed into ${String(p.done)} monthly item(s) per payee, ${String(facts)} fact(s) this round`
               : `${String(p.done)} row(s), ${String(facts)} fact(s) this round`;
-          await this.o.wiki.log(project, [{ action: 'ingested', path: `${source} — sha256 ${hash}, ${String(p.done)} items, prefix ${'0'.repeat(16)}`, detail }]);
+          await this.o.log.log(project, [{ action: 'ingested', path: `${source} — sha256 ${hash}, ${String(p.done)} items, prefix ${'0'.repeat(16)}`, detail }]);
           return { source, outcome: 'ingested', items: sent, facts };
         }
         all[name] = p;
@@ -225,7 +226,7 @@ export class Inbox {
     } catch (err) {
       if (err instanceof SourceParseError) {
         await this.saveProgress(project, omit(all, name));
-        await this.o.wiki.log(project, [{ action: 'skipped', path: `${source} — sha256 ${hash}, ${String(p.done)} items, prefix ${'0'.repeat(16)}`, detail: err.message }]);
+        await this.o.log.log(project, [{ action: 'skipped', path: `${source} — sha256 ${hash}, ${String(p.done)} items, prefix ${'0'.repeat(16)}`, detail: err.message }]);
         return { source, outcome: 'unparseable', items: sent, facts, message: err.message };
       }
       this.o.logger.warn({ project, source, err: err }, 'inbox file stopped part-way; it goes on from its checkpoint next time');
@@ -254,7 +255,7 @@ export class Inbox {
   async scan(project: string, extract: ExtractItems, budget = STREAM_BUDGET): Promise<InboxResult[]> {
     const files = await this.files(project);
     if (files.length === 0) return [];
-    const records = sourceRecords(await this.o.wiki.readLog(project));
+    const records = sourceRecords(await this.o.log.readLog(project));
     const streamed = new Set<string>();
     for (const name of files) if (await this.streamsFile(project, name)) streamed.add(name);
     const order = [...files.filter((f) => !streamed.has(f)), ...files.filter((f) => streamed.has(f))];
@@ -278,7 +279,7 @@ export class Inbox {
     } catch (err) {
       const message = err instanceof SourceParseError ? err.message : `could not be read: ${String(err)}`;
       this.o.logger.warn({ project, source, reason: message }, 'inbox file not ingested');
-      await this.o.wiki.log(project, [{ action: 'skipped', path: `${source} — sha256 ${hash}, 0 items, prefix ${'0'.repeat(16)}`, detail: message }]);
+      await this.o.log.log(project, [{ action: 'skipped', path: `${source} — sha256 ${hash}, 0 items, prefix ${'0'.repeat(16)}`, detail: message }]);
       return { source, outcome: 'unparseable', items: 0, facts: 0, message };
     }
     // a file that only grew: the items read last time are still there, unchanged and in order
@@ -293,7 +294,7 @@ export class Inbox {
         return { source, outcome: 'failed', items: fresh.length, facts: 0, message: String(err instanceof Error ? err.message : err) };
       }
     }
-    await this.o.wiki.log(project, [
+    await this.o.log.log(project, [
       { action: 'ingested', path: `${source} — sha256 ${hash}, ${items.length} items, prefix ${prefixHash(items, items.length)}`, detail: `${fresh.length} new item(s), ${facts} fact(s)` },
     ]);
     return { source, outcome: 'ingested', items: fresh.length, facts };

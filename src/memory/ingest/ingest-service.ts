@@ -11,8 +11,8 @@ import { ingestItems } from '../../core/writing/ingest.js';
 import type { IngestProgress } from '../../core/writing/ingest-status.js';
 import type { CandidateStore } from '../../core/records/candidates.js';
 import { withDeadline } from '../../core/ports/deadlines.js';
-import type { Clock, LocalChatModel, Logger, Recall } from '../../core/ports/index.js';
-import type { Wiki } from '../graph/wiki.js';
+import type { Clock, GraphWrite, KnowledgeGraph, LocalChatModel, Logger, PageMapRequest, Recall } from '../../core/ports/index.js';
+import type { GraphLog } from '../graph/graph-sides.js';
 import { INBOX_DIR, Inbox, type InboxResult } from './inbox.js';
 import { extensionOf } from './parsers.js';
 import { READABLE_FILES as SUPPORTED } from '../../core/writing/ingest-status.js';
@@ -22,7 +22,8 @@ export type FinalResult = InboxResult & { outcome: Exclude<InboxResult['outcome'
 
 export interface IngestServiceOptions {
   projectsDir: string;
-  wiki: Wiki;
+  /** The knowledge graph ingested facts are written through, with its `_log.md`. */
+  graph: KnowledgeGraph & GraphLog;
   recall: Recall;
   memoryModel: LocalChatModel | null;
   clock: Clock;
@@ -46,7 +47,7 @@ export class IngestService {
   constructor(private readonly o: IngestServiceOptions) {
     this.inbox = new Inbox({
       projectsDir: o.projectsDir,
-      wiki: o.wiki,
+      log: o.graph,
       logger: o.logger,
       now: () => o.clock.now().getTime(),
       ...(o.stream?.bytes !== undefined ? { streamBytes: o.stream.bytes } : {}),
@@ -64,11 +65,11 @@ export class IngestService {
     if (!model) return Promise.resolve([]);
     const busy = this.running.get(project);
     if (busy) return busy.then(() => this.scan(project));
-    const { wiki, recall, clock, logger } = this.o;
+    const { graph: knowledge, recall, clock, logger } = this.o;
     const graph = {
-      taxonomy: () => wiki.taxonomy(project),
-      pageMap: (r: Parameters<Wiki['pageMap']>[1]) => wiki.pageMap(project, r),
-      write: (w: Parameters<Wiki['write']>[1]) => wiki.write(project, w),
+      taxonomy: () => knowledge.taxonomy(project),
+      pageMap: (r: PageMapRequest) => knowledge.pageMap(project, r),
+      write: (w: GraphWrite) => knowledge.write(project, w),
       related: async (text: string) => [...new Set((await recall.recall(text, { project, limit: 12 })).map((h) => h.page).filter((p) => p.startsWith('notes/')))],
       ...(this.o.candidates ? { candidates: this.o.candidates(project) } : {}),
       ...(this.o.lastReflection ? { lastReflection: () => this.o.lastReflection?.(project) ?? Promise.resolve(null) } : {}),

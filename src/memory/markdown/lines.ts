@@ -13,6 +13,7 @@
  * of a line a person wrote stays byte for byte as it was.
  */
 import { blockIdFor } from '../../core/records/block-id.js';
+import { listItemText } from '../../core/records/line-syntax.js';
 import { oneLine } from '../../util/one-line.js';
 
 export interface InlineField {
@@ -72,9 +73,9 @@ export interface FactLine {
 const BLOCK_ID = /\s\^([A-Za-z0-9-]+)\s*$/;
 
 export function parseFactLine(raw: string, line: number): FactLine | null {
-  const item = /^\s*[-*+]\s+(.*)$/.exec(raw);
-  if (!item) return null;
-  let body = item[1]!;
+  const item = listItemText(raw);
+  if (item === null) return null;
+  let body = item;
   const id = BLOCK_ID.exec(` ${body}`);
   if (id) body = ` ${body}`.slice(0, id.index).trim();
   const { fields, rest } = parseFields(body);

@@ -14,7 +14,7 @@ import type { PageChange, ReflectionPage, ReflectionRecord } from '../../core/re
 import type { PageOutcome, PageVersion, ReflectionPages, RestoreOutcome } from '../../core/reflection/reflection.js';
 import { field } from '../markdown/lines.js';
 import { readPage, type WikiPage } from '../graph/page.js';
-import type { Wiki } from '../graph/wiki.js';
+import type { CuratedPages } from '../graph/graph-sides.js';
 import { noteFiles } from '../graph/wiki-pages.js';
 import { listProjects } from '../index/page-files.js';
 import { decay } from '../../core/records/decay.js';
@@ -29,7 +29,8 @@ import { PageHistory, pageName } from './history.js';
 export interface FileReflectionPagesOptions {
   projectsDir: string;
   dataDir: string;
-  wiki: Wiki;
+  /** The knowledge graph's pages, as reflection curates them. */
+  pages: CuratedPages;
   clock: Clock;
   logger: Logger;
 }
@@ -43,7 +44,7 @@ export class FileReflectionPages implements ReflectionPages {
   private readonly history: PageHistory;
 
   constructor(private readonly o: FileReflectionPagesOptions) {
-    this.history = new PageHistory(o.projectsDir, o.wiki);
+    this.history = new PageHistory(o.projectsDir, o.pages);
   }
 
   private get stateFile(): string {
@@ -72,7 +73,7 @@ export class FileReflectionPages implements ReflectionPages {
   }
 
   private async mtimes(project: string): Promise<Map<string, number>> {
-    const dir = this.o.wiki.notesDir(project);
+    const dir = this.o.pages.notesDir(project);
     const out = new Map<string, number>();
     for (const rel of await noteFiles(dir)) {
       const s = await stat(join(dir, rel)).catch(() => null);
@@ -94,7 +95,7 @@ export class FileReflectionPages implements ReflectionPages {
   }
 
   async touched(project: string, since: Date | null, limit: number): Promise<ReflectionPage[]> {
-    const snap = await this.o.wiki.load(project);
+    const snap = await this.o.pages.load(project);
     const times = await this.mtimes(project);
     const now = this.o.clock.now();
     const { restored } = await this.state();
@@ -115,12 +116,12 @@ export class FileReflectionPages implements ReflectionPages {
 
   apply(project: string, change: PageChange): Promise<PageOutcome> {
     const none = { merged: 0, rules: 0, expired: 0, settled: 0, proposed: 0 };
-    return this.o.wiki.exclusive(project, async () => {
-      const full = resolveInside(this.o.wiki.notesDir(project), change.page);
+    return this.o.pages.exclusive(project, async () => {
+      const full = resolveInside(this.o.pages.notesDir(project), change.page);
       const before = await readIfExists(full);
       const read = before === null ? null : readPage(before, change.page, change.page);
       if (before === null || !read?.ok) return { applied: false, reason: 'the page is gone or does not read', ...none };
-      const snap = await this.o.wiki.load(project);
+      const snap = await this.o.pages.load(project);
       const lookup = lookupIn(snap.pages.values());
       const now = this.o.clock.now();
       const result = applyChange(change.page, before, read.page, change, now.toISOString().slice(0, 10), lookup);
@@ -128,13 +129,13 @@ export class FileReflectionPages implements ReflectionPages {
       const verdict = guardRewrite(change.page, before, result.content);
       if (!verdict.ok) {
         this.o.logger.warn({ project, page: change.page, reason: verdict.reason }, 'reflection rewrite rejected by the guard; the page is unchanged');
-        await this.o.wiki.log(project, [{ action: 'rejected', path: change.page, source: SOURCE, detail: `guard: ${verdict.reason}` }]);
+        await this.o.pages.log(project, [{ action: 'rejected', path: change.page, source: SOURCE, detail: `guard: ${verdict.reason}` }]);
         return { applied: false, reason: verdict.reason, ...none };
       }
       const kept = await this.history.keep(project, change.page, before, now);
-      const written = await this.o.wiki.mutatePage(project, change.page, (current) => (current === before ? { content: result.content } : null));
+      const written = await this.o.pages.mutatePage(project, change.page, (current) => (current === before ? { content: result.content } : null));
       if (written.kind !== 'written') return { applied: false, reason: 'the page changed while reflection wrote it', ...none };
-      await this.o.wiki.log(project, [...result.log.map(recordLogLine), { action: 'updated' as const, path: change.page, source: SOURCE, detail: `previous version kept in ${kept}` }]);
+      await this.o.pages.log(project, [...result.log.map(recordLogLine), { action: 'updated' as const, path: change.page, source: SOURCE, detail: `previous version kept in ${kept}` }]);
       return { applied: true, ...result.counts };
     });
   }
@@ -143,7 +144,7 @@ export class FileReflectionPages implements ReflectionPages {
     const state = await this.state();
     state.reflected[project] = at.toISOString();
     await this.saveState(state);
-    await this.o.wiki.regenerateIndex(project);
+    await this.o.pages.regenerateIndex(project);
   }
 
   versions(project: string, page?: string): Promise<PageVersion[]> {
@@ -153,15 +154,15 @@ export class FileReflectionPages implements ReflectionPages {
   }
 
   restore(project: string, page: string, version?: string): Promise<RestoreOutcome> {
-    return this.o.wiki.exclusive(project, async () => {
+    return this.o.pages.exclusive(project, async () => {
       const out = await this.history.restore(project, page, version, this.o.clock.now());
       if (out.ok) {
         const state = await this.state();
-        const written = await stat(resolveInside(this.o.wiki.notesDir(project), out.page)).catch(() => null);
+        const written = await stat(resolveInside(this.o.pages.notesDir(project), out.page)).catch(() => null);
         if (written) state.restored[`${project}/${out.page}`] = written.mtimeMs;
         await this.saveState(state);
-        await this.o.wiki.log(project, [{ action: 'restored', path: out.page, source: 'restore', detail: `version ${out.version}` }]);
-        await this.o.wiki.regenerateIndex(project);
+        await this.o.pages.log(project, [{ action: 'restored', path: out.page, source: 'restore', detail: `version ${out.version}` }]);
+        await this.o.pages.regenerateIndex(project);
       }
       return out;
     });

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { Place } from '../../src/core/place.js';
 import type { Outbox, OutboxMessage } from '../../src/core/time/outbox.js';
 import { isDiscordPlace, isWebPlace, OutboxRouter } from '../../src/time/outbox-router.js';
-import { WebTimeOutbox, type WebDelivery } from '../../src/web/time-outbox.js';
+import { WebTimeOutbox, type WebDelivery } from '../../src/web/outbox.js';
 
 const dm: Place = { kind: 'private', userId: '123456789', userName: 'Ann' };
 const webProject: Place = { kind: 'project', origin: { name: 'Home', key: 'web:home' } };
