@@ -222,12 +222,19 @@ export function chatRoutes(app: Hono<WebEnv>, deps: WebDeps, hub: TurnHub, trace
   });
 }
 
-/** Links a new turn into its conversation (before it is archived); a conversation's first message titles it, unless a person did. */
+/**
+ * Links a new turn into its conversation (before it is archived); a conversation's first message
+ * titles it, unless a person did. A private conversation is titled by its day instead: its messages
+ * live only in private.db, and a title is kept in a file that /private wipe does not reach.
+ */
 function linkTurn(conversations: WebConversations, where: Where, tree: ConversationTree, conversation: string, source: string, after: string | null, text: string): void {
   const key = conversations.key(where);
   conversations.store.link(key, conversation, source, after, new Date());
   const info = conversations.read(where).list.find((x) => x.id === conversation);
-  if (conversation !== FIRST_CONVERSATION && tree.turns.size === 0 && info && !info.renamed) conversations.store.rename(key, conversation, titleFrom(removeSecrets(text).text), false); // a secret typed in it never becomes a title
+  if (conversation === FIRST_CONVERSATION || tree.turns.size > 0 || !info || info.renamed) return;
+  // a secret typed in it never becomes a title
+  const title = where.at.slug === null ? `Conversation of ${new Date().toISOString().slice(0, 10)}` : titleFrom(removeSecrets(text).text);
+  conversations.store.rename(key, conversation, title, false);
 }
 
 /**

@@ -10,7 +10,7 @@ import type { IngestStatus } from '../core/writing/ingest-status.js';
 import type { Logger, SyncEngine } from '../core/ports/index.js';
 import type { ReminderDesk } from '../core/time/reminder-desk.js';
 import type { MachineBook } from '../core/machines/machine-book.js';
-import type { WebAuth, WebUser } from './auth.js';
+import type { WebAuth } from './auth.js';
 import type { MemberBook } from './members.js';
 import type { SettingsView } from './settings.js';
 import type { WebTimeOutbox } from './outbox.js';

@@ -5,6 +5,8 @@
  * answer keep the alternatives, and choosing one shows its branch; search finds messages in every
  * conversation, naming which.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { longConversation } from '../support/web-demo-data.js';
 import { startWebFixture, TOKEN, type WebFixture } from '../support/web-fixture.js';
@@ -138,7 +140,15 @@ describe('conversations', () => {
     const page = (await (await me('GET', `/messages?conversation=${made.id}`)).json()) as { messages: Shown[] };
     expect(page.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
     const mine = (await (await me('GET', '/conversations')).json()) as { conversations: Item[] };
-    expect(mine.conversations.map((c) => c.title)).toEqual(['Main conversation', 'My passport expires in March']);
+    // titled by its day, not its first message: a private message stays in private.db only
+    expect(mine.conversations.map((c) => c.title)).toEqual(['Main conversation', `Conversation of ${new Date().toISOString().slice(0, 10)}`]);
+    const kept = join(f.dataDir, 'web', 'conversations');
+    expect(readdirSync(kept).length).toBeGreaterThan(0);
+    expect(
+      readdirSync(kept)
+        .map((n) => readFileSync(join(kept, n), 'utf8'))
+        .join('\n'),
+    ).not.toContain('passport');
     expect((await list()).some((c) => c.id === made.id)).toBe(false);
     // a secret in a first message never becomes a title
     const other = (await (await me('POST', '/conversations')).json()) as Item;
