@@ -88,7 +88,12 @@ export async function startWebApp(
       ...(app.mcp ? { toolServers: () => mcpLines(app.mcp!) } : {}),
       mcpServer: memoryEndpoint(memoryServerOptions(config, app, 'web')),
       trustedProxies: config.WEB_TRUSTED_PROXY,
-      settings: () => settingsView(live?.current() ?? config, app.time?.calendar?.servers() ?? [], live ? { embedderFallback: live.embedderFallback, listening: live.listening() } : {}),
+      settings: () =>
+        settingsView(
+          live?.current() ?? config,
+          app.time?.calendar?.servers() ?? [],
+          live ? { embedderFallback: live.embedderFallback, listening: live.listening(), voice: live.view(true).voice.engine } : {},
+        ),
       ...(live ? { liveSettings: live } : {}),
       ...(app.ingest ? { ingest: app.ingest } : {}),
       ...(app.ingest?.add ? { files: { add: app.ingest.add.bind(app.ingest) } } : {}),

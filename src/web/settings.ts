@@ -56,6 +56,8 @@ export interface InUse {
   /** Why the configured embedder could not be used (the built-in one answers instead). */
   embedderFallback?: string | null;
   listening?: ListeningStatus;
+  /** The voice Read aloud uses now (`none`: no voice was built here), from the live settings. */
+  voice?: 'local' | 'edge' | 'none';
 }
 
 function embedderItem(config: Config, inUse: InUse): SettingsItem {
@@ -97,15 +99,17 @@ export function settingsView(config: Config, calendars: readonly CalendarServer[
     items.push({ job: 'Understands speech', what: config.STT_SERVER_MODEL, where: host(config.STT_BASE_URL), local: l.local, why: l.why });
   } else items.push({ job: 'Understands speech', what: config.STT_MODEL, where: 'this machine', local: true });
   items.push(
-    config.TTS === 'local'
-      ? { job: 'Speaks', what: `eSpeak NG (${config.TTS_LOCAL_VOICE})`, where: 'this machine', local: true, why: `TTS=local${fromWebApp(config, ['TTS', 'TTS_LOCAL_VOICE'])}` }
-      : {
-          job: 'Speaks',
-          what: `Microsoft Edge voices (${config.TTS_VOICE})`,
-          where: 'speech.platform.bing.com',
-          local: false,
-          why: `TTS=edge sends the reply text to Microsoft; TTS=local keeps it here${fromWebApp(config, ['TTS', 'TTS_VOICE'])}`,
-        },
+    inUse.voice === 'none'
+      ? { job: 'Speaks', what: 'not available', where: '—', local: true, why: 'no voice is set up on this Charlie: Read aloud and spoken replies are off' }
+      : config.TTS === 'local'
+        ? { job: 'Speaks', what: `eSpeak NG (${config.TTS_LOCAL_VOICE})`, where: 'this machine', local: true, why: `TTS=local${fromWebApp(config, ['TTS', 'TTS_LOCAL_VOICE'])}` }
+        : {
+            job: 'Speaks',
+            what: `Microsoft Edge voices (${config.TTS_VOICE})`,
+            where: 'speech.platform.bing.com',
+            local: false,
+            why: `TTS=edge sends the reply text to Microsoft; TTS=local keeps it here${fromWebApp(config, ['TTS', 'TTS_VOICE'])}`,
+          },
   );
   items.push(...calendarItems(config, calendars));
   return { items, doctor: embedded ? 'the embedded model runs here (npm run doctor checks it)' : conformanceStartLine(config.dataDir, chat.model, chat.baseUrl) };

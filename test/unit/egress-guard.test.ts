@@ -90,6 +90,9 @@ describe('the online voice passes the guard too', () => {
     await assistant.settings.showMemory(general);
     await store.putPage('general', { title: 'Bob', body: 'Bob keeps the vault code 4471 in the blue folder.', source: 'x' });
     store.projects.get('general')!.notes.get('Topics/Bob.md')!.sensitivity = 'sensitive';
+    // what is read aloud is what was said there (a text the place does not hold stays on the local voice)
+    for (const text of ['Sure. Bob keeps the vault code 4471 in the blue folder.', "Sure! Bob's PIN is 9911.", 'The weather is fine today.'])
+      store.projects.get('general')!.log.push({ time: '2026-12-01T10:00:00.000Z', speaker: 'Charlie', source: 'web', text, role: 'assistant' });
     const policy = (text: string) => assistant.conversation.speechMustStayLocal(general, text);
     const told: string[] = [];
     const online = guardSpeech(engine('edge', 'hosted', engine('espeak', 'local')), policy, () => told.push('local'));
@@ -147,8 +150,8 @@ describe('a tainted turn', () => {
       expect(await assistant.conversation.speechMustStayLocal(place, labelled)).toBe(true);
       expect(await assistant.conversation.speechMustStayLocal(place, 'The choir meets on Tuesday.')).toBe(false);
     }
-    // a text no place holds: in a place it may be a turn's sentence not stored yet (its turn's taint decides); with none, it stays here
-    expect(await assistant.conversation.speechMustStayLocal(general, 'The weather is fine today.')).toBe(false);
+    // a text no place holds (a hand-made request naming another chat): its origin is not known, so it stays here
+    expect(await assistant.conversation.speechMustStayLocal(general, 'The weather is fine today.')).toBe(true);
     expect(await assistant.conversation.speechMustStayLocal(null, 'The weather is fine today.')).toBe(true);
   });
 });

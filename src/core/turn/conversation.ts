@@ -336,7 +336,8 @@ export class Conversation implements ConversationApi {
    * this machine, decided by labels: the rules call it sensitive, a tainted turn is running (in
    * `place`, or anywhere when it is not known), or it is part of a stored entry labelled
    * sensitive (a reply whose turn drew on sensitive context: the label survives a restart, and is
-   * found however old the entry is). Without a place, a text no stored entry holds stays here.
+   * found however old the entry is). A text no stored entry holds stays here, unless it is a
+   * sentence of the turn running in `place`.
    * The line matcher stays as a second net.
    */
   async speechMustStayLocal(place: Place | null, text: string): Promise<boolean> {
@@ -344,8 +345,11 @@ export class Conversation implements ConversationApi {
     // no place: a text of unknown origin (not a stored entry anywhere) stays here too
     if (!place) return this.turns.tainted() || (await storedLabel((limit) => this.deps.storedEverywhere?.(limit) ?? Promise.resolve([]), text)) !== 'stored';
     const home = await this.deps.openHome(place);
-    // in a place, a text not stored yet is a running turn's sentence (a spoken reply): its turn's taint decides
-    if (this.turns.tainted(home.key) || (await storedLabel((limit) => home.recent(limit), text)) === 'sensitive') return true;
+    if (this.turns.tainted(home.key)) return true;
+    // a text the place does not hold is a running turn's sentence (a spoken reply, judged by its turn's taint above);
+    // with no turn running there, its origin is unknown and it stays here
+    const stored = await storedLabel((limit) => home.recent(limit), text);
+    if (stored === 'sensitive' || (stored === 'unknown' && !this.turns.running(home.key))) return true;
     return (await this.deps.egress.scrubText(egressScope(home), text)) !== text;
   }
 

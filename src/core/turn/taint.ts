@@ -26,6 +26,11 @@ export class RunningTurns {
     return alsoTainted || running.tainted();
   }
 
+  /** Whether a turn is running in `place`. */
+  running(place: string): boolean {
+    return this.places.has(place);
+  }
+
   /** Whether a tainted turn is running in `place` (in any place when it is unknown). */
   tainted(place?: string): boolean {
     if (place !== undefined) return this.places.get(place)?.tainted() === true;
