@@ -89,6 +89,14 @@ const INNOCENT = [
   'She ran 5 km and drank 500 ml of water',
   'The museum seized the moment with a new exhibit',
   'The phrase of the day is carpe diem',
+  // look-alikes of the rows added after the second sweep
+  'The garden was sectioned off for the party',
+  'There are no papers on the desk',
+  'April showers bring May flowers',
+  'The lease has a termination clause',
+  'The bike lock is in the shed',
+  'We keep twelve words of French on the fridge',
+  'The judge at the baking contest loved the cake',
 ];
 
 describe('innocent sentences', () => {
