@@ -71,6 +71,14 @@ describe('layers made from labelled messages carry the label', () => {
     expect(out.decisions.map((d) => d.text)).toEqual(['Alice keeps her medicine in the tent [sensitivity:: sensitive/phi]', 'Buy a tent [sensitivity:: sensitive/phi]']);
   });
 
+  it('a decision made while the model was shown a labelled decision or summary carries that label (it may restate them)', () => {
+    const plain = [entry('We should buy a tent.')];
+    const reply = { summary: 'A trip.', decisions: [{ text: 'Friday is booked, as agreed', message: 1 }], quotes: [], graph };
+    const labelled = { ...current, decisions: [{ date: '2026-11-01', text: 'Friday: the consult at the Wexley clinic [sensitivity:: sensitive/phi]', source: 'x' }] };
+    expect(mergeLayers(labelled, reply, plain).decisions.at(-1)?.text).toBe('Friday is booked, as agreed [sensitivity:: sensitive/phi]');
+    expect(mergeLayers(current, reply, plain).decisions.at(-1)?.text).toBe('Friday is booked, as agreed');
+  });
+
   it('a decision from an ordinary batch is labelled by its own words only', () => {
     const plain = [entry('We should buy a tent.'), entry('And book the campsite for Friday.', { source: 'terminal:2' })];
     const reply = {

@@ -215,6 +215,8 @@ function carryLabel(text: string, from: readonly LogEntry[], also: SensitivityVa
 
 export function mergeLayers(current: MemoryLayers, reply: DistillReply, entries: LogEntry[], keepSummary = false, dropped: string[] = []): MemoryLayers {
   const at = (n: number): LogEntry | undefined => entries[n - 1];
+  // what the model was shown besides the batch: the summary and the decisions already recorded (a new decision may restate them)
+  const shown = current.decisions.reduce<SensitivityValue | null>((best, d) => strictest(best, markedSensitivity(d.text)), markedSensitivity(current.summary));
   const seen = new Set(current.decisions.map((d) => norm(d.text)));
   const decisions: Decision[] = [...current.decisions];
   for (const [i, d] of reply.decisions.entries()) {
@@ -222,9 +224,9 @@ export function mergeLayers(current: MemoryLayers, reply: DistillReply, entries:
     if (!entry) dropped.push(`decisions[${String(i)}]: cites message ${String(d.message)}, which is not in this batch of ${String(entries.length)}`);
     if (!entry || seen.has(norm(d.text))) continue;
     seen.add(norm(d.text));
-    // a decision is the model's reading of the whole batch, whichever message it cites (a model may cite the
-    // harmless neighbour of the sensitive message it restates): it carries the batch's strictest label and its own words'
-    decisions.push({ date: entry.time.slice(0, 10), text: carryLabel(d.text.trim(), entries, classifyText(d.text)), source: entry.source });
+    // a decision is the model's reading of the whole batch and of the layers it was shown, whichever message it cites (a
+    // model may cite the harmless neighbour of the sensitive message it restates): it carries their strictest label and its own words'
+    decisions.push({ date: entry.time.slice(0, 10), text: carryLabel(d.text.trim(), entries, strictest(classifyText(d.text), shown)), source: entry.source });
   }
   const quotes: Quote[] = [...current.quotes];
   const quoted = new Set(quotes.map((q) => norm(q.text)));
