@@ -40,7 +40,7 @@ describe('doctor: Discord against the fake Discord', () => {
     expect(by('privileged intents').status).toBe('ok');
     expect(by('servers')).toMatchObject({ status: 'ok', detail: 'in every allowed server: home' });
     expect(by('slash commands').status).toBe('warn');
-    expect(by('slash commands').detail).toBe('slash commands globally: missing /calendar, /help, /machines, /memory, /privacy, /private, /project, /remind, /voice, /web');
+    expect(by('slash commands').detail).toBe('slash commands globally: missing /calendar, /help, /machines, /memory, /privacy, /private, /project, /remind, /sync, /voice, /web');
     expect(by('slash commands').fix).toContain('npm run register-commands');
     expect(by('voice stack')).toMatchObject({ status: 'ok' });
     expect(by('voice stack').detail).toContain('DAVE: @snazzah/davey');
