@@ -65,7 +65,9 @@ export function conversationActions(project: string, item: ConversationItem | un
   const box = h('div', { class: 'conversation-actions' });
   const rename = h('button', { type: 'button', class: 'small rename-conversation' }, 'Rename');
   rename.addEventListener('click', () => {
-    const input = h('input', { type: 'text', id: 'rename-conversation', value: item.title, maxlength: 120, 'aria-label': 'New title of the conversation' });
+    // the heading holds the title now (a first message may have titled it since the chat was drawn)
+    const now = heading.textContent.trim() || item.title;
+    const input = h('input', { type: 'text', id: 'rename-conversation', value: now, maxlength: 120, 'aria-label': 'New title of the conversation' });
     const form = h('form', { class: 'rename-form' }, input, h('button', { type: 'submit', class: 'small primary' }, 'Save'), h('button', { type: 'button', class: 'small cancel' }, 'Cancel'));
     const restore = () => {
       form.replaceWith(heading);
@@ -82,7 +84,7 @@ export function conversationActions(project: string, item: ConversationItem | un
     form.addEventListener('submit', (e) => {
       e.preventDefault();
       const title = input.value.trim();
-      if (!title || title === item.title) {
+      if (!title || title === now) {
         restore();
         return;
       }
