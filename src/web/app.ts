@@ -127,7 +127,11 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
     });
   });
   app.post('/api/logout', (c) => {
-    deps.auth.endSession(getCookie(c, SESSION_COOKIE));
+    const cookie = getCookie(c, SESSION_COOKIE);
+    // a member's own sign-out leaves the owner's list of their sessions too
+    const own = cookie ? deps.auth.sessionOf(cookie) : null;
+    if (own) deps.members?.book.revokeSession(c.get('user').id, own.sid);
+    deps.auth.endSession(cookie);
     deleteCookie(c, SESSION_COOKIE, { path: '/' });
     return c.json({ ok: true });
   });

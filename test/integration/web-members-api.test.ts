@@ -96,6 +96,14 @@ describe('members and passkeys API', { timeout: 120_000 }, () => {
     expect(listed.sessions).toHaveLength(2);
     expect(listed.invite?.state).toBe('used');
 
+    // her own sign-out leaves the owner's list of her sessions (the outside run saw signed-out sessions listed)
+    const third = cookieOf(await signIn(phone));
+    expect((await members()).find((m) => m.id === id)!.sessions).toHaveLength(3);
+    expect((await post('/api/logout', {}, { cookie: third })).status).toBe(200);
+    expect((await me(third)).status).toBe(401);
+    const after = (await members()).find((m) => m.id === id)!.sessions as { revoked?: string }[];
+    expect(after.map((x) => x.revoked !== undefined)).toEqual([false, false, true]);
+
     // the owner ends one session: that cookie is refused, the other still works
     expect((await fetch(`${base}/api/members/${id}/sessions/${listed.sessions[0]!.id}`, { method: 'DELETE', headers: bearer })).status).toBe(200);
     expect((await me(first)).status).toBe(401);
