@@ -7,6 +7,7 @@
 import type { ConversationItem } from '../shared/conversation.js';
 import { PROJECTS_CHANGED } from './project-menu.js';
 import { chatTarget, conversationHref, conversationsApi, FIRST } from './conversations-api.js';
+import { openInlineRename } from './inline-rename.js';
 import { h, icon, toast } from './dom.js';
 
 const failed = (e: unknown) => toast(e instanceof Error ? e.message : String(e), 'error');
@@ -64,42 +65,26 @@ export function conversationActions(project: string, item: ConversationItem | un
   if (!item) return null;
   const box = h('div', { class: 'conversation-actions' });
   const rename = h('button', { type: 'button', class: 'small rename-conversation' }, 'Rename');
-  rename.addEventListener('click', () => {
-    // the heading holds the title now (a first message may have titled it since the chat was drawn)
-    const now = heading.textContent.trim() || item.title;
-    const input = h('input', { type: 'text', id: 'rename-conversation', value: now, maxlength: 120, 'aria-label': 'New title of the conversation' });
-    const form = h('form', { class: 'rename-form' }, input, h('button', { type: 'submit', class: 'small primary' }, 'Save'), h('button', { type: 'button', class: 'small cancel' }, 'Cancel'));
-    const restore = () => {
-      form.replaceWith(heading);
-      box.hidden = false;
-      rename.focus();
-    };
-    form.querySelector('.cancel')?.addEventListener('click', restore);
-    input.addEventListener('keydown', (e) => {
-      if (e.key === 'Escape') {
-        e.preventDefault();
-        restore();
-      }
-    });
-    form.addEventListener('submit', (e) => {
-      e.preventDefault();
-      const title = input.value.trim();
-      if (!title || title === now) {
-        restore();
-        return;
-      }
-      conversationsApi
-        .rename(project, item.id, title)
-        .then(() => {
-          toast(`Renamed to ${title}`);
-          changed();
-        })
-        .catch(failed);
-    });
-    heading.replaceWith(form);
-    box.hidden = true;
-    input.select();
-  });
+  rename.addEventListener('click', () =>
+    openInlineRename({
+      heading,
+      box,
+      opener: rename,
+      id: 'rename-conversation',
+      label: 'New title of the conversation',
+      maxLength: 120,
+      // the heading holds the title now (a first message may have titled it since the chat was drawn)
+      current: () => heading.textContent.trim() || item.title,
+      save: (title) =>
+        void conversationsApi
+          .rename(project, item.id, title)
+          .then(() => {
+            toast(`Renamed to ${title}`);
+            changed();
+          })
+          .catch(failed),
+    }),
+  );
   box.append(rename);
   if (item.id !== FIRST) box.append(h('button', { type: 'button', class: 'small delete-conversation', onclick: () => askToDelete(project, item) }, 'Delete'));
   return box;

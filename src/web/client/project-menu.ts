@@ -5,6 +5,7 @@
  * shell redraws on `charlie:projects-changed`.
  */
 import { api, type ProjectItem } from './api.js';
+import { openInlineRename } from './inline-rename.js';
 import { h, icon, toast } from './dom.js';
 
 export const PROJECTS_CHANGED = 'charlie:projects-changed';
@@ -19,40 +20,25 @@ export function projectActions(project: ProjectItem | undefined, heading: HTMLEl
   const box = h('div', { class: 'project-actions' });
   const rename = h('button', { type: 'button', class: 'small rename' }, 'Rename');
   const archive = h('button', { type: 'button', class: `small ${project.archived ? 'unarchive' : 'archive'}` }, project.archived ? 'Unarchive' : 'Archive');
-  rename.addEventListener('click', () => {
-    const input = h('input', { type: 'text', id: 'rename-project', value: project.name, maxlength: 80, 'aria-label': 'New name of the project' });
-    const form = h('form', { class: 'rename-form' }, input, h('button', { type: 'submit', class: 'small primary' }, 'Save'), h('button', { type: 'button', class: 'small cancel' }, 'Cancel'));
-    const restore = () => {
-      form.replaceWith(heading);
-      box.hidden = false;
-      rename.focus();
-    };
-    form.querySelector('.cancel')?.addEventListener('click', restore);
-    input.addEventListener('keydown', (e) => {
-      if (e.key === 'Escape') {
-        e.preventDefault();
-        restore();
-      }
-    });
-    form.addEventListener('submit', (e) => {
-      e.preventDefault();
-      const name = input.value.trim();
-      if (!name || name === project.name) {
-        restore();
-        return;
-      }
-      api
-        .relabelProject(project.project, { name })
-        .then((r) => {
-          toast(`Renamed to ${r.name}`);
-          changed();
-        })
-        .catch(failed);
-    });
-    heading.replaceWith(form);
-    box.hidden = true;
-    input.select();
-  });
+  rename.addEventListener('click', () =>
+    openInlineRename({
+      heading,
+      box,
+      opener: rename,
+      id: 'rename-project',
+      label: 'New name of the project',
+      maxLength: 80,
+      current: () => project.name,
+      save: (name) =>
+        void api
+          .relabelProject(project.project, { name })
+          .then((r) => {
+            toast(`Renamed to ${r.name}`);
+            changed();
+          })
+          .catch(failed),
+    }),
+  );
   archive.addEventListener('click', () => {
     const archived = !project.archived;
     api
