@@ -97,6 +97,8 @@ describe.skipIf(missing !== null)('conversations in Chromium', { timeout: 90_000
     await poll(userTexts).toEqual(['Where do we travel in June?']);
     const count = () => page.locator('.msg.assistant').last().locator('.alt-count').textContent();
     await poll(count).toBe('2/2');
+    // the edited message can be edited again at once, without a reload
+    expect(await page.locator('.msg.user').first().locator('button.edit').isVisible()).toBe(true);
     // regenerate that answer: a third alternative, the same question
     const before = await replyText();
     await page.locator('.msg.assistant').last().locator('button.regenerate').click();

@@ -29,6 +29,8 @@ export function startEdit(bubble: HTMLElement, text: string, send: (text: string
     form.remove();
     shown.hidden = false;
     shown.textContent = next;
+    // the edited message can be edited again straight away (the outside run found no Edit until a reload)
+    bubble.querySelector<HTMLElement>('button.edit')?.removeAttribute('hidden');
     send(next);
   });
   area.addEventListener('keydown', (e) => {
