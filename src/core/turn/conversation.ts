@@ -56,10 +56,10 @@ const norm = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
  * labelled sensitive, `stored` when it is part of an ordinary entry and no sensitive one was
  * read, `unknown` when no entry holds it (its origin is not known).
  */
-async function storedLabel(read: (limit: number) => Promise<LogEntry[]>, text: string): Promise<'sensitive' | 'stored' | 'unknown'> {
+async function storedLabel(read: (limit: number) => Promise<LogEntry[]>, text: string, widths: readonly number[] = LABEL_LOOKBACK): Promise<'sensitive' | 'stored' | 'unknown'> {
   const t = norm(text);
   if (!t) return 'stored';
-  for (const limit of LABEL_LOOKBACK) {
+  for (const limit of widths) {
     const entries = await read(limit);
     let found = false;
     for (const e of entries) {
@@ -348,8 +348,10 @@ export class Conversation implements ConversationApi {
     if (this.turns.tainted(home.key)) return true;
     // a text the place does not hold is a running turn's sentence (a spoken reply, judged by its turn's taint above);
     // with no turn running there, its origin is unknown and it stays here
-    const stored = await storedLabel((limit) => home.recent(limit), text);
-    if (stored === 'sensitive' || (stored === 'unknown' && !this.turns.running(home.key))) return true;
+    // while a turn runs, each of its spoken sentences is asked about: the newest entries only, not the whole archive per sentence
+    const running = this.turns.running(home.key);
+    const stored = await storedLabel((limit) => home.recent(limit), text, running ? LABEL_LOOKBACK.slice(0, 1) : LABEL_LOOKBACK);
+    if (stored === 'sensitive' || (stored === 'unknown' && !running)) return true;
     return (await this.deps.egress.scrubText(egressScope(home), text)) !== text;
   }
 
