@@ -11,7 +11,9 @@
  *   3. Why-by-question: LoCoMo's questions (categories 1–4) whose evidence turns produced
  *      records, asked of the conversation's records at its full size with the one ranking every
  *      front door uses (core/records/match.ts): the share where a record from an evidence turn
- *      comes first.
+ *      comes first. Reported twice: on the records alone (what the front doors pass today) and
+ *      with each record's source message as its `context` (what match.ts can use when a holder
+ *      passes it; no front door does yet).
  *
  *   npm run bench:gate -- --data ../shared/bench-data/locomo-dev.json [--noise FILE] [--json] [--misses]
  *
@@ -95,6 +97,8 @@ interface HeldRecord {
   pageTitle: string;
   status: string;
   dia: string;
+  /** The message it came from (the turn, with its shared image's caption), as the archive holds it. */
+  message: string;
 }
 
 async function observations(sample: Sample, kinds: Map<string, Tally>): Promise<HeldRecord[]> {
@@ -139,7 +143,7 @@ async function observations(sample: Sample, kinds: Map<string, Tally>): Promise<
         const restated = restates(e.name, f.text, known) !== null;
         const reached = restated || promoted.has(`${e.name}\n${f.text}`);
         tally(kinds, kindOf(f.text) || 'untyped', reached);
-        if (reached && !restated) fresh.push({ statement: f.text, said: f.said, pageTitle: e.name, status: 'active', dia: dias.get(f) ?? '' });
+        if (reached && !restated) fresh.push({ statement: f.text, said: f.said, pageTitle: e.name, status: 'active', dia: dias.get(f) ?? '', message: byDia.get(dias.get(f) ?? '')?.text ?? '' });
       }
     held.push(...fresh);
     known.push(...fresh.map((r) => ({ names: [r.pageTitle], statement: r.statement })));
@@ -164,7 +168,8 @@ async function noise(file: string): Promise<{ seen: number; reached: number; pro
   return { seen: lines.length, reached: promoted.length, promoted };
 }
 
-function whyByQuestion(sample: Sample, records: readonly HeldRecord[]): { asked: number; first: number; shown: number } {
+type Why = { asked: number; first: number; shown: number };
+function whyByQuestion(sample: Sample, records: readonly (HeldRecord & { context?: string })[], misses: boolean): Why {
   const withRecords = new Set(records.map((r) => r.dia));
   let asked = 0;
   let first = 0;
@@ -178,7 +183,7 @@ function whyByQuestion(sample: Sample, records: readonly HeldRecord[]): { asked:
     const top = three[0];
     if (three.some((r) => gold.includes(r.dia))) shown++;
     if (top && gold.includes(top.dia)) first++;
-    else if (process.env.BENCH_GATE_MISSES)
+    else if (misses)
       console.error(
         `MISS ${q.question}\n  top: ${top?.statement ?? '-'}\n  gold: ${records
           .filter((r) => gold.includes(r.dia))
@@ -192,22 +197,27 @@ function whyByQuestion(sample: Sample, records: readonly HeldRecord[]): { asked:
 const pct = (a: number, b: number) => (b ? `${((100 * a) / b).toFixed(1)} %` : '–');
 const samples = JSON.parse(readFileSync(values.data, 'utf8')) as Sample[];
 const kinds = new Map<string, Tally>();
-let asked = 0;
-let first = 0;
-let shown = 0;
+const add = (a: Why, b: Why): Why => ({ asked: a.asked + b.asked, first: a.first + b.first, shown: a.shown + b.shown });
+let why: Why = { asked: 0, first: 0, shown: 0 };
+let withSource: Why = { asked: 0, first: 0, shown: 0 };
 const perConversation: string[] = [];
 for (const s of samples) {
   const records = await observations(s, kinds);
-  const w = whyByQuestion(s, records);
-  asked += w.asked;
-  first += w.first;
-  shown += w.shown;
-  perConversation.push(`  ${s.sample_id}: ${String(records.length)} records; why first ${pct(w.first, w.asked)} of ${String(w.asked)}`);
+  const w = whyByQuestion(s, records, values.misses || !!process.env.BENCH_GATE_MISSES);
+  const c = whyByQuestion(
+    s,
+    records.map((r) => ({ ...r, context: r.message })),
+    false,
+  );
+  why = add(why, w);
+  withSource = add(withSource, c);
+  perConversation.push(`  ${s.sample_id}: ${String(records.length)} records; why first ${pct(w.first, w.asked)} of ${String(w.asked)} (${pct(c.first, c.asked)} with source messages)`);
 }
+const { asked, first, shown } = why;
 const all = [...kinds.values()].reduce((a, t) => ({ seen: a.seen + t.seen, reached: a.reached + t.reached }), { seen: 0, reached: 0 });
 const n = await noise(values.noise);
 if (values.json) {
-  console.log(JSON.stringify({ observations: all, kinds: Object.fromEntries(kinds), noise: { seen: n.seen, reached: n.reached }, why: { asked, first, shown } }));
+  console.log(JSON.stringify({ observations: all, kinds: Object.fromEntries(kinds), noise: { seen: n.seen, reached: n.reached }, why, whyWithSource: withSource }));
 } else {
   console.log(`data: ${values.data} (${String(samples.length)} conversations)`);
   console.log(`observations reaching memory at first mention: ${pct(all.reached, all.seen)} (${String(all.reached)} of ${String(all.seen)})`);
@@ -215,6 +225,9 @@ if (values.json) {
   console.log(`noise reaching memory: ${pct(n.reached, n.seen)} (${String(n.reached)} of ${String(n.seen)} lines)${n.promoted.length ? `: ${n.promoted.slice(0, 10).join(' | ')}` : ''}`);
   console.log(
     `why-by-question, answering record first: ${pct(first, asked)} (${String(first)} of ${String(asked)} questions whose evidence produced records); among the 3 shown: ${pct(shown, asked)}`,
+  );
+  console.log(
+    `  with each record's source message searched too (no front door passes it yet): ${pct(withSource.first, withSource.asked)} first (${String(withSource.first)}); among the 3 shown: ${pct(withSource.shown, withSource.asked)}`,
   );
   for (const l of perConversation) console.log(l);
 }

@@ -31,4 +31,44 @@ describe('rankRecords: the cues of the question', () => {
     const records = [rec('Maria painted a sunset with Nate.', '2022-01-01', 'Maria'), rec('Nate painted a turtle.', '2022-01-01', 'Nate')];
     expect(rankRecords(records, 'What did Nate paint?', 1)[0]).toBe(records[1]);
   });
+
+  it('a month named alone ("in August") finds the records said in that month of any year; "may" the verb names none', () => {
+    const parades = [rec('Caroline went to a pride parade last week.', '2023-07-03', 'Caroline'), rec('Caroline went to a pride parade last Friday.', '2023-08-14', 'Caroline')];
+    for (const records of [parades, [...parades].reverse()]) {
+      expect(rankRecords(records, 'When did Caroline go to a pride parade in August?', 1)[0]?.said).toBe('2023-08-14');
+      expect(rankRecords(records, 'Which parade did Caroline go to in the second week of July?', 1)[0]?.said).toBe('2023-07-03');
+      expect(rankRecords(records, 'May Caroline go to a pride parade?', 2)).toEqual(rankRecords(records, 'Caroline go to a pride parade?', 2));
+    }
+  });
+
+  it.each([
+    ['Where did John explore on a road trip last year?', 'John explored the Pacific Northwest coast on the road trip.', 'John keeps a picture of a road trip taken last year.'],
+    ['Who gave Maria money when she was younger?', 'Maria had to rely on money from her auntie when she was younger.', 'Maria gave money to a shelter when she was younger.'],
+    ['How long has Caroline had her friends?', 'Caroline has known her friends for 4 years.', 'Caroline had a picnic with her friends.'],
+  ])('%s → the record that holds a place, a person, a number', (question, answer, other) => {
+    const records = [rec(other, '2023-01-01', 'John'), rec(answer, '2023-01-01', 'John')];
+    for (const list of [records, [...records].reverse()]) expect(rankRecords(list, question, 1)[0]?.statement).toBe(answer);
+  });
+
+  it('a question about a plan finds the record that tells one; the same words without it find the other', () => {
+    const records = [
+      rec('Melanie went camping with her family last weekend.', '2023-07-17', 'Melanie'),
+      rec('Melanie is thinking about going camping with her family next month.', '2023-05-25', 'Melanie'),
+    ];
+    for (const list of [records, [...records].reverse()]) {
+      expect(rankRecords(list, 'When is Melanie planning on going camping with her family?', 1)[0]).toBe(records[1]);
+      expect(rankRecords(list, 'When did Melanie go camping with her family?', 1)[0]).toBe(records[0]);
+    }
+  });
+
+  it("the record's source message is searched too, below its statement", () => {
+    const friends = { ...rec('Caroline appreciates her friends and family helping with her transition.', '2023-07-06', 'Caroline'), context: 'We even had a picnic last week!' };
+    const parade = rec('Caroline went to a pride parade with friends.', '2023-07-06', 'Caroline');
+    expect(rankRecords([parade, friends], 'When did Caroline have a picnic?', 1)[0]).toBe(friends);
+    expect(rankRecords([friends, parade], 'When did Caroline have a picnic?', 1)[0]).toBe(friends);
+    expect(rankRecords([{ ...friends, context: '' }, parade], 'When did Caroline have a picnic?', 1)[0]).not.toBe(friends);
+    // a word of the statement outweighs the same word in another record's message
+    const told = { ...rec('Caroline had a picnic with friends.', '2023-07-06', 'Caroline') };
+    expect(rankRecords([friends, told], 'When did Caroline have a picnic?', 1)[0]).toBe(told);
+  });
 });

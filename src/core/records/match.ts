@@ -27,6 +27,11 @@ export interface MatchableRecord {
   about?: string;
   /** When it was said (YYYY-MM-DD…), for a question that names a day or a month. */
   said?: string;
+  /**
+   * The text of the message that said it (its source), when the holder has it: searched too, at
+   * CONTEXT_WEIGHT, for the words a distilled statement leaves out ("We even had a picnic").
+   */
+  context?: string;
 }
 
 const STOP = new Set(
@@ -106,12 +111,18 @@ const STANDING: Record<string, number> = { active: 1, review: 0.95, held: 0.85, 
 const K1 = 1.2;
 /** Length normalisation: records are one sentence each, so a long one is barely discounted (0.75 → 0.5: +0.7 pt on dev). */
 const B = 0.5;
+/** A word of the record's source message counts this much of a word of its statement (0.25: +4.0 pt on dev, 0.5: +5.8, 1: +4.9). */
+const CONTEXT_WEIGHT = 0.5;
 /** The bonus, in BM25 units, for a record about the attribute the question asks for. */
 const ATTRIBUTE_BONUS = 1.5;
 /** … for a record whose subject the question names ("what did Melanie paint": Melanie's records, not Caroline's that mention her). */
 const SUBJECT_BONUS = 3;
 /** … for a record that says when, asked "when …". */
 const WHEN_BONUS = 0.5;
+/** … for a record that holds what a "where", "who" or "how many" question asks for (a new name, a person, a number). */
+const ANSWER_BONUS = 1;
+/** … for a record that tells a plan, asked about one ("When is Melanie planning on going camping?"). */
+const PLAN_BONUS = 1;
 /** … for a record said within the day (± DATE_DAYS) or the month the question names. */
 const DATE_BONUS = 3;
 const DATE_DAYS = 7;
@@ -122,9 +133,14 @@ const MONTH = String.raw`(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*
 const DAY_MONTH_YEAR = new RegExp(String.raw`\b(\d{1,2})(?:st|nd|rd|th)?\s+${MONTH},?\s+(\d{4})\b`, 'i');
 const MONTH_DAY_YEAR = new RegExp(String.raw`\b${MONTH}\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b`, 'i');
 const MONTH_YEAR = new RegExp(String.raw`\b${MONTH},?\s+(\d{4})\b`, 'i');
+/** A month named alone ("in August", "the second week of November"): "may" only after a preposition, where it is not the verb. */
+const MONTH_ALONE = new RegExp(String.raw`\b(?:in|during|of|since|by|early|late|mid|last|this)\s+${MONTH}(?![\w-]|\s*\d|,\s*\d)`, 'i');
 
-/** The span of time a question names ("on 7 July, 2023", "November 9, 2022": that day ± a week; "in August 2023": the month), in ms. */
-function namedSpan(question: string): [number, number] | null {
+/** A question's time: the span it names (ms), or a month of any year (0–11) when it names the month alone. */
+type Span = [number, number] | number;
+
+/** The span of time a question names ("on 7 July, 2023", "November 9, 2022": that day ± a week; "in August 2023": the month; "in August": August of any year). */
+function namedSpan(question: string): Span | null {
   const month = (m: string | undefined) => MONTHS.indexOf((m ?? '').slice(0, 3).toLowerCase());
   const dmy = DAY_MONTH_YEAR.exec(question);
   const mdy = dmy ? null : MONTH_DAY_YEAR.exec(question);
@@ -134,14 +150,58 @@ function namedSpan(question: string): [number, number] | null {
     return [t - DATE_DAYS * DAY_MS, t + DATE_DAYS * DAY_MS];
   }
   const my = MONTH_YEAR.exec(question);
-  if (!my) return null;
+  if (!my) {
+    const alone = MONTH_ALONE.exec(question);
+    return alone ? month(alone[1]) : null;
+  }
   return [Date.UTC(Number(my[2]), month(my[1]), 1), Date.UTC(Number(my[2]), month(my[1]) + 1, 1) - 1];
 }
 
-const saidWithin = (r: MatchableRecord, span: [number, number] | null) => {
-  const t = span && r.said ? Date.parse(r.said.slice(0, 10)) : NaN;
-  return span !== null && t >= span[0] && t <= span[1];
+const saidWithin = (r: MatchableRecord, span: Span | null) => {
+  const t = span !== null && r.said ? Date.parse(r.said.slice(0, 10)) : NaN;
+  if (Number.isNaN(t) || span === null) return false;
+  return typeof span === 'number' ? new Date(t).getUTCMonth() === span : t >= span[0] && t <= span[1];
 };
+
+/** What a question's answer is (a place, a person, a number), read from its first words. */
+type AnswerKind = 'place' | 'person' | 'number';
+const ANSWER_KINDS: [AnswerKind, RegExp][] = [
+  ['place', /^\s*(?:where\b|(?:in )?(?:which|what) (?:city|cities|country|countries|state|states|place|places|town|spot|park|restaurant|location|island|beach)\b)/i],
+  ['person', /^\s*(?:who|whom|whose)\b/i],
+  ['number', /^\s*how (?:many|much|often|long)\b(?! ago)/i],
+];
+const NUMBER_WORD = /\b(?:\d+|once|twice|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen|hundred|thousand|several|couple|few)\b/i;
+const KIN =
+  /\b(?:friends?|mom|mother|dad|father|parents?|aunt|auntie|uncle|sister|brother|siblings?|grand(?:ma|pa|mother|father)|mentor|coach|teacher|partner|wife|husband|son|daughter|cousin|neighbou?r|boss|colleague|roommate)\b/i;
+const CALENDAR = /^(?:january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday)$/i;
+
+/** The names a statement holds that are neither its subject's nor the question's ("Rome", "Whispering Falls"). */
+function newNames(statement: string, known: ReadonlySet<string>): boolean {
+  const words = statement.split(/[^\p{L}\p{N}'’]+/u).slice(1);
+  return words.some(
+    (w) =>
+      /^\p{Lu}/u.test(w) &&
+      w !== 'I' &&
+      !CALENDAR.test(w) &&
+      !known.has(
+        foldAccents(w)
+          .toLowerCase()
+          .replace(/['’]s$/, ''),
+      ),
+  );
+}
+
+/** Whether a record holds the kind of thing the question asks for. */
+function offers(kind: AnswerKind | undefined, statement: string, known: ReadonlySet<string>): boolean {
+  if (kind === 'number') return NUMBER_WORD.test(statement);
+  if (kind === 'place') return newNames(statement, known);
+  if (kind === 'person') return KIN.test(statement) || newNames(statement, known);
+  return false;
+}
+
+/** A question about what is to come ("When is Melanie planning on going camping?") and a record that tells a plan. */
+const ASKS_PLAN = /\b(?:plan(?:s|ning|ned)?|going to|will|next|upcoming|intend(?:s|ing)?)\b/i;
+const TELLS_PLAN = /\b(?:plan(?:s|ning|ned)?|going to|will|next|upcoming|intend(?:s|ing)?|hop(?:e|es|ing) to|want(?:s|ing)? to|consider(?:s|ing)?|thinking (?:of|about)|looking forward|soon)\b/i;
 
 /** "What kind of meal …" asks for a meal: the phrase's words would match "kind words". */
 const KIND_OF = /\b(what|which)\s+(?:kinds?|types?|sorts?)\s+of\b/gi;
@@ -165,14 +225,25 @@ export function rankRecords<T extends MatchableRecord>(records: readonly T[], qu
   const span = namedSpan(question);
   const wanted = askedAttributes(question);
   const askedSet = new Set(asked);
+  const kind = ANSWER_KINDS.find(([, re]) => re.test(question))?.[0];
+  const known = new Set(
+    [...records.map((r) => r.pageTitle), question].flatMap((t) =>
+      foldAccents(t)
+        .toLowerCase()
+        .split(/[^\p{L}\p{N}]+/u),
+    ),
+  );
+  const plan = ASKS_PLAN.test(question);
   const when = /^\s*(?:when|what (?:date|day|year|month|time)|how long ago)\b/i.test(question);
   const docs: Doc<T>[] = records.map((record) => {
     const attribute = attributeOf(record.statement, record.about);
     const words = [...matchTerms(record.statement), ...matchTerms(record.pageTitle), ...matchTerms(attribute)];
     const terms = new Map<string, number>();
     for (const w of words) terms.set(w, (terms.get(w) ?? 0) + 1);
+    const context = record.context ? matchTerms(record.context) : [];
+    for (const w of context) terms.set(w, (terms.get(w) ?? 0) + CONTEXT_WEIGHT);
     const subject = matchTerms(record.pageTitle);
-    return { record, terms, length: words.length, attribute, named: subject.length > 0 && subject.every((w) => askedSet.has(w)) };
+    return { record, terms, length: words.length + CONTEXT_WEIGHT * context.length, attribute, named: subject.length > 0 && subject.every((w) => askedSet.has(w)) };
   });
   const n = docs.length;
   const avg = docs.reduce((s, d) => s + d.length, 0) / Math.max(1, n);
@@ -191,6 +262,8 @@ export function rankRecords<T extends MatchableRecord>(records: readonly T[], qu
     if (d.attribute && wanted.has(d.attribute)) score += ATTRIBUTE_BONUS;
     if (d.named) score += SUBJECT_BONUS;
     if (when && isDated(d.record.statement)) score += WHEN_BONUS;
+    if (offers(kind, d.record.statement, known)) score += ANSWER_BONUS;
+    if (plan && TELLS_PLAN.test(d.record.statement)) score += PLAN_BONUS;
     if (saidWithin(d.record, span)) score += DATE_BONUS;
     scored.push({ record: d.record, score: score * standing(d.record), i, group: groupOf(d) });
   });
