@@ -11,9 +11,9 @@
  *   3. Why-by-question: LoCoMo's questions (categories 1–4) whose evidence turns produced
  *      records, asked of the conversation's records at its full size with the one ranking every
  *      front door uses (core/records/match.ts): the share where a record from an evidence turn
- *      comes first. Reported twice: on the records alone (what the front doors pass today) and
- *      with each record's source message as its `context` (what match.ts can use when a holder
- *      passes it; no front door does yet).
+ *      comes first. Reported twice: as a project's `/memory why` ranks them (the best 50 ranked
+ *      again with the archive messages that said them, core/inspector/why.ts), and on the
+ *      records' own words alone (the figure before the messages were read, and a DM's ranking).
  *
  *   npm run bench:gate -- --data ../shared/bench-data/locomo-dev.json [--noise FILE] [--json] [--misses]
  *
@@ -28,6 +28,7 @@ import type { GraphFact, GraphWrite, LogEntry } from '../src/core/ports/index.js
 import { gateWrite, restates, type KnownRecord } from '../src/core/writing/promotion.js';
 import { type Candidate, type CandidateStore } from '../src/core/records/candidates.js';
 import { rankRecords } from '../src/core/records/match.js';
+import { rankWithMessages, type MessagesOn } from '../src/core/inspector/why.js';
 
 const { values } = parseArgs({
   options: { data: { type: 'string' }, noise: { type: 'string', default: 'test/fixtures/gate/noise.txt' }, json: { type: 'boolean', default: false }, misses: { type: 'boolean', default: false } },
@@ -97,11 +98,11 @@ interface HeldRecord {
   pageTitle: string;
   status: string;
   dia: string;
-  /** The message it came from (the turn, with its shared image's caption), as the archive holds it. */
-  message: string;
+  /** The message it came from (the turn's archive entry). */
+  provenance: { source: string };
 }
 
-async function observations(sample: Sample, kinds: Map<string, Tally>): Promise<HeldRecord[]> {
+async function observations(sample: Sample, kinds: Map<string, Tally>, archive: LogEntry[]): Promise<HeldRecord[]> {
   const conv = sample.conversation;
   const speakers = [String(conv.speaker_a), String(conv.speaker_b)];
   const store = new Waiting();
@@ -117,6 +118,7 @@ async function observations(sample: Sample, kinds: Map<string, Tally>): Promise<
       text: t.blip_caption ? `${t.text} [shared ${t.blip_caption}]` : t.text,
       role: 'user',
     }));
+    archive.push(...entries);
     const byDia = new Map(turns.map((t, i) => [t.dia_id, entries[i]]));
     const obs = sample.observation[`session_${String(n)}_observation`] ?? {};
     const write: GraphWrite = { origin: 'distillation', links: [], entities: [] };
@@ -143,7 +145,7 @@ async function observations(sample: Sample, kinds: Map<string, Tally>): Promise<
         const restated = restates(e.name, f.text, known) !== null;
         const reached = restated || promoted.has(`${e.name}\n${f.text}`);
         tally(kinds, kindOf(f.text) || 'untyped', reached);
-        if (reached && !restated) fresh.push({ statement: f.text, said: f.said, pageTitle: e.name, status: 'active', dia: dias.get(f) ?? '', message: byDia.get(dias.get(f) ?? '')?.text ?? '' });
+        if (reached && !restated) fresh.push({ statement: f.text, said: f.said, pageTitle: e.name, status: 'active', dia: dias.get(f) ?? '', provenance: { source: f.source } });
       }
     held.push(...fresh);
     known.push(...fresh.map((r) => ({ names: [r.pageTitle], statement: r.statement })));
@@ -169,7 +171,7 @@ async function noise(file: string): Promise<{ seen: number; reached: number; pro
 }
 
 type Why = { asked: number; first: number; shown: number };
-function whyByQuestion(sample: Sample, records: readonly (HeldRecord & { context?: string })[], misses: boolean): Why {
+async function whyByQuestion(sample: Sample, records: readonly HeldRecord[], misses: boolean, messages?: MessagesOn): Promise<Why> {
   const withRecords = new Set(records.map((r) => r.dia));
   let asked = 0;
   let first = 0;
@@ -179,7 +181,7 @@ function whyByQuestion(sample: Sample, records: readonly (HeldRecord & { context
     const gold = evidenceOf(q.evidence);
     if (!gold.some((d) => withRecords.has(d))) continue;
     asked++;
-    const three = rankRecords(records, q.question, 3);
+    const three = messages ? await rankWithMessages(records, q.question, 3, messages) : rankRecords(records, q.question, 3);
     const top = three[0];
     if (three.some((r) => gold.includes(r.dia))) shown++;
     if (top && gold.includes(top.dia)) first++;
@@ -199,25 +201,22 @@ const samples = JSON.parse(readFileSync(values.data, 'utf8')) as Sample[];
 const kinds = new Map<string, Tally>();
 const add = (a: Why, b: Why): Why => ({ asked: a.asked + b.asked, first: a.first + b.first, shown: a.shown + b.shown });
 let why: Why = { asked: 0, first: 0, shown: 0 };
-let withSource: Why = { asked: 0, first: 0, shown: 0 };
+let ownWords: Why = { asked: 0, first: 0, shown: 0 };
 const perConversation: string[] = [];
 for (const s of samples) {
-  const records = await observations(s, kinds);
-  const w = whyByQuestion(s, records, values.misses || !!process.env.BENCH_GATE_MISSES);
-  const c = whyByQuestion(
-    s,
-    records.map((r) => ({ ...r, context: r.message })),
-    false,
-  );
+  const archive: LogEntry[] = [];
+  const records = await observations(s, kinds, archive);
+  const w = await whyByQuestion(s, records, values.misses || !!process.env.BENCH_GATE_MISSES, (days) => Promise.resolve(archive.filter((e) => days.includes(e.time.slice(0, 10)))));
+  const alone = await whyByQuestion(s, records, false);
   why = add(why, w);
-  withSource = add(withSource, c);
-  perConversation.push(`  ${s.sample_id}: ${String(records.length)} records; why first ${pct(w.first, w.asked)} of ${String(w.asked)} (${pct(c.first, c.asked)} with source messages)`);
+  ownWords = add(ownWords, alone);
+  perConversation.push(`  ${s.sample_id}: ${String(records.length)} records; why first ${pct(w.first, w.asked)} of ${String(w.asked)} (${pct(alone.first, alone.asked)} on the records' own words)`);
 }
 const { asked, first, shown } = why;
 const all = [...kinds.values()].reduce((a, t) => ({ seen: a.seen + t.seen, reached: a.reached + t.reached }), { seen: 0, reached: 0 });
 const n = await noise(values.noise);
 if (values.json) {
-  console.log(JSON.stringify({ observations: all, kinds: Object.fromEntries(kinds), noise: { seen: n.seen, reached: n.reached }, why, whyWithSource: withSource }));
+  console.log(JSON.stringify({ observations: all, kinds: Object.fromEntries(kinds), noise: { seen: n.seen, reached: n.reached }, why, whyOwnWords: ownWords }));
 } else {
   console.log(`data: ${values.data} (${String(samples.length)} conversations)`);
   console.log(`observations reaching memory at first mention: ${pct(all.reached, all.seen)} (${String(all.reached)} of ${String(all.seen)})`);
@@ -227,7 +226,7 @@ if (values.json) {
     `why-by-question, answering record first: ${pct(first, asked)} (${String(first)} of ${String(asked)} questions whose evidence produced records); among the 3 shown: ${pct(shown, asked)}`,
   );
   console.log(
-    `  with each record's source message searched too (no front door passes it yet): ${pct(withSource.first, withSource.asked)} first (${String(withSource.first)}); among the 3 shown: ${pct(withSource.shown, withSource.asked)}`,
+    `  on the records' own words alone (no archive messages read; a DM's ranking): ${pct(ownWords.first, ownWords.asked)} first (${String(ownWords.first)}); among the 3 shown: ${pct(ownWords.shown, ownWords.asked)}`,
   );
   for (const l of perConversation) console.log(l);
 }

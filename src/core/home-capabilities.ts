@@ -72,8 +72,8 @@ export function projectCapabilities(slug: string, stores: CapabilityStores): Hom
     id: { kind: 'project', slug },
     inspector: {
       records: () => graph.records(slug, stores.now()),
-      // the records themselves are searched; the archive messages that said them come with each record's chain
-      why: (ask) => explainWhy(graph, slug, ask, stores.now()),
+      // the records themselves are searched (the best of them with the archive messages that said them); each comes with its chain
+      why: (ask) => explainWhy(graph, slug, ask, stores.now(), (days) => store.logOn(slug, days)),
     },
     pages: {
       links: () => graph.pageLinks(slug),

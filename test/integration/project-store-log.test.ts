@@ -41,6 +41,16 @@ describe('conversation archive', () => {
     expect(await store.readLogSince('p', tail.cursor)).toEqual({ entries: [], cursor: tail.cursor, after: [] });
   });
 
+  it('reads the messages of the days asked for, and only those files', async () => {
+    await store.appendLog('p', entry('2026-11-28T10:00:00.000Z', 'before'));
+    await store.appendLog('p', entry('2026-11-29T10:00:00.000Z', 'we even had a picnic'));
+    await store.appendLog('p', entry('2026-11-30T09:00:00.000Z', 'after'));
+    reads.length = 0;
+    const on = await store.logOn('p', ['2026-11-29', '2026-11-29', '2026-12-25']);
+    expect(on.map((e) => [e.source, e.text])).toEqual([['terminal:1795946400000', 'we even had a picnic']]);
+    expect(new Set(reads.map((r) => r.path.split('/').pop()))).toEqual(new Set(['2026-11-29.md']));
+  });
+
   it('does not archive when archive is false', async () => {
     await store.updateProject('p', { archive: false });
     await store.appendLog('p', entry('2026-11-29T10:00:00.000Z', 'secret'));

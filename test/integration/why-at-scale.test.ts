@@ -71,8 +71,24 @@ describe('/memory why by question, at any size', () => {
       await graph.write('general', {
         origin: 'distillation',
         links: [],
-        entities: [{ name: 'Ann', category: 'People/Family', create: true, facts: [{ text: 'Has a beagle called Biscuit.', said: '2026-06-01', source: url(3) }] }],
+        entities: [
+          {
+            name: 'Ann',
+            category: 'People/Family',
+            create: true,
+            facts: [
+              { text: 'Has a beagle called Biscuit.', said: '2026-06-01', source: url(3) },
+              { text: 'Has a cat called Miso.', said: '2026-06-01', source: url(5) },
+            ],
+          },
+        ],
       });
+      // the messages that said Ann's records: only Miso's says what chews the slippers
+      fx.write(
+        'general',
+        'log/2026-06-01.md',
+        `# 2026-06-01\n\n### 09:00:00 · Alice · [↗](<${url(3)}>)\n\nAnn's beagle Biscuit turned three.\n\n### 09:01:00 · Alice · [↗](<${url(5)}>)\n\nAnn's cat Miso chews her slippers every night.\n`,
+      );
       clock.advance(DAY);
       await graph.write('general', { origin: 'distillation', links: [], entities: [sarah('Works at Globex.', 4)] });
       const globexId = (await assistant.memory.reviewList(place))[0]?.new.id ?? '';
@@ -100,6 +116,8 @@ describe('/memory why by question, at any size', () => {
       expect(out).not.toContain('TBC-');
 
       expect((await assistant.memory.why(place, { query: 'what does Ann have' })).chains[0]?.statement).toBe('Has a beagle called Biscuit.');
+      // a word only the record's message had ("slippers"), read from the archive at any size
+      expect((await assistant.memory.why(place, { query: "which of Ann's pets chews slippers" })).chains[0]?.statement).toBe('Has a cat called Miso.');
       expect(whyText(await assistant.memory.why(place, { query: 'what colour is the submarine' }))).toBe('No record in memory answers that.');
 
       // held while a person decides: still the answer, shown as held

@@ -141,6 +141,9 @@ export class InMemoryProjectStore implements ProjectStore {
   async recentLog(slug: string, limit: number) {
     return this.get(slug).log.slice(-limit);
   }
+  async logOn(slug: string, days: readonly string[]) {
+    return this.get(slug).log.filter((e) => days.includes(e.time.slice(0, 10)));
+  }
   async getDistillCursor(slug: string) {
     return { file: 'log', offset: this.get(slug).cursor };
   }

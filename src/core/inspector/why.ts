@@ -8,9 +8,9 @@
  * renders a chain as plain lines for every front door.
  */
 import { labelText, parseSensitivity } from '../privacy/sensitivity.js';
-import type { KnowledgeGraph, PrivateRecord, PrivateRecordEvent } from '../ports/index.js';
+import type { KnowledgeGraph, LogEntry, PrivateRecord, PrivateRecordEvent } from '../ports/index.js';
 import type { ChainStep, Provenance, RecordChain } from '../records/provenance.js';
-import { rankRecords } from '../records/match.js';
+import { rankRecords, type MatchableRecord } from '../records/match.js';
 import { bareId, RECORD_ID } from '../records/line-syntax.js';
 
 export interface WhyAnswer extends Provenance {
@@ -20,19 +20,53 @@ export interface WhyAnswer extends Provenance {
   note?: string;
 }
 
-/** The records that answer `query`: the project's records themselves, ranked (records/match.ts), each with its chain. */
-export async function whyQuery(graph: Pick<KnowledgeGraph, 'provenance' | 'records'>, project: string, query: string, now: Date, limit = 3): Promise<WhyAnswer> {
-  const chosen = rankRecords(await graph.records(project, now), query, limit);
+/** The archive's messages of some days (ProjectStore.logOn for one project). */
+export type MessagesOn = (days: readonly string[]) => Promise<readonly LogEntry[]>;
+
+/** How many of the best records by their own words have their source messages read for a second ranking (K 50: 65.6 % first on LoCoMo dev; all: 66.7 %). */
+const WITH_MESSAGES = 50;
+
+/**
+ * The records that answer `query`: the project's records themselves, ranked (records/match.ts),
+ * each with its chain. With `messages`, the best WITH_MESSAGES by their own words are ranked
+ * again with the words of the message that said each (read from the archive's days they were
+ * said): a statement leaves out words its message had ("We even had a picnic last week!").
+ */
+export async function whyQuery(graph: Pick<KnowledgeGraph, 'provenance' | 'records'>, project: string, query: string, now: Date, limit = 3, messages?: MessagesOn): Promise<WhyAnswer> {
+  const records = await graph.records(project, now);
+  const chosen = messages ? await rankWithMessages(records, query, limit, messages) : rankRecords(records, query, limit);
   if (chosen.length === 0) return { chains: [], missing: [] };
   const refs = chosen.map((r) => (r.id ? { id: r.id } : { page: r.page, lineStart: r.line, lineEnd: r.line }));
   return { chains: (await graph.provenance(project, refs)).chains, missing: [] };
+}
+
+/** What ranking with messages reads of a record: what the ranking reads, and the message it came from. */
+type SaidRecord = MatchableRecord & { said: string; provenance: { source: string } };
+
+/** The records that answer `query`, the best WITH_MESSAGES of them ranked again with the messages that said them. */
+export async function rankWithMessages<T extends SaidRecord>(records: readonly T[], query: string, limit: number, messages: MessagesOn): Promise<T[]> {
+  const pool = new Set(rankRecords(records, query, WITH_MESSAGES));
+  if (pool.size === 0) return [];
+  const said = new Map((await messages([...new Set([...pool].map((r) => r.said.slice(0, 10)).filter(Boolean))])).map((e) => [e.source, e.text]));
+  const text = (r: T) => (pool.has(r) ? said.get(r.provenance.source) : undefined);
+  return rankRecords(
+    records.map((r) => ({ ...r, context: text(r) ?? '' })),
+    query,
+    limit,
+  );
 }
 
 /**
  * The answer for `/memory why` (a question, or a record id such as `r-3f9a1c`) and for a reply's
  * "why?" button (the ids it used; anything that is not a record id is ignored, never looked up).
  */
-export async function explainWhy(graph: Pick<KnowledgeGraph, 'provenance' | 'records'>, project: string, ask: { query: string } | { ids: readonly string[] }, now: Date): Promise<WhyAnswer> {
+export async function explainWhy(
+  graph: Pick<KnowledgeGraph, 'provenance' | 'records'>,
+  project: string,
+  ask: { query: string } | { ids: readonly string[] },
+  now: Date,
+  messages?: MessagesOn,
+): Promise<WhyAnswer> {
   const asIds = 'ids' in ask ? ask.ids : ask.query.trim().split(/[\s,]+/);
   const ids = asIds.map((id) => bareId(id)).filter((id) => RECORD_ID.test(id));
   if ('ids' in ask || (ids.length > 0 && ids.length === asIds.length))
@@ -41,7 +75,7 @@ export async function explainWhy(graph: Pick<KnowledgeGraph, 'provenance' | 'rec
       ids.map((id) => ({ id })),
     );
   const query = ask.query.trim();
-  return query ? whyQuery(graph, project, query, now) : { chains: [], missing: [] };
+  return query ? whyQuery(graph, project, query, now, 3, messages) : { chains: [], missing: [] };
 }
 
 /** The steps of a DM record written before private.db kept its history: what its own fields tell. */

@@ -159,6 +159,8 @@ export interface ProjectStore {
   readLogSince(slug: string, cursor: LogCursor | null): Promise<LogTail>;
   /** The last `limit` entries of the archive (conversation context for a turn). */
   recentLog(slug: string, limit: number): Promise<LogEntry[]>;
+  /** The archive's entries of `days` (YYYY-MM-DD): "why?" reads the messages that said its best records. */
+  logOn(slug: string, days: readonly string[]): Promise<LogEntry[]>;
   getDistillCursor(slug: string): Promise<LogCursor | null>;
   setDistillCursor(slug: string, cursor: LogCursor): Promise<void>;
   listNotes(slug: string): Promise<NoteSummary[]>;

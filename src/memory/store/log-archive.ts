@@ -158,6 +158,17 @@ export class LogArchive {
     return cursor.time ? all.filter((e) => e.time > cursor.time!) : all;
   }
 
+  /** The entries archived on `days` (YYYY-MM-DD): only those days' files are read. */
+  async on(days: readonly string[]): Promise<ParsedLogEntry[]> {
+    const files = new Set(await this.files());
+    const out: ParsedLogEntry[] = [];
+    for (const day of new Set(days)) {
+      const file = logFileName(new Date(`${day.slice(0, 10)}T12:00:00Z`));
+      if (files.has(file)) for (const e of parseLog((await this.readRange(file, 0)).toString('utf8'), file.slice(0, 10))) out.push(e);
+    }
+    return out;
+  }
+
   /** The last `limit` entries, oldest first, reading tails of the newest files only. */
   async recent(limit: number): Promise<ParsedLogEntry[]> {
     if (limit <= 0) return [];
@@ -190,4 +201,9 @@ export class LogArchive {
       if (entries.length >= want || position === 0) return entries.slice(-want);
     }
   }
+}
+
+/** An entry as the store hands it out: the fields of a LogEntry, without the parser's offsets. */
+export function plainEntry(e: LogEntry): LogEntry {
+  return { time: e.time, speaker: e.speaker, source: e.source, text: e.text, role: e.role, ...(e.sensitivity ? { sensitivity: e.sensitivity } : {}), ...(e.kind ? { kind: e.kind } : {}) };
 }
