@@ -7,8 +7,11 @@
  * question asks for the attribute a record is about ("where does … work" → employer), and the
  * current record first: a superseded or held one ranks below the current one it gave way to,
  * and is shown as such. Two cues of the question count too: the person it names (their records
- * before another's that mention them) and the day or month it names ("on 7 July, 2023", "in
- * August 2023": the records said then). "What kind of …" asks for a thing, not for kindness.
+ * before another's that mention them), the day or month it names ("on 7 July, 2023", "in
+ * August 2023", "in August": the records said then), the kind of answer it asks for (a name for
+ * "where", a person for "who", a number for "how many") and a plan asked about a plan. "What
+ * kind of …" asks for a thing, not for kindness. A record's source message, when the holder
+ * passes it (`context`), is searched too at half weight (inspector/why.ts reads it for a project).
  * A question that shares no word with any record has no answer. Pure. Each weight's effect on
  * LoCoMo dev is in docs/memory.md (a hashing-embedder cosine fused in added nothing there).
  */
