@@ -11,7 +11,7 @@
  *   3. Why-by-question: LoCoMo's questions (categories 1–4) whose evidence turns produced
  *      records, asked of the conversation's records at its full size with the one ranking every
  *      front door uses (core/records/match.ts): the share where a record from an evidence turn
- *      comes first. Reported twice: as a project's `/memory why` ranks them (the best 50 ranked
+ *      comes first. Reported twice: as a project's `/memory why` ranks them (the best 100 ranked
  *      again with the archive messages that said them, core/inspector/why.ts), and on the
  *      records' own words alone (the figure before the messages were read, and a DM's ranking).
  *
