@@ -159,6 +159,11 @@ export class SqlitePrivateStore implements PrivateStore {
     this.use((q) => q.insertMessage.run(userId, entry.time, entry.speaker, entry.source, entry.text, entry.role, labelOf(entry).sensitivity));
   }
 
+  raiseMessageLabels(userId: string, ids: readonly number[]): void {
+    const raise = this.db.prepare("UPDATE dm_messages SET sensitivity = 'sensitive' WHERE user_id = ? AND id = ?");
+    this.use(() => ids.forEach((id) => raise.run(userId, id)));
+  }
+
   /** The newest messages labelled sensitive, of every user (to judge text whose place is not known). */
   sensitiveEverywhere(limit: number): LogEntry[] {
     return this.use(() => (this.db.prepare("SELECT * FROM dm_messages WHERE sensitivity = 'sensitive' ORDER BY id DESC LIMIT ?").all(limit) as Row[]).map(toEntry));

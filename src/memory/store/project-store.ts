@@ -29,6 +29,7 @@ import type {
   ProjectConfig,
   ProjectOrigin,
   ProjectStore,
+  RaisedEntryLabel,
   TextHit,
   WriteOutcome,
 } from '../../core/ports/index.js';
@@ -38,7 +39,7 @@ import { NoteFiles } from '../notes/note-files.js';
 import type { PageEdits } from '../graph/page-removal.js';
 import { ABSENT, openFile, readIfExists, sha256, writeFileAtomic, type OpenFile } from '../../files/atomic-write.js';
 import { PROJECT_FILE, readLayerFiles, writeLayerFiles } from './layers-files.js';
-import { LogArchive, type ReadObserver } from './log-archive.js';
+import { LogArchive, plainEntry, type ReadObserver } from './log-archive.js';
 import { MemoryFileError } from './memory-errors.js';
 import { newProjectFile, parseProjectFile, patchSchema, ProjectFileReader, relabelSchema, withFields, type ParsedProject, type ProjectDefaults, type StoredLogCursor } from './project-file.js';
 import { holdsMemory, orphanFor } from './orphans.js';
@@ -333,6 +334,11 @@ export class FileProjectStore implements ProjectStore {
     return this.lanes.run(slug, async () => (await (await this.archive(slug)).recent(limit)).map(plainEntry));
   }
 
+  raiseLogLabels(slug: string, raised: readonly RaisedEntryLabel[]): Promise<number> {
+    const move = (cursor: StoredLogCursor) => this.patchProjectFile(slug, () => ({ distill_cursor: cursor }));
+    return this.lanes.run(slug, async () => (await this.archive(slug)).raiseLabels(raised, (await this.readProject(slug, true))?.parsed.cursor ?? null, move));
+  }
+
   async getDistillCursor(slug: string): Promise<LogCursor | null> {
     return (await this.readProject(slug))?.parsed.cursor ?? null;
   }
@@ -390,8 +396,4 @@ export class FileProjectStore implements ProjectStore {
   grepNotes(slug: string, query: string, limit: number): Promise<TextHit[]> {
     return this.notes(slug).grep(query, limit);
   }
-}
-
-function plainEntry(e: LogEntry): LogEntry {
-  return { time: e.time, speaker: e.speaker, source: e.source, text: e.text, role: e.role, ...(e.sensitivity ? { sensitivity: e.sensitivity } : {}), ...(e.kind ? { kind: e.kind } : {}) };
 }
