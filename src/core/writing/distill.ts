@@ -326,8 +326,10 @@ export async function distill(target: DistillTarget, deps: DistillDeps, signal?:
   } finally {
     // after the cursor moved (a label line changes the archive's byte offsets): the messages keep the labels the lane raised
     if (raised.length && target.raiseLabels) {
-      await target.raiseLabels(raised).catch((err: unknown) => deps.logger.warn({ target: target.label, err, count: raised.length }, 'labels the memory lane raised were not stored'));
-      deps.logger.info({ target: target.label, count: raised.length }, 'the memory lane labelled messages the rules missed');
+      await target.raiseLabels(raised).then(
+        () => deps.logger.info({ target: target.label, count: raised.length }, 'the memory lane labelled messages the rules missed'),
+        (err: unknown) => deps.logger.warn({ target: target.label, err, count: raised.length }, 'labels the memory lane raised were not stored'),
+      );
     }
   }
   return done;

@@ -32,6 +32,42 @@ function shiftCursor(cursor: StoredLogCursor, shifts: readonly LogShift[]): Stor
   return { ...cursor, offset: cursor.offset + main, ...(cursor.previous ? { previous: { ...cursor.previous, offset: cursor.previous.offset + previous } } : {}) };
 }
 
+/** `content` of log file `file` with the raised labels written into their entries (and the reply of a raised message's turn); null when none changes. */
+function relabelled(content: string, file: string, raised: readonly RaisedEntryLabel[]): { text: string; shifts: LogShift[] } | null {
+  const buf = Buffer.from(content, 'utf8');
+  const entries = parseLog(content, file.slice(0, 10));
+  const labels = new Map<number, RaisedEntryLabel['label']>();
+  entries.forEach((e, i) => {
+    const r = raised.find(({ entry: x }) => x.time === e.time && x.role === e.role && x.speaker === e.speaker && x.source === e.source && x.text === e.text);
+    if (!r) return;
+    labels.set(i, r.label);
+    // the reply of that message's turn drew on it (it may have been archived after the lane read the batch)
+    const reply = e.role === 'user' ? entries.findIndex((x, j) => j > i && x.role === 'assistant' && x.source === e.source) : -1;
+    if (reply > i && !labels.has(reply)) labels.set(reply, r.label);
+  });
+  const parts: Buffer[] = [];
+  const shifts: LogShift[] = [];
+  let at = 0;
+  for (const [i, e] of entries.entries()) {
+    const label = labels.get(i);
+    if (!label || isSensitive(labelOf(e))) continue;
+    const old = buf.subarray(e.start, e.end).toString('utf8');
+    const block = Buffer.from(
+      formatLogEntry({ ...e, sensitivity: label.sensitivity, ...(label.kind ? { kind: label.kind } : {}) })
+        .slice(1)
+        .trimEnd() + old.slice(old.trimEnd().length),
+      'utf8',
+    );
+    parts.push(buf.subarray(at, e.start), block);
+    // where the entry's text ends: a cursor after it (however many blank lines follow) moves
+    shifts.push({ file, from: e.start + Buffer.byteLength(old.trimEnd(), 'utf8'), delta: block.length - (e.end - e.start) });
+    at = e.end;
+  }
+  if (shifts.length === 0) return null;
+  parts.push(buf.subarray(at));
+  return { text: Buffer.concat(parts).toString('utf8'), shifts };
+}
+
 /** Observes bytes read from log files (diagnostics; tests use it to prove tails are read). */
 export type ReadObserver = (path: string, position: number, bytes: number) => void;
 
@@ -86,43 +122,18 @@ export class LogArchive {
    */
   async raiseLabels(raised: readonly RaisedEntryLabel[], cursor: StoredLogCursor | null, moveCursor: (cursor: StoredLogCursor) => Promise<unknown>): Promise<number> {
     const shifts: LogShift[] = [];
-    const files = new Set(raised.map((r) => logFileName(new Date(r.entry.time))));
-    for (const file of files) {
+    for (const file of new Set(raised.map((r) => logFileName(new Date(r.entry.time))))) {
       const path = this.path(file);
-      const content = await readFile(path, 'utf8').catch(() => null);
-      if (content === null) continue;
-      const buf = Buffer.from(content, 'utf8');
-      const parts: Buffer[] = [];
-      const here: LogShift[] = [];
-      let at = 0;
-      const entries = parseLog(content, file.slice(0, 10));
-      const labels = new Map<number, RaisedEntryLabel['label']>();
-      entries.forEach((e, i) => {
-        const r = raised.find(({ entry: x }) => x.time === e.time && x.role === e.role && x.speaker === e.speaker && x.source === e.source && x.text === e.text);
-        if (!r) return;
-        labels.set(i, r.label);
-        // the reply of that message's turn drew on it (it may have been archived after the lane read the batch)
-        const reply = e.role === 'user' ? entries.findIndex((x, j) => j > i && x.role === 'assistant' && x.source === e.source) : -1;
-        if (reply > i && !labels.has(reply)) labels.set(reply, r.label);
-      });
-      for (const [i, e] of entries.entries()) {
-        const label = labels.get(i);
-        if (!label || isSensitive(labelOf(e))) continue;
-        const old = buf.subarray(e.start, e.end).toString('utf8');
-        const block = Buffer.from(
-          formatLogEntry({ ...e, sensitivity: label.sensitivity, ...(label.kind ? { kind: label.kind } : {}) })
-            .slice(1)
-            .trimEnd() + old.slice(old.trimEnd().length),
-          'utf8',
-        );
-        parts.push(buf.subarray(at, e.start), block);
-        // where the entry's text ends: a cursor after it (however many blank lines follow) moves
-        here.push({ file, from: e.start + Buffer.byteLength(old.trimEnd(), 'utf8'), delta: block.length - (e.end - e.start) });
-        at = e.end;
+      // a file changed by someone else meanwhile (a hand edit, a sync) is read again: the message is distilled, this is its one chance
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const content = await readFile(path, 'utf8').catch(() => null);
+        const next = content === null ? null : relabelled(content, file, raised);
+        if (!next) break;
+        if ((await writeFileAtomic(path, next.text, sha256(content!), this.openFn)).ok) {
+          shifts.push(...next.shifts);
+          break;
+        }
       }
-      if (here.length === 0) continue;
-      parts.push(buf.subarray(at));
-      if ((await writeFileAtomic(path, Buffer.concat(parts).toString('utf8'), sha256(content), this.openFn)).ok) shifts.push(...here);
     }
     // the distil cursor (a byte offset) moves past the label lines written before it
     const moved = cursor ? shiftCursor(cursor, shifts) : null;
