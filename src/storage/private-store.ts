@@ -161,7 +161,16 @@ export class SqlitePrivateStore implements PrivateStore {
 
   raiseMessageLabels(userId: string, ids: readonly number[]): void {
     const raise = this.db.prepare("UPDATE dm_messages SET sensitivity = 'sensitive' WHERE user_id = ? AND id = ?");
-    this.use(() => ids.forEach((id) => raise.run(userId, id)));
+    // and the reply of a raised message's turn (same source, the next of Charlie's): its turn drew on the message
+    const reply = this.db.prepare(
+      "UPDATE dm_messages SET sensitivity = 'sensitive' WHERE id = (SELECT r.id FROM dm_messages m JOIN dm_messages r ON r.user_id = m.user_id AND r.id > m.id AND r.role = 'assistant' AND r.source = m.source WHERE m.user_id = ? AND m.id = ? AND m.role = 'user' ORDER BY r.id LIMIT 1)",
+    );
+    this.use(() => {
+      for (const id of ids) {
+        raise.run(userId, id);
+        reply.run(userId, id);
+      }
+    });
   }
 
   /** The newest messages labelled sensitive, of every user (to judge text whose place is not known). */

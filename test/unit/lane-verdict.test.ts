@@ -97,13 +97,15 @@ describe("the memory lane's verdict", () => {
     expect((await store.readLayers('general')).layers.summary).toBe('Friends talked.\n\n[sensitivity:: sensitive/phi]');
   });
 
-  it('in a private conversation the row is stored sensitive', () => {
+  it('in a private conversation the row is stored sensitive, and the reply of its turn', () => {
     const store = new SqlitePrivateStore(join(tempDir(), 'private.db'));
     store.appendMessage('111', { time: `${day}T10:00:00.000Z`, speaker: 'Dana', source: 'dm:1', text: MISSED, role: 'user' });
     store.appendMessage('111', { time: `${day}T10:00:01.000Z`, speaker: 'Dana', source: 'dm:2', text: ORDINARY, role: 'user' });
+    store.appendMessage('111', { time: `${day}T10:00:02.000Z`, speaker: 'Charlie', source: 'dm:2', text: 'See you there.', role: 'assistant' });
+    store.appendMessage('111', { time: `${day}T10:00:03.000Z`, speaker: 'Charlie', source: 'dm:1', text: 'So Marek was on a ward.', role: 'assistant' });
     const [first] = store.messagesSince('111', 0);
     store.raiseMessageLabels('111', [first!.id]);
-    expect(store.sensitiveMessages('111').map((e) => e.text)).toEqual([MISSED]);
+    expect(store.sensitiveMessages('111').map((e) => e.text)).toEqual([MISSED, 'So Marek was on a ward.']);
     store.close();
   });
 });
