@@ -171,6 +171,9 @@ export function projectDistillTarget(store: ProjectStore, slug: string): Distill
     },
     readLayers: () => store.readLayers(slug),
     writeLayers: (layers, versions) => store.writeLayers(slug, layers, versions),
+    raiseLabels: async (raised) => {
+      await store.raiseLogLabels(slug, raised);
+    },
   };
 }
 
@@ -268,6 +271,11 @@ function privateHome(userId: string, userName: string, stores: HomeStores): Home
           store.writeLayers(userId, layers, ids[distilled - 1] ?? store.readLayers(userId).distilledThrough);
           return { ok: true };
         },
+        raiseLabels: async (raised) =>
+          store.raiseMessageLabels(
+            userId,
+            raised.flatMap((r) => ids[r.index] ?? []),
+          ),
         graph: privateDistillGraph(store, stores.privateRecords, userId, () => stores.now()),
       };
     },

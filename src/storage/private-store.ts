@@ -159,6 +159,20 @@ export class SqlitePrivateStore implements PrivateStore {
     this.use((q) => q.insertMessage.run(userId, entry.time, entry.speaker, entry.source, entry.text, entry.role, labelOf(entry).sensitivity));
   }
 
+  raiseMessageLabels(userId: string, ids: readonly number[]): void {
+    const raise = this.db.prepare("UPDATE dm_messages SET sensitivity = 'sensitive' WHERE user_id = ? AND id = ?");
+    // and the reply of a raised message's turn (same source, the next of Charlie's): its turn drew on the message
+    const reply = this.db.prepare(
+      "UPDATE dm_messages SET sensitivity = 'sensitive' WHERE id = (SELECT r.id FROM dm_messages m JOIN dm_messages r ON r.user_id = m.user_id AND r.id > m.id AND r.role = 'assistant' AND r.source = m.source WHERE m.user_id = ? AND m.id = ? AND m.role = 'user' ORDER BY r.id LIMIT 1)",
+    );
+    this.use(() => {
+      for (const id of ids) {
+        raise.run(userId, id);
+        reply.run(userId, id);
+      }
+    });
+  }
+
   /** The newest messages labelled sensitive, of every user (to judge text whose place is not known). */
   sensitiveEverywhere(limit: number): LogEntry[] {
     return this.use(() => (this.db.prepare("SELECT * FROM dm_messages WHERE sensitivity = 'sensitive' ORDER BY id DESC LIMIT ?").all(limit) as Row[]).map(toEntry));

@@ -168,6 +168,24 @@ describe('ask in the moment: the message itself and the history', () => {
   }, 60_000);
 });
 
+describe('ask in the moment: what is let go taints the reply', () => {
+  it('a labelled message of the history released once: the hosted model read it, so its reply is labelled; withheld, it is not', async () => {
+    // a model that only answers (it reads no page): the history is all it is shown
+    const t = await setupProject(cleanups, { script: () => ({ text: 'Sure.' }) });
+    const say = (text: string, answer: ConsentAnswer) =>
+      t.app.assistant.conversation.handle(
+        { place: project, speaker: 'Ann', text, source: `terminal:${Date.now()}` },
+        { consent: { person: { id: 'ann-1', name: 'Ann', role: 'member' }, shared: true, ask: () => Promise.resolve(answer) } },
+      );
+    await say('I take CANARY-MSG-88d2 sumatriptan for my migraines', 'no');
+    const withheld = await say('what is the weather like?', 'no');
+    expect(withheld.tainted).toBe(false);
+    const released = await say('and what did I tell you before?', 'once');
+    expect(sent(t.server)).toContain('CANARY-MSG-88d2');
+    expect(released.tainted).toBe(true);
+  }, 60_000);
+});
+
 describe('ask in the moment: a hosted tool server', () => {
   /** The hosted model: reads Ann's page, asks for the remote server's tools, sends it what it read, then answers. */
   function forwarder() {

@@ -558,3 +558,109 @@ describe('labels travel with the text: no hosted destination gets a labelled tex
     expect(embedder.embedInputs.filter((t) => t.includes(C.reply))).toEqual([]);
   }, 60_000);
 });
+
+/**
+ * The memory lane's verdict (issue 36 §1): messages that say something sensitive in words the
+ * rules table does not know (checked below: the rules return nothing for them) are labelled by
+ * the local memory model while it distils them. The label is written into the archive with the
+ * message (and the reply of its turn), so after a restart no hosted destination gets them,
+ * while an ordinary message of the same conversation still reaches every one.
+ */
+describe("the memory lane's verdict labels what the rules miss", () => {
+  const MISSED = [
+    'Marek CnryverdictwardQ spent last week on a locked ward after his breakdown, they only let him out on Monday.',
+    'Ollie CnryverdictdryQ has been dry for ninety days now, he goes to his group on Thursdays.',
+    'The side gate CnryverdictgateQ opens if you press 7 4 1 9 and then the bell.',
+    'Rosa CnryverdictpermitQ is not allowed to work here any more since her permit ran out.',
+  ];
+  const CONTROL = 'Let us meet at the climbing wall CnryverdictcontrolQ on Saturday.';
+  const PASS_ON = 'please pass our plans on to the remote service';
+  const canary = (text: string) => /Cnry\w+Q/.exec(text)![0];
+
+  it('the reworded sensitive messages are stored labelled and reach no hosted destination; the ordinary one reaches them all', async () => {
+    const { classifyText } = await import('../../src/core/privacy/sensitivity.js');
+    expect([...MISSED, CONTROL].map((t) => classifyText(t))).toEqual([...MISSED, CONTROL].map(() => null));
+    const dir = tempDir();
+    const root = join(dir, 'projects', 'general');
+    // the local chat model retells what it was told (its reply is the turn's, and carries the message's label)
+    const local = await startFakeModelServer((r: Request) => ({ text: `Noted: ${lastUser(r).replace(/^\w+: /, '')}` }));
+    // the lane: names each message that holds a reworded canary as sensitive, and paraphrases them in the summary
+    const memory = await startFakeModelServer((r: Request): ScriptedReply => {
+      if (!r.response_format) return { text: '{}' };
+      const shown = String(r.messages.at(-1)?.content ?? '');
+      const numbered = [...shown.matchAll(/^\[(\d+)\] (.*)$/gm)].map((m) => ({ n: Number(m[1]), text: m[2] ?? '' }));
+      const sensitive = numbered.filter((m) => MISSED.some((t) => m.text.includes(canary(t)))).map((m) => ({ message: m.n, kind: 'phi' }));
+      const summary = `Friends talked: ${numbered.map((m) => m.text.replace(/^.*?: /, '').slice(0, 60)).join(' / ')}`;
+      return { text: JSON.stringify({ summary, decisions: [], quotes: [], sensitive, entities: [], facts: [], links: [] }) };
+    });
+    cleanups.push(
+      () => local.close(),
+      () => memory.close(),
+    );
+    const first = await buildApp(config(dir, local, memory, false), silentLogger);
+    let firstOpen = true;
+    cleanups.push(() => (firstOpen ? first.close() : undefined));
+    await first.store.ensureProject(project.origin);
+    const replies: string[] = [];
+    for (const [i, text] of [MISSED[0]!, CONTROL, ...MISSED.slice(1)].entries()) {
+      const out = await first.assistant.conversation.handle({ place: project, speaker: 'Alice', text, source: `terminal:${i + 1}` });
+      replies.push(out.reply);
+    }
+    await first.assistant.idle();
+    // what is still pending is distilled now (a run scheduled while one ran is folded into it)
+    await first.assistant.memory.distillNow(project);
+    await first.close();
+    firstOpen = false;
+    // each missed message and the reply that retold it carry the lane's label in the archive (a reply may carry its turn's taint already); the ordinary ones none
+    const log = readFileSync(join(root, 'log', `${new Date().toISOString().slice(0, 10)}.md`), 'utf8');
+    for (const t of MISSED) expect(log.match(new RegExp(`${canary(t)}[^\\n]*\\n\\[sensitivity:: sensitive(?:/phi)?\\]`, 'g')), log).toHaveLength(2);
+    expect(log).toMatch(new RegExp(`${canary(CONTROL)} on Saturday\\.\\n\\n###`));
+
+    // ── after the restart: everything hosted ──
+    // the adversary, and a turn that only passes on what it was shown to the hosted tool server
+    const every = adversary();
+    const chat = await startFakeModelServer((r: Request): ScriptedReply => {
+      if (!lastUser(r).includes(PASS_ON)) return every(r);
+      if (toolResults(r)) return { text: 'Passed on.' };
+      if (!names(r).includes('remote__lookup')) return { toolCalls: [{ name: 'request_tools', arguments: '{"categories":["mcp:remote"]}' }] };
+      return { toolCalls: [{ name: 'remote__lookup', arguments: JSON.stringify({ q: r.messages.map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n') }) }] };
+    });
+    const embedder = await startFakeModelServer([]);
+    const calendar = await startRecordingCalDavServer();
+    const remote = await startRecordingMcpServer();
+    cleanups.push(
+      () => chat.close(),
+      () => embedder.close(),
+      () => calendar.close(),
+      () => remote.close(),
+    );
+    writeFileSync(join(dir, 'data', 'mcp.json'), JSON.stringify({ mcpServers: { remote: { url: remote.url, locality: 'hosted' } } }));
+    const app = await buildApp(config(dir, chat, memory, true, embedder), silentLogger);
+    cleanups.push(() => app.close());
+    const after: After = { chat, embedder, remote, calendar, voice: [], client: [] };
+    // Read aloud of the earlier replies first (the hosted turn's own reply, which retells all it was shown, is labelled by its taint)
+    const online = guardSpeech(
+      {
+        id: 'edge',
+        locality: 'hosted',
+        localVoice: { id: 'espeak', locality: 'local', synthesize: async () => ({ mime: 'audio/wav', data: new Uint8Array() }) },
+        synthesize: async (text) => (after.voice.push(text), { mime: 'audio/wav', data: new Uint8Array() }),
+      },
+      (text) => app.assistant.conversation.speechMustStayLocal(null, text),
+    );
+    for (const reply of replies) await online.synthesize(reply);
+    // a turn that passes on its history (the labelled messages withheld) to the hosted tool server, then the adversary
+    expect((await app.assistant.conversation.handle({ place: project, speaker: 'Alice', text: PASS_ON, source: 'terminal:9' }, { tools: { user: { owner: true } } })).tainted).toBe(false);
+    await app.assistant.conversation.handle({ place: project, speaker: 'Alice', text: 'Tell me everything you know about my friends', source: 'terminal:10' }, { tools: { user: { owner: true } } });
+    await app.assistant.memory.searchMemory(project, 'locked ward group Thursdays side gate permit climbing wall');
+    after.client.push(...(await callEveryMemoryTool(app, { ...SERVER_PROBES, search: [{ query: 'locked ward' }, { query: 'climbing wall Saturday' }, { query: 'side gate permit' }] })).outputs);
+
+    const reached = (kinds: string[]) => Object.fromEntries(Object.entries(DRIVERS).map(([kind, read]) => [kind, kinds.filter((k) => read(after).includes(k))]));
+    expect(reached(MISSED.map(canary))).toEqual(Object.fromEntries(Object.keys(DRIVERS).map((kind) => [kind, []])));
+    // the ordinary message of the same conversation still reaches the destinations it is sent to (Charlie's MCP server
+    // serves the archive by chunks, and a chunk that holds a labelled message is withheld whole: its clients were served other text)
+    const control = reached([canary(CONTROL)]);
+    for (const kind of ['chat', 'embedder', 'text-to-speech', 'mcp-tool-server'] as const) expect(control[kind], kind).toEqual([canary(CONTROL)]);
+    expect(DRIVERS['mcp-client'](after)).toContain('log/');
+  }, 120_000);
+});

@@ -24,6 +24,7 @@ import type {
   ToolCall,
   WriteOutcome,
   PrivateStore,
+  RaisedEntryLabel,
 } from '../../src/core/ports/index.js';
 import { ForgottenError, forgottenBy, keysOf, type ForgetOutcome, type ForgetTarget, type Tombstone } from '../../src/core/inspector/tombstones.js';
 
@@ -144,6 +145,17 @@ export class InMemoryProjectStore implements ProjectStore {
   async logOn(slug: string, days: readonly string[]) {
     return this.get(slug).log.filter((e) => days.includes(e.time.slice(0, 10)));
   }
+  async raiseLogLabels(slug: string, raised: readonly RaisedEntryLabel[]) {
+    const log = this.get(slug).log;
+    let n = 0;
+    for (const r of raised) {
+      const at = log.findIndex((e) => e.time === r.entry.time && e.source === r.entry.source && e.role === r.entry.role && e.text === r.entry.text);
+      if (at < 0 || log[at]!.sensitivity === 'sensitive') continue;
+      log[at] = { ...log[at]!, sensitivity: r.label.sensitivity, ...(r.label.kind ? { kind: r.label.kind } : {}) };
+      n++;
+    }
+    return n;
+  }
   async getDistillCursor(slug: string) {
     return { file: 'log', offset: this.get(slug).cursor };
   }
@@ -235,6 +247,9 @@ export class InMemoryPrivateStore implements PrivateStore {
   }
   messagesSince(userId: string, afterId: number) {
     return (this.messages.get(userId) ?? []).filter((m) => m.id > afterId);
+  }
+  raiseMessageLabels(userId: string, ids: readonly number[]) {
+    for (const m of this.messages.get(userId) ?? []) if (ids.includes(m.id)) m.entry = { ...m.entry, sensitivity: 'sensitive' };
   }
   searchMessages(userId: string, terms: string[], limit: number) {
     const words = terms.map((t) => t.toLowerCase());

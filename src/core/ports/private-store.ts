@@ -11,6 +11,8 @@ export interface PrivateStore {
   appendMessage(userId: string, entry: LogEntry): void;
   recentMessages(userId: string, limit: number): LogEntry[];
   messagesSince(userId: string, afterId: number): { id: number; entry: LogEntry }[];
+  /** Stores these messages (by id), and the reply of each one's turn, as sensitive: the memory lane's verdict (a label is never lowered). */
+  raiseMessageLabels(userId: string, ids: readonly number[]): void;
   /** Messages containing any of the terms (case-insensitive), most matching terms first, then newest. */
   searchMessages(userId: string, terms: string[], limit: number): LogEntry[];
   readLayers(userId: string): MemoryLayers & { distilledThrough: number; style: string };

@@ -1,6 +1,6 @@
 /** Ports owned by the core: project memory. Adapters implement them; nothing here imports infrastructure. */
 import type { ForgetOutcome, ForgetTarget, Tombstone } from '../inspector/tombstone-types.js';
-import type { Sensitivity, SensitiveKind } from '../privacy/sensitivity.js';
+import type { Sensitivity, SensitiveKind, SensitivityValue } from '../privacy/sensitivity.js';
 
 /** Identifies where a project came from; ids are strings (Discord snowflakes etc.). */
 export interface ProjectOrigin {
@@ -74,6 +74,12 @@ export interface LogEntry {
   sensitivity?: Sensitivity;
   /** The kind of a sensitive label (`phi`, `credential`, `financial`). */
   kind?: SensitiveKind;
+}
+
+/** A stricter label for an entry already stored (the memory lane's verdict), and the entry as it was read. */
+export interface RaisedEntryLabel {
+  entry: LogEntry;
+  label: SensitivityValue;
 }
 
 /** Position in the archive: the log file name and a byte offset into it. */
@@ -161,6 +167,8 @@ export interface ProjectStore {
   recentLog(slug: string, limit: number): Promise<LogEntry[]>;
   /** The archive's entries of `days` (YYYY-MM-DD): "why?" reads the messages that said its best records. */
   logOn(slug: string, days: readonly string[]): Promise<LogEntry[]>;
+  /** Writes stricter labels into archived entries (never a laxer one); the distil cursor keeps its place. Returns how many were raised. */
+  raiseLogLabels(slug: string, raised: readonly RaisedEntryLabel[]): Promise<number>;
   getDistillCursor(slug: string): Promise<LogCursor | null>;
   setDistillCursor(slug: string, cursor: LogCursor): Promise<void>;
   listNotes(slug: string): Promise<NoteSummary[]>;

@@ -173,14 +173,11 @@ export class EgressGuard {
     return new SensitiveIndex(released ? records.filter(notReleased(released.releases, released.service)) : records).scrub(text).text;
   }
 
-  modelFor(scope: EgressScope, extra: () => SensitiveRecord[] = () => [], onWithheld: (origins: string[]) => void = () => {}, consent?: Releases): GuardedModel {
+  modelFor(scope: EgressScope, extra: () => SensitiveRecord[] = () => [], consent?: Releases): GuardedModel {
     const inner = this.model;
     if (inner.locality === 'local') return inner as GuardedModel;
     const records = this.records;
-    const report = (origins: string[]) => {
-      this.onWithheld(origins);
-      onWithheld(origins);
-    };
+    const report = (origins: string[]) => this.onWithheld(origins);
     let stored: Promise<SensitiveRecord[]> | null = null;
     const guarded: ChatModel = {
       id: inner.id,

@@ -172,7 +172,8 @@ export function sensitivityOfText(text: string): string | undefined {
  * there fails it.
  */
 export const LABELLED_TEXTS = {
-  'archive-message': "src/core/conversation.ts labels the message by the rules; src/memory/archive-format.ts writes it as the entry's last line",
+  'archive-message':
+    "src/core/conversation.ts labels the message by the rules, and the memory lane's verdict raises it when it distils it (src/core/writing/sensitivity-verdict.ts); src/memory/archive-format.ts writes it as the entry's last line",
   reply: 'src/core/conversation.ts: the strictest label of what its turn drew on (its message, history, tool results)',
   summary: 'src/core/distill.ts: a summary, decision or quote made from a labelled message carries its label',
   'mcp-result': "src/core/tool-loop.ts: an external tool's result, by the rules, taints its turn",

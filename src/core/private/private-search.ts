@@ -2,7 +2,7 @@
  * Search of a private (DM) conversation: its distilled memory and its whole message history
  * in SQLite. DMs never enter the shared index, so this is plain term matching.
  */
-import { isSensitive, sensitivityOf } from '../privacy/sensitivity.js';
+import { isSensitive, labelOf, sensitivityOf } from '../privacy/sensitivity.js';
 import type { MemoryLayers, PrivateRecord, PrivateStore, RecallHit, Sensitivity } from '../ports/index.js';
 import type { PrivateDoc, PrivateRecallIndex } from './private-recall.js';
 import { retrievableRecords } from './private-records.js';
@@ -82,9 +82,7 @@ export function searchPrivate(store: PrivateStore, userId: string, query: string
     const flags = [r.status === 'review' ? 'review' : '', r.state === 'expired' || r.state === 'old' ? r.state : ''].filter(Boolean);
     return [{ ...h, score: s * r.effective, confidence: r.effective, why: [...h.why, ...flags] }];
   });
-  const messages = store
-    .searchMessages(userId, terms, limit)
-    .map((e) => hit(`private message ${e.time.slice(0, 16).replace('T', ' ')}`, `${e.speaker}: ${e.text}`, e.time, e.sensitivity ?? sensitivityOf(e.text)));
+  const messages = store.searchMessages(userId, terms, limit).map((e) => hit(`private message ${e.time.slice(0, 16).replace('T', ' ')}`, `${e.speaker}: ${e.text}`, e.time, labelOf(e).sensitivity));
   return [...typed, ...memory, ...messages].sort((a, b) => b.score - a.score).slice(0, limit);
 }
 
@@ -119,7 +117,7 @@ export async function searchPrivateHybrid(store: PrivateStore, index: PrivateRec
   }
   for (const { id, entry: e } of store.messagesSince(userId, 0)) {
     const text = `${e.speaker}: ${e.text}`;
-    add(`m:${id}`, text, (score, parts) => base(`private message ${e.time.slice(0, 16).replace('T', ' ')}`, text, e.time, e.sensitivity ?? sensitivityOf(e.text), score, parts));
+    add(`m:${id}`, text, (score, parts) => base(`private message ${e.time.slice(0, 16).replace('T', ' ')}`, text, e.time, labelOf(e).sensitivity, score, parts));
   }
   const ranked = await index.search(userId, query, docs, limit);
   return ranked

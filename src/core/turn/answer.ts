@@ -10,7 +10,7 @@ import type { Home } from '../home.js';
 import type { MemoryWriter } from '../writing/memory-writer.js';
 import type { ChatModel, Clock, FileProblem, LogEntry, Logger, Recall } from '../ports/index.js';
 import { presuggest, presuggestGroups } from './presuggest.js';
-import { historyMessages, systemPrompt, TEXT_BUDGET_CHARS, userMessage } from './prompt.js';
+import { historyMessages, systemPrompt, userMessage } from './prompt.js';
 import { remindersPrompt, type Reminder } from './raise.js';
 import { isSensitive } from '../privacy/sensitivity.js';
 import { blockItem, foundItem, markedBlocks, pageSubject, releasableLayers } from '../privacy/sensitive-records.js';
@@ -55,8 +55,8 @@ export interface Ask {
   deadline: { answer: AbortSignal; answerMs: number };
   /** Sensitive records this turn's searches brought up: the egress guard withholds them too. */
   found: SensitiveRecord[];
-  /** The egress guard withheld something from this turn's requests. */
-  onWithheld: () => void;
+  /** A local model was shown memory labelled sensitive (the summary, a decision or a quote): its reply may retell it. */
+  drewOnLabelled: () => void;
   /** Whether the turn has drawn on sensitive context so far (its message, its history, what its tools found). */
   tainted: () => boolean;
   /** Follow-ups and review notes Charlie brings up itself in this reply (once each). */
@@ -74,6 +74,8 @@ export async function answer(deps: AnswerDeps, ask: Ask, history: LogEntry[]): P
   const { layers: all, problems } = await home.layers();
   // what may go to this model, by label (a summary made from a sensitive message is marked so)
   const layers = releasableLayers(all, model.locality);
+  // a local model reads the labelled parts too (a hosted one is given them withheld: what it never read cannot taint its reply)
+  if (model.locality === 'local' && JSON.stringify(releasableLayers(all, 'hosted')) !== JSON.stringify(all)) ask.drewOnLabelled();
   for (const p of problems) emit(unreadNotice(turnId, p));
   const tools = deps.tools.filter((t) => !(t.projectOnly && !home.notes) && (t.category !== 'machines' || deps.machines));
   const available = [...new Set(tools.map((t) => t.category))] as ToolCategory[];
@@ -85,13 +87,13 @@ export async function answer(deps: AnswerDeps, ask: Ask, history: LogEntry[]): P
         systemPrompt({ assistantName: settings.assistantName, projectName: home.name, private: home.private, style: home.style, layers, now: ask.now, mode: ask.mode }) +
         remindersPrompt(ask.reminders),
     },
-    ...historyMessages(history, TEXT_BUDGET_CHARS),
+    ...historyMessages(history),
     userMessage(ask.speaker, ask.text, ask.images),
   ];
   // what the people of the conversation said: a write nobody said is refused
   const theirWords = () => [ask.text, ...history.filter((h) => h.role === 'user').map((h) => h.text)].join('\n');
   return runToolLoop({
-    model: deps.egress.modelFor(egressScope(home), () => ask.found, ask.onWithheld, ask.consent),
+    model: deps.egress.modelFor(egressScope(home), () => ask.found, ask.consent),
     messages,
     tools,
     categories: [...presuggest(ask.text, available), ...presuggestGroups(ask.text, source?.groups ?? [])],

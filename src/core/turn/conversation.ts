@@ -15,6 +15,7 @@ import { remindersFor, type Reminder } from './raise.js';
 import { classifyText, isSensitive, labelOf, labelText, mayGo, type SensitivityValue } from '../privacy/sensitivity.js';
 import { removeSecrets, secretNotice } from '../privacy/secrets.js';
 import { RunningTurns } from './taint.js';
+import { promptHistory } from './prompt.js';
 import { withoutHostPaths } from '../privacy/public-text.js';
 import { moveSecretsToVault, vaultNotice, type MovedSecrets } from '../machines/message-secrets.js';
 import type { Vault } from '../ports/vault.js';
@@ -198,10 +199,13 @@ export class Conversation implements ConversationApi {
       return outcome;
     }
     const turnId = this.deps.newId();
-    let withheldInTurn = false;
-    // the turn draws on what it is shown: the message, the history a local model reads, what its tools found
-    const fromHistory = model.locality === 'local' && history.some((e) => isSensitive(labelOf(e)));
-    this.turns.begin(home.key, turnId, () => isSensitive(said) || fromHistory || withheldInTurn || found.length > 0);
+    let fromLayers = false;
+    let released = () => false;
+    // the turn draws on what its model is shown: the message, the history a local model reads (what fits its prompt),
+    // the labelled summary, decisions and quotes a local model reads, what its tools found, what a person let go to a
+    // hosted model. What the egress guard withheld from a hosted model was never shown to it: it does not taint the reply
+    const fromHistory = model.locality === 'local' && promptHistory(history).some((e) => isSensitive(labelOf(e)));
+    this.turns.begin(home.key, turnId, () => isSensitive(said) || fromHistory || fromLayers || found.length > 0 || released());
     const key = home.key;
     taint.now = () => this.turns.tainted(key);
     const emit = (event: TurnEvent) => {
@@ -247,7 +251,7 @@ export class Conversation implements ConversationApi {
       found,
       access,
       reminders,
-      onWithheld: () => (withheldInTurn = true),
+      drewOnLabelled: () => (fromLayers = true),
       tainted: () => this.turns.tainted(home.key),
       asker,
       consent: new TurnConsent({
@@ -258,6 +262,7 @@ export class Conversation implements ConversationApi {
         notice: (text) => emit({ type: 'notice', turnId, level: 'info', text }),
       }),
     };
+    released = () => ask.consent.released({ kind: 'chat', id: model.id }).size > 0;
     try {
       let result: LoopResult;
       try {

@@ -41,18 +41,19 @@ export function systemPrompt(p: PromptInput): string {
  */
 export const TEXT_BUDGET_CHARS = 24_000;
 
-/** Archive entries as chat turns; other people's messages carry their name. */
-export function historyMessages(entries: LogEntry[], maxChars: number): ChatMessage[] {
-  const out: ChatMessage[] = [];
+const shown = (e: LogEntry) => (e.text.length > 2000 ? `${e.text.slice(0, 2000)} …` : e.text);
+
+/** The newest entries of `entries` that fit the prompt's text budget: what the model is actually shown of the history. */
+export function promptHistory(entries: readonly LogEntry[], maxChars = TEXT_BUDGET_CHARS): LogEntry[] {
   let used = 0;
-  for (let i = entries.length - 1; i >= 0; i--) {
-    const e = entries[i]!;
-    const text = e.text.length > 2000 ? `${e.text.slice(0, 2000)} …` : e.text;
-    used += text.length;
-    if (used > maxChars) break;
-    out.unshift(e.role === 'assistant' ? { role: 'assistant', content: text } : { role: 'user', content: `${e.speaker}: ${text}` });
-  }
-  return out;
+  let from = entries.length;
+  while (from > 0 && (used += shown(entries[from - 1]!).length) <= maxChars) from--;
+  return entries.slice(from);
+}
+
+/** Archive entries as chat turns; other people's messages carry their name. */
+export function historyMessages(entries: LogEntry[], maxChars = TEXT_BUDGET_CHARS): ChatMessage[] {
+  return promptHistory(entries, maxChars).map((e) => (e.role === 'assistant' ? { role: 'assistant', content: shown(e) } : { role: 'user', content: `${e.speaker}: ${shown(e)}` }));
 }
 
 export function userMessage(speaker: string, text: string, images: string[]): ChatMessage {

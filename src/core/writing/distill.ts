@@ -33,6 +33,7 @@ import { parseToolArguments } from '../turn/tool-args.js';
 import { shapeText } from './json-shape.js';
 import { CharlieError, ModelError } from '../errors.js';
 import { classifyText, formatSensitivity, isSensitive, labelOf, markedSensitivity, strictest, type SensitivityValue } from '../privacy/sensitivity.js';
+import { MAX_VERDICTS, raisedLabels, VERDICT_INSTRUCTION, verdictItem, verdictList, withRaised, withRaisedFacts, type RaisedLabel, type VerdictItem } from './sensitivity-verdict.js';
 
 export class DistillError extends CharlieError {}
 
@@ -46,6 +47,8 @@ export interface DistillTarget {
   writeLayers(layers: MemoryLayers, versions: Record<string, string>, distilled: number): Promise<WriteOutcome>;
   /** The knowledge graph (page map and writes); a private conversation's records, or absent: no entity facts. */
   graph?: DistillGraph;
+  /** Stores the labels the memory lane's verdict raised (`index`: in the pending entries), where the messages are kept. */
+  raiseLabels?(raised: readonly RaisedLabel[]): Promise<void>;
 }
 
 /** `known` and `lastReflection`: what the gate reads of the graph (promotion.ts GateSources). */
@@ -85,6 +88,8 @@ export interface DistillReply {
   summary: string | null;
   decisions: z.infer<typeof decisionItem>[];
   quotes: z.infer<typeof quoteItem>[];
+  /** The messages the model judged sensitive (sensitivity-verdict.ts); absent or empty: none. */
+  sensitive?: VerdictItem[];
   /** Graph mode: entities, facts and links as given, validated one by one in toGraphWrite. */
   graph: GraphItems;
 }
@@ -95,7 +100,8 @@ export interface DistillReply {
  * finishes well inside the token limit.
  */
 export function distillJsonSchema(graph = false): JsonSchema {
-  return { ...replyJsonSchema(graph ? layersReply.extend(graphReply.shape) : layersReply), additionalProperties: false };
+  const layers = layersReply.extend({ sensitive: verdictList });
+  return { ...replyJsonSchema(graph ? layers.extend(graphReply.shape) : layers), additionalProperties: false };
 }
 
 export function distillPrompt(layers: MemoryLayers, entries: LogEntry[], graph?: GraphView): ChatMessage[] {
@@ -107,6 +113,7 @@ export function distillPrompt(layers: MemoryLayers, entries: LogEntry[], graph?:
     `- decisions: only NEW decisions or commitments made in the new messages (not ones already listed), at most ${DISTILL_BOUNDS.decisions}, each with the number of the message that made it. Usually none.`,
     `- quotes: at most ${DISTILL_BOUNDS.quotes} short, meaningful sentences copied word for word from the new messages of people (not the assistant), with the message number.`,
     `- each decision and quote text: at most ${DISTILL_BOUNDS.itemChars} characters.`,
+    VERDICT_INSTRUCTION,
     ...(graph ? graphInstructions(graph.taxonomy) : []),
     'Use only what the messages say. Empty arrays are fine.',
   ].join('\n');
@@ -195,6 +202,8 @@ export function parseDistillReply(raw: string, graph = false): { reply: DistillR
     summary,
     decisions: capped(validItems(value.decisions, decisionItem, 'decisions', dropped), DISTILL_BOUNDS.decisions, 'decisions', dropped),
     quotes: capped(validItems(value.quotes, quoteItem, 'quotes', dropped), DISTILL_BOUNDS.quotes, 'quotes', dropped),
+    // untrusted like the rest: an invalid item is dropped, a missing list is none (it can only raise a label)
+    sensitive: capped(validItems(value.sensitive, verdictItem, 'sensitive', dropped), MAX_VERDICTS, 'sensitive', dropped),
     graph: graph ? { entities: list(value.entities), facts: list(value.facts), links: list(value.links) } : { entities: [], facts: [], links: [] },
   };
   return { reply, dropped };
@@ -293,28 +302,42 @@ export async function distill(target: DistillTarget, deps: DistillDeps, signal?:
   let done = 0;
   let limit = deps.batchChars;
   let maxEntries = entries.length;
-  while (done < entries.length) {
-    const size = Math.min(maxEntries, batchSize(entries, done, limit));
-    const batch = entries.slice(done, done + size);
-    try {
-      await distilBatch(target, batch, done + size, deps, signal);
-    } catch (error) {
-      if (error instanceof ModelError && error.kind === 'context_too_long' && size > 1) {
-        maxEntries = Math.max(1, Math.floor(size / 2));
-        limit = Math.max(1, Math.floor(limit / 2));
-        deps.logger.warn({ target: target.label, messages: size, next: maxEntries }, 'a distillation batch was too long for the model; trying smaller batches');
-        continue;
+  const raised: RaisedLabel[] = [];
+  try {
+    while (done < entries.length) {
+      const size = Math.min(maxEntries, batchSize(entries, done, limit));
+      const batch = entries.slice(done, done + size);
+      try {
+        const from = done;
+        raised.push(...(await distilBatch(target, batch, done + size, deps, signal)).map((r) => ({ ...r, index: r.index + from })));
+      } catch (error) {
+        if (error instanceof ModelError && error.kind === 'context_too_long' && size > 1) {
+          maxEntries = Math.max(1, Math.floor(size / 2));
+          limit = Math.max(1, Math.floor(limit / 2));
+          deps.logger.warn({ target: target.label, messages: size, next: maxEntries }, 'a distillation batch was too long for the model; trying smaller batches');
+          continue;
+        }
+        if (done > 0) deps.logger.warn({ target: target.label, distilled: done, waiting: entries.length - done }, 'distillation stopped part-way; the rest stays pending');
+        throw error;
       }
-      if (done > 0) deps.logger.warn({ target: target.label, distilled: done, waiting: entries.length - done }, 'distillation stopped part-way; the rest stays pending');
-      throw error;
+      done += size;
+      await commit(done);
     }
-    done += size;
-    await commit(done);
+  } finally {
+    // after the cursor moved (a label line changes the archive's byte offsets): the messages keep the labels the lane raised
+    if (raised.length && target.raiseLabels) {
+      await target.raiseLabels(raised).then(
+        () => deps.logger.info({ target: target.label, count: raised.length }, 'the memory lane labelled messages the rules missed'),
+        (err: unknown) => deps.logger.warn({ target: target.label, err, count: raised.length }, 'labels the memory lane raised were not stored'),
+      );
+    }
   }
   return done;
 }
 
-async function distilBatch(target: DistillTarget, entries: LogEntry[], through: number, deps: DistillDeps, signal: AbortSignal | undefined): Promise<void> {
+/** One batch; returns the labels the lane's verdict raised in it (`index` in the batch). */
+async function distilBatch(target: DistillTarget, batch: LogEntry[], through: number, deps: DistillDeps, signal: AbortSignal | undefined): Promise<RaisedLabel[]> {
+  let entries = batch;
   const before = await target.readLayers();
   const speakers = speakersOf(entries, deps.speakerIds);
   const view = target.graph ? await graphView(target.graph, entries, speakers) : undefined;
@@ -326,6 +349,9 @@ async function distilBatch(target: DistillTarget, entries: LogEntry[], through: 
   deps.logger.debug({ target: target.label, reply: text }, 'distillation reply');
   const { reply, dropped } = parseDistillReply(text, !!view);
   if (dropped.length) deps.logger.warn({ target: target.label, dropped: dropped.slice(0, 20), count: dropped.length }, 'dropped invalid items of a distillation reply');
+  // the stricter of rules and verdict: what this batch makes from a raised message carries its new label
+  const raised = raisedLabels(batch, reply.sensitive ?? []);
+  entries = withRaised(batch, raised);
   const graphItems = reply.graph.entities.length + reply.graph.facts.length + reply.graph.links.length;
   if (reply.summary === null && reply.decisions.length + reply.quotes.length + graphItems === 0) {
     throw new DistillError('distillation reply has nothing usable (no summary, no valid items)');
@@ -344,7 +370,7 @@ async function distilBatch(target: DistillTarget, entries: LogEntry[], through: 
   if (target.graph) {
     const proposed = toGraphWrite(reply.graph, entries, speakers, 'distillation');
     for (const d of proposed.dropped) deps.logger.warn({ target: target.label, reason: d.reason }, 'memory item dropped');
-    let write = proposed.write;
+    let write = withRaisedFacts(proposed.write, raised);
     const graph = target.graph;
     if (graph.candidates) {
       const ctx = await gateContext((deps.clock ?? systemClock).now(), { ...graph, map: view?.map ?? [], names: speakers.map((s) => s.name) });
@@ -368,4 +394,5 @@ async function distilBatch(target: DistillTarget, entries: LogEntry[], through: 
     );
   }
   deps.logger.info({ target: target.label, messages: entries.length, decisions: reply.decisions.length, quotes: reply.quotes.length }, 'distilled');
+  return raised;
 }

@@ -3,12 +3,70 @@
  * archive-format.ts. Reads touch only what they need: `readSince` reads the cursor's file from
  * its byte offset, `recent` reads file tails from the newest file backwards.
  */
-import { mkdir, open, readdir, stat } from 'node:fs/promises';
-import { openFile, writeAll, writeFailure, type OpenFile } from '../../files/atomic-write.js';
-import type { LogEntry } from '../../core/ports/index.js';
+import { mkdir, open, readdir, readFile, stat } from 'node:fs/promises';
+import { openFile, sha256, writeAll, writeFailure, writeFileAtomic, type OpenFile } from '../../files/atomic-write.js';
+import type { LogEntry, RaisedEntryLabel } from '../../core/ports/index.js';
+import { isSensitive, labelOf } from '../../core/privacy/sensitivity.js';
 import { LOG_FILE, formatLogEntry, logFileHeading, logFileName, parseLog, type ParsedLogEntry } from '../archive-format.js';
-import type { StoredLogCursor } from './project-file.js';
+import type { StoredLogCursor } from './log-cursor.js';
 import { resolveInside } from '../../files/safe-path.js';
+
+/** An entry as the store gives it (without its position in the file). */
+export function plainEntry(e: LogEntry): LogEntry {
+  return { time: e.time, speaker: e.speaker, source: e.source, text: e.text, role: e.role, ...(e.sensitivity ? { sensitivity: e.sensitivity } : {}), ...(e.kind ? { kind: e.kind } : {}) };
+}
+
+/** Bytes added to a log file by a label line written into the entry whose text ends at `from`. */
+interface LogShift {
+  file: string;
+  from: number;
+  delta: number;
+}
+
+/** `cursor` moved past the bytes added before it (a cursor is a byte offset into its file); null when none were. */
+function shiftCursor(cursor: StoredLogCursor, shifts: readonly LogShift[]): StoredLogCursor | null {
+  const by = (c: { file: string; offset: number }) => shifts.filter((s) => s.file === c.file && s.from < c.offset).reduce((n, s) => n + s.delta, 0);
+  const main = by(cursor);
+  const previous = cursor.previous ? by(cursor.previous) : 0;
+  if (main === 0 && previous === 0) return null;
+  return { ...cursor, offset: cursor.offset + main, ...(cursor.previous ? { previous: { ...cursor.previous, offset: cursor.previous.offset + previous } } : {}) };
+}
+
+/** `content` of log file `file` with the raised labels written into their entries (and the reply of a raised message's turn); null when none changes. */
+function relabelled(content: string, file: string, raised: readonly RaisedEntryLabel[]): { text: string; shifts: LogShift[] } | null {
+  const buf = Buffer.from(content, 'utf8');
+  const entries = parseLog(content, file.slice(0, 10));
+  const labels = new Map<number, RaisedEntryLabel['label']>();
+  entries.forEach((e, i) => {
+    const r = raised.find(({ entry: x }) => x.time === e.time && x.role === e.role && x.speaker === e.speaker && x.source === e.source && x.text === e.text);
+    if (!r) return;
+    labels.set(i, r.label);
+    // the reply of that message's turn drew on it (it may have been archived after the lane read the batch)
+    const reply = e.role === 'user' ? entries.findIndex((x, j) => j > i && x.role === 'assistant' && x.source === e.source) : -1;
+    if (reply > i && !labels.has(reply)) labels.set(reply, r.label);
+  });
+  const parts: Buffer[] = [];
+  const shifts: LogShift[] = [];
+  let at = 0;
+  for (const [i, e] of entries.entries()) {
+    const label = labels.get(i);
+    if (!label || isSensitive(labelOf(e))) continue;
+    const old = buf.subarray(e.start, e.end).toString('utf8');
+    const block = Buffer.from(
+      formatLogEntry({ ...e, sensitivity: label.sensitivity, ...(label.kind ? { kind: label.kind } : {}) })
+        .slice(1)
+        .trimEnd() + old.slice(old.trimEnd().length),
+      'utf8',
+    );
+    parts.push(buf.subarray(at, e.start), block);
+    // where the entry's text ends: a cursor after it (however many blank lines follow) moves
+    shifts.push({ file, from: e.start + Buffer.byteLength(old.trimEnd(), 'utf8'), delta: block.length - (e.end - e.start) });
+    at = e.end;
+  }
+  if (shifts.length === 0) return null;
+  parts.push(buf.subarray(at));
+  return { text: Buffer.concat(parts).toString('utf8'), shifts };
+}
 
 /** Observes bytes read from log files (diagnostics; tests use it to prove tails are read). */
 export type ReadObserver = (path: string, position: number, bytes: number) => void;
@@ -54,6 +112,33 @@ export class LogArchive {
       throw writeFailure(path, err, 'This message is not in the archive.');
     }
     return file;
+  }
+
+  /**
+   * Writes a stricter label into entries already archived (the memory lane's verdict): each file
+   * holding one is rewritten atomically (refused when it changed meanwhile), the entry with its
+   * label line, everything else byte for byte. An entry already labelled sensitive is left as it is.
+   * `cursor`: the distil cursor, moved with `moveCursor` when bytes were added before it.
+   */
+  async raiseLabels(raised: readonly RaisedEntryLabel[], cursor: StoredLogCursor | null, moveCursor: (cursor: StoredLogCursor) => Promise<unknown>): Promise<number> {
+    const shifts: LogShift[] = [];
+    for (const file of new Set(raised.map((r) => logFileName(new Date(r.entry.time))))) {
+      const path = this.path(file);
+      // a file changed by someone else meanwhile (a hand edit, a sync) is read again: the message is distilled, this is its one chance
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const content = await readFile(path, 'utf8').catch(() => null);
+        const next = content === null ? null : relabelled(content, file, raised);
+        if (!next) break;
+        if ((await writeFileAtomic(path, next.text, sha256(content!), this.openFn)).ok) {
+          shifts.push(...next.shifts);
+          break;
+        }
+      }
+    }
+    // the distil cursor (a byte offset) moves past the label lines written before it
+    const moved = cursor ? shiftCursor(cursor, shifts) : null;
+    if (moved) await moveCursor(moved);
+    return shifts.length;
   }
 
   /** Log file names, oldest first. */
@@ -201,9 +286,4 @@ export class LogArchive {
       if (entries.length >= want || position === 0) return entries.slice(-want);
     }
   }
-}
-
-/** An entry as the store hands it out: the fields of a LogEntry, without the parser's offsets. */
-export function plainEntry(e: LogEntry): LogEntry {
-  return { time: e.time, speaker: e.speaker, source: e.source, text: e.text, role: e.role, ...(e.sensitivity ? { sensitivity: e.sensitivity } : {}), ...(e.kind ? { kind: e.kind } : {}) };
 }

@@ -4,8 +4,9 @@
  */
 import { z } from 'zod';
 import { isScalar, type Document } from 'yaml';
-import type { FileProblem, LogCursor, ProjectConfig, ProjectOrigin } from '../../core/ports/index.js';
+import type { FileProblem, ProjectConfig, ProjectOrigin } from '../../core/ports/index.js';
 import { LOG_FILE } from '../archive-format.js';
+import type { StoredLogCursor } from './log-cursor.js';
 import { readTextOrProblem } from '../../files/atomic-write.js';
 import { frontMatterBlock, newDocument, parseFrontMatter, type FrontMatterSplit } from '../markdown/front-matter.js';
 
@@ -54,16 +55,6 @@ export const projectSchema = z.looseObject({
   created: optionalText,
   updated: optionalText,
 });
-
-/** A cursor as stored by this adapter: also the time of the last entry read, used after hand edits. */
-export interface StoredLogCursor extends LogCursor {
-  time?: string;
-  /**
-   * The end of what was read of the log file before `file`. An entry created before midnight
-   * but archived after the cursor moved into the next day's file lands there, after this offset.
-   */
-  previous?: LogCursor;
-}
 
 export interface ParsedProject {
   config: ProjectConfig;

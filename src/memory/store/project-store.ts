@@ -29,10 +29,10 @@ import type {
   ProjectConfig,
   ProjectOrigin,
   ProjectStore,
+  RaisedEntryLabel,
   TextHit,
   WriteOutcome,
 } from '../../core/ports/index.js';
-import { LOG_FILE } from '../archive-format.js';
 import { numberedSlug, slugify } from '../slug.js';
 import { NoteFiles } from '../notes/note-files.js';
 import type { PageEdits } from '../graph/page-removal.js';
@@ -40,7 +40,8 @@ import { ABSENT, openFile, readIfExists, sha256, writeFileAtomic, type OpenFile 
 import { PROJECT_FILE, readLayerFiles, writeLayerFiles } from './layers-files.js';
 import { LogArchive, plainEntry, type ReadObserver } from './log-archive.js';
 import { MemoryFileError } from './memory-errors.js';
-import { newProjectFile, parseProjectFile, patchSchema, ProjectFileReader, relabelSchema, withFields, type ParsedProject, type ProjectDefaults, type StoredLogCursor } from './project-file.js';
+import { newProjectFile, parseProjectFile, patchSchema, ProjectFileReader, relabelSchema, withFields, type ParsedProject, type ProjectDefaults } from './project-file.js';
+import { cursorToStore, type StoredLogCursor } from './log-cursor.js';
 import { holdsMemory, orphanFor } from './orphans.js';
 import { forgetDeps, forgetInProject } from './forget.js';
 import { readTombstones, withoutForgotten } from '../tombstones.js';
@@ -337,18 +338,19 @@ export class FileProjectStore implements ProjectStore {
     return this.lanes.run(slug, async () => (await (await this.archive(slug)).on(days)).map(plainEntry));
   }
 
+  raiseLogLabels(slug: string, raised: readonly RaisedEntryLabel[]): Promise<number> {
+    const move = (cursor: StoredLogCursor) => this.patchProjectFile(slug, () => ({ distill_cursor: cursor }));
+    return this.lanes.run(slug, async () => (await this.archive(slug)).raiseLabels(raised, (await this.readProject(slug, true))?.parsed.cursor ?? null, move));
+  }
+
   async getDistillCursor(slug: string): Promise<LogCursor | null> {
     return (await this.readProject(slug))?.parsed.cursor ?? null;
   }
 
   async setDistillCursor(slug: string, cursor: LogCursor): Promise<void> {
-    if (!LOG_FILE.test(cursor.file) || !Number.isInteger(cursor.offset) || cursor.offset < 0) {
-      throw new UnsafeNameError(`not a log cursor: ${JSON.stringify(cursor).slice(0, 100)}`);
-    }
-    const { time, previous: p } = cursor as StoredLogCursor;
-    const previous = p && LOG_FILE.test(p.file) && Number.isInteger(p.offset) && p.offset >= 0 ? { file: p.file, offset: p.offset } : undefined;
+    const stored = cursorToStore(cursor);
     return this.lanes.run(slug, async () => {
-      await this.patchProjectFile(slug, () => ({ distill_cursor: { file: cursor.file, offset: cursor.offset, ...(time ? { time } : {}), ...(previous ? { previous } : {}) } }));
+      await this.patchProjectFile(slug, () => ({ distill_cursor: stored }));
     });
   }
 
