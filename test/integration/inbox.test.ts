@@ -9,6 +9,7 @@ import { Inbox } from '../../src/memory/ingest/inbox.js';
 import { IngestService } from '../../src/memory/ingest/ingest-service.js';
 import { parseSource } from '../../src/memory/ingest/parsers.js';
 import { tinyPdf } from '../support/tiny-pdf.js';
+import { isSensitive, sensitivityOfText } from '../../src/core/privacy/sensitivity.js';
 import { FixedClock, ScriptedChatModel } from '../support/fakes.js';
 
 const fixtures = join(import.meta.dirname, '../fixtures/inbox');
@@ -98,6 +99,45 @@ describe('the inbox', () => {
     const lines = page.split('\n').filter((l) => l.includes('Something about the landlord'));
     expect(lines.length).toBeGreaterThan(0);
     for (const l of lines) expect(l).toContain('[sensitivity:: sensitive/financial]');
+  });
+
+  it("labels a fact by the memory lane's verdict on its item: words the rules miss are sensitive when the lane says so, and a verdict never lowers a label", async () => {
+    const reworded = 'Dad is back on the locked ward since Tuesday.';
+    const plain = 'The bins go out on Thursday.';
+    expect(isSensitive(sensitivityOfText(reworded))).toBe(false); // the rules miss it: only the verdict can label it
+    const scripted = (sensitive: unknown) =>
+      new ScriptedChatModel((req) => {
+        const items = String(req.messages[1]?.content ?? '')
+          .split('\n')
+          .filter((l) => /^\[\d+\]/.test(l));
+        return {
+          text: JSON.stringify({
+            entities: [{ name: 'Household', category: 'Topics', new: true }],
+            facts: items.map((l, i) => ({ entity: 'Household', text: l.replace(/^\[\d+\]\s*/, ''), message: i + 1 })),
+            links: [],
+            sensitive,
+          }),
+        };
+      });
+    const factLine = async (text: string) => (await readFile(join(root, 'home/notes/Topics/Household.md'), 'utf8')).split('\n').find((l) => l.includes(text)) ?? '';
+
+    // item 1 is the ward, item 2 the bins; the lane names item 1, and gives one malformed item that changes nothing
+    model = scripted([
+      { message: 1, kind: 'phi' },
+      { message: 'two', kind: 'nonsense' },
+    ]);
+    await writeFile(join(inbox, 'notes.txt'), `${reworded}\n${plain}\n`);
+    await scan();
+    expect(model.requests).toHaveLength(1);
+    expect(String(model.requests[0]!.messages[0]!.content)).toContain('- sensitive: every source item');
+    expect(await factLine('locked ward')).toContain('[sensitivity:: sensitive/phi]');
+    expect(await factLine('bins go out')).not.toContain('sensitivity::');
+
+    // a reply with no verdict, or one naming an item the rules already label, lowers nothing
+    model = scripted(undefined);
+    await writeFile(join(inbox, 'bank.csv'), 'date,description,amount\n2026-05-01,Rent May,-1200.00\n');
+    await scan();
+    expect(await factLine('Rent May')).toContain('[sensitivity:: sensitive/financial]');
   });
 
   it('sends only the new lines of a growing text file', async () => {

@@ -11,7 +11,8 @@ import type { ChatMessage, LocalChatModel, LogEntry, Logger, PageMapEntry } from
 import { gateWrite, gateContext } from './promotion.js';
 import { parseToolArguments } from '../turn/tool-args.js';
 import { shapeText } from './json-shape.js';
-import { isSensitive, parseSensitivity, sensitivityOfText, stricter } from '../privacy/sensitivity.js';
+import { formatSensitivity, isSensitive, parseSensitivity, sensitivityOfText, stricter } from '../privacy/sensitivity.js';
+import { MAX_VERDICTS, raisedLabels, VERDICT_INSTRUCTION, verdictItem, verdictList, type VerdictItem } from './sensitivity-verdict.js';
 
 export interface SourceItemInput {
   ref: string;
@@ -30,6 +31,9 @@ export interface IngestDeps {
 }
 
 const BATCH_ITEMS = 30;
+
+/** The reply: the graph, and the lane's verdict on which items are sensitive (sensitivity-verdict.ts). */
+const ingestReply = graphReply.extend({ sensitive: verdictList });
 const BATCH_CHARS = 8000;
 
 function batches(items: SourceItemInput[]): SourceItemInput[][] {
@@ -39,9 +43,10 @@ function batches(items: SourceItemInput[]): SourceItemInput[][] {
 export function ingestPrompt(source: string, entries: LogEntry[], map: PageMapEntry[], taxonomy: readonly string[]): ChatMessage[] {
   const system = [
     `You add what a source file says to a long-term memory of people, places, organisations, events and topics. The source is ${source}. Reply with ONE JSON object and nothing else:`,
-    shapeText(replyJsonSchema(graphReply)),
+    shapeText(replyJsonSchema(ingestReply)),
     'Here "message" is the number of the source item in brackets.',
     ...graphInstructions(taxonomy),
+    VERDICT_INSTRUCTION.replace("every new message (a person's or the assistant's)", 'every source item'),
     'Use only what the items say. Routine entries (a coffee purchase, an automated notification) usually give nothing lasting. Empty arrays are fine.',
   ].join('\n');
   const items = entries.map((e, i) => `[${i + 1}] ${e.text}`).join('\n');
@@ -55,13 +60,22 @@ export function ingestPrompt(source: string, entries: LogEntry[], map: PageMapEn
 export async function ingestItems(source: string, items: SourceItemInput[], deps: IngestDeps): Promise<{ facts: number }> {
   let facts = 0;
   for (const batch of batches(items)) {
-    const entries: LogEntry[] = batch.map((item) => ({ time: item.date ?? deps.now.toISOString(), speaker: source, source: `${source}#${item.ref}`, text: item.text, role: 'user' }));
+    // each item as the rules and its reader label it: the lane's verdict can only raise that
+    const labelled = batch.map((item) => stricter(item.sensitivity, sensitivityOfText(item.text)));
+    const entries: LogEntry[] = batch.map((item, i) => ({
+      time: item.date ?? deps.now.toISOString(),
+      speaker: source,
+      source: `${source}#${item.ref}`,
+      text: item.text,
+      role: 'user',
+      ...(labelled[i] ? parseSensitivity(labelled[i]) : {}),
+    }));
     const texts = entries.map((e) => e.text);
     // the related-pages lookup is a search: a sensitive item is not part of its question (a hosted embedder may answer it)
-    const askable = batch.filter((item) => !isSensitive(parseSensitivity(stricter(item.sensitivity, sensitivityOfText(item.text))))).map((item) => item.text);
+    const askable = batch.filter((_item, i) => !isSensitive(parseSensitivity(labelled[i]))).map((item) => item.text);
     const related = askable.length ? await deps.graph.related(askable.join('\n').slice(0, 2000)).catch(() => []) : [];
     const [map, taxonomy] = await Promise.all([deps.graph.pageMap({ texts, speakers: [], related }), deps.graph.taxonomy()]);
-    const schema = replyJsonSchema(graphReply);
+    const schema = replyJsonSchema(ingestReply);
     let text = '';
     for await (const chunk of deps.model.stream({
       messages: ingestPrompt(source, entries, map, taxonomy),
@@ -77,8 +91,10 @@ export async function ingestItems(source: string, items: SourceItemInput[], deps
     const v = parsed.value as Record<string, unknown>;
     const list = (x: unknown) => (Array.isArray(x) ? (x as unknown[]) : []);
     const { write, dropped } = toGraphWrite({ entities: list(v.entities), facts: list(v.facts), links: list(v.links) }, entries, [], source);
-    // a fact is at least as sensitive as the item it came from (a bank row, a salary e-mail), whatever the model says
-    const itemSensitivity = new Map(batch.map((item) => [`${source}#${item.ref}`, stricter(item.sensitivity, sensitivityOfText(item.text))]));
+    // a fact is at least as sensitive as the item it came from (a bank row, a salary e-mail), whatever the model says,
+    // and as the lane judged the item (its words may say it in a way the rules do not know)
+    const itemSensitivity = new Map(entries.map((e, i) => [e.source, labelled[i]]));
+    for (const r of raisedLabels(entries, verdictOf(v.sensitive))) itemSensitivity.set(r.entry.source, formatSensitivity(r.label));
     for (const entity of write.entities)
       for (const f of entity.facts) {
         const s = stricter(stricter(f.sensitivity, sensitivityOfText(f.text)), itemSensitivity.get(f.source));
@@ -96,4 +112,15 @@ export async function ingestItems(source: string, items: SourceItemInput[], deps
     facts += report.factsAdded + report.factsRefreshed;
   }
   return { facts };
+}
+
+/** The reply's verdict, item by item: an invalid item is dropped, a missing list is none (untrusted; it can only raise). */
+function verdictOf(value: unknown): VerdictItem[] {
+  if (!Array.isArray(value)) return [];
+  return value
+    .flatMap((item) => {
+      const ok = verdictItem.safeParse(item);
+      return ok.success ? [ok.data] : [];
+    })
+    .slice(0, MAX_VERDICTS);
 }
