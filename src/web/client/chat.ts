@@ -21,8 +21,19 @@ import { clear, h, icon, toast } from './dom.js';
 import { fileIntake } from './chat-files.js';
 import { startRecording, toWav16k, transcribe, type Recording } from './voice.js';
 
-function userBubble(entry: Pick<ChatEntry, 'speaker' | 'text' | 'source'>): HTMLElement {
-  return h('li', { class: 'msg user', 'data-source': entry.source ?? null }, h('div', { class: 'who' }, entry.speaker), h('div', { class: 'bubble-text' }, entry.text));
+/** An image of a sent message, as the server keeps it (the session cookie goes with the request; nobody else gets it). */
+const imageUrl = (project: string, source: string, n: number) => `/api/projects/${encodeURIComponent(project)}/images?source=${encodeURIComponent(source)}&n=${n}`;
+
+/** A person's message: its words, and the images sent with it (`images`: their addresses). */
+function userBubble(entry: Pick<ChatEntry, 'speaker' | 'text' | 'source'>, images: readonly string[] = []): HTMLElement {
+  const shown = images.map((src, n) => h('img', { src, class: 'thumb', alt: `Image ${n + 1} of ${images.length} sent with this message`, loading: 'lazy' }));
+  return h(
+    'li',
+    { class: 'msg user', 'data-source': entry.source ?? null },
+    h('div', { class: 'who' }, entry.speaker),
+    shown.length ? h('div', { class: 'sent-images' }, shown) : null,
+    h('div', { class: 'bubble-text' }, entry.text),
+  );
 }
 
 /** `rest` names the conversation and a message to show in it (a Memory view's "chat, 27 Nov, 14:02" link, a search hit): conversations-api.ts. */
@@ -79,7 +90,7 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
       .catch((e: unknown) => toast(e instanceof Error ? e.message : String(e), 'error'));
   };
   const drawEntry = (m: ChatEntry) => {
-    if (m.role === 'user') return userBubble(m);
+    if (m.role === 'user') return userBubble(m, m.source ? Array.from({ length: m.images ?? 0 }, (_, n) => imageUrl(project, m.source ?? '', n)) : []);
     const el = Reply.from(m, project, me, actions).el;
     setAlternatives(el, m.alts, flip);
     return el;
@@ -247,7 +258,8 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
     if (running || (!text.trim() && !images.length)) return;
     askToNotify();
     list.querySelector('.greeting')?.remove();
-    const bubble = userBubble({ speaker: me.name, text: text + (images.length ? ` [${images.length} image${images.length > 1 ? 's' : ''}]` : '') });
+    // the images just sent are shown from this page's own copies; after a reload, from the server
+    const bubble = userBubble({ speaker: me.name, text }, images);
     list.append(bubble);
     lastQuestion = text;
     const live = new Reply(project, me, actions, true);
