@@ -77,7 +77,9 @@ describe.skipIf(missing !== null)('what the chat keeps, in Chromium', { timeout:
     /* eslint-enable @typescript-eslint/no-unnecessary-condition */
   });
 
+  /** The chat of a project, drawn afresh (a page of its own: the last view's composer is not this one's). */
   const open = async (project: string) => {
+    await page.goto('about:blank');
     await page.goto(`${f.web.url}/#/chat/${encodeURIComponent(project)}`);
     await page.locator('button.send').waitFor();
   };
@@ -166,9 +168,10 @@ describe.skipIf(missing !== null)('what the chat keeps, in Chromium', { timeout:
     expect(filesUnder(f.projectsDir).filter((p) => readFileSync(p).includes(PNG))).toEqual([]);
   });
 
-  it('holds a bounded number of messages of a 3,000-message conversation in the page, and loads older ones on scrolling up', async () => {
+  it('holds a bounded number of messages of a 3,000-message conversation in the page, loads older ones on scrolling up, and brings the newest back', async () => {
     await open('long');
-    await page.locator('.msg', { hasText: 'Message 3000 of 3000.' }).waitFor();
+    const newest = page.locator('.msg', { hasText: 'Message 3000 of 3000.' });
+    await newest.waitFor();
     const drawn = () => page.locator('.messages > .msg').count();
     const first = await drawn();
     expect(first).toBeGreaterThan(0);
@@ -176,7 +179,22 @@ describe.skipIf(missing !== null)('what the chat keeps, in Chromium', { timeout:
     await page.mouse.move(700, 400);
     await page.mouse.wheel(0, -20_000);
     await poll(drawn).toBeGreaterThan(first);
+    // read far back: 12 pages of 60 are more than the page holds; the newest ones leave it
+    const oldest = () => page.locator('.messages > .msg').first().textContent();
+    for (let i = 0; i < 12; i++) {
+      const was = await oldest();
+      await page.evaluate('window.scrollTo(0, 0)');
+      await poll(oldest).not.toBe(was);
+    }
     expect(await drawn()).toBeLessThanOrEqual(600);
+    expect(await newest.count()).toBe(0);
+    // what is drawn is the stretch read back to: more than the page holds behind the newest
+    expect(Number(/Message (\d+) of 3000/.exec((await oldest()) ?? '')?.[1])).toBeLessThan(3000 - 600);
+    // the line at the bottom brings the newest page back
+    await page.getByRole('button', { name: 'Show the newest' }).click();
+    await newest.waitFor();
+    expect(await drawn()).toBeLessThanOrEqual(60);
+    expect(await page.getByRole('button', { name: 'Show the newest' }).isVisible()).toBe(false);
     expect(errors).toEqual([]);
   });
 

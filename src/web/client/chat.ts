@@ -111,7 +111,27 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
     }
     for (const b of list.querySelectorAll<HTMLButtonElement>('.msg.user button.edit, button.regenerate')) b.disabled = Boolean(running);
   };
-  const older = olderMessages(list, history.before, (before) => api.messages(project, 60, before, conversation), drawEntry, ownEdits);
+  /** Shown when newer messages were taken out of the page (reading far back): brings the newest page back. */
+  const newer = h(
+    'p',
+    { class: 'history-newer', hidden: true },
+    'Newer messages are left out while you read this far back. ',
+    h('button', { type: 'button', class: 'small', onclick: () => void showNewest() }, 'Show the newest'),
+  );
+  const older = olderMessages(
+    list,
+    history.before,
+    (before) => api.messages(project, 60, before, conversation),
+    drawEntry,
+    ownEdits,
+    () => (newer.hidden = false),
+  );
+  /** The newest page again, in place of what was read far back. */
+  const showNewest = async () => {
+    older.reset(await api.messages(project, 60, undefined, conversation));
+    newer.hidden = true;
+    scroll(true);
+  };
   /** Alternatives made by an edit or a regenerated answer: the newest turns' switchers, as the server counts them. */
   const refreshAlternatives = async () => {
     const { messages } = await api.messages(project, 4, undefined, conversation);
@@ -154,6 +174,7 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
     ),
     older.edge,
     list,
+    newer,
     form,
   );
   if (!history.messages.length && !history.before) list.append(greeting(me.assistant, title, !item, (text) => void submit(text)));
@@ -256,6 +277,8 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
 
   const submit = async (text: string, mode: 'text' | 'voice' = 'text') => {
     if (running || (!text.trim() && !images.length)) return;
+    // a new message goes below the newest ones: they are drawn again first when they were left out
+    if (older.trimmed) await showNewest().catch(() => undefined);
     askToNotify();
     list.querySelector('.greeting')?.remove();
     // the images just sent are shown from this page's own copies; after a reload, from the server
