@@ -12,7 +12,7 @@ import { Reply, type ReplyActions } from './chat-reply.js';
 import { conversationSearch, messageHref } from './chat-search.js';
 import { chatTarget, conversationHref, conversationsApi } from './conversations-api.js';
 import { conversationActions, newConversation, refreshTitles } from './conversation-menu.js';
-import { editButton, greeting, setAlternatives } from './chat-turns.js';
+import { editButton, greeting, imageUrl, setAlternatives, userBubble } from './chat-turns.js';
 import { olderMessages } from './chat-history.js';
 import { clientFailure } from './failure-words.js';
 import { askToNotify, notifyReply } from './notify.js';
@@ -20,21 +20,6 @@ import { projectActions } from './project-menu.js';
 import { clear, h, icon, toast } from './dom.js';
 import { fileIntake } from './chat-files.js';
 import { startRecording, toWav16k, transcribe, type Recording } from './voice.js';
-
-/** An image of a sent message, as the server keeps it (the session cookie goes with the request; nobody else gets it). */
-const imageUrl = (project: string, source: string, n: number) => `/api/projects/${encodeURIComponent(project)}/images?source=${encodeURIComponent(source)}&n=${n}`;
-
-/** A person's message: its words, and the images sent with it (`images`: their addresses). */
-function userBubble(entry: Pick<ChatEntry, 'speaker' | 'text' | 'source'>, images: readonly string[] = []): HTMLElement {
-  const shown = images.map((src, n) => h('img', { src, class: 'thumb', alt: `Image ${n + 1} of ${images.length} sent with this message`, loading: 'lazy' }));
-  return h(
-    'li',
-    { class: 'msg user', 'data-source': entry.source ?? null },
-    h('div', { class: 'who' }, entry.speaker),
-    shown.length ? h('div', { class: 'sent-images' }, shown) : null,
-    h('div', { class: 'bubble-text' }, entry.text),
-  );
-}
 
 /** `rest` names the conversation and a message to show in it (a Memory view's "chat, 27 Nov, 14:02" link, a search hit): conversations-api.ts. */
 export async function renderChat(main: HTMLElement, project: string, title: string, me: Me, rest = '', item?: ProjectItem): Promise<void> {
@@ -195,6 +180,8 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
   new MutationObserver(() => {
     scroll();
   }).observe(list, { childList: true, subtree: true, characterData: true });
+  // and a sent image that arrives after the messages were drawn (load does not bubble: caught on its way down)
+  list.addEventListener('load', () => scroll(), true);
   scroll(true);
 
   /**
