@@ -1,11 +1,14 @@
 /**
- * Screenshots of the web app (sign-in, chat with a code reply and a cut reply, inspector with its
+ * Screenshots of the web app (sign-in, chat with a code reply and a cut reply, a sent photo and an
+ * answer cut at the model's length limit after a reload (`chat-kept-desktop-light`), inspector with its
  * review queue and candidates, graph — also at 24 and 1,000 pages —, reminders, settings) at desktop and phone sizes, light and dark, against a
  * scripted model and demo memory: `npx tsx scripts/web-screenshots.ts [outDir]` (default
  * /tmp/web-shots). Needs /usr/bin/chromium.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { crc32, deflateSync } from 'node:zlib';
+import type { Page } from 'playwright-core';
 import { launchChromium } from '../test/support/browser.js';
 import { demoFiles, writeWaiting } from '../test/support/web-demo-data.js';
 import { bigWiki, householdWiki } from '../test/support/web-graph-data.js';
@@ -22,6 +25,8 @@ const fixture = await startWebFixture({
       return {
         text: 'Here is a backup script:\n\n```bash\n# copy the notes\nrsync -a projects/ /mnt/backup/projects/\necho "done: $(date)"\n```\n\n| step | when |\n| --- | --- |\n| backup | nightly |',
       };
+    if (asked.includes('meal plan')) return { text: 'Here is the plan:\n\n| Day | Meal |\n|---|---|\n| Mon | Soup |\n| Tue | Pa', finishReason: 'length' };
+    if (asked.includes('photo')) return { text: 'An orange sunset over the river, with the old tram stop on the right.' };
     if (asked.includes('crash')) return { text: 'The museum opens at ten and the tram stop is by the river, so we', chunkDelayMs: 30, dieAfterChunks: 3 };
     return body.messages[body.messages.length - 1]?.role === 'tool'
       ? { text: 'You decided to **fly to Lisbon on 14 March** and to book a flat near Alfama. Sarah wants to see the tiles museum.', chunkDelayMs: 20 }
@@ -33,6 +38,53 @@ writeWaiting(fixture.dataDir);
 const kept = join(fixture.projectsDir, 'trip', '.history', 'notes', 'People');
 mkdirSync(kept, { recursive: true });
 writeFileSync(join(kept, 'Sarah-Chen.2026-11-20T10-00-00.000Z.md'), readFileSync(join(fixture.projectsDir, 'trip', 'notes', 'People', 'Sarah-Chen.md')));
+/** A 240×150 picture (an orange sunset's colours) as a PNG, made here: nothing is downloaded. */
+function sunset(): Buffer {
+  const [w, hgt] = [240, 150];
+  const rows: Buffer[] = [];
+  for (let y = 0; y < hgt; y++) {
+    const row = Buffer.alloc(1 + w * 3);
+    for (let x = 0; x < w; x++) row.set([255, Math.round(90 + (120 * y) / hgt), Math.round(40 + (60 * x) / w)], 1 + x * 3);
+    rows.push(row);
+  }
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type), data]);
+    const size = Buffer.alloc(4);
+    size.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([size, body, crc]);
+  };
+  const head = Buffer.alloc(13);
+  head.writeUInt32BE(w, 0);
+  head.writeUInt32BE(hgt, 4);
+  head.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', head), chunk('IDAT', deflateSync(Buffer.concat(rows))), chunk('IEND', Buffer.alloc(0))]);
+}
+
+/** A new conversation with a photo sent and an answer the model cut at its length limit, after a reload: what the chat keeps. */
+async function keptShot(page: Page, path: string): Promise<void> {
+  await page.locator('main button.new-conversation').click();
+  await page.locator('.messages .greeting').waitFor();
+  await page.locator('#image-file').setInputFiles({ name: 'sunset.png', mimeType: 'image/png', buffer: sunset() });
+  await page.locator('.attached img').waitFor();
+  for (const q of ['What is in this photo?', 'Make a meal plan for the week']) {
+    await page.locator('#composer').fill(q);
+    await page.keyboard.press('Enter');
+    await page.locator('.msg.assistant:not(.live)').nth(-1).waitFor();
+    await page.locator('button.send').waitFor();
+  }
+  await page.reload();
+  await page.locator('.notice.cut').waitFor();
+  await page
+    .locator('.msg.user img.thumb')
+    .first()
+    .evaluate((img) => (img as unknown as { decode(): Promise<void> }).decode());
+  await page.screenshot({ path });
+  await page.goBack();
+  await page.locator('.hljs-comment').first().waitFor();
+}
+
 const browser = await launchChromium();
 try {
   let asked = false;
@@ -67,6 +119,7 @@ try {
       await page.locator('.msg.assistant .related').first().waitFor();
       await page.locator('.hljs-comment').first().waitFor();
       await page.screenshot({ path: join(out, `chat-${label}.png`) });
+      if (label === 'desktop-light') await keptShot(page, join(out, `chat-kept-${label}.png`));
       await page.locator('.code-block').first().scrollIntoViewIfNeeded();
       await page.screenshot({ path: join(out, `chat-code-${label}.png`) });
       // searching the conversation, and the shortcut list on ?

@@ -83,6 +83,7 @@ export const configSchema = z.object({
   HISTORY_MESSAGES: int(0, 200).default(20),
   DISTILL_EVERY: int(1, 1000).default(5),
   ASSISTANT_NAME: z.string().min(1).max(40).default('Charlie'),
+  OWNER_NAME: optional(z.string().trim().min(1).max(40)),
   REPLY_MAX_CHARS: int(200, 200_000).default(12_000),
   DISTILL_BATCH_CHARS: int(2000, 2_000_000).default(24_000),
   DISTILL_DEADLINE_MS: int(1000, 3_600_000).default(300_000),

@@ -55,7 +55,7 @@ import { bothBooks, privateCommitments } from './time/private-commitments.js';
 import { describeDestinations } from './core/privacy/destinations.js';
 import { configuredDestinations } from './doctor/destinations.js';
 import { tightenFolder } from './storage/private-files.js';
-import { assistantSettings, backupSettings, echoDownload, makeFolder, modelStartLines, safeUserName } from './app/startup.js';
+import { assistantSettings, backupSettings, echoDownload, makeFolder, modelStartLines, ownerName } from './app/startup.js';
 import { lockDataFolder } from './app/data-lock.js';
 import { removeStaleRestores } from './backup/stale-restores.js';
 import { mcpLines, startWebApp } from './app/web-door.js';
@@ -353,7 +353,7 @@ async function main(): Promise<void> {
     interactive: process.stdin.isTTY && process.stdout.isTTY,
     color: process.stdout.isTTY,
     modelStatus: Promise.resolve(modelStatus),
-    userName: safeUserName(),
+    userName: ownerName(config.OWNER_NAME),
     toolServers: () => mcpLines(app.mcp),
     services: describeDestinations(configuredDestinations(config, { calendars: app.time.calendar.servers(), toolServers: app.mcp.status() })),
     ingest: app.ingest,

@@ -50,12 +50,17 @@ export function makeFolder(setting: string, path: string, options: { private?: b
   }
 }
 
-/** The signed-in account's name, for the terminal chat and the web app's owner. */
-export function safeUserName(): string {
+/** Login names of system accounts: they name no person (a server run as root showed the owner as "root"). */
+const SYSTEM_ACCOUNTS = new Set(['root', 'admin', 'administrator', 'daemon', 'nobody', 'node', 'charlie', 'www-data', 'service']);
+
+/** The owner's name in the terminal chat and the web app: OWNER_NAME, else the login name of a person's account, else "Owner". */
+export function ownerName(setting: string | undefined, login: () => string = () => userInfo().username): string {
+  if (setting) return setting;
   try {
-    return userInfo().username || 'you';
+    const name = login().trim();
+    return name && !SYSTEM_ACCOUNTS.has(name.toLowerCase()) ? name : 'Owner';
   } catch {
-    return 'you';
+    return 'Owner';
   }
 }
 

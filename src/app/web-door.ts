@@ -21,7 +21,7 @@ import { settingsView } from '../web/settings.js';
 import { webChecks } from '../web/run-checks.js';
 import type { WebServer } from '../web/server.js';
 import type { FileIntake } from '../web/web-deps.js';
-import { safeUserName } from './startup.js';
+import { ownerName } from './startup.js';
 import { tightenFolder } from '../storage/private-files.js';
 import { dirname, join } from 'node:path';
 
@@ -70,7 +70,7 @@ export async function startWebApp(
   const web = await startWeb(
     {
       assistant: app.assistant,
-      auth: new WebAuth({ ownerToken: config.WEB_TOKEN, ownerName: safeUserName(), tokenFile: files.webToken, secretFile: files.webSecret, sessionDays: config.WEB_SESSION_DAYS }),
+      auth: new WebAuth({ ownerToken: config.WEB_TOKEN, ownerName: ownerName(config.OWNER_NAME), tokenFile: files.webToken, secretFile: files.webSecret, sessionDays: config.WEB_SESSION_DAYS }),
       logger: logger.child({ component: 'web' }),
       assistantName: config.ASSISTANT_NAME,
       version: charlieVersion(),

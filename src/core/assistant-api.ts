@@ -170,8 +170,10 @@ export interface PrivateApi {
   privateMemory(place: Place): Promise<PrivateMemoryView | null>;
   /** Forgets an item or a message range of the asking user's own private memory, with tombstones. */
   forgetPrivate(place: Place, target: PrivateForgetTarget): Promise<PrivateForgetOutcome>;
-  /** Deletes every row of the asking user's private memory. */
+  /** Deletes every row of the asking user's private memory, and tells each listener (`onWipe`) whose. */
   wipePrivate(place: Place): Promise<boolean>;
+  /** A front door's own stores of private conversations (the web app's titles, turns, images) forget a person with the wipe. */
+  onWipe(listener: (userId: string) => void): void;
   /** The last `limit` messages of a person's own private conversation, newest last (private.db). */
   recentMessages(userId: string, limit: number): LogEntry[];
 }

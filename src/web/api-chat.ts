@@ -7,6 +7,7 @@
  *   GET  /api/projects/:project/messages        a conversation's shown branch, newest page first (?conversation=<id>&limit=1–500&before=<cursor of an older page>)
  *   POST /api/projects/:project/messages        { text, images?, mode?, conversation?, replaces? | regenerates? } → SSE of the turn
  *   (the conversations themselves, and search across them: api-conversations.ts)
+ *   GET  /api/projects/:project/images?source=&n=  the `n`th image (0–3) a person sent with a message (image-store.ts)
  *   GET  /api/projects/:project/turn            the running (or just finished) turn, if any, and its conversation
  *   GET  /api/turns/:turn/events                SSE replay + live (Last-Event-ID / ?after=)
  *   POST /api/turns/:turn/cancel                stop a running turn
@@ -19,6 +20,7 @@ import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
 import type { TurnEvent } from '../core/turn/events.js';
 import type { ToolConfirm } from '../core/tools/tool.js';
+import { MODEL_CUT } from '../core/turn/tool-loop.js';
 import { newProjectOrigin, placeFor, PRIVATE_PROJECT } from './places.js';
 import { traceOf, type TraceStore } from './trace-store.js';
 import { TurnHub, type TurnEventRecord, type WebTurn } from './turns.js';
@@ -31,6 +33,7 @@ import { conversationId, FIRST_CONVERSATION, sourceFor, titleFrom } from './conv
 import type { ConversationTree } from './conversation-tree.js';
 import type { WebConversations, Where } from './conversations.js';
 import { errorMessage } from '../util/error-text.js';
+import type { ImageStore } from './image-store.js';
 import { removeSecrets } from '../core/privacy/secrets.js';
 
 const MAX_IMAGE_CHARS = 8_000_000;
@@ -97,7 +100,7 @@ function parentFor(tree: ConversationTree, body: z.infer<typeof messageBody>, sp
   return { after: turn.after, text: body.replaces ? body.text : turn.user.text };
 }
 
-export function chatRoutes(app: Hono<WebEnv>, deps: WebDeps, hub: TurnHub, traces: TraceStore, conversations: WebConversations): void {
+export function chatRoutes(app: Hono<WebEnv>, deps: WebDeps, hub: TurnHub, traces: TraceStore, conversations: WebConversations, imageStore: ImageStore): void {
   const confirmations = new WebConfirmations();
   const consents = new WebConsents();
   conversationRoutes(app, deps, conversations);
@@ -126,7 +129,20 @@ export function chatRoutes(app: Hono<WebEnv>, deps: WebDeps, hub: TurnHub, trace
     const tree = await conversations.tree({ userId: c.get('user').id, project: c.req.param('project'), at }, query.data.conversation);
     if (!tree) return c.json({ error: 'no such conversation (it may have been deleted)' }, 404);
     const page = pageOf(tree.messages(), query.data.limit, query.data.before);
-    return c.json(c.get('user').kind === 'owner' ? page : { ...page, messages: page.messages.map(withoutErrorText) });
+    // how many images each message was sent with: the page draws them through the images route
+    const count = imageStore.counts(conversations.key({ userId: c.get('user').id, project: c.req.param('project'), at }));
+    const messages = page.messages.map((m) => (m.role === 'user' && count(m.source) ? { ...m, images: count(m.source) } : m));
+    return c.json({ ...page, messages: c.get('user').kind === 'owner' ? messages : messages.map(withoutErrorText) });
+  });
+
+  // an image of the place's own messages, to someone who may read the place (a private one: its person only)
+  app.get('/api/projects/:project/images', async (c) => {
+    const at = await placeFor(c.req.param('project'), c.get('user'), deps.assistant.projects);
+    const query = z.object({ source: z.string().min(1).max(300), n: z.coerce.number().int().min(0).max(3) }).safeParse(c.req.query());
+    if (!at || !query.success) return c.json({ error: 'no such image' }, 404);
+    const image = imageStore.get(conversations.key({ userId: c.get('user').id, project: c.req.param('project'), at }), query.data.source, query.data.n);
+    if (!image) return c.json({ error: 'no such image' }, 404);
+    return c.body(new Uint8Array(image.bytes), 200, { 'content-type': image.type, 'cache-control': 'private, max-age=86400', 'x-content-type-options': 'nosniff' });
   });
 
   app.post('/api/projects/:project/messages', async (c) => {
@@ -149,8 +165,10 @@ export function chatRoutes(app: Hono<WebEnv>, deps: WebDeps, hub: TurnHub, trace
     const turn = hub.start(owner);
     const source = sourceFor(conversation, Date.now());
     linkTurn(conversations, where, tree, conversation, source, after, text);
+    if (images?.length) imageStore.add(conversations.key(where), source, images);
     hub.push(turn, 'accepted', { turnId: turn.id, project, source, conversation });
-    const onEvent = (e: TurnEvent) => hub.push(turn, e.type, e);
+    // the model stopping at its own length limit is marked, so the page (and the kept trace) knows the reply is cut
+    const onEvent = (e: TurnEvent) => hub.push(turn, e.type, e.type === 'notice' && e.text === MODEL_CUT ? { ...e, cut: true } : e);
     void deps.assistant.conversation
       .handle(
         { place: at.place, speaker: user.name, ...(user.kind === 'member' ? { speakerId: user.id } : {}), text, source, images, mode: mode ?? 'text' },

@@ -31,6 +31,8 @@ import { settingsRoutes } from './api-settings.js';
 import { listening, liveSettingsRoutes } from './api-live-settings.js';
 import { privacyRoutes } from './api-privacy.js';
 import { TraceStore } from './trace-store.js';
+import { ImageStore } from './image-store.js';
+import { PRIVATE_CONVERSATION_FOLDERS, wipePrivateConversations } from './private-wipe.js';
 import { conversationsDir, WebConversations } from './conversations.js';
 import { TurnHub } from './turns.js';
 import { guardRouteGroups } from './roles.js';
@@ -146,12 +148,17 @@ export function createWebApp(deps: WebDeps, hosts: HostPolicy): { app: Hono<WebE
   settingsRoutes(app, deps);
   liveSettingsRoutes(app, deps.liveSettings);
   privacyRoutes(app, deps);
-  const traces = new TraceStore(deps.turnsDir ?? join(dirname(deps.clientDir), 'turns'));
+  const turnsDir = deps.turnsDir ?? join(dirname(deps.clientDir), 'turns');
+  const traces = new TraceStore(turnsDir);
   const archive = {
     recentLog: (slug: string, n: number) => deps.assistant.projects.recentLog(slug, n),
     recentMessages: (userId: string, n: number) => deps.assistant.private.recentMessages(userId, n),
   };
-  chatRoutes(app, deps, turns, traces, new WebConversations(archive, traces, conversationsDir(deps.turnsDir ?? join(dirname(deps.clientDir), 'turns'))));
+  // the web app's stores of a place's conversations sit side by side under DATA_DIR/web/; a private one's go with /private wipe
+  const conversations = new WebConversations(archive, traces, conversationsDir(turnsDir));
+  const images = new ImageStore(join(turnsDir, '..', PRIVATE_CONVERSATION_FOLDERS.images));
+  deps.assistant.private.onWipe((userId) => wipePrivateConversations({ conversations: conversations.store, turns: traces, images }, userId));
+  chatRoutes(app, deps, turns, traces, conversations, images);
   projectRoutes(app, deps);
   memoryRoutes(app, deps);
   ingestRoutes(app, deps);

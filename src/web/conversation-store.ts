@@ -11,7 +11,7 @@
  * terminal included. It can be renamed, not deleted.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 
@@ -137,5 +137,10 @@ export class ConversationStore {
 
   choose(place: string, source: string): void {
     this.append(place, { op: 'choose', s: source });
+  }
+
+  /** Forgets a place's conversations: titles, branches, choices (a person's private ones, on `/private wipe`). */
+  wipe(place: string): void {
+    rmSync(this.file(place), { force: true });
   }
 }

@@ -112,7 +112,9 @@ export class ConversationTree {
       const alts: Alternatives | undefined =
         kids.length > 1 ? { index: i + 1, count: kids.length, ...(i > 0 ? { prev: kids[i - 1]!.source } : {}), ...(i < kids.length - 1 ? { next: kids[i + 1]!.source } : {}) } : undefined;
       const t = this.traces.get(turn.source);
-      const trace = t ? { calls: t.calls, related: t.related, reason: t.reason, ...(t.error ? { error: t.error } : {}), ...(t.failure ? { failure: t.failure } : {}) } : undefined;
+      const trace = t
+        ? { calls: t.calls, related: t.related, reason: t.reason, ...(t.error ? { error: t.error } : {}), ...(t.failure ? { failure: t.failure } : {}), ...(t.cut ? { cut: t.cut } : {}) }
+        : undefined;
       const withAlts = <M extends ChatMessage>(m: M): M & { alts?: Alternatives } => (alts ? { ...m, alts } : m);
       if (turn.user) out.push(withAlts(plain(turn.user)));
       turn.replies.forEach((r, n) => out.push({ ...plain(r), ...(trace ? { trace } : {}), ...(alts && n === turn.replies.length - 1 ? { alts } : {}) }));

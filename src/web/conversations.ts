@@ -10,6 +10,7 @@ import { ConversationTree, conversationOf } from './conversation-tree.js';
 import type { WebPlace } from './places.js';
 import type { TraceStore } from './trace-store.js';
 import { TurnHub } from './turns.js';
+import { privatePlaceKey } from './private-wipe.js';
 
 /** The most archive entries read for a place's conversations (older ones are not shown). */
 const MAX_DEPTH = 20_000;
@@ -55,7 +56,7 @@ export class WebConversations {
 
   /** The key of a place's conversations: a project's are everyone's in it, a private one its person's. */
   key(w: Where): string {
-    return w.at.slug ?? `@me\u0000${w.userId}`;
+    return w.at.slug ?? privatePlaceKey(w.userId);
   }
 
   /**

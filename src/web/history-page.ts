@@ -16,7 +16,9 @@ export interface ChatMessage {
   role: 'user' | 'assistant';
   text: string;
   source: string;
-  trace?: { calls: TurnTrace['calls']; related: string[]; reason: string; error?: string; failure?: TurnTrace['failure'] };
+  /** How many images the person sent with it (served by `GET /api/projects/:p/images`). */
+  images?: number;
+  trace?: { calls: TurnTrace['calls']; related: string[]; reason: string; error?: string; failure?: TurnTrace['failure']; cut?: string };
 }
 
 type Entry = Omit<ChatMessage, 'trace'>;

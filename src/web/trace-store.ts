@@ -7,7 +7,7 @@
  * the web app's view state, not memory, and private conversations must not reach Markdown.
  */
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 
@@ -25,6 +25,8 @@ const turnTrace = z.object({
   failure: z.object({ kind: z.string().max(40), modelMessage: z.string().max(400).optional() }).optional(),
   /** The text streamed before the turn was cut (error or stop). */
   partial: z.string().optional(),
+  /** The model stopped at its own length limit: the words the person was told (the reply itself is archived whole). */
+  cut: z.string().max(400).optional(),
   /** A Retry or Regenerate of the message before it (same text). */
   retry: z.boolean().optional(),
   /** An edit: the source of the person's last message this one replaces (with its reply). */
@@ -49,6 +51,11 @@ export class TraceStore {
     appendFileSync(file, `${JSON.stringify(trace)}\n`, { mode: 0o600 });
     const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
     if (lines.length > KEEP * 2) writeFileSync(file, `${lines.slice(-KEEP).join('\n')}\n`, { mode: 0o600 });
+  }
+
+  /** Forgets every kept turn of one person in one place (their private conversation, on `/private wipe`). */
+  wipe(owner: string): void {
+    rmSync(this.file(owner), { force: true });
   }
 
   /** The traces of one person in one place, by source (the newest wins). */
@@ -78,6 +85,7 @@ export function traceOf(source: string, events: readonly { event: string; data: 
   let error: string | undefined;
   let failure: TurnTrace['failure'];
   let finalText = '';
+  let cutWords: string | undefined;
   for (const { event, data } of events) {
     const d = (data ?? {}) as Record<string, unknown>;
     const str = (k: string) => (typeof d[k] === 'string' ? d[k] : undefined);
@@ -87,6 +95,7 @@ export function traceOf(source: string, events: readonly { event: string; data: 
       const c = calls.get(id) ?? { name: str('name') ?? 'tool' };
       calls.set(id, { ...c, ok: d.ok !== false, summary: str('summary') ?? '', pages: Array.isArray(d.pages) ? d.pages.filter((p): p is string => typeof p === 'string').slice(0, 12) : [] });
     } else if (event === 'text_delta') streamed += str('text') ?? '';
+    else if (event === 'notice' && d.cut === true) cutWords = str('text');
     else if (event === 'turn_end') {
       reason = str('reason') ?? reason;
       error = str('error') ?? error;
@@ -108,6 +117,7 @@ export function traceOf(source: string, events: readonly { event: string; data: 
     ...(error ? { error } : {}),
     ...(failure ? { failure } : {}),
     ...(cut && (streamed || finalText) ? { partial: reason === 'error' ? streamed : finalText || streamed } : {}),
+    ...(cutWords ? { cut: cutWords } : {}),
     ...(retry ? { retry: true } : {}),
     ...(replaces ? { replaces } : {}),
   };

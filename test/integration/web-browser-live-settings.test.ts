@@ -5,7 +5,8 @@
  * read aloud in that voice — no restart; an unreachable server is refused in plain words. The mic
  * is disabled, with its reason, when no speech-to-text is available. A Markdown file and a
  * calendar dropped on the chat show their progress and what was learnt, and the fact is then
- * found by the Memory view's search. axe-core finds nothing serious on the Settings page; a
+ * found by the Memory view’s search; a read the server no longer knows ends its line instead of
+ * staying at "Reading…". axe-core finds nothing serious on the Settings page; a
  * member sees what is in use, read-only, without server addresses.
  */
 import { readFileSync } from 'node:fs';
@@ -186,6 +187,13 @@ describe.skipIf(missing !== null)('live settings and files into memory in Chromi
       // a damaged PDF and a kind it does not read: refused in plain words, in the chat
       await dropFiles(page, 'form.composer', [{ name: 'scan.pdf', text: '%PDF-1.7', type: 'application/pdf' }]);
       await poll(() => page.locator('.msg.intake.failed .intake-words').textContent()).toBe('scan.pdf could not be read: it does not look like the kind of file its name says.');
+      // a read the server no longer knows (it restarted): the line ends, it does not stay at "Reading…"
+      await page.route('**/api/projects/home/files/*', (route) => route.fulfill({ status: 404, contentType: 'application/json', body: '{"error":"no such file"}' }));
+      await dropFiles(page, 'form.composer', [{ name: 'late.md', text: 'A note that arrives late.\n', type: 'text/markdown' }]);
+      const late = page.locator('.msg.intake', { hasText: 'late.md' });
+      await poll(() => late.locator('.intake-words').textContent()).toBe('Charlie lost track of reading late.md (it may have restarted). If it is not under Memory › Pages, send it again.');
+      expect(await late.getAttribute('class')).toContain('failed');
+      await page.unroute('**/api/projects/home/files/*');
       // the fact is findable: the Memory view's search finds it on the trip's page
       await page.goto(`${f.web.url}/#/inspect/home/records`);
       const search = page.getByRole('searchbox').first();

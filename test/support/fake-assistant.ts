@@ -288,10 +288,15 @@ class FakePrivate implements PrivateApi {
     this.s.privateForgets.push({ place: keyOf(place), target });
     return { forgotten: place.kind === 'private', description: target.kind, messages: 0 };
   }
+  private readonly wipeListeners: ((userId: string) => void)[] = [];
+  onWipe(listener: (userId: string) => void): void {
+    this.wipeListeners.push(listener);
+  }
   async wipePrivate(place: Place): Promise<boolean> {
     if (place.kind !== 'private') return false;
     this.s.wiped.push(place.userId);
     this.s.layersByPlace.delete(keyOf(place));
+    for (const l of this.wipeListeners) l(place.userId);
     return true;
   }
 }

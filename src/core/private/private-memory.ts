@@ -47,7 +47,13 @@ export function forgetPrivate(store: PrivateStore, userId: string, target: Priva
 
 /** The private slice of the assistant: every method serves only the user of a private place. */
 export class PrivateMemory implements PrivateApi {
+  private readonly wipeListeners: ((userId: string) => void)[] = [];
+
   constructor(private readonly deps: { store: PrivateStore; clock: Clock; logger: Logger; idle: () => Promise<void> }) {}
+
+  onWipe(listener: (userId: string) => void): void {
+    this.wipeListeners.push(listener);
+  }
 
   recentMessages(userId: string, limit: number): LogEntry[] {
     return this.deps.store.recentMessages(userId, limit);
@@ -71,6 +77,14 @@ export class PrivateMemory implements PrivateApi {
     if (place.kind !== 'private') return false;
     await this.deps.idle();
     this.deps.store.wipe(place.userId);
+    // a front door's stores go too; one that fails is logged, and the others still forget
+    for (const listener of this.wipeListeners) {
+      try {
+        listener(place.userId);
+      } catch (err) {
+        this.deps.logger.error({ err }, 'a private conversation store was not wiped');
+      }
+    }
     this.deps.logger.info('private memory wiped');
     return true;
   }

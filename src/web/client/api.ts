@@ -56,8 +56,10 @@ export interface ChatEntry {
   role: 'user' | 'assistant';
   text: string;
   source?: string;
+  /** How many images the person sent with it (`imageUrl` draws each). */
+  images?: number;
   /** What the web app showed of the turn: tool calls, suggested notes, how it ended. */
-  trace?: { calls: TraceCall[]; related: string[]; reason: string; error?: string; failure?: FailureWire };
+  trace?: { calls: TraceCall[]; related: string[]; reason: string; error?: string; failure?: FailureWire; cut?: string };
   /** Where the turn is among its alternatives (an edited message, a regenerated answer). */
   alts?: AlternativesWire;
 }

@@ -11,6 +11,12 @@ import { ingestProgressLine } from '../../core/writing/ingest-status.js';
 
 const ACCEPT = '.md,.markdown,.txt,.ics,.eml,.csv,.pdf,text/plain,text/markdown,text/calendar,text/csv,message/rfc822,application/pdf';
 const POLL_MS = 700;
+/**
+ * The line always reaches an end: a read the server no longer knows (Charlie restarted, or more
+ * than 100 files came after it) ends at once, and one still "Reading…" after this long (a reader
+ * that hangs, a connection that stays away) ends with where the file is.
+ */
+const READ_DEADLINE_MS = 20 * 60_000;
 
 interface Done {
   state: 'done';
@@ -42,6 +48,17 @@ function upload(project: string, file: File, onProgress: (fraction: number) => v
   });
 }
 
+/** How the read stands on the server; 'gone' when it no longer knows it (404), null when it could not be asked (offline…). */
+async function readState(project: string, id: string): Promise<{ state: 'reading' } | Done | 'gone' | null> {
+  try {
+    const r = await fetch(`/api/projects/${encodeURIComponent(project)}/files/${encodeURIComponent(id)}`, { credentials: 'same-origin' });
+    if (r.ok) return (await r.json()) as { state: 'reading' } | Done;
+    return r.status === 404 ? 'gone' : null;
+  } catch {
+    return null;
+  }
+}
+
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** One file's line in the chat, from sending to the end. */
@@ -67,12 +84,19 @@ async function readIntoMemory(project: string, file: File, list: HTMLElement, sc
   bar.removeAttribute('value');
   bar.setAttribute('aria-label', `Reading ${file.name}`);
   words.textContent = `Reading ${file.name} into memory…`;
+  const deadline = Date.now() + READ_DEADLINE_MS;
   for (;;) {
     await wait(POLL_MS);
-    const job = await fetch(`/api/projects/${encodeURIComponent(project)}/files/${encodeURIComponent(id)}`, { credentials: 'same-origin' })
-      .then((r) => (r.ok ? (r.json() as Promise<{ state: 'reading' } | Done>) : null))
-      .catch(() => null);
-    if (!job) continue;
+    if (Date.now() > deadline) {
+      end(false, `${file.name} is still being read after ${READ_DEADLINE_MS / 60_000} minutes. It waits in the project's inbox and is read in the background: look under Memory › Pages later.`);
+      return;
+    }
+    const job = await readState(project, id);
+    if (job === 'gone') {
+      end(false, `Charlie lost track of reading ${file.name} (it may have restarted). If it is not under Memory › Pages, send it again.`);
+      return;
+    }
+    if (!job) continue; // offline, or Charlie not answering for a moment: asked again
     if (job.state === 'done') {
       end(job.ok, job.said);
       return;

@@ -4,13 +4,25 @@
  * an IntersectionObserver; when it comes near the screen the page before is fetched and drawn
  * above, and the page is scrolled by exactly the height added, so what the reader looks at stays
  * where it was.
+ *
+ * The page holds at most MAX_DRAWN messages: reading far back, the newest ones beyond that are
+ * taken out of the page (a conversation of 10,000 messages read back whole made a page of 60,000
+ * elements whose every frame took over half a second), and a line at the bottom brings the newest
+ * page back.
  */
 import type { ChatEntry, HistoryPage } from './api.js';
 import { h } from './dom.js';
 
+/** The most messages the page holds at once. */
+const MAX_DRAWN = 600;
+
 export interface OlderMessages {
   /** The line above the conversation (the caller puts it just before `list`). */
   edge: HTMLElement;
+  /** Whether newer messages were taken out of the page (`trimmed` was called). */
+  readonly trimmed: boolean;
+  /** The conversation drawn again from its newest page (after newer messages were taken out). */
+  reset(page: HistoryPage): void;
   /** Loads pages until `found()` is true or the conversation's start is shown; whether it was found. */
   until(found: () => boolean): Promise<boolean>;
 }
@@ -20,8 +32,25 @@ export interface OlderMessages {
  * page before a cursor, `draw` makes a message's element, `drawn` runs after each page (buttons
  * that only the newest message has).
  */
-export function olderMessages(list: HTMLElement, cursor: string | null, load: (before: string) => Promise<HistoryPage>, draw: (m: ChatEntry) => HTMLElement, drawn: () => void): OlderMessages {
+export function olderMessages(
+  list: HTMLElement,
+  cursor: string | null,
+  load: (before: string) => Promise<HistoryPage>,
+  draw: (m: ChatEntry) => HTMLElement,
+  drawn: () => void,
+  trimmed: () => void,
+): OlderMessages {
   const edge = h('p', { class: 'history-edge', role: 'status' });
+  let cut = false;
+  /** Takes the newest messages beyond MAX_DRAWN out of the page (never while a reply is being written). */
+  const trim = () => {
+    if (list.querySelector('.msg.live')) return;
+    let extra = list.childElementCount - MAX_DRAWN;
+    if (extra <= 0) return;
+    while (extra-- > 0) list.lastElementChild?.remove();
+    if (!cut) trimmed();
+    cut = true;
+  };
   let loading: Promise<void> | null = null;
   const label = (failed = false) => {
     edge.textContent = failed ? 'Older messages could not be loaded — scroll up to try again.' : cursor ? 'Loading older messages…' : 'Start of the conversation';
@@ -51,6 +80,7 @@ export function olderMessages(list: HTMLElement, cursor: string | null, load: (b
     label();
     drawn();
     if (anchor) window.scrollBy(0, anchor.getBoundingClientRect().top - top);
+    trim();
   };
   const more = (): Promise<void> => {
     loading ??= one().finally(() => {
@@ -70,6 +100,16 @@ export function olderMessages(list: HTMLElement, cursor: string | null, load: (b
   watch.observe(edge);
   return {
     edge,
+    get trimmed() {
+      return cut;
+    },
+    reset(page) {
+      list.replaceChildren(...page.messages.map(draw));
+      cursor = page.before;
+      cut = false;
+      label();
+      drawn();
+    },
     async until(found) {
       while (!found() && cursor) {
         const before = cursor;

@@ -27,6 +27,8 @@ interface TraceData {
   related?: string[];
   /** Why a turn failed (turn_end). */
   failure?: FailureWire;
+  /** A notice that the model stopped at its own length limit (the reply is cut). */
+  cut?: boolean;
   /** An MCP tool: which server and its own name of the tool. */
   source?: { server: string; tool: string };
   /** A tool confirmation (`confirm`, `confirm_done`). */
@@ -95,6 +97,9 @@ export class Reply {
     for (const c of entry.trace?.calls ?? []) r.addCall(String(r.calls.size), c.name, c.args, c);
     r.content = entry.text;
     r.cause = entry.trace?.failure;
+    // the server keeps that the model cut this reply: the notice comes back after a reload
+    const cut = entry.trace?.cut;
+    if (cut) r.modelCut(cut);
     r.end(entry.trace?.reason ?? 'done', entry.trace?.error, entry.trace?.related ?? []);
     return r;
   }
@@ -155,7 +160,8 @@ export class Reply {
         this.draw();
         break;
       case 'notice':
-        if (d.text !== 'cancelled') this.extra.append(h('p', { class: `notice ${d.level ?? 'info'}` }, d.text ?? ''));
+        if (d.cut) this.modelCut(d.text ?? '');
+        else if (d.text !== 'cancelled') this.extra.append(h('p', { class: `notice ${d.level ?? 'info'}` }, d.text ?? ''));
         break;
       case 'turn_end':
         // a cut reply keeps what was streamed; a finished one is the model's whole text
@@ -188,6 +194,13 @@ export class Reply {
     );
   }
 
+  /** The model stopped at its own length limit: said under the reply, and a table row it left half drawn goes. */
+  private cut = false;
+  private modelCut(words: string): void {
+    this.cut = true;
+    this.extra.append(h('p', { class: 'notice warn cut' }, words));
+  }
+
   private failure: string | undefined;
   /** Why the turn failed, as the server classified it. */
   private cause: FailureWire | undefined;
@@ -214,7 +227,7 @@ export class Reply {
     this.text.classList.remove('streaming');
     this.text.removeAttribute('aria-live');
     const failed = reason === 'error';
-    if (failed || reason === 'cancelled') this.content = withoutHalfRow(this.content);
+    if (failed || reason === 'cancelled' || this.cut) this.content = withoutHalfRow(this.content);
     if (this.content || !failed) renderReply(this.text, this.content || (reason === 'cancelled' ? '' : '(no answer)'), true);
     else this.text.replaceChildren();
     if (reason === 'cancelled') this.extra.append(h('p', { class: 'notice stopped' }, 'Stopped.'));

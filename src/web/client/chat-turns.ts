@@ -1,9 +1,11 @@
 /**
  * The parts of a conversation's turns the chat adds around its messages: the ‹ 1/2 › switcher of
  * a turn with alternatives (an edited message, a regenerated answer), the Edit button on each of
- * the person's own messages, and the greeting of a new conversation (what Charlie can do here).
+ * the person's own messages, and the greeting of a new conversation (what Charlie can do here);
+ * and a person's message itself, with the images sent with it.
  */
 import type { AlternativesWire } from '../shared/conversation.js';
+import type { ChatEntry } from './api.js';
 import { h } from './dom.js';
 
 /** ‹ 2/3 ›: `flip` gets the source of the alternative to show. */
@@ -55,5 +57,20 @@ export function greeting(assistant: string, where: string, isPrivate: boolean, s
       'Try: ',
       tries.map((t) => h('button', { type: 'button', class: 'small try', onclick: () => start(t) }, t)),
     ),
+  );
+}
+
+/** An image of a sent message, as the server keeps it (the session cookie goes with the request; nobody else gets it). */
+export const imageUrl = (project: string, source: string, n: number) => `/api/projects/${encodeURIComponent(project)}/images?source=${encodeURIComponent(source)}&n=${n}`;
+
+/** A person's message: its words, and the images sent with it (`images`: their addresses). */
+export function userBubble(entry: Pick<ChatEntry, 'speaker' | 'text' | 'source'>, images: readonly string[] = []): HTMLElement {
+  const shown = images.map((src, n) => h('img', { src, class: 'thumb', alt: `Image ${n + 1} of ${images.length} sent with this message`, loading: 'lazy' }));
+  return h(
+    'li',
+    { class: 'msg user', 'data-source': entry.source ?? null },
+    h('div', { class: 'who' }, entry.speaker),
+    shown.length ? h('div', { class: 'sent-images' }, shown) : null,
+    h('div', { class: 'bubble-text' }, entry.text),
   );
 }

@@ -12,7 +12,7 @@ import { Reply, type ReplyActions } from './chat-reply.js';
 import { conversationSearch, messageHref } from './chat-search.js';
 import { chatTarget, conversationHref, conversationsApi } from './conversations-api.js';
 import { conversationActions, newConversation, refreshTitles } from './conversation-menu.js';
-import { editButton, greeting, setAlternatives } from './chat-turns.js';
+import { editButton, greeting, imageUrl, setAlternatives, userBubble } from './chat-turns.js';
 import { olderMessages } from './chat-history.js';
 import { clientFailure } from './failure-words.js';
 import { askToNotify, notifyReply } from './notify.js';
@@ -20,10 +20,6 @@ import { projectActions } from './project-menu.js';
 import { clear, h, icon, toast } from './dom.js';
 import { fileIntake } from './chat-files.js';
 import { startRecording, toWav16k, transcribe, type Recording } from './voice.js';
-
-function userBubble(entry: Pick<ChatEntry, 'speaker' | 'text' | 'source'>): HTMLElement {
-  return h('li', { class: 'msg user', 'data-source': entry.source ?? null }, h('div', { class: 'who' }, entry.speaker), h('div', { class: 'bubble-text' }, entry.text));
-}
 
 /** `rest` names the conversation and a message to show in it (a Memory view's "chat, 27 Nov, 14:02" link, a search hit): conversations-api.ts. */
 export async function renderChat(main: HTMLElement, project: string, title: string, me: Me, rest = '', item?: ProjectItem): Promise<void> {
@@ -79,7 +75,7 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
       .catch((e: unknown) => toast(e instanceof Error ? e.message : String(e), 'error'));
   };
   const drawEntry = (m: ChatEntry) => {
-    if (m.role === 'user') return userBubble(m);
+    if (m.role === 'user') return userBubble(m, m.source ? Array.from({ length: m.images ?? 0 }, (_, n) => imageUrl(project, m.source ?? '', n)) : []);
     const el = Reply.from(m, project, me, actions).el;
     setAlternatives(el, m.alts, flip);
     return el;
@@ -100,7 +96,27 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
     }
     for (const b of list.querySelectorAll<HTMLButtonElement>('.msg.user button.edit, button.regenerate')) b.disabled = Boolean(running);
   };
-  const older = olderMessages(list, history.before, (before) => api.messages(project, 60, before, conversation), drawEntry, ownEdits);
+  /** Shown when newer messages were taken out of the page (reading far back): brings the newest page back. */
+  const newer = h(
+    'p',
+    { class: 'history-newer', hidden: true },
+    'Newer messages are left out while you read this far back. ',
+    h('button', { type: 'button', class: 'small', onclick: () => void showNewest() }, 'Show the newest'),
+  );
+  const older = olderMessages(
+    list,
+    history.before,
+    (before) => api.messages(project, 60, before, conversation),
+    drawEntry,
+    ownEdits,
+    () => (newer.hidden = false),
+  );
+  /** The newest page again, in place of what was read far back. */
+  const showNewest = async () => {
+    older.reset(await api.messages(project, 60, undefined, conversation));
+    newer.hidden = true;
+    scroll(true);
+  };
   /** Alternatives made by an edit or a regenerated answer: the newest turns' switchers, as the server counts them. */
   const refreshAlternatives = async () => {
     const { messages } = await api.messages(project, 4, undefined, conversation);
@@ -143,6 +159,7 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
     ),
     older.edge,
     list,
+    newer,
     form,
   );
   if (!history.messages.length && !history.before) list.append(greeting(me.assistant, title, !item, (text) => void submit(text)));
@@ -163,6 +180,8 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
   new MutationObserver(() => {
     scroll();
   }).observe(list, { childList: true, subtree: true, characterData: true });
+  // and a sent image that arrives after the messages were drawn (load does not bubble: caught on its way down)
+  list.addEventListener('load', () => scroll(), true);
   scroll(true);
 
   /**
@@ -245,9 +264,12 @@ export async function renderChat(main: HTMLElement, project: string, title: stri
 
   const submit = async (text: string, mode: 'text' | 'voice' = 'text') => {
     if (running || (!text.trim() && !images.length)) return;
+    // a new message goes below the newest ones: they are drawn again first when they were left out
+    if (older.trimmed) await showNewest().catch(() => undefined);
     askToNotify();
     list.querySelector('.greeting')?.remove();
-    const bubble = userBubble({ speaker: me.name, text: text + (images.length ? ` [${images.length} image${images.length > 1 ? 's' : ''}]` : '') });
+    // the images just sent are shown from this page's own copies; after a reload, from the server
+    const bubble = userBubble({ speaker: me.name, text }, images);
     list.append(bubble);
     lastQuestion = text;
     const live = new Reply(project, me, actions, true);
