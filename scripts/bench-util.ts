@@ -45,11 +45,17 @@ export function mulberry32(seed: number): () => number {
 /**
  * How `npm start` runs Charlie's process, so a benchmark's child measures the same: a young
  * generation of at most 2 × 16 MB (V8 otherwise sizes it from the machine's memory: 128 MB
- * committed after a few turns here) and at most 2 glibc malloc arenas (LanceDB's tokio threads
- * each get an arena otherwise, and freed native memory stays in them). See docs/performance.md.
+ * committed after a few turns here), at most 2 glibc malloc arenas (LanceDB's tokio threads
+ * each get an arena otherwise, and freed native memory stays in them) and a fixed mmap threshold
+ * (glibc otherwise raises it as large blocks are freed, and the buffers of reading a table stay
+ * in the heap: 50 MB at 10,000 pages). See docs/performance.md.
  */
 export const START_NODE_FLAGS = ['--max-semi-space-size=16'];
-export const startEnv = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({ ...env, MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX ?? '2' });
+export const startEnv = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({
+  ...env,
+  MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX ?? '2',
+  MALLOC_MMAP_THRESHOLD_: env.MALLOC_MMAP_THRESHOLD_ ?? '131072',
+});
 
 /** The environment of a timed start of the terminal chat: an empty project under `root`, the scripted model at `modelUrl`, no web port, no logs. */
 export const chatStartEnv = (root: string, modelUrl: string): NodeJS.ProcessEnv =>

@@ -87,6 +87,13 @@ export class LexicalIndex<T> {
     return id;
   }
 
+  /** Bytes of its typed arrays (what the memory budget counts beside the documents' own objects). */
+  arrayBytes(): number {
+    let sum = 0;
+    for (const list of [this.textLength, this.contextLength, this.alive, this.docStart, this.docTerms, this.textDf, this.contextDf, ...this.postings]) sum += list.data.byteLength;
+    return sum;
+  }
+
   /** `key` groups documents for removal (e.g. the page they come from). */
   add(key: string, value: T, text: string, context = ''): void {
     const id = this.values.length;

@@ -50,6 +50,11 @@ export class VectorPass<T extends Placed> {
     return this.live;
   }
 
+  /** Bytes of its vectors and last scores. */
+  arrayBytes(): number {
+    return (this.matrix?.byteLength ?? 0) + this.scores.byteLength;
+  }
+
   /** Whether vectors are kept (false: the table is larger than `maxRows`, and LanceDB's index searches it). */
   get searchable(): boolean {
     return this.matrix !== null;
