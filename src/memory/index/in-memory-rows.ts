@@ -57,6 +57,11 @@ export class InMemoryRows<T extends Chunk & { embedder: string }> {
     this.added++;
   }
 
+  /** Gives back unused capacity (after the whole table was read). */
+  trim(): void {
+    this.lexical.trim();
+  }
+
   /** Removes the rows of `page` (those at `lineStart` only, when given). */
   remove(page: string, lineStart?: number): void {
     const which = lineStart === undefined ? undefined : (c: T) => c.lineStart === lineStart;

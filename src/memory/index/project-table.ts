@@ -259,6 +259,7 @@ export class ProjectTable {
         }
         // rows written meanwhile may or may not be in what was read: replayed, to the same effect either way
         for (const apply of journal) apply(index);
+        index.trim();
         this.lexical = index;
         return index;
       } finally {
