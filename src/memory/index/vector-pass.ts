@@ -61,7 +61,7 @@ export class VectorPass<T extends Placed> {
   /** Adds a row, or replaces the one at the same page and first line. `vector`: null when the vectors are not kept. */
   put(value: T, vector: ArrayLike<number> | null): void {
     let slots = this.byPage.get(value.page);
-    if (!slots) this.byPage.set(value.page, (slots = new Map()));
+    if (!slots) this.byPage.set(value.page, (slots = new Map<number, number>()));
     let slot = slots.get(value.lineStart);
     if (slot === undefined) {
       slot = this.free.pop() ?? this.values.length;
