@@ -88,8 +88,13 @@ export class LexicalIndex<T> {
     return id;
   }
 
-  /** Gives back the unused capacity of its arrays (after reading a whole table into it). */
+  /**
+   * Gives back the unused capacity of its arrays and the stemming memo (after reading a whole
+   * table into it): the memo's words are views into the texts they were read from, so it kept
+   * those texts alive.
+   */
   trim(): void {
+    this.stems.clear();
     for (const list of [this.textLength, this.contextLength, this.alive, this.docStart, this.docTerms, this.textDf, this.contextDf, ...this.postings]) list.trim();
   }
 
