@@ -22,6 +22,7 @@ export class InMemoryRows<T extends Chunk & { embedder: string }> {
   private readonly shared = new Map<string, string>();
   private stringBytes = 0;
   private added = 0;
+  private counted: { added: number; bytes: number } | null = null;
 
   constructor(dimensions: number, memoryRows: number, withVectors: boolean) {
     this.rows = new VectorPass<T>(dimensions, memoryRows, withVectors);
@@ -60,6 +61,7 @@ export class InMemoryRows<T extends Chunk & { embedder: string }> {
   /** Gives back unused capacity (after the whole table was read). */
   trim(): void {
     this.lexical.trim();
+    this.counted = null;
   }
 
   /** Removes the rows of `page` (those at `lineStart` only, when given). */
@@ -69,9 +71,15 @@ export class InMemoryRows<T extends Chunk & { embedder: string }> {
     this.rows.remove(page, which);
   }
 
-  /** Bytes held, estimated: the typed arrays, and per live row the mean of its own strings plus the objects around it. */
+  /**
+   * Bytes held, estimated: the typed arrays, and per live row the mean of its own strings plus
+   * the objects around it. Counted again after every 256 rows added (it is asked at every search,
+   * and counting walks every term's list).
+   */
   bytes(): number {
+    if (this.counted && this.added - this.counted.added < 256) return this.counted.bytes;
     const perRow = ROW_OVERHEAD + (this.added > 0 ? this.stringBytes / this.added : 0);
-    return Math.round(this.lexical.arrayBytes() + this.rows.arrayBytes() + this.rows.size * perRow);
+    this.counted = { added: this.added, bytes: Math.round(this.lexical.arrayBytes() + this.rows.arrayBytes() + this.rows.size * perRow) };
+    return this.counted.bytes;
   }
 }

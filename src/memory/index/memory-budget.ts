@@ -30,8 +30,10 @@ export const IDLE_MS = 10 * 60_000;
 /** The budget of `mb` megabytes (CHARLIE_MEMORY_BUDGET), shared out. */
 export function memoryBudget(mb: number, idleMs = IDLE_MS): MemoryBudget {
   const bytes = Math.max(1, mb) * MB;
-  const indexCacheBytes = Math.min(MAX_INDEX_CACHE, Math.floor(bytes / 6));
-  const metadataCacheBytes = Math.max(2 * MB, Math.min(MAX_METADATA_CACHE, Math.floor(bytes / 32)));
+  // half: the vector index of a 10,000-page project (about 45,000 rows) must fit, or every search reads it
+  // again (a sixth, 32 MB of 192, doubled recall's p50 and took its p95 past a second in bench:scale)
+  const indexCacheBytes = Math.min(MAX_INDEX_CACHE, Math.floor(bytes / 2));
+  const metadataCacheBytes = Math.max(2 * MB, Math.min(MAX_METADATA_CACHE, Math.floor(bytes / 16)));
   const residentBytes = Math.max(0, bytes - indexCacheBytes - metadataCacheBytes);
   return {
     bytes,

@@ -35,7 +35,7 @@ export interface MemoryIndexOptions {
   now?: () => number;
   /** Chunks per write of a large sync (default WRITE_BATCH_CHUNKS). */
   writeBatchChunks?: number;
-  /** What the index may keep in memory (CHARLIE_MEMORY_BUDGET; default memoryBudget(192)). */
+  /** What the index may keep in memory (CHARLIE_MEMORY_BUDGET; default memoryBudget(256)). */
   budget?: MemoryBudget;
 }
 
@@ -76,7 +76,7 @@ export class MemoryIndex {
 
   constructor(private readonly options: MemoryIndexOptions) {
     this.writer = new BatchWriter(options);
-    this.budget = options.budget ?? memoryBudget(192);
+    this.budget = options.budget ?? memoryBudget(256);
     const status = residentStatusWriter(options.indexDir, this.budget, () => this.resident.list());
     this.resident = new ResidentSet(this.budget.residentBytes, this.budget.idleMs, options.now, status);
   }
