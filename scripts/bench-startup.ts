@@ -6,7 +6,8 @@
  *   - build, no source maps: the same output run directly, without source maps enabled;
  *   - tsx: what `npm start` ran before, `node --import tsx src/cli.ts`.
  * The runs interleave (one of each per round), so a change of load moves every row alike.
- * Prints the median of each and the difference chat − `--version`.
+ * Prints the median of each and the difference chat − `--version`; the build is also asked one
+ * question after its idle RSS is read, and its RSS 3 s after the answer is printed beside it.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,7 +25,9 @@ writeEmpty(join(root, 'projects'));
 const model = await startFakeModelServer(() => ({ text: 'ok' }));
 const env = chatStartEnv(root, model.url);
 
-const run = (argv: string[], until: RegExp | null) => timeStart(argv, env, until);
+const run = (argv: string[], until: RegExp | null, question?: { text: string; reply: RegExp }) => timeStart(argv, env, until, question);
+/** The build (as `npm start`) is also asked one question: its RSS after the first answer. */
+const QUESTION = { text: 'What do you remember about the boiler?', reply: /\bok\b/ };
 
 try {
   // build once first (what the first `npm start` after an edit does), so the rounds time a current build
@@ -36,24 +39,28 @@ try {
     'build, no source maps': [bundle],
     tsx: ['--disable-warning=ExperimentalWarning', '--import', 'tsx', 'src/cli.ts'],
   };
-  const figures = Object.fromEntries(Object.keys(ways).map((k) => [k, { version: [] as number[], chat: [] as number[], rss: [] as number[] }]));
+  const figures = Object.fromEntries(Object.keys(ways).map((k) => [k, { version: [] as number[], chat: [] as number[], rss: [] as number[], after: [] as number[] }]));
   for (let i = 0; i < runs; i++) {
     for (const [way, argv] of Object.entries(ways)) {
       const f = figures[way]!;
       f.version.push((await run([...argv, '--version'], null)).ms);
-      const chat = await run([...argv, '--project', 'empty'], /— project /);
+      const chat = await run([...argv, '--project', 'empty'], /— project /, way === 'build' ? QUESTION : undefined);
       f.chat.push(chat.ms);
       f.rss.push(chat.rss);
+      if (Number.isFinite(chat.rssAfter)) f.after.push(chat.rssAfter);
     }
   }
   console.log(`first start after an edit (build + --version): ${first.ms.toFixed(0)} ms`);
   console.log(`\nmedians of ${runs} (terminal chat, empty project, WEB_PORT=0):`);
-  console.log(`${'launcher'.padEnd(24)}${'--version'.padStart(11)}${'chat prompt'.padStart(13)}${'difference'.padStart(12)}${'idle RSS'.padStart(11)}`);
+  console.log(`${'launcher'.padEnd(24)}${'--version'.padStart(11)}${'chat prompt'.padStart(13)}${'difference'.padStart(12)}${'idle RSS'.padStart(11)}${'after a question'.padStart(18)}`);
   for (const [way, f] of Object.entries(figures)) {
     const v = percentile(f.version, 50);
     const c = percentile(f.chat, 50);
     const rss = percentile(f.rss, 50) / 2 ** 20;
-    console.log(`${way.padEnd(24)}${`${v.toFixed(0)} ms`.padStart(11)}${`${c.toFixed(0)} ms`.padStart(13)}${`${(c - v).toFixed(0)} ms`.padStart(12)}${`${rss.toFixed(0)} MB`.padStart(11)}`);
+    const after = f.after.length ? `${(percentile(f.after, 50) / 2 ** 20).toFixed(0)} MB` : '';
+    console.log(
+      `${way.padEnd(24)}${`${v.toFixed(0)} ms`.padStart(11)}${`${c.toFixed(0)} ms`.padStart(13)}${`${(c - v).toFixed(0)} ms`.padStart(12)}${`${rss.toFixed(0)} MB`.padStart(11)}${after.padStart(18)}`,
+    );
   }
 } finally {
   await model.close();

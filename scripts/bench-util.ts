@@ -45,11 +45,17 @@ export function mulberry32(seed: number): () => number {
 /**
  * How `npm start` runs Charlie's process, so a benchmark's child measures the same: a young
  * generation of at most 2 × 16 MB (V8 otherwise sizes it from the machine's memory: 128 MB
- * committed after a few turns here) and at most 2 glibc malloc arenas (LanceDB's tokio threads
- * each get an arena otherwise, and freed native memory stays in them). See docs/performance.md.
+ * committed after a few turns here), at most 2 glibc malloc arenas (LanceDB's tokio threads
+ * each get an arena otherwise, and freed native memory stays in them) and a fixed mmap threshold
+ * (glibc otherwise raises it as large blocks are freed, and the buffers of reading a table stay
+ * in the heap: 50 MB at 10,000 pages). See docs/performance.md.
  */
 export const START_NODE_FLAGS = ['--max-semi-space-size=16'];
-export const startEnv = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({ ...env, MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX ?? '2' });
+export const startEnv = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({
+  ...env,
+  MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX ?? '2',
+  MALLOC_MMAP_THRESHOLD_: env.MALLOC_MMAP_THRESHOLD_ ?? '131072',
+});
 
 /** The environment of a timed start of the terminal chat: an empty project under `root`, the scripted model at `modelUrl`, no web port, no logs. */
 export const chatStartEnv = (root: string, modelUrl: string): NodeJS.ProcessEnv =>
@@ -86,7 +92,7 @@ export function phaseLine(phases: ReadonlyMap<string, number[]>): string {
  * (`until` null; a non-zero exit fails) or prints `until`, then its RSS after 3 s idle, read from
  * /proc. Used by bench:startup and bench:scale's start-up step.
  */
-export function timeStart(argv: string[], env: NodeJS.ProcessEnv, until: RegExp | null): Promise<{ ms: number; rss: number }> {
+export function timeStart(argv: string[], env: NodeJS.ProcessEnv, until: RegExp | null, question?: { text: string; reply: RegExp }): Promise<{ ms: number; rss: number; rssAfter: number }> {
   return new Promise((resolve, reject) => {
     const t = performance.now();
     const child = spawn(process.execPath, [...START_NODE_FLAGS, ...argv], { cwd: join(import.meta.dirname, '..'), env, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -97,11 +103,28 @@ export function timeStart(argv: string[], env: NodeJS.ProcessEnv, until: RegExp 
       if (until && Number.isNaN(ms) && until.test(out)) {
         ms = performance.now() - t;
         // idle: the prompt is shown; wait for start-up work to settle, then read the RSS
-        setTimeout(() => {
-          const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-          const rss = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN) * 1024;
+        const rssNow = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? NaN) * 1024;
+        const end = (rss: number, rssAfter: number) => {
           child.stdin.end();
-          child.once('close', () => resolve({ ms, rss }));
+          child.once('close', () => resolve({ ms, rss, rssAfter }));
+        };
+        setTimeout(() => {
+          const rss = rssNow();
+          if (!question) {
+            end(rss, NaN);
+            return;
+          }
+          // then one question, and the RSS 3 s after its reply (the index and LanceDB are loaded by then)
+          const mark = out.length;
+          const asked = performance.now();
+          const replied = setInterval(() => {
+            const answered = question.reply.test(out.slice(mark));
+            if (!answered && performance.now() - asked < 30_000) return;
+            clearInterval(replied);
+            if (answered) setTimeout(() => end(rss, rssNow()), 3000);
+            else end(rss, NaN); // no answer within 30 s: no figure
+          }, 20);
+          child.stdin.write(`${question.text}\n`);
         }, 3000);
       }
     });
@@ -109,7 +132,7 @@ export function timeStart(argv: string[], env: NodeJS.ProcessEnv, until: RegExp 
     child.on('error', reject);
     child.on('close', (code) => {
       if (!until) {
-        if (code === 0) resolve({ ms: performance.now() - t, rss: NaN });
+        if (code === 0) resolve({ ms: performance.now() - t, rss: NaN, rssAfter: NaN });
         else reject(new Error(`exit ${code}: ${out}`));
       } else if (Number.isNaN(ms)) reject(new Error(`the chat did not start (exit ${code}): ${out}`));
     });

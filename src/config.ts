@@ -196,6 +196,7 @@ export const configSchema = z.object({
   RECALL_HOP_WEIGHT: num(0, 1).default(0.15),
   RECALL_CANDIDATES: int(10, 1000).default(100),
   INDEX_CPU_THREADS: int(0, 256).default(0),
+  CHARLIE_MEMORY_BUDGET: int(32, 65_536).default(256),
 
   // discord
   DISCORD_TOKEN: optional(z.string().min(20, 'a Discord bot token is longer than that — copy it from the Bot tab')),

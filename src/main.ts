@@ -31,6 +31,7 @@ import { openUsageStore } from './storage/usage-store.js';
 import { selectEmbedder } from './llm/embeddings.js';
 import type { ModelDownloadStep } from './llm/transformers-runtime.js';
 import { createRecall, recallSettings } from './memory/recall.js';
+import { memoryBudget } from './memory/index/memory-budget.js';
 import { Wiki } from './memory/graph/wiki.js';
 import { IngestService } from './memory/ingest/ingest-service.js';
 import { FileReflectionPages } from './memory/reflect/reflection-pages.js';
@@ -98,6 +99,7 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
     clock,
     ...recallSettings(config),
     links: (project) => graph.linkMap(project),
+    budget: memoryBudget(config.CHARLIE_MEMORY_BUDGET),
   });
   const store = new FileProjectStore({
     projectsDir: config.projectsDir,

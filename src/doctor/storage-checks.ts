@@ -11,6 +11,7 @@ import { loadManifest } from '../memory/index/page-manifest.js';
 import { listPageFiles, listProjects } from '../memory/index/page-files.js';
 import { fail, ok, warn, type Check, type Part } from './check.js';
 import { errorWithCause } from '../util/error-text.js';
+import { memoryBudgetCheck } from './memory-budget-check.js';
 
 function writableCheck(label: string, dir: string, variable: string): Check {
   return {
@@ -106,6 +107,13 @@ function memoryCheck(config: Config): Check {
 export function storagePart(config: Config): Part {
   return {
     name: 'storage',
-    checks: [writableCheck('projects/', config.projectsDir, 'PROJECTS_DIR'), writableCheck('data/', config.dataDir, 'DATA_DIR'), diskCheck(config.dataDir), memoryCheck(config), indexCheck(config)],
+    checks: [
+      writableCheck('projects/', config.projectsDir, 'PROJECTS_DIR'),
+      writableCheck('data/', config.dataDir, 'DATA_DIR'),
+      diskCheck(config.dataDir),
+      memoryCheck(config),
+      indexCheck(config),
+      memoryBudgetCheck(config),
+    ],
   };
 }

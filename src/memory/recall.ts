@@ -14,6 +14,8 @@ import { keyTerms, terms as termsOf } from './index/text.js';
 import { classifyQuery, type QueryShape } from './index/query-kind.js';
 import { watchProjects, type ProjectChanges } from './index/watcher.js';
 import type { ChunkOptions } from './index/chunker.js';
+import type { MemoryBudget } from './index/memory-budget.js';
+import type { ResidentInfo } from './index/resident-set.js';
 import type { Config } from '../config.js';
 import { classifyText, isSensitive } from '../core/privacy/sensitivity.js';
 
@@ -74,6 +76,8 @@ export interface RecallOptions {
   syncWait?: SyncWait;
   /** Benchmarks: hears how long each phase of a search took (embed, sync, vector, keyword, temporal, fuse), in ms. */
   phase?: PhaseListener;
+  /** What the index may keep in memory (CHARLIE_MEMORY_BUDGET, memoryBudget()). */
+  budget?: MemoryBudget;
 }
 
 export type PhaseListener = (phase: string, ms: number) => void;
@@ -86,6 +90,8 @@ export interface RecallService {
   /** Whether a watcher reports every change: while it does, a search checks no page first. */
   watching(on: boolean): void;
   syncAll(): Promise<SyncStats>;
+  /** The projects whose search data is in memory, most recently searched first, and the budget they share. */
+  resident(): { budget: MemoryBudget; projects: ResidentInfo[] };
   reindexAll(): Promise<SyncStats>;
   /** After a forget: the index follows and keeps no copy of what was forgotten in its files. */
   purge(project: string): Promise<SyncStats>;
@@ -227,6 +233,7 @@ export function createRecall(options: RecallOptions): RecallService {
     embedder: options.embedder,
     logger: options.logger.child({ module: 'index' }),
     chunking: options.chunking,
+    ...(options.budget ? { budget: options.budget } : {}),
   });
   const recall = new HybridRecall(index, options);
   const stops = new Set<() => Promise<void>>();
@@ -236,6 +243,7 @@ export function createRecall(options: RecallOptions): RecallService {
     changed: (project, paths, rescan) => index.changed(project, paths, rescan),
     watching: (on) => index.watching(on),
     syncAll: () => index.syncAll(),
+    resident: () => ({ budget: index.budget, projects: index.resident.list() }),
     reindexAll: () => index.reindexAll(),
     purge: (project) => index.purge(project),
     watch(also, onTrust) {

@@ -48,14 +48,30 @@ export function follow(snap: WikiSnapshot, start: string, options: { label?: str
 /** Page → pages it links to (paths relative to the project folder). */
 export function linkMap(snap: WikiSnapshot): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  for (const p of snap.pages.values()) {
-    const targets = p.links.map((l) => snap.target(l.target)).filter((t): t is string => t !== null);
-    if (targets.length)
-      out.set(
-        `notes/${p.path}`,
-        targets.map((t) => `notes/${t}`),
-      );
-  }
+  for (const p of snap.pages.values()) linkEntry(out, snap, p);
+  return out;
+}
+
+function linkEntry(out: Map<string, string[]>, snap: WikiSnapshot, p: WikiPage): void {
+  const targets = p.links.map((l) => snap.target(l.target)).filter((t): t is string => t !== null);
+  if (targets.length)
+    out.set(
+      `notes/${p.path}`,
+      targets.map((t) => `notes/${t}`),
+    );
+  else out.delete(`notes/${p.path}`);
+}
+
+/**
+ * The link map of `snap` from the one of `prev`, when `snap` is `prev` with some pages read again
+ * and the same names (wiki-pages.ts's patched snapshot: the same link targets): only the pages
+ * that changed are resolved again, where building it whole resolved every link of every page
+ * after each hand edit. Null when the names may differ.
+ */
+export function linkMapAfter(prev: { snap: WikiSnapshot; links: ReadonlyMap<string, string[]> }, snap: WikiSnapshot): Map<string, string[]> | null {
+  if (prev.snap.target !== snap.target || prev.snap.pages.size !== snap.pages.size) return null;
+  const out = new Map(prev.links);
+  for (const [path, page] of snap.pages) if (prev.snap.pages.get(path) !== page) linkEntry(out, snap, page);
   return out;
 }
 

@@ -10,6 +10,7 @@ import { entriesIfExists } from '../../files/atomic-write.js';
 import { folderOf, readPage, type WikiPage } from './page.js';
 import { titleFromPath } from '../../util/one-line.js';
 import { EntityResolver } from './resolver.js';
+import { PageKeeper } from './kept-page.js';
 
 export interface WikiSnapshot {
   pages: Map<string, WikiPage>;
@@ -58,6 +59,8 @@ export async function noteFiles(notesDir: string): Promise<string[]> {
  */
 export class PageCache {
   private readonly cache = new Map<string, Cached>();
+  /** Cached pages pin no text they were parsed from and share their repeated strings (kept-page.ts). */
+  private readonly keeper = new PageKeeper();
   /** The last snapshot, reused while no file changed (the resolver is not rebuilt). */
   private last: { key: string; snap: WikiSnapshot } | null = null;
   private generation = 0;
@@ -192,7 +195,7 @@ export class PageCache {
       this.cache.delete(rel);
       return;
     }
-    this.cache.set(rel, { mtimeMs: s.mtimeMs, size: s.size, read: readPage(content, rel, this.shownPrefix + rel) });
+    this.cache.set(rel, { mtimeMs: s.mtimeMs, size: s.size, read: this.keeper.keep(readPage(content, rel, this.shownPrefix + rel)) });
   }
 }
 

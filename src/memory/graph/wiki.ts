@@ -19,7 +19,7 @@ import { LinkUpkeep } from './link-upkeep.js';
 import { buildPageMap } from './page-map.js';
 import { PageStore, type Mutation } from './page-store.js';
 import { PageRemoval, type PageEdits } from './page-removal.js';
-import { follow, linkMap, pageLinks } from './traversal.js';
+import { follow, linkMap, linkMapAfter, pageLinks } from './traversal.js';
 import { readPage, type WikiPage } from './page.js';
 import type { WikiSnapshot } from './wiki-pages.js';
 import type { CuratedPages } from './graph-sides.js';
@@ -45,6 +45,8 @@ export class Wiki implements KnowledgeGraph, CuratedPages {
   readonly pages: PageEdits;
   /** linkMap per snapshot: recall asks for it on every search, the pages change far less often. */
   private readonly linkMaps = new WeakMap<WikiSnapshot, Map<string, string[]>>();
+  /** Each project's last link map, to build the next one from after a hand edit (linkMapAfter). */
+  private readonly lastLinks = new Map<string, { snap: WikiSnapshot; links: Map<string, string[]> }>();
 
   constructor(private readonly o: WikiOptions) {
     this.store = new PageStore(o.projectsDir);
@@ -160,8 +162,13 @@ export class Wiki implements KnowledgeGraph, CuratedPages {
   /** Page → pages it links to (paths relative to the project folder), for recall's entity hop; one map per snapshot. */
   async linkMap(project: string): Promise<Map<string, string[]>> {
     const snap = await this.load(project);
-    const known = this.linkMaps.get(snap) ?? linkMap(snap);
-    this.linkMaps.set(snap, known);
+    let known = this.linkMaps.get(snap);
+    if (!known) {
+      const last = this.lastLinks.get(project);
+      known = (last && linkMapAfter(last, snap)) ?? linkMap(snap);
+      this.linkMaps.set(snap, known);
+      this.lastLinks.set(project, { snap, links: known });
+    }
     return known;
   }
 

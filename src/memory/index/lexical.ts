@@ -34,7 +34,8 @@ class Ints {
 
   push(v: number): void {
     if (this.length === this.data.length) {
-      const grown = new Int32Array(this.data.length * 2);
+      // large arrays (a table's term lists) grow by a quarter: doubling left up to half of them unused
+      const grown = new Int32Array(this.data.length < 1 << 18 ? this.data.length * 2 : Math.ceil(this.data.length * 1.25));
       grown.set(this.data);
       this.data = grown;
     }
@@ -85,6 +86,23 @@ export class LexicalIndex<T> {
       this.contextDf.push(0);
     }
     return id;
+  }
+
+  /**
+   * Gives back the unused capacity of its arrays and the stemming memo (after reading a whole
+   * table into it): the memo's words are views into the texts they were read from, so it kept
+   * those texts alive.
+   */
+  trim(): void {
+    this.stems.clear();
+    for (const list of [this.textLength, this.contextLength, this.alive, this.docStart, this.docTerms, this.textDf, this.contextDf, ...this.postings]) list.trim();
+  }
+
+  /** Bytes of its typed arrays (what the memory budget counts beside the documents' own objects). */
+  arrayBytes(): number {
+    let sum = 0;
+    for (const list of [this.textLength, this.contextLength, this.alive, this.docStart, this.docTerms, this.textDf, this.contextDf, ...this.postings]) sum += list.data.byteLength;
+    return sum;
   }
 
   /** `key` groups documents for removal (e.g. the page they come from). */

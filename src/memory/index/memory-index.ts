@@ -12,9 +12,12 @@ import type { Embedder, Logger } from '../../core/ports/index.js';
 import { KeyedQueue } from '../../core/keyed-queue.js';
 import { chunkPage, sha1, type ChunkOptions } from './chunker.js';
 import { BatchWriter, type ChangedPage, type ProjectState } from './index-write.js';
-import { isIndexedPage, listPageFiles, listProjects, statPages, type PageFile } from './page-files.js';
+import { isIndexedPage, listPageFiles, listProjects, readAhead, statPages, type PageFile } from './page-files.js';
 import { loadManifest, removeManifest, saveManifest, saveWhenDue } from './page-manifest.js';
 import { connectBounded } from './lance-connect.js';
+import { memoryBudget, type MemoryBudget } from './memory-budget.js';
+import { ResidentSet } from './resident-set.js';
+import { residentStatusWriter } from './resident-status.js';
 import { projectOfTable, tableName } from './table-layout.js';
 import type { Candidates, SearchQuery, SyncStats } from './search-query.js';
 
@@ -32,6 +35,8 @@ export interface MemoryIndexOptions {
   now?: () => number;
   /** Chunks per write of a large sync (default WRITE_BATCH_CHUNKS). */
   writeBatchChunks?: number;
+  /** What the index may keep in memory (CHARLIE_MEMORY_BUDGET; default memoryBudget(256)). */
+  budget?: MemoryBudget;
 }
 
 /** Rows written before the full-text and vector indexes are brought up to date. */
@@ -46,13 +51,6 @@ const WRITE_BATCH_CHUNKS = 2048;
 const READ_AHEAD = 16;
 const READ_AHEAD_BYTES = 1 << 20;
 const SAFE_PROJECT = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
-
-/** The pages from `start` to read next: up to `pages` of them and `bytes` in all, at least one. */
-function readAhead(files: readonly PageFile[], start: number, pages: number, bytes: number): PageFile[] {
-  let end = start;
-  for (let total = 0; end < files.length && end - start < pages && (end === start || total + files[end]!.size <= bytes); end++) total += files[end]!.size;
-  return files.slice(start, end);
-}
 
 const emptyStats = (): SyncStats => ({ projects: 0, pages: 0, changed: 0, deleted: 0, chunks: 0, embedded: 0, ms: 0 });
 
@@ -71,9 +69,23 @@ export class MemoryIndex {
   private lib: TableLib | null = null;
 
   private readonly writer: BatchWriter;
+  readonly budget: MemoryBudget;
+  /** The projects whose keyword index and rows are in memory: the least recently searched go past the budget or when idle. */
+  readonly resident: ResidentSet;
+  private sweeper: NodeJS.Timeout | null = null;
 
   constructor(private readonly options: MemoryIndexOptions) {
     this.writer = new BatchWriter(options);
+    this.budget = options.budget ?? memoryBudget(256);
+    const status = residentStatusWriter(options.indexDir, this.budget, () => this.resident.list());
+    this.resident = new ResidentSet(this.budget.residentBytes, this.budget.idleMs, options.now, status);
+  }
+
+  /** A project was searched: it stays in memory, and the least recently searched others go while over the budget. */
+  private used(project: string, state: ProjectState): void {
+    const dropped = this.resident.touch(project, { bytes: () => state.table.residentBytes(), release: () => state.table.dropKeywordIndex() });
+    if (dropped.length > 0) this.options.logger.debug({ project, dropped }, 'search data of the least recently searched projects let go (memory budget)');
+    this.sweeper ??= setInterval(() => this.resident.sweep(), Math.max(1000, this.budget.idleMs / 4)).unref();
   }
 
   get embedder(): Embedder {
@@ -89,7 +101,8 @@ export class MemoryIndex {
   private async connection(): Promise<lancedb.Connection> {
     this.lib ??= await import('./project-table.js');
     const lancedbLib = await import('@lancedb/lancedb');
-    const connect = async (dir: string) => (await connectBounded(lancedbLib, dir)).db;
+    const caches = { index: this.budget.indexCacheBytes, metadata: this.budget.metadataCacheBytes };
+    const connect = async (dir: string) => (await connectBounded(lancedbLib, dir, caches)).db;
     if (!this.db) {
       try {
         await mkdir(this.options.indexDir, { recursive: true });
@@ -126,7 +139,7 @@ export class MemoryIndex {
     const manifest = join(this.options.indexDir, `${name}.pages.json`);
     await this.dropOtherEmbedders(db, project, name);
     try {
-      const table = await this.t.ProjectTable.open(db, name, this.embedder.dimensions);
+      const table = await this.t.ProjectTable.open(db, name, this.embedder.dimensions, this.vectorRows());
       const rows = await table.countRows();
       // a large table indexed before its indexes changed: rebuilt in the background, after the project's queued writes
       if (await table.indexesDue(rows))
@@ -137,9 +150,14 @@ export class MemoryIndex {
     } catch (err) {
       this.options.logger.warn({ project, err: err }, 'search index unreadable; rebuilding it from the pages');
       await this.dropTable(db, name);
-      const table = await this.t.ProjectTable.open(db, name, this.embedder.dimensions);
+      const table = await this.t.ProjectTable.open(db, name, this.embedder.dimensions, this.vectorRows());
       return { table, pages: new Map(), manifest, unoptimized: 0, rows: new Map(), dirty: null, listed: -1, vectors: new Map(), savedAt: -Infinity, unsaved: false };
     }
+  }
+
+  /** Rows of a project whose vectors are searched in memory: up to its vector index's size, within the budget's share. */
+  private vectorRows(): number {
+    return Math.min(this.t.VECTOR_INDEX_MIN_ROWS, Math.floor(this.budget.vectorBytes / (4 * Math.max(1, this.embedder.dimensions))));
   }
 
   private async dropTable(db: lancedb.Connection, name: string): Promise<void> {
@@ -221,6 +239,7 @@ export class MemoryIndex {
     await this.queues.idle();
     this.states.clear();
     this.open.clear();
+    this.resident.clear();
     for (const name of await db.tableNames()) await this.dropTable(db, name);
     return this.syncAll();
   }
@@ -314,7 +333,8 @@ export class MemoryIndex {
   async search(project: string, query: SearchQuery): Promise<Candidates> {
     if (!this.exists(project)) return { vector: [], keyword: [], temporal: [] };
     const run = async () => {
-      const { table } = await this.state(project);
+      const state = await this.state(project);
+      const { table } = state;
       const windows = query.windows ?? [];
       const started = performance.now();
       const timed = <T>(phase: string, pass: Promise<T>): Promise<T> => (query.phase ? pass.finally(() => query.phase?.(phase, performance.now() - started)) : pass);
@@ -323,6 +343,7 @@ export class MemoryIndex {
         timed('keyword', table.keywordSearch(query.terms, query.limit, query.contextBoost, query.pagePrefix)),
         windows.length > 0 ? timed('temporal', table.windowSearch(query.vector, windows, query.limit)) : Promise.resolve([]),
       ]);
+      this.used(project, state);
       return { vector, keyword, temporal };
     };
     try {
@@ -358,6 +379,7 @@ export class MemoryIndex {
       const name = tableName(project, this.embedder.id);
       this.states.delete(project);
       this.open.delete(project);
+      this.resident.forget(project);
       await this.dropTable(db, name);
       return this.syncNow(project);
     });
@@ -368,6 +390,9 @@ export class MemoryIndex {
     for (const state of this.open.values()) if (state.unsaved) await saveManifest(state.manifest, state.pages).catch(() => undefined);
     this.db?.close();
     this.db = null;
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = null;
+    this.resident.clear();
     this.states.clear();
     this.open.clear();
   }

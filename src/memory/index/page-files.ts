@@ -75,3 +75,10 @@ export async function listProjects(projectsDir: string): Promise<string[]> {
     throw err;
   }
 }
+
+/** The pages from `start` to read next: up to `pages` of them and `bytes` in all, at least one. */
+export function readAhead(files: readonly PageFile[], start: number, pages: number, bytes: number): PageFile[] {
+  let end = start;
+  for (let total = 0; end < files.length && end - start < pages && (end === start || total + files[end]!.size <= bytes); end++) total += files[end]!.size;
+  return files.slice(start, end);
+}

@@ -6,10 +6,9 @@
 import * as lancedb from '@lancedb/lancedb';
 import type { Chunk } from './chunker.js';
 import { Field, FixedSizeList, Float32, Float64, Int32, Schema, Utf8 } from 'apache-arrow';
-import { LexicalIndex } from './lexical.js';
-import { VectorPass } from './vector-pass.js';
+import { type VectorPass } from './vector-pass.js';
+import { InMemoryRows } from './in-memory-rows.js';
 import { contentWords } from './passage-facts.js';
-import { ownString } from './own-string.js';
 
 export interface StoredChunk extends Chunk {
   embedder: string;
@@ -71,10 +70,7 @@ const cosineOf = (distance: unknown) => {
 const MEMORY_VECTOR_ROWS = VECTOR_INDEX_MIN_ROWS;
 
 /** What a search reads from memory: the keyword index and the rows (with their vectors, up to MEMORY_VECTOR_ROWS). */
-interface InMemory {
-  lexical: LexicalIndex<StoredChunk>;
-  rows: VectorPass<StoredChunk>;
-}
+type InMemory = InMemoryRows<StoredChunk>;
 
 /** Rows tokenised for the keyword index between two yields to the event loop (a few ms each). */
 const KEYWORD_READ_SLICE = 256;
@@ -156,10 +152,7 @@ export class ProjectTable {
     } else {
       table = await db.createEmptyTable(name, schema(dimensions));
     }
-    const t = new ProjectTable(db, name, table, dimensions, memoryRows);
-    // read the keyword index now, so the first question does not wait for it
-    t.keywordIndex().catch(() => undefined);
-    return t;
+    return new ProjectTable(db, name, table, dimensions, memoryRows);
   }
 
   /** The stored rows of `pages` (their identity only), to keep the unchanged ones. */
@@ -219,38 +212,31 @@ export class ProjectTable {
       }));
       await this.table.add(batch);
     }
-    // kept in the keyword index for as long as the row lives: its strings must not pin the page text they were cut from
-    const chunks = change.add.map(({ vector: _vector, ...chunk }): StoredChunk => ({
-      ...chunk,
-      page: ownString(chunk.page),
-      heading: ownString(chunk.heading),
-      text: ownString(chunk.text),
-      context: ownString(chunk.context),
-      entity: ownString(chunk.entity),
-    }));
+    const chunks = change.add.map(({ vector: _vector, ...chunk }): StoredChunk => chunk);
     /** `replay`: the index may hold these rows already (read after the write): each added row replaces its place. */
-    const apply = ({ lexical, rows }: InMemory, replay = true) => {
-      for (const p of change.pages) {
-        lexical.remove(p);
-        rows.remove(p);
-      }
-      for (const r of change.rows) {
-        lexical.remove(r.page, (c) => c.lineStart === Math.trunc(r.lineStart));
-        rows.remove(r.page, (c) => c.lineStart === Math.trunc(r.lineStart));
-      }
-      chunks.forEach((c, i) => {
-        if (replay) lexical.remove(c.page, (d) => d.lineStart === c.lineStart);
-        lexical.add(c.page, c, `${c.heading}\n${c.text}`, c.context);
-        rows.put(c, change.add[i]!.vector);
-      });
+    const apply = (index: InMemory, replay = true) => {
+      for (const p of change.pages) index.remove(p);
+      for (const r of change.rows) index.remove(r.page, Math.trunc(r.lineStart));
+      // kept for as long as the row lives: its strings must not pin the page text they were cut from (cut: copied)
+      chunks.forEach((c, i) => index.add(c, `${c.heading}\n${c.text}`, change.add[i]!.vector, true, replay));
     };
     if (this.lexical) apply(this.lexical, false);
     else this.journal?.push(apply);
   }
 
-  /** Lets go of the in-memory keyword index (a large build): the next keyword search reads it from the table again. */
+  /** Lets go of the in-memory keyword index (a large build, a cold project): the next search reads it from the table again. */
   dropKeywordIndex(): void {
     this.lexical = null;
+  }
+
+  /** Starts reading the in-memory index now, so the first search does not wait for it. */
+  warm(): void {
+    this.keywordIndex().catch(() => undefined);
+  }
+
+  /** What the in-memory index holds, estimated (0 when it is not read). */
+  residentBytes(): number {
+    return this.lexical?.bytes() ?? 0;
   }
 
   private keywordIndex(): Promise<InMemory> {
@@ -261,20 +247,19 @@ export class ProjectTable {
       try {
         // vectors are read only when the table fits the in-memory bound (rows written meanwhile may still tip it over)
         const withVectors = (await this.table.countRows()) <= this.memoryRows;
-        const index: InMemory = { lexical: new LexicalIndex<StoredChunk>(), rows: new VectorPass<StoredChunk>(this.dimensions, this.memoryRows, withVectors) };
+        const index: InMemory = new InMemoryRows<StoredChunk>(this.dimensions, this.memoryRows, withVectors);
         // batch by batch, yielding between slices: at a year of memory the read is seconds of
         // main thread, and read in one go it held up every turn that came meanwhile
         let done = 0;
         for await (const batch of this.table.query().select([...SHOWN, 'search_text', 'context', ...(withVectors ? ['vector'] : [])])) {
           for (const r of batch.toArray() as Record<string, unknown>[]) {
-            const chunk = toChunk(r);
-            index.lexical.add(chunk.page, chunk, String(r.search_text), typeof r.context === 'string' ? r.context : '');
-            index.rows.put(chunk, withVectors ? (r.vector as { toArray(): Float32Array }).toArray() : null);
+            index.add(toChunk(r), String(r.search_text), withVectors ? (r.vector as { toArray(): Float32Array }).toArray() : null, false);
             if (++done % KEYWORD_READ_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
           }
         }
         // rows written meanwhile may or may not be in what was read: replayed, to the same effect either way
         for (const apply of journal) apply(index);
+        index.trim();
         this.lexical = index;
         return index;
       } finally {

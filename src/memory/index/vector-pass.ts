@@ -24,14 +24,12 @@ export interface Placed {
   lineStart: number;
 }
 
-const spot = (page: string, lineStart: number) => `${page}\n${lineStart}`;
-
 export class VectorPass<T extends Placed> {
   /** Row values by slot (undefined: a free slot). */
   private values: (T | undefined)[] = [];
   private readonly free: number[] = [];
-  private readonly bySpot = new Map<string, number>();
-  private readonly byPage = new Map<string, Set<number>>();
+  /** Slots by page, then by first line (no key string per row: at 10,000 pages those and a Set per page were about 9 MB). */
+  private readonly byPage = new Map<string, Map<number, number>>();
   /** `dimensions` floats per slot; null once the table outgrew `maxRows` (LanceDB searches then). */
   private matrix: Float32Array | null;
   /** Scores of the last search, reused (a search allocates no array of the table's size). */
@@ -50,6 +48,11 @@ export class VectorPass<T extends Placed> {
     return this.live;
   }
 
+  /** Bytes of its vectors and last scores. */
+  arrayBytes(): number {
+    return (this.matrix?.byteLength ?? 0) + this.scores.byteLength;
+  }
+
   /** Whether vectors are kept (false: the table is larger than `maxRows`, and LanceDB's index searches it). */
   get searchable(): boolean {
     return this.matrix !== null;
@@ -57,14 +60,12 @@ export class VectorPass<T extends Placed> {
 
   /** Adds a row, or replaces the one at the same page and first line. `vector`: null when the vectors are not kept. */
   put(value: T, vector: ArrayLike<number> | null): void {
-    const key = spot(value.page, value.lineStart);
-    let slot = this.bySpot.get(key);
+    let slots = this.byPage.get(value.page);
+    if (!slots) this.byPage.set(value.page, (slots = new Map<number, number>()));
+    let slot = slots.get(value.lineStart);
     if (slot === undefined) {
       slot = this.free.pop() ?? this.values.length;
-      this.bySpot.set(key, slot);
-      let slots = this.byPage.get(value.page);
-      if (!slots) this.byPage.set(value.page, (slots = new Set()));
-      slots.add(slot);
+      slots.set(value.lineStart, slot);
       this.live++;
     }
     this.values[slot] = value;
@@ -88,11 +89,10 @@ export class VectorPass<T extends Placed> {
   remove(page: string, which: (value: T) => boolean = () => true): void {
     const slots = this.byPage.get(page);
     if (!slots) return;
-    for (const slot of [...slots]) {
+    for (const [lineStart, slot] of [...slots]) {
       const value = this.values[slot]!;
       if (!which(value)) continue;
-      slots.delete(slot);
-      this.bySpot.delete(spot(value.page, value.lineStart));
+      slots.delete(lineStart);
       this.values[slot] = undefined;
       this.free.push(slot);
       this.live--;
@@ -108,7 +108,7 @@ export class VectorPass<T extends Placed> {
 
   /** The row at this page and first line. */
   get(page: string, lineStart: number): T | undefined {
-    const slot = this.bySpot.get(spot(page, lineStart));
+    const slot = this.byPage.get(page)?.get(lineStart);
     return slot === undefined ? undefined : this.values[slot];
   }
 

@@ -1,0 +1,42 @@
+/**
+ * doctor: the memory budget (CHARLIE_MEMORY_BUDGET), how it is shared out, and what the running
+ * Charlie keeps resident, from the status file it writes beside the index (resident-status.ts).
+ */
+import { join } from 'node:path';
+import type { Config } from '../config.js';
+import { memoryBudget } from '../memory/index/memory-budget.js';
+import { loadResidentStatus } from '../memory/index/resident-status.js';
+import { ok, warn, type Check } from './check.js';
+
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+
+/** Whether process `pid` runs (signal 0 only checks). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export function memoryBudgetCheck(config: Config, now: () => number = Date.now): Check {
+  return {
+    name: 'storage: memory budget',
+    run() {
+      const b = memoryBudget(config.CHARLIE_MEMORY_BUDGET);
+      const shares = `CHARLIE_MEMORY_BUDGET ${mb(b.bytes)}: ${mb(b.residentBytes)} for projects' search data, LanceDB caches ${mb(b.indexCacheBytes)} + ${mb(b.metadataCacheBytes)}`;
+      const status = loadResidentStatus(join(config.dataDir, 'index'));
+      if (!status || !running(status.pid)) return Promise.resolve(ok(`${shares}; Charlie is not running, nothing is resident`));
+      const minutes = (t: number) => `${Math.max(0, Math.round((now() - t) / 60_000)).toString()} min ago`;
+      const list = status.projects.map((p) => `${p.project} ${mb(p.bytes)} (searched ${minutes(p.usedAt)})`).join(', ') || 'no project';
+      const over = status.projects.find((p) => p.bytes > status.residentBytes);
+      const text = `${shares}; resident (as of ${minutes(status.at)}): ${list}`;
+      if (over)
+        return Promise.resolve(
+          warn(text, `${over.project} alone needs more than the budget's share: it stays in memory while used, but others are let go each time; raise CHARLIE_MEMORY_BUDGET if this machine has room`),
+        );
+      return Promise.resolve(ok(text));
+    },
+  };
+}

@@ -1,0 +1,63 @@
+/**
+ * A page as the page cache keeps it: the same page, but pinning no text it was parsed from and
+ * sharing its repeated strings. Parsing leaves every fact's text and fields as views (V8's sliced
+ * strings) into a copy of its line, so a cached page kept each of its lines alive, and each
+ * record's field names and common values (`source`, `type`, `fact`, `0.8`, dates) were strings
+ * of their own: at 10,000 pages about 22 MB of lines and 9 MB of repeated field strings in a
+ * heap snapshot (docs/performance.md, "A small machine").
+ */
+import type { FactLine, InlineField, LinkLine } from '../markdown/lines.js';
+import { ownString } from '../../util/own-string.js';
+import type { PageRead, WikiPage } from './page.js';
+
+/** Field values up to this long are shared (names, types, dates, confidences); longer ones are copied. */
+const SHARED_MAX_LENGTH = 32;
+/** Distinct strings shared at most: past it, new ones are copied (a bound, not a cache that grows with the pages). */
+const SHARED_MAX = 8192;
+
+export class PageKeeper {
+  private readonly shared = new Map<string, string>();
+
+  /** `s` without its parent text: the shared copy when short, else a copy of its own. */
+  private one(s: string): string {
+    if (s.length > SHARED_MAX_LENGTH) return ownString(s);
+    const known = this.shared.get(s);
+    if (known !== undefined) return known;
+    const own = ownString(s);
+    if (this.shared.size < SHARED_MAX) this.shared.set(own, own);
+    return own;
+  }
+
+  private fields(fields: InlineField[]): InlineField[] {
+    return fields.map((f) => ({ key: this.one(f.key), value: this.one(f.value) }));
+  }
+
+  private fact(f: FactLine): FactLine {
+    return { line: f.line, text: ownString(f.text), fields: this.fields(f.fields), ...(f.blockId !== undefined ? { blockId: ownString(f.blockId) } : {}) };
+  }
+
+  private link(l: LinkLine): LinkLine {
+    return { line: l.line, target: ownString(l.target), label: this.one(l.label), fields: this.fields(l.fields) };
+  }
+
+  /** The page read, as the cache keeps it (a problem is kept as it is). */
+  keep(read: PageRead): PageRead {
+    if (!read.ok) return read;
+    const p = read.page;
+    const page: WikiPage = {
+      ...p,
+      path: ownString(p.path),
+      title: ownString(p.title),
+      aliases: p.aliases.map(ownString),
+      tags: p.tags.map((t) => this.one(t)),
+      category: this.one(p.category),
+      created: this.one(p.created),
+      updated: this.one(p.updated),
+      description: ownString(p.description),
+      facts: p.facts.map((f) => this.fact(f)),
+      links: p.links.map((l) => this.link(l)),
+      unsourced: p.unsourced.map((f) => this.fact(f)),
+    };
+    return { ok: true, page };
+  }
+}

@@ -1,0 +1,46 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { memoryBudgetCheck } from '../../src/doctor/memory-budget-check.js';
+import { residentStatusFile } from '../../src/memory/index/resident-status.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function setup(budget: string) {
+  const root = mkdtempSync(join(tmpdir(), 'charlie-budget-check-'));
+  dirs.push(root);
+  const config = loadConfig({ DATA_DIR: join(root, 'data'), PROJECTS_DIR: join(root, 'projects'), CHARLIE_MEMORY_BUDGET: budget }, root);
+  mkdirSync(join(config.dataDir, 'index'), { recursive: true });
+  return config;
+}
+
+const status = (pid: number, projects: { project: string; bytes: number }[]) =>
+  JSON.stringify({ pid, at: 0, budgetBytes: 0, residentBytes: 100 * 2 ** 20, indexCacheBytes: 0, metadataCacheBytes: 0, projects: projects.map((p) => ({ ...p, usedAt: 0 })) });
+
+describe('doctor: memory budget', () => {
+  it('reports the budget and that nothing is resident while Charlie is not running', async () => {
+    const config = setup('256');
+    const v = await memoryBudgetCheck(config).run(new AbortController().signal);
+    expect(v.status).toBe('ok');
+    expect(v.detail).toMatch(/CHARLIE_MEMORY_BUDGET 256 MB/);
+    expect(v.detail).toMatch(/not running, nothing is resident/);
+  });
+
+  it('lists what the running Charlie keeps resident, and warns when one project alone is over its share', async () => {
+    const config = setup('192');
+    const file = residentStatusFile(join(config.dataDir, 'index'));
+    writeFileSync(file, status(process.pid, [{ project: 'home', bytes: 40 * 2 ** 20 }]));
+    const fits = await memoryBudgetCheck(config, () => 120_000).run(new AbortController().signal);
+    expect(fits.status).toBe('ok');
+    expect(fits.detail).toMatch(/resident \(as of 2 min ago\): home 40 MB \(searched 2 min ago\)/);
+    writeFileSync(file, status(process.pid, [{ project: 'home', bytes: 300 * 2 ** 20 }]));
+    const over = await memoryBudgetCheck(config).run(new AbortController().signal);
+    expect(over.status).toBe('warn');
+    expect(over.fix).toMatch(/raise CHARLIE_MEMORY_BUDGET/);
+  });
+});
