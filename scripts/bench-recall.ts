@@ -2,6 +2,7 @@
  * Speed of recall on synthetic corpora (built-in embedder, so model time is excluded).
  *
  *   npm run bench:recall [-- --sizes 1000,10000,100000 --pages 1000 --queries 200]
+ *   npm run bench:recall -- --vector --sizes 1000000   (the vector phase alone, on derived rows: bench-recall-vector.ts)
  *
  * For each size: 1,000 Markdown pages holding size/1,000 chunks each are written to a temp
  * project; prints indexing throughput, recall p50/p95 through `recall()` — as while the app's
@@ -25,6 +26,7 @@ import { SqliteUsageStore } from '../src/storage/usage-store.js';
 import { buildBm25, searchBm25 } from './bm25.js';
 import { consoleLogger, mulberry32, percentile, phaseLine } from './bench-util.js';
 import { buildChild, measureBuild } from './bench-recall-build.js';
+import { vectorPhase } from './bench-recall-vector.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -38,6 +40,10 @@ const { values: args } = parseArgs({
     /** Peak memory of Charlie's index build beside a plain LanceDB build, each in its own process. */
     build: { type: 'boolean', default: false },
     'build-child': { type: 'string' },
+    /** The vector phase alone, on rows written straight to LanceDB with derived vectors (minutes at 1M, not 45). */
+    vector: { type: 'boolean', default: false },
+    /** With --vector: build each size's table in this folder once and keep it; a later run only queries it. */
+    keep: { type: 'string' },
     root: { type: 'string' },
   },
 });
@@ -72,6 +78,12 @@ let peakRss = 0;
 const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
 
 applyIndexRuntime(loadConfig());
+if (args.vector) {
+  await vectorPhase(args.sizes.split(',').map(Number), Number(args.queries), random, () => sentence(3 + Math.floor(random() * 30)), args.keep);
+  clearInterval(sampler);
+  console.log(`peak memory: ${mb(Math.max(peakRss, process.resourceUsage().maxRSS * 1024))}`);
+  process.exit(0);
+}
 const pages = Number(args.pages);
 if (args.build) {
   console.log(`bench:recall --build — built-in embedder, ${pages} pages per corpus; peak RSS of each build in its own process`);

@@ -50,10 +50,11 @@ export const VECTOR_INDEX_MIN_ROWS = 8000;
  */
 const VECTOR_INDEX = 'vector_cosine_idx';
 /**
- * Candidates per hit re-scored with the stored vectors: the quantised distances are coarse (0.90
- * for a true 0.36), and fusion adds the cosine to the keyword score, so the scores must be exact.
+ * The hits are re-scored with their stored vectors (quantised distances are coarse, and fusion
+ * adds the cosine to the keyword score). Only the hits (factor 1): with 4 the HNSW search sought
+ * 400 nearest for 100 and read 400 vectors, 4× the CPU (12 vs 3 ms at 20,000 rows), same top rows.
  */
-const VECTOR_REFINE = 4;
+const VECTOR_REFINE = 1;
 
 /** A cosine distance as a similarity; a zero vector (an empty text) has none and scores 0. */
 const cosineOf = (distance: unknown) => {
@@ -136,7 +137,6 @@ export class ProjectTable {
   private journal: ((index: InMemory) => void)[] | null = null;
 
   private constructor(
-    private readonly db: lancedb.Connection,
     readonly name: string,
     private table: lancedb.Table,
     private readonly dimensions: number,
@@ -152,7 +152,7 @@ export class ProjectTable {
     } else {
       table = await db.createEmptyTable(name, schema(dimensions));
     }
-    return new ProjectTable(db, name, table, dimensions, memoryRows);
+    return new ProjectTable(name, table, dimensions, memoryRows);
   }
 
   /** The stored rows of `pages` (their identity only), to keep the unchanged ones. */
@@ -299,6 +299,17 @@ export class ProjectTable {
     const indices = await this.table.listIndices();
     const vector = !indices.some((i) => i.name === VECTOR_INDEX);
     return { vector, updated: !indices.some((i) => i.columns.includes('updated')), oldVector: vector ? indices.filter((i) => i.columns.includes('vector')).map((i) => i.name) : [] };
+  }
+
+  /** Bytes of the vector index on disk, all its segments (0: none yet): what the connection's index cache must hold. */
+  async vectorIndexBytes(): Promise<number> {
+    const indices = await this.table.listIndices();
+    return indices.filter((i) => i.columns.includes('vector')).reduce((sum, i) => sum + (i.sizeBytes ?? 0), 0);
+  }
+
+  /** The same table through another connection (the old handle is let go, not closed: a search on it finishes). */
+  async reopen(db: lancedb.Connection): Promise<void> {
+    this.table = await db.openTable(this.name);
   }
 
   async countRows(): Promise<number> {
