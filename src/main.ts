@@ -242,6 +242,9 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
       ? {}
       : { after: (changed: readonly string[]) => reindexChanged(changed, { reconcile: (p, c) => graph.reconcile(p, c), changed: (p, paths) => retrieval.changed(p, paths) }) }),
   });
+  // idle projects' search data is let go by a job of the scheduler too (every device: the index is its own)
+  scheduler.handle('index-sweep', async () => void retrieval.letGoIdle());
+  keepInternalJob(jobs, { id: 'internal-index-sweep', kind: 'index-sweep', cron: '*/2 * * * *', tz: config.TZ }, true, clock);
   // reflection is a job of the scheduler (every minute; Reflection decides which projects are due); reports go where a front door said
   let reportTo: ((report: ReflectionReport) => Promise<void>) | null = null;
   scheduler.handle('reflection', async () => {

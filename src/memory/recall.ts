@@ -92,6 +92,8 @@ export interface RecallService {
   syncAll(): Promise<SyncStats>;
   /** The projects whose search data is in memory, most recently searched first, and the budget they share. */
   resident(): { budget: MemoryBudget; projects: ResidentInfo[] };
+  /** Lets go of the search data of projects not searched for the budget's idle time (the scheduler's `index-sweep` job); returns them. */
+  letGoIdle(): string[];
   reindexAll(): Promise<SyncStats>;
   /** After a forget: the index follows and keeps no copy of what was forgotten in its files. */
   purge(project: string): Promise<SyncStats>;
@@ -234,6 +236,8 @@ export function createRecall(options: RecallOptions): RecallService {
     logger: options.logger.child({ module: 'index' }),
     chunking: options.chunking,
     ...(options.budget ? { budget: options.budget } : {}),
+    // a project's idle time is read on the app's clock (the index-sweep job runs on it too)
+    ...(options.clock ? { now: () => options.clock!.now().getTime() } : {}),
   });
   const recall = new HybridRecall(index, options);
   const stops = new Set<() => Promise<void>>();
@@ -244,6 +248,7 @@ export function createRecall(options: RecallOptions): RecallService {
     watching: (on) => index.watching(on),
     syncAll: () => index.syncAll(),
     resident: () => ({ budget: index.budget, projects: index.resident.list() }),
+    letGoIdle: () => index.resident.sweep(),
     reindexAll: () => index.reindexAll(),
     purge: (project) => index.purge(project),
     watch(also, onTrust) {

@@ -7,7 +7,7 @@
 import type { Place } from '../place.js';
 
 /** Every kind of job, the one list (the store's schema and the tests read it). */
-export const JOB_KINDS = ['reminder', 'follow-up', 'follow-up-scan', 'calendar-poll', 'brief', 'backup', 'reflection', 'sync'] as const;
+export const JOB_KINDS = ['reminder', 'follow-up', 'follow-up-scan', 'calendar-poll', 'brief', 'backup', 'reflection', 'sync', 'index-sweep'] as const;
 
 export type JobKind = (typeof JOB_KINDS)[number];
 
@@ -22,10 +22,12 @@ export const JOB_DEADLINES: Record<JobKind, number> = {
   reflection: 900_000,
   // a sync's git calls each have SYNC_TIMEOUT_MS; the whole sync may take a few of them
   sync: 900_000,
+  // letting go of idle projects' search data: in memory, no reads
+  'index-sweep': 30_000,
 };
 
 /** Kinds that do work rather than show something: together they never take the last free slot. */
-export const BACKGROUND_KINDS: ReadonlySet<JobKind> = new Set<JobKind>(['follow-up-scan', 'calendar-poll', 'backup', 'reflection', 'sync']);
+export const BACKGROUND_KINDS: ReadonlySet<JobKind> = new Set<JobKind>(['follow-up-scan', 'calendar-poll', 'backup', 'reflection', 'sync', 'index-sweep']);
 
 /** Where Charlie's own jobs (a scan, a backup, reflection) say they belong: no front door delivers to it. */
 export const INTERNAL_PLACE = (name: string): Place => ({ kind: 'project', origin: { name: 'all', key: `internal:${name}` } });

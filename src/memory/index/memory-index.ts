@@ -72,7 +72,6 @@ export class MemoryIndex {
   readonly budget: MemoryBudget;
   /** The projects whose keyword index and rows are in memory: the least recently searched go past the budget or when idle. */
   readonly resident: ResidentSet;
-  private sweeper: NodeJS.Timeout | null = null;
 
   constructor(private readonly options: MemoryIndexOptions) {
     this.writer = new BatchWriter(options);
@@ -85,7 +84,6 @@ export class MemoryIndex {
   private used(project: string, state: ProjectState): void {
     const dropped = this.resident.touch(project, { bytes: () => state.table.residentBytes(), release: () => state.table.dropKeywordIndex() });
     if (dropped.length > 0) this.options.logger.debug({ project, dropped }, 'search data of the least recently searched projects let go (memory budget)');
-    this.sweeper ??= setInterval(() => this.resident.sweep(), Math.max(1000, this.budget.idleMs / 4)).unref();
   }
 
   get embedder(): Embedder {
@@ -390,8 +388,6 @@ export class MemoryIndex {
     for (const state of this.open.values()) if (state.unsaved) await saveManifest(state.manifest, state.pages).catch(() => undefined);
     this.db?.close();
     this.db = null;
-    if (this.sweeper) clearInterval(this.sweeper);
-    this.sweeper = null;
     this.resident.clear();
     this.states.clear();
     this.open.clear();
