@@ -150,7 +150,9 @@ describe.skipIf(missing !== null)('conversations in Chromium', { timeout: 90_000
     await page.goto(`${f.web.url}/#/chat/long`);
     const msgs = page.locator('main .messages .msg');
     await poll(() => msgs.count()).toBe(60);
-    for (let i = 0; i < 30 && (await page.locator('.history-edge').textContent()) !== 'Start of the conversation'; i++) {
+    // scrolled to the top until the start shows: each page is a round trip, slow on a loaded CI machine (30 tries of 150 ms ran out there)
+    const until = Date.now() + 60_000;
+    while (Date.now() < until && (await page.locator('.history-edge').textContent()) !== 'Start of the conversation') {
       await page.evaluate('window.scrollTo(0, 0)');
       await page.waitForTimeout(150);
     }
