@@ -67,6 +67,11 @@ export function releasableLayers(layers: MemoryLayers, locality: 'local' | 'host
   };
 }
 
+/** Whether `layers` hold anything labelled sensitive (what `releasableLayers` withholds from a hosted model). */
+export function holdsLabelled(layers: MemoryLayers): boolean {
+  return markedBlocks(layers.summary).length > 0 || layers.decisions.some((d) => labelledSensitive(d.text)) || layers.quotes.some((q) => labelledSensitive(q.text));
+}
+
 /** A stable id for an item without a block id of its own: where it lives and a hash of its words. */
 function itemId(where: string, text: string): string {
   return `${where}#${createHash('sha1').update(text.replace(/\s+/g, ' ').trim()).digest('hex').slice(0, 8)}`;

@@ -13,7 +13,7 @@ import { presuggest, presuggestGroups } from './presuggest.js';
 import { historyMessages, systemPrompt, userMessage } from './prompt.js';
 import { remindersPrompt, type Reminder } from './raise.js';
 import { isSensitive } from '../privacy/sensitivity.js';
-import { blockItem, foundItem, markedBlocks, pageSubject, releasableLayers } from '../privacy/sensitive-records.js';
+import { blockItem, foundItem, holdsLabelled, markedBlocks, pageSubject, releasableLayers } from '../privacy/sensitive-records.js';
 import { runToolLoop, type LoopLimits, type LoopResult } from './tool-loop.js';
 import type { Tool, ToolCategory } from '../tools/tool.js';
 import type { ToolSource, TurnToolSource } from './tool-source.js';
@@ -75,7 +75,7 @@ export async function answer(deps: AnswerDeps, ask: Ask, history: LogEntry[]): P
   // what may go to this model, by label (a summary made from a sensitive message is marked so)
   const layers = releasableLayers(all, model.locality);
   // a local model reads the labelled parts too (a hosted one is given them withheld: what it never read cannot taint its reply)
-  if (model.locality === 'local' && JSON.stringify(releasableLayers(all, 'hosted')) !== JSON.stringify(all)) ask.drewOnLabelled();
+  if (model.locality === 'local' && holdsLabelled(all)) ask.drewOnLabelled();
   for (const p of problems) emit(unreadNotice(turnId, p));
   const tools = deps.tools.filter((t) => !(t.projectOnly && !home.notes) && (t.category !== 'machines' || deps.machines));
   const available = [...new Set(tools.map((t) => t.category))] as ToolCategory[];
