@@ -29,20 +29,51 @@ import { pathToFileURL } from 'node:url';
 const ROOT = join(import.meta.dirname, '..');
 const KEEP = 5;
 /** Bumped when the build's options change, so an older build is not taken for current. */
-const FORMAT = 3;
+const FORMAT = 4;
 
-/** The npm scripts run from the build (the rest, benchmarks and tuning, still run with tsx). */
+/** The npm scripts run from the start-up build (`bin/run.mjs NAME`). */
 export const SCRIPTS = ['memory', 'doctor', 'reindex', 'backup', 'restore', 'sync', 'mcp', 'register-commands', 'models', 'licenses'];
+
+/**
+ * The scripts package.json runs with `bin/tool.mjs NAME` (benchmarks, tuning, the settings
+ * document): built like the start-up build, from the same sources with the same options, into a
+ * build of their own (`dist/tools-<id>/`, pointer `dist/tools.json`), so their figures are those
+ * of the code `npm start` runs and a start never hashes or rebuilds their output.
+ */
+export function toolScripts(root = ROOT) {
+  let scripts;
+  try {
+    scripts = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts ?? {};
+  } catch {
+    return [];
+  }
+  const names = new Set();
+  for (const line of Object.values(scripts)) for (const m of String(line).matchAll(/bin\/tool\.mjs ([\w-]+)/g)) names.add(m[1]);
+  return [...names].filter((n) => existsSync(join(root, 'scripts', `${n}.ts`))).sort();
+}
+
+/** The two builds: what a start and the command-line scripts run, and what the tools run. */
+const SETS = {
+  start: { pointer: 'current.json', prefix: '', scripts: () => SCRIPTS },
+  tools: { pointer: 'tools.json', prefix: 'tools-', scripts: toolScripts },
+};
+const setOf = (name) => {
+  const set = SETS[name];
+  if (!set) throw new Error(`no build named ${name}`);
+  return set;
+};
+/** Whether a folder of dist/ is a build of `set` (start builds are `<time>-<hex>`, tools builds `tools-<time>-<hex>`). */
+const isBuildOf = (set, name) => (set.prefix ? name.startsWith(set.prefix) : /^[0-9a-z]+-[0-9a-f]{6}$/.test(name));
 
 const commandFiles = (root) =>
   readdirSync(join(root, 'commands'))
     .filter((f) => /\.ts$/.test(f) && !/\.d\.ts$|\.test\./.test(f))
     .sort();
 
-function entryPoints(root) {
+function entryPoints(root, set) {
   const entries = { cli: 'src/cli.ts', main: 'src/main.ts' };
   for (const f of commandFiles(root)) entries[`commands/${f.replace(/\.ts$/, '')}`] = `commands/${f}`;
-  for (const s of SCRIPTS) if (existsSync(join(root, 'scripts', `${s}.ts`))) entries[s] = `scripts/${s}.ts`;
+  for (const s of set.scripts(root)) if (existsSync(join(root, 'scripts', `${s}.ts`))) entries[s] = `scripts/${s}.ts`;
   return entries;
 }
 
@@ -70,27 +101,28 @@ function outputIntact(dir, outputs) {
 }
 
 /** The build dist/current.json points at, if every input it was built from is unchanged and its output is whole. */
-function currentBuild(root) {
+function currentBuild(root, set) {
   let pointer;
   try {
-    pointer = JSON.parse(readFileSync(join(root, 'dist', 'current.json'), 'utf8'));
+    pointer = JSON.parse(readFileSync(join(root, 'dist', set.pointer), 'utf8'));
   } catch {
     return null;
   }
   if (pointer?.format !== FORMAT || pointer.root !== root || typeof pointer.dir !== 'string' || typeof pointer.inputs !== 'object') return null;
-  if (pointer.commands !== commandFiles(root).join('\n')) return null;
+  if (pointer.commands !== commandFiles(root).join('\n') || pointer.scripts !== set.scripts(root).join('\n')) return null;
   for (const [file, was] of Object.entries(pointer.inputs)) if (stamp(root, file) !== was) return null;
   const dir = join(root, 'dist', pointer.dir);
   return outputIntact(dir, pointer.outputs) ? dir : null;
 }
 
-async function build(root, log) {
+async function build(root, log, set) {
   const started = performance.now();
   const { build: esbuild } = await import('esbuild');
   const dist = join(root, 'dist');
-  const pointerFile = join(dist, 'current.json');
+  const pointerFile = join(dist, set.pointer);
   const commands = commandFiles(root).join('\n');
-  const id = `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
+  const scripts = set.scripts(root).join('\n');
+  const id = `${set.prefix}${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
   const dir = join(dist, id);
   const tmp = join(dist, `.tmp-${id}`);
   const commandsIndex = join(root, 'commands', 'index.ts');
@@ -115,7 +147,7 @@ async function build(root, log) {
   try {
     const result = await esbuild({
       absWorkingDir: root,
-      entryPoints: entryPoints(root),
+      entryPoints: entryPoints(root, set),
       outdir: tmp,
       bundle: true,
       splitting: true,
@@ -135,9 +167,9 @@ async function build(root, log) {
     const outputs = outputHashes(tmp);
     renameSync(tmp, dir);
     const pointerTmp = `${pointerFile}.${process.pid}`;
-    writeFileSync(pointerTmp, JSON.stringify({ format: FORMAT, root, dir: id, commands, inputs, outputs }));
+    writeFileSync(pointerTmp, JSON.stringify({ format: FORMAT, root, dir: id, commands, scripts, inputs, outputs }));
     renameSync(pointerTmp, pointerFile);
-    prune(dist, id);
+    prune(dist, id, set);
     log(`charlie: built ${Object.keys(result.metafile.inputs).length} modules into ${relative(root, dir)}/ in ${Math.round(performance.now() - started)} ms`);
     return dir;
   } finally {
@@ -145,10 +177,10 @@ async function build(root, log) {
   }
 }
 
-/** Keeps the newest KEEP builds (a running Charlie may still load lazy chunks from its own). */
-function prune(dist, current) {
+/** Keeps the newest KEEP builds of a set (a running Charlie may still load lazy chunks from its own). */
+function prune(dist, current, set) {
   const builds = readdirSync(dist, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && !d.name.startsWith('.') && d.name !== current)
+    .filter((d) => d.isDirectory() && isBuildOf(set, d.name) && d.name !== current)
     .map((d) => ({ name: d.name, mtime: statSync(join(dist, d.name)).mtimeMs }))
     .sort((a, b) => b.mtime - a.mtime);
   for (const old of builds.slice(KEEP - 1)) rmSync(join(dist, old.name), { recursive: true, force: true });
@@ -156,9 +188,10 @@ function prune(dist, current) {
 
 const stderr = (line) => process.stderr.write(`${line}\n`);
 
-/** The folder of a current build of the sources under `root`, building one first when they changed. */
-export async function ensureBuilt({ root = ROOT, log = stderr } = {}) {
-  return currentBuild(root) ?? (await build(root, log));
+/** The folder of a current build (`set`: 'start' or 'tools') of the sources under `root`, building one first when they changed. */
+export async function ensureBuilt({ root = ROOT, log = stderr, set = 'start' } = {}) {
+  const which = setOf(set);
+  return currentBuild(root, which) ?? (await build(root, log, which));
 }
 
 /**
@@ -166,10 +199,10 @@ export async function ensureBuilt({ root = ROOT, log = stderr } = {}) {
  * process.argv[1] naming the file that runs. If the build fails, says why and runs the
  * TypeScript source with tsx instead (slower to start, same behaviour).
  */
-export async function launch(entry, source, { root = ROOT, log = stderr } = {}) {
+export async function launch(entry, source, { root = ROOT, log = stderr, set = 'start' } = {}) {
   let file;
   try {
-    file = join(await ensureBuilt({ root, log }), `${entry}.js`);
+    file = join(await ensureBuilt({ root, log, set }), `${entry}.js`);
   } catch (error) {
     const first = error?.errors?.[0]; // esbuild's own message: where and what
     const reason = first ? `${first.location ? `${first.location.file}:${first.location.line}: ` : ''}${first.text}` : error instanceof Error ? error.message : String(error);

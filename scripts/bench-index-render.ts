@@ -1,5 +1,5 @@
 /**
- * `npx tsx scripts/bench-index-render.ts [--pages 10000]`: what a hand edit of one page costs
+ * `npm run bench:edit [-- --pages 10000]`: what a hand edit of one page costs
  * in rendering `_index.md` and `review.md`: a full render of every page (how it was done before)
  * against the page-by-page render (src/memory/graph/generated-render.ts) after one page changed.
  * One in twenty pages has a pair of records in review. Prints medians of 15.

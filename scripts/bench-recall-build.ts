@@ -17,6 +17,7 @@ import { HashingEmbedder } from '../src/memory/index/hashing-embedder.js';
 import { ProjectTable } from '../src/memory/index/project-table.js';
 import { createRecall } from '../src/memory/recall.js';
 import { SqliteUsageStore } from '../src/storage/usage-store.js';
+import { scriptArgs } from './bench-util.js';
 
 export interface BuildFigures {
   chunks: number;
@@ -87,7 +88,7 @@ const EMBED_BATCH = 64;
 
 /** Runs one build in a child process (`kind` charlie or lancedb) over `root`'s corpus. */
 export function measureBuild(kind: 'charlie' | 'lancedb', root: string): BuildFigures {
-  const out = spawnSync(process.execPath, ['--disable-warning=ExperimentalWarning', '--import', 'tsx', join(import.meta.dirname, 'bench-recall.ts'), '--build-child', kind, '--root', root], {
+  const out = spawnSync(process.execPath, ['--disable-warning=ExperimentalWarning', ...scriptArgs('bench-recall'), '--build-child', kind, '--root', root], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
     maxBuffer: 1 << 20,

@@ -32,7 +32,7 @@ import { createRecall } from '../src/memory/recall.js';
 import { SqliteUsageStore } from '../src/storage/usage-store.js';
 import { buildApp } from '../src/main.js';
 import { startFakeModelServer } from '../test/support/fake-model-server.js';
-import { chatStartEnv, consoleLogger, percentile, START_NODE_FLAGS, startEnv, timeStart } from './bench-util.js';
+import { chatStartEnv, consoleLogger, percentile, scriptArgs, START_NODE_FLAGS, startEnv, timeStart } from './bench-util.js';
 import { formatProcMemory, procMemory, reducingGc } from './proc-memory.js';
 import { MAIN, SPEAKER, writeEmpty, writeHousehold, type Household } from './bench-scale-data.js';
 
@@ -106,7 +106,7 @@ function inChild(label: string, root: string, titles: string[]): Promise<Figures
     const profile = args.profile ? ['--cpu-prof', '--cpu-prof-dir', args.profile] : [];
     const child = spawn(
       process.execPath,
-      [...profile, ...START_NODE_FLAGS, '--expose-gc', '--disable-warning=ExperimentalWarning', '--import', 'tsx', import.meta.filename, ...extra, '--child', root, '--label', label],
+      [...profile, ...START_NODE_FLAGS, '--expose-gc', '--disable-warning=ExperimentalWarning', ...scriptArgs('bench-scale'), ...extra, '--child', root, '--label', label],
       {
         stdio: ['pipe', 'pipe', 'inherit'],
         env: startEnv(process.env),

@@ -1,7 +1,7 @@
 /** Small helpers for the command-line scripts. */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from '../src/core/ports/index.js';
 
@@ -85,6 +85,17 @@ export function hubLinks(rand: () => number, i: number, nodes: number): Set<numb
 /** Each phase's p50 / p95 (ms), in the order they were first heard: `embed 0.12 / 0.30, vector …`. */
 export function phaseLine(phases: ReadonlyMap<string, number[]>): string {
   return [...phases].map(([name, ms]) => `${name} ${percentile(ms, 50).toFixed(2)} / ${percentile(ms, 95).toFixed(2)}`).join(', ');
+}
+
+/**
+ * The arguments that run another script of this folder as a child process the way this one
+ * runs: from the tools build (`bin/tool.mjs`, process.argv[1] is then a built `.js` file) or,
+ * when run from the sources (`npx tsx scripts/…`), with tsx.
+ */
+export function scriptArgs(name: string): string[] {
+  const running = process.argv[1] ?? '';
+  if (running.endsWith('.js')) return [join(dirname(running), `${name}.js`)];
+  return ['--import', 'tsx', join(import.meta.dirname, `${name}.ts`)];
 }
 
 /**

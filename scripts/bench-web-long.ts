@@ -5,7 +5,7 @@
  * messages), the time per page, the DOM and heap size at the start of the conversation, and the
  * frame times while scrolling there. docs/performance.md keeps the figures.
  *
- *   npx tsx scripts/bench-web-long.ts [messages]   (default 10000)
+ *   npm run bench:web-long -- [messages]   (default 10000)
  */
 import { existsSync } from 'node:fs';
 import { CHROMIUM, launchChromium } from '../test/support/browser.js';

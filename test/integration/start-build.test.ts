@@ -133,6 +133,44 @@ describe('the start-up build', () => {
     expect(asking).toEqual([]);
   });
 
+  it('runs every script package.json names from a build, never its source with tsx', () => {
+    // benchmarks measure the code `npm start` runs (issue 44 §5): bin/run.mjs or bin/tool.mjs, both bin/build.mjs
+    const { scripts } = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    const fromSource = Object.entries(scripts).filter(([, line]) => /\btsx\b|scripts\/[\w-]+\.ts|src\/[\w/-]+\.ts/.test(line));
+    expect(fromSource).toEqual([]);
+    const tools = Object.values(scripts).flatMap((line) => [...line.matchAll(/bin\/tool\.mjs ([\w-]+)/g)].map((m) => m[1]));
+    expect(tools.length).toBeGreaterThan(10);
+    const listed = withBuild('console.log(JSON.stringify(build.toolScripts()));');
+    expect(JSON.parse(listed.stdout)).toEqual([...new Set(tools)].sort());
+  });
+
+  it('builds the tools apart from the start-up build, and neither prunes the other', () => {
+    const root = tinyTree("import { word } from './words.js';\nconsole.log(word);\n");
+    writeFileSync(join(root, 'package.json'), JSON.stringify({ type: 'module', scripts: { 'bench:x': 'node bin/tool.mjs bench-x' } }));
+    mkdirSync(join(root, 'scripts'));
+    writeFileSync(join(root, 'scripts', 'bench-x.ts'), "import { word } from '../src/words.js';\nconsole.log(`bench ${word}`);\n");
+    const start = dirOf(ensure(root).stdout);
+    const tools = (n: number) =>
+      Array.from({ length: n }, () => dirOf(withBuild(`console.log('DIR', await build.ensureBuilt({ root: ${JSON.stringify(root)}, set: 'tools', log: () => {} }));`).stdout));
+    const [tool] = tools(1);
+    expect(tool).toMatch(/[/\\]dist[/\\]tools-[0-9a-z]+-[0-9a-f]{6}$/);
+    expect(node([join(tool!, 'bench-x.js')]).stdout.trim()).toBe('bench first');
+    // a tools build does not make the start-up build stale, and a start does not rebuild the tools
+    const again = ensure(root);
+    expect(again.stdout).not.toContain('LOG');
+    expect(dirOf(again.stdout)).toBe(start);
+    expect(tools(1)[0]).toBe(tool);
+    // six edits, each rebuilding both: each set keeps its own newest five
+    for (let i = 0; i < 6; i++) {
+      writeFileSync(join(root, 'src', 'words.ts'), `export const word: string = 'edit ${i}';\n`);
+      ensure(root);
+      tools(1);
+    }
+    const builds = readdirSync(join(root, 'dist')).filter((f) => !f.endsWith('.json'));
+    expect(builds.filter((f) => f.startsWith('tools-'))).toHaveLength(5);
+    expect(builds.filter((f) => !f.startsWith('tools-'))).toHaveLength(5);
+  });
+
   it('runs the source with tsx, saying so, when the build fails', () => {
     // esbuild resolves a literal import() at build time; tsx only if it runs
     const root = tinyTree("if (process.argv.includes('--never')) await import('./missing.js');\nconsole.log('ran from source');\n");

@@ -1,5 +1,6 @@
 /**
- * Runs the real app (`src/main.ts`, as `npm start` does) in a child process with piped input,
+ * Runs the real app as `npm start` does (`bin/charlie.mjs`: the start-up build of the sources,
+ * built first if a source changed) in a child process with piped input,
  * offline: no Discord token, the built-in embedder, and a model URL where nothing listens
  * unless one is given. For tests of start-up and of what a person sees.
  */
@@ -16,7 +17,7 @@ export interface AppRun {
 
 export function runApp(env: Record<string, string>, input: string, timeoutMs = 60_000): Promise<AppRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', '--import', 'tsx', 'src/main.ts'], {
+    const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', 'bin/charlie.mjs'], {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH ?? '',
