@@ -124,5 +124,18 @@ describe('vector pass: in memory and through LanceDB', () => {
     const nearestExact = await exact.vectorSearch(q!, 5);
     expect(nearest.every((h) => h.text.includes('Lisbon'))).toBe(true);
     nearest.forEach((h, i) => expect(h.score).toBeCloseTo(nearestExact[i]!.score, 4));
-  }, 60_000);
+
+    // appended rows are indexed as segments of their own; past the bound the index is built again in one piece
+    expect(await table.vectorSegments()).toBe(1);
+    const segments: number[] = [];
+    for (let k = 0; k < 3; k++) {
+      await table.write({ pages: [], rows: [], add: await rows(`log/2024-03-0${k + 1}.md`, `2024-03-0${k + 1}`, [`Appended ${k}: the ferry timetable to Skye.`]) });
+      await table.optimize(60_000, 2);
+      segments.push(await table.vectorSegments());
+    }
+    expect(segments).toEqual([2, 1, 2]);
+    // every row stays covered (which rows an approximate index then finds is the first half's business)
+    const stats = await (await db.openTable('big')).indexStats('vector_cosine_idx');
+    expect(stats).toMatchObject({ numUnindexedRows: 0, numIndexedRows: await table.countRows() });
+  }, 120_000);
 });

@@ -9,6 +9,7 @@ import { Field, FixedSizeList, Float32, Float64, Int32, Schema, Utf8 } from 'apa
 import { type VectorPass } from './vector-pass.js';
 import { InMemoryRows } from './in-memory-rows.js';
 import { contentWords } from './passage-facts.js';
+import { vectorSegmentsBound } from './vector-segments.js';
 
 export interface StoredChunk extends Chunk {
   embedder: string;
@@ -273,11 +274,13 @@ export class ProjectTable {
    * Compacts, builds the vector index and the index of `updated` once the table is large, and deletes
    * versions older than `keepMs` (0: all but the newest, after a forget).
    */
-  async optimize(keepMs = 60_000): Promise<void> {
-    const due = await this.dueIndexes();
+  async optimize(keepMs = 60_000, maxSegments?: number): Promise<void> {
+    const rows = await this.table.countRows();
+    const due = await this.dueIndexes(rows);
+    const vectorIndex = () => this.table.createIndex('vector', { config: lancedb.Index.hnswSq({ distanceType: 'cosine' }), name: VECTOR_INDEX, replace: true });
     if (due.vector) {
       for (const old of due.oldVector) await this.table.dropIndex(old);
-      await this.table.createIndex('vector', { config: lancedb.Index.hnswSq({ distanceType: 'cosine' }), name: VECTOR_INDEX });
+      await vectorIndex();
     }
     // the time pass's nearest-in-a-window search filters on `updated` before the vector search:
     // without an index that filter reads the column of every row (about 1 s at a million rows)
@@ -285,6 +288,7 @@ export class ProjectTable {
     // versions older than a minute go: a search still reading the one just replaced (searches are
     // not queued behind index updates) must not find its files deleted under it
     await this.table.optimize({ cleanupOlderThan: new Date(Date.now() - keepMs) });
+    if (!due.vector && (await this.vectorSegments()) > (maxSegments ?? vectorSegmentsBound(rows))) await vectorIndex();
   }
 
   /** Whether the table is large enough for its indexes and lacks one of them (or has the old vector index). */
@@ -299,6 +303,14 @@ export class ProjectTable {
     const indices = await this.table.listIndices();
     const vector = !indices.some((i) => i.name === VECTOR_INDEX);
     return { vector, updated: !indices.some((i) => i.columns.includes('updated')), oldVector: vector ? indices.filter((i) => i.columns.includes('vector')).map((i) => i.name) : [] };
+  }
+
+  /** The segments of the vector index (0: none): `optimize()` indexes appended rows as a segment of their own. */
+  async vectorSegments(): Promise<number> {
+    // the statistics without the centroids (LanceDB warns on stderr, into the terminal chat, unless this is set)
+    process.env.LANCE_INCLUDE_VECTOR_CENTROIDS ??= 'false';
+    const stats = await this.table.indexStats(VECTOR_INDEX).catch(() => undefined);
+    return stats ? (stats.numIndices ?? 1) : 0;
   }
 
   /** Bytes of the vector index on disk, all its segments (0: none yet): what the connection's index cache must hold. */
