@@ -9,7 +9,7 @@ import { Field, FixedSizeList, Float32, Float64, Int32, Schema, Utf8 } from 'apa
 import { type VectorPass } from './vector-pass.js';
 import { InMemoryRows } from './in-memory-rows.js';
 import { contentWords } from './passage-facts.js';
-import { vectorSegmentsBound } from './vector-segments.js';
+import { VECTOR_EF_CONSTRUCTION, vectorSegmentsBound } from './vector-index-build.js';
 
 export interface StoredChunk extends Chunk {
   embedder: string;
@@ -277,7 +277,7 @@ export class ProjectTable {
   async optimize(keepMs = 60_000, maxSegments?: number): Promise<void> {
     const rows = await this.table.countRows();
     const due = await this.dueIndexes(rows);
-    const vectorIndex = () => this.table.createIndex('vector', { config: lancedb.Index.hnswSq({ distanceType: 'cosine' }), name: VECTOR_INDEX, replace: true });
+    const vectorIndex = () => this.table.createIndex('vector', { config: lancedb.Index.hnswSq({ distanceType: 'cosine', efConstruction: VECTOR_EF_CONSTRUCTION }), name: VECTOR_INDEX, replace: true });
     if (due.vector) {
       for (const old of due.oldVector) await this.table.dropIndex(old);
       await vectorIndex();
