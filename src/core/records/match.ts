@@ -14,7 +14,7 @@
  * about a plan. "What kind of …" asks for a thing, not for kindness. A record's source message,
  * when the holder passes it (`context`), is searched too at half weight, and the message before
  * it (`preceding`: what it answered) at a quarter (inspector/why.ts reads both for a project).
- * A question that shares no word with any record has no answer. Pure (what it read of a text is
+ * A question that shares no word with any record has no answer. Pure (what it read of a record is
  * remembered, bounded). Each weight's effect on LoCoMo dev is in docs/memory.md.
  */
 import { stemmer } from 'stemmer';
@@ -103,24 +103,26 @@ export function matchTerms(text: string): string[] {
 }
 
 /**
- * What was read of a text before: the same statements, titles and messages are read at every
- * question, and reading (folding, splitting, stemming) is most of a question's time. Bounded:
+ * What was read of a record before (its statement, subject and attribute): the same records are
+ * read at every question, and reading (folding, splitting, stemming, the attribute's patterns) is
+ * most of a question's time. Only records' own words are kept — they are in memory anyway, on
+ * their pages — never the messages a holder passes, which are read afresh each time. Bounded:
  * emptied when full, so a large project reads again rather than holding more.
  */
-const READ_KEPT = 20_000;
-function remembered<V>(kept: Map<string, V>, key: string, read: () => V): V {
-  let value = kept.get(key);
-  if (value === undefined) {
-    if (kept.size >= READ_KEPT) kept.clear();
-    value = read();
-    kept.set(key, value);
-  }
-  return value;
-}
-const TERMS = new Map<string, readonly string[]>();
-/** A record's own words (statement, subject, attribute) and the attribute read from it. */
+const OWN_KEPT = 20_000;
 const OWN = new Map<string, { words: readonly string[]; attribute: string; subject: readonly string[] }>();
-const termsOf = (text: string) => remembered(TERMS, text, () => matchTerms(text));
+function ownWords(record: MatchableRecord): { words: readonly string[]; attribute: string; subject: readonly string[] } {
+  const key = `${record.statement}\n${record.pageTitle}\n${record.about ?? ''}`;
+  let own = OWN.get(key);
+  if (own === undefined) {
+    if (OWN.size >= OWN_KEPT) OWN.clear();
+    const attribute = attributeOf(record.statement, record.about);
+    const subject = matchTerms(record.pageTitle);
+    own = { words: [...matchTerms(record.statement), ...subject, ...matchTerms(attribute)], attribute, subject };
+    OWN.set(key, own);
+  }
+  return own;
+}
 
 /** The attribute a question asks for, read from its words (the same names as review.ts's attributes). */
 const ASKS: [string, RegExp][] = [
@@ -281,16 +283,12 @@ export function rankRecords<T extends MatchableRecord>(records: readonly T[], qu
   const plan = ASKS_PLAN.test(question);
   const when = /^\s*(?:when|what (?:date|day|year|month|time)|how long ago)\b/i.test(question);
   const docs: Doc<T>[] = records.map((record) => {
-    const { words, attribute, subject } = remembered(OWN, `${record.statement}\n${record.pageTitle}\n${record.about ?? ''}`, () => {
-      const about = attributeOf(record.statement, record.about);
-      const title = matchTerms(record.pageTitle);
-      return { words: [...matchTerms(record.statement), ...title, ...matchTerms(about)], attribute: about, subject: title };
-    });
+    const { words, attribute, subject } = ownWords(record);
     const terms = new Map<string, number>();
     for (const w of words) terms.set(w, (terms.get(w) ?? 0) + 1);
-    const context = record.context ? termsOf(record.context) : [];
+    const context = record.context ? matchTerms(record.context) : [];
     for (const w of context) terms.set(w, (terms.get(w) ?? 0) + CONTEXT_WEIGHT);
-    const preceding = record.preceding ? termsOf(record.preceding) : [];
+    const preceding = record.preceding ? matchTerms(record.preceding) : [];
     for (const w of preceding) terms.set(w, (terms.get(w) ?? 0) + PRECEDING_WEIGHT);
     return {
       record,
