@@ -170,53 +170,92 @@ async function noise(file: string): Promise<{ seen: number; reached: number; pro
   return { seen: lines.length, reached: promoted.length, promoted };
 }
 
-type Why = { asked: number; first: number; shown: number };
+/** LoCoMo's question categories (bench-data README). */
+const CATEGORY: Record<number, string> = { 1: 'multi-hop', 2: 'temporal', 3: 'open-domain inference', 4: 'single-hop' };
+type Why = { asked: number; first: number; shown: number; byCategory: Record<string, { asked: number; first: number }> };
+/** Each question's time (ms) ranking with messages, at the conversation's full size. */
+const whyTimes: number[] = [];
 async function whyByQuestion(sample: Sample, records: readonly HeldRecord[], misses: boolean, messages?: MessagesOn): Promise<Why> {
   const withRecords = new Set(records.map((r) => r.dia));
   let asked = 0;
   let first = 0;
   let shown = 0;
+  const byCategory: Why['byCategory'] = {};
   for (const q of sample.qa) {
     if (q.category < 1 || q.category > 4) continue;
     const gold = evidenceOf(q.evidence);
     if (!gold.some((d) => withRecords.has(d))) continue;
     asked++;
+    const category = (byCategory[CATEGORY[q.category] ?? '?'] ??= { asked: 0, first: 0 });
+    category.asked++;
+    const started = performance.now();
     const three = messages ? await rankWithMessages(records, q.question, 3, messages) : rankRecords(records, q.question, 3);
+    if (messages) whyTimes.push(performance.now() - started);
     const top = three[0];
     if (three.some((r) => gold.includes(r.dia))) shown++;
-    if (top && gold.includes(top.dia)) first++;
-    else if (misses)
+    if (top && gold.includes(top.dia)) {
+      first++;
+      category.first++;
+    } else if (misses)
       console.error(
-        `MISS ${q.question}\n  top: ${top?.statement ?? '-'}\n  gold: ${records
+        `MISS [${CATEGORY[q.category] ?? '?'}] ${q.question}\n  top: ${top?.statement ?? '-'}\n  gold: ${records
           .filter((r) => gold.includes(r.dia))
           .map((r) => r.statement)
           .join(' / ')}`,
       );
   }
-  return { asked, first, shown };
+  return { asked, first, shown, byCategory };
 }
 
 const pct = (a: number, b: number) => (b ? `${((100 * a) / b).toFixed(1)} %` : '–');
 const samples = JSON.parse(readFileSync(values.data, 'utf8')) as Sample[];
 const kinds = new Map<string, Tally>();
-const add = (a: Why, b: Why): Why => ({ asked: a.asked + b.asked, first: a.first + b.first, shown: a.shown + b.shown });
-let why: Why = { asked: 0, first: 0, shown: 0 };
-let ownWords: Why = { asked: 0, first: 0, shown: 0 };
+const add = (a: Why, b: Why): Why => {
+  const byCategory = { ...a.byCategory };
+  for (const [k, v] of Object.entries(b.byCategory)) byCategory[k] = { asked: (byCategory[k]?.asked ?? 0) + v.asked, first: (byCategory[k]?.first ?? 0) + v.first };
+  return { asked: a.asked + b.asked, first: a.first + b.first, shown: a.shown + b.shown, byCategory };
+};
+const none = (): Why => ({ asked: 0, first: 0, shown: 0, byCategory: {} });
+let why = none();
+let ownWords = none();
 const perConversation: string[] = [];
+/** Every conversation's records and messages together (about 1,000 records on dev): the time a question takes at that size. */
+const together: { records: HeldRecord[]; archive: LogEntry[]; questions: string[] } = { records: [], archive: [], questions: [] };
 for (const s of samples) {
   const archive: LogEntry[] = [];
   const records = await observations(s, kinds, archive);
   const w = await whyByQuestion(s, records, values.misses || !!process.env.BENCH_GATE_MISSES, (days) => Promise.resolve(archive.filter((e) => days.includes(e.time.slice(0, 10)))));
   const alone = await whyByQuestion(s, records, false);
+  together.records.push(...records);
+  together.archive.push(...archive);
+  together.questions.push(...s.qa.filter((q) => q.category >= 1 && q.category <= 4).map((q) => q.question));
   why = add(why, w);
   ownWords = add(ownWords, alone);
   perConversation.push(`  ${s.sample_id}: ${String(records.length)} records; why first ${pct(w.first, w.asked)} of ${String(w.asked)} (${pct(alone.first, alone.asked)} on the records' own words)`);
 }
 const { asked, first, shown } = why;
+const largeTimes: number[] = [];
+const onDays = (days: readonly string[]) => Promise.resolve(together.archive.filter((e) => days.includes(e.time.slice(0, 10))));
+for (const q of together.questions.slice(0, 200)) {
+  const started = performance.now();
+  await rankWithMessages(together.records, q, 3, onDays);
+  largeTimes.push(performance.now() - started);
+}
+const quantile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] ?? 0;
+const timing = (xs: number[]) => `p50 ${quantile(xs, 0.5).toFixed(1)} ms, p95 ${quantile(xs, 0.95).toFixed(1)} ms`;
 const all = [...kinds.values()].reduce((a, t) => ({ seen: a.seen + t.seen, reached: a.reached + t.reached }), { seen: 0, reached: 0 });
 const n = await noise(values.noise);
 if (values.json) {
-  console.log(JSON.stringify({ observations: all, kinds: Object.fromEntries(kinds), noise: { seen: n.seen, reached: n.reached }, why, whyOwnWords: ownWords }));
+  console.log(
+    JSON.stringify({
+      observations: all,
+      kinds: Object.fromEntries(kinds),
+      noise: { seen: n.seen, reached: n.reached },
+      why,
+      whyOwnWords: ownWords,
+      whyMs: { p50: quantile(whyTimes, 0.5), p95: quantile(whyTimes, 0.95), records: together.records.length, largeP50: quantile(largeTimes, 0.5), largeP95: quantile(largeTimes, 0.95) },
+    }),
+  );
 } else {
   console.log(`data: ${values.data} (${String(samples.length)} conversations)`);
   console.log(`observations reaching memory at first mention: ${pct(all.reached, all.seen)} (${String(all.reached)} of ${String(all.seen)})`);
@@ -226,7 +265,15 @@ if (values.json) {
     `why-by-question, answering record first: ${pct(first, asked)} (${String(first)} of ${String(asked)} questions whose evidence produced records); among the 3 shown: ${pct(shown, asked)}`,
   );
   console.log(
+    `  by question type: ${Object.entries(why.byCategory)
+      .map(([k, c]) => `${k} ${pct(c.first, c.asked)} (${String(c.first)} of ${String(c.asked)})`)
+      .join(', ')}`,
+  );
+  console.log(
     `  on the records' own words alone (no archive messages read; a DM's ranking): ${pct(ownWords.first, ownWords.asked)} first (${String(ownWords.first)}); among the 3 shown: ${pct(ownWords.shown, ownWords.asked)}`,
   );
   for (const l of perConversation) console.log(l);
+  console.log(
+    `  time per question: ${timing(whyTimes)} at each conversation's size; ${timing(largeTimes)} at ${String(together.records.length)} records (all conversations together, ${String(largeTimes.length)} questions)`,
+  );
 }

@@ -72,3 +72,48 @@ describe('rankRecords: the cues of the question', () => {
     expect(rankRecords([friends, told], 'When did Caroline have a picnic?', 1)[0]).toBe(told);
   });
 });
+
+describe('rankRecords: coverage and names (household questions)', () => {
+  const home = (statement: string, pageTitle = 'Ann'): MatchableRecord => ({ statement, pageTitle, status: 'active', said: '2026-03-02' });
+  const filler = [
+    home('Ann walks the dog before breakfast.'),
+    home('Ann is learning Spanish on her phone.'),
+    home('Ben fixed the garden gate.', 'Ben'),
+    home('Ben wants a quieter dishwasher.', 'Ben'),
+  ];
+
+  it('a record that holds most of what is asked beats one that holds one word of it many times', () => {
+    const others = [
+      home('Ann is learning Spanish on her phone.'),
+      home('Ben fixed the garden gate.', 'Ben'),
+      home('Tom plays football.', 'Tom'),
+      home('Tom likes rain.', 'Tom'),
+      home("Ben's dog barks at the postman.", 'Ben'),
+      home('Tom will walk home from school.', 'Tom'),
+      home('Ben likes to walk to work.', 'Ben'),
+    ];
+    const covers = home('Ann walks the dog on Saturday mornings.');
+    const repeats = { ...home('Ann thinks the vet is good.'), context: 'The vet was lovely. Best vet, honestly, the vet.' };
+    for (const list of [
+      [...others, repeats, covers],
+      [...others, covers, repeats],
+    ])
+      expect(rankRecords(list, 'Does Ann walk the dog to the vet?', 1)[0]).toBe(covers);
+  });
+
+  it.each([
+    ['What game does Sam play with his friends online?', 'Sam', 'Sam plays Minecraft online with his friends after school.', 'Sam plays online with his friends.'],
+    ['What book is Ann reading to the kids?', 'Ann', "Ann is reading 'The Hobbit' to the kids at bedtime.", 'Ann is reading to the kids.'],
+    ['Which podcast does Ben listen to on the drive to work?', 'Ben', 'Ben listens to “The Daily” on the drive to work each morning.', 'Ben listens to the radio on the drive to work.'],
+  ])('%s → the record that names it', (question, subject, named, other) => {
+    const answer = home(named, subject);
+    const near = home(other, subject);
+    for (const list of [
+      [...filler, near, answer],
+      [...filler, answer, near],
+    ])
+      expect(rankRecords(list, question, 1)[0]).toBe(answer);
+    // the same words asked without asking for a name keep the shorter record first
+    expect(rankRecords([...filler, answer, near], question.replace(/^(?:What|Which) \w+/, 'How'), 1)[0]).toBe(near);
+  });
+});

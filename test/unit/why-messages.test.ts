@@ -37,4 +37,29 @@ describe('"why?" ranks its best records again with the messages that said them',
     expect(none).toEqual([]);
     expect(read).toBe(false);
   });
+
+  it('the message before the one that said a record (what it answered) is read too, on the same day only', async () => {
+    const at = (time: string, source: string, text: string, speaker: string): LogEntry => ({ time, speaker, source, text, role: 'user' });
+    const plumber = rec('Ann picked Hansen & Sons, the cheapest quote.', '2026-02-10', 'discord:11', 'Ann');
+    const noise = rec('Ann says the boiler rattles at night.', '2026-02-03', 'discord:21', 'Ann');
+    const others = [
+      rec('Ann is learning Spanish.', '2026-01-05', 'discord:31', 'Ann'),
+      rec('Ben fixed the gate.', '2026-01-05', 'discord:32', 'Ben'),
+      rec('Ben wants a new kettle.', '2026-01-05', 'discord:33', 'Ben'),
+    ];
+    const asked = at('2026-02-10T18:00:00Z', 'discord:10', 'Which plumber are we getting for the boiler service?', 'Ben');
+    const archive = [
+      at('2026-02-03T21:00:00Z', 'discord:21', 'It rattles at night again.', 'Ann'),
+      at('2026-01-05T09:00:00Z', 'discord:31', 'Hola!', 'Ann'),
+      asked,
+      at('2026-02-10T18:05:00Z', 'discord:11', 'Hansen & Sons, they were the cheapest.', 'Ann'),
+    ];
+    const on = (log: LogEntry[]) => (days: readonly string[]) => Promise.resolve(log.filter((e) => days.includes(e.time.slice(0, 10))).sort((a, b) => a.time.localeCompare(b.time)));
+    const question = 'Which plumber did Ann choose for the boiler service?';
+    expect((await rankWithMessages([...others, noise, plumber], question, 1, on(archive)))[0]?.statement).toBe(plumber.statement);
+    expect((await rankWithMessages([...others, plumber, noise], question, 1, on(archive)))[0]?.statement).toBe(plumber.statement);
+    // the same question asked the evening before is another day's message: it is not what the record answered
+    const dayBefore = archive.map((e) => (e === asked ? { ...e, time: '2026-02-09T18:00:00Z' } : e));
+    expect((await rankWithMessages([...others, plumber, noise], question, 1, on(dayBefore)))[0]?.statement).toBe(noise.statement);
+  });
 });

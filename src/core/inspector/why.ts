@@ -47,14 +47,20 @@ type SaidRecord = MatchableRecord & { said: string; provenance: { source: string
 export async function rankWithMessages<T extends SaidRecord>(records: readonly T[], query: string, limit: number, messages: MessagesOn): Promise<T[]> {
   const pool = new Set(rankRecords(records, query, WITH_MESSAGES));
   if (pool.size === 0) return [];
-  const said = new Map((await messages([...new Set([...pool].map((r) => r.said.slice(0, 10)).filter(Boolean))])).map((e) => [e.source, e.text]));
-  const text = (r: T) => (pool.has(r) ? said.get(r.provenance.source) : undefined);
+  const entries = await messages([...new Set([...pool].map((r) => r.said.slice(0, 10)).filter(Boolean))]);
+  // each message with the one before it on the same day (what it answered, mostly)
+  const said = new Map(entries.map((e, i) => [e.source, { text: e.text, preceding: sameDay(entries[i - 1], e) ? (entries[i - 1]?.text ?? '') : '' }]));
   return rankRecords(
-    records.map((r) => ({ ...r, context: text(r) ?? '' })),
+    records.map((r) => {
+      const message = pool.has(r) ? said.get(r.provenance.source) : undefined;
+      return { ...r, context: message?.text ?? '', preceding: message?.preceding ?? '' };
+    }),
     query,
     limit,
   );
 }
+
+const sameDay = (a: LogEntry | undefined, b: LogEntry) => a !== undefined && a.time.slice(0, 10) === b.time.slice(0, 10);
 
 /**
  * The answer for `/memory why` (a question, or a record id such as `r-3f9a1c`) and for a reply's

@@ -3,17 +3,19 @@
  * work`): the records themselves are searched — their statement, their subject (the page's title
  * and aliases) and the attribute they are about — never passages, so the answer does not drown
  * as the project's archive grows. BM25 over the records (inverse document frequency taken from
- * the records at hand, so a word every record shares counts for little), a bonus when the
- * question asks for the attribute a record is about ("where does … work" → employer), and the
- * current record first: a superseded or held one ranks below the current one it gave way to,
- * and is shown as such. Two cues of the question count too: the person it names (their records
- * before another's that mention them), the day or month it names ("on 7 July, 2023", "in
- * August 2023", "in August": the records said then), the kind of answer it asks for (a name for
- * "where", a person for "who", a number for "how many") and a plan asked about a plan. "What
- * kind of …" asks for a thing, not for kindness. A record's source message, when the holder
- * passes it (`context`), is searched too at half weight (inspector/why.ts reads it for a project).
- * A question that shares no word with any record has no answer. Pure. Each weight's effect on
- * LoCoMo dev is in docs/memory.md (a hashing-embedder cosine fused in added nothing there).
+ * the records at hand, so a word every record shares counts for little), scaled by how much of
+ * the question's weight the record holds (coverage), a bonus when the question asks for the
+ * attribute a record is about ("where does … work" → employer), and the current record first: a
+ * superseded or held one ranks below the current one it gave way to, and is shown as such. Cues
+ * of the question count too: the person it names (their records before another's that mention
+ * them), the day or month it names ("on 7 July, 2023", "in August 2023", "in August": the
+ * records said then), the kind of answer it asks for (a name for "where", a person for "who", a
+ * number for "how many", a name or title for "what book", "which restaurant") and a plan asked
+ * about a plan. "What kind of …" asks for a thing, not for kindness. A record's source message,
+ * when the holder passes it (`context`), is searched too at half weight, and the message before
+ * it (`preceding`: what it answered) at a quarter (inspector/why.ts reads both for a project).
+ * A question that shares no word with any record has no answer. Pure (what it read of a record is
+ * remembered, bounded). Each weight's effect on LoCoMo dev is in docs/memory.md.
  */
 import { stemmer } from 'stemmer';
 import { foldAccents } from '../names.js';
@@ -35,6 +37,11 @@ export interface MatchableRecord {
    * CONTEXT_WEIGHT, for the words a distilled statement leaves out ("We even had a picnic").
    */
   context?: string;
+  /**
+   * The message just before that one in the archive (what it answered, mostly: "Where will you
+   * stay?" before "Galway!"), searched too at PRECEDING_WEIGHT.
+   */
+  preceding?: string;
 }
 
 const STOP = new Set(
@@ -95,6 +102,28 @@ export function matchTerms(text: string): string[] {
   return out;
 }
 
+/**
+ * What was read of a record before (its statement, subject and attribute): the same records are
+ * read at every question, and reading (folding, splitting, stemming, the attribute's patterns) is
+ * most of a question's time. Only records' own words are kept — they are in memory anyway, on
+ * their pages — never the messages a holder passes, which are read afresh each time. Bounded:
+ * emptied when full, so a large project reads again rather than holding more.
+ */
+const OWN_KEPT = 20_000;
+const OWN = new Map<string, { words: readonly string[]; attribute: string; subject: readonly string[] }>();
+function ownWords(record: MatchableRecord): { words: readonly string[]; attribute: string; subject: readonly string[] } {
+  const key = `${record.statement}\n${record.pageTitle}\n${record.about ?? ''}`;
+  let own = OWN.get(key);
+  if (own === undefined) {
+    if (OWN.size >= OWN_KEPT) OWN.clear();
+    const attribute = attributeOf(record.statement, record.about);
+    const subject = matchTerms(record.pageTitle);
+    own = { words: [...matchTerms(record.statement), ...subject, ...matchTerms(attribute)], attribute, subject };
+    OWN.set(key, own);
+  }
+  return own;
+}
+
 /** The attribute a question asks for, read from its words (the same names as review.ts's attributes). */
 const ASKS: [string, RegExp][] = [
   ['employer', /\b(?:work(?:s|ing)?|job|employer|employed|company|hired)\b/i],
@@ -116,6 +145,14 @@ const K1 = 1.2;
 const B = 0.5;
 /** A word of the record's source message counts this much of a word of its statement (0.25: +4.0 pt on dev, 0.5: +5.8, 1: +4.9). */
 const CONTEXT_WEIGHT = 0.5;
+/** … and a word of the message before it (0.1: +1.9 pt on dev, 0.25: +2.8, 0.5: +1.3; the message after it as well: +1.5). */
+const PRECEDING_WEIGHT = 0.25;
+/**
+ * The score is scaled by the share of the question's weight (IDF) the record holds, to this
+ * power: a record that holds most of what is asked beats one that holds a single word many
+ * times (0.25: +0.7 pt on dev, 0.5: +0.9, 1: +0.9).
+ */
+const COVERAGE = 0.5;
 /** The bonus, in BM25 units, for a record about the attribute the question asks for. */
 const ATTRIBUTE_BONUS = 1.5;
 /** … for a record whose subject the question names ("what did Melanie paint": Melanie's records, not Caroline's that mention her). */
@@ -166,13 +203,19 @@ const saidWithin = (r: MatchableRecord, span: Span | null) => {
   return typeof span === 'number' ? new Date(t).getUTCMonth() === span : t >= span[0] && t <= span[1];
 };
 
-/** What a question's answer is (a place, a person, a number), read from its first words. */
-type AnswerKind = 'place' | 'person' | 'number';
+/** What a question's answer is (a place, a person, a number, a name), read from its first words. */
+type AnswerKind = 'place' | 'person' | 'number' | 'name';
+/** Things that have names or titles: "what book …", "which film …" ask for a title, not for the word "book". */
+const NAMED_THING =
+  'books?|novels?|movies?|films?|shows?|series|games?|songs?|albums?|bands?|singers?|artists?|authors?|restaurants?|cafes?|shops?|stores?|apps?|teams?|brands?|compan(?:y|ies)|schools?|pets?|dogs?|cats?|breeds?|dish(?:es)?|recipes?|instruments?|sports?|languages?|podcasts?';
 const ANSWER_KINDS: [AnswerKind, RegExp][] = [
   ['place', /^\s*(?:where\b|(?:in )?(?:which|what) (?:city|cities|country|countries|state|states|place|places|town|spot|park|restaurant|location|island|beach)\b)/i],
   ['person', /^\s*(?:who|whom|whose)\b/i],
+  ['name', new RegExp(String.raw`^\s*(?:(?:what|which)\s+(?:\w+\s+)?(?:${NAMED_THING})\b|what(?:'s| is| was) (?:the )?name\b|what(?:'s| is| was| are) \w+(?:'s|s') favou?rite\b)`, 'i')],
   ['number', /^\s*how (?:many|much|often|long)\b(?! ago)/i],
 ];
+/** A title in quotes ("'Dune'", "“Little Women”"): a name the capitals alone may not show. */
+const TITLE = /(?:^|\s)['"‘“][^'"‘“’”]{2,}['"’”]/;
 const NUMBER_WORD = /\b(?:\d+|once|twice|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen|hundred|thousand|several|couple|few)\b/i;
 const KIN =
   /\b(?:friends?|mom|mother|dad|father|parents?|aunt|auntie|uncle|sister|brother|siblings?|grand(?:ma|pa|mother|father)|mentor|coach|teacher|partner|wife|husband|son|daughter|cousin|neighbou?r|boss|colleague|roommate)\b/i;
@@ -198,6 +241,7 @@ function newNames(statement: string, known: ReadonlySet<string>): boolean {
 function offers(kind: AnswerKind | undefined, statement: string, known: ReadonlySet<string>): boolean {
   if (kind === 'number') return NUMBER_WORD.test(statement);
   if (kind === 'place') return newNames(statement, known);
+  if (kind === 'name') return newNames(statement, known) || TITLE.test(statement);
   if (kind === 'person') return KIN.test(statement) || newNames(statement, known);
   return false;
 }
@@ -239,29 +283,44 @@ export function rankRecords<T extends MatchableRecord>(records: readonly T[], qu
   const plan = ASKS_PLAN.test(question);
   const when = /^\s*(?:when|what (?:date|day|year|month|time)|how long ago)\b/i.test(question);
   const docs: Doc<T>[] = records.map((record) => {
-    const attribute = attributeOf(record.statement, record.about);
-    const words = [...matchTerms(record.statement), ...matchTerms(record.pageTitle), ...matchTerms(attribute)];
+    const { words, attribute, subject } = ownWords(record);
     const terms = new Map<string, number>();
     for (const w of words) terms.set(w, (terms.get(w) ?? 0) + 1);
     const context = record.context ? matchTerms(record.context) : [];
     for (const w of context) terms.set(w, (terms.get(w) ?? 0) + CONTEXT_WEIGHT);
-    const subject = matchTerms(record.pageTitle);
-    return { record, terms, length: words.length + CONTEXT_WEIGHT * context.length, attribute, named: subject.length > 0 && subject.every((w) => askedSet.has(w)) };
+    const preceding = record.preceding ? matchTerms(record.preceding) : [];
+    for (const w of preceding) terms.set(w, (terms.get(w) ?? 0) + PRECEDING_WEIGHT);
+    return {
+      record,
+      terms,
+      length: words.length + CONTEXT_WEIGHT * context.length + PRECEDING_WEIGHT * preceding.length,
+      attribute,
+      named: subject.length > 0 && subject.every((w) => askedSet.has(w)),
+    };
   });
   const n = docs.length;
   const avg = docs.reduce((s, d) => s + d.length, 0) / Math.max(1, n);
-  const df = new Map<string, number>();
-  for (const t of asked) df.set(t, docs.filter((d) => d.terms.has(t)).length);
+  const idf = new Map(
+    asked.map((t) => {
+      const df = docs.filter((d) => d.terms.has(t)).length;
+      return [t, Math.log(1 + (n - df + 0.5) / (df + 0.5))];
+    }),
+  );
+  /** The question's whole weight: what a record holding every word of it holds. */
+  const weight = [...idf.values()].reduce((a, b) => a + b, 0);
   const scored: Scored<T>[] = [];
   docs.forEach((d, i) => {
     let score = 0;
+    let held = 0;
     for (const t of asked) {
       const tf = d.terms.get(t) ?? 0;
       if (tf === 0) continue;
-      const idf = Math.log(1 + (n - (df.get(t) ?? 0) + 0.5) / ((df.get(t) ?? 0) + 0.5));
-      score += (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * d.length) / Math.max(1, avg)));
+      const w = idf.get(t) ?? 0;
+      held += w;
+      score += (w * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * d.length) / Math.max(1, avg)));
     }
     if (score === 0) return;
+    score *= (held / Math.max(1e-9, weight)) ** COVERAGE;
     if (d.attribute && wanted.has(d.attribute)) score += ATTRIBUTE_BONUS;
     if (d.named) score += SUBJECT_BONUS;
     if (when && isDated(d.record.statement)) score += WHEN_BONUS;
