@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { rankRecords, type MatchableRecord } from '../../src/core/records/match.js';
+import { privateWhy } from '../../src/core/inspector/why.js';
+import type { PrivateRecord } from '../../src/core/ports/private-store.js';
+import { rankRecords, rememberedRecords, type MatchableRecord } from '../../src/core/records/match.js';
 
 const rec = (statement: string, said: string, pageTitle = 'Joanna'): MatchableRecord => ({ statement, pageTitle, status: 'active', said });
 
@@ -115,5 +117,37 @@ describe('rankRecords: coverage and names (household questions)', () => {
       expect(rankRecords(list, question, 1)[0]).toBe(answer);
     // the same words asked without asking for a name keep the shorter record first
     expect(rankRecords([...filler, answer, near], question.replace(/^(?:What|Which) \w+/, 'How'), 1)[0]).toBe(near);
+  });
+});
+
+describe("privateWhy: a DM's records are ranked without being remembered", () => {
+  it('leaves none of their words in the ranking memory, which a project question fills', () => {
+    const dm = (id: string, statement: string): PrivateRecord => ({
+      id,
+      statement,
+      entity: 'Ann',
+      category: 'preference',
+      confidence: 0.9,
+      status: 'active',
+      said: '2026-11-02',
+      source: 'dm:1',
+      via: 'chat',
+      effective: 0.9,
+      state: 'fresh',
+      sensitivity: 'personal',
+      about: '',
+      superseded: '',
+      happened: '',
+      due: '',
+      vs: '',
+      asked: '',
+      raised: '',
+    });
+    const before = rememberedRecords();
+    const answer = privateWhy([dm('a1b2c3', 'Ann keeps her spare key under the blue plant pot'), dm('d4e5f6', 'Ann drinks oat milk')], { query: 'where is the spare key' }, () => []);
+    expect(answer.chains.map((c) => c.statement)).toEqual(['Ann keeps her spare key under the blue plant pot']);
+    expect(rememberedRecords()).toBe(before);
+    rankRecords([{ statement: 'Sam keeps the bike key in the hall drawer', pageTitle: 'Sam', said: '2026-11-02', status: 'active' }], 'where is the bike key');
+    expect(rememberedRecords()).toBe(before + 1);
   });
 });

@@ -146,6 +146,7 @@ export function privateWhy(
     records.map((r) => ({ ...r, pageTitle: r.entity })),
     ask.query,
     limit,
+    { remember: false },
   );
   return answer(ranked, []);
 }

@@ -106,23 +106,29 @@ export function matchTerms(text: string): string[] {
  * What was read of a record before (its statement, subject and attribute): the same records are
  * read at every question, and reading (folding, splitting, stemming, the attribute's patterns) is
  * most of a question's time. Only records' own words are kept — they are in memory anyway, on
- * their pages — never the messages a holder passes, which are read afresh each time. Bounded:
+ * their pages — never the messages a holder passes, which are read afresh each time, nor a
+ * DM's records (`remember: false`: they live only in private.db, and a wipe must leave nothing). Bounded:
  * emptied when full, so a large project reads again rather than holding more.
  */
 const OWN_KEPT = 20_000;
 const OWN = new Map<string, { words: readonly string[]; attribute: string; subject: readonly string[] }>();
-function ownWords(record: MatchableRecord): { words: readonly string[]; attribute: string; subject: readonly string[] } {
+function ownWords(record: MatchableRecord, remember: boolean): { words: readonly string[]; attribute: string; subject: readonly string[] } {
   const key = `${record.statement}\n${record.pageTitle}\n${record.about ?? ''}`;
   let own = OWN.get(key);
   if (own === undefined) {
-    if (OWN.size >= OWN_KEPT) OWN.clear();
     const attribute = attributeOf(record.statement, record.about);
     const subject = matchTerms(record.pageTitle);
     own = { words: [...matchTerms(record.statement), ...subject, ...matchTerms(attribute)], attribute, subject };
-    OWN.set(key, own);
+    if (remember) {
+      if (OWN.size >= OWN_KEPT) OWN.clear();
+      OWN.set(key, own);
+    }
   }
   return own;
 }
+
+/** How many records' words are remembered (a DM's never are: a wipe leaves nothing of them in memory). */
+export const rememberedRecords = () => OWN.size;
 
 /** The attribute a question asks for, read from its words (the same names as review.ts's attributes). */
 const ASKS: [string, RegExp][] = [
@@ -266,7 +272,7 @@ interface Doc<T> {
  * The records that answer `question`, best first (at most `limit`); none when no record shares
  * a content word with it. Ties keep the records' order.
  */
-export function rankRecords<T extends MatchableRecord>(records: readonly T[], question: string, limit = 3): T[] {
+export function rankRecords<T extends MatchableRecord>(records: readonly T[], question: string, limit = 3, { remember = true }: { remember?: boolean } = {}): T[] {
   const asked = [...new Set(matchTerms(question.replace(KIND_OF, '$1')))];
   if (asked.length === 0) return [];
   const span = namedSpan(question);
@@ -283,7 +289,7 @@ export function rankRecords<T extends MatchableRecord>(records: readonly T[], qu
   const plan = ASKS_PLAN.test(question);
   const when = /^\s*(?:when|what (?:date|day|year|month|time)|how long ago)\b/i.test(question);
   const docs: Doc<T>[] = records.map((record) => {
-    const { words, attribute, subject } = ownWords(record);
+    const { words, attribute, subject } = ownWords(record, remember);
     const terms = new Map<string, number>();
     for (const w of words) terms.set(w, (terms.get(w) ?? 0) + 1);
     const context = record.context ? matchTerms(record.context) : [];
