@@ -62,4 +62,24 @@ describe('"why?" ranks its best records again with the messages that said them',
     const dayBefore = archive.map((e) => (e === asked ? { ...e, time: '2026-02-09T18:00:00Z' } : e));
     expect((await rankWithMessages([...others, plumber, noise], question, 1, on(dayBefore)))[0]?.statement).toBe(noise.statement);
   });
+
+  it("a labelled message's words are not read: the order of what an asker is shown does not tell of them", async () => {
+    const at = (time: string, source: string, text: string, sensitivity?: 'sensitive'): LogEntry => ({ time, speaker: 'Ann', source, text, role: 'user', ...(sensitivity ? { sensitivity } : {}) });
+    const clinic = rec('Ann goes to Riverside on Tuesday.', '2026-03-02', 'discord:42', 'Ann');
+    const market = rec('Ann goes to Hollins on Saturday.', '2026-03-01', 'discord:41', 'Ann');
+    // the message before the clinic record asks where the test is: a hosted asker must not find the record by its words
+    const log = (label?: 'sensitive') => [
+      at('2026-03-01T09:00:00Z', 'discord:41', market.statement),
+      at('2026-03-02T09:00:00Z', 'discord:40', 'Which day is your blood test, Ann? The blood test at last?', label),
+      at('2026-03-02T09:05:00Z', 'discord:42', clinic.statement),
+    ];
+    const on = (entries: LogEntry[]) => (days: readonly string[]) => Promise.resolve(entries.filter((e) => days.includes(e.time.slice(0, 10))));
+    const question = 'Which day does Ann go for the blood test?';
+    // unlabelled (a control), the question's words in the message before find the clinic record first
+    expect((await rankWithMessages([market, clinic], question, 1, on(log())))[0]?.statement).toBe(clinic.statement);
+    // labelled (by its label, whatever its words), they are not read: the records rank by their own words
+    const labelled = log('sensitive').map((e) => (e.source === 'discord:40' ? { ...e, text: 'Where is the blood test?' } : e));
+    expect((await rankWithMessages([market, clinic], question, 1, on(labelled)))[0]?.statement).toBe(market.statement);
+    expect((await rankWithMessages([market, clinic], question, 1, () => Promise.resolve([])))[0]?.statement).toBe(market.statement);
+  });
 });

@@ -7,7 +7,7 @@
  * and the project's `notes/_log.md`) by the knowledge graph; this module picks the records and
  * renders a chain as plain lines for every front door.
  */
-import { labelText, parseSensitivity } from '../privacy/sensitivity.js';
+import { isSensitive, labelOf, labelText, parseSensitivity } from '../privacy/sensitivity.js';
 import type { KnowledgeGraph, LogEntry, PrivateRecord, PrivateRecordEvent } from '../ports/index.js';
 import type { ChainStep, Provenance, RecordChain } from '../records/provenance.js';
 import { rankRecords, type MatchableRecord } from '../records/match.js';
@@ -47,7 +47,8 @@ type SaidRecord = MatchableRecord & { said: string; provenance: { source: string
 export async function rankWithMessages<T extends SaidRecord>(records: readonly T[], query: string, limit: number, messages: MessagesOn): Promise<T[]> {
   const pool = new Set(rankRecords(records, query, WITH_MESSAGES));
   if (pool.size === 0) return [];
-  const entries = await messages([...new Set([...pool].map((r) => r.said.slice(0, 10)).filter(Boolean))]);
+  // a labelled message's words are not read: the order of what a hosted asker is shown would tell of them
+  const entries = (await messages([...new Set([...pool].map((r) => r.said.slice(0, 10)).filter(Boolean))])).map((e) => (isSensitive(labelOf(e)) ? { ...e, text: '' } : e));
   // each message with the one before it on the same day (what it answered, mostly)
   const said = new Map(entries.map((e, i) => [e.source, { text: e.text, preceding: sameDay(entries[i - 1], e) ? (entries[i - 1]?.text ?? '') : '' }]));
   return rankRecords(
