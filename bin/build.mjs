@@ -24,6 +24,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
+import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -33,10 +34,14 @@ const FORMAT = 4;
 /**
  * npm packages bundled into the build rather than loaded from node_modules: plain ESM that finds
  * no files of its own, whose many small modules cost more to load one by one than their code
- * (chrono-node's English parser: 51 modules, 59 → 15 ms of CPU to import). Not zod: the MCP SDK
- * reads Charlie's zod schemas with its own copy.
+ * (chrono-node's English parser: 51 modules, 59 → 15 ms of CPU to import; yaml: 72 modules, about
+ * 100 → 22 ms to import and parse a document). Each names the module its bare name is bundled
+ * from, relative to its package, or null for the one esbuild resolves: for Node, yaml's exports
+ * name its CommonJS build, which esbuild can only bundle behind a `require` ES modules lack; its
+ * ES module build (`browser/index.js`, the exports' default) is the same code. Not zod: the MCP
+ * SDK reads Charlie's zod schemas with its own copy.
  */
-const BUNDLED = ['chrono-node'];
+const BUNDLED = { 'chrono-node': null, yaml: 'browser/index.js' };
 
 /** The npm scripts run from the build (the rest, benchmarks and tuning, still run with tsx). */
 export const SCRIPTS = ['memory', 'doctor', 'reindex', 'backup', 'restore', 'sync', 'mcp', 'register-commands', 'models', 'licenses'];
@@ -122,11 +127,14 @@ async function build(root, log) {
   const externalPackages = {
     name: 'external-packages',
     setup(b) {
+      const packageDir = (name) => dirname(createRequire(join(root, 'package.json')).resolve(`${name}/package.json`));
       b.onResolve({ filter: /^[^./]/ }, (args) => {
         if (args.kind === 'entry-point') return undefined;
         const parts = args.path.split('/');
         const name = args.path.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
-        return BUNDLED.includes(name) ? undefined : { path: args.path, external: true };
+        if (!Object.hasOwn(BUNDLED, name)) return { path: args.path, external: true };
+        const entry = BUNDLED[name];
+        return entry && args.path === name ? { path: join(packageDir(name), entry) } : undefined;
       });
     },
   };
