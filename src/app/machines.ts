@@ -8,9 +8,14 @@ import type { Place } from '../core/place.js';
 import { MachineDesk } from '../core/machines/desk.js';
 import { MachineBook } from '../core/machines/machine-book.js';
 import type { Clock, KnowledgeGraph, ProjectStore } from '../core/ports/index.js';
+import type { SshConnector } from '../core/ports/machines.js';
 import { AgeVault } from '../machines/age-vault.js';
 import { KnownHostsFile } from '../machines/known-hosts.js';
-import { Ssh2Connector } from '../machines/ssh2-connector.js';
+
+/** ssh2 loads at the first connection, not at start-up (start what is used, docs/performance.md). */
+const ssh2OnFirstUse: SshConnector = {
+  connect: async (request) => new (await import('../machines/ssh2-connector.js')).Ssh2Connector().connect(request),
+};
 
 /** The vault (always: secrets typed about a machine are kept even when SSH is off) and the desk (SSH_ENABLED). */
 export function buildMachines(config: Config, graph: Pick<KnowledgeGraph, 'write'>, clock: Clock): { vault: AgeVault; desk: MachineDesk | undefined } {
@@ -18,7 +23,7 @@ export function buildMachines(config: Config, graph: Pick<KnowledgeGraph, 'write
   const vault = new AgeVault(files.vault, () => clock.now());
   const desk = config.SSH_ENABLED
     ? new MachineDesk({
-        connector: new Ssh2Connector(),
+        connector: ssh2OnFirstUse,
         pins: new KnownHostsFile(files.knownHosts, () => clock.now()),
         vault,
         graph,

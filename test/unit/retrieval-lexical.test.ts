@@ -46,4 +46,34 @@ describe('in-memory keyword index', () => {
     ix.add('page-0', 1000, 'quince quince quince');
     expect(ix.search('quince', 1, 0)[0]!.value).toBe(1000);
   });
+
+  it('pooled posting lists (built at trim, again past an eighth of additions, and at a compaction) rank and score exactly as lists never pooled', () => {
+    const words = ['garden', 'quince', 'pruned', 'hiking', 'tea', 'morning', 'dentist', 'school', 'boiler', 'invoice', 'sarah', 'globex'];
+    const text = (i: number, n: number) => Array.from({ length: n }, (_, j) => `${words[(i * 7 + j * 3) % words.length]}${(i + j) % 50}`).join(' ');
+    const pooled = new LexicalIndex<number>();
+    const plain = new LexicalIndex<number>();
+    const both = (f: (ix: LexicalIndex<number>) => void) => [pooled, plain].forEach(f);
+    const queries = ['quince3 garden4', 'tea9', 'dentist2 school7 morning1', 'hiking0 boiler5', 'sarah11 globex12 invoice10'];
+    const same = () => {
+      expect(pooled.size).toBe(plain.size);
+      for (const q of queries) for (const w of [0, 0.4]) expect(pooled.search(q, 50, w)).toEqual(plain.search(q, 50, w));
+    };
+    // a table read, then pooled (plain is never trimmed, so it keeps every term's own list)
+    for (let i = 0; i < 3000; i++) both((ix) => ix.add(`page-${i % 300}`, i, text(i, 2 + (i % 7)), i % 3 === 0 ? text(i + 1, 3) : ''));
+    pooled.trim();
+    same();
+    // appends after the pool: enough pairs to pass its share, so it is built again while searched between
+    for (let i = 3000; i < 12000; i++) {
+      both((ix) => ix.add(`page-${i % 300}`, i, text(i, 2 + (i % 7)), i % 5 === 0 ? text(i + 2, 2) : ''));
+      if (i % 1500 === 0) same();
+    }
+    same();
+    // removals (some of the pool, some of the additions), then a compaction, then more appends
+    for (let k = 0; k < 200; k++) both((ix) => ix.remove(`page-${k}`, (v) => v % 2 === 0 || k < 120));
+    same();
+    for (let k = 200; k < 290; k++) both((ix) => ix.remove(`page-${k}`));
+    same();
+    for (let i = 12000; i < 12100; i++) both((ix) => ix.add(`page-${i % 300}`, i, text(i, 3), ''));
+    same();
+  });
 });

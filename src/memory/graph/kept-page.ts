@@ -4,7 +4,9 @@
  * strings) into a copy of its line, so a cached page kept each of its lines alive, and each
  * record's field names and common values (`source`, `type`, `fact`, `0.8`, dates) were strings
  * of their own: at 10,000 pages about 22 MB of lines and 9 MB of repeated field strings in a
- * heap snapshot (docs/performance.md, "A small machine").
+ * heap snapshot (docs/performance.md, "A small machine"). A field whose name and value are both
+ * short (`[type:: fact]`, `[confidence:: 0.8]`, `[said:: 2026-05-01]`) is one frozen object
+ * shared by every record that has it, not an object per record (40 bytes each, three or four a record).
  */
 import type { FactLine, InlineField, LinkLine } from '../markdown/lines.js';
 import { ownString } from '../../util/own-string.js';
@@ -14,9 +16,12 @@ import type { PageRead, WikiPage } from './page.js';
 const SHARED_MAX_LENGTH = 32;
 /** Distinct strings shared at most: past it, new ones are copied (a bound, not a cache that grows with the pages). */
 const SHARED_MAX = 8192;
+/** Distinct fields shared at most, likewise. */
+const SHARED_FIELDS_MAX = 16_384;
 
 export class PageKeeper {
   private readonly shared = new Map<string, string>();
+  private readonly sharedFields = new Map<string, InlineField>();
 
   /** `s` without its parent text: the shared copy when short, else a copy of its own. */
   private one(s: string): string {
@@ -29,7 +34,18 @@ export class PageKeeper {
   }
 
   private fields(fields: InlineField[]): InlineField[] {
-    return fields.map((f) => ({ key: this.one(f.key), value: this.one(f.value) }));
+    return fields.map((f) => this.field(f));
+  }
+
+  /** A field without its parent text: one shared frozen object when its name and value are short. */
+  private field(f: InlineField): InlineField {
+    if (f.key.length > SHARED_MAX_LENGTH || f.value.length > SHARED_MAX_LENGTH) return { key: this.one(f.key), value: this.one(f.value) };
+    const id = `${f.key}\u0000${f.value}`;
+    const known = this.sharedFields.get(id);
+    if (known) return known;
+    const own = Object.freeze({ key: this.one(f.key), value: this.one(f.value) });
+    if (this.sharedFields.size < SHARED_FIELDS_MAX) this.sharedFields.set(ownString(id), own);
+    return own;
   }
 
   private fact(f: FactLine): FactLine {

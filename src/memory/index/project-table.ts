@@ -307,8 +307,6 @@ export class ProjectTable {
 
   /** The segments of the vector index (0: none): `optimize()` indexes appended rows as a segment of their own. */
   async vectorSegments(): Promise<number> {
-    // the statistics without the centroids (LanceDB warns on stderr, into the terminal chat, unless this is set)
-    process.env.LANCE_INCLUDE_VECTOR_CENTROIDS ??= 'false';
     const stats = await this.table.indexStats(VECTOR_INDEX).catch(() => undefined);
     return stats ? (stats.numIndices ?? 1) : 0;
   }

@@ -8,10 +8,13 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { parse } from 'csv-parse';
+import type { Options, Parser } from 'csv-parse';
 import type { SourceItem } from './parsers.js';
 import { SourceParseError } from './parsers.js';
 import { errorMessage } from '../../util/error-text.js';
+
+/** csv-parse's streaming parser, loaded at the first CSV read (start what is used, docs/performance.md). */
+const parse = async (options: Options): Promise<Parser> => (await import('csv-parse')).parse(options);
 
 export interface BankColumns {
   date: string;
@@ -45,7 +48,8 @@ export async function hashFile(path: string): Promise<string> {
 
 /** The header row of a CSV file (read from its start only). */
 export async function csvHeader(path: string): Promise<string[]> {
-  const parser = createReadStream(path, { end: 1_048_575 }).pipe(parse({ bom: true, trim: true, to_line: 1, relax_column_count: true }));
+  const parsing = await parse({ bom: true, trim: true, to_line: 1, relax_column_count: true });
+  const parser = createReadStream(path, { end: 1_048_575 }).pipe(parsing);
   for await (const row of parser) return (row as string[]).map(String);
   return [];
 }
@@ -69,8 +73,9 @@ export interface RowSlice {
 
 /** Up to `max` rows from `offset` (0 = the start, with its header); `columns` from the header. */
 export async function readRows(path: string, from: { offset: number; line: number; columns: string[] }, max: number): Promise<RowSlice> {
+  const parsing = await parse({ columns: from.offset === 0 ? true : from.columns, bom: from.offset === 0, skip_empty_lines: true, trim: true, info: true, relax_column_count: false });
   const stream = createReadStream(path, { start: from.offset });
-  const parser = stream.pipe(parse({ columns: from.offset === 0 ? true : from.columns, bom: from.offset === 0, skip_empty_lines: true, trim: true, info: true, relax_column_count: false }));
+  const parser = stream.pipe(parsing);
   const items: SourceItem[] = [];
   let offset = from.offset;
   let line = from.line;
@@ -137,7 +142,8 @@ const cents = (n: number) => (Math.round(n * 100) / 100).toFixed(2);
 export async function summariseBank(path: string, cols: BankColumns): Promise<{ items: SourceItem[]; rows: number }> {
   const groups = new Map<string, Group>();
   let rows = 0;
-  const parser = createReadStream(path).pipe(parse({ columns: true, bom: true, skip_empty_lines: true, trim: true, relax_column_count: true }));
+  const parsing = await parse({ columns: true, bom: true, skip_empty_lines: true, trim: true, relax_column_count: true });
+  const parser = createReadStream(path).pipe(parsing);
   try {
     for await (const record of parser as AsyncIterable<Record<string, string>>) {
       rows++;

@@ -8,10 +8,9 @@
  * events are read a slice at a time within a budget of recurrence steps (./ical.ts).
  */
 import { createHash } from 'node:crypto';
-import { DAVClient, type DAVCalendar } from 'tsdav';
+import type { DAVClient, DAVCalendar } from 'tsdav';
 import type { Clock } from '../../core/ports/index.js';
 import type { CalendarConnector, CalendarEvent, CalendarSource, Subscription } from '../../core/time/calendar.js';
-import { eventIcs, parseEvents, feedBudget } from './ical.js';
 import { DEFAULT_DEADLINES, withDeadline } from '../../core/ports/deadlines.js';
 import { silentLogger, type Logger } from '../../core/ports/index.js';
 
@@ -32,14 +31,18 @@ export interface ConnectorOptions {
   logger?: Logger;
 }
 
+/** ical.js and tsdav load with the first calendar read, not at start-up (start what is used, docs/performance.md). */
+const ical = () => import('./ical.js');
+
 /** Runs one request of a calendar source under the calendar deadline. */
 function underDeadline<T>(o: ConnectorOptions, what: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
   return withDeadline('calendar', o.deadlineMs ?? DEFAULT_DEADLINES.calendar, work, { logger: o.logger ?? silentLogger, what });
 }
 
 /** The events of a feed's text, read a slice at a time; a feed past its budget is logged. */
-function readEvents(o: ConnectorOptions, text: string, budget = feedBudget(o.budget)): Promise<CalendarEvent[]> {
-  return parseEvents(text, o.clock.now(), { budget, onBudget: ({ series }) => budgetSpent(o, series) });
+async function readEvents(o: ConnectorOptions, text: string): Promise<CalendarEvent[]> {
+  const { feedBudget, parseEvents } = await ical();
+  return parseEvents(text, o.clock.now(), { budget: feedBudget(o.budget), onBudget: ({ series }) => budgetSpent(o, series) });
 }
 
 function budgetSpent(o: ConnectorOptions, series: number): void {
@@ -107,6 +110,7 @@ class CalDavSource implements CalendarSource {
 
   private async open(): Promise<{ client: DAVClient; calendar: DAVCalendar }> {
     if (!this.client) {
+      const { DAVClient } = await import('tsdav');
       const client = new DAVClient({
         serverUrl: new URL(this.url).origin,
         credentials: this.creds ?? { username: '', password: '' },
@@ -135,6 +139,7 @@ class CalDavSource implements CalendarSource {
       return client.fetchCalendarObjects({ calendar });
     });
     const out: CalendarEvent[] = [];
+    const { feedBudget, parseEvents } = await ical();
     const budget = feedBudget(this.o.budget);
     let cut = 0;
     for (const o of objects) {
@@ -146,6 +151,7 @@ class CalDavSource implements CalendarSource {
   }
 
   async create(event: Omit<CalendarEvent, 'allDay'>): Promise<void> {
+    const { eventIcs } = await ical();
     const res = await this.request('create', async () => {
       const { client, calendar } = await this.open();
       return client.createCalendarObject({ calendar, filename: `${event.uid.replace(/[^A-Za-z0-9_.-]/g, '_')}.ics`, iCalString: eventIcs(event, this.o.clock.now()) });
