@@ -187,5 +187,5 @@ export const LABELLED_TEXTS = {
   'dm-message': "src/storage/private-store.ts: a DM row's sensitivity column",
   brief: "src/core/time/brief.ts: the strictest label of the events and reminders it quotes, kept with it in its place's archive when delivered",
   'calendar-event':
-    "src/core/time/calendar-servers.ts (eventSensitivity): the rules on its title and place, or the calendar's CLASS, when it is read; kept with its record, the desk's copy and its reminder",
+    "src/core/time/calendar-servers.ts (eventSensitivity): the rules on its title and place, or the calendar's CLASS, when it is read; kept with its record, the desk's copy and its reminder; an event Charlie writes after a yes carries its label as CLASS:PRIVATE (calendar.ts propose)",
 } as const;
