@@ -82,6 +82,13 @@ const SAMPLES: [string, string | null][] = [
   ['Sam owes me $40', 'financial'],
   ['date: 2026-11-01; payee: Acme Properties; amount: -1250.00; memo: November', 'financial'],
   ['E-mail from HR, subject: Your new salary from January', 'financial'],
+  // shapes added after the third outside sweep
+  ['Front door keypad: seven three nine one, then hash', 'credential'],
+  ['The gate code is four four one nine', 'credential'],
+  ['Bram is on PrEP now', 'phi'],
+  ['Meal prep on Sunday for the week', null],
+  ['PREP TIME: 10 minutes', null],
+  ['Count one two three four and jump', null],
   ['Alice likes climbing', null],
   ['The tent costs €80', null],
   ['Pin the message to the channel', null],

@@ -109,9 +109,16 @@ const RULES: Rule[] = [
   ...WORDS.filter((w) => w.kind === 'credential'),
   { kind: 'credential', test: /\bPINs?\b|\bpin\s*(?:is|was|[:=#])?\s*\d{3,8}\b/ },
   { kind: 'credential', test: /\bthe code (?:for|to|of) the (?:door|gate|alarm|safe|garage|lock(?:box)?)\b/i },
+  // a code spelled out in words after what it opens ("keypad: seven three nine one")
+  {
+    kind: 'credential',
+    test: /\b(?:code|pin|keypad|combination|passcode|password|opens with|unlocks with)\b[^.]{0,30}?\b(?:(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)[\s,-]+){3,}(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)\b/i,
+  },
   ...WORDS.filter((w) => w.kind === 'phi'),
   // a dose: milligrams and micrograms are medicine's (or a supplement's) units
   { kind: 'phi', test: /\b\d+(?:[.,]\d+)?\s?(?:mg|mcg|µg)\b/i },
+  // HIV prevention, spelled as clinics spell it (case matters: "meal prep" is a kitchen's)
+  { kind: 'phi', test: /\bPrEP\b/ },
   ...WORDS.filter((w) => w.kind === 'financial'),
   // a money amount with a word that makes it someone's finances (a price alone is not)
   {
@@ -180,5 +187,5 @@ export const LABELLED_TEXTS = {
   'dm-message': "src/storage/private-store.ts: a DM row's sensitivity column",
   brief: "src/core/time/brief.ts: the strictest label of the events and reminders it quotes, kept with it in its place's archive when delivered",
   'calendar-event':
-    "src/core/time/calendar-servers.ts (eventSensitivity): the rules on its title and place, or the calendar's CLASS, when it is read; kept with its record, the desk's copy and its reminder",
+    "src/core/time/calendar-servers.ts (eventSensitivity): the rules on its title and place, or the calendar's CLASS, when it is read; kept with its record, the desk's copy and its reminder; an event Charlie writes after a yes carries its label as CLASS:PRIVATE (calendar.ts propose)",
 } as const;

@@ -283,30 +283,43 @@ export class CalendarDesk {
     const tainted = options.tainted === true;
     const refused = this.refusedWrite((target.payload as unknown as PollState).sub, { summary: e.title, location: e.location ?? '' }, tainted);
     if (refused) return refused;
-    this.proposals.set(token, { asker: asker.ownerId, source, sub, tainted, event: { uid: `${token}@charlie`, summary: e.title.slice(0, 200), start: at.at, end, location: e.location ?? '' } });
+    // its label travels with it: a sensitive event (by its words, or by the tainted turn that proposed it) is written CLASS:PRIVATE,
+    // so when the next poll reads it back it is labelled again (eventSensitivity), also after a restart and on the owner's other devices
+    const event = { uid: `${token}@charlie`, summary: e.title.slice(0, 200), start: at.at, end, location: e.location ?? '' };
+    const sensitive = tainted || eventSensitivity(event) !== undefined;
+    this.proposals.set(token, { asker: asker.ownerId, source, sub, tainted, event: sensitive ? { ...event, private: true } : event });
     return `Proposed, not written: "${e.title}" on ${showTime(at.at, tz)} for ${e.minutes ?? 60} minutes in ${sub}. Ask the person to confirm; when they say yes (in their next message), call create_event with confirm "${token}".`;
   }
 
   /** Writes a proposed event once the person confirmed it in a message after the proposal. */
   async confirm(asker: Asker, source: string, token: string): Promise<string> {
+    return (await this.confirmOf(asker, source, token)).text;
+  }
+
+  /**
+   * The answer to a yes, and its label: "Created …" quotes the event, so it carries the event's
+   * label (sensitive when the event was written CLASS:PRIVATE) and the turn that reads it is tainted.
+   */
+  async confirmOf(asker: Asker, source: string, token: string): Promise<{ text: string; label: SensitivityValue | null }> {
+    const said = (text: string) => ({ text, label: null });
     const p = this.proposals.get(token);
-    if (!p || p.asker !== asker.ownerId) return `No proposed event ${token} (propose it first).`;
-    if (p.source === source) return 'Not written: the person has not confirmed yet. Ask them, and confirm in the turn of their answer.';
+    if (!p || p.asker !== asker.ownerId) return said(`No proposed event ${token} (propose it first).`);
+    if (p.source === source) return said('Not written: the person has not confirmed yet. Ask them, and confirm in the turn of their answer.');
     const job = this.mine(asker).find((j) => (j.payload as unknown as PollState).sub.name === p.sub);
-    if (!job) return `The calendar ${p.sub} is no longer subscribed here.`;
+    if (!job) return said(`The calendar ${p.sub} is no longer subscribed here.`);
     const target = (job.payload as unknown as PollState).sub;
     // checked again at the yes: the server's locality may have been declared since the proposal
     const refused = this.refusedWrite(target, p.event, p.tainted);
     if (refused) {
       this.proposals.delete(token);
-      return refused;
+      return said(refused);
     }
     const cal = this.deps.connector.open(target);
-    if (!cal.create) return `${p.sub} cannot be written to.`;
+    if (!cal.create) return said(`${p.sub} cannot be written to.`);
     await cal.create(p.event);
     this.proposals.delete(token);
     await this.poll(job.id);
-    return `Created "${p.event.summary}" on ${showTime(p.event.start, job.tz)} in ${p.sub}.`;
+    return { text: `Created "${p.event.summary}" on ${showTime(p.event.start, job.tz)} in ${p.sub}.`, label: keptEventLabel({ ...p.event, sensitive: p.event.private }) };
   }
 
   private mine(asker: Asker): Job[] {

@@ -38,7 +38,9 @@ export const createEvent = defineTool({
   async execute(args, ctx) {
     const t = ctx.time;
     if (args.confirm) {
-      const line = await t.calendar.confirm(t.asker, ctx.source, args.confirm);
+      // "Created …" quotes the event: a sensitive one taints the turn, so the reply that retells it is labelled too
+      const { text: line, label } = await t.calendar.confirmOf(t.asker, ctx.source, args.confirm);
+      if (isSensitive(label)) ctx.sawSensitive({ origin: 'the calendar', text: line });
       return { content: line, summary: line.startsWith('Created') ? 'event created' : 'event not created', ...(line.startsWith('Created') ? { notice: `📅 ${line}` } : {}) };
     }
     return { content: t.calendar.propose(t.asker, ctx.source, args, { tainted: ctx.tainted?.() === true }), summary: 'event proposed, waiting for a yes' };

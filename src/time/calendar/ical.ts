@@ -118,6 +118,8 @@ export function eventIcs(e: Omit<CalendarEvent, 'allDay'>, stamp: Date): string 
   event.uid = e.uid;
   event.summary = e.summary;
   if (e.location) event.location = e.location;
+  // a sensitive event says so on the calendar itself (Charlie reads CLASS back as its label; other clients show it as private)
+  if (e.private) vevent.updatePropertyWithValue('class', 'PRIVATE');
   event.startDate = ICAL.Time.fromJSDate(e.start, true);
   if (e.end) event.endDate = ICAL.Time.fromJSDate(e.end, true);
   vevent.updatePropertyWithValue('dtstamp', ICAL.Time.fromJSDate(stamp, true));
