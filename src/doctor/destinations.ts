@@ -7,7 +7,7 @@ import type { Config } from '../config.js';
 import { describeDestinations, type Destination } from '../core/privacy/destinations.js';
 import { publicUrl } from '../core/privacy/public-url.js';
 import { existsSync } from 'node:fs';
-import { dataFiles } from '../config.js';
+import { dataFiles } from '../data-files.js';
 import { urlIsLocal } from '../llm/locality.js';
 import { SqliteJobStore } from '../storage/job-store.js';
 import { calendarServers, type CalendarServer } from '../core/time/calendar-servers.js';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onTestFinished } from 'vitest';
 import { Wiki } from '../../src/memory/graph/wiki.js';
-import { dataFiles } from '../../src/config.js';
+import { dataFiles } from '../../src/data-files.js';
 import { Reflection } from '../../src/core/reflection/reflection.js';
 import { CalendarDesk } from '../../src/core/time/calendar.js';
 import { ReminderDesk } from '../../src/core/time/reminder-desk.js';
