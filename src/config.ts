@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { ConfigError } from './core/errors.js';
 import { DEADLINE_TABLE, OUTSIDE_SERVICES, type Deadlines } from './core/ports/deadlines.js';
 import { CONSENT_MODES } from './core/privacy/consent.js';
+import { PRECHECK_MODES } from './core/turn/precheck.js';
 import { isLocalHost, publicUrl, urlIsLocal } from './llm/locality.js';
 import { applySettingsFile, type LiveKey } from './settings-file.js';
 
@@ -264,6 +265,9 @@ export const configSchema = z.object({
   // asking in the moment (docs/privacy.md): before a sensitive item goes to a hosted service, its person says yes (ask) or it never goes (withhold)
   CONSENT_MODE: z.enum(CONSENT_MODES).default('withhold'),
   CONSENT_TIMEOUT_MS: int(5000, 600_000).default(60_000),
+  // the local memory lane judges each message before anything leaves (auto: when a destination that gets it before distillation is hosted)
+  PRIVACY_PRECHECK: z.enum(PRECHECK_MODES).default('auto'),
+  PRIVACY_PRECHECK_TIMEOUT_MS: int(500, 120_000).default(4000),
 
   // machines over SSH (docs/machines.md): every connection and every command ends at this deadline
   SSH_ENABLED: bool.default(true),
