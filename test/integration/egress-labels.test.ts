@@ -218,7 +218,7 @@ function lane(): (r: Request) => ScriptedReply {
     if (!r.response_format) return { text: '{}' };
     const read = JSON.stringify(r.messages);
     const summary = read.includes(PLANTINGS.summary.text) || read.includes(C.summary) ? `Alice manages her headaches with ${C.summary} and had a long week.` : 'Alice keeps pets.';
-    return { text: JSON.stringify({ summary, decisions: [], quotes: [], entities: [], facts: [], links: [] }) };
+    return { text: JSON.stringify({ summary, decisions: [], quotes: [], sensitive: [], entities: [], facts: [], links: [] }) };
   };
 }
 
