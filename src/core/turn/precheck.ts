@@ -21,6 +21,7 @@ import { raisedLabels, VERDICT_INSTRUCTION, verdictList } from '../writing/sensi
 import { replyJsonSchema } from '../writing/graph-distill.js';
 import { shapeText } from '../writing/json-shape.js';
 import { parseToolArguments } from './tool-args.js';
+import { isDeadlineError, withDeadline } from '../ports/deadlines.js';
 
 /** `auto`: when the lane is local and a destination is hosted; `on`: whenever there is a lane; `off`: rules (and distillation) only. */
 export const PRECHECK_MODES = ['auto', 'on', 'off'] as const;
@@ -81,14 +82,13 @@ export function precheckPrompt(entry: Pick<LogEntry, 'speaker' | 'text'>): ChatM
  */
 export async function precheck(lane: LocalChatModel, entry: LogEntry, said: SensitivityValue, timeoutMs: number, signals: readonly (AbortSignal | undefined)[]): Promise<PrecheckOutcome> {
   if (isSensitive(said)) return { label: said, raised: false };
-  const deadline = AbortSignal.timeout(timeoutMs);
-  const signal = AbortSignal.any([deadline, ...signals.filter((s): s is AbortSignal => s !== undefined)]);
-  const failed = (): Unjudged => (deadline.aborted ? 'timeout' : signal.aborted ? 'stopped' : 'failed');
+  const stop = AbortSignal.any(signals.filter((s): s is AbortSignal => s !== undefined));
   let reply: string;
   try {
-    reply = await bounded(ask(lane, entry, signal), signal);
-  } catch {
-    return { label: FAIL_CLOSED, unjudged: failed(), raised: true };
+    // the deadline table's one way of bounding a call: it ends at `timeoutMs` even when the lane ignores its signal
+    reply = await withDeadline('the privacy precheck', timeoutMs, (signal) => ask(lane, entry, signal), { signal: stop, what: 'judging a message', setting: 'PRIVACY_PRECHECK_TIMEOUT_MS' });
+  } catch (err) {
+    return { label: FAIL_CLOSED, unjudged: isDeadlineError(err) ? 'timeout' : stop.aborted ? 'stopped' : 'failed', raised: true };
   }
   const parsed = parseToolArguments(reply);
   const verdict = parsed.ok ? precheckReply.safeParse(parsed.value) : null;
@@ -104,15 +104,4 @@ async function ask(lane: LocalChatModel, entry: LogEntry, signal: AbortSignal): 
     if (chunk.type === 'text') text += chunk.text;
   }
   return text;
-}
-
-/** `work`, or a rejection when `signal` fires first (a lane that ignores its signal still ends the wait). */
-function bounded<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  work.catch(() => undefined);
-  if (signal.aborted) return Promise.reject(new Error('aborted'));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new Error('aborted'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
