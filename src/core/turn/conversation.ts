@@ -161,7 +161,6 @@ export class Conversation implements ConversationApi {
     if (message.speakerId) this.deps.writer.noteSpeaker(home, message.speaker, message.speakerId);
     log.debug({ speaker: message.speaker, text: scan.text }, 'message');
     const outcome: TurnOutcome = { project: home.key, reply: '', reason: 'done', related: [], notices: [] };
-    if (judged.unjudged) outcome.notices.push(UNJUDGED_NOTICE);
     if (moved) {
       log.info({ kinds: moved.kinds, handle: moved.handle }, 'secret moved from a message into the vault');
       outcome.notices.push(vaultNotice(moved));
@@ -174,6 +173,8 @@ export class Conversation implements ConversationApi {
       void this.deps.writer.scheduleDistill(home, false);
       return outcome;
     }
+    // told to whom Charlie answers (a message it only archives gets no line about it in a channel)
+    if (judged.unjudged) outcome.notices.push(UNJUDGED_NOTICE);
     const turnId = this.deps.newId();
     let fromLayers = false;
     let released = () => false;
