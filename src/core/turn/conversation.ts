@@ -7,7 +7,7 @@ import { type ConversationApi, type HandleOptions, type TurnOutcome, type TurnTo
 import { placeKey, type IncomingMessage, type Place } from '../place.js';
 import { answer, egressScope, tapSensitive, unreadNotice, type AnswerDeps, type Ask } from './answer.js';
 import { CONTEXT_RETRY_NOTICE, MemoryUnavailableError, ModelError, ModelHttpError, modelErrorReply } from '../errors.js';
-import type { SensitiveRecord } from '../privacy/egress.js';
+import type { QuotedLines, SensitiveRecord } from '../privacy/egress.js';
 import type { TurnEvent, TurnEventListener, TurnFailure } from './events.js';
 import type { Home } from '../home.js';
 import type { Clock, LocalChatModel, LogEntry, Logger, Recall } from '../ports/index.js';
@@ -357,9 +357,9 @@ export class Conversation implements ConversationApi {
     await home.archive({ ...entry, ...stored(labelText(said.text, said.label)) });
   }
 
-  /** Text for a hosted service other than the chat model (a hosted MCP client), sensitive records withheld. */
-  async withholdSensitive(place: Place, text: string): Promise<string> {
-    return this.deps.egress.scrubText(egressScope(await this.deps.openHome(place)), text);
+  /** Text for a hosted service other than the chat model (a hosted MCP client), sensitive records withheld (`quoted`: see ConversationApi). */
+  async withholdSensitive(place: Place, text: string, quoted: QuotedLines = 'withheld'): Promise<string> {
+    return this.deps.egress.scrubText(egressScope(await this.deps.openHome(place)), text, undefined, quoted);
   }
 }
 
