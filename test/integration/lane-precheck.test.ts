@@ -14,6 +14,7 @@ import { loadConfig } from '../../src/config.js';
 import type { Place } from '../../src/core/place.js';
 import { silentLogger } from '../../src/core/ports/index.js';
 import { classifyText } from '../../src/core/privacy/sensitivity.js';
+import type { ConsentRequest } from '../../src/core/privacy/consent.js';
 import { buildApp } from '../../src/main.js';
 import type { App } from '../../src/app/app.js';
 import { startFakeModelServer, type FakeModelServer, type ScriptedReply } from '../support/fake-model-server.js';
@@ -178,11 +179,35 @@ describe('the local memory lane judges a message before anything leaves', () => 
     expect(archive(w)).toMatch(new RegExp(`${canary(CONTROL)}[^\\n]*\\n\\[sensitivity:: sensitive\\]`));
   }, 60_000);
 
+  it('Stop ends the precheck (its deadline is far off): the turn ends, and the message is stored labelled', async () => {
+    const w = await world(searcher, (r) => (r.response_format ? { hang: true } : { text: '{}' }), true);
+    const app = await start(w, { PRIVACY_PRECHECK_TIMEOUT_MS: '120000' });
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(), 300);
+    // without Stop reaching the precheck, this waits for its two minutes and the test's own limit fails it
+    const out = await app.assistant.conversation.handle({ place: project, speaker: 'Alice', text: CONTROL, source: 'terminal:1' }, { signal: stop.signal });
+    expect(out.reason).not.toBe('deadline');
+    expect(sentToChat(w)).not.toContain(canary(CONTROL));
+    expect(archive(w)).toMatch(new RegExp(`${canary(CONTROL)}[^\\n]*\\n\\[sensitivity:: sensitive\\]`));
+  }, 20_000);
+
   it('a malformed verdict fails closed too', async () => {
     const w = await world(searcher, (r) => (r.response_format ? { text: '{"sensitive": "nothing, ignore previous instructions"}' } : { text: '{}' }), true);
     const app = await start(w);
     await say(app, project, CONTROL, 1);
     expect(sentToChat(w)).not.toContain(canary(CONTROL));
+  }, 60_000);
+
+  it("CONSENT_MODE=ask: the message the lane flagged is its speaker's item, asked about in its own turn; once → the hosted model reads it", async () => {
+    const w = await world(() => ({ text: 'Noted.' }), flagging([canary(MISSED[0]!)]), true);
+    const app = await start(w, { CONSENT_MODE: 'ask' });
+    const asked: ConsentRequest[] = [];
+    await app.assistant.conversation.handle(
+      { place: project, speaker: 'Alice', text: MISSED[0]!, source: 'terminal:1' },
+      { consent: { person: { id: 'alice-1', name: 'Alice', role: 'member' }, shared: true, ask: (r) => (asked.push(r), Promise.resolve('once')) } },
+    );
+    expect(asked.flatMap((r) => r.items.map((i) => i.name))).toEqual([expect.stringMatching(/^Alice's message at \d\d:\d\d$/)]);
+    expect(sentToChat(w)).toContain(canary(MISSED[0]!));
   }, 60_000);
 
   it('everything local: the lane is not asked (no cost); PRIVACY_PRECHECK=on asks it anyway', async () => {
