@@ -7,6 +7,7 @@ import type { LocalChatModel, LogEntry } from '../../src/core/ports/index.js';
 import { labelText } from '../../src/core/privacy/sensitivity.js';
 import { precheck, precheckApplies } from '../../src/core/turn/precheck.js';
 import { ScriptedChatModel } from '../support/fakes.js';
+import { general, makeAssistant } from '../support/assistant-fixture.js';
 
 const entry = (text: string): LogEntry => ({ time: '2026-12-06T10:00:00.000Z', speaker: 'Alice', source: 'terminal:1', text, role: 'user' });
 const DRY = 'Ollie has been dry for ninety days now.';
@@ -62,5 +63,17 @@ describe('the precheck', () => {
     expect(precheckApplies(settings('auto', true), 'local')).toBe(true);
     expect(precheckApplies(settings('on'), 'local')).toBe(true);
     expect(precheckApplies(settings('off', true), 'hosted')).toBe(false);
+  });
+});
+
+describe('every front door goes through it', () => {
+  it('a voice transcript is judged before the hosted model hears it, and is stored labelled', async () => {
+    const chat = new ScriptedChatModel<'hosted'>(() => ({ text: 'Good to hear.' }), false, 'hosted');
+    const lane = new ScriptedChatModel(() => ({ text: '{"sensitive":[{"message":1,"kind":"phi"}]}' }));
+    const { assistant, store } = makeAssistant({ model: chat, memoryModel: lane, precheck: { mode: 'auto', timeoutMs: 2000, hostedElsewhere: () => false } });
+    await assistant.conversation.handle({ place: general, speaker: 'Alice', text: DRY, source: 'voice:1', mode: 'voice' });
+    expect(lane.requests).toHaveLength(1);
+    expect(JSON.stringify(chat.requests)).not.toContain('ninety days');
+    expect((await store.recentLog('general', 5)).find((e) => e.role === 'user')).toMatchObject({ text: DRY, sensitivity: 'sensitive', kind: 'phi' });
   });
 });

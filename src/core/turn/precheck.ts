@@ -52,7 +52,8 @@ const FAIL_CLOSED: SensitivityValue = { sensitivity: 'sensitive' };
 
 const precheckReply = z.object({ sensitive: verdictList });
 const PRECHECK_SCHEMA = { ...replyJsonSchema(precheckReply), additionalProperties: false };
-const MAX_CHARS = 4000;
+/** The lane reads this much of a long message (a pasted document); the rest is judged by the rules (docs/privacy.md). */
+const MAX_CHARS = 12_000;
 
 /** Whether a turn with a local lane asks it first: not switched off, and (auto) a destination is hosted (`chat`: the chat model's locality now). */
 export function precheckApplies(settings: PrecheckSettings, chat: Locality): boolean {
@@ -81,7 +82,8 @@ export function precheckPrompt(entry: Pick<LogEntry, 'speaker' | 'text'>): ChatM
  * `signals` fire, or an invalid one — sensitive (fail closed).
  */
 export async function precheck(lane: LocalChatModel, entry: LogEntry, said: SensitivityValue, timeoutMs: number, signals: readonly (AbortSignal | undefined)[]): Promise<PrecheckOutcome> {
-  if (isSensitive(said)) return { label: said, raised: false };
+  // labelled already, or nothing to judge (an image alone)
+  if (isSensitive(said) || !entry.text.trim()) return { label: said, raised: false };
   const stop = AbortSignal.any(signals.filter((s): s is AbortSignal => s !== undefined));
   let reply: string;
   try {
