@@ -6,7 +6,8 @@
  */
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { dataFiles, loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config.js';
+import { dataFiles } from '../src/data-files.js';
 import { createLogger } from '../src/logging.js';
 import { buildApp } from '../src/main.js';
 import { memoryServerOptions } from '../src/app/web-door.js';

@@ -3,7 +3,8 @@
  * Deleting `data/` and running this brings back every search result (DM history excepted).
  */
 import { join } from 'node:path';
-import { applyIndexRuntime, dataFiles, loadConfig } from '../src/config.js';
+import { applyIndexRuntime, loadConfig } from '../src/config.js';
+import { dataFiles } from '../src/data-files.js';
 import { selectEmbedder } from '../src/llm/embeddings.js';
 import { createRecall, recallSettings } from '../src/memory/recall.js';
 import { openUsageStore } from '../src/storage/usage-store.js';

@@ -5,7 +5,8 @@
  *   npm run sync -- now       sync now (then the changed pages are re-indexed here)
  */
 import { execFileSync } from 'node:child_process';
-import { applyIndexRuntime, dataFiles, loadConfig } from '../src/config.js';
+import { applyIndexRuntime, loadConfig } from '../src/config.js';
+import { dataFiles } from '../src/data-files.js';
 import { selectEmbedder } from '../src/llm/embeddings.js';
 import { createRecall, recallSettings } from '../src/memory/recall.js';
 import { Wiki } from '../src/memory/graph/wiki.js';

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { ConfigError } from './core/errors.js';
 import { DEADLINE_TABLE, OUTSIDE_SERVICES, type Deadlines } from './core/ports/deadlines.js';
 import { CONSENT_MODES } from './core/privacy/consent.js';
+import { PRECHECK_MODES } from './core/turn/precheck.js';
 import { isLocalHost, publicUrl, urlIsLocal } from './llm/locality.js';
 import { applySettingsFile, type LiveKey } from './settings-file.js';
 
@@ -264,6 +265,9 @@ export const configSchema = z.object({
   // asking in the moment (docs/privacy.md): before a sensitive item goes to a hosted service, its person says yes (ask) or it never goes (withhold)
   CONSENT_MODE: z.enum(CONSENT_MODES).default('withhold'),
   CONSENT_TIMEOUT_MS: int(5000, 600_000).default(60_000),
+  // the local memory lane judges each message before anything leaves (auto: when a destination that gets it before distillation is hosted)
+  PRIVACY_PRECHECK: z.enum(PRECHECK_MODES).default('auto'),
+  PRIVACY_PRECHECK_TIMEOUT_MS: int(500, 120_000).default(4000),
 
   // machines over SSH (docs/machines.md): every connection and every command ends at this deadline
   SSH_ENABLED: bool.default(true),
@@ -367,34 +371,4 @@ export function applyIndexRuntime(config: Pick<Config, 'INDEX_CPU_THREADS'>, env
 /** The environment of a child process (git for sync): this process's, with `extra` on top. */
 export function childEnvironment(extra: Record<string, string> = {}, env: Record<string, string | undefined> = process.env): Record<string, string | undefined> {
   return { ...env, ...extra };
-}
-
-/** Where things live under DATA_DIR, in one place for the app and the scripts. */
-export function dataFiles(dataDir: string) {
-  return {
-    /** Derived ranking hint; may be set aside when corrupt. */
-    usage: resolve(dataDir, 'usage.db'),
-    /** DM history and private memory: the only thing under data/ that is not derived. */
-    private: resolve(dataDir, 'private.db'),
-    log: resolve(dataDir, 'logs', 'charlie.log'),
-    /** The web app's owner token (when WEB_TOKEN is empty) and cookie-signing secret. */
-    webToken: resolve(dataDir, 'web', 'owner-token'),
-    webSecret: resolve(dataDir, 'web', 'session-secret'),
-    /** The built web client (rebuilt by `npm start` when its sources are newer). */
-    webClient: resolve(dataDir, 'web', 'client'),
-    /** What a hosted chat model asked to remember, waiting for the memory lane. */
-    writeRequests: resolve(dataDir, 'write-requests'),
-    /** MCP servers Charlie may use (Claude Desktop's `mcpServers` format), unless MCP_CONFIG names another file. */
-    mcp: resolve(dataDir, 'mcp.json'),
-    /** What each MCP server's tools are called and do, learnt when it listed them (derived). */
-    mcpTools: resolve(dataDir, 'mcp-tools.json'),
-    /** The scheduler's jobs (reminders, follow-ups, calendar polls) and per-person time zones: not derived. */
-    schedule: resolve(dataDir, 'schedule.db'),
-    /** Secrets given once (SSH keys, passwords), age-encrypted per person, with the vault's key: not derived. */
-    vault: resolve(dataDir, 'vault'),
-    /** Host keys of the machines Charlie connected to, pinned on first use: not derived. */
-    knownHosts: resolve(dataDir, 'known_hosts'),
-    /** On a device that syncs: the messages it archived and has not distilled yet (its own distillation cursor): not derived. */
-    distillLedger: resolve(dataDir, 'sync', 'distill-pending.json'),
-  };
 }

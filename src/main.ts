@@ -8,7 +8,8 @@ import { fileCandidateStore } from './memory/records/candidate-store.js';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import { applyIndexRuntime, dataFiles, loadConfig, type Config } from './config.js';
+import { applyIndexRuntime, loadConfig, type Config } from './config.js';
+import { dataFiles } from './data-files.js';
 import { Assistant } from './core/assistant.js';
 import { TEXT_BUDGET_CHARS } from './core/turn/prompt.js';
 import { CharlieError } from './core/errors.js';
@@ -56,7 +57,7 @@ import { bothBooks, privateCommitments } from './time/private-commitments.js';
 import { describeDestinations } from './core/privacy/destinations.js';
 import { configuredDestinations } from './doctor/destinations.js';
 import { tightenFolder } from './storage/private-files.js';
-import { assistantSettings, backupSettings, echoDownload, makeFolder, modelStartLines, ownerName } from './app/startup.js';
+import { assistantSettings, backupSettings, echoDownload, makeFolder, modelStartLines, ownerName, precheckSettings } from './app/startup.js';
 import { lockDataFolder } from './app/data-lock.js';
 import { removeStaleRestores } from './backup/stale-restores.js';
 import { mcpLines, startWebApp } from './app/web-door.js';
@@ -226,6 +227,7 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
     logger,
     settings: assistantSettings(config, TEXT_BUDGET_CHARS),
     consent: { mode: config.CONSENT_MODE, ledger: privateStore.consents, timeoutMs: config.CONSENT_TIMEOUT_MS },
+    precheck: precheckSettings(config, embedder, () => mcp.status()),
   });
   // /machines (terminal and Discord): what memory knows of each machine, with the asker's credential badges
   const machineBook = machines ? buildMachineBook(machines, store, (place, path, by) => assistant.memory.forgetNote(place, path, by)) : undefined;

@@ -3,7 +3,8 @@
  * pins (data/known_hosts), the ssh2 connector and the desk the tools use, and the book `/machines`
  * reads (only main.ts imports this).
  */
-import { dataFiles, type Config } from '../config.js';
+import { type Config } from '../config.js';
+import { dataFiles } from '../data-files.js';
 import type { Place } from '../core/place.js';
 import { MachineDesk } from '../core/machines/desk.js';
 import { MachineBook } from '../core/machines/machine-book.js';

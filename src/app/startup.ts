@@ -8,7 +8,8 @@ import { join, resolve } from 'node:path';
 import { userInfo } from 'node:os';
 import type { Config } from '../config.js';
 import type { AssistantSettings } from '../core/assistant.js';
-import type { Clock, Logger } from '../core/ports/index.js';
+import type { Clock, Locality, Logger } from '../core/ports/index.js';
+import type { PrecheckSettings } from '../core/turn/precheck.js';
 import type { BackupScheduleOptions } from '../backup/backup-schedule.js';
 import { ConfigError } from '../core/errors.js';
 import { conformanceStartLine } from '../doctor/conformance-store.js';
@@ -93,6 +94,19 @@ export function assistantSettings(config: Config, maxMessageChars: number): Assi
     maxMessageChars,
     distillBatchChars: config.DISTILL_BATCH_CHARS,
     distillDeadlineMs: config.DISTILL_DEADLINE_MS,
+  };
+}
+
+/**
+ * The privacy precheck's settings (PRIVACY_PRECHECK*): besides the chat model (which the core reads
+ * live), the destinations that get a message's words before distillation are the embedder and the
+ * tool servers of data/mcp.json (read at each turn: a server can be added while Charlie runs).
+ */
+export function precheckSettings(config: Config, embedder: { locality: Locality }, toolServers: () => readonly { locality: Locality }[]): PrecheckSettings {
+  return {
+    mode: config.PRIVACY_PRECHECK,
+    timeoutMs: config.PRIVACY_PRECHECK_TIMEOUT_MS,
+    hostedElsewhere: () => embedder.locality === 'hosted' || toolServers().some((s) => s.locality === 'hosted'),
   };
 }
 

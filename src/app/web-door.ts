@@ -5,7 +5,7 @@
  */
 import type { App } from './app.js';
 import type { Config } from '../config.js';
-import { dataFiles } from '../config.js';
+import { dataFiles } from '../data-files.js';
 import { charlieVersion } from '../version.js';
 import type { Logger, SynthesizedAudio, TextToSpeech } from '../core/ports/index.js';
 import type { LiveSpeech } from './live-settings.js';

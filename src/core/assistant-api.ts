@@ -13,6 +13,7 @@ import type { ToolUser } from './turn/tool-source.js';
 import type { ToolConfirm } from './tools/tool.js';
 import type { IncomingMessage, Place } from './place.js';
 import type { ConsentAccess, ConsentGrant, ConsentMode } from './privacy/consent.js';
+import type { QuotedLines } from './privacy/egress.js';
 
 /** Who may use tool servers in this turn, and how the front door asks before a tool with side effects runs. */
 export interface TurnToolAccess {
@@ -101,8 +102,12 @@ export interface PrivateForgetOutcome {
 /** A turn, and what a front door asks before sending text to a hosted service other than the chat model. */
 export interface ConversationApi {
   handle(message: IncomingMessage, options?: HandleOptions): Promise<TurnOutcome>;
-  /** Text for a hosted service other than the chat model (a hosted MCP client or tool server): sensitive records withheld. */
-  withholdSensitive(place: Place, text: string): Promise<string>;
+  /**
+   * Text for a hosted service other than the chat model (a hosted MCP client or tool server): sensitive records withheld.
+   * `quoted: 'allowed'`: the text is stored texts each let go by its own label, so a line is withheld when it shows a
+   * sensitive record, not because a labelled text quotes it (an ordinary message a labelled reply repeats).
+   */
+  withholdSensitive(place: Place, text: string, quoted?: QuotedLines): Promise<string>;
   /** Whether text for a hosted service other than the chat model (an online voice) must stay on this machine (src/core/turn/taint.ts). */
   speechMustStayLocal(place: Place | null, text: string): Promise<boolean>;
 }

@@ -29,6 +29,7 @@ import type { MachineDesk } from './machines/desk.js';
 import type { ConsentLedger, ConsentMode } from './privacy/consent.js';
 import { ConsentDesk } from './privacy/consent-desk.js';
 import { DeviceCursor, type DistillLedger } from './writing/device-cursor.js';
+import type { PrecheckSettings } from './turn/precheck.js';
 
 export interface AssistantSettings {
   assistantName: string;
@@ -73,6 +74,8 @@ export interface AssistantDeps extends MemoryStores {
   distillLedger?: DistillLedger;
   /** Asking in the moment: `ask` or `withhold`, the ledger of answers (private.db), and how long a person has to answer. */
   consent: { mode: ConsentMode; ledger: ConsentLedger; timeoutMs: number };
+  /** The memory lane judges each message before anything leaves (core/turn/precheck.ts); absent: the rules only. */
+  precheck?: PrecheckSettings;
 }
 
 export class Assistant implements AssistantApi {
@@ -114,6 +117,7 @@ export class Assistant implements AssistantApi {
       vault: deps.vault,
       machines: deps.machines,
       consent: deps.consent,
+      precheck: deps.precheck ? { lane: memoryModel, settings: deps.precheck } : undefined,
       ...(deps.storedEverywhere ? { storedEverywhere: deps.storedEverywhere } : {}),
     });
     this.settings = new PlaceSettings({ clock, openHome: open });

@@ -7,13 +7,14 @@ import type { Config } from '../config.js';
 import { describeDestinations, type Destination } from '../core/privacy/destinations.js';
 import { publicUrl } from '../core/privacy/public-url.js';
 import { existsSync } from 'node:fs';
-import { dataFiles } from '../config.js';
+import { dataFiles } from '../data-files.js';
 import { urlIsLocal } from '../llm/locality.js';
 import { SqliteJobStore } from '../storage/job-store.js';
 import { calendarServers, type CalendarServer } from '../core/time/calendar-servers.js';
 import { ok, warn, type Part } from './check.js';
 import { localityReason } from './lane.js';
 import { consentModeLine } from '../core/privacy/consent-commands.js';
+import { precheckApplies } from '../core/turn/precheck.js';
 
 const where = (url: string, setting: 'auto' | 'local' | 'hosted', env: string) => (localityReason(url, setting, env).local ? ('local' as const) : ('hosted' as const));
 
@@ -69,8 +70,22 @@ export function privacyPart(config: Config): Part {
       })),
       // which way asking in the moment goes (docs/privacy.md)
       { name: 'privacy: consent', run: async () => ok(consentModeLine(config.CONSENT_MODE)) },
+      // whether the local memory lane judges each message before anything leaves (docs/privacy.md)
+      { name: 'privacy: precheck', run: async () => ok(precheckLine(config, list)) },
     ],
   };
+}
+
+/** Whether the memory lane's precheck runs for this configuration (the running app also counts the tool servers that start). */
+export function precheckLine(config: Config, list: readonly Destination[]): string {
+  if (!config.memoryLane) return 'precheck: none — no local memory model; the rules alone label a new message before it leaves';
+  const hosted = (kind: Destination['kind']) => list.some((d) => d.kind === kind && d.locality === 'hosted');
+  const settings = { mode: config.PRIVACY_PRECHECK, timeoutMs: config.PRIVACY_PRECHECK_TIMEOUT_MS, hostedElsewhere: () => hosted('embedder') || hosted('mcp-tool-server') };
+  if (precheckApplies(settings, hosted('chat') ? 'hosted' : 'local'))
+    return `precheck: on — the local memory model judges each new message before anything leaves (within ${config.PRIVACY_PRECHECK_TIMEOUT_MS} ms, else it is kept from hosted services)`;
+  return config.PRIVACY_PRECHECK === 'off'
+    ? 'precheck: off (PRIVACY_PRECHECK=off) — the rules alone label a new message before it leaves'
+    : 'precheck: not needed — the chat model and the embedder are local (a hosted tool server of data/mcp.json switches it on)';
 }
 
 function envOf(kind: Destination['kind']): string {

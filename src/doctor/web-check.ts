@@ -1,7 +1,8 @@
 /** The web app: its port is free (or already served by Charlie), and where its sign-in token lives. */
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { dataFiles, type Config } from '../config.js';
+import { type Config } from '../config.js';
+import { dataFiles } from '../data-files.js';
 import { fail, ok, skip, type Check, type Part, type Verdict } from './check.js';
 import { parseJson, request } from './http.js';
 

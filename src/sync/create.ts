@@ -3,7 +3,8 @@
  * the changed pages re-indexed and their generated files rebuilt through the normal path (the
  * graph's reconcile, the search index's `changed`), as the watcher does for a hand edit.
  */
-import { dataFiles, type Config } from '../config.js';
+import { type Config } from '../config.js';
+import { dataFiles } from '../data-files.js';
 import { GENERATED_FILES } from '../memory/graph/generated.js';
 import { syncGrammar } from '../memory/graph/sync-grammar.js';
 import { GitSync } from './git-sync.js';

@@ -3,7 +3,8 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dataFiles, loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config.js';
+import { dataFiles } from '../../src/data-files.js';
 import { runParts } from '../../src/doctor/check.js';
 import { webPart } from '../../src/doctor/web-check.js';
 

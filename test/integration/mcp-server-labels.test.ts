@@ -14,6 +14,7 @@ import { sensitiveSpellings } from '../../src/core/privacy/sensitivity.js';
 import { buildApp } from '../../src/main.js';
 import { writeNote } from '../support/camping-project.js';
 import { callEveryMemoryTool } from '../support/memory-client.js';
+import { startFakeModelServer } from '../support/fake-model-server.js';
 import { tempDirs } from '../support/temp-dir.js';
 
 const tempDir = tempDirs('charlie-mcp-labels-');
@@ -92,5 +93,36 @@ describe("Charlie's MCP server serves a hosted client by label", () => {
     expect(local).toContain(LINK);
     expect(local).toContain(`${MACHINE_PAGE} (notes/Machines/${MACHINE_PAGE}.md) · root@10.9.9.9:22`);
     expect(local).toContain(`backup@${MACHINE_LINE}:2222`);
+  }, 60_000);
+});
+
+/**
+ * The archive is served message by message, each by its own label: an ordinary message is served
+ * to a hosted client although a labelled reply repeats it word for word (a local model's reply is
+ * labelled while a labelled message is in its window), and the labelled message and replies are not.
+ * Before, the line matcher withheld the ordinary message as part of the labelled reply that quoted it.
+ */
+describe("the MCP server's search withholds only the labelled messages", () => {
+  it('an ordinary message a labelled reply quotes is served; the labelled message and the replies are not', async () => {
+    const dir = tempDir();
+    // a local chat model that repeats each message: its replies quote what was said
+    const chat = await startFakeModelServer((r: { messages: { content: unknown }[] }) => ({ text: `Noted: ${String(r.messages.at(-1)?.content).replace(/^\w+: /, '')}` }));
+    cleanups.push(() => chat.close());
+    const config = loadConfig({ EMBEDDER: 'builtin', WATCH_PROJECTS: 'false', DISTILL_EVERY: '1000', PROJECTS_DIR: join(dir, 'projects'), DATA_DIR: join(dir, 'data'), LLM_BASE_URL: chat.url }, dir);
+    const app = await buildApp(config, silentLogger);
+    cleanups.push(() => app.close());
+    await app.store.ensureProject(project.origin);
+    const said = ['We climb at the wall CnryokoneQ on Saturday.', `I take sumatriptan ${MESSAGE} for my migraines at the wall.`, 'The wall CnryoktwoQ opens at nine on Saturday.'];
+    for (const [i, text] of said.entries()) await app.assistant.conversation.handle({ place: project, speaker: 'Carol', text, source: `terminal:${i + 1}` });
+    const hosted = (await callEveryMemoryTool(app, { search: [{ query: 'wall Saturday nine' }] }, 'hosted')).outputs.join('\n');
+    // the second ordinary message: its reply is labelled (the sensitive message was in the model's window) and repeats it
+    expect(hosted).toMatch(/· Carol\) score [\d.]+\nThe wall CnryoktwoQ opens at nine on Saturday\./);
+    expect(hosted).toContain('We climb at the wall CnryokoneQ on Saturday.');
+    expect(hosted).not.toContain(MESSAGE);
+    expect(hosted).not.toContain('Noted: The wall CnryoktwoQ');
+    expect(hosted).not.toContain('[withheld');
+    // a local client gets the labelled ones too
+    const local = (await callEveryMemoryTool(app, { search: [{ query: 'wall Saturday nine' }] }, 'local')).outputs.join('\n');
+    expect(local).toContain('Noted: The wall CnryoktwoQ');
   }, 60_000);
 });

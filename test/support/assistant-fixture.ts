@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onTestFinished } from 'vitest';
 import { Wiki } from '../../src/memory/graph/wiki.js';
-import { dataFiles } from '../../src/config.js';
+import { dataFiles } from '../../src/data-files.js';
 import { Reflection } from '../../src/core/reflection/reflection.js';
 import { CalendarDesk } from '../../src/core/time/calendar.js';
 import { ReminderDesk } from '../../src/core/time/reminder-desk.js';
@@ -125,7 +125,9 @@ export function makeAssistant<S extends ProjectStore = InMemoryProjectStore, P e
     clock?: C;
     logger?: Logger;
     settings?: Partial<AssistantSettings>;
-  } & Partial<Pick<AssistantDeps, 'candidates' | 'privateRecords' | 'privateRecall' | 'lastReflection' | 'writeRequests' | 'reflection' | 'toolSource' | 'reminders' | 'calendar' | 'consent'>>,
+  } & Partial<
+    Pick<AssistantDeps, 'candidates' | 'privateRecords' | 'privateRecall' | 'lastReflection' | 'writeRequests' | 'reflection' | 'toolSource' | 'reminders' | 'calendar' | 'consent' | 'precheck'>
+  >,
 ): { assistant: Assistant; store: S; privateStore: P; clock: C; graph: Wiki; dataDir: string } {
   const store = opts.store ?? (new InMemoryProjectStore() as ProjectStore as S);
   const privateStore = opts.privateStore ?? (new InMemoryPrivateStore() as PrivateStore as P);
@@ -137,7 +139,7 @@ export function makeAssistant<S extends ProjectStore = InMemoryProjectStore, P e
   const parts = productionParts({ dataDir, projectsDir: made.projectsDir, store, privateStore, graph: made.graph, memoryModel, clock, logger });
   const assistant = new Assistant({
     ...parts,
-    ...given(opts, ['candidates', 'privateRecords', 'privateRecall', 'lastReflection', 'writeRequests', 'reflection', 'toolSource', 'reminders', 'calendar', 'tools', 'consent']),
+    ...given(opts, ['candidates', 'privateRecords', 'privateRecall', 'lastReflection', 'writeRequests', 'reflection', 'toolSource', 'reminders', 'calendar', 'tools', 'consent', 'precheck']),
     model: opts.model,
     memoryModel,
     store,

@@ -21,6 +21,7 @@ import {
 import { placeKey as keyOf, type IncomingMessage, type Place } from '../../src/core/place.js';
 import type { TurnEvent, TurnEventListener } from '../../src/core/turn/events.js';
 import type { ModelLane } from '../../src/core/lanes.js';
+import type { QuotedLines } from '../../src/core/privacy/egress.js';
 import type { PageVersion, ReflectionReport, RestoreOutcome } from '../../src/core/reflection/reflection.js';
 import type { ForgetOutcome, ForgetTarget } from '../../src/core/inspector/tombstones.js';
 import type { PrivacyApi, PrivateForgetOutcome, PrivateForgetTarget, PrivateMemoryView, ProjectsApi } from '../../src/core/assistant-api.js';
@@ -103,7 +104,7 @@ class FakeConversation implements ConversationApi {
   }
 
   /** Lines containing the sensitive word are withheld from hosted services (a hosted MCP client). */
-  async withholdSensitive(_place: Place, text: string): Promise<string> {
+  async withholdSensitive(_place: Place, text: string, _quoted?: QuotedLines): Promise<string> {
     const word = this.s.sensitiveWord;
     return word
       ? text

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { DESTINATIONS, describeDestinations } from '../../src/core/privacy/destinations.js';
-import { configuredDestinations } from '../../src/doctor/destinations.js';
+import { configuredDestinations, precheckLine } from '../../src/doctor/destinations.js';
 
 describe('destinations', () => {
   it('lists every kind, and says which leave the machine', () => {
@@ -43,5 +43,18 @@ describe('destinations', () => {
   it('a private setup leaves nothing', () => {
     const config = loadConfig({ EMBEDDER: 'builtin', TTS: 'local', MCP_SERVER_LOCALITY: 'local' }, '/tmp');
     expect(configuredDestinations(config).filter((d) => d.locality === 'hosted')).toEqual([]);
+  });
+});
+
+describe("doctor's line on the memory lane's precheck", () => {
+  const line = (env: Record<string, string>) => {
+    const config = loadConfig({ EMBEDDER: 'builtin', ...env }, '/tmp');
+    return precheckLine(config, configuredDestinations(config));
+  };
+  it('on with a hosted chat model and a local lane, not needed all local, none without a lane, off when switched off', () => {
+    expect(line({ LLM_BASE_URL: 'https://api.example.com/v1', MEMORY_LLM_BASE_URL: 'http://127.0.0.1:11434/v1' })).toMatch(/^precheck: on .*within 4000 ms/);
+    expect(line({ LLM_BASE_URL: 'http://127.0.0.1:1234/v1' })).toMatch(/^precheck: not needed/);
+    expect(line({ LLM_BASE_URL: 'https://api.example.com/v1' })).toMatch(/^precheck: none/);
+    expect(line({ LLM_BASE_URL: 'https://api.example.com/v1', MEMORY_LLM_BASE_URL: 'http://127.0.0.1:11434/v1', PRIVACY_PRECHECK: 'off' })).toMatch(/^precheck: off/);
   });
 });

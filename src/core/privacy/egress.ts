@@ -40,6 +40,13 @@ export interface SensitiveRecords {
   list(scope: EgressScope): Promise<SensitiveRecord[]>;
 }
 
+/**
+ * What the line matcher does with a line that is part of a sensitive record without showing one of
+ * its lines (a cut search snippet, or an ordinary text a labelled one quotes): `withheld`, or
+ * `allowed` when the text is stored texts each let go by its own label.
+ */
+export type QuotedLines = 'withheld' | 'allowed';
+
 /** How the placeholder names a page that is sensitive as a whole: its path is its title, which can repeat what makes it so. */
 export const SENSITIVE_PAGE = 'a page marked sensitive';
 
@@ -91,11 +98,12 @@ export class SensitiveIndex {
     }
   }
 
-  /** The origin of the sensitive record this line shows, if any. */
-  match(line: string): string | null {
+  /** The origin of the sensitive record this line shows (or, `quoted: 'withheld'`, is part of), if any. */
+  match(line: string, quoted: QuotedLines = 'withheld'): string | null {
     const norm = normalise(line).toLowerCase();
     if (norm.length < MIN_FRAGMENT) return null;
     for (const f of this.fragments) if (norm.includes(f.text)) return f.origin;
+    if (quoted === 'allowed') return null;
     // A cut or partial line (a search snippet, "…" at the end) that is part of a sensitive record.
     const partial = norm.replace(/\s*(…|\.\.\.)\s*$/, '').replace(/^\s*(…|\.\.\.)\s*/, '');
     if (partial.length >= MIN_PARTIAL) for (const w of this.wholes) if (w.text.includes(partial)) return w.origin;
@@ -103,12 +111,12 @@ export class SensitiveIndex {
   }
 
   /** `text` with every line that shows sensitive content replaced by a placeholder. */
-  scrub(text: string): { text: string; withheld: string[] } {
+  scrub(text: string, quoted: QuotedLines = 'withheld'): { text: string; withheld: string[] } {
     if (this.wholes.length === 0 || !text) return { text, withheld: [] };
     const origins: string[] = [];
     const out: string[] = [];
     for (const line of text.split('\n')) {
-      const origin = this.match(line);
+      const origin = this.match(line, quoted);
       if (!origin) {
         out.push(line);
         continue;
@@ -168,9 +176,9 @@ export class EgressGuard {
   }
 
   /** Text for another hosted service (the online voice): what is sensitive in `scope` is withheld. */
-  async scrubText(scope: EgressScope, text: string, released?: { releases: Releases; service: ConsentService }): Promise<string> {
+  async scrubText(scope: EgressScope, text: string, released?: { releases: Releases; service: ConsentService }, quoted: QuotedLines = 'withheld'): Promise<string> {
     const records = await this.records.list(scope);
-    return new SensitiveIndex(released ? records.filter(notReleased(released.releases, released.service)) : records).scrub(text).text;
+    return new SensitiveIndex(released ? records.filter(notReleased(released.releases, released.service)) : records).scrub(text, quoted).text;
   }
 
   modelFor(scope: EgressScope, extra: () => SensitiveRecord[] = () => [], consent?: Releases): GuardedModel {

@@ -7,10 +7,10 @@ import { type ConversationApi, type HandleOptions, type TurnOutcome, type TurnTo
 import { placeKey, type IncomingMessage, type Place } from '../place.js';
 import { answer, egressScope, tapSensitive, unreadNotice, type AnswerDeps, type Ask } from './answer.js';
 import { CONTEXT_RETRY_NOTICE, MemoryUnavailableError, ModelError, ModelHttpError, modelErrorReply } from '../errors.js';
-import type { SensitiveRecord } from '../privacy/egress.js';
+import type { QuotedLines, SensitiveRecord } from '../privacy/egress.js';
 import type { TurnEvent, TurnEventListener, TurnFailure } from './events.js';
 import type { Home } from '../home.js';
-import type { Clock, LogEntry, Logger, Recall } from '../ports/index.js';
+import type { Clock, LocalChatModel, LogEntry, Logger, Recall } from '../ports/index.js';
 import { remindersFor, type Reminder } from './raise.js';
 import { classifyText, isSensitive, labelOf, labelText, mayGo, type SensitivityValue } from '../privacy/sensitivity.js';
 import { removeSecrets, secretNotice } from '../privacy/secrets.js';
@@ -25,6 +25,8 @@ import { errorMessage } from '../../util/error-text.js';
 import { TurnConsent } from '../privacy/consent-turn.js';
 import { entryItem } from '../privacy/sensitive-records.js';
 import type { ConsentLedger, ConsentMode } from '../privacy/consent.js';
+import { LABEL_LOOKBACK, storedLabel } from './stored-label.js';
+import { precheck, precheckApplies, type PrecheckOutcome, type PrecheckSettings } from './precheck.js';
 
 export interface ConversationDeps extends AnswerDeps {
   clock: Clock;
@@ -42,37 +44,8 @@ export interface ConversationDeps extends AnswerDeps {
   storedEverywhere?: (limit: number) => Promise<LogEntry[]>;
   /** Asking in the moment: the mode, the ledger of answers, and how long a person has to answer. */
   consent: { mode: ConsentMode; ledger: ConsentLedger; timeoutMs: number };
-}
-
-/**
- * How many stored entries are read to find the entry a text is (a reply read aloud): the newest
- * first, then wider, then the whole archive. There is no window at the end: a reply a year old is
- * found, with the label it was stored with.
- */
-const LABEL_LOOKBACK = [500, 5000, Number.MAX_SAFE_INTEGER] as const;
-const norm = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
-
-/**
- * What the stored entries say of `text`: `sensitive` when it is part of (or holds) an entry
- * labelled sensitive, `stored` when it is part of an ordinary entry and no sensitive one was
- * read, `unknown` when no entry holds it (its origin is not known).
- */
-async function storedLabel(read: (limit: number) => Promise<LogEntry[]>, text: string, widths: readonly number[] = LABEL_LOOKBACK): Promise<'sensitive' | 'stored' | 'unknown'> {
-  const t = norm(text);
-  if (!t) return 'stored';
-  for (const limit of widths) {
-    const entries = await read(limit);
-    let found = false;
-    for (const e of entries) {
-      const s = norm(e.text);
-      if (!s) continue;
-      if ((s.includes(t) || t.includes(s)) && isSensitive(labelOf(e))) return 'sensitive';
-      if (s.includes(t)) found = true;
-    }
-    if (found) return 'stored';
-    if (entries.length < limit) break;
-  }
-  return 'unknown';
+  /** The local memory lane judges each message before anything leaves (precheck.ts); absent: the rules only, until distillation. */
+  precheck?: { lane: LocalChatModel | null; settings: PrecheckSettings } | undefined;
 }
 
 /**
@@ -83,6 +56,7 @@ function historyFor(history: LogEntry[], locality: 'local' | 'hosted', released:
   return history.map((e) => (mayGo(labelOf(e), locality) || released(e) ? e : { ...e, text: '[withheld: a message marked sensitive]' }));
 }
 
+const UNJUDGED_NOTICE = 'the privacy check could not judge this message in time, so it is kept from hosted services';
 const FAILURE_REPLY = 'Sorry — something went wrong while answering. Your message is saved.';
 const OUT_OF_TIME = '(I ran out of time for this answer.)';
 
@@ -163,8 +137,9 @@ export class Conversation implements ConversationApi {
     // vault (the text keeps its handle), anything else is removed, before the message is archived.
     const moved = await this.moveToVault(message);
     const scan = removeSecrets(moved?.text ?? message.text);
-    // labelled when written: the rules every writer applies, and any marker it carries
-    const said = labelText(scan.text);
+    // labelled when written: the rules every writer applies, and any marker it carries, and the local lane's verdict before anything leaves
+    const judged = await this.judge({ time: now.toISOString(), speaker: message.speaker, source: message.source, text: scan.text, role: 'user' }, [cancel, deadline.answer]);
+    const said = judged.label;
     // whether the turn has drawn on sensitive context: its searches then get no hosted vector (set fully once the turn begins)
     const taint = { now: () => isSensitive(said) || found.length > 0 };
     let home: Home;
@@ -198,6 +173,8 @@ export class Conversation implements ConversationApi {
       void this.deps.writer.scheduleDistill(home, false);
       return outcome;
     }
+    // told to whom Charlie answers (a message it only archives gets no line about it in a channel)
+    if (judged.unjudged) outcome.notices.push(UNJUDGED_NOTICE);
     const turnId = this.deps.newId();
     let fromLayers = false;
     let released = () => false;
@@ -330,6 +307,19 @@ export class Conversation implements ConversationApi {
     return historyFor(history, model.locality, (e) => ok.has(entryItem(e, scope).id));
   }
 
+  /** The message's label: the rules', or the stricter verdict of the local memory lane when something may leave (precheck.ts). */
+  private async judge(entry: LogEntry, signals: (AbortSignal | undefined)[]): Promise<PrecheckOutcome> {
+    const said = labelText(entry.text);
+    const { lane = null, settings } = this.deps.precheck ?? {};
+    // no lane: the rules only (and distillation's verdict later); everything local: nothing leaves, no cost
+    if (!lane || !settings || !precheckApplies(settings, this.deps.model.locality)) return { label: said, raised: false };
+    const out = await precheck(lane, entry, said, settings.timeoutMs, signals);
+    // never the text: what happened, for the owner's log
+    if (out.unjudged) this.deps.logger.info({ why: out.unjudged, timeoutMs: settings.timeoutMs }, 'the memory lane did not judge a message in time; it is kept from hosted services');
+    else if (out.raised) this.deps.logger.info({ kind: out.label.kind ?? 'sensitive' }, 'the memory lane labelled a message the rules missed, before anything left');
+    return out;
+  }
+
   /** Past-due commitments of the speaker and open reviews about what the message names, not yet brought up. */
   private async remindersOf(home: Home, message: IncomingMessage, now: Date): Promise<Reminder[]> {
     const ask = { speaker: message.speaker, text: message.text, ...(message.speakerId ? { speakerId: message.speakerId } : {}) };
@@ -367,9 +357,9 @@ export class Conversation implements ConversationApi {
     await home.archive({ ...entry, ...stored(labelText(said.text, said.label)) });
   }
 
-  /** Text for a hosted service other than the chat model (a hosted MCP client), sensitive records withheld. */
-  async withholdSensitive(place: Place, text: string): Promise<string> {
-    return this.deps.egress.scrubText(egressScope(await this.deps.openHome(place)), text);
+  /** Text for a hosted service other than the chat model (a hosted MCP client), sensitive records withheld (`quoted`: see ConversationApi). */
+  async withholdSensitive(place: Place, text: string, quoted: QuotedLines = 'withheld'): Promise<string> {
+    return this.deps.egress.scrubText(egressScope(await this.deps.openHome(place)), text, undefined, quoted);
   }
 }
 

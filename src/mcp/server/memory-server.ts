@@ -16,6 +16,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { AssistantApi } from '../../core/assistant-api.js';
 import type { Place } from '../../core/place.js';
+import type { QuotedLines } from '../../core/privacy/egress.js';
 import { whyText } from '../../core/inspector/why.js';
 import { projectOrigin } from '../../core/project-origin.js';
 import { errorMessage } from '../../util/error-text.js';
@@ -60,8 +61,8 @@ export function createMemoryServer(o: MemoryServerOptions): McpServer {
     return { kind: 'project', origin: projectOrigin(config, 'web') };
   };
   /** Text for the client: for a hosted one, what is sensitive in the project is withheld. */
-  const out = async (place: Place, text: string, structured?: Record<string, unknown>): Promise<CallToolResult> => {
-    const safe = hosted ? await o.assistant.conversation.withholdSensitive(place, text) : text;
+  const out = async (place: Place, text: string, structured?: Record<string, unknown>, quoted?: QuotedLines): Promise<CallToolResult> => {
+    const safe = hosted ? await o.assistant.conversation.withholdSensitive(place, text, quoted) : text;
     return { content: [{ type: 'text', text: safe }], ...(structured && !hosted ? { structuredContent: structured } : {}) };
   };
   const run = (work: () => Promise<CallToolResult>) => work().catch((error: unknown): CallToolResult => ({ isError: true, content: [{ type: 'text', text: errorMessage(error) }] }));
@@ -92,7 +93,9 @@ export function createMemoryServer(o: MemoryServerOptions): McpServer {
       const text = hits.length
         ? hits.map((h) => `${h.page}:${h.lineStart}-${h.lineEnd}${h.heading ? ` (${h.heading})` : ''} score ${h.score.toFixed(2)}\n${h.text.trim()}`).join('\n\n')
         : `no hits for "${args.query}"`;
-      return out(place, text);
+      // each hit is one stored message or block, let go by its own label: an ordinary message a labelled reply
+      // repeats is served (the line matcher still withholds a line that shows a sensitive record)
+      return out(place, text, undefined, 'allowed');
     }),
   );
 
