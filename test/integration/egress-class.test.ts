@@ -154,7 +154,11 @@ function adversary(argsFor: Record<string, unknown[]>) {
   };
 }
 
-/** The memory lane for the inbox: one fact per item, in the item's own words. */
+/**
+ * The memory lane for the inbox: one fact per item, in the item's own words, and no message it
+ * names sensitive itself (the rules label the canaries here), so the precheck it also answers clears
+ * what the rules let pass instead of failing closed on a reply without its `sensitive` list.
+ */
 function memoryLane() {
   return (request: { messages: { content: unknown }[] }): ScriptedReply => {
     const items = String(request.messages[1]?.content ?? '')
@@ -165,6 +169,7 @@ function memoryLane() {
         entities: [{ name: 'Household', category: 'Topics', new: true }],
         facts: items.map((l, i) => ({ entity: 'Household', text: l.replace(/^\[\d+\]\s*/, '').slice(0, 200), message: i + 1 })),
         links: [],
+        sensitive: [],
       }),
     };
   };
