@@ -209,12 +209,16 @@ export function snapshot(pages: Map<string, WikiPage>, problems: FileProblem[], 
   // a page that cannot be read still owns its name: nothing else is created in its place
   for (const path of broken) resolver.add({ path, title: titleFromPath(path), aliases: [], category: folderOf(path) });
   const lower = new Map<string, string>();
-  const byName = new Map<string, string[]>();
+  // a file name most often names one page: its path, not an array of one (kept for every page)
+  const byName = new Map<string, string | string[]>();
   for (const path of pages.keys()) {
     const bare = path.replace(/\.md$/i, '');
     lower.set(bare.toLowerCase(), path);
     const base = (bare.split('/').pop() ?? bare).toLowerCase();
-    byName.set(base, [...(byName.get(base) ?? []), path]);
+    const known = byName.get(base);
+    if (known === undefined) byName.set(base, path);
+    else if (typeof known === 'string') byName.set(base, [known, path]);
+    else known.push(path);
   }
   return {
     pages,
@@ -230,7 +234,7 @@ export function snapshot(pages: Map<string, WikiPage>, problems: FileProblem[], 
       if (exact) return exact;
       if (bare.includes('/')) return null;
       const named = byName.get(bare.toLowerCase());
-      return named?.length === 1 ? named[0]! : null;
+      return typeof named === 'string' ? named : null;
     },
   };
 }
