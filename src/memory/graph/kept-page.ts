@@ -65,13 +65,16 @@ export class PageKeeper {
     return { line: l.line, target: ownString(l.target), label: this.one(l.label), fields: this.fields(l.fields) };
   }
 
-  /** The page read, as the cache keeps it (a problem is kept as it is). */
-  keep(read: PageRead): PageRead {
+  /**
+   * The page read, as the cache keeps it (a problem is kept as it is). `path`: the cache's own
+   * copy of the page's path (its key, pinning nothing), kept as the page's path rather than copied again.
+   */
+  keep(read: PageRead, path?: string): PageRead {
     if (!read.ok) return read;
     const p = read.page;
     const page: WikiPage = {
       ...p,
-      path: ownString(p.path),
+      path: path === p.path ? path : ownString(p.path),
       title: ownString(p.title),
       aliases: list(p.aliases, ownString),
       tags: list(p.tags, (t) => this.one(t)),

@@ -11,6 +11,7 @@ import { folderOf, readPage, type WikiPage } from './page.js';
 import { titleFromPath } from '../../util/one-line.js';
 import { EntityResolver } from './resolver.js';
 import { PageKeeper } from './kept-page.js';
+import { ownString } from '../../util/own-string.js';
 
 export interface WikiSnapshot {
   pages: Map<string, WikiPage>;
@@ -195,7 +196,10 @@ export class PageCache {
       this.cache.delete(rel);
       return;
     }
-    this.cache.set(rel, { mtimeMs: s.mtimeMs, size: s.size, read: this.keeper.keep(readPage(content, rel, this.shownPrefix + rel)) });
+    // one copy of the path, the cache's key and the page's path: `rel` may be a cut of a longer
+    // string (the folder's full path as listed), which a key would keep alive (own-string.ts)
+    const own = ownString(rel);
+    this.cache.set(own, { mtimeMs: s.mtimeMs, size: s.size, read: this.keeper.keep(readPage(content, own, this.shownPrefix + own), own) });
   }
 }
 
