@@ -46,4 +46,27 @@ describe('the page cache keeps pages', () => {
     a.page.facts[0]!.fields.push({ key: 'source', value: 'terminal:2' });
     expect(b.page.facts[0]!.fields).toHaveLength(4);
   });
+
+  it('with every empty list one shared frozen array, and the rest its own', () => {
+    const keeper = new PageKeeper();
+    const bare = (title: string) => ['---', 'schema: 1', `title: ${title}`, '---', '', '## Facts', '- Likes plums.', '', '## Related', '- [[People/Ann]] (knows)', ''].join('\n');
+    const readC = readPage(bare('Cy'), 'People/Cy.md', 'notes/People/Cy.md');
+    const readD = readPage(bare('Di'), 'People/Di.md', 'notes/People/Di.md');
+    // the cache passes its key as the page's path, kept as it is
+    const c = keeper.keep(readC, 'People/Cy.md');
+    const d = keeper.keep(readD);
+    expect(c).toEqual(readC);
+    expect(d).toEqual(readD);
+    if (!c.ok || !d.ok) throw new Error('the pages should read');
+    const empties = [c.page.aliases, c.page.tags, c.page.facts, c.page.unsourced[0]!.fields, c.page.links[0]!.fields];
+    for (const empty of empties) {
+      expect(empty).toHaveLength(0);
+      expect(empty).toBe(d.page.aliases);
+      expect(Object.isFrozen(empty)).toBe(true);
+    }
+    expect(() => c.page.tags.push('x')).toThrow(TypeError);
+    expect(d.page.tags).toHaveLength(0);
+    expect(c.page.unsourced).not.toBe(d.page.unsourced);
+    expect(c.page.links).not.toBe(d.page.links);
+  });
 });

@@ -76,4 +76,29 @@ describe('in-memory keyword index', () => {
     for (let i = 12000; i < 12100; i++) both((ix) => ix.add(`page-${i % 300}`, i, text(i, 3), ''));
     same();
   });
+
+  it('a pooled pair keeps frequencies past a byte (254, 255, 256, 70,000) exact', () => {
+    const pooled = new LexicalIndex<number>();
+    const plain = new LexicalIndex<number>();
+    const many = (word: string, n: number) => Array.from({ length: n }, () => word).join(' ');
+    const counts = [1, 254, 255, 256, 300, 70_000];
+    counts.forEach((n, i) =>
+      [pooled, plain].forEach((ix) => {
+        ix.add(`page-${i}`, i, `${many('quince', n)} garden`, many('quince', counts[(i + 2) % counts.length]!));
+        ix.add(`page-${i}`, 100 + i, 'garden tea', many('quince', n));
+      }),
+    );
+    pooled.trim();
+    for (const q of ['quince', 'garden', 'quince tea'])
+      for (const w of [0, 0.4]) {
+        const hits = pooled.search(q, 20, w);
+        expect(hits).toEqual(plain.search(q, 20, w));
+        expect(hits.length).toBeGreaterThan(0);
+      }
+    // removals and a compaction build the pool again from itself
+    for (let i = 0; i < 4; i++) [pooled, plain].forEach((ix) => ix.remove(`page-${i}`, (v) => v >= 100));
+    for (let i = 0; i < 80; i++) [pooled, plain].forEach((ix) => ix.add(`filler-${i}`, 1000 + i, 'tea', ''));
+    for (let i = 0; i < 80; i++) [pooled, plain].forEach((ix) => ix.remove(`filler-${i}`));
+    for (const q of ['quince', 'garden']) for (const w of [0, 0.4]) expect(pooled.search(q, 20, w)).toEqual(plain.search(q, 20, w));
+  });
 });

@@ -7,6 +7,8 @@
  * heap snapshot (docs/performance.md, "A small machine"). A field whose name and value are both
  * short (`[type:: fact]`, `[confidence:: 0.8]`, `[said:: 2026-05-01]`) is one frozen object
  * shared by every record that has it, not an object per record (40 bytes each, three or four a record).
+ * An empty list (a page's aliases, tags, links or unsourced records, a link's fields) is one frozen
+ * empty array shared by every page, not an array of its own (32 bytes each, a few a page and one a link).
  */
 import type { FactLine, InlineField, LinkLine } from '../markdown/lines.js';
 import { ownString } from '../../util/own-string.js';
@@ -18,6 +20,13 @@ const SHARED_MAX_LENGTH = 32;
 const SHARED_MAX = 8192;
 /** Distinct fields shared at most, likewise. */
 const SHARED_FIELDS_MAX = 16_384;
+/** Every empty list of a cached page: frozen, so a change to one throws instead of reaching every page. */
+const NONE: readonly never[] = Object.freeze([]);
+
+/** `xs` mapped by `f`, or the shared empty list. */
+function list<T, U>(xs: readonly T[], f: (x: T) => U): U[] {
+  return xs.length === 0 ? (NONE as never[]) : xs.map(f);
+}
 
 export class PageKeeper {
   private readonly shared = new Map<string, string>();
@@ -34,7 +43,7 @@ export class PageKeeper {
   }
 
   private fields(fields: InlineField[]): InlineField[] {
-    return fields.map((f) => this.field(f));
+    return list(fields, (f) => this.field(f));
   }
 
   /** A field without its parent text: one shared frozen object when its name and value are short. */
@@ -56,23 +65,26 @@ export class PageKeeper {
     return { line: l.line, target: ownString(l.target), label: this.one(l.label), fields: this.fields(l.fields) };
   }
 
-  /** The page read, as the cache keeps it (a problem is kept as it is). */
-  keep(read: PageRead): PageRead {
+  /**
+   * The page read, as the cache keeps it (a problem is kept as it is). `path`: the cache's own
+   * copy of the page's path (its key, pinning nothing), kept as the page's path rather than copied again.
+   */
+  keep(read: PageRead, path?: string): PageRead {
     if (!read.ok) return read;
     const p = read.page;
     const page: WikiPage = {
       ...p,
-      path: ownString(p.path),
+      path: path === p.path ? path : ownString(p.path),
       title: ownString(p.title),
-      aliases: p.aliases.map(ownString),
-      tags: p.tags.map((t) => this.one(t)),
+      aliases: list(p.aliases, ownString),
+      tags: list(p.tags, (t) => this.one(t)),
       category: this.one(p.category),
       created: this.one(p.created),
       updated: this.one(p.updated),
       description: ownString(p.description),
-      facts: p.facts.map((f) => this.fact(f)),
-      links: p.links.map((l) => this.link(l)),
-      unsourced: p.unsourced.map((f) => this.fact(f)),
+      facts: list(p.facts, (f) => this.fact(f)),
+      links: list(p.links, (l) => this.link(l)),
+      unsourced: list(p.unsourced, (f) => this.fact(f)),
     };
     return { ok: true, page };
   }

@@ -11,6 +11,7 @@ import { folderOf, readPage, type WikiPage } from './page.js';
 import { titleFromPath } from '../../util/one-line.js';
 import { EntityResolver } from './resolver.js';
 import { PageKeeper } from './kept-page.js';
+import { ownString } from '../../util/own-string.js';
 
 export interface WikiSnapshot {
   pages: Map<string, WikiPage>;
@@ -195,7 +196,10 @@ export class PageCache {
       this.cache.delete(rel);
       return;
     }
-    this.cache.set(rel, { mtimeMs: s.mtimeMs, size: s.size, read: this.keeper.keep(readPage(content, rel, this.shownPrefix + rel)) });
+    // one copy of the path, the cache's key and the page's path: `rel` may be a cut of a longer
+    // string (the folder's full path as listed), which a key would keep alive (own-string.ts)
+    const own = ownString(rel);
+    this.cache.set(own, { mtimeMs: s.mtimeMs, size: s.size, read: this.keeper.keep(readPage(content, own, this.shownPrefix + own), own) });
   }
 }
 
@@ -209,12 +213,16 @@ export function snapshot(pages: Map<string, WikiPage>, problems: FileProblem[], 
   // a page that cannot be read still owns its name: nothing else is created in its place
   for (const path of broken) resolver.add({ path, title: titleFromPath(path), aliases: [], category: folderOf(path) });
   const lower = new Map<string, string>();
-  const byName = new Map<string, string[]>();
+  // a file name most often names one page: its path, not an array of one (kept for every page)
+  const byName = new Map<string, string | string[]>();
   for (const path of pages.keys()) {
     const bare = path.replace(/\.md$/i, '');
     lower.set(bare.toLowerCase(), path);
     const base = (bare.split('/').pop() ?? bare).toLowerCase();
-    byName.set(base, [...(byName.get(base) ?? []), path]);
+    const known = byName.get(base);
+    if (known === undefined) byName.set(base, path);
+    else if (typeof known === 'string') byName.set(base, [known, path]);
+    else known.push(path);
   }
   return {
     pages,
@@ -230,7 +238,7 @@ export function snapshot(pages: Map<string, WikiPage>, problems: FileProblem[], 
       if (exact) return exact;
       if (bare.includes('/')) return null;
       const named = byName.get(bare.toLowerCase());
-      return named?.length === 1 ? named[0]! : null;
+      return typeof named === 'string' ? named : null;
     },
   };
 }

@@ -10,7 +10,8 @@
  * changed page; removed ones are swept out once they outnumber the live ones.
  *
  * Stored compactly, for a table of a million chunks: the (document, frequencies) pairs of every
- * term in one pooled Int32Array, term after term, with each term's start in another (built once
+ * term pooled, term after term (documents in an Int32Array, both frequencies in one Uint16 of a
+ * byte each, the rare larger ones exact in a map beside), with each term's start in another (built once
  * a table is read, and again when the documents added since pass an eighth of it); the pairs
  * added since, per term, in a small growing array of their own; per document its terms as ids in
  * one shared Int32Array (what a removal needs to update the document frequencies), lengths and
@@ -57,6 +58,9 @@ const REPOOL_SHARE = 1 / 8;
 /** ... or this many ints, whichever is more (a small index is pooled rarely). */
 const REPOOL_MIN = 1 << 16;
 const EMPTY = new Int32Array(0);
+/** A pooled pair's frequencies, text << 8 | context, when both are below this; else ESCAPED and the exact pair in `poolWide`. */
+const NARROW = 0xff;
+const ESCAPED = 0xffff;
 
 export class LexicalIndex<T> {
   private values: T[] = [];
@@ -72,10 +76,14 @@ export class LexicalIndex<T> {
   /**
    * Pairs (document id, frequency in its text << 16 | frequency in its context) of the documents
    * that hold a term, in document order; removed ones are skipped. Pooled: term t's pairs are
-   * `pool[poolStart[t]]` up to `pool[poolStart[t + 1]]` (terms first seen since have none there),
-   * then `added.get(t)`, the pairs added since the pool was built (of documents with higher ids).
+   * `poolIds[i]`, `poolTf[i]` for i from `poolStart[t]` up to `poolStart[t + 1]` (terms first seen
+   * since have none there), then `added.get(t)`, the pairs added since the pool was built (of
+   * documents with higher ids). Pooled, a pair takes 6 bytes, not 8: both frequencies fit in a byte
+   * but for a few long chunks, whose exact pair is in `poolWide` by its index.
    */
-  private pool: Int32Array = EMPTY;
+  private poolIds: Int32Array = EMPTY;
+  private poolTf: Uint16Array = new Uint16Array(0);
+  private poolWide = new Map<number, number>();
   private poolStart: Int32Array = new Int32Array(1);
   private added = new Map<number, Ints>();
   private addedInts = 0;
@@ -115,7 +123,7 @@ export class LexicalIndex<T> {
 
   /** Bytes of its typed arrays (what the memory budget counts beside the documents' own objects). */
   arrayBytes(): number {
-    let sum = this.pool.byteLength + this.poolStart.byteLength;
+    let sum = this.poolIds.byteLength + this.poolTf.byteLength + this.poolStart.byteLength;
     for (const list of [this.textLength, this.contextLength, this.alive, this.docStart, this.docTerms, this.textDf, this.contextDf, ...this.added.values()]) sum += list.data.byteLength;
     return sum;
   }
@@ -127,34 +135,45 @@ export class LexicalIndex<T> {
   private repool(renumbered?: Int32Array): void {
     const terms = this.textDf.length;
     const oldStart = this.poolStart;
-    const oldPool = this.pool;
+    const oldIds = this.poolIds;
+    const oldTf = this.poolTf;
+    const oldWide = this.poolWide;
     const pooledTerms = oldStart.length - 1;
     const start = new Int32Array(terms + 1);
     let total = 0;
     for (let t = 0; t < terms; t++) {
       start[t] = total;
-      total += (t < pooledTerms ? oldStart[t + 1]! - oldStart[t]! : 0) + (this.added.get(t)?.length ?? 0);
+      total += (t < pooledTerms ? oldStart[t + 1]! - oldStart[t]! : 0) + (this.added.get(t)?.length ?? 0) / 2;
     }
     start[terms] = total;
-    const pool = new Int32Array(total);
+    const ids = new Int32Array(total);
+    const tf = new Uint16Array(total);
+    const wide = new Map<number, number>();
     let w = 0;
-    const copy = (from: Int32Array, begin: number, end: number) => {
-      for (let r = begin; r < end; r += 2) {
-        const id = renumbered ? renumbered[from[r]!]! : from[r]!;
-        if (id < 0) continue;
-        pool[w++] = id;
-        pool[w++] = from[r + 1]!;
+    const put = (from: number, packed: number) => {
+      const id = renumbered ? renumbered[from]! : from;
+      if (id < 0) return;
+      const ft = packed >>> 16;
+      const fc = packed & MAX_TF;
+      ids[w] = id;
+      if (ft < NARROW && fc < NARROW) tf[w] = (ft << 8) | fc;
+      else {
+        tf[w] = ESCAPED;
+        wide.set(w, packed);
       }
+      w++;
     };
     for (let t = 0; t < terms; t++) {
       const at = w;
-      if (t < pooledTerms) copy(oldPool, oldStart[t]!, oldStart[t + 1]!);
+      if (t < pooledTerms) for (let r = oldStart[t]!; r < oldStart[t + 1]!; r++) put(oldIds[r]!, oldTf[r] === ESCAPED ? oldWide.get(r)! : ((oldTf[r]! >>> 8) << 16) | (oldTf[r]! & NARROW));
       const more = this.added.get(t);
-      if (more) copy(more.data, 0, more.length);
+      if (more) for (let r = 0; r < more.length; r += 2) put(more.data[r]!, more.data[r + 1]!);
       start[t] = at;
     }
     start[terms] = w;
-    this.pool = w === total ? pool : pool.slice(0, w);
+    this.poolIds = w === total ? ids : ids.slice(0, w);
+    this.poolTf = w === total ? tf : tf.slice(0, w);
+    this.poolWide = wide;
     this.poolStart = start;
     this.added = new Map();
     this.addedInts = 0;
@@ -193,7 +212,7 @@ export class LexicalIndex<T> {
     }
     counts.clear();
     // while a table is read the pool is built once, at trim(); after that, when the additions grow
-    if (this.pool !== EMPTY && this.addedInts > Math.max(REPOOL_MIN, this.pool.length * REPOOL_SHARE)) this.repool();
+    if (this.poolIds !== EMPTY && this.addedInts > Math.max(REPOOL_MIN, 2 * this.poolIds.length * REPOOL_SHARE)) this.repool();
     this.count(id, 1);
     this.live++;
     const ids = this.byKey.get(key);
@@ -298,23 +317,28 @@ export class LexicalIndex<T> {
       const ct = K1 * (1 - B);
       const lt = (K1 * B) / avgText;
       const lc = (K1 * B) / avgContext;
-      const score = (list: Int32Array, begin: number, end: number) => {
-        for (let i = begin; i < end; i += 2) {
-          const id = list[i]!;
-          const packed = list[i + 1]!;
-          const ft = packed >>> 16;
-          const fc = packed & MAX_TF;
-          let s = 0;
-          if (ft > 0) s += (idfText * ft * (K1 + 1)) / (ft + ct + lt * textLength[id]!);
-          if (fc > 0 && idfContext > 0) s += (idfContext * fc * (K1 + 1)) / (fc + ct + lc * contextLength[id]!);
-          if (s <= 0 || !alive[id] || (accept && !accept(this.values[id]!))) continue;
-          if (scores[id] === 0) touched.push(id);
-          scores[id]! += s;
-        }
+      const score = (id: number, ft: number, fc: number) => {
+        let s = 0;
+        if (ft > 0) s += (idfText * ft * (K1 + 1)) / (ft + ct + lt * textLength[id]!);
+        if (fc > 0 && idfContext > 0) s += (idfContext * fc * (K1 + 1)) / (fc + ct + lc * contextLength[id]!);
+        if (s <= 0 || !alive[id] || (accept && !accept(this.values[id]!))) return;
+        if (scores[id] === 0) touched.push(id);
+        scores[id]! += s;
       };
-      if (term + 1 < this.poolStart.length) score(this.pool, this.poolStart[term]!, this.poolStart[term + 1]!);
+      if (term + 1 < this.poolStart.length) {
+        const ids = this.poolIds;
+        const tf = this.poolTf;
+        for (let i = this.poolStart[term]!, end = this.poolStart[term + 1]!; i < end; i++) {
+          const f = tf[i]!;
+          if (f !== ESCAPED) score(ids[i]!, f >>> 8, f & NARROW);
+          else {
+            const packed = this.poolWide.get(i)!;
+            score(ids[i]!, packed >>> 16, packed & MAX_TF);
+          }
+        }
+      }
       const more = this.added.get(term);
-      if (more) score(more.data, 0, more.length);
+      if (more) for (let i = 0; i < more.length; i += 2) score(more.data[i]!, more.data[i + 1]! >>> 16, more.data[i + 1]! & MAX_TF);
     }
     return topK(touched, scores, limit).map((id) => ({ value: this.values[id]!, score: scores[id]! }));
   }
