@@ -25,6 +25,35 @@ describe('parseWhen', () => {
     expect(w.ok && w.rule).toBeUndefined();
   });
 
+  // numbers said in words, as speech to text and people write them: the same time as in digits,
+  // to the second (a phrase off the relative path used to land on the minute: "in one minute"
+  // said at 11:00:40 was 20 seconds away)
+  it.each([
+    ['in one minute', 'in 1 minute'],
+    ['in twenty minutes', 'in 20 minutes'],
+    ['in twenty-five minutes', 'in 25 minutes'],
+    ['in forty five minutes', 'in 45 minutes'],
+    ['in two hours', 'in 2 hours'],
+    ['in a couple of hours', 'in 2 hours'],
+    ['in a fortnight', 'in 2 weeks'],
+    ['in three days', 'in 3 days'],
+    ['Friday at six', 'Friday at 6'],
+  ])('%s is %s', (words, digits) => {
+    const at = new Date('2026-12-01T10:00:40Z');
+    const said = parseWhen(words, at, tz);
+    const written = parseWhen(digits, at, tz);
+    expect(written.ok).toBe(true);
+    expect(said.ok && said.at.toISOString()).toBe(written.ok && written.at.toISOString());
+  });
+
+  it.each([
+    ['every ten minutes', '*/10 * * * *'],
+    ['every two hours', '0 */2 * * *'],
+  ])('%s → %s', (phrase, cron) => {
+    const w = parseWhen(phrase, now, tz);
+    expect(w.ok && w.rule?.cron).toBe(cron);
+  });
+
   it.each([
     ['every first Monday', '0 9 * * 1#1', 'Mon 2026-12-07 09:00'],
     ['every weekday at 8', '0 8 * * 1-5', 'Wed 2026-12-02 08:00'],

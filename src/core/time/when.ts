@@ -22,6 +22,46 @@ const DAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 
 const NTH: Record<string, string> = { first: '#1', '1st': '#1', second: '#2', '2nd': '#2', third: '#3', '3rd': '#3', fourth: '#4', '4th': '#4', last: 'L' };
 const DEFAULT_HOUR = 9;
 
+const UNITS = [
+  'zero',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+  'thirteen',
+  'fourteen',
+  'fifteen',
+  'sixteen',
+  'seventeen',
+  'eighteen',
+  'nineteen',
+];
+const TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
+const SPELLED = new RegExp(`\\b(?:(${TENS.slice(2).join('|')})(?:[- ](${UNITS.slice(1, 10).join('|')}))?|(${UNITS.join('|')}))\\b`, 'g');
+
+/**
+ * Numbers said in words ("in twenty minutes", "every two hours", "at six"), as speech to text
+ * and people write them, become digits; "a couple of" is 2 and "a fortnight" 2 weeks. chrono
+ * reads only some number words and the recurrence table none.
+ */
+function withDigits(text: string): string {
+  return text
+    .replace(/\ba couple of\b/g, '2')
+    .replace(/\b(?:a|one) fortnight\b/g, '2 weeks')
+    .replace(/\bfortnights?\b/g, 'weeks')
+    .replace(SPELLED, (_, tens: string | undefined, unit: string | undefined, alone: string | undefined) =>
+      String(tens ? TENS.indexOf(tens) * 10 + (unit ? UNITS.indexOf(unit) : 0) : UNITS.indexOf(alone ?? 'zero')),
+    );
+}
+
 /** "at 6", "at 18:30", "at 7pm", "at noon" → hour and minute; an hour 1–6 without am/pm is the evening. */
 function timeOf(text: string): { hour: number; minute: number } | null {
   if (/\b(at )?noon\b/.test(text)) return { hour: 12, minute: 0 };
@@ -69,7 +109,7 @@ function ruleOf(text: string, now: Date, tz: string): { cron: string } | 'bad' |
 /** Resolves `phrase` at `now` in `tz` (IANA). */
 export function parseWhen(phrase: string, now: Date, tz: string): WhenResult {
   if (!validZone(tz)) return { ok: false, error: `unknown time zone ${tz}` };
-  const text = phrase.toLowerCase().replace(/\s+/g, ' ').trim();
+  const text = withDigits(phrase.toLowerCase().replace(/\s+/g, ' ').trim());
   const rule = ruleOf(text, now, tz);
   if (rule === 'bad') return { ok: false, error: `I can't read "${phrase}" as a repeating time (try "every Monday at 9", "every first Monday", "every day at 8")` };
   if (rule) {
@@ -77,10 +117,10 @@ export function parseWhen(phrase: string, now: Date, tz: string): WhenResult {
     return at ? { ok: true, at, rule, tz } : { ok: false, error: `"${phrase}" never happens` };
   }
   const offset = DateTime.fromJSDate(now, { zone: tz }).offset;
-  const [found] = chrono.parse(phrase, { instant: now, timezone: offset }, { forwardDate: true });
+  const [found] = chrono.parse(text, { instant: now, timezone: offset }, { forwardDate: true });
   if (!found) return { ok: false, error: `I can't read "${phrase}" as a time (try "Friday at 6", "in 20 minutes", "tomorrow at 9am")` };
   let at: Date;
-  if (/^\s*in\s+(\d|an?\b|half)/i.test(phrase)) at = found.start.date();
+  if (/^in (\d|an?\b|half)/.test(text)) at = found.start.date();
   else {
     const s = found.start;
     const dated = s.isCertain('day') || s.isCertain('weekday');
