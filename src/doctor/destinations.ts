@@ -11,7 +11,7 @@ import { dataFiles } from '../data-files.js';
 import { urlIsLocal } from '../llm/locality.js';
 import { SqliteJobStore } from '../storage/job-store.js';
 import { calendarServers, type CalendarServer } from '../core/time/calendar-servers.js';
-import { ok, warn, type Part } from './check.js';
+import { ok, warn, type Part, type Verdict } from './check.js';
 import { localityReason } from './lane.js';
 import { consentModeLine } from '../core/privacy/consent-commands.js';
 import { precheckApplies } from '../core/turn/precheck.js';
@@ -71,9 +71,27 @@ export function privacyPart(config: Config): Part {
       // which way asking in the moment goes (docs/privacy.md)
       { name: 'privacy: consent', run: async () => ok(consentModeLine(config.CONSENT_MODE)) },
       // whether the local memory lane judges each message before anything leaves (docs/privacy.md)
-      { name: 'privacy: precheck', run: async () => ok(precheckLine(config, list)) },
+      { name: 'privacy: precheck', run: async () => precheckCheck(config, list) },
     ],
   };
+}
+
+/**
+ * The doctor's precheck line, a warning when a hosted service gets a message's words before
+ * anything local judged them: the rules table knows words, so a new wording (slang, a
+ * euphemism, another language) reaches it unlabelled (docs/privacy.md, *Before anything leaves*).
+ */
+export function precheckCheck(config: Config, list: readonly Destination[]): Verdict {
+  const line = precheckLine(config, list);
+  const judged = /^precheck: (on|not needed)/.test(line);
+  const exposed = list.some((d) => (d.kind === 'chat' || d.kind === 'embedder' || d.kind === 'mcp-tool-server') && d.locality === 'hosted');
+  if (judged || !exposed) return ok(line);
+  return warn(
+    line,
+    config.PRIVACY_PRECHECK === 'off'
+      ? 'a wording the rules do not know reaches the hosted services unlabelled; set PRIVACY_PRECHECK=auto'
+      : 'a wording the rules do not know reaches the hosted services unlabelled; point MEMORY_LLM_BASE_URL at a local model (Ollama, llama.cpp) so it judges each message first',
+  );
 }
 
 /** Whether the memory lane's precheck runs for this configuration (the running app also counts the tool servers that start). */

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { DESTINATIONS, describeDestinations } from '../../src/core/privacy/destinations.js';
-import { configuredDestinations, precheckLine } from '../../src/doctor/destinations.js';
+import { configuredDestinations, precheckCheck, precheckLine } from '../../src/doctor/destinations.js';
 
 describe('destinations', () => {
   it('lists every kind, and says which leave the machine', () => {
@@ -56,5 +56,19 @@ describe("doctor's line on the memory lane's precheck", () => {
     expect(line({ LLM_BASE_URL: 'http://127.0.0.1:1234/v1' })).toMatch(/^precheck: not needed/);
     expect(line({ LLM_BASE_URL: 'https://api.example.com/v1' })).toMatch(/^precheck: none/);
     expect(line({ LLM_BASE_URL: 'https://api.example.com/v1', MEMORY_LLM_BASE_URL: 'http://127.0.0.1:11434/v1', PRIVACY_PRECHECK: 'off' })).toMatch(/^precheck: off/);
+  });
+
+  it('warns when a hosted chat model or embedder gets words nothing local judged, and only then', () => {
+    const status = (env: Record<string, string>) => {
+      const config = loadConfig({ EMBEDDER: 'builtin', ...env }, '/tmp');
+      return precheckCheck(config, configuredDestinations(config)).status;
+    };
+    const lane = { MEMORY_LLM_BASE_URL: 'http://127.0.0.1:11434/v1' };
+    expect(status({ LLM_BASE_URL: 'https://api.example.com/v1' })).toBe('warn');
+    expect(status({ LLM_BASE_URL: 'https://api.example.com/v1', ...lane, PRIVACY_PRECHECK: 'off' })).toBe('warn');
+    // a local chat model is the lane: it judges before the hosted embedder gets anything
+    expect(status({ LLM_BASE_URL: 'http://127.0.0.1:1234/v1', EMBEDDER: 'openai', EMBEDDING_BASE_URL: 'https://api.example.com/v1' })).toBe('ok');
+    expect(status({ LLM_BASE_URL: 'https://api.example.com/v1', ...lane })).toBe('ok');
+    expect(status({ LLM_BASE_URL: 'http://127.0.0.1:1234/v1' })).toBe('ok');
   });
 });
