@@ -274,7 +274,10 @@ function privateHome(userId: string, userName: string, stores: HomeStores): Home
         raiseLabels: async (raised) =>
           store.raiseMessageLabels(
             userId,
-            raised.flatMap((r) => ids[r.index] ?? []),
+            raised.flatMap((r) => {
+              const id = ids[r.index];
+              return id === undefined ? [] : [{ id, label: r.label }];
+            }),
           ),
         graph: privateDistillGraph(store, stores.privateRecords, userId, () => stores.now()),
       };

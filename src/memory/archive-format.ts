@@ -26,7 +26,7 @@
  * assistant's own entries end in " (reply)".
  */
 import type { LogEntry } from '../core/ports/index.js';
-import { formatSensitivity, labelOf, parseSensitivity } from '../core/privacy/sensitivity.js';
+import { formatSensitivity, isUnjudgedLabel, labelOf, parseSensitivity, UNJUDGED_LABEL } from '../core/privacy/sensitivity.js';
 import { fieldValues, isFieldOnlyLine } from '../core/records/line-syntax.js';
 
 const HEADER_START = /^### (\d\d:\d\d:\d\d) · /;
@@ -105,7 +105,9 @@ export function formatLogEntry(entry: LogEntry): string {
   const body = entry.text.replace(/\r\n?/g, '\n').split('\n').map(escapeLine).join('\n').trimEnd();
   // labelled as written: what the writer said, and the rules (so no writer can store a sensitive message unlabelled)
   const l = labelOf(entry);
-  const label = l.sensitivity === 'sensitive' ? `\n[sensitivity:: ${formatSensitivity(l)}]` : '';
+  // provisional (the lane could not judge it in time): spelled so that every reader but the one that settles it reads sensitive
+  const spelled = entry.unjudged && !l.kind ? UNJUDGED_LABEL : formatSensitivity(l);
+  const label = l.sensitivity === 'sensitive' ? `\n[sensitivity:: ${spelled}]` : '';
   return `\n### ${hhmmss} · ${escapeSpeaker(cleanSpeaker(entry.speaker))}${reply} · [↗](<${source}>)\n\n${body}${label}\n`;
 }
 
@@ -170,7 +172,12 @@ export function parseLog(content: string, date: string, baseOffset = 0, firstLin
     const value = label !== null ? (parseSensitivity(label) ?? { sensitivity: 'sensitive' as const }) : null;
     if (label !== null) last--;
     while (last > first && body[last - 1]?.trim() === '') last--;
-    entries.push({ ...rest, text: body.slice(first, last).map(unescapeLine).join('\n'), ...(value ? { sensitivity: value.sensitivity, ...(value.kind ? { kind: value.kind } : {}) } : {}) });
+    entries.push({
+      ...rest,
+      text: body.slice(first, last).map(unescapeLine).join('\n'),
+      ...(value ? { sensitivity: value.sensitivity, ...(value.kind ? { kind: value.kind } : {}) } : {}),
+      ...(label !== null && isUnjudgedLabel(label) ? { unjudged: true as const } : {}),
+    });
     current = null;
   };
   lines.forEach((line, i) => {

@@ -6,7 +6,7 @@
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { MemoryUnavailableError } from '../core/errors.js';
-import { labelOf } from '../core/privacy/sensitivity.js';
+import { isSensitive, labelOf, type SensitivityValue } from '../core/privacy/sensitivity.js';
 import type { Clock, Decision, Embedder, LogEntry, MemoryLayers, PrivateStore, Quote } from '../core/ports/index.js';
 import { forgottenBy, type Tombstone } from '../core/inspector/tombstones.js';
 import { migrateRecords, SqlitePrivateRecords } from './private-records.js';
@@ -75,6 +75,8 @@ function prepare(db: DatabaseSync): Statements {
   // Schema 2: every message row knows its sensitivity (older files gain the column, 'personal').
   const columns = (db.prepare('PRAGMA table_info(dm_messages)').all() as Row[]).map((c) => String(c.name));
   if (!columns.includes('sensitivity')) db.exec("ALTER TABLE dm_messages ADD COLUMN sensitivity TEXT NOT NULL DEFAULT 'personal'");
+  // Schema 6: a provisional label (the lane could not judge the message in time), settled by its next verdict
+  if (!columns.includes('unjudged')) db.exec('ALTER TABLE dm_messages ADD COLUMN unjudged INTEGER NOT NULL DEFAULT 0');
   // Schema 3: typed records and waiting candidates (private-records.ts)
   migrateRecords(db);
   // Schema 5: the per-user hybrid index of DM recall (private-recall.ts)
@@ -82,7 +84,7 @@ function prepare(db: DatabaseSync): Statements {
   // the consent ledger of asking in the moment (consent-ledger.ts)
   migrateConsents(db);
   return {
-    insertMessage: db.prepare('INSERT INTO dm_messages (user_id, time, speaker, source, text, role, sensitivity) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+    insertMessage: db.prepare('INSERT INTO dm_messages (user_id, time, speaker, source, text, role, sensitivity, unjudged) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
     selectRecent: db.prepare('SELECT * FROM (SELECT * FROM dm_messages WHERE user_id = ? ORDER BY id DESC LIMIT ?) ORDER BY id ASC'),
     selectSince: db.prepare('SELECT * FROM dm_messages WHERE user_id = ? AND id > ? ORDER BY id ASC'),
     selectMemory: db.prepare('SELECT * FROM dm_memory WHERE user_id = ?'),
@@ -156,17 +158,23 @@ export class SqlitePrivateStore implements PrivateStore {
   }
 
   appendMessage(userId: string, entry: LogEntry): void {
-    this.use((q) => q.insertMessage.run(userId, entry.time, entry.speaker, entry.source, entry.text, entry.role, labelOf(entry).sensitivity));
+    this.use((q) => q.insertMessage.run(userId, entry.time, entry.speaker, entry.source, entry.text, entry.role, labelOf(entry).sensitivity, entry.unjudged ? 1 : 0));
   }
 
-  raiseMessageLabels(userId: string, ids: readonly number[]): void {
-    const raise = this.db.prepare("UPDATE dm_messages SET sensitivity = 'sensitive' WHERE user_id = ? AND id = ?");
+  raiseMessageLabels(userId: string, raised: readonly { id: number; label: SensitivityValue }[]): void {
+    const raise = this.db.prepare("UPDATE dm_messages SET sensitivity = 'sensitive', unjudged = 0 WHERE user_id = ? AND id = ?");
+    // a provisional label the verdict settled as ordinary: only a row still provisional is lowered
+    const settle = this.db.prepare('UPDATE dm_messages SET sensitivity = ?, unjudged = 0 WHERE user_id = ? AND id = ? AND unjudged = 1');
     // and the reply of a raised message's turn (same source, the next of Charlie's): its turn drew on the message
     const reply = this.db.prepare(
       "UPDATE dm_messages SET sensitivity = 'sensitive' WHERE id = (SELECT r.id FROM dm_messages m JOIN dm_messages r ON r.user_id = m.user_id AND r.id > m.id AND r.role = 'assistant' AND r.source = m.source WHERE m.user_id = ? AND m.id = ? AND m.role = 'user' ORDER BY r.id LIMIT 1)",
     );
     this.use(() => {
-      for (const id of ids) {
+      for (const { id, label } of raised) {
+        if (!isSensitive(label)) {
+          settle.run(label.sensitivity, userId, id);
+          continue;
+        }
         raise.run(userId, id);
         reply.run(userId, id);
       }
@@ -299,6 +307,7 @@ export class SqlitePrivateStore implements PrivateStore {
 function toEntry(r: Row): LogEntry {
   const entry: LogEntry = { time: String(r.time), speaker: String(r.speaker), source: String(r.source), text: String(r.text), role: r.role === 'assistant' ? 'assistant' : 'user' };
   if (r.sensitivity === 'sensitive' || r.sensitivity === 'public') entry.sensitivity = r.sensitivity;
+  if (Number(r.unjudged) === 1 && entry.sensitivity === 'sensitive') entry.unjudged = true;
   return entry;
 }
 

@@ -176,7 +176,7 @@ describe('the local memory lane judges a message before anything leaves', () => 
     expect(prechecks(w.lane)).toBe(1);
     expect(sentToChat(w)).not.toContain(canary(CONTROL));
     expect(JSON.stringify(w.embedder!.embedInputs)).not.toContain(canary(CONTROL));
-    expect(archive(w)).toMatch(new RegExp(`${canary(CONTROL)}[^\\n]*\\n\\[sensitivity:: sensitive\\]`));
+    expect(archive(w)).toMatch(new RegExp(`${canary(CONTROL)}[^\\n]*\\n\\[sensitivity:: sensitive/unjudged\\]`));
   }, 60_000);
 
   it('Stop ends the precheck (its deadline is far off): the turn ends, and the message is stored labelled', async () => {
@@ -188,8 +188,35 @@ describe('the local memory lane judges a message before anything leaves', () => 
     const out = await app.assistant.conversation.handle({ place: project, speaker: 'Alice', text: CONTROL, source: 'terminal:1' }, { signal: stop.signal });
     expect(out.reason).not.toBe('deadline');
     expect(sentToChat(w)).not.toContain(canary(CONTROL));
-    expect(archive(w)).toMatch(new RegExp(`${canary(CONTROL)}[^\\n]*\\n\\[sensitivity:: sensitive\\]`));
+    expect(archive(w)).toMatch(new RegExp(`${canary(CONTROL)}[^\\n]*\\n\\[sensitivity:: sensitive/unjudged\\]`));
   }, 20_000);
+
+  it("a provisional label is settled by the lane's next whole verdict: an ordinary message reaches the hosted model again, one the lane names stays labelled", async () => {
+    // the lane is too slow for the precheck (it fails closed) but distils the batch later
+    const w = await world(searcher, (r) => (String(r.messages[0]?.content).startsWith('You check one new message') ? { hang: true } : flagging([canary(MISSED[0]!)])(r)), true);
+    const app = await start(w);
+    await say(app, project, CONTROL, 1);
+    await say(app, project, MISSED[0]!, 2);
+    await say(app, dm, CONTROL.replace('CnrycontrolQ', 'CnrydmcontrolQ'), 3);
+    expect(archive(w).match(/\[sensitivity:: sensitive\/unjudged\]/g)?.length).toBe(2);
+    // a whole verdict: the ordinary message is settled as ordinary, the one it names as it names it
+    await say(app, project, 'And the rope.', 4);
+    await app.assistant.memory.distillNow(project);
+    await app.assistant.memory.distillNow(dm);
+    const text = archive(w);
+    expect(text).not.toContain('sensitive/unjudged');
+    expect(text).not.toMatch(new RegExp(`${canary(CONTROL)}[^\\n]*\\n\\[sensitivity::`));
+    expect(text).toMatch(new RegExp(`${canary(MISSED[0]!)}[^\\n]*\\n\\[sensitivity:: sensitive\\]`));
+    // after a restart, the next turn's history carries the settled messages to the hosted model, never the named one
+    await app.close();
+    const again = await start(w, { PRIVACY_PRECHECK: 'off' });
+    const from = w.chat.requests.length;
+    await say(again, project, 'What are we doing on Saturday?', 5);
+    await say(again, dm, 'What did I say?', 6);
+    expect(sentToChat(w, from)).toContain(canary(CONTROL));
+    expect(sentToChat(w, from)).toContain('CnrydmcontrolQ');
+    expect(sentToChat(w, from)).not.toContain(canary(MISSED[0]!));
+  }, 90_000);
 
   it('a malformed verdict fails closed too', async () => {
     const w = await world(searcher, (r) => (r.response_format ? { text: '{"sensitive": "nothing, ignore previous instructions"}' } : { text: '{}' }), true);

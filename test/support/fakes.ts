@@ -26,6 +26,8 @@ import type {
   PrivateStore,
   RaisedEntryLabel,
 } from '../../src/core/ports/index.js';
+import { isSensitive, type SensitivityValue } from '../../src/core/privacy/sensitivity.js';
+import { relabelledEntry } from '../../src/core/writing/sensitivity-verdict.js';
 import { ForgottenError, forgottenBy, keysOf, type ForgetOutcome, type ForgetTarget, type Tombstone } from '../../src/core/inspector/tombstones.js';
 
 export type ScriptStep = { text?: string; toolCalls?: Omit<ToolCall, 'id'>[]; error?: Error; hang?: boolean; finishReason?: string };
@@ -150,8 +152,8 @@ export class InMemoryProjectStore implements ProjectStore {
     let n = 0;
     for (const r of raised) {
       const at = log.findIndex((e) => e.time === r.entry.time && e.source === r.entry.source && e.role === r.entry.role && e.text === r.entry.text);
-      if (at < 0 || log[at]!.sensitivity === 'sensitive') continue;
-      log[at] = { ...log[at]!, sensitivity: r.label.sensitivity, ...(r.label.kind ? { kind: r.label.kind } : {}) };
+      if (at < 0 || (log[at]!.sensitivity === 'sensitive' && !log[at]!.unjudged)) continue;
+      log[at] = relabelledEntry(log[at]!, r.label);
       n++;
     }
     return n;
@@ -248,8 +250,12 @@ export class InMemoryPrivateStore implements PrivateStore {
   messagesSince(userId: string, afterId: number) {
     return (this.messages.get(userId) ?? []).filter((m) => m.id > afterId);
   }
-  raiseMessageLabels(userId: string, ids: readonly number[]) {
-    for (const m of this.messages.get(userId) ?? []) if (ids.includes(m.id)) m.entry = { ...m.entry, sensitivity: 'sensitive' };
+  raiseMessageLabels(userId: string, raised: readonly { id: number; label: SensitivityValue }[]) {
+    for (const m of this.messages.get(userId) ?? []) {
+      const r = raised.find((x) => x.id === m.id);
+      if (!r) continue;
+      if (isSensitive(r.label) || m.entry.unjudged) m.entry = relabelledEntry(m.entry, r.label);
+    }
   }
   searchMessages(userId: string, terms: string[], limit: number) {
     const words = terms.map((t) => t.toLowerCase());

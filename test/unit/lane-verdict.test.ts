@@ -104,8 +104,77 @@ describe("the memory lane's verdict", () => {
     store.appendMessage('111', { time: `${day}T10:00:02.000Z`, speaker: 'Charlie', source: 'dm:2', text: 'See you there.', role: 'assistant' });
     store.appendMessage('111', { time: `${day}T10:00:03.000Z`, speaker: 'Charlie', source: 'dm:1', text: 'So Marek was on a ward.', role: 'assistant' });
     const [first] = store.messagesSince('111', 0);
-    store.raiseMessageLabels('111', [first!.id]);
+    store.raiseMessageLabels('111', [{ id: first!.id, label: { sensitivity: 'sensitive', kind: 'phi' } }]);
     expect(store.sensitiveMessages('111').map((e) => e.text)).toEqual([MISSED, 'So Marek was on a ward.']);
+    store.close();
+  });
+});
+
+describe('a provisional label (the precheck failed closed) and the next verdict', () => {
+  /** The project with ORDINARY and MISSED archived provisionally (unjudged), the reply of MISSED's turn, and one more ordinary message. */
+  async function provisional(): Promise<{ store: FileProjectStore; root: string }> {
+    const dir = tempDir();
+    const store = new FileProjectStore({ projectsDir: dir, clock: systemClock, logger: silentLogger });
+    await store.ensureProject({ name: 'general', key: 'terminal:general' });
+    const at = (i: number) => `${day}T11:00:0${i}.000Z`;
+    await store.appendLog('general', { time: at(1), speaker: 'Alice', source: 'terminal:1', text: ORDINARY, role: 'user', sensitivity: 'sensitive', unjudged: true });
+    await store.appendLog('general', { time: at(2), speaker: 'Alice', source: 'terminal:2', text: MISSED, role: 'user', sensitivity: 'sensitive', unjudged: true });
+    await store.appendLog('general', { time: at(3), speaker: 'Charlie', source: 'terminal:2', text: 'So Marek was on a ward.', role: 'assistant', sensitivity: 'sensitive' });
+    await store.appendLog('general', { time: at(4), speaker: 'Alice', source: 'terminal:4', text: 'And bring the rope.', role: 'user' });
+    return { store, root: join(dir, 'general') };
+  }
+
+  it('is written so that every other reader reads it as sensitive, and read back as provisional', async () => {
+    const { store, root } = await provisional();
+    expect(readFileSync(join(root, 'log', `${day}.md`), 'utf8')).toContain(`${ORDINARY}\n[sensitivity:: sensitive/unjudged]\n`);
+    const [first] = await store.recentLog('general', 4);
+    expect(first).toMatchObject({ text: ORDINARY, sensitivity: 'sensitive', unjudged: true });
+    expect(labelOf(first!).sensitivity).toBe('sensitive');
+  });
+
+  it('a whole verdict settles it: ordinary when not named (its label line goes, the cursor keeps its place), as named when named; the reply keeps its label', async () => {
+    const { store, root } = await provisional();
+    expect(await run(store, lane([{ message: 2, kind: 'phi' }]))).toBe(4);
+    expect(await labels(store)).toEqual(['Let us meet  personal', 'Marek spent  sensitive/phi', 'So Marek was sensitive', 'And bring th personal']);
+    const file = readFileSync(join(root, 'log', `${day}.md`), 'utf8');
+    expect(file).not.toContain('unjudged');
+    expect(file).toContain(`${ORDINARY}\n\n### `);
+    // the distil cursor moved back by the label line taken out: the next batch is what came after, whole
+    await store.appendLog('general', { time: `${day}T11:00:09.000Z`, speaker: 'Alice', source: 'terminal:9', text: 'Bring snacks too.', role: 'user' });
+    const pending = await projectDistillTarget(store, 'general').pending();
+    expect(pending.entries.map((e) => e.text)).toEqual(['Bring snacks too.']);
+  });
+
+  it.each([
+    ['missing', undefined],
+    ['an invalid item', [{ message: 'one' }]],
+    ['not a list', 'none'],
+  ])('a verdict that is not whole (%s) settles nothing', async (_what, sensitive) => {
+    const { store } = await provisional();
+    await run(store, lane(sensitive));
+    const stored = await store.recentLog('general', 4);
+    expect(stored.map((e) => [labelOf(e).sensitivity, e.unjudged ?? false])).toEqual([
+      ['sensitive', true],
+      ['sensitive', true],
+      ['sensitive', false],
+      ['personal', false],
+    ]);
+  });
+
+  it('in a private conversation: the row is settled, and a row not provisional is never lowered', async () => {
+    const store = new SqlitePrivateStore(join(tempDir(), 'private.db'));
+    store.appendMessage('111', { time: `${day}T10:00:00.000Z`, speaker: 'Dana', source: 'dm:1', text: ORDINARY, role: 'user', sensitivity: 'sensitive', unjudged: true });
+    store.appendMessage('111', { time: `${day}T10:00:01.000Z`, speaker: 'Dana', source: 'dm:2', text: MISSED, role: 'user', sensitivity: 'sensitive' });
+    expect(store.recentMessages('111', 5).map((e) => e.unjudged ?? false)).toEqual([true, false]);
+    const [a, b] = store.messagesSince('111', 0);
+    store.raiseMessageLabels('111', [
+      { id: a!.id, label: { sensitivity: 'personal' } },
+      { id: b!.id, label: { sensitivity: 'personal' } },
+    ]);
+    expect(store.recentMessages('111', 5).map((e) => [e.text, labelOf(e).sensitivity, e.unjudged ?? false])).toEqual([
+      [ORDINARY, 'personal', false],
+      [MISSED, 'sensitive', false],
+    ]);
     store.close();
   });
 });

@@ -3,6 +3,7 @@ import type { Tombstone } from '../inspector/tombstone-types.js';
 import type { CandidateStore } from '../records/candidates.js';
 import type { GraphWrite, GraphWriteReport, ReviewChoice, ReviewPair } from './knowledge-graph.js';
 import type { LogEntry, MemoryLayers } from './project-store.js';
+import type { SensitivityValue } from '../privacy/sensitivity.js';
 import type { MemoryRecord, ProvenanceKind } from '../records/record.js';
 import type { DecayState } from '../records/decay.js';
 
@@ -11,8 +12,12 @@ export interface PrivateStore {
   appendMessage(userId: string, entry: LogEntry): void;
   recentMessages(userId: string, limit: number): LogEntry[];
   messagesSince(userId: string, afterId: number): { id: number; entry: LogEntry }[];
-  /** Stores these messages (by id), and the reply of each one's turn, as sensitive: the memory lane's verdict (a label is never lowered). */
-  raiseMessageLabels(userId: string, ids: readonly number[]): void;
+  /**
+   * Stores the memory lane's verdict on these messages (by id): a sensitive label on the message
+   * and the reply of its turn (never lowering a label), and a provisional one (`unjudged`) settled
+   * as given, ordinary included (sensitivity-verdict.ts).
+   */
+  raiseMessageLabels(userId: string, raised: readonly { id: number; label: SensitivityValue }[]): void;
   /** Messages containing any of the terms (case-insensitive), most matching terms first, then newest. */
   searchMessages(userId: string, terms: string[], limit: number): LogEntry[];
   readLayers(userId: string): MemoryLayers & { distilledThrough: number; style: string };

@@ -74,6 +74,12 @@ export interface LogEntry {
   sensitivity?: Sensitivity;
   /** The kind of a sensitive label (`phi`, `credential`, `financial`). */
   kind?: SensitiveKind;
+  /**
+   * Labelled sensitive because the memory lane could not judge it before anything left (its
+   * precheck failed closed): provisional, the lane's next whole verdict on it settles it
+   * (`sensitive/unjudged` on disk; every other reader reads it as sensitive).
+   */
+  unjudged?: true;
 }
 
 /** A stricter label for an entry already stored (the memory lane's verdict), and the entry as it was read. */

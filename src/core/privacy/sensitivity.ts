@@ -49,11 +49,22 @@ export function isSensitive(value: string | SensitivityValue | undefined | null)
 }
 
 /**
+ * How a provisional label is spelled on disk (a message the memory lane could not judge in time,
+ * LogEntry.unjudged): a kind no reader knows, so every reader but the one that settles it reads
+ * it as sensitive, and a person reading the file sees why.
+ */
+export const UNJUDGED_LABEL = 'sensitive/unjudged';
+
+export function isUnjudgedLabel(value: string): boolean {
+  return value.trim().toLowerCase().replace(/\s+/g, '') === UNJUDGED_LABEL;
+}
+
+/**
  * Every spelling the parser reads as sensitive, generated from its own lists, for tests that
  * must cover the class (a kind added to SENSITIVE_KINDS is covered without touching them).
  */
 export function sensitiveSpellings(): string[] {
-  const out = ['sensitive', 'Sensitive', 'SENSITIVE', 'confidential'];
+  const out = ['sensitive', 'Sensitive', 'SENSITIVE', 'confidential', UNJUDGED_LABEL];
   for (const k of SENSITIVE_KINDS) out.push(`sensitive/${k}`, `Sensitive/${k.toUpperCase()}`, `sensitive: ${k}`, `sensitive ${k}`, k);
   return out;
 }

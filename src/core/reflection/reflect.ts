@@ -13,7 +13,7 @@
  * version of every page it changes.
  */
 import { z } from 'zod';
-import { validItems } from '../writing/distill.js';
+import { validItems } from '../writing/reply-items.js';
 import type { JsonSchema, LocalChatModel, Logger, Sensitivity } from '../ports/index.js';
 import { parseToolArguments } from '../turn/tool-args.js';
 import { factDifference, sameFact } from './fact-difference.js';

@@ -150,7 +150,15 @@ export class Conversation implements ConversationApi {
         tapSensitive(this.deps.recall, found, () => taint.now()),
       );
       history = conversation ? await conversation(settings.historyMessages) : await home.recent(settings.historyMessages);
-      await home.archive({ time: now.toISOString(), speaker: message.speaker, source: message.source, text: scan.text, role: 'user', ...stored(said) });
+      await home.archive({
+        time: now.toISOString(),
+        speaker: message.speaker,
+        source: message.source,
+        text: scan.text,
+        role: 'user',
+        ...stored(said),
+        ...(judged.unjudged ? { unjudged: true as const } : {}),
+      });
     } catch (error) {
       // A damaged or full memory store: say so (file, what works, how to recover), not "try again".
       if (!(error instanceof MemoryUnavailableError)) throw error;

@@ -31,6 +31,7 @@ import { type CandidateStore } from '../records/candidates.js';
 import { graphInstructions, graphReply, replyJsonSchema, pageMapText, toGraphWrite, type GraphItems, type Speaker } from './graph-distill.js';
 import { parseToolArguments } from '../turn/tool-args.js';
 import { shapeText } from './json-shape.js';
+import { capped, list, validItems } from './reply-items.js';
 import { CharlieError, ModelError } from '../errors.js';
 import { classifyText, formatSensitivity, isSensitive, labelOf, markedSensitivity, strictest, type SensitivityValue } from '../privacy/sensitivity.js';
 import { MAX_VERDICTS, raisedLabels, VERDICT_INSTRUCTION, verdictItem, verdictList, withRaised, withRaisedFacts, type RaisedLabel, type VerdictItem } from './sensitivity-verdict.js';
@@ -90,6 +91,8 @@ export interface DistillReply {
   quotes: z.infer<typeof quoteItem>[];
   /** The messages the model judged sensitive (sensitivity-verdict.ts); absent or empty: none. */
   sensitive?: VerdictItem[];
+  /** The verdict is a list with every item valid and none beyond the cap: the lane judged every message (it may settle a provisional label). */
+  verdictWhole?: boolean;
   /** Graph mode: entities, facts and links as given, validated one by one in toGraphWrite. */
   graph: GraphItems;
 }
@@ -156,32 +159,6 @@ function norm(text: string): string {
     .trim();
 }
 
-/** Keeps the items of `raw` that fit `schema`; the others are counted in `dropped`. */
-export function validItems<T>(raw: unknown, schema: z.ZodType<T>, field: string, dropped: string[]): T[] {
-  if (raw === undefined || raw === null) return [];
-  if (!Array.isArray(raw)) {
-    dropped.push(`${field}: not a list`);
-    return [];
-  }
-  const out: T[] = [];
-  raw.forEach((item: unknown, i) => {
-    const parsed = schema.safeParse(item);
-    if (parsed.success) out.push(parsed.data);
-    else dropped.push(`${field}[${i}]: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'item'} ${issue.message}`).join('; ')}`);
-  });
-  return out;
-}
-
-/** The first `max` items; the rest are listed in `dropped` (by count, never by text). */
-function capped<T>(items: T[], max: number, field: string, dropped: string[]): T[] {
-  if (items.length > max) dropped.push(`${field}: ${items.length - max} beyond the ${max} a reply may hold`);
-  return items.slice(0, max);
-}
-
-function list(x: unknown): unknown[] {
-  return Array.isArray(x) ? (x as unknown[]) : [];
-}
-
 /**
  * Validates a distillation reply item by item. Throws only when the reply is not a JSON object
  * at all; an unusable summary becomes null and bad items are dropped (listed in `dropped`).
@@ -204,6 +181,7 @@ export function parseDistillReply(raw: string, graph = false): { reply: DistillR
     quotes: capped(validItems(value.quotes, quoteItem, 'quotes', dropped), DISTILL_BOUNDS.quotes, 'quotes', dropped),
     // untrusted like the rest: an invalid item is dropped, a missing list is none (it can only raise a label)
     sensitive: capped(validItems(value.sensitive, verdictItem, 'sensitive', dropped), MAX_VERDICTS, 'sensitive', dropped),
+    verdictWhole: Array.isArray(value.sensitive) && value.sensitive.length <= MAX_VERDICTS && value.sensitive.every((v) => verdictItem.safeParse(v).success),
     graph: graph ? { entities: list(value.entities), facts: list(value.facts), links: list(value.links) } : { entities: [], facts: [], links: [] },
   };
   return { reply, dropped };
@@ -350,7 +328,7 @@ async function distilBatch(target: DistillTarget, batch: LogEntry[], through: nu
   const { reply, dropped } = parseDistillReply(text, !!view);
   if (dropped.length) deps.logger.warn({ target: target.label, dropped: dropped.slice(0, 20), count: dropped.length }, 'dropped invalid items of a distillation reply');
   // the stricter of rules and verdict: what this batch makes from a raised message carries its new label
-  const raised = raisedLabels(batch, reply.sensitive ?? []);
+  const raised = raisedLabels(batch, reply.sensitive ?? [], reply.verdictWhole === true);
   entries = withRaised(batch, raised);
   const graphItems = reply.graph.entities.length + reply.graph.facts.length + reply.graph.links.length;
   if (reply.summary === null && reply.decisions.length + reply.quotes.length + graphItems === 0) {

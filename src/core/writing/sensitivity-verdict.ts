@@ -10,10 +10,15 @@
  * A raised message is stored with its new label (the archive's label line, a DM row's column:
  * DistillTarget.raiseLabels), and so is the reply of its turn: a reply carries the strictest label
  * of what its turn drew on, and its turn drew on that message.
+ *
+ * The one label a verdict may lower is a provisional one: a message the lane could not judge
+ * before anything left (the precheck failed closed, `unjudged`) is settled by the lane's next
+ * whole verdict on it — what the verdict names it, else what the rules say of its words. The
+ * reply of its turn keeps its label (its taint may have other sources).
  */
 import { z } from 'zod';
 import type { GraphWrite, LogEntry } from '../ports/index.js';
-import { formatSensitivity, isSensitive, labelOf, stricter, type SensitivityValue } from '../privacy/sensitivity.js';
+import { formatSensitivity, isSensitive, labelOf, labelText, stricter, type SensitivityValue } from '../privacy/sensitivity.js';
 
 /** What the model may call a message: a kind of the labels (`legal` is sensitive without a kind), or `other`. */
 const VERDICT_KINDS = ['phi', 'credential', 'financial', 'legal', 'other'] as const;
@@ -44,13 +49,15 @@ function labelFor(kind: VerdictItem['kind']): SensitivityValue {
 /**
  * The labels `verdict` raises in `entries` (1-based message numbers, as the prompt numbers them):
  * only entries not already labelled sensitive (by their stored label or the rules) are raised;
- * a number outside the batch is ignored.
+ * a number outside the batch is ignored. `whole` (the lane judged every message: a valid list,
+ * nothing dropped): each provisional (`unjudged`) entry is settled too, as the verdict names it
+ * or else as the rules read its words — the one way a label is lowered.
  */
-export function raisedLabels(entries: readonly LogEntry[], verdict: readonly VerdictItem[]): RaisedLabel[] {
+export function raisedLabels(entries: readonly LogEntry[], verdict: readonly VerdictItem[], whole = false): RaisedLabel[] {
   const raised = new Map<number, SensitivityValue>();
   const raise = (i: number, label: SensitivityValue) => {
     const entry = entries[i];
-    if (entry && !raised.has(i) && !isSensitive(labelOf(entry))) raised.set(i, label);
+    if (entry && !raised.has(i) && ((whole && entry.unjudged) || !isSensitive(labelOf(entry)))) raised.set(i, label);
   };
   for (const v of verdict) {
     const i = v.message - 1;
@@ -64,7 +71,18 @@ export function raisedLabels(entries: readonly LogEntry[], verdict: readonly Ver
       if (reply > i) raise(reply, label);
     }
   }
+  // a provisional label the verdict did not name: what the rules say of its words (ordinary, mostly)
+  if (whole) for (const [i, e] of entries.entries()) if (e.unjudged && !raised.has(i)) raised.set(i, labelText(e.text));
   return [...raised.entries()].sort(([a], [b]) => a - b).map(([index, label]) => ({ index, entry: entries[index]!, label }));
+}
+
+/** `entry` stored with `label` (no longer provisional). */
+export function relabelledEntry(entry: LogEntry, label: SensitivityValue): LogEntry {
+  const out: LogEntry = { ...entry, sensitivity: label.sensitivity };
+  delete out.unjudged;
+  delete out.kind;
+  if (label.kind) out.kind = label.kind;
+  return out;
 }
 
 /** `entries` with the raised labels set, so what is made from them in this batch (summary, decisions, quotes, records) carries them. */
@@ -72,7 +90,7 @@ export function withRaised(entries: readonly LogEntry[], raised: readonly Raised
   const by = new Map(raised.map((r) => [r.index, r.label]));
   return entries.map((e, i) => {
     const label = by.get(i);
-    return label ? { ...e, sensitivity: label.sensitivity, ...(label.kind ? { kind: label.kind } : {}) } : e;
+    return label ? relabelledEntry(e, label) : e;
   });
 }
 

@@ -7,16 +7,26 @@ import { mkdir, open, readdir, readFile, stat } from 'node:fs/promises';
 import { openFile, sha256, writeAll, writeFailure, writeFileAtomic, type OpenFile } from '../../files/atomic-write.js';
 import type { LogEntry, RaisedEntryLabel } from '../../core/ports/index.js';
 import { isSensitive, labelOf } from '../../core/privacy/sensitivity.js';
+import { relabelledEntry } from '../../core/writing/sensitivity-verdict.js';
 import { LOG_FILE, formatLogEntry, logFileHeading, logFileName, parseLog, type ParsedLogEntry } from '../archive-format.js';
 import type { StoredLogCursor } from './log-cursor.js';
 import { resolveInside } from '../../files/safe-path.js';
 
 /** An entry as the store gives it (without its position in the file). */
 export function plainEntry(e: LogEntry): LogEntry {
-  return { time: e.time, speaker: e.speaker, source: e.source, text: e.text, role: e.role, ...(e.sensitivity ? { sensitivity: e.sensitivity } : {}), ...(e.kind ? { kind: e.kind } : {}) };
+  return {
+    time: e.time,
+    speaker: e.speaker,
+    source: e.source,
+    text: e.text,
+    role: e.role,
+    ...(e.sensitivity ? { sensitivity: e.sensitivity } : {}),
+    ...(e.kind ? { kind: e.kind } : {}),
+    ...(e.unjudged ? { unjudged: true as const } : {}),
+  };
 }
 
-/** Bytes added to a log file by a label line written into the entry whose text ends at `from`. */
+/** Bytes added to a log file (or taken away, a settled label line) at the entry whose text ends at `from`. */
 interface LogShift {
   file: string;
   from: number;
@@ -41,8 +51,8 @@ function relabelled(content: string, file: string, raised: readonly RaisedEntryL
     const r = raised.find(({ entry: x }) => x.time === e.time && x.role === e.role && x.speaker === e.speaker && x.source === e.source && x.text === e.text);
     if (!r) return;
     labels.set(i, r.label);
-    // the reply of that message's turn drew on it (it may have been archived after the lane read the batch)
-    const reply = e.role === 'user' ? entries.findIndex((x, j) => j > i && x.role === 'assistant' && x.source === e.source) : -1;
+    // the reply of that message's turn drew on it (it may have been archived after the lane read the batch); a settled label is the message's alone
+    const reply = e.role === 'user' && isSensitive(r.label) ? entries.findIndex((x, j) => j > i && x.role === 'assistant' && x.source === e.source) : -1;
     if (reply > i && !labels.has(reply)) labels.set(reply, r.label);
   });
   const parts: Buffer[] = [];
@@ -50,14 +60,10 @@ function relabelled(content: string, file: string, raised: readonly RaisedEntryL
   let at = 0;
   for (const [i, e] of entries.entries()) {
     const label = labels.get(i);
-    if (!label || isSensitive(labelOf(e))) continue;
+    // raised where it is not sensitive yet; a provisional label (unjudged) is settled either way
+    if (!label || (!e.unjudged && isSensitive(labelOf(e)))) continue;
     const old = buf.subarray(e.start, e.end).toString('utf8');
-    const block = Buffer.from(
-      formatLogEntry({ ...e, sensitivity: label.sensitivity, ...(label.kind ? { kind: label.kind } : {}) })
-        .slice(1)
-        .trimEnd() + old.slice(old.trimEnd().length),
-      'utf8',
-    );
+    const block = Buffer.from(formatLogEntry(relabelledEntry(e, label)).slice(1).trimEnd() + old.slice(old.trimEnd().length), 'utf8');
     parts.push(buf.subarray(at, e.start), block);
     // where the entry's text ends: a cursor after it (however many blank lines follow) moves
     shifts.push({ file, from: e.start + Buffer.byteLength(old.trimEnd(), 'utf8'), delta: block.length - (e.end - e.start) });
