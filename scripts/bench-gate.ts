@@ -17,7 +17,10 @@
  *
  *   npm run bench:gate -- --data ../shared/bench-data/locomo-dev.json [--noise FILE] [--json] [--misses]
  *
- * `--misses` prints each question whose answering record was not first, with the record that was.
+ * `--misses` prints each question whose answering record was not first, with the record that was,
+ * the place the first answering record took (in the best 100) and whether the record first came
+ * from a turn next to an evidence turn (one or two turns away in the same session: the same
+ * exchange, often the question it answered or the speaker's next line), then a count of both.
  *
  * The data is read where it is, never copied into the project.
  */
@@ -173,6 +176,14 @@ async function noise(file: string): Promise<{ seen: number; reached: number; pro
 /** LoCoMo's question categories (bench-data README). */
 const CATEGORY: Record<number, string> = { 1: 'multi-hop', 2: 'temporal', 3: 'open-domain inference', 4: 'single-hop' };
 type Why = { asked: number; first: number; shown: number; byCategory: Record<string, { asked: number; first: number }> };
+/** For `--misses`: where each missed question's first answering record stood (0: not in the best 100), and whether the record first was from a turn next to an evidence turn. */
+const missPlaces: { place: number; near: boolean }[] = [];
+/** Two turns ("D3:7", "D3:9") of one session, one or two turns apart. */
+function nextTo(a: string, b: string): boolean {
+  const [sa, ta] = a.slice(1).split(':').map(Number);
+  const [sb, tb] = b.slice(1).split(':').map(Number);
+  return sa === sb && ta !== undefined && tb !== undefined && ta !== tb && Math.abs(ta - tb) <= 2;
+}
 /** Each question's time (ms) ranking with messages, at the conversation's full size. */
 const whyTimes: number[] = [];
 async function whyByQuestion(sample: Sample, records: readonly HeldRecord[], misses: boolean, messages?: MessagesOn): Promise<Why> {
@@ -196,13 +207,17 @@ async function whyByQuestion(sample: Sample, records: readonly HeldRecord[], mis
     if (top && gold.includes(top.dia)) {
       first++;
       category.first++;
-    } else if (misses)
+    } else if (misses) {
+      const place = messages ? (await rankWithMessages(records, q.question, 100, messages)).findIndex((r) => gold.includes(r.dia)) + 1 : 0;
+      const near = top !== undefined && gold.some((g) => nextTo(g, top.dia));
+      missPlaces.push({ place, near });
       console.error(
-        `MISS [${CATEGORY[q.category] ?? '?'}] ${q.question}\n  top: ${top?.statement ?? '-'}\n  gold: ${records
+        `MISS [${CATEGORY[q.category] ?? '?'}] ${q.question}${place ? ` (answer at place ${String(place)})` : ' (answer not in the best 100)'}${near ? ' (top from a turn next to an evidence turn)' : ''}\n  top: ${top?.statement ?? '-'}\n  gold: ${records
           .filter((r) => gold.includes(r.dia))
           .map((r) => r.statement)
           .join(' / ')}`,
       );
+    }
   }
   return { asked, first, shown, byCategory };
 }
@@ -273,6 +288,12 @@ if (values.json) {
     `  on the records' own words alone (no archive messages read; a DM's ranking): ${pct(ownWords.first, ownWords.asked)} first (${String(ownWords.first)}); among the 3 shown: ${pct(ownWords.shown, ownWords.asked)}`,
   );
   for (const l of perConversation) console.log(l);
+  if (missPlaces.length) {
+    const count = (f: (p: number) => boolean) => String(missPlaces.filter((m) => f(m.place)).length);
+    console.log(
+      `  misses (${String(missPlaces.length)}): answer 2nd–3rd ${count((p) => p >= 2 && p <= 3)}, 4th–10th ${count((p) => p >= 4 && p <= 10)}, 11th–100th ${count((p) => p > 10)}, not in the best 100 ${count((p) => p === 0)}; record first from a turn next to an evidence turn: ${String(missPlaces.filter((m) => m.near).length)}`,
+    );
+  }
   console.log(
     `  time per question: ${timing(whyTimes)} at each conversation's size; ${timing(largeTimes)} at ${String(together.records.length)} records (all conversations together, ${String(largeTimes.length)} questions)`,
   );
