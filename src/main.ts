@@ -67,6 +67,7 @@ import { createDistillLedger, createSync, reindexChanged } from './sync/create.j
 import { attachSyncing } from './sync/sync-schedule.js';
 import type { App } from './app/app.js';
 import { memoryLaneModel } from './app/memory-lane.js';
+import { textPrecheck } from './core/turn/precheck.js';
 import { LiveSettings, withSettingsKey } from './app/live-settings.js';
 import { AgeVault } from './machines/age-vault.js';
 
@@ -154,7 +155,10 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
     // a poll is a few calendar requests, each under CALENDAR_TIMEOUT_MS; reflection has its own deadline inside
     deadlines: { 'calendar-poll': 3 * config.deadlines.calendar + 30_000, reflection: config.REFLECT_DEADLINE_MS + 60_000 },
   });
-  const reminders = new ReminderDesk({ jobs, settings: jobs, outbox, clock, defaultZone: config.TZ, newId: () => randomBytes(4).toString('hex') });
+  // text that arrives without a person's message (an event from its server, a reminder's words) gets the lane's word too
+  const prechecks = precheckSettings(config, embedder, () => mcp.status());
+  const texts = textPrecheck(memoryModel, prechecks, () => settings.chat.locality);
+  const reminders = new ReminderDesk({ jobs, settings: jobs, outbox, clock, defaultZone: config.TZ, newId: () => randomBytes(4).toString('hex'), precheck: texts });
   reminders.attach(scheduler);
   const calendar = new CalendarDesk({
     jobs,
@@ -171,6 +175,7 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
     newId: () => randomBytes(4).toString('hex'),
     pollMinutes: config.CALENDAR_POLL_MINUTES,
     localityOf: (url) => (urlIsLocal(url, config.CALENDAR_LOCALITY) ? 'local' : 'hosted'),
+    precheck: texts,
   });
   calendar.attach(scheduler);
   // DM commitments are followed up in the DM, their answers kept in private.db like the DM
@@ -227,7 +232,7 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
     logger,
     settings: assistantSettings(config, TEXT_BUDGET_CHARS),
     consent: { mode: config.CONSENT_MODE, ledger: privateStore.consents, timeoutMs: config.CONSENT_TIMEOUT_MS },
-    precheck: precheckSettings(config, embedder, () => mcp.status()),
+    precheck: prechecks,
   });
   // /machines (terminal and Discord): what memory knows of each machine, with the asker's credential badges
   const machineBook = machines ? buildMachineBook(machines, store, (place, path, by) => assistant.memory.forgetNote(place, path, by)) : undefined;
