@@ -68,6 +68,7 @@ import { attachSyncing } from './sync/sync-schedule.js';
 import type { App } from './app/app.js';
 import { memoryLaneModel } from './app/memory-lane.js';
 import { textPrecheck } from './core/turn/precheck.js';
+import { HandLabels } from './memory/graph/hand-labels.js';
 import { LiveSettings, withSettingsKey } from './app/live-settings.js';
 import { AgeVault } from './machines/age-vault.js';
 
@@ -125,6 +126,10 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
     lastReflection: (project) => reflectionPages.lastReflection(project),
     batchDeadlineMs: config.DISTILL_DEADLINE_MS,
   });
+  // text that arrives without a person's message (an event, a reminder's words, a hand-written line) gets the lane's word too
+  const prechecks = precheckSettings(config, embedder, () => mcp.status());
+  const texts = textPrecheck(memoryModel, prechecks, () => settings.chat.locality);
+  const hand = new HandLabels({ projectsDir: config.projectsDir, ledgerPath: dataFiles(config.dataDir).handLines, precheck: texts, logger: logger.child({ component: 'privacy' }) });
   // One run per burst; an archive append (log/) is only indexed (no reconcile, no inbox scan), nor are pages Charlie wrote.
   const stopWatching = config.WATCH_PROJECTS
     ? retrieval.watch(
@@ -133,6 +138,7 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
           if (rescan || paths.some((p) => p.startsWith('inbox/'))) await ingest.scan(project);
         },
         (trusted) => graph.watching(trusted),
+        async ({ project, paths, rescan }) => (rescan || paths.some((p) => p.startsWith('notes/'))) && hand.scan(project, rescan ? undefined : paths),
       )
     : async () => {};
   if (config.WATCH_PROJECTS) void graph.primeAll();
@@ -155,9 +161,6 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
     // a poll is a few calendar requests, each under CALENDAR_TIMEOUT_MS; reflection has its own deadline inside
     deadlines: { 'calendar-poll': 3 * config.deadlines.calendar + 30_000, reflection: config.REFLECT_DEADLINE_MS + 60_000 },
   });
-  // text that arrives without a person's message (an event from its server, a reminder's words) gets the lane's word too
-  const prechecks = precheckSettings(config, embedder, () => mcp.status());
-  const texts = textPrecheck(memoryModel, prechecks, () => settings.chat.locality);
   const reminders = new ReminderDesk({ jobs, settings: jobs, outbox, clock, defaultZone: config.TZ, newId: () => randomBytes(4).toString('hex'), precheck: texts });
   reminders.attach(scheduler);
   const calendar = new CalendarDesk({
@@ -236,6 +239,7 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
   });
   // /machines (terminal and Discord): what memory knows of each machine, with the asker's credential badges
   const machineBook = machines ? buildMachineBook(machines, store, (place, path, by) => assistant.memory.forgetNote(place, path, by)) : undefined;
+  void hand.scanAll();
   attachBackups(scheduler, jobs, backupSettings(config, clock, logger.child({ component: 'backup' })));
   // sync is a job of the scheduler too (SYNC_EVERY_MINUTES), kept only while this device is set up
   const syncing = attachSyncing(scheduler, jobs, {

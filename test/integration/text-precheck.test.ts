@@ -59,7 +59,14 @@ function calendarDesk(dbPath: string, lane: ScriptedChatModel | null, chat: 'loc
     localityOf: () => 'hosted',
     precheck: textPrecheck(lane, SETTINGS, () => chat),
   });
-  return { calendar, jobs, writes, bump: () => void marker++ };
+  return {
+    calendar,
+    jobs,
+    writes,
+    bump: () => {
+      marker++;
+    },
+  };
 }
 
 const jobIdOf = (jobs: SqliteJobStore) => jobs.list({ kind: 'calendar-poll', status: 'pending' })[0]!.id;

@@ -361,7 +361,7 @@ export class CalendarDesk {
     const precheck = this.deps.precheck;
     if (ask.length && precheck?.applies()) {
       const labels = await precheck.labels(ask.map((e) => `${e.summary} ${e.location}`.trim()));
-      ask.forEach((e, i) => out.set(e.uid, { ...labelled(isSensitive(labels[i]!) ? formatSensitivity(labels[i]!) : undefined), judged: true }));
+      ask.forEach((e, i) => out.set(e.uid, { ...labelled(isSensitive(labels[i]) ? formatSensitivity(labels[i]!) : undefined), judged: true }));
     }
     return out;
   }

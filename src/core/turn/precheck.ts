@@ -126,7 +126,7 @@ export function textPrecheck(lane: LocalChatModel | null, settings: PrecheckSett
     labels: async (texts, signal) => {
       const out = texts.map((t) => labelText(t));
       if (!lane || !applies()) return out;
-      const open = texts.map((t, i) => i).filter((i) => !isSensitive(out[i]!) && texts[i]!.trim() !== '');
+      const open = texts.map((t, i) => i).filter((i) => !isSensitive(out[i]) && texts[i]!.trim() !== '');
       for (let at = 0; at < open.length; at += MAX_VERDICTS) {
         const batch = open.slice(at, at + MAX_VERDICTS);
         const verdict = await judgeTexts(
