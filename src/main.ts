@@ -112,24 +112,24 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
     pages: graph.pages,
     onForgotten: (slug) => retrieval.purge(slug),
   });
-  // hand edits: the index follows, links follow renamed or deleted pages, _index.md is regenerated
-  // and files put into a project's inbox/ are ingested through the memory lane
+  // hand edits: the index follows, links follow renamed or deleted pages, _index.md is regenerated, inbox files are ingested
   const reflectionPages = new FileReflectionPages({ projectsDir: config.projectsDir, dataDir: config.dataDir, pages: graph, clock, logger: logger.child({ component: 'reflection' }) });
+  // text arriving without a person's message (an event, a reminder, an inbox item, a hand-written line) gets the lane's word too
+  const prechecks = precheckSettings(config, embedder, () => mcp.status());
+  const texts = textPrecheck(memoryModel, prechecks, () => settings.chat.locality);
+  const hand = new HandLabels({ projectsDir: config.projectsDir, ledgerPath: dataFiles(config.dataDir).handLines, precheck: texts, logger: logger.child({ component: 'privacy' }) });
   const ingest = new IngestService({
     projectsDir: config.projectsDir,
     graph,
     recall: retrieval.recall,
     memoryModel,
+    precheck: texts,
     clock,
     logger: logger.child({ component: 'inbox' }),
     candidates: (project) => fileCandidateStore(config.dataDir, project),
     lastReflection: (project) => reflectionPages.lastReflection(project),
     batchDeadlineMs: config.DISTILL_DEADLINE_MS,
   });
-  // text that arrives without a person's message (an event, a reminder's words, a hand-written line) gets the lane's word too
-  const prechecks = precheckSettings(config, embedder, () => mcp.status());
-  const texts = textPrecheck(memoryModel, prechecks, () => settings.chat.locality);
-  const hand = new HandLabels({ projectsDir: config.projectsDir, ledgerPath: dataFiles(config.dataDir).handLines, precheck: texts, logger: logger.child({ component: 'privacy' }) });
   // One run per burst; an archive append (log/) is only indexed (no reconcile, no inbox scan), nor are pages Charlie wrote.
   const stopWatching = config.WATCH_PROJECTS
     ? retrieval.watch(

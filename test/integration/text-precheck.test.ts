@@ -16,6 +16,7 @@ import { CalendarDesk, type CalendarConnector, type CalendarEvent } from '../../
 import { askerFor, ReminderDesk } from '../../src/core/time/reminder-desk.js';
 import { OutboxRouter } from '../../src/time/outbox-router.js';
 import { textPrecheck } from '../../src/core/turn/precheck.js';
+import { ingestItems } from '../../src/core/writing/ingest.js';
 import { SqliteJobStore } from '../../src/storage/job-store.js';
 import { FixedClock, ScriptedChatModel } from '../support/fakes.js';
 import { tempDirs } from '../support/temp-dir.js';
@@ -159,5 +160,37 @@ describe("a reminder's words are judged by the lane", () => {
     none.desk.set(ann, 'ring the clinic about the embryo transfer date', 'in 2 hours');
     expect(labels(none.desk)['ring the clinic about the embryo transfer date']).toBe('personal');
     none.jobs.close();
+  });
+});
+
+describe('inbox items are judged before the related-pages search', () => {
+  it('an item only the lane calls sensitive is no part of the search question (a hosted embedder answers it)', async () => {
+    const questions: string[] = [];
+    const graph = {
+      taxonomy: async () => [],
+      pageMap: async () => [],
+      write: async () => ({ created: [], updated: [], factsAdded: 0, factsRefreshed: 0, linksAdded: 0, refused: [] }),
+      related: async (text: string) => (questions.push(text), []),
+    };
+    const items = [
+      { ref: 'p1', text: 'Hartwell Clinic: Dear Ms Oyelaran, your HPV result is positive; please book a follow-up.' },
+      { ref: 'p2', text: 'The Wendleby library reopens on Monday.' },
+    ];
+    const lane = new ScriptedChatModel((req: ChatRequest) => {
+      const text = String(req.messages.at(-1)?.content ?? '');
+      if (text.startsWith('New items:')) return { text: JSON.stringify({ sensitive: [...text.matchAll(/^\[(\d+)\] .*HPV/gm)].map((m) => ({ message: Number(m[1]), kind: 'phi' })) }) };
+      return { text: '{"entities":[],"links":[],"sensitive":[]}' };
+    });
+    const run = (precheck?: ReturnType<typeof textPrecheck>) =>
+      ingestItems('inbox/letters.txt', items, { model: lane, graph, logger: silentLogger, now: NOW, ...(precheck ? { precheck } : {}) }).catch(() => null);
+    await run(textPrecheck(lane, SETTINGS, () => 'hosted'));
+    expect(questions).toEqual(['The Wendleby library reopens on Monday.']);
+    // the lane still reads the whole batch to make its records
+    const read = lane.requests.find((r) => !String(r.messages.at(-1)?.content).startsWith('New items:'));
+    expect(read).toBeDefined();
+    // without the precheck (as before), the HPV letter was part of the question
+    questions.length = 0;
+    await run();
+    expect(questions[0]).toContain('HPV result is positive');
   });
 });
