@@ -30,5 +30,7 @@ export function dataFiles(dataDir: string) {
     knownHosts: resolve(dataDir, 'known_hosts'),
     /** On a device that syncs: the messages it archived and has not distilled yet (its own distillation cursor): not derived. */
     distillLedger: resolve(dataDir, 'sync', 'distill-pending.json'),
+    /** Hashes of hand-written page lines the memory lane judged ordinary (not asked again): derived. */
+    handLines: resolve(dataDir, 'hand-lines.json'),
   };
 }

@@ -67,6 +67,8 @@ import { createDistillLedger, createSync, reindexChanged } from './sync/create.j
 import { attachSyncing } from './sync/sync-schedule.js';
 import type { App } from './app/app.js';
 import { memoryLaneModel } from './app/memory-lane.js';
+import { textPrecheck } from './core/turn/precheck.js';
+import { HandLabels } from './memory/graph/hand-labels.js';
 import { LiveSettings, withSettingsKey } from './app/live-settings.js';
 import { AgeVault } from './machines/age-vault.js';
 
@@ -110,14 +112,18 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
     pages: graph.pages,
     onForgotten: (slug) => retrieval.purge(slug),
   });
-  // hand edits: the index follows, links follow renamed or deleted pages, _index.md is regenerated
-  // and files put into a project's inbox/ are ingested through the memory lane
+  // hand edits: the index follows, links follow renamed or deleted pages, _index.md is regenerated, inbox files are ingested
   const reflectionPages = new FileReflectionPages({ projectsDir: config.projectsDir, dataDir: config.dataDir, pages: graph, clock, logger: logger.child({ component: 'reflection' }) });
+  // text arriving without a person's message (an event, a reminder, an inbox item, a hand-written line) gets the lane's word too
+  const prechecks = precheckSettings(config, embedder, () => mcp.status());
+  const texts = textPrecheck(memoryModel, prechecks, () => settings.chat.locality);
+  const hand = new HandLabels({ projectsDir: config.projectsDir, ledgerPath: dataFiles(config.dataDir).handLines, precheck: texts, logger: logger.child({ component: 'privacy' }) });
   const ingest = new IngestService({
     projectsDir: config.projectsDir,
     graph,
     recall: retrieval.recall,
     memoryModel,
+    precheck: texts,
     clock,
     logger: logger.child({ component: 'inbox' }),
     candidates: (project) => fileCandidateStore(config.dataDir, project),
@@ -132,6 +138,7 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
           if (rescan || paths.some((p) => p.startsWith('inbox/'))) await ingest.scan(project);
         },
         (trusted) => graph.watching(trusted),
+        async ({ project, paths, rescan }) => (rescan || paths.some((p) => p.startsWith('notes/'))) && hand.scan(project, rescan ? undefined : paths),
       )
     : async () => {};
   if (config.WATCH_PROJECTS) void graph.primeAll();
@@ -154,7 +161,7 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
     // a poll is a few calendar requests, each under CALENDAR_TIMEOUT_MS; reflection has its own deadline inside
     deadlines: { 'calendar-poll': 3 * config.deadlines.calendar + 30_000, reflection: config.REFLECT_DEADLINE_MS + 60_000 },
   });
-  const reminders = new ReminderDesk({ jobs, settings: jobs, outbox, clock, defaultZone: config.TZ, newId: () => randomBytes(4).toString('hex') });
+  const reminders = new ReminderDesk({ jobs, settings: jobs, outbox, clock, defaultZone: config.TZ, newId: () => randomBytes(4).toString('hex'), precheck: texts });
   reminders.attach(scheduler);
   const calendar = new CalendarDesk({
     jobs,
@@ -171,6 +178,7 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
     newId: () => randomBytes(4).toString('hex'),
     pollMinutes: config.CALENDAR_POLL_MINUTES,
     localityOf: (url) => (urlIsLocal(url, config.CALENDAR_LOCALITY) ? 'local' : 'hosted'),
+    precheck: texts,
   });
   calendar.attach(scheduler);
   // DM commitments are followed up in the DM, their answers kept in private.db like the DM
@@ -227,10 +235,11 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
     logger,
     settings: assistantSettings(config, TEXT_BUDGET_CHARS),
     consent: { mode: config.CONSENT_MODE, ledger: privateStore.consents, timeoutMs: config.CONSENT_TIMEOUT_MS },
-    precheck: precheckSettings(config, embedder, () => mcp.status()),
+    precheck: prechecks,
   });
   // /machines (terminal and Discord): what memory knows of each machine, with the asker's credential badges
   const machineBook = machines ? buildMachineBook(machines, store, (place, path, by) => assistant.memory.forgetNote(place, path, by)) : undefined;
+  void hand.scanAll();
   attachBackups(scheduler, jobs, backupSettings(config, clock, logger.child({ component: 'backup' })));
   // sync is a job of the scheduler too (SYNC_EVERY_MINUTES), kept only while this device is set up
   const syncing = attachSyncing(scheduler, jobs, {

@@ -100,7 +100,7 @@ export function precheckLine(config: Config, list: readonly Destination[]): stri
   const hosted = (kind: Destination['kind']) => list.some((d) => d.kind === kind && d.locality === 'hosted');
   const settings = { mode: config.PRIVACY_PRECHECK, timeoutMs: config.PRIVACY_PRECHECK_TIMEOUT_MS, hostedElsewhere: () => hosted('embedder') || hosted('mcp-tool-server') };
   if (precheckApplies(settings, hosted('chat') ? 'hosted' : 'local'))
-    return `precheck: on — the local memory model judges each new message before anything leaves (within ${config.PRIVACY_PRECHECK_TIMEOUT_MS} ms, else it is kept from hosted services)`;
+    return `precheck: on — the local memory model judges each new message, calendar event, reminder, hand-written line and inbox item before anything leaves (within ${config.PRIVACY_PRECHECK_TIMEOUT_MS} ms, else it is kept from hosted services)`;
   return config.PRIVACY_PRECHECK === 'off'
     ? 'precheck: off (PRIVACY_PRECHECK=off) — the rules alone label a new message before it leaves'
     : 'precheck: not needed — the chat model and the embedder are local (a hosted tool server of data/mcp.json switches it on)';

@@ -98,11 +98,12 @@ export interface RecallService {
   /** After a forget: the index follows and keeps no copy of what was forgotten in its files. */
   purge(project: string): Promise<SyncStats>;
   /**
-   * Starts the file watcher: each batch of changed files is indexed, then handed to `also`;
-   * `onTrust` hears when the watcher starts reporting every change (true) and when it stops or
-   * lost track (false). Returns a function that stops it.
+   * Starts the file watcher: each batch of changed files is handed to `first` (the memory lane
+   * labels hand-written lines before the index reads them: a hosted embedder never gets one it
+   * names), indexed, then handed to `also`; `onTrust` hears when the watcher starts reporting every
+   * change (true) and when it stops or lost track (false). Returns a function that stops it.
    */
-  watch(also?: (changes: ProjectChanges) => Promise<unknown>, onTrust?: (trusted: boolean) => void): () => Promise<void>;
+  watch(also?: (changes: ProjectChanges) => Promise<unknown>, onTrust?: (trusted: boolean) => void, first?: (changes: ProjectChanges) => Promise<unknown>): () => Promise<void>;
   close(): Promise<void>;
 }
 
@@ -251,10 +252,11 @@ export function createRecall(options: RecallOptions): RecallService {
     letGoIdle: () => index.resident.sweep(),
     reindexAll: () => index.reindexAll(),
     purge: (project) => index.purge(project),
-    watch(also, onTrust) {
+    watch(also, onTrust, first) {
       const stop = watchProjects(
         options.projectsDir,
         async (changes) => {
+          await first?.(changes);
           await index.changed(changes.project, changes.paths, changes.rescan);
           await also?.(changes);
         },

@@ -22,7 +22,8 @@ import { syncEventReminders } from './event-reminders.js';
 import type { CalendarEvent, Subscription } from './calendar-types.js';
 export type { CalendarEvent, Subscription } from './calendar-types.js';
 import { calendarServers, eventSensitivity, hostedWriteRefusal, keptEventLabel, shownAddress, type CalendarServer } from './calendar-servers.js';
-import { mayGo, strictest, type SensitivityValue } from '../privacy/sensitivity.js';
+import { formatSensitivity, isSensitive, mayGo, strictest, type SensitivityValue } from '../privacy/sensitivity.js';
+import type { TextPrecheck } from '../turn/precheck.js';
 
 /** One calendar, opened by the adapter (src/calendar/). */
 export interface CalendarSource {
@@ -47,6 +48,8 @@ interface CachedEvent {
   sensitivity?: string;
   /** What an older version kept instead of `sensitivity`. */
   sensitive?: boolean;
+  /** The memory lane judged this version of it (its `sensitivity` is the stricter of rules and verdict): not asked again. */
+  judged?: true;
   uid: string;
   summary: string;
   start: number;
@@ -78,6 +81,11 @@ export interface CalendarDeskDeps {
    * event is never written to a hosted one. Absent: every server counts as hosted (fails closed).
    */
   localityOf?: (url: string) => Locality;
+  /**
+   * The memory lane's word on an event the rules let pass (core/turn/precheck.ts), before its
+   * title can reach a hosted service (the agenda, event reminders, the calendar page). Absent: the rules and CLASS only.
+   */
+  precheck?: TextPrecheck;
 }
 
 const KEEP_EVENTS = 400;
@@ -203,9 +211,10 @@ export class CalendarDesk {
     const now = this.deps.clock.now();
     const events = await source.events();
     const fresh = events.filter((e) => state.seen[e.uid] !== eventHash(e));
+    const labels = await this.labelsOf(state, events, now);
     let written = 0;
     if (fresh.length) {
-      const report = await this.deps.records.write(job.place, this.recordsOf(state.sub, fresh, now, job.tz));
+      const report = await this.deps.records.write(job.place, this.recordsOf(state.sub, fresh, now, job.tz, labels));
       written = report.factsAdded + report.factsRefreshed;
     }
     const seen = Object.fromEntries(events.map((e) => [e.uid, eventHash(e)]));
@@ -220,7 +229,8 @@ export class CalendarDesk {
         end: e.end?.getTime() ?? null,
         allDay: e.allDay,
         location: e.location,
-        ...labelled(eventSensitivity(e)),
+        ...labelled(labels.get(e.uid)?.sensitivity),
+        ...(labels.get(e.uid)?.judged ? { judged: true as const } : {}),
       }));
     this.deps.jobs.setPayload(jobId, { ...state, marker, seen, events: keep });
     this.syncReminders(job, state.sub, keep);
@@ -332,13 +342,37 @@ export class CalendarDesk {
     return `cal:${placeKey(place)}:${slug(name)}`;
   }
 
-  private recordsOf(sub: Subscription, events: CalendarEvent[], now: Date, tz: string): GraphWrite {
+  /**
+   * Each event's label as it enters Charlie: the rules and CLASS (eventSensitivity), and — when the
+   * precheck applies — the memory lane's verdict on the events they let pass, asked once per
+   * version of an event (kept with the desk's copy, so a restart does not ask again).
+   */
+  private async labelsOf(state: PollState, events: CalendarEvent[], now: Date): Promise<Map<string, { sensitivity?: string; judged?: true }>> {
+    const kept = new Map(state.events.map((e) => [e.uid, e]));
+    const out = new Map<string, { sensitivity?: string; judged?: true }>();
+    const ask: CalendarEvent[] = [];
+    for (const e of events) {
+      const own = eventSensitivity(e);
+      const before = kept.get(e.uid);
+      if (own) out.set(e.uid, { sensitivity: own });
+      else if (before?.judged && state.seen[e.uid] === eventHash(e)) out.set(e.uid, { ...labelled(before.sensitivity), judged: true });
+      else if (e.start.getTime() >= now.getTime() - PAST_DAYS * DAY) ask.push(e);
+    }
+    const precheck = this.deps.precheck;
+    if (ask.length && precheck?.applies()) {
+      const labels = await precheck.labels(ask.map((e) => `${e.summary} ${e.location}`.trim()));
+      ask.forEach((e, i) => out.set(e.uid, { ...labelled(isSensitive(labels[i]) ? formatSensitivity(labels[i]!) : undefined), judged: true }));
+    }
+    return out;
+  }
+
+  private recordsOf(sub: Subscription, events: CalendarEvent[], now: Date, tz: string, labels: Map<string, { sensitivity?: string }>): GraphWrite {
     const said = dayIn(now, tz);
     const facts: GraphFact[] = events.map((e) => {
       const day = dayIn(e.start, tz);
       const when = e.allDay ? day : showTime(e.start, tz);
       const future = e.start.getTime() > now.getTime();
-      const sensitivity = eventSensitivity(e);
+      const sensitivity = labels.get(e.uid)?.sensitivity ?? eventSensitivity(e);
       return {
         ...(sensitivity ? { sensitivity } : {}),
         text: `${e.summary || '(no title)'} — ${when}${e.location ? ` at ${e.location}` : ''}`,

@@ -13,6 +13,7 @@ import type { Outbox, TimeAction } from './outbox.js';
 import { nextOccurrence, showTime, validZone } from './recurrence.js';
 import { lateLine, type Delivery, type Scheduler } from './scheduler.js';
 import { parseWhen } from './when.js';
+import type { TextPrecheck } from '../turn/precheck.js';
 
 /** Who asks, and where. `ownerId` is the Discord user id, or `terminal:<name>`/`web:<name>`. */
 export interface Asker {
@@ -68,10 +69,17 @@ export interface ReminderDeskDeps {
   /** TZ: the zone of whoever has not set their own. */
   defaultZone: string;
   newId: () => string;
+  /**
+   * The memory lane's word on a reminder's words the rules let pass (core/turn/precheck.ts): until
+   * it answers the reminder counts as sensitive, and what it says is kept with it. Absent: the rules only.
+   */
+  precheck?: TextPrecheck;
 }
 
 export class ReminderDesk {
   private readonly actors = new Map<Job['kind'], (asker: Asker, job: Job, action: TimeAction) => Promise<string | null>>();
+  /** Reminders whose words the lane is judging now. */
+  private readonly judging = new Set<Promise<void>>();
 
   constructor(private readonly deps: ReminderDeskDeps) {}
 
@@ -104,18 +112,40 @@ export class ReminderDesk {
     const id = `rem-${this.deps.newId()}`;
     // labelled when made: the rules on its words, and what it was made from; the label is kept with it
     const label = labelText(text, options.from);
+    // words the rules let pass are judged by the lane when something is hosted; until it answers (or when it cannot), sensitive
+    const judge = !isSensitive(label) && this.deps.precheck?.applies() === true;
     const payload = {
       text,
       by: asker.ownerName,
       ...(forWhom ? { for: forWhom.slice(0, 100) } : {}),
       ...(options.door ? { door: options.door } : {}),
       ...(isSensitive(label) ? { sensitivity: formatSensitivity(label) } : {}),
+      ...(judge ? { judging: true } : {}),
     };
     this.deps.jobs.add({ id, kind: 'reminder', owner: asker.ownerId, place: asker.place, due: parsed.at, tz, ...(parsed.rule ? { rule: parsed.rule } : {}), payload }, now);
+    if (judge) this.judge(id, text);
     const job = this.deps.jobs.get(id);
     if (!job) return { ok: false, error: 'the reminder could not be saved' };
     const view = this.view(job, asker);
     return { ok: true, reminder: view, line: `I'll remind ${forWhom ?? 'you'} ${view.repeats ? `${view.repeats}, first on` : 'on'} ${view.shown}: ${text} (id ${id})` };
+  }
+
+  /** Resolves when every reminder set so far has been judged by the lane. */
+  async judged(): Promise<void> {
+    await Promise.all([...this.judging]);
+  }
+
+  /** Keeps the lane's label with the reminder; `judging` stays (sensitive) only if the job changed meanwhile. */
+  private judge(id: string, text: string): void {
+    const run = (async () => {
+      const [label] = await this.deps.precheck!.labels([text]);
+      const job = this.deps.jobs.get(id);
+      if (!job || job.payload.text !== text) return;
+      const { judging: _was, ...rest } = job.payload;
+      this.deps.jobs.setPayload(id, { ...rest, ...(label && isSensitive(label) ? { sensitivity: formatSensitivity(label) } : {}) });
+    })();
+    this.judging.add(run);
+    void run.finally(() => this.judging.delete(run));
   }
 
   /** The reminders this asker may see here: a channel's own, or (in a DM) all of their own. */
@@ -167,7 +197,9 @@ export class ReminderDesk {
   private view(job: Job, asker: Asker): ReminderView {
     const where = placeKey(job.place) === placeKey(asker.place) ? 'here' : job.place.kind === 'private' ? 'a DM' : 'another channel';
     const text = String(job.payload.text);
-    const label = labelText(text, parseSensitivity(typeof job.payload.sensitivity === 'string' ? job.payload.sensitivity : undefined));
+    // a reminder the lane has not judged yet (or never could: a restart meanwhile) is sensitive: fails closed
+    const unjudged: SensitivityValue | null = job.payload.judging === true ? { sensitivity: 'sensitive' } : null;
+    const label = labelText(text, parseSensitivity(typeof job.payload.sensitivity === 'string' ? job.payload.sensitivity : undefined), unjudged);
     const fired = !job.rule && job.due.getTime() <= this.deps.clock.now().getTime();
     return { id: job.id, text, at: job.due, shown: showTime(job.due, job.tz), tz: job.tz, repeats: job.rule ? repeatsText(job.rule.cron) : '', where, label, fired };
   }

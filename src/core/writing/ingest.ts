@@ -13,6 +13,7 @@ import { parseToolArguments } from '../turn/tool-args.js';
 import { shapeText } from './json-shape.js';
 import { formatSensitivity, isSensitive, parseSensitivity, sensitivityOfText, stricter } from '../privacy/sensitivity.js';
 import { MAX_VERDICTS, raisedLabels, VERDICT_INSTRUCTION, verdictItem, verdictList, type VerdictItem } from './sensitivity-verdict.js';
+import type { TextPrecheck } from '../turn/precheck.js';
 
 export interface SourceItemInput {
   ref: string;
@@ -28,6 +29,8 @@ export interface IngestDeps {
   logger: Logger;
   now: Date;
   signal?: AbortSignal;
+  /** The lane's word before the related-pages search (which a hosted embedder may answer) sees an item (core/turn/precheck.ts). */
+  precheck?: TextPrecheck;
 }
 
 const BATCH_ITEMS = 30;
@@ -62,6 +65,17 @@ export async function ingestItems(source: string, items: SourceItemInput[], deps
   for (const batch of batches(items)) {
     // each item as the rules and its reader label it: the lane's verdict can only raise that
     const labelled = batch.map((item) => stricter(item.sensitivity, sensitivityOfText(item.text)));
+    // when something is hosted, the lane judges the items first: one it names is no part of the search's question, and stays labelled
+    if (deps.precheck?.applies()) {
+      const open = batch.map((_item, i) => i).filter((i) => !isSensitive(parseSensitivity(labelled[i])));
+      const judged = await deps.precheck.labels(
+        open.map((i) => batch[i]!.text),
+        deps.signal,
+      );
+      open.forEach((i, n) => {
+        if (isSensitive(judged[n])) labelled[i] = formatSensitivity(judged[n]!);
+      });
+    }
     const entries: LogEntry[] = batch.map((item, i) => ({
       time: item.date ?? deps.now.toISOString(),
       speaker: source,

@@ -42,7 +42,8 @@ export interface RaisedLabel {
   label: SensitivityValue;
 }
 
-function labelFor(kind: VerdictItem['kind']): SensitivityValue {
+/** The label a verdict item gives: its kind when the labels have it, else sensitive without a kind. */
+export function labelFor(kind: VerdictItem['kind']): SensitivityValue {
   return kind === 'phi' || kind === 'credential' || kind === 'financial' ? { sensitivity: 'sensitive', kind } : { sensitivity: 'sensitive' };
 }
 

@@ -16,6 +16,7 @@ import type { GraphLog } from '../graph/graph-sides.js';
 import { INBOX_DIR, Inbox, type InboxResult } from './inbox.js';
 import { extensionOf } from './parsers.js';
 import { READABLE_FILES as SUPPORTED } from '../../core/writing/ingest-status.js';
+import type { TextPrecheck } from '../../core/turn/precheck.js';
 
 /** A source's outcome once its scan is over (a streamed file's rounds added up). */
 export type FinalResult = InboxResult & { outcome: Exclude<InboxResult['outcome'], 'partial'> };
@@ -26,6 +27,8 @@ export interface IngestServiceOptions {
   graph: KnowledgeGraph & GraphLog;
   recall: Recall;
   memoryModel: LocalChatModel | null;
+  /** The lane's word on each item before the related-pages search (core/turn/precheck.ts); absent: the rules only until the lane reads them. */
+  precheck?: TextPrecheck;
   clock: Clock;
   logger: Logger;
   /** The promotion gate's waiting candidates per project (absent: ingested facts are written ungated). */
@@ -76,11 +79,16 @@ export class IngestService {
     };
     const extract = (_p: string, source: string, items: Parameters<typeof ingestItems>[1]) => {
       const log = logger.child({ project, source });
-      return withDeadline('model', this.o.batchDeadlineMs ?? 300_000, (signal) => ingestItems(source, items, { model, graph, logger: log, now: clock.now(), signal }), {
-        logger: log,
-        what: 'inbox batch',
-        setting: 'DISTILL_DEADLINE_MS',
-      });
+      return withDeadline(
+        'model',
+        this.o.batchDeadlineMs ?? 300_000,
+        (signal) => ingestItems(source, items, { model, graph, logger: log, now: clock.now(), signal, ...(this.o.precheck ? { precheck: this.o.precheck } : {}) }),
+        {
+          logger: log,
+          what: 'inbox batch',
+          setting: 'DISTILL_DEADLINE_MS',
+        },
+      );
     };
     const rounds = async (): Promise<FinalResult[]> => {
       const final = new Map<string, FinalResult>();

@@ -1,0 +1,140 @@
+/**
+ * Lines a person writes by hand into a page (notes/**.md: `USER.md`, a person's page, an Obsidian
+ * edit) get the memory lane's word too (fourth outside sweep: "Cosmo picked up hep C from sharing
+ * needles years ago", on a hand-written page, went to hosted MCP clients 750 times and to the
+ * hosted chat model — the rules table does not know the wording, and the lane judged only people's
+ * messages). When the precheck applies (core/turn/precheck.ts textPrecheck), each hand-written line
+ * the rules let pass is judged; a line the lane names (or could not judge: fails closed) gets the
+ * label as an inline field on the line itself, `[sensitivity:: sensitive/phi]`, the spelling every
+ * reader already honours (the index, records, pages for a hosted model or MCP client) — so the
+ * label is kept with the text, survives a restart and travels with the file.
+ *
+ * Hand-written: a line with no `source` field, or `[source:: manual]` (Charlie's own lines name
+ * where they came from, and were labelled when written). A line judged ordinary is remembered by a
+ * hash of its words (data/hand-lines.json, private), so it is not asked about again; an edited line
+ * is new words and is asked again. The file is rewritten only if it did not change meanwhile.
+ */
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { firstFieldValue, isHeading, withoutFields } from '../../core/records/line-syntax.js';
+import type { Logger } from '../../core/ports/index.js';
+import { formatSensitivity, isSensitive, labelText } from '../../core/privacy/sensitivity.js';
+import type { TextPrecheck } from '../../core/turn/precheck.js';
+import { entriesIfExists, fileVersion, readIfExists, sha256, writeFileAtomic, writeFileAtomicSync } from '../../files/atomic-write.js';
+import { splitFrontMatter } from '../markdown/front-matter.js';
+
+/** At most this many ordinary lines are remembered (oldest forgotten first: asked again). */
+const KEEP_HASHES = 50_000;
+
+export interface HandLabelsDeps {
+  projectsDir: string;
+  /** data/hand-lines.json: hashes of hand-written lines the lane judged ordinary. */
+  ledgerPath: string;
+  precheck: TextPrecheck;
+  logger: Logger;
+}
+
+export class HandLabels {
+  private ordinary: Set<string> | null = null;
+
+  constructor(private readonly deps: HandLabelsDeps) {}
+
+  /** Every page of every project (at start: lines written while Charlie was not running). */
+  async scanAll(): Promise<number> {
+    let n = 0;
+    for (const dir of await entriesIfExists(this.deps.projectsDir)) if (dir.isDirectory() && !dir.name.startsWith('.')) n += await this.scan(dir.name);
+    return n;
+  }
+
+  /** `paths` of `project` (relative to it, `notes/…md`), or all its pages; the number of lines labelled. */
+  async scan(project: string, paths?: readonly string[]): Promise<number> {
+    try {
+      if (!this.deps.precheck.applies()) return 0;
+    } catch {
+      return 0;
+    }
+    const pages =
+      paths ??
+      (await entriesIfExists(join(this.deps.projectsDir, project, 'notes'), { recursive: true }))
+        .filter((e) => e.isFile())
+        .map((e) => `notes/${join(e.parentPath, e.name).slice(join(this.deps.projectsDir, project, 'notes').length + 1)}`);
+    let n = 0;
+    for (const page of pages.filter((p) => p.startsWith('notes/') && p.endsWith('.md') && !/(^|\/)[_.]/.test(p.slice('notes/'.length)))) {
+      try {
+        n += await this.labelPage(join(this.deps.projectsDir, project, page));
+      } catch (err) {
+        this.deps.logger.warn({ project, page, err }, 'hand-written lines not judged');
+      }
+    }
+    return n;
+  }
+
+  private async labelPage(path: string): Promise<number> {
+    const text = await readIfExists(path);
+    if (text === null) return 0;
+    const split = splitFrontMatter(text);
+    if (split === 'unterminated') return 0;
+    const head = split?.head ?? '';
+    const lines = (split?.body ?? text).split('\n');
+    const ordinary = await this.ledger();
+    const open = lines
+      .map((line, i) => ({
+        line,
+        i,
+        words: withoutFields(line)
+          .replace(/\s\^[\w-]+\s*$/, '')
+          .replace(/^\s*[-*+]\s+/, '')
+          .trim(),
+      }))
+      .filter((l) => this.handWritten(l.line, l.words, ordinary));
+    if (open.length === 0) return 0;
+    const version = sha256(text);
+    const labels = await this.deps.precheck.labels(open.map((l) => l.words));
+    let labelled = 0;
+    open.forEach((l, k) => {
+      const label = labels[k]!;
+      if (!isSensitive(label)) return void ordinary.add(hashOf(l.words));
+      // before a block id (`^r-…`) when the line ends with one
+      const at = /\s\^[\w-]+\s*$/.exec(l.line);
+      const field = ` [sensitivity:: ${formatSensitivity(label)}]`;
+      lines[l.i] = at ? `${l.line.slice(0, at.index)}${field}${l.line.slice(at.index)}` : `${l.line.trimEnd()}${field}`;
+      labelled++;
+    });
+    this.saveLedger(ordinary);
+    if (labelled === 0) return 0;
+    // a person may have edited it meanwhile: then the next change report judges it again
+    const written = (await fileVersion(path)) === version ? await writeFileAtomic(path, head + lines.join('\n'), version) : { ok: false };
+    if (!written.ok) return 0;
+    this.deps.logger.info({ lines: labelled }, 'the memory lane labelled hand-written lines the rules missed');
+    return labelled;
+  }
+
+  /** A line a person wrote, with words, no label of its own, not labelled by the rules, not judged ordinary before. */
+  private handWritten(line: string, words: string, ordinary: Set<string>): boolean {
+    if (words.length < 4 || isHeading(line) || firstFieldValue(line, 'sensitivity') !== undefined) return false;
+    const source = firstFieldValue(line, 'source');
+    if (source !== undefined && source !== 'manual') return false;
+    return !isSensitive(labelText(words)) && !ordinary.has(hashOf(words));
+  }
+
+  private async ledger(): Promise<Set<string>> {
+    if (this.ordinary) return this.ordinary;
+    let hashes: string[] = [];
+    try {
+      const parsed: unknown = JSON.parse(await readFile(this.deps.ledgerPath, 'utf8'));
+      if (Array.isArray(parsed)) hashes = parsed.filter((h): h is string => typeof h === 'string');
+    } catch {
+      // absent or unreadable: every hand-written line is asked about again
+    }
+    this.ordinary = new Set(hashes);
+    return this.ordinary;
+  }
+
+  private saveLedger(ordinary: Set<string>): void {
+    const keep = [...ordinary].slice(-KEEP_HASHES);
+    writeFileAtomicSync(this.deps.ledgerPath, JSON.stringify(keep), { mode: 0o600 });
+  }
+}
+
+const hashOf = (words: string) => createHash('sha256').update(words.replace(/\s+/g, ' ').toLowerCase()).digest('hex').slice(0, 24);

@@ -1,0 +1,95 @@
+/**
+ * Lines written by hand into a page get the memory lane's word (fourth outside sweep): "Cosmo
+ * picked up hep C from sharing needles years ago", a wording the rules table does not know, on a
+ * hand-written page, reached hosted MCP clients and the hosted chat model with an honest local lane
+ * running, because the lane only judged people's messages. Now a line the lane names carries
+ * `[sensitivity:: sensitive/phi]` in the file, which every reader honours (here: the index's
+ * chunks, so the hosted embedder gives it no vector); ordinary and Charlie's own lines are left
+ * alone, and nothing is asked twice.
+ */
+import { mkdirSync, readFileSync, writeFileSync, existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { silentLogger, type ChatRequest } from '../../src/core/ports/index.js';
+import { textPrecheck } from '../../src/core/turn/precheck.js';
+import { HandLabels } from '../../src/memory/graph/hand-labels.js';
+import { chunkPage } from '../../src/memory/index/chunker.js';
+import { ScriptedChatModel } from '../support/fakes.js';
+import { tempDirs } from '../support/temp-dir.js';
+
+const tmp = tempDirs('charlie-hand-labels-');
+const SETTINGS = { mode: 'auto' as const, timeoutMs: 2000, hostedElsewhere: () => false };
+const PAGE = `---
+title: Cosmo
+---
+
+Cosmo is Root's cousin.
+
+## Facts
+- Cosmo picked up hep C from sharing needles years ago. [type:: fact] [source:: manual]
+- Cosmo's probation officer is Ms Ndiaye at the Corby office.
+- Cosmo plays bass in a covers band called Quillfeather. [type:: fact] [source:: manual]
+- Cosmo mentioned the sharing needles story at dinner. [type:: fact] [source:: terminal:family#3] ^r-1a2b
+`;
+
+function honestLane() {
+  return new ScriptedChatModel((req: ChatRequest) => {
+    const text = String(req.messages.at(-1)?.content ?? '');
+    const named = [...text.matchAll(/^\[(\d+)\] (.*)$/gm)].filter((m) => /hep C/.test(m[2]!)).map((m) => ({ message: Number(m[1]), kind: 'phi' }));
+    return { text: JSON.stringify({ sensitive: named }) };
+  });
+}
+
+function setUp(lane: ScriptedChatModel, chat: 'local' | 'hosted' = 'hosted') {
+  const root = tmp();
+  const projectsDir = join(root, 'projects');
+  mkdirSync(join(projectsDir, 'family', 'notes', 'People'), { recursive: true });
+  const path = join(projectsDir, 'family', 'notes', 'People', 'Cosmo.md');
+  writeFileSync(path, PAGE);
+  const ledgerPath = join(root, 'data-hand-lines.json');
+  const hand = () => new HandLabels({ projectsDir, ledgerPath, precheck: textPrecheck(lane, SETTINGS, () => chat), logger: silentLogger });
+  return { path, ledgerPath, hand };
+}
+
+describe('hand-written lines are judged by the memory lane', () => {
+  it('a line only the lane calls sensitive is labelled in the file, and the index reads it so; others are left as written', async () => {
+    const lane = honestLane();
+    const { path, ledgerPath, hand } = setUp(lane);
+    expect(await hand().scan('family', ['notes/People/Cosmo.md'])).toBe(1);
+    const after = readFileSync(path, 'utf8');
+    expect(after).toContain('- Cosmo picked up hep C from sharing needles years ago. [type:: fact] [source:: manual] [sensitivity:: sensitive/phi]');
+    // the rules' own line, the ordinary lines and Charlie's own line are as they were
+    expect(after.replace(' [sensitivity:: sensitive/phi]', '')).toBe(PAGE);
+    // asked once: the lines the rules let pass that a person wrote (not the probation line, not Charlie's)
+    expect(lane.requests).toHaveLength(1);
+    expect(String(lane.requests[0]!.messages[1]!.content)).toBe(
+      "New items:\n[1] Cosmo is Root's cousin.\n[2] Cosmo picked up hep C from sharing needles years ago.\n[3] Cosmo plays bass in a covers band called Quillfeather.",
+    );
+    // the index: the line's chunk is now sensitive (no hosted vector); before, it was not (without the probation line beside it)
+    const only = (page: string) =>
+      page
+        .split('\n')
+        .filter((l) => !/probation|Quillfeather|Charlie|terminal:/.test(l))
+        .join('\n');
+    const hep = (page: string) => chunkPage('People/Cosmo', only(page)).find((c) => c.text.includes('hep C'))?.sensitivity;
+    expect(hep(PAGE)).not.toBe('sensitive');
+    expect(hep(after)).toBe('sensitive');
+    // a restart asks nothing again: ordinary lines are remembered (privately), the labelled one carries its label
+    expect(statSync(ledgerPath).mode & 0o777).toBe(0o600);
+    expect(await hand().scanAll()).toBe(0);
+    expect(lane.requests).toHaveLength(1);
+  });
+
+  it('fails closed when the lane gives no verdict; the lane is not asked when nothing is hosted', async () => {
+    const broken = setUp(new ScriptedChatModel([{ text: 'nothing sensitive here' }]));
+    await broken.hand().scan('family');
+    const after = readFileSync(broken.path, 'utf8');
+    expect(after.match(/\[sensitivity:: sensitive\]/g)).toHaveLength(3);
+    expect(existsSync(broken.ledgerPath) ? JSON.parse(readFileSync(broken.ledgerPath, 'utf8')) : []).toEqual([]);
+    const lane = honestLane();
+    const local = setUp(lane, 'local');
+    expect(await local.hand().scan('family')).toBe(0);
+    expect(lane.requests).toHaveLength(0);
+    expect(readFileSync(local.path, 'utf8')).toBe(PAGE);
+  });
+});
