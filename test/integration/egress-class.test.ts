@@ -23,7 +23,7 @@ import type { Place } from '../../src/core/place.js';
 import { DESTINATIONS, type DestinationKind } from '../../src/core/privacy/destinations.js';
 import { guardSpeech } from '../../src/core/privacy/egress.js';
 import { silentLogger, type TextToSpeech } from '../../src/core/ports/index.js';
-import { sensitiveSpellings } from '../../src/core/privacy/sensitivity.js';
+import { sensitiveSpellings, UNJUDGED_LABEL } from '../../src/core/privacy/sensitivity.js';
 import { builtinTools } from '../../src/core/tools/index.js';
 import { buildApp } from '../../src/main.js';
 import { SqlitePrivateStore } from '../../src/storage/private-store.js';
@@ -290,7 +290,10 @@ describe('privacy by type: no canary reaches any hosted destination', () => {
     ).toEqual([]);
   });
 
-  const spellings = sensitiveSpellings();
+  // the provisional label (the lane could not judge in time) is settled by the lane's next word where
+  // it stands — this world's lane clears everything, so it comes off a hand-written line here as
+  // designed; its readers are covered in sensitivity.test.ts and its settling in lane-verdict and hand-labels
+  const spellings = sensitiveSpellings().filter((s) => s !== UNJUDGED_LABEL);
   it.each(spellings.map((s, i) => [s, i] as const))(
     'spelling %j: hosted chat model and hosted embedder',
     async (spelling, n) => {

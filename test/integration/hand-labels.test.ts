@@ -32,12 +32,15 @@ Cosmo is Root's cousin.
 - Cosmo mentioned the sharing needles story at dinner. [type:: fact] [source:: terminal:family#3] ^r-1a2b
 `;
 
+/** An honest verdict: names the hep C line. */
+function honestReply(req: ChatRequest) {
+  const text = String(req.messages.at(-1)?.content ?? '');
+  const named = [...text.matchAll(/^\[(\d+)\] (.*)$/gm)].filter((m) => /hep C/.test(m[2]!)).map((m) => ({ message: Number(m[1]), kind: 'phi' }));
+  return { text: JSON.stringify({ sensitive: named }) };
+}
+
 function honestLane() {
-  return new ScriptedChatModel((req: ChatRequest) => {
-    const text = String(req.messages.at(-1)?.content ?? '');
-    const named = [...text.matchAll(/^\[(\d+)\] (.*)$/gm)].filter((m) => /hep C/.test(m[2]!)).map((m) => ({ message: Number(m[1]), kind: 'phi' }));
-    return { text: JSON.stringify({ sensitive: named }) };
-  });
+  return new ScriptedChatModel(honestReply);
 }
 
 function setUp(lane: ScriptedChatModel, chat: 'local' | 'hosted' = 'hosted') {
@@ -80,16 +83,25 @@ describe('hand-written lines are judged by the memory lane', () => {
     expect(lane.requests).toHaveLength(1);
   });
 
-  it('fails closed when the lane gives no verdict; the lane is not asked when nothing is hosted', async () => {
-    const broken = setUp(new ScriptedChatModel([{ text: 'nothing sensitive here' }]));
+  it('fails closed when the lane gives no verdict, provisionally: the next scan asks again and the label comes off what the lane lets pass; the lane is not asked when nothing is hosted', async () => {
+    let answers = false;
+    const lane = new ScriptedChatModel((req: ChatRequest) => (answers ? honestReply(req) : { text: 'nothing sensitive here' }));
+    const broken = setUp(lane);
     await broken.hand().scan('family');
     const after = readFileSync(broken.path, 'utf8');
-    expect(after.match(/\[sensitivity:: sensitive\]/g)).toHaveLength(3);
+    expect(after.match(/\[sensitivity:: sensitive\/unjudged\]/g)).toHaveLength(3);
     expect(existsSync(broken.ledgerPath) ? JSON.parse(readFileSync(broken.ledgerPath, 'utf8')) : []).toEqual([]);
-    const lane = honestLane();
-    const local = setUp(lane, 'local');
+    // every reader honours the provisional label meanwhile (the index's chunk of the hep C line is sensitive)
+    expect(chunkPage('People/Cosmo', after).every((c) => !c.text.includes('hep C') || c.sensitivity === 'sensitive')).toBe(true);
+    // the lane answers at the next scan (the next start): the page is back as written, the lane's one label added
+    answers = true;
+    expect(await broken.hand().scanAll()).toBe(3);
+    expect(String(lane.requests[1]!.messages[1]!.content)).toContain('[2] Cosmo picked up hep C from sharing needles years ago.');
+    expect(readFileSync(broken.path, 'utf8')).toBe(PAGE.replace("[source:: manual]\n- Cosmo's probation", "[source:: manual] [sensitivity:: sensitive/phi]\n- Cosmo's probation"));
+    const quiet = honestLane();
+    const local = setUp(quiet, 'local');
     expect(await local.hand().scan('family')).toBe(0);
-    expect(lane.requests).toHaveLength(0);
+    expect(quiet.requests).toHaveLength(0);
     expect(readFileSync(local.path, 'utf8')).toBe(PAGE);
   });
 });

@@ -20,6 +20,8 @@ export type Sensitivity = (typeof SENSITIVITY_LEVELS)[number];
 export interface SensitivityValue {
   sensitivity: Sensitivity;
   kind?: SensitiveKind;
+  /** Sensitive because the memory lane could not judge it in time (fail closed): provisional, settled by its next verdict (`sensitive/unjudged`). */
+  unjudged?: true;
 }
 
 const isOneOf = <T extends string>(list: readonly T[], v: string): v is T => (list as readonly string[]).includes(v);
@@ -32,6 +34,7 @@ export function parseSensitivity(value: string | undefined | null): SensitivityV
   const v = (value ?? '').trim().toLowerCase();
   if (!v) return null;
   const [level = '', kind = ''] = v.split(/\s*[/:,\s]\s*/);
+  if (isUnjudgedLabel(v)) return { sensitivity: 'sensitive', unjudged: true };
   if (isOneOf(SENSITIVE_KINDS, level)) return { sensitivity: 'sensitive', kind: level };
   if (level === 'public' || level === 'personal') return { sensitivity: level };
   if (level === 'sensitive' && isOneOf(SENSITIVE_KINDS, kind)) return { sensitivity: 'sensitive', kind };
@@ -40,7 +43,8 @@ export function parseSensitivity(value: string | undefined | null): SensitivityV
 
 /** `sensitive/phi`, `sensitive`, `personal`: the canonical spelling Charlie writes. */
 export function formatSensitivity(s: SensitivityValue): string {
-  return s.kind && s.sensitivity === 'sensitive' ? `sensitive/${s.kind}` : s.sensitivity;
+  if (s.sensitivity !== 'sensitive') return s.sensitivity;
+  return s.kind ? `sensitive/${s.kind}` : s.unjudged ? UNJUDGED_LABEL : 'sensitive';
 }
 
 export function isSensitive(value: string | SensitivityValue | undefined | null): boolean {
@@ -93,7 +97,9 @@ const RANK: Record<Sensitivity, number> = { public: 0, personal: 1, sensitive: 2
 export function strictest(a: SensitivityValue | null | undefined, b: SensitivityValue | null | undefined): SensitivityValue | null {
   if (!a || !b) return a ?? b ?? null;
   if (RANK[a.sensitivity] !== RANK[b.sensitivity]) return RANK[a.sensitivity] > RANK[b.sensitivity] ? a : b;
-  return a.kind ? a : b;
+  if (a.kind || b.kind) return a.kind ? a : b;
+  // a judged label over a provisional one: the judged one is never settled away
+  return a.unjudged ? b : a;
 }
 
 /** The stricter of two spelled values, as a spelling; undefined when both are. */

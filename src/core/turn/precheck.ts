@@ -48,7 +48,7 @@ export interface PrecheckOutcome {
 }
 
 /** The label of a message the lane could not judge in time: sensitive, no kind (what it is about is not known). */
-const FAIL_CLOSED: SensitivityValue = { sensitivity: 'sensitive' };
+const FAIL_CLOSED: SensitivityValue = { sensitivity: 'sensitive', unjudged: true };
 
 const precheckReply = z.object({ sensitive: verdictList });
 const PRECHECK_SCHEMA = { ...replyJsonSchema(precheckReply), additionalProperties: false };

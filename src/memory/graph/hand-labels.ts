@@ -13,13 +13,19 @@
  * where they came from, and were labelled when written). A line judged ordinary is remembered by a
  * hash of its words (data/hand-lines.json, private), so it is not asked about again; an edited line
  * is new words and is asked again. The file is rewritten only if it did not change meanwhile.
+ *
+ * A line the lane could not judge (no answer in time, a malformed reply) is labelled
+ * provisionally, `[sensitivity:: sensitive/unjudged]`, which every reader honours as sensitive,
+ * and asked about again at the next scan of its page (a change, or the next start): judged
+ * ordinary, the label comes off; named, it becomes the named kind. A slow lane at the first scan
+ * of a large vault so leaves no line labelled for good that the lane would have let pass.
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { firstFieldValue, isHeading, withoutFields } from '../../core/records/line-syntax.js';
+import { firstFieldValue, isHeading, withoutField, withoutFields } from '../../core/records/line-syntax.js';
 import type { Logger } from '../../core/ports/index.js';
-import { formatSensitivity, isSensitive, labelText } from '../../core/privacy/sensitivity.js';
+import { formatSensitivity, isSensitive, isUnjudgedLabel, labelText, type SensitivityValue } from '../../core/privacy/sensitivity.js';
 import type { TextPrecheck } from '../../core/turn/precheck.js';
 import { entriesIfExists, fileVersion, readIfExists, sha256, writeFileAtomic, writeFileAtomicSync } from '../../files/atomic-write.js';
 import { splitFrontMatter } from '../markdown/front-matter.js';
@@ -94,11 +100,10 @@ export class HandLabels {
     let labelled = 0;
     open.forEach((l, k) => {
       const label = labels[k]!;
-      if (!isSensitive(label)) return void ordinary.add(hashOf(l.words));
-      // before a block id (`^r-…`) when the line ends with one
-      const at = /\s\^[\w-]+\s*$/.exec(l.line);
-      const field = ` [sensitivity:: ${formatSensitivity(label)}]`;
-      lines[l.i] = at ? `${l.line.slice(0, at.index)}${field}${l.line.slice(at.index)}` : `${l.line.trimEnd()}${field}`;
+      if (!isSensitive(label)) ordinary.add(hashOf(l.words));
+      const next = withLabel(l.line, label);
+      if (next === l.line) return;
+      lines[l.i] = next;
       labelled++;
     });
     this.saveLedger(ordinary);
@@ -110,9 +115,10 @@ export class HandLabels {
     return labelled;
   }
 
-  /** A line a person wrote, with words, no label of its own, not labelled by the rules, not judged ordinary before. */
+  /** A line a person wrote, with words, no label of its own (or a provisional one), not labelled by the rules, not judged ordinary before. */
   private handWritten(line: string, words: string, ordinary: Set<string>): boolean {
-    if (words.length < 4 || isHeading(line) || firstFieldValue(line, 'sensitivity') !== undefined) return false;
+    const own = firstFieldValue(line, 'sensitivity');
+    if (words.length < 4 || isHeading(line) || (own !== undefined && !isUnjudgedLabel(own))) return false;
     const source = firstFieldValue(line, 'source');
     if (source !== undefined && source !== 'manual') return false;
     return !isSensitive(labelText(words)) && !ordinary.has(hashOf(words));
@@ -135,6 +141,19 @@ export class HandLabels {
     const keep = [...ordinary].slice(-KEEP_HASHES);
     writeFileAtomicSync(this.deps.ledgerPath, JSON.stringify(keep), { mode: 0o600 });
   }
+}
+
+/** `line` with `label` as its inline field (before a block id `^r-…`), its provisional one taken out; ordinary: no field. */
+function withLabel(line: string, label: SensitivityValue): string {
+  const bare = isUnjudgedLabel(firstFieldValue(line, 'sensitivity') ?? '')
+    ? withoutField(line, 'sensitivity')
+        .replace(/ +(?= \^[\w-]+\s*$)/, '')
+        .trimEnd()
+    : line;
+  if (!isSensitive(label)) return bare;
+  const at = /\s\^[\w-]+\s*$/.exec(bare);
+  const field = ` [sensitivity:: ${formatSensitivity(label)}]`;
+  return at ? `${bare.slice(0, at.index)}${field}${bare.slice(at.index)}` : `${bare.trimEnd()}${field}`;
 }
 
 const hashOf = (words: string) => createHash('sha256').update(words.replace(/\s+/g, ' ').toLowerCase()).digest('hex').slice(0, 24);
