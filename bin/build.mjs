@@ -166,12 +166,22 @@ async function build(root, log, set) {
       });
     },
   };
-  /** The modules of LEFT_OUT: empty. */
+  /** The modules of LEFT_OUT: empty (a package the tree does not have leaves nothing out). */
   const leftOut = {
     name: 'left-out',
     setup(b) {
+      const packageRoot = (name) => {
+        try {
+          return realpathSync(dirname(createRequire(join(root, 'package.json')).resolve(`${name}/package.json`)));
+        } catch {
+          return null;
+        }
+      };
       const paths = new Set(
-        Object.entries(LEFT_OUT).flatMap(([name, files]) => files.map((f) => join(realpathSync(dirname(createRequire(join(root, 'package.json')).resolve(`${name}/package.json`))), f))),
+        Object.entries(LEFT_OUT).flatMap(([name, files]) => {
+          const dir = packageRoot(name);
+          return dir ? files.map((f) => join(dir, f)) : [];
+        }),
       );
       b.onResolve({ filter: /^\.\.?\// }, (args) => {
         if (!args.importer.includes(`${sep}node_modules${sep}`)) return undefined;
