@@ -20,7 +20,7 @@ import { buildChatModel, chooseProvider, serverChatModel, type ChatModelBuild } 
 import { downloadModel, remoteSize } from './llm/embedded/download.js';
 import { modelsDir } from './llm/embedded/model-file.js';
 import { offerModelDownload } from './terminal/model-offer.js';
-import { createLogger } from './logging.js';
+import { loggerAfterStart } from './app/log-after-start.js';
 import { FileProjectStore } from './memory/store/project-store.js';
 import { runTerminal } from './terminal/chat.js';
 import { createSpeechToText } from './speech/stt/create.js';
@@ -312,7 +312,10 @@ async function main(): Promise<void> {
   const lock = lockDataFolder(config.dataDir);
   await removeStaleRestores(config.dataDir);
   const terminal = !config.DISCORD_TOKEN;
-  const logger = createLogger(config.LOG_LEVEL, terminal ? dataFiles(config.dataDir).log : undefined);
+  // the terminal chat loads pino once its prompt is shown (src/app/log-after-start.ts); Discord logs to stderr at once
+  const openLog = async () => (await import('./logging.js')).createLogger(config.LOG_LEVEL, terminal ? dataFiles(config.dataDir).log : undefined);
+  const log = terminal ? loggerAfterStart(openLog) : { logger: await openLog(), start: async () => {} };
+  const logger = log.logger;
   let choice = await chooseProvider(config, { probe: () => probeModelServer(config.LLM_BASE_URL, config.LLM_API_KEY, 3000) });
   if (terminal && choice.provider === 'none' && process.stdin.isTTY && process.stdout.isTTY) {
     const { file } = choice;
@@ -337,6 +340,7 @@ async function main(): Promise<void> {
   const closeAll = async () => {
     await web?.close();
     await app.close();
+    await log.start();
   };
   if (!terminal) {
     await startDiscordDoor({ config, app, logger, web, speech: { stt, tts }, model: { describe: chat.describe, status: modelStatus, lines: modelLines }, closeAll });
@@ -360,6 +364,7 @@ async function main(): Promise<void> {
     interactive: process.stdin.isTTY && process.stdout.isTTY,
     color: process.stdout.isTTY,
     modelStatus: Promise.resolve(modelStatus),
+    shown: () => void log.start(),
     userName: ownerName(config.OWNER_NAME),
     toolServers: () => mcpLines(app.mcp),
     services: describeDestinations(configuredDestinations(config, { calendars: app.time.calendar.servers(), toolServers: app.mcp.status() })),

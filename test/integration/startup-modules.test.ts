@@ -85,7 +85,7 @@ process.stdout.write = (chunk, ...rest) => {
 const tempDir = tempDirs('charlie-startup-modules-');
 
 describe('the terminal chat up to its prompt', () => {
-  it("loads no MCP SDK, no LanceDB, none of zod's modules one by one and not Node's fetch (undici), with a model server answering", async () => {
+  it("loads no MCP SDK, no LanceDB, no pino (the log starts after the prompt), none of zod's modules one by one and not Node's fetch (undici), with a model server answering", async () => {
     const dir = tempDir();
     const model = await startFakeModelServer(() => ({ text: 'ok' }));
     try {
@@ -114,7 +114,12 @@ describe('the terminal chat up to its prompt', () => {
       const { modules, builtins } = JSON.parse(readFileSync(listingFile, 'utf8')) as { modules: string[]; builtins: string[] };
       expect(modules.some((u) => /\/dist\/[^/]+\/main\.js$/.test(u))).toBe(true);
       const loaded = (part: string) => modules.filter((u) => u.includes(part));
-      expect({ mcp: loaded('/@modelcontextprotocol/'), lancedb: loaded('/@lancedb/'), zod: loaded('/node_modules/zod/') }).toEqual({ mcp: [], lancedb: [], zod: [] });
+      expect({ mcp: loaded('/@modelcontextprotocol/'), lancedb: loaded('/@lancedb/'), pino: loaded('/node_modules/pino/'), zod: loaded('/node_modules/zod/') }).toEqual({
+        mcp: [],
+        lancedb: [],
+        pino: [],
+        zod: [],
+      });
       // Node's fetch loads undici (with HTTP/2, TLS and zlib) at its first call: the model probe does without it
       expect(builtins.filter((b) => b.includes('undici'))).toEqual([]);
     } finally {
