@@ -340,7 +340,7 @@ async function main(): Promise<void> {
   const closeAll = async () => {
     await web?.close();
     await app.close();
-    await log.start();
+    await log.start().catch(() => {});
   };
   if (!terminal) {
     await startDiscordDoor({ config, app, logger, web, speech: { stt, tts }, model: { describe: chat.describe, status: modelStatus, lines: modelLines }, closeAll });
@@ -364,7 +364,7 @@ async function main(): Promise<void> {
     interactive: process.stdin.isTTY && process.stdout.isTTY,
     color: process.stdout.isTTY,
     modelStatus: Promise.resolve(modelStatus),
-    shown: () => void log.start(),
+    shown: () => void log.start().catch((error: unknown) => process.stderr.write(`charlie: no log (${error instanceof Error ? error.message : String(error)}); going on without it\n`)),
     userName: ownerName(config.OWNER_NAME),
     toolServers: () => mcpLines(app.mcp),
     services: describeDestinations(configuredDestinations(config, { calendars: app.time.calendar.servers(), toolServers: app.mcp.status() })),

@@ -4,7 +4,7 @@
  * with the time it was logged (`loggedAt`), and written through pino then, its levels, redaction
  * and scrubbing applied as to any other line.
  */
-import type { Logger } from '../core/ports/index.js';
+import { silentLogger, type Logger } from '../core/ports/index.js';
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
 interface Held {
@@ -17,7 +17,7 @@ interface Held {
 
 export interface LoggerAfterStart {
   logger: Logger;
-  /** Loads the real logger and writes what was kept; once, however often called. */
+  /** Loads the real logger and writes what was kept; once, however often called. If it cannot be opened, what was kept and what follows is dropped. */
   start(): Promise<void>;
 }
 
@@ -41,15 +41,21 @@ export function loggerAfterStart(open: () => Promise<Logger>): LoggerAfterStart 
   return {
     logger: make([]),
     start: () =>
-      (started ??= open().then((opened) => {
-        real = opened;
-        for (const h of held.splice(0)) {
-          const to = h.path.reduce<Logger>((l, b) => l.child(b), opened);
-          if (typeof h.obj === 'string') to[h.level]({ loggedAt: h.at }, h.obj);
-          else if (h.obj instanceof Error) to[h.level]({ err: h.obj, loggedAt: h.at }, h.msg ?? h.obj.message);
-          else if (h.msg === undefined) to[h.level]({ ...h.obj, loggedAt: h.at });
-          else to[h.level]({ ...h.obj, loggedAt: h.at }, h.msg);
-        }
+      (started ??= open().then(write, (error: unknown) => {
+        real = silentLogger;
+        held.length = 0;
+        throw error;
       })),
   };
+
+  function write(opened: Logger): void {
+    real = opened;
+    for (const h of held.splice(0)) {
+      const to = h.path.reduce<Logger>((l, b) => l.child(b), opened);
+      if (typeof h.obj === 'string') to[h.level]({ loggedAt: h.at }, h.obj);
+      else if (h.obj instanceof Error) to[h.level]({ err: h.obj, loggedAt: h.at }, h.msg ?? h.obj.message);
+      else if (h.msg === undefined) to[h.level]({ ...h.obj, loggedAt: h.at });
+      else to[h.level]({ ...h.obj, loggedAt: h.at }, h.msg);
+    }
+  }
 }

@@ -40,4 +40,12 @@ describe('a logger started after the prompt', () => {
     expect(last).toMatchObject({ msg: 'after', component: 'llm' });
     expect(last.loggedAt).toBeUndefined();
   });
+
+  it('drops what it kept, and all that follows, when the log cannot be opened', async () => {
+    const later = loggerAfterStart(() => Promise.reject(new Error('EACCES: logs/')));
+    later.logger.info('kept until then');
+    await expect(later.start()).rejects.toThrow('EACCES');
+    expect(() => later.logger.child({ component: 'llm' }).warn('after')).not.toThrow();
+    await expect(later.start()).rejects.toThrow('EACCES');
+  });
 });
