@@ -22,15 +22,15 @@
  *   (absolute paths: the pointer records the root it was built in).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
-import { createRequire } from 'node:module';
+import { createRequire, enableCompileCache } from 'node:module';
 import { pathToFileURL } from 'node:url';
 
 const ROOT = join(import.meta.dirname, '..');
 const KEEP = 5;
 /** Bumped when the build's options change, so an older build is not taken for current. */
-const FORMAT = 5;
+const FORMAT = 6;
 /**
  * npm packages bundled into the build rather than loaded from node_modules: plain ESM that finds
  * no files of its own, whose many small modules cost more to load one by one than their code
@@ -38,10 +38,21 @@ const FORMAT = 5;
  * 100 → 22 ms to import and parse a document). Each names the module its bare name is bundled
  * from, relative to its package, or null for the one esbuild resolves: for Node, yaml's exports
  * name its CommonJS build, which esbuild can only bundle behind a `require` ES modules lack; its
- * ES module build (`browser/index.js`, the exports' default) is the same code. Not zod: the MCP
- * SDK reads Charlie's zod schemas with its own copy.
+ * ES module build (`browser/index.js`, the exports' default) is the same code. zod (95 modules,
+ * about 120 → 70 ms to import) too: the MCP SDK, loaded only when MCP is used, reads Charlie's
+ * schemas with its own copy from node_modules, which zod 4 allows: a schema is read through its
+ * `_zod` internals, `instanceof` asks for its traits, and `.describe()` lands in a registry kept
+ * on globalThis (test/integration/mcp-memory-server.test.ts lists and calls the built MCP server's tools).
  */
-const BUNDLED = { 'chrono-node': null, yaml: 'browser/index.js' };
+const BUNDLED = { 'chrono-node': null, yaml: 'browser/index.js', zod: null };
+/**
+ * Modules of a BUNDLED package that the build leaves out (an empty module in their place), by
+ * package and path inside it. zod's `z.locales` (and `z.core.locales`): 64 translations of its
+ * error messages, 340 KB and about 20 ms of a start, which nothing of Charlie's asks for (it
+ * never calls `z.config`); the English messages come from `locales/en.js`, which zod's schemas
+ * import themselves.
+ */
+const LEFT_OUT = { zod: ['v4/locales/index.js'] };
 
 /** The npm scripts run from the start-up build (`bin/run.mjs NAME`). */
 export const SCRIPTS = ['memory', 'doctor', 'reindex', 'backup', 'restore', 'sync', 'mcp', 'register-commands', 'models', 'licenses'];
@@ -155,6 +166,31 @@ async function build(root, log, set) {
       });
     },
   };
+  /** The modules of LEFT_OUT: empty (a package the tree does not have leaves nothing out). */
+  const leftOut = {
+    name: 'left-out',
+    setup(b) {
+      const packageRoot = (name) => {
+        try {
+          return realpathSync(dirname(createRequire(join(root, 'package.json')).resolve(`${name}/package.json`)));
+        } catch {
+          return null;
+        }
+      };
+      const paths = new Set(
+        Object.entries(LEFT_OUT).flatMap(([name, files]) => {
+          const dir = packageRoot(name);
+          return dir ? files.map((f) => join(dir, f)) : [];
+        }),
+      );
+      b.onResolve({ filter: /^\.\.?\// }, (args) => {
+        if (!args.importer.includes(`${sep}node_modules${sep}`)) return undefined;
+        const path = join(dirname(args.importer), args.path);
+        return paths.has(path) ? { path, namespace: 'left-out' } : undefined;
+      });
+      b.onLoad({ filter: /.*/, namespace: 'left-out' }, () => ({ contents: 'export {};\n', loader: 'js' }));
+    },
+  };
   /** Every npm package (a bare import) stays external but those of BUNDLED. */
   const externalPackages = {
     name: 'external-packages',
@@ -186,7 +222,7 @@ async function build(root, log, set) {
       chunkNames: 'chunks/[name]-[hash]',
       metafile: true,
       logLevel: 'silent',
-      plugins: [externalPackages, sourceLocation],
+      plugins: [leftOut, externalPackages, sourceLocation],
     });
     const inputs = {};
     for (const file of [...Object.keys(result.metafile.inputs), 'package.json', 'bin/build.mjs']) inputs[file] = stamp(root, file);
@@ -238,6 +274,10 @@ export async function launch(entry, source, { root = ROOT, log = stderr, set = '
     file = join(root, source);
   }
   process.setSourceMapsEnabled(true);
+  // V8's compile cache: each module's compiled code is kept on disk (NODE_COMPILE_CACHE, else node's
+  // own folder under the system's temporary folder) and read back at the next start instead of
+  // compiling its source again; keyed by content, so a new build simply misses it once
+  enableCompileCache();
   // the vector index's statistics (segments, project-table.ts) without its centroids: unless this is
   // set LanceDB warns on stderr at each reading, into the terminal chat
   process.env.LANCE_INCLUDE_VECTOR_CENTROIDS ??= 'false';

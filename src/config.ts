@@ -305,7 +305,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const merged: Record<string, string | undefined> = { ...fileVars };
   for (const [k, v] of Object.entries(env)) if (v !== undefined) merged[k] = v;
   const fromSettingsFile = applySettingsFile(merged, resolve(cwd, merged.DATA_DIR || './data'));
-  const parsed = configSchema.safeParse(merged);
+  // read once: without zod's compiled fast path, whose code for 150 settings costs ~50 ms of a start to write and compile
+  const parsed = configSchema.safeParse(merged, { jitless: true });
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => {
       const name = String(issue.path[0] ?? '?');

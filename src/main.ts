@@ -5,7 +5,6 @@
  * helpers it calls live in src/app/, which only this file imports.
  */
 import { fileCandidateStore } from './memory/records/candidate-store.js';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { applyIndexRuntime, loadConfig, type Config } from './config.js';
@@ -15,12 +14,9 @@ import { TEXT_BUDGET_CHARS } from './core/turn/prompt.js';
 import { CharlieError } from './core/errors.js';
 import { systemClock, type Clock, type LogEntry, type Logger } from './core/ports/index.js';
 import { publicUrl, urlIsLocal } from './llm/locality.js';
-import { probeModelServer } from './llm/probe.js';
-import { buildChatModel, chooseProvider, serverChatModel, type ChatModelBuild } from './llm/provider.js';
-import { downloadModel, remoteSize } from './llm/embedded/download.js';
-import { modelsDir } from './llm/embedded/model-file.js';
-import { offerModelDownload } from './terminal/model-offer.js';
-import { createLogger } from './logging.js';
+import { serverChatModel, type ChatModelBuild } from './llm/provider.js';
+import { chooseChatModel } from './app/model-choice.js';
+import { loggerAfterStart } from './app/log-after-start.js';
 import { FileProjectStore } from './memory/store/project-store.js';
 import { runTerminal } from './terminal/chat.js';
 import { createSpeechToText } from './speech/stt/create.js';
@@ -321,23 +317,11 @@ async function main(): Promise<void> {
   const lock = lockDataFolder(config.dataDir);
   await removeStaleRestores(config.dataDir);
   const terminal = !config.DISCORD_TOKEN;
-  const logger = createLogger(config.LOG_LEVEL, terminal ? dataFiles(config.dataDir).log : undefined);
-  let choice = await chooseProvider(config, { probe: () => probeModelServer(config.LLM_BASE_URL, config.LLM_API_KEY, 3000) });
-  if (terminal && choice.provider === 'none' && process.stdin.isTTY && process.stdout.isTTY) {
-    const { file } = choice;
-    const downloaded = await offerModelDownload({
-      file,
-      markerPath: join(modelsDir(config.dataDir), '.embedded-offer-asked'),
-      input: process.stdin,
-      output: process.stdout,
-      size: () => (file.url ? remoteSize(file.url) : Promise.resolve(null)),
-      download: (onProgress) => downloadModel(file, { onProgress }),
-    });
-    if (downloaded) choice = { provider: 'embedded', file };
-  }
-  const chat = buildChatModel(config, choice, logger.child({ component: 'llm' }));
-  chat.warmUp();
-  const modelStatus = choice.provider === 'none' ? choice.message : choice.provider === 'server' ? choice.status : null;
+  // the terminal chat loads pino once its prompt is shown (src/app/log-after-start.ts); Discord logs to stderr at once
+  const openLog = async () => (await import('./logging.js')).createLogger(config.LOG_LEVEL, terminal ? dataFiles(config.dataDir).log : undefined);
+  const log = terminal ? loggerAfterStart(openLog) : { logger: await openLog(), start: async () => {} };
+  const logger = log.logger;
+  const { choice, chat, modelStatus } = await chooseChatModel(config, logger, terminal);
   const app = await buildApp(config, logger, terminal ? echoDownload : undefined, chat);
   const modelLines = modelStartLines(config, choice.provider !== 'embedded');
   const stt = createSpeechToText(config, logger.child({ component: 'stt' }));
@@ -346,6 +330,7 @@ async function main(): Promise<void> {
   const closeAll = async () => {
     await web?.close();
     await app.close();
+    await log.start().catch(() => {});
   };
   if (!terminal) {
     await startDiscordDoor({ config, app, logger, web, speech: { stt, tts }, model: { describe: chat.describe, status: modelStatus, lines: modelLines }, closeAll });
@@ -369,6 +354,7 @@ async function main(): Promise<void> {
     interactive: process.stdin.isTTY && process.stdout.isTTY,
     color: process.stdout.isTTY,
     modelStatus: Promise.resolve(modelStatus),
+    shown: () => void log.start().catch((error: unknown) => process.stderr.write(`charlie: no log (${error instanceof Error ? error.message : String(error)}); going on without it\n`)),
     userName: ownerName(config.OWNER_NAME),
     toolServers: () => mcpLines(app.mcp),
     services: describeDestinations(configuredDestinations(config, { calendars: app.time.calendar.servers(), toolServers: app.mcp.status() })),

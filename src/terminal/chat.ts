@@ -42,6 +42,8 @@ export interface TerminalOptions {
   color: boolean;
   /** Resolves to null when the model server answers, or to one line saying what to do. */
   modelStatus: Promise<string | null>;
+  /** Called once the opening lines are written, before the first input is read: work that may wait for the prompt. */
+  shown?: () => void;
   userName: string;
   /** One line per MCP tool server (state, tool count or error), for /help. */
   toolServers?: () => string[];
@@ -71,6 +73,7 @@ export async function runTerminal(o: TerminalOptions): Promise<void> {
   write(`${p.bold(o.assistantName)} — project ${p.bold(view.project)}. ${p.dim(HELP)}\n${p.dim(modelsLine(o.assistant))}\n`);
   const down = await o.modelStatus;
   if (down) write(p.warn(`! ${down}. Memory commands still work.\n`));
+  o.shown?.();
 
   const closeOutbox = o.time?.outbox.open(write);
   const rl = createInterface({ input: o.input, terminal: o.interactive, crlfDelay: Infinity });

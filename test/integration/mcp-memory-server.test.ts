@@ -84,14 +84,15 @@ async function exercise(client: Client, projectsDir: string, dataDir: string): P
 }
 
 describe('Charlie as an MCP server', () => {
-  it('over stdio (npm run mcp), answered by the SDK client', async () => {
+  it('over stdio (npm run mcp, from the start-up build), answered by the SDK client', async () => {
     const root = tempDir();
     const projectsDir = join(root, 'projects');
     const dataDir = join(root, 'data');
     writeProjectFiles(projectsDir, files);
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: ['--disable-warning=ExperimentalWarning', '--import', 'tsx', join(import.meta.dirname, '..', '..', 'scripts', 'mcp.ts')],
+      // what `npm run mcp` runs: the build, whose zod is bundled while the SDK reads the schemas with its own copy
+      args: ['--disable-warning=ExperimentalWarning', join(import.meta.dirname, '..', '..', 'bin', 'run.mjs'), 'mcp'],
       cwd: join(import.meta.dirname, '..', '..'),
       env: { ...getDefaultEnvironment(), PROJECTS_DIR: projectsDir, DATA_DIR: dataDir, EMBEDDER: 'builtin', LLM_BASE_URL: 'http://127.0.0.1:9/v1', LOG_LEVEL: 'silent', TTS: 'local' },
       stderr: 'pipe',
@@ -100,6 +101,14 @@ describe('Charlie as an MCP server', () => {
     await client.connect(transport);
     closers.push(() => client.close());
     await exercise(client, projectsDir, dataDir);
+    // the tools' zod schemas, as the SDK's own zod reads them: JSON Schema with the descriptions, and arguments checked
+    const search = (await client.listTools()).tools.find((t) => t.name === 'search');
+    expect(search?.inputSchema.required).toEqual(['query']);
+    expect(search?.inputSchema.properties?.project).toMatchObject({ type: 'string', maxLength: 100, description: expect.stringContaining('project folder name') });
+    const invalid = (await client.callTool({ name: 'search', arguments: { query: '' } })) as CallToolResult;
+    expect(invalid.isError).toBe(true);
+    expect(text(invalid)).toMatch(/query/);
+    expect(text(invalid)).toMatch(/>=1 characters/);
   }, 90_000);
 
   describe('over Streamable HTTP on the web app', () => {

@@ -4,7 +4,7 @@
  * commands load from the build, and `--version` is package.json's.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -48,6 +48,20 @@ describe('the start-up build', () => {
     expect(run.status, run.stderr).toBe(0);
     const { version } = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { version: string };
     expect(run.stdout.trim()).toBe(`charlie ${version}`);
+  });
+
+  it("keeps V8's compile cache of the build's modules in Node's own folder for it", () => {
+    // Node's folder is node-compile-cache under the system's temporary folder (TMPDIR here)
+    const temp = mkdtempSync(join(tmpdir(), 'charlie-compile-cache-'));
+    roots.push(temp);
+    const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: temp };
+    delete env.NODE_COMPILE_CACHE;
+    const run = spawnSync(process.execPath, ['--disable-warning=ExperimentalWarning', 'bin/charlie.mjs', '--version'], { cwd: repo, encoding: 'utf8', timeout: 60_000, env });
+    expect(run.status, run.stderr).toBe(0);
+    // one folder per Node version and flags, a file per module compiled since the launcher turned it on
+    const cache = join(temp, 'node-compile-cache');
+    const files = readdirSync(cache, { recursive: true, encoding: 'utf8' }).filter((f) => statSync(join(cache, f)).isFile());
+    expect(files.length).toBeGreaterThan(0);
   });
 
   it("loads every command from the build's own commands folder", async () => {
