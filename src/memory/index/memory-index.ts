@@ -100,13 +100,15 @@ export class MemoryIndex {
 
   private async connection(): Promise<lancedb.Connection> {
     this.lib ??= await import('./project-table.js');
-    // the folder is derived data: an unreadable one is set aside and started empty rather than stop Charlie
     return this.lance.open(await import('@lancedb/lancedb'), (err) => this.options.logger.warn({ dir: this.options.indexDir, err }, 'search index folder unreadable; rebuilding it from the pages'));
   }
 
   /** `table` was opened (through `openedOn`) or optimized: LanceDB's index cache grows to hold its vector index (lance-connect.ts). */
   private async fitIndexCache(name: string, table: ProjectState['table'], openedOn?: lancedb.Connection): Promise<void> {
-    const grown = await this.lance.fit(name, table, openedOn).catch((err: unknown) => void this.options.logger.warn({ table: name, err }, 'search index cache not fitted to its vector index'));
+    const grown = await this.lance.fit(name, table, openedOn).catch((err: unknown) => {
+      this.options.logger.warn({ table: name, err }, 'search index cache not fitted to its vector index');
+      return false;
+    });
     if (grown) this.options.logger.debug({ table: name, ...this.lance.figures() }, 'search index cache grown to hold the vector indexes');
   }
 
