@@ -17,7 +17,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
-import { connectBounded } from '../src/memory/index/lance-connect.js';
+import { connectBounded, indexCacheBytesFor, METADATA_CACHE_BYTES } from '../src/memory/index/lance-connect.js';
+import { memoryBudget } from '../src/memory/index/memory-budget.js';
 import { HashingEmbedder } from '../src/memory/index/hashing-embedder.js';
 import { ProjectTable } from '../src/memory/index/project-table.js';
 import { percentile } from './bench-util.js';
@@ -106,7 +107,10 @@ export async function vectorPhase(sizes: number[], queries: number, random: () =
         indexMs = performance.now() - t;
       }
       // a fresh open, as after a build: the keyword index (and the rows the vector pass returns) read once
-      const ours = await ProjectTable.open(db, 'bench', dims);
+      // through a connection whose index cache holds the vector index, as Charlie's grows to (lance-connect.ts: FittedConnection)
+      const index = indexCacheBytesFor(await table.vectorIndexBytes(), memoryBudget(256).indexCacheBytes);
+      const fitted = (await connectBounded(lancedb, dir, { index, metadata: METADATA_CACHE_BYTES })).db;
+      const ours = await ProjectTable.open(fitted, 'bench', dims);
       const peerDb = await lancedb.connect(dir);
       const peer = await peerDb.openTable('bench');
       const vectors = await peer.listIndices();
@@ -167,6 +171,7 @@ export async function vectorPhase(sizes: number[], queries: number, random: () =
       );
       peer.close();
       peerDb.close();
+      fitted.close();
       db.close();
     } finally {
       if (!keep) rmSync(dir, { recursive: true, force: true });

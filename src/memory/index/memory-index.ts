@@ -5,7 +5,7 @@
  * unreadable table is dropped and rebuilt from the pages, never fatal.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type * as lancedb from '@lancedb/lancedb';
 import type { Embedder, Logger } from '../../core/ports/index.js';
@@ -14,7 +14,7 @@ import { chunkPage, sha1, type ChunkOptions } from './chunker.js';
 import { BatchWriter, type ChangedPage, type ProjectState } from './index-write.js';
 import { isIndexedPage, listPageFiles, listProjects, readAhead, statPages, type PageFile } from './page-files.js';
 import { loadManifest, removeManifest, saveManifest, saveWhenDue } from './page-manifest.js';
-import { connectBounded } from './lance-connect.js';
+import { FittedConnection } from './lance-connect.js';
 import { memoryBudget, type MemoryBudget } from './memory-budget.js';
 import { ResidentSet } from './resident-set.js';
 import { residentStatusWriter } from './resident-status.js';
@@ -64,7 +64,8 @@ export class MemoryIndex {
   private epoch = 0;
   /** One index operation at a time per project. */
   private readonly queues = new KeyedQueue();
-  private db: lancedb.Connection | null = null;
+  /** LanceDB's connection, its index cache grown to hold the vector indexes (lance-connect.ts). */
+  private readonly lance: FittedConnection;
   /** LanceDB and the table code (native, tens of MB) are loaded by the first index operation, not at start-up. */
   private lib: TableLib | null = null;
 
@@ -76,6 +77,7 @@ export class MemoryIndex {
   constructor(private readonly options: MemoryIndexOptions) {
     this.writer = new BatchWriter(options);
     this.budget = options.budget ?? memoryBudget(256);
+    this.lance = new FittedConnection(options.indexDir, { index: this.budget.indexCacheBytes, metadata: this.budget.metadataCacheBytes });
     const status = residentStatusWriter(options.indexDir, this.budget, () => this.resident.list());
     this.resident = new ResidentSet(this.budget.residentBytes, this.budget.idleMs, options.now, status);
   }
@@ -98,24 +100,21 @@ export class MemoryIndex {
 
   private async connection(): Promise<lancedb.Connection> {
     this.lib ??= await import('./project-table.js');
-    const lancedbLib = await import('@lancedb/lancedb');
-    const caches = { index: this.budget.indexCacheBytes, metadata: this.budget.metadataCacheBytes };
-    const connect = async (dir: string) => (await connectBounded(lancedbLib, dir, caches)).db;
-    if (!this.db) {
-      try {
-        await mkdir(this.options.indexDir, { recursive: true });
-        const db = await connect(this.options.indexDir);
-        await db.tableNames();
-        this.db = db;
-      } catch (err) {
-        // the folder is derived data: set it aside and start empty rather than stop Charlie
-        this.options.logger.warn({ dir: this.options.indexDir, err: err }, 'search index folder unreadable; rebuilding it from the pages');
-        await rm(this.options.indexDir, { recursive: true, force: true });
-        await mkdir(this.options.indexDir, { recursive: true });
-        this.db = await connect(this.options.indexDir);
-      }
-    }
-    return this.db;
+    return this.lance.open(await import('@lancedb/lancedb'), (err) => this.options.logger.warn({ dir: this.options.indexDir, err }, 'search index folder unreadable; rebuilding it from the pages'));
+  }
+
+  /** `table` was opened (through `openedOn`) or optimized: LanceDB's index cache grows to hold its vector index (lance-connect.ts). */
+  private async fitIndexCache(name: string, table: ProjectState['table'], openedOn?: lancedb.Connection): Promise<void> {
+    const grown = await this.lance.fit(name, table, openedOn).catch((err: unknown) => {
+      this.options.logger.warn({ table: name, err }, 'search index cache not fitted to its vector index');
+      return false;
+    });
+    if (grown) this.options.logger.debug({ table: name, ...this.lance.figures() }, 'search index cache grown to hold the vector indexes');
+  }
+
+  /** LanceDB's cache figures (bytes held, bound of the index cache): for benchmarks and tests. */
+  cacheFigures(): { bytes: number; indexBound: number } {
+    return this.lance.figures();
   }
 
   private state(project: string): Promise<ProjectState> {
@@ -138,11 +137,15 @@ export class MemoryIndex {
     await this.dropOtherEmbedders(db, project, name);
     try {
       const table = await this.t.ProjectTable.open(db, name, this.embedder.dimensions, this.vectorRows());
+      await this.fitIndexCache(name, table, db);
       const rows = await table.countRows();
       // a large table indexed before its indexes changed: rebuilt in the background, after the project's queued writes
       if (await table.indexesDue(rows))
         void this.queues
-          .run(project, () => table.optimize())
+          .run(project, async () => {
+            await table.optimize();
+            await this.fitIndexCache(name, table);
+          })
           .catch((err: unknown) => this.options.logger.warn({ project, err }, 'search index upkeep failed; it is tried again after the next writes'));
       return { table, pages: await loadManifest(manifest), manifest, unoptimized: 0, rows: new Map(), dirty: null, listed: -1, vectors: new Map(), savedAt: -Infinity, unsaved: false };
     } catch (err) {
@@ -160,6 +163,7 @@ export class MemoryIndex {
 
   private async dropTable(db: lancedb.Connection, name: string): Promise<void> {
     await db.dropTable(name).catch(() => undefined);
+    this.lance.forget(name);
     await rm(join(this.options.indexDir, `${name}.lance`), { recursive: true, force: true });
     await removeManifest(join(this.options.indexDir, `${name}.pages.json`));
   }
@@ -320,6 +324,7 @@ export class MemoryIndex {
     if (state.unoptimized >= OPTIMIZE_AFTER_ROWS) {
       await state.table.optimize();
       state.unoptimized = 0;
+      await this.fitIndexCache(state.table.name, state.table);
     }
     await saveWhenDue(state, (this.options.now ?? Date.now)(), batches > 1);
     stats.ms = performance.now() - started;
@@ -366,6 +371,7 @@ export class MemoryIndex {
       // what was forgotten must not stay in an older version's files (a search overlapping this may fail once and retry)
       await state.table.optimize(0);
       state.unoptimized = 0;
+      await this.fitIndexCache(state.table.name, state.table);
       return stats;
     });
   }
@@ -386,8 +392,7 @@ export class MemoryIndex {
   async close(): Promise<void> {
     await this.queues.idle();
     for (const state of this.open.values()) if (state.unsaved) await saveManifest(state.manifest, state.pages).catch(() => undefined);
-    this.db?.close();
-    this.db = null;
+    this.lance.close();
     this.resident.clear();
     this.states.clear();
     this.open.clear();
