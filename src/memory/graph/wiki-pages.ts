@@ -21,7 +21,13 @@ export interface WikiSnapshot {
   resolver: EntityResolver;
   /** Resolves a `[[link]]` target to a page path (exact path, any case, then a unique file name). */
   target(link: string): string | null;
+  /** Tells this snapshot from others of the process. */
+  serial: number;
+  /** Set when this snapshot is the one numbered `of` with `paths` read again under the same names (the rest is the same objects). */
+  patch?: { of: number; paths: readonly string[] };
 }
+
+let serials = 0;
 
 interface Cached {
   mtimeMs: number;
@@ -163,7 +169,7 @@ export class PageCache {
       if (!before || !now?.ok || !sameName(before, now.page)) return null;
       pages.set(rel, now.page);
     }
-    return { ...prev, pages };
+    return { ...prev, pages, serial: ++serials, patch: { of: prev.serial, paths: [...this.touched] } };
   }
 
   /** Drops the reused snapshot (a write planned on it added pages to its resolver). */
@@ -229,6 +235,7 @@ export function snapshot(pages: Map<string, WikiPage>, problems: FileProblem[], 
     problems,
     broken,
     resolver,
+    serial: ++serials,
     target(link) {
       const bare = link
         .trim()
