@@ -13,7 +13,7 @@ import { KeyedQueue } from '../../core/keyed-queue.js';
 import { chunkPage, sha1, type ChunkOptions } from './chunker.js';
 import { BatchWriter, type ChangedPage, type ProjectState } from './index-write.js';
 import { isIndexedPage, listPageFiles, listProjects, readAhead, statPages, type PageFile } from './page-files.js';
-import { loadManifest, removeManifest, saveManifest, saveWhenDue } from './page-manifest.js';
+import { loadManifest, removeManifest, saveWhenDue, saveWhole } from './page-manifest.js';
 import { connectBounded } from './lance-connect.js';
 import { memoryBudget, type MemoryBudget } from './memory-budget.js';
 import { ResidentSet } from './resident-set.js';
@@ -144,12 +144,12 @@ export class MemoryIndex {
         void this.queues
           .run(project, () => table.optimize())
           .catch((err: unknown) => this.options.logger.warn({ project, err }, 'search index upkeep failed; it is tried again after the next writes'));
-      return { table, pages: await loadManifest(manifest), manifest, unoptimized: 0, rows: new Map(), dirty: null, listed: -1, vectors: new Map(), savedAt: -Infinity, unsaved: false };
+      return { table, pages: await loadManifest(manifest), manifest, unoptimized: 0, rows: new Map(), dirty: null, listed: -1, vectors: new Map(), savedAt: -Infinity, unsaved: new Set(), journaled: 0 };
     } catch (err) {
       this.options.logger.warn({ project, err: err }, 'search index unreadable; rebuilding it from the pages');
       await this.dropTable(db, name);
       const table = await this.t.ProjectTable.open(db, name, this.embedder.dimensions, this.vectorRows());
-      return { table, pages: new Map(), manifest, unoptimized: 0, rows: new Map(), dirty: null, listed: -1, vectors: new Map(), savedAt: -Infinity, unsaved: false };
+      return { table, pages: new Map(), manifest, unoptimized: 0, rows: new Map(), dirty: null, listed: -1, vectors: new Map(), savedAt: -Infinity, unsaved: new Set(), journaled: 0 };
     }
   }
 
@@ -277,8 +277,11 @@ export class MemoryIndex {
       const hash = sha1(content);
       const known = state.pages.get(f.page);
       if (known && known.hash === hash) {
-        if (known.mtimeMs !== f.mtimeMs || known.size !== f.size) touched = true;
-        state.pages.set(f.page, { hash, mtimeMs: f.mtimeMs, size: f.size });
+        if (known.mtimeMs !== f.mtimeMs || known.size !== f.size) {
+          touched = true;
+          state.pages.set(f.page, { hash, mtimeMs: f.mtimeMs, size: f.size });
+          state.unsaved.add(f.page);
+        }
         return null;
       }
       return { page: f.page, hash, mtimeMs: f.mtimeMs, size: f.size, chunks: chunkPage(f.page, content, { ...this.options.chunking, mtime: new Date(f.mtimeMs) }) };
@@ -385,7 +388,7 @@ export class MemoryIndex {
 
   async close(): Promise<void> {
     await this.queues.idle();
-    for (const state of this.open.values()) if (state.unsaved) await saveManifest(state.manifest, state.pages).catch(() => undefined);
+    for (const state of this.open.values()) if (state.unsaved.size > 0 || state.journaled > 0) await saveWhole(state).catch(() => undefined);
     this.db?.close();
     this.db = null;
     this.resident.clear();
