@@ -49,7 +49,11 @@ function filePages(): string[] {
 
 const journalLines = () => {
   const file = manifestFile();
-  return file && existsSync(join(indexDir, `${file}.log`)) ? readFileSync(join(indexDir, `${file}.log`), 'utf8').split('\n').filter(Boolean) : [];
+  return file && existsSync(join(indexDir, `${file}.log`))
+    ? readFileSync(join(indexDir, `${file}.log`), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+    : [];
 };
 
 describe('the page manifest', () => {

@@ -121,4 +121,38 @@ describe('the index and review kept up to date page by page', () => {
     expect(render.indexVersion).not.toBe(versions[0]);
     expect(render.reviewVersion).toBe(versions[1]);
   });
+
+  it('looks at the pages a patched snapshot names, and at no other page (a scripted map counts)', () => {
+    const pair =
+      '- Works at Acme. [type:: identity] [about:: employer] [status:: review] [vs:: ^r-bbbbbb] [said:: 2026-10-01] [source:: manual] ^r-aaaaaa\n' +
+      '- Works at Globex. [type:: identity] [about:: employer] [status:: review] [vs:: ^r-aaaaaa] [said:: 2026-11-04] [source:: manual] ^r-bbbbbb\n';
+    const text = (i: number, body: string) => `---\ntitle: P${i}\ntags: [tea]\n---\n\n${body}\n\n## Facts\n\n- Likes tea. [source:: manual]\n${i % 10 === 7 ? pair : ''}`;
+    const paths = Array.from({ length: 200 }, (_, i) => `${i % 2 ? 'People' : 'Places'}/Page-${i}.md`);
+    const pages = new Map(paths.map((p, i) => [p, read(p, text(i, 'Likes tea.'))]));
+    const render = new GeneratedRender();
+    render.render(pages, [], { serial: 1 });
+    // the page cache's patch: one page in review read again (its body: same line, same pairs)
+    const edited = paths[7]!;
+    pages.set(edited, read(edited, text(7, 'Likes tea. Plans a trip.')));
+    const looked: string[] = [];
+    let passes = 0;
+    const counted: ReadonlyMap<string, WikiPage> = {
+      get size() {
+        return pages.size;
+      },
+      get: (k: string) => (looked.push(k), pages.get(k)),
+      has: (k: string) => pages.has(k),
+      forEach: () => {
+        throw new Error('not expected');
+      },
+      keys: () => (passes++, pages.keys()),
+      values: () => (passes++, pages.values()),
+      entries: () => (passes++, pages.entries()),
+      [Symbol.iterator]: () => (passes++, pages.entries()),
+    };
+    const out = render.render(counted, [], { serial: 2, patch: { of: 1, paths: [edited] } });
+    expect(looked).toEqual([edited]);
+    expect(passes).toBe(0);
+    expect(out).toEqual({ ...full(pages, []), inReview: reviewPairs(pages.values()).length > 0 });
+  });
 });

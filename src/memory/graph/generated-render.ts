@@ -104,7 +104,7 @@ export class GeneratedRender {
       if (text !== this.index?.text) this.indexVersion = ++versions;
       this.index = { text, problems };
     }
-    return { index: this.index!.text, review: this.review.text, inReview: this.review.from.length > 0 };
+    return { index: this.index.text, review: this.review.text, inReview: this.review.from.length > 0 };
   }
 
   /** `page` is new or was read again: its entry, and its category's block when its line changed. */

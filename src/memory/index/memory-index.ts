@@ -144,7 +144,19 @@ export class MemoryIndex {
         void this.queues
           .run(project, () => table.optimize())
           .catch((err: unknown) => this.options.logger.warn({ project, err }, 'search index upkeep failed; it is tried again after the next writes'));
-      return { table, pages: await loadManifest(manifest), manifest, unoptimized: 0, rows: new Map(), dirty: null, listed: -1, vectors: new Map(), savedAt: -Infinity, unsaved: new Set(), journaled: 0 };
+      return {
+        table,
+        pages: await loadManifest(manifest),
+        manifest,
+        unoptimized: 0,
+        rows: new Map(),
+        dirty: null,
+        listed: -1,
+        vectors: new Map(),
+        savedAt: -Infinity,
+        unsaved: new Set(),
+        journaled: 0,
+      };
     } catch (err) {
       this.options.logger.warn({ project, err: err }, 'search index unreadable; rebuilding it from the pages');
       await this.dropTable(db, name);
