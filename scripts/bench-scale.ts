@@ -13,7 +13,8 @@
  *   - a hand edit: main-thread time spent in the 3 s after it, and the time until it is found;
  *   - RSS after 0, 50, 100, 200, 500 turns (after a GC);
  *   - start-up of the terminal chat to its prompt and its idle RSS, against `--version`.
- * Everything is printed with the ratio large / empty.
+ * Everything is printed with the ratio large / empty. `--profile-edit DIR`: a CPU profile of each
+ * scenario's hand edit alone (its busy figure then counts the profiler too).
  */
 import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -81,6 +82,8 @@ interface Figures {
   editBusyMs: number;
   /** Of it, the garbage collector's pauses (PerformanceObserver 'gc' entries in the same 3 s). */
   editGcMs: number;
+  /** The main thread's CPU time in the same 3 s: its work, without the time it waited for a core. */
+  editCpuMs: number;
   editFoundMs: number;
   rss: Map<number, number>;
   /** JS heap in use at the same points: RSS growth beyond it is native (LanceDB, SQLite) or freed-but-kept memory. */
@@ -163,6 +166,7 @@ async function scenario(label: string, household: Household | null, root: string
     plain: [],
     editBusyMs: 0,
     editGcMs: 0,
+    editCpuMs: 0,
     editFoundMs: 0,
     rss: new Map(),
     heap: new Map(),
@@ -252,6 +256,7 @@ async function scenario(label: string, household: Household | null, root: string
     const gcs = new PerformanceObserver((list) => pauses.push(...list.getEntries()));
     gcs.observe({ entryTypes: ['gc'] });
     const elu = performance.eventLoopUtilization();
+    const cpu = process.threadCpuUsage();
     t = performance.now();
     if (existsSync(page)) appendFileSync(page, `\n### 2026-11-30\n\nPlans a trip with a ${marker}.\n`);
     else {
@@ -269,6 +274,8 @@ async function scenario(label: string, household: Household | null, root: string
     }
     await sleep(Math.max(0, 3000 - (performance.now() - t)));
     const busy = performance.eventLoopUtilization(elu);
+    const used = process.threadCpuUsage(cpu);
+    figures.editCpuMs = (used.user + used.system) / 1000;
     gcs.disconnect();
     figures.editBusyMs = busy.active;
     figures.editGcMs = pauses.reduce((sum, e) => sum + e.duration, 0);
@@ -370,6 +377,7 @@ try {
   );
   row('hand edit: main-thread time in the next 3 s', big.editBusyMs, empty.editBusyMs);
   row('  of which garbage collection', big.editGcMs, empty.editGcMs);
+  row("  the main thread's CPU time in those 3 s", big.editCpuMs, empty.editCpuMs);
   row('hand edit: until searchable', big.editFoundMs, empty.editFoundMs);
   row('app build (buildApp)', big.buildMs, empty.buildMs);
   const rssText = (v: number) => `${v.toFixed(0)} MB`;
