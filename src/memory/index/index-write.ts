@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Embedder, Logger } from '../../core/ports/index.js';
 import { classifyText, isSensitive, markedSensitivity, parseSensitivity } from '../../core/privacy/sensitivity.js';
 import { embeddingText, type Chunk } from './chunker.js';
-import type { ManifestState } from './page-manifest.js';
+import type { ManifestState, PageState } from './page-manifest.js';
 import type { ChunkRow, ProjectTable, RowKey } from './project-table.js';
 
 type TableLib = typeof import('./project-table.js');
@@ -25,6 +25,11 @@ export interface ProjectState extends ManifestState {
   listed: number;
   /** Vectors of the rows written last, by chunk hash: an archive append moves its neighbours' rows without a table scan. */
   vectors: Map<string, Float32Array>;
+}
+
+/** A project's state as opened: its table and the manifest's pages, nothing yet read, written or saved in this process. */
+export function projectState(table: ProjectTable, pages: Map<string, PageState>, manifest: string): ProjectState {
+  return { table, pages, manifest, unoptimized: 0, rows: new Map(), dirty: null, listed: -1, vectors: new Map(), savedAt: -Infinity, unsaved: new Set(), journaled: 0 };
 }
 
 /** A page whose content changed since the index last saw it, chunked. */

@@ -11,7 +11,7 @@ import type * as lancedb from '@lancedb/lancedb';
 import type { Embedder, Logger } from '../../core/ports/index.js';
 import { KeyedQueue } from '../../core/keyed-queue.js';
 import { chunkPage, sha1, type ChunkOptions } from './chunker.js';
-import { BatchWriter, type ChangedPage, type ProjectState } from './index-write.js';
+import { BatchWriter, projectState, type ChangedPage, type ProjectState } from './index-write.js';
 import { isIndexedPage, listPageFiles, listProjects, readAhead, statPages, type PageFile } from './page-files.js';
 import { loadManifest, removeManifest, saveWhenDue, saveWhole } from './page-manifest.js';
 import { connectBounded } from './lance-connect.js';
@@ -144,24 +144,12 @@ export class MemoryIndex {
         void this.queues
           .run(project, () => table.optimize())
           .catch((err: unknown) => this.options.logger.warn({ project, err }, 'search index upkeep failed; it is tried again after the next writes'));
-      return {
-        table,
-        pages: await loadManifest(manifest),
-        manifest,
-        unoptimized: 0,
-        rows: new Map(),
-        dirty: null,
-        listed: -1,
-        vectors: new Map(),
-        savedAt: -Infinity,
-        unsaved: new Set(),
-        journaled: 0,
-      };
+      return projectState(table, await loadManifest(manifest), manifest);
     } catch (err) {
       this.options.logger.warn({ project, err: err }, 'search index unreadable; rebuilding it from the pages');
       await this.dropTable(db, name);
       const table = await this.t.ProjectTable.open(db, name, this.embedder.dimensions, this.vectorRows());
-      return { table, pages: new Map(), manifest, unoptimized: 0, rows: new Map(), dirty: null, listed: -1, vectors: new Map(), savedAt: -Infinity, unsaved: new Set(), journaled: 0 };
+      return projectState(table, new Map(), manifest);
     }
   }
 
