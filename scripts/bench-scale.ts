@@ -13,14 +13,16 @@
  *   - a hand edit: main-thread time spent in the 3 s after it, and the time until it is found;
  *   - RSS after 0, 50, 100, 200, 500 turns (after a GC);
  *   - start-up of the terminal chat to its prompt and its idle RSS, against `--version`.
- * Everything is printed with the ratio large / empty.
+ * Everything is printed with the ratio large / empty. `--profile-edit DIR`: a CPU profile of each
+ * scenario's hand edit alone (its busy figure then counts the profiler too).
  */
 import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { performance } from 'node:perf_hooks';
+import { Session } from 'node:inspector/promises';
+import { performance, PerformanceObserver, constants as perfConstants, type PerformanceEntry } from 'node:perf_hooks';
 import { writeHeapSnapshot } from 'node:v8';
 import * as lancedb from '@lancedb/lancedb';
 import { applyIndexRuntime, loadConfig } from '../src/config.js';
@@ -47,6 +49,8 @@ const { values: args } = parseArgs({
     'skip-startup': { type: 'boolean', default: false },
     /** A folder: each scenario's process writes a CPU profile there (node --cpu-prof). */
     profile: { type: 'string' },
+    /** A folder: each scenario writes a CPU profile of its hand edit's 3 s alone there (`<label>-edit.cpuprofile`). */
+    'profile-edit': { type: 'string' },
     /** A folder: each scenario writes a V8 heap snapshot there at 50 and at its last RSS point, to diff in DevTools. */
     'heap-snapshots': { type: 'string' },
     child: { type: 'string' },
@@ -61,6 +65,12 @@ const REPLY = 'Noted — I will keep that in mind.';
 const step = (what: string) => process.stderr.write(`  · ${what}\n`);
 const mb = (bytes: number) => bytes / 1024 / 1024;
 const gc = (globalThis as { gc?: () => void }).gc;
+const GC_KINDS: Record<number, string> = {
+  [perfConstants.NODE_PERFORMANCE_GC_MINOR]: 'minor',
+  [perfConstants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
+  [perfConstants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
+  [perfConstants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks',
+};
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Figures {
@@ -70,6 +80,10 @@ interface Figures {
   recall: number[];
   plain: number[];
   editBusyMs: number;
+  /** Of it, the garbage collector's pauses (PerformanceObserver 'gc' entries in the same 3 s). */
+  editGcMs: number;
+  /** The main thread's CPU time in the same 3 s: its work, without the time it waited for a core. */
+  editCpuMs: number;
   editFoundMs: number;
   rss: Map<number, number>;
   /** JS heap in use at the same points: RSS growth beyond it is native (LanceDB, SQLite) or freed-but-kept memory. */
@@ -151,6 +165,8 @@ async function scenario(label: string, household: Household | null, root: string
     recall: [],
     plain: [],
     editBusyMs: 0,
+    editGcMs: 0,
+    editCpuMs: 0,
     editFoundMs: 0,
     rss: new Map(),
     heap: new Map(),
@@ -235,7 +251,12 @@ async function scenario(label: string, household: Household | null, root: string
     step(`${label}: a hand edit`);
     const page = join(projectsDir, MAIN.slug, 'notes', 'People', `${SPEAKER.replace(/ /g, '-')}.md`);
     const marker = 'zanzibarquokka';
+    const profiler = args['profile-edit'] ? await editProfiler() : null;
+    const pauses: PerformanceEntry[] = [];
+    const gcs = new PerformanceObserver((list) => pauses.push(...list.getEntries()));
+    gcs.observe({ entryTypes: ['gc'] });
     const elu = performance.eventLoopUtilization();
+    const cpu = process.threadCpuUsage();
     t = performance.now();
     if (existsSync(page)) appendFileSync(page, `\n### 2026-11-30\n\nPlans a trip with a ${marker}.\n`);
     else {
@@ -253,13 +274,40 @@ async function scenario(label: string, household: Household | null, root: string
     }
     await sleep(Math.max(0, 3000 - (performance.now() - t)));
     const busy = performance.eventLoopUtilization(elu);
+    const used = process.threadCpuUsage(cpu);
+    figures.editCpuMs = (used.user + used.system) / 1000;
+    gcs.disconnect();
     figures.editBusyMs = busy.active;
+    figures.editGcMs = pauses.reduce((sum, e) => sum + e.duration, 0);
+    const kinds = new Map<number, number[]>();
+    for (const e of pauses) {
+      const kind = (e as { detail?: { kind?: number } }).detail?.kind ?? 0;
+      kinds.set(kind, [...(kinds.get(kind) ?? []), e.duration]);
+    }
+    step(`${label}: the hand edit's GC pauses: ${[...kinds].map(([k, d]) => `${GC_KINDS[k] ?? k} ${d.length}× ${d.reduce((a, b) => a + b, 0).toFixed(1)} ms`).join(', ') || 'none'}`);
     figures.editFoundMs = found;
+    if (profiler) writeFileSync(join(args['profile-edit']!, `${label.replace(/\W+/g, '-')}-edit.cpuprofile`), await profiler.stop());
   } finally {
     await app.close();
     await model.close();
   }
   return figures;
+}
+
+/** A CPU profile of this process from now until `stop()` (the inspector's, as `--cpu-prof` writes it). */
+async function editProfiler(): Promise<{ stop: () => Promise<string> }> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  return {
+    stop: async () => {
+      const { profile } = await session.post('Profiler.stop');
+      session.disconnect();
+      return JSON.stringify(profile);
+    },
+  };
 }
 
 /** Start-up of the terminal chat to its prompt line and its RSS once idle, against `--version`. */
@@ -328,6 +376,8 @@ try {
     `  ${pad('recall p50 / plain LanceDB p50', 44)} ${pad(`${(percentile(big.recall, 50) / percentile(big.plain, 50)).toFixed(2)}×`, 12)} ${pad(`${(percentile(empty.recall, 50) / percentile(empty.plain, 50)).toFixed(2)}×`, 12)}`,
   );
   row('hand edit: main-thread time in the next 3 s', big.editBusyMs, empty.editBusyMs);
+  row('  of which garbage collection', big.editGcMs, empty.editGcMs);
+  row("  the main thread's CPU time in those 3 s", big.editCpuMs, empty.editCpuMs);
   row('hand edit: until searchable', big.editFoundMs, empty.editFoundMs);
   row('app build (buildApp)', big.buildMs, empty.buildMs);
   const rssText = (v: number) => `${v.toFixed(0)} MB`;

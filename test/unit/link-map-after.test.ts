@@ -32,4 +32,21 @@ describe('linkMapAfter', () => {
     // names may have changed (a new snapshot, its own targets): no shortcut
     expect(linkMapAfter({ snap: before, links }, snapshot(edited, []))).toBeNull();
   });
+
+  it('resolves only the links of the pages a patched snapshot names (a scripted resolver counts)', () => {
+    const pages = new Map(Array.from({ length: 50 }, (_, i) => [`People/P${i}.md`, page(`People/P${i}.md`, `P${i}`, [`People/P${(i + 1) % 50}`, `People/P${(i + 2) % 50}`])]));
+    const base = snapshot(pages, []);
+    const resolved: string[] = [];
+    const counting = { ...base, target: (link: string) => (resolved.push(link), base.target(link)) };
+    const links = linkMap(counting);
+    expect(resolved).toHaveLength(100);
+    resolved.length = 0;
+    const edited = new Map(pages);
+    edited.set('People/P3.md', page('People/P3.md', 'P3', ['People/P40']));
+    const after = { ...counting, pages: edited, serial: counting.serial + 1000, patch: { of: counting.serial, paths: ['People/P3.md'] } };
+    const incremental = linkMapAfter({ snap: counting, links }, after)!;
+    expect(resolved).toEqual(['People/P40']);
+    expect(incremental.get('notes/People/P3.md')).toEqual(['notes/People/P40.md']);
+    expect(Object.fromEntries(incremental)).toEqual(Object.fromEntries(linkMap(after)));
+  });
 });

@@ -5,19 +5,22 @@
  * give for the same snapshot (test/unit/generated-render.test.ts checks it after random edits).
  *
  * Pages are told apart by identity: the page cache hands out the same WikiPage object until the
- * file is read again, so one pass of identity checks over the snapshot finds what changed.
+ * file is read again, so one pass of identity checks over the snapshot finds what changed. A page
+ * read again whose line reads the same (an edit of its body) leaves its category's block and the
+ * index text as they were, and its review lines are compared as text: the versions say whether a
+ * text changed, so the caller need not read, hash or write the file again.
  */
 import type { FileProblem } from '../../core/ports/index.js';
 import { categoryBlock, categoryOf, indexLine, joinIndex } from '../notes/note-index.js';
-import { reviewPairs, renderReview, type ReviewPair } from '../records/review.js';
+import { reviewItem, reviewPairs, reviewText } from '../records/review.js';
 import type { WikiPage } from './page.js';
 
 interface Entry {
   page: WikiPage;
   line: string;
   category: string;
-  /** The page's pairs in review (most pages have none). */
-  pairs: ReviewPair[];
+  /** The page's lines of review.md, joined (most pages have none: ''). */
+  review: string;
 }
 
 interface Category {
@@ -29,49 +32,103 @@ interface Category {
   unsorted: boolean;
 }
 
+/** Versions of the texts, unique across renders: equal versions mean equal texts (generated.ts skips the write). */
+let versions = 0;
+
 export class GeneratedRender {
   private readonly entries = new Map<string, Entry>();
   private readonly categories = new Map<string, Category>();
   private order: string[] = [];
-  /** The last review text and the entries (with pairs, in snapshot order) it was rendered from. */
-  private review = { text: renderReview([]), from: [] as Entry[] };
+  /** The last review text and the pages (with pairs, in snapshot order) and lines it was rendered from. */
+  private review = { text: reviewText([]), from: [] as { path: string; review: string }[] };
+  /** The last index text; null when a block, the order of categories or the problems changed. */
+  private index: { text: string; problems: readonly FileProblem[] } | null = null;
   private readonly byEn = new Intl.Collator('en').compare;
+  /** The serial of the snapshot rendered last (undefined: none, or pages not from the page cache). */
+  private rendered: number | undefined;
+  /** Changes whenever the index text does (and only then). */
+  indexVersion = ++versions;
+  /** Changes whenever the review text does (and only then). */
+  reviewVersion = ++versions;
 
-  /** The index and review texts for `pages` (and the unreadable `problems`). */
-  render(pages: ReadonlyMap<string, WikiPage>, problems: readonly FileProblem[]): { index: string; review: string; inReview: boolean } {
-    const inReview: Entry[] = [];
-    let reviewChanged = false;
-    let categoriesChanged = false;
-    for (const [path, page] of pages) {
-      let entry = this.entries.get(path);
-      if (entry?.page !== page) {
-        const category = categoryOf(page.path);
-        const line = indexLine({ path: page.path, title: page.title, tags: page.tags, updated: page.updated });
-        let cat = this.categories.get(category);
-        if (!cat) {
-          this.categories.set(category, (cat = { paths: [], block: null, unsorted: true }));
-          categoriesChanged = true;
-        }
-        if (!entry) {
-          cat.paths.push(path);
-          cat.unsorted = true;
-        }
-        cat.block = null;
-        entry = { page, line, category, pairs: reviewPairs([page]) };
-        this.entries.set(path, entry);
+  /**
+   * The index and review texts for `pages` (and the unreadable `problems`). `snapshot`: the page
+   * cache's numbering (wiki-pages.ts); when it says these pages are the last rendered ones with
+   * a few read again under the same names, only those few are looked at.
+   */
+  render(
+    pages: ReadonlyMap<string, WikiPage>,
+    problems: readonly FileProblem[],
+    snapshot?: { serial: number; patch?: { of: number; paths: readonly string[] } },
+  ): { index: string; review: string; inReview: boolean } {
+    const changes = { categories: false, lines: false, review: false };
+    const patch = this.rendered !== undefined && snapshot?.patch?.of === this.rendered ? snapshot.patch : undefined;
+    this.rendered = snapshot?.serial;
+    if (patch) {
+      for (const path of patch.paths) {
+        const page = pages.get(path);
+        if (page && this.entries.get(path)?.page !== page) this.update(path, page, changes);
       }
-      if (entry.pairs.length) {
-        if (this.review.from[inReview.length] !== entry) reviewChanged = true;
-        inReview.push(entry);
+    } else {
+      for (const [path, page] of pages) if (this.entries.get(path)?.page !== page) this.update(path, page, changes);
+    }
+    if (!patch || changes.review) {
+      // which pages are in review, in snapshot order: a pass over every page, only when one's pairs changed (or pages came or went)
+      const inReview: { path: string; review: string }[] = [];
+      let differs = false;
+      for (const path of pages.keys()) {
+        const { review } = this.entries.get(path)!;
+        if (!review) continue;
+        const before = this.review.from[inReview.length];
+        if (before?.path !== path || before.review !== review) differs = true;
+        inReview.push({ path, review });
+      }
+      if (differs || inReview.length !== this.review.from.length) {
+        const text = reviewText(inReview.map((e) => e.review));
+        if (text !== this.review.text) this.reviewVersion = ++versions;
+        this.review = { text, from: inReview };
       }
     }
-    if (reviewChanged || inReview.length !== this.review.from.length) this.review = { text: renderReview(inReview.flatMap((e) => e.pairs)), from: inReview };
-    if (this.entries.size > pages.size) categoriesChanged = this.drop(pages) || categoriesChanged;
+    let categoriesChanged = changes.categories;
+    let linesChanged = changes.lines;
+    if (this.entries.size > pages.size) {
+      categoriesChanged = this.drop(pages) || categoriesChanged;
+      linesChanged = true;
+    }
     if (categoriesChanged) this.order = [...this.categories.keys()].sort(this.byEn);
-    let rank: Map<string, number> | null = null;
-    const ranks = () => (rank ??= new Map([...pages.keys()].map((k, i) => [k, i])));
-    const blocks = this.order.map((name) => this.block(name, ranks));
-    return { index: joinIndex(blocks, problems, this.byEn), review: this.review.text, inReview: inReview.length > 0 };
+    if (linesChanged || categoriesChanged || this.index?.problems !== problems) {
+      let rank: Map<string, number> | null = null;
+      const ranks = () => (rank ??= new Map([...pages.keys()].map((k, i) => [k, i])));
+      const blocks = this.order.map((name) => this.block(name, ranks));
+      const text = joinIndex(blocks, problems, this.byEn);
+      if (text !== this.index?.text) this.indexVersion = ++versions;
+      this.index = { text, problems };
+    }
+    return { index: this.index.text, review: this.review.text, inReview: this.review.from.length > 0 };
+  }
+
+  /** `page` is new or was read again: its entry, and its category's block when its line changed. */
+  private update(path: string, page: WikiPage, changes: { categories: boolean; lines: boolean; review: boolean }): void {
+    const entry = this.entries.get(path);
+    const category = categoryOf(page.path);
+    const line = indexLine({ path: page.path, title: page.title, tags: page.tags, updated: page.updated });
+    // a hand edit of a page's body leaves its line (title, tags, updated) as it was: its block stands
+    if (entry?.line !== line) {
+      let cat = this.categories.get(category);
+      if (!cat) {
+        this.categories.set(category, (cat = { paths: [], block: null, unsorted: true }));
+        changes.categories = true;
+      }
+      if (!entry) {
+        cat.paths.push(path);
+        cat.unsorted = true;
+      }
+      cat.block = null;
+      changes.lines = true;
+    }
+    const review = reviewPairs([page]).map(reviewItem).join('\n');
+    if (review !== (entry?.review ?? '')) changes.review = true;
+    this.entries.set(path, { page, line, category, review });
   }
 
   /** Forgets the pages no longer in `pages`; true when a category emptied. */

@@ -11,6 +11,7 @@ import type { GeneratedFiles } from './generated.js';
 import { editLines } from './page-edit.js';
 import type { PageStore } from './page-store.js';
 import { readPage, type WikiPage } from './page.js';
+import type { WikiSnapshot } from './wiki-pages.js';
 
 const bare = (p: string) => p.replace(/\.md$/i, '').toLowerCase();
 const baseOf = (p: string) => (p.split('/').pop() ?? p).toLowerCase();
@@ -38,6 +39,12 @@ function sameKeysNoting(known: Map<string, string>, pages: ReadonlyMap<string, W
 export class LinkUpkeep {
   /** Last pages seen per project (path → lower-case title), to tell a hand rename or delete from a new page. */
   private readonly known = new Map<string, Map<string, string>>();
+  /**
+   * Per project, the link resolver of the snapshot `known` was last checked against: a snapshot
+   * with the same one is that snapshot with pages read again under the same names (the page
+   * cache's patch, wiki-pages.ts), so no page came, went or was renamed, and nothing is checked.
+   */
+  private readonly names = new Map<string, WikiSnapshot['target']>();
 
   constructor(
     private readonly store: PageStore,
@@ -95,11 +102,13 @@ export class LinkUpkeep {
   async reconcile(project: string, changed?: readonly string[]): Promise<void> {
     const snap = await this.store.load(project);
     const known = this.known.get(project);
-    if (changed && known && sameKeysNoting(known, snap.pages)) {
+    if (changed && known && (this.names.get(project) === snap.target || sameKeysNoting(known, snap.pages))) {
       // no page came or went (the common hand edit of one page): nothing was renamed or deleted
+      this.names.set(project, snap.target);
       await this.noteHandEdits(project, changed);
       return;
     }
+    this.names.set(project, snap.target);
     const now = new Map([...snap.pages.values()].map((p) => [p.path, p.title.toLowerCase()]));
     const before = this.known.get(project);
     this.known.set(project, now);
@@ -147,7 +156,10 @@ export class LinkUpkeep {
       if (!d.isDirectory() || d.name.startsWith('.')) continue;
       try {
         const snap = await this.store.load(d.name);
-        if (!this.known.has(d.name)) this.known.set(d.name, new Map([...snap.pages.values()].map((p) => [p.path, p.title.toLowerCase()])));
+        if (!this.known.has(d.name)) {
+          this.known.set(d.name, new Map([...snap.pages.values()].map((p) => [p.path, p.title.toLowerCase()])));
+          this.names.set(d.name, snap.target);
+        }
         this.files.prime(d.name, snap);
       } catch (err) {
         this.logger.warn({ project: d.name, err }, 'could not read the pages of a project');

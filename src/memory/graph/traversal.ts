@@ -65,12 +65,21 @@ function linkEntry(out: Map<string, string[]>, snap: WikiSnapshot, p: WikiPage):
 /**
  * The link map of `snap` from the one of `prev`, when `snap` is `prev` with some pages read again
  * and the same names (wiki-pages.ts's patched snapshot: the same link targets): only the pages
- * that changed are resolved again, where building it whole resolved every link of every page
- * after each hand edit. Null when the names may differ.
+ * that changed are resolved again, in `prev`'s map itself, where building it whole resolved every
+ * link of every page after each hand edit (and copying it cost a map of every page). When `snap`
+ * says which pages it read again since `prev`, only those are looked at; otherwise each page is
+ * compared with `prev`'s by identity. Null when the names may differ.
  */
-export function linkMapAfter(prev: { snap: WikiSnapshot; links: ReadonlyMap<string, string[]> }, snap: WikiSnapshot): Map<string, string[]> | null {
+export function linkMapAfter(prev: { snap: WikiSnapshot; links: Map<string, string[]> }, snap: WikiSnapshot): Map<string, string[]> | null {
   if (prev.snap.target !== snap.target || prev.snap.pages.size !== snap.pages.size) return null;
-  const out = new Map(prev.links);
+  const out = prev.links;
+  if (snap.patch?.of === prev.snap.serial) {
+    for (const path of snap.patch.paths) {
+      const page = snap.pages.get(path);
+      if (page) linkEntry(out, snap, page);
+    }
+    return out;
+  }
   for (const [path, page] of snap.pages) if (prev.snap.pages.get(path) !== page) linkEntry(out, snap, page);
   return out;
 }

@@ -14,14 +14,20 @@ import { PageKeeper } from './kept-page.js';
 import { ownString } from '../../util/own-string.js';
 
 export interface WikiSnapshot {
-  pages: Map<string, WikiPage>;
+  pages: ReadonlyMap<string, WikiPage>;
   problems: FileProblem[];
   /** Files whose front matter does not parse (relative to notes/): never written. */
   broken: Set<string>;
   resolver: EntityResolver;
   /** Resolves a `[[link]]` target to a page path (exact path, any case, then a unique file name). */
-  target(link: string): string | null;
+  target: (link: string) => string | null;
+  /** Tells this snapshot from others of the process. */
+  serial: number;
+  /** Set when this snapshot is the one numbered `of` with `paths` read again under the same names (the rest is the same objects). */
+  patch?: { of: number; paths: readonly string[] };
 }
+
+let serials = 0;
 
 interface Cached {
   mtimeMs: number;
@@ -156,14 +162,14 @@ export class PageCache {
    */
   private patched(prev: WikiSnapshot): WikiSnapshot | null {
     if (this.touched.size > 64) return null;
-    const pages = new Map(prev.pages);
+    const swapped = new Map<string, WikiPage>();
     for (const rel of this.touched) {
       const before = prev.pages.get(rel);
       const now = this.cache.get(rel)?.read;
       if (!before || !now?.ok || !sameName(before, now.page)) return null;
-      pages.set(rel, now.page);
+      swapped.set(rel, now.page);
     }
-    return { ...prev, pages };
+    return { ...prev, pages: PatchedPages.over(prev.pages, swapped), serial: ++serials, patch: { of: prev.serial, paths: [...this.touched] } };
   }
 
   /** Drops the reused snapshot (a write planned on it added pages to its resolver). */
@@ -203,6 +209,61 @@ export class PageCache {
   }
 }
 
+/**
+ * A snapshot's pages as the last full map's with some pages read again: a hand edit of one page
+ * of 10,000 swaps that page in without copying the map (a copy of every entry at every edit). The
+ * keys and their order are the full map's; the pages swapped since it are kept beside it, and the
+ * map is copied once they pass SWAPPED_BOUND (so a copy every so many edits, not every one).
+ */
+class PatchedPages implements ReadonlyMap<string, WikiPage> {
+  private constructor(
+    private readonly base: ReadonlyMap<string, WikiPage>,
+    private readonly swapped: ReadonlyMap<string, WikiPage>,
+  ) {}
+
+  static over(pages: ReadonlyMap<string, WikiPage>, swapped: ReadonlyMap<string, WikiPage>): ReadonlyMap<string, WikiPage> {
+    const [base, before] = pages instanceof PatchedPages ? [pages.base, pages.swapped] : [pages, new Map<string, WikiPage>()];
+    const all = new Map([...before, ...swapped]);
+    if (all.size <= SWAPPED_BOUND) return new PatchedPages(base, all);
+    return new Map([...base].map(([k, v]) => [k, all.get(k) ?? v]));
+  }
+
+  get size(): number {
+    return this.base.size;
+  }
+
+  get(key: string): WikiPage | undefined {
+    return this.swapped.get(key) ?? this.base.get(key);
+  }
+
+  has(key: string): boolean {
+    return this.base.has(key);
+  }
+
+  keys(): MapIterator<string> {
+    return this.base.keys();
+  }
+
+  *entries(): MapIterator<[string, WikiPage]> {
+    for (const [k, v] of this.base) yield [k, this.swapped.get(k) ?? v];
+  }
+
+  *values(): MapIterator<WikiPage> {
+    for (const [k, v] of this.base) yield this.swapped.get(k) ?? v;
+  }
+
+  forEach(fn: (value: WikiPage, key: string, map: ReadonlyMap<string, WikiPage>) => void, self?: unknown): void {
+    for (const [k, v] of this.entries()) fn.call(self, v, k, this);
+  }
+
+  [Symbol.iterator](): MapIterator<[string, WikiPage]> {
+    return this.entries();
+  }
+}
+
+/** Pages swapped beside a full map before it is copied (PatchedPages). */
+const SWAPPED_BOUND = 256;
+
 /** Whether two reads of a page resolve the same names (what the resolver and link targets are built from). */
 function sameName(a: WikiPage, b: WikiPage): boolean {
   return a.title === b.title && a.category === b.category && a.discordId === b.discordId && a.aliases.length === b.aliases.length && a.aliases.every((x, i) => x === b.aliases[i]);
@@ -229,6 +290,7 @@ export function snapshot(pages: Map<string, WikiPage>, problems: FileProblem[], 
     problems,
     broken,
     resolver,
+    serial: ++serials,
     target(link) {
       const bare = link
         .trim()

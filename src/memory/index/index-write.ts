@@ -8,15 +8,13 @@ import { join } from 'node:path';
 import type { Embedder, Logger } from '../../core/ports/index.js';
 import { classifyText, isSensitive, markedSensitivity, parseSensitivity } from '../../core/privacy/sensitivity.js';
 import { embeddingText, type Chunk } from './chunker.js';
-import type { PageState } from './page-manifest.js';
+import type { ManifestState, PageState } from './page-manifest.js';
 import type { ChunkRow, ProjectTable, RowKey } from './project-table.js';
 
 type TableLib = typeof import('./project-table.js');
 
-export interface ProjectState {
+export interface ProjectState extends ManifestState {
   table: ProjectTable;
-  pages: Map<string, PageState>;
-  manifest: string;
   /** Rows written since the indexes last took them in (they are searched flat meanwhile). */
   unoptimized: number;
   /** Stored rows per page, filled on a page's first change in this process. */
@@ -27,9 +25,11 @@ export interface ProjectState {
   listed: number;
   /** Vectors of the rows written last, by chunk hash: an archive append moves its neighbours' rows without a table scan. */
   vectors: Map<string, Float32Array>;
-  /** When the page manifest was last written (the index's clock), and whether it has changed since. */
-  savedAt: number;
-  unsaved: boolean;
+}
+
+/** A project's state as opened: its table and the manifest's pages, nothing yet read, written or saved in this process. */
+export function projectState(table: ProjectTable, pages: Map<string, PageState>, manifest: string): ProjectState {
+  return { table, pages, manifest, unoptimized: 0, rows: new Map(), dirty: null, listed: -1, vectors: new Map(), savedAt: -Infinity, unsaved: new Set(), journaled: 0 };
 }
 
 /** A page whose content changed since the index last saw it, chunked. */
@@ -127,6 +127,7 @@ export class BatchWriter {
     state.unoptimized += add.length + stale.length + deleted.length;
     for (const p of deleted) {
       state.pages.delete(p);
+      state.unsaved.add(p);
       state.rows.delete(p);
     }
     if (add.length > RECENT_VECTORS / 4) {
@@ -139,7 +140,10 @@ export class BatchWriter {
       for (const r of add) byPage.get(r.page)!.push({ page: r.page, hash: r.hash, lineStart: r.lineStart, lineEnd: r.lineEnd });
       for (const [p, rows] of byPage) state.rows.set(p, rows);
     }
-    for (const c of changed) state.pages.set(c.page, { hash: c.hash, mtimeMs: c.mtimeMs, size: c.size });
+    for (const c of changed) {
+      state.pages.set(c.page, { hash: c.hash, mtimeMs: c.mtimeMs, size: c.size });
+      state.unsaved.add(c.page);
+    }
     return { chunks, embedded: pending.length };
   }
 

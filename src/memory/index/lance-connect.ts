@@ -10,6 +10,7 @@
  */
 import { mkdir, rm } from 'node:fs/promises';
 import type * as lancedb from '@lancedb/lancedb';
+import type { Logger } from '../../core/ports/index.js';
 
 /** Index data (vector index partitions) kept: the current index of the largest table must fit. */
 export const INDEX_CACHE_BYTES = 256 * 1024 * 1024;
@@ -152,4 +153,13 @@ export class FittedConnection {
     this.session = null;
     this.tables.clear();
   }
+}
+
+/** `lance.fit` that never throws: a failure is logged (warn), a grown cache too (debug). */
+export async function fitLogged(lance: FittedConnection, logger: Logger, name: string, table: CachedTable, openedOn?: lancedb.Connection): Promise<void> {
+  const grown = await lance.fit(name, table, openedOn).catch((err: unknown) => {
+    logger.warn({ table: name, err }, 'search index cache not fitted to its vector index');
+    return false;
+  });
+  if (grown) logger.debug({ table: name, ...lance.figures() }, 'search index cache grown to hold the vector indexes');
 }

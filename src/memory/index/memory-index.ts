@@ -11,10 +11,10 @@ import type * as lancedb from '@lancedb/lancedb';
 import type { Embedder, Logger } from '../../core/ports/index.js';
 import { KeyedQueue } from '../../core/keyed-queue.js';
 import { chunkPage, sha1, type ChunkOptions } from './chunker.js';
-import { BatchWriter, type ChangedPage, type ProjectState } from './index-write.js';
+import { BatchWriter, projectState, type ChangedPage, type ProjectState } from './index-write.js';
 import { isIndexedPage, listPageFiles, listProjects, readAhead, statPages, type PageFile } from './page-files.js';
-import { loadManifest, removeManifest, saveManifest, saveWhenDue } from './page-manifest.js';
-import { FittedConnection } from './lance-connect.js';
+import { loadManifest, removeManifest, saveWhenDue, saveWhole } from './page-manifest.js';
+import { FittedConnection, fitLogged } from './lance-connect.js';
 import { memoryBudget, type MemoryBudget } from './memory-budget.js';
 import { ResidentSet } from './resident-set.js';
 import { residentStatusWriter } from './resident-status.js';
@@ -104,12 +104,8 @@ export class MemoryIndex {
   }
 
   /** `table` was opened (through `openedOn`) or optimized: LanceDB's index cache grows to hold its vector index (lance-connect.ts). */
-  private async fitIndexCache(name: string, table: ProjectState['table'], openedOn?: lancedb.Connection): Promise<void> {
-    const grown = await this.lance.fit(name, table, openedOn).catch((err: unknown) => {
-      this.options.logger.warn({ table: name, err }, 'search index cache not fitted to its vector index');
-      return false;
-    });
-    if (grown) this.options.logger.debug({ table: name, ...this.lance.figures() }, 'search index cache grown to hold the vector indexes');
+  private fitIndexCache(name: string, table: ProjectState['table'], openedOn?: lancedb.Connection): Promise<void> {
+    return fitLogged(this.lance, this.options.logger, name, table, openedOn);
   }
 
   /** LanceDB's cache figures (bytes held, bound of the index cache): for benchmarks and tests. */
@@ -147,12 +143,12 @@ export class MemoryIndex {
             await this.fitIndexCache(name, table);
           })
           .catch((err: unknown) => this.options.logger.warn({ project, err }, 'search index upkeep failed; it is tried again after the next writes'));
-      return { table, pages: await loadManifest(manifest), manifest, unoptimized: 0, rows: new Map(), dirty: null, listed: -1, vectors: new Map(), savedAt: -Infinity, unsaved: false };
+      return projectState(table, await loadManifest(manifest), manifest);
     } catch (err) {
       this.options.logger.warn({ project, err: err }, 'search index unreadable; rebuilding it from the pages');
       await this.dropTable(db, name);
       const table = await this.t.ProjectTable.open(db, name, this.embedder.dimensions, this.vectorRows());
-      return { table, pages: new Map(), manifest, unoptimized: 0, rows: new Map(), dirty: null, listed: -1, vectors: new Map(), savedAt: -Infinity, unsaved: false };
+      return projectState(table, new Map(), manifest);
     }
   }
 
@@ -281,8 +277,11 @@ export class MemoryIndex {
       const hash = sha1(content);
       const known = state.pages.get(f.page);
       if (known && known.hash === hash) {
-        if (known.mtimeMs !== f.mtimeMs || known.size !== f.size) touched = true;
-        state.pages.set(f.page, { hash, mtimeMs: f.mtimeMs, size: f.size });
+        if (known.mtimeMs !== f.mtimeMs || known.size !== f.size) {
+          touched = true;
+          state.pages.set(f.page, { hash, mtimeMs: f.mtimeMs, size: f.size });
+          state.unsaved.add(f.page);
+        }
         return null;
       }
       return { page: f.page, hash, mtimeMs: f.mtimeMs, size: f.size, chunks: chunkPage(f.page, content, { ...this.options.chunking, mtime: new Date(f.mtimeMs) }) };
@@ -391,7 +390,7 @@ export class MemoryIndex {
 
   async close(): Promise<void> {
     await this.queues.idle();
-    for (const state of this.open.values()) if (state.unsaved) await saveManifest(state.manifest, state.pages).catch(() => undefined);
+    for (const state of this.open.values()) if (state.unsaved.size > 0 || state.journaled > 0) await saveWhole(state).catch(() => undefined);
     this.lance.close();
     this.resident.clear();
     this.states.clear();
