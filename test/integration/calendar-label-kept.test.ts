@@ -12,7 +12,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Place } from '../../src/core/place.js';
-import { silentLogger, type GraphWrite } from '../../src/core/ports/index.js';
+import type { GraphWrite } from '../../src/core/ports/index.js';
 import { CalendarDesk, type CalendarConnector, type CalendarEvent } from '../../src/core/time/calendar.js';
 import { askerFor } from '../../src/core/time/reminder-desk.js';
 import { createEvent } from '../../src/core/tools/calendar-tools.js';
@@ -20,7 +20,7 @@ import type { SensitiveRecord } from '../../src/core/privacy/egress.js';
 import type { ToolContext } from '../../src/core/tools/tool.js';
 import { eventIcs, parseEvents } from '../../src/time/calendar/ical.js';
 import { SqliteJobStore } from '../../src/storage/job-store.js';
-import { FixedClock } from '../support/fakes.js';
+import { recordingCalendarDesk } from '../support/calendar-desk.js';
 import { tempDirs } from '../support/temp-dir.js';
 
 const tmp = tempDirs('charlie-cal-label-');
@@ -42,20 +42,8 @@ function ownServer() {
 }
 
 function desk(connector: CalendarConnector) {
-  const writes: GraphWrite[] = [];
   const jobs = new SqliteJobStore(join(tmp(), 'schedule.db'));
-  let n = 0;
-  const calendar = new CalendarDesk({
-    jobs,
-    connector,
-    records: { write: async (_p, w) => (writes.push(w), { created: [], updated: [], factsAdded: 0, factsRefreshed: 0, linksAdded: 0, refused: [] }) },
-    clock: new FixedClock(NOW),
-    zoneOf: () => 'UTC',
-    logger: silentLogger,
-    newId: () => `t${++n}`,
-    pollMinutes: 15,
-    localityOf: () => 'local',
-  });
+  const { calendar, writes } = recordingCalendarDesk(jobs, connector, NOW, { localityOf: () => 'local' });
   calendar.subscribe(ann, { name: 'Home', kind: 'caldav', url: 'http://192.168.1.20:5232/ann/home/' });
   return { calendar, jobs, writes };
 }

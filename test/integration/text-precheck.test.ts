@@ -11,14 +11,15 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Place } from '../../src/core/place.js';
-import { silentLogger, type ChatRequest, type GraphWrite } from '../../src/core/ports/index.js';
-import { CalendarDesk, type CalendarConnector, type CalendarEvent } from '../../src/core/time/calendar.js';
+import { silentLogger, type ChatRequest } from '../../src/core/ports/index.js';
+import { type CalendarConnector, type CalendarEvent } from '../../src/core/time/calendar.js';
 import { askerFor, ReminderDesk } from '../../src/core/time/reminder-desk.js';
 import { OutboxRouter } from '../../src/time/outbox-router.js';
 import { textPrecheck } from '../../src/core/turn/precheck.js';
 import { ingestItems } from '../../src/core/writing/ingest.js';
 import { SqliteJobStore } from '../../src/storage/job-store.js';
 import { FixedClock, ScriptedChatModel } from '../support/fakes.js';
+import { recordingCalendarDesk } from '../support/calendar-desk.js';
 import { tempDirs } from '../support/temp-dir.js';
 
 const tmp = tempDirs('charlie-text-precheck-');
@@ -44,22 +45,10 @@ const EVENTS: CalendarEvent[] = [
 ];
 
 function calendarDesk(dbPath: string, lane: ScriptedChatModel | null, chat: 'local' | 'hosted' = 'hosted') {
-  const writes: GraphWrite[] = [];
   let marker = 1;
   const connector: CalendarConnector = { open: () => ({ marker: async () => String(marker), events: async () => EVENTS }) };
   const jobs = new SqliteJobStore(dbPath);
-  const calendar = new CalendarDesk({
-    jobs,
-    connector,
-    records: { write: async (_p, w) => (writes.push(w), { created: [], updated: [], factsAdded: 0, factsRefreshed: 0, linksAdded: 0, refused: [] }) },
-    clock: new FixedClock(NOW),
-    zoneOf: () => 'UTC',
-    logger: silentLogger,
-    newId: () => 'x',
-    pollMinutes: 15,
-    localityOf: () => 'hosted',
-    precheck: textPrecheck(lane, SETTINGS, () => chat),
-  });
+  const { calendar, writes } = recordingCalendarDesk(jobs, connector, NOW, { localityOf: () => 'hosted', precheck: textPrecheck(lane, SETTINGS, () => chat) });
   return {
     calendar,
     jobs,
