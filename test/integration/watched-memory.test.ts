@@ -178,7 +178,10 @@ describe('the projects/ watcher', () => {
       expect(batches).toHaveLength(1);
       release();
       await until(() => batches.length >= 2);
-      expect(new Set(batches[1]!.paths)).toEqual(new Set(['notes/B.md', 'notes/C.md']));
+      // B and C come together; a late event of the first burst (the kernel's, under load: seen in CI)
+      // may name one of its files again, which costs a re-read of an unchanged file and nothing else
+      const second = new Set(batches[1]!.paths);
+      expect([...second].filter((p) => !batches[0]!.paths.includes(p)).sort()).toEqual(['notes/B.md', 'notes/C.md']);
       expect(batches[1]!.project).toBe('p');
       expect(overlapped).toBe(false);
     } finally {
