@@ -181,7 +181,8 @@ export function parseDistillReply(raw: string, graph = false): { reply: DistillR
     quotes: capped(validItems(value.quotes, quoteItem, 'quotes', dropped), DISTILL_BOUNDS.quotes, 'quotes', dropped),
     // untrusted like the rest: an invalid item is dropped, a missing list is none (it can only raise a label)
     sensitive: capped(validItems(value.sensitive, verdictItem, 'sensitive', dropped), MAX_VERDICTS, 'sensitive', dropped),
-    verdictWhole: Array.isArray(value.sensitive) && value.sensitive.length <= MAX_VERDICTS && value.sensitive.every((v) => verdictItem.safeParse(v).success),
+    // whole: a list with nothing of it dropped (no invalid item, none beyond the cap)
+    verdictWhole: Array.isArray(value.sensitive) && !dropped.some((d) => d.startsWith('sensitive')),
     graph: graph ? { entities: list(value.entities), facts: list(value.facts), links: list(value.links) } : { entities: [], facts: [], links: [] },
   };
   return { reply, dropped };

@@ -98,6 +98,7 @@ export class HandLabels {
     const version = sha256(text);
     const labels = await this.deps.precheck.labels(open.map((l) => l.words));
     let labelled = 0;
+    const known = ordinary.size;
     open.forEach((l, k) => {
       const label = labels[k]!;
       if (!isSensitive(label)) ordinary.add(hashOf(l.words));
@@ -106,7 +107,8 @@ export class HandLabels {
       lines[l.i] = next;
       labelled++;
     });
-    this.saveLedger(ordinary);
+    // the ledger (up to 50,000 hashes) is written only when it learned something
+    if (ordinary.size !== known) this.saveLedger(ordinary);
     if (labelled === 0) return 0;
     // a person may have edited it meanwhile: then the next change report judges it again
     const written = (await fileVersion(path)) === version ? await writeFileAtomic(path, head + lines.join('\n'), version) : { ok: false };
