@@ -98,7 +98,12 @@ export function precheckCheck(config: Config, list: readonly Destination[]): Ver
 export function precheckLine(config: Config, list: readonly Destination[]): string {
   if (!config.memoryLane) return 'precheck: none — no local memory model; the rules alone label a new message before it leaves';
   const hosted = (kind: Destination['kind']) => list.some((d) => d.kind === kind && d.locality === 'hosted');
-  const settings = { mode: config.PRIVACY_PRECHECK, timeoutMs: config.PRIVACY_PRECHECK_TIMEOUT_MS, hostedElsewhere: () => hosted('embedder') || hosted('mcp-tool-server') };
+  const settings = {
+    mode: config.PRIVACY_PRECHECK,
+    timeoutMs: config.PRIVACY_PRECHECK_TIMEOUT_MS,
+    contextMessages: config.PRIVACY_PRECHECK_CONTEXT,
+    hostedElsewhere: () => hosted('embedder') || hosted('mcp-tool-server'),
+  };
   if (precheckApplies(settings, hosted('chat') ? 'hosted' : 'local'))
     return `precheck: on — the local memory model judges each new message, calendar event, reminder, hand-written line and inbox item before anything leaves (within ${config.PRIVACY_PRECHECK_TIMEOUT_MS} ms, else it is kept from hosted services)`;
   return config.PRIVACY_PRECHECK === 'off'
