@@ -125,8 +125,11 @@ function projectHome(config: ProjectConfig, problems: FileProblem[], stores: Hom
       await store.appendLog(slug, entry);
     },
     raiseLabels: async (raised) => {
-      // the day file's label line (the index reads the file again, and a labelled chunk gets no hosted vector)
-      if (raised.length) await store.raiseLogLabels(slug, raised);
+      if (raised.length === 0) return;
+      // the day file's label line; the index reads it again now (not when the watcher says so): the message's row is
+      // labelled before the next search, and a labelled chunk gets no hosted vector
+      await store.raiseLogLabels(slug, raised);
+      await recall.changed?.(slug);
     },
     layers: async () => {
       const s = await store.readLayers(slug);

@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import type { Place } from '../../src/core/place.js';
 import { silentLogger } from '../../src/core/ports/index.js';
@@ -47,7 +47,7 @@ interface Request {
 
 /** A hosted model that searches memory for what the first halves say once a turn, then answers. */
 const searcher = (r: Request): ScriptedReply =>
-  r.messages.some((m) => m.role === 'tool') ? { text: 'Noted.' } : { toolCalls: [{ name: 'search_memory', arguments: '{"query":"Tobin Fernhill House Noor Westgate Maya Oakfield Monday Friday"}' }] };
+  r.messages.some((m) => m.role === 'tool') ? { text: 'Noted.' } : { toolCalls: [{ name: 'search_memory', arguments: '{"query":"Tobin Fernhill House Noor Westgate"}' }] };
 
 /**
  * The local lane, judging as a person would: a second half is sensitive, and when it is the new
@@ -95,7 +95,6 @@ async function start(w: World, extra: Record<string, string> = {}): Promise<App>
       EMBEDDING_BASE_URL: w.embedder.url,
       EMBEDDING_LOCALITY: 'hosted',
       EMBEDDING_MODEL: 'fake-embed',
-      WATCH_PROJECTS: 'false',
       // no distillation: a label comes from the rules or the precheck only
       DISTILL_EVERY: '1000',
       WEB_PORT: '0',
@@ -103,6 +102,7 @@ async function start(w: World, extra: Record<string, string> = {}): Promise<App>
       TURN_DEADLINE_MS: '30000',
       PROJECTS_DIR: join(w.dir, 'projects'),
       DATA_DIR: join(w.dir, 'data'),
+      WATCH_PROJECTS: 'false',
       ...extra,
     },
     w.dir,
@@ -148,59 +148,67 @@ describe('a fact split over two messages', () => {
     expect([PAIRS.project.first, PAIRS.dm.first, PAIRS.dm.second, CONTROL.first, CONTROL.second].map((t) => classifyText(t))).toEqual([null, null, null, null, null]);
   });
 
-  it('the second half raises the first: from then on it reaches neither the hosted chat model nor the hosted embedder, in that turn and after a restart; an ordinary pair still goes', async () => {
-    const w = await world();
-    let app = await start(w);
-    // the first halves, ordinary alone: they go, in their own turns (what was sent then can't be taken back)
-    for (const place of [project, dm]) {
-      const pair = place === project ? PAIRS.project : PAIRS.dm;
-      const from = w.chat.requests.length;
-      await say(app, place, pair.first);
-      expect(sentToChat(w, from)).toContain(canary(pair.first));
-    }
-    await say(app, project, CONTROL.first);
-    expect(embedded(w, 0)).toContain(canary(PAIRS.project.first));
-    expect(await indexRows(w, canary(PAIRS.project.first))).toContainEqual({ sensitivity: 'personal', hostedVector: true, inContext: false });
-    // a restart between the halves: the lane reads the first from the archive (the day file, the DM rows)
-    await app.close();
-    app = await start(w);
+  it.each([
+    ['read at each search', 'false'],
+    ['watched (the default)', 'true'],
+  ])(
+    'the second half raises the first: from then on it reaches neither the hosted chat model nor the hosted embedder, in that turn and after a restart; an ordinary pair still goes (index %s)',
+    async (_, watch) => {
+      const w = await world();
+      const settings = { WATCH_PROJECTS: watch };
+      let app = await start(w, settings);
+      // the first halves, ordinary alone: they go, in their own turns (what was sent then can't be taken back)
+      for (const place of [project, dm]) {
+        const pair = place === project ? PAIRS.project : PAIRS.dm;
+        const from = w.chat.requests.length;
+        await say(app, place, pair.first);
+        expect(sentToChat(w, from)).toContain(canary(pair.first));
+      }
+      await say(app, project, CONTROL.first);
+      expect(embedded(w, 0)).toContain(canary(PAIRS.project.first));
+      expect(await indexRows(w, canary(PAIRS.project.first))).toContainEqual({ sensitivity: 'personal', hostedVector: true, inContext: false });
+      // a restart between the halves: the lane reads the first from the archive (the day file, the DM rows)
+      await app.close();
+      app = await start(w, settings);
 
-    const chatFrom = w.chat.requests.length;
-    const embedFrom = w.embedder.embedInputs.length;
-    for (const place of [project, dm]) {
-      const pair = place === project ? PAIRS.project : PAIRS.dm;
-      const from = w.chat.requests.length;
-      const out = await say(app, place, pair.second);
-      expect(out.reply).toBe('Noted.');
-      // THAT turn: its history and its search results carry neither half
-      const sent = sentToChat(w, from);
-      expect(sent).not.toContain(canary(pair.first));
-      expect(sent).not.toContain(canary(pair.second));
-    }
-    await say(app, project, CONTROL.second);
-    // the control pair went, both halves, to the chat model (history, search) and the embedder
-    expect(sentToChat(w, chatFrom)).toContain(canary(CONTROL.first));
-    expect(sentToChat(w, chatFrom)).toContain(canary(CONTROL.second));
-    expect(embedded(w, embedFrom)).toContain(canary(CONTROL.second));
-    // the hosted vector the first half got in its own turn is gone: its row is labelled and has none, and no other row's context holds its words
-    expect(await indexRows(w, canary(PAIRS.project.first))).toEqual([{ sensitivity: 'sensitive', hostedVector: false, inContext: false }]);
-    // stored where labels live: the first half's label line (and its reply's)
-    expect(archive(w)).toMatch(new RegExp(`${canary(PAIRS.project.first)}[^\\n]*\\n\\[sensitivity:: sensitive/phi\\]`));
-    expect(archive(w)).toMatch(new RegExp(`${canary(CONTROL.first)} on Monday\\.\\n\\n###`));
+      const chatFrom = w.chat.requests.length;
+      const embedFrom = w.embedder.embedInputs.length;
+      for (const place of [project, dm]) {
+        const pair = place === project ? PAIRS.project : PAIRS.dm;
+        const from = w.chat.requests.length;
+        const out = await say(app, place, pair.second);
+        expect(out.reply).toBe('Noted.');
+        // THAT turn: its history and its search results carry neither half
+        const sent = sentToChat(w, from);
+        expect(sent).not.toContain(canary(pair.first));
+        expect(sent).not.toContain(canary(pair.second));
+      }
+      await say(app, project, CONTROL.second);
+      // the control pair went, both halves, to the chat model (history, search) and the embedder
+      expect(sentToChat(w, chatFrom)).toContain(canary(CONTROL.first));
+      expect(sentToChat(w, chatFrom)).toContain(canary(CONTROL.second));
+      await vi.waitFor(() => expect(embedded(w, embedFrom)).toContain(canary(CONTROL.second)), { timeout: 5000 });
+      // the hosted vector the first half got in its own turn is gone: its row is labelled and has none, and no other row's context holds its words
+      expect(await indexRows(w, canary(PAIRS.project.first))).toEqual([{ sensitivity: 'sensitive', hostedVector: false, inContext: false }]);
+      // stored where labels live: the first half's label line (and its reply's)
+      expect(archive(w)).toMatch(new RegExp(`${canary(PAIRS.project.first)}[^\\n]*\\n\\[sensitivity:: sensitive/phi\\]`));
+      expect(archive(w)).toMatch(new RegExp(`${canary(CONTROL.first)} on Monday\\.\\n\\n###`));
 
-    // ── after a restart, with the lane gone quiet: the stored labels hold ──
-    await app.close();
-    const quiet = await startFakeModelServer((r: Request) => (r.response_format ? { text: '{"summary":"x","decisions":[],"quotes":[],"sensitive":[]}' } : { text: '{}' }));
-    cleanups.push(() => quiet.close());
-    app = await start({ ...w, lane: quiet });
-    await say(app, project, 'what did we talk about?');
-    await say(app, dm, 'what did I tell you?');
-    const after = sentToChat(w, chatFrom);
-    for (const c of [PAIRS.project.first, PAIRS.project.second, PAIRS.dm.first, PAIRS.dm.second].map(canary)) expect(after).not.toContain(c);
-    for (const c of [PAIRS.project.first, PAIRS.project.second].map(canary)) expect(embedded(w, embedFrom)).not.toContain(c);
-    expect(after).toContain(canary(CONTROL.first));
-    await app.close();
-  }, 120_000);
+      // ── after a restart, with the lane gone quiet: the stored labels hold ──
+      await app.close();
+      const quiet = await startFakeModelServer((r: Request) => (r.response_format ? { text: '{"summary":"x","decisions":[],"quotes":[],"sensitive":[]}' } : { text: '{}' }));
+      cleanups.push(() => quiet.close());
+      app = await start({ ...w, lane: quiet }, settings);
+      await say(app, project, 'what did we talk about?');
+      await say(app, dm, 'what did I tell you?');
+      const after = sentToChat(w, chatFrom);
+      for (const c of [PAIRS.project.first, PAIRS.project.second, PAIRS.dm.first, PAIRS.dm.second].map(canary)) expect(after).not.toContain(c);
+      for (const c of [PAIRS.project.first, PAIRS.project.second].map(canary)) expect(embedded(w, embedFrom)).not.toContain(c);
+      expect(after).toContain(canary(CONTROL.first));
+      await app.close();
+    },
+    120_000,
+  );
 
   it('PRIVACY_PRECHECK_CONTEXT=0 judges each message alone: the first half is never raised (the gap this closes)', async () => {
     const w = await world();

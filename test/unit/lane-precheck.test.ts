@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { LocalChatModel, LogEntry } from '../../src/core/ports/index.js';
+import type { Place } from '../../src/core/place.js';
 import { labelText } from '../../src/core/privacy/sensitivity.js';
 import { precheck, precheckApplies, precheckContext, textPrecheck } from '../../src/core/turn/precheck.js';
 import { ScriptedChatModel } from '../support/fakes.js';
@@ -114,6 +115,44 @@ describe('the precheck with the earlier messages of the place (a fact split over
     expect(precheckContext([at('old', '2026-12-02T12:00:00.000Z'), FIRST], now, 8)).toEqual([FIRST]);
     const long = Array.from({ length: 8 }, (_, i) => at('y'.repeat(900), `2026-12-06T10:0${i}:00.000Z`));
     expect(precheckContext(long, now, 8)).toHaveLength(5);
+  });
+});
+
+describe('a later message raises an earlier one where it is stored', () => {
+  const FIRST = 'Tobin starts at Fernhill House on Monday.';
+  const SECOND = 'Fernhill House is where they treat addiction.';
+  /** Names every numbered line mentioning Fernhill House once the new message says what it is. */
+  const lane = () =>
+    new ScriptedChatModel((r) => ({ text: String(r.messages[1]?.content).includes('treat addiction') ? '{"sensitive":[{"message":1,"kind":"phi"},{"message":3,"kind":"phi"}]}' : '{"sensitive":[]}' }));
+
+  it("in a project: the archive's entry and its reply are labelled, the index is told at once, and the rest of the turn's history withholds them", async () => {
+    const chat = new ScriptedChatModel<'hosted'>(() => ({ text: 'Noted.' }), false, 'hosted');
+    const told: string[] = [];
+    const recall = { recall: () => Promise.resolve([]), changed: (project: string) => Promise.resolve(told.push(project)) };
+    const { assistant, store } = makeAssistant({ model: chat, memoryModel: lane(), recall, precheck: { mode: 'auto', timeoutMs: 2000, hostedElsewhere: () => false, contextMessages: 8 } });
+    await assistant.conversation.handle({ place: general, speaker: 'Alice', text: FIRST, source: 'terminal:1' });
+    expect(JSON.stringify(chat.requests)).toContain('Fernhill House on Monday');
+    expect(told).toEqual([]);
+    const from = chat.requests.length;
+    await assistant.conversation.handle({ place: general, speaker: 'Alice', text: SECOND, source: 'terminal:2' });
+    expect(JSON.stringify(chat.requests.slice(from))).not.toContain('Fernhill House on Monday');
+    expect(told).toEqual(['general']);
+    const log = await store.recentLog('general', 10);
+    expect(log.map((e) => [e.text, e.sensitivity ?? 'personal'])).toEqual([
+      [FIRST, 'sensitive'],
+      ['Noted.', 'sensitive'],
+      [SECOND, 'sensitive'],
+      ['Noted.', 'sensitive'],
+    ]);
+  });
+
+  it('in a private conversation: the row and the reply of its turn', async () => {
+    const chat = new ScriptedChatModel<'hosted'>(() => ({ text: 'Noted.' }), false, 'hosted');
+    const { assistant, privateStore } = makeAssistant({ model: chat, memoryModel: lane(), precheck: { mode: 'auto', timeoutMs: 2000, hostedElsewhere: () => false, contextMessages: 8 } });
+    const dm: Place = { kind: 'private', userId: '7', userName: 'Dana' };
+    await assistant.conversation.handle({ place: dm, speaker: 'Dana', text: FIRST, source: 'terminal:1' });
+    await assistant.conversation.handle({ place: dm, speaker: 'Dana', text: SECOND, source: 'terminal:2' });
+    expect(privateStore.recentMessages('7', 10).map((e) => e.sensitivity ?? 'personal')).toEqual(['sensitive', 'sensitive', 'sensitive', 'sensitive']);
   });
 });
 
