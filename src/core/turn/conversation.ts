@@ -26,7 +26,8 @@ import { TurnConsent } from '../privacy/consent-turn.js';
 import { entryItem } from '../privacy/sensitive-records.js';
 import type { ConsentLedger, ConsentMode } from '../privacy/consent.js';
 import { LABEL_LOOKBACK, storedLabel } from './stored-label.js';
-import { precheck, precheckApplies, type PrecheckOutcome, type PrecheckSettings } from './precheck.js';
+import { precheck, precheckApplies, precheckByMeaning, type PrecheckOutcome, type PrecheckSettings } from './precheck.js';
+import type { MeaningJudge } from '../privacy/meaning-judge.js';
 
 export interface ConversationDeps extends AnswerDeps {
   clock: Clock;
@@ -44,8 +45,8 @@ export interface ConversationDeps extends AnswerDeps {
   storedEverywhere?: (limit: number) => Promise<LogEntry[]>;
   /** Asking in the moment: the mode, the ledger of answers, and how long a person has to answer. */
   consent: { mode: ConsentMode; ledger: ConsentLedger; timeoutMs: number };
-  /** The local memory lane judges each message before anything leaves (precheck.ts); absent: the rules only, until distillation. */
-  precheck?: { lane: LocalChatModel | null; settings: PrecheckSettings } | undefined;
+  /** The local memory lane (or, without one, the built-in judge by meaning) judges each message before anything leaves (precheck.ts); absent: the rules only. */
+  precheck?: { lane: LocalChatModel | null; meaning?: MeaningJudge | null; settings: PrecheckSettings } | undefined;
 }
 
 /**
@@ -318,13 +319,14 @@ export class Conversation implements ConversationApi {
   /** The message's label: the rules', or the stricter verdict of the local memory lane when something may leave (precheck.ts). */
   private async judge(entry: LogEntry, signals: (AbortSignal | undefined)[]): Promise<PrecheckOutcome> {
     const said = labelText(entry.text);
-    const { lane = null, settings } = this.deps.precheck ?? {};
-    // no lane: the rules only (and distillation's verdict later); everything local: nothing leaves, no cost
-    if (!lane || !settings || !precheckApplies(settings, this.deps.model.locality)) return { label: said, raised: false };
-    const out = await precheck(lane, entry, said, settings.timeoutMs, signals);
+    const { lane = null, meaning = null, settings } = this.deps.precheck ?? {};
+    // no judge: the rules only; everything local: nothing leaves, no cost
+    if ((!lane && !meaning) || !settings || !precheckApplies(settings, this.deps.model.locality)) return { label: said, raised: false };
+    const out = lane ? await precheck(lane, entry, said, settings.timeoutMs, signals) : await precheckByMeaning(meaning!, entry, said, settings.timeoutMs, signals);
     // never the text: what happened, for the owner's log
-    if (out.unjudged) this.deps.logger.info({ why: out.unjudged, timeoutMs: settings.timeoutMs }, 'the memory lane did not judge a message in time; it is kept from hosted services');
-    else if (out.raised) this.deps.logger.info({ kind: out.label.kind ?? 'sensitive' }, 'the memory lane labelled a message the rules missed, before anything left');
+    const judge = lane ? 'the memory lane' : 'the judge by meaning';
+    if (out.unjudged) this.deps.logger.info({ why: out.unjudged, timeoutMs: settings.timeoutMs }, `${judge} did not judge a message in time; it is kept from hosted services`);
+    else if (out.raised) this.deps.logger.info({ kind: out.label.kind ?? 'sensitive' }, `${judge} labelled a message the rules missed, before anything left`);
     return out;
   }
 
