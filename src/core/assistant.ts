@@ -30,6 +30,7 @@ import type { ConsentLedger, ConsentMode } from './privacy/consent.js';
 import { ConsentDesk } from './privacy/consent-desk.js';
 import { DeviceCursor, type DistillLedger } from './writing/device-cursor.js';
 import type { PrecheckSettings } from './turn/precheck.js';
+import type { MeaningJudge } from './privacy/meaning-judge.js';
 
 export interface AssistantSettings {
   assistantName: string;
@@ -76,6 +77,8 @@ export interface AssistantDeps extends MemoryStores {
   consent: { mode: ConsentMode; ledger: ConsentLedger; timeoutMs: number };
   /** The memory lane judges each message before anything leaves (core/turn/precheck.ts); absent: the rules only. */
   precheck?: PrecheckSettings;
+  /** Without a memory lane, the built-in judge by meaning judges in its place (core/privacy/meaning-judge.ts). */
+  meaning?: MeaningJudge | null;
 }
 
 export class Assistant implements AssistantApi {
@@ -117,7 +120,7 @@ export class Assistant implements AssistantApi {
       vault: deps.vault,
       machines: deps.machines,
       consent: deps.consent,
-      precheck: deps.precheck ? { lane: memoryModel, settings: deps.precheck } : undefined,
+      precheck: deps.precheck ? { lane: memoryModel, meaning: deps.meaning ?? null, settings: deps.precheck } : undefined,
       ...(deps.storedEverywhere ? { storedEverywhere: deps.storedEverywhere } : {}),
     });
     this.settings = new PlaceSettings({ clock, openHome: open });

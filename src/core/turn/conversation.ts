@@ -28,6 +28,7 @@ import type { ConsentLedger, ConsentMode } from '../privacy/consent.js';
 import { LABEL_LOOKBACK, storedLabel } from './stored-label.js';
 import type { PrecheckOutcome, PrecheckSettings } from './precheck.js';
 import { judgeMessage, raiseEarlier } from './judge-message.js';
+import type { MeaningJudge } from '../privacy/meaning-judge.js';
 
 export interface ConversationDeps extends AnswerDeps {
   clock: Clock;
@@ -45,8 +46,8 @@ export interface ConversationDeps extends AnswerDeps {
   storedEverywhere?: (limit: number) => Promise<LogEntry[]>;
   /** Asking in the moment: the mode, the ledger of answers, and how long a person has to answer. */
   consent: { mode: ConsentMode; ledger: ConsentLedger; timeoutMs: number };
-  /** The local memory lane judges each message before anything leaves (precheck.ts); absent: the rules only, until distillation. */
-  precheck?: { lane: LocalChatModel | null; settings: PrecheckSettings } | undefined;
+  /** The local memory lane (or, without one, the built-in judge by meaning) judges each message before anything leaves (precheck.ts); absent: the rules only. */
+  precheck?: { lane: LocalChatModel | null; meaning?: MeaningJudge | null; settings: PrecheckSettings } | undefined;
 }
 
 /**

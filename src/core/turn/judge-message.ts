@@ -12,26 +12,34 @@ import type { Home } from '../home.js';
 import type { LocalChatModel, Locality, LogEntry, Logger, RaisedEntryLabel } from '../ports/index.js';
 import { isSensitive, labelOf, labelText } from '../privacy/sensitivity.js';
 import { relabelledEntry } from '../writing/sensitivity-verdict.js';
-import { precheck, precheckApplies, precheckContext, type PrecheckOutcome, type PrecheckSettings } from './precheck.js';
+import { precheck, precheckApplies, precheckByMeaning, precheckContext, type PrecheckOutcome, type PrecheckSettings } from './precheck.js';
+import type { MeaningJudge } from '../privacy/meaning-judge.js';
 
 export interface JudgeDeps {
   logger: Logger;
   /** The chat model's locality now. */
   locality: Locality;
-  precheck?: { lane: LocalChatModel | null; settings: PrecheckSettings } | undefined;
+  precheck?: { lane: LocalChatModel | null; meaning?: MeaningJudge | null; settings: PrecheckSettings } | undefined;
 }
 
-/** The message's label: the rules', or the stricter verdict of the local memory lane when something may leave, with the earlier messages it makes sensitive. */
+/**
+ * The message's label: the rules', or the stricter verdict of the local memory lane (without one,
+ * the built-in judge by meaning) when something may leave, with the earlier messages the lane says
+ * it makes sensitive (the judge by meaning reads one message at a time: it names none).
+ */
 export async function judgeMessage(deps: JudgeDeps, entry: LogEntry, history: readonly LogEntry[], signals: (AbortSignal | undefined)[]): Promise<PrecheckOutcome> {
   const said = labelText(entry.text);
-  const { lane = null, settings } = deps.precheck ?? {};
-  // no lane: the rules only (and distillation's verdict later); everything local: nothing leaves, no cost
-  if (!lane || !settings || !precheckApplies(settings, deps.locality)) return { label: said, raised: false, earlier: [] };
-  const out = await precheck(lane, entry, said, settings.timeoutMs, signals, precheckContext(history, entry.time, settings.contextMessages ?? 0));
+  const { lane = null, meaning = null, settings } = deps.precheck ?? {};
+  // no judge: the rules only; everything local: nothing leaves, no cost
+  if ((!lane && !meaning) || !settings || !precheckApplies(settings, deps.locality)) return { label: said, raised: false, earlier: [] };
+  const out = lane
+    ? await precheck(lane, entry, said, settings.timeoutMs, signals, precheckContext(history, entry.time, settings.contextMessages ?? 0))
+    : await precheckByMeaning(meaning!, entry, said, settings.timeoutMs, signals);
   // never the text: what happened, for the owner's log
-  if (out.unjudged) deps.logger.info({ why: out.unjudged, timeoutMs: settings.timeoutMs }, 'the memory lane did not judge a message in time; it is kept from hosted services');
-  else if (out.raised) deps.logger.info({ kind: out.label.kind ?? 'sensitive' }, 'the memory lane labelled a message the rules missed, before anything left');
-  if (out.earlier.length) deps.logger.info({ count: out.earlier.length }, 'the memory lane labelled earlier messages that a new one makes sensitive');
+  const judge = lane ? 'the memory lane' : 'the judge by meaning';
+  if (out.unjudged) deps.logger.info({ why: out.unjudged, timeoutMs: settings.timeoutMs }, `${judge} did not judge a message in time; it is kept from hosted services`);
+  else if (out.raised) deps.logger.info({ kind: out.label.kind ?? 'sensitive' }, `${judge} labelled a message the rules missed, before anything left`);
+  if (out.earlier.length) deps.logger.info({ count: out.earlier.length }, `${judge} labelled earlier messages that a new one makes sensitive`);
   return out;
 }
 

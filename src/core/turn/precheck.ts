@@ -22,6 +22,7 @@ import { replyJsonSchema } from '../writing/graph-distill.js';
 import { shapeText } from '../writing/json-shape.js';
 import { parseToolArguments } from './tool-args.js';
 import { isDeadlineError, withDeadline } from '../ports/deadlines.js';
+import type { MeaningJudge } from '../privacy/meaning-judge.js';
 
 /** `auto`: when the lane is local and a destination is hosted; `on`: whenever there is a lane; `off`: rules (and distillation) only. */
 export const PRECHECK_MODES = ['auto', 'on', 'off'] as const;
@@ -162,6 +163,35 @@ export async function precheck(
 }
 
 /**
+ * The precheck without a local lane: the built-in judge by meaning (privacy/meaning-judge.ts)
+ * reads the message the rules let pass, with the same deadline and Stop, and fails closed alike.
+ */
+export async function precheckByMeaning(judge: MeaningJudge, entry: LogEntry, said: SensitivityValue, timeoutMs: number, signals: readonly (AbortSignal | undefined)[]): Promise<PrecheckOutcome> {
+  if (isSensitive(said) || !entry.text.trim()) return { label: said, raised: false, earlier: [] };
+  const stop = AbortSignal.any(signals.filter((s): s is AbortSignal => s !== undefined));
+  try {
+    const [label] = await judgeByMeaning(judge, [entry.text], timeoutMs, stop, 'judging a message');
+    return label ? { label, raised: true, earlier: [] } : { label: said, raised: false, earlier: [] };
+  } catch (err) {
+    return { label: FAIL_CLOSED, unjudged: isDeadlineError(err) ? 'timeout' : stop.aborted ? 'stopped' : 'failed', raised: true, earlier: [] };
+  }
+}
+
+/**
+ * The judge by meaning's labels for `texts`, within `timeoutMs`. Loading its encoder is local work
+ * paid once (about a second, more on a busy machine) and is waited for apart from the deadline,
+ * so the first messages after a start are judged, not failed closed; Stop ends both.
+ */
+async function judgeByMeaning(judge: MeaningJudge, texts: readonly string[], timeoutMs: number, signal: AbortSignal | undefined, what: string): Promise<(SensitivityValue | null)[]> {
+  const loaded = judge.warm();
+  if (signal) {
+    signal.throwIfAborted();
+    await Promise.race([loaded, new Promise<never>((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true }))]);
+  } else await loaded;
+  return withDeadline('the privacy precheck', timeoutMs, () => judge.labels(texts), { ...(signal ? { signal } : {}), what, setting: 'PRIVACY_PRECHECK_TIMEOUT_MS' });
+}
+
+/**
  * Text that enters Charlie without a message of a person — a calendar event read from its server,
  * a reminder's words, a line written by hand into a page — is judged the same way before it can
  * leave (fourth outside sweep): the rules, and when the precheck applies, the lane's verdict on
@@ -175,15 +205,29 @@ export interface TextPrecheck {
   labels(texts: readonly string[], signal?: AbortSignal): Promise<SensitivityValue[]>;
 }
 
-/** The precheck for texts, over `lane` (null: the rules only) and the chat model's locality now. */
-export function textPrecheck(lane: LocalChatModel | null, settings: PrecheckSettings, chat: () => Locality): TextPrecheck {
-  const applies = () => lane !== null && precheckApplies(settings, chat());
+/** The precheck for texts, over `lane` (null: the built-in judge by meaning, `meaning`, or else the rules only) and the chat model's locality now. */
+export function textPrecheck(lane: LocalChatModel | null, settings: PrecheckSettings, chat: () => Locality, meaning: MeaningJudge | null = null): TextPrecheck {
+  const applies = () => (lane !== null || meaning !== null) && precheckApplies(settings, chat());
   return {
     applies,
     labels: async (texts, signal) => {
       const out = texts.map((t) => labelText(t));
-      if (!lane || !applies()) return out;
+      if (!applies()) return out;
       const open = texts.map((t, i) => i).filter((i) => !isSensitive(out[i]) && texts[i]!.trim() !== '');
+      if (!lane) {
+        const labels = await judgeByMeaning(
+          meaning!,
+          open.map((i) => texts[i]!),
+          settings.timeoutMs,
+          signal,
+          'judging new items',
+        ).catch(() => open.map(() => FAIL_CLOSED));
+        open.forEach((i, n) => {
+          const v = labels[n];
+          if (v) out[i] = v;
+        });
+        return out;
+      }
       for (let at = 0; at < open.length; at += MAX_VERDICTS) {
         const batch = open.slice(at, at + MAX_VERDICTS);
         const verdict = await judgeTexts(

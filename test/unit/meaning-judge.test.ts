@@ -1,0 +1,88 @@
+/**
+ * The judge by meaning's rule (src/core/privacy/meaning-judge.ts), with a scripted encoder: each
+ * text's vector counts the words of a few topics, so what is "near" is known. A text is labelled
+ * with its nearest sensitive example's kind when that one is near enough and nearer than every
+ * ordinary example; an example written without a kind takes the rules'; an encoder that fails to
+ * load makes the judge reject (the precheck then fails closed) and is tried again next time.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Embedder } from '../../src/core/ports/index.js';
+import { MeaningJudge, isSensitiveNearness, THRESHOLD } from '../../src/core/privacy/meaning-judge.js';
+import { ORDINARY_EXAMPLES, SENSITIVE_EXAMPLES } from '../../src/core/privacy/meaning-examples.js';
+import { classifyText } from '../../src/core/privacy/sensitivity.js';
+
+const TOPICS = [
+  ['clinic', 'pregnant', 'weeks', 'scan', 'tablets'],
+  ['debt', 'owes', 'bailiffs', 'arrears'],
+  ['passport', 'number', 'expires'],
+  ['garden', 'tulips', 'shed', 'paint', 'weekend'],
+  ['bread', 'milk', 'shop'],
+];
+/** A scripted encoder: one dimension a topic, the count of its words. */
+function topicEncoder(): Embedder & { calls: number } {
+  return {
+    id: 'topics:5',
+    dimensions: TOPICS.length,
+    semantic: true,
+    locality: 'local',
+    calls: 0,
+    embed(texts: string[]) {
+      this.calls++;
+      return Promise.resolve(texts.map((t) => Float32Array.from(TOPICS.map((words) => words.filter((w) => t.toLowerCase().includes(w)).length + 0.01))));
+    },
+  };
+}
+
+const examples = [
+  ['She is pregnant, eight weeks, the clinic scan is Monday.', 'phi'],
+  ['He owes the bailiffs and is in arrears.', 'financial'],
+  ['My passport number is X123 and it expires soon.', null],
+] as const;
+const ordinary = ['We will paint the shed at the weekend.', 'Get bread and milk from the shop.'];
+
+describe('the judge by meaning', () => {
+  it('labels a text by its nearest sensitive example, and leaves one nearer ordinary talk', async () => {
+    const judge = new MeaningJudge(() => Promise.resolve(topicEncoder()), examples, ordinary);
+    const labels = await judge.labels([
+      'Her tablets from the clinic, and a scan at twelve weeks',
+      'the bailiffs came about the arrears',
+      'tulips by the shed this weekend',
+      'the shop is out of bread',
+    ]);
+    expect(labels).toEqual([{ sensitivity: 'sensitive', kind: 'phi' }, { sensitivity: 'sensitive', kind: 'financial' }, null, null]);
+  });
+
+  it("an example written without a kind takes the rules' kind (a passport number: credential)", async () => {
+    const judge = new MeaningJudge(() => Promise.resolve(topicEncoder()), examples, ordinary);
+    expect(classifyText(examples[2][0])?.sensitivity).toBe('sensitive');
+    expect(await judge.labels(['when the passport number expires'])).toEqual([classifyText(examples[2][0])]);
+  });
+
+  it('near enough is not enough: nearer an ordinary example, or below the threshold, is ordinary', () => {
+    expect(isSensitiveNearness({ sensitive: THRESHOLD, ordinary: THRESHOLD - 0.1, example: 0 })).toBe(true);
+    expect(isSensitiveNearness({ sensitive: THRESHOLD - 0.01, ordinary: 0, example: 0 })).toBe(false);
+    expect(isSensitiveNearness({ sensitive: 0.9, ordinary: 0.95, example: 0 })).toBe(false);
+  });
+
+  it('an encoder that fails to load makes it reject, and it is loaded again at the next text', async () => {
+    let attempts = 0;
+    const judge = new MeaningJudge(
+      () => {
+        attempts++;
+        return attempts === 1 ? Promise.reject(new Error('no wasm')) : Promise.resolve(topicEncoder());
+      },
+      examples,
+      ordinary,
+    );
+    await expect(judge.labels(['the clinic scan'])).rejects.toThrow('no wasm');
+    expect(await judge.labels(['the clinic scan at eight weeks'])).toEqual([{ sensitivity: 'sensitive', kind: 'phi' }]);
+  });
+
+  it('its shipped examples: sensitive ones are sensitive by kind, none is repeated, ordinary ones are not sensitive by the rules', () => {
+    const texts = SENSITIVE_EXAMPLES.map(([t]) => t);
+    expect(new Set(texts).size).toBe(texts.length);
+    expect(new Set(ORDINARY_EXAMPLES).size).toBe(ORDINARY_EXAMPLES.length);
+    for (const t of ORDINARY_EXAMPLES) expect(classifyText(t)?.sensitivity, t).not.toBe('sensitive');
+    expect(SENSITIVE_EXAMPLES.length).toBeGreaterThan(50);
+  });
+});
