@@ -125,7 +125,7 @@ describe('a later message raises an earlier one where it is stored', () => {
   const lane = () =>
     new ScriptedChatModel((r) => ({ text: String(r.messages[1]?.content).includes('treat addiction') ? '{"sensitive":[{"message":1,"kind":"phi"},{"message":3,"kind":"phi"}]}' : '{"sensitive":[]}' }));
 
-  it("in a project: the archive's entry and its reply are labelled, the index is told at once, and the rest of the turn's history withholds them", async () => {
+  it("in a project: the archive's entry and its reply are labelled, and a quote already taken from it; the index is told at once, and the rest of the turn's history withholds them", async () => {
     const chat = new ScriptedChatModel<'hosted'>(() => ({ text: 'Noted.' }), false, 'hosted');
     const told: string[] = [];
     const recall = { recall: () => Promise.resolve([]), changed: (project: string) => Promise.resolve(told.push(project)) };
@@ -133,6 +133,11 @@ describe('a later message raises an earlier one where it is stored', () => {
     await assistant.conversation.handle({ place: general, speaker: 'Alice', text: FIRST, source: 'terminal:1' });
     expect(JSON.stringify(chat.requests)).toContain('Fernhill House on Monday');
     expect(told).toEqual([]);
+    // distillation took a quote from it before the second half came (and one from another message)
+    const day = (await store.recentLog('general', 1))[0]!.time.slice(0, 10);
+    const quote = { date: day, speaker: 'Alice', text: FIRST, source: 'terminal:1' };
+    const other = { date: day, speaker: 'Alice', text: 'Bring the rope.', source: 'terminal:0' };
+    await store.writeLayers('general', { summary: '', decisions: [], quotes: [quote, other] }, (await store.readLayers('general')).versions);
     const from = chat.requests.length;
     await assistant.conversation.handle({ place: general, speaker: 'Alice', text: SECOND, source: 'terminal:2' });
     expect(JSON.stringify(chat.requests.slice(from))).not.toContain('Fernhill House on Monday');
@@ -144,6 +149,8 @@ describe('a later message raises an earlier one where it is stored', () => {
       [SECOND, 'sensitive'],
       ['Noted.', 'sensitive'],
     ]);
+    // the quote taken from it carries its label; the other is as it was
+    expect((await store.readLayers('general')).layers.quotes).toEqual([{ ...quote, text: `${FIRST} [sensitivity:: sensitive/phi]` }, other]);
   });
 
   it('in a private conversation: the row and the reply of its turn', async () => {

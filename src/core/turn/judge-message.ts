@@ -9,8 +9,8 @@
  * never gets again) read it labelled. A label only goes up here.
  */
 import type { Home } from '../home.js';
-import type { LocalChatModel, Locality, LogEntry, Logger, RaisedEntryLabel } from '../ports/index.js';
-import { isSensitive, labelOf, labelText } from '../privacy/sensitivity.js';
+import type { LocalChatModel, Locality, LogEntry, Logger, MemoryLayers, RaisedEntryLabel } from '../ports/index.js';
+import { formatSensitivity, isSensitive, labelOf, labelText, markedSensitivity } from '../privacy/sensitivity.js';
 import { relabelledEntry } from '../writing/sensitivity-verdict.js';
 import { precheck, precheckApplies, precheckByMeaning, precheckContext, type PrecheckOutcome, type PrecheckSettings } from './precheck.js';
 import type { MeaningJudge } from '../privacy/meaning-judge.js';
@@ -51,6 +51,13 @@ export async function judgeMessage(deps: JudgeDeps, entry: LogEntry, history: re
 export async function raiseEarlier(home: Home, history: readonly LogEntry[], earlier: readonly RaisedEntryLabel[], logger: Logger): Promise<LogEntry[]> {
   if (earlier.length === 0) return [...history];
   await home.raiseLabels(earlier).catch((err: unknown) => logger.warn({ err, count: earlier.length }, 'labels of earlier messages were not stored'));
+  // a decision or quote distillation already took from such a message carries its label too
+  try {
+    const { layers } = await home.layers();
+    if (relabelledLayers(layers, earlier) !== layers) await home.editLayers((current) => relabelledLayers(current, earlier));
+  } catch (err) {
+    logger.warn({ err }, 'labels of decisions and quotes taken from earlier messages were not stored');
+  }
   const same = (a: LogEntry, b: LogEntry) => a.time === b.time && a.role === b.role && a.speaker === b.speaker && a.source === b.source && a.text === b.text;
   const out = [...history];
   for (const { entry, label } of earlier) {
@@ -62,4 +69,25 @@ export async function raiseEarlier(home: Home, history: readonly LogEntry[], ear
     if (reply > i && !isSensitive(labelOf(out[reply]!))) out[reply] = relabelledEntry(out[reply]!, label);
   }
   return out;
+}
+
+/**
+ * `layers` with each decision and quote taken from a raised message (its source, on its day)
+ * labelled as that message now is; `layers` itself when none changes. The summary is left as it is:
+ * it is rewritten at the next distillation, and a label on it would hold the whole summary back
+ * for good (docs/privacy.md, *A fact split over two messages*).
+ */
+function relabelledLayers(layers: MemoryLayers, earlier: readonly RaisedEntryLabel[]): MemoryLayers {
+  const labelOfItem = (item: { date: string; source: string; text: string }) => {
+    if (isSensitive(markedSensitivity(item.text))) return null;
+    return earlier.find((r) => r.entry.source === item.source && r.entry.time.slice(0, 10) === item.date && isSensitive(r.label))?.label ?? null;
+  };
+  const mark = <T extends { date: string; source: string; text: string }>(item: T): T => {
+    const label = labelOfItem(item);
+    return label ? { ...item, text: `${item.text} [sensitivity:: ${formatSensitivity(label)}]` } : item;
+  };
+  const decisions = layers.decisions.map(mark);
+  const quotes = layers.quotes.map(mark);
+  const same = decisions.every((d, i) => d === layers.decisions[i]) && quotes.every((q, i) => q === layers.quotes[i]);
+  return same ? layers : { ...layers, decisions, quotes };
 }
