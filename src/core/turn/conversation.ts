@@ -58,6 +58,7 @@ function historyFor(history: LogEntry[], locality: 'local' | 'hosted', released:
 }
 
 const UNJUDGED_NOTICE = 'the privacy check could not judge this message in time, so it is kept from hosted services';
+const UNREAD_NOTICE = 'the privacy check reads English only (no local model is set up), so this message is kept from hosted services';
 const FAILURE_REPLY = 'Sorry — something went wrong while answering. Your message is saved.';
 const OUT_OF_TIME = '(I ran out of time for this answer.)';
 
@@ -183,7 +184,7 @@ export class Conversation implements ConversationApi {
       return outcome;
     }
     // told to whom Charlie answers (a message it only archives gets no line about it in a channel)
-    if (judged.unjudged) outcome.notices.push(UNJUDGED_NOTICE);
+    if (judged.unjudged) outcome.notices.push(judged.unjudged === 'language' ? UNREAD_NOTICE : UNJUDGED_NOTICE);
     const turnId = this.deps.newId();
     let fromLayers = false;
     let released = () => false;
@@ -325,7 +326,7 @@ export class Conversation implements ConversationApi {
     const out = lane ? await precheck(lane, entry, said, settings.timeoutMs, signals) : await precheckByMeaning(meaning!, entry, said, settings.timeoutMs, signals);
     // never the text: what happened, for the owner's log
     const judge = lane ? 'the memory lane' : 'the judge by meaning';
-    if (out.unjudged) this.deps.logger.info({ why: out.unjudged, timeoutMs: settings.timeoutMs }, `${judge} did not judge a message in time; it is kept from hosted services`);
+    if (out.unjudged) this.deps.logger.info({ why: out.unjudged, timeoutMs: settings.timeoutMs }, `${judge} did not judge a message; it is kept from hosted services`);
     else if (out.raised) this.deps.logger.info({ kind: out.label.kind ?? 'sensitive' }, `${judge} labelled a message the rules missed, before anything left`);
     return out;
   }

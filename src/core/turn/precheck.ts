@@ -36,8 +36,8 @@ export interface PrecheckSettings {
   hostedElsewhere: () => boolean;
 }
 
-/** Why the lane gave no verdict. */
-export type Unjudged = 'timeout' | 'stopped' | 'malformed' | 'failed';
+/** Why the lane (or the judge by meaning) gave no verdict; `language`: the judge by meaning does not read the message's language. */
+export type Unjudged = 'timeout' | 'stopped' | 'malformed' | 'failed' | 'language';
 
 /** What the precheck decided: the label to archive the message with, and whether the lane judged it. */
 export interface PrecheckOutcome {
@@ -114,6 +114,7 @@ export async function precheckByMeaning(judge: MeaningJudge, entry: LogEntry, sa
   const stop = AbortSignal.any(signals.filter((s): s is AbortSignal => s !== undefined));
   try {
     const [label] = await judgeByMeaning(judge, [entry.text], timeoutMs, stop, 'judging a message');
+    if (label?.unjudged) return { label, unjudged: 'language', raised: true };
     return label ? { label, raised: true } : { label: said, raised: false };
   } catch (err) {
     return { label: FAIL_CLOSED, unjudged: isDeadlineError(err) ? 'timeout' : stop.aborted ? 'stopped' : 'failed', raised: true };
