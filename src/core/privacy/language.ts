@@ -17,7 +17,11 @@ const ENGLISH = new Set(
 
 /** Function words of other languages, none of them also an English word. */
 export const OTHER_LANGUAGES: Readonly<Record<string, ReadonlySet<string>>> = {
-  german: new Set('und du es zu im zum zur vom dass ist nicht der das den dem des ich mit sie auf für ein eine einen sich auch wir ihr noch nach bei seit wie aber oder sind hat haben kann morgen heute uns mein meine'.split(' ')),
+  german: new Set(
+    'und du es zu im zum zur vom dass ist nicht der das den dem des ich mit sie auf für ein eine einen sich auch wir ihr noch nach bei seit wie aber oder sind hat haben kann morgen heute uns mein meine'.split(
+      ' ',
+    ),
+  ),
   french: new Set('le la les et est une des du que qui pour dans pas sur avec je nous vous il elle ce mon ma mes sont au aux très demain chez'.split(' ')),
   spanish: new Set('el la los las y es una que por para con del se su está están pero muy mi yo tiene hay mañana en'.split(' ')),
   italian: new Set('il lo la gli le di che per una con non sono ha del della ci si ma mio mia domani è anche'.split(' ')),
@@ -26,12 +30,12 @@ export const OTHER_LANGUAGES: Readonly<Record<string, ReadonlySet<string>>> = {
   polish: new Set('nie się jest że jak ale jutro dzieci ma na jestem będzie tak'.split(' ')),
 };
 
-const LATIN = /\p{Script=Latin}/u;
-const LETTER = /\p{L}/u;
+const LETTERS = /\p{L}/gu;
+const LATIN_LETTERS = /\p{Script=Latin}/gu;
 
 export function readsAsEnglish(text: string): boolean {
-  const letters = [...text].filter((c) => LETTER.test(c));
-  if (letters.length > 0 && letters.filter((c) => LATIN.test(c)).length / letters.length < 0.5) return false;
+  const letters = text.match(LETTERS)?.length ?? 0;
+  if (letters > 0 && (text.match(LATIN_LETTERS)?.length ?? 0) / letters < 0.5) return false;
   const words = text.toLowerCase().match(/\p{L}+/gu) ?? [];
   const english = words.filter((w) => ENGLISH.has(w)).length;
   for (const list of Object.values(OTHER_LANGUAGES)) {
