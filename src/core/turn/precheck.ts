@@ -158,6 +158,7 @@ export function textPrecheck(lane: LocalChatModel | null, settings: PrecheckSett
       const out = texts.map((t) => labelText(t));
       if (!applies()) return out;
       const open = texts.map((t, i) => i).filter((i) => !isSensitive(out[i]) && texts[i]!.trim() !== '');
+      if (open.length === 0) return out;
       if (!lane) {
         const labels = await judgeByMeaning(
           meaning!,
