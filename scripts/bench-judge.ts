@@ -18,6 +18,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { MeaningJudge, isSensitiveNearness, type Nearness } from '../src/core/privacy/meaning-judge.js';
 import { classifyText } from '../src/core/privacy/sensitivity.js';
+import { readsAsEnglish } from '../src/core/privacy/language.js';
 import { UseEmbedder } from '../src/llm/embeddings-use.js';
 import { percentile } from './bench-util.js';
 
@@ -61,12 +62,12 @@ if (values.canaries) {
   const controls = CANARIES.filter((c) => c.control).map((c) => c.text);
   const h = await read(held);
   const c = await read(controls);
-  const byJudge = h.filter((n) => isSensitiveNearness(n)).length;
-  const either = held.filter((t, i) => rulesSay(t) || isSensitiveNearness(h[i]!)).length;
+  const judged = (t: string, n: Nearness) => readsAsEnglish(t) && isSensitiveNearness(n);
+  const home = held.filter((t, i) => rulesSay(t) || judged(t, h[i]!) || !readsAsEnglish(t)).length;
   lines.push(
-    `held-out sensitive (${values.canaries}, ${String(held.length)}): rules ${pct(held.filter(rulesSay).length, held.length)}, judge ${pct(byJudge, held.length)}, either ${pct(either, held.length)} (${String(either)} of ${String(held.length)})`,
-    `  missed by both: ${held.filter((t, i) => !rulesSay(t) && !isSensitiveNearness(h[i]!)).join(' | ')}`,
-    `controls labelled: ${String(c.filter((n, i) => isSensitiveNearness(n) || rulesSay(controls[i]!)).length)} of ${String(controls.length)}`,
+    `held-out sensitive (${values.canaries}, ${String(held.length)}): rules ${pct(held.filter(rulesSay).length, held.length)}, judge ${pct(held.filter((t, i) => judged(t, h[i]!)).length, held.length)}, not read (another language: kept as unjudged) ${pct(held.filter((t) => !readsAsEnglish(t)).length, held.length)}; kept home by any ${pct(home, held.length)} (${String(home)} of ${String(held.length)})`,
+    `  missed: ${held.filter((t, i) => !rulesSay(t) && !judged(t, h[i]!) && readsAsEnglish(t)).join(' | ')}`,
+    `controls kept home: ${String(c.filter((n, i) => judged(controls[i]!, n) || rulesSay(controls[i]!) || !readsAsEnglish(controls[i]!)).length)} of ${String(controls.length)}`,
   );
 }
 interface Sample {
@@ -80,17 +81,18 @@ const noise = readFileSync(values.noise, 'utf8')
   .map((l) => l.trim())
   .filter(Boolean);
 const n = await read(noise);
-const labelled = (texts: string[], near: Nearness[]) => texts.filter((x, i) => !rulesSay(x) && isSensitiveNearness(near[i]!)).length;
+const labelled = (texts: string[], near: Nearness[]) => texts.filter((x, i) => !rulesSay(x) && readsAsEnglish(x) && isSensitiveNearness(near[i]!)).length;
+const unread = (texts: string[]) => texts.filter((x) => !rulesSay(x) && !readsAsEnglish(x)).length;
 lines.push(
-  `ordinary talk (${values.data}, ${String(talk.length)} messages): rules label ${pct(talk.filter(rulesSay).length, talk.length)}; the judge adds ${pct(labelled(talk, t), talk.length)}`,
+  `ordinary talk (${values.data}, ${String(talk.length)} messages): rules label ${pct(talk.filter(rulesSay).length, talk.length)}; the judge adds ${pct(labelled(talk, t), talk.length)}, and ${pct(unread(talk), talk.length)} it does not read`,
   `  what the judge labels, nearest first: ${talk
     .map((x, i) => ({ x, near: t[i]! }))
-    .filter(({ x, near }) => !rulesSay(x) && isSensitiveNearness(near))
+    .filter(({ x, near }) => !rulesSay(x) && readsAsEnglish(x) && isSensitiveNearness(near))
     .sort((a, b) => b.near.sensitive - a.near.sensitive)
     .slice(0, 5)
     .map(({ x }) => x.slice(0, 80))
     .join(' | ')}`,
-  `noise set (${values.noise}, ${String(noise.length)} lines): the judge adds ${pct(labelled(noise, n), noise.length)}`,
+  `noise set (${values.noise}, ${String(noise.length)} lines): the judge adds ${pct(labelled(noise, n), noise.length)}, and ${pct(unread(noise), noise.length)} it does not read`,
   `per text: p50 ${percentile(perText, 50).toFixed(1)} ms, p95 ${percentile(perText, 95).toFixed(1)} ms (${String(perText.length)} texts, one at a time)`,
 );
 console.log(lines.join('\n'));

@@ -91,7 +91,7 @@ export function precheckCheck(config: Config, list: readonly Destination[]): Ver
     config.PRIVACY_PRECHECK === 'off'
       ? 'a wording the rules do not know reaches the hosted services unlabelled; set PRIVACY_PRECHECK=auto'
       : line.startsWith('precheck: by meaning')
-        ? 'the judge by meaning misses some wordings (other languages, jargon: `npm run bench:judge` reports how many); point MEMORY_LLM_BASE_URL at a local model (Ollama, llama.cpp) so it judges each message first'
+        ? 'the judge by meaning misses some wordings (`npm run bench:judge` reports how many) and keeps every message in another language from hosted services; point MEMORY_LLM_BASE_URL at a local model (Ollama, llama.cpp) so it judges each message first'
         : 'a wording the rules do not know reaches the hosted services unlabelled; point MEMORY_LLM_BASE_URL at a local model (Ollama, llama.cpp) so it judges each message first',
   );
 }

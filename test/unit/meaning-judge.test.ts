@@ -10,6 +10,7 @@ import type { Embedder } from '../../src/core/ports/index.js';
 import { MeaningJudge, isSensitiveNearness, THRESHOLD } from '../../src/core/privacy/meaning-judge.js';
 import { ORDINARY_EXAMPLES, SENSITIVE_EXAMPLES } from '../../src/core/privacy/meaning-examples.js';
 import { classifyText } from '../../src/core/privacy/sensitivity.js';
+import { OTHER_LANGUAGES, readsAsEnglish } from '../../src/core/privacy/language.js';
 
 const TOPICS = [
   ['clinic', 'pregnant', 'weeks', 'scan', 'tablets'],
@@ -84,5 +85,57 @@ describe('the judge by meaning', () => {
     expect(new Set(ORDINARY_EXAMPLES).size).toBe(ORDINARY_EXAMPLES.length);
     for (const t of ORDINARY_EXAMPLES) expect(classifyText(t)?.sensitivity, t).not.toBe('sensitive');
     expect(SENSITIVE_EXAMPLES.length).toBeGreaterThan(50);
+  });
+
+  it('does not read another language: such a text is unjudged (kept from hosted services), and is not embedded', async () => {
+    const encoder = topicEncoder();
+    const judge = new MeaningJudge(() => Promise.resolve(encoder), examples, ordinary);
+    await judge.warm();
+    const seen: string[] = [];
+    const embed = encoder.embed.bind(encoder);
+    encoder.embed = (texts: string[]) => {
+      seen.push(...texts);
+      return embed(texts);
+    };
+    const labels = await judge.labels(['Kannst du Milch und Brot kaufen?', 'the clinic scan at eight weeks']);
+    expect(labels).toEqual([
+      { sensitivity: 'sensitive', unjudged: true },
+      { sensitivity: 'sensitive', kind: 'phi' },
+    ]);
+    expect(seen).toEqual(['the clinic scan at eight weeks']);
+  });
+});
+
+describe('which texts the judge by meaning reads', () => {
+  it('ordinary talk in German, French, Spanish, Italian, Portuguese, Dutch, Polish and other scripts reads as another language', () => {
+    for (const t of [
+      'Kannst du Milch und Brot kaufen? Wir fahren morgen.',
+      'On se retrouve à la gare à huit heures, je pense.',
+      'Mañana voy al mercado a comprar fruta con mi hermana.',
+      'La nonna ha preparato le lasagne per domenica.',
+      'Amanhã vamos à praia com os meninos, está calor.',
+      'Morgen gaan we met de kinderen naar het strand.',
+      'Jutro idziemy do kina, ale nie wiem jak.',
+      'Завтра мы идём в кино с детьми.',
+      '明天我们带孩子去看电影。',
+    ])
+      expect(readsAsEnglish(t), t).toBe(false);
+  });
+
+  it('English reads as English, with a foreign name or phrase in it, and so do short calendar titles', () => {
+    for (const t of [
+      'We had coq au vin at the bistro in Le Mans.',
+      'Ambrose - NA home group',
+      'StepChange call re the DMP',
+      'The dentist appointment moved to Thursday.',
+      'Zoë and Björn are coming for dinner with their kids.',
+      'ok',
+    ])
+      expect(readsAsEnglish(t), t).toBe(true);
+  });
+
+  it('no function word of another language is also an English one (the lists are built so)', () => {
+    const english = ['a', 'an', 'in', 'on', 'is', 'as', 'to', 'do', 'no', 'die', 'was', 'at', 'be', 'me', 'we', 'he', 'so', 'it', 'i', 'us', 'or', 'and', 'the', 'of', 'for', 'but', 'not'];
+    for (const [language, words] of Object.entries(OTHER_LANGUAGES)) for (const w of english) expect(words.has(w), `${language}: ${w}`).toBe(false);
   });
 });

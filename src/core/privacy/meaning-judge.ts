@@ -10,12 +10,13 @@
  *
  * It judges in the precheck's place when there is no local lane (precheck.ts): the same
  * deadline, the same Stop, and when it cannot judge (the encoder did not load, the deadline
- * passed) the same answer, sensitive until judged. It reads English: text in other languages is
- * judged by how near it lands, which the held-out figures in docs/privacy.md report.
+ * passed) the same answer, sensitive until judged. It reads English only: text in another
+ * language (language.ts) is not judged, and is kept from hosted services as unjudged.
  */
 import type { Embedder } from '../ports/index.js';
 import { classifyText, type SensitivityValue } from './sensitivity.js';
 import { labelFor } from '../writing/sensitivity-verdict.js';
+import { readsAsEnglish } from './language.js';
 import { ORDINARY_EXAMPLES, SENSITIVE_EXAMPLES, type SensitiveExample } from './meaning-examples.js';
 
 /**
@@ -25,6 +26,9 @@ import { ORDINARY_EXAMPLES, SENSITIVE_EXAMPLES, type SensitiveExample } from './
  */
 export const THRESHOLD = 0.45;
 export const MARGIN = 0;
+
+/** The label of a text the judge cannot read (another language): sensitive until something local judges it. */
+const UNREAD: SensitivityValue = { sensitivity: 'sensitive', unjudged: true };
 
 /** The judge's reading of one text: how near its nearest sensitive and ordinary examples are. */
 export interface Nearness {
@@ -49,10 +53,19 @@ export class MeaningJudge {
     return this.vectors().then(() => undefined);
   }
 
-  /** Each text's label (null: ordinary). Rejects when the encoder cannot load or embed. */
+  /**
+   * Each text's label (null: ordinary). A text in another language is not read (language.ts): its
+   * label is the unjudged one, kept from hosted services. Rejects when the encoder cannot load or embed.
+   */
   async labels(texts: readonly string[]): Promise<(SensitivityValue | null)[]> {
-    const near = await this.nearness(texts);
-    return near.map((n) => (isSensitiveNearness(n) ? this.kindOf(n.example) : null));
+    const read = texts.map((t) => readsAsEnglish(t));
+    const near = await this.nearness(texts.filter((_t, i) => read[i]));
+    let next = 0;
+    return read.map((english) => {
+      if (!english) return { ...UNREAD };
+      const n = near[next++]!;
+      return isSensitiveNearness(n) ? this.kindOf(n.example) : null;
+    });
   }
 
   /** How near each text lands (the benchmark reads it to report the trade-off). */

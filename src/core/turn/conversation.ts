@@ -59,6 +59,7 @@ function historyFor(history: LogEntry[], locality: 'local' | 'hosted', released:
 }
 
 const UNJUDGED_NOTICE = 'the privacy check could not judge this message in time, so it is kept from hosted services';
+const UNREAD_NOTICE = 'the privacy check reads English only (no local model is set up), so this message is kept from hosted services';
 const FAILURE_REPLY = 'Sorry — something went wrong while answering. Your message is saved.';
 const OUT_OF_TIME = '(I ran out of time for this answer.)';
 
@@ -181,7 +182,7 @@ export class Conversation implements ConversationApi {
       return outcome;
     }
     // told to whom Charlie answers (a message it only archives gets no line about it in a channel)
-    if (judged.unjudged) outcome.notices.push(UNJUDGED_NOTICE);
+    if (judged.unjudged) outcome.notices.push(judged.unjudged === 'language' ? UNREAD_NOTICE : UNJUDGED_NOTICE);
     const turnId = this.deps.newId();
     let fromLayers = false;
     let released = () => false;

@@ -37,7 +37,7 @@ export async function judgeMessage(deps: JudgeDeps, entry: LogEntry, history: re
     : await precheckByMeaning(meaning!, entry, said, settings.timeoutMs, signals);
   // never the text: what happened, for the owner's log
   const judge = lane ? 'the memory lane' : 'the judge by meaning';
-  if (out.unjudged) deps.logger.info({ why: out.unjudged, timeoutMs: settings.timeoutMs }, `${judge} did not judge a message in time; it is kept from hosted services`);
+  if (out.unjudged) deps.logger.info({ why: out.unjudged, timeoutMs: settings.timeoutMs }, `${judge} did not judge a message; it is kept from hosted services`);
   else if (out.raised) deps.logger.info({ kind: out.label.kind ?? 'sensitive' }, `${judge} labelled a message the rules missed, before anything left`);
   if (out.earlier.length) deps.logger.info({ count: out.earlier.length }, `${judge} labelled earlier messages that a new one makes sensitive`);
   return out;

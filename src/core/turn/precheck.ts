@@ -38,8 +38,8 @@ export interface PrecheckSettings {
   contextMessages?: number;
 }
 
-/** Why the lane gave no verdict. */
-export type Unjudged = 'timeout' | 'stopped' | 'malformed' | 'failed';
+/** Why the lane (or the judge by meaning) gave no verdict; `language`: the judge by meaning does not read the message's language. */
+export type Unjudged = 'timeout' | 'stopped' | 'malformed' | 'failed' | 'language';
 
 /** What the precheck decided: the label to archive the message with, and whether the lane judged it. */
 export interface PrecheckOutcome {
@@ -171,6 +171,7 @@ export async function precheckByMeaning(judge: MeaningJudge, entry: LogEntry, sa
   const stop = AbortSignal.any(signals.filter((s): s is AbortSignal => s !== undefined));
   try {
     const [label] = await judgeByMeaning(judge, [entry.text], timeoutMs, stop, 'judging a message');
+    if (label?.unjudged) return { label, unjudged: 'language', raised: true, earlier: [] };
     return label ? { label, raised: true, earlier: [] } : { label: said, raised: false, earlier: [] };
   } catch (err) {
     return { label: FAIL_CLOSED, unjudged: isDeadlineError(err) ? 'timeout' : stop.aborted ? 'stopped' : 'failed', raised: true, earlier: [] };
@@ -214,6 +215,7 @@ export function textPrecheck(lane: LocalChatModel | null, settings: PrecheckSett
       const out = texts.map((t) => labelText(t));
       if (!applies()) return out;
       const open = texts.map((t, i) => i).filter((i) => !isSensitive(out[i]) && texts[i]!.trim() !== '');
+      if (open.length === 0) return out;
       if (!lane) {
         const labels = await judgeByMeaning(
           meaning!,
