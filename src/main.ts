@@ -26,6 +26,7 @@ import { FileWriteRequestStore } from './storage/write-request-store.js';
 import { graphTombstoneCheck } from './memory/tombstones.js';
 import { openUsageStore } from './storage/usage-store.js';
 import { selectEmbedder } from './llm/embeddings.js';
+import { UniversalSentenceEncoder } from './llm/sentence-encoder.js';
 import type { ModelDownloadStep } from './llm/transformers-runtime.js';
 import { createRecall, recallSettings } from './memory/recall.js';
 import { memoryBudget } from './memory/index/memory-budget.js';
@@ -232,6 +233,8 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
     settings: assistantSettings(config, TEXT_BUDGET_CHARS),
     consent: { mode: config.CONSENT_MODE, ledger: privateStore.consents, timeoutMs: config.CONSENT_TIMEOUT_MS },
     precheck: prechecks,
+    // "why?" by question ranks by meaning too: the model in node_modules, loaded at the first such question
+    whyEmbedder: new UniversalSentenceEncoder(logger.child({ component: 'why' })),
   });
   // /machines (terminal and Discord): what memory knows of each machine, with the asker's credential badges
   const machineBook = machines ? buildMachineBook(machines, store, (place, path, by) => assistant.memory.forgetNote(place, path, by)) : undefined;

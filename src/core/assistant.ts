@@ -13,7 +13,7 @@ import { MemoryInspector } from './inspector/inspector.js';
 import { modelLanes, type ModelLane } from './lanes.js';
 import { MemoryWriter } from './writing/memory-writer.js';
 import { PlaceSettings } from './place-settings.js';
-import type { ChatModel, Clock, LocalChatModel, Logger, ProjectStore, Recall, LogEntry } from './ports/index.js';
+import type { ChatModel, Clock, Embedder, LocalChatModel, Logger, ProjectStore, Recall, LogEntry } from './ports/index.js';
 import { PrivateMemory } from './private/private-memory.js';
 import type { Reflection } from './reflection/reflection.js';
 import { sensitiveRecords } from './privacy/sensitive-records.js';
@@ -76,6 +76,8 @@ export interface AssistantDeps extends MemoryStores {
   consent: { mode: ConsentMode; ledger: ConsentLedger; timeoutMs: number };
   /** The memory lane judges each message before anything leaves (core/turn/precheck.ts); absent: the rules only. */
   precheck?: PrecheckSettings;
+  /** The sentence embedder "why?" by question ranks a project's records by meaning with, loaded at its first use (absent: by words only). */
+  whyEmbedder?: Embedder;
 }
 
 export class Assistant implements AssistantApi {
@@ -143,6 +145,7 @@ export class Assistant implements AssistantApi {
       now: () => clock.now(),
       distillEvery: settings.distillEvery,
       deviceCursor: this.deviceCursor,
+      whyEmbedder: this.deps.whyEmbedder,
     });
   }
 
