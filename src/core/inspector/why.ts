@@ -1,6 +1,7 @@
 /**
  * "Why does Charlie think that?": the records that answer a question (the records themselves,
- * searched by records/match.ts: statement, subject, attribute; the current one first) or that
+ * searched by records/match.ts: statement, subject, attribute; the current one first; in a
+ * project the best of them again by meaning, records/meaning.ts) or that
  * a reply used (their block ids), each with its provenance chain — the message that said it,
  * the promotion gate's verdict, every restatement, hand edit, merge and review decision with
  * its date — and its confidence now. The chains are built from the Markdown (the record line
