@@ -19,8 +19,8 @@ import { parseArgs } from 'node:util';
 import { MeaningJudge, isSensitiveNearness, type Nearness } from '../src/core/privacy/meaning-judge.js';
 import { classifyText } from '../src/core/privacy/sensitivity.js';
 import { readsAsEnglish } from '../src/core/privacy/language.js';
-import { UseEmbedder } from '../src/llm/embeddings-use.js';
-import { percentile } from './bench-util.js';
+import { UniversalSentenceEncoder } from '../src/llm/sentence-encoder.js';
+import { consoleLogger, percentile } from './bench-util.js';
 
 const { values } = parseArgs({ options: { data: { type: 'string' }, canaries: { type: 'string' }, noise: { type: 'string', default: 'test/fixtures/gate/noise.txt' } } });
 if (!values.data) {
@@ -38,8 +38,7 @@ const pct = (n: number, of: number) => `${((100 * n) / Math.max(1, of)).toFixed(
 
 const rssBefore = process.memoryUsage().rss;
 let started = performance.now();
-const encoder = await UseEmbedder.load();
-const judge = new MeaningJudge(() => Promise.resolve(encoder));
+const judge = new MeaningJudge(new UniversalSentenceEncoder(consoleLogger('warn')));
 await judge.warm();
 const loadMs = performance.now() - started;
 const rssAdded = process.memoryUsage().rss - rssBefore;

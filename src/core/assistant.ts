@@ -13,7 +13,7 @@ import { MemoryInspector } from './inspector/inspector.js';
 import { modelLanes, type ModelLane } from './lanes.js';
 import { MemoryWriter } from './writing/memory-writer.js';
 import { PlaceSettings } from './place-settings.js';
-import type { ChatModel, Clock, LocalChatModel, Logger, ProjectStore, Recall, LogEntry } from './ports/index.js';
+import type { ChatModel, Clock, Embedder, LocalChatModel, Logger, ProjectStore, Recall, LogEntry } from './ports/index.js';
 import { PrivateMemory } from './private/private-memory.js';
 import type { Reflection } from './reflection/reflection.js';
 import { sensitiveRecords } from './privacy/sensitive-records.js';
@@ -79,6 +79,8 @@ export interface AssistantDeps extends MemoryStores {
   precheck?: PrecheckSettings;
   /** Without a memory lane, the built-in judge by meaning judges in its place (core/privacy/meaning-judge.ts). */
   meaning?: MeaningJudge | null;
+  /** The sentence embedder "why?" by question ranks a project's records by meaning with, loaded at its first use (absent: by words only). */
+  whyEmbedder?: Embedder;
 }
 
 export class Assistant implements AssistantApi {
@@ -146,6 +148,7 @@ export class Assistant implements AssistantApi {
       now: () => clock.now(),
       distillEvery: settings.distillEvery,
       deviceCursor: this.deviceCursor,
+      whyEmbedder: this.deps.whyEmbedder,
     });
   }
 

@@ -16,7 +16,21 @@ import { privateCapabilities, projectCapabilities, type HomeCapabilities, type R
 import { searchPrivateHybrid } from './private/private-search.js';
 import type { PrivateRecallIndex } from './private/private-recall.js';
 import type { CandidateStore } from './records/candidates.js';
-import type { FileProblem, KnowledgeGraph, LogEntry, MemoryLayers, PrivateRecords, PrivateStore, ProjectConfig, ProjectStore, RaisedEntryLabel, Recall, RecallHit, UsageStore } from './ports/index.js';
+import type {
+  Embedder,
+  FileProblem,
+  KnowledgeGraph,
+  LogEntry,
+  MemoryLayers,
+  PrivateRecords,
+  PrivateStore,
+  ProjectConfig,
+  ProjectStore,
+  RaisedEntryLabel,
+  Recall,
+  RecallHit,
+  UsageStore,
+} from './ports/index.js';
 
 export interface Home extends HomeCapabilities {
   /** Project slug, or `dm:<userId>` for a private conversation: the key of background work and logs (`id` says which). */
@@ -80,6 +94,8 @@ export interface HomeStores extends MemoryStores {
   reflection: ReflectionDesk;
   /** On a device that syncs: the per-device distillation cursor (absent: the project's own cursor in project.md). */
   deviceCursor?: DeviceCursor | undefined;
+  /** The sentence embedder "why?" by question ranks a project's records by meaning with (absent: by words only). */
+  whyEmbedder?: Embedder | undefined;
 }
 
 /** A write to memory was refused (a hand edit since it was read, or a file that does not parse). */

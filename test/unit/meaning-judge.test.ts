@@ -2,8 +2,8 @@
  * The judge by meaning's rule (src/core/privacy/meaning-judge.ts), with a scripted encoder: each
  * text's vector counts the words of a few topics, so what is "near" is known. A text is labelled
  * with its nearest sensitive example's kind when that one is near enough and nearer than every
- * ordinary example; an example written without a kind takes the rules'; an encoder that fails to
- * load makes the judge reject (the precheck then fails closed) and is tried again next time.
+ * ordinary example; an example written without a kind takes the rules'; an encoder that fails
+ * makes the judge reject (the precheck then fails closed).
  */
 import { describe, expect, it } from 'vitest';
 import type { Embedder } from '../../src/core/ports/index.js';
@@ -43,7 +43,7 @@ const ordinary = ['We will paint the shed at the weekend.', 'Get bread and milk 
 
 describe('the judge by meaning', () => {
   it('labels a text by its nearest sensitive example, and leaves one nearer ordinary talk', async () => {
-    const judge = new MeaningJudge(() => Promise.resolve(topicEncoder()), examples, ordinary);
+    const judge = new MeaningJudge(topicEncoder(), examples, ordinary);
     const labels = await judge.labels([
       'Her tablets from the clinic, and a scan at twelve weeks',
       'the bailiffs came about the arrears',
@@ -54,7 +54,7 @@ describe('the judge by meaning', () => {
   });
 
   it("an example written without a kind takes the rules' kind (a passport number: credential)", async () => {
-    const judge = new MeaningJudge(() => Promise.resolve(topicEncoder()), examples, ordinary);
+    const judge = new MeaningJudge(topicEncoder(), examples, ordinary);
     expect(classifyText(examples[2][0])?.sensitivity).toBe('sensitive');
     expect(await judge.labels(['when the passport number expires'])).toEqual([classifyText(examples[2][0])]);
   });
@@ -65,17 +65,14 @@ describe('the judge by meaning', () => {
     expect(isSensitiveNearness({ sensitive: 0.9, ordinary: 0.95, example: 0 })).toBe(false);
   });
 
-  it('an encoder that fails to load makes it reject, and it is loaded again at the next text', async () => {
-    let attempts = 0;
-    const judge = new MeaningJudge(
-      () => {
-        attempts++;
-        return attempts === 1 ? Promise.reject(new Error('no wasm')) : Promise.resolve(topicEncoder());
-      },
-      examples,
-      ordinary,
-    );
+  it('an encoder that fails makes it reject (the precheck then fails closed), and the examples are embedded again at the next text', async () => {
+    const encoder = topicEncoder();
+    const embed = encoder.embed.bind(encoder);
+    let failing = true;
+    encoder.embed = (texts: string[]) => (failing ? Promise.reject(new Error('no wasm')) : embed(texts));
+    const judge = new MeaningJudge(encoder, examples, ordinary);
     await expect(judge.labels(['the clinic scan'])).rejects.toThrow('no wasm');
+    failing = false;
     expect(await judge.labels(['the clinic scan at eight weeks'])).toEqual([{ sensitivity: 'sensitive', kind: 'phi' }]);
   });
 
@@ -89,7 +86,7 @@ describe('the judge by meaning', () => {
 
   it('does not read another language: such a text is unjudged (kept from hosted services), and is not embedded', async () => {
     const encoder = topicEncoder();
-    const judge = new MeaningJudge(() => Promise.resolve(encoder), examples, ordinary);
+    const judge = new MeaningJudge(encoder, examples, ordinary);
     await judge.warm();
     const seen: string[] = [];
     const embed = encoder.embed.bind(encoder);

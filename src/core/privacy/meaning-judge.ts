@@ -41,9 +41,9 @@ export interface Nearness {
 export class MeaningJudge {
   private examples: Promise<{ sensitive: Float32Array[]; ordinary: Float32Array[] }> | null = null;
 
-  /** `encoder`: loads the sentence encoder on first use (rejects when it cannot). */
+  /** `encoder`: a local sentence encoder (it may load at its first `embed`, and reject when it cannot). */
   constructor(
-    private readonly encoder: () => Promise<Embedder>,
+    private readonly encoder: Embedder,
     private readonly sensitive: readonly SensitiveExample[] = SENSITIVE_EXAMPLES,
     private readonly ordinary: readonly string[] = ORDINARY_EXAMPLES,
   ) {}
@@ -71,8 +71,7 @@ export class MeaningJudge {
   /** How near each text lands (the benchmark reads it to report the trade-off). */
   async nearness(texts: readonly string[]): Promise<Nearness[]> {
     const { sensitive, ordinary } = await this.vectors();
-    const encoder = await this.encoder();
-    const vectors = texts.length ? await encoder.embed([...texts]) : [];
+    const vectors = texts.length ? await this.encoder.embed([...texts]) : [];
     return vectors.map((raw) => {
       const v = unit(raw);
       let best = -1;
@@ -95,11 +94,10 @@ export class MeaningJudge {
 
   private vectors(): Promise<{ sensitive: Float32Array[]; ordinary: Float32Array[] }> {
     this.examples ??= (async () => {
-      const encoder = await this.encoder();
-      const [sensitive, ordinary] = await Promise.all([encoder.embed(this.sensitive.map(([t]) => t)), encoder.embed([...this.ordinary])]);
+      const [sensitive, ordinary] = await Promise.all([this.encoder.embed(this.sensitive.map(([t]) => t)), this.encoder.embed([...this.ordinary])]);
       return { sensitive: sensitive.map(unit), ordinary: ordinary.map(unit) };
     })();
-    // a failed load is tried again at the next text, not remembered
+    // a failed embedding is tried again at the next text (the encoder says whether its load is)
     this.examples.catch(() => (this.examples = null));
     return this.examples;
   }
