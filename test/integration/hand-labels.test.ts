@@ -29,7 +29,7 @@ Cosmo is Root's cousin.
 - Cosmo picked up hep C from sharing needles years ago. [type:: fact] [source:: manual]
 - Cosmo's probation officer is Ms Ndiaye at the Corby office.
 - Cosmo plays bass in a covers band called Quillfeather. [type:: fact] [source:: manual]
-- Cosmo mentioned the sharing needles story at dinner. [type:: fact] [source:: terminal:family#3] ^r-1a2b
+- Cosmo mentioned the sharing needles story at dinner. [type:: fact] [said:: 2026-12-01] [source:: terminal:family#3] ^r-1a2b
 `;
 
 /** An honest verdict: names the hep C line. */
@@ -66,7 +66,7 @@ describe('hand-written lines are judged by the memory lane', () => {
     // asked once: the lines the rules let pass that a person wrote (not the probation line, not Charlie's)
     expect(lane.requests).toHaveLength(1);
     expect(String(lane.requests[0]!.messages[1]!.content)).toBe(
-      "New items:\n[1] Cosmo is Root's cousin.\n[2] Cosmo picked up hep C from sharing needles years ago.\n[3] Cosmo plays bass in a covers band called Quillfeather.",
+      "New items:\n[1] Cosmo is Root's cousin.\n[2] Facts\n[3] Cosmo picked up hep C from sharing needles years ago.\n[4] Cosmo plays bass in a covers band called Quillfeather.\n[5] Cosmo",
     );
     // the index: the line's chunk is now sensitive (no hosted vector); before, it was not (without the probation line beside it)
     const only = (page: string) =>
@@ -89,19 +89,62 @@ describe('hand-written lines are judged by the memory lane', () => {
     const broken = setUp(lane);
     await broken.hand().scan('family');
     const after = readFileSync(broken.path, 'utf8');
-    expect(after.match(/\[sensitivity:: sensitive\/unjudged\]/g)).toHaveLength(3);
+    // three lines, the heading, and the title (in the front matter)
+    expect(after.match(/\[sensitivity:: sensitive\/unjudged\]/g)).toHaveLength(4);
+    expect(after).toContain('sensitivity: sensitive/unjudged\n---');
     expect(existsSync(broken.ledgerPath) ? JSON.parse(readFileSync(broken.ledgerPath, 'utf8')) : []).toEqual([]);
     // every reader honours the provisional label meanwhile (the index's chunk of the hep C line is sensitive)
     expect(chunkPage('People/Cosmo', after).every((c) => !c.text.includes('hep C') || c.sensitivity === 'sensitive')).toBe(true);
     // the lane answers at the next scan (the next start): the page is back as written, the lane's one label added
     answers = true;
-    expect(await broken.hand().scanAll()).toBe(3);
-    expect(String(lane.requests[1]!.messages[1]!.content)).toContain('[2] Cosmo picked up hep C from sharing needles years ago.');
+    expect(await broken.hand().scanAll()).toBe(5);
+    expect(String(lane.requests[1]!.messages[1]!.content)).toContain('[3] Cosmo picked up hep C from sharing needles years ago.');
     expect(readFileSync(broken.path, 'utf8')).toBe(PAGE.replace("[source:: manual]\n- Cosmo's probation", "[source:: manual] [sensitivity:: sensitive/phi]\n- Cosmo's probation"));
     const quiet = honestLane();
     const local = setUp(quiet, 'local');
     expect(await local.hand().scan('family')).toBe(0);
     expect(quiet.requests).toHaveLength(0);
     expect(readFileSync(local.path, 'utf8')).toBe(PAGE);
+  });
+
+  it('headings, the page title and lines with a source a person typed are judged too, and the index reads what they say (fifth outside sweep)', async () => {
+    const FLAGGED = ['IVA paperwork', 'the long years', 'moved out in May'];
+    const lane = new ScriptedChatModel((req: ChatRequest) => {
+      const text = String(req.messages.at(-1)?.content ?? '');
+      const named = [...text.matchAll(/^\[(\d+)\] (.*)$/gm)].filter((m) => FLAGGED.some((f) => m[2]!.includes(f))).map((m) => ({ message: Number(m[1]), kind: 'financial' }));
+      return { text: JSON.stringify({ sensitive: named }) };
+    });
+    const root = tmp();
+    const projectsDir = join(root, 'projects');
+    mkdirSync(join(projectsDir, 'family', 'notes', 'People'), { recursive: true });
+    const page = `Dexter keeps the letters in the blue folder.
+
+## Linus and the long years
+### Since then
+- Goes to the Tuesday group now.
+- Oriel's sister says she moved out in May. [source:: her sister]
+- Oriel moved to the flat by the river. [type:: fact] [said:: 2026-12-01] [source:: terminal:family#9] ^r-9c8d
+`;
+    const path = join(projectsDir, 'family', 'notes', 'People', 'Dexter-IVA-paperwork.md');
+    writeFileSync(path, page);
+    const hand = new HandLabels({ projectsDir, ledgerPath: join(root, 'ledger.json'), precheck: textPrecheck(lane, SETTINGS, () => 'hosted'), logger: silentLogger });
+    // before: the rules see nothing, and only the section's own lines decide its chunks
+    expect(chunkPage('notes/People/Dexter-IVA-paperwork.md', page).some((c) => c.sensitivity === 'sensitive')).toBe(false);
+    await hand.scan('family');
+    const asked = String(lane.requests[0]!.messages[1]!.content);
+    // Charlie's own record (block id and said day) is not asked about; the title is
+    expect(asked).not.toContain('flat by the river');
+    expect(asked).toContain('Dexter IVA paperwork');
+    const after = readFileSync(path, 'utf8');
+    expect(after.startsWith('---\nsensitivity: sensitive/financial\n---\n')).toBe(true);
+    expect(after).toContain('## Linus and the long years [sensitivity:: sensitive/financial]');
+    expect(after).toContain('[source:: her sister] [sensitivity:: sensitive/financial]');
+    // the page's title says it: every chunk of the page is sensitive (no hosted vector, no breadcrumb to a hosted reader)
+    expect(chunkPage('notes/People/Dexter-IVA-paperwork.md', after).every((c) => c.sensitivity === 'sensitive')).toBe(true);
+    // a heading alone: the sections under it (a deeper one too) carry it in their breadcrumb, so they are sensitive
+    const headingOnly = after.replace(/^---\n[\s\S]*?---\n/, '');
+    const chunks = chunkPage('notes/People/Dexter.md', headingOnly);
+    expect(chunks.find((c) => c.text.includes('Tuesday group'))?.sensitivity).toBe('sensitive');
+    expect(chunks.find((c) => c.text.includes('blue folder'))?.sensitivity).not.toBe('sensitive');
   });
 });

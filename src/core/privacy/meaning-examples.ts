@@ -8,6 +8,10 @@
  * privacy sweeps (2026-12), written for Charlie and never a real person's; the ordinary ones
  * are those sweeps' controls and household sentences written for this list. The fourth sweep's
  * canaries were kept out of this list: they are the held-out set `npm run bench:judge` reports.
+ * The last 13 sensitive and 8 ordinary sentences were written for this list after the fifth sweep
+ * showed kinds it lacked (thoughts of suicide, backup codes, a password said casually, arrests and
+ * driving bans, benefit sanctions, a hidden relationship or faith, short appointment titles; and
+ * short lines about hobbies, which it labelled): in new words, none of that sweep's canaries.
  */
 import type { VerdictItem } from '../writing/sensitivity-verdict.js';
 
@@ -120,6 +124,19 @@ export const SENSITIVE_EXAMPLES: readonly SensitiveExample[] = [
   ['pick up the little blue pills from Boots for Grandad', 'phi'],
   ['Tobias is poz and undetectable, he picks up his meds at the Ashcroft clinic.', 'phi'],
   ['The lock-up at Dorrit Yard opens with five five two eight.', 'credential'],
+  ["I don't see the point any more and I've been thinking of ending my life.", 'phi'],
+  ['She took an overdose last winter and the crisis team still checks on her.', 'phi'],
+  ['The two-factor backup codes for my email are 4471-9902 and 3318-6620.', 'credential'],
+  ["The login for the streaming app is our dog's name then 77 and an exclamation mark.", 'credential'],
+  ['The padlock on the shed opens at three, nine, two, five.', 'credential'],
+  ['He was arrested outside the pub and charged with assault.', 'legal'],
+  ['She lost her licence for a year after failing the breathalyser.', 'legal'],
+  ['They cut her Universal Credit after the work capability assessment.', 'financial'],
+  ["He's been sanctioned at the jobcentre and can't pay the rent this month.", 'financial'],
+  ['My uncle has had a boyfriend for years but the rest of the family has no idea.', 'other'],
+  ["She converted to Islam last year and hasn't told her parents.", 'other'],
+  ["Mum's appointment with the memory clinic about her dementia diagnosis.", 'phi'],
+  ['Court date for the custody hearing at the family court.', 'legal'],
 ];
 
 export const ORDINARY_EXAMPLES: readonly string[] = [
@@ -225,4 +242,12 @@ export const ORDINARY_EXAMPLES: readonly string[] = [
   'Remind me which film Aunt Ottoline liked.',
   'water the staghorn fern',
   'The lathe in the workshop needs a new drive belt from Halloway.',
+  'Grows runner beans and courgettes on the allotment.',
+  'Walks the dog by the river every morning.',
+  'Plays five-a-side football on Thursday evenings.',
+  'Sings in the church choir at Christmas.',
+  'Bakes a lemon cake for every birthday.',
+  'Collects old maps of the county.',
+  'Volunteers at the library on Saturdays.',
+  'Is saving up for a new bike.',
 ];

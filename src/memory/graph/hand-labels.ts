@@ -9,8 +9,11 @@
  * reader already honours (the index, records, pages for a hosted model or MCP client) — so the
  * label is kept with the text, survives a restart and travels with the file.
  *
- * Hand-written: a line with no `source` field, or `[source:: manual]` (Charlie's own lines name
- * where they came from, and were labelled when written). A line judged ordinary is remembered by a
+ * Hand-written: every line but a record Charlie wrote (its block id and `said` day: it was
+ * labelled when written) — a line with no `source`, `[source:: manual]`, a source a person typed
+ * (fifth outside sweep: "[source:: her sister]" was never judged), and headings; and the page's
+ * title (its file name or front matter `title`), which is said wherever the page is named: a
+ * title the lane names labels the page as a whole in its front matter. A line judged ordinary is remembered by a
  * hash of its words (data/hand-lines.json, private), so it is not asked about again; an edited line
  * is new words and is asked again. The file is rewritten only if it did not change meanwhile.
  *
@@ -22,8 +25,8 @@
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { firstFieldValue, isHeading, withoutField, withoutFields } from '../../core/records/line-syntax.js';
+import { basename, join } from 'node:path';
+import { firstFieldValue, withoutField, withoutFields } from '../../core/records/line-syntax.js';
 import type { Logger } from '../../core/ports/index.js';
 import { formatSensitivity, isSensitive, isUnjudgedLabel, labelText, type SensitivityValue } from '../../core/privacy/sensitivity.js';
 import type { TextPrecheck } from '../../core/turn/precheck.js';
@@ -90,13 +93,19 @@ export class HandLabels {
         i,
         words: withoutFields(line)
           .replace(/\s\^[\w-]+\s*$/, '')
-          .replace(/^\s*[-*+]\s+/, '')
+          .replace(/^\s*(?:[-*+]|#{1,6})\s+/, '')
           .trim(),
       }))
       .filter((l) => this.handWritten(l.line, l.words, ordinary));
-    if (open.length === 0) return 0;
+    // the page's title (its file name, or the front matter's) is said wherever the page is named
+    const title = titleOf(path, head);
+    const titleOpen = title !== null && this.handWritten(title, title, ordinary, head) ? title : null;
+    if (open.length === 0 && titleOpen === null) return 0;
     const version = sha256(text);
-    const labels = await this.deps.precheck.labels(open.map((l) => l.words));
+    const all = await this.deps.precheck.labels([...open.map((l) => l.words), ...(titleOpen === null ? [] : [titleOpen])]);
+    const labels = all.slice(0, open.length);
+    const titleLabel = titleOpen === null ? null : all[open.length]!;
+    if (titleOpen !== null && !isSensitive(titleLabel)) ordinary.add(hashOf(titleOpen));
     let labelled = 0;
     const known = ordinary.size;
     open.forEach((l, k) => {
@@ -109,20 +118,25 @@ export class HandLabels {
     });
     // the ledger (up to 50,000 hashes) is written only when it learned something
     if (ordinary.size !== known) this.saveLedger(ordinary);
+    const newHead = titleLabel ? withPageLabel(head, titleLabel) : head;
+    if (newHead !== head) labelled++;
     if (labelled === 0) return 0;
     // a person may have edited it meanwhile: then the next change report judges it again
-    const written = (await fileVersion(path)) === version ? await writeFileAtomic(path, head + lines.join('\n'), version) : { ok: false };
+    const written = (await fileVersion(path)) === version ? await writeFileAtomic(path, newHead + lines.join('\n'), version) : { ok: false };
     if (!written.ok) return 0;
     this.deps.logger.info({ lines: labelled }, 'the memory lane labelled hand-written lines the rules missed');
     return labelled;
   }
 
-  /** A line a person wrote, with words, no label of its own (or a provisional one), not labelled by the rules, not judged ordinary before. */
-  private handWritten(line: string, words: string, ordinary: Set<string>): boolean {
-    const own = firstFieldValue(line, 'sensitivity');
-    if (words.length < 4 || isHeading(line) || (own !== undefined && !isUnjudgedLabel(own))) return false;
-    const source = firstFieldValue(line, 'source');
-    if (source !== undefined && source !== 'manual') return false;
+  /**
+   * A line a person wrote (a heading too), with words, no label of its own (or a provisional one),
+   * not labelled by the rules, not judged ordinary before. For the title, `head` is the front matter
+   * (a page labelled as a whole is not asked about).
+   */
+  private handWritten(line: string, words: string, ordinary: Set<string>, head?: string): boolean {
+    const own = head === undefined ? firstFieldValue(line, 'sensitivity') : pageLabel(head);
+    if (words.length < 4 || (own !== undefined && !isUnjudgedLabel(own))) return false;
+    if (head === undefined && charliesRecord(line)) return false;
     return !isSensitive(labelText(words)) && !ordinary.has(hashOf(words));
   }
 
@@ -156,6 +170,43 @@ function withLabel(line: string, label: SensitivityValue): string {
   const at = /\s\^[\w-]+\s*$/.exec(bare);
   const field = ` [sensitivity:: ${formatSensitivity(label)}]`;
   return at ? `${bare.slice(0, at.index)}${field}${bare.slice(at.index)}` : `${bare.trimEnd()}${field}`;
+}
+
+/**
+ * A record Charlie wrote: it carries the block id and the day it was said that Charlie gives every
+ * record it writes (its label was set from what it was made of). Any other line — no source, a
+ * `[source:: manual]`, a source a person typed ("her sister") — was written by a person.
+ */
+function charliesRecord(line: string): boolean {
+  return /\s\^r-[\w-]+\s*$/.test(line) && firstFieldValue(line, 'said') !== undefined && firstFieldValue(line, 'source') !== 'manual';
+}
+
+/** The page's title as it is shown: the front matter's `title`, or the file name. */
+function titleOf(path: string, head: string): string | null {
+  const own = /^title:\s*['"]?(.+?)['"]?\s*$/m.exec(head)?.[1];
+  const name = basename(path).replace(/\.md$/, '').replace(/-/g, ' ');
+  const title = (own ?? name).trim();
+  return title.length >= 4 ? title : null;
+}
+
+/** The front matter's `sensitivity`, if it has one. */
+function pageLabel(head: string): string | undefined {
+  return /^sensitivity:\s*['"]?([^'"\n]+?)['"]?\s*$/m.exec(head)?.[1];
+}
+
+/**
+ * `head` (a front matter, or none) with `label` as the page's sensitivity: a title that says what is
+ * sensitive makes the page so. A provisional label (the title could not be judged) is replaced by
+ * the verdict, and taken out when the title is ordinary; a label a person set is never touched.
+ */
+function withPageLabel(head: string, label: SensitivityValue): string {
+  const own = pageLabel(head);
+  if (own !== undefined && !isUnjudgedLabel(own)) return head;
+  const bare = own === undefined ? head : head.replace(/^sensitivity:.*\n/m, '');
+  if (!isSensitive(label)) return bare === '---\n---\n' ? '' : bare;
+  const line = `sensitivity: ${formatSensitivity(label)}\n`;
+  if (!bare) return `---\n${line}---\n`;
+  return bare.replace(/\n(---|\.\.\.)(\s*)$/, `\n${line}$1$2`);
 }
 
 const hashOf = (words: string) => createHash('sha256').update(words.replace(/\s+/g, ' ').toLowerCase()).digest('hex').slice(0, 24);

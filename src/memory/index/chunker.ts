@@ -309,7 +309,8 @@ function chunkMarkdown(page: string, content: string, options: ChunkOptions): Ch
     if (text) {
       const heading = [title, ...path.filter((h) => h && h !== title)].join(' › ');
       const context = chunks.length === 0 ? extra : '';
-      const sensitivity: Sensitivity = fm.sensitivity === 'sensitive' || sectionMarked ? 'sensitive' : sensitivityOf(text, fm.sensitivity ?? 'personal');
+      // the heading path (the page's title, every heading above) is said with the text: a breadcrumb and the embedded text carry it
+      const sensitivity: Sensitivity = fm.sensitivity === 'sensitive' || sectionMarked || sensitivityOf(heading) === 'sensitive' ? 'sensitive' : sensitivityOf(text, fm.sensitivity ?? 'personal');
       const mark = sensitivity === 'sensitive' ? '\nsensitive' : '';
       chunks.push({ page, heading, lineStart: block.start, lineEnd: block.end, text, context, entity, updated, staleness, sensitivity, hash: sha1(`${page}\n${heading}\n${text}\n${context}${mark}`) });
     }
