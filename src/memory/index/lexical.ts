@@ -24,6 +24,7 @@
  */
 import { terms as termsOf } from './text.js';
 import { topK } from './top-k.js';
+import { exactCopy, withItem } from '../../util/exact-list.js';
 
 const K1 = 1.2;
 const B = 0.75;
@@ -60,6 +61,8 @@ const REPOOL_SHARE = 1 / 8;
 /** ... or this many ints, whichever is more (a small index is pooled rarely). */
 const REPOOL_MIN = 1 << 16;
 const EMPTY = new Int32Array(0);
+/** A key's document list up to this long is copied when it grows, so that it holds no spare room. */
+const SHORT_LIST = 32;
 /** A pooled pair's frequencies, text << 8 | context, when both are below this; else ESCAPED and the exact pair in `poolWide`. */
 const NARROW = 0xff;
 const ESCAPED = 0xffff;
@@ -229,8 +232,10 @@ export class LexicalIndex<T> {
     if (this.poolIds !== EMPTY && this.addedInts > Math.max(REPOOL_MIN, 2 * this.poolIds.length * REPOOL_SHARE)) this.repool();
     this.live++;
     const ids = this.byKey.get(key);
-    if (ids) ids.push(id);
-    else this.byKey.set(key, [id]);
+    // a short list is made anew at its length (exact-list.ts): a pushed one keeps room for 16
+    if (!ids) this.byKey.set(key, [id]);
+    else if (ids.length < SHORT_LIST) this.byKey.set(key, withItem(ids, id));
+    else ids.push(id);
   }
 
   /** Takes away a removed document's share of the lengths and document frequencies. */
@@ -268,7 +273,7 @@ export class LexicalIndex<T> {
       this.uncount(id);
       this.live--;
     }
-    if (kept.length > 0) this.byKey.set(key, kept);
+    if (kept.length > 0) this.byKey.set(key, kept.length < SHORT_LIST ? exactCopy(kept) : kept);
     else this.byKey.delete(key);
     if (this.values.length > 64 && this.values.length > 2 * this.live) this.compact();
   }

@@ -17,6 +17,7 @@
  */
 
 import { topK } from './top-k.js';
+import { exactCopy, withItem } from '../../util/exact-list.js';
 
 /** The identity of a row within its table: its page and first line (project-table.ts deletes by these). */
 export interface Placed {
@@ -25,8 +26,9 @@ export interface Placed {
 }
 
 /** A page's slots: a list up to LISTED_SLOTS rows, by first line past that. */
-type Slots = number[] | Map<number, number>;
+type Slots = readonly number[] | Map<number, number>;
 const LISTED_SLOTS = 32;
+const NO_SLOTS: readonly number[] = Object.freeze([]);
 
 export class VectorPass<T extends Placed> {
   /** Row values by slot (undefined: a free slot). */
@@ -68,13 +70,13 @@ export class VectorPass<T extends Placed> {
 
   /** Adds a row, or replaces the one at the same page and first line. `vector`: null when the vectors are not kept. */
   put(value: T, vector: ArrayLike<number> | null): void {
-    let slots = this.byPage.get(value.page);
-    if (!slots) this.byPage.set(value.page, (slots = []));
+    const slots = this.byPage.get(value.page) ?? NO_SLOTS;
     let slot = this.slotOf(slots, value.lineStart);
     if (slot === undefined) {
       slot = this.free.pop() ?? this.values.length;
-      if (!Array.isArray(slots)) slots.set(value.lineStart, slot);
-      else if (slots.length < LISTED_SLOTS) slots.push(slot);
+      if (slots instanceof Map) slots.set(value.lineStart, slot);
+      // a new list of its length (exact-list.ts): a pushed one keeps room for 16
+      else if (slots.length < LISTED_SLOTS) this.byPage.set(value.page, withItem(slots, slot));
       else this.byPage.set(value.page, new Map([...slots.map((s): [number, number] => [this.values[s]!.lineStart, s]), [value.lineStart, slot]]));
       this.live++;
     }
@@ -110,12 +112,13 @@ export class VectorPass<T extends Placed> {
       this.live--;
     }
     if (kept.length === 0) this.byPage.delete(page);
-    else if (kept.length < (Array.isArray(slots) ? slots.length : slots.size)) this.byPage.set(page, kept.length <= LISTED_SLOTS ? kept : new Map(kept.map((s) => [this.values[s]!.lineStart, s])));
+    else if (kept.length < (slots instanceof Map ? slots.size : slots.length))
+      this.byPage.set(page, kept.length <= LISTED_SLOTS ? exactCopy(kept) : new Map(kept.map((s) => [this.values[s]!.lineStart, s])));
   }
 
   /** The slot among `slots` (one page's) of the row at `lineStart`. */
   private slotOf(slots: Slots, lineStart: number): number | undefined {
-    if (!Array.isArray(slots)) return slots.get(lineStart);
+    if (slots instanceof Map) return slots.get(lineStart);
     for (const slot of slots) if (this.values[slot]!.lineStart === lineStart) return slot;
     return undefined;
   }
