@@ -14,8 +14,11 @@
  *      comes first. Reported twice: as a project's `/memory why` ranks them (the best 100 ranked
  *      again with the archive messages that said them, core/inspector/why.ts), and on the
  *      records' own words alone (the figure before the messages were read, and a DM's ranking).
+ *      A project's ranking ends with the best 30 ranked again by meaning (core/records/meaning.ts,
+ *      the Universal Sentence Encoder in node_modules: its load time and memory are reported);
+ *      `--words` leaves that out (the ranking by words alone, as when the model cannot load).
  *
- *   npm run bench:gate -- --data ../shared/bench-data/locomo-dev.json [--noise FILE] [--json] [--misses]
+ *   npm run bench:gate -- --data ../shared/bench-data/locomo-dev.json [--noise FILE] [--json] [--misses] [--words]
  *
  * `--misses` prints each question whose answering record was not first, with the record that was,
  * the place the first answering record took (in the best 100) and whether the record first came
@@ -31,10 +34,20 @@ import type { GraphFact, GraphWrite, LogEntry } from '../src/core/ports/index.js
 import { gateWrite, restates, type KnownRecord } from '../src/core/writing/promotion.js';
 import { type Candidate, type CandidateStore } from '../src/core/records/candidates.js';
 import { rankRecords } from '../src/core/records/match.js';
-import { rankWithMessages, type MessagesOn } from '../src/core/inspector/why.js';
+import { scoreWithMessages, type MessagesOn } from '../src/core/inspector/why.js';
+import { byMeaning } from '../src/core/records/meaning.js';
+import type { Embedder } from '../src/core/ports/index.js';
+import { UniversalSentenceEncoder } from '../src/llm/sentence-encoder.js';
+import { silentLogger } from '../src/core/ports/index.js';
 
 const { values } = parseArgs({
-  options: { data: { type: 'string' }, noise: { type: 'string', default: 'test/fixtures/gate/noise.txt' }, json: { type: 'boolean', default: false }, misses: { type: 'boolean', default: false } },
+  options: {
+    data: { type: 'string' },
+    noise: { type: 'string', default: 'test/fixtures/gate/noise.txt' },
+    json: { type: 'boolean', default: false },
+    misses: { type: 'boolean', default: false },
+    words: { type: 'boolean', default: false },
+  },
 });
 if (!values.data) {
   console.error('usage: npm run bench:gate -- --data PATH/locomo-dev.json [--noise FILE] [--json]');
@@ -184,8 +197,15 @@ function nextTo(a: string, b: string): boolean {
   const [sb, tb] = b.slice(1).split(':').map(Number);
   return sa === sb && ta !== undefined && tb !== undefined && ta !== tb && Math.abs(ta - tb) <= 2;
 }
-/** Each question's time (ms) ranking with messages, at the conversation's full size. */
+/** Each question's time (ms) ranking as `/memory why` does, at the conversation's full size. */
 const whyTimes: number[] = [];
+/** The sentence model `/memory why` ranks by meaning with (none with `--words`: the ranking by words alone). */
+const meaning: Embedder | undefined = values.words ? undefined : new UniversalSentenceEncoder(silentLogger);
+/** The records that answer a question as a project's `/memory why` ranks them: with their messages, then by meaning. */
+async function whyRanked(records: readonly HeldRecord[], question: string, limit: number, messages: MessagesOn): Promise<HeldRecord[]> {
+  const scored = await scoreWithMessages(records, question, messages);
+  return (meaning && scored.length > 1 ? await byMeaning(scored, question, meaning) : scored).slice(0, limit).map((s) => s.record);
+}
 async function whyByQuestion(sample: Sample, records: readonly HeldRecord[], misses: boolean, messages?: MessagesOn): Promise<Why> {
   const withRecords = new Set(records.map((r) => r.dia));
   let asked = 0;
@@ -200,7 +220,7 @@ async function whyByQuestion(sample: Sample, records: readonly HeldRecord[], mis
     const category = (byCategory[CATEGORY[q.category] ?? '?'] ??= { asked: 0, first: 0 });
     category.asked++;
     const started = performance.now();
-    const three = messages ? await rankWithMessages(records, q.question, 3, messages) : rankRecords(records, q.question, 3);
+    const three = messages ? await whyRanked(records, q.question, 3, messages) : rankRecords(records, q.question, 3);
     if (messages) whyTimes.push(performance.now() - started);
     const top = three[0];
     if (three.some((r) => gold.includes(r.dia))) shown++;
@@ -208,7 +228,7 @@ async function whyByQuestion(sample: Sample, records: readonly HeldRecord[], mis
       first++;
       category.first++;
     } else if (misses) {
-      const place = messages ? (await rankWithMessages(records, q.question, 100, messages)).findIndex((r) => gold.includes(r.dia)) + 1 : 0;
+      const place = messages ? (await whyRanked(records, q.question, 100, messages)).findIndex((r) => gold.includes(r.dia)) + 1 : 0;
       const near = top !== undefined && gold.some((g) => nextTo(g, top.dia));
       missPlaces.push({ place, near });
       console.error(
@@ -234,6 +254,11 @@ const none = (): Why => ({ asked: 0, first: 0, shown: 0, byCategory: {} });
 let why = none();
 let ownWords = none();
 const perConversation: string[] = [];
+/** The sentence model's load: its time and the memory it added (before any question, so nothing else is counted). */
+const rss = process.memoryUsage().rss;
+const loadStarted = performance.now();
+await meaning?.embed(['load']);
+const load = { ms: performance.now() - loadStarted, mb: (process.memoryUsage().rss - rss) / 1e6 };
 /** Every conversation's records and messages together (about 1,000 records on dev): the time a question takes at that size. */
 const together: { records: HeldRecord[]; archive: LogEntry[]; questions: string[] } = { records: [], archive: [], questions: [] };
 for (const s of samples) {
@@ -253,7 +278,7 @@ const largeTimes: number[] = [];
 const onDays = (days: readonly string[]) => Promise.resolve(together.archive.filter((e) => days.includes(e.time.slice(0, 10))));
 for (const q of together.questions.slice(0, 200)) {
   const started = performance.now();
-  await rankWithMessages(together.records, q, 3, onDays);
+  await whyRanked(together.records, q, 3, onDays);
   largeTimes.push(performance.now() - started);
 }
 const quantile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] ?? 0;
@@ -268,6 +293,7 @@ if (values.json) {
       noise: { seen: n.seen, reached: n.reached },
       why,
       whyOwnWords: ownWords,
+      meaning: meaning ? { id: meaning.id, loadMs: load.ms, rssMb: load.mb } : null,
       whyMs: { p50: quantile(whyTimes, 0.5), p95: quantile(whyTimes, 0.95), records: together.records.length, largeP50: quantile(largeTimes, 0.5), largeP95: quantile(largeTimes, 0.95) },
     }),
   );
@@ -294,6 +320,7 @@ if (values.json) {
       `  misses (${String(missPlaces.length)}): answer 2nd–3rd ${count((p) => p >= 2 && p <= 3)}, 4th–10th ${count((p) => p >= 4 && p <= 10)}, 11th–100th ${count((p) => p > 10)}, not in the best 100 ${count((p) => p === 0)}; record first from a turn next to an evidence turn: ${String(missPlaces.filter((m) => m.near).length)}`,
     );
   }
+  console.log(meaning ? `  ranked by meaning too (${meaning.id}): loaded in ${load.ms.toFixed(0)} ms, adding ${load.mb.toFixed(0)} MB of memory` : '  ranked by words only (--words)');
   console.log(
     `  time per question: ${timing(whyTimes)} at each conversation's size; ${timing(largeTimes)} at ${String(together.records.length)} records (all conversations together, ${String(largeTimes.length)} questions)`,
   );

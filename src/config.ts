@@ -268,6 +268,7 @@ export const configSchema = z.object({
   // the local memory lane judges each message before anything leaves (auto: when a destination that gets it before distillation is hosted)
   PRIVACY_PRECHECK: z.enum(PRECHECK_MODES).default('auto'),
   PRIVACY_PRECHECK_TIMEOUT_MS: int(500, 120_000).default(4000),
+  PRIVACY_PRECHECK_CONTEXT: int(0, 40).default(8),
 
   // machines over SSH (docs/machines.md): every connection and every command ends at this deadline
   SSH_ENABLED: bool.default(true),

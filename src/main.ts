@@ -26,6 +26,7 @@ import { FileWriteRequestStore } from './storage/write-request-store.js';
 import { graphTombstoneCheck } from './memory/tombstones.js';
 import { openUsageStore } from './storage/usage-store.js';
 import { selectEmbedder } from './llm/embeddings.js';
+import { UniversalSentenceEncoder } from './llm/sentence-encoder.js';
 import type { ModelDownloadStep } from './llm/transformers-runtime.js';
 import { createRecall, recallSettings } from './memory/recall.js';
 import { memoryBudget } from './memory/index/memory-budget.js';
@@ -64,6 +65,7 @@ import { attachSyncing } from './sync/sync-schedule.js';
 import type { App } from './app/app.js';
 import { memoryLaneModel } from './app/memory-lane.js';
 import { textPrecheck } from './core/turn/precheck.js';
+import { MeaningJudge } from './core/privacy/meaning-judge.js';
 import { HandLabels } from './memory/graph/hand-labels.js';
 import { LiveSettings, withSettingsKey } from './app/live-settings.js';
 import { AgeVault } from './machines/age-vault.js';
@@ -112,7 +114,11 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
   const reflectionPages = new FileReflectionPages({ projectsDir: config.projectsDir, dataDir: config.dataDir, pages: graph, clock, logger: logger.child({ component: 'reflection' }) });
   // text arriving without a person's message (an event, a reminder, an inbox item, a hand-written line) gets the lane's word too
   const prechecks = precheckSettings(config, embedder, () => mcp.status());
-  const texts = textPrecheck(memoryModel, prechecks, () => settings.chat.locality);
+  // without a local lane, the built-in judge by meaning reads what the rules let pass
+  // one sentence encoder (in node_modules, loaded at its first use) for the judge and "why?" by question
+  const sentences = new UniversalSentenceEncoder(logger.child({ component: 'sentences' }));
+  const meaning = memoryModel ? null : new MeaningJudge(sentences);
+  const texts = textPrecheck(memoryModel, prechecks, () => settings.chat.locality, meaning);
   const hand = new HandLabels({ projectsDir: config.projectsDir, ledgerPath: dataFiles(config.dataDir).handLines, precheck: texts, logger: logger.child({ component: 'privacy' }) });
   const ingest = new IngestService({
     projectsDir: config.projectsDir,
@@ -232,10 +238,14 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
     settings: assistantSettings(config, TEXT_BUDGET_CHARS),
     consent: { mode: config.CONSENT_MODE, ledger: privateStore.consents, timeoutMs: config.CONSENT_TIMEOUT_MS },
     precheck: prechecks,
+    meaning,
+    // "why?" by question ranks by meaning too, with the same sentence encoder (loaded at its first use)
+    whyEmbedder: sentences,
   });
   // /machines (terminal and Discord): what memory knows of each machine, with the asker's credential badges
   const machineBook = machines ? buildMachineBook(machines, store, (place, path, by) => assistant.memory.forgetNote(place, path, by)) : undefined;
   void hand.scanAll();
+  if (meaning && texts.applies()) void meaning.warm().catch(() => undefined);
   attachBackups(scheduler, jobs, backupSettings(config, clock, logger.child({ component: 'backup' })));
   // sync is a job of the scheduler too (SYNC_EVERY_MINUTES), kept only while this device is set up
   const syncing = attachSyncing(scheduler, jobs, {

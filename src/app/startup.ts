@@ -106,6 +106,7 @@ export function precheckSettings(config: Config, embedder: { locality: Locality 
   return {
     mode: config.PRIVACY_PRECHECK,
     timeoutMs: config.PRIVACY_PRECHECK_TIMEOUT_MS,
+    contextMessages: config.PRIVACY_PRECHECK_CONTEXT,
     hostedElsewhere: () => embedder.locality === 'hosted' || toolServers().some((s) => s.locality === 'hosted'),
   };
 }

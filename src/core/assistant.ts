@@ -13,7 +13,7 @@ import { MemoryInspector } from './inspector/inspector.js';
 import { modelLanes, type ModelLane } from './lanes.js';
 import { MemoryWriter } from './writing/memory-writer.js';
 import { PlaceSettings } from './place-settings.js';
-import type { ChatModel, Clock, LocalChatModel, Logger, ProjectStore, Recall, LogEntry } from './ports/index.js';
+import type { ChatModel, Clock, Embedder, LocalChatModel, Logger, ProjectStore, Recall, LogEntry } from './ports/index.js';
 import { PrivateMemory } from './private/private-memory.js';
 import type { Reflection } from './reflection/reflection.js';
 import { sensitiveRecords } from './privacy/sensitive-records.js';
@@ -30,6 +30,7 @@ import type { ConsentLedger, ConsentMode } from './privacy/consent.js';
 import { ConsentDesk } from './privacy/consent-desk.js';
 import { DeviceCursor, type DistillLedger } from './writing/device-cursor.js';
 import type { PrecheckSettings } from './turn/precheck.js';
+import type { MeaningJudge } from './privacy/meaning-judge.js';
 
 export interface AssistantSettings {
   assistantName: string;
@@ -76,6 +77,10 @@ export interface AssistantDeps extends MemoryStores {
   consent: { mode: ConsentMode; ledger: ConsentLedger; timeoutMs: number };
   /** The memory lane judges each message before anything leaves (core/turn/precheck.ts); absent: the rules only. */
   precheck?: PrecheckSettings;
+  /** Without a memory lane, the built-in judge by meaning judges in its place (core/privacy/meaning-judge.ts). */
+  meaning?: MeaningJudge | null;
+  /** The sentence embedder "why?" by question ranks a project's records by meaning with, loaded at its first use (absent: by words only). */
+  whyEmbedder?: Embedder;
 }
 
 export class Assistant implements AssistantApi {
@@ -117,7 +122,7 @@ export class Assistant implements AssistantApi {
       vault: deps.vault,
       machines: deps.machines,
       consent: deps.consent,
-      precheck: deps.precheck ? { lane: memoryModel, settings: deps.precheck } : undefined,
+      precheck: deps.precheck ? { lane: memoryModel, meaning: deps.meaning ?? null, settings: deps.precheck } : undefined,
       ...(deps.storedEverywhere ? { storedEverywhere: deps.storedEverywhere } : {}),
     });
     this.settings = new PlaceSettings({ clock, openHome: open });
@@ -143,6 +148,7 @@ export class Assistant implements AssistantApi {
       now: () => clock.now(),
       distillEvery: settings.distillEvery,
       deviceCursor: this.deviceCursor,
+      whyEmbedder: this.deps.whyEmbedder,
     });
   }
 

@@ -9,7 +9,7 @@ import { privateRecordView } from './private/private-records.js';
 import { explainWhy, privateWhy, type WhyAnswer } from './inspector/why.js';
 import type { ForgetOutcome, ForgetTarget } from './inspector/tombstones.js';
 import type { PageVersion, ReflectionReport, RestoreOutcome } from './reflection/reflection.js';
-import type { KnowledgeGraph, PageLinks, PrivateRecords, ProjectStore, RecordView } from './ports/index.js';
+import type { Embedder, KnowledgeGraph, PageLinks, PrivateRecords, ProjectStore, RecordView } from './ports/index.js';
 import { entryHeadings } from './records/line-syntax.js';
 
 /** Which place a home is: the folder of a project, or the user of a private conversation. */
@@ -64,6 +64,8 @@ interface CapabilityStores {
   privateRecords: PrivateRecords;
   reflection: ReflectionDesk;
   now(): Date;
+  /** The sentence embedder "why?" by question ranks a project's records by meaning with (absent: by words only). */
+  whyEmbedder?: Embedder | undefined;
 }
 
 export function projectCapabilities(slug: string, stores: CapabilityStores): HomeCapabilities {
@@ -72,8 +74,8 @@ export function projectCapabilities(slug: string, stores: CapabilityStores): Hom
     id: { kind: 'project', slug },
     inspector: {
       records: () => graph.records(slug, stores.now()),
-      // the records themselves are searched (the best of them with the archive messages that said them); each comes with its chain
-      why: (ask) => explainWhy(graph, slug, ask, stores.now(), (days) => store.logOn(slug, days)),
+      // the records themselves are searched (the best of them with the archive messages that said them, then by meaning); each comes with its chain
+      why: (ask) => explainWhy(graph, slug, ask, stores.now(), (days) => store.logOn(slug, days), stores.whyEmbedder),
     },
     pages: {
       links: () => graph.pageLinks(slug),

@@ -16,7 +16,21 @@ import { privateCapabilities, projectCapabilities, type HomeCapabilities, type R
 import { searchPrivateHybrid } from './private/private-search.js';
 import type { PrivateRecallIndex } from './private/private-recall.js';
 import type { CandidateStore } from './records/candidates.js';
-import type { FileProblem, KnowledgeGraph, LogEntry, MemoryLayers, PrivateRecords, PrivateStore, ProjectConfig, ProjectStore, Recall, RecallHit, UsageStore } from './ports/index.js';
+import type {
+  Embedder,
+  FileProblem,
+  KnowledgeGraph,
+  LogEntry,
+  MemoryLayers,
+  PrivateRecords,
+  PrivateStore,
+  ProjectConfig,
+  ProjectStore,
+  RaisedEntryLabel,
+  Recall,
+  RecallHit,
+  UsageStore,
+} from './ports/index.js';
 
 export interface Home extends HomeCapabilities {
   /** Project slug, or `dm:<userId>` for a private conversation: the key of background work and logs (`id` says which). */
@@ -37,6 +51,11 @@ export interface Home extends HomeCapabilities {
   readonly records: RecordShelf;
   recent(limit: number): Promise<LogEntry[]>;
   archive(entry: LogEntry): Promise<void>;
+  /**
+   * Stores stricter labels on messages already archived here (a later message made them sensitive:
+   * turn/judge-message.ts), and on the reply of each one's turn; a label only goes up.
+   */
+  raiseLabels(raised: readonly RaisedEntryLabel[]): Promise<void>;
   layers(): Promise<{ layers: MemoryLayers; problems: FileProblem[] }>;
   /** Rewrites the layers from the current ones; refuses when a file changed by hand meanwhile. */
   editLayers(edit: (current: MemoryLayers) => MemoryLayers): Promise<void>;
@@ -75,6 +94,8 @@ export interface HomeStores extends MemoryStores {
   reflection: ReflectionDesk;
   /** On a device that syncs: the per-device distillation cursor (absent: the project's own cursor in project.md). */
   deviceCursor?: DeviceCursor | undefined;
+  /** The sentence embedder "why?" by question ranks a project's records by meaning with (absent: by words only). */
+  whyEmbedder?: Embedder | undefined;
 }
 
 /** A write to memory was refused (a hand edit since it was read, or a file that does not parse). */
@@ -118,6 +139,13 @@ function projectHome(config: ProjectConfig, problems: FileProblem[], stores: Hom
       // noted as this device's before it is appended: a crash between leaves a key the cursor drops, never a message it skips
       await deviceCursor?.archived(slug, entry);
       await store.appendLog(slug, entry);
+    },
+    raiseLabels: async (raised) => {
+      if (raised.length === 0) return;
+      // the day file's label line; the index reads it again now (not when the watcher says so): the message's row is
+      // labelled before the next search, and a labelled chunk gets no hosted vector
+      await store.raiseLogLabels(slug, raised);
+      await recall.changed?.(slug);
     },
     layers: async () => {
       const s = await store.readLayers(slug);
@@ -239,6 +267,19 @@ function privateHome(userId: string, userName: string, stores: HomeStores): Home
     recent: async (limit) => store.recentMessages(userId, limit),
     archive: async (entry) => {
       store.appendMessage(userId, entry);
+    },
+    raiseLabels: async (raised) => {
+      if (raised.length === 0) return;
+      // the rows are found by what they hold (a rare write: a later message made an earlier one sensitive)
+      const rows = store.messagesSince(userId, 0);
+      const same = (a: LogEntry, b: LogEntry) => a.time === b.time && a.role === b.role && a.speaker === b.speaker && a.source === b.source && a.text === b.text;
+      store.raiseMessageLabels(
+        userId,
+        raised.flatMap((r) => {
+          const row = rows.findLast((x) => same(x.entry, r.entry));
+          return row ? [{ id: row.id, label: r.label }] : [];
+        }),
+      );
     },
     layers: async () => ({ layers: store.readLayers(userId), problems: [] }),
     editLayers: async (edit) => {

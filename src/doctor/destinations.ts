@@ -90,16 +90,21 @@ export function precheckCheck(config: Config, list: readonly Destination[]): Ver
     line,
     config.PRIVACY_PRECHECK === 'off'
       ? 'a wording the rules do not know reaches the hosted services unlabelled; set PRIVACY_PRECHECK=auto'
-      : 'a wording the rules do not know reaches the hosted services unlabelled; point MEMORY_LLM_BASE_URL at a local model (Ollama, llama.cpp) so it judges each message first',
+      : line.startsWith('precheck: by meaning')
+        ? 'the judge by meaning misses some wordings (`npm run bench:judge` reports how many) and keeps every message in another language from hosted services; point MEMORY_LLM_BASE_URL at a local model (Ollama, llama.cpp) so it judges each message first'
+        : 'a wording the rules do not know reaches the hosted services unlabelled; point MEMORY_LLM_BASE_URL at a local model (Ollama, llama.cpp) so it judges each message first',
   );
 }
 
 /** Whether the memory lane's precheck runs for this configuration (the running app also counts the tool servers that start). */
 export function precheckLine(config: Config, list: readonly Destination[]): string {
-  if (!config.memoryLane) return 'precheck: none — no local memory model; the rules alone label a new message before it leaves';
   const hosted = (kind: Destination['kind']) => list.some((d) => d.kind === kind && d.locality === 'hosted');
   const settings = { mode: config.PRIVACY_PRECHECK, timeoutMs: config.PRIVACY_PRECHECK_TIMEOUT_MS, hostedElsewhere: () => hosted('embedder') || hosted('mcp-tool-server') };
-  if (precheckApplies(settings, hosted('chat') ? 'hosted' : 'local'))
+  const applies = precheckApplies(settings, hosted('chat') ? 'hosted' : 'local');
+  if (!config.memoryLane && applies)
+    return `precheck: by meaning — no local memory model; the built-in judge by meaning (a sentence encoder on this machine, reading English) judges each new message, calendar event, reminder, hand-written line and inbox item the rules let pass before anything leaves (within ${config.PRIVACY_PRECHECK_TIMEOUT_MS} ms, else it is kept from hosted services)`;
+  if (!config.memoryLane) return 'precheck: none — no local memory model; the rules alone label a new message before it leaves';
+  if (applies)
     return `precheck: on — the local memory model judges each new message, calendar event, reminder, hand-written line and inbox item before anything leaves (within ${config.PRIVACY_PRECHECK_TIMEOUT_MS} ms, else it is kept from hosted services)`;
   return config.PRIVACY_PRECHECK === 'off'
     ? 'precheck: off (PRIVACY_PRECHECK=off) — the rules alone label a new message before it leaves'

@@ -117,6 +117,10 @@ export class HybridRecall implements Recall {
     this.weights = effectiveWeights({ ...DEFAULT_WEIGHTS, ...options.weights }, index.embedder.semantic);
   }
 
+  changed(project: string): Promise<unknown> {
+    return this.index.changed(project, [], true);
+  }
+
   async recall(query: string, scope: RecallScope): Promise<RecallHit[]> {
     const limit = Math.max(1, Math.min(scope.limit ?? 8, 100));
     const q = query.trim();

@@ -15,7 +15,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { placeKey, type Place } from '../../src/core/place.js';
 import type { HandleOptions } from '../../src/core/assistant-api.js';
@@ -73,7 +73,18 @@ const names = (r: Request) => (r.tools ?? []).map((t) => t.function.name);
  * How each labelled kind is written before the restart: the message said, the local model's
  * step, and its reply in its own words. A kind without a planting fails the first test.
  */
-const PLANTINGS: Record<Kind, { place: Place; text: string; script: (r: Request) => ScriptedReply; before?: (p: Planting) => Promise<void>; after?: (p: Planting) => Promise<void> }> = {
+const PLANTINGS: Record<
+  Kind,
+  {
+    place: Place;
+    text: string;
+    script: (r: Request) => ScriptedReply;
+    /** Written before the first start (a file a person wrote while Charlie was not running). */
+    early?: (root: string) => void;
+    before?: (p: Planting) => Promise<void>;
+    after?: (p: Planting) => Promise<void>;
+  }
+> = {
   'archive-message': { place: project, text: `I take ${C['archive-message']} for my migraines`, script: () => ({ text: 'Noted, I will keep that in mind.' }) },
   reply: {
     place: project,
@@ -136,11 +147,39 @@ const PLANTINGS: Record<Kind, { place: Place; text: string; script: (r: Request)
       expect((await p.app.time.calendar.pollAll(alice)).map((x) => x.error ?? x.written)).toEqual([3]);
     },
   },
+  // the model sets it in its own words; only the lane knows what the pill is (the rules miss it)
+  reminder: {
+    place: project,
+    text: `remind me in two hours to get Lou the morning-after pill ${C.reminder} from the chemist`,
+    script: (r) => {
+      if (!toolResults(r).includes("I'll remind"))
+        return names(r).includes('set_reminder')
+          ? { toolCalls: [{ name: 'set_reminder', arguments: JSON.stringify({ what: `chemist run for Lou ${C.reminder}`, when: 'in 2 hours' }) }] }
+          : { toolCalls: [{ name: 'request_tools', arguments: '{"categories":["time"]}' }] };
+      return { text: 'Done, I will remind you.' };
+    },
+  },
+  // a line a person wrote into a page while Charlie was not running, in words the rules miss: the lane labels it at the start's scan
+  'hand-line': {
+    place: project,
+    text: 'who is Cosmo?',
+    script: () => ({ text: "Cosmo is Root's cousin." }),
+    early: (root) =>
+      writeNote(root, 'People/Cosmo.md', `---\nschema: 2\ntitle: Cosmo\n---\n\nCosmo is Root's cousin.\n\n## Facts\n- Cosmo goes to the needle exchange ${C['hand-line']} on Fridays.\n`),
+    after: async (p) => {
+      // the scan at start runs in the background: the label is on the line before the restart
+      await vi.waitFor(() => expect(readFileSync(join(p.root, 'notes', 'People', 'Cosmo.md'), 'utf8')).toMatch(new RegExp(`${C['hand-line']} on Fridays\\. \\[sensitivity:: sensitive`)), {
+        timeout: 10_000,
+      });
+    },
+  },
 };
 
 /** What a planting's hooks work with: the app before the restart, the calendar's address, the briefs delivered. */
 interface Planting {
   app: App;
+  /** The project's folder. */
+  root: string;
   ics: string;
   dataDir: string;
   briefs: { place: Place; message: OutboxMessage }[];
@@ -218,7 +257,10 @@ function lane(): (r: Request) => ScriptedReply {
     if (!r.response_format) return { text: '{}' };
     const read = JSON.stringify(r.messages);
     const summary = read.includes(PLANTINGS.summary.text) || read.includes(C.summary) ? `Alice manages her headaches with ${C.summary} and had a long week.` : 'Alice keeps pets.';
-    return { text: JSON.stringify({ summary, decisions: [], quotes: [], sensitive: [], entities: [], facts: [], links: [] }) };
+    // what only the lane knows (the pill, the needle exchange): it names each numbered line holding them, in a precheck, a text precheck and a distillation alike
+    const shown = String(r.messages.at(-1)?.content ?? '');
+    const sensitive = [...shown.matchAll(/^\[(\d+)\] (.*)$/gm)].filter((m) => [C.reminder, C['hand-line']].some((c) => m[2]!.includes(c))).map((m) => ({ message: Number(m[1]), kind: 'phi' }));
+    return { text: JSON.stringify({ summary, decisions: [], quotes: [], sensitive, entities: [], facts: [], links: [] }) };
   };
 }
 
@@ -244,6 +286,8 @@ const EVENT_TITLES: Record<Kind, string> = {
   'dm-message': `Therapist session about ${C['dm-message']}`,
   brief: `Take ${C.brief}`,
   'calendar-event': `Carol clinic visit ${C['calendar-event']}`,
+  reminder: `Chemist run for Lou ${C.reminder}`,
+  'hand-line': `Cosmo needle exchange ${C['hand-line']}`,
 };
 const ORDINARY_EVENT = 'Piano lesson';
 const YES = 'yes, put them all in the calendar';
@@ -262,9 +306,11 @@ const PROBES: Record<string, unknown[]> = {
     { query: 'blue cabinet combination friend' },
     { query: 'clinic marker' },
     { query: 'therapist evenings' },
+    { query: 'Lou chemist pill' },
+    { query: 'Cosmo needle exchange Fridays' },
   ],
   list_notes: [{}],
-  read_note: [{ path: 'People/Alice.md' }],
+  read_note: [{ path: 'People/Alice.md' }, { path: 'People/Cosmo.md' }],
   search_notes: [{ text: 'Cnry' }],
   remember: [{ title: 'Bob', text: 'Bob likes tea', category: 'People' }],
   current_time: [{ timeZone: 'Europe/Berlin' }],
@@ -284,8 +330,16 @@ const PROBES: Record<string, unknown[]> = {
 
 /** Probe arguments for every tool of Charlie's MCP server. */
 const SERVER_PROBES: Record<string, Record<string, unknown>[]> = {
-  search: [{ query: 'good morning brief take' }, { query: 'Carol clinic' }, { query: 'migraines' }, { query: 'blue cabinet combination' }, { query: 'clinic marker' }, { query: 'headaches' }],
-  read_page: [{ path: 'People/Alice.md' }, { path: 'People/Bob.md' }],
+  search: [
+    { query: 'Cosmo needle exchange' },
+    { query: 'good morning brief take' },
+    { query: 'Carol clinic' },
+    { query: 'migraines' },
+    { query: 'blue cabinet combination' },
+    { query: 'clinic marker' },
+    { query: 'headaches' },
+  ],
+  read_page: [{ path: 'People/Alice.md' }, { path: 'People/Bob.md' }, { path: 'People/Cosmo.md' }],
   list_pages: [{}],
   list_machines: [{}],
   follow_links: [{ page: 'People/Alice' }, { page: 'People/Bob' }],
@@ -412,6 +466,7 @@ describe('labels travel with the text: no hosted destination gets a labelled tex
       writeFileSync(join(dataDir, 'mcp.json'), JSON.stringify({ mcpServers: { clinic: { url: clinic.url, locality: 'local' }, remote: { url: remote.url, locality: 'hosted' } } }));
 
       // ── before the restart: local models write every labelled kind ──
+      for (const p of Object.values(PLANTINGS)) p.early?.(root);
       const first = await buildApp(config(dir, local, memory, false), silentLogger);
       let firstOpen = true;
       cleanups.push(() => (firstOpen ? first.close() : undefined));
@@ -419,7 +474,7 @@ describe('labels travel with the text: no hosted destination gets a labelled tex
       writeNote(root, 'People/Bob.md', `---\nschema: 1\ntitle: Bob\nsensitivity: sensitive\n---\n\n### 2026-11-20\n\nBob keeps locker code ${C.reply} in the blue cabinet.\n`);
       writeNote(root, 'People/Alice.md', `---\nschema: 1\ntitle: Alice\nsensitivity: personal\n---\n\n### 2026-11-20\n\nAlice is a friend from climbing.\n\n## Related\n- [[People/Bob]] (friend)\n`);
       // a front door that shows what the scheduler posts (a brief is delivered, then kept in its place)
-      const planting: Planting = { app: first, ics: ics.url, dataDir, briefs: [] };
+      const planting: Planting = { app: first, root, ics: ics.url, dataDir, briefs: [] };
       first.time.outbox.add(() => true, { post: async (place, message) => void planting.briefs.push({ place, message }) });
       // the control: a brief in a place that holds nothing sensitive, quoting an ordinary reminder
       await first.store.ensureProject(hobbies.origin);

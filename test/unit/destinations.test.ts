@@ -51,10 +51,11 @@ describe("doctor's line on the memory lane's precheck", () => {
     const config = loadConfig({ EMBEDDER: 'builtin', ...env }, '/tmp');
     return precheckLine(config, configuredDestinations(config));
   };
-  it('on with a hosted chat model and a local lane, not needed all local, none without a lane, off when switched off', () => {
+  it('on with a hosted chat model and a local lane, not needed all local, by meaning without a lane, off when switched off', () => {
     expect(line({ LLM_BASE_URL: 'https://api.example.com/v1', MEMORY_LLM_BASE_URL: 'http://127.0.0.1:11434/v1' })).toMatch(/^precheck: on .*within 4000 ms/);
     expect(line({ LLM_BASE_URL: 'http://127.0.0.1:1234/v1' })).toMatch(/^precheck: not needed/);
-    expect(line({ LLM_BASE_URL: 'https://api.example.com/v1' })).toMatch(/^precheck: none/);
+    expect(line({ LLM_BASE_URL: 'https://api.example.com/v1' })).toMatch(/^precheck: by meaning .*within 4000 ms/);
+    expect(line({ LLM_BASE_URL: 'https://api.example.com/v1', PRIVACY_PRECHECK: 'off' })).toMatch(/^precheck: none/);
     expect(line({ LLM_BASE_URL: 'https://api.example.com/v1', MEMORY_LLM_BASE_URL: 'http://127.0.0.1:11434/v1', PRIVACY_PRECHECK: 'off' })).toMatch(/^precheck: off/);
   });
 
@@ -64,6 +65,7 @@ describe("doctor's line on the memory lane's precheck", () => {
       return precheckCheck(config, configuredDestinations(config)).status;
     };
     const lane = { MEMORY_LLM_BASE_URL: 'http://127.0.0.1:11434/v1' };
+    // the judge by meaning is a net, not a local model: still a warning, with what to do
     expect(status({ LLM_BASE_URL: 'https://api.example.com/v1' })).toBe('warn');
     expect(status({ LLM_BASE_URL: 'https://api.example.com/v1', ...lane, PRIVACY_PRECHECK: 'off' })).toBe('warn');
     // a local chat model is the lane: it judges before the hosted embedder gets anything

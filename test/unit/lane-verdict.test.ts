@@ -61,6 +61,23 @@ describe("the memory lane's verdict", () => {
     expect(pending.entries.map((e) => e.text)).toEqual(['And bring the rope.']);
   });
 
+  it('a fact split over two messages of one batch: the verdict names the earlier, harmless-alone one too, and it is raised with the reply of its turn (the prompt asks for it)', async () => {
+    const FIRST = 'Tobin starts at Fernhill House on Monday.';
+    const { store } = await project([
+      [FIRST, 'user'],
+      ['Good luck to Tobin!', 'assistant'],
+      [ORDINARY, 'user'],
+      ['Fernhill House is where they treat addiction.', 'user'],
+    ]);
+    const model = lane([
+      { message: 1, kind: 'phi' },
+      { message: 4, kind: 'phi' },
+    ]);
+    await run(store, model);
+    expect(String(model.requests[0]!.messages[0]!.content)).toMatch(/a message that is harmless alone when a later one makes it sensitive/);
+    expect(await labels(store)).toEqual(['Tobin starts sensitive/phi', 'Good luck to sensitive/phi', 'Let us meet  personal', 'Fernhill Hou sensitive/phi']);
+  });
+
   it('never lowers a label: the rules label stays whatever the lane says of the message', async () => {
     const { store } = await project([
       [RULED, 'user'],

@@ -1,6 +1,7 @@
 /**
  * "Why does Charlie think that?": the records that answer a question (the records themselves,
- * searched by records/match.ts: statement, subject, attribute; the current one first) or that
+ * searched by records/match.ts: statement, subject, attribute; the current one first; in a
+ * project the best of them again by meaning, records/meaning.ts) or that
  * a reply used (their block ids), each with its provenance chain — the message that said it,
  * the promotion gate's verdict, every restatement, hand edit, merge and review decision with
  * its date — and its confidence now. The chains are built from the Markdown (the record line
@@ -8,9 +9,11 @@
  * renders a chain as plain lines for every front door.
  */
 import { isSensitive, labelOf, labelText, parseSensitivity } from '../privacy/sensitivity.js';
-import type { KnowledgeGraph, LogEntry, PrivateRecord, PrivateRecordEvent } from '../ports/index.js';
+import type { Embedder, KnowledgeGraph, LogEntry, PrivateRecord, PrivateRecordEvent } from '../ports/index.js';
 import type { ChainStep, Provenance, RecordChain } from '../records/provenance.js';
-import { rankRecords, type MatchableRecord } from '../records/match.js';
+import { rankRecords, scoreRecords, type MatchableRecord, type Scored } from '../records/match.js';
+import { byMeaning } from '../records/meaning.js';
+import { errorMessage } from '../../util/error-text.js';
 import { bareId, RECORD_ID } from '../records/line-syntax.js';
 
 export interface WhyAnswer extends Provenance {
@@ -30,14 +33,33 @@ const WITH_MESSAGES = 100;
  * The records that answer `query`: the project's records themselves, ranked (records/match.ts),
  * each with its chain. With `messages`, the best WITH_MESSAGES by their own words are ranked
  * again with the words of the message that said each (read from the archive's days they were
- * said): a statement leaves out words its message had ("We even had a picnic last week!").
+ * said): a statement leaves out words its message had ("We even had a picnic last week!"). With
+ * `meaning` (a sentence embedder), the best of those are ranked again by meaning
+ * (records/meaning.ts); when it cannot embed, the order by words stands and the answer says so.
  */
-export async function whyQuery(graph: Pick<KnowledgeGraph, 'provenance' | 'records'>, project: string, query: string, now: Date, limit = 3, messages?: MessagesOn): Promise<WhyAnswer> {
+export async function whyQuery(
+  graph: Pick<KnowledgeGraph, 'provenance' | 'records'>,
+  project: string,
+  query: string,
+  now: Date,
+  limit = 3,
+  messages?: MessagesOn,
+  meaning?: Embedder,
+): Promise<WhyAnswer> {
   const records = await graph.records(project, now);
-  const chosen = messages ? await rankWithMessages(records, query, limit, messages) : rankRecords(records, query, limit);
+  let scored = messages ? await scoreWithMessages(records, query, messages) : scoreRecords(records, query);
+  let note: string | undefined;
+  if (meaning && scored.length > 1) {
+    try {
+      scored = await byMeaning(scored, query, meaning);
+    } catch (err) {
+      note = `ranked by wording only: the sentence model could not be used (${errorMessage(err)})`;
+    }
+  }
+  const chosen = scored.slice(0, limit).map((s) => s.record);
   if (chosen.length === 0) return { chains: [], missing: [] };
   const refs = chosen.map((r) => (r.id ? { id: r.id } : { page: r.page, lineStart: r.line, lineEnd: r.line }));
-  return { chains: (await graph.provenance(project, refs)).chains, missing: [] };
+  return { chains: (await graph.provenance(project, refs)).chains, missing: [], ...(note ? { note } : {}) };
 }
 
 /** What ranking with messages reads of a record: what the ranking reads, and the message it came from. */
@@ -45,20 +67,25 @@ type SaidRecord = MatchableRecord & { said: string; provenance: { source: string
 
 /** The records that answer `query`, the best WITH_MESSAGES of them ranked again with the messages that said them. */
 export async function rankWithMessages<T extends SaidRecord>(records: readonly T[], query: string, limit: number, messages: MessagesOn): Promise<T[]> {
+  return (await scoreWithMessages(records, query, messages)).slice(0, limit).map((s) => s.record);
+}
+
+/** `rankWithMessages` with each record's score, every record that answers (the best first). */
+export async function scoreWithMessages<T extends SaidRecord>(records: readonly T[], query: string, messages: MessagesOn): Promise<Scored<T>[]> {
   const pool = new Set(rankRecords(records, query, WITH_MESSAGES));
   if (pool.size === 0) return [];
   // a labelled message's words are not read: the order of what a hosted asker is shown would tell of them
   const entries = (await messages([...new Set([...pool].map((r) => r.said.slice(0, 10)).filter(Boolean))])).map((e) => (isSensitive(labelOf(e)) ? { ...e, text: '' } : e));
   // each message with the one before it on the same day (what it answered, mostly)
   const said = new Map(entries.map((e, i) => [e.source, { text: e.text, preceding: sameDay(entries[i - 1], e) ? (entries[i - 1]?.text ?? '') : '' }]));
-  return rankRecords(
+  const read = new Map(
     records.map((r) => {
       const message = pool.has(r) ? said.get(r.provenance.source) : undefined;
-      return { ...r, context: message?.text ?? '', preceding: message?.preceding ?? '' };
+      return [{ ...r, context: message?.text ?? '', preceding: message?.preceding ?? '' }, r] as const;
     }),
-    query,
-    limit,
   );
+  // ranked with the messages' words, handed back as the records they were (never with the messages in them)
+  return scoreRecords([...read.keys()], query).map((s) => ({ ...s, record: read.get(s.record) ?? (s.record as T) }));
 }
 
 const sameDay = (a: LogEntry | undefined, b: LogEntry) => a !== undefined && a.time.slice(0, 10) === b.time.slice(0, 10);
@@ -73,6 +100,7 @@ export async function explainWhy(
   ask: { query: string } | { ids: readonly string[] },
   now: Date,
   messages?: MessagesOn,
+  meaning?: Embedder,
 ): Promise<WhyAnswer> {
   const asIds = 'ids' in ask ? ask.ids : ask.query.trim().split(/[\s,]+/);
   const ids = asIds.map((id) => bareId(id)).filter((id) => RECORD_ID.test(id));
@@ -82,7 +110,7 @@ export async function explainWhy(
       ids.map((id) => ({ id })),
     );
   const query = ask.query.trim();
-  return query ? whyQuery(graph, project, query, now, 3, messages) : { chains: [], missing: [] };
+  return query ? whyQuery(graph, project, query, now, 3, messages, meaning) : { chains: [], missing: [] };
 }
 
 /** The steps of a DM record written before private.db kept its history: what its own fields tell. */

@@ -62,6 +62,11 @@ export interface RecallScope {
 
 export interface Recall {
   recall(query: string, scope: RecallScope): Promise<RecallHit[]>;
+  /**
+   * The project's pages changed where the file watcher may not have said so yet (a label raised in
+   * the archive): they are read again now, so the next search never finds the row as it was.
+   */
+  changed?(project: string): Promise<unknown>;
 }
 
 export type UsageKind = 'view' | 'tag' | 'suggestion_accepted' | 'retrieved';

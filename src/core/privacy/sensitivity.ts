@@ -205,4 +205,8 @@ export const LABELLED_TEXTS = {
   brief: "src/core/time/brief.ts: the strictest label of the events and reminders it quotes, kept with it in its place's archive when delivered",
   'calendar-event':
     "src/core/time/calendar-servers.ts (eventSensitivity): the rules on its title and place, or the calendar's CLASS, when it is read; kept with its record, the desk's copy and its reminder; an event Charlie writes after a yes carries its label as CLASS:PRIVATE (calendar.ts propose)",
+  reminder:
+    "src/core/time/reminder-desk.ts: the rules on its words, the strictest label of the turn that set it, and the memory lane's precheck (sensitive until it answers); kept with its job in data/schedule.db",
+  'hand-line':
+    'src/memory/graph/hand-labels.ts: a line written by hand into a page (no source, or source:: manual) is judged by the rules and the memory lane at its scan; the label is written onto the line',
 } as const;

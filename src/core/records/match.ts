@@ -272,7 +272,14 @@ interface Doc<T> {
  * The records that answer `question`, best first (at most `limit`); none when no record shares
  * a content word with it. Ties keep the records' order.
  */
-export function rankRecords<T extends MatchableRecord>(records: readonly T[], question: string, limit = 3, { remember = true }: { remember?: boolean } = {}): T[] {
+export function rankRecords<T extends MatchableRecord>(records: readonly T[], question: string, limit = 3, options: { remember?: boolean } = {}): T[] {
+  return scoreRecords(records, question, options)
+    .slice(0, limit)
+    .map((s) => s.record);
+}
+
+/** Every record that shares a word with `question`, with its score, best first (the current record before those it replaced). */
+export function scoreRecords<T extends MatchableRecord>(records: readonly T[], question: string, { remember = true }: { remember?: boolean } = {}): Scored<T>[] {
   const asked = [...new Set(matchTerms(question.replace(KIND_OF, '$1')))];
   if (asked.length === 0) return [];
   const span = namedSpan(question);
@@ -345,12 +352,10 @@ export function rankRecords<T extends MatchableRecord>(records: readonly T[], qu
       scored.push({ record: d.record, score: x.score, i, group: x.group });
     });
   }
-  return currentFirst(scored.sort((a, b) => b.score - a.score || a.i - b.i))
-    .slice(0, limit)
-    .map((s) => s.record);
+  return currentFirst(scored.sort((a, b) => b.score - a.score || a.i - b.i));
 }
 
-interface Scored<T> {
+export interface Scored<T> {
   record: T;
   score: number;
   i: number;
@@ -358,7 +363,7 @@ interface Scored<T> {
   group: string;
 }
 
-const standing = (r: MatchableRecord) => STANDING[r.status] ?? 1;
+export const standing = (r: MatchableRecord) => STANDING[r.status] ?? 1;
 const groupOf = <T extends MatchableRecord>(d: Doc<T>) => (d.attribute ? `${d.record.pageTitle.toLowerCase()}\n${d.attribute}` : '');
 
 /**
@@ -366,7 +371,7 @@ const groupOf = <T extends MatchableRecord>(d: Doc<T>) => (d.attribute ? `${d.re
  * ranking gave them, but the current one takes the first of those places: a superseded record
  * is shown right after the record that replaced it, never before it.
  */
-function currentFirst<T extends MatchableRecord>(ranked: Scored<T>[]): Scored<T>[] {
+export function currentFirst<T extends MatchableRecord>(ranked: Scored<T>[]): Scored<T>[] {
   const groups = new Map<string, number[]>();
   ranked.forEach((s, at) => {
     if (s.group) groups.set(s.group, [...(groups.get(s.group) ?? []), at]);

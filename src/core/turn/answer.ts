@@ -155,6 +155,7 @@ export function tapSensitive(recall: Recall, found: SensitiveRecord[], tainted: 
       }
       return hits;
     },
+    ...(recall.changed ? { changed: (project: string) => recall.changed!(project) } : {}),
   };
 }
 

@@ -26,7 +26,9 @@ import { TurnConsent } from '../privacy/consent-turn.js';
 import { entryItem } from '../privacy/sensitive-records.js';
 import type { ConsentLedger, ConsentMode } from '../privacy/consent.js';
 import { LABEL_LOOKBACK, storedLabel } from './stored-label.js';
-import { precheck, precheckApplies, type PrecheckOutcome, type PrecheckSettings } from './precheck.js';
+import type { PrecheckOutcome, PrecheckSettings } from './precheck.js';
+import { judgeMessage, raiseEarlier } from './judge-message.js';
+import type { MeaningJudge } from '../privacy/meaning-judge.js';
 
 export interface ConversationDeps extends AnswerDeps {
   clock: Clock;
@@ -44,8 +46,8 @@ export interface ConversationDeps extends AnswerDeps {
   storedEverywhere?: (limit: number) => Promise<LogEntry[]>;
   /** Asking in the moment: the mode, the ledger of answers, and how long a person has to answer. */
   consent: { mode: ConsentMode; ledger: ConsentLedger; timeoutMs: number };
-  /** The local memory lane judges each message before anything leaves (precheck.ts); absent: the rules only, until distillation. */
-  precheck?: { lane: LocalChatModel | null; settings: PrecheckSettings } | undefined;
+  /** The local memory lane (or, without one, the built-in judge by meaning) judges each message before anything leaves (precheck.ts); absent: the rules only. */
+  precheck?: { lane: LocalChatModel | null; meaning?: MeaningJudge | null; settings: PrecheckSettings } | undefined;
 }
 
 /**
@@ -57,6 +59,7 @@ function historyFor(history: LogEntry[], locality: 'local' | 'hosted', released:
 }
 
 const UNJUDGED_NOTICE = 'the privacy check could not judge this message in time, so it is kept from hosted services';
+const UNREAD_NOTICE = 'the privacy check reads English only (no local model is set up), so this message is kept from hosted services';
 const FAILURE_REPLY = 'Sorry — something went wrong while answering. Your message is saved.';
 const OUT_OF_TIME = '(I ran out of time for this answer.)';
 
@@ -137,9 +140,9 @@ export class Conversation implements ConversationApi {
     // vault (the text keeps its handle), anything else is removed, before the message is archived.
     const moved = await this.moveToVault(message);
     const scan = removeSecrets(moved?.text ?? message.text);
-    // labelled when written: the rules every writer applies, and any marker it carries, and the local lane's verdict before anything leaves
-    const judged = await this.judge({ time: now.toISOString(), speaker: message.speaker, source: message.source, text: scan.text, role: 'user' }, [cancel, deadline.answer]);
-    const said = judged.label;
+    const entry: LogEntry = { time: now.toISOString(), speaker: message.speaker, source: message.source, text: scan.text, role: 'user' };
+    let said = labelText(scan.text);
+    let judged: PrecheckOutcome;
     // whether the turn has drawn on sensitive context: its searches then get no hosted vector (set fully once the turn begins)
     const taint = { now: () => isSensitive(said) || found.length > 0 };
     let home: Home;
@@ -150,15 +153,12 @@ export class Conversation implements ConversationApi {
         tapSensitive(this.deps.recall, found, () => taint.now()),
       );
       history = conversation ? await conversation(settings.historyMessages) : await home.recent(settings.historyMessages);
-      await home.archive({
-        time: now.toISOString(),
-        speaker: message.speaker,
-        source: message.source,
-        text: scan.text,
-        role: 'user',
-        ...stored(said),
-        ...(judged.unjudged ? { unjudged: true as const } : {}),
-      });
+      // labelled when written: the rules every writer applies, and the local lane's verdict before anything leaves,
+      // which reads the message with its place's earlier ones and may raise those (a fact split over two messages)
+      judged = await judgeMessage({ logger: this.deps.logger, locality: model.locality, precheck: this.deps.precheck }, entry, history, [cancel, deadline.answer]);
+      said = judged.label;
+      history = await raiseEarlier(home, history, judged.earlier, this.deps.logger);
+      await home.archive({ ...entry, ...stored(said), ...(judged.unjudged ? { unjudged: true as const } : {}) });
     } catch (error) {
       // A damaged or full memory store: say so (file, what works, how to recover), not "try again".
       if (!(error instanceof MemoryUnavailableError)) throw error;
@@ -182,7 +182,7 @@ export class Conversation implements ConversationApi {
       return outcome;
     }
     // told to whom Charlie answers (a message it only archives gets no line about it in a channel)
-    if (judged.unjudged) outcome.notices.push(UNJUDGED_NOTICE);
+    if (judged.unjudged) outcome.notices.push(judged.unjudged === 'language' ? UNREAD_NOTICE : UNJUDGED_NOTICE);
     const turnId = this.deps.newId();
     let fromLayers = false;
     let released = () => false;
@@ -313,19 +313,6 @@ export class Conversation implements ConversationApi {
       { kind: 'chat', id: model.id },
     );
     return historyFor(history, model.locality, (e) => ok.has(entryItem(e, scope).id));
-  }
-
-  /** The message's label: the rules', or the stricter verdict of the local memory lane when something may leave (precheck.ts). */
-  private async judge(entry: LogEntry, signals: (AbortSignal | undefined)[]): Promise<PrecheckOutcome> {
-    const said = labelText(entry.text);
-    const { lane = null, settings } = this.deps.precheck ?? {};
-    // no lane: the rules only (and distillation's verdict later); everything local: nothing leaves, no cost
-    if (!lane || !settings || !precheckApplies(settings, this.deps.model.locality)) return { label: said, raised: false };
-    const out = await precheck(lane, entry, said, settings.timeoutMs, signals);
-    // never the text: what happened, for the owner's log
-    if (out.unjudged) this.deps.logger.info({ why: out.unjudged, timeoutMs: settings.timeoutMs }, 'the memory lane did not judge a message in time; it is kept from hosted services');
-    else if (out.raised) this.deps.logger.info({ kind: out.label.kind ?? 'sensitive' }, 'the memory lane labelled a message the rules missed, before anything left');
-    return out;
   }
 
   /** Past-due commitments of the speaker and open reviews about what the message names, not yet brought up. */

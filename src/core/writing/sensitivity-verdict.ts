@@ -33,7 +33,7 @@ export const verdictList = z.array(verdictItem).max(MAX_VERDICTS);
 
 /** The prompt's line about the field. */
 export const VERDICT_INSTRUCTION =
-  "- sensitive: every new message (a person's or the assistant's) that reveals health (illness, medication, therapy, a hospital stay, a pregnancy), a secret or an identity number (a code, a password, a passport), money details, or a legal or immigration matter — in any wording, also when no obvious word says it — each with its number and kind (phi, credential, financial, legal, other). Empty when none.";
+  "- sensitive: every new message (a person's or the assistant's) that reveals health (illness, medication, therapy, a hospital stay, a pregnancy), a secret or an identity number (a code, a password, a passport), money details, or a legal or immigration matter — in any wording, also when no obvious word says it — each with its number and kind (phi, credential, financial, legal, other). Name also a message that is harmless alone when a later one makes it sensitive (a fact split over two messages: the later one says that a place, person or thing the earlier one named is a clinic, an illness, a debt, a court case…). Empty when none.";
 
 /** A message whose label the verdict raised: its position in the entries distilled, as read, and its new label. */
 export interface RaisedLabel {

