@@ -1,6 +1,7 @@
 /**
  * doctor: the memory budget (CHARLIE_MEMORY_BUDGET), how it is shared out, and what the running
- * Charlie keeps resident, from the status file it writes beside the index (resident-status.ts).
+ * Charlie keeps resident, from the status file it writes beside the index (resident-status.ts):
+ * a project over its share alone, and LanceDB's index cache grown past its share, are warned of.
  */
 import { join } from 'node:path';
 import type { Config } from '../config.js';
@@ -31,10 +32,23 @@ export function memoryBudgetCheck(config: Config, now: () => number = Date.now):
       const minutes = (t: number) => `${Math.max(0, Math.round((now() - t) / 60_000)).toString()} min ago`;
       const list = status.projects.map((p) => `${p.project} ${mb(p.bytes)} (searched ${minutes(p.usedAt)})`).join(', ') || 'no project';
       const over = status.projects.find((p) => p.bytes > status.residentBytes);
-      const text = `${shares}; resident (as of ${minutes(status.at)}): ${list}`;
+      // LanceDB's index cache grows past its share to hold the vector indexes of the projects opened (lance-connect.ts)
+      const bound = status.indexCacheBoundBytes ?? status.indexCacheBytes;
+      const grown =
+        bound > status.indexCacheBytes
+          ? `; LanceDB's index cache may hold ${mb(bound)}, past its ${mb(status.indexCacheBytes)} share, to keep the vector indexes of the projects opened (${mb(status.vectorIndexBytes ?? 0)} on disk) whole`
+          : '';
+      const text = `${shares}; resident (as of ${minutes(status.at)}): ${list}${grown}`;
       if (over)
         return Promise.resolve(
           warn(text, `${over.project} alone needs more than the budget's share: it stays in memory while used, but others are let go each time; raise CHARLIE_MEMORY_BUDGET if this machine has room`),
+        );
+      if (grown)
+        return Promise.resolve(
+          warn(
+            text,
+            `Charlie may use ${mb(bound - status.indexCacheBytes)} more than CHARLIE_MEMORY_BUDGET says (a smaller cache would make searches read and decode the vector index again: up to a second of CPU each at 100,000 chunks); count it when sizing the machine`,
+          ),
         );
       return Promise.resolve(ok(text));
     },

@@ -9,11 +9,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../../src/core/ports/index.js';
 import { HashingEmbedder } from '../../src/memory/index/hashing-embedder.js';
 import { memoryBudget } from '../../src/memory/index/memory-budget.js';
 import { MemoryIndex } from '../../src/memory/index/memory-index.js';
+import { loadResidentStatus } from '../../src/memory/index/resident-status.js';
 import { VECTOR_INDEX_MIN_ROWS } from '../../src/memory/index/project-table.js';
 import { tableName } from '../../src/memory/index/table-layout.js';
 
@@ -69,6 +70,9 @@ describe('the search index connection', () => {
       // the index is held (the searches ran through the grown connection), within its bound
       expect(bytes).toBeGreaterThanOrEqual(weighs);
       expect(bytes).toBeLessThanOrEqual(indexBound + budget.metadataCacheBytes);
+      // and the status file doctor reads says so: the bound in force and what it holds on disk
+      await vi.waitFor(() => expect(loadResidentStatus(join(root, 'index'))?.indexCacheBoundBytes).toBe(indexBound));
+      expect(loadResidentStatus(join(root, 'index'))?.vectorIndexBytes).toBeGreaterThan(0);
 
       // writes and searches go on through the reopened table
       writePages(pages, pages + 3);

@@ -43,4 +43,27 @@ describe('doctor: memory budget', () => {
     expect(over.status).toBe('warn');
     expect(over.fix).toMatch(/raise CHARLIE_MEMORY_BUDGET/);
   });
+
+  it("warns when LanceDB's index cache grew past its share to hold the vector indexes, and says by how much", async () => {
+    const config = setup('256');
+    const file = residentStatusFile(join(config.dataDir, 'index'));
+    const cache = (bound: number | undefined) =>
+      JSON.stringify({
+        ...JSON.parse(status(process.pid, [{ project: 'home', bytes: 40 * 2 ** 20 }])),
+        indexCacheBytes: 128 * 2 ** 20,
+        ...(bound === undefined ? {} : { indexCacheBoundBytes: bound, vectorIndexBytes: 50 * 2 ** 20 }),
+      });
+    // at its share, or a file of an older Charlie without the bound: nothing to say
+    for (const bound of [128 * 2 ** 20, undefined]) {
+      writeFileSync(file, cache(bound));
+      const fits = await memoryBudgetCheck(config).run(new AbortController().signal);
+      expect(fits.status).toBe('ok');
+      expect(fits.detail).not.toMatch(/index cache/);
+    }
+    writeFileSync(file, cache(140 * 2 ** 20));
+    const grown = await memoryBudgetCheck(config).run(new AbortController().signal);
+    expect(grown.status).toBe('warn');
+    expect(grown.detail).toMatch(/index cache may hold 140 MB, past its 128 MB share, to keep the vector indexes of the projects opened \(50 MB on disk\)/);
+    expect(grown.fix).toMatch(/12 MB more than CHARLIE_MEMORY_BUDGET/);
+  });
 });

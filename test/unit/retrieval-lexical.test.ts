@@ -77,6 +77,41 @@ describe('in-memory keyword index', () => {
     same();
   });
 
+  it('a document whose text is read again from its value (no term list kept) is removed as exactly as one with its list', () => {
+    const words = ['garden', 'quince', 'pruned', 'hiking', 'tea', 'morning', 'dentist', 'school', 'boiler', 'invoice'];
+    const text = (i: number, n: number) => Array.from({ length: n }, (_, j) => `${words[(i * 7 + j * 3) % words.length]}${(i + j) % 40}`).join(' ');
+    type Doc = { i: number; text: string };
+    const reread = new LexicalIndex<Doc>((d) => d.text);
+    const listed = new LexicalIndex<Doc>();
+    const both = (f: (ix: LexicalIndex<Doc>) => void) => [reread, listed].forEach(f);
+    const queries = ['quince3 garden4', 'tea9', 'dentist2 school7 morning1', 'hiking0 boiler5', 'invoice9 pruned2'];
+    const same = () => {
+      expect(reread.size).toBe(listed.size);
+      for (const q of queries) for (const w of [0, 0.4]) expect(reread.search(q, 50, w)).toEqual(listed.search(q, 50, w));
+    };
+    // most documents have no context and are added with their value's text; some have a context, and
+    // some are added with another text than their value gives (those keep their list)
+    const add = (i: number) => {
+      const doc = { i, text: text(i, 2 + (i % 6)) };
+      const keywords = i % 11 === 0 ? `${doc.text} ${text(i + 3, 2)}` : doc.text;
+      both((ix) => ix.add(`page-${i % 200}`, doc, keywords, i % 4 === 0 ? text(i + 1, 3) : ''));
+    };
+    for (let i = 0; i < 2000; i++) add(i);
+    reread.trim();
+    listed.trim();
+    same();
+    for (let k = 0; k < 120; k++) both((ix) => ix.remove(`page-${k}`, (d) => d.i % 3 !== 0 || k < 60));
+    same();
+    for (let i = 2000; i < 2600; i++) add(i);
+    for (let k = 120; k < 190; k++) both((ix) => ix.remove(`page-${k}`));
+    same();
+    // every document gone: nothing is left counted
+    for (let k = 0; k < 200; k++) both((ix) => ix.remove(`page-${k}`));
+    expect(reread.size).toBe(0);
+    add(5000);
+    expect(reread.search('tea', 5, 0.4)).toEqual(listed.search('tea', 5, 0.4));
+  });
+
   it('a pooled pair keeps frequencies past a byte (254, 255, 256, 70,000) exact', () => {
     const pooled = new LexicalIndex<number>();
     const plain = new LexicalIndex<number>();

@@ -37,6 +37,36 @@ describe('in-memory vector pass', () => {
     }
   });
 
+  it('finds, replaces and removes the rows of a page of a few rows and of one of hundreds alike (as a map by page and line does)', () => {
+    const random = mulberry32(11);
+    const pass = new VectorPass<Row>(2, 10_000);
+    const known = new Map<string, Row>();
+    const key = (page: string, line: number) => `${page}:${line}`;
+    const sizes: number[] = [];
+    for (let step = 0; step < 4000; step++) {
+      // one page grows past a short list and shrinks below it again; the others stay small
+      const page = random() < 0.6 ? 'day.md' : `p${Math.floor(random() * 20)}.md`;
+      const line = Math.floor(random() * (page === 'day.md' ? 120 : 4));
+      if (random() < 0.97) {
+        const row = { page, lineStart: line, tag: String(step) };
+        pass.put(row, unit([random() + 0.1, random() + 0.1]));
+        known.set(key(page, line), row);
+      } else {
+        const cut = (r: Row) => r.lineStart % 2 === line % 2;
+        pass.remove(page, cut);
+        for (const [k, r] of known) if (r.page === page && cut(r)) known.delete(k);
+      }
+      if (step % 200 === 0 || step === 3999) {
+        expect(pass.size).toBe(known.size);
+        sizes.push([...known.values()].filter((r) => r.page === 'day.md').length);
+        for (const p of ['day.md', 'p3.md']) for (let l = 0; l < 120; l++) expect(pass.get(p, l)).toEqual(known.get(key(p, l)));
+      }
+    }
+    // the large page was past a short list and back below it
+    expect(Math.max(...sizes)).toBeGreaterThan(64);
+    expect(sizes.some((n, i) => i > 0 && n < 32 && sizes[i - 1]! > 32)).toBe(true);
+  });
+
   it('keeps in step with removals and replacements, and reuses freed slots', () => {
     const pass = new VectorPass<Row>(2, 10);
     pass.put({ page: 'a.md', lineStart: 1 }, unit([1, 0]));

@@ -74,6 +74,8 @@ export class FittedConnection {
     private readonly dir: string,
     /** The budget's share for each cache (memory-budget.ts): the index cache's is its floor. */
     private readonly caches: { index: number; metadata: number },
+    /** Hears when the index cache grew past its bound (the status file doctor reads: resident-status.ts). */
+    private readonly onGrown: () => void = () => {},
   ) {}
 
   /** The connection, made on first use; a folder LanceDB cannot read (derived data) is emptied after `unreadable` hears why. */
@@ -120,6 +122,7 @@ export class FittedConnection {
       if (need > this.bound && this.lib) {
         await this.connectWith(this.lib, need);
         grown = true;
+        this.onGrown();
       }
       const db = this.db;
       // the old connection and table handles are let go, not closed: a search still running on them finishes
@@ -142,9 +145,14 @@ export class FittedConnection {
     this.tables.delete(name);
   }
 
-  /** Bytes held by LanceDB's caches now, and the bound of the index cache. */
-  figures(): { bytes: number; indexBound: number } {
-    return { bytes: Number(this.session?.sizeBytes() ?? 0n), indexBound: this.bound };
+  /**
+   * Bytes held by LanceDB's caches now, the bound of the index cache (its share of the budget
+   * until opened; more once grown) and the bytes on disk of the vector indexes it is sized to hold.
+   */
+  figures(): { bytes: number; indexBound: number; vectorIndexBytes: number } {
+    let vectorIndexBytes = 0;
+    for (const t of this.tables.values()) vectorIndexBytes += t.bytes;
+    return { bytes: Number(this.session?.sizeBytes() ?? 0n), indexBound: Math.max(this.bound, this.caches.index), vectorIndexBytes };
   }
 
   close(): void {

@@ -15,13 +15,16 @@
  * a table is read, and again when the documents added since pass an eighth of it); the pairs
  * added since, per term, in a small growing array of their own; per document its terms as ids in
  * one shared Int32Array (what a removal needs to update the document frequencies), lengths and
- * liveness in typed arrays. No object or map per document or per term of a document (before: two
+ * liveness in typed arrays. A document whose text the index can read again from its value
+ * (`textOf`) and that has no context keeps no term list: a removal counts its terms again from
+ * that text (at 10,000 pages the notes' rows, most of the lists: 6.4 MB of them before). No object or map per document or per term of a document (before: two
  * maps and a record per chunk, about 4 KB of heap each, past V8's heap limit at a million
  * chunks), and none per term once pooled (before: a growing Int32Array per term, about 230 bytes
  * of objects each, 15 MB for the 66,000 terms of a 10,000-page project).
  */
 import { terms as termsOf } from './text.js';
 import { topK } from './top-k.js';
+import { exactCopy, withItem } from '../../util/exact-list.js';
 
 const K1 = 1.2;
 const B = 0.75;
@@ -58,11 +61,19 @@ const REPOOL_SHARE = 1 / 8;
 /** ... or this many ints, whichever is more (a small index is pooled rarely). */
 const REPOOL_MIN = 1 << 16;
 const EMPTY = new Int32Array(0);
+/** A key's document list up to this long is copied when it grows, so that it holds no spare room. */
+const SHORT_LIST = 32;
 /** A pooled pair's frequencies, text << 8 | context, when both are below this; else ESCAPED and the exact pair in `poolWide`. */
 const NARROW = 0xff;
 const ESCAPED = 0xffff;
 
 export class LexicalIndex<T> {
+  /**
+   * `textOf`: the text a document was added with, read again from its value. A document added
+   * with that text and no context keeps no term list (its removal stems the text again).
+   */
+  constructor(private readonly textOf?: (value: T) => string) {}
+
   private values: T[] = [];
   /** Per document id: text length, context length (in terms), and whether it is live. */
   private textLength = new Ints(64);
@@ -70,7 +81,7 @@ export class LexicalIndex<T> {
   private alive = new Ints(64);
   /** Per document id, where its terms start in `docTerms` (the next document's start ends them). */
   private docStart = new Ints(64);
-  /** Each document's distinct terms: term id × 4, + 1 when in its text, + 2 when in its context. */
+  /** Each document's distinct terms: term id × 4, + 1 when in its text, + 2 when in its context (none when `textOf` gives them again). */
   private docTerms = new Ints(1024);
   private readonly termIds = new Map<string, number>();
   /**
@@ -201,6 +212,8 @@ export class LexicalIndex<T> {
     this.contextLength.push(contextTerms.length);
     this.alive.push(1);
     this.docStart.push(this.docTerms.length);
+    // no list when the value gives the same text back and there is no context (its removal counts them again)
+    const listed = contextTerms.length > 0 || !this.textOf || this.textOf(value) !== text;
     for (const [t, [ft, fc]] of counts) {
       const term = this.termId(t);
       let list = this.added.get(term);
@@ -208,29 +221,40 @@ export class LexicalIndex<T> {
       list.push(id);
       list.push((Math.min(ft, MAX_TF) << 16) | Math.min(fc, MAX_TF));
       this.addedInts += 2;
-      this.docTerms.push(term * 4 + (ft > 0 ? 1 : 0) + (fc > 0 ? 2 : 0));
+      if (listed) this.docTerms.push(term * 4 + (ft > 0 ? 1 : 0) + (fc > 0 ? 2 : 0));
+      if (ft > 0) this.textDf.data[term]!++;
+      if (fc > 0) this.contextDf.data[term]!++;
     }
     counts.clear();
+    this.textTotal += textTerms.length;
+    this.contextTotal += contextTerms.length;
     // while a table is read the pool is built once, at trim(); after that, when the additions grow
     if (this.poolIds !== EMPTY && this.addedInts > Math.max(REPOOL_MIN, 2 * this.poolIds.length * REPOOL_SHARE)) this.repool();
-    this.count(id, 1);
     this.live++;
     const ids = this.byKey.get(key);
-    if (ids) ids.push(id);
-    else this.byKey.set(key, [id]);
+    // a short list is made anew at its length (exact-list.ts): a pushed one keeps room for 16
+    if (!ids) this.byKey.set(key, [id]);
+    else if (ids.length < SHORT_LIST) this.byKey.set(key, withItem(ids, id));
+    else ids.push(id);
   }
 
-  /** Adds (1) or takes away (-1) a document's share of the lengths and document frequencies. */
-  private count(id: number, sign: 1 | -1): void {
-    this.textTotal += sign * this.textLength.data[id]!;
-    this.contextTotal += sign * this.contextLength.data[id]!;
+  /** Takes away a removed document's share of the lengths and document frequencies. */
+  private uncount(id: number): void {
+    this.textTotal -= this.textLength.data[id]!;
+    this.contextTotal -= this.contextLength.data[id]!;
+    const start = this.docStart.data[id]!;
     const end = id + 1 < this.docStart.length ? this.docStart.data[id + 1]! : this.docTerms.length;
+    if (start === end && this.textLength.data[id]! > 0) {
+      // no list kept (add): its text, read again from its value, gives its terms (all in its text)
+      for (const t of new Set(termsOf(this.textOf!(this.values[id]!), this.stems))) this.textDf.data[this.termIds.get(t)!]!--;
+      return;
+    }
     const terms = this.docTerms.data;
-    for (let i = this.docStart.data[id]!; i < end; i++) {
+    for (let i = start; i < end; i++) {
       const e = terms[i]!;
       const term = e >>> 2;
-      if (e & 1) this.textDf.data[term]! += sign;
-      if (e & 2) this.contextDf.data[term]! += sign;
+      if (e & 1) this.textDf.data[term]!--;
+      if (e & 2) this.contextDf.data[term]!--;
     }
   }
 
@@ -246,10 +270,10 @@ export class LexicalIndex<T> {
         continue;
       }
       this.alive.data[id] = 0;
-      this.count(id, -1);
+      this.uncount(id);
       this.live--;
     }
-    if (kept.length > 0) this.byKey.set(key, kept);
+    if (kept.length > 0) this.byKey.set(key, kept.length < SHORT_LIST ? exactCopy(kept) : kept);
     else this.byKey.delete(key);
     if (this.values.length > 64 && this.values.length > 2 * this.live) this.compact();
   }

@@ -77,8 +77,8 @@ export class MemoryIndex {
   constructor(private readonly options: MemoryIndexOptions) {
     this.writer = new BatchWriter(options);
     this.budget = options.budget ?? memoryBudget(256);
-    this.lance = new FittedConnection(options.indexDir, { index: this.budget.indexCacheBytes, metadata: this.budget.metadataCacheBytes });
-    const status = residentStatusWriter(options.indexDir, this.budget, () => this.resident.list());
+    const status = residentStatusWriter(options.indexDir, this.budget, () => ({ projects: this.resident.list(), cache: this.lance.figures() }));
+    this.lance = new FittedConnection(options.indexDir, { index: this.budget.indexCacheBytes, metadata: this.budget.metadataCacheBytes }, status);
     this.resident = new ResidentSet(this.budget.residentBytes, this.budget.idleMs, options.now, status);
   }
 
@@ -108,8 +108,8 @@ export class MemoryIndex {
     return fitLogged(this.lance, this.options.logger, name, table, openedOn);
   }
 
-  /** LanceDB's cache figures (bytes held, bound of the index cache): for benchmarks and tests. */
-  cacheFigures(): { bytes: number; indexBound: number } {
+  /** LanceDB's cache figures (bytes held, bound of the index cache, vector indexes on disk): for benchmarks and tests. */
+  cacheFigures(): { bytes: number; indexBound: number; vectorIndexBytes: number } {
     return this.lance.figures();
   }
 

@@ -17,6 +17,7 @@
  */
 
 import { topK } from './top-k.js';
+import { exactCopy, withItem } from '../../util/exact-list.js';
 
 /** The identity of a row within its table: its page and first line (project-table.ts deletes by these). */
 export interface Placed {
@@ -24,12 +25,21 @@ export interface Placed {
   lineStart: number;
 }
 
+/** A page's slots: a list up to LISTED_SLOTS rows, by first line past that. */
+type Slots = readonly number[] | Map<number, number>;
+const LISTED_SLOTS = 32;
+const NO_SLOTS: readonly number[] = Object.freeze([]);
+
 export class VectorPass<T extends Placed> {
   /** Row values by slot (undefined: a free slot). */
   private values: (T | undefined)[] = [];
   private readonly free: number[] = [];
-  /** Slots by page, then by first line (no key string per row: at 10,000 pages those and a Set per page were about 9 MB). */
-  private readonly byPage = new Map<string, Map<number, number>>();
+  /**
+   * Each page's slots (no key string per row: at 10,000 pages those and a Set per page were about
+   * 9 MB): a list, in which a row is found by its first line, while the page has a few rows (most
+   * have: a map per page was 2.9 MB of the 10,000 pages' search data), by first line past that.
+   */
+  private readonly byPage = new Map<string, Slots>();
   /** `dimensions` floats per slot; null once the table outgrew `maxRows` (LanceDB searches then). */
   private matrix: Float32Array | null;
   /** Scores of the last search, reused (a search allocates no array of the table's size). */
@@ -60,12 +70,14 @@ export class VectorPass<T extends Placed> {
 
   /** Adds a row, or replaces the one at the same page and first line. `vector`: null when the vectors are not kept. */
   put(value: T, vector: ArrayLike<number> | null): void {
-    let slots = this.byPage.get(value.page);
-    if (!slots) this.byPage.set(value.page, (slots = new Map<number, number>()));
-    let slot = slots.get(value.lineStart);
+    const slots = this.byPage.get(value.page) ?? NO_SLOTS;
+    let slot = this.slotOf(slots, value.lineStart);
     if (slot === undefined) {
       slot = this.free.pop() ?? this.values.length;
-      slots.set(value.lineStart, slot);
+      if (slots instanceof Map) slots.set(value.lineStart, slot);
+      // a new list of its length (exact-list.ts): a pushed one keeps room for 16
+      else if (slots.length < LISTED_SLOTS) this.byPage.set(value.page, withItem(slots, slot));
+      else this.byPage.set(value.page, new Map([...slots.map((s): [number, number] => [this.values[s]!.lineStart, s]), [value.lineStart, slot]]));
       this.live++;
     }
     this.values[slot] = value;
@@ -89,15 +101,26 @@ export class VectorPass<T extends Placed> {
   remove(page: string, which: (value: T) => boolean = () => true): void {
     const slots = this.byPage.get(page);
     if (!slots) return;
-    for (const [lineStart, slot] of [...slots]) {
-      const value = this.values[slot]!;
-      if (!which(value)) continue;
-      slots.delete(lineStart);
+    const kept: number[] = [];
+    for (const slot of slots.values()) {
+      if (!which(this.values[slot]!)) {
+        kept.push(slot);
+        continue;
+      }
       this.values[slot] = undefined;
       this.free.push(slot);
       this.live--;
     }
-    if (slots.size === 0) this.byPage.delete(page);
+    if (kept.length === 0) this.byPage.delete(page);
+    else if (kept.length < (slots instanceof Map ? slots.size : slots.length))
+      this.byPage.set(page, kept.length <= LISTED_SLOTS ? exactCopy(kept) : new Map(kept.map((s) => [this.values[s]!.lineStart, s])));
+  }
+
+  /** The slot among `slots` (one page's) of the row at `lineStart`. */
+  private slotOf(slots: Slots, lineStart: number): number | undefined {
+    if (slots instanceof Map) return slots.get(lineStart);
+    for (const slot of slots) if (this.values[slot]!.lineStart === lineStart) return slot;
+    return undefined;
   }
 
   /** Whether any row is one `accept` takes (a filtered LanceDB search for none would read its index for nothing). */
@@ -108,7 +131,8 @@ export class VectorPass<T extends Placed> {
 
   /** The row at this page and first line. */
   get(page: string, lineStart: number): T | undefined {
-    const slot = this.byPage.get(page)?.get(lineStart);
+    const slots = this.byPage.get(page);
+    const slot = slots && this.slotOf(slots, lineStart);
     return slot === undefined ? undefined : this.values[slot];
   }
 
