@@ -9,7 +9,7 @@ import { Field, FixedSizeList, Float32, Float64, Int32, Schema, Utf8 } from 'apa
 import { type VectorPass } from './vector-pass.js';
 import { InMemoryRows } from './in-memory-rows.js';
 import { contentWords } from './passage-facts.js';
-import { vectorIndexConfig, vectorPartitions, vectorProbes, vectorSegmentsBound } from './vector-index-build.js';
+import { vectorIndexConfig, vectorPartitions, vectorSegmentsBound } from './vector-index-build.js';
 
 export interface StoredChunk extends Chunk {
   embedder: string;
@@ -345,7 +345,7 @@ export class ProjectTable {
    */
   private async nearest(rows: VectorPass<StoredChunk>, vector: Float32Array, where: string | null, limit: number): Promise<ScoredChunk[]> {
     this.indexedRows ??= await this.table.countRows();
-    const probes = where ? vectorPartitions(this.indexedRows) : vectorProbes(this.indexedRows);
+    const probes = vectorPartitions(this.indexedRows);
     const query = () => {
       const q = this.table.query().nearestTo(vector).distanceType('cosine').refineFactor(refineFor(limit)).nprobes(probes);
       return where ? q.where(where) : q;
