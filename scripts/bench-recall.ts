@@ -5,7 +5,8 @@
  *   npm run bench:recall -- --vector --sizes 1000000   (the vector phase alone, on derived rows: bench-recall-vector.ts)
  *
  * For each size: 1,000 Markdown pages holding size/1,000 chunks each are written to a temp
- * project; prints indexing throughput, recall p50/p95 through `recall()` — as while the app's
+ * project; prints indexing throughput (the whole sync, and of it the index upkeep; beside it how long the plain LanceDB
+ * peer's copy and its full-text and vector indexes took), recall p50/p95 through `recall()` — as while the app's
  * projects/ watcher runs (no check of the pages before a search; `--unwatched`: with the check
  * before every search, as without a watcher) — beside a plain LanceDB query over the same table
  * (vector ∥ full-text, top 100) and the BM25 baseline of scripts/bm25.ts over the same sections, timed in the same loop, the time of an incremental reindex of the
