@@ -17,19 +17,36 @@ const VECTOR_INDEX_ROWS = 8_000;
 /** Rows copied at a time (a million rows of 384-dimension vectors would not fit in one piece). */
 const COPY_ROWS = 50_000;
 
-/** A copy of `source` named `name` in `db`, indexed as a plain LanceDB user would index it. */
-export async function peerTable(db: lancedb.Connection, source: lancedb.Table, name: string): Promise<lancedb.Table> {
+/** How long the peer's table took to make, ms: the copy of the rows (nothing embedded), its full-text indexes, its vector index. */
+export interface PeerBuildTimes {
+  copyMs: number;
+  fullTextMs: number;
+  vectorMs: number;
+}
+
+/** A copy of `source` named `name` in `db`, indexed as a plain LanceDB user would index it; `times` is filled with how long each step took. */
+export async function peerTable(db: lancedb.Connection, source: lancedb.Table, name: string, times?: PeerBuildTimes): Promise<lancedb.Table> {
   const total = await source.countRows();
   let table: lancedb.Table | undefined;
+  let started = performance.now();
+  /** ms since the last lap. */
+  const lap = () => {
+    const ms = performance.now() - started;
+    started = performance.now();
+    return ms;
+  };
   for (let offset = 0; offset < total; offset += COPY_ROWS) {
     const rows = await source.query().offset(offset).limit(COPY_ROWS).toArrow();
     if (table) await table.add(rows);
     else table = await db.createTable(name, rows, { mode: 'overwrite' });
   }
   if (!table) throw new Error('the table to copy for the plain LanceDB peer is empty');
+  const copyMs = lap();
   await table.createIndex('search_text', { config: lancedb.Index.fts() });
   await table.createIndex('context', { config: lancedb.Index.fts() });
+  const fullTextMs = lap();
   if ((await table.countRows()) >= VECTOR_INDEX_ROWS) await table.createIndex('vector', { config: lancedb.Index.hnswSq({ distanceType: 'cosine' }) });
+  if (times) Object.assign(times, { copyMs, fullTextMs, vectorMs: lap() });
   return table;
 }
 

@@ -5,7 +5,8 @@
  *   npm run bench:recall -- --vector --sizes 1000000   (the vector phase alone, on derived rows: bench-recall-vector.ts)
  *
  * For each size: 1,000 Markdown pages holding size/1,000 chunks each are written to a temp
- * project; prints indexing throughput, recall p50/p95 through `recall()` — as while the app's
+ * project; prints indexing throughput (the whole sync, and of it the index upkeep; beside it how long the plain LanceDB
+ * peer's copy and its full-text and vector indexes took), recall p50/p95 through `recall()` — as while the app's
  * projects/ watcher runs (no check of the pages before a search; `--unwatched`: with the check
  * before every search, as without a watcher) — beside a plain LanceDB query over the same table
  * (vector ∥ full-text, top 100) and the BM25 baseline of scripts/bm25.ts over the same sections, timed in the same loop, the time of an incremental reindex of the
@@ -18,9 +19,10 @@ import { parseArgs } from 'node:util';
 import * as lancedb from '@lancedb/lancedb';
 import { applyIndexRuntime, loadConfig } from '../src/config.js';
 import { tableName } from '../src/memory/index/table-layout.js';
-import { peerTable, plainHybridQuery } from './bench-plain-query.js';
+import { peerTable, plainHybridQuery, type PeerBuildTimes } from './bench-plain-query.js';
 import { silentLogger } from '../src/core/ports/index.js';
 import { HashingEmbedder } from '../src/memory/index/hashing-embedder.js';
+import { ProjectTable } from '../src/memory/index/project-table.js';
 import { createRecall } from '../src/memory/recall.js';
 import { SqliteUsageStore } from '../src/storage/usage-store.js';
 import { buildBm25, searchBm25 } from './bm25.js';
@@ -137,9 +139,22 @@ for (const size of args.sizes.split(',').map(Number)) {
     };
     const open = () => createRecall({ projectsDir, dataDir, embedder: new HashingEmbedder(), usage, logger: args.verbose ? consoleLogger('debug') : silentLogger, phase });
     let service = open();
+    // the sync's index upkeep (compaction, the vector and time indexes), timed apart: the figure is still the whole sync
+    let upkeepMs = 0;
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- called with its table below
+    const optimize = ProjectTable.prototype.optimize;
+    ProjectTable.prototype.optimize = async function (this: ProjectTable, ...a: Parameters<ProjectTable['optimize']>) {
+      const started = performance.now();
+      try {
+        await optimize.apply(this, a);
+      } finally {
+        upkeepMs += performance.now() - started;
+      }
+    };
     let t = performance.now();
     const built = await service.sync('bench');
     const indexMs = performance.now() - t;
+    ProjectTable.prototype.optimize = optimize;
     step('querying');
     if (!args.unwatched) {
       // what the app's watcher does once it is ready: from then on it names what changes
@@ -151,7 +166,8 @@ for (const size of args.sizes.split(',').map(Number)) {
     const peerDb = await lancedb.connect(join(dataDir, 'plain-lancedb')); // its own folder: Charlie's index never sees it
     step('copying the table for the plain LanceDB peer');
     const charlies = await db.openTable(tableName('bench', embedder.id));
-    const table = await peerTable(peerDb, charlies, 'plain');
+    const peerTimes: PeerBuildTimes = { copyMs: 0, fullTextMs: 0, vectorMs: 0 };
+    const table = await peerTable(peerDb, charlies, 'plain', peerTimes);
     charlies.close();
     const times: number[] = [];
     /** CPU time of the process (every thread) during each search: the work, whatever the machine's load. */
@@ -207,6 +223,10 @@ for (const size of args.sizes.split(',').map(Number)) {
         (withBm25 ? ` (BM25 over the same ${docs.length} sections: p50 ${percentile(bm25Times, 50).toFixed(2)} ms p95 ${percentile(bm25Times, 95).toFixed(2)} ms)` : '') +
         `  unchanged reindex of ${built.pages} pages: ${warmMs.toFixed(0)} ms warm, ${coldMs.toFixed(0)} ms from a fresh start` +
         `  peak RSS ${mb(peakRss)}`,
+    );
+    console.log(
+      `  index: of Charlie's ${(indexMs / 1000).toFixed(1)} s, index upkeep (compaction, vector and time indexes) ${(upkeepMs / 1000).toFixed(1)} s; ` +
+        `the plain LanceDB peer's table, made from Charlie's rows (nothing chunked or embedded): copy ${(peerTimes.copyMs / 1000).toFixed(1)} s, full-text indexes ${(peerTimes.fullTextMs / 1000).toFixed(1)} s, vector index ${(peerTimes.vectorMs / 1000).toFixed(1)} s`,
     );
     console.log(
       `  recall CPU per search p50 ${percentile(cpuTimes, 50).toFixed(1)} ms p95 ${percentile(cpuTimes, 95).toFixed(1)} ms; phases (p50 / p95 ms): ${phaseLine(phases)}; load average ${loadavg()[0]!.toFixed(1)}`,

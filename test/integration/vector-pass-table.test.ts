@@ -115,7 +115,7 @@ describe('vector pass: in memory and through LanceDB', () => {
     const hits = await table.windowSearch(q!, window, 5);
     expect(hits).toHaveLength(5);
     expect(hits.every((h) => h.page === 'log/2024-01-10.md')).toBe(true);
-    // the same table searched exactly, in memory: LanceDB's index finds the same nearest rows, with their cosine
+    // the same table searched exactly, in memory: LanceDB's index finds the same nearest rows, with their cosine (each re-scored from its vector)
     const exact = await ProjectTable.open(db, 'big', embedder.dimensions, 100_000);
     const inMemory = await exact.windowSearch(q!, window, 5);
     expect(hits[0]!.text).toContain('Lisbon');
@@ -134,8 +134,11 @@ describe('vector pass: in memory and through LanceDB', () => {
       segments.push(await table.vectorSegments());
     }
     expect(segments).toEqual([2, 1, 2]);
+    // rows on a topic of their own, appended to 8,000 others and then built into the index with them, are found by it
+    const [skye] = await embedder.embed(['the ferry timetable to Skye']);
+    expect((await table.vectorSearch(skye!, 3)).map((h) => h.text)).toEqual(expect.arrayContaining([expect.stringContaining('Appended 0'), expect.stringContaining('Appended 2')]));
     // every row stays covered (which rows an approximate index then finds is the first half's business)
-    const stats = await (await db.openTable('big')).indexStats('vector_cosine_idx');
+    const stats = await (await db.openTable('big')).indexStats('vector_rq_idx');
     expect(stats).toMatchObject({ numUnindexedRows: 0, numIndexedRows: await table.countRows() });
   }, 120_000);
 });

@@ -9,7 +9,7 @@ import { Field, FixedSizeList, Float32, Float64, Int32, Schema, Utf8 } from 'apa
 import { type VectorPass } from './vector-pass.js';
 import { InMemoryRows } from './in-memory-rows.js';
 import { contentWords } from './passage-facts.js';
-import { VECTOR_EF_CONSTRUCTION, vectorSegmentsBound } from './vector-index-build.js';
+import { vectorIndexConfig, vectorPartitions, vectorSegmentsBound } from './vector-index-build.js';
 
 export interface StoredChunk extends Chunk {
   embedder: string;
@@ -43,19 +43,14 @@ const SHOWN = ['page', 'heading', 'line_start', 'line_end', 'message_line', 'tex
 /** Rows before a vector index pays for itself (flat search is exact and fast enough below). */
 export const VECTOR_INDEX_MIN_ROWS = 8000;
 
+/** The vector index (vector-index-build.ts), named so a table indexed another way (HNSW-SQ before) is re-indexed (`optimize`). */
+const VECTOR_INDEX = 'vector_rq_idx';
 /**
- * The vector index: HNSW over scalar-quantised vectors, by cosine. Not by dot product, though the
- * vectors are unit length and the ranking would be the same: LanceDB 0.31's HNSW-SQ with `dot`
- * returns wrong neighbours (distances near −190 for unit vectors; test/integration/vector-pass-table).
- * The index is named so a table indexed the old way is re-indexed (`optimize`).
+ * Candidates re-scored with their stored vectors (quantised distances are coarse, and fusion adds
+ * the cosine to the keyword score): the hits, and at least 100 (5 alone, among 1,300 near-duplicate
+ * rows, missed one of the exact five in one run of two). Not more: 400 for 100 hits cost 4× the CPU.
  */
-const VECTOR_INDEX = 'vector_cosine_idx';
-/**
- * The hits are re-scored with their stored vectors (quantised distances are coarse, and fusion
- * adds the cosine to the keyword score). Only the hits (factor 1): with 4 the HNSW search sought
- * 400 nearest for 100 and read 400 vectors, 4× the CPU (12 vs 3 ms at 20,000 rows), same top rows.
- */
-const VECTOR_REFINE = 1;
+const refineFor = (limit: number) => Math.max(1, Math.ceil(100 / limit));
 
 /** A cosine distance as a similarity; a zero vector (an empty text) has none and scores 0. */
 const cosineOf = (distance: unknown) => {
@@ -136,6 +131,8 @@ export class ProjectTable {
    * append every turn and a read of seconds at a year of memory, it never finished.
    */
   private journal: ((index: InMemory) => void)[] | null = null;
+  /** Rows as the vector index was last kept (by `optimize`; else counted at the first search): its partitions and probes follow from it. */
+  private indexedRows: number | undefined;
 
   private constructor(
     readonly name: string,
@@ -277,17 +274,23 @@ export class ProjectTable {
   async optimize(keepMs = 60_000, maxSegments?: number): Promise<void> {
     const rows = await this.table.countRows();
     const due = await this.dueIndexes(rows);
-    const vectorIndex = () => this.table.createIndex('vector', { config: lancedb.Index.hnswSq({ distanceType: 'cosine', efConstruction: VECTOR_EF_CONSTRUCTION }), name: VECTOR_INDEX, replace: true });
-    if (due.vector) {
+    const vectorIndex = () => this.table.createIndex('vector', { config: vectorIndexConfig(rows), name: VECTOR_INDEX, replace: true });
+    this.indexedRows = rows;
+    // compacts, adds unindexed rows to the indexes, deletes versions older than a minute (a search still
+    // reading the one just replaced — searches are not queued behind upkeep — must find its files)
+    const compact = () => this.table.optimize({ cleanupOlderThan: new Date(Date.now() - keepMs) });
+    if (due.vector || due.updated) {
       for (const old of due.oldVector) await this.table.dropIndex(old);
-      await vectorIndex();
+      // compacted before the indexes are built, not after: compacting the files of rows a vector
+      // index covers remaps the index, which cost LanceDB as much CPU as building it (20.5 vs
+      // 27.1 s at 30,000 rows; 0.7 s for the compaction first: docs/performance.md)
+      await compact();
+      if (due.vector) await vectorIndex();
+      // the time pass's nearest-in-a-window search filters on `updated` before the vector search:
+      // without an index that filter reads the column of every row (about 1 s at a million rows)
+      if (due.updated) await this.table.createIndex('updated', { config: lancedb.Index.btree() });
     }
-    // the time pass's nearest-in-a-window search filters on `updated` before the vector search:
-    // without an index that filter reads the column of every row (about 1 s at a million rows)
-    if (due.updated) await this.table.createIndex('updated', { config: lancedb.Index.btree() });
-    // versions older than a minute go: a search still reading the one just replaced (searches are
-    // not queued behind index updates) must not find its files deleted under it
-    await this.table.optimize({ cleanupOlderThan: new Date(Date.now() - keepMs) });
+    await compact();
     if (!due.vector && (await this.vectorSegments()) > (maxSegments ?? vectorSegmentsBound(rows))) await vectorIndex();
   }
 
@@ -341,8 +344,10 @@ export class ProjectTable {
    * there, e.g. written since the keyword index was read).
    */
   private async nearest(rows: VectorPass<StoredChunk>, vector: Float32Array, where: string | null, limit: number): Promise<ScoredChunk[]> {
+    this.indexedRows ??= await this.table.countRows();
+    const probes = vectorPartitions(this.indexedRows);
     const query = () => {
-      const q = this.table.query().nearestTo(vector).distanceType('cosine').refineFactor(VECTOR_REFINE);
+      const q = this.table.query().nearestTo(vector).distanceType('cosine').refineFactor(refineFor(limit)).nprobes(probes);
       return where ? q.where(where) : q;
     };
     const ids = (await query().select(['page', 'line_start', 'hash', '_distance']).limit(limit).toArray()) as Record<string, unknown>[];
