@@ -9,26 +9,19 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import type { Place } from '../../src/core/place.js';
-import { silentLogger } from '../../src/core/ports/index.js';
 import { classifyText } from '../../src/core/privacy/sensitivity.js';
 import type { ConsentRequest } from '../../src/core/privacy/consent.js';
-import { buildApp } from '../../src/main.js';
 import type { App } from '../../src/app/app.js';
 import { startFakeModelServer, type FakeModelServer, type ScriptedReply } from '../support/fake-model-server.js';
 import { tempDirs } from '../support/temp-dir.js';
+import { cleanupsAfterEach, dm, project, startApp } from '../support/hosted-app.js';
 
 const tempDir = tempDirs('charlie-lane-precheck-');
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = cleanupsAfterEach();
 
-const origin = { name: 'general', key: 'terminal:general' };
-const project: Place = { kind: 'project', origin };
-const dm: Place = { kind: 'private', userId: '111', userName: 'Dana' };
 /** Said in words the rules table does not know (asserted below). */
 const MISSED = ['Ollie CnrydryQ has been dry for ninety days now, he goes to his group on Thursdays.', 'The side gate CnrygateQ opens if you press 7 4 1 9 and then the bell.'];
 const DM_MISSED = 'I have been dry CnrydmdryQ for ninety days, do not tell anyone.';
@@ -98,16 +91,7 @@ async function start(w: World, extra: Record<string, string> = {}): Promise<App>
     },
     w.dir,
   );
-  const app = await buildApp(config, silentLogger);
-  let open = true;
-  cleanups.push(() => (open ? app.close() : undefined));
-  const close = app.close.bind(app);
-  app.close = async () => {
-    open = false;
-    await close();
-  };
-  await app.store.ensureProject(origin);
-  return app;
+  return startApp(config, cleanups);
 }
 
 const say = (app: App, place: Place, text: string, n: number) => app.assistant.conversation.handle({ place, speaker: place.kind === 'private' ? 'Dana' : 'Alice', text, source: `terminal:${n}` });

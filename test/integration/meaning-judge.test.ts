@@ -9,25 +9,18 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import type { Place } from '../../src/core/place.js';
-import { silentLogger } from '../../src/core/ports/index.js';
 import { classifyText } from '../../src/core/privacy/sensitivity.js';
-import { buildApp } from '../../src/main.js';
 import type { App } from '../../src/app/app.js';
 import { startFakeModelServer, type FakeModelServer, type ScriptedReply } from '../support/fake-model-server.js';
 import { tempDirs } from '../support/temp-dir.js';
+import { cleanupsAfterEach, dm, project, startApp } from '../support/hosted-app.js';
 
 const tempDir = tempDirs('charlie-meaning-judge-');
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = cleanupsAfterEach();
 
-const origin = { name: 'general', key: 'terminal:general' };
-const project: Place = { kind: 'project', origin };
-const dm: Place = { kind: 'private', userId: '111', userName: 'Dana' };
 /** Sensitive, in words no rule knows; each with the phrase that must not leave. */
 const MISSED = [["Our Lou is eight weeks gone and hasn't told her parents yet.", 'eight weeks gone'], 'The alarm panel wants nought four six two, then the tick key.'].map((t) =>
   Array.isArray(t) ? t : [t, 'nought four six two'],
@@ -62,16 +55,7 @@ async function start(dir: string, chat: FakeModelServer, embedder: FakeModelServ
     },
     dir,
   );
-  const app = await buildApp(config, silentLogger);
-  let open = true;
-  const close = app.close.bind(app);
-  app.close = async () => {
-    open = false;
-    await close();
-  };
-  cleanups.push(() => (open ? app.close() : undefined));
-  await app.store.ensureProject(origin);
-  return app;
+  return startApp(config, cleanups);
 }
 
 const say = (app: App, place: Place, text: string, n: number) => app.assistant.conversation.handle({ place, speaker: place.kind === 'private' ? 'Dana' : 'Alice', text, source: `terminal:${n}` });

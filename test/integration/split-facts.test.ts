@@ -11,25 +11,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import type { Place } from '../../src/core/place.js';
-import { silentLogger } from '../../src/core/ports/index.js';
 import { classifyText } from '../../src/core/privacy/sensitivity.js';
-import { buildApp } from '../../src/main.js';
 import type { App } from '../../src/app/app.js';
 import { startFakeModelServer, type FakeModelServer, type ScriptedReply } from '../support/fake-model-server.js';
 import { tempDirs } from '../support/temp-dir.js';
+import { cleanupsAfterEach, dm, project, startApp } from '../support/hosted-app.js';
 
 const tempDir = tempDirs('charlie-split-facts-');
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-
-const origin = { name: 'general', key: 'terminal:general' };
-const project: Place = { kind: 'project', origin };
-const dm: Place = { kind: 'private', userId: '111', userName: 'Dana' };
+const cleanups = cleanupsAfterEach();
 
 /** The first half is ordinary alone; the second names what the first one's place is (the project's: the rules catch it; the DM's: only the lane). */
 const PAIRS = {
@@ -107,16 +99,7 @@ async function start(w: World, extra: Record<string, string> = {}): Promise<App>
     },
     w.dir,
   );
-  const app = await buildApp(config, silentLogger);
-  let open = true;
-  cleanups.push(() => (open ? app.close() : undefined));
-  const close = app.close.bind(app);
-  app.close = async () => {
-    open = false;
-    await close();
-  };
-  await app.store.ensureProject(origin);
-  return app;
+  return startApp(config, cleanups);
 }
 
 let n = 0;
