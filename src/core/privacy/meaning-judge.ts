@@ -22,7 +22,8 @@ import { ORDINARY_EXAMPLES, SENSITIVE_EXAMPLES, type SensitiveExample } from './
 /**
  * Chosen on the examples alone (each sensitive example judged against the others, leave one out)
  * and LoCoMo's development messages as ordinary talk: 0.45 and 0 kept 90 % of the examples with
- * 1.6 % of those messages labelled; 0.40 / 0.05 kept fewer (87 %) with more labelled (2.5 %).
+ * 1.6 % of those messages labelled; 0.40 / 0.05 kept fewer (87 %) with more labelled (2.5 %). With
+ * the examples added after the fifth sweep, the same setting labels 2.3 % (docs/privacy.md).
  */
 export const THRESHOLD = 0.45;
 export const MARGIN = 0;

@@ -31,7 +31,7 @@ import type { Logger } from '../../core/ports/index.js';
 import { formatSensitivity, isSensitive, isUnjudgedLabel, labelText, type SensitivityValue } from '../../core/privacy/sensitivity.js';
 import type { TextPrecheck } from '../../core/turn/precheck.js';
 import { entriesIfExists, fileVersion, readIfExists, sha256, writeFileAtomic, writeFileAtomicSync } from '../../files/atomic-write.js';
-import { splitFrontMatter } from '../markdown/front-matter.js';
+import { parseYamlLimited, splitFrontMatter } from '../markdown/front-matter.js';
 
 /** At most this many ordinary lines are remembered (oldest forgotten first: asked again). */
 const KEEP_HASHES = 50_000;
@@ -181,17 +181,26 @@ function charliesRecord(line: string): boolean {
   return /\s\^r-[\w-]+\s*$/.test(line) && firstFieldValue(line, 'said') !== undefined && firstFieldValue(line, 'source') !== 'manual';
 }
 
-/** The page's title as it is shown: the front matter's `title`, or the file name. */
+/** The front matter's `title` and `sensitivity`, read with the YAML parser every page reader uses; one it cannot read keeps what it says (a label there is never touched). */
+function frontFields(head: string): { title?: string; sensitivity?: string } {
+  const yaml = head ? splitFrontMatter(head) : null;
+  if (!yaml || yaml === 'unterminated') return {};
+  const read = parseYamlLimited(yaml.yaml, { intAsBigInt: false });
+  if (!('data' in read)) return { sensitivity: 'sensitive' };
+  const data = (read.data ?? {}) as Record<string, unknown>;
+  const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+  return { ...(text(data.title) ? { title: text(data.title)! } : {}), ...(data.sensitivity !== undefined ? { sensitivity: text(data.sensitivity) ?? 'sensitive' } : {}) };
+}
+
+/** The page's title as it is shown: the front matter's `title`, or the file name (as the index names it, chunker.ts). */
 function titleOf(path: string, head: string): string | null {
-  const own = /^title:\s*['"]?(.+?)['"]?\s*$/m.exec(head)?.[1];
-  const name = basename(path).replace(/\.md$/, '').replace(/-/g, ' ');
-  const title = (own ?? name).trim();
+  const title = (frontFields(head).title ?? basename(path).replace(/\.md$/, '').replace(/-/g, ' ')).trim();
   return title.length >= 4 ? title : null;
 }
 
 /** The front matter's `sensitivity`, if it has one. */
 function pageLabel(head: string): string | undefined {
-  return /^sensitivity:\s*['"]?([^'"\n]+?)['"]?\s*$/m.exec(head)?.[1];
+  return frontFields(head).sensitivity;
 }
 
 /**
