@@ -6,8 +6,10 @@
  * hosted embedder, and still labelled after a restart; an ordinary one reaches both. A message in
  * another language is not read: it is kept home as unjudged, and its person is told why.
  * The wordings are the fourth outside sweep's, which the judge's examples were kept apart from.
+ * A hosted tool server's result is judged the same way before the hosted model reads it (the fifth
+ * sweep's clinic portal).
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
@@ -15,6 +17,7 @@ import type { Place } from '../../src/core/place.js';
 import { classifyText } from '../../src/core/privacy/sensitivity.js';
 import type { App } from '../../src/app/app.js';
 import { startFakeModelServer, type FakeModelServer, type ScriptedReply } from '../support/fake-model-server.js';
+import { startRecordingMcpServer } from '../support/recording-mcp-server.js';
 import { tempDirs } from '../support/temp-dir.js';
 import { cleanupsAfterEach, dm, project, startApp } from '../support/hosted-app.js';
 
@@ -116,4 +119,42 @@ describe('without a local lane, the built-in judge by meaning judges a message b
     await say(app, project, MISSED[0]![0], 1);
     expect(sentTo(chat)).toContain(MISSED[0]![1]);
   }, 60_000);
+
+  it("a hosted tool server's result it judges sensitive is withheld from the hosted model in its own turn; an ordinary one is read", async () => {
+    const PORTAL = 'Portal: Everard Quist-Dunmore, eGFR 9, renal team discussing the fistula for haemo.';
+    const OPENING = 'The Brindle Street library opens at nine on Saturdays and closes at four.';
+    expect([classifyText(PORTAL), classifyText(OPENING)]).toEqual([null, null]);
+    const tools = await startRecordingMcpServer((q) => (q.includes('portal') ? PORTAL : OPENING));
+    // the hosted model loads the tool server's category, looks the question up, then answers
+    const chat = await startFakeModelServer((r: Request & { tools?: { function: { name: string } }[] }): ScriptedReply => {
+      const names = (r.tools ?? []).map((t) => t.function.name);
+      if (toolResults(r) && !names.includes('remote__lookup')) return { text: 'Noted.' };
+      if (toolResults(r) && r.messages.filter((m) => m.role === 'tool').length > 1) return { text: 'Here it is.' };
+      if (!names.includes('remote__lookup')) return { toolCalls: [{ name: 'request_tools', arguments: JSON.stringify({ categories: ['mcp:remote'] }) }] };
+      const asked = JSON.stringify(r.messages.filter((m) => m.role === 'user').at(-1)?.content ?? '');
+      return { toolCalls: [{ name: 'remote__lookup', arguments: JSON.stringify({ q: asked.includes('portal') ? 'lab portal Everard' : 'library hours' }) }] };
+    });
+    const embedder = await startFakeModelServer([]);
+    cleanups.push(
+      () => tools.close(),
+      () => chat.close(),
+      () => embedder.close(),
+    );
+    const dir = tempDir();
+    mkdirSync(join(dir, 'data'), { recursive: true });
+    writeFileSync(join(dir, 'data', 'mcp.json'), JSON.stringify({ mcpServers: { remote: { url: tools.url, locality: 'hosted' } } }));
+    const app = await start(dir, chat, embedder, { TURN_MAX_STEPS: '6' });
+    const before = chat.requests.length;
+    const owner = { tools: { user: { owner: true } } };
+    const reply = await app.assistant.conversation.handle({ place: project, speaker: 'Alice', text: 'Open the lab portal for Everard please.', source: 'terminal:1' }, owner);
+    expect(tools.calls).toHaveLength(1);
+    expect(reply.reply).toBe('Here it is.');
+    const sent = sentTo(chat, before);
+    expect(sent).toMatch(/withheld: the result of lookup on remote is labelled sensitive/);
+    for (const phrase of ['eGFR', 'fistula', 'Quist-Dunmore']) expect(sent).not.toContain(phrase);
+    const next = chat.requests.length;
+    await app.assistant.conversation.handle({ place: project, speaker: 'Alice', text: 'When does the library open on Saturday?', source: 'terminal:2' }, owner);
+    expect(tools.calls).toHaveLength(2);
+    expect(sentTo(chat, next)).toContain('opens at nine on Saturdays');
+  }, 120_000);
 });

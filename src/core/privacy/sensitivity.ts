@@ -200,7 +200,8 @@ export const LABELLED_TEXTS = {
     "src/core/conversation.ts labels the message by the rules, and the memory lane's verdict raises it when it distils it (src/core/writing/sensitivity-verdict.ts); src/memory/archive-format.ts writes it as the entry's last line",
   reply: 'src/core/conversation.ts: the strictest label of what its turn drew on (its message, history, tool results)',
   summary: 'src/core/distill.ts: a summary, decision or quote made from a labelled message carries its label',
-  'mcp-result': "src/core/tool-loop.ts: an external tool's result, by the rules, taints its turn",
+  'mcp-result':
+    "src/core/turn/external-result.ts: an external tool's result, by the rules and (when the precheck applies) the lane or the judge by meaning, line by line, taints its turn and is withheld from a hosted chat model",
   'dm-message': "src/storage/private-store.ts: a DM row's sensitivity column",
   brief: "src/core/time/brief.ts: the strictest label of the events and reminders it quotes, kept with it in its place's archive when delivered",
   'calendar-event':

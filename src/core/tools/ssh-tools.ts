@@ -116,6 +116,7 @@ export const sshRun = defineTool({
       const text = [r.stdout, r.stderr ? `[stderr]\n${r.stderr}` : ''].filter(Boolean).join('\n');
       return {
         content: framed(`\`${args.command}\` on ${c.info.name} exited with ${r.code ?? 'no code (stopped)'}`, text, r.truncated, cap),
+        arrived: text,
         summary: `ran on ${c.info.name} (exit ${r.code ?? '?'})`,
       };
     });
@@ -132,7 +133,7 @@ export const sshRead = defineTool({
       const desk = ctx.machines?.desk;
       const cap = desk?.settings.maxOutputBytes ?? 16_000;
       const r = await c.session.readFile(args.path, { ...(desk?.bounds(ctx.signal) ?? { timeoutMs: 30_000 }), maxBytes: cap });
-      return { content: framed(`${args.path} on ${c.info.name}`, r.text, r.truncated, cap), summary: `read ${args.path} on ${c.info.name}` };
+      return { content: framed(`${args.path} on ${c.info.name}`, r.text, r.truncated, cap), arrived: r.text, summary: `read ${args.path} on ${c.info.name}` };
     }),
 });
 
@@ -148,7 +149,12 @@ export const sshList = defineTool({
         .slice(0, 500)
         .map((e) => `${e.kind === 'folder' ? 'd' : e.kind === 'link' ? 'l' : '-'} ${String(e.size).padStart(10)} ${e.name}`)
         .join('\n');
-      return { content: framed(`${args.path} on ${c.info.name}: ${entries.length} entries`, text, entries.length > 500, 500), summary: `listed ${args.path} on ${c.info.name}`, hits: entries.length };
+      return {
+        content: framed(`${args.path} on ${c.info.name}: ${entries.length} entries`, text, entries.length > 500, 500),
+        arrived: text,
+        summary: `listed ${args.path} on ${c.info.name}`,
+        hits: entries.length,
+      };
     }),
 });
 

@@ -5,6 +5,7 @@ import type { Home } from '../home.js';
 import type { NoteShelf, ProjectGraph } from '../home-shelves.js';
 import type { Clock, Logger, ToolSpec } from '../ports/index.js';
 import type { SensitiveRecord } from '../privacy/egress.js';
+import type { SensitivityValue } from '../privacy/sensitivity.js';
 import type { Release } from '../privacy/release.js';
 import type { Asker, ReminderDesk } from '../time/reminder-desk.js';
 import type { CalendarDesk } from '../time/calendar.js';
@@ -53,6 +54,12 @@ export interface ToolContext {
   signal?: AbortSignal;
   /** Where the model that reads tool results runs: sensitive pages never go to a hosted one. */
   modelLocality: 'local' | 'hosted';
+  /**
+   * The label of text that arrived from outside in this turn (an external tool's result) by the
+   * privacy precheck, when it applies (the memory lane, or the judge by meaning); never throws:
+   * what it could not judge is sensitive. Absent: the rules alone label it.
+   */
+  judgeArrival?: (text: string, signal?: AbortSignal) => Promise<SensitivityValue>;
   /** A tool showed the model something sensitive (a local model may read it): the turn is tainted. */
   sawSensitive(record: SensitiveRecord): void;
   /** Whether the turn has drawn on sensitive context so far: then no hosted tool server gets arguments. */
@@ -98,6 +105,8 @@ export type ToolConfirm = (request: ConfirmRequest, signal?: AbortSignal) => Pro
 export interface ToolOutput {
   /** What the model reads. */
   content: string;
+  /** Of an external tool: the text that arrived from outside, without the frame `content` puts round it (what the privacy precheck judges). */
+  arrived?: string;
   /** One human line for the front door's trace. */
   summary: string;
   /** Pages found or opened, relative to the project folder (e.g. `notes/People/Ann.md`). */

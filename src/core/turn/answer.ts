@@ -8,7 +8,10 @@ import type { TurnEvent } from './events.js';
 import { SENSITIVE_PAGE, type EgressGuard, type EgressScope, type SensitiveRecord } from '../privacy/egress.js';
 import type { Home } from '../home.js';
 import type { MemoryWriter } from '../writing/memory-writer.js';
-import type { ChatModel, Clock, FileProblem, LogEntry, Logger, Recall } from '../ports/index.js';
+import type { ChatModel, Clock, FileProblem, LocalChatModel, LogEntry, Logger, Recall } from '../ports/index.js';
+import { textPrecheck, type PrecheckSettings } from './precheck.js';
+import { arrivalJudge } from './external-result.js';
+import type { MeaningJudge } from '../privacy/meaning-judge.js';
 import { presuggest, presuggestGroups } from './presuggest.js';
 import { historyMessages, systemPrompt, userMessage } from './prompt.js';
 import { remindersPrompt, type Reminder } from './raise.js';
@@ -35,6 +38,8 @@ export interface AnswerDeps {
   calendar: CalendarDesk;
   /** SSH to the person's machines (absent: no machine tools). */
   machines?: MachineDesk | undefined;
+  /** The local memory lane (or, without one, the built-in judge by meaning) judges each message, and each external tool's result, before anything leaves (precheck.ts); absent: the rules only. */
+  precheck?: { lane: LocalChatModel | null; meaning?: MeaningJudge | null; settings: PrecheckSettings } | undefined;
 }
 
 /** What `answer` needs to build the prompt and run the tool loop. */
@@ -92,6 +97,8 @@ export async function answer(deps: AnswerDeps, ask: Ask, history: LogEntry[]): P
   ];
   // what the people of the conversation said: a write nobody said is refused
   const theirWords = () => [ask.text, ...history.filter((h) => h.role === 'user').map((h) => h.text)].join('\n');
+  // an external tool's result is judged as a message is, before a hosted model reads it
+  const arrivals = deps.precheck ? textPrecheck(deps.precheck.lane, deps.precheck.settings, () => model.locality, deps.precheck.meaning ?? null) : null;
   return runToolLoop({
     model: deps.egress.modelFor(egressScope(home), () => ask.found, ask.consent),
     messages,
@@ -108,6 +115,7 @@ export async function answer(deps: AnswerDeps, ask: Ask, history: LogEntry[]): P
       logger: ask.log,
       modelLocality: model.locality,
       sawSensitive: (r) => ask.found.push(r),
+      ...(arrivals ? { judgeArrival: arrivalJudge(arrivals) } : {}),
       release: (entries) => ask.consent.decide(entries, { kind: 'chat', id: model.id }),
       tainted: ask.tainted,
       ...(ask.access?.confirm ? { confirm: ask.access.confirm } : {}),

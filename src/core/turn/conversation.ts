@@ -10,7 +10,7 @@ import { CONTEXT_RETRY_NOTICE, MemoryUnavailableError, ModelError, ModelHttpErro
 import type { QuotedLines, SensitiveRecord } from '../privacy/egress.js';
 import type { TurnEvent, TurnEventListener, TurnFailure } from './events.js';
 import type { Home } from '../home.js';
-import type { Clock, LocalChatModel, LogEntry, Logger, Recall } from '../ports/index.js';
+import type { Clock, LogEntry, Logger, Recall } from '../ports/index.js';
 import { remindersFor, type Reminder } from './raise.js';
 import { classifyText, isSensitive, labelOf, labelText, mayGo, type SensitivityValue } from '../privacy/sensitivity.js';
 import { removeSecrets, secretNotice } from '../privacy/secrets.js';
@@ -26,9 +26,8 @@ import { TurnConsent } from '../privacy/consent-turn.js';
 import { entryItem } from '../privacy/sensitive-records.js';
 import type { ConsentLedger, ConsentMode } from '../privacy/consent.js';
 import { LABEL_LOOKBACK, storedLabel } from './stored-label.js';
-import type { PrecheckOutcome, PrecheckSettings } from './precheck.js';
+import type { PrecheckOutcome } from './precheck.js';
 import { judgeMessage, raiseEarlier } from './judge-message.js';
-import type { MeaningJudge } from '../privacy/meaning-judge.js';
 
 export interface ConversationDeps extends AnswerDeps {
   clock: Clock;
@@ -46,8 +45,6 @@ export interface ConversationDeps extends AnswerDeps {
   storedEverywhere?: (limit: number) => Promise<LogEntry[]>;
   /** Asking in the moment: the mode, the ledger of answers, and how long a person has to answer. */
   consent: { mode: ConsentMode; ledger: ConsentLedger; timeoutMs: number };
-  /** The local memory lane (or, without one, the built-in judge by meaning) judges each message before anything leaves (precheck.ts); absent: the rules only. */
-  precheck?: { lane: LocalChatModel | null; meaning?: MeaningJudge | null; settings: PrecheckSettings } | undefined;
 }
 
 /**

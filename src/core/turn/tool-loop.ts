@@ -295,7 +295,7 @@ async function executeCall(call: ToolCall, input: LoopInput, loader: Loader, off
       // from now on this turn has read untrusted data: what it asks to remember goes through the gate
       if (tool.origin) input.ctx.writes = input.ctx.candidateWrites ?? { saveNote: async () => ({ kind: 'refused', reason: 'not saved: this answer used an external tool' }) };
       // an external tool's result (MCP or SSH: it has an origin) is labelled when it arrives: a sensitive one taints the turn and is not given to a hosted model
-      const out = labelExternalResult(tool, await tool.execute(guarded.args, input.ctx), input.ctx);
+      const out = await labelExternalResult(tool, await tool.execute(guarded.args, input.ctx), input.ctx);
       if (out.notice) emit({ type: 'notice', turnId, level: 'info', text: out.notice });
       return { ok: true, content: out.content, summary: out.summary, pages: out.pages, hits: out.hits, records: out.records, counted: true };
     } catch (error) {

@@ -88,7 +88,7 @@ export function toCharlieTool(connection: McpConnection, tool: McpTool): Tool {
       const result = await connection.callTool(tool.name, (args ?? {}) as Record<string, unknown>, ctx.signal);
       const text = resultText(result);
       if (result.isError) throw new McpToolError(clip(text || 'the tool reported an error', 500));
-      return { content: asData(server, tool.name, text), summary: summaryOf(text) };
+      return { content: asData(server, tool.name, text), arrived: text, summary: summaryOf(text) };
     },
   };
 }
