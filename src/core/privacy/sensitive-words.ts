@@ -23,6 +23,8 @@ export const SENSITIVE_WORDS: readonly SensitiveWord[] = [
   secret('pin (?:codes?|numbers?)', 'pin code', 'PIN number'),
   secret('api[ -]?keys?|access tokens?|secret keys?', 'API key', 'api-key', 'apikeys', 'access token', 'secret key'),
   secret('2fa codes?|recovery codes?|security codes?|one-time codes?|backup codes?', '2FA code', 'recovery codes', 'security code', 'one-time code', 'backup codes'),
+  // short for password ("user ben_k, pw …"), and the secret an authenticator app is set up with
+  secret('pw|pwd|authenticator (?:secrets?|keys?|seeds?)|(?:totp|2fa|mfa|otp) (?:secrets?|seeds?|keys?)', 'pw', 'PWD', 'authenticator secret', 'TOTP seed', '2FA key'),
   secret('(?:door|alarm|gate|garage|safe|lockbox) codes?|safe combination', 'door code', 'alarm code', 'gate code', 'garage code', 'safe combination'),
   secret(
     '(?:locker|padlock|bike lock|lock) combinations?|combination codes?|(?:padlock|lock|locker|safe)\\b[^.]{0,40}\\bopens with \\d',

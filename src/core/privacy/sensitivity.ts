@@ -111,8 +111,31 @@ export function stricter(a: string | undefined, b: string | undefined): string |
 interface Rule {
   /** null: sensitive without a kind (legal matters). */
   kind: SensitiveKind | null;
-  test: RegExp;
+  test: { test(text: string): boolean };
 }
+
+/** The marks a made-up password mixes with letters and digits ("Gooseberry!!42"). */
+const PASSWORD_MARKS = /[!@#$%^&*~?+]/;
+/** A word with these is code, markup, a path or an assignment (`app.run(port=5000)`), not a password said in passing. */
+const CODE_MARKS = /[()<>[\]{}="'`\\/|;,:]/;
+
+/**
+ * A word shaped like a password someone made: 8 to 40 characters with at least three letters, a
+ * digit and one of PASSWORD_MARKS after its first character — not an address (`pi@raspberrypi4`), a
+ * handle, a hashtag, a price or code ("u need 2 type Gooseberry!!42 when the telly asks", with no
+ * word that says password).
+ */
+export const PASSWORD_LIKE = {
+  test(text: string): boolean {
+    if (!/\d/.test(text) || !PASSWORD_MARKS.test(text)) return false; // most texts: no word can be one
+    for (const raw of text.split(/\s+/)) {
+      const w = raw.replace(/^[("'“‘*_]+|[)"'”’.,;:*_]+$/g, ''); // quotes, brackets and Markdown's emphasis round a word
+      if (w.length < 8 || w.length > 40 || CODE_MARKS.test(w) || /^[@#$£€]|^[\w.+-]+@[\w.-]+[!?]*$/.test(w)) continue;
+      if ((w.match(/\p{L}/gu) ?? []).length >= 3 && /\d/.test(w) && PASSWORD_MARKS.test(w.slice(1))) return true;
+    }
+    return false;
+  },
+};
 
 /**
  * The plain-code rules every writer applies (distillation, the gate, remember, ingestion,
@@ -126,6 +149,7 @@ const RULES: Rule[] = [
   ...WORDS.filter((w) => w.kind === 'credential'),
   { kind: 'credential', test: /\bPINs?\b|\bpin\s*(?:is|was|[:=#])?\s*\d{3,8}\b/ },
   { kind: 'credential', test: /\bthe code (?:for|to|of) the (?:door|gate|alarm|safe|garage|lock(?:box)?)\b/i },
+  { kind: 'credential', test: PASSWORD_LIKE },
   // a code spelled out in words after what it opens ("keypad: seven three nine one")
   {
     kind: 'credential',
@@ -146,6 +170,8 @@ const RULES: Rule[] = [
   { kind: 'financial', test: /\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){3,7}\b/ }, // an IBAN's shape
   // a bank export's row, as the CSV reader gives it ("amount: -1250.00; payee: …")
   { kind: 'financial', test: /\b(?:amount|payee|debit|credit|balance|betrag|saldo|umsatz|transaction|buchungstext)\s*:\s*[-+]?\s?[$€£]?\s?\d/i },
+  // a key read out in groups: an authenticator's secret, a licence or gift card's claim code (letters and digits, three groups or more; after the IBAN, whose groups look alike)
+  { kind: 'credential', test: /(?<![\w-])(?=(?:[A-Z0-9]{4,6}[ -]){2,}[A-Z0-9]{4,6}(?![\w-]))(?=[A-Z0-9 -]*?[A-Z])(?=[A-Z0-9 -]*?\d)(?:[A-Z0-9]{4,6}[ -]){2,}[A-Z0-9]{4,6}(?![\w-])/ },
   ...WORDS.filter((w) => w.kind === null),
 ];
 
