@@ -98,6 +98,14 @@ export function olderMessages(
     { rootMargin: '400px 0px 0px 0px' },
   );
   watch.observe(edge);
+  // The observer reports changes between two frames: a load drawn and a scroll back to the top in
+  // the same frame (a fast fling) leave the line in view with nothing to report, and the reader at
+  // "Loading older messages…" with nothing loading. Every scroll asks again.
+  const onScroll = () => {
+    if (!list.isConnected) window.removeEventListener('scroll', onScroll);
+    else if (cursor && !loading && near()) void more();
+  };
+  window.addEventListener('scroll', onScroll, { passive: true });
   return {
     edge,
     get trimmed() {
