@@ -37,6 +37,21 @@ describe('in-memory vector pass', () => {
     }
   });
 
+  it('some: looks at the rows of the pages named only, and answers as a look at every row does', () => {
+    const pass = new VectorPass<Row>(2, 1000);
+    for (let i = 0; i < 200; i++) pass.put({ page: i < 150 ? `notes/n${i}.md` : `log/2026-11-${(i % 28) + 1}.md`, lineStart: i, tag: i === 190 ? 'late' : 'plain' }, unit([1, i]));
+    const late = (r: Row) => r.tag === 'late';
+    const logs = (page: string) => page.startsWith('log/');
+    expect(pass.some(late)).toBe(true);
+    expect(pass.some(late, logs)).toBe(true);
+    expect(pass.some(late, (page) => page.startsWith('notes/'))).toBe(false);
+    let looked = 0;
+    pass.some((r) => (looked++, r.page === 'never'), logs);
+    expect(looked).toBe(50);
+    pass.remove('log/2026-11-23.md');
+    expect(pass.some(late, logs)).toBe(pass.some(late));
+  });
+
   it('finds, replaces and removes the rows of a page of a few rows and of one of hundreds alike (as a map by page and line does)', () => {
     const random = mulberry32(11);
     const pass = new VectorPass<Row>(2, 10_000);

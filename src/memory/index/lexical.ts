@@ -107,6 +107,8 @@ export class LexicalIndex<T> {
   private live = 0;
   /** Word → stem, shared by every document: stemming was most of the time of reading a large index. */
   private readonly stems = new Map<string, string>();
+  /** Scores of a search by document id, kept between searches (zero but where one is scoring). */
+  private scoreBuffer = new Float64Array(0);
   /** Scratch counts of the document being added: term → text frequency, context frequency. */
   private readonly counts = new Map<string, [number, number]>();
 
@@ -134,7 +136,7 @@ export class LexicalIndex<T> {
 
   /** Bytes of its typed arrays (what the memory budget counts beside the documents' own objects). */
   arrayBytes(): number {
-    let sum = this.poolIds.byteLength + this.poolTf.byteLength + this.poolStart.byteLength;
+    let sum = this.poolIds.byteLength + this.poolTf.byteLength + this.poolStart.byteLength + this.scoreBuffer.byteLength;
     for (const list of [this.textLength, this.contextLength, this.alive, this.docStart, this.docTerms, this.textDf, this.contextDf, ...this.added.values()]) sum += list.data.byteLength;
     return sum;
   }
@@ -327,7 +329,10 @@ export class LexicalIndex<T> {
     if (n === 0 || limit <= 0) return [];
     const avgText = this.textTotal / n || 1;
     const avgContext = this.contextTotal / n || 1;
-    const scores = new Float64Array(this.values.length);
+    // one buffer for every search, grown with the index and zeroed where it was written (a new one
+    // a search was 8 MB to allocate and clear at a million rows, and its garbage the p95)
+    if (this.scoreBuffer.length < this.values.length) this.scoreBuffer = new Float64Array(Math.ceil(this.values.length * 1.25));
+    const scores = this.scoreBuffer;
     const touched: number[] = [];
     const idf = (df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
     const textLength = this.textLength.data;
@@ -364,6 +369,8 @@ export class LexicalIndex<T> {
       const more = this.added.get(term);
       if (more) for (let i = 0; i < more.length; i += 2) score(more.data[i]!, more.data[i + 1]! >>> 16, more.data[i + 1]! & MAX_TF);
     }
-    return topK(touched, scores, limit).map((id) => ({ value: this.values[id]!, score: scores[id]! }));
+    const best = topK(touched, scores, limit).map((id) => ({ value: this.values[id]!, score: scores[id]! }));
+    for (const id of touched) scores[id] = 0;
+    return best;
   }
 }

@@ -379,10 +379,11 @@ export class ProjectTable {
     if (vector) {
       const { rows } = await this.keywordIndex();
       const spans = windows.map((w) => [iso(w.start), iso(w.end)] as const);
-      const dated = (c: StoredChunk) => (c.page.startsWith('log/') || c.page === DATED_PAGE) && spans.some(([start, end]) => c.updated >= start && c.updated < end);
+      const datedPage = (page: string) => page.startsWith('log/') || page === DATED_PAGE;
+      const dated = (c: StoredChunk) => datedPage(c.page) && spans.some(([start, end]) => c.updated >= start && c.updated < end);
       const found = rows.search(vector, limit, dated);
       if (found) return found.map(({ value, score }) => scored(value, score));
-      return rows.some(dated) ? this.nearest(rows, vector, where, limit) : [];
+      return rows.some(dated, datedPage) ? this.nearest(rows, vector, where, limit) : [];
     }
     const rows = await this.table.query().where(where).select(SHOWN).limit(limit).toArray();
     return rows.map((r: Record<string, unknown>) => ({ ...toChunk(r), score: 0 }));
