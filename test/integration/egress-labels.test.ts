@@ -625,7 +625,7 @@ describe('labels travel with the text: no hosted destination gets a labelled tex
  */
 describe("the memory lane's verdict labels what the rules miss", () => {
   const MISSED = [
-    'Marek CnryverdictwardQ spent last week on a locked ward after his breakdown, they only let him out on Monday.',
+    'Marek CnryverdictwardQ spent last week on a locked ward after he fell apart, they only let him out on Monday.',
     'Ollie CnryverdictdryQ has been dry for ninety days now, he goes to his group on Thursdays.',
     'The side gate CnryverdictgateQ opens if you press 7 4 1 9 and then the bell.',
     'Rosa CnryverdictpermitQ is not allowed to work here any more since her permit ran out.',

@@ -121,7 +121,7 @@ describe('without a local lane, the built-in judge by meaning judges a message b
   }, 60_000);
 
   it("a hosted tool server's result it judges sensitive is withheld from the hosted model in its own turn; an ordinary one is read", async () => {
-    const PORTAL = 'Portal: Everard Quist-Dunmore, eGFR 9, renal team discussing the fistula for haemo.';
+    const PORTAL = 'Portal: Everard Quist-Dunmore, creatinine 690, the team is discussing the fistula for haemo.';
     const OPENING = 'The Brindle Street library opens at nine on Saturdays and closes at four.';
     expect([classifyText(PORTAL), classifyText(OPENING)]).toEqual([null, null]);
     const tools = await startRecordingMcpServer((q) => (q.includes('portal') ? PORTAL : OPENING));
@@ -151,7 +151,7 @@ describe('without a local lane, the built-in judge by meaning judges a message b
     expect(reply.reply).toBe('Here it is.');
     const sent = sentTo(chat, before);
     expect(sent).toMatch(/withheld: the result of lookup on remote is labelled sensitive/);
-    for (const phrase of ['eGFR', 'fistula', 'Quist-Dunmore']) expect(sent).not.toContain(phrase);
+    for (const phrase of ['creatinine', 'fistula', 'Quist-Dunmore']) expect(sent).not.toContain(phrase);
     const next = chat.requests.length;
     await app.assistant.conversation.handle({ place: project, speaker: 'Alice', text: 'When does the library open on Saturday?', source: 'terminal:2' }, owner);
     expect(tools.calls).toHaveLength(2);

@@ -162,12 +162,12 @@ describe('inbox items are judged before the related-pages search', () => {
       related: async (text: string) => (questions.push(text), []),
     };
     const items = [
-      { ref: 'p1', text: 'Hartwell Clinic: Dear Ms Oyelaran, your HPV result is positive; please book a follow-up.' },
+      { ref: 'p1', text: 'Hartwell Clinic: Dear Ms Oyelaran, your swab came back abnormal; please book a follow-up.' },
       { ref: 'p2', text: 'The Wendleby library reopens on Monday.' },
     ];
     const lane = new ScriptedChatModel((req: ChatRequest) => {
       const text = String(req.messages.at(-1)?.content ?? '');
-      if (text.startsWith('New items:')) return { text: JSON.stringify({ sensitive: [...text.matchAll(/^\[(\d+)\] .*HPV/gm)].map((m) => ({ message: Number(m[1]), kind: 'phi' })) }) };
+      if (text.startsWith('New items:')) return { text: JSON.stringify({ sensitive: [...text.matchAll(/^\[(\d+)\] .*swab came back/gm)].map((m) => ({ message: Number(m[1]), kind: 'phi' })) }) };
       return { text: '{"entities":[],"links":[],"sensitive":[]}' };
     });
     const run = (precheck?: ReturnType<typeof textPrecheck>) =>
@@ -177,9 +177,9 @@ describe('inbox items are judged before the related-pages search', () => {
     // the lane still reads the whole batch to make its records
     const read = lane.requests.find((r) => !String(r.messages.at(-1)?.content).startsWith('New items:'));
     expect(read).toBeDefined();
-    // without the precheck (as before), the HPV letter was part of the question
+    // without the precheck (as before), the swab letter was part of the question
     questions.length = 0;
     await run();
-    expect(questions[0]).toContain('HPV result is positive');
+    expect(questions[0]).toContain('swab came back abnormal');
   });
 });

@@ -55,12 +55,12 @@ describe('an external tool result is labelled when it arrives', () => {
     expect(builtin.out.content).toBe(builtin.content);
   });
 
-  // the fifth outside sweep's portal result: no rule knows it; the precheck (here scripted) does
-  const PORTAL = 'Portal: Everard Quist-Dunmore, eGFR 9, renal team discussing the fistula for haemo.';
+  // the fifth outside sweep's portal result, reworded where the rules now know its words (eGFR, the renal team): the precheck (here scripted) labels it
+  const PORTAL = 'Portal: Everard Quist-Dunmore, creatinine 690, the team is discussing the fistula for haemo.';
   const judge =
     (verdict: (piece: string) => SensitivityValue | null): Judge =>
     async (text) =>
-      text.includes('eGFR') ? (verdict(text) ?? { sensitivity: 'personal' }) : { sensitivity: 'personal' };
+      text.includes('creatinine') ? (verdict(text) ?? { sensitivity: 'personal' }) : { sensitivity: 'personal' };
 
   for (const { name, tool } of EXTERNAL)
     it(`${name}: output the rules let pass is judged by the precheck; what it labels is withheld from a hosted model, and what it cannot judge too`, async () => {
@@ -71,7 +71,7 @@ describe('an external tool result is labelled when it arrives', () => {
         judge(() => ({ sensitivity: 'sensitive', kind: 'phi' })),
       );
       expect(labelled.seen).toHaveLength(1);
-      expect(labelled.out.content).not.toContain('eGFR');
+      expect(labelled.out.content).not.toContain('creatinine');
       expect(labelled.out.content).toMatch(/is labelled sensitive\]$/);
       const unjudged = await run(
         tool,
@@ -104,14 +104,14 @@ describe('an external tool result is labelled when it arrives', () => {
     const pieces = resultPieces(`${filler}\n${PORTAL}`);
     expect(pieces.length).toBeGreaterThan(1);
     expect(pieces.every((p) => p.length <= 400)).toBe(true);
-    expect(pieces.some((p) => p.includes('eGFR 9'))).toBe(true);
+    expect(pieces.some((p) => p.includes('creatinine 690'))).toBe(true);
     const asked: string[][] = [];
     let applies = true;
     const precheck = {
       applies: () => applies,
       labels: async (texts: readonly string[]) => {
         asked.push([...texts]);
-        return texts.map((t): SensitivityValue => (t.includes('eGFR') ? { sensitivity: 'sensitive', kind: 'phi' } : { sensitivity: 'personal' }));
+        return texts.map((t): SensitivityValue => (t.includes('creatinine') ? { sensitivity: 'sensitive', kind: 'phi' } : { sensitivity: 'personal' }));
       },
     };
     expect(await arrivalJudge(precheck)(`${filler}\n${PORTAL}`)).toMatchObject({ sensitivity: 'sensitive', kind: 'phi' });

@@ -17,7 +17,7 @@ import { ScriptedChatModel } from '../support/fakes.js';
 import { tempDirs } from '../support/temp-dir.js';
 
 const tempDir = tempDirs('charlie-lane-verdict-');
-const MISSED = 'Marek spent last week on a locked ward after his breakdown.';
+const MISSED = 'Marek spent last week on a locked ward after he fell apart.';
 const ORDINARY = 'Let us meet at the climbing wall on Saturday.';
 const RULED = 'I take sumatriptan for my migraines.';
 const day = new Date().toISOString().slice(0, 10);

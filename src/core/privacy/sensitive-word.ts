@@ -23,5 +23,7 @@ export const phi = (match: string, ...forms: string[]): SensitiveWord => ({ kind
 export const money = (match: string, ...forms: string[]): SensitiveWord => ({ kind: 'financial', match, forms });
 export const secret = (match: string, ...forms: string[]): SensitiveWord => ({ kind: 'credential', match, forms });
 export const legal = (match: string, ...forms: string[]): SensitiveWord => ({ kind: null, match, forms });
+/** Who someone is (their faith, sexuality, gender identity): sensitive without a kind, as legal matters are. */
+export const identity = (match: string, ...forms: string[]): SensitiveWord => ({ kind: null, match, forms });
 /** `row`, with the everyday sentences it must leave alone. */
 export const butNot = (row: SensitiveWord, ...ordinary: string[]): SensitiveWord => ({ ...row, ordinary });

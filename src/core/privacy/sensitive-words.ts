@@ -15,6 +15,8 @@
  */
 import { butNot, legal, money, secret, type SensitiveKind, type SensitiveWord } from './sensitive-word.js';
 import { HEALTH_WORDS } from './health-words.js';
+import { CONDITION_WORDS } from './condition-words.js';
+import { IDENTITY_WORDS } from './identity-words.js';
 export { SENSITIVE_KINDS, type SensitiveKind, type SensitiveWord } from './sensitive-word.js';
 
 export const SENSITIVE_WORDS: readonly SensitiveWord[] = [
@@ -120,6 +122,8 @@ export const SENSITIVE_WORDS: readonly SensitiveWord[] = [
     'No patient was turned away',
   ),
   ...HEALTH_WORDS,
+  ...CONDITION_WORDS,
+  ...IDENTITY_WORDS,
   // money
   money('salary|salaries|wages?|paychecks?|payslips?|pay slips?|income', 'salary', 'salaries', 'wage', 'paycheck', 'payslip', 'pay slip', 'income'),
   money(
