@@ -3,7 +3,7 @@
  * page map reads only what it named, never the whole project; and the watcher reports a burst
  * of changes as one batch that says which files changed.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -12,7 +12,8 @@ import { silentLogger } from '../../src/core/ports/index.js';
 import { Wiki } from '../../src/memory/graph/wiki.js';
 import { watchProjects, type ProjectChanges } from '../../src/memory/index/watcher.js';
 import { FixedClock } from '../support/fakes.js';
-import { note, retrievalFixture, type RetrievalFixture } from '../support/retrieval-fixture.js';
+import { CountingEmbedder, note, retrievalFixture, type RetrievalFixture } from '../support/retrieval-fixture.js';
+import { HELD_BYTES } from '../../src/memory/index/held-changes.js';
 
 const pagesOf = (hits: { page: string }[]) => hits.map((h) => h.page);
 
@@ -53,6 +54,48 @@ describe('the index while watched', () => {
     await rm(join(fx.projectsDir, 'alpha', 'notes/Topics/Lisbon.md'));
     await index.changed('alpha', ['notes/Topics/Lisbon.md']);
     expect(pagesOf(await s.recall.recall('offsite Lisbon March', { project: 'alpha' }))).not.toContain('notes/Topics/Lisbon.md');
+  });
+});
+
+describe('a project not searched yet', () => {
+  let fx: RetrievalFixture;
+  beforeEach(() => {
+    fx = retrievalFixture();
+    fx.write('alpha', 'project.md', '---\nname: Alpha\n---\n');
+  });
+  afterEach(async () => {
+    await fx.cleanup();
+  });
+
+  it("is not opened for the watcher's small changes (LanceDB stays unloaded); its first search finds them", async () => {
+    const embedder = new CountingEmbedder();
+    const s = fx.open(embedder);
+    s.watching(true);
+    fx.write('alpha', 'project.md', '---\nname: Alpha\n---\n\nThe family plans a trip to Lisbon.\n');
+    fx.write('alpha', 'log/2026-12-07.md', '# 2026-12-07\n\n### 09:00:00 · Sam · [↗](<terminal:1>)\n\nThe boiler makes a knocking noise.\n');
+    expect(await s.changed('alpha', ['project.md'])).toMatchObject({ changed: 0 });
+    expect(await s.changed('alpha', ['log/2026-12-07.md'], true)).toMatchObject({ changed: 0 });
+    expect(existsSync(join(fx.dataDir, 'index'))).toBe(false);
+    expect(embedder.texts).toEqual([]);
+    // the first search lists the whole project: the held pages are indexed before it answers
+    expect(pagesOf(await s.recall.recall('boiler knocking noise', { project: 'alpha' }))[0]).toBe('log/2026-12-07.md');
+    expect(pagesOf(await s.recall.recall('trip to Lisbon', { project: 'alpha' }))[0]).toBe('project.md');
+    // once open, a change is indexed as the watcher reports it
+    fx.write('alpha', 'notes/Topics/Kayak.md', note('Kayak', 'We bought a red kayak for the lake.'));
+    expect(await s.changed('alpha', ['notes/Topics/Kayak.md'])).toMatchObject({ changed: 1 });
+  });
+
+  it('is opened and indexed at once when the changes it holds pass the bound, so a first search never waits for a large backlog', async () => {
+    const embedder = new CountingEmbedder();
+    const s = fx.open(embedder);
+    s.watching(true);
+    const line = 'The garden needs watering every morning before the heat.\n';
+    fx.write('alpha', 'notes/Topics/Garden.md', note('Garden', line.repeat(Math.floor(HELD_BYTES / line.length / 2))));
+    expect(await s.changed('alpha', ['notes/Topics/Garden.md'])).toMatchObject({ changed: 0 });
+    fx.write('alpha', 'notes/Topics/Orchard.md', note('Orchard', line.repeat(Math.floor(HELD_BYTES / line.length / 2) + 50)));
+    // the whole project is listed: project.md, the held page and this one
+    expect(await s.changed('alpha', ['notes/Topics/Orchard.md'])).toMatchObject({ changed: 3 });
+    expect(embedder.texts.some((t) => t.includes('garden'))).toBe(true);
   });
 });
 

@@ -19,7 +19,8 @@ import { memoryBudget, type MemoryBudget } from './memory-budget.js';
 import { ResidentSet } from './resident-set.js';
 import { residentStatusWriter } from './resident-status.js';
 import { projectOfTable, tableName } from './table-layout.js';
-import type { Candidates, SearchQuery, SyncStats } from './search-query.js';
+import { addStats, emptyStats, type Candidates, type SearchQuery, type SyncStats } from './search-query.js';
+import { HeldChanges } from './held-changes.js';
 
 type TableLib = typeof import('./project-table.js');
 
@@ -52,8 +53,6 @@ const READ_AHEAD = 16;
 const READ_AHEAD_BYTES = 1 << 20;
 const SAFE_PROJECT = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
-const emptyStats = (): SyncStats => ({ projects: 0, pages: 0, changed: 0, deleted: 0, chunks: 0, embedded: 0, ms: 0 });
-
 export class MemoryIndex {
   private readonly states = new Map<string, Promise<ProjectState>>();
   /** The same states once open, for the sync's fast path (no queue, no await). */
@@ -70,12 +69,15 @@ export class MemoryIndex {
   private lib: TableLib | null = null;
 
   private readonly writer: BatchWriter;
+  /** The watcher's changes to projects not opened yet, while small (held-changes.ts). */
+  private readonly held: HeldChanges;
   readonly budget: MemoryBudget;
   /** The projects whose keyword index and rows are in memory: the least recently searched go past the budget or when idle. */
   readonly resident: ResidentSet;
 
   constructor(private readonly options: MemoryIndexOptions) {
     this.writer = new BatchWriter(options);
+    this.held = new HeldChanges(options.projectsDir);
     this.budget = options.budget ?? memoryBudget(256);
     const status = residentStatusWriter(options.indexDir, this.budget, () => ({ projects: this.resident.list(), cache: this.lance.figures() }));
     this.lance = new FittedConnection(options.indexDir, { index: this.budget.indexCacheBytes, metadata: this.budget.metadataCacheBytes }, status);
@@ -116,6 +118,7 @@ export class MemoryIndex {
   private state(project: string): Promise<ProjectState> {
     let s = this.states.get(project);
     if (!s) {
+      this.held.release(project);
       s = this.openState(project);
       this.states.set(project, s);
       s.then(
@@ -189,9 +192,13 @@ export class MemoryIndex {
     this.epoch++;
   }
 
-  /** The watcher saw these files change (relative to the project folder; `rescan`: list it all): indexes them. */
+  /**
+   * The watcher saw these files change (relative to the project folder; `rescan`: list it all): indexes them, or,
+   * for a project not opened yet, holds them until its first sync while they are small (held-changes.ts).
+   */
   async changed(project: string, paths: readonly string[], rescan = false): Promise<SyncStats> {
     if (!this.exists(project)) return emptyStats();
+    if (!this.states.has(project) && this.held.hold(project, paths)) return emptyStats();
     const state = await this.state(project);
     if (rescan) state.dirty = null;
     else for (const p of paths) if (isIndexedPage(p)) state.dirty?.add(p);
@@ -218,15 +225,7 @@ export class MemoryIndex {
   async syncAll(): Promise<SyncStats> {
     const total = emptyStats();
     const started = performance.now();
-    for (const project of await listProjects(this.options.projectsDir)) {
-      const s = await this.sync(project);
-      total.projects++;
-      total.pages += s.pages;
-      total.changed += s.changed;
-      total.deleted += s.deleted;
-      total.chunks += s.chunks;
-      total.embedded += s.embedded;
-    }
+    for (const project of await listProjects(this.options.projectsDir)) addStats(total, await this.sync(project));
     total.ms = performance.now() - started;
     return total;
   }

@@ -5,9 +5,9 @@
  */
 import * as lancedb from '@lancedb/lancedb';
 import type { Chunk } from './chunker.js';
-import { Field, FixedSizeList, Float32, Float64, Int32, Schema, Utf8 } from 'apache-arrow';
 import { type VectorPass } from './vector-pass.js';
 import { InMemoryRows } from './in-memory-rows.js';
+import { schema } from './table-schema.js';
 import { contentWords } from './passage-facts.js';
 import { vectorIndexConfig, vectorPartitions, vectorSegmentsBound } from './vector-index-build.js';
 
@@ -71,28 +71,6 @@ type InMemory = InMemoryRows<StoredChunk>;
 
 /** Rows tokenised for the keyword index between two yields to the event loop (a few ms each). */
 const KEYWORD_READ_SLICE = 256;
-
-function schema(dimensions: number): Schema {
-  const str = (name: string) => new Field(name, new Utf8(), false);
-  return new Schema([
-    str('page'),
-    str('heading'),
-    new Field('line_start', new Int32(), false),
-    new Field('line_end', new Int32(), false),
-    // a section of a long archive message: the message's header line (0: a whole message or a note)
-    new Field('message_line', new Int32(), false),
-    str('text'),
-    str('search_text'),
-    str('context'),
-    str('entity'),
-    str('updated'),
-    new Field('staleness', new Float64(), false),
-    str('sensitivity'),
-    str('hash'),
-    str('embedder'),
-    new Field('vector', new FixedSizeList(dimensions, new Field('item', new Float32(), true)), false),
-  ]);
-}
 
 /** A candidate of a search: the row in memory with its score (an archive message's content words counted once, kept with the row). */
 function scored(value: StoredChunk, score: number): ScoredChunk {

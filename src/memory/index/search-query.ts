@@ -1,7 +1,7 @@
 /**
  * The derived index's vocabulary: what a search asks (SearchQuery), what each of its passes
- * found (Candidates) and what a sync did (SyncStats). Types only, shared by the index, recall and
- * the benchmarks without importing the index.
+ * found (Candidates) and what a sync did (SyncStats, with its sums). Shared by the index, recall
+ * and the benchmarks without importing the index.
  */
 import type { ScoredChunk } from './project-table.js';
 
@@ -33,4 +33,16 @@ export interface SyncStats {
   chunks: number;
   embedded: number;
   ms: number;
+}
+
+export const emptyStats = (): SyncStats => ({ projects: 0, pages: 0, changed: 0, deleted: 0, chunks: 0, embedded: 0, ms: 0 });
+
+/** Adds one project's sync to `total` (its time is the caller's to measure). */
+export function addStats(total: SyncStats, s: SyncStats): void {
+  total.projects++;
+  total.pages += s.pages;
+  total.changed += s.changed;
+  total.deleted += s.deleted;
+  total.chunks += s.chunks;
+  total.embedded += s.embedded;
 }
