@@ -66,7 +66,7 @@ import type { App } from './app/app.js';
 import { memoryLaneModel } from './app/memory-lane.js';
 import { textPrecheck } from './core/turn/precheck.js';
 import { MeaningJudge } from './core/privacy/meaning-judge.js';
-import { HandLabels } from './memory/graph/hand-labels.js';
+import { HAND_LAYER_FILES, HandLabels } from './memory/graph/hand-labels.js';
 import { LiveSettings, withSettingsKey } from './app/live-settings.js';
 import { AgeVault } from './machines/age-vault.js';
 
@@ -140,7 +140,7 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
           if (rescan || paths.some((p) => p.startsWith('inbox/'))) await ingest.scan(project);
         },
         (trusted) => graph.watching(trusted),
-        async ({ project, paths, rescan }) => (rescan || paths.some((p) => p.startsWith('notes/'))) && hand.scan(project, rescan ? undefined : paths),
+        async ({ project, paths, rescan }) => (rescan || paths.some((p) => p.startsWith('notes/') || HAND_LAYER_FILES.includes(p))) && hand.scan(project, rescan ? undefined : paths),
       )
     : async () => {};
   if (config.WATCH_PROJECTS) void graph.primeAll();

@@ -147,4 +147,53 @@ describe('hand-written lines are judged by the memory lane', () => {
     expect(chunks.find((c) => c.text.includes('Tuesday group'))?.sensitivity).toBe('sensitive');
     expect(chunks.find((c) => c.text.includes('blue folder'))?.sensitivity).not.toBe('sensitive');
   });
+
+  it('the layer files, a title the rules label, a file name under another title and a record edited in the web app are judged too (sixth outside sweep)', async () => {
+    const FLAGGED = ['horses again', 'stomach pumped', 'bookie slips', 'signed the DRO'];
+    const lane = new ScriptedChatModel((req: ChatRequest) => {
+      const text = String(req.messages.at(-1)?.content ?? '');
+      const named = [...text.matchAll(/^\[(\d+)\] (.*)$/gm)].filter((m) => FLAGGED.some((f) => m[2]!.includes(f))).map((m) => ({ message: Number(m[1]), kind: 'financial' }));
+      return { text: JSON.stringify({ sensitive: named }) };
+    });
+    const root = tmp();
+    const projectsDir = join(root, 'projects');
+    const dir = join(projectsDir, 'family');
+    mkdirSync(join(dir, 'notes', 'Things'), { recursive: true });
+    mkdirSync(join(dir, 'notes', 'People'), { recursive: true });
+    writeFileSync(join(dir, 'project.md'), '---\nname: family\n---\n\nThe family plans the summer.\nDad lost the house deposit on the horses again.\n');
+    writeFileSync(
+      join(dir, 'decisions.md'),
+      '# Decisions\n\n- **2026-12-01** — Ravi signed the DRO at the council ([source](terminal:family#4))\n- **2026-12-02** — Paint the shed green ([source](terminal:family#5))\n',
+    );
+    writeFileSync(join(dir, 'quotes.md'), '# Quotes\n\n> "Never again at the bookies, the horses again took it all."\n> — Dad, 2026-12-01 ([source](terminal:family#6))\n');
+    // the rules label this title; the file name says it under another title; the lane names the file name
+    writeFileSync(join(dir, 'notes', 'Things', "Morwenna's probation reports.md"), '---\ntitle: "Morwenna\'s probation reports"\n---\n\nThe folder is in the hall.\n');
+    writeFileSync(join(dir, 'notes', 'Things', 'Gareth bookie slips.md'), '---\ntitle: Invoices\n---\n\nKept in the blue box.\n');
+    // a tag is shown with the page (read_note's header): a name of it too
+    writeFileSync(join(dir, 'notes', 'Things', 'Shoebox.md'), '---\ntitle: Shoebox\ntags: [receipts, bookie-slips]\n---\n\nUnder the stairs.\n');
+    // a record edited in the web app keeps its said day and source, and says who wrote it now
+    const morwenna = join(dir, 'notes', 'People', 'Morwenna.md');
+    writeFileSync(morwenna, '- Morwenna had to have her stomach pumped in April. [type:: fact] [said:: 2026-12-01] [source:: web:family#2] [via:: manual] ^r-6b6b6b\n');
+    const hand = new HandLabels({ projectsDir, ledgerPath: join(root, 'ledger.json'), precheck: textPrecheck(lane, SETTINGS, () => 'hosted'), logger: silentLogger });
+    await hand.scan('family');
+    const asked = lane.requests.map((r) => String(r.messages[1]!.content)).join('\n');
+    // a quote's attribution line is a name and a date: not asked
+    expect(asked).not.toContain('Dad, 2026-12-01');
+    const read = (f: string) => readFileSync(join(dir, f), 'utf8');
+    expect(read('project.md')).toContain('Dad lost the house deposit on the horses again. [sensitivity:: sensitive/financial]');
+    expect(read('project.md')).toContain('The family plans the summer.\n');
+    // the label goes before the source link, which the decisions' reader still finds
+    expect(read('decisions.md')).toContain('Ravi signed the DRO at the council [sensitivity:: sensitive/financial] ([source](terminal:family#4))');
+    const { parseDecisions, parseQuotes } = await import('../../src/memory/store/layers-format.js');
+    expect(parseDecisions(read('decisions.md'), 'decisions.md').decisions[0]).toMatchObject({ source: 'terminal:family#4' });
+    expect(parseQuotes(read('quotes.md'), 'quotes.md').quotes[0]!.text).toContain('[sensitivity:: sensitive/financial]');
+    expect(read("notes/Things/Morwenna's probation reports.md")).toMatch(/^---\ntitle: .*\nsensitivity: sensitive\n---\n/);
+    expect(read('notes/Things/Gareth bookie slips.md')).toMatch(/^---\ntitle: Invoices\nsensitivity: sensitive\/financial\n---\n/);
+    expect(read('notes/Things/Shoebox.md')).toContain('sensitivity: sensitive/financial');
+    expect(read('notes/People/Morwenna.md')).toContain('[via:: manual] [sensitivity:: sensitive/financial] ^r-6b6b6b');
+    // nothing is asked twice
+    const before = lane.requests.length;
+    await hand.scan('family');
+    expect(lane.requests).toHaveLength(before);
+  });
 });

@@ -28,10 +28,16 @@ import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { firstFieldValue, withoutField, withoutFields } from '../../core/records/line-syntax.js';
 import type { Logger } from '../../core/ports/index.js';
-import { formatSensitivity, isSensitive, isUnjudgedLabel, labelText, type SensitivityValue } from '../../core/privacy/sensitivity.js';
+import { formatSensitivity, isSensitive, isUnjudgedLabel, labelText, strictest, type SensitivityValue } from '../../core/privacy/sensitivity.js';
 import type { TextPrecheck } from '../../core/turn/precheck.js';
 import { entriesIfExists, fileVersion, readIfExists, sha256, writeFileAtomic, writeFileAtomicSync } from '../../files/atomic-write.js';
 import { parseYamlLimited, splitFrontMatter } from '../markdown/front-matter.js';
+
+/** The layer files a person may write by hand too (sixth outside sweep: a line written into `decisions.md` went to the hosted chat model, the embedder and MCP clients): the summary (project.md's body), decisions, quotes. */
+export const HAND_LAYER_FILES: readonly string[] = ['project.md', 'decisions.md', 'quotes.md'];
+const LAYER_FILES = HAND_LAYER_FILES;
+/** A decision's or quote's source link at the end of its line. */
+const SOURCE_LINK = /\s\(\[source\]\([^\n]*\)\)\s*$/;
 
 /** At most this many ordinary lines are remembered (oldest forgotten first: asked again). */
 const KEEP_HASHES = 50_000;
@@ -56,7 +62,7 @@ export class HandLabels {
     return n;
   }
 
-  /** `paths` of `project` (relative to it, `notes/…md`), or all its pages; the number of lines labelled. */
+  /** `paths` of `project` (relative to it: `notes/…md`, a layer file), or all its pages and layer files; the number of lines labelled. */
   async scan(project: string, paths?: readonly string[]): Promise<number> {
     try {
       if (!this.deps.precheck.applies()) return 0;
@@ -69,9 +75,10 @@ export class HandLabels {
         .filter((e) => e.isFile())
         .map((e) => `notes/${join(e.parentPath, e.name).slice(join(this.deps.projectsDir, project, 'notes').length + 1)}`);
     let n = 0;
-    for (const page of pages.filter((p) => p.startsWith('notes/') && p.endsWith('.md') && !/(^|\/)[_.]/.test(p.slice('notes/'.length)))) {
+    const judged = (p: string) => LAYER_FILES.includes(p) || (p.startsWith('notes/') && p.endsWith('.md') && !/(^|\/)[_.]/.test(p.slice('notes/'.length)));
+    for (const page of [...pages, ...(paths ? [] : LAYER_FILES)].filter(judged)) {
       try {
-        n += await this.labelPage(join(this.deps.projectsDir, project, page));
+        n += await this.labelPage(join(this.deps.projectsDir, project, page), LAYER_FILES.includes(page));
       } catch (err) {
         this.deps.logger.warn({ project, page, err }, 'hand-written lines not judged');
       }
@@ -79,7 +86,7 @@ export class HandLabels {
     return n;
   }
 
-  private async labelPage(path: string): Promise<number> {
+  private async labelPage(path: string, layer: boolean): Promise<number> {
     const text = await readIfExists(path);
     if (text === null) return 0;
     const split = splitFrontMatter(text);
@@ -87,25 +94,35 @@ export class HandLabels {
     const head = split?.head ?? '';
     const lines = (split?.body ?? text).split('\n');
     const ordinary = await this.ledger();
+    // a layer file (the summary, decisions, quotes) has no title of its own; a quote's attribution line is a name and a date
     const open = lines
       .map((line, i) => ({
         line,
         i,
-        words: withoutFields(line)
+        words: withoutFields(line.replace(SOURCE_LINK, ''))
           .replace(/\s\^[\w-]+\s*$/, '')
-          .replace(/^\s*(?:[-*+]|#{1,6})\s+/, '')
+          .replace(/^\s*(?:[-*+>]|#{1,6})\s+/, '')
+          .replace(/^(?:\*\*|__)?\d{4}-\d{2}-\d{2}(?:\*\*|__)?\s*(?:—|–|-{1,2}|:)\s*/, '')
           .trim(),
       }))
-      .filter((l) => this.handWritten(l.line, l.words, ordinary));
-    // the page's title (its file name, or the front matter's) is said wherever the page is named
-    const title = titleOf(path, head);
-    const titleOpen = title !== null && this.handWritten(title, title, ordinary, head) ? title : null;
-    if (open.length === 0 && titleOpen === null) return 0;
+      .filter((l) => !(layer && /^>\s*(?:—|–|-{1,2}|~)/.test(l.line)) && this.handWritten(l.line, l.words, ordinary));
+    // the page's names (its front matter's title and its file name) are said wherever the page is
+    // named: a title or file name the rules label makes the page sensitive as well as one the lane
+    // names (sixth outside sweep: "Morwenna's probation reports", labelled by the rules, was never
+    // written into the front matter, so search hits named it; a file name under another title was listed)
+    const page = pageLabel(head);
+    const names = layer || (page !== undefined && !isUnjudgedLabel(page)) ? [] : titlesOf(path, head);
+    const byRules = names.map((name) => labelText(name)).find((label) => isSensitive(label)) ?? null;
+    const namesOpen = byRules ? [] : names.filter((name) => this.handWritten(name, name, ordinary, head));
+    if (open.length === 0 && namesOpen.length === 0 && !byRules) return 0;
     const version = sha256(text);
-    const all = await this.deps.precheck.labels([...open.map((l) => l.words), ...(titleOpen === null ? [] : [titleOpen])]);
+    const all = await this.deps.precheck.labels([...open.map((l) => l.words), ...namesOpen]);
     const labels = all.slice(0, open.length);
-    const titleLabel = titleOpen === null ? null : all[open.length]!;
-    if (titleOpen !== null && !isSensitive(titleLabel)) ordinary.add(hashOf(titleOpen));
+    const nameLabels = all.slice(open.length);
+    namesOpen.forEach((name, k) => {
+      if (!isSensitive(nameLabels[k])) ordinary.add(hashOf(name));
+    });
+    const titleLabel = byRules ?? (namesOpen.length ? (nameLabels.reduce<SensitivityValue | null>((a, b) => strictest(a, b), null) ?? null) : null);
     let labelled = 0;
     const known = ordinary.size;
     open.forEach((l, k) => {
@@ -167,7 +184,8 @@ function withLabel(line: string, label: SensitivityValue): string {
         .trimEnd()
     : line;
   if (!isSensitive(label)) return bare;
-  const at = /\s\^[\w-]+\s*$/.exec(bare);
+  // before a block id, or before a decision's source link (the layer's reader takes the link off the end)
+  const at = /\s\^[\w-]+\s*$/.exec(bare) ?? SOURCE_LINK.exec(bare);
   const field = ` [sensitivity:: ${formatSensitivity(label)}]`;
   return at ? `${bare.slice(0, at.index)}${field}${bare.slice(at.index)}` : `${bare.trimEnd()}${field}`;
 }
@@ -175,27 +193,37 @@ function withLabel(line: string, label: SensitivityValue): string {
 /**
  * A record Charlie wrote: it carries the block id and the day it was said that Charlie gives every
  * record it writes (its label was set from what it was made of). Any other line — no source, a
- * `[source:: manual]`, a source a person typed ("her sister") — was written by a person.
+ * `[source:: manual]`, a source a person typed ("her sister"), a record a person edited in the web
+ * app (`[via:: manual]`, which keeps its `said` and `source`: sixth outside sweep) — was written by a person.
  */
 function charliesRecord(line: string): boolean {
-  return /\s\^r-[\w-]+\s*$/.test(line) && firstFieldValue(line, 'said') !== undefined && firstFieldValue(line, 'source') !== 'manual';
+  return /\s\^r-[\w-]+\s*$/.test(line) && firstFieldValue(line, 'said') !== undefined && firstFieldValue(line, 'source') !== 'manual' && firstFieldValue(line, 'via') !== 'manual';
 }
 
 /** The front matter's `title` and `sensitivity`, read with the YAML parser every page reader uses; one it cannot read keeps what it says (a label there is never touched). */
-function frontFields(head: string): { title?: string; sensitivity?: string } {
+function frontFields(head: string): { title?: string; sensitivity?: string; names?: string[] } {
   const yaml = head ? splitFrontMatter(head) : null;
   if (!yaml || yaml === 'unterminated') return {};
   const read = parseYamlLimited(yaml.yaml, { intAsBigInt: false });
   if (!('data' in read)) return { sensitivity: 'sensitive' };
   const data = (read.data ?? {}) as Record<string, unknown>;
   const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
-  return { ...(text(data.title) ? { title: text(data.title)! } : {}), ...(data.sensitivity !== undefined ? { sensitivity: text(data.sensitivity) ?? 'sensitive' } : {}) };
+  // tags and aliases are shown with the page (read_note's header, links): names of it too
+  const names = [data.tags, data.aliases]
+    .flatMap((v): unknown[] => (Array.isArray(v) ? (v as unknown[]) : typeof v === 'string' ? v.split(',') : []))
+    .flatMap((v) => (typeof v === 'string' && v.trim() ? [v.trim().replace(/[-_/]+/g, ' ')] : []));
+  return {
+    ...(text(data.title) ? { title: text(data.title)! } : {}),
+    ...(data.sensitivity !== undefined ? { sensitivity: text(data.sensitivity) ?? 'sensitive' } : {}),
+    ...(names.length ? { names } : {}),
+  };
 }
 
-/** The page's title as it is shown: the front matter's `title`, or the file name (as the index names it, chunker.ts). */
-function titleOf(path: string, head: string): string | null {
-  const title = (frontFields(head).title ?? basename(path).replace(/\.md$/, '').replace(/-/g, ' ')).trim();
-  return title.length >= 4 ? title : null;
+/** The page's names as they are shown: the front matter's `title` (as the index names it, chunker.ts), the file name (as page lists and paths show it), its tags and aliases, each of 4 characters or more. */
+function titlesOf(path: string, head: string): string[] {
+  const file = basename(path).replace(/\.md$/, '').replace(/-/g, ' ').trim();
+  const fields = frontFields(head);
+  return [...new Set([fields.title?.trim(), file, ...(fields.names ?? [])])].filter((t): t is string => t !== undefined && t.length >= 4);
 }
 
 /** The front matter's `sensitivity`, if it has one. */
