@@ -131,7 +131,8 @@ export class HybridRecall implements Recall {
     const fused = performance.now();
     const fusion = fuse(found, q, shape, this.weights);
     const hop = this.options.links && this.weights.hop > 0 ? this.options.links : null;
-    let hits = fusion.rank((page) => this.options.usage.boost(scope.project, page, now), now, hop ? limit * 3 : limit);
+    const boosts = this.options.usage.boosts(scope.project, fusion.pages(), now);
+    let hits = fusion.rank((page) => boosts.get(page) ?? 0, now, hop ? limit * 3 : limit);
     this.options.phase?.('fuse', performance.now() - fused);
     if (hop) {
       const links = await hop(scope.project).catch((err: unknown) => {

@@ -116,7 +116,7 @@ describe('forgetting sticks', () => {
       projectsDir: t.projectsDir,
       dataDir: join(t.dir, 'data'),
       embedder: new HashingEmbedder(),
-      usage: { record() {}, boost: () => 0 },
+      usage: { record() {}, boosts: () => new Map() },
       logger: silentLogger,
       clock: systemClock,
     });

@@ -1,7 +1,8 @@
 /**
  * A hand edit costs what it touches (issue 44 §3): editing one page's body while Charlie runs
  * re-reads that page only, leaves `_index.md` and `review.md` unwritten when their text stands,
- * rewrites them when the edit changes them, and gives snapshots whose pages read as a full load
+ * rewrites them when the edit changes them, finds them in step at the first edit after start (the
+ * start brought them in step), and gives snapshots whose pages read as a full load
  * of the folder would, however many edits came before (the page cache swaps pages in without
  * copying its map of every page).
  */
@@ -69,6 +70,26 @@ describe('a hand edit of one page', () => {
     wiki.filesChanged('home', [`notes/${pagePath(7)}`], false);
     await wiki.reconcile('home', [pagePath(7)]);
     expect(await readFile(index, 'utf8')).toContain('Page Five');
+  });
+
+  it('finds the generated files in step at the first edit after start: primeAll wrote them', async () => {
+    const wiki = new Wiki({ projectsDir: root, clock: new FixedClock(new Date('2026-12-01T10:00:00Z')), logger: silentLogger });
+    await wiki.primeAll();
+    wiki.watching(true);
+    const index = join(notes, '_index.md');
+    const review = join(root, 'home', 'review.md');
+    expect(await readFile(index, 'utf8')).toContain('[[People/Page-1]]');
+    const [indexBefore, reviewBefore] = [await fileId(index), await fileId(review)];
+    await writeFile(join(notes, pagePath(5)), pageText(5, 'Likes tea. Plans a trip to Skye.'));
+    wiki.filesChanged('home', [`notes/${pagePath(5)}`], false);
+    await wiki.reconcile('home', [pagePath(5)]);
+    expect(await fileId(index)).toBe(indexBefore);
+    expect(await fileId(review)).toBe(reviewBefore);
+    // a project with no page gets no generated file at start
+    await mkdir(join(root, 'empty'), { recursive: true });
+    await new Wiki({ projectsDir: root, clock: new FixedClock(new Date('2026-12-01T10:00:00Z')), logger: silentLogger }).primeAll();
+    await expect(stat(join(root, 'empty', 'notes', '_index.md'))).rejects.toThrow();
+    await expect(stat(join(root, 'empty', 'review.md'))).rejects.toThrow();
   });
 
   it('gives snapshots that read as a full load after many edits, each naming the pages read again', async () => {

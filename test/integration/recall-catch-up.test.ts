@@ -32,7 +32,7 @@ function project(): { projectsDir: string; dataDir: string } {
 }
 
 const recallWith = (dirs: { projectsDir: string; dataDir: string }, syncWait: SyncWait) =>
-  createRecall({ ...dirs, embedder: new HashingEmbedder(), usage: { record() {}, boost: () => 0 }, logger: silentLogger, clock: systemClock, syncWait });
+  createRecall({ ...dirs, embedder: new HashingEmbedder(), usage: { record() {}, boosts: () => new Map() }, logger: silentLogger, clock: systemClock, syncWait });
 
 const found = (hits: { page: string }[]) => hits.some((h) => h.page === 'notes/Topics/Boiler.md');
 

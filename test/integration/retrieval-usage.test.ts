@@ -35,6 +35,15 @@ describe('SqliteUsageStore', () => {
     // per project
     expect(store.boost('other', 'notes/A.md', t0)).toBe(0);
     expect(store.history('p', 'notes/C.md')).toEqual([{ kind: 'view', at: t0 }]);
+    // a search's candidates read at once: the same boosts, none for a page never used or of another project
+    store.record('p', 'notes/O\'Brien "Jo".md', 'view', t0);
+    store.record('other', 'notes/D.md', 'view', t0);
+    const pages = ['notes/A.md', 'notes/B.md', 'notes/C.md', 'notes/O\'Brien "Jo".md', 'notes/D.md', 'notes/never.md'];
+    const all = store.boosts('p', pages, later);
+    expect([...all.keys()].sort()).toEqual(pages.slice(0, 4).sort());
+    for (const page of pages.slice(0, 4)) expect(all.get(page)).toBe(store.boost('p', page, later));
+    expect(all.get('notes/O\'Brien "Jo".md')).toBeGreaterThan(0);
+    expect(store.boosts('p', [], t0).size).toBe(0);
     store.close();
   });
 

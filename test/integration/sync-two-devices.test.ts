@@ -51,7 +51,14 @@ function pairsOf(d: Device) {
 
 async function searchIndex(d: Device, query: string): Promise<string[]> {
   const graph = new Wiki({ projectsDir: d.projectsDir, clock: systemClock, logger: silentLogger });
-  const recall = createRecall({ projectsDir: d.projectsDir, dataDir: d.dataDir, embedder: new HashingEmbedder(), usage: { record() {}, boost: () => 0 }, logger: silentLogger, clock: systemClock });
+  const recall = createRecall({
+    projectsDir: d.projectsDir,
+    dataDir: d.dataDir,
+    embedder: new HashingEmbedder(),
+    usage: { record() {}, boosts: () => new Map() },
+    logger: silentLogger,
+    clock: systemClock,
+  });
   try {
     await reindexChanged([...d.memory().keys()], { reconcile: (p, c) => graph.reconcile(p, c), changed: (p, paths) => recall.changed(p, paths) });
     return (await recall.recall.recall(query, { project: 'home' })).map((h) => `${h.page}:${h.text}`).sort();

@@ -333,7 +333,7 @@ export class RecordingUsageStore implements UsageStore {
   record(project: string, page: string, kind: UsageKind): void {
     this.records.push({ project, page, kind });
   }
-  boost(project: string, page: string): number {
-    return Math.min(1, this.records.filter((r) => r.project === project && r.page === page).length);
+  boosts(project: string, pages: readonly string[]): Map<string, number> {
+    return new Map(pages.map((page) => [page, Math.min(1, this.records.filter((r) => r.project === project && r.page === page).length)]));
   }
 }

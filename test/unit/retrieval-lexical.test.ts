@@ -36,6 +36,24 @@ describe('in-memory keyword index', () => {
     expect(ix.search('running', 10, 0.5).map((h) => h.value)).toEqual(['reply']);
   });
 
+  it('scores each search afresh: what an earlier search scored, one that throws in its filter included, does not carry over', () => {
+    const ix = new LexicalIndex<string>();
+    const texts = ['the garden shed roof', 'the garden party', 'a leaking roof', 'the boiler and the roof', 'school run'];
+    texts.forEach((t, i) => ix.add(`p${i}`, `d${i}`, t));
+    const first = ix.search('garden roof', 10, 0);
+    expect(ix.search('roof boiler', 10, 0).length).toBeGreaterThan(0);
+    expect(() =>
+      ix.search('garden', 10, 0, () => {
+        throw new Error('filter failed');
+      }),
+    ).toThrow('filter failed');
+    expect(ix.search('garden roof', 10, 0)).toEqual(first);
+    ix.add('p5', 'd5', 'the garden gate');
+    const fresh = new LexicalIndex<string>();
+    [...texts, 'the garden gate'].forEach((t, i) => fresh.add(`p${i}`, `d${i}`, t));
+    expect(ix.search('garden roof', 10, 0)).toEqual(fresh.search('garden roof', 10, 0));
+  });
+
   it('forgets removed documents, also after compacting', () => {
     const ix = new LexicalIndex<{ line: number }>();
     for (let i = 0; i < 100; i++) ix.add(i < 90 ? 'old' : 'kept', { line: i }, `entry ${i} about gardening`);

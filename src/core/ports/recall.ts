@@ -73,6 +73,6 @@ export type UsageKind = 'view' | 'tag' | 'suggestion_accepted' | 'retrieved';
 
 export interface UsageStore {
   record(project: string, page: string, kind: UsageKind, at?: Date): void;
-  /** Boost in [0, 1] per page. */
-  boost(project: string, page: string, at?: Date): number;
+  /** Boost in [0, 1] of each of `pages` (none: 0), read at once: a search asks for a hundred candidates' pages. */
+  boosts(project: string, pages: readonly string[], at?: Date): Map<string, number>;
 }

@@ -201,7 +201,7 @@ export class Wiki implements KnowledgeGraph, CuratedPages {
     });
   }
 
-  /** Records the pages of every project as they are now, so the first hand rename after start is recognised. */
+  /** Records the pages of every project as they are now, so the first hand rename after start is recognised, and brings their generated files in step. */
   primeAll(): Promise<void> {
     return this.upkeep.primeAll();
   }

@@ -238,6 +238,11 @@ export class Fusion {
     return windows.length > 0 && this.shape.dates.length === 0 ? 'outside' : '';
   }
 
+  /** The candidates' pages, each once (their usage boosts are read at once before `rank`). */
+  pages(): string[] {
+    return [...new Set(Array.from(this.candidates.values(), (c) => c.chunk.page))];
+  }
+
   rank(boostOf: (page: string) => number, now: Date, limit: number): RecallHit[] {
     const w = this.weights;
     const boosts = new Map<string, number>();

@@ -9,7 +9,8 @@ import type { Embedder, Logger } from '../../core/ports/index.js';
 import { classifyText, isSensitive, markedSensitivity, parseSensitivity } from '../../core/privacy/sensitivity.js';
 import { embeddingText, type Chunk } from './chunker.js';
 import type { ManifestState, PageState } from './page-manifest.js';
-import type { ChunkRow, ProjectTable, RowKey } from './project-table.js';
+import type { ProjectTable, RowKey } from './project-table.js';
+import type { ChunkRow } from './table-rows.js';
 
 type TableLib = typeof import('./project-table.js');
 

@@ -105,10 +105,10 @@ export class LexicalIndex<T> {
   private contextTotal = 0;
   private readonly byKey = new Map<string, number[]>();
   private live = 0;
+  /** Scores of a search by document, all 0 between searches (a search allocates no array of the index's size). */
+  private scores = new Float64Array(0);
   /** Word → stem, shared by every document: stemming was most of the time of reading a large index. */
   private readonly stems = new Map<string, string>();
-  /** Scores of a search by document id, kept between searches (zero but where one is scoring). */
-  private scoreBuffer = new Float64Array(0);
   /** Scratch counts of the document being added: term → text frequency, context frequency. */
   private readonly counts = new Map<string, [number, number]>();
 
@@ -136,7 +136,7 @@ export class LexicalIndex<T> {
 
   /** Bytes of its typed arrays (what the memory budget counts beside the documents' own objects). */
   arrayBytes(): number {
-    let sum = this.poolIds.byteLength + this.poolTf.byteLength + this.poolStart.byteLength + this.scoreBuffer.byteLength;
+    let sum = this.poolIds.byteLength + this.poolTf.byteLength + this.poolStart.byteLength + this.scores.byteLength;
     for (const list of [this.textLength, this.contextLength, this.alive, this.docStart, this.docTerms, this.textDf, this.contextDf, ...this.added.values()]) sum += list.data.byteLength;
     return sum;
   }
@@ -329,48 +329,51 @@ export class LexicalIndex<T> {
     if (n === 0 || limit <= 0) return [];
     const avgText = this.textTotal / n || 1;
     const avgContext = this.contextTotal / n || 1;
-    // one buffer for every search, grown with the index and zeroed where it was written (a new one
-    // a search was 8 MB to allocate and clear at a million rows, and its garbage the p95)
-    if (this.scoreBuffer.length < this.values.length) this.scoreBuffer = new Float64Array(Math.ceil(this.values.length * 1.25));
-    const scores = this.scoreBuffer;
+    // one buffer for every search, zeroed where it was written (a new one a search was 8 MB to
+    // allocate and clear at a million rows, and its garbage the p95)
+    if (this.scores.length < this.values.length) this.scores = new Float64Array(Math.max(this.values.length, this.scores.length * 2));
+    const scores = this.scores;
     const touched: number[] = [];
-    const idf = (df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
-    const textLength = this.textLength.data;
-    const contextLength = this.contextLength.data;
-    const alive = this.alive.data;
-    for (const t of new Set(termsOf(query, this.stems))) {
-      const term = this.termIds.get(t);
-      if (term === undefined) continue;
-      const idfText = idf(this.textDf.data[term]!);
-      const idfContext = idf(this.contextDf.data[term]!) * contextWeight;
-      const ct = K1 * (1 - B);
-      const lt = (K1 * B) / avgText;
-      const lc = (K1 * B) / avgContext;
-      const score = (id: number, ft: number, fc: number) => {
-        let s = 0;
-        if (ft > 0) s += (idfText * ft * (K1 + 1)) / (ft + ct + lt * textLength[id]!);
-        if (fc > 0 && idfContext > 0) s += (idfContext * fc * (K1 + 1)) / (fc + ct + lc * contextLength[id]!);
-        if (s <= 0 || !alive[id] || (accept && !accept(this.values[id]!))) return;
-        if (scores[id] === 0) touched.push(id);
-        scores[id]! += s;
-      };
-      if (term + 1 < this.poolStart.length) {
-        const ids = this.poolIds;
-        const tf = this.poolTf;
-        for (let i = this.poolStart[term]!, end = this.poolStart[term + 1]!; i < end; i++) {
-          const f = tf[i]!;
-          if (f !== ESCAPED) score(ids[i]!, f >>> 8, f & NARROW);
-          else {
-            const packed = this.poolWide.get(i)!;
-            score(ids[i]!, packed >>> 16, packed & MAX_TF);
+    try {
+      const idf = (df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      const textLength = this.textLength.data;
+      const contextLength = this.contextLength.data;
+      const alive = this.alive.data;
+      for (const t of new Set(termsOf(query, this.stems))) {
+        const term = this.termIds.get(t);
+        if (term === undefined) continue;
+        const idfText = idf(this.textDf.data[term]!);
+        const idfContext = idf(this.contextDf.data[term]!) * contextWeight;
+        const ct = K1 * (1 - B);
+        const lt = (K1 * B) / avgText;
+        const lc = (K1 * B) / avgContext;
+        const score = (id: number, ft: number, fc: number) => {
+          let s = 0;
+          if (ft > 0) s += (idfText * ft * (K1 + 1)) / (ft + ct + lt * textLength[id]!);
+          if (fc > 0 && idfContext > 0) s += (idfContext * fc * (K1 + 1)) / (fc + ct + lc * contextLength[id]!);
+          if (s <= 0 || !alive[id] || (accept && !accept(this.values[id]!))) return;
+          if (scores[id] === 0) touched.push(id);
+          scores[id]! += s;
+        };
+        if (term + 1 < this.poolStart.length) {
+          const ids = this.poolIds;
+          const tf = this.poolTf;
+          for (let i = this.poolStart[term]!, end = this.poolStart[term + 1]!; i < end; i++) {
+            const f = tf[i]!;
+            if (f !== ESCAPED) score(ids[i]!, f >>> 8, f & NARROW);
+            else {
+              const packed = this.poolWide.get(i)!;
+              score(ids[i]!, packed >>> 16, packed & MAX_TF);
+            }
           }
         }
+        const more = this.added.get(term);
+        if (more) for (let i = 0; i < more.length; i += 2) score(more.data[i]!, more.data[i + 1]! >>> 16, more.data[i + 1]! & MAX_TF);
       }
-      const more = this.added.get(term);
-      if (more) for (let i = 0; i < more.length; i += 2) score(more.data[i]!, more.data[i + 1]! >>> 16, more.data[i + 1]! & MAX_TF);
+      return topK(touched, scores, limit).map((id) => ({ value: this.values[id]!, score: scores[id]! }));
+    } finally {
+      // the array is kept for the next search, all 0 again
+      for (const id of touched) scores[id] = 0;
     }
-    const best = topK(touched, scores, limit).map((id) => ({ value: this.values[id]!, score: scores[id]! }));
-    for (const id of touched) scores[id] = 0;
-    return best;
   }
 }

@@ -4,22 +4,12 @@
  * Keyword search runs on an in-memory index of the same rows (lexical.ts).
  */
 import * as lancedb from '@lancedb/lancedb';
-import type { Chunk } from './chunker.js';
+import { SHOWN, toChunk, toRow, type ChunkRow, type StoredChunk } from './table-rows.js';
 import { type VectorPass } from './vector-pass.js';
 import { InMemoryRows } from './in-memory-rows.js';
 import { schema } from './table-schema.js';
 import { contentWords } from './passage-facts.js';
 import { vectorIndexConfig, vectorPartitions, vectorSegmentsBound } from './vector-index-build.js';
-
-export interface StoredChunk extends Chunk {
-  embedder: string;
-  /** An archive message's content words (fusion's brevity prior), counted on its first search and kept in memory. */
-  contentWords?: number;
-}
-
-export interface ChunkRow extends StoredChunk {
-  vector: Float32Array;
-}
 
 /** A stored row's identity within its page. */
 export interface RowKey {
@@ -39,7 +29,6 @@ export interface ScoredChunk extends StoredChunk {
 
 /** Besides the archive, the one page whose chunks are dated by entry (see chunker). */
 const DATED_PAGE = 'decisions.md';
-const SHOWN = ['page', 'heading', 'line_start', 'line_end', 'message_line', 'text', 'entity', 'updated', 'staleness', 'sensitivity', 'hash', 'embedder'];
 /** Rows before a vector index pays for itself (flat search is exact and fast enough below). */
 export const VECTOR_INDEX_MIN_ROWS = 8000;
 
@@ -80,24 +69,6 @@ function scored(value: StoredChunk, score: number): ScoredChunk {
 
 const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
-function toChunk(r: Record<string, unknown>): StoredChunk {
-  return {
-    page: String(r.page),
-    heading: String(r.heading),
-    lineStart: Number(r.line_start),
-    lineEnd: Number(r.line_end),
-    text: String(r.text),
-    context: typeof r.context === 'string' ? r.context : '',
-    entity: String(r.entity),
-    updated: String(r.updated),
-    staleness: Number(r.staleness),
-    sensitivity: r.sensitivity === 'sensitive' || r.sensitivity === 'public' ? r.sensitivity : 'personal',
-    hash: String(r.hash),
-    embedder: String(r.embedder),
-    ...(Number(r.message_line) > 0 ? { message: Number(r.message_line) } : {}),
-  };
-}
-
 export class ProjectTable {
   /** Keyword index over every row, read from the table on the first keyword search, then kept in step by `write`. */
   private lexical: InMemory | null = null;
@@ -109,6 +80,8 @@ export class ProjectTable {
    * append every turn and a read of seconds at a year of memory, it never finished.
    */
   private journal: ((index: InMemory) => void)[] | null = null;
+  /** Writes that failed half-way: an index read while one failed may hold rows the table lost, and is read again. */
+  private failedWrites = 0;
   /** Rows as the vector index was last kept (by `optimize`; else counted at the first search): its partitions and probes follow from it. */
   private indexedRows: number | undefined;
 
@@ -131,8 +104,14 @@ export class ProjectTable {
     return new ProjectTable(name, table, dimensions, memoryRows);
   }
 
-  /** The stored rows of `pages` (their identity only), to keep the unchanged ones. */
+  /**
+   * The stored rows of `pages` (their identity only), to keep the unchanged ones: from memory once
+   * the keyword index is read (it holds every row, kept in step by `write`), else from the table,
+   * whose filter on `page` reads that column of every row (a hand edit of one page of 10,000).
+   */
   async rowsOf(pages: string[]): Promise<RowKey[]> {
+    const known = this.lexical?.rows;
+    if (known) return pages.flatMap((p) => known.ofPage(p).map(({ page, hash, lineStart, lineEnd }) => ({ page, hash, lineStart, lineEnd })));
     const out: RowKey[] = [];
     for (let i = 0; i < pages.length; i += 200) {
       const filter = `page IN (${pages
@@ -166,28 +145,29 @@ export class ProjectTable {
 
   /** Deletes whole pages and single rows (page + first line), then adds new rows. */
   async write(change: { pages: string[]; rows: { page: string; lineStart: number }[]; add: ChunkRow[] }): Promise<void> {
+    try {
+      await this.store(change);
+    } catch (err) {
+      // half-written: what memory holds may no longer be the table's rows (rowsOf, searches): read it again
+      this.lexical = null;
+      this.failedWrites++;
+      throw err;
+    }
+    this.follow(change);
+  }
+
+  /** Deletes and adds the rows in the table. */
+  private async store(change: { pages: string[]; rows: { page: string; lineStart: number }[]; add: ChunkRow[] }): Promise<void> {
     const predicates = [...change.pages.map((p) => `page = ${quote(p)}`), ...change.rows.map((r) => `(page = ${quote(r.page)} AND line_start = ${Math.trunc(r.lineStart)})`)];
     for (let i = 0; i < predicates.length; i += 200) await this.table.delete(predicates.slice(i, i + 200).join(' OR '));
     for (let i = 0; i < change.add.length; i += 20_000) {
-      const batch = change.add.slice(i, i + 20_000).map((r) => ({
-        page: r.page,
-        heading: r.heading,
-        line_start: r.lineStart,
-        line_end: r.lineEnd,
-        message_line: r.message ?? 0,
-        text: r.text,
-        search_text: `${r.heading}\n${r.text}`,
-        context: r.context,
-        entity: r.entity,
-        updated: r.updated,
-        staleness: r.staleness,
-        sensitivity: r.sensitivity,
-        hash: r.hash,
-        embedder: r.embedder,
-        vector: Array.from(r.vector),
-      }));
+      const batch = change.add.slice(i, i + 20_000).map(toRow);
       await this.table.add(batch);
     }
+  }
+
+  /** The in-memory index after a write the table took: the same rows removed and added. */
+  private follow(change: { pages: string[]; rows: { page: string; lineStart: number }[]; add: ChunkRow[] }): void {
     const chunks = change.add.map(({ vector: _vector, ...chunk }): StoredChunk => chunk);
     /** `replay`: the index may hold these rows already (read after the write): each added row replaces its place. */
     const apply = (index: InMemory, replay = true) => {
@@ -220,6 +200,7 @@ export class ProjectTable {
     this.loading ??= (async () => {
       const journal: ((index: InMemory) => void)[] = [];
       this.journal = journal;
+      const failed = this.failedWrites;
       try {
         // vectors are read only when the table fits the in-memory bound (rows written meanwhile may still tip it over)
         const withVectors = (await this.table.countRows()) <= this.memoryRows;
@@ -236,7 +217,7 @@ export class ProjectTable {
         // rows written meanwhile may or may not be in what was read: replayed, to the same effect either way
         for (const apply of journal) apply(index);
         index.trim();
-        this.lexical = index;
+        if (failed === this.failedWrites) this.lexical = index;
         return index;
       } finally {
         this.journal = null;
@@ -328,18 +309,21 @@ export class ProjectTable {
       const q = this.table.query().nearestTo(vector).distanceType('cosine').refineFactor(refineFor(limit)).nprobes(probes);
       return where ? q.where(where) : q;
     };
-    const ids = (await query().select(['page', 'line_start', 'hash', '_distance']).limit(limit).toArray()) as Record<string, unknown>[];
+    // read by column: a row object per hit (Arrow's row proxies, a type dispatch per field read)
+    // was most of this search's own time on the main thread at 10,000 pages
+    const ids = await query().select(['page', 'line_start', 'hash', '_distance']).limit(limit).toArrow();
+    const [pages, lines, hashes, distances] = ['page', 'line_start', 'hash', '_distance'].map((name) => Array.from<unknown>(ids.getChild(name) ?? []));
     const out: ScoredChunk[] = [];
-    for (const r of ids) {
-      const chunk = rows.get(String(r.page), Number(r.line_start));
-      if (!chunk || chunk.hash !== String(r.hash)) {
+    for (let i = 0; i < ids.numRows; i++) {
+      const chunk = rows.get(String(pages![i]), Number(lines![i]));
+      if (!chunk || chunk.hash !== String(hashes![i])) {
         const full = (await query()
           .select([...SHOWN, '_distance'])
           .limit(limit)
           .toArray()) as Record<string, unknown>[];
         return full.map((f) => ({ ...toChunk(f), score: cosineOf(f._distance) }));
       }
-      out.push(scored(chunk, cosineOf(r._distance)));
+      out.push(scored(chunk, cosineOf(distances![i])));
     }
     return out;
   }

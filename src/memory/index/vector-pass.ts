@@ -140,6 +140,12 @@ export class VectorPass<T extends Placed> {
     return false;
   }
 
+  /** The rows of `page`. */
+  ofPage(page: string): T[] {
+    const slots = this.byPage.get(page);
+    return slots ? [...slots.values()].map((slot) => this.values[slot]!) : [];
+  }
+
   /** The row at this page and first line. */
   get(page: string, lineStart: number): T | undefined {
     const slots = this.byPage.get(page);
