@@ -9,13 +9,14 @@ import { SENSITIVE_PAGE, type EgressGuard, type EgressScope, type SensitiveRecor
 import type { Home } from '../home.js';
 import type { MemoryWriter } from '../writing/memory-writer.js';
 import type { ChatModel, Clock, FileProblem, LocalChatModel, LogEntry, Logger, Recall } from '../ports/index.js';
-import { textPrecheck, type PrecheckSettings } from './precheck.js';
+import { textPrecheck, type PrecheckSettings, type TextPrecheck } from './precheck.js';
 import { arrivalJudge } from './external-result.js';
+import { SettingLabels } from './setting-labels.js';
 import type { MeaningJudge } from '../privacy/meaning-judge.js';
 import { presuggest, presuggestGroups } from './presuggest.js';
 import { historyMessages, systemPrompt, userMessage } from './prompt.js';
 import { remindersPrompt, type Reminder } from './raise.js';
-import { isSensitive } from '../privacy/sensitivity.js';
+import { isSensitive, mayGo } from '../privacy/sensitivity.js';
 import { blockItem, foundItem, holdsLabelled, markedBlocks, pageSubject, releasableLayers } from '../privacy/sensitive-records.js';
 import { runToolLoop, type LoopLimits, type LoopResult } from './tool-loop.js';
 import type { Tool, ToolCategory } from '../tools/tool.js';
@@ -38,6 +39,8 @@ export interface AnswerDeps {
   calendar: CalendarDesk;
   /** SSH to the person's machines (absent: no machine tools). */
   machines?: MachineDesk | undefined;
+  /** What the project's name and style were judged to be, remembered by their words (setting-labels.ts). */
+  settingLabels?: SettingLabels;
   /** The local memory lane (or, without one, the built-in judge by meaning) judges each message, and each external tool's result, before anything leaves (precheck.ts); absent: the rules only. */
   precheck?: { lane: LocalChatModel | null; meaning?: MeaningJudge | null; settings: PrecheckSettings } | undefined;
 }
@@ -84,12 +87,15 @@ export async function answer(deps: AnswerDeps, ask: Ask, history: LogEntry[]): P
   for (const p of problems) emit(unreadNotice(turnId, p));
   const tools = deps.tools.filter((t) => !(t.projectOnly && !home.notes) && (t.category !== 'machines' || deps.machines));
   const available = [...new Set(tools.map((t) => t.category))] as ToolCategory[];
+  // judged as any text a person wrote: the precheck also judges an external tool's result below
+  const arrivals = deps.precheck ? textPrecheck(deps.precheck.lane, deps.precheck.settings, () => model.locality, deps.precheck.meaning ?? null) : null;
+  const named = await hostedSettings(deps.settingLabels ?? new SettingLabels(), home, model.locality, arrivals, ask.cancel);
   const source = turnSource(deps.toolSource, ask.access);
   const messages = [
     {
       role: 'system' as const,
       content:
-        systemPrompt({ assistantName: settings.assistantName, projectName: home.name, private: home.private, style: home.style, layers, now: ask.now, mode: ask.mode }) +
+        systemPrompt({ assistantName: settings.assistantName, projectName: named.name, private: home.private, style: named.style, layers, now: ask.now, mode: ask.mode }) +
         remindersPrompt(ask.reminders),
     },
     ...historyMessages(history),
@@ -97,8 +103,6 @@ export async function answer(deps: AnswerDeps, ask: Ask, history: LogEntry[]): P
   ];
   // what the people of the conversation said: a write nobody said is refused
   const theirWords = () => [ask.text, ...history.filter((h) => h.role === 'user').map((h) => h.text)].join('\n');
-  // an external tool's result is judged as a message is, before a hosted model reads it
-  const arrivals = deps.precheck ? textPrecheck(deps.precheck.lane, deps.precheck.settings, () => model.locality, deps.precheck.meaning ?? null) : null;
   return runToolLoop({
     model: deps.egress.modelFor(egressScope(home), () => ask.found, ask.consent),
     messages,
@@ -137,6 +141,19 @@ export async function answer(deps: AnswerDeps, ask: Ask, history: LogEntry[]): P
     signal: ask.cancel,
     deadline: ask.deadline.answer,
   });
+}
+
+/** The project's name and style as a model at `locality` may read them: a hosted one is not given one labelled sensitive. */
+async function hostedSettings(
+  labels: SettingLabels,
+  home: Home,
+  locality: 'local' | 'hosted',
+  precheck: TextPrecheck | null,
+  signal: AbortSignal | undefined,
+): Promise<{ name: string; style: string }> {
+  if (locality !== 'hosted' || home.private) return { name: home.name, style: home.style };
+  const [name, style] = await labels.labels([home.name, home.style], precheck, signal);
+  return { name: mayGo(name, 'hosted') ? home.name : '(its name is withheld: marked sensitive)', style: mayGo(style, 'hosted') ? home.style : '' };
 }
 
 /** The tool servers this person may use in this turn (none when the front door did not say who asks). */

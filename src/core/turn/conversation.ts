@@ -28,6 +28,7 @@ import type { ConsentLedger, ConsentMode } from '../privacy/consent.js';
 import { LABEL_LOOKBACK, storedLabel } from './stored-label.js';
 import type { PrecheckOutcome } from './precheck.js';
 import { judgeMessage, raiseEarlier } from './judge-message.js';
+import { SettingLabels } from './setting-labels.js';
 
 export interface ConversationDeps extends AnswerDeps {
   clock: Clock;
@@ -85,7 +86,10 @@ export class Conversation implements ConversationApi {
   /** The turn running in each place and whether it drew on sensitive context (its reply is labelled when stored). */
   private readonly turns = new RunningTurns();
 
-  constructor(private readonly deps: ConversationDeps) {}
+  constructor(private readonly deps: ConversationDeps) {
+    // the project's name and style are judged once for each wording, for every turn after
+    deps.settingLabels ??= new SettingLabels();
+  }
 
   /**
    * One turn, bounded by the turn deadline whatever happens inside it (a stalled store, a
