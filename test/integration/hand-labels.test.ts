@@ -39,6 +39,15 @@ function honestReply(req: ChatRequest) {
   return { text: JSON.stringify({ sensitive: named }) };
 }
 
+/** A lane that names, as financial, each item holding one of `flagged`. */
+function flaggingLane(flagged: readonly string[]) {
+  return new ScriptedChatModel((req: ChatRequest) => {
+    const text = String(req.messages.at(-1)?.content ?? '');
+    const named = [...text.matchAll(/^\[(\d+)\] (.*)$/gm)].filter((m) => flagged.some((f) => m[2]!.includes(f))).map((m) => ({ message: Number(m[1]), kind: 'financial' }));
+    return { text: JSON.stringify({ sensitive: named }) };
+  });
+}
+
 function honestLane() {
   return new ScriptedChatModel(honestReply);
 }
@@ -108,12 +117,7 @@ describe('hand-written lines are judged by the memory lane', () => {
   });
 
   it('headings, the page title and lines with a source a person typed are judged too, and the index reads what they say (fifth outside sweep)', async () => {
-    const FLAGGED = ['IVA paperwork', 'the long years', 'moved out in May'];
-    const lane = new ScriptedChatModel((req: ChatRequest) => {
-      const text = String(req.messages.at(-1)?.content ?? '');
-      const named = [...text.matchAll(/^\[(\d+)\] (.*)$/gm)].filter((m) => FLAGGED.some((f) => m[2]!.includes(f))).map((m) => ({ message: Number(m[1]), kind: 'financial' }));
-      return { text: JSON.stringify({ sensitive: named }) };
-    });
+    const lane = flaggingLane(['IVA paperwork', 'the long years', 'moved out in May']);
     const root = tmp();
     const projectsDir = join(root, 'projects');
     mkdirSync(join(projectsDir, 'family', 'notes', 'People'), { recursive: true });
@@ -149,12 +153,7 @@ describe('hand-written lines are judged by the memory lane', () => {
   });
 
   it('the layer files, a title the rules label, a file name under another title and a record edited in the web app are judged too (sixth outside sweep)', async () => {
-    const FLAGGED = ['horses again', 'stomach pumped', 'bookie slips', 'signed the DRO'];
-    const lane = new ScriptedChatModel((req: ChatRequest) => {
-      const text = String(req.messages.at(-1)?.content ?? '');
-      const named = [...text.matchAll(/^\[(\d+)\] (.*)$/gm)].filter((m) => FLAGGED.some((f) => m[2]!.includes(f))).map((m) => ({ message: Number(m[1]), kind: 'financial' }));
-      return { text: JSON.stringify({ sensitive: named }) };
-    });
+    const lane = flaggingLane(['horses again', 'stomach pumped', 'bookie slips', 'signed the DRO']);
     const root = tmp();
     const projectsDir = join(root, 'projects');
     const dir = join(projectsDir, 'family');
