@@ -125,7 +125,7 @@ const CODE_MARKS = /[()<>[\]{}="'`\\/|;,:]/;
  * handle, a hashtag, a price or code ("u need 2 type Gooseberry!!42 when the telly asks", with no
  * word that says password).
  */
-export const PASSWORD_LIKE = {
+const PASSWORD_LIKE = {
   test(text: string): boolean {
     if (!/\d/.test(text) || !PASSWORD_MARKS.test(text)) return false; // most texts: no word can be one
     for (const raw of text.split(/\s+/)) {
