@@ -4,8 +4,8 @@
  * and comments), so the reference cannot drift: test/unit/settings-doc.test.ts fails when the
  * file is not what this writes, or when a setting of the schema has no line in .env.example.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { configSchema } from '../src/config.js';
 
 interface Entry {
@@ -68,8 +68,10 @@ export function settingsDoc(envExample: string): string {
   return `${out.join('\n').trimEnd()}\n`;
 }
 
-if (process.argv[1]?.endsWith('settings-doc.ts')) {
-  const root = join(import.meta.dirname, '..');
+// run from the sources (tsx: settings-doc.ts) or from the tools build (bin/tool.mjs: dist/tools-…/settings-doc.js)
+if (/settings-doc\.[jt]s$/.test(process.argv[1] ?? '')) {
+  let root = import.meta.dirname;
+  while (!existsSync(join(root, '.env.example')) && dirname(root) !== root) root = dirname(root);
   const doc = settingsDoc(readFileSync(join(root, '.env.example'), 'utf8'));
   writeFileSync(join(root, 'docs', 'settings.md'), doc);
   process.stdout.write(`docs/settings.md: ${doc.split('\n').filter((l) => l.startsWith('| `')).length} settings\n`);

@@ -13,6 +13,7 @@ import { CONSENT_MODES } from './core/privacy/consent.js';
 import { PRECHECK_MODES } from './core/turn/precheck.js';
 import { isLocalHost, publicUrl, urlIsLocal } from './llm/locality.js';
 import { applySettingsFile, type LiveKey } from './settings-file.js';
+import { remoteIsLocal } from './sync/remote-locality.js';
 
 export { isLocalHost };
 
@@ -105,6 +106,8 @@ export const configSchema = z.object({
   // sync across the household's devices (docs/sync.md): git to a repository the household owns
   SYNC_REMOTE: optional(z.string().min(1)),
   SYNC_ENCRYPT_TO: optional(z.string().regex(/^[0-9A-Fa-f]{16,40}$|^[^\s@]+@[^\s@]+$/, 'a GPG key id, fingerprint or e-mail address')),
+  /** Where SYNC_REMOTE is: auto decides from its address (a folder here, or a host on your network, is local); a hosted remote must be encrypted (SYNC_ENCRYPT_TO). */
+  SYNC_LOCALITY: z.enum(['auto', 'local', 'hosted']).default('auto'),
   SYNC_DEVICE: z.preprocess(
     (v) => (v === '' ? undefined : v),
     z
@@ -316,6 +319,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
   }
   const c = parsed.data;
+  checkSyncRemote(c);
   const llmLocal = urlIsLocal(c.LLM_BASE_URL, c.LLM_LOCALITY);
   return { ...c, llmLocal, memoryLane: memoryLane(c, llmLocal), deadlines: deadlinesOf(c), projectsDir: resolve(cwd, c.PROJECTS_DIR), dataDir: resolve(cwd, c.DATA_DIR), fromSettingsFile };
 }
@@ -330,6 +334,18 @@ function redactIfSecret(name: string, value: string | undefined): string | undef
   if (/TOKEN|KEY|SECRET|PASSWORD/.test(name)) return `<${value.length} characters>`;
   // A URL may carry a password (https://user:pass@host): never echo it.
   return value.replace(/[^\s/@]*:[^\s/@]*@/g, '[credentials removed]@');
+}
+
+/**
+ * The sync remote receives the whole Markdown memory, sensitive pages included, so one on a
+ * machine the household does not own must hold only ciphertext (git-remote-gcrypt): a hosted
+ * remote without SYNC_ENCRYPT_TO is refused at start, like a hosted memory lane.
+ */
+function checkSyncRemote(c: z.infer<typeof configSchema>): void {
+  if (!c.SYNC_REMOTE || c.SYNC_ENCRYPT_TO || remoteIsLocal(c.SYNC_REMOTE, c.SYNC_LOCALITY)) return;
+  throw new ConfigError(
+    `invalid configuration:\n  SYNC_REMOTE: ${publicUrl(c.SYNC_REMOTE)} is on a machine this household may not own (hosted), and sync sends it every page, sensitive ones included — set SYNC_ENCRYPT_TO to your GPG key so it holds only ciphertext (docs/sync.md), or SYNC_LOCALITY=local if that machine is yours`,
+  );
 }
 
 /**

@@ -9,6 +9,7 @@ import { publicUrl } from '../core/privacy/public-url.js';
 import { existsSync } from 'node:fs';
 import { dataFiles } from '../data-files.js';
 import { urlIsLocal } from '../llm/locality.js';
+import { remoteIsLocal } from '../sync/remote-locality.js';
 import { SqliteJobStore } from '../storage/job-store.js';
 import { calendarServers, type CalendarServer } from '../core/time/calendar-servers.js';
 import { ok, warn, type Part, type Verdict } from './check.js';
@@ -54,6 +55,12 @@ export function configuredDestinations(config: Config, more: { calendars?: reado
   for (const c of calendars) out.push({ kind: 'calendar', id: `${c.name} (${c.kind === 'caldav' ? 'CalDAV' : '.ics'}, ${c.address})`, locality: c.locality });
   for (const s of toolServers) out.push({ kind: 'mcp-tool-server', id: s.name, locality: s.locality });
   out.push({ kind: 'mcp-client', id: 'its clients (Claude Desktop, Cursor…)', locality: config.MCP_SERVER_LOCALITY });
+  if (config.SYNC_REMOTE)
+    out.push({
+      kind: 'sync',
+      id: `${publicUrl(config.SYNC_REMOTE)}${config.SYNC_ENCRYPT_TO ? ', encrypted (git-remote-gcrypt)' : ''}`,
+      locality: remoteIsLocal(config.SYNC_REMOTE, config.SYNC_LOCALITY) ? 'local' : 'hosted',
+    });
   return out;
 }
 
@@ -112,6 +119,6 @@ export function precheckLine(config: Config, list: readonly Destination[]): stri
 }
 
 function envOf(kind: Destination['kind']): string {
-  const env = { chat: 'LLM', memory: 'MEMORY_LLM', embedder: 'EMBEDDING', 'speech-to-text': 'STT', 'text-to-speech': 'TTS', 'mcp-client': 'MCP_SERVER', calendar: 'CALENDAR' } as const;
+  const env = { chat: 'LLM', memory: 'MEMORY_LLM', embedder: 'EMBEDDING', 'speech-to-text': 'STT', 'text-to-speech': 'TTS', 'mcp-client': 'MCP_SERVER', calendar: 'CALENDAR', sync: 'SYNC' } as const;
   return kind === 'mcp-tool-server' ? 'set its "locality": "local" in data/mcp.json' : `set ${env[kind]}_LOCALITY=local`;
 }

@@ -10,6 +10,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { SyncError } from '../core/errors.js';
+import { publicUrl } from '../core/privacy/public-url.js';
 import type { MemoryGrammar, MergeReview, SyncEngine, SyncReport, SyncStatus } from '../core/ports/index.js';
 import { gitRunner, type Git } from './git.js';
 import { apply, editedSince, mergeCommits } from './git-merge.js';
@@ -210,7 +211,8 @@ export class GitSync implements SyncEngine {
     const base: SyncStatus = {
       configured: this.isSetUp() && Boolean(this.o.remote),
       device: this.o.device,
-      remote: this.remoteUrl,
+      // shown in a channel and the web app: never a password or token a URL carries
+      remote: publicUrl(this.remoteUrl),
       encrypted: Boolean(this.o.encryptTo),
       devices: [],
       lastSync: state.lastSync,

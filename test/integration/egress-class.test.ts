@@ -251,7 +251,7 @@ function sentToChat(w: World): string {
 }
 
 /** Driven, with labels and a restart, by test/integration/egress-labels.test.ts (which covers every destination). */
-const DRIVEN_WITH_LABELS = ['mcp-tool-server', 'mcp-client'] as const;
+const DRIVEN_WITH_LABELS = ['mcp-tool-server', 'mcp-client', 'sync'] as const;
 
 /** Drivers: how each destination that can be hosted is exercised and read back. */
 const DRIVERS: Record<Exclude<DestinationKind, 'memory' | (typeof DRIVEN_WITH_LABELS)[number]>, (w: World) => string> = {

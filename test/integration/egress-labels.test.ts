@@ -9,8 +9,10 @@
  * aloud (the web's Read aloud: no place known, no ledger in memory), a hosted calendar server
  * (a recording CalDAV server declared hosted) on which the model puts an event carrying each
  * canary, the person saying yes, and a hosted client of Charlie's MCP server calling every tool
- * it lists. No canary may reach any of them.
+ * it lists, and a sync to a remote declared hosted (encrypted to a GPG key, as a hosted remote
+ * must be). No canary may reach any of them.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -30,6 +32,7 @@ import { buildApp } from '../../src/main.js';
 import type { App } from '../../src/app/app.js';
 import type { OutboxMessage } from '../../src/core/time/outbox.js';
 import { SqliteJobStore } from '../../src/storage/job-store.js';
+import { createSync } from '../../src/sync/create.js';
 import { startFakeModelServer, type FakeModelServer, type ScriptedReply } from '../support/fake-model-server.js';
 import { callEveryMemoryTool } from '../support/memory-client.js';
 import { startRecordingCalDavServer, type RecordingCalDavServer } from '../support/recording-caldav-server.js';
@@ -37,6 +40,7 @@ import { startRecordingMcpServer, type RecordingMcpServer } from '../support/rec
 import { tempDirs } from '../support/temp-dir.js';
 import { callEveryTool } from '../support/tool-calling-model.js';
 import { writeNote } from '../support/camping-project.js';
+import { gcryptMissing, makeGpgKey } from '../support/sync-devices.js';
 
 const tempDir = tempDirs('charlie-egress-labels-');
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -385,7 +389,12 @@ interface After {
   calendar: RecordingCalDavServer;
   voice: string[];
   client: string[];
+  /** The bare repository sync pushed to, when this world syncs. */
+  syncRemote?: string;
 }
+
+/** Every object in a git repository, inflated: all that a reader of the remote without the key can see. */
+const everyObject = (bare: string) => execFileSync('git', ['--git-dir', bare, 'cat-file', '--batch-all-objects', '--batch'], { encoding: 'latin1', maxBuffer: 1 << 28 });
 
 /** How each destination that can be hosted is read back after the restart. */
 const DRIVERS: Record<Exclude<DestinationKind, 'memory'>, (a: After) => string> = {
@@ -399,13 +408,29 @@ const DRIVERS: Record<Exclude<DestinationKind, 'memory'>, (a: After) => string> 
   'mcp-client': (a) => a.client.join('\n'),
   // every request the calendar server received, iCalendar's folded lines unfolded
   calendar: (a) => a.calendar.requests.map((q) => `${q.method} ${q.path}\n${q.body.replace(/\r?\n[ \t]/g, '')}`).join('\n'),
+  sync: (a) => (a.syncRemote ? everyObject(a.syncRemote) : ''),
 };
 
 const leaks = (sent: string) => Object.entries({ ...C, 'calendar-event (CLASS:PRIVATE)': PRIVATE_EVENT }).filter(([, c]) => sent.includes(c));
 
-function config(dir: string, chat: FakeModelServer, memory: FakeModelServer, hosted: boolean, embedder?: FakeModelServer, consent: ConsentMode = 'withhold') {
+const noGcrypt = gcryptMissing();
+
+/** A bare repository for the sync remote and a GPG key (no passphrase) for it, the key's home set for git-remote-gcrypt. */
+function syncRemote(dir: string): { remote: string; key: string } {
+  const remote = join(dir, 'remote.git');
+  execFileSync('git', ['init', '-q', '--bare', '-b', 'main', remote]);
+  const home = join(dir, 'gnupg');
+  const key = makeGpgKey(home);
+  vi.stubEnv('GNUPGHOME', home);
+  cleanups.push(() => void vi.unstubAllEnvs());
+  return { remote, key };
+}
+
+function config(dir: string, chat: FakeModelServer, memory: FakeModelServer, hosted: boolean, embedder?: FakeModelServer, consent: ConsentMode = 'withhold', sync?: { remote: string; key: string }) {
   return loadConfig(
     {
+      // a remote declared hosted, so it must be (and is) encrypted to the household's key
+      ...(sync ? { SYNC_REMOTE: sync.remote, SYNC_LOCALITY: 'hosted', SYNC_ENCRYPT_TO: sync.key, SYNC_BACKGROUND: 'false', SYNC_EVERY_MINUTES: '0' } : {}),
       LLM_BASE_URL: chat.url,
       LLM_LOCALITY: hosted ? 'hosted' : 'local',
       LLM_API_KEY: 'test-key',
@@ -442,7 +467,7 @@ describe('labels travel with the text: no hosted destination gets a labelled tex
 
   // with CONSENT_MODE=ask every question is answered no (asked: the person is really asked, about items, and says no)
   it.each(CONSENT_MODES)(
-    'plants every kind with local models, restarts, and serves every hosted destination (consent: %s)',
+    `plants every kind with local models, restarts, and serves every hosted destination (consent: %s)${noGcrypt ? ` (the sync remote skipped: ${noGcrypt})` : ''}`,
     async (mode) => {
       const questions: ConsentRequest[] = [];
       const consent = (id: string, name: string): Pick<HandleOptions, 'consent'> =>
@@ -521,7 +546,11 @@ describe('labels travel with the text: no hosted destination gets a labelled tex
         () => embedder.close(),
         () => calendar.close(),
       );
-      const app = await buildApp(config(dir, chat, memory, true, embedder, mode), silentLogger);
+      // the sync remote: a bare repository declared hosted, encrypted to a key of the household's (skipped where gcrypt is not installed)
+      const syncTo = noGcrypt ? undefined : syncRemote(dir);
+      const hostedConfig = config(dir, chat, memory, true, embedder, mode, syncTo);
+      if (syncTo) await createSync(hostedConfig).setup();
+      const app = await buildApp(hostedConfig, silentLogger);
       cleanups.push(() => app.close());
       expect(app.time.calendar.subscribe(askerFor(project, 'Alice'), { name: 'Family', kind: 'caldav', url: calendar.collection }).ok).toBe(true);
       // the .ics calendar on this machine, read before the restart, is declared hosted now too
@@ -563,6 +592,11 @@ describe('labels travel with the text: no hosted destination gets a labelled tex
       const served = await callEveryMemoryTool(app, SERVER_PROBES);
       expect(served.tools.filter((t) => !(t in SERVER_PROBES))).toEqual([]);
       after.client.push(...served.outputs);
+      // a sync sends the whole Markdown memory, the labelled pages and archive included
+      if (syncTo) {
+        await app.sync!.syncNow();
+        after.syncRemote = syncTo.remote;
+      }
 
       // each destination was reached with ordinary text, and got no canary
       expect(DRIVERS.chat(after)).toContain('friend from climbing');
@@ -573,6 +607,11 @@ describe('labels travel with the text: no hosted destination gets a labelled tex
       expect(after.voice.length).toBeGreaterThan(0);
       expect(DRIVERS['mcp-client'](after)).toContain('People/Alice.md');
       expect(DRIVERS.calendar(after)).toMatch(new RegExp(`PUT [^]*SUMMARY:${ORDINARY_EVENT}`));
+      // the remote got the memory, as ciphertext: not even the ordinary page is readable there
+      if (syncTo) {
+        expect(DRIVERS.sync(after).length).toBeGreaterThan(2_000);
+        expect(DRIVERS.sync(after)).not.toContain('friend from climbing');
+      }
       // every destination at once, so a leak names each destination it reached
       const reached = Object.fromEntries(Object.entries(DRIVERS).map(([kind, read]) => [kind, leaks(read(after)).map(([k]) => k)]));
       expect(reached).toEqual(Object.fromEntries(Object.keys(DRIVERS).map((kind) => [kind, []])));

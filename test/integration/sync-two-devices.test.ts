@@ -142,8 +142,10 @@ function scenario(label: string, remote: () => { url: string; env?: Record<strin
         // kill at a different moment each round: as soon as it starts, then later
         await new Promise<void>((resolve) => child.stdout?.once('data', () => resolve()));
         await new Promise((r) => setTimeout(r, round * 120));
+        // the sync may have finished (and the child exited) before the kill: then there is no exit left to wait for
+        const exited = child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((r) => child.once('exit', r));
         child.kill('SIGKILL');
-        await new Promise((r) => child.once('exit', r));
+        await exited;
         // the lock is taken when a sync starts and released when it ends: left behind, the kill hit a sync in progress
         if (existsSync(join(a.dataDir, 'sync', 'lock'))) midSync++;
       }

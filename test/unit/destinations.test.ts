@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { DESTINATIONS, describeDestinations } from '../../src/core/privacy/destinations.js';
 import { configuredDestinations, precheckCheck, precheckLine } from '../../src/doctor/destinations.js';
+import { remoteIsLocal } from '../../src/sync/remote-locality.js';
 
 describe('destinations', () => {
   it('lists every kind, and says which leave the machine', () => {
@@ -14,6 +15,8 @@ describe('destinations', () => {
         EMBEDDING_BASE_URL: 'https://embed.example.com/v1',
         STT_BASE_URL: 'http://127.0.0.1:8080/v1',
         TTS: 'edge',
+        SYNC_REMOTE: 'ssh://git@git.example.com/household/charlie.git',
+        SYNC_ENCRYPT_TO: 'household@example.com',
       },
       '/tmp',
     );
@@ -33,16 +36,56 @@ describe('destinations', () => {
       calendar: 'hosted',
       'mcp-tool-server': 'hosted',
       'mcp-client': 'hosted',
+      sync: 'hosted',
     });
     expect(describeDestinations(list).find((l) => l.startsWith('a calendar server'))).toMatch(/Family \(CalDAV, https:\/\/cloud\.example\.com\/…\), hosted .*sensitive event is never written/);
     const lines = describeDestinations(list);
     expect(lines.find((l) => l.startsWith('the embedder'))).toMatch(/hosted .*sensitive chunks and questions are not sent/);
     expect(lines.join('\n')).not.toContain('example.com/v1?');
+    expect(lines.find((l) => l.startsWith('the sync remote'))).toMatch(/git\.example\.com\/household\/charlie\.git, encrypted \(git-remote-gcrypt\), hosted .*holds only ciphertext/);
   });
 
   it('a private setup leaves nothing', () => {
     const config = loadConfig({ EMBEDDER: 'builtin', TTS: 'local', MCP_SERVER_LOCALITY: 'local' }, '/tmp');
     expect(configuredDestinations(config).filter((d) => d.locality === 'hosted')).toEqual([]);
+  });
+});
+
+describe('the sync remote has a locality, and a hosted one must be encrypted', () => {
+  const WHERE: [remote: string, local: boolean][] = [
+    ['/srv/charlie.git', true],
+    ['./memory.git', true],
+    ['file:///mnt/usb/charlie.git', true],
+    ['C:\\Users\\ann\\charlie.git', true],
+    ['ssh://nas.lan/srv/charlie.git', true],
+    ['ssh://root@127.0.0.1:2222/srv/charlie.git', true],
+    ['git@192.168.1.20:charlie.git', true],
+    ['[fd00::2]:charlie.git', true],
+    ['gcrypt::ssh://nas.home.arpa/srv/charlie.git', true],
+    ['ssh://git@github.com/ann/charlie.git', false],
+    ['git@gitlab.com:ann/charlie.git', false],
+    ['https://ann:token@git.example.com/charlie.git', false],
+    ['gcrypt::rsync://backup.example.net/charlie', false],
+    ['nas:/srv/charlie.git', false],
+  ];
+  it.each(WHERE)('%s is local: %s', (remote, local) => {
+    expect(remoteIsLocal(remote, 'auto')).toBe(local);
+    expect(remoteIsLocal(remote, 'hosted')).toBe(false);
+    expect(remoteIsLocal(remote, 'local')).toBe(true);
+  });
+
+  it('a hosted remote without SYNC_ENCRYPT_TO is refused at start, saying how to fix it, with no password in the message', () => {
+    const load = (env: Record<string, string>) => () => loadConfig({ EMBEDDER: 'builtin', ...env }, '/tmp');
+    expect(load({ SYNC_REMOTE: 'https://ann:hunter2@git.example.com/charlie.git' })).toThrow(
+      /SYNC_REMOTE: https:\/\/git\.example\.com\/charlie\.git is on a machine .*SYNC_ENCRYPT_TO.*SYNC_LOCALITY=local/,
+    );
+    expect(load({ SYNC_REMOTE: 'https://ann:hunter2@git.example.com/charlie.git' })).not.toThrow(/hunter2/);
+    // a folder here, the same remote encrypted, or declared the household's own
+    expect(load({ SYNC_REMOTE: '/srv/charlie.git' })).not.toThrow();
+    expect(load({ SYNC_REMOTE: 'git@gitlab.com:ann/charlie.git', SYNC_ENCRYPT_TO: 'ann@example.com' })).not.toThrow();
+    expect(load({ SYNC_REMOTE: 'nas:/srv/charlie.git', SYNC_LOCALITY: 'local' })).not.toThrow();
+    // a folder declared hosted (a cloud drive's) is refused too
+    expect(load({ SYNC_REMOTE: '/home/ann/Dropbox/charlie.git', SYNC_LOCALITY: 'hosted' })).toThrow(/SYNC_ENCRYPT_TO/);
   });
 });
 

@@ -55,6 +55,8 @@ describe('locality auto: which hosts count as local', () => {
 
   it('public URLs lose their credentials', () => {
     expect(publicUrl('https://me:hunter2pass@api.example.com/v1/?key=abc')).toBe('https://api.example.com/v1');
+    // a git remote through a transport helper (SYNC_REMOTE with git-remote-gcrypt)
+    expect(publicUrl('gcrypt::https://ann:hunter2pass@git.example.com/charlie.git')).toBe('gcrypt::https://git.example.com/charlie.git');
   });
 });
 

@@ -35,6 +35,11 @@ export const DESTINATIONS = {
     receives: 'the events a person confirms (CalDAV), and the requests that read the calendars subscribed here',
     guard: 'a sensitive event is never written to it, even after a yes; events read from it are labelled by the sensitivity rules',
   },
+  sync: {
+    what: 'the sync remote (SYNC_REMOTE)',
+    receives: "the Markdown memory: every project's pages, layers and archive (never DMs, the vault or the index)",
+    guard: 'it holds only ciphertext: a hosted remote is refused unless it is encrypted to your GPG key (SYNC_ENCRYPT_TO, git-remote-gcrypt)',
+  },
 } as const;
 
 export type DestinationKind = keyof typeof DESTINATIONS;

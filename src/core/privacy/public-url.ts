@@ -5,6 +5,9 @@
 
 /** A URL without user name, password or query: safe for logs, banners and errors. */
 export function publicUrl(raw: string): string {
+  // git's transport helpers (gcrypt::https://…) wrap a URL of their own
+  const helper = /^([A-Za-z][\w+.-]*::)(.+)$/.exec(raw);
+  if (helper?.[1] && helper[2]) return helper[1] + publicUrl(helper[2]);
   try {
     const url = new URL(raw);
     url.username = '';
