@@ -73,7 +73,7 @@ export function privacyPart(config: Config): Part {
     checks: [
       ...list.map((d, i) => ({
         name: `privacy: ${d.kind}`,
-        run: async () => (d.locality === 'local' ? ok(lines[i] ?? '') : warn(lines[i] ?? '', `this service is outside this machine; point it at a local server, or ${envOf(d.kind)} if it is yours`)),
+        run: async () => (d.locality === 'local' ? ok(lines[i] ?? '') : warn(lines[i] ?? '', localHint(d.kind))),
       })),
       // which way asking in the moment goes (docs/privacy.md)
       { name: 'privacy: consent', run: async () => ok(consentModeLine(config.CONSENT_MODE)) },
@@ -118,7 +118,13 @@ export function precheckLine(config: Config, list: readonly Destination[]): stri
     : 'precheck: not needed — the chat model and the embedder are local (a hosted tool server of data/mcp.json switches it on)';
 }
 
-function envOf(kind: Destination['kind']): string {
-  const env = { chat: 'LLM', memory: 'MEMORY_LLM', embedder: 'EMBEDDING', 'speech-to-text': 'STT', 'text-to-speech': 'TTS', 'mcp-client': 'MCP_SERVER', calendar: 'CALENDAR', sync: 'SYNC' } as const;
-  return kind === 'mcp-tool-server' ? 'set its "locality": "local" in data/mcp.json' : `set ${env[kind]}_LOCALITY=local`;
+/** What keeps a hosted destination's data here: a setting of the configuration, or data/mcp.json's field. */
+export function localHint(kind: Destination['kind']): string {
+  // the voice has no locality to declare: Edge is Microsoft's, the local one is espeak-ng
+  if (kind === 'text-to-speech') return 'this service is outside this machine; set TTS=local to speak with espeak-ng here';
+  const declare =
+    kind === 'mcp-tool-server'
+      ? 'set its "locality": "local" in data/mcp.json'
+      : `set ${{ chat: 'LLM', memory: 'MEMORY_LLM', embedder: 'EMBEDDING', 'speech-to-text': 'STT', 'mcp-client': 'MCP_SERVER', calendar: 'CALENDAR', sync: 'SYNC' }[kind]}_LOCALITY=local`;
+  return `this service is outside this machine; point it at a local server, or ${declare} if it is yours`;
 }

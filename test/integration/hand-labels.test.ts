@@ -176,8 +176,9 @@ describe('hand-written lines are judged by the memory lane', () => {
     const hand = new HandLabels({ projectsDir, ledgerPath: join(root, 'ledger.json'), precheck: textPrecheck(lane, SETTINGS, () => 'hosted'), logger: silentLogger });
     await hand.scan('family');
     const asked = lane.requests.map((r) => String(r.messages[1]!.content)).join('\n');
-    // a quote's attribution line is a name and a date: not asked
+    // a quote's attribution line is a name and a date: not asked; a quote is asked about without its quotation marks
     expect(asked).not.toContain('Dad, 2026-12-01');
+    expect(asked).toMatch(/(^|\n|\] )Never again at the bookies, the horses again took it all\.(\n|$)/);
     const read = (f: string) => readFileSync(join(dir, f), 'utf8');
     expect(read('project.md')).toContain('Dad lost the house deposit on the horses again. [sensitivity:: sensitive/financial]');
     expect(read('project.md')).toContain('The family plans the summer.\n');

@@ -1,8 +1,8 @@
 /** Every service the configuration sends anything to is listed, with where it runs, for doctor and /help. */
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { configSchema, loadConfig } from '../../src/config.js';
 import { DESTINATIONS, describeDestinations } from '../../src/core/privacy/destinations.js';
-import { configuredDestinations, precheckCheck, precheckLine } from '../../src/doctor/destinations.js';
+import { configuredDestinations, localHint, precheckCheck, precheckLine } from '../../src/doctor/destinations.js';
 import { remoteIsLocal } from '../../src/sync/remote-locality.js';
 
 describe('destinations', () => {
@@ -48,6 +48,16 @@ describe('destinations', () => {
   it('a private setup leaves nothing', () => {
     const config = loadConfig({ EMBEDDER: 'builtin', TTS: 'local', MCP_SERVER_LOCALITY: 'local' }, '/tmp');
     expect(configuredDestinations(config).filter((d) => d.locality === 'hosted')).toEqual([]);
+  });
+});
+
+describe("doctor's hint for a hosted destination names a real setting", () => {
+  // sweep 7: doctor told people to set TTS_LOCALITY, which does not exist
+  it.each(Object.keys(DESTINATIONS) as (keyof typeof DESTINATIONS)[])('%s', (kind) => {
+    const settings = [...localHint(kind).matchAll(/\b([A-Z][A-Z0-9_]+)=/g)].map((m) => m[1]!);
+    if (kind === 'mcp-tool-server') expect(localHint(kind)).toContain('data/mcp.json');
+    else expect(settings.length).toBeGreaterThan(0);
+    expect(settings.filter((s) => !(s in configSchema.shape))).toEqual([]);
   });
 });
 

@@ -138,8 +138,9 @@ describe('the promotion gate, over a scripted week', () => {
       'distillation',
     );
     const facts = w.entities[0]?.facts ?? [];
+    // the message says "loan" (money, by rule): every record made from it carries that, over the model's "personal"
     expect(facts.map((f) => [f.due, f.happened, f.about, f.sensitivity])).toEqual([
-      ['2026-11-06', undefined, 'debt', 'personal'],
+      ['2026-11-06', undefined, 'debt', 'sensitive/financial'],
       [undefined, undefined, undefined, 'sensitive/phi'],
     ]);
     const gated = await gateWrite(w, [e], ctx(3, ['Sam'], false), new MemoryCandidates());

@@ -139,3 +139,14 @@ describe('which files are indexed', () => {
     expect(no.filter((p) => isIndexedPage(p))).toEqual([]);
   });
 });
+
+describe('a heading labels its section (sweep 7, P2)', () => {
+  // a hand-written heading the rules label, over ordinary lines: the breadcrumb says it with every hit of the section
+  const page = '---\ntitle: Family\n---\n\n## Tilda and the eating disorder clinic\n\nShe goes on Tuesdays.\n\n### Lifts\n\nDad drives.\n\n## Garden\n\nThe shed is green.\n';
+  const chunks = chunkPage('notes/People/Family.md', page);
+  it('the section under it and a deeper one are sensitive; the next section is not', () => {
+    expect(chunks.find((c) => c.text.includes('Tuesdays'))?.sensitivity).toBe('sensitive');
+    expect(chunks.find((c) => c.text.includes('Dad drives'))?.sensitivity).toBe('sensitive');
+    expect(chunks.find((c) => c.text.includes('shed'))?.sensitivity).toBe('personal');
+  });
+});

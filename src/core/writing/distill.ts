@@ -34,7 +34,7 @@ import { shapeText } from './json-shape.js';
 import { capped, list, validItems } from './reply-items.js';
 import { CharlieError, ModelError } from '../errors.js';
 import { classifyText, formatSensitivity, isSensitive, labelOf, markedSensitivity, strictest, type SensitivityValue } from '../privacy/sensitivity.js';
-import { MAX_VERDICTS, raisedLabels, VERDICT_INSTRUCTION, verdictItem, verdictList, withRaised, withRaisedFacts, type RaisedLabel, type VerdictItem } from './sensitivity-verdict.js';
+import { MAX_VERDICTS, raisedLabels, VERDICT_INSTRUCTION, verdictItem, verdictList, withRaised, type RaisedLabel, type VerdictItem } from './sensitivity-verdict.js';
 
 export class DistillError extends CharlieError {}
 
@@ -349,7 +349,7 @@ async function distilBatch(target: DistillTarget, batch: LogEntry[], through: nu
   if (target.graph) {
     const proposed = toGraphWrite(reply.graph, entries, speakers, 'distillation');
     for (const d of proposed.dropped) deps.logger.warn({ target: target.label, reason: d.reason }, 'memory item dropped');
-    let write = withRaisedFacts(proposed.write, raised);
+    let write = proposed.write;
     const graph = target.graph;
     if (graph.candidates) {
       const ctx = await gateContext((deps.clock ?? systemClock).now(), { ...graph, map: view?.map ?? [], names: speakers.map((s) => s.name) });

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { comparable as norm } from '../comparable.js';
+import { formatSensitivity, isSensitive, labelOf, stricter } from '../privacy/sensitivity.js';
 import type { GraphEntity, GraphLink, GraphWrite, JsonSchema, LogEntry, PageMapEntry } from '../ports/index.js';
 
 export const STALENESS_GUIDE =
@@ -154,6 +155,9 @@ export function toGraphWrite(items: GraphItems, entries: readonly LogEntry[], sp
       drop(raw, `fact cites message ${p.data.message}, which is not a person's message in this batch`);
       continue;
     }
+    // a record made from a message carries the message's label (stored, raised by the lane, or the rules'), whatever the model says
+    const label = labelOf(said);
+    const sensitivity = isSensitive(label) ? stricter(p.data.sensitivity, formatSensitivity(label)) : p.data.sensitivity;
     entity(p.data.entity).facts.push({
       text: p.data.text,
       said: said.time.slice(0, 10),
@@ -163,7 +167,7 @@ export function toGraphWrite(items: GraphItems, entries: readonly LogEntry[], sp
       ...(p.data.due ? { due: p.data.due } : {}),
       ...(p.data.happened ? { happened: p.data.happened } : {}),
       ...(p.data.about ? { about: p.data.about } : {}),
-      ...(p.data.sensitivity ? { sensitivity: p.data.sensitivity } : {}),
+      ...(sensitivity ? { sensitivity } : {}),
     });
   }
   const links: GraphLink[] = [];

@@ -17,8 +17,8 @@
  * reply of its turn keeps its label (its taint may have other sources).
  */
 import { z } from 'zod';
-import type { GraphWrite, LogEntry } from '../ports/index.js';
-import { formatSensitivity, isSensitive, labelOf, labelText, stricter, type SensitivityValue } from '../privacy/sensitivity.js';
+import type { LogEntry } from '../ports/index.js';
+import { isSensitive, labelOf, labelText, type SensitivityValue } from '../privacy/sensitivity.js';
 
 /** What the model may call a message: a kind of the labels (`legal` is sensitive without a kind), or `other`. */
 const VERDICT_KINDS = ['phi', 'credential', 'financial', 'legal', 'other'] as const;
@@ -93,18 +93,4 @@ export function withRaised(entries: readonly LogEntry[], raised: readonly Raised
     const label = by.get(i);
     return label ? relabelledEntry(e, label) : e;
   });
-}
-
-/** `write` with each fact said in a raised message labelled at least as strictly (a record made from it carries its label). */
-export function withRaisedFacts(write: GraphWrite, raised: readonly RaisedLabel[]): GraphWrite {
-  if (raised.length === 0) return write;
-  const bySource = new Map(raised.filter((r) => r.entry.role === 'user').map((r) => [r.entry.source, formatSensitivity(r.label)]));
-  const entities = write.entities.map((e) => ({
-    ...e,
-    facts: e.facts.map((f) => {
-      const label = bySource.get(f.source);
-      return label ? { ...f, sensitivity: stricter(f.sensitivity, label) ?? label } : f;
-    }),
-  }));
-  return { ...write, entities };
 }

@@ -103,6 +103,9 @@ export class HandLabels {
           .replace(/\s\^[\w-]+\s*$/, '')
           .replace(/^\s*(?:[-*+>]|#{1,6})\s+/, '')
           .replace(/^(?:\*\*|__)?\d{4}-\d{2}-\d{2}(?:\*\*|__)?\s*(?:—|–|-{1,2}|:)\s*/, '')
+          .trim()
+          // the words said, not their quotation marks (seventh sweep: the judge by meaning labelled a sentence bare and missed it quoted)
+          .replace(/^["“”„'‘’«»]+|["“”„'‘’«»]+$/g, '')
           .trim(),
       }))
       .filter((l) => !(layer && /^>\s*(?:—|–|-{1,2}|~)/.test(l.line)) && this.handWritten(l.line, l.words, ordinary));

@@ -8,7 +8,10 @@ import { createHash } from 'node:crypto';
 import { escapeSpeaker, LOG_FILE, parseLog } from '../archive-format.js';
 import { z } from 'zod';
 import { parseYamlLimited, splitFrontMatter } from '../markdown/front-matter.js';
-import { parseSensitivity, sensitivityOf, labelOf } from '../../core/privacy/sensitivity.js';
+import { isSensitive, labelText, parseSensitivity, sensitivityOf, labelOf } from '../../core/privacy/sensitivity.js';
+
+/** A heading (or heading path) labelled sensitive by its markers or the rules. */
+const headingLabelled = (heading: string): boolean => isSensitive(labelText(heading));
 import type { Sensitivity } from '../../core/ports/index.js';
 
 export interface Chunk {
@@ -309,8 +312,9 @@ function chunkMarkdown(page: string, content: string, options: ChunkOptions): Ch
     if (text) {
       const heading = [title, ...path.filter((h) => h && h !== title)].join(' › ');
       const context = chunks.length === 0 ? extra : '';
-      // the heading path (the page's title, every heading above) is said with the text: a breadcrumb and the embedded text carry it
-      const sensitivity: Sensitivity = fm.sensitivity === 'sensitive' || sectionMarked || sensitivityOf(heading) === 'sensitive' ? 'sensitive' : sensitivityOf(text, fm.sensitivity ?? 'personal');
+      // the heading path (the page's title, every heading above) is said with the text: a breadcrumb and the embedded text carry it,
+      // so a heading the rules or a marker label makes its whole section sensitive, however ordinary the lines under it
+      const sensitivity: Sensitivity = fm.sensitivity === 'sensitive' || sectionMarked || headingLabelled(heading) ? 'sensitive' : sensitivityOf(text, fm.sensitivity ?? 'personal');
       const mark = sensitivity === 'sensitive' ? '\nsensitive' : '';
       chunks.push({ page, heading, lineStart: block.start, lineEnd: block.end, text, context, entity, updated, staleness, sensitivity, hash: sha1(`${page}\n${heading}\n${text}\n${context}${mark}`) });
     }
@@ -324,7 +328,7 @@ function chunkMarkdown(page: string, content: string, options: ChunkOptions): Ch
     const h = inFence ? null : heading(line);
     if (h) {
       flush();
-      sectionMarked = sensitivityOf(line) === 'sensitive';
+      sectionMarked = headingLabelled(h.text) || sensitivityOf(line) === 'sensitive';
       path.length = Math.min(path.length, h.level - 1);
       path[h.level - 1] = h.text;
       for (let k = 0; k < path.length; k++) path[k] ??= '';
