@@ -77,6 +77,9 @@ interface Figures {
   label: string;
   overhead: number[];
   beforeModel: number[];
+  /** The garbage collector's pauses within each turn (ms), and which turns had a major collection. */
+  turnGc: number[];
+  turnMajor: boolean[];
   recall: number[];
   plain: number[];
   editBusyMs: number;
@@ -162,6 +165,8 @@ async function scenario(label: string, household: Household | null, root: string
     label,
     overhead: [],
     beforeModel: [],
+    turnGc: [],
+    turnMajor: [],
     recall: [],
     plain: [],
     editBusyMs: 0,
@@ -203,6 +208,10 @@ async function scenario(label: string, household: Household | null, root: string
     // the model's own time, timed between the turns of the same run (so machine load hits both alike)
     const own: number[] = [];
     const totals: number[] = [];
+    const turnPauses: PerformanceEntry[] = [];
+    const windows: [start: number, ms: number][] = [];
+    const turnGcs = new PerformanceObserver((list) => turnPauses.push(...list.getEntries()));
+    turnGcs.observe({ entryTypes: ['gc'] });
     for (let i = 1; i <= TURNS; i++) {
       const named = titles.length > 0 && i % 3 === 0 ? ` Did ${titles[(i * 7919) % titles.length]} call back?` : '';
       const text = `Can you remember the ${['boiler', 'school run', 'dentist'][i % 3]} thing for later?${named} [turn ${i}]`;
@@ -214,12 +223,21 @@ async function scenario(label: string, household: Household | null, root: string
       arrivals.delete(String(i));
       if (arrived !== undefined) figures.beforeModel.push(arrived - t);
       totals.push(total);
+      windows.push([t, total]);
       // the fake server keeps every request body; the app does not, so neither may its RSS
       model.requests.length = 0;
       model.requestHeaders.length = 0;
       await sleep(10);
       own.push(await modelAlone(model.url));
       if (RSS_AT.includes(i)) record(i);
+    }
+    await sleep(50); // the observer is told of a pause after it
+    turnGcs.disconnect();
+    // the pauses that began within each turn
+    for (const [began, ms] of windows) {
+      const mine = turnPauses.filter((e) => e.startTime >= began && e.startTime < began + ms);
+      figures.turnGc.push(mine.reduce((sum, e) => sum + e.duration, 0));
+      figures.turnMajor.push(mine.some((e) => (e as { detail?: { kind?: number } }).detail?.kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR));
     }
     const ownP50 = percentile(own, 50);
     figures.overhead = totals.map((t) => Math.max(0, t - ownP50));
@@ -369,6 +387,10 @@ try {
   row('per-turn overhead p95', percentile(big.overhead, 95), percentile(empty.overhead, 95));
   row('  of which before the model, p50', percentile(big.beforeModel, 50), percentile(empty.beforeModel, 50));
   row('  of which before the model, p95', percentile(big.beforeModel, 95), percentile(empty.beforeModel, 95));
+  row('  garbage collection within a turn, p95', percentile(big.turnGc, 95), percentile(empty.turnGc, 95));
+  const withoutMajor = (f: Figures) => f.overhead.filter((_o, i) => !f.turnMajor[i]);
+  row('  overhead p95 of turns without a major GC', percentile(withoutMajor(big), 95), percentile(withoutMajor(empty), 95));
+  console.log(`  ${pad('  turns with a major GC', 44)} ${pad(String(big.turnMajor.filter(Boolean).length), 12)} ${pad(String(empty.turnMajor.filter(Boolean).length), 12)}`);
   row('recall (searchMemory) p50', percentile(big.recall, 50), percentile(empty.recall, 50));
   row('recall (searchMemory) p95', percentile(big.recall, 95), percentile(empty.recall, 95));
   row('plain LanceDB vector ∥ FTS p50', percentile(big.plain, 50), percentile(empty.plain, 50));

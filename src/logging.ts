@@ -4,13 +4,19 @@
  * - every string logged (message, fields, error messages) loses URL credentials and anything
  *   shaped like a credential (`removeSecrets`), always;
  * - message and model text (fields such as `text`, `body`, `reply`, `messages`, `query`) is
- *   written only at `debug`; at `info` and above it becomes "[N characters; shown at debug]".
+ *   written only at `debug`; at `info` and above it becomes "[N characters; shown at debug]";
+ * - any other value the sensitivity rules label (a project or page named after a diagnosis, a
+ *   court case) is written only at `debug` too (seventh outside sweep: a project's name, "… custody
+ *   battle", was in the log at info);
+ * - the same holds for a child logger's bindings (`logger.child({ project })`), which pino writes
+ *   without the hook every call goes through.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import pino from 'pino';
 import type { Logger } from './core/ports/index.js';
 import { removeSecrets } from './core/privacy/secrets.js';
+import { classifyText } from './core/privacy/sensitivity.js';
 
 export const REDACT_PATHS = [
   'token',
@@ -48,7 +54,10 @@ const DEBUG = 20;
 
 /** A log value made safe for `level`: credentials always removed, message text only at debug. */
 export function scrubForLog(value: unknown, level: number, depth = 0): unknown {
-  if (typeof value === 'string') return removeSecrets(value).text;
+  if (typeof value === 'string') {
+    const text = removeSecrets(value).text;
+    return level > DEBUG && classifyText(text)?.sensitivity === 'sensitive' ? `[${text.length} characters, labelled sensitive; shown at debug]` : text;
+  }
   if (value instanceof Error) {
     const out: Record<string, unknown> = { type: value.name, message: removeSecrets(value.message).text };
     // What classifies it (a ModelError's kind, an HTTP status, a Node or Discord error code) and what caused it.
@@ -96,7 +105,20 @@ export function createLogger(level: string, destination?: string | pino.Destinat
     mkdirSync(dirname(destination), { recursive: true, mode: 0o700 });
     // Synchronous: an asynchronous file destination that is still opening when the process
     // exits throws "sonic boom is not ready yet" from pino's exit hook, hiding the real error.
-    return pino(options, pino.destination({ dest: destination, sync: true, mkdir: true, mode: 0o600 }));
+    return scrubbedChildren(pino(options, pino.destination({ dest: destination, sync: true, mkdir: true, mode: 0o600 })));
   }
-  return pino(options, destination ?? pino.destination(2));
+  return scrubbedChildren(pino(options, destination ?? pino.destination(2)));
+}
+
+const INFO = 30;
+
+/** `logger` whose children (and theirs: pino makes a child from its parent's prototype) get their bindings scrubbed as a line at info is: they are written at every level. */
+function scrubbedChildren(logger: pino.Logger): pino.Logger {
+  type Child = (this: unknown, bindings: pino.Bindings, options?: pino.ChildLoggerOptions) => unknown;
+  const original = Reflect.get(logger, 'child') as Child;
+  const scrubbed: Child = function (bindings, options) {
+    return original.call(this, scrubForLog(bindings, INFO) as pino.Bindings, options);
+  };
+  Reflect.set(logger, 'child', scrubbed);
+  return logger;
 }

@@ -25,6 +25,26 @@ describe('logging', () => {
     expect(text).toContain('[redacted]');
   });
 
+  it("a value the sensitivity rules label (a project named after a court case) is shown only at debug, in a child's bindings too (seventh sweep)", () => {
+    const name = 'zqvevobos-custody-battle';
+    const write = (log: ReturnType<typeof createLogger>) => {
+      log.info({ slug: name, key: `terminal:${name}` }, 'project created');
+      log.child({ project: name }).child({ step: 'distil' }).warn({ count: 2 }, 'distillation failed');
+      log.child({ url: 'http://user:hunter2secret@127.0.0.1:9/v1' }).info('connected');
+      log.info({ slug: 'garden-club' }, 'project created');
+    };
+    const text = logged('info', write);
+    expect(text).not.toContain('custody');
+    expect(text).toContain('labelled sensitive; shown at debug');
+    expect(text).toContain('distillation failed');
+    expect(text).toContain('"step":"distil"');
+    // an ordinary name is written as it is; a child's bindings lose credentials too
+    expect(text).toContain('garden-club');
+    expect(text).not.toContain('hunter2secret');
+    // a line logged at debug shows it, when the log is at debug
+    expect(logged('debug', (log) => log.debug({ slug: name }, 'project read'))).toContain(name);
+  });
+
   it('message text logged at debug does not appear at info', () => {
     const text = logged('info', (log) => log.debug({ text: 'my private message' }, 'message'));
     expect(text).not.toContain('my private message');
