@@ -14,7 +14,15 @@ export const HEALTH_WORDS: readonly SensitiveWord[] = [
   phi('oncolog\\w*', 'oncology', 'oncologist', 'oncological'),
   // a counsellor alone may be a camp counsellor: only the kinds that are care
   phi('counsel(?:l)?ing|(?:grief|marriage|couples|family|addiction|mental health) counsel(?:l)?ors?', 'counselling', 'counseling', 'marriage counsellor', 'grief counselor'),
-  phi('psychiatr\\w*|psychologists?', 'psychiatrist', 'psychiatric', 'psychiatry', 'psychologist'),
+  phi(
+    'psychiatr\\w*|psychologists?|psych (?:reviews?|wards?|evals?|evaluations?|assessments?|appointments?|units?|meds|nurses?|teams?)',
+    'psychiatrist',
+    'psychiatric',
+    'psychiatry',
+    'psychologist',
+    'Psych review',
+    'psych ward',
+  ),
   phi('abortions?', 'abortion', 'abortions'),
   phi('miscarr(?:iage|iages|ied)', 'miscarriage', 'miscarried'),
   // fertility alone is also the soil's
@@ -184,11 +192,12 @@ export const HEALTH_WORDS: readonly SensitiveWord[] = [
   ),
   butNot(
     phi(
-      '(?:has|got|caught|have|had|for|with) the clap(?! of)|gum clinic|sexual health (?:clinics?|screens?|screenings?|tests?|checks?|check-ups?)|tested positive (?:for|with)|(?:is|am|are|was|being) poz|poz and undetectable|viral loads?|erectile dysfunction|little blue pills?|viagra|cialis',
+      '(?:has|got|caught|have|had|for|with) the clap(?! of)|gum clinic|sexual health (?:clinics?|screens?|screenings?|tests?|checks?|check-ups?|walk-ins?|services?|appointments?|nurses?)|tested positive (?:for|with)|(?:is|am|are|was|being) poz|poz and undetectable|viral loads?|erectile dysfunction|little blue pills?|viagra|cialis',
       'caught the clap',
       'positive for the clap',
       'GUM clinic',
       'sexual health screen',
+      'the sexual health walk-in',
       'tested positive for',
       'is poz',
       'viral load',

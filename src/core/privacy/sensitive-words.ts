@@ -28,6 +28,16 @@ export const SENSITIVE_WORDS: readonly SensitiveWord[] = [
   // short for password ("user ben_k, pw …"), and the secret an authenticator app is set up with
   secret('pw|pwd|authenticator (?:secrets?|keys?|seeds?)|(?:totp|2fa|mfa|otp) (?:secrets?|seeds?|keys?)', 'pw', 'PWD', 'authenticator secret', 'TOTP seed', '2FA key'),
   secret('(?:door|alarm|gate|garage|safe|lockbox) codes?|safe combination', 'door code', 'alarm code', 'gate code', 'garage code', 'safe combination'),
+  // a dial lock read out turn by turn ("left three turns to 42, right to 17, then left to 8")
+  butNot(
+    secret(
+      '(?:left|right) (?:\\w+ (?:full )?turns? )?to \\d{1,2},? (?:then )?(?:left|right) (?:\\w+ (?:full )?turns? )?to \\d{1,2}\\b',
+      'left three turns to 42, right to 17',
+      'right to 30, left to 5',
+    ),
+    'Turn left to 42nd Street, then right to 5th Avenue',
+    'The score went from left to 10 and right to 12 players',
+  ),
   secret(
     '(?:locker|padlock|bike lock|lock) combinations?|combination codes?|(?:padlock|lock|locker|safe)\\b[^.]{0,40}\\bopens with \\d',
     'locker combination',
@@ -263,7 +273,7 @@ export const SENSITIVE_WORDS: readonly SensitiveWord[] = [
   ),
   butNot(
     legal(
-      'ankle tags?|electronic(?:ally)? tag\\w*|curfew orders?|hmp [a-z]+|hmyoi|(?:in|to|from|out of) (?:prison|jail|gaol)|prison (?:sentences?|visits?|time|release)|jailed|imprisoned|sentenced|inmates?|(?:got|given|serving|served) (?:\\w+ ){0,2}(?:years?|months?) (?:for (?:\\w+ing|assault|theft|fraud|robbery|burglary|murder|manslaughter|possession)|inside)|released (?:on licence|on parole|under investigation)|released from custody|under police investigation|police cautions?|(?:was|got|been) cautioned|in for questioning|(?:was|been|got|being) charged with|criminal (?:charges?|convictions?)|youth offending',
+      'ankle tags?|electronic(?:ally)? tag\\w*|curfew orders?|hmp [a-z]+|hmyoi|(?:in|to|from|out of) (?:prison|jail|gaol)|prison (?:sentences?|visits?|time|release)|jailed|imprisoned|sentenced|inmates?|(?:got|given|serving|served) (?:\\w+ ){0,2}(?:years?|months?) (?:for (?:\\w+ing|assault|theft|fraud|robbery|burglary|murder|manslaughter|possession)|inside)|released (?:on licence|on parole|under investigation)|released from custody|under police investigation|police cautions?|(?:was|got|been) cautioned|(?:got|given|had|received|accepted) a (?:police )?caution for|in for questioning|(?:was|been|got|being) charged with|criminal (?:charges?|convictions?)|youth offending',
       'ankle tag',
       'electronically tagged',
       'curfew order',
@@ -276,6 +286,7 @@ export const SENSITIVE_WORDS: readonly SensitiveWord[] = [
       'released under investigation',
       'released on licence',
       'police caution',
+      'got a caution for nicking',
       'in for questioning',
       'was charged with',
       'criminal charges',
@@ -284,10 +295,11 @@ export const SENSITIVE_WORDS: readonly SensitiveWord[] = [
     'A tag on the dress says dry clean only',
     'The escape room had a prison theme',
     'He got two years of free updates',
+    'Use caution for the wet floor by the door',
   ),
   butNot(
     legal(
-      'social services (?:took|came|visited|are involved|put|opened|referral)|(?:involved|called|contacted|told) social services|child protection (?:plans?|conferences?|registers?|orders?|investigations?)|safeguarding (?:concerns?|referrals?|reports?|leads?)|foster (?:care|carers?|placements?|homes?|parents?)|care orders?|looked[- ]after child(?:ren)?|supervised (?:contact|visits?|access)|taken into care',
+      "social services (?:took|came|visited|are involved|put|opened|referral|said|say|says|told|want|wants|won't|will not|have|has|got)|(?:involved|called|contacted|told) social services|child protection (?:plans?|conferences?|registers?|orders?|investigations?)|safeguarding (?:concerns?|referrals?|reports?|leads?)|foster (?:care|carers?|placements?|homes?|parents?)|care orders?|looked[- ]after child(?:ren)?|(?:un)?supervised (?:contact|visits?|access)|taken into care",
       'social services took',
       'called social services',
       'child protection plan',
@@ -296,6 +308,8 @@ export const SENSITIVE_WORDS: readonly SensitiveWord[] = [
       'care order',
       'looked-after children',
       'supervised contact',
+      "can't have unsupervised contact",
+      'social services said',
       'taken into care',
     ),
     'My mum works in social services',
