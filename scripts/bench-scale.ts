@@ -79,6 +79,10 @@ interface Figures {
   beforeModel: number[];
   /** The garbage collector's pauses within each turn (ms), and which turns had a major collection. */
   turnGc: number[];
+  /** The part of each turn's overhead after the model answered (archiving the reply, reminders noted). */
+  afterModel: number[];
+  /** The overhead of the turns whose message names a page ("Did … call back?"). */
+  namedOverhead: number[];
   turnMajor: boolean[];
   recall: number[];
   plain: number[];
@@ -166,6 +170,8 @@ async function scenario(label: string, household: Household | null, root: string
     overhead: [],
     beforeModel: [],
     turnGc: [],
+    afterModel: [],
+    namedOverhead: [],
     turnMajor: [],
     recall: [],
     plain: [],
@@ -210,6 +216,7 @@ async function scenario(label: string, household: Household | null, root: string
     const totals: number[] = [];
     const turnPauses: PerformanceEntry[] = [];
     const windows: [start: number, ms: number][] = [];
+    const arrivedAt: number[] = [];
     const turnGcs = new PerformanceObserver((list) => turnPauses.push(...list.getEntries()));
     turnGcs.observe({ entryTypes: ['gc'] });
     for (let i = 1; i <= TURNS; i++) {
@@ -222,6 +229,7 @@ async function scenario(label: string, household: Household | null, root: string
       const arrived = arrivals.get(String(i));
       arrivals.delete(String(i));
       if (arrived !== undefined) figures.beforeModel.push(arrived - t);
+      arrivedAt.push(arrived === undefined ? NaN : arrived - t);
       totals.push(total);
       windows.push([t, total]);
       // the fake server keeps every request body; the app does not, so neither may its RSS
@@ -241,6 +249,9 @@ async function scenario(label: string, household: Household | null, root: string
     }
     const ownP50 = percentile(own, 50);
     figures.overhead = totals.map((t) => Math.max(0, t - ownP50));
+    // what the turn did once the model had answered: the turn's time after the request arrived, less the model's own
+    figures.afterModel = totals.map((t, i) => Math.max(0, t - (arrivedAt[i] ?? NaN) - ownP50)).filter((v) => Number.isFinite(v));
+    figures.namedOverhead = figures.overhead.filter((_o, i) => (i + 1) % 3 === 0 && titles.length > 0);
     step(`${label}: recall`);
     const queries = Number(args.queries);
     const db = await lancedb.connect(join(dataDir, 'index'));
@@ -387,6 +398,9 @@ try {
   row('per-turn overhead p95', percentile(big.overhead, 95), percentile(empty.overhead, 95));
   row('  of which before the model, p50', percentile(big.beforeModel, 50), percentile(empty.beforeModel, 50));
   row('  of which before the model, p95', percentile(big.beforeModel, 95), percentile(empty.beforeModel, 95));
+  row('  of which after the model, p50', percentile(big.afterModel, 50), percentile(empty.afterModel, 50));
+  row('  of which after the model, p95', percentile(big.afterModel, 95), percentile(empty.afterModel, 95));
+  if (big.namedOverhead.length) console.log(`  ${pad('  p95 of the turns that name a page', 44)} ${pad(`${percentile(big.namedOverhead, 95).toFixed(1)} ms`, 12)}`);
   row('  garbage collection within a turn, p95', percentile(big.turnGc, 95), percentile(empty.turnGc, 95));
   const withoutMajor = (f: Figures) => f.overhead.filter((_o, i) => !f.turnMajor[i]);
   row('  overhead p95 of turns without a major GC', percentile(withoutMajor(big), 95), percentile(withoutMajor(empty), 95));

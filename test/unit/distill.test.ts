@@ -72,6 +72,34 @@ describe('distillation', () => {
     expect((await store.readLayers('general')).layers.decisions).toHaveLength(1);
   });
 
+  it('after a failure the automatic runs wait (DISTILL_EVERY asks, doubling), a success ends the wait, and nothing is lost', async () => {
+    let good = false;
+    const m = model(() => (good ? { text: distillReply(0) } : { text: 'I think the summary is nice!' }));
+    const { assistant, store } = makeAssistant({ model: m });
+    const turns = async (from: number, to: number) => {
+      for (let i = from; i <= to; i++) {
+        await assistant.conversation.handle(msg(i === 1 ? 'we ship it on Friday' : `m${i}`));
+        await assistant.idle();
+      }
+    };
+    // distill_every is 5 here: the 5th message tries and fails
+    await turns(1, 5);
+    expect(m.requests.filter(isDistill)).toHaveLength(1);
+    // it waits 5 more asks, then tries (and fails) again, then waits 10
+    await turns(6, 10);
+    expect(m.requests.filter(isDistill)).toHaveLength(1);
+    await turns(11, 11);
+    expect(m.requests.filter(isDistill)).toHaveLength(2);
+    await turns(12, 21);
+    expect(m.requests.filter(isDistill)).toHaveLength(2);
+    // a person's run never waits, and its success ends the wait: every message is there
+    good = true;
+    expect(await assistant.memory.distillNow(general)).toMatchObject({ ran: true, messages: 42 });
+    expect((await store.readLayers('general')).layers.decisions).toHaveLength(1);
+    await turns(22, 26);
+    expect(m.requests.filter(isDistill)).toHaveLength(4);
+  });
+
   it('a hand edit made while distilling survives', async () => {
     const { assistant, store } = makeAssistant({
       model: model(() => {

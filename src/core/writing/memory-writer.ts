@@ -7,6 +7,7 @@
 import { reviewWriteRequests, NOT_SAID, saidByPeople, type MemoryWrites, type WriteRequest, type WriteRequestStore, type WriteResult } from './write-requests.js';
 import { fileThroughGate, isUntrusted, NOBODY_SAID_IT, personalSource, PROPOSAL_ARCHIVE_DEPTH } from './outside-facts.js';
 import { distill } from './distill.js';
+import { DistillBackoff } from './distill-backoff.js';
 import { ModelError } from '../errors.js';
 import { ForgottenError } from '../inspector/tombstones.js';
 import { KeyedQueue } from '../keyed-queue.js';
@@ -28,6 +29,7 @@ export interface MemoryWriterDeps {
 export class MemoryWriter {
   /** Distillation runs one at a time per home, off the reply's critical path. */
   private readonly distilling = new KeyedQueue();
+  private readonly backoff = new DistillBackoff();
   /** Per home: speaker name → Discord id, as messages arrive (for the speakers' own pages). */
   private readonly speakerIds = new Map<string, Map<string, string>>();
 
@@ -110,6 +112,8 @@ export class MemoryWriter {
     const memoryModel = this.deps.memoryModel;
     if (!memoryModel) return Promise.resolve({ ran: false, messages: 0, error: 'distillation needs a local model (LLM_LOCALITY)' });
     return this.distilling.run(home.key, async (): Promise<DistillOutcome> => {
+      // after a failure an automatic run waits (distill-backoff.ts); a person's never does
+      if (!force && !this.backoff.mayTry(home.key)) return { ran: false, messages: 0 };
       try {
         const target = home.distillTarget();
         if (home.notes) await this.reviewWaiting(home, memoryModel);
@@ -118,9 +122,11 @@ export class MemoryWriter {
         const { distillBatchChars, distillDeadlineMs } = this.deps.settings;
         const deps = { model: memoryModel, logger: this.deps.logger.child({ project: home.key }), batchChars: distillBatchChars, speakerIds: this.speakerIds.get(home.key), clock: this.deps.clock };
         const n = await distill(target, deps, AbortSignal.timeout(distillDeadlineMs));
+        this.backoff.succeeded(home.key);
         return { ran: n > 0, messages: n };
       } catch (error) {
-        this.deps.logger.warn({ project: home.key, err: error }, 'distillation failed; the messages stay pending');
+        this.backoff.failed(home.key, home.distillEvery);
+        this.deps.logger.warn({ project: home.key, err: error, retryAfter: this.backoff.waiting(home.key) }, 'distillation failed; the messages stay pending');
         const what = error instanceof ModelError ? `${error.kind.replace(/_/g, ' ')}: ${error.message}` : errorMessage(error);
         return { ran: false, messages: 0, error: what };
       }
