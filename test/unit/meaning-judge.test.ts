@@ -53,6 +53,13 @@ describe('the judge by meaning', () => {
     expect(labels).toEqual([{ sensitivity: 'sensitive', kind: 'phi' }, { sensitivity: 'sensitive', kind: 'financial' }, null, null]);
   });
 
+  it('a single word is not judged: it has no sentence to read (the rules judge words)', async () => {
+    const encoder = topicEncoder();
+    const judge = new MeaningJudge(encoder, examples, ordinary);
+    // "clinic" alone lands on the pregnancy example by its one word; a name would land by its letters
+    expect(await judge.labels(['clinic', ' Alice ', '"bailiffs"', 'the clinic'])).toEqual([null, null, null, { sensitivity: 'sensitive', kind: 'phi' }]);
+  });
+
   it("an example written without a kind takes the rules' kind (a passport number: credential)", async () => {
     const judge = new MeaningJudge(topicEncoder(), examples, ordinary);
     expect(classifyText(examples[2][0])?.sensitivity).toBe('sensitive');

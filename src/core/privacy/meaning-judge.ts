@@ -60,10 +60,15 @@ export class MeaningJudge {
    */
   async labels(texts: readonly string[]): Promise<(SensitivityValue | null)[]> {
     const read = texts.map((t) => readsAsEnglish(t));
-    const near = await this.nearness(texts.filter((_t, i) => read[i]));
+    // a single word has no sentence for the encoder to read: it lands by its letters near whatever
+    // example begins with a like name (seventh sweep: the page title "Alice" read as sensitive, and
+    // the person's whole USER.md was withheld); one word is the rules table's to judge, a word list
+    const judged = texts.map((t, i) => read[i] && !singleWord(t));
+    const near = await this.nearness(texts.filter((_t, i) => judged[i]));
     let next = 0;
-    return read.map((english) => {
+    return read.map((english, i) => {
       if (!english) return { ...UNREAD };
+      if (!judged[i]) return null;
       const n = near[next++]!;
       return isSensitiveNearness(n) ? this.kindOf(n.example) : null;
     });
@@ -103,6 +108,9 @@ export class MeaningJudge {
     return this.examples;
   }
 }
+
+/** One word, whatever marks surround it ("Alice", "#garden", "Dr."). */
+const singleWord = (text: string): boolean => /^[^\p{L}\p{N}]*[\p{L}\p{N}][\p{L}\p{N}'’.-]*[^\p{L}\p{N}]*$/u.test(text.trim());
 
 /** The rule: near enough a sensitive example, and nearer it than any ordinary one. */
 export function isSensitiveNearness(n: Nearness, threshold = THRESHOLD, margin = MARGIN): boolean {
