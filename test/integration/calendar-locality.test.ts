@@ -20,6 +20,8 @@ import { DESTINATIONS } from '../../src/core/privacy/destinations.js';
 import { silentLogger, type GraphWrite, type Locality } from '../../src/core/ports/index.js';
 import { CalendarDesk, type CalendarConnector, type CalendarEvent } from '../../src/core/time/calendar.js';
 import { askerFor } from '../../src/core/time/reminder-desk.js';
+import type { TextPrecheck } from '../../src/core/turn/precheck.js';
+import { classifyText } from '../../src/core/privacy/sensitivity.js';
 import { CalendarConnectorImpl } from '../../src/time/calendar/connector.js';
 import { parseEvents } from '../../src/time/calendar/ical.js';
 import { configuredDestinations, subscribedCalendars } from '../../src/doctor/destinations.js';
@@ -35,7 +37,7 @@ const place: Place = { kind: 'project', origin: { name: 'family', key: 'terminal
 const ann = askerFor(place, 'Ann');
 const SENSITIVE = ['Carol HIV clinic', 'Carol oncology follow-up', 'Bob counselling session', 'Court hearing about custody', 'Meet the mortgage adviser'];
 
-function desk(connector: CalendarConnector, localityOf: (url: string) => Locality, dir = tmp()) {
+function desk(connector: CalendarConnector, localityOf: (url: string) => Locality, dir = tmp(), precheck?: TextPrecheck) {
   const writes: GraphWrite[] = [];
   const jobs = new SqliteJobStore(join(dir, 'schedule.db'));
   let n = 0;
@@ -50,6 +52,7 @@ function desk(connector: CalendarConnector, localityOf: (url: string) => Localit
     newId: () => `${prefix}${++n}`,
     pollMinutes: 15,
     localityOf,
+    ...(precheck ? { precheck } : {}),
   });
   return { calendar, jobs, writes, dir };
 }
@@ -107,6 +110,36 @@ describe('a hosted calendar server never receives a sensitive event', () => {
     expect(confirmed).toMatch(/^Created/);
     expect(server.created.map((e) => e.summary)).toEqual(['Blue cabinet 7719']);
     jobs.close();
+  });
+
+  it('an event the rules let pass is read by the lane (or the judge) before a hosted server gets it, whatever the chat model is (eighth sweep)', async () => {
+    const MISSED = 'Rory - the hearing about his sentence';
+    expect(classifyText(MISSED)).toBeNull();
+    // a scripted precheck: it labels what names a hearing, and says which texts it was asked about and for what
+    const asked: [string[], boolean][] = [];
+    const precheck: TextPrecheck = {
+      applies: () => false, // the chat model is local: messages are not prechecked
+      labels: async (texts, _signal, hosted = false) => (asked.push([[...texts], hosted]), texts.map((t) => (/hearing/.test(t) ? { sensitivity: 'sensitive' } : { sensitivity: 'personal' }))),
+    };
+    const hosted = recordingServer();
+    const h = desk(hosted.connector, () => 'hosted', tmp(), precheck);
+    h.calendar.subscribe(ann, { name: 'Family', kind: 'caldav', url: 'https://cloud.example.com/dav/family/' });
+    expect((await proposeAndConfirm(h.calendar, MISSED)).confirmed).toMatch(/hosted server/);
+    expect((await proposeAndConfirm(h.calendar, 'Piano lesson')).confirmed).toMatch(/^Created "Piano lesson"/);
+    expect(hosted.created.map((e) => e.summary)).toEqual(['Piano lesson']);
+    expect(asked).toEqual([
+      [[MISSED], true],
+      [['Piano lesson'], true],
+    ]);
+    h.jobs.close();
+    // a server on this machine is the owner's: nothing is asked, the event is written
+    const mine = recordingServer();
+    asked.length = 0;
+    const l = desk(mine.connector, () => 'local', tmp(), precheck);
+    l.calendar.subscribe(ann, { name: 'Home', kind: 'caldav', url: 'http://127.0.0.1:5232/ann/home/' });
+    expect((await proposeAndConfirm(l.calendar, MISSED)).confirmed).toMatch(/^Created/);
+    expect(asked).toEqual([]);
+    l.jobs.close();
   });
 
   it('asked again at the yes: a server declared hosted after the proposal gets nothing', async () => {

@@ -205,4 +205,13 @@ describe('the precheck for texts without a message (textPrecheck)', () => {
     expect(await textPrecheck(null, settings, () => 'hosted').labels(['Ambrose - NA home group'])).toEqual([labelText('Ambrose - NA home group')]);
     expect(unused.requests).toHaveLength(0);
   });
+
+  it('texts bound for a hosted destination of their own (a hosted calendar server) are read whatever the chat model is, unless switched off', async () => {
+    const lane = new ScriptedChatModel(() => ({ text: '{"sensitive":[{"message":1,"kind":"phi"}]}' }));
+    expect(await textPrecheck(lane, settings, () => 'local').labels(['Ambrose - NA home group'], undefined, true)).toEqual([{ sensitivity: 'sensitive', kind: 'phi' }]);
+    expect(lane.requests).toHaveLength(1);
+    const off = new ScriptedChatModel([]);
+    expect(await textPrecheck(off, { ...settings, mode: 'off' }, () => 'local').labels(['Ambrose - NA home group'], undefined, true)).toEqual([labelText('Ambrose - NA home group')]);
+    expect(off.requests).toHaveLength(0);
+  });
 });

@@ -186,6 +186,13 @@ export class CalendarDesk {
     return hostedWriteRefusal(sub.name, shownAddress(sub.url));
   }
 
+  /** An event the rules let pass, read by the lane or the judge before a hosted server gets it (eighth sweep: "Court: … sentencing" was PUT). */
+  private async judgedWrite(sub: Subscription, event: Pick<CalendarEvent, 'summary' | 'location'>): Promise<string | null> {
+    if (this.localityOf(sub) === 'local' || !this.deps.precheck) return null;
+    const [label] = await this.deps.precheck.labels([`${event.summary} ${event.location}`.trim()], undefined, true);
+    return isSensitive(label) ? hostedWriteRefusal(sub.name, shownAddress(sub.url)) : null;
+  }
+
   /** Polls every subscription of the asker now (/calendar poll), errors as lines. */
   async pollAll(asker: Asker): Promise<{ name: string; changed: boolean; written: number; error?: string }[]> {
     const out: { name: string; changed: boolean; written: number; error?: string }[] = [];
@@ -319,7 +326,7 @@ export class CalendarDesk {
     if (!job) return said(`The calendar ${p.sub} is no longer subscribed here.`);
     const target = (job.payload as unknown as PollState).sub;
     // checked again at the yes: the server's locality may have been declared since the proposal
-    const refused = this.refusedWrite(target, p.event, p.tainted);
+    const refused = this.refusedWrite(target, p.event, p.tainted) ?? (await this.judgedWrite(target, p.event));
     if (refused) {
       this.proposals.delete(token);
       return said(refused);

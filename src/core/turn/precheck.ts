@@ -202,8 +202,12 @@ async function judgeByMeaning(judge: MeaningJudge, texts: readonly string[], tim
 export interface TextPrecheck {
   /** Whether the lane is asked now (precheckApplies with the chat model's locality now). */
   applies(): boolean;
-  /** Each text's label, in order. Never throws: what could not be judged is sensitive. */
-  labels(texts: readonly string[], signal?: AbortSignal): Promise<SensitivityValue[]>;
+  /**
+   * Each text's label, in order. Never throws: what could not be judged is sensitive. `hosted`:
+   * the texts go to a hosted destination of their own (an event for a hosted calendar server), so
+   * the lane or the judge reads them whatever the chat model's locality (not when switched off).
+   */
+  labels(texts: readonly string[], signal?: AbortSignal, hosted?: boolean): Promise<SensitivityValue[]>;
 }
 
 /** The precheck for texts, over `lane` (null: the built-in judge by meaning, `meaning`, or else the rules only) and the chat model's locality now. */
@@ -211,9 +215,9 @@ export function textPrecheck(lane: LocalChatModel | null, settings: PrecheckSett
   const applies = () => (lane !== null || meaning !== null) && precheckApplies(settings, chat());
   return {
     applies,
-    labels: async (texts, signal) => {
+    labels: async (texts, signal, hosted = false) => {
       const out = texts.map((t) => labelText(t));
-      if (!applies()) return out;
+      if (!(hosted ? (lane !== null || meaning !== null) && settings.mode !== 'off' : applies())) return out;
       const open = texts.map((t, i) => i).filter((i) => !isSensitive(out[i]) && texts[i]!.trim() !== '');
       if (open.length === 0) return out;
       if (!lane) {

@@ -4,7 +4,7 @@
  * graph's view of the project and send a request doomed like the last, each costing more than the
  * one before as the backlog grew (bench:scale at 10,000 pages: a few ms of every turn). The wait
  * is counted in runs asked for (one a turn): the project's DISTILL_EVERY, doubled at each failure
- * in a row up to `maxFactor` times; a success ends it. A run asked for by a person (`/memory
+ * in a row up to `maxFactor` times; a success ends it. A run asked for by a person (`/project
  * distill`) never waits. Nothing is lost: the messages stay pending until a run succeeds.
  */
 export class DistillBackoff {
