@@ -197,3 +197,36 @@ describe('hand-written lines are judged by the memory lane', () => {
     expect(lane.requests).toHaveLength(before);
   });
 });
+
+describe('records written before a record took its message label (seventh outside sweep, P1)', () => {
+  it('a record Charlie wrote gets the label of the message it cites, once a project, and in a page that changes', async () => {
+    const { formatLogEntry, logFileHeading } = await import('../../src/memory/archive-format.js');
+    const root = tmp();
+    const projectsDir = join(root, 'projects');
+    const dir = join(projectsDir, 'family');
+    mkdirSync(join(dir, 'log'), { recursive: true });
+    mkdirSync(join(dir, 'notes', 'People'), { recursive: true });
+    // the archive: the message was labelled when it was archived (the precheck); its words are nothing the rules know
+    const said = (n: number, text: string, sensitivity?: 'sensitive') =>
+      formatLogEntry({ time: `2026-11-20T10:0${n}:00Z`, speaker: 'Ann', role: 'user', source: `terminal:family#${n}`, text, ...(sensitivity ? { sensitivity, kind: 'phi' as const } : {}) });
+    writeFileSync(join(dir, 'log', '2026-11-20.md'), logFileHeading('2026-11-20.md') + said(1, 'Rowan is back on the gear again.', 'sensitive') + said(2, 'Rowan likes climbing.'));
+    const page = (extra = '') =>
+      `---\nschema: 2\ntitle: Rowan\n---\n\n## Facts\n- Rowan uses again. [type:: fact] [said:: 2026-11-20] [source:: terminal:family#1] ^r-1a1a\n- Rowan likes climbing. [type:: fact] [said:: 2026-11-20] [source:: terminal:family#2] ^r-2b2b\n${extra}`;
+    const path = join(dir, 'notes', 'People', 'Rowan.md');
+    writeFileSync(path, page());
+    const lane = new ScriptedChatModel(() => ({ text: '{"sensitive":[]}' }));
+    const hand = () => new HandLabels({ projectsDir, ledgerPath: join(root, 'data', 'hand-lines.json'), precheck: textPrecheck(lane, SETTINGS, () => 'hosted'), logger: silentLogger });
+    mkdirSync(join(root, 'data'), { recursive: true });
+    expect(await hand().scanAll()).toBe(1);
+    const after = readFileSync(path, 'utf8');
+    expect(after).toContain('[source:: terminal:family#1] [sensitivity:: sensitive/phi] ^r-1a1a');
+    expect(after).toContain('[source:: terminal:family#2] ^r-2b2b');
+    expect(JSON.parse(readFileSync(join(root, 'data', 'record-labels.json'), 'utf8'))).toEqual(['family']);
+    // checked once: a start after it does not look again (a record put back unlabelled by hand stays so until its page changes)
+    writeFileSync(path, page());
+    expect(await hand().scanAll()).toBe(0);
+    // a page that changes is checked again
+    expect(await hand().scan('family', ['notes/People/Rowan.md'])).toBe(1);
+    expect(readFileSync(path, 'utf8')).toContain('[sensitivity:: sensitive/phi] ^r-1a1a');
+  });
+});

@@ -24,14 +24,16 @@
  * of a large vault so leaves no line labelled for good that the lane would have let pass.
  */
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { firstFieldValue, withoutField, withoutFields } from '../../core/records/line-syntax.js';
 import type { Logger } from '../../core/ports/index.js';
 import { formatSensitivity, isSensitive, isUnjudgedLabel, labelText, strictest, type SensitivityValue } from '../../core/privacy/sensitivity.js';
 import type { TextPrecheck } from '../../core/turn/precheck.js';
 import { entriesIfExists, fileVersion, readIfExists, sha256, writeFileAtomic, writeFileAtomicSync } from '../../files/atomic-write.js';
 import { parseYamlLimited, splitFrontMatter } from '../markdown/front-matter.js';
+import { SourceLabels } from './source-labels.js';
 
 /** The layer files a person may write by hand too (sixth outside sweep: a line written into `decisions.md` went to the hosted chat model, the embedder and MCP clients): the summary (project.md's body), decisions, quotes. */
 export const HAND_LAYER_FILES: readonly string[] = ['project.md', 'decisions.md', 'quotes.md'];
@@ -52,6 +54,8 @@ export interface HandLabelsDeps {
 
 export class HandLabels {
   private ordinary: Set<string> | null = null;
+  /** Projects whose records were all checked against their messages' labels (data/record-labels.json). */
+  private checked: Set<string> | null = null;
 
   constructor(private readonly deps: HandLabelsDeps) {}
 
@@ -76,17 +80,37 @@ export class HandLabels {
         .map((e) => `notes/${join(e.parentPath, e.name).slice(join(this.deps.projectsDir, project, 'notes').length + 1)}`);
     let n = 0;
     const judged = (p: string) => LAYER_FILES.includes(p) || (p.startsWith('notes/') && p.endsWith('.md') && !/(^|\/)[_.]/.test(p.slice('notes/'.length)));
+    // records written before a record took its message's label (seventh sweep): checked once a project, and in every page that changes
+    const checked = this.recordsChecked();
+    const sources = paths || !checked.has(project) ? new SourceLabels(join(this.deps.projectsDir, project)) : null;
+    let failed = false;
     for (const page of [...pages, ...(paths ? [] : LAYER_FILES)].filter(judged)) {
       try {
-        n += await this.labelPage(join(this.deps.projectsDir, project, page), LAYER_FILES.includes(page));
+        n += await this.labelPage(join(this.deps.projectsDir, project, page), LAYER_FILES.includes(page), sources);
       } catch (err) {
+        failed = true;
         this.deps.logger.warn({ project, page, err }, 'hand-written lines not judged');
       }
+    }
+    if (!paths && sources && !failed) {
+      checked.add(project);
+      writeFileAtomicSync(join(dirname(this.deps.ledgerPath), 'record-labels.json'), JSON.stringify([...checked]), { mode: 0o600 });
     }
     return n;
   }
 
-  private async labelPage(path: string, layer: boolean): Promise<number> {
+  private recordsChecked(): Set<string> {
+    if (this.checked) return this.checked;
+    try {
+      const parsed: unknown = JSON.parse(readFileSyncOr(join(dirname(this.deps.ledgerPath), 'record-labels.json')));
+      this.checked = new Set(Array.isArray(parsed) ? parsed.filter((p): p is string => typeof p === 'string') : []);
+    } catch {
+      this.checked = new Set();
+    }
+    return this.checked;
+  }
+
+  private async labelPage(path: string, layer: boolean, sources: SourceLabels | null = null): Promise<number> {
     const text = await readIfExists(path);
     if (text === null) return 0;
     const split = splitFrontMatter(text);
@@ -117,16 +141,26 @@ export class HandLabels {
     const names = layer || (page !== undefined && !isUnjudgedLabel(page)) ? [] : titlesOf(path, head);
     const byRules = names.map((name) => labelText(name)).find((label) => isSensitive(label)) ?? null;
     const namesOpen = byRules ? [] : names.filter((name) => this.handWritten(name, name, ordinary, head));
-    if (open.length === 0 && namesOpen.length === 0 && !byRules) return 0;
+    // a record Charlie wrote carries the label of the message it was made from (its said day and source find it in the archive)
+    let fromSources = 0;
+    if (sources && !layer)
+      for (const [i, line] of lines.entries()) {
+        if (!charliesRecord(line) || isSensitive(firstFieldValue(line, 'sensitivity'))) continue;
+        const label = await sources.of(firstFieldValue(line, 'said') ?? '', firstFieldValue(line, 'source') ?? '');
+        if (!label) continue;
+        lines[i] = withLabel(line, label);
+        fromSources++;
+      }
+    if (open.length === 0 && namesOpen.length === 0 && !byRules && fromSources === 0) return 0;
     const version = sha256(text);
-    const all = await this.deps.precheck.labels([...open.map((l) => l.words), ...namesOpen]);
+    const all = open.length + namesOpen.length ? await this.deps.precheck.labels([...open.map((l) => l.words), ...namesOpen]) : [];
     const labels = all.slice(0, open.length);
     const nameLabels = all.slice(open.length);
     namesOpen.forEach((name, k) => {
       if (!isSensitive(nameLabels[k])) ordinary.add(hashOf(name));
     });
     const titleLabel = byRules ?? (namesOpen.length ? (nameLabels.reduce<SensitivityValue | null>((a, b) => strictest(a, b), null) ?? null) : null);
-    let labelled = 0;
+    let labelled = fromSources;
     const known = ordinary.size;
     open.forEach((l, k) => {
       const label = labels[k]!;
@@ -248,5 +282,13 @@ function withPageLabel(head: string, label: SensitivityValue): string {
   if (!bare) return `---\n${line}---\n`;
   return bare.replace(/\n(---|\.\.\.)(\s*)$/, `\n${line}$1$2`);
 }
+
+const readFileSyncOr = (file: string): string => {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '[]';
+  }
+};
 
 const hashOf = (words: string) => createHash('sha256').update(words.replace(/\s+/g, ' ').toLowerCase()).digest('hex').slice(0, 24);
