@@ -48,6 +48,8 @@ export interface HandLabelsDeps {
   projectsDir: string;
   /** data/hand-lines.json: hashes of hand-written lines the lane judged ordinary. */
   ledgerPath: string;
+  /** data/record-labels.json: the projects whose records were checked against their messages' labels (default: beside `ledgerPath`). */
+  checkedPath?: string;
   precheck: TextPrecheck;
   logger: Logger;
 }
@@ -94,15 +96,19 @@ export class HandLabels {
     }
     if (!paths && sources && !failed) {
       checked.add(project);
-      writeFileAtomicSync(join(dirname(this.deps.ledgerPath), 'record-labels.json'), JSON.stringify([...checked]), { mode: 0o600 });
+      writeFileAtomicSync(this.checkedPath(), JSON.stringify([...checked]), { mode: 0o600 });
     }
     return n;
+  }
+
+  private checkedPath(): string {
+    return this.deps.checkedPath ?? join(dirname(this.deps.ledgerPath), 'record-labels.json');
   }
 
   private recordsChecked(): Set<string> {
     if (this.checked) return this.checked;
     try {
-      const parsed: unknown = JSON.parse(readFileSyncOr(join(dirname(this.deps.ledgerPath), 'record-labels.json')));
+      const parsed: unknown = JSON.parse(readFileSyncOr(this.checkedPath()));
       this.checked = new Set(Array.isArray(parsed) ? parsed.filter((p): p is string => typeof p === 'string') : []);
     } catch {
       this.checked = new Set();
