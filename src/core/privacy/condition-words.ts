@@ -117,4 +117,26 @@ export const CONDITION_WORDS: readonly SensitiveWord[] = [
     ),
     'We stopped at the Breast Stroke cafe for tea',
   ),
+  // after the eighth outside sweep: the services, treatments and thoughts a household names instead of a diagnosis
+  butNot(
+    phi(
+      'camhs|cmht|community mental health team|home treatment team|early intervention in psychosis|(?:mental health |the |from the )crisis (?:team|line|house)|intrusive thoughts|dark thoughts|obsessive[- ]compulsive|\\bocd\\b(?! about)|(?:alcohol|drug|home|community|medical|medically assisted) detox|detox (?:plans?|programmes?|programs?|units?|clinics?|centres?|centers?|wards?|beds?)|gamcare|gamstop|gamblers anonymous|(?:days?|weeks?|months?)(?: \\d+)? without (?:a bet|placing a bet|gambling)|coil (?:fitted|removed|fitting|check)|(?:had|having|get|getting) (?:her|my|a|the) coil|\\biud\\b|contraceptive implant',
+      'CAMHS',
+      'the crisis team',
+      'CMHT',
+      'intrusive thoughts',
+      'dark thoughts',
+      'his OCD',
+      'alcohol detox',
+      'detox plan',
+      'GamCare',
+      'day 40 without placing a bet',
+      'coil fitted',
+      'IUD',
+    ),
+    "I'm a bit OCD about my desk",
+    'We are doing a digital detox weekend',
+    'The juice detox was awful',
+    'The PR team handled the crisis at work',
+  ),
 ];

@@ -216,6 +216,25 @@ export const SENSITIVE_WORDS: readonly SensitiveWord[] = [
   ),
   legal('lawyers?|attorneys?|solicitors?|legal aid', 'lawyer', 'lawyers', 'attorney', 'solicitor', 'legal aid'),
   legal('divorc\\w*|custody|restraining orders?', 'divorce', 'divorced', 'divorcing', 'custody', 'restraining order'),
+  // after the eighth outside sweep: court papers, orders and driving offences by their everyday names
+  butNot(
+    legal(
+      "witness statements?|non-mol(?:estation)?(?: orders?)?|occupation orders?|sentencing(?: hearings?)?|(?:magistrates'?|crown|family) court|drink[- ]driv\\w*|drunk[- ]driv\\w*|(?:blew|blowing|blown) over the limit|over the (?:drink[- ]drive|legal) limit|failed a breath(?:alyser)? test|banned from driving|driving ban|\\bdui\\b|\\bdwi\\b",
+      'witness statement',
+      'non-mol order',
+      'non-molestation order',
+      'sentencing',
+      'magistrates court',
+      'drink driving',
+      'drink-driving ban',
+      'blowing over the limit',
+      'banned from driving',
+      'DUI',
+    ),
+    'The suitcase was over the weight limit',
+    'My credit card is close to its limit',
+    'We watched a court drama on TV',
+  ),
   legal(
     'probation|parole|(?:on|posted|post|made|make|set) bail|bail (?:hearing|bond)s?|arrested|convicted|criminal record',
     'probation',
