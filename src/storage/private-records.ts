@@ -48,6 +48,20 @@ export function migrateRecords(db: DatabaseSync): void {
   `);
 }
 
+/**
+ * A record made from a DM labelled sensitive carries the label (seventh outside sweep: records
+ * distilled before that rule were stored 'personal'). Run at every open; it changes only such
+ * records, found through the messages' (user, source) index.
+ */
+export function inheritMessageLabels(db: DatabaseSync): void {
+  db.exec(`
+    CREATE INDEX IF NOT EXISTS dm_messages_source ON dm_messages (user_id, source);
+    UPDATE dm_records SET sensitivity = 'sensitive'
+      WHERE sensitivity NOT LIKE 'sensitive%' AND source != ''
+      AND EXISTS (SELECT 1 FROM dm_messages m WHERE m.user_id = dm_records.user_id AND m.source = dm_records.source AND m.role = 'user' AND m.sensitivity = 'sensitive');
+  `);
+}
+
 type Stored = Omit<PrivateRecord, 'effective' | 'state'>;
 type Row = Record<string, unknown>;
 

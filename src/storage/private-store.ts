@@ -9,7 +9,7 @@ import { MemoryUnavailableError } from '../core/errors.js';
 import { isSensitive, labelOf, type SensitivityValue } from '../core/privacy/sensitivity.js';
 import type { Clock, Decision, Embedder, LogEntry, MemoryLayers, PrivateStore, Quote } from '../core/ports/index.js';
 import { forgottenBy, type Tombstone } from '../core/inspector/tombstones.js';
-import { migrateRecords, SqlitePrivateRecords } from './private-records.js';
+import { inheritMessageLabels, migrateRecords, SqlitePrivateRecords } from './private-records.js';
 import { migrateConsents, SqliteConsentLedger } from './consent-ledger.js';
 import { dropDeletedMessages, migrateRecall, SqlitePrivateRecall } from './private-recall.js';
 import { privateFile, privateFolder } from './private-files.js';
@@ -79,6 +79,8 @@ function prepare(db: DatabaseSync): Statements {
   if (!columns.includes('unjudged')) db.exec('ALTER TABLE dm_messages ADD COLUMN unjudged INTEGER NOT NULL DEFAULT 0');
   // Schema 3: typed records and waiting candidates (private-records.ts)
   migrateRecords(db);
+  // a record made from a message carries its label (seventh sweep): records written before that rule take it now
+  inheritMessageLabels(db);
   // Schema 5: the per-user hybrid index of DM recall (private-recall.ts)
   migrateRecall(db);
   // the consent ledger of asking in the moment (consent-ledger.ts)

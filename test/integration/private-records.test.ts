@@ -194,4 +194,28 @@ describe('private.db migration', () => {
       db.close();
     }
   });
+
+  it('a record written before a record took its message label (stored personal) takes the label of its DM at the next open (seventh sweep)', async () => {
+    const t = setup();
+    // a DM the precheck labelled when it was archived: words no rule knows
+    await t.assistant.conversation.handle({ place: dana, speaker: 'Dana', text: 'Remember that Rowan is back on the gear again', source: 'dm:gear', reply: false });
+    const plain = await t.say('Remember that Rowan likes climbing');
+    await t.distil([
+      { entity: 'Rowan', text: 'Uses again.', message: 1 },
+      { entity: 'Rowan', text: 'Likes climbing.', message: 2, type: 'preference' },
+    ]);
+    t.privateStore.close();
+    // as the code before stored it: the message labelled, its record not
+    const db = new DatabaseSync(t.file);
+    db.prepare("UPDATE dm_messages SET sensitivity = 'sensitive' WHERE source = 'dm:gear'").run();
+    db.prepare("UPDATE dm_records SET sensitivity = 'personal'").run();
+    db.close();
+    const reopened = new SqlitePrivateStore(t.file);
+    try {
+      const bySource = Object.fromEntries(reopened.records.list('1001', t.clock.now()).map((r) => [r.source, r.sensitivity]));
+      expect(bySource).toEqual({ 'dm:gear': 'sensitive', [plain]: 'personal' });
+    } finally {
+      reopened.close();
+    }
+  });
 });
