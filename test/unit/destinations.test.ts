@@ -1,4 +1,6 @@
 /** Every service the configuration sends anything to is listed, with where it runs, for doctor and /help. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configSchema, loadConfig } from '../../src/config.js';
 import { DESTINATIONS, describeDestinations } from '../../src/core/privacy/destinations.js';
@@ -48,6 +50,23 @@ describe('destinations', () => {
   it('a private setup leaves nothing', () => {
     const config = loadConfig({ EMBEDDER: 'builtin', TTS: 'local', MCP_SERVER_LOCALITY: 'local' }, '/tmp');
     expect(configuredDestinations(config).filter((d) => d.locality === 'hosted')).toEqual([]);
+  });
+});
+
+describe("docs/privacy.md's table of services lists every destination", () => {
+  // the table under "Every service, what it receives, how the boundary guards it": its rows' first cells
+  const doc = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'privacy.md'), 'utf8');
+  const table = doc.split('## Every service')[1]!.split('\n## ')[0]!;
+  const rows = table
+    .split('\n')
+    .filter((l) => l.startsWith('| ') && !l.startsWith('| service') && !l.startsWith('|---'))
+    .map((l) => l.slice(2).split(' | ')[0]!);
+  it.each(Object.entries(DESTINATIONS).map(([kind, d]) => [kind, d.row] as const))('%s: a row "%s …"', (_kind, row) => {
+    expect(rows.filter((cell) => cell.startsWith(`${row} `) || cell === row)).toHaveLength(1);
+  });
+  it('and no row names a destination the code does not have', () => {
+    const known = Object.values(DESTINATIONS).map((d) => d.row);
+    expect(rows.filter((cell) => !known.some((row) => cell.startsWith(`${row} `) || cell === row))).toEqual([]);
   });
 });
 
