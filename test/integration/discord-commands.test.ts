@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-unnecessary-condition -- registration JSON from the fake Discord is untyped: options may be absent */
 /** Slash commands, buttons and modals through a real discord.js client and the fake Discord. */
 import { describe, expect, it } from 'vitest';
 import { loadCommands } from '../../commands/index.js';

@@ -71,10 +71,8 @@ describe.skipIf(missing !== null)('what the chat keeps, in Chromium', { timeout:
   }, 90_000);
 
   afterAll(async () => {
-    /* eslint-disable @typescript-eslint/no-unnecessary-condition */
     await browser?.close();
     await f?.close();
-    /* eslint-enable @typescript-eslint/no-unnecessary-condition */
   });
 
   /** The chat of a project, drawn afresh (a page of its own: the last view's composer is not this one's). */

@@ -69,10 +69,8 @@ describe.skipIf(missing !== null)('more web chat controls in Chromium', { timeou
   }, 90_000);
 
   afterAll(async () => {
-    /* eslint-disable @typescript-eslint/no-unnecessary-condition */
     await browser?.close();
     await f?.close();
-    /* eslint-enable @typescript-eslint/no-unnecessary-condition */
   });
 
   const open = async (project: string, title = project) => {

@@ -48,10 +48,8 @@ describe.skipIf(missing !== null)('web chat controls in Chromium', { timeout: 60
   }, 90_000);
 
   afterAll(async () => {
-    /* eslint-disable @typescript-eslint/no-unnecessary-condition */
     await browser?.close();
     await f?.close();
-    /* eslint-enable @typescript-eslint/no-unnecessary-condition */
   });
 
   const ask = async (project: string, text: string) => {

@@ -36,10 +36,8 @@ describe.skipIf(missing !== null)('the consent dialog in Chromium', { timeout: 9
   }, 90_000);
 
   afterAll(async () => {
-    /* eslint-disable @typescript-eslint/no-unnecessary-condition */
     await browser?.close();
     await f?.close();
-    /* eslint-enable @typescript-eslint/no-unnecessary-condition */
   });
 
   const ask = async () => {

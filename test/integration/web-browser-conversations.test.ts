@@ -44,10 +44,8 @@ describe.skipIf(missing !== null)('conversations in Chromium', { timeout: 90_000
   }, 90_000);
 
   afterAll(async () => {
-    /* eslint-disable @typescript-eslint/no-unnecessary-condition */
     await browser?.close();
     await f?.close();
-    /* eslint-enable @typescript-eslint/no-unnecessary-condition */
   });
 
   const replyText = async (i = -1) => ((await page.locator('.msg.assistant').nth(i).locator('.bubble-text').textContent()) ?? '').trim();

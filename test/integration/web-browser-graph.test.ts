@@ -50,10 +50,8 @@ describe.skipIf(missing !== null)('the graph in Chromium', { timeout: 120_000 },
 
   afterAll(async () => {
     // set in beforeAll, which may have failed before it got there
-    /* eslint-disable @typescript-eslint/no-unnecessary-condition */
     await browser?.close();
     await f?.close();
-    /* eslint-enable @typescript-eslint/no-unnecessary-condition */
   });
 
   for (const [size, viewport] of [

@@ -122,10 +122,8 @@ describe.skipIf(missing !== null)('the household chat in Chromium', { timeout: 9
   }, 90_000);
 
   afterAll(async () => {
-    /* eslint-disable @typescript-eslint/no-unnecessary-condition */
     await browser?.close();
     await f?.close();
-    /* eslint-enable @typescript-eslint/no-unnecessary-condition */
   });
 
   const open = async (p: Page, project: string) => {

@@ -63,11 +63,9 @@ describe.skipIf(missing !== null)('live settings and files into memory in Chromi
   }, 90_000);
 
   afterAll(async () => {
-    /* eslint-disable @typescript-eslint/no-unnecessary-condition */
     await browser?.close();
     await f?.close();
     await other?.close();
-    /* eslint-enable @typescript-eslint/no-unnecessary-condition */
   });
 
   const ask = async (page: Page, text: string) => {

@@ -64,10 +64,8 @@ describe.skipIf(missing !== null)('a member signs in with a passkey, in Chromium
   }, 120_000);
 
   afterAll(async () => {
-    /* eslint-disable @typescript-eslint/no-unnecessary-condition */
     await browser?.close();
     await f?.close();
-    /* eslint-enable @typescript-eslint/no-unnecessary-condition */
   });
 
   it('the owner invites Ann; she makes a passkey, signs in with it, and sees only her own DMs', async () => {

@@ -36,10 +36,8 @@ describe.skipIf(missing !== null)('Memory Inspector records in Chromium', { time
 
   afterAll(async () => {
     // set in beforeAll, which may have failed before it got there
-    /* eslint-disable @typescript-eslint/no-unnecessary-condition */
     await browser?.close();
     await f?.close();
-    /* eslint-enable @typescript-eslint/no-unnecessary-condition */
   });
 
   const recall = async (q: string) => {

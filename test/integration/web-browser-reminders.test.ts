@@ -44,10 +44,8 @@ describe.skipIf(missing !== null)('Reminders in the web app (Chromium)', { timeo
 
   afterAll(async () => {
     // set in beforeAll, which may have failed before it got there
-    /* eslint-disable @typescript-eslint/no-unnecessary-condition */
     await browser?.close();
     await f?.close();
-    /* eslint-enable @typescript-eslint/no-unnecessary-condition */
   });
 
   // the owner in the web app's private chat, as the desk sees them

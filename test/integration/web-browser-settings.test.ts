@@ -62,10 +62,8 @@ describe.skipIf(missing !== null)('Settings: machines and sync in Chromium', { t
 
   afterAll(async () => {
     // set in beforeAll, which may have failed before it got there
-    /* eslint-disable @typescript-eslint/no-unnecessary-condition */
     await browser?.close();
     await f?.close();
-    /* eslint-enable @typescript-eslint/no-unnecessary-condition */
     rmSync(root, { recursive: true, force: true });
   });
 

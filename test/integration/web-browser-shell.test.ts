@@ -34,10 +34,8 @@ describe.skipIf(missing !== null)('the web app shell in Chromium', { timeout: 60
 
   afterAll(async () => {
     // set in beforeAll, which may have failed before it got there
-    /* eslint-disable @typescript-eslint/no-unnecessary-condition */
     await browser?.close();
     await f?.close();
-    /* eslint-enable @typescript-eslint/no-unnecessary-condition */
   });
 
   it('a slow view that finishes after a newer route never replaces it', async () => {

@@ -46,10 +46,8 @@ describe.skipIf(missing !== null)('every view in Chromium', { timeout: 300_000 }
 
   afterAll(async () => {
     // set in beforeAll, which may have failed before it got there
-    /* eslint-disable @typescript-eslint/no-unnecessary-condition */
     await browser?.close();
     await f?.close();
-    /* eslint-enable @typescript-eslint/no-unnecessary-condition */
   });
 
   it('the list of views names every route and inspector tab', () => {

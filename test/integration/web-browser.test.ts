@@ -51,10 +51,8 @@ describe.skipIf(missing !== null)('web app in Chromium', { timeout: 60_000 }, ()
 
   afterAll(async () => {
     // set in beforeAll, which may have failed before it got there
-    /* eslint-disable @typescript-eslint/no-unnecessary-condition */
     await browser?.close();
     await f?.close();
-    /* eslint-enable @typescript-eslint/no-unnecessary-condition */
   });
 
   it('asks to sign in without a session, and signs in with the token', async () => {

@@ -113,13 +113,11 @@ for (const engine of ENGINES) {
 
     afterAll(async () => {
       // set in beforeAll, which may have failed before it got there
-      /* eslint-disable @typescript-eslint/no-unnecessary-condition */
       await s?.close();
       await charlie?.stop();
       await model?.close();
       other?.server.close();
       if (root) rmSync(root, { recursive: true, force: true });
-      /* eslint-enable @typescript-eslint/no-unnecessary-condition */
     });
 
     it('refuses a sign-in form posted from another site', async () => {

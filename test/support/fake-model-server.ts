@@ -188,7 +188,6 @@ export async function startFakeModelServer(script: Script, options: FakeModelSer
       if (closed || res.destroyed) return;
       if (i > 0 && reply.chunkDelayMs) await sleep(reply.chunkDelayMs);
       // the server may have closed (or the client gone) while we slept
-      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
       if (closed || res.destroyed) return;
       if (reply.keepalive) res.write(': keepalive\n\n');
       res.write(`data: ${JSON.stringify(chunks[i])}\n\n`);

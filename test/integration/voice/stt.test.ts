@@ -42,7 +42,6 @@ beforeAll(async () => {
       return;
     }
     // the test server parses the multipart upload the way a whisper server would; fine for a fixture
-    // eslint-disable-next-line @typescript-eslint/no-deprecated
     const form = await new Response(await body(req), { headers: { 'content-type': req.headers['content-type'] ?? '' } }).formData();
     const file = form.get('file') as File;
     const wav = parseWav(new Uint8Array(await file.arrayBuffer()));
