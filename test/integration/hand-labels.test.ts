@@ -7,7 +7,7 @@
  * chunks, so the hosted embedder gives it no vector); ordinary and Charlie's own lines are left
  * alone, and nothing is asked twice.
  */
-import { mkdirSync, readFileSync, writeFileSync, existsSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { silentLogger, type ChatRequest } from '../../src/core/ports/index.js';
@@ -222,10 +222,12 @@ describe('records written before a record took its message label (seventh outsid
     expect(after).toContain('[source:: terminal:family#1] [sensitivity:: sensitive/phi] ^r-1a1a');
     expect(after).toContain('[source:: terminal:family#2] ^r-2b2b');
     expect(JSON.parse(readFileSync(join(root, 'data', 'record-labels.json'), 'utf8'))).toEqual(['family']);
-    // checked once: a start after it does not look again (a record put back unlabelled by hand stays so until its page changes)
+    // checked once: neither a start after it nor a page that changes looks again (no day file read per change)
     writeFileSync(path, page());
     expect(await hand().scanAll()).toBe(0);
-    // a page that changes is checked again
+    expect(await hand().scan('family', ['notes/People/Rowan.md'])).toBe(0);
+    // a project not checked yet is checked at its first page change too
+    rmSync(join(root, 'data', 'record-labels.json'));
     expect(await hand().scan('family', ['notes/People/Rowan.md'])).toBe(1);
     expect(readFileSync(path, 'utf8')).toContain('[sensitivity:: sensitive/phi] ^r-1a1a');
   });

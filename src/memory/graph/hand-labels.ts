@@ -24,7 +24,6 @@
  * of a large vault so leaves no line labelled for good that the lane would have let pass.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { firstFieldValue, withoutField, withoutFields } from '../../core/records/line-syntax.js';
@@ -82,9 +81,11 @@ export class HandLabels {
         .map((e) => `notes/${join(e.parentPath, e.name).slice(join(this.deps.projectsDir, project, 'notes').length + 1)}`);
     let n = 0;
     const judged = (p: string) => LAYER_FILES.includes(p) || (p.startsWith('notes/') && p.endsWith('.md') && !/(^|\/)[_.]/.test(p.slice('notes/'.length)));
-    // records written before a record took its message's label (seventh sweep): checked once a project, and in every page that changes
-    const checked = this.recordsChecked();
-    const sources = paths || !checked.has(project) ? new SourceLabels(join(this.deps.projectsDir, project)) : null;
+    // records written before a record took its message's label (seventh sweep): checked once a project (a record
+    // written since carries it, so a page that changes later is not looked up again: its ordinary records would
+    // read their day files at every change)
+    const checked = await this.recordsChecked();
+    const sources = checked.has(project) ? null : new SourceLabels(join(this.deps.projectsDir, project));
     let failed = false;
     for (const page of [...pages, ...(paths ? [] : LAYER_FILES)].filter(judged)) {
       try {
@@ -105,14 +106,15 @@ export class HandLabels {
     return this.deps.checkedPath ?? join(dirname(this.deps.ledgerPath), 'record-labels.json');
   }
 
-  private recordsChecked(): Set<string> {
+  private async recordsChecked(): Promise<Set<string>> {
     if (this.checked) return this.checked;
+    let parsed: unknown = [];
     try {
-      const parsed: unknown = JSON.parse(readFileSyncOr(this.checkedPath()));
-      this.checked = new Set(Array.isArray(parsed) ? parsed.filter((p): p is string => typeof p === 'string') : []);
+      parsed = JSON.parse((await readIfExists(this.checkedPath())) ?? '[]');
     } catch {
-      this.checked = new Set();
+      // unreadable: every project is checked again, which changes nothing already labelled
     }
+    this.checked = new Set(Array.isArray(parsed) ? parsed.filter((p): p is string => typeof p === 'string') : []);
     return this.checked;
   }
 
@@ -288,13 +290,5 @@ function withPageLabel(head: string, label: SensitivityValue): string {
   if (!bare) return `---\n${line}---\n`;
   return bare.replace(/\n(---|\.\.\.)(\s*)$/, `\n${line}$1$2`);
 }
-
-const readFileSyncOr = (file: string): string => {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return '[]';
-  }
-};
 
 const hashOf = (words: string) => createHash('sha256').update(words.replace(/\s+/g, ' ').toLowerCase()).digest('hex').slice(0, 24);
