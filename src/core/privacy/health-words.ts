@@ -249,5 +249,20 @@ export const HEALTH_WORDS: readonly SensitiveWord[] = [
     'Wipe the smear off the window',
     'The scale weighs to the nearest gram',
   ),
+  // after the eighth outside sweep: drugs in the words people use for them
+  butNot(
+    phi(
+      'on the sniff|(?:back|been|is|was|gone|went|still) on the (?:gear|pipe)|coke habit|snort\\w* (?:coke|cocaine|ket|speed|lines?)|(?:lines?|bumps?|bags?|grams?) of (?:coke|ket|speed|mdma)',
+      'on the sniff',
+      'back on the gear',
+      'coke habit',
+      'snorting lines',
+      'a bag of coke',
+    ),
+    'The pig was snorting in the mud',
+    'Put the car on the gear lever before you stop',
+    'The lines of the poem were short',
+    'There is a drip on the pipe under the sink',
+  ),
   butNot(phi('care homes?|nursing homes?|wanders at night', 'care home', 'nursing home', 'wanders at night'), 'Take care of the home while we are away', 'He wanders around the market at noon'),
 ];

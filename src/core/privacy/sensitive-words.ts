@@ -158,7 +158,7 @@ export const SENSITIVE_WORDS: readonly SensitiveWord[] = [
     'credit card debt',
     'credit card number',
   ),
-  money('bankrupt\\w*|foreclos\\w*|insolven\\w*', 'bankrupt', 'bankruptcy', 'foreclosure', 'insolvency'),
+  money('bankrupt\\w*|foreclos\\w*|insolven\\w*|re-?mortgag\\w*', 'bankrupt', 'bankruptcy', 'foreclosure', 'insolvency', 'remortgage', 're-mortgaged', 'remortgaging'),
   money(
     'tax (?:returns?|bills?|debts?)|net worth|alimony|child support|pensions?|401\\(?k\\)?|inheritance tax',
     'tax return',
@@ -315,6 +315,20 @@ export const SENSITIVE_WORDS: readonly SensitiveWord[] = [
     'The escape room had a prison theme',
     'He got two years of free updates',
     'Use caution for the wet floor by the door',
+  ),
+  // after the eighth outside sweep: prison said plainly ("since his time inside")
+  butNot(
+    legal(
+      '(?:did|done|doing|served|serving|after|since|during) (?:(?:his|her|my|their|your|a) )?(?:(?:\\w+ ){0,2}(?:years?|months?)|time|stretch|spell) inside(?! (?:the|a|an|our|my|his|her|their|your|of|this|that)\\b)',
+      'did time inside',
+      'done two years inside',
+      'since his time inside',
+      'doing a stretch inside',
+      'served time inside',
+    ),
+    'We did time inside the escape room',
+    'The kids spent their time inside because of the rain',
+    'After a spell inside the warm café we walked on',
   ),
   butNot(
     legal(
