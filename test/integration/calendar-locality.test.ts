@@ -118,6 +118,7 @@ describe('a hosted calendar server never receives a sensitive event', () => {
     // a scripted precheck: it labels what names a hearing, and says which texts it was asked about and for what
     const asked: [string[], boolean][] = [];
     const precheck: TextPrecheck = {
+      judge: 'a scripted lane',
       applies: () => false, // the chat model is local: messages are not prechecked
       labels: async (texts, _signal, hosted = false) => (asked.push([[...texts], hosted]), texts.map((t) => (/hearing/.test(t) ? { sensitivity: 'sensitive' } : { sensitivity: 'personal' }))),
     };

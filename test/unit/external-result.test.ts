@@ -108,6 +108,7 @@ describe('an external tool result is labelled when it arrives', () => {
     const asked: string[][] = [];
     let applies = true;
     const precheck = {
+      judge: 'a scripted lane',
       applies: () => applies,
       labels: async (texts: readonly string[]) => {
         asked.push([...texts]);

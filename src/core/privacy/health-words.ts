@@ -26,7 +26,18 @@ export const HEALTH_WORDS: readonly SensitiveWord[] = [
   phi('abortions?', 'abortion', 'abortions'),
   phi('miscarr(?:iage|iages|ied)', 'miscarriage', 'miscarried'),
   // fertility alone is also the soil's
-  phi('pregnan\\w*|prenatal|postpartum|infertil\\w*|fertility (?:clinic|treatment|doctor|tests?)|ivf', 'pregnant', 'pregnancy', 'prenatal', 'postpartum', 'infertility', 'fertility clinic', 'IVF'),
+  phi(
+    'pregnan\\w*|(?:tests?|sticks?)\\b[^.]{0,60}\\btwo (?:pink |blue |faint )?lines|(?:a |the )?(?:second|faint) line (?:on|came up)|prenatal|postpartum|infertil\\w*|fertility (?:clinic|treatment|doctor|tests?)|ivf',
+    'pregnant',
+    'pregnancy',
+    'did two tests and both had two lines',
+    'a faint line came up',
+    'prenatal',
+    'postpartum',
+    'infertility',
+    'fertility clinic',
+    'IVF',
+  ),
   phi('biops(?:y|ies)', 'biopsy', 'biopsies'),
   phi('dialysis', 'dialysis'),
   phi('mammograms?|colonoscop(?:y|ies)|mri scans?|ct scans?', 'mammogram', 'colonoscopy', 'MRI scan', 'CT scan'),
@@ -252,10 +263,12 @@ export const HEALTH_WORDS: readonly SensitiveWord[] = [
   // after the eighth outside sweep: drugs in the words people use for them
   butNot(
     phi(
-      'on the sniff|(?:back|been|is|was|gone|went|still) on the (?:gear|pipe)|coke habit|snort\\w* (?:coke|cocaine|ket|speed|lines?)|(?:lines?|bumps?|bags?|grams?) of (?:coke|ket|speed|mdma)',
+      'on the sniff|(?:back|been|is|was|gone|went|still) on the (?:gear|pipe|brown|smack)|chasing the dragon|(?:smack|heroin|crack) habit|coke habit|snort\\w* (?:coke|cocaine|ket|speed|lines?)|(?:lines?|bumps?|bags?|grams?) of (?:coke|ket|speed|mdma)',
       'on the sniff',
       'back on the gear',
       'coke habit',
+      'back on the brown',
+      'chasing the dragon',
       'snorting lines',
       'a bag of coke',
     ),

@@ -12,7 +12,7 @@ export const IDENTITY_WORDS: readonly SensitiveWord[] = [
   // sexuality, said of someone
   butNot(
     identity(
-      "(?:is|she's|he's|they're|i'm|im|am|being|are|was|were|might be|may be) (?:an? )?(?:gay|lesbian|bisexual|bi|queer|asexual|ace|pansexual)\\b(?! (?:old|abandon))|came out(?: to (?:her|his|their|my|our|the) \\w+)? as|coming out to|(?:her|his|their|my) (?:girlfriend|boyfriend|partner) (?:is|was) (?:a )?(?:woman|man)|same-sex (?:partner|relationship)|sexual(?:ity| orientation)",
+      "(?:is|she's|he's|they're|i'm|im|am|being|are|was|were|might be|may be) (?:an? )?(?:gay|lesbian|bisexual|bi|queer|asexual|ace|pansexual)\\b(?! (?:old|abandon))|came out(?: to (?:her|his|their|my|our|the) \\w+)? as|coming out to|(?:her|his|their|my) (?:girlfriend|boyfriend|partner) (?:is|was) (?:a )?(?:woman|man)|same-sex (?:partner|relationship)|sexual(?:ity| orientation)|grindr",
       'is gay',
       "she's a lesbian",
       'might be bi',
@@ -22,6 +22,7 @@ export const IDENTITY_WORDS: readonly SensitiveWord[] = [
       'same-sex partner',
       'sexuality',
       'sexual orientation',
+      'on Grindr',
     ),
     'The bi-weekly meeting moved to Thursday',
     'They are bilingual at home',

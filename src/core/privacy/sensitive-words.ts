@@ -175,7 +175,7 @@ export const SENSITIVE_WORDS: readonly SensitiveWord[] = [
   // after the third outside sweep: debt and benefits
   butNot(
     money(
-      "arrears|bailiffs?|enforcement agents?|debt (?:collectors?|management|relief|advice)|universal credit|jobseeker'?s allowance|housing benefit|(?:benefits?|pip|esa|dla) (?:claims?|awards?|sanctions?|assessments?)|(?:benefit )?sanctions review|behind (?:on|with) (?:the |my |our |his |her |their )?(?:rent|mortgage|payments|bills|council tax)|(?:used|using|use|need) (?:a|the) food ?banks?|food ?bank (?:vouchers?|parcels?|referrals?)|(?:an|my|her|his|their|our) iva|individual voluntary arrangements?|ccjs?|county court judge?ments?|payday loans?|maxed[- ]out (?:credit )?cards?",
+      "arrears|bailiffs?|enforcement agents?|debt (?:collectors?|management|relief|advice)|universal credit|jobseeker'?s allowance|housing benefit|(?:benefits?|pip|esa|dla) (?:claims?|awards?|sanctions?|assessments?)|(?:benefit )?sanctions review|behind (?:on|with) (?:the |my |our |his |her |their )?(?:rent|mortgage|payments|bills|council tax)|(?:used|using|use|need) (?:a|the) food ?banks?|food ?bank (?:vouchers?|parcels?|referrals?)|(?:an|my|her|his|their|our) iva|individual voluntary arrangements?|ccjs?|county court judge?ments?|payday loans?|maxed[- ]out (?:credit )?cards?|doorstep (?:lenders?|loans?)|loan ?sharks?|illegal lenders?",
       'arrears',
       'bailiffs',
       'enforcement agents',
@@ -191,6 +191,8 @@ export const SENSITIVE_WORDS: readonly SensitiveWord[] = [
       'county court judgment',
       'payday loan',
       'maxed-out card',
+      'doorstep lenders',
+      'loan shark',
     ),
     'We donated tins to the food bank',
     'The enforcement of the rules was strict',
@@ -351,19 +353,24 @@ export const SENSITIVE_WORDS: readonly SensitiveWord[] = [
   ),
   butNot(
     legal(
-      "(?:women'?s|domestic violence|dv) (?:refuge|shelter)s?|(?:at|in|to|from) (?:a|the) refuge|safe ?houses?|(?:hiding|hid|hides|fled|fleeing|escaped|escaping) from (?:her|his|their|my|your) (?:ex|partner|husband|wife|boyfriend|girlfriend|abuser|dad|father|mother|mum)|domestic (?:abuse|violence)|abusive (?:ex|partner|husband|wife|relationship|boyfriend|girlfriend)|(?:don'?t|do not|never) (?:give|tell) (?:anyone|anybody|him|her) (?:the|her|his|our|my) (?:new )?address",
+      "(?:women'?s|domestic violence|dv) (?:refuge|shelter)s?|(?:at|in|to|from) (?:a|the) refuge|safe ?houses?|(?:hiding|hid|hides|fled|fleeing|escaped|escaping) from (?:her|his|their|my|your) (?:ex|partner|husband|wife|boyfriend|girlfriend|abuser|dad|father|mother|mum)|domestic (?:abuse|violence)|(?:sexually|physically) abused|(?:was|were|being|got) (?:groomed|molested)|(?:uncle|aunt|dad|father|stepdad|step-dad|mum|mother|brother|sister|cousin|grandad|grandfather|teacher|coach|priest|neighbour|babysitter) (?:used to |would |kept |had )?(?:touch|touched|touching) (?:him|her|me|them)\\b(?! (?:on the (?:shoulder|arm|back)))|abusive (?:ex|partner|husband|wife|relationship|boyfriend|girlfriend)|(?:don'?t|do not|never) (?:give|tell) (?:anyone|anybody|him|her) (?:the|her|his|our|my) (?:new )?address",
       "women's refuge",
       'at the refuge',
       'safe house',
       'hiding from her ex',
       'fled from his partner',
       'domestic abuse',
+      'sexually abused',
+      'was groomed',
+      'his uncle used to touch him',
       'abusive ex',
       "don't give anyone the address",
     ),
     'The cat hid from the dog under the bed',
     'Take refuge from the rain under the bridge',
     'The house is safe and warm',
+    'My dad touched him on the shoulder to wake him',
+    'Keep in touch with her cousin',
   ),
 ];
 

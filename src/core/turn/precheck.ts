@@ -208,12 +208,15 @@ export interface TextPrecheck {
    * the lane or the judge reads them whatever the chat model's locality (not when switched off).
    */
   labels(texts: readonly string[], signal?: AbortSignal, hosted?: boolean): Promise<SensitivityValue[]>;
+  /** Who judges: "the memory lane", "the judge by meaning" (the log says which labelled a text). */
+  readonly judge: string;
 }
 
 /** The precheck for texts, over `lane` (null: the built-in judge by meaning, `meaning`, or else the rules only) and the chat model's locality now. */
 export function textPrecheck(lane: LocalChatModel | null, settings: PrecheckSettings, chat: () => Locality, meaning: MeaningJudge | null = null): TextPrecheck {
   const applies = () => (lane !== null || meaning !== null) && precheckApplies(settings, chat());
   return {
+    judge: lane ? 'the memory lane' : meaning ? 'the judge by meaning' : 'the rules',
     applies,
     labels: async (texts, signal, hosted = false) => {
       const out = texts.map((t) => labelText(t));

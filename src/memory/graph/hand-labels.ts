@@ -186,7 +186,7 @@ export class HandLabels {
     // a person may have edited it meanwhile: then the next change report judges it again
     const written = (await fileVersion(path)) === version ? await writeFileAtomic(path, newHead + lines.join('\n'), version) : { ok: false };
     if (!written.ok) return 0;
-    this.deps.logger.info({ lines: labelled }, 'the memory lane labelled hand-written lines the rules missed');
+    this.deps.logger.info({ lines: labelled }, `${this.deps.precheck.judge} labelled hand-written lines the rules missed`);
     return labelled;
   }
 
