@@ -209,7 +209,7 @@ describe('records written before a record took its message label (seventh outsid
     // the archive: the message was labelled when it was archived (the precheck); its words are nothing the rules know
     const said = (n: number, text: string, sensitivity?: 'sensitive') =>
       formatLogEntry({ time: `2026-11-20T10:0${n}:00Z`, speaker: 'Ann', role: 'user', source: `terminal:family#${n}`, text, ...(sensitivity ? { sensitivity, kind: 'phi' as const } : {}) });
-    writeFileSync(join(dir, 'log', '2026-11-20.md'), logFileHeading('2026-11-20.md') + said(1, 'Rowan is back on the gear again.', 'sensitive') + said(2, 'Rowan likes climbing.'));
+    writeFileSync(join(dir, 'log', '2026-11-20.md'), logFileHeading('2026-11-20.md') + said(1, 'Rowan has been gouching on the sofa by noon.', 'sensitive') + said(2, 'Rowan likes climbing.'));
     const page = (extra = '') =>
       `---\nschema: 2\ntitle: Rowan\n---\n\n## Facts\n- Rowan uses again. [type:: fact] [said:: 2026-11-20] [source:: terminal:family#1] ^r-1a1a\n- Rowan likes climbing. [type:: fact] [said:: 2026-11-20] [source:: terminal:family#2] ^r-2b2b\n${extra}`;
     const path = join(dir, 'notes', 'People', 'Rowan.md');

@@ -198,7 +198,7 @@ describe('private.db migration', () => {
   it('a record written before a record took its message label (stored personal) takes the label of its DM at the next open (seventh sweep)', async () => {
     const t = setup();
     // a DM the precheck labelled when it was archived: words no rule knows
-    await t.assistant.conversation.handle({ place: dana, speaker: 'Dana', text: 'Remember that Rowan is back on the gear again', source: 'dm:gear', reply: false });
+    await t.assistant.conversation.handle({ place: dana, speaker: 'Dana', text: 'Remember that Rowan has been gouching on the sofa by noon', source: 'dm:gear', reply: false });
     const plain = await t.say('Remember that Rowan likes climbing');
     await t.distil([
       { entity: 'Rowan', text: 'Uses again.', message: 1 },

@@ -10,7 +10,7 @@ import type { LogEntry } from '../../src/core/ports/index.js';
 import { classifyText, isSensitive, SENSITIVE_KINDS } from '../../src/core/privacy/sensitivity.js';
 
 // words no rule knows: only the stored label can say it is sensitive
-const MISSED = 'Rowan is back on the gear again, gouching on the sofa by noon.';
+const MISSED = 'Rowan has been gouching on the sofa by noon most days this week.';
 const message = (over: Partial<LogEntry> = {}): LogEntry => ({ time: '2026-12-01T10:00:00Z', speaker: 'Ann', role: 'user', source: 'terminal:1', text: MISSED, ...over });
 const recordOf = (said: LogEntry, modelSays?: string) =>
   toGraphWrite({ entities: [], facts: [{ entity: 'Rowan', text: 'Rowan uses again.', message: 1, ...(modelSays ? { sensitivity: modelSays } : {}) }], links: [] }, [said], [], 'test').write
