@@ -134,7 +134,7 @@ export async function startDiscord(options: StartDiscordOptions): Promise<Discor
     logger.warn({ err: error }, 'could not look up the application owner; only allow-listed users will be served');
   }
   ownersKnown();
-  logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size, owners: access.ownerIds.length, commands: commands.length }, 'Discord connected');
+  logger.info({ bot: client.user?.tag, guilds: client.guilds.cache.size, owners: access.ownerIds.length, commands: commands.length }, 'Discord connected');
   for (const lane of options.assistant.lanes()) logger.info({ job: lane.job, model: lane.model, local: lane.local }, describeLane(lane));
 
   const idle = async () => {
