@@ -11,7 +11,10 @@
  * The last 13 sensitive and 8 ordinary sentences were written for this list after the fifth sweep
  * showed kinds it lacked (thoughts of suicide, backup codes, a password said casually, arrests and
  * driving bans, benefit sanctions, a hidden relationship or faith, short appointment titles; and
- * short lines about hobbies, which it labelled): in new words, none of that sweep's canaries.
+ * short lines about hobbies, which it labelled): in new words, none of that sweep's canaries. The
+ * last 8 sensitive ones were written the same way after the eighth and ninth sweeps (a hidden
+ * relationship, abuse in childhood, coercive control, a pregnancy test, drugs in slang, an
+ * unlicensed lender, a secret loan against the house, prison).
  */
 import type { VerdictItem } from '../writing/sensitivity-verdict.js';
 
@@ -137,6 +140,15 @@ export const SENSITIVE_EXAMPLES: readonly SensitiveExample[] = [
   ["She converted to Islam last year and hasn't told her parents.", 'other'],
   ["Mum's appointment with the memory clinic about her dementia diagnosis.", 'phi'],
   ['Court date for the custody hearing at the family court.', 'legal'],
+  // written after the eighth and ninth sweeps, for kinds they showed weak, in new words (none of their canaries)
+  ['He has been meeting men he finds online behind his wife’s back.', 'other'],
+  ['What her stepfather did to her when she was small still gives her nightmares.', 'other'],
+  ['He reads every message on her phone and will not let her go out without him.', 'other'],
+  ["I'm late and the test this morning said yes; I haven't told anyone.", 'phi'],
+  ["He's using again, he nods off at lunch and there are burnt spoons in the car.", 'phi'],
+  ['She owes a man on the estate who lends cash and adds fifty pounds every week she is late.', 'financial'],
+  ['He borrowed against the house again and his wife has no idea.', 'financial'],
+  ['Her son came home in March after three years behind bars.', 'legal'],
 ];
 
 export const ORDINARY_EXAMPLES: readonly string[] = [
