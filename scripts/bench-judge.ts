@@ -16,7 +16,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { MeaningJudge, isSensitiveNearness, type Nearness } from '../src/core/privacy/meaning-judge.js';
+import { MeaningJudge, type Nearness } from '../src/core/privacy/meaning-judge.js';
 import { classifyText } from '../src/core/privacy/sensitivity.js';
 import { readsAsEnglish } from '../src/core/privacy/language.js';
 import { UniversalSentenceEncoder } from '../src/llm/sentence-encoder.js';
@@ -44,12 +44,16 @@ const loadMs = performance.now() - started;
 const rssAdded = process.memoryUsage().rss - rssBefore;
 
 const perText: number[] = [];
-async function read(texts: string[]): Promise<Nearness[]> {
-  const out: Nearness[] = [];
+/** How near each text lands, and whether the judge labels it as the product asks it (`labels`: one word left to the rules, a request's frame read apart). */
+type Reading = Nearness & { labelled: boolean };
+async function read(texts: string[]): Promise<Reading[]> {
+  const out: Reading[] = [];
   for (const t of texts) {
     started = performance.now();
-    out.push(...(await judge.nearness([t])));
+    const [label] = await judge.labels([t]);
     perText.push(performance.now() - started);
+    const [near] = await judge.nearness([t]);
+    out.push({ ...near!, labelled: label?.sensitivity === 'sensitive' });
   }
   return out;
 }
@@ -61,7 +65,7 @@ if (values.canaries) {
   const controls = CANARIES.filter((c) => c.control).map((c) => c.text);
   const h = await read(held);
   const c = await read(controls);
-  const judged = (t: string, n: Nearness) => readsAsEnglish(t) && isSensitiveNearness(n);
+  const judged = (t: string, n: Reading) => readsAsEnglish(t) && n.labelled;
   const home = held.filter((t, i) => rulesSay(t) || judged(t, h[i]!) || !readsAsEnglish(t)).length;
   lines.push(
     `held-out sensitive (${values.canaries}, ${String(held.length)}): rules ${pct(held.filter(rulesSay).length, held.length)}, judge ${pct(held.filter((t, i) => judged(t, h[i]!)).length, held.length)}, not read (another language: kept as unjudged) ${pct(held.filter((t) => !readsAsEnglish(t)).length, held.length)}; kept home by any ${pct(home, held.length)} (${String(home)} of ${String(held.length)})`,
@@ -80,13 +84,13 @@ const noise = readFileSync(values.noise, 'utf8')
   .map((l) => l.trim())
   .filter(Boolean);
 const n = await read(noise);
-const labelled = (texts: string[], near: Nearness[]) => texts.filter((x, i) => !rulesSay(x) && readsAsEnglish(x) && isSensitiveNearness(near[i]!)).length;
+const labelled = (texts: string[], near: Reading[]) => texts.filter((x, i) => !rulesSay(x) && readsAsEnglish(x) && near[i]!.labelled).length;
 const unread = (texts: string[]) => texts.filter((x) => !rulesSay(x) && !readsAsEnglish(x)).length;
 lines.push(
   `ordinary talk (${values.data}, ${String(talk.length)} messages): rules label ${pct(talk.filter(rulesSay).length, talk.length)}; the judge adds ${pct(labelled(talk, t), talk.length)}, and ${pct(unread(talk), talk.length)} it does not read`,
   `  what the judge labels, nearest first: ${talk
     .map((x, i) => ({ x, near: t[i]! }))
-    .filter(({ x, near }) => !rulesSay(x) && readsAsEnglish(x) && isSensitiveNearness(near))
+    .filter(({ x, near }) => !rulesSay(x) && readsAsEnglish(x) && near.labelled)
     .sort((a, b) => b.near.sensitive - a.near.sensitive)
     .slice(0, 5)
     .map(({ x }) => x.slice(0, 80))

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Embedder } from '../../src/core/ports/index.js';
-import { MeaningJudge, isSensitiveNearness, THRESHOLD } from '../../src/core/privacy/meaning-judge.js';
+import { framed, MeaningJudge, isSensitiveNearness, THRESHOLD } from '../../src/core/privacy/meaning-judge.js';
 import { ORDINARY_EXAMPLES, SENSITIVE_EXAMPLES } from '../../src/core/privacy/meaning-examples.js';
 import { classifyText } from '../../src/core/privacy/sensitivity.js';
 import { OTHER_LANGUAGES, readsAsEnglish } from '../../src/core/privacy/language.js';
@@ -42,6 +42,27 @@ const examples = [
 const ordinary = ['We will paint the shed at the weekend.', 'Get bread and milk from the shop.'];
 
 describe('the judge by meaning', () => {
+  it('reads what a request frames apart from the frame: a request about ordinary things pulls a sensitive line out of reach (tenth sweep)', async () => {
+    // the frame's words are ordinary talk's (shop, weekend, garden): the whole text lands nearer them
+    const frame = 'add tulips, paint, shed, bread and milk to the weekend garden shop list';
+    const line = 'the clinic scan, eight weeks pregnant';
+    const whole = `${frame}: ${line}`;
+    const judge = new MeaningJudge(topicEncoder(), examples, ordinary);
+    const [near] = await judge.nearness([whole]);
+    expect(isSensitiveNearness(near!)).toBe(false);
+    expect(await judge.labels([whole])).toEqual([{ sensitivity: 'sensitive', kind: 'phi' }]);
+    // the same frame around an ordinary line stays ordinary
+    expect(await judge.labels([`${frame}: bread and milk from the shop please`])).toEqual([null]);
+  });
+
+  it('takes a frame only where a short request introduces a sentence', () => {
+    expect(framed('can you put this in the family calendar for tomorrow: Ann is at the clinic on Friday')).toEqual(['Ann is at the clinic on Friday']);
+    expect(framed('Meet at 10:30 by the gate with the kids')).toEqual([]);
+    expect(framed('Note: ok then')).toEqual([]);
+    expect(framed('Shopping list: milk, bread, eggs and butter')).toEqual(['milk, bread, eggs and butter']);
+    expect(framed('no colon here at all in this sentence')).toEqual([]);
+  });
+
   it('labels a text by its nearest sensitive example, and leaves one nearer ordinary talk', async () => {
     const judge = new MeaningJudge(topicEncoder(), examples, ordinary);
     const labels = await judge.labels([

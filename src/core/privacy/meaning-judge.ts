@@ -64,13 +64,18 @@ export class MeaningJudge {
     // example begins with a like name (seventh sweep: the page title "Alice" read as sensitive, and
     // the person's whole USER.md was withheld); one word is the rules table's to judge, a word list
     const judged = texts.map((t, i) => read[i] && !singleWord(t));
-    const near = await this.nearness(texts.filter((_t, i) => judged[i]));
+    // a request that frames what it carries ("can you put this in the family calendar: …") pulls
+    // the whole text towards the ordinary requests; what follows the frame is read alone as well
+    // (tenth sweep: two lines the judge labelled on their own passed inside such a request)
+    const asked = texts.flatMap((t, i) => (judged[i] ? [t, ...framed(t)] : []));
+    const near = await this.nearness(asked);
     let next = 0;
     return read.map((english, i) => {
       if (!english) return { ...UNREAD };
       if (!judged[i]) return null;
-      const n = near[next++]!;
-      return isSensitiveNearness(n) ? this.kindOf(n.example) : null;
+      const readings = [near[next++]!, ...framed(texts[i]!).map(() => near[next++]!)];
+      const n = readings.find((r) => isSensitiveNearness(r));
+      return n ? this.kindOf(n.example) : null;
     });
   }
 
@@ -107,6 +112,17 @@ export class MeaningJudge {
     this.examples.catch(() => (this.examples = null));
     return this.examples;
   }
+}
+
+/** What a short request's frame carries: the words after its first colon, when the frame is short and they are a sentence ("remind me: …"). */
+export function framed(text: string): string[] {
+  const colon = text.indexOf(':');
+  if (colon < 0) return [];
+  const head = text.slice(0, colon).trim().split(/\s+/);
+  const tail = text.slice(colon + 1).trim();
+  // a time ("at 10:30") is no frame; nor is a label of a word or two ("Note: ok")
+  if (/\d$/.test(text.slice(0, colon)) || head.length < 2 || head.length > 14 || tail.split(/\s+/).length < 4) return [];
+  return [tail];
 }
 
 /** One word, whatever marks surround it ("Alice", "#garden", "Dr."). */
