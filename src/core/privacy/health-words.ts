@@ -127,6 +127,18 @@ export const HEALTH_WORDS: readonly SensitiveWord[] = [
     'Alcoholics Anonymous',
   ),
   phi('eating disorders?|anorexi\\w*|bulimi\\w*|self-harm\\w*|suicid\\w*', 'eating disorder', 'anorexia', 'bulimia', 'self-harm', 'suicidal'),
+  // hopelessness in the words people say it in (tenth sweep)
+  butNot(
+    phi(
+      "(?:doesn'?t|don'?t|can'?t|do not|does not|cannot) see (?:the|any) point (?:of|in) (?:anything|living|going on|life|it all|being here)|no reason (?:left )?to (?:live|go on|be here)(?! (?:the|a|an|with|to|at|for|in)\\b)",
+      "doesn't see the point of anything",
+      "can't see any point in living",
+      'no reason to go on',
+    ),
+    "I don't see the point of this meeting",
+    'Any reason to go on the later train?',
+    'There is no reason to go on the early train',
+  ),
   phi('(?:gyn(?:a)?ecolog|urolog|cardiolog|neurolog)\\w*|ob-?gyn', 'gynaecologist', 'gynecology', 'urologist', 'cardiology', 'neurologist', 'OB-GYN'),
   phi("(?:lab|test|blood) results?|(?:doctor|doctor's|gp|dentist|dentist's) appointments?", 'lab results', 'blood test result', "doctor's appointment", 'GP appointment', 'dentist appointment'),
   // after the third outside sweep: health said in other words, misspelt, or in a neighbour's language

@@ -12,12 +12,15 @@ export const IDENTITY_WORDS: readonly SensitiveWord[] = [
   // sexuality, said of someone
   butNot(
     identity(
-      "(?:is|she's|he's|they're|i'm|im|am|being|are|was|were|might be|may be) (?:an? )?(?:gay|lesbian|bisexual|bi|queer|asexual|ace|pansexual)\\b(?! (?:old|abandon))|came out(?: to (?:her|his|their|my|our|the) \\w+)? as|coming out to|(?:her|his|their|my) (?:girlfriend|boyfriend|partner) (?:is|was) (?:a )?(?:woman|man)|same-sex (?:partner|relationship)|sexual(?:ity| orientation)|grindr",
+      "(?:is|she's|he's|they're|i'm|im|am|being|are|was|were|might be|may be) (?:an? )?(?:gay|lesbian|bisexual|bi|queer|asexual|ace|pansexual)\\b(?! (?:old|abandon))|came out(?: to (?:me|us|him|her|them|(?:her|his|their|my|our|the) \\w+))? as|coming out to|(?:not|isn'?t|hasn'?t come|never came) out (?:at work|to (?:his|her|their|the) (?:family|parents|mum|dad|mom|workmates|colleagues))|(?:her|his|their|my) (?:girlfriend|boyfriend|partner) (?:is|was) (?:a )?(?:woman|man)|same-sex (?:partner|relationship)|sexual(?:ity| orientation)|grindr",
       'is gay',
       "she's a lesbian",
       'might be bi',
       'came out as',
       'came out to his dad as',
+      'came out to me as',
+      'not out at work',
+      "isn't out to her parents",
       'coming out to',
       'same-sex partner',
       'sexuality',

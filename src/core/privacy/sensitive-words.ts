@@ -175,7 +175,7 @@ export const SENSITIVE_WORDS: readonly SensitiveWord[] = [
   // after the third outside sweep: debt and benefits
   butNot(
     money(
-      "arrears|bailiffs?|enforcement agents?|debt (?:collectors?|management|relief|advice)|universal credit|jobseeker'?s allowance|housing benefit|(?:benefits?|pip|esa|dla) (?:claims?|awards?|sanctions?|assessments?)|(?:benefit )?sanctions review|behind (?:on|with) (?:the |my |our |his |her |their )?(?:rent|mortgage|payments|bills|council tax)|(?:used|using|use|need) (?:a|the) food ?banks?|food ?bank (?:vouchers?|parcels?|referrals?)|(?:an|my|her|his|their|our) iva|individual voluntary arrangements?|ccjs?|county court judge?ments?|payday loans?|maxed[- ]out (?:credit )?cards?|doorstep (?:lenders?|loans?)|loan ?sharks?|illegal lenders?",
+      "arrears|bailiffs?|enforcement agents?|debt (?:collectors?|management|relief|advice)|universal credit|jobseeker'?s allowance|housing benefit|(?:benefits?|pip|esa|dla) (?:claims?|awards?|sanctions?|assessments?)|(?:benefit )?sanctions review|behind (?:on|with) (?:the |my |our |his |her |their )?(?:rent|mortgage|payments|bills|council tax)|(?:used|using|use|need) (?:a|the) food ?banks?|food ?bank (?:vouchers?|parcels?|referrals?)|(?:an|my|her|his|their|our) iva|individual voluntary arrangements?|ccjs?|county court judge?ments?|payday loans?|maxed[- ]out (?:credit )?cards?|doorstep (?:lenders?|loans?)|loan ?sharks?|illegal lenders?|owes? (?:a |the |his |her |their )?bookie'?s?",
       'arrears',
       'bailiffs',
       'enforcement agents',
@@ -193,6 +193,7 @@ export const SENSITIVE_WORDS: readonly SensitiveWord[] = [
       'maxed-out card',
       'doorstep lenders',
       'loan shark',
+      "owes a bookie's",
     ),
     'We donated tins to the food bank',
     'The enforcement of the rules was strict',
