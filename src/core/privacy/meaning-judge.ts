@@ -67,14 +67,13 @@ export class MeaningJudge {
     // a request that frames what it carries ("can you put this in the family calendar: …") pulls
     // the whole text towards the ordinary requests; what follows the frame is read alone as well
     // (tenth sweep: two lines the judge labelled on their own passed inside such a request)
-    const asked = texts.flatMap((t, i) => (judged[i] ? [t, ...framed(t)] : []));
-    const near = await this.nearness(asked);
+    const readings = texts.map((t, i) => (judged[i] ? [t, ...framed(t)] : []));
+    const near = await this.nearness(readings.flat());
     let next = 0;
     return read.map((english, i) => {
       if (!english) return { ...UNREAD };
       if (!judged[i]) return null;
-      const readings = [near[next++]!, ...framed(texts[i]!).map(() => near[next++]!)];
-      const n = readings.find((r) => isSensitiveNearness(r));
+      const n = readings[i]!.map(() => near[next++]!).find((r) => isSensitiveNearness(r));
       return n ? this.kindOf(n.example) : null;
     });
   }
