@@ -30,6 +30,7 @@ import { UniversalSentenceEncoder } from './llm/sentence-encoder.js';
 import type { ModelDownloadStep } from './llm/transformers-runtime.js';
 import { createRecall, recallSettings } from './memory/recall.js';
 import { memoryBudget } from './memory/index/memory-budget.js';
+import { nativeHeap } from './memory/index/native-heap.js';
 import { Wiki } from './memory/graph/wiki.js';
 import { IngestService } from './memory/ingest/ingest-service.js';
 import { FileReflectionPages } from './memory/reflect/reflection-pages.js';
@@ -101,6 +102,7 @@ export async function buildApp(config: Config, logger: Logger, onDownload?: (ste
     ...recallSettings(config),
     links: (project) => graph.linkMap(project),
     budget: memoryBudget(config.CHARLIE_MEMORY_BUDGET),
+    freed: nativeHeap(logger.child({ component: 'native-heap' })).freed,
   });
   const store = new FileProjectStore({
     projectsDir: config.projectsDir,

@@ -2,12 +2,16 @@
  * doctor: the memory budget (CHARLIE_MEMORY_BUDGET), how it is shared out, and what the running
  * Charlie keeps resident, from the status file it writes beside the index (resident-status.ts):
  * a project over its share alone, and LanceDB's index cache grown past its share, are warned of.
+ * It also says whether native memory freed by the index's bulk work is given back to the system
+ * (memory/index/native-heap.ts: glibc's malloc_trim, 33–37 MB of a 10,000-page process).
  */
 import { join } from 'node:path';
 import type { Config } from '../config.js';
 import { memoryBudget } from '../memory/index/memory-budget.js';
 import { loadResidentStatus } from '../memory/index/resident-status.js';
 import { ok, warn, type Check } from './check.js';
+import { silentLogger } from '../core/ports/index.js';
+import { nativeHeap, type NativeHeap } from '../memory/index/native-heap.js';
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
@@ -21,12 +25,14 @@ function running(pid: number): boolean {
   }
 }
 
-export function memoryBudgetCheck(config: Config, now: () => number = Date.now): Check {
+export function memoryBudgetCheck(config: Config, now: () => number = Date.now, heap: Pick<NativeHeap, 'unavailable'> = nativeHeap(silentLogger)): Check {
   return {
     name: 'storage: memory budget',
     run() {
       const b = memoryBudget(config.CHARLIE_MEMORY_BUDGET);
-      const shares = `CHARLIE_MEMORY_BUDGET ${mb(b.bytes)}: ${mb(b.residentBytes)} for projects' search data, LanceDB caches ${mb(b.indexCacheBytes)} + ${mb(b.metadataCacheBytes)}`;
+      const why = heap.unavailable();
+      const giveBack = why ? `native memory freed by the index is not given back here (${why})` : 'native memory freed by the index is given back (malloc_trim)';
+      const shares = `CHARLIE_MEMORY_BUDGET ${mb(b.bytes)}: ${mb(b.residentBytes)} for projects' search data, LanceDB caches ${mb(b.indexCacheBytes)} + ${mb(b.metadataCacheBytes)}; ${giveBack}`;
       const status = loadResidentStatus(join(config.dataDir, 'index'));
       if (!status || !running(status.pid)) return Promise.resolve(ok(`${shares}; Charlie is not running, nothing is resident`));
       const minutes = (t: number) => `${Math.max(0, Math.round((now() - t) / 60_000)).toString()} min ago`;

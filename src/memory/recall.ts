@@ -78,6 +78,8 @@ export interface RecallOptions {
   phase?: PhaseListener;
   /** What the index may keep in memory (CHARLIE_MEMORY_BUDGET, memoryBudget()). */
   budget?: MemoryBudget;
+  /** Told when the index's bulk native work freed memory (memory/index/native-heap.ts gives it back). */
+  freed?: (reason: string) => void;
 }
 
 export type PhaseListener = (phase: string, ms: number) => void;
@@ -242,6 +244,7 @@ export function createRecall(options: RecallOptions): RecallService {
     logger: options.logger.child({ module: 'index' }),
     chunking: options.chunking,
     ...(options.budget ? { budget: options.budget } : {}),
+    ...(options.freed ? { freed: options.freed } : {}),
     // a project's idle time is read on the app's clock (the index-sweep job runs on it too)
     ...(options.clock ? { now: () => options.clock!.now().getTime() } : {}),
   });

@@ -29,6 +29,15 @@ describe('doctor: memory budget', () => {
     expect(v.status).toBe('ok');
     expect(v.detail).toMatch(/CHARLIE_MEMORY_BUDGET 256 MB/);
     expect(v.detail).toMatch(/not running, nothing is resident/);
+    // this machine has glibc: what the index frees is given back
+    expect(v.detail).toMatch(/native memory freed by the index is given back \(malloc_trim\)/);
+  });
+
+  it('says when freed native memory cannot be given back on this system, and why', async () => {
+    const config = setup('256');
+    const v = await memoryBudgetCheck(config, Date.now, { unavailable: () => 'no glibc on darwin' }).run(new AbortController().signal);
+    expect(v.status).toBe('ok');
+    expect(v.detail).toMatch(/native memory freed by the index is not given back here \(no glibc on darwin\)/);
   });
 
   it('lists what the running Charlie keeps resident, and warns when one project alone is over its share', async () => {

@@ -38,6 +38,8 @@ export interface MemoryIndexOptions {
   writeBatchChunks?: number;
   /** What the index may keep in memory (CHARLIE_MEMORY_BUDGET; default memoryBudget(256)). */
   budget?: MemoryBudget;
+  /** Told when bulk native work freed memory (memory/index/native-heap.ts: given back to the system). */
+  freed?: (reason: string) => void;
 }
 
 /** Rows written before the full-text and vector indexes are brought up to date. */
@@ -135,7 +137,7 @@ export class MemoryIndex {
     const manifest = join(this.options.indexDir, `${name}.pages.json`);
     await this.dropOtherEmbedders(db, project, name);
     try {
-      const table = await this.t.ProjectTable.open(db, name, this.embedder.dimensions, this.vectorRows());
+      const table = await this.t.ProjectTable.open(db, name, this.embedder.dimensions, this.vectorRows(), this.options.freed);
       await this.fitIndexCache(name, table, db);
       const rows = await table.countRows();
       // a large table indexed before its indexes changed: rebuilt in the background, after the project's queued writes
@@ -150,7 +152,7 @@ export class MemoryIndex {
     } catch (err) {
       this.options.logger.warn({ project, err: err }, 'search index unreadable; rebuilding it from the pages');
       await this.dropTable(db, name);
-      const table = await this.t.ProjectTable.open(db, name, this.embedder.dimensions, this.vectorRows());
+      const table = await this.t.ProjectTable.open(db, name, this.embedder.dimensions, this.vectorRows(), this.options.freed);
       return projectState(table, new Map(), manifest);
     }
   }

@@ -90,10 +90,15 @@ export class ProjectTable {
     private table: lancedb.Table,
     private readonly dimensions: number,
     private readonly memoryRows: number,
+    private readonly freed: (reason: string) => void,
   ) {}
 
-  /** `memoryRows`: rows up to which vectors are searched in memory (tests set it low to reach LanceDB's path). */
-  static async open(db: lancedb.Connection, name: string, dimensions: number, memoryRows = MEMORY_VECTOR_ROWS): Promise<ProjectTable> {
+  /**
+   * `memoryRows`: rows up to which vectors are searched in memory (tests set it low to reach
+   * LanceDB's path). `freed`: told when bulk native work (a whole table read, an index build) has
+   * freed memory that glibc keeps unless asked (memory/index/native-heap.ts).
+   */
+  static async open(db: lancedb.Connection, name: string, dimensions: number, memoryRows = MEMORY_VECTOR_ROWS, freed: (reason: string) => void = () => {}): Promise<ProjectTable> {
     const names = await db.tableNames();
     let table: lancedb.Table;
     if (names.includes(name)) {
@@ -101,7 +106,7 @@ export class ProjectTable {
     } else {
       table = await db.createEmptyTable(name, schema(dimensions));
     }
-    return new ProjectTable(name, table, dimensions, memoryRows);
+    return new ProjectTable(name, table, dimensions, memoryRows, freed);
   }
 
   /**
@@ -217,6 +222,7 @@ export class ProjectTable {
         // rows written meanwhile may or may not be in what was read: replayed, to the same effect either way
         for (const apply of journal) apply(index);
         index.trim();
+        this.freed('a table read whole');
         if (failed === this.failedWrites) this.lexical = index;
         return index;
       } finally {
@@ -251,6 +257,7 @@ export class ProjectTable {
     }
     await compact();
     if (!due.vector && (await this.vectorSegments()) > (maxSegments ?? vectorSegmentsBound(rows))) await vectorIndex();
+    this.freed('a compaction');
   }
 
   /** Whether the table is large enough for its indexes and lacks one of them (or has the old vector index). */
