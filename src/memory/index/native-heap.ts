@@ -3,8 +3,8 @@
  *
  * glibc keeps what a program frees inside its heaps for the next allocation, and returns only
  * the free space at a heap's top. A bulk read leaves the rest as holes among the few blocks that
- * stay alive: LanceDB's decoding of a whole table (the keyword index's first read), an index
- * build, a project let go. At 10,000 pages those holes were 33–37 MB of a 286–297 MB process
+ * stay alive: LanceDB's decoding of a whole table (the keyword index's first read), a compaction
+ * and its index build. At 10,000 pages those holes were 33–37 MB of a 286–297 MB process
  * (measured by calling `malloc_trim(0)` from gdb at bench:scale's RSS point: 297 → 262 MB; the
  * empty project's process gave back 1 MB; docs/performance.md, "Freed, not given back").
  * `malloc_trim` walks every arena and hands each free page back (`madvise`); Ruby's garbage
@@ -13,9 +13,9 @@
  * Node has no binding for it, so it is called through koffi (a foreign-function library whose
  * npm package carries its binaries for every platform; nothing is built or downloaded at install).
  * Where there is no glibc (musl, macOS, Windows) or koffi cannot load, nothing is given back and
- * Charlie works as before; `nativeHeap().available` tells which (doctor shows it).
+ * Charlie works as before; `unavailable()` says why (doctor shows it).
  *
- * Trims are asked for after the bulk work and run later, once, off the turn: asks within
+ * Trims are asked for after the bulk work and run later, once: asks within
  * `delayMs` of each other become one trim (a walk of the heaps costs a few milliseconds of the
  * main thread per 100 MB), and at most one runs every `minGapMs`.
  */
