@@ -157,6 +157,7 @@ export class Assistant implements AssistantApi {
   }
 
   async idle(): Promise<void> {
+    await this.conversation.idle();
     await this.writer.idle();
     await this.deps.reflection.idle();
   }

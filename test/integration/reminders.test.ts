@@ -57,6 +57,8 @@ describe('reminders in a project', () => {
     expect(first).toContain('Follow-up: Sarah Chen committed to "Will send the mock-ups.", due 2026-06-19');
     expect(first).not.toContain('venue');
     expect(first).not.toContain('present in July');
+    // noted once the reply is out (the turn does not wait for the page write)
+    await assistant.conversation.idle();
     const page = await readFile(join(root, slug, 'notes', 'People', 'Professional', 'Sarah-Chen.md'), 'utf8');
     expect(page.split('\n').find((l) => l.includes('mock-ups'))).toContain('[asked:: 2026-06-20]');
 
@@ -65,6 +67,20 @@ describe('reminders in a project', () => {
     // Tom's is raised when Tom talks (his page is found by his name)
     await assistant.conversation.handle({ place: general, speaker: 'Tom Baker', text: 'hi', source: src(12) });
     expect(system(model.requests[2])).toContain('Follow-up: Tom Baker committed to "Will book the venue."');
+  });
+
+  it('a turn that follows at once waits for what the turn before brought up to be noted, and does not bring it up again', async () => {
+    const clock = new FixedClock(new Date('2026-06-20T10:00:00Z'));
+    const store = new FileProjectStore({ projectsDir: root, clock });
+    const graph = new Wiki({ projectsDir: root, clock, logger: silentLogger });
+    const slug = (await store.ensureProject(general.kind === 'project' ? general.origin : { name: 'x', key: 'x' })).slug;
+    await graph.write(slug, fact('Sarah Chen', 'Will send the mock-ups.', { type: 'commitment', due: '2026-06-19' }, '42'));
+    const model = new ScriptedChatModel(() => ({ text: 'Morning!' }));
+    const { assistant } = makeAssistant({ model, memoryModel: null, store, graph, clock });
+    const sarah = { place: general, speaker: 'Sarah', speakerId: '42' };
+    // both sent before either is answered, as two quick messages are
+    await Promise.all([assistant.conversation.handle({ ...sarah, text: 'morning!', source: src(10) }), assistant.conversation.handle({ ...sarah, text: 'anything for me?', source: src(11) })]);
+    expect(model.requests.map((r) => system(r).includes('Follow-up: Sarah Chen committed to "Will send the mock-ups."'))).toEqual([true, false]);
   });
 
   it('an open review is mentioned once when its entity next comes up, not before', async () => {
@@ -82,6 +98,7 @@ describe('reminders in a project', () => {
     expect(system(model.requests[0])).not.toContain('conflicting');
     await assistant.conversation.handle({ place: general, speaker: 'Bob', text: "what's new with Sarah?", source: src(21) });
     expect(system(model.requests[1])).toContain('two conflicting facts about Sarah Chen: "Works at Acme." and "Joined Globex as head of design."');
+    await assistant.conversation.idle();
     const page = await readFile(join(root, slug, 'notes', 'People', 'Professional', 'Sarah-Chen.md'), 'utf8');
     expect(page.split('\n').filter((l) => l.includes('[raised:: 2026-07-01]'))).toHaveLength(2);
     await assistant.conversation.handle({ place: general, speaker: 'Bob', text: 'and Sarah again?', source: src(22) });
