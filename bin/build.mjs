@@ -13,7 +13,8 @@
  *   external (node_modules is resolved as before), except those of BUNDLED.
  * - Each build goes to its own folder (dist/<id>/), so a Charlie that is already running keeps
  *   loading its lazy chunks from the build it started with; the newest KEEP builds are kept.
- * - Linked source maps: with them enabled (the launchers do), stack traces name src/*.ts lines.
+ * - Linked source maps: the launchers map stack traces through them when a stack is read
+ *   (bin/source-stacks.mjs), so stack traces name src/*.ts lines without a start reading every map.
  * - A module's own location (`import.meta.url`, `.dirname`, `.filename`) is where its source is,
  *   as under tsx: bundled code lands in whichever chunk esbuild picks, so every module that finds
  *   files next to itself (the web client's sources, say) would look inside dist/ instead. The one
@@ -26,6 +27,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameS
 import { dirname, join, relative, sep } from 'node:path';
 import { createRequire, enableCompileCache } from 'node:module';
 import { pathToFileURL } from 'node:url';
+import { mapStacksOf } from './source-stacks.mjs';
 
 const ROOT = join(import.meta.dirname, '..');
 const KEEP = 5;
@@ -264,7 +266,9 @@ export async function ensureBuilt({ root = ROOT, log = stderr, set = 'start' } =
 export async function launch(entry, source, { root = ROOT, log = stderr, set = 'start' } = {}) {
   let file;
   try {
-    file = join(await ensureBuilt({ root, log, set }), `${entry}.js`);
+    const dir = await ensureBuilt({ root, log, set });
+    file = join(dir, `${entry}.js`);
+    mapStacksOf(dir);
   } catch (error) {
     const first = error?.errors?.[0]; // esbuild's own message: where and what
     const reason = first ? `${first.location ? `${first.location.file}:${first.location.line}: ` : ''}${first.text}` : error instanceof Error ? error.message : String(error);
@@ -272,8 +276,8 @@ export async function launch(entry, source, { root = ROOT, log = stderr, set = '
     const { register } = await import('tsx/esm/api');
     register();
     file = join(root, source);
+    process.setSourceMapsEnabled(true);
   }
-  process.setSourceMapsEnabled(true);
   // V8's compile cache: each module's compiled code is kept on disk (NODE_COMPILE_CACHE, else node's
   // own folder under the system's temporary folder) and read back at the next start instead of
   // compiling its source again; keyed by content, so a new build simply misses it once

@@ -185,6 +185,46 @@ describe('the start-up build', () => {
     expect(builds.filter((f) => !f.startsWith('tools-'))).toHaveLength(5);
   });
 
+  it("names the sources' lines in stack traces, reading a chunk's map only when a stack passes through it", () => {
+    // src/boom.ts throws from its line 3; the build bundles it into cli.js or a chunk
+    const root = tinyTree(
+      [
+        "import { boom } from './boom.js';",
+        'try {',
+        '  boom();',
+        '} catch (error) {',
+        '  console.log(`enabled ${process.sourceMapsEnabled}`);',
+        '  console.log((error as Error).stack);',
+        '}',
+        "if (process.argv.includes('--uncaught')) boom();",
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(join(root, 'src', 'boom.ts'), "export function boom(): never {\n  const why: string = 'a reason';\n  throw new Error(`boom: ${why}`);\n}\n");
+    const launch = (extra: string) =>
+      withBuild(`process.argv[1] ??= '-'; process.argv.push(${JSON.stringify(extra)}); await build.launch('cli', 'src/cli.ts', { root: ${JSON.stringify(root)}, log: () => {} });`);
+    const caught = launch('--caught');
+    expect(caught.status, caught.stderr).toBe(0);
+    // Node's own support (which reads every map as its module loads) stays off
+    expect(caught.stdout).toContain('enabled false');
+    expect(caught.stdout).toContain('Error: boom: a reason');
+    expect(caught.stdout).toContain(`${join(root, 'src', 'boom.ts')}:3:9`);
+    expect(caught.stdout).toMatch(new RegExp(`at boom \\(${join(root, 'src', 'boom.ts').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:3:9\\)`));
+    expect(caught.stdout).toContain(`${join(root, 'src', 'cli.ts')}:3:`);
+    expect(caught.stdout).not.toMatch(/dist[/\\][^\s]*\.js:\d+:\d+/);
+    // an error nobody catches is printed by Node through the same hook
+    const uncaught = launch('--uncaught');
+    expect(uncaught.status, uncaught.stdout + uncaught.stderr).not.toBe(0);
+    expect(uncaught.stderr).toContain(`${join(root, 'src', 'boom.ts')}:3:9`);
+    // a frame outside the build, or in a chunk whose map is gone, is left as V8 wrote it
+    const dir = dirOf(ensure(root).stdout);
+    for (const f of readdirSync(dir, { recursive: true, encoding: 'utf8' })) if (f.endsWith('.map')) rmSync(join(dir, f));
+    const noMaps = launch('--caught');
+    expect(noMaps.status, noMaps.stderr).toBe(0);
+    expect(noMaps.stdout).toContain('Error: boom: a reason');
+    expect(noMaps.stdout).toMatch(/dist[/\\][^\s]*\.js:\d+:\d+/);
+  });
+
   it('runs the source with tsx, saying so, when the build fails', () => {
     // esbuild resolves a literal import() at build time; tsx only if it runs
     const root = tinyTree("if (process.argv.includes('--never')) await import('./missing.js');\nconsole.log('ran from source');\n");

@@ -116,15 +116,23 @@ describe('vector pass: in memory and through LanceDB', () => {
     const hits = await table.windowSearch(q!, window, 5);
     expect(hits).toHaveLength(5);
     expect(hits.every((h) => h.page === 'log/2024-01-10.md')).toBe(true);
-    // the same table searched exactly, in memory: LanceDB's index finds the same nearest rows, with their cosine (each re-scored from its vector)
+    // the same table searched exactly, in memory: LanceDB's index finds the nearest rows, each with its exact cosine
+    // (re-scored from its vector). The index is approximate and its build randomised: among rows this alike, one
+    // of the five may be a near neighbour just past the exact five, so the rows are compared as a recall, and
+    // every score against the exact pass's score of the same row.
     const exact = await ProjectTable.open(db, 'big', embedder.dimensions, 100_000);
-    const inMemory = await exact.windowSearch(q!, window, 5);
+    const sameRows = (found: ScoredChunk[], exactHits: ScoredChunk[]): void => {
+      const exactScore = new Map(exactHits.map((h) => [h.text, h.score]));
+      for (const h of found) expect(h.score).toBeCloseTo(exactScore.get(h.text) ?? Number.NaN, 4);
+      const firstFive = new Set(exactHits.slice(0, 5).map((h) => h.text));
+      expect(found.filter((h) => firstFive.has(h.text)).length).toBeGreaterThanOrEqual(4);
+      expect(found[0]!.score).toBeCloseTo(exactHits[0]!.score, 4);
+    };
     expect(hits[0]!.text).toContain('Lisbon');
-    hits.forEach((h, i) => expect(h.score).toBeCloseTo(inMemory[i]!.score, 4));
+    sameRows(hits, await exact.windowSearch(q!, window, 50));
     const nearest = await table.vectorSearch(q!, 5);
-    const nearestExact = await exact.vectorSearch(q!, 5);
     expect(nearest.every((h) => h.text.includes('Lisbon'))).toBe(true);
-    nearest.forEach((h, i) => expect(h.score).toBeCloseTo(nearestExact[i]!.score, 4));
+    sameRows(nearest, await exact.vectorSearch(q!, 50));
 
     // appended rows are indexed as segments of their own; past the bound the index is built again in one piece
     expect(await table.vectorSegments()).toBe(1);
