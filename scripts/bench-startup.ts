@@ -2,14 +2,16 @@
  * `npm run bench:startup [-- --runs 5]`: start-up of the terminal chat on an empty project
  * (`WEB_PORT=0`, built-in embedder, a local fake model server) until its `— project` line, and
  * its RSS once idle, against `--version` through the same launcher, in one run:
- *   - build: what `npm start` runs, `node bin/charlie.mjs` (the esbuild output of bin/build.mjs);
- *   - build, no source maps: the same output run directly, without source maps enabled;
+ *   - build: what `npm start` runs, `node bin/charlie.mjs` (the esbuild output of bin/build.mjs,
+ *     whose stack traces read a chunk's source map only when a stack passes through it);
+ *   - build, Node's source maps: the same with Node's own support on (`--enable-source-maps`),
+ *     which reads every loaded chunk's map as it loads: what the launcher did before;
  *   - tsx: what `npm start` ran before, `node --import tsx src/cli.ts`.
  * The runs interleave (one of each per round), so a change of load moves every row alike.
  * Prints the median of each and the difference chat − `--version`; the build is also asked one
  * question after its idle RSS is read, and its RSS 3 s after the answer is printed beside it.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -19,7 +21,6 @@ import { writeEmpty } from './bench-scale-data.js';
 
 const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
 const runs = Math.max(1, Number(args.runs));
-const repo = join(import.meta.dirname, '..');
 const root = mkdtempSync(join(tmpdir(), 'charlie-bench-startup-'));
 writeEmpty(join(root, 'projects'));
 const model = await startFakeModelServer(() => ({ text: 'ok' }));
@@ -32,11 +33,9 @@ const QUESTION = { text: 'What do you remember about the boiler?', reply: /\bok\
 try {
   // build once first (what the first `npm start` after an edit does), so the rounds time a current build
   const first = await run(['bin/charlie.mjs', '--version'], null);
-  const pointer = JSON.parse(readFileSync(join(repo, 'dist', 'current.json'), 'utf8')) as { dir: string };
-  const bundle = join('dist', pointer.dir, 'cli.js');
   const ways: Record<string, string[]> = {
     build: ['bin/charlie.mjs'],
-    'build, no source maps': [bundle],
+    "build, Node's source maps": ['--enable-source-maps', 'bin/charlie.mjs'],
     tsx: ['--disable-warning=ExperimentalWarning', '--import', 'tsx', 'src/cli.ts'],
   };
   const figures = Object.fromEntries(Object.keys(ways).map((k) => [k, { version: [] as number[], chat: [] as number[], rss: [] as number[], after: [] as number[] }]));
@@ -52,14 +51,14 @@ try {
   }
   console.log(`first start after an edit (build + --version): ${first.ms.toFixed(0)} ms`);
   console.log(`\nmedians of ${runs} (terminal chat, empty project, WEB_PORT=0):`);
-  console.log(`${'launcher'.padEnd(24)}${'--version'.padStart(11)}${'chat prompt'.padStart(13)}${'difference'.padStart(12)}${'idle RSS'.padStart(11)}${'after a question'.padStart(18)}`);
+  console.log(`${'launcher'.padEnd(28)}${'--version'.padStart(11)}${'chat prompt'.padStart(13)}${'difference'.padStart(12)}${'idle RSS'.padStart(11)}${'after a question'.padStart(18)}`);
   for (const [way, f] of Object.entries(figures)) {
     const v = percentile(f.version, 50);
     const c = percentile(f.chat, 50);
     const rss = percentile(f.rss, 50) / 2 ** 20;
     const after = f.after.length ? `${(percentile(f.after, 50) / 2 ** 20).toFixed(0)} MB` : '';
     console.log(
-      `${way.padEnd(24)}${`${v.toFixed(0)} ms`.padStart(11)}${`${c.toFixed(0)} ms`.padStart(13)}${`${(c - v).toFixed(0)} ms`.padStart(12)}${`${rss.toFixed(0)} MB`.padStart(11)}${after.padStart(18)}`,
+      `${way.padEnd(28)}${`${v.toFixed(0)} ms`.padStart(11)}${`${c.toFixed(0)} ms`.padStart(13)}${`${(c - v).toFixed(0)} ms`.padStart(12)}${`${rss.toFixed(0)} MB`.padStart(11)}${after.padStart(18)}`,
     );
   }
 } finally {
