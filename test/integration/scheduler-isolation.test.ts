@@ -154,6 +154,9 @@ describe('isolated jobs', () => {
     expect(store.list({ kind: 'backup' })).toEqual([]);
     keepInternalJob(store, backup, true, clock);
     expect(store.get('internal-backup')?.status).toBe('pending');
+    // a new time zone (TZ) moves the job into it: every ten minutes in Kathmandu (UTC+05:45) falls at :05 past in UTC
+    keepInternalJob(store, { ...backup, tz: 'Asia/Kathmandu' }, true, clock);
+    expect(store.list({ kind: 'backup' }).map((j) => [j.tz, j.due.toISOString()])).toEqual([['Asia/Kathmandu', '2026-12-04T10:05:00.000Z']]);
     store.close();
   });
 });

@@ -25,9 +25,10 @@ export function keepInternalJob(jobs: JobStore, job: InternalJob, enabled: boole
   }
   const now = clock.now();
   const rule = { cron: job.cron };
-  const due = nextOccurrence({ ...job, rule, owner: '', place: INTERNAL_PLACE(job.kind), payload: {}, due: now, status: 'pending', created: now, fired: 0 }, now) ?? now;
-  if (!existing || existing.rule?.cron !== job.cron || existing.status === 'cancelled') {
+  // the next occurrence only when the job is (re)written: a restart that finds it pending as it was computes none
+  const due = () => nextOccurrence({ ...job, rule, owner: '', place: INTERNAL_PLACE(job.kind), payload: {}, due: now, status: 'pending', created: now, fired: 0 }, now) ?? now;
+  if (!existing || existing.rule?.cron !== job.cron || existing.tz !== job.tz || existing.status === 'cancelled') {
     if (existing) jobs.remove(job.id);
-    jobs.add({ id: job.id, kind: job.kind, owner: '', place: INTERNAL_PLACE(job.kind), due, tz: job.tz, rule, payload: {} }, now);
-  } else if (existing.status !== 'pending') jobs.reschedule(job.id, due);
+    jobs.add({ id: job.id, kind: job.kind, owner: '', place: INTERNAL_PLACE(job.kind), due: due(), tz: job.tz, rule, payload: {} }, now);
+  } else if (existing.status !== 'pending') jobs.reschedule(job.id, due());
 }
