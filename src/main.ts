@@ -355,7 +355,6 @@ async function main(): Promise<void> {
   app.startReflecting(async () => {});
   const terminalOutbox = new TerminalOutbox(app.time.shown);
   app.time.outbox.add(isTerminalPlace, terminalOutbox);
-  app.time.start();
   await runTerminal({
     time: { desk: app.time.reminders, outbox: terminalOutbox, calendar: app.time.calendar, brief: app.time.brief },
     assistant: app.assistant,
@@ -366,7 +365,11 @@ async function main(): Promise<void> {
     interactive: process.stdin.isTTY && process.stdout.isTTY,
     color: process.stdout.isTTY,
     modelStatus: Promise.resolve(modelStatus),
-    shown: () => void log.start().catch((error: unknown) => process.stderr.write(`charlie: no log (${error instanceof Error ? error.message : String(error)}); going on without it\n`)),
+    // what waited while Charlie was down (a due reflection, a missed reminder: SQLite commits, disk syncs) starts once the prompt is up
+    shown: () => {
+      app.time.start();
+      void log.start().catch((error: unknown) => process.stderr.write(`charlie: no log (${error instanceof Error ? error.message : String(error)}); going on without it\n`));
+    },
     userName: ownerName(config.OWNER_NAME),
     toolServers: () => mcpLines(app.mcp),
     services: describeDestinations(configuredDestinations(config, { calendars: app.time.calendar.servers(), toolServers: app.mcp.status() })),

@@ -51,10 +51,14 @@ function toJob(raw: Row): Job {
   };
 }
 
-const SCHEMA = `
+/** Per connection; journal_mode is kept in the file once set. */
+const CONNECTION = `
     PRAGMA journal_mode = WAL;
     PRAGMA synchronous = FULL;
     PRAGMA busy_timeout = 5000;
+  `;
+/** Written only when the file's version is older: a start that finds it current writes nothing (no commit, so no fsync on the way to the prompt). */
+const SCHEMA = `
     BEGIN;
     CREATE TABLE IF NOT EXISTS jobs (
       id TEXT PRIMARY KEY, kind TEXT NOT NULL, owner TEXT NOT NULL DEFAULT '', place TEXT NOT NULL,
@@ -77,7 +81,11 @@ export class SqliteJobStore implements JobStore, TimeSettings {
 
   /** `path` is a file (its folder is created) or `:memory:`. */
   constructor(path: string) {
-    this.db = openSqliteFile(path, (db) => db.exec(SCHEMA));
+    this.db = openSqliteFile(path, (db) => {
+      db.exec(CONNECTION);
+      const { user_version: version } = db.prepare('PRAGMA user_version').get() as { user_version: number };
+      if (version < SCHEDULE_SCHEMA_VERSION) db.exec(SCHEMA);
+    });
   }
 
   private tx<T>(work: () => T): T {
