@@ -15,9 +15,10 @@ import { silentLogger } from '../src/core/ports/index.js';
 import { chunkPage } from '../src/memory/index/chunker.js';
 import { HashingEmbedder } from '../src/memory/index/hashing-embedder.js';
 import { ProjectTable } from '../src/memory/index/project-table.js';
+import { nativeHeap } from '../src/memory/index/native-heap.js';
 import { createRecall } from '../src/memory/recall.js';
 import { SqliteUsageStore } from '../src/storage/usage-store.js';
-import { scriptArgs } from './bench-util.js';
+import { scriptArgs, START_NODE_FLAGS, startEnv } from './bench-util.js';
 
 export interface BuildFigures {
   chunks: number;
@@ -88,7 +89,9 @@ const EMBED_BATCH = 64;
 
 /** Runs one build in a child process (`kind` charlie or lancedb) over `root`'s corpus. */
 export function measureBuild(kind: 'charlie' | 'lancedb', root: string): BuildFigures {
-  const out = spawnSync(process.execPath, ['--disable-warning=ExperimentalWarning', ...scriptArgs('bench-recall'), '--build-child', kind, '--root', root], {
+  // as `npm start` runs Charlie (its node flags and malloc settings), so the peak RSS is the product's
+  const out = spawnSync(process.execPath, [...START_NODE_FLAGS, '--disable-warning=ExperimentalWarning', ...scriptArgs('bench-recall'), '--build-child', kind, '--root', root], {
+    env: startEnv(process.env),
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
     maxBuffer: 1 << 20,
@@ -115,7 +118,7 @@ export async function buildChild(kind: string, root: string): Promise<void> {
       return optimize.call(this, keepMs);
     };
     const logger = { ...silentLogger, debug: (obj: object | string, msg?: string) => msg === 'writing chunks' && meter.enter('chunk + embed + write') };
-    const service = createRecall({ projectsDir, dataDir, embedder, usage, logger: { ...logger, child: () => logger } });
+    const service = createRecall({ projectsDir, dataDir, embedder, usage, logger: { ...logger, child: () => logger }, freed: nativeHeap(silentLogger).freed });
     chunks = (await service.sync('bench')).chunks;
     await service.close();
     usage.close();

@@ -24,6 +24,7 @@ import { silentLogger } from '../src/core/ports/index.js';
 import { HashingEmbedder } from '../src/memory/index/hashing-embedder.js';
 import { ProjectTable } from '../src/memory/index/project-table.js';
 import { createRecall } from '../src/memory/recall.js';
+import { nativeHeap } from '../src/memory/index/native-heap.js';
 import { SqliteUsageStore } from '../src/storage/usage-store.js';
 import { buildBm25, searchBm25 } from './bm25.js';
 import { consoleLogger, mulberry32, percentile, phaseLine } from './bench-util.js';
@@ -117,6 +118,7 @@ if (args.build) {
   process.exit(0);
 }
 console.log(`bench:recall — built-in embedder, ${pages} pages per corpus, ${args.queries} queries each`);
+const heap = nativeHeap(silentLogger);
 for (const size of args.sizes.split(',').map(Number)) {
   const root = mkdtempSync(join(tmpdir(), 'charlie-bench-recall-'));
   const projectsDir = join(root, 'projects');
@@ -137,7 +139,8 @@ for (const size of args.sizes.split(',').map(Number)) {
       if (list) list.push(ms);
       else phases.set(name, [ms]);
     };
-    const open = () => createRecall({ projectsDir, dataDir, embedder: new HashingEmbedder(), usage, logger: args.verbose ? consoleLogger('debug') : silentLogger, phase });
+    // the index as the composition root makes it: with the native heap that gives back what its bulk reads freed
+    const open = () => createRecall({ projectsDir, dataDir, embedder: new HashingEmbedder(), usage, logger: args.verbose ? consoleLogger('debug') : silentLogger, phase, freed: heap.freed });
     let service = open();
     // the sync's index upkeep (compaction, the vector and time indexes), timed apart: the figure is still the whole sync
     let upkeepMs = 0;
