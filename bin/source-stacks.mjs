@@ -15,7 +15,7 @@ import { SourceMap } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-/** Installs the hook for the modules under `buildDir`; returns it (tests call it on a stack). */
+/** Installs the hook (`Error.prepareStackTrace`) for the modules under `buildDir`. */
 export function mapStacksOf(buildDir) {
   const prefix = `${pathToFileURL(buildDir).href}/`;
   /** A chunk's file URL → its parsed map, or null when it has none that can be read. */
@@ -55,5 +55,4 @@ export function mapStacksOf(buildDir) {
     return `${head}${sites.map((site) => `\n    at ${frame(site)}`).join('')}`;
   };
   Error.prepareStackTrace = prepare;
-  return prepare;
 }
