@@ -1,7 +1,75 @@
 import { describe, expect, it } from 'vitest';
 import { LexicalIndex } from '../../src/memory/index/lexical.js';
+import { terms } from '../../src/memory/index/text.js';
+
+type Tokenised = { id: number; text: string[]; context: string[] };
+
+/** BM25 of text plus weight × BM25 of context, computed document by document (the definition, no posting lists, nothing skipped). */
+function bruteForce(tok: Tokenised[], query: string, limit: number, weight: number, accept: (id: number) => boolean = () => true) {
+  const K1 = 1.2;
+  const B = 0.75;
+  const n = tok.length;
+  const avgText = tok.reduce((a, d) => a + d.text.length, 0) / n || 1;
+  const avgContext = tok.reduce((a, d) => a + d.context.length, 0) / n || 1;
+  const idf = (df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  const field = (list: string[], t: string, avg: number, df: number) => {
+    const f = list.filter((w) => w === t).length;
+    return f === 0 ? 0 : (idf(df) * f * (K1 + 1)) / (f + K1 * (1 - B + (B * list.length) / avg));
+  };
+  const qs = [...new Set(terms(query))].map((t) => ({ t, df: tok.filter((o) => o.text.includes(t)).length, cdf: tok.filter((o) => o.context.includes(t)).length }));
+  const scored = tok
+    .filter((d) => accept(d.id))
+    .map((d) => {
+      let score = 0;
+      for (const { t, df, cdf } of qs) {
+        score += field(d.text, t, avgText, df);
+        if (cdf > 0 && weight > 0) score += weight * field(d.context, t, avgContext, cdf);
+      }
+      return { id: d.id, score };
+    })
+    .filter((h) => h.score > 0);
+  return scored.sort((a, b) => b.score - a.score || a.id - b.id).slice(0, limit);
+}
 
 describe('in-memory keyword index', () => {
+  it('stops walking common words once no other chunk can enter the top, and finds the same chunks with the same scores as scoring every chunk', () => {
+    // Zipf-like words: a few in most chunks, most in a few; queries mix both, in every order
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const vocabulary = Array.from({ length: 400 }, (_, i) => `w${i}x`);
+    const word = () => vocabulary[Math.floor(Math.pow(random(), 2.5) * vocabulary.length)]!;
+    const sentence = (n: number) => Array.from({ length: n }, word).join(' ');
+    const docs = Array.from({ length: 1500 }, (_, id) => ({ id, text: sentence(5 + Math.floor(random() * 30)), context: id % 3 === 0 ? sentence(4) : '' }));
+    const ix = new LexicalIndex<number>();
+    for (const d of docs) ix.add(`page-${d.id % 100}`, d.id, d.text, d.context);
+    ix.trim(); // pooled, then more added after the pool (the lists' second part)
+    for (let id = 1500; id < 1700; id++) {
+      const d = { id, text: sentence(5 + Math.floor(random() * 30)), context: '' };
+      docs.push(d);
+      ix.add(`page-${id % 100}`, id, d.text, d.context);
+    }
+    const tok = docs.map((d) => ({ id: d.id, text: terms(d.text), context: terms(d.context) }));
+    let pruned = 0;
+    for (let q = 0; q < 40; q++) {
+      const query = [word(), word(), vocabulary[150 + q * 5]!, q % 2 ? word() : ''].join(' ');
+      for (const weight of [0, 0.4]) {
+        const even = (id: number) => id % 2 === 0;
+        for (const filter of [undefined, even]) {
+          const seen = new Set<number>();
+          const hits = ix.search(query, 10, weight, (v) => (seen.add(v), filter ? filter(v) : true));
+          const expected = bruteForce(tok, query, 10, weight, filter);
+          expect(hits.map((h) => h.value)).toEqual(expected.map((h) => h.id));
+          hits.forEach((h, i) => expect(h.score).toBeCloseTo(expected[i]!.score, 9));
+          // chunks holding a query word that the search never looked at: it stopped early
+          const holding = tok.filter((d) => terms(query).some((t) => d.text.includes(t) || (weight > 0 && d.context.includes(t)))).length;
+          if (seen.size < holding) pruned++;
+        }
+      }
+    }
+    // of the 160 searches, those with a rare word and a common one stopped early
+    expect(pruned).toBeGreaterThan(30);
+  });
+
   it('ranks by BM25 on stemmed terms, ignoring stop words', () => {
     const ix = new LexicalIndex<string>();
     ix.add('a', 'a1', 'We went hiking in the mountains');

@@ -5,8 +5,8 @@
  * index because that index ranked long messages far below a plain BM25 over the same text
  * (BEAM dev, keyword pass alone: recall@5 23.8 against 37.4 for this), and because it answers
  * in well under a millisecond where the full-text query took tens. No library we could find
- * scores two fields with BM25 and supports removing single documents; the scoring is twenty
- * lines. Documents are added and removed one by one, so an index is never rebuilt for a
+ * scores two fields with BM25 and supports removing single documents; the scoring
+ * (keyword-scan.ts) is a loop that stops early once no further chunk can enter the top. Documents are added and removed one by one, so an index is never rebuilt for a
  * changed page; removed ones are swept out once they outnumber the live ones.
  *
  * Stored compactly, for a table of a million chunks: the (document, frequencies) pairs of every
@@ -23,13 +23,8 @@
  * of objects each, 15 MB for the 66,000 terms of a 10,000-page project).
  */
 import { terms as termsOf } from './text.js';
-import { topK } from './top-k.js';
+import { ESCAPED, MAX_TF, NARROW, scan, type TermPostings } from './keyword-scan.js';
 import { exactCopy, withItem } from '../../util/exact-list.js';
-
-const K1 = 1.2;
-const B = 0.75;
-/** Term frequencies are kept in 16 bits each (a chunk repeating a word 65,535 times counts that many). */
-const MAX_TF = 0xffff;
 
 /** A growing Int32Array. */
 class Ints {
@@ -63,9 +58,6 @@ const REPOOL_MIN = 1 << 16;
 const EMPTY = new Int32Array(0);
 /** A key's document list up to this long is copied when it grows, so that it holds no spare room. */
 const SHORT_LIST = 32;
-/** A pooled pair's frequencies, text << 8 | context, when both are below this; else ESCAPED and the exact pair in `poolWide`. */
-const NARROW = 0xff;
-const ESCAPED = 0xffff;
 
 export class LexicalIndex<T> {
   /**
@@ -105,8 +97,9 @@ export class LexicalIndex<T> {
   private contextTotal = 0;
   private readonly byKey = new Map<string, number[]>();
   private live = 0;
-  /** Scores of a search by document, all 0 between searches (a search allocates no array of the index's size). */
+  /** Scores of a search by document, all 0 between searches, and the ids it scored (a search allocates no array of the index's size). */
   private scores = new Float64Array(0);
+  private touched = new Int32Array(0);
   /** Word → stem, shared by every document: stemming was most of the time of reading a large index. */
   private readonly stems = new Map<string, string>();
   /** Scratch counts of the document being added: term → text frequency, context frequency. */
@@ -136,7 +129,7 @@ export class LexicalIndex<T> {
 
   /** Bytes of its typed arrays (what the memory budget counts beside the documents' own objects). */
   arrayBytes(): number {
-    let sum = this.poolIds.byteLength + this.poolTf.byteLength + this.poolStart.byteLength + this.scores.byteLength;
+    let sum = this.poolIds.byteLength + this.poolTf.byteLength + this.poolStart.byteLength + this.scores.byteLength + this.touched.byteLength;
     for (const list of [this.textLength, this.contextLength, this.alive, this.docStart, this.docTerms, this.textDf, this.contextDf, ...this.added.values()]) sum += list.data.byteLength;
     return sum;
   }
@@ -327,53 +320,41 @@ export class LexicalIndex<T> {
   search(query: string, limit: number, contextWeight: number, accept?: (value: T) => boolean): { value: T; score: number }[] {
     const n = this.live;
     if (n === 0 || limit <= 0) return [];
-    const avgText = this.textTotal / n || 1;
-    const avgContext = this.contextTotal / n || 1;
-    // one buffer for every search, zeroed where it was written (a new one a search was 8 MB to
+    // buffers for every search, zeroed where written (a new score array a search was 8 MB to
     // allocate and clear at a million rows, and its garbage the p95)
-    if (this.scores.length < this.values.length) this.scores = new Float64Array(Math.max(this.values.length, this.scores.length * 2));
-    const scores = this.scores;
-    const touched: number[] = [];
-    try {
-      const idf = (df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      const textLength = this.textLength.data;
-      const contextLength = this.contextLength.data;
-      const alive = this.alive.data;
-      for (const t of new Set(termsOf(query, this.stems))) {
-        const term = this.termIds.get(t);
-        if (term === undefined) continue;
-        const idfText = idf(this.textDf.data[term]!);
-        const idfContext = idf(this.contextDf.data[term]!) * contextWeight;
-        const ct = K1 * (1 - B);
-        const lt = (K1 * B) / avgText;
-        const lc = (K1 * B) / avgContext;
-        const score = (id: number, ft: number, fc: number) => {
-          let s = 0;
-          if (ft > 0) s += (idfText * ft * (K1 + 1)) / (ft + ct + lt * textLength[id]!);
-          if (fc > 0 && idfContext > 0) s += (idfContext * fc * (K1 + 1)) / (fc + ct + lc * contextLength[id]!);
-          if (s <= 0 || !alive[id] || (accept && !accept(this.values[id]!))) return;
-          if (scores[id] === 0) touched.push(id);
-          scores[id]! += s;
-        };
-        if (term + 1 < this.poolStart.length) {
-          const ids = this.poolIds;
-          const tf = this.poolTf;
-          for (let i = this.poolStart[term]!, end = this.poolStart[term + 1]!; i < end; i++) {
-            const f = tf[i]!;
-            if (f !== ESCAPED) score(ids[i]!, f >>> 8, f & NARROW);
-            else {
-              const packed = this.poolWide.get(i)!;
-              score(ids[i]!, packed >>> 16, packed & MAX_TF);
-            }
-          }
-        }
-        const more = this.added.get(term);
-        if (more) for (let i = 0; i < more.length; i += 2) score(more.data[i]!, more.data[i + 1]! >>> 16, more.data[i + 1]! & MAX_TF);
-      }
-      return topK(touched, scores, limit).map((id) => ({ value: this.values[id]!, score: scores[id]! }));
-    } finally {
-      // the array is kept for the next search, all 0 again
-      for (const id of touched) scores[id] = 0;
+    if (this.scores.length < this.values.length) {
+      this.scores = new Float64Array(Math.max(this.values.length, this.scores.length * 2));
+      this.touched = new Int32Array(this.scores.length);
     }
+    const idf = (df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    const terms: TermPostings[] = [];
+    for (const t of new Set(termsOf(query, this.stems))) {
+      const term = this.termIds.get(t);
+      if (term === undefined) continue;
+      const pooled = term + 1 < this.poolStart.length;
+      const more = this.added.get(term);
+      terms.push({
+        idfText: idf(this.textDf.data[term]!),
+        idfContext: this.contextDf.data[term]! > 0 ? idf(this.contextDf.data[term]!) * contextWeight : 0,
+        start: pooled ? this.poolStart[term]! : 0,
+        end: pooled ? this.poolStart[term + 1]! : 0,
+        added: more?.data ?? null,
+        addedLength: more?.length ?? 0,
+      });
+    }
+    const found = scan(terms, limit, {
+      ids: this.poolIds,
+      tf: this.poolTf,
+      wide: this.poolWide,
+      textLength: this.textLength.data,
+      contextLength: this.contextLength.data,
+      alive: this.alive.data,
+      avgText: this.textTotal / n || 1,
+      avgContext: this.contextTotal / n || 1,
+      ...(accept ? { accept: (id: number) => accept(this.values[id]!) } : {}),
+      scores: this.scores,
+      touched: this.touched,
+    });
+    return found.map(({ id, score }) => ({ value: this.values[id]!, score }));
   }
 }

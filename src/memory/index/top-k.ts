@@ -1,7 +1,7 @@
 /** Top-k selection shared by the in-memory keyword and vector passes. */
 
 /** The `k` ids of highest score, best first, ties to the lower id, without sorting them all (a bounded min-heap). */
-export function topK(ids: readonly number[], scores: Float32Array | Float64Array, k: number): number[] {
+export function topK(ids: Iterable<number>, scores: Float32Array | Float64Array, k: number): number[] {
   const worse = (a: number, b: number) => scores[a]! < scores[b]! || (scores[a] === scores[b] && a > b);
   const heap: number[] = [];
   const down = (i: number) => {
