@@ -13,7 +13,7 @@
  * (vector ∥ full-text, top 100) and the BM25 baseline of scripts/bm25.ts over the same sections, timed in the same loop, the time of an incremental reindex of the
  * unchanged tree (warm and from a fresh process state), and peak memory.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
@@ -26,7 +26,7 @@ import { silentLogger } from '../src/core/ports/index.js';
 import { HashingEmbedder } from '../src/memory/index/hashing-embedder.js';
 import { ProjectTable } from '../src/memory/index/project-table.js';
 import { createRecall } from '../src/memory/recall.js';
-import { nativeHeap } from '../src/memory/index/native-heap.js';
+import { nativeHeap, TRIM_LOGGED } from '../src/memory/index/native-heap.js';
 import { SqliteUsageStore } from '../src/storage/usage-store.js';
 import { buildBm25, searchBm25 } from './bm25.js';
 import { consoleLogger, mulberry32, percentile, phaseLine } from './bench-util.js';
@@ -82,11 +82,12 @@ function writeCorpus(projectDir: string, pages: number, chunksPerPage: number, k
   return docs;
 }
 
-/** A stretch of the main thread's time: a search, a collection, a trim (ms on performance.now()'s clock). */
+/** A stretch of time on performance.now()'s clock (ms): a search (`label`: what it did), a collection or a trim (`kind`). */
 interface Pause {
   at: number;
   ms: number;
   kind?: string;
+  label?: string;
 }
 
 const GC_KINDS: Record<number, string> = { 1: 'minor', 2: 'major', 4: 'incremental', 8: 'weak callbacks' };
@@ -98,7 +99,7 @@ function lastTrim(obj: object | string): Pause {
   return { at: performance.now() - ms, ms, kind: 'trim' };
 }
 
-/** For the slowest 5% of `searches`: their median length, and the collections and trims that fell inside them, summed by kind. */
+/** For the slowest 5% of `searches`: each one's length and label, and the collections and trims that fell inside them, summed by kind. */
 function overlapLine(searches: Pause[], pauses: Pause[]): string {
   const slow = [...searches].sort((a, b) => b.ms - a.ms).slice(0, Math.max(1, Math.round(searches.length / 20)));
   const byKind = new Map<string, { n: number; ms: number }>();
@@ -106,11 +107,12 @@ function overlapLine(searches: Pause[], pauses: Pause[]): string {
     for (const p of pauses) {
       const inside = Math.min(s.at + s.ms, p.at + p.ms) - Math.max(s.at, p.at);
       if (inside <= 0) continue;
-      const k = byKind.get(p.kind ?? 'gc') ?? { n: 0, ms: 0 };
-      byKind.set(p.kind ?? 'gc', { n: k.n + 1, ms: k.ms + inside });
+      const kind = p.kind ?? 'gc';
+      const k = byKind.get(kind) ?? { n: 0, ms: 0 };
+      byKind.set(kind, { n: k.n + 1, ms: k.ms + inside });
     }
   const kinds = [...byKind].map(([kind, k]) => `${kind} ×${k.n} ${k.ms.toFixed(1)} ms`).join(', ');
-  return `${slow.length} searches, ${slow.map((s) => `${s.ms.toFixed(0)}${s.kind ? ` (${s.kind})` : ''}`).join('/')} ms: ${kinds || 'no collection or trim'}`;
+  return `${slow.length} searches, ${slow.map((s) => `${s.ms.toFixed(0)}${s.label ? ` (${s.label})` : ''}`).join('/')} ms: ${kinds || 'no collection or trim'}`;
 }
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
@@ -157,7 +159,7 @@ if (args.build) {
 console.log(`bench:recall — built-in embedder, ${pages} pages per corpus, ${args.queries} queries each`);
 /** When the native heap's trims ran (start and length, ms on performance.now()'s clock): a trim runs on the main thread. */
 const trims: Pause[] = [];
-const heap = nativeHeap({ ...silentLogger, debug: (obj: object | string, msg?: string) => msg === 'freed native memory given back' && trims.push(lastTrim(obj)) });
+const heap = nativeHeap({ ...silentLogger, debug: (obj: object | string, msg?: string) => msg === TRIM_LOGGED && trims.push(lastTrim(obj)) });
 /** V8's collections while the searches ran. */
 const collections: Pause[] = [];
 const gcWatch = new PerformanceObserver((list) => {
@@ -166,8 +168,9 @@ const gcWatch = new PerformanceObserver((list) => {
 gcWatch.observe({ entryTypes: ['gc'] });
 for (const size of args.sizes.split(',').map(Number)) {
   const root = args.keep ? join(args.keep, String(size)) : mkdtempSync(join(tmpdir(), 'charlie-bench-recall-'));
-  /** A corpus, index and peer table this folder already holds from an earlier run with --keep. */
-  const kept = args.keep !== undefined && existsSync(join(root, 'complete'));
+  /** A corpus, index and peer table this folder already holds from an earlier run with --keep, of as many pages. */
+  const marker = join(root, 'complete');
+  const kept = args.keep !== undefined && existsSync(marker) && readFileSync(marker, 'utf8') === args.pages;
   if (args.keep && !kept) rmSync(root, { recursive: true, force: true });
   const projectsDir = join(root, 'projects');
   const dataDir = join(root, 'data');
@@ -226,7 +229,7 @@ for (const size of args.sizes.split(',').map(Number)) {
       const charlies = await db.openTable(tableName('bench', embedder.id));
       table = await peerTable(peerDb, charlies, 'plain', peerTimes);
       charlies.close();
-      if (args.keep) writeFileSync(join(root, 'complete'), '');
+      if (args.keep) writeFileSync(marker, args.pages);
     }
     const times: number[] = [];
     /** CPU time of the process (every thread) during each search: the work, whatever the machine's load. */
@@ -263,7 +266,7 @@ for (const size of args.sizes.split(',').map(Number)) {
       const bm25Ms = performance.now() - t;
       if (i >= 30) {
         cpuTimes.push((used.user + used.system) / 1000);
-        searches.push({ at: startedAt, ms: ours, kind: `${i % 4 === 3 ? 'dated; ' : ''}${thisSearch.join(', ')}; CPU ${((used.user + used.system) / 1000).toFixed(0)}` });
+        searches.push({ at: startedAt, ms: ours, label: `${i % 4 === 3 ? 'dated; ' : ''}${thisSearch.join(', ')}; CPU ${((used.user + used.system) / 1000).toFixed(0)}` });
         plainSearches.push({ at: plainAt, ms: plainMs });
         times.push(ours);
         plain.push(plainMs);

@@ -6,8 +6,9 @@
  * (BEAM dev, keyword pass alone: recall@5 23.8 against 37.4 for this), and because it answers
  * in well under a millisecond where the full-text query took tens. No library we could find
  * scores two fields with BM25 and supports removing single documents; the scoring
- * (keyword-scan.ts) is a loop that stops early once no further chunk can enter the top. Documents are added and removed one by one, so an index is never rebuilt for a
- * changed page; removed ones are swept out once they outnumber the live ones.
+ * (keyword-scan.ts) is a loop that stops early once no further chunk can enter the top.
+ * Documents are added and removed one by one, so an index is never rebuilt for a changed page;
+ * removed ones are swept out once they outnumber the live ones.
  *
  * Stored compactly, for a table of a million chunks: the (document, frequencies) pairs of every
  * term pooled, term after term (documents in an Int32Array, both frequencies in one Uint16 of a
